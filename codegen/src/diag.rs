@@ -1,0 +1,169 @@
+//! Diagnostics: every problem found in a description, located at `file:line:column`.
+
+use std::fmt;
+
+/// A stable error code. The numbers never change meaning; see `codegen/README.md`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Code {
+    /// The file could not be read.
+    Io,
+    /// YAML syntax error.
+    Syntax,
+    /// A key has a value of the wrong type, a required key is missing, or a key is unknown.
+    Shape,
+    /// Unknown access type.
+    UnknownAccess,
+    /// Unknown project, or a malformed project expression.
+    UnknownProject,
+    /// A field extends past the register width.
+    FieldOutsideRegister,
+    /// Two fields share a bit on some project.
+    OverlappingFields,
+    /// Two registers of one project share a name.
+    DuplicateRegister,
+    /// Two fields of one register share a name on some project.
+    DuplicateField,
+    /// Two enums, or two values of one enum, share a name or value.
+    DuplicateEnum,
+    /// Two registers sit at one address in one project and space.
+    AddressClash,
+    /// An enum value does not fit the field that uses it.
+    EnumValueTooWide,
+    /// A reset value sets bits of an MBZ or reserved field.
+    ResetInReserved,
+    /// A reset value is wider than its register.
+    ResetTooWide,
+    /// An address is not aligned to the register width.
+    Misaligned,
+    /// An array stride is smaller than the element size.
+    StrideTooSmall,
+    /// A per-project map does not cover the register's projects exactly once.
+    ProjectMapCoverage,
+    /// A field names projects its register does not exist on.
+    FieldProjectsNotSubset,
+    /// A bit range is malformed (`msb:lsb` with msb >= lsb expected).
+    BadBits,
+    /// A field names an enum that does not exist.
+    UnknownEnum,
+    /// A register width other than 32 or 64.
+    BadWidth,
+    /// A masked register has a field above bit 15, or is not 32 bits wide.
+    MaskedLayout,
+    /// A field reset disagrees with the register reset.
+    ResetMismatch,
+    /// A name is not a valid identifier of the required case.
+    BadName,
+    /// A project expression mixes families, or a register's projects span families.
+    FamilyMix,
+    /// Inconsistent array description (`{n}` missing, count zero, ...).
+    BadArray,
+}
+
+impl Code {
+    /// The stable code printed in diagnostics, e.g. `PR104`.
+    pub fn as_str(self) -> &'static str {
+        use Code::*;
+        match self {
+            Io => "PR001",
+            Syntax => "PR002",
+            Shape => "PR003",
+            UnknownAccess => "PR101",
+            UnknownProject => "PR102",
+            FieldOutsideRegister => "PR103",
+            OverlappingFields => "PR104",
+            DuplicateRegister => "PR105",
+            DuplicateField => "PR106",
+            DuplicateEnum => "PR107",
+            AddressClash => "PR108",
+            EnumValueTooWide => "PR109",
+            ResetInReserved => "PR110",
+            ResetTooWide => "PR111",
+            Misaligned => "PR112",
+            StrideTooSmall => "PR113",
+            ProjectMapCoverage => "PR114",
+            FieldProjectsNotSubset => "PR115",
+            BadBits => "PR116",
+            UnknownEnum => "PR117",
+            BadWidth => "PR118",
+            MaskedLayout => "PR119",
+            ResetMismatch => "PR120",
+            BadName => "PR121",
+            FamilyMix => "PR122",
+            BadArray => "PR123",
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A position in a source file (1-based line and column).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, PartialOrd, Ord)]
+pub struct Pos {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+}
+
+/// One problem in one description file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Stable error code.
+    pub code: Code,
+    /// File the problem is in, as given to the loader.
+    pub file: String,
+    /// Where in the file.
+    pub pos: Pos,
+    /// The item concerned (`OACONTROL`, `OACONTROL.timer_period`), empty for file-level problems.
+    pub item: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "error[{}]: {}:{}:{}: ",
+            self.code, self.file, self.pos.line, self.pos.column
+        )?;
+        if !self.item.is_empty() {
+            write!(f, "{}: ", self.item)?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+/// All diagnostics of one run, in file order.
+#[derive(Clone, Debug, Default)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl Diagnostics {
+    /// Record one problem.
+    pub fn push(&mut self, d: Diagnostic) {
+        self.0.push(d);
+    }
+    /// True when nothing was reported.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// Sort by file and position, dropping exact duplicates.
+    pub fn sorted(mut self) -> Vec<Diagnostic> {
+        self.0.sort_by(|a, b| (&a.file, a.pos, a.code).cmp(&(&b.file, b.pos, b.code)));
+        self.0.dedup();
+        self.0
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for d in &self.0 {
+            writeln!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,537 @@
+//! Emission: [`Ir`] -> Rust tokens with `quote`. The generated code plugs into
+//! the hand-written traits of `perfregs-hal`; each register is a zero-sized
+//! type, its read/write value types and one zero-sized type per field.
+
+use crate::access::Access;
+use crate::ir::{EnumIr, FieldIr, InstanceIr, Ir, RegisterIr};
+use crate::model::Space;
+use crate::resolve::camel;
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+/// How to emit.
+#[derive(Clone, Debug)]
+pub struct EmitOptions {
+    /// Path of the HAL crate as seen from the generated code (`crate` inside
+    /// perfregs-hal, `::perfregs::hal` from the proc-macro).
+    pub hal: TokenStream,
+    /// Emit the project marker types and the `PROJECTS` table (only the HAL's
+    /// own build does; code from the proc-macro uses the HAL's project types).
+    pub projects: bool,
+}
+
+impl EmitOptions {
+    /// Options for the HAL's build script.
+    pub fn for_hal() -> Self {
+        EmitOptions {
+            hal: quote!(crate),
+            projects: true,
+        }
+    }
+}
+
+fn doc(text: &str) -> TokenStream {
+    let lines: Vec<TokenStream> = text
+        .lines()
+        .map(|l| {
+            let l = format!(" {}", l.trim_end());
+            quote!(#[doc = #l])
+        })
+        .collect();
+    quote!(#(#lines)*)
+}
+
+fn u64_lit(v: u64) -> Literal {
+    Literal::u64_unsuffixed(v)
+}
+
+fn hex(v: u64) -> TokenStream {
+    // Hex literal for readable generated code.
+    format!("{v:#x}").parse().unwrap_or_else(|_| quote!(#v))
+}
+
+/// Rust type name of a project tag (`hsw` -> `Hsw`).
+pub fn project_type(name: &str) -> proc_macro2::Ident {
+    format_ident!("{}", camel(name))
+}
+
+fn access_kind(a: Access) -> proc_macro2::Ident {
+    format_ident!("{}", a.type_name())
+}
+
+/// Whether reads of an enum's fields always decode to a named value.
+fn enum_complete(ir: &Ir, index: usize) -> bool {
+    let e = &ir.enums[index];
+    let n = e.values.len() as u64;
+    if !n.is_power_of_two() || !(0..n).all(|v| e.values.iter().any(|x| x.1 == v)) {
+        return false;
+    }
+    let k = n.trailing_zeros();
+    let mut used = false;
+    for r in &ir.registers {
+        for i in &r.instances {
+            for f in &i.fields {
+                if f.enum_index == Some(index) {
+                    used = true;
+                    if f.width != k {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+    used
+}
+
+fn emit_enum(ir: &Ir, index: usize, hal: &TokenStream) -> TokenStream {
+    let e: &EnumIr = &ir.enums[index];
+    let name = format_ident!("{}", e.name);
+    let edoc = doc(if e.description.is_empty() { &e.name } else { &e.description });
+    let variants: Vec<_> = e.values.iter().map(|(n, _, _)| format_ident!("{}", camel(n))).collect();
+    let vdocs: Vec<_> = e
+        .values
+        .iter()
+        .map(|(n, v, d)| doc(&format!("`{v:#x}` {n}{}{d}", if d.is_empty() { "" } else { ": " })))
+        .collect();
+    let vals: Vec<_> = e.values.iter().map(|(_, v, _)| u64_lit(*v)).collect();
+    let names: Vec<_> = e.values.iter().map(|(n, _, _)| n.as_str()).collect();
+    let complete = enum_complete(ir, index);
+    let read_impl = if complete {
+        let last = variants.last().cloned();
+        quote! {
+            type Read = Self;
+            #[inline]
+            fn from_bits(bits: u64) -> Self {
+                match Self::from_bits(bits) { Some(v) => v, None => Self::#last }
+            }
+        }
+    } else {
+        quote! {
+            type Read = ::core::result::Result<Self, u64>;
+            #[inline]
+            fn from_bits(bits: u64) -> ::core::result::Result<Self, u64> {
+                Self::from_bits(bits).ok_or(bits)
+            }
+        }
+    };
+    quote! {
+        #edoc
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum #name {
+            #( #vdocs #variants, )*
+        }
+        impl #name {
+            /// Every named encoding.
+            pub const ALL: &'static [#name] = &[#(#name::#variants),*];
+            /// The encoding named by `bits`, if any.
+            #[inline]
+            pub const fn from_bits(bits: u64) -> ::core::option::Option<Self> {
+                match bits { #( #vals => Some(Self::#variants), )* _ => None }
+            }
+            /// The encoded value.
+            #[inline]
+            pub const fn bits(self) -> u64 {
+                match self { #( Self::#variants => #vals, )* }
+            }
+            /// The PRM name of the encoding.
+            pub const fn name(self) -> &'static str {
+                match self { #( Self::#variants => #names, )* }
+            }
+        }
+        impl #hal::FieldValue for #name {
+            #read_impl
+            #[inline]
+            fn to_bits(self) -> u64 { self.bits() }
+        }
+    }
+}
+
+fn field_value_type(f: &FieldIr, ir: &Ir, hal: &TokenStream) -> TokenStream {
+    match f.enum_index {
+        Some(i) => {
+            let n = format_ident!("{}", ir.enums[i].name);
+            quote!(super::super::enums::#n)
+        }
+        None if f.width == 1 => quote!(bool),
+        None => {
+            let w = f.width;
+            quote!(#hal::Bits<#w>)
+        }
+    }
+}
+
+fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
+    let mut s = format!("{}", r.name);
+    if !r.title.is_empty() {
+        s += &format!(" — {}", r.title);
+    }
+    s += "\n\n";
+    if !r.description.is_empty() {
+        s += &r.description;
+        s += "\n\n";
+    }
+    let project = &ir.catalogue.projects[inst.project].name;
+    let space = match r.space {
+        Space::Mmio => "MMIO offset",
+        Space::Msr => "MSR",
+        Space::Pci => "PCI config offset",
+    };
+    s += &format!(
+        "| | |\n|---|---|\n| {space} | `{:#x}` on {project} |\n| width | {} bits |\n| reset | `{:#x}` |\n",
+        inst.address, r.width, inst.reset
+    );
+    if r.masked {
+        s += "| masked | bits 31:16 enable the write of bits 15:0 |\n";
+    }
+    let mut others = Vec::new();
+    for i in &r.instances {
+        if i.project != inst.project {
+            others.push(format!("{} `{:#x}`", ir.catalogue.projects[i.project].name, i.address));
+        }
+    }
+    if !others.is_empty() {
+        s += &format!("| other projects | {} |\n", others.join(", "));
+    }
+    s += &format!("| source | {}{} |\n", r.document, if r.prm.is_empty() { String::new() } else { format!(", {}", r.prm) });
+    s += &format!("| description | `{}` |\n", r.defined_at);
+    if !inst.fields.is_empty() {
+        s += "\n| bits | field | access | description |\n|---|---|---|---|\n";
+        for f in inst.fields.iter().rev() {
+            let first = f.description.lines().next().unwrap_or("").replace('|', "\\|");
+            s += &format!("| {} | `{}` | {} | {} |\n", bits_str(f), f.name, f.access.as_str(), first);
+        }
+    }
+    if !r.note.is_empty() {
+        s += &format!("\n**Note:** {}\n", r.note);
+    }
+    s
+}
+
+fn bits_str(f: &FieldIr) -> String {
+    if f.width == 1 {
+        format!("{}", f.lsb)
+    } else {
+        format!("{}:{}", f.msb(), f.lsb)
+    }
+}
+
+fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions) -> TokenStream {
+    let hal = &opts.hal;
+    let project_ty = project_type(&ir.catalogue.projects[inst.project].name);
+    let name = format_ident!("{}", r.name);
+    let module = format_ident!("{}", r.name.to_ascii_lowercase());
+    let rdoc = doc(&register_doc(r, inst, ir));
+    let name_str = r.name.as_str();
+    let addr = hex(inst.address);
+    let width = r.width;
+    let reset = hex(inst.reset);
+    let space = match r.space {
+        Space::Mmio => quote!(#hal::Mmio),
+        Space::Msr => quote!(#hal::Msr),
+        Space::Pci => quote!(#hal::Pci),
+    };
+    let space_kind = match r.space {
+        Space::Mmio => quote!(Mmio),
+        Space::Msr => quote!(Msr),
+        Space::Pci => quote!(Pci),
+    };
+    let keep = hex(inst.mask_where(|a| a.settable() || a == Access::Pbc));
+    let readable = inst.fields.is_empty() || inst.fields.iter().any(|f| f.access.readable());
+    let writable = !r.masked
+        && (inst.fields.is_empty()
+            || inst.fields.iter().any(|f| f.access.settable() || matches!(f.access, Access::Rw1c | Access::Rw1s)));
+    let readable_impl = readable.then(|| quote!(impl #hal::Readable for #name {}));
+    let writable_impl = writable.then(|| quote!(impl #hal::Writable for #name {}));
+    let masked_impl = r.masked.then(|| quote!(impl #hal::MaskedWritable for #name {}));
+
+    let mut field_types = Vec::new();
+    let mut getters = Vec::new();
+    let mut setters = Vec::new();
+    let mut debug_fields = Vec::new();
+    let mut infos = Vec::new();
+    for f in &inst.fields {
+        let fname = format_ident!("{}", f.name);
+        let fty = format_ident!("{}", camel(&f.name));
+        let vty = field_value_type(f, ir, hal);
+        let acc = access_kind(f.access);
+        let lsb = f.lsb;
+        let fw = f.width;
+        let fname_str = f.name.as_str();
+        let mut text = format!("`{}` — bits {}, {}", f.name, bits_str(f), f.access.as_str());
+        if !f.description.is_empty() {
+            text += &format!("\n\n{}", f.description);
+        }
+        if !f.note.is_empty() {
+            text += &format!("\n\n**Note:** {}", f.note);
+        }
+        let fdoc = doc(&text);
+        field_types.push(quote! {
+            #fdoc
+            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+            pub struct #fty;
+            impl #hal::Field for #fty {
+                type Register = super::#name;
+                type Access = #hal::access::#acc;
+                type Value = #vty;
+                const NAME: &'static str = #fname_str;
+                const LSB: u32 = #lsb;
+                const WIDTH: u32 = #fw;
+            }
+        });
+        let desc = f.description.as_str();
+        let values: Vec<TokenStream> = f
+            .enum_index
+            .map(|i| {
+                ir.enums[i]
+                    .values
+                    .iter()
+                    .map(|(n, v, _)| {
+                        let v = u64_lit(*v);
+                        quote!((#n, #v))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        infos.push(quote! {
+            #hal::meta::FieldInfo {
+                name: #fname_str, lsb: #lsb, width: #fw,
+                access: #hal::meta::AccessKind::#acc,
+                values: &[#(#values),*],
+                description: #desc,
+            }
+        });
+        if f.access.readable() {
+            getters.push(quote! {
+                #fdoc
+                #[inline]
+                pub fn #fname(self) -> <#vty as #hal::FieldValue>::Read {
+                    #hal::ReadValue::get(self, #fty)
+                }
+            });
+            debug_fields.push(quote!(.field(#fname_str, &self.#fname())));
+        }
+        if f.access.settable() {
+            setters.push(quote! {
+                #fdoc
+                #[inline]
+                pub fn #fname(&mut self, value: #vty) -> &mut Self {
+                    #hal::WriteValue::set(self, #fty, value)
+                }
+            });
+        }
+        if f.access == Access::Rw1c {
+            let clear = format_ident!("clear_{}", f.name);
+            let cdoc = doc(&format!("Clear `{}` (write-one-to-clear): writes ones to bits {}.", f.name, bits_str(f)));
+            setters.push(quote! {
+                #cdoc
+                #[inline]
+                pub fn #clear(&mut self) -> &mut Self { #hal::WriteValue::clear(self, #fty) }
+            });
+        }
+        if f.access == Access::Rw1s {
+            let set = format_ident!("set_{}", f.name);
+            let sdoc = doc(&format!("Set `{}` (write-one-to-set): writes ones to bits {}.", f.name, bits_str(f)));
+            setters.push(quote! {
+                #sdoc
+                #[inline]
+                pub fn #set(&mut self) -> &mut Self { #hal::WriteValue::set_ones(self, #fty) }
+            });
+        }
+    }
+    let title = r.title.as_str();
+    let block = r.block.as_str();
+    let masked = r.masked;
+    let read_doc = doc(&format!("A value read from [`{}`](super::{}).", r.name, r.name));
+    let write_doc = doc(&format!(
+        "A value being written to [`{}`](super::{}){}.",
+        r.name,
+        r.name,
+        if r.masked { " (masked: only fields set here are enabled in bits 31:16)" } else { "" }
+    ));
+    let (w_struct, w_impl, w_debug) = if r.masked {
+        (
+            quote!(pub struct W { value: u64, enable: u64 }),
+            quote! {
+                #[inline] fn from_raw(raw: u64) -> Self { W { value: raw & 0xffff, enable: 0 } }
+                #[inline] fn raw(&self) -> u64 { (self.enable & 0xffff) << 16 | (self.value & 0xffff) }
+                #[inline] fn insert(&mut self, mask: u64, bits: u64) {
+                    self.value = (self.value & !mask) | bits;
+                    self.enable |= mask;
+                }
+            },
+            quote! {
+                impl ::core::fmt::Debug for W {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        write!(f, "{}(enable {:#06x}, value {:#06x})", #name_str, self.enable, self.value)
+                    }
+                }
+            },
+        )
+    } else {
+        (
+            quote!(pub struct W(u64);),
+            quote! {
+                #[inline] fn from_raw(raw: u64) -> Self { W(raw) }
+                #[inline] fn raw(&self) -> u64 { self.0 }
+                #[inline] fn insert(&mut self, mask: u64, bits: u64) { self.0 = (self.0 & !mask) | bits; }
+            },
+            quote! {
+                impl ::core::fmt::Debug for W {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        write!(f, "{}({:#x})", #name_str, self.0)
+                    }
+                }
+            },
+        )
+    };
+    let mod_doc = doc(&format!("Fields and values of [`{}`](super::{}).", r.name, r.name));
+    quote! {
+        #rdoc
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct #name;
+        impl #hal::Register for #name {
+            type Project = #hal::#project_ty;
+            type Space = #space;
+            type Read = #module::R;
+            type Write = #module::W;
+            const NAME: &'static str = #name_str;
+            const ADDRESS: u64 = #addr;
+            const WIDTH: u32 = #width;
+            const RESET: u64 = #reset;
+            const KEEP_MASK: u64 = #keep;
+            const INFO: &'static #hal::meta::RegisterInfo = &#module::INFO;
+        }
+        impl #hal::OnProject<#hal::#project_ty> for #name {}
+        #readable_impl
+        #writable_impl
+        #masked_impl
+
+        #mod_doc
+        pub mod #module {
+            /// Runtime description of this register on this project.
+            pub static INFO: #hal::meta::RegisterInfo = #hal::meta::RegisterInfo {
+                name: #name_str, block: #block, title: #title,
+                space: #hal::meta::SpaceKind::#space_kind,
+                address: #addr, width: #width, reset: #reset, masked: #masked,
+                fields: &[#(#infos),*],
+            };
+
+            #read_doc
+            #[derive(Clone, Copy, PartialEq, Eq)]
+            pub struct R(u64);
+            impl #hal::ReadValue for R {
+                type Register = super::#name;
+                #[inline] fn from_raw(raw: u64) -> Self { R(raw) }
+                #[inline] fn raw(self) -> u64 { self.0 }
+            }
+            impl R {
+                /// The raw value.
+                #[inline]
+                pub const fn bits(self) -> u64 { self.0 }
+                #(#getters)*
+            }
+            impl ::core::fmt::Debug for R {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.debug_struct(#name_str) #(#debug_fields)* .finish()
+                }
+            }
+
+            #write_doc
+            #[derive(Clone, Copy, PartialEq, Eq)]
+            #w_struct
+            impl #hal::WriteValue for W {
+                type Register = super::#name;
+                #w_impl
+            }
+            impl W {
+                #(#setters)*
+            }
+            #w_debug
+
+            #(#field_types)*
+        }
+    }
+}
+
+/// Emit the whole description.
+pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
+    let hal = &opts.hal;
+    let enums: Vec<_> = (0..ir.enums.len()).map(|i| emit_enum(ir, i, hal)).collect();
+    let mut project_types = Vec::new();
+    let mut modules = Vec::new();
+    let mut project_refs = Vec::new();
+    for (pi, p) in ir.catalogue.projects.iter().enumerate() {
+        let ty = project_type(&p.name);
+        let tag = p.name.as_str();
+        let title = p.title.as_str();
+        let pdoc = doc(&format!("Project marker: {} (`{}`).", p.title, p.name));
+        if opts.projects {
+            project_types.push(quote! {
+                #pdoc
+                #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+                pub struct #ty;
+                impl #hal::Project for #ty {
+                    const NAME: &'static str = #tag;
+                    const TITLE: &'static str = #title;
+                }
+            });
+        }
+        let regs: Vec<_> = ir.on_project(pi).collect();
+        if regs.is_empty() && !opts.projects {
+            continue;
+        }
+        let module = format_ident!("{}", p.name);
+        let items: Vec<_> = regs.iter().map(|(r, i)| emit_register(r, i, ir, opts)).collect();
+        let infos: Vec<_> = regs
+            .iter()
+            .map(|(r, _)| {
+                let m = format_ident!("{}", r.name.to_ascii_lowercase());
+                quote!(&#m::INFO)
+            })
+            .collect();
+        let events: Vec<_> = ir
+            .events
+            .iter()
+            .filter(|e| e.projects.contains(pi))
+            .map(|e| {
+                let (c, n, d) = (&e.counter, &e.event, &e.description);
+                quote!(#hal::meta::CounterEvent { counter: #c, event: #n, description: #d })
+            })
+            .collect();
+        let mdoc = doc(&format!(
+            "Registers of {} (`{}`): {} described.\n\nEvery item here exists on this project at the address its docs give.",
+            p.title,
+            p.name,
+            regs.len()
+        ));
+        modules.push(quote! {
+            #mdoc
+            pub mod #module {
+                /// Everything described for this project, at run time.
+                pub static PROJECT: #hal::meta::ProjectInfo = #hal::meta::ProjectInfo {
+                    name: #tag, title: #title,
+                    registers: &[#(#infos),*],
+                    events: &[#(#events),*],
+                };
+                #(#items)*
+            }
+        });
+        project_refs.push(quote!(&#module::PROJECT));
+    }
+    let table = opts.projects.then(|| {
+        quote! {
+            /// Every project's description, in catalogue order.
+            pub static PROJECTS: &[&#hal::meta::ProjectInfo] = &[#(#project_refs),*];
+        }
+    });
+    quote! {
+        #(#project_types)*
+        /// Enumerated field values, shared by every project.
+        pub mod enums {
+            #(#enums)*
+        }
+        #(#modules)*
+        #table
+    }
+}

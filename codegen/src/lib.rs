@@ -1,0 +1,115 @@
+//! perfregs-codegen: one pipeline from register descriptions to Rust.
+//!
+//! `load` (YAML -> model, located syntax/shape errors) -> `resolve` (values
+//! interpreted, located errors) -> `validate` (independent passes) -> `lower`
+//! (IR: arrays expanded, per-project views) -> `emit` (tokens with `quote`).
+//! The HAL's build script, the `regdefs!` proc-macro and the CLI all call it.
+
+pub mod access;
+pub mod diag;
+pub mod emit;
+pub mod ir;
+pub mod load;
+pub mod locate;
+pub mod lower;
+pub mod model;
+pub mod projects;
+pub mod resolve;
+pub mod validate;
+
+use diag::{Code, Diagnostic, Diagnostics, Pos};
+use load::{Document, Loaded};
+use std::path::{Path, PathBuf};
+
+pub use diag::Diagnostic as Error;
+pub use emit::EmitOptions;
+pub use ir::Ir;
+
+/// The project catalogue shipped in `regdefs/projects.yaml`, for callers
+/// (such as the proc-macro) that describe registers without a catalogue.
+pub const STANDARD_PROJECTS: &str = include_str!("../../regdefs/projects.yaml");
+
+/// Compile already-read sources `(name, text)` into the IR. A catalogue must be
+/// among them or given as `catalogue`.
+pub fn compile_sources(sources: &[(String, String)], catalogue: Option<(&str, &str)>) -> Result<Ir, Vec<Diagnostic>> {
+    let mut diags = Diagnostics::default();
+    let mut loaded: Vec<Loaded> = sources.iter().filter_map(|(n, t)| load::load_str(n, t, &mut diags)).collect();
+    if let Some((n, t)) = catalogue {
+        if !loaded.iter().any(|l| matches!(l.doc, Document::Catalogue(_))) {
+            if let Some(l) = load::load_str(n, t, &mut diags) {
+                loaded.push(l);
+            }
+        }
+    }
+    compile_loaded(loaded, diags)
+}
+
+/// Compile every `*.yaml` file of a folder (or one file plus the standard catalogue).
+pub fn compile_path(path: &Path) -> Result<Ir, Vec<Diagnostic>> {
+    let (files, _) = input_files(path)?;
+    let mut diags = Diagnostics::default();
+    let mut loaded: Vec<Loaded> = files.iter().filter_map(|f| load::load_file(f, &mut diags)).collect();
+    if !loaded.iter().any(|l| matches!(l.doc, Document::Catalogue(_))) {
+        if let Some(l) = load::load_str("<standard projects.yaml>", STANDARD_PROJECTS, &mut diags) {
+            loaded.push(l);
+        }
+    }
+    compile_loaded(loaded, diags)
+}
+
+/// The description files a path stands for (for `rerun-if-changed`).
+pub fn input_files(path: &Path) -> Result<(Vec<PathBuf>, ()), Vec<Diagnostic>> {
+    load::yaml_files(path).map(|f| (f, ())).map_err(|e| {
+        vec![Diagnostic {
+            code: Code::Io,
+            file: path.display().to_string(),
+            pos: Pos { line: 1, column: 1 },
+            item: String::new(),
+            message: format!("cannot read: {e}"),
+        }]
+    })
+}
+
+fn compile_loaded(loaded: Vec<Loaded>, mut diags: Diagnostics) -> Result<Ir, Vec<Diagnostic>> {
+    let mut catalogue = None;
+    for l in &loaded {
+        if let Document::Catalogue(c) = &l.doc {
+            if catalogue.is_some() {
+                diags.push(l.source.diag(Code::Shape, "families", "", "a second project catalogue; only one is allowed".into()));
+                continue;
+            }
+            let (cat, errors) = projects::Catalogue::from_file(c);
+            for (path, msg) in errors {
+                diags.push(l.source.diag(Code::UnknownProject, &path, "", msg));
+            }
+            catalogue = Some(cat);
+        }
+    }
+    let Some(cat) = catalogue else {
+        diags.push(Diagnostic {
+            code: Code::Shape,
+            file: "<input>".into(),
+            pos: Pos { line: 1, column: 1 },
+            item: String::new(),
+            message: "no project catalogue (a file with top-level `families:`)".into(),
+        });
+        return Err(diags.sorted());
+    };
+    let blocks: Vec<resolve::RBlock> = loaded
+        .iter()
+        .filter_map(|l| match &l.doc {
+            Document::Block(b) => Some(resolve::resolve_block(&l.source, b, &cat, &mut diags)),
+            Document::Catalogue(_) => None,
+        })
+        .collect();
+    validate::validate(&blocks, &cat, &mut diags);
+    if !diags.is_empty() {
+        return Err(diags.sorted());
+    }
+    Ok(lower::lower(&blocks, &cat))
+}
+
+/// Emit the IR as formatted-enough Rust source text.
+pub fn generate(ir: &Ir, opts: &EmitOptions) -> String {
+    emit::emit(ir, opts).to_string()
+}

@@ -1,0 +1,139 @@
+//! Loading: read description files and deserialize them into the model, with
+//! located errors for unreadable files, YAML syntax and shape problems.
+
+use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
+use crate::locate::PosIndex;
+use crate::model::{BlockFile, CatalogueFile};
+use std::path::{Path, PathBuf};
+
+/// One source text and its position index.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Name used in diagnostics (the path as given).
+    pub name: String,
+    /// The text.
+    pub text: String,
+    /// Node positions.
+    pub index: PosIndex,
+}
+
+impl SourceFile {
+    /// Build a diagnostic located at the node `path` of this file.
+    pub fn diag(&self, code: Code, path: &str, item: &str, message: String) -> Diagnostic {
+        Diagnostic {
+            code,
+            file: self.name.clone(),
+            pos: self.index.node(path),
+            item: item.to_string(),
+            message,
+        }
+    }
+}
+
+/// What a file contains.
+#[derive(Debug, Clone)]
+pub enum Document {
+    /// The project catalogue.
+    Catalogue(CatalogueFile),
+    /// A block of registers.
+    Block(BlockFile),
+}
+
+/// A file that deserialized.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// Its source.
+    pub source: SourceFile,
+    /// Its content.
+    pub doc: Document,
+}
+
+fn serde_diag(name: &str, err: &serde_yaml::Error) -> Diagnostic {
+    let pos = err
+        .location()
+        .map(|l| Pos {
+            line: l.line(),
+            column: l.column(),
+        })
+        .unwrap_or(Pos { line: 1, column: 1 });
+    let msg = err.to_string();
+    // serde_yaml appends " at line L column C"; we print the location ourselves.
+    let msg = match msg.find(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg,
+    };
+    let code = if msg.contains("did not find expected")
+        || msg.contains("found character")
+        || msg.contains("mapping values are not allowed")
+        || msg.contains("while parsing")
+        || msg.contains("while scanning")
+        || msg.contains("found unexpected")
+        || msg.contains("found undefined")
+    {
+        Code::Syntax
+    } else {
+        Code::Shape
+    };
+    Diagnostic {
+        code,
+        file: name.to_string(),
+        pos,
+        item: String::new(),
+        message: msg,
+    }
+}
+
+/// Deserialize one text. Problems go to `diags`; `None` when the file is unusable.
+pub fn load_str(name: &str, text: &str, diags: &mut Diagnostics) -> Option<Loaded> {
+    let index = PosIndex::build(text);
+    let source = SourceFile {
+        name: name.to_string(),
+        text: text.to_string(),
+        index,
+    };
+    // The top-level key tells the kind; serde then reports shape errors with locations.
+    let is_catalogue = source.index.has_key("families") && !source.index.has_key("registers");
+    let doc = if is_catalogue {
+        serde_yaml::from_str::<CatalogueFile>(text).map(Document::Catalogue)
+    } else {
+        serde_yaml::from_str::<BlockFile>(text).map(Document::Block)
+    };
+    match doc {
+        Ok(doc) => Some(Loaded { source, doc }),
+        Err(e) => {
+            diags.push(serde_diag(name, &e));
+            None
+        }
+    }
+}
+
+/// Read and deserialize one file.
+pub fn load_file(path: &Path, diags: &mut Diagnostics) -> Option<Loaded> {
+    let name = path.display().to_string();
+    match std::fs::read_to_string(path) {
+        Ok(text) => load_str(&name, &text, diags),
+        Err(e) => {
+            diags.push(Diagnostic {
+                code: Code::Io,
+                file: name,
+                pos: Pos { line: 1, column: 1 },
+                item: String::new(),
+                message: format!("cannot read file: {e}"),
+            });
+            None
+        }
+    }
+}
+
+/// The `*.yaml` files of a folder (not recursive), sorted by name; a file path is returned as is.
+pub fn yaml_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
+    if path.is_file() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+        .collect();
+    files.sort();
+    Ok(files)
+}

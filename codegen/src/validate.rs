@@ -1,0 +1,331 @@
+//! Validation passes. Each pass is independent: it reads the resolved blocks,
+//! skips what did not resolve, and reports every problem it finds.
+
+use crate::access::Access;
+use crate::diag::{Code, Diagnostics};
+use crate::projects::{Catalogue, ProjectSet};
+use crate::resolve::{RBlock, RField, RRegister};
+use std::collections::HashMap;
+
+/// A validation pass.
+pub type Pass = fn(&[RBlock], &Catalogue, &mut Diagnostics);
+
+/// Every pass, in the order they run.
+pub const PASSES: &[Pass] = &[
+    names,
+    field_ranges,
+    field_overlaps,
+    duplicate_fields,
+    field_projects,
+    enums,
+    enum_widths,
+    resets,
+    alignment,
+    arrays,
+    register_clashes,
+];
+
+/// Run every pass.
+pub fn validate(blocks: &[RBlock], cat: &Catalogue, diags: &mut Diagnostics) {
+    for pass in PASSES {
+        pass(blocks, cat, diags);
+    }
+}
+
+fn is_upper_snake(s: &str) -> bool {
+    let t = s.replace("{n}", "0");
+    t.starts_with(|c: char| c.is_ascii_uppercase())
+        && t.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+fn is_snake(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_lowercase())
+        && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && !RUST_KEYWORDS.contains(&s)
+}
+
+fn is_camel(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_uppercase()) && s.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
+const RUST_KEYWORDS: &[&str] = &[
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in",
+    "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "static", "struct", "super", "trait",
+    "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do",
+    "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen", "bits", "raw",
+    "clear", "set", "get", "insert", "from_raw", "r", "w", "info",
+];
+
+/// Names have the case the generated code needs; `{n}` only and always in array names.
+fn names(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
+    for b in blocks {
+        let s = &b.source;
+        if !is_snake(&b.block) {
+            d.push(s.diag(Code::BadName, "block", &b.block, "block name must be snake_case".into()));
+        }
+        for r in &b.registers {
+            if !is_upper_snake(&r.name) {
+                d.push(s.diag(Code::BadName, &format!("{}/name", r.path), &r.name, "register name must be UPPER_SNAKE_CASE (digits and `{n}` allowed)".into()));
+            }
+            for f in &r.fields {
+                if !is_snake(&f.name) {
+                    d.push(s.diag(Code::BadName, &format!("{}/name", f.path), &format!("{}.{}", r.name, f.name), "field name must be snake_case and not a Rust keyword or a HAL method name (bits, raw, get, set, clear)".into()));
+                }
+            }
+        }
+        for e in &b.enums {
+            if !is_camel(&e.name) {
+                d.push(s.diag(Code::BadName, &format!("{}/name", e.path), &e.name, "enum name must be UpperCamelCase".into()));
+            }
+            for (i, v) in e.values.iter().enumerate() {
+                if !is_snake(&v.name) {
+                    d.push(s.diag(Code::BadName, &format!("{}/values/{i}/name", e.path).replace("/values/values/", "/values/"), &format!("{}::{}", e.name, v.name), "enum value name must be snake_case, starting with a letter".into()));
+                }
+            }
+        }
+    }
+}
+
+fn label(r: &RRegister, f: &RField) -> String {
+    format!("{}.{}", r.name, f.name)
+}
+
+/// Fields lie inside the register; masked registers keep fields in 15:0.
+fn field_ranges(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
+    for b in blocks {
+        for r in &b.registers {
+            let Some(width) = r.width else { continue };
+            if r.masked && width != 32 {
+                d.push(b.source.diag(Code::MaskedLayout, &format!("{}/masked", r.path), &r.name, "a masked register must be 32 bits wide".into()));
+            }
+            for f in &r.fields {
+                let Some((msb, lsb)) = f.bits else { continue };
+                if msb >= width {
+                    d.push(b.source.diag(Code::FieldOutsideRegister, &format!("{}/bits", f.path), &label(r, f), format!("bits {msb}:{lsb} lie outside the {width}-bit register")));
+                } else if r.masked && msb > 15 {
+                    d.push(b.source.diag(Code::MaskedLayout, &format!("{}/bits", f.path), &label(r, f), format!("bits {msb}:{lsb}: a masked register's fields must lie in 15:0 (31:16 are the write enables)")));
+                }
+            }
+        }
+    }
+}
+
+fn mask(msb: u32, lsb: u32) -> u64 {
+    let w = msb - lsb + 1;
+    (if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }) << lsb
+}
+
+/// Fields that share a project must not share a bit.
+fn field_overlaps(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
+    for b in blocks {
+        for r in &b.registers {
+            for (i, f) in r.fields.iter().enumerate() {
+                let (Some((m1, l1)), Some(p1)) = (f.bits, f.projects) else { continue };
+                for g in &r.fields[..i] {
+                    let (Some((m2, l2)), Some(p2)) = (g.bits, g.projects) else { continue };
+                    let common = p1.intersect(p2);
+                    if !common.is_empty() && mask(m1, l1) & mask(m2, l2) != 0 {
+                        d.push(b.source.diag(
+                            Code::OverlappingFields,
+                            &format!("{}/bits", f.path),
+                            &label(r, f),
+                            format!("bits {m1}:{l1} overlap field `{}` ({m2}:{l2}) on {}", g.name, cat.names(common)),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A field name appears once per project.
+fn duplicate_fields(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
+    for b in blocks {
+        for r in &b.registers {
+            for (i, f) in r.fields.iter().enumerate() {
+                let Some(p1) = f.projects else { continue };
+                if let Some(g) = r.fields[..i].iter().find(|g| g.name == f.name && g.projects.is_some_and(|p2| !p1.intersect(p2).is_empty())) {
+                    let common = p1.intersect(g.projects.unwrap_or_default());
+                    d.push(b.source.diag(Code::DuplicateField, &format!("{}/name", f.path), &label(r, f), format!("field `{}` is defined twice for {}", g.name, cat.names(common))));
+                }
+            }
+        }
+    }
+}
+
+/// A field exists only where its register does.
+fn field_projects(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
+    for b in blocks {
+        for r in &b.registers {
+            let Some(rp) = r.projects else { continue };
+            for f in &r.fields {
+                let Some(fp) = f.projects else { continue };
+                if !fp.subset_of(rp) {
+                    d.push(b.source.diag(Code::FieldProjectsNotSubset, &format!("{}/projects", f.path), &label(r, f), format!("field names {}, where register {} does not exist", cat.names(ProjectSet(fp.0 & !rp.0)), r.name)));
+                }
+            }
+        }
+    }
+}
+
+/// Enum names are unique across files; value names and values unique inside an enum.
+fn enums(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
+    let mut seen: HashMap<&str, &str> = HashMap::new();
+    for b in blocks {
+        for e in &b.enums {
+            if let Some(other) = seen.insert(&e.name, &b.source.name) {
+                d.push(b.source.diag(Code::DuplicateEnum, &e.path, &e.name, format!("enum `{}` is already defined in {other}", e.name)));
+            }
+            for (i, v) in e.values.iter().enumerate() {
+                let vpath = if e.path.ends_with("/values") { format!("{}/{i}", e.path) } else { format!("{}/values/{i}", e.path) };
+                if let Some(w) = e.values[..i].iter().find(|w| w.name == v.name) {
+                    d.push(b.source.diag(Code::DuplicateEnum, &format!("{vpath}/name"), &format!("{}::{}", e.name, v.name), format!("value name `{}` is used twice", w.name)));
+                }
+                if let Some(w) = e.values[..i].iter().find(|w| w.value == v.value) {
+                    d.push(b.source.diag(Code::DuplicateEnum, &format!("{vpath}/value"), &format!("{}::{}", e.name, v.name), format!("value {:#x} is already `{}`", v.value, w.name)));
+                }
+            }
+        }
+    }
+}
+
+/// Every value of a field's enum fits the field.
+fn enum_widths(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
+    for b in blocks {
+        for r in &b.registers {
+            for f in &r.fields {
+                let (Some((msb, lsb)), Some(ei)) = (f.bits, f.enum_index) else { continue };
+                let Some(e) = b.enums.get(ei) else { continue };
+                let max = mask(msb - lsb, 0);
+                for (i, v) in e.values.iter().enumerate() {
+                    if v.value > max {
+                        let vpath = if e.path.ends_with("/values") { format!("{}/{i}/value", e.path) } else { format!("{}/bits", f.path) };
+                        d.push(b.source.diag(Code::EnumValueTooWide, &vpath, &label(r, f), format!("enum `{}` value `{}` = {:#x} does not fit the {}-bit field", e.name, v.name, v.value, msb - lsb + 1)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Reset values fit the register, leave MBZ/reserved bits clear, and agree with field resets.
+fn resets(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
+    for b in blocks {
+        for r in &b.registers {
+            let (Some(width), Some(resets)) = (r.width, &r.reset) else { continue };
+            for (set, value, path) in resets {
+                if width < 64 && value >> width != 0 {
+                    d.push(b.source.diag(Code::ResetTooWide, path, &r.name, format!("reset {value:#x} is wider than the {width}-bit register")));
+                }
+                for f in &r.fields {
+                    let (Some((msb, lsb)), Some(fp)) = (f.bits, f.projects) else { continue };
+                    let common = fp.intersect(*set);
+                    if common.is_empty() || msb >= width {
+                        continue;
+                    }
+                    let fv = (value & mask(msb, lsb)) >> lsb;
+                    if f.access.is_some_and(Access::reserved) && fv != 0 {
+                        d.push(b.source.diag(Code::ResetInReserved, path, &r.name, format!("reset {value:#x} sets bits of {} field `{}` ({msb}:{lsb}) on {}", f.access.map(Access::as_str).unwrap_or(""), f.name, cat.names(common))));
+                    }
+                    if let Some(fr) = f.reset {
+                        if fr != fv {
+                            d.push(b.source.diag(Code::ResetMismatch, &format!("{}/reset", f.path), &label(r, f), format!("field reset {fr:#x} disagrees with register reset {value:#x} (field bits give {fv:#x}) on {}", cat.names(common))));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// MMIO and PCI addresses are aligned to the register width.
+fn alignment(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
+    for b in blocks {
+        if b.space == crate::model::Space::Msr {
+            continue;
+        }
+        for r in &b.registers {
+            let (Some(width), Some(addrs)) = (r.width, &r.address) else { continue };
+            let align = u64::from(width / 8);
+            for (_, a, path) in addrs {
+                if a % align != 0 {
+                    d.push(b.source.diag(Code::Misaligned, path, &r.name, format!("address {a:#x} is not aligned to the {align}-byte register")));
+                }
+            }
+            if let (Some((_, stride)), true) = (r.array, align > 0) {
+                if stride % align != 0 {
+                    d.push(b.source.diag(Code::Misaligned, &format!("{}/array/stride", r.path), &r.name, format!("stride {stride:#x} is not a multiple of the {align}-byte register")));
+                }
+            }
+        }
+    }
+}
+
+/// Arrays have `{n}`, elements, and do not overlap themselves.
+fn arrays(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
+    for b in blocks {
+        for r in &b.registers {
+            match r.array {
+                Some((count, stride)) => {
+                    if !r.name.contains("{n}") {
+                        d.push(b.source.diag(Code::BadArray, &format!("{}/name", r.path), &r.name, "an array register's name must contain `{n}`".into()));
+                    }
+                    if count == 0 {
+                        d.push(b.source.diag(Code::BadArray, &format!("{}/array/count", r.path), &r.name, "array count must be at least 1".into()));
+                    }
+                    let unit = match b.space {
+                        crate::model::Space::Msr => 1,
+                        _ => u64::from(r.width.unwrap_or(32) / 8),
+                    };
+                    if count > 1 && stride < unit {
+                        d.push(b.source.diag(Code::StrideTooSmall, &format!("{}/array/stride", r.path), &r.name, format!("stride {stride:#x} is smaller than the element ({unit:#x})")));
+                    }
+                }
+                None if r.name.contains("{n}") => {
+                    d.push(b.source.diag(Code::BadArray, &format!("{}/name", r.path), &r.name, "`{n}` in a name needs `array: {count, stride}`".into()));
+                }
+                None => {}
+            }
+        }
+    }
+}
+
+/// One name and one address per register per project (and space), across all files.
+fn register_clashes(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
+    // (project, name) -> file:path of first definition
+    let mut by_name: HashMap<(usize, String), (String, crate::diag::Pos)> = HashMap::new();
+    // (project, space, address) -> register name
+    let mut by_addr: HashMap<(usize, crate::model::Space, u64), String> = HashMap::new();
+    for b in blocks {
+        for r in &b.registers {
+            let Some(projects) = r.projects else { continue };
+            let (count, stride) = r.array.unwrap_or((1, 0));
+            for n in 0..count.min(4096) {
+                let name = r.name.replace("{n}", &n.to_string());
+                for p in projects.iter() {
+                    let here = (b.source.name.clone(), b.source.index.node(&format!("{}/name", r.path)));
+                    if let Some((file, pos)) = by_name.get(&(p, name.clone())) {
+                        if n == 0 || !r.name.contains("{n}") || file != &here.0 || *pos != here.1 {
+                            d.push(b.source.diag(Code::DuplicateRegister, &format!("{}/name", r.path), &name, format!("register `{name}` is already defined for {} at {}:{}:{}", cat.projects[p].name, file, pos.line, pos.column)));
+                        }
+                        continue;
+                    }
+                    by_name.insert((p, name.clone()), here);
+                }
+                let Some(addrs) = &r.address else { continue };
+                for (set, base, path) in addrs {
+                    let addr = base + u64::from(n) * stride;
+                    for p in set.iter() {
+                        if let Some(other) = by_addr.get(&(p, b.space, addr)) {
+                            if other != &name {
+                                d.push(b.source.diag(Code::AddressClash, path, &name, format!("address {addr:#x} is already `{other}` on {}", cat.projects[p].name)));
+                            }
+                            continue;
+                        }
+                        by_addr.insert((p, b.space, addr), name.clone());
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! Regenerates the register modules from `../regdefs/` into `OUT_DIR`.
+use std::path::Path;
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../regdefs");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    if let Ok((files, ())) = perfregs_codegen::input_files(&dir) {
+        for f in files {
+            println!("cargo:rerun-if-changed={}", f.display());
+        }
+    }
+    let ir = match perfregs_codegen::compile_path(&dir) {
+        Ok(ir) => ir,
+        Err(diags) => {
+            for d in &diags {
+                println!("cargo:warning={d}");
+                eprintln!("{d}");
+            }
+            eprintln!("perfregs: {} error(s) in the register descriptions", diags.len());
+            std::process::exit(1);
+        }
+    };
+    let code = perfregs_codegen::generate(&ir, &perfregs_codegen::EmitOptions::for_hal());
+    let out = Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("perfregs_generated.rs");
+    // Only rewrite on change, so an unchanged description does not rebuild dependents.
+    if std::fs::read_to_string(&out).ok().as_deref() != Some(code.as_str()) {
+        if let Err(e) = std::fs::write(&out, code) {
+            eprintln!("perfregs: cannot write {}: {e}", out.display());
+            std::process::exit(1);
+        }
+    }
+}

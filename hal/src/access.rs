@@ -1,0 +1,218 @@
+//! Access types as types, and the field traits built on them.
+//!
+//! Every field carries its access marker (`Rw`, `Ro`, `Rw1c`, ...). What a
+//! field allows is a trait of its marker: a setter needs [`Settable`], a getter
+//! [`Gettable`], a clear [`Clearable`]. Misuse is a compile error whose message
+//! names the access type.
+
+use crate::register::Register;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// An access type marker.
+pub trait AccessType: sealed::Sealed + Copy + Default + 'static {
+    /// Canonical spelling (`RW1C`).
+    const NAME: &'static str;
+}
+
+macro_rules! access_types {
+    ($($(#[$m:meta])* $t:ident = $s:literal),* $(,)?) => {$(
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct $t;
+        impl sealed::Sealed for $t {}
+        impl AccessType for $t { const NAME: &'static str = $s; }
+    )*};
+}
+
+access_types! {
+    /// Read and write.
+    Rw = "RW",
+    /// Read only: writes are ignored.
+    Ro = "RO",
+    /// Write only: reads return zero.
+    Wo = "WO",
+    /// Write one to clear.
+    Rw1c = "RW1C",
+    /// Write one to set.
+    Rw1s = "RW1S",
+    /// Clear on read.
+    Rc = "RC",
+    /// Must be zero: software always writes zero.
+    Mbz = "MBZ",
+    /// Reserved: ignored on read, written as zero.
+    Rsvd = "RSVD",
+    /// Preserve: written back as read.
+    Pbc = "PBC",
+    /// Read/write, hardware may change the value.
+    RwV = "RW-V",
+    /// Read only, hardware may change the value.
+    RoV = "RO-V",
+    /// Read/write, double buffered.
+    RwDb = "RW-DB",
+}
+
+/// Access types whose fields have setters.
+#[diagnostic::on_unimplemented(
+    message = "cannot set a field of access type `{Self}`",
+    label = "this field's access type does not allow setting it",
+    note = "only RW, WO, RW-V and RW-DB fields have setters: RO fields are read-only, MBZ and RSVD fields are always written as zero, RW1C fields are cleared with `clear(..)` and never written back, PBC fields are preserved by `modify`"
+)]
+pub trait Settable: AccessType {}
+impl Settable for Rw {}
+impl Settable for Wo {}
+impl Settable for RwV {}
+impl Settable for RwDb {}
+
+/// Access types whose fields have getters.
+#[diagnostic::on_unimplemented(
+    message = "cannot read a field of access type `{Self}`",
+    label = "this field's access type does not allow reading it",
+    note = "WO fields read as zero, MBZ/RSVD fields are undefined, PBC fields are opaque"
+)]
+pub trait Gettable: AccessType {}
+impl Gettable for Rw {}
+impl Gettable for Ro {}
+impl Gettable for Rw1c {}
+impl Gettable for Rw1s {}
+impl Gettable for Rc {}
+impl Gettable for RwV {}
+impl Gettable for RoV {}
+impl Gettable for RwDb {}
+
+/// Write-one-to-clear access: the only way to clear such a bit is [`WriteValue::clear`].
+#[diagnostic::on_unimplemented(
+    message = "cannot clear a field of access type `{Self}`",
+    label = "only RW1C fields are cleared by writing ones",
+    note = "use a setter for RW fields"
+)]
+pub trait Clearable: AccessType {}
+impl Clearable for Rw1c {}
+
+/// Write-one-to-set access: set with [`WriteValue::set_ones`].
+#[diagnostic::on_unimplemented(
+    message = "cannot set-by-one a field of access type `{Self}`",
+    label = "only RW1S fields are set by writing ones"
+)]
+pub trait OneSettable: AccessType {}
+impl OneSettable for Rw1s {}
+
+/// A value a field holds: `bool`, [`Bits<N>`](crate::Bits) or a generated enum.
+pub trait FieldValue: Sized {
+    /// What a read yields: `Self`, or `Result<Self, u64>` for enums that do not
+    /// name every encoding (the `Err` carries the unnamed raw value).
+    type Read;
+    /// Encode (already within the field width).
+    fn to_bits(self) -> u64;
+    /// Decode the field's bits (already shifted down and masked).
+    fn from_bits(bits: u64) -> Self::Read;
+}
+
+impl FieldValue for bool {
+    type Read = bool;
+    #[inline]
+    fn to_bits(self) -> u64 {
+        self as u64
+    }
+    #[inline]
+    fn from_bits(bits: u64) -> bool {
+        bits != 0
+    }
+}
+
+impl<const N: u32> FieldValue for crate::Bits<N> {
+    type Read = Self;
+    #[inline]
+    fn to_bits(self) -> u64 {
+        self.get()
+    }
+    #[inline]
+    fn from_bits(bits: u64) -> Self {
+        crate::Bits::truncate(bits)
+    }
+}
+
+/// A field of a register: a zero-sized value naming bits and their access.
+pub trait Field: Copy {
+    /// The register it belongs to.
+    type Register: Register;
+    /// Its access marker.
+    type Access: AccessType;
+    /// Its value type.
+    type Value: FieldValue;
+    /// Field name.
+    const NAME: &'static str;
+    /// Lowest bit.
+    const LSB: u32;
+    /// Number of bits.
+    const WIDTH: u32;
+    /// Mask of the field in the register.
+    const MASK: u64 = (if Self::WIDTH >= 64 { u64::MAX } else { (1u64 << Self::WIDTH) - 1 }) << Self::LSB;
+}
+
+/// A value read from a register.
+pub trait ReadValue: Copy {
+    /// The register.
+    type Register: Register;
+    /// Wrap raw bits.
+    fn from_raw(raw: u64) -> Self;
+    /// The raw bits.
+    fn raw(self) -> u64;
+
+    /// Read one field (named getters call this).
+    #[inline]
+    fn get<F>(self, _field: F) -> <F::Value as FieldValue>::Read
+    where
+        F: Field<Register = Self::Register>,
+        F::Access: Gettable,
+    {
+        F::Value::from_bits((self.raw() & F::MASK) >> F::LSB)
+    }
+}
+
+/// A value being built for a write.
+pub trait WriteValue: Sized {
+    /// The register.
+    type Register: Register;
+    /// Start from raw bits.
+    fn from_raw(raw: u64) -> Self;
+    /// The bits to write (for masked registers, the enables in 31:16 included).
+    fn raw(&self) -> u64;
+    /// Replace the bits under `mask` by `bits` (and, on masked registers, enable them).
+    fn insert(&mut self, mask: u64, bits: u64);
+
+    /// Set one field (named setters call this).
+    #[inline]
+    fn set<F>(&mut self, _field: F, value: F::Value) -> &mut Self
+    where
+        F: Field<Register = Self::Register>,
+        F::Access: Settable,
+    {
+        self.insert(F::MASK, (value.to_bits() << F::LSB) & F::MASK);
+        self
+    }
+
+    /// Clear a write-one-to-clear field: writes ones to exactly its bits.
+    #[inline]
+    fn clear<F>(&mut self, _field: F) -> &mut Self
+    where
+        F: Field<Register = Self::Register>,
+        F::Access: Clearable,
+    {
+        self.insert(F::MASK, F::MASK);
+        self
+    }
+
+    /// Set a write-one-to-set field: writes ones to exactly its bits.
+    #[inline]
+    fn set_ones<F>(&mut self, _field: F) -> &mut Self
+    where
+        F: Field<Register = Self::Register>,
+        F::Access: OneSettable,
+    {
+        self.insert(F::MASK, F::MASK);
+        self
+    }
+}

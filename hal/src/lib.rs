@@ -1,0 +1,44 @@
+//! perfregs HAL: typed access to Intel performance-monitoring registers.
+//!
+//! The register modules (`snb`, `ivb`, `vlv`, `hsw`, ...) are generated at
+//! build time from the descriptions in `regdefs/` by `perfregs-codegen`.
+//! Each register is a zero-sized value carrying its address; what may be done
+//! with it is a trait bound, so misuse (reading a write-only register, setting
+//! a read-only field, using a register on the wrong project, writing back a
+//! write-one-to-clear bit) does not compile.
+//!
+//! ```
+//! use perfregs_hal::{hsw, Device, Hsw, SliceBus, bits};
+//! let mut mem = [0u32; 0x3000 / 4];
+//! let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+//! gpu.write(hsw::OACONTROL, |w| w.timer_period(bits!(5)).timer_enable(true));
+//! assert_eq!(gpu.read(hsw::OACONTROL).timer_period(), 5);
+//! ```
+#![no_std]
+#![warn(missing_docs)]
+
+pub mod access;
+mod bits;
+pub mod bus;
+mod device;
+pub mod meta;
+pub mod register;
+
+pub use access::{Field, FieldValue, ReadValue, WriteValue};
+pub use bits::Bits;
+pub use bus::{Bus, Mmio, Msr, Pci, RawMmio, SliceBus};
+pub use device::Device;
+pub use register::{MaskedWritable, OnProject, Project, Readable, Register, Writable};
+
+/// Traits needed to call the generic field API (`get`, `set`, `clear`).
+pub mod prelude {
+    pub use crate::access::{Field, FieldValue, ReadValue, WriteValue};
+    pub use crate::register::{Project, Register};
+}
+
+#[allow(clippy::all)]
+mod generated {
+    include!(concat!(env!("OUT_DIR"), "/perfregs_generated.rs"));
+}
+#[doc(inline)]
+pub use generated::*;
