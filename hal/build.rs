@@ -16,12 +16,16 @@ fn main() {
                 println!("cargo:warning={d}");
                 eprintln!("{d}");
             }
-            eprintln!("perfregs: {} error(s) in the register descriptions", diags.len());
+            eprintln!(
+                "perfregs: {} error(s) in the register descriptions",
+                diags.len()
+            );
             std::process::exit(1);
         }
     };
     let code = perfregs_codegen::generate(&ir, &perfregs_codegen::EmitOptions::for_hal());
-    let out = Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("perfregs_generated.rs");
+    let out = Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
+        .join("perfregs_generated.rs");
     // Only rewrite on change, so an unchanged description does not rebuild dependents.
     if std::fs::read_to_string(&out).ok().as_deref() != Some(code.as_str()) {
         if let Err(e) = std::fs::write(&out, code) {

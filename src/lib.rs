@@ -1,1 +1,21 @@
+//! perfregs: type-safe registers for Intel performance-monitoring hardware.
+//!
+//! - [`hal`]: the generated, `no_std` HAL (one module per project: `hal::hsw`,
+//!   `hal::ivb`, ...), the device handle and the buses.
+//! - [`regdefs!`]: generate registers of your own from YAML, inline or in a file.
+//!
+//! ```
+//! use perfregs::hal::{enums::TimerEnable, hsw, Device, Hsw, SliceBus};
+//! use perfregs::bits;
+//!
+//! let mut mem = [0u32; 0x3000 / 4];
+//! let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+//! gpu.write(hsw::OACONTROL, |w| w.timer_period(bits!(5)).timer_enable(TimerEnable::Enable));
+//! let ctl = gpu.read(hsw::OACONTROL);
+//! assert_eq!(ctl.timer_period(), 5);
+//! println!("{ctl:?}");
+//! ```
 
+pub use perfregs_hal as hal;
+pub use perfregs_hal::bits;
+pub use perfregs_macros::regdefs;

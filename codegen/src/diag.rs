@@ -153,7 +153,8 @@ impl Diagnostics {
     }
     /// Sort by file and position, dropping exact duplicates.
     pub fn sorted(mut self) -> Vec<Diagnostic> {
-        self.0.sort_by(|a, b| (&a.file, a.pos, a.code).cmp(&(&b.file, b.pos, b.code)));
+        self.0
+            .sort_by(|a, b| (&a.file, a.pos, a.code).cmp(&(&b.file, b.pos, b.code)));
         self.0.dedup();
         self.0
     }

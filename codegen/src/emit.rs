@@ -86,12 +86,25 @@ fn enum_complete(ir: &Ir, index: usize) -> bool {
 fn emit_enum(ir: &Ir, index: usize, hal: &TokenStream) -> TokenStream {
     let e: &EnumIr = &ir.enums[index];
     let name = format_ident!("{}", e.name);
-    let edoc = doc(if e.description.is_empty() { &e.name } else { &e.description });
-    let variants: Vec<_> = e.values.iter().map(|(n, _, _)| format_ident!("{}", camel(n))).collect();
+    let edoc = doc(if e.description.is_empty() {
+        &e.name
+    } else {
+        &e.description
+    });
+    let variants: Vec<_> = e
+        .values
+        .iter()
+        .map(|(n, _, _)| format_ident!("{}", camel(n)))
+        .collect();
     let vdocs: Vec<_> = e
         .values
         .iter()
-        .map(|(n, v, d)| doc(&format!("`{v:#x}` {n}{}{d}", if d.is_empty() { "" } else { ": " })))
+        .map(|(n, v, d)| {
+            doc(&format!(
+                "`{v:#x}` {n}{}{d}",
+                if d.is_empty() { "" } else { ": " }
+            ))
+        })
         .collect();
     let vals: Vec<_> = e.values.iter().map(|(_, v, _)| u64_lit(*v)).collect();
     let names: Vec<_> = e.values.iter().map(|(n, _, _)| n.as_str()).collect();
@@ -161,7 +174,7 @@ fn field_value_type(f: &FieldIr, ir: &Ir, hal: &TokenStream) -> TokenStream {
 }
 
 fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
-    let mut s = format!("{}", r.name);
+    let mut s = r.name.to_string();
     if !r.title.is_empty() {
         s += &format!(" — {}", r.title);
     }
@@ -186,19 +199,41 @@ fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
     let mut others = Vec::new();
     for i in &r.instances {
         if i.project != inst.project {
-            others.push(format!("{} `{:#x}`", ir.catalogue.projects[i.project].name, i.address));
+            others.push(format!(
+                "{} `{:#x}`",
+                ir.catalogue.projects[i.project].name, i.address
+            ));
         }
     }
     if !others.is_empty() {
         s += &format!("| other projects | {} |\n", others.join(", "));
     }
-    s += &format!("| source | {}{} |\n", r.document, if r.prm.is_empty() { String::new() } else { format!(", {}", r.prm) });
+    s += &format!(
+        "| source | {}{} |\n",
+        r.document,
+        if r.prm.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", r.prm)
+        }
+    );
     s += &format!("| description | `{}` |\n", r.defined_at);
     if !inst.fields.is_empty() {
         s += "\n| bits | field | access | description |\n|---|---|---|---|\n";
         for f in inst.fields.iter().rev() {
-            let first = f.description.lines().next().unwrap_or("").replace('|', "\\|");
-            s += &format!("| {} | `{}` | {} | {} |\n", bits_str(f), f.name, f.access.as_str(), first);
+            let first = f
+                .description
+                .lines()
+                .next()
+                .unwrap_or("")
+                .replace('|', "\\|");
+            s += &format!(
+                "| {} | `{}` | {} | {} |\n",
+                bits_str(f),
+                f.name,
+                f.access.as_str(),
+                first
+            );
         }
     }
     if !r.note.is_empty() {
@@ -239,10 +274,15 @@ fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions)
     let readable = inst.fields.is_empty() || inst.fields.iter().any(|f| f.access.readable());
     let writable = !r.masked
         && (inst.fields.is_empty()
-            || inst.fields.iter().any(|f| f.access.settable() || matches!(f.access, Access::Rw1c | Access::Rw1s)));
+            || inst
+                .fields
+                .iter()
+                .any(|f| f.access.settable() || matches!(f.access, Access::Rw1c | Access::Rw1s)));
     let readable_impl = readable.then(|| quote!(impl #hal::Readable for #name {}));
     let writable_impl = writable.then(|| quote!(impl #hal::Writable for #name {}));
-    let masked_impl = r.masked.then(|| quote!(impl #hal::MaskedWritable for #name {}));
+    let masked_impl = r
+        .masked
+        .then(|| quote!(impl #hal::MaskedWritable for #name {}));
 
     let mut field_types = Vec::new();
     let mut getters = Vec::new();
@@ -321,7 +361,11 @@ fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions)
         }
         if f.access == Access::Rw1c {
             let clear = format_ident!("clear_{}", f.name);
-            let cdoc = doc(&format!("Clear `{}` (write-one-to-clear): writes ones to bits {}.", f.name, bits_str(f)));
+            let cdoc = doc(&format!(
+                "Clear `{}` (write-one-to-clear): writes ones to bits {}.",
+                f.name,
+                bits_str(f)
+            ));
             setters.push(quote! {
                 #cdoc
                 #[inline]
@@ -330,7 +374,11 @@ fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions)
         }
         if f.access == Access::Rw1s {
             let set = format_ident!("set_{}", f.name);
-            let sdoc = doc(&format!("Set `{}` (write-one-to-set): writes ones to bits {}.", f.name, bits_str(f)));
+            let sdoc = doc(&format!(
+                "Set `{}` (write-one-to-set): writes ones to bits {}.",
+                f.name,
+                bits_str(f)
+            ));
             setters.push(quote! {
                 #sdoc
                 #[inline]
@@ -341,16 +389,28 @@ fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions)
     let title = r.title.as_str();
     let block = r.block.as_str();
     let masked = r.masked;
-    let read_doc = doc(&format!("A value read from [`{}`](super::{}).", r.name, r.name));
+    let read_doc = doc(&format!(
+        "A value read from [`{}`](super::{}).",
+        r.name, r.name
+    ));
     let write_doc = doc(&format!(
         "A value being written to [`{}`](super::{}){}.",
         r.name,
         r.name,
-        if r.masked { " (masked: only fields set here are enabled in bits 31:16)" } else { "" }
+        if r.masked {
+            " (masked: only fields set here are enabled in bits 31:16)"
+        } else {
+            ""
+        }
     ));
     let (w_struct, w_impl, w_debug) = if r.masked {
         (
-            quote!(pub struct W { value: u64, enable: u64 }),
+            quote!(
+                pub struct W {
+                    value: u64,
+                    enable: u64,
+                }
+            ),
             quote! {
                 #[inline] fn from_raw(raw: u64) -> Self { W { value: raw & 0xffff, enable: 0 } }
                 #[inline] fn raw(&self) -> u64 { (self.enable & 0xffff) << 16 | (self.value & 0xffff) }
@@ -369,7 +429,9 @@ fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions)
         )
     } else {
         (
-            quote!(pub struct W(u64);),
+            quote!(
+                pub struct W(u64);
+            ),
             quote! {
                 #[inline] fn from_raw(raw: u64) -> Self { W(raw) }
                 #[inline] fn raw(&self) -> u64 { self.0 }
@@ -384,7 +446,10 @@ fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions)
             },
         )
     };
-    let mod_doc = doc(&format!("Fields and values of [`{}`](super::{}).", r.name, r.name));
+    let mod_doc = doc(&format!(
+        "Fields and values of [`{}`](super::{}).",
+        r.name, r.name
+    ));
     quote! {
         #rdoc
         #[allow(non_camel_case_types)]
@@ -482,7 +547,10 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
             continue;
         }
         let module = format_ident!("{}", p.name);
-        let items: Vec<_> = regs.iter().map(|(r, i)| emit_register(r, i, ir, opts)).collect();
+        let items: Vec<_> = regs
+            .iter()
+            .map(|(r, i)| emit_register(r, i, ir, opts))
+            .collect();
         let infos: Vec<_> = regs
             .iter()
             .map(|(r, _)| {

@@ -95,7 +95,11 @@ pub struct FieldIr {
 impl FieldIr {
     /// Mask of the field's bits in the register.
     pub fn mask(&self) -> u64 {
-        (if self.width >= 64 { u64::MAX } else { (1u64 << self.width) - 1 }) << self.lsb
+        (if self.width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.width) - 1
+        }) << self.lsb
     }
     /// Highest bit.
     pub fn msb(&self) -> u32 {
@@ -106,7 +110,10 @@ impl FieldIr {
 impl InstanceIr {
     /// OR of the masks of fields with an access matching `f`.
     pub fn mask_where(&self, f: impl Fn(Access) -> bool) -> u64 {
-        self.fields.iter().filter(|x| f(x.access)).fold(0, |m, x| m | x.mask())
+        self.fields
+            .iter()
+            .filter(|x| f(x.access))
+            .fold(0, |m, x| m | x.mask())
     }
 }
 

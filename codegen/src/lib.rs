@@ -31,11 +31,20 @@ pub const STANDARD_PROJECTS: &str = include_str!("../../regdefs/projects.yaml");
 
 /// Compile already-read sources `(name, text)` into the IR. A catalogue must be
 /// among them or given as `catalogue`.
-pub fn compile_sources(sources: &[(String, String)], catalogue: Option<(&str, &str)>) -> Result<Ir, Vec<Diagnostic>> {
+pub fn compile_sources(
+    sources: &[(String, String)],
+    catalogue: Option<(&str, &str)>,
+) -> Result<Ir, Vec<Diagnostic>> {
     let mut diags = Diagnostics::default();
-    let mut loaded: Vec<Loaded> = sources.iter().filter_map(|(n, t)| load::load_str(n, t, &mut diags)).collect();
+    let mut loaded: Vec<Loaded> = sources
+        .iter()
+        .filter_map(|(n, t)| load::load_str(n, t, &mut diags))
+        .collect();
     if let Some((n, t)) = catalogue {
-        if !loaded.iter().any(|l| matches!(l.doc, Document::Catalogue(_))) {
+        if !loaded
+            .iter()
+            .any(|l| matches!(l.doc, Document::Catalogue(_)))
+        {
             if let Some(l) = load::load_str(n, t, &mut diags) {
                 loaded.push(l);
             }
@@ -48,8 +57,14 @@ pub fn compile_sources(sources: &[(String, String)], catalogue: Option<(&str, &s
 pub fn compile_path(path: &Path) -> Result<Ir, Vec<Diagnostic>> {
     let (files, _) = input_files(path)?;
     let mut diags = Diagnostics::default();
-    let mut loaded: Vec<Loaded> = files.iter().filter_map(|f| load::load_file(f, &mut diags)).collect();
-    if !loaded.iter().any(|l| matches!(l.doc, Document::Catalogue(_))) {
+    let mut loaded: Vec<Loaded> = files
+        .iter()
+        .filter_map(|f| load::load_file(f, &mut diags))
+        .collect();
+    if !loaded
+        .iter()
+        .any(|l| matches!(l.doc, Document::Catalogue(_)))
+    {
         if let Some(l) = load::load_str("<standard projects.yaml>", STANDARD_PROJECTS, &mut diags) {
             loaded.push(l);
         }
@@ -75,7 +90,12 @@ fn compile_loaded(loaded: Vec<Loaded>, mut diags: Diagnostics) -> Result<Ir, Vec
     for l in &loaded {
         if let Document::Catalogue(c) = &l.doc {
             if catalogue.is_some() {
-                diags.push(l.source.diag(Code::Shape, "families", "", "a second project catalogue; only one is allowed".into()));
+                diags.push(l.source.diag(
+                    Code::Shape,
+                    "families",
+                    "",
+                    "a second project catalogue; only one is allowed".into(),
+                ));
                 continue;
             }
             let (cat, errors) = projects::Catalogue::from_file(c);

@@ -130,7 +130,13 @@ impl PosIndex {
             }
             match p.rfind('/') {
                 Some(i) => p = &p[..i],
-                None => return self.nodes.get("").copied().unwrap_or(Pos { line: 1, column: 1 }),
+                None => {
+                    return self
+                        .nodes
+                        .get("")
+                        .copied()
+                        .unwrap_or(Pos { line: 1, column: 1 })
+                }
             }
         }
     }
@@ -142,7 +148,10 @@ impl PosIndex {
 
     /// Position of the key of the mapping entry at `path` (falls back like [`PosIndex::node`]).
     pub fn key(&self, path: &str) -> Pos {
-        self.keys.get(path).copied().unwrap_or_else(|| self.node(path))
+        self.keys
+            .get(path)
+            .copied()
+            .unwrap_or_else(|| self.node(path))
     }
 }
 
@@ -152,13 +161,29 @@ mod tests {
 
     #[test]
     fn finds_nested_nodes_and_keys() {
-        let text = "block: oa\nregisters:\n  - name: A\n    fields:\n      - { name: x, bits: \"3:1\" }\n";
+        let text =
+            "block: oa\nregisters:\n  - name: A\n    fields:\n      - { name: x, bits: \"3:1\" }\n";
         let idx = PosIndex::build(text);
         assert_eq!(idx.node("block"), Pos { line: 1, column: 8 });
-        assert_eq!(idx.node("registers/0/name"), Pos { line: 3, column: 11 });
-        assert_eq!(idx.node("registers/0/fields/0/bits"), Pos { line: 5, column: 30 });
+        assert_eq!(
+            idx.node("registers/0/name"),
+            Pos {
+                line: 3,
+                column: 11
+            }
+        );
+        assert_eq!(
+            idx.node("registers/0/fields/0/bits"),
+            Pos {
+                line: 5,
+                column: 30
+            }
+        );
         assert_eq!(idx.key("registers/0/fields"), Pos { line: 4, column: 5 });
         // Missing key: nearest ancestor.
-        assert_eq!(idx.node("registers/0/fields/0/access"), Pos { line: 5, column: 9 });
+        assert_eq!(
+            idx.node("registers/0/fields/0/access"),
+            Pos { line: 5, column: 9 }
+        );
     }
 }

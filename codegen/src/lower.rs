@@ -21,11 +21,17 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Ir {
             ir.enums.push(EnumIr {
                 name: e.name.clone(),
                 description: text(&e.description),
-                values: e.values.iter().map(|v| (v.name.clone(), v.value, text(&v.description))).collect(),
+                values: e
+                    .values
+                    .iter()
+                    .map(|v| (v.name.clone(), v.value, text(&v.description)))
+                    .collect(),
             });
         }
         for r in &b.registers {
-            let (Some(projects), Some(width), Some(addrs), Some(resets)) = (r.projects, r.width, &r.address, &r.reset) else {
+            let (Some(projects), Some(width), Some(addrs), Some(resets)) =
+                (r.projects, r.width, &r.address, &r.reset)
+            else {
                 continue;
             };
             let (count, stride) = r.array.unwrap_or((1, 0));
@@ -34,8 +40,15 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Ir {
                 let sub = |s: String| s.replace("{n}", &n.to_string());
                 let mut instances = Vec::new();
                 for p in projects.iter() {
-                    let Some(address) = addrs.iter().find(|(s, _, _)| s.contains(p)).map(|x| x.1) else { continue };
-                    let reset = resets.iter().find(|(s, _, _)| s.contains(p)).map(|x| x.1).unwrap_or(0);
+                    let Some(address) = addrs.iter().find(|(s, _, _)| s.contains(p)).map(|x| x.1)
+                    else {
+                        continue;
+                    };
+                    let reset = resets
+                        .iter()
+                        .find(|(s, _, _)| s.contains(p))
+                        .map(|x| x.1)
+                        .unwrap_or(0);
                     let mut fields: Vec<FieldIr> = r
                         .fields
                         .iter()

@@ -66,7 +66,13 @@ impl Catalogue {
             for (pi, p) in fam.projects.iter().enumerate() {
                 let path = format!("families/{fi}/projects/{pi}");
                 if !is_tag(&p.name) {
-                    errors.push((format!("{path}/name"), format!("project name `{}` must be lower-case letters and digits", p.name)));
+                    errors.push((
+                        format!("{path}/name"),
+                        format!(
+                            "project name `{}` must be lower-case letters and digits",
+                            p.name
+                        ),
+                    ));
                     continue;
                 }
                 let idx = cat.projects.len();
@@ -76,7 +82,10 @@ impl Catalogue {
                 }
                 for n in std::iter::once(&p.name).chain(&p.aliases) {
                     if cat.names.insert(n.clone(), idx).is_some() {
-                        errors.push((format!("{path}/name"), format!("project name `{n}` is defined twice")));
+                        errors.push((
+                            format!("{path}/name"),
+                            format!("project name `{n}` is defined twice"),
+                        ));
                     }
                 }
                 cat.projects.push(Project {
@@ -97,7 +106,11 @@ impl Catalogue {
 
     /// Every project.
     pub fn all(&self) -> ProjectSet {
-        ProjectSet(if self.projects.len() >= 64 { u64::MAX } else { (1u64 << self.projects.len()) - 1 })
+        ProjectSet(if self.projects.len() >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.projects.len()) - 1
+        })
     }
 
     /// Parse a project expression. Errors say what is wrong in words.
@@ -112,13 +125,20 @@ impl Catalogue {
             let lookup = |n: &str| -> Result<usize, String> {
                 self.find(n.trim()).ok_or_else(|| {
                     let known: Vec<&str> = self.projects.iter().map(|p| p.name.as_str()).collect();
-                    format!("unknown project `{}` (known: {})", n.trim(), known.join(", "))
+                    format!(
+                        "unknown project `{}` (known: {})",
+                        n.trim(),
+                        known.join(", ")
+                    )
                 })
             };
             let (fam, part) = if let Some(base) = term.strip_suffix('+') {
                 let b = lookup(base)?;
                 let bp = &self.projects[b];
-                (bp.family.as_str(), self.select(|p| p.family == bp.family && p.rank >= bp.rank))
+                (
+                    bp.family.as_str(),
+                    self.select(|p| p.family == bp.family && p.rank >= bp.rank),
+                )
             } else if let Some((lo, hi)) = term.split_once("..") {
                 let (l, h) = (lookup(lo)?, lookup(hi)?);
                 let (lp, hp) = (&self.projects[l], &self.projects[h]);
@@ -126,9 +146,17 @@ impl Catalogue {
                     return Err(format!("range `{term}` spans two families"));
                 }
                 if lp.rank > hp.rank {
-                    return Err(format!("range `{term}` is empty: `{}` comes after `{}`", lp.name, hp.name));
+                    return Err(format!(
+                        "range `{term}` is empty: `{}` comes after `{}`",
+                        lp.name, hp.name
+                    ));
                 }
-                (lp.family.as_str(), self.select(|p| p.family == lp.family && p.rank >= lp.rank && p.rank <= hp.rank))
+                (
+                    lp.family.as_str(),
+                    self.select(|p| {
+                        p.family == lp.family && p.rank >= lp.rank && p.rank <= hp.rank
+                    }),
+                )
             } else {
                 if term.is_empty() {
                     return Err(format!("empty term in project expression `{expr}`"));
@@ -138,7 +166,9 @@ impl Catalogue {
             };
             if let Some(f) = family {
                 if f != fam {
-                    return Err(format!("project expression `{expr}` mixes families `{f}` and `{fam}`"));
+                    return Err(format!(
+                        "project expression `{expr}` mixes families `{f}` and `{fam}`"
+                    ));
                 }
             }
             family = Some(fam);
@@ -170,7 +200,8 @@ impl Catalogue {
 fn is_tag(s: &str) -> bool {
     !s.is_empty()
         && s.starts_with(|c: char| c.is_ascii_lowercase())
-        && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
 }
 
 #[cfg(test)]
@@ -193,7 +224,10 @@ mod tests {
         assert_eq!(c.names(c.parse("ivb+").unwrap()), "ivb, vlv, hsw");
         assert_eq!(c.names(c.parse("snb..ivb").unwrap()), "snb, ivb, vlv");
         assert_eq!(c.names(c.parse("hsw, vlvt").unwrap()), "vlv, hsw");
-        assert!(c.parse("bdw").unwrap_err().contains("unknown project `bdw`"));
+        assert!(c
+            .parse("bdw")
+            .unwrap_err()
+            .contains("unknown project `bdw`"));
         assert!(c.parse("hsw..snb").unwrap_err().contains("empty"));
         assert!(c.parse("hsw, p4").unwrap_err().contains("mixes families"));
         assert!(c.parse("").is_err());

@@ -185,7 +185,12 @@ pub fn resolve_block(
         let projects = match cat.parse(&r.projects) {
             Ok(s) => Some(s),
             Err(m) => {
-                diags.push(source.diag(Code::UnknownProject, &format!("{path}/projects"), &r.name, m));
+                diags.push(source.diag(
+                    Code::UnknownProject,
+                    &format!("{path}/projects"),
+                    &r.name,
+                    m,
+                ));
                 None
             }
         };
@@ -204,10 +209,28 @@ pub fn resolve_block(
                 }
             },
         };
-        let address = resolve_map(source, cat, &format!("{path}/address"), &r.name, "address", Some(&r.address), projects, diags);
+        let address = resolve_map(
+            source,
+            cat,
+            &format!("{path}/address"),
+            &r.name,
+            "address",
+            Some(&r.address),
+            projects,
+            diags,
+        );
         let reset = match &r.reset {
-            None => projects.map(|p| vec![(p, 0, format!("{path}"))]),
-            Some(v) => resolve_map(source, cat, &format!("{path}/reset"), &r.name, "reset", Some(v), projects, diags),
+            None => projects.map(|p| vec![(p, 0, path.to_string())]),
+            Some(v) => resolve_map(
+                source,
+                cat,
+                &format!("{path}/reset"),
+                &r.name,
+                "reset",
+                Some(v),
+                projects,
+                diags,
+            ),
         };
         let array = r.array.as_ref().map(|a| (a.count, a.stride));
         let mut fields = Vec::new();
@@ -229,7 +252,11 @@ pub fn resolve_block(
                         Code::UnknownAccess,
                         &format!("{fpath}/access"),
                         &label,
-                        format!("unknown access type `{}` (one of: {})", f.access, known.join(", ")),
+                        format!(
+                            "unknown access type `{}` (one of: {})",
+                            f.access,
+                            known.join(", ")
+                        ),
                     ));
                     None
                 }
@@ -239,7 +266,12 @@ pub fn resolve_block(
                 Some(e) => match cat.parse(e) {
                     Ok(s) => Some(s),
                     Err(m) => {
-                        diags.push(source.diag(Code::UnknownProject, &format!("{fpath}/projects"), &label, m));
+                        diags.push(source.diag(
+                            Code::UnknownProject,
+                            &format!("{fpath}/projects"),
+                            &label,
+                            m,
+                        ));
                         None
                     }
                 },
@@ -314,7 +346,12 @@ pub fn resolve_block(
             projects: match cat.parse(&e.projects) {
                 Ok(s) => Some(s),
                 Err(m) => {
-                    diags.push(source.diag(Code::UnknownProject, &format!("counter_events/{i}/projects"), &e.counter, m));
+                    diags.push(source.diag(
+                        Code::UnknownProject,
+                        &format!("counter_events/{i}/projects"),
+                        &e.counter,
+                        m,
+                    ));
                     None
                 }
             },
@@ -335,7 +372,9 @@ pub fn resolve_block(
 }
 
 fn show(v: &Value) -> String {
-    serde_yaml::to_string(v).map(|s| s.trim().to_string()).unwrap_or_default()
+    serde_yaml::to_string(v)
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default()
 }
 
 /// Interpret an integer-or-map value; checks that a map covers `projects` exactly once.
@@ -355,7 +394,12 @@ fn resolve_map(
         Value::Number(_) => match value_u64(v) {
             Some(n) => projects.map(|p| vec![(p, n, path.to_string())]),
             None => {
-                diags.push(source.diag(Code::Shape, path, item, format!("{what} must be a non-negative integer")));
+                diags.push(source.diag(
+                    Code::Shape,
+                    path,
+                    item,
+                    format!("{what} must be a non-negative integer"),
+                ));
                 None
             }
         },
@@ -380,7 +424,12 @@ fn resolve_map(
                     }
                 };
                 let Some(n) = value_u64(val) else {
-                    diags.push(source.diag(Code::Shape, &epath, item, format!("{what} for `{key}` must be a non-negative integer")));
+                    diags.push(source.diag(
+                        Code::Shape,
+                        &epath,
+                        item,
+                        format!("{what} for `{key}` must be a non-negative integer"),
+                    ));
                     ok = false;
                     continue;
                 };
@@ -389,7 +438,10 @@ fn resolve_map(
                         Code::ProjectMapCoverage,
                         &epath,
                         item,
-                        format!("{what} given twice for {}", cat.names(covered.intersect(set))),
+                        format!(
+                            "{what} given twice for {}",
+                            cat.names(covered.intersect(set))
+                        ),
                     );
                     d.pos = source.index.key(&epath);
                     diags.push(d);
@@ -415,7 +467,10 @@ fn resolve_map(
                         Code::ProjectMapCoverage,
                         path,
                         item,
-                        format!("{what} map names {}, where the register does not exist", cat.names(extra)),
+                        format!(
+                            "{what} map names {}, where the register does not exist",
+                            cat.names(extra)
+                        ),
                     ));
                     ok = false;
                 }
@@ -437,7 +492,7 @@ fn resolve_map(
 /// `oa_control` / `OACONTROL` -> `OaControl` / `Oacontrol`.
 pub fn camel(s: &str) -> String {
     let mut out = String::new();
-    for part in s.split(|c: char| c == '_' || c == '-' || c == ' ') {
+    for part in s.split(['_', '-', ' ']) {
         let mut cs = part.chars();
         if let Some(c) = cs.next() {
             out.push(c.to_ascii_uppercase());

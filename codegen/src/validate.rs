@@ -35,12 +35,14 @@ pub fn validate(blocks: &[RBlock], cat: &Catalogue, diags: &mut Diagnostics) {
 fn is_upper_snake(s: &str) -> bool {
     let t = s.replace("{n}", "0");
     t.starts_with(|c: char| c.is_ascii_uppercase())
-        && t.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && t.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
 fn is_snake(s: &str) -> bool {
     s.starts_with(|c: char| c.is_ascii_lowercase())
-        && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
         && !RUST_KEYWORDS.contains(&s)
 }
 
@@ -49,10 +51,11 @@ fn is_camel(s: &str) -> bool {
 }
 
 const RUST_KEYWORDS: &[&str] = &[
-    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in",
-    "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "static", "struct", "super", "trait",
-    "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do",
-    "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen", "bits", "raw",
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
+    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+    "self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
+    "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen", "bits", "raw",
     "clear", "set", "get", "insert", "from_raw", "r", "w", "info",
 ];
 
@@ -61,11 +64,21 @@ fn names(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
     for b in blocks {
         let s = &b.source;
         if !is_snake(&b.block) {
-            d.push(s.diag(Code::BadName, "block", &b.block, "block name must be snake_case".into()));
+            d.push(s.diag(
+                Code::BadName,
+                "block",
+                &b.block,
+                "block name must be snake_case".into(),
+            ));
         }
         for r in &b.registers {
             if !is_upper_snake(&r.name) {
-                d.push(s.diag(Code::BadName, &format!("{}/name", r.path), &r.name, "register name must be UPPER_SNAKE_CASE (digits and `{n}` allowed)".into()));
+                d.push(s.diag(
+                    Code::BadName,
+                    &format!("{}/name", r.path),
+                    &r.name,
+                    "register name must be UPPER_SNAKE_CASE (digits and `{n}` allowed)".into(),
+                ));
             }
             for f in &r.fields {
                 if !is_snake(&f.name) {
@@ -75,11 +88,24 @@ fn names(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
         }
         for e in &b.enums {
             if !is_camel(&e.name) {
-                d.push(s.diag(Code::BadName, &format!("{}/name", e.path), &e.name, "enum name must be UpperCamelCase".into()));
+                d.push(s.diag(
+                    Code::BadName,
+                    &format!("{}/name", e.path),
+                    &e.name,
+                    "enum name must be UpperCamelCase".into(),
+                ));
             }
             for (i, v) in e.values.iter().enumerate() {
                 if !is_snake(&v.name) {
-                    d.push(s.diag(Code::BadName, &format!("{}/values/{i}/name", e.path).replace("/values/values/", "/values/"), &format!("{}::{}", e.name, v.name), "enum value name must be snake_case, starting with a letter".into()));
+                    d.push(
+                        s.diag(
+                            Code::BadName,
+                            &format!("{}/values/{i}/name", e.path)
+                                .replace("/values/values/", "/values/"),
+                            &format!("{}::{}", e.name, v.name),
+                            "enum value name must be snake_case, starting with a letter".into(),
+                        ),
+                    );
                 }
             }
         }
@@ -96,12 +122,22 @@ fn field_ranges(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
         for r in &b.registers {
             let Some(width) = r.width else { continue };
             if r.masked && width != 32 {
-                d.push(b.source.diag(Code::MaskedLayout, &format!("{}/masked", r.path), &r.name, "a masked register must be 32 bits wide".into()));
+                d.push(b.source.diag(
+                    Code::MaskedLayout,
+                    &format!("{}/masked", r.path),
+                    &r.name,
+                    "a masked register must be 32 bits wide".into(),
+                ));
             }
             for f in &r.fields {
                 let Some((msb, lsb)) = f.bits else { continue };
                 if msb >= width {
-                    d.push(b.source.diag(Code::FieldOutsideRegister, &format!("{}/bits", f.path), &label(r, f), format!("bits {msb}:{lsb} lie outside the {width}-bit register")));
+                    d.push(b.source.diag(
+                        Code::FieldOutsideRegister,
+                        &format!("{}/bits", f.path),
+                        &label(r, f),
+                        format!("bits {msb}:{lsb} lie outside the {width}-bit register"),
+                    ));
                 } else if r.masked && msb > 15 {
                     d.push(b.source.diag(Code::MaskedLayout, &format!("{}/bits", f.path), &label(r, f), format!("bits {msb}:{lsb}: a masked register's fields must lie in 15:0 (31:16 are the write enables)")));
                 }
@@ -120,16 +156,24 @@ fn field_overlaps(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
     for b in blocks {
         for r in &b.registers {
             for (i, f) in r.fields.iter().enumerate() {
-                let (Some((m1, l1)), Some(p1)) = (f.bits, f.projects) else { continue };
+                let (Some((m1, l1)), Some(p1)) = (f.bits, f.projects) else {
+                    continue;
+                };
                 for g in &r.fields[..i] {
-                    let (Some((m2, l2)), Some(p2)) = (g.bits, g.projects) else { continue };
+                    let (Some((m2, l2)), Some(p2)) = (g.bits, g.projects) else {
+                        continue;
+                    };
                     let common = p1.intersect(p2);
                     if !common.is_empty() && mask(m1, l1) & mask(m2, l2) != 0 {
                         d.push(b.source.diag(
                             Code::OverlappingFields,
                             &format!("{}/bits", f.path),
                             &label(r, f),
-                            format!("bits {m1}:{l1} overlap field `{}` ({m2}:{l2}) on {}", g.name, cat.names(common)),
+                            format!(
+                                "bits {m1}:{l1} overlap field `{}` ({m2}:{l2}) on {}",
+                                g.name,
+                                cat.names(common)
+                            ),
                         ));
                     }
                 }
@@ -144,9 +188,20 @@ fn duplicate_fields(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
         for r in &b.registers {
             for (i, f) in r.fields.iter().enumerate() {
                 let Some(p1) = f.projects else { continue };
-                if let Some(g) = r.fields[..i].iter().find(|g| g.name == f.name && g.projects.is_some_and(|p2| !p1.intersect(p2).is_empty())) {
+                if let Some(g) = r.fields[..i].iter().find(|g| {
+                    g.name == f.name && g.projects.is_some_and(|p2| !p1.intersect(p2).is_empty())
+                }) {
                     let common = p1.intersect(g.projects.unwrap_or_default());
-                    d.push(b.source.diag(Code::DuplicateField, &format!("{}/name", f.path), &label(r, f), format!("field `{}` is defined twice for {}", g.name, cat.names(common))));
+                    d.push(b.source.diag(
+                        Code::DuplicateField,
+                        &format!("{}/name", f.path),
+                        &label(r, f),
+                        format!(
+                            "field `{}` is defined twice for {}",
+                            g.name,
+                            cat.names(common)
+                        ),
+                    ));
                 }
             }
         }
@@ -161,7 +216,16 @@ fn field_projects(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
             for f in &r.fields {
                 let Some(fp) = f.projects else { continue };
                 if !fp.subset_of(rp) {
-                    d.push(b.source.diag(Code::FieldProjectsNotSubset, &format!("{}/projects", f.path), &label(r, f), format!("field names {}, where register {} does not exist", cat.names(ProjectSet(fp.0 & !rp.0)), r.name)));
+                    d.push(b.source.diag(
+                        Code::FieldProjectsNotSubset,
+                        &format!("{}/projects", f.path),
+                        &label(r, f),
+                        format!(
+                            "field names {}, where register {} does not exist",
+                            cat.names(ProjectSet(fp.0 & !rp.0)),
+                            r.name
+                        ),
+                    ));
                 }
             }
         }
@@ -174,15 +238,34 @@ fn enums(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
     for b in blocks {
         for e in &b.enums {
             if let Some(other) = seen.insert(&e.name, &b.source.name) {
-                d.push(b.source.diag(Code::DuplicateEnum, &e.path, &e.name, format!("enum `{}` is already defined in {other}", e.name)));
+                d.push(b.source.diag(
+                    Code::DuplicateEnum,
+                    &e.path,
+                    &e.name,
+                    format!("enum `{}` is already defined in {other}", e.name),
+                ));
             }
             for (i, v) in e.values.iter().enumerate() {
-                let vpath = if e.path.ends_with("/values") { format!("{}/{i}", e.path) } else { format!("{}/values/{i}", e.path) };
+                let vpath = if e.path.ends_with("/values") {
+                    format!("{}/{i}", e.path)
+                } else {
+                    format!("{}/values/{i}", e.path)
+                };
                 if let Some(w) = e.values[..i].iter().find(|w| w.name == v.name) {
-                    d.push(b.source.diag(Code::DuplicateEnum, &format!("{vpath}/name"), &format!("{}::{}", e.name, v.name), format!("value name `{}` is used twice", w.name)));
+                    d.push(b.source.diag(
+                        Code::DuplicateEnum,
+                        &format!("{vpath}/name"),
+                        &format!("{}::{}", e.name, v.name),
+                        format!("value name `{}` is used twice", w.name),
+                    ));
                 }
                 if let Some(w) = e.values[..i].iter().find(|w| w.value == v.value) {
-                    d.push(b.source.diag(Code::DuplicateEnum, &format!("{vpath}/value"), &format!("{}::{}", e.name, v.name), format!("value {:#x} is already `{}`", v.value, w.name)));
+                    d.push(b.source.diag(
+                        Code::DuplicateEnum,
+                        &format!("{vpath}/value"),
+                        &format!("{}::{}", e.name, v.name),
+                        format!("value {:#x} is already `{}`", v.value, w.name),
+                    ));
                 }
             }
         }
@@ -194,13 +277,30 @@ fn enum_widths(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
     for b in blocks {
         for r in &b.registers {
             for f in &r.fields {
-                let (Some((msb, lsb)), Some(ei)) = (f.bits, f.enum_index) else { continue };
+                let (Some((msb, lsb)), Some(ei)) = (f.bits, f.enum_index) else {
+                    continue;
+                };
                 let Some(e) = b.enums.get(ei) else { continue };
                 let max = mask(msb - lsb, 0);
                 for (i, v) in e.values.iter().enumerate() {
                     if v.value > max {
-                        let vpath = if e.path.ends_with("/values") { format!("{}/{i}/value", e.path) } else { format!("{}/bits", f.path) };
-                        d.push(b.source.diag(Code::EnumValueTooWide, &vpath, &label(r, f), format!("enum `{}` value `{}` = {:#x} does not fit the {}-bit field", e.name, v.name, v.value, msb - lsb + 1)));
+                        let vpath = if e.path.ends_with("/values") {
+                            format!("{}/{i}/value", e.path)
+                        } else {
+                            format!("{}/bits", f.path)
+                        };
+                        d.push(b.source.diag(
+                            Code::EnumValueTooWide,
+                            &vpath,
+                            &label(r, f),
+                            format!(
+                                "enum `{}` value `{}` = {:#x} does not fit the {}-bit field",
+                                e.name,
+                                v.name,
+                                v.value,
+                                msb - lsb + 1
+                            ),
+                        ));
                     }
                 }
             }
@@ -212,20 +312,39 @@ fn enum_widths(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
 fn resets(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
     for b in blocks {
         for r in &b.registers {
-            let (Some(width), Some(resets)) = (r.width, &r.reset) else { continue };
+            let (Some(width), Some(resets)) = (r.width, &r.reset) else {
+                continue;
+            };
             for (set, value, path) in resets {
                 if width < 64 && value >> width != 0 {
-                    d.push(b.source.diag(Code::ResetTooWide, path, &r.name, format!("reset {value:#x} is wider than the {width}-bit register")));
+                    d.push(b.source.diag(
+                        Code::ResetTooWide,
+                        path,
+                        &r.name,
+                        format!("reset {value:#x} is wider than the {width}-bit register"),
+                    ));
                 }
                 for f in &r.fields {
-                    let (Some((msb, lsb)), Some(fp)) = (f.bits, f.projects) else { continue };
+                    let (Some((msb, lsb)), Some(fp)) = (f.bits, f.projects) else {
+                        continue;
+                    };
                     let common = fp.intersect(*set);
                     if common.is_empty() || msb >= width {
                         continue;
                     }
                     let fv = (value & mask(msb, lsb)) >> lsb;
                     if f.access.is_some_and(Access::reserved) && fv != 0 {
-                        d.push(b.source.diag(Code::ResetInReserved, path, &r.name, format!("reset {value:#x} sets bits of {} field `{}` ({msb}:{lsb}) on {}", f.access.map(Access::as_str).unwrap_or(""), f.name, cat.names(common))));
+                        d.push(b.source.diag(
+                            Code::ResetInReserved,
+                            path,
+                            &r.name,
+                            format!(
+                                "reset {value:#x} sets bits of {} field `{}` ({msb}:{lsb}) on {}",
+                                f.access.map(Access::as_str).unwrap_or(""),
+                                f.name,
+                                cat.names(common)
+                            ),
+                        ));
                     }
                     if let Some(fr) = f.reset {
                         if fr != fv {
@@ -245,16 +364,30 @@ fn alignment(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
             continue;
         }
         for r in &b.registers {
-            let (Some(width), Some(addrs)) = (r.width, &r.address) else { continue };
+            let (Some(width), Some(addrs)) = (r.width, &r.address) else {
+                continue;
+            };
             let align = u64::from(width / 8);
             for (_, a, path) in addrs {
                 if a % align != 0 {
-                    d.push(b.source.diag(Code::Misaligned, path, &r.name, format!("address {a:#x} is not aligned to the {align}-byte register")));
+                    d.push(b.source.diag(
+                        Code::Misaligned,
+                        path,
+                        &r.name,
+                        format!("address {a:#x} is not aligned to the {align}-byte register"),
+                    ));
                 }
             }
             if let (Some((_, stride)), true) = (r.array, align > 0) {
                 if stride % align != 0 {
-                    d.push(b.source.diag(Code::Misaligned, &format!("{}/array/stride", r.path), &r.name, format!("stride {stride:#x} is not a multiple of the {align}-byte register")));
+                    d.push(b.source.diag(
+                        Code::Misaligned,
+                        &format!("{}/array/stride", r.path),
+                        &r.name,
+                        format!(
+                            "stride {stride:#x} is not a multiple of the {align}-byte register"
+                        ),
+                    ));
                 }
             }
         }
@@ -268,21 +401,41 @@ fn arrays(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
             match r.array {
                 Some((count, stride)) => {
                     if !r.name.contains("{n}") {
-                        d.push(b.source.diag(Code::BadArray, &format!("{}/name", r.path), &r.name, "an array register's name must contain `{n}`".into()));
+                        d.push(b.source.diag(
+                            Code::BadArray,
+                            &format!("{}/name", r.path),
+                            &r.name,
+                            "an array register's name must contain `{n}`".into(),
+                        ));
                     }
                     if count == 0 {
-                        d.push(b.source.diag(Code::BadArray, &format!("{}/array/count", r.path), &r.name, "array count must be at least 1".into()));
+                        d.push(b.source.diag(
+                            Code::BadArray,
+                            &format!("{}/array/count", r.path),
+                            &r.name,
+                            "array count must be at least 1".into(),
+                        ));
                     }
                     let unit = match b.space {
                         crate::model::Space::Msr => 1,
                         _ => u64::from(r.width.unwrap_or(32) / 8),
                     };
                     if count > 1 && stride < unit {
-                        d.push(b.source.diag(Code::StrideTooSmall, &format!("{}/array/stride", r.path), &r.name, format!("stride {stride:#x} is smaller than the element ({unit:#x})")));
+                        d.push(b.source.diag(
+                            Code::StrideTooSmall,
+                            &format!("{}/array/stride", r.path),
+                            &r.name,
+                            format!("stride {stride:#x} is smaller than the element ({unit:#x})"),
+                        ));
                     }
                 }
                 None if r.name.contains("{n}") => {
-                    d.push(b.source.diag(Code::BadArray, &format!("{}/name", r.path), &r.name, "`{n}` in a name needs `array: {count, stride}`".into()));
+                    d.push(b.source.diag(
+                        Code::BadArray,
+                        &format!("{}/name", r.path),
+                        &r.name,
+                        "`{n}` in a name needs `array: {count, stride}`".into(),
+                    ));
                 }
                 None => {}
             }
@@ -303,10 +456,21 @@ fn register_clashes(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
             for n in 0..count.min(4096) {
                 let name = r.name.replace("{n}", &n.to_string());
                 for p in projects.iter() {
-                    let here = (b.source.name.clone(), b.source.index.node(&format!("{}/name", r.path)));
+                    let here = (
+                        b.source.name.clone(),
+                        b.source.index.node(&format!("{}/name", r.path)),
+                    );
                     if let Some((file, pos)) = by_name.get(&(p, name.clone())) {
                         if n == 0 || !r.name.contains("{n}") || file != &here.0 || *pos != here.1 {
-                            d.push(b.source.diag(Code::DuplicateRegister, &format!("{}/name", r.path), &name, format!("register `{name}` is already defined for {} at {}:{}:{}", cat.projects[p].name, file, pos.line, pos.column)));
+                            d.push(b.source.diag(
+                                Code::DuplicateRegister,
+                                &format!("{}/name", r.path),
+                                &name,
+                                format!(
+                                    "register `{name}` is already defined for {} at {}:{}:{}",
+                                    cat.projects[p].name, file, pos.line, pos.column
+                                ),
+                            ));
                         }
                         continue;
                     }
@@ -318,7 +482,15 @@ fn register_clashes(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
                     for p in set.iter() {
                         if let Some(other) = by_addr.get(&(p, b.space, addr)) {
                             if other != &name {
-                                d.push(b.source.diag(Code::AddressClash, path, &name, format!("address {addr:#x} is already `{other}` on {}", cat.projects[p].name)));
+                                d.push(b.source.diag(
+                                    Code::AddressClash,
+                                    path,
+                                    &name,
+                                    format!(
+                                        "address {addr:#x} is already `{other}` on {}",
+                                        cat.projects[p].name
+                                    ),
+                                ));
                             }
                             continue;
                         }

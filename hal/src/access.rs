@@ -149,7 +149,11 @@ pub trait Field: Copy {
     /// Number of bits.
     const WIDTH: u32;
     /// Mask of the field in the register.
-    const MASK: u64 = (if Self::WIDTH >= 64 { u64::MAX } else { (1u64 << Self::WIDTH) - 1 }) << Self::LSB;
+    const MASK: u64 = (if Self::WIDTH >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << Self::WIDTH) - 1
+    }) << Self::LSB;
 }
 
 /// A value read from a register.

@@ -8,10 +8,10 @@
 //! write-one-to-clear bit) does not compile.
 //!
 //! ```
-//! use perfregs_hal::{hsw, Device, Hsw, SliceBus, bits};
+//! use perfregs_hal::{bits, enums::TimerEnable, hsw, Device, Hsw, SliceBus};
 //! let mut mem = [0u32; 0x3000 / 4];
 //! let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-//! gpu.write(hsw::OACONTROL, |w| w.timer_period(bits!(5)).timer_enable(true));
+//! gpu.write(hsw::OACONTROL, |w| w.timer_period(bits!(5)).timer_enable(TimerEnable::Enable));
 //! assert_eq!(gpu.read(hsw::OACONTROL).timer_period(), 5);
 //! ```
 #![no_std]

@@ -81,7 +81,11 @@ pub struct FieldInfo {
 impl FieldInfo {
     /// Mask of the field's bits.
     pub const fn mask(&self) -> u64 {
-        (if self.width >= 64 { u64::MAX } else { (1u64 << self.width) - 1 }) << self.lsb
+        (if self.width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.width) - 1
+        }) << self.lsb
     }
     /// The field's value in `raw`.
     pub const fn extract(&self, raw: u64) -> u64 {
@@ -89,7 +93,10 @@ impl FieldInfo {
     }
     /// The encoding name of `value`, if the field is enumerated and names it.
     pub fn value_name(&self, value: u64) -> Option<&'static str> {
-        self.values.iter().find(|(_, v)| *v == value).map(|(n, _)| *n)
+        self.values
+            .iter()
+            .find(|(_, v)| *v == value)
+            .map(|(n, _)| *n)
     }
 }
 
@@ -153,7 +160,13 @@ impl ProjectInfo {
         let eq = |a: &str| {
             a.len() == name.len()
                 && a.bytes().zip(name.bytes()).all(|(x, y)| {
-                    let n = |c: u8| if c == b'-' { b'_' } else { c.to_ascii_uppercase() };
+                    let n = |c: u8| {
+                        if c == b'-' {
+                            b'_'
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    };
                     n(x) == n(y)
                 })
         };
@@ -161,7 +174,10 @@ impl ProjectInfo {
     }
     /// Find the register at an address.
     pub fn at(&self, space: SpaceKind, address: u64) -> Option<&'static RegisterInfo> {
-        self.registers.iter().copied().find(|r| r.space == space && r.address == address)
+        self.registers
+            .iter()
+            .copied()
+            .find(|r| r.space == space && r.address == address)
     }
     /// Event names of a counter.
     pub fn event(&self, counter: &str) -> Option<&'static CounterEvent> {

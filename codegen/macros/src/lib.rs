@@ -1,1 +1,136 @@
-extern crate proc_macro;
+//! `regdefs!`: describe extra registers inline or in a YAML file of your own,
+//! through the same pipeline as the HAL's build script.
+//!
+//! ```ignore
+//! perfregs::regdefs!(pub mod my_regs, "regs/extra.yaml");   // path relative to CARGO_MANIFEST_DIR
+//! perfregs::regdefs!(mod inline_regs, r#"
+//! block: extra
+//! space: mmio
+//! source: my notes
+//! registers:
+//!   - { name: MY_CTL, projects: hsw, address: 0x9000, fields: [ { name: go, bits: 0, access: RW } ] }
+//! "#);
+//! ```
+//!
+//! The generated module holds one sub-module per project (`my_regs::hsw::MY_CTL`)
+//! and uses the HAL's project types, so the registers work with
+//! `perfregs::hal::Device` like the built-in ones. Diagnostics become
+//! `compile_error!`s that name `file:line:column` (for inline text, lines
+//! count from the opening quote).
+
+use proc_macro::TokenStream;
+use quote::quote;
+use syn::parse::{Parse, ParseStream};
+use syn::{Ident, LitStr, Token, Visibility};
+
+struct Input {
+    vis: Visibility,
+    name: Ident,
+    source: LitStr,
+    hal: Option<syn::Path>,
+}
+
+impl Parse for Input {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let vis: Visibility = input.parse()?;
+        input.parse::<Token![mod]>()?;
+        let name: Ident = input.parse()?;
+        input.parse::<Token![,]>()?;
+        let source: LitStr = input.parse()?;
+        let mut hal = None;
+        if input.peek(Token![,]) {
+            input.parse::<Token![,]>()?;
+            if !input.is_empty() {
+                let key: Ident = input.parse()?;
+                if key != "hal" {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        "expected `hal = path::to::perfregs_hal`",
+                    ));
+                }
+                input.parse::<Token![=]>()?;
+                hal = Some(input.parse()?);
+                let _ = input.parse::<Option<Token![,]>>()?;
+            }
+        }
+        Ok(Input {
+            vis,
+            name,
+            source,
+            hal,
+        })
+    }
+}
+
+fn is_path(s: &str) -> bool {
+    !s.contains('\n') && (s.ends_with(".yaml") || s.ends_with(".yml"))
+}
+
+/// Generate typed registers from inline YAML or a YAML file (see the crate docs).
+#[proc_macro]
+pub fn regdefs(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as Input);
+    match expand(&input) {
+        Ok(ts) => ts.into(),
+        Err(msg) => {
+            let span = input.source.span();
+            quote::quote_spanned!(span=> compile_error!(#msg);).into()
+        }
+    }
+}
+
+fn expand(input: &Input) -> Result<proc_macro2::TokenStream, String> {
+    let value = input.source.value();
+    let (name, text, tracked) = if is_path(&value) {
+        let root = std::env::var("CARGO_MANIFEST_DIR")
+            .map_err(|_| "CARGO_MANIFEST_DIR is not set".to_string())?;
+        let full = std::path::Path::new(&root).join(&value);
+        let text = std::fs::read_to_string(&full)
+            .map_err(|e| format!("cannot read {}: {e}", full.display()))?;
+        let full_str = full.display().to_string();
+        // Proc-macro file reads are not tracked by cargo; include_str! makes them so.
+        (
+            value.clone(),
+            text,
+            Some(quote!(
+                const _: &str = include_str!(#full_str);
+            )),
+        )
+    } else {
+        ("<inline>".to_string(), value.clone(), None)
+    };
+    let ir = perfregs_codegen::compile_sources(
+        &[(name, text)],
+        Some((
+            "<standard projects.yaml>",
+            perfregs_codegen::STANDARD_PROJECTS,
+        )),
+    )
+    .map_err(|diags| {
+        let mut s = format!(
+            "perfregs: {} error(s) in the register description\n",
+            diags.len()
+        );
+        for d in diags {
+            s += &format!("{d}\n");
+        }
+        s
+    })?;
+    let hal = match &input.hal {
+        Some(p) => quote!(#p),
+        None => quote!(::perfregs::hal),
+    };
+    let opts = perfregs_codegen::EmitOptions {
+        hal,
+        projects: false,
+    };
+    let body = perfregs_codegen::emit::emit(&ir, &opts);
+    let (vis, name) = (&input.vis, &input.name);
+    Ok(quote! {
+        #[allow(non_camel_case_types, clippy::all)]
+        #vis mod #name {
+            #tracked
+            #body
+        }
+    })
+}

@@ -1,0 +1,197 @@
+//! The `perfregs` command: check descriptions and decode register values.
+
+use perfregs::hal::{meta::ProjectInfo, PROJECTS};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage:
+  perfregs check [PATH...]                     validate descriptions (default: regdefs/)
+  perfregs decode <project> <REGISTER> <value> decode a value into named fields
+  perfregs list <project>                      list a project's registers";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("check") => check(&args[1..]),
+        Some("decode") => decode(&args[1..]),
+        Some("list") => list(&args[1..]),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        _ => usage_error("expected a command"),
+    }
+}
+
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("perfregs: {msg}\n{USAGE}");
+    ExitCode::from(2)
+}
+
+fn check(paths: &[String]) -> ExitCode {
+    let paths: Vec<PathBuf> = if paths.is_empty() {
+        vec![PathBuf::from("regdefs")]
+    } else {
+        paths.iter().map(PathBuf::from).collect()
+    };
+    let mut sources = Vec::new();
+    let mut io_errors = 0;
+    for p in &paths {
+        match perfregs_codegen::input_files(p) {
+            Ok((files, ())) => {
+                for f in files {
+                    match std::fs::read_to_string(&f) {
+                        Ok(t) => sources.push((f.display().to_string(), t)),
+                        Err(e) => {
+                            eprintln!("error[PR001]: {}:1:1: cannot read file: {e}", f.display());
+                            io_errors += 1;
+                        }
+                    }
+                }
+            }
+            Err(diags) => {
+                for d in diags {
+                    eprintln!("{d}");
+                    io_errors += 1;
+                }
+            }
+        }
+    }
+    let std_cat = (
+        "<standard projects.yaml>",
+        perfregs_codegen::STANDARD_PROJECTS,
+    );
+    match perfregs_codegen::compile_sources(&sources, Some(std_cat)) {
+        Ok(ir) if io_errors == 0 => {
+            let fields: usize = ir
+                .registers
+                .iter()
+                .flat_map(|r| &r.instances)
+                .map(|i| i.fields.len())
+                .sum();
+            let instances: usize = ir.registers.iter().map(|r| r.instances.len()).sum();
+            println!(
+                "ok: {} files, {} registers ({} register-project pairs, {} fields), {} enums, {} counter events",
+                sources.len(),
+                ir.registers.len(),
+                instances,
+                fields,
+                ir.enums.len(),
+                ir.events.len()
+            );
+            ExitCode::SUCCESS
+        }
+        Ok(_) => ExitCode::FAILURE,
+        Err(diags) => {
+            for d in &diags {
+                eprintln!("{d}");
+            }
+            eprintln!("{} error(s)", diags.len() + io_errors);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn project(name: &str) -> Result<&'static ProjectInfo, ExitCode> {
+    let lower = name.to_ascii_lowercase();
+    PROJECTS
+        .iter()
+        .copied()
+        .find(|p| p.name == lower)
+        .ok_or_else(|| {
+            let known: Vec<&str> = PROJECTS.iter().map(|p| p.name).collect();
+            eprintln!(
+                "perfregs: unknown project `{name}` (known: {})",
+                known.join(", ")
+            );
+            ExitCode::from(2)
+        })
+}
+
+fn parse_value(s: &str) -> Option<u64> {
+    let s = s.replace('_', "");
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()
+    } else if let Some(b) = s.strip_prefix("0b") {
+        u64::from_str_radix(b, 2).ok()
+    } else {
+        s.parse().ok()
+    }
+}
+
+fn decode(args: &[String]) -> ExitCode {
+    let [p, reg, value] = args else {
+        return usage_error("decode takes <project> <REGISTER> <value>");
+    };
+    let p = match project(p) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let Some(r) = p.register(reg) else {
+        eprintln!(
+            "perfregs: no register `{reg}` on {} ({} registers described; try `perfregs list {}`)",
+            p.name,
+            p.registers.len(),
+            p.name
+        );
+        return ExitCode::FAILURE;
+    };
+    let Some(v) = parse_value(value) else {
+        eprintln!("perfregs: `{value}` is not a number (decimal, 0x hex or 0b binary)");
+        return ExitCode::from(2);
+    };
+    if r.width < 64 && v >> r.width != 0 {
+        eprintln!(
+            "perfregs: {v:#x} does not fit the {}-bit register {}",
+            r.width, r.name
+        );
+        return ExitCode::FAILURE;
+    }
+    println!(
+        "{} ({}) @ {:#x} on {} = {v:#x}",
+        r.name, r.title, r.address, p.name
+    );
+    let mut covered = 0u64;
+    for f in r.fields.iter().rev() {
+        covered |= f.mask();
+        let x = f.extract(v);
+        let bits = if f.width == 1 {
+            format!("{}", f.lsb)
+        } else {
+            format!("{}:{}", f.lsb + f.width - 1, f.lsb)
+        };
+        let name = match (f.values.is_empty(), f.value_name(x)) {
+            (false, Some(n)) => format!(" ({n})"),
+            (false, None) => " (no named encoding)".to_string(),
+            _ => String::new(),
+        };
+        println!(
+            "  [{bits:>5}] {:<24} = {x} ({x:#x}){name}  {}",
+            f.name,
+            f.access.as_str()
+        );
+    }
+    let stray = v & !covered;
+    if stray != 0 {
+        println!("  bits {stray:#x} set outside every field (reserved)");
+    }
+    ExitCode::SUCCESS
+}
+
+fn list(args: &[String]) -> ExitCode {
+    let [p] = args else {
+        return usage_error("list takes <project>");
+    };
+    let p = match project(p) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    for r in p.registers {
+        println!(
+            "{:#08x}  {:<14} {:<10} {}",
+            r.address, r.name, r.block, r.title
+        );
+    }
+    ExitCode::SUCCESS
+}
