@@ -444,57 +444,77 @@ fn arrays(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
 }
 
 /// One name and one address per register per project (and space), across all files.
+/// A clash is reported once per register element, naming every project it affects.
 fn register_clashes(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
-    // (project, name) -> file:path of first definition
-    let mut by_name: HashMap<(usize, String), (String, crate::diag::Pos)> = HashMap::new();
+    use crate::diag::Pos;
+    // (project, name) -> where it was first defined
+    let mut by_name: HashMap<(usize, String), (String, Pos)> = HashMap::new();
     // (project, space, address) -> register name
     let mut by_addr: HashMap<(usize, crate::model::Space, u64), String> = HashMap::new();
     for b in blocks {
         for r in &b.registers {
             let Some(projects) = r.projects else { continue };
             let (count, stride) = r.array.unwrap_or((1, 0));
+            let here = (
+                b.source.name.clone(),
+                b.source.index.node(&format!("{}/name", r.path)),
+            );
             for n in 0..count.min(4096) {
                 let name = r.name.replace("{n}", &n.to_string());
+                let mut clash: Option<((String, Pos), ProjectSet)> = None;
                 for p in projects.iter() {
-                    let here = (
-                        b.source.name.clone(),
-                        b.source.index.node(&format!("{}/name", r.path)),
-                    );
-                    if let Some((file, pos)) = by_name.get(&(p, name.clone())) {
-                        if n == 0 || !r.name.contains("{n}") || file != &here.0 || *pos != here.1 {
-                            d.push(b.source.diag(
-                                Code::DuplicateRegister,
-                                &format!("{}/name", r.path),
-                                &name,
-                                format!(
-                                    "register `{name}` is already defined for {} at {}:{}:{}",
-                                    cat.projects[p].name, file, pos.line, pos.column
-                                ),
-                            ));
+                    match by_name.get(&(p, name.clone())) {
+                        Some(first) => {
+                            let e = clash.get_or_insert((first.clone(), ProjectSet::EMPTY));
+                            e.1 = e.1.union(ProjectSet(1 << p));
                         }
-                        continue;
+                        None => {
+                            by_name.insert((p, name.clone()), here.clone());
+                        }
                     }
-                    by_name.insert((p, name.clone()), here);
+                }
+                if let Some(((file, pos), set)) = clash {
+                    d.push(b.source.diag(
+                        Code::DuplicateRegister,
+                        &format!("{}/name", r.path),
+                        &name,
+                        format!(
+                            "register `{name}` is already defined for {} at {}:{}:{}",
+                            cat.names(set),
+                            file,
+                            pos.line,
+                            pos.column
+                        ),
+                    ));
                 }
                 let Some(addrs) = &r.address else { continue };
                 for (set, base, path) in addrs {
                     let addr = base + u64::from(n) * stride;
+                    let mut clashes: Vec<(String, ProjectSet)> = Vec::new();
                     for p in set.iter() {
-                        if let Some(other) = by_addr.get(&(p, b.space, addr)) {
-                            if other != &name {
-                                d.push(b.source.diag(
-                                    Code::AddressClash,
-                                    path,
-                                    &name,
-                                    format!(
-                                        "address {addr:#x} is already `{other}` on {}",
-                                        cat.projects[p].name
-                                    ),
-                                ));
+                        match by_addr.get(&(p, b.space, addr)) {
+                            Some(other) if other != &name => {
+                                match clashes.iter_mut().find(|(o, _)| o == other) {
+                                    Some(c) => c.1 = c.1.union(ProjectSet(1 << p)),
+                                    None => clashes.push((other.clone(), ProjectSet(1 << p))),
+                                }
                             }
-                            continue;
+                            Some(_) => {}
+                            None => {
+                                by_addr.insert((p, b.space, addr), name.clone());
+                            }
                         }
-                        by_addr.insert((p, b.space, addr), name.clone());
+                    }
+                    for (other, on) in clashes {
+                        d.push(b.source.diag(
+                            Code::AddressClash,
+                            path,
+                            &name,
+                            format!(
+                                "address {addr:#x} is already `{other}` on {}",
+                                cat.names(on)
+                            ),
+                        ));
                     }
                 }
             }
