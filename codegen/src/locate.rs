@@ -176,7 +176,7 @@ mod tests {
             idx.node("registers/0/fields/0/bits"),
             Pos {
                 line: 5,
-                column: 30
+                column: 26
             }
         );
         assert_eq!(idx.key("registers/0/fields"), Pos { line: 4, column: 5 });
