@@ -270,7 +270,9 @@ fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions)
         Space::Msr => quote!(Msr),
         Space::Pci => quote!(Pci),
     };
-    let keep = hex(inst.mask_where(|a| a.settable() || a == Access::Pbc));
+    // Written back as read (modify) or as reset (write): everything but the bits
+    // a write must not carry: RW1C/RW1S ones, MBZ/reserved and undescribed bits.
+    let keep = hex(inst.mask_where(|a| !a.reserved() && !matches!(a, Access::Rw1c | Access::Rw1s)));
     let readable = inst.fields.is_empty() || inst.fields.iter().any(|f| f.access.readable());
     let writable = !r.masked
         && (inst.fields.is_empty()

@@ -142,6 +142,18 @@ impl<'a> SliceBus<'a> {
     pub fn words(&self) -> &[u32] {
         self.words
     }
+    /// Read the word at byte address `addr` (0 when out of range or unaligned).
+    #[inline]
+    pub fn read32(&mut self, addr: u64) -> u32 {
+        self.slot(addr).map_or(0, |w| *w)
+    }
+    /// Write the word at byte address `addr` (dropped when out of range or unaligned).
+    #[inline]
+    pub fn write32(&mut self, addr: u64, value: u32) {
+        if let Some(w) = self.slot(addr) {
+            *w = value;
+        }
+    }
     #[inline]
     fn slot(&mut self, addr: u64) -> Option<&mut u32> {
         if addr % 4 != 0 {
@@ -154,12 +166,10 @@ impl<'a> SliceBus<'a> {
 impl<S: Space> Bus<S> for SliceBus<'_> {
     #[inline]
     fn read32(&mut self, addr: u64) -> u32 {
-        self.slot(addr).map_or(0, |w| *w)
+        SliceBus::read32(self, addr)
     }
     #[inline]
     fn write32(&mut self, addr: u64, value: u32) {
-        if let Some(w) = self.slot(addr) {
-            *w = value;
-        }
+        SliceBus::write32(self, addr, value)
     }
 }

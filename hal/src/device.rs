@@ -67,8 +67,8 @@ impl<P: Project, B> Device<P, B> {
         R::Read::from_raw(raw_read::<R, B>(&mut self.bus))
     }
 
-    /// Write a register: `f` starts from the reset value (RW1C/RW1S, MBZ and
-    /// reserved bits zero) and sets fields by name.
+    /// Write a register: `f` starts from the reset value (with RW1C/RW1S, MBZ
+    /// and reserved bits zero) and sets fields by name.
     #[inline]
     pub fn write<R>(&mut self, _reg: R, f: impl FnOnce(&mut R::Write) -> &mut R::Write)
     where
@@ -93,8 +93,8 @@ impl<P: Project, B> Device<P, B> {
     }
 
     /// Read, change some fields, write back. Bits that must not be written
-    /// back (RW1C, RW1S, RO, MBZ, reserved) are written as zero, whatever was read;
-    /// PBC bits are written back as read.
+    /// back (RW1C, RW1S, MBZ, reserved, undescribed) are written as zero,
+    /// whatever was read; every other bit (PBC included) is written back as read.
     #[inline]
     pub fn modify<R>(&mut self, _reg: R, f: impl FnOnce(R::Read, &mut R::Write) -> &mut R::Write)
     where

@@ -31,8 +31,10 @@ pub trait Register: Copy + 'static {
     const WIDTH: u32;
     /// Reset value on this project.
     const RESET: u64;
-    /// Bits a `modify` writes back as read (RW, RW-V, RW-DB, WO and PBC fields);
-    /// every other bit (RW1C, RW1S, RO, MBZ, reserved) is written as zero.
+    /// Bits a `modify` writes back as read and a `write` starts at their reset
+    /// value: every described field except RW1C and RW1S (a written one would
+    /// clear or set them) and MBZ/reserved ones. Those, and bits no field
+    /// describes, are always written as zero.
     const KEEP_MASK: u64;
     /// Runtime description (fields, access, PRM text).
     const INFO: &'static RegisterInfo;

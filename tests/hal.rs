@@ -1,0 +1,261 @@
+//! The typed HAL on an in-memory bus: reads decode fields, writes start from
+//! the reset value, `modify` never writes back RW1C/MBZ/reserved bits, per-
+//! project addresses and fields, masked writes, runtime metadata.
+
+use perfregs::bits;
+use perfregs::hal::enums::{MemorySelect, ReportFormatHsw, ReportFormatIvb, TimerEnable};
+use perfregs::hal::prelude::*;
+use perfregs::hal::{hsw, ivb, snb, Bits, Bus, Device, Hsw, Ivb, Mmio, RawMmio, SliceBus, Snb};
+
+perfregs::regdefs!(mod extra, "tests/fixtures/extra.yaml");
+
+const WORDS: usize = 0x3000 / 4;
+
+fn word(mem: &[u32], addr: u64) -> u32 {
+    mem[addr as usize / 4]
+}
+
+#[test]
+fn read_decodes_fields() {
+    let mut mem = [0u32; WORDS];
+    mem[0x2360 / 4] = 0xABD;
+    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    let ctl = gpu.read(hsw::OACONTROL);
+    assert_eq!(ctl.bits(), 0xABD);
+    assert_eq!(ctl.timer_period(), 42);
+    assert_eq!(ctl.timer_enable(), TimerEnable::Enable);
+    assert_eq!(ctl.counter_select(), ReportFormatHsw::C4B8);
+    assert!(ctl.counter_enable());
+    assert_eq!(ctl.select_context_id(), 0);
+    // Generic field API gives the same.
+    assert_eq!(
+        ctl.get(hsw::oacontrol::TimerPeriod),
+        Bits::<6>::new(42).unwrap()
+    );
+}
+
+#[test]
+fn debug_prints_named_fields() {
+    let mut mem = [0u32; WORDS];
+    mem[0x2360 / 4] = 0xABD;
+    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    let text = format!("{:?}", gpu.read(hsw::OACONTROL));
+    assert_eq!(
+        text,
+        "OACONTROL { counter_enable: true, specific_context_enable: Disable, counter_select: C4B8, timer_enable: Enable, timer_period: 0x2a, select_context_id: 0x0 }"
+    );
+}
+
+#[test]
+fn write_builds_from_reset_value() {
+    let mut mem = [0u32; WORDS];
+    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.write(hsw::OACONTROL, |w| {
+        w.timer_period(bits!(5))
+            .timer_enable(TimerEnable::Enable)
+            .counter_select(ReportFormatHsw::A45B8C8)
+            .counter_enable(true)
+    });
+    // OASTATUS2 resets to 1 on HSW (GGTT, RO): a write carries it, as drivers do.
+    gpu.write(hsw::OASTATUS2, |w| {
+        w.head_pointer(Bits::new(0x10_0000 >> 6).unwrap())
+    });
+    drop(gpu);
+    assert_eq!(word(&mem, 0x2360), 5 << 6 | 1 << 5 | 5 << 2 | 1);
+    assert_eq!(word(&mem, 0x2368), 0x10_0000 | 1);
+}
+
+#[test]
+fn reset_and_fields_differ_per_project() {
+    let mut mem = [0u32; WORDS];
+    let mut gpu = Device::<Ivb, _>::new(SliceBus::new(&mut mem));
+    // On IVB OASTATUS2 resets to 0 and memory select is RW.
+    gpu.write(ivb::OASTATUS2, |w| w.memory_select(MemorySelect::Ggtt));
+    gpu.write(ivb::OACONTROL, |w| w.counter_select(ReportFormatIvb::A45B4));
+    drop(gpu);
+    assert_eq!(word(&mem, 0x2368), 1);
+    assert_eq!(word(&mem, 0x2360) >> 2 & 7, 5);
+}
+
+#[test]
+fn one_register_moves_between_projects() {
+    let (mut a, mut b) = ([0u32; WORDS], [0u32; WORDS]);
+    let mut ivb_gpu = Device::<Ivb, _>::new(SliceBus::new(&mut a));
+    let mut hsw_gpu = Device::<Hsw, _>::new(SliceBus::new(&mut b));
+    ivb_gpu.write(ivb::CEC0_0, |w| w.compare_value(bits!(0x1234)));
+    hsw_gpu.write(hsw::CEC0_0, |w| w.compare_value(bits!(0x1234)));
+    hsw_gpu.write(hsw::CEC7_1, |w| w.mask(bits!(0xFFFE)));
+    drop((ivb_gpu, hsw_gpu));
+    assert_eq!(word(&a, 0x2390), 0x1234 << 3);
+    assert_eq!(word(&b, 0x2770), 0x1234 << 3);
+    assert_eq!(word(&b, 0x27AC), 0xFFFE);
+    assert_eq!(<ivb::CEC0_0 as Register>::ADDRESS, 0x2390);
+    assert_eq!(<hsw::CEC0_0 as Register>::ADDRESS, 0x2770);
+}
+
+#[test]
+fn modify_keeps_fields_and_zeroes_mbz_bits() {
+    let mut mem = [0u32; WORDS];
+    mem[0x2368 / 4] = 0xFFFF_FFFF;
+    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.modify(hsw::OASTATUS2, |r, w| {
+        assert_eq!(r.memory_select(), MemorySelect::Ggtt);
+        w.head_pointer(Bits::new(0x40).unwrap())
+    });
+    drop(gpu);
+    // head 31:6 = 0x40; bit 5 (MBZ) written 0; bits 4:0 written back as read.
+    assert_eq!(word(&mem, 0x2368), 0x40 << 6 | 0x1F);
+}
+
+#[test]
+fn modify_never_writes_back_rw1c_and_clear_is_explicit() {
+    let mut mem = [0u32; WORDS];
+    // Hardware state: overflow and lost set, kick reads 1, every other bit set too.
+    mem[0x100 / 4] = 0xFFFF_FFFF;
+    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.modify(extra::hsw::STATUS, |r, w| {
+        assert!(r.overflow() && r.lost());
+        w.level(bits!(3))
+    });
+    let written = gpu.bus_mut().read32(0x100);
+    // RW1C (1, 2) and RW1S (3) written 0, MBZ 15:12 and RSVD 19:16 written 0,
+    // undescribed 31:28 written 0; RW, RO-V, PBC and WO written back as read.
+    assert_eq!(written & 0b1110, 0, "{written:#x}");
+    assert_eq!(written & 0xFFFF_0000 & !0x0FF0_0000, 0, "{written:#x}");
+    assert_eq!(written & 0xF000, 0);
+    assert_eq!(written & 0xFF1, 0x31 | 0xF00);
+    // Clearing one RW1C bit writes exactly that one.
+    gpu.bus_mut().write32(0x100, 0xFFFF_FFFF);
+    gpu.clear(extra::hsw::STATUS, extra::hsw::status::Overflow);
+    let written = gpu.bus_mut().read32(0x100);
+    assert_eq!(written & 0b1110, 0b0010, "{written:#x}");
+    // Named forms do the same.
+    gpu.write(extra::hsw::STATUS, |w| w.clear_lost().set_kick());
+    assert_eq!(gpu.bus_mut().read32(0x100) & 0b1110, 0b1100);
+}
+
+#[test]
+fn write_from_reset_drops_rw1c_and_reserved_reset_bits() {
+    let mut mem = [0u32; WORDS];
+    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.write(extra::hsw::STATUS, |w| w.enable(true));
+    // reset 0xF0 is level = 0xF; enable set.
+    assert_eq!(gpu.bus_mut().read32(0x100), 0xF1);
+    gpu.write_from_zero(extra::hsw::STATUS, |w| w.magic(bits!(0xAB)));
+    assert_eq!(gpu.bus_mut().read32(0x100), 0xAB << 20);
+}
+
+#[test]
+fn sixty_four_bit_registers() {
+    let mut mem = [0u32; WORDS];
+    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.write(extra::hsw::COUNTER64, |w| {
+        w.value(Bits::new((1 << 44) - 1000).unwrap())
+    });
+    assert_eq!(gpu.bus_mut().read32(0x108), ((1u64 << 44) - 1000) as u32);
+    assert_eq!(
+        gpu.bus_mut().read32(0x10C),
+        (((1u64 << 44) - 1000) >> 32) as u32
+    );
+    assert_eq!(gpu.read(extra::hsw::COUNTER64).value(), (1 << 44) - 1000);
+}
+
+#[test]
+fn masked_register_writes_enable_bits() {
+    let mut mem = vec![0u32; 0x130100 / 4];
+    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.write_masked(hsw::FORCEWAKE_MT, |w| w.kernel(true));
+    assert_eq!(gpu.bus_mut().read32(0xA188), 0x0001_0001);
+    gpu.write_masked(hsw::FORCEWAKE_MT, |w| w.kernel(false).fallback(true));
+    assert_eq!(gpu.bus_mut().read32(0xA188), 0x8001_8000);
+}
+
+#[test]
+fn incomplete_enums_decode_to_err() {
+    let mut mem = [0u32; WORDS];
+    mem[0x2360 / 4] = 4 << 2; // Counter Select 100: no IVB layout
+    let mut gpu = Device::<Ivb, _>::new(SliceBus::new(&mut mem));
+    assert_eq!(gpu.read(ivb::OACONTROL).counter_select(), Err(4));
+    assert_eq!(ReportFormatIvb::from_bits(5), Some(ReportFormatIvb::A45B4));
+    assert_eq!(ReportFormatIvb::A45B4.bits(), 5);
+}
+
+#[test]
+fn checked_field_values() {
+    assert!(Bits::<6>::new(63).is_some());
+    assert!(Bits::<6>::new(64).is_none());
+    assert_eq!(Bits::<6>::truncate(0x7F), 0x3F);
+    assert_eq!(Bits::<26>::MAX, (1 << 26) - 1);
+}
+
+#[test]
+fn snb_has_its_own_formula_and_write_only_buffer() {
+    let mut mem = [0u32; WORDS];
+    let mut gpu = Device::<Snb, _>::new(SliceBus::new(&mut mem));
+    gpu.write(snb::OABUFFER, |w| {
+        w.report_buffer_offset(Bits::new(0x80_0000 >> 6).unwrap())
+    });
+    drop(gpu);
+    assert_eq!(word(&mem, 0x23B0), 0x80_0000);
+    let info = snb::PROJECT
+        .register("OACONTROL")
+        .unwrap()
+        .field("timer_period")
+        .unwrap();
+    assert!(
+        info.description.contains("2^(TimerPeriod + 4)"),
+        "{}",
+        info.description
+    );
+    let info = hsw::PROJECT
+        .register("OACONTROL")
+        .unwrap()
+        .field("timer_period")
+        .unwrap();
+    assert!(
+        info.description.contains("2^(TimerPeriod + 1)"),
+        "{}",
+        info.description
+    );
+}
+
+#[test]
+fn runtime_metadata_matches_types() {
+    let names: Vec<&str> = perfregs::hal::PROJECTS.iter().map(|p| p.name).collect();
+    assert_eq!(
+        names,
+        ["snb", "ivb", "vlv", "hsw", "bdw", "tgl", "p4", "ivt"]
+    );
+    let r = hsw::PROJECT.register("oaperf-a44").unwrap();
+    assert_eq!(r.address, 0x2800 + 44 * 4);
+    assert_eq!(r.address, <hsw::OAPERF_A44 as Register>::ADDRESS);
+    assert!(ivb::PROJECT.register("OAPERF_A0").is_none());
+    assert_eq!(
+        hsw::PROJECT
+            .event("A41")
+            .unwrap()
+            .event
+            .split_whitespace()
+            .next(),
+        Some("Render")
+    );
+    let ctl = hsw::PROJECT.register("OACONTROL").unwrap();
+    assert_eq!(
+        ctl.field("counter_select").unwrap().value_name(5),
+        Some("a45_b8_c8")
+    );
+}
+
+#[test]
+fn raw_mmio_backend_is_bounded() {
+    let mut mem = [0u32; 16];
+    // SAFETY: `mem` outlives `bus` and is only accessed through it meanwhile.
+    let mut bus = unsafe { RawMmio::new(mem.as_mut_ptr().cast(), 64) };
+    Bus::<Mmio>::write32(&mut bus, 8, 0xDEAD_BEEF);
+    assert_eq!(Bus::<Mmio>::read32(&mut bus, 8), 0xDEAD_BEEF);
+    assert_eq!(Bus::<Mmio>::read32(&mut bus, 64), u32::MAX);
+    assert_eq!(Bus::<Mmio>::read32(&mut bus, 2), u32::MAX);
+    Bus::<Mmio>::write32(&mut bus, 1 << 40, 1);
+    drop(bus);
+    assert_eq!(mem[2], 0xDEAD_BEEF);
+}
