@@ -109,13 +109,22 @@ fn emit_enum(ir: &Ir, index: usize, hal: &TokenStream) -> TokenStream {
     let vals: Vec<_> = e.values.iter().map(|(_, v, _)| u64_lit(*v)).collect();
     let names: Vec<_> = e.values.iter().map(|(n, _, _)| n.as_str()).collect();
     let complete = enum_complete(ir, index);
+    let max = e.values.iter().map(|v| v.1).max().unwrap_or(0);
+    let repr = match max {
+        0..=0xFF => quote!(u8),
+        0x100..=0xFFFF => quote!(u16),
+        0x1_0000..=0xFFFF_FFFF => quote!(u32),
+        _ => quote!(u64),
+    };
+    // Explicit discriminants equal to the encodings: decoding a complete enum
+    // compiles to a mask, encoding to a cast.
     let read_impl = if complete {
         let last = variants.last().cloned();
         quote! {
             type Read = Self;
             #[inline]
             fn from_bits(bits: u64) -> Self {
-                match Self::from_bits(bits) { Some(v) => v, None => Self::#last }
+                match bits { #( #vals => Self::#variants, )* _ => Self::#last }
             }
         }
     } else {
@@ -130,8 +139,9 @@ fn emit_enum(ir: &Ir, index: usize, hal: &TokenStream) -> TokenStream {
     quote! {
         #edoc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(#repr)]
         pub enum #name {
-            #( #vdocs #variants, )*
+            #( #vdocs #variants = #vals, )*
         }
         impl #name {
             /// Every named encoding.
@@ -144,7 +154,7 @@ fn emit_enum(ir: &Ir, index: usize, hal: &TokenStream) -> TokenStream {
             /// The encoded value.
             #[inline]
             pub const fn bits(self) -> u64 {
-                match self { #( Self::#variants => #vals, )* }
+                self as u64
             }
             /// The PRM name of the encoding.
             pub const fn name(self) -> &'static str {

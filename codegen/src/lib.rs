@@ -129,7 +129,12 @@ fn compile_loaded(loaded: Vec<Loaded>, mut diags: Diagnostics) -> Result<Ir, Vec
     Ok(lower::lower(&blocks, &cat))
 }
 
-/// Emit the IR as formatted-enough Rust source text.
+/// Emit the IR as formatted Rust source text (as `rustfmt` would lay it out).
 pub fn generate(ir: &Ir, opts: &EmitOptions) -> String {
-    emit::emit(ir, opts).to_string()
+    let tokens = emit::emit(ir, opts);
+    match syn::parse2::<syn::File>(tokens.clone()) {
+        Ok(file) => prettyplease::unparse(&file),
+        // Unreachable for tokens we emit; keep the unformatted text rather than fail.
+        Err(_) => tokens.to_string(),
+    }
 }

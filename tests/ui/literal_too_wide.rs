@@ -1,0 +1,9 @@
+// Timer Period is 6 bits: 70 does not fit, and the literal is rejected at compile time.
+use perfregs::bits;
+use perfregs::hal::{hsw, Device, Hsw, SliceBus};
+
+fn main() {
+    let mut mem = [0u32; 0x3000 / 4];
+    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.write(hsw::OACONTROL, |w| w.timer_period(bits!(70)));
+}

@@ -1,0 +1,9 @@
+// OASTATUS2 bit 5 is MBZ: software cannot set it.
+use perfregs::hal::prelude::*;
+use perfregs::hal::{hsw, Device, Hsw, SliceBus};
+
+fn main() {
+    let mut mem = [0u32; 0x3000 / 4];
+    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.write(hsw::OASTATUS2, |w| w.set(hsw::oastatus2::Reserved5, true));
+}

@@ -1,0 +1,9 @@
+// CEC0-0 bits 31:21 are reserved.
+use perfregs::hal::prelude::*;
+use perfregs::hal::{hsw, Bits, Device, Hsw, SliceBus};
+
+fn main() {
+    let mut mem = [0u32; 0x3000 / 4];
+    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.write(hsw::CEC0_0, |w| w.set(hsw::cec0_0::Reserved3121, Bits::truncate(1)));
+}

@@ -1,0 +1,9 @@
+// RO fields have no named setter either.
+use perfregs::hal::enums::MemorySelect;
+use perfregs::hal::{hsw, Device, Hsw, SliceBus};
+
+fn main() {
+    let mut mem = [0u32; 0x3000 / 4];
+    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.write(hsw::OASTATUS2, |w| w.memory_select(MemorySelect::Ggtt));
+}
