@@ -173,3 +173,79 @@ impl<S: Space> Bus<S> for SliceBus<'_> {
         SliceBus::write32(self, addr, value)
     }
 }
+
+/// One access seen by a [`Recording`] bus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Access {
+    /// Address accessed.
+    pub addr: u64,
+    /// Value read or written.
+    pub value: u64,
+    /// Width in bits (32 or 64).
+    pub width: u32,
+    /// True for a write.
+    pub write: bool,
+}
+
+/// A bus wrapper that reports every access to a callback, then forwards it.
+#[derive(Debug)]
+pub struct Recording<B, F> {
+    inner: B,
+    log: F,
+}
+
+impl<B, F: FnMut(Access)> Recording<B, F> {
+    /// Wrap `inner`; `log` sees each access (reads with the value returned).
+    pub fn new(inner: B, log: F) -> Self {
+        Recording { inner, log }
+    }
+    /// The wrapped bus.
+    pub fn inner(&self) -> &B {
+        &self.inner
+    }
+    /// The wrapped bus, mutably (accesses through it are not recorded).
+    pub fn inner_mut(&mut self) -> &mut B {
+        &mut self.inner
+    }
+}
+
+impl<S: Space, B: Bus<S>, F: FnMut(Access)> Bus<S> for Recording<B, F> {
+    fn read32(&mut self, addr: u64) -> u32 {
+        let value = self.inner.read32(addr);
+        (self.log)(Access {
+            addr,
+            value: value.into(),
+            width: 32,
+            write: false,
+        });
+        value
+    }
+    fn write32(&mut self, addr: u64, value: u32) {
+        (self.log)(Access {
+            addr,
+            value: value.into(),
+            width: 32,
+            write: true,
+        });
+        self.inner.write32(addr, value)
+    }
+    fn read64(&mut self, addr: u64) -> u64 {
+        let value = self.inner.read64(addr);
+        (self.log)(Access {
+            addr,
+            value,
+            width: 64,
+            write: false,
+        });
+        value
+    }
+    fn write64(&mut self, addr: u64, value: u64) {
+        (self.log)(Access {
+            addr,
+            value,
+            width: 64,
+            write: true,
+        });
+        self.inner.write64(addr, value)
+    }
+}

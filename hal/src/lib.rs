@@ -26,7 +26,7 @@ pub mod register;
 
 pub use access::{Field, FieldValue, ReadValue, WriteValue};
 pub use bits::Bits;
-pub use bus::{Bus, Mmio, Msr, Pci, RawMmio, SliceBus};
+pub use bus::{Bus, Mmio, Msr, Pci, RawMmio, Recording, SliceBus};
 pub use device::Device;
 pub use register::{MaskedWritable, OnProject, Project, Readable, Register, Writable};
 
