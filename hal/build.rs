@@ -2,7 +2,8 @@
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../regdefs");
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = manifest.parent().unwrap_or(manifest).join("regdefs");
     println!("cargo:rerun-if-changed={}", dir.display());
     if let Ok((files, ())) = perfregs_codegen::input_files(&dir) {
         for f in files {

@@ -19,3 +19,8 @@
 pub use perfregs_hal as hal;
 pub use perfregs_hal::bits;
 pub use perfregs_macros::regdefs;
+
+/// The README's examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

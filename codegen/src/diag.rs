@@ -53,7 +53,7 @@ pub enum Code {
     ResetMismatch,
     /// A name is not a valid identifier of the required case.
     BadName,
-    /// A project expression mixes families, or a register's projects span families.
+    /// Reserved: projects of two families mixed (reported as `UnknownProject` today).
     FamilyMix,
     /// Inconsistent array description (`{n}` missing, count zero, ...).
     BadArray,
