@@ -53,7 +53,7 @@ fn prm_text() -> Option<String> {
 fn headings(text: &str) -> Vec<(String, Vec<u64>)> {
     let mut out: Vec<(String, Vec<u64>)> = Vec::new();
     for line in text.lines() {
-        let clean = line.replace('\\', "").replace('*', "").replace('#', "");
+        let clean = line.replace(['\\', '*', '#'], "");
         let clean = clean.trim();
         let name = if let Some(rest) = clean
             .strip_prefix("OAPERF_")
