@@ -41,6 +41,19 @@ fn doc(text: &str) -> TokenStream {
     quote!(#(#lines)*)
 }
 
+/// PRM text as Markdown: brackets and angle brackets are literal (`[DevHSW]`
+/// is a project tag, not a link; `<sup>` is OCR residue, not HTML).
+fn md(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '[' | ']' | '<' | '>') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn u64_lit(v: u64) -> Literal {
     Literal::u64_unsuffixed(v)
 }
@@ -86,11 +99,11 @@ fn enum_complete(ir: &Ir, index: usize) -> bool {
 fn emit_enum(ir: &Ir, index: usize, hal: &TokenStream) -> TokenStream {
     let e: &EnumIr = &ir.enums[index];
     let name = format_ident!("{}", e.name);
-    let edoc = doc(if e.description.is_empty() {
+    let edoc = doc(&md(if e.description.is_empty() {
         &e.name
     } else {
         &e.description
-    });
+    }));
     let variants: Vec<_> = e
         .values
         .iter()
@@ -101,8 +114,9 @@ fn emit_enum(ir: &Ir, index: usize, hal: &TokenStream) -> TokenStream {
         .iter()
         .map(|(n, v, d)| {
             doc(&format!(
-                "`{v:#x}` {n}{}{d}",
-                if d.is_empty() { "" } else { ": " }
+                "`{v:#x}` {n}{}{}",
+                if d.is_empty() { "" } else { ": " },
+                md(d)
             ))
         })
         .collect();
@@ -186,11 +200,11 @@ fn field_value_type(f: &FieldIr, ir: &Ir, hal: &TokenStream) -> TokenStream {
 fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
     let mut s = r.name.to_string();
     if !r.title.is_empty() {
-        s += &format!(" — {}", r.title);
+        s += &format!(" — {}", md(&r.title));
     }
     s += "\n\n";
     if !r.description.is_empty() {
-        s += &r.description;
+        s += &md(&r.description);
         s += "\n\n";
     }
     let project = &ir.catalogue.projects[inst.project].name;
@@ -220,23 +234,18 @@ fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
     }
     s += &format!(
         "| source | {}{} |\n",
-        r.document,
+        md(&r.document),
         if r.prm.is_empty() {
             String::new()
         } else {
-            format!(", {}", r.prm)
+            format!(", {}", md(&r.prm))
         }
     );
     s += &format!("| description | `{}` |\n", r.defined_at);
     if !inst.fields.is_empty() {
         s += "\n| bits | field | access | description |\n|---|---|---|---|\n";
         for f in inst.fields.iter().rev() {
-            let first = f
-                .description
-                .lines()
-                .next()
-                .unwrap_or("")
-                .replace('|', "\\|");
+            let first = md(f.description.lines().next().unwrap_or("")).replace('|', "\\|");
             s += &format!(
                 "| {} | `{}` | {} | {} |\n",
                 bits_str(f),
@@ -247,7 +256,7 @@ fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
         }
     }
     if !r.note.is_empty() {
-        s += &format!("\n**Note:** {}\n", r.note);
+        s += &format!("\n**Note:** {}\n", md(&r.note));
     }
     s
 }
@@ -311,10 +320,10 @@ fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions)
         let fname_str = f.name.as_str();
         let mut text = format!("`{}` — bits {}, {}", f.name, bits_str(f), f.access.as_str());
         if !f.description.is_empty() {
-            text += &format!("\n\n{}", f.description);
+            text += &format!("\n\n{}", md(&f.description));
         }
         if !f.note.is_empty() {
-            text += &format!("\n\n**Note:** {}", f.note);
+            text += &format!("\n\n**Note:** {}", md(&f.note));
         }
         let fdoc = doc(&text);
         field_types.push(quote! {
@@ -458,10 +467,7 @@ fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions)
             },
         )
     };
-    let mod_doc = doc(&format!(
-        "Fields and values of [`{}`](super::{}).",
-        r.name, r.name
-    ));
+    let mod_doc = doc(&format!("Fields and values of [`{}`]({}).", r.name, r.name));
     quote! {
         #rdoc
         #[allow(non_camel_case_types)]
