@@ -39,7 +39,7 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Ir {
             for n in 0..count {
                 let sub = |s: String| s.replace("{n}", &n.to_string());
                 let mut instances = Vec::new();
-                for p in projects.iter() {
+                for p in projects.iter().filter(|&p| n < r.count_on(p)) {
                     let Some(address) = addrs.iter().find(|(s, _, _)| s.contains(p)).map(|x| x.1)
                     else {
                         continue;
@@ -69,10 +69,13 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Ir {
                     fields.sort_by_key(|f| f.lsb);
                     instances.push(InstanceIr {
                         project: p,
-                        address: address + u64::from(n) * stride,
+                        address: address.wrapping_add(u64::from(n).wrapping_mul(stride)),
                         reset,
                         fields,
                     });
+                }
+                if instances.is_empty() {
+                    continue;
                 }
                 ir.registers.push(RegisterIr {
                     name: sub(r.name.clone()),

@@ -132,8 +132,9 @@ pub struct RegisterDef {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ArrayDef {
-    /// Number of elements.
-    pub count: u32,
+    /// Number of elements: an integer, or `{project expression: integer}`
+    /// when the array is longer on some projects.
+    pub count: Value,
     /// Address distance between elements.
     pub stride: u64,
 }

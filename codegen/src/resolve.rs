@@ -70,8 +70,10 @@ pub struct RRegister {
     pub reset: Option<Vec<(ProjectSet, u64, String)>>,
     /// Masked register.
     pub masked: bool,
-    /// `(count, stride)` for arrays.
+    /// `(largest count, stride)` for arrays.
     pub array: Option<(u32, u64)>,
+    /// Element count per project set (one entry covering every project when uniform).
+    pub array_counts: Vec<(ProjectSet, u32)>,
     /// Fields.
     pub fields: Vec<RField>,
 }
@@ -113,9 +115,15 @@ pub struct REvent {
 }
 
 impl RRegister {
-    /// Label used in diagnostics.
-    pub fn label(&self) -> String {
-        self.name.clone()
+    /// Number of elements on project `p` (1 for a plain register).
+    pub fn count_on(&self, p: usize) -> u32 {
+        if self.array.is_none() {
+            return 1;
+        }
+        self.array_counts
+            .iter()
+            .find(|(s, _)| s.contains(p))
+            .map_or(0, |c| c.1)
     }
 }
 
@@ -232,7 +240,32 @@ pub fn resolve_block(
                 diags,
             ),
         };
-        let array = r.array.as_ref().map(|a| (a.count, a.stride));
+        let counts = r
+            .array
+            .as_ref()
+            .and_then(|a| {
+                resolve_map(
+                    source,
+                    cat,
+                    &format!("{path}/array/count"),
+                    &r.name,
+                    "array count",
+                    Some(&a.count),
+                    projects,
+                    diags,
+                )
+            })
+            .unwrap_or_default();
+        let array_counts: Vec<(ProjectSet, u32)> = counts
+            .iter()
+            .map(|(set, c, _)| (*set, u32::try_from(*c).unwrap_or(u32::MAX)))
+            .collect();
+        let array = r.array.as_ref().map(|a| {
+            (
+                array_counts.iter().map(|c| c.1).max().unwrap_or(0),
+                a.stride,
+            )
+        });
         let mut fields = Vec::new();
         for (fi, f) in r.fields.iter().enumerate() {
             let fpath = format!("{path}/fields/{fi}");
@@ -334,6 +367,7 @@ pub fn resolve_block(
             reset,
             masked: r.masked,
             array,
+            array_counts,
             fields,
         });
     }

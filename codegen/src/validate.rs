@@ -394,6 +394,9 @@ fn alignment(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
     }
 }
 
+/// Largest array the generator expands.
+const MAX_ARRAY: u32 = 4096;
+
 /// Arrays have `{n}`, elements, and do not overlap themselves.
 fn arrays(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
     for b in blocks {
@@ -408,7 +411,30 @@ fn arrays(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
                             "an array register's name must contain `{n}`".into(),
                         ));
                     }
-                    if count == 0 {
+                    if let Some(c) = r.array_counts.iter().find(|c| c.1 > MAX_ARRAY) {
+                        d.push(b.source.diag(
+                            Code::BadArray,
+                            &format!("{}/array/count", r.path),
+                            &r.name,
+                            format!("array count {} is larger than {MAX_ARRAY}", c.1),
+                        ));
+                    }
+                    if let Some((_, base, path)) = r.address.as_ref().and_then(|a| {
+                        a.iter().find(|(_, base, _)| {
+                            u64::from(count.saturating_sub(1))
+                                .checked_mul(stride)
+                                .and_then(|off| off.checked_add(*base))
+                                .is_none()
+                        })
+                    }) {
+                        d.push(b.source.diag(
+                            Code::BadArray,
+                            path,
+                            &r.name,
+                            format!("{count} elements of stride {stride:#x} from {base:#x} run past the end of the address space"),
+                        ));
+                    }
+                    if r.array_counts.iter().any(|c| c.1 == 0) {
                         d.push(b.source.diag(
                             Code::BadArray,
                             &format!("{}/array/count", r.path),
@@ -459,10 +485,10 @@ fn register_clashes(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
                 b.source.name.clone(),
                 b.source.index.node(&format!("{}/name", r.path)),
             );
-            for n in 0..count.min(4096) {
+            for n in 0..count.min(MAX_ARRAY) {
                 let name = r.name.replace("{n}", &n.to_string());
                 let mut clash: Option<((String, Pos), ProjectSet)> = None;
-                for p in projects.iter() {
+                for p in projects.iter().filter(|&p| n < r.count_on(p)) {
                     match by_name.get(&(p, name.clone())) {
                         Some(first) => {
                             let e = clash.get_or_insert((first.clone(), ProjectSet::EMPTY));
@@ -489,9 +515,9 @@ fn register_clashes(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
                 }
                 let Some(addrs) = &r.address else { continue };
                 for (set, base, path) in addrs {
-                    let addr = base + u64::from(n) * stride;
+                    let addr = base.wrapping_add(u64::from(n).wrapping_mul(stride));
                     let mut clashes: Vec<(String, ProjectSet)> = Vec::new();
-                    for p in set.iter() {
+                    for p in set.iter().filter(|&p| n < r.count_on(p)) {
                         match by_addr.get(&(p, b.space, addr)) {
                             Some(other) if other != &name => {
                                 match clashes.iter_mut().find(|(o, _)| o == other) {

@@ -166,6 +166,18 @@ fn alignment_and_arrays() {
 }
 
 #[test]
+fn array_counts_cover_projects_and_stay_bounded() {
+    expect(
+        "array_counts.yaml",
+        &[
+            "PR114 array_counts.yaml:8:21 A{n}",
+            "PR123 array_counts.yaml:12:21 B{n}",
+            "PR123 array_counts.yaml:15:14 C{n}",
+        ],
+    );
+}
+
+#[test]
 fn per_project_maps_cover_exactly() {
     expect(
         "coverage.yaml",
@@ -226,8 +238,8 @@ fn every_error_of_a_run_is_reported() {
 fn a_clean_file_lowers() {
     let ir = compile_sources(&[fixture("ok.yaml")], Some(("p", STANDARD_PROJECTS)))
         .expect("ok.yaml is clean");
-    // CTL + CNT0..CNT2
-    assert_eq!(ir.registers.len(), 4);
+    // CTL + CNT0..CNT2 + EV0..EV3
+    assert_eq!(ir.registers.len(), 8);
     let hsw = ir.catalogue.find("hsw").unwrap();
     let snb = ir.catalogue.find("snb").unwrap();
     let (ctl, on_hsw) = ir.find(hsw, "ctl").unwrap();
@@ -246,6 +258,11 @@ fn a_clean_file_lowers() {
     assert_eq!(ctl.instances.len(), 4); // snb, ivb, vlv, hsw
     let (_, cnt2) = ir.find(hsw, "CNT2").unwrap();
     assert_eq!(cnt2.address, 0x310);
+    // Per-project array length: EV2/EV3 exist on hsw only.
+    assert_eq!(ir.find(hsw, "EV3").map(|(_, i)| i.address), Some(0x518));
+    assert_eq!(ir.find(snb, "EV1").map(|(_, i)| i.address), Some(0x408));
+    assert!(ir.find(snb, "EV2").is_none());
+    assert_eq!(ir.find(hsw, "EV2").map(|(r, _)| r.instances.len()), Some(1));
 }
 
 #[test]
