@@ -86,7 +86,224 @@ pub struct BlockFile {
     #[serde(default)]
     pub counter_events: Vec<CounterEventDef>,
     /// Registers.
+    #[serde(default)]
     pub registers: Vec<RegisterDef>,
+    /// Force-wake power domains per project.
+    #[serde(default)]
+    pub power_domains: Vec<PowerDomainsDef>,
+    /// Multicast replication groups per project.
+    #[serde(default)]
+    pub replication_groups: Vec<ReplicationGroupsDef>,
+    /// Force-wake / steering address maps per project.
+    #[serde(default)]
+    pub address_map: Vec<AddressMapDef>,
+    /// Report memory layouts.
+    #[serde(default)]
+    pub report_formats: Vec<ReportFormatDef>,
+    /// Data tables.
+    #[serde(default)]
+    pub tables: Vec<TableDef>,
+}
+
+/// Power domains of some projects.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PowerDomainsDef {
+    /// Project expression.
+    pub projects: String,
+    /// Domains.
+    pub domains: Vec<PowerDomainDef>,
+}
+
+/// One power domain.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PowerDomainDef {
+    /// Lower-case name (`render`).
+    pub name: String,
+    /// Needs no waking.
+    #[serde(default)]
+    pub always_on: bool,
+    /// Request register name.
+    #[serde(default)]
+    pub request: Option<String>,
+    /// Acknowledge register name.
+    #[serde(default)]
+    pub ack: Option<String>,
+    /// What it powers.
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// Replication groups of some projects.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplicationGroupsDef {
+    /// Project expression.
+    pub projects: String,
+    /// Groups.
+    pub groups: Vec<ReplicationGroupDef>,
+}
+
+/// One replication group type.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplicationGroupDef {
+    /// Lower-case name (`dss`).
+    pub name: String,
+    /// Number of instances.
+    pub instances: u32,
+    /// Where the presence of each instance is fused.
+    #[serde(default)]
+    pub fuse: Option<FuseDef>,
+    /// What it is.
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// A fuse mirror field.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FuseDef {
+    /// Register name.
+    pub register: String,
+    /// Field name.
+    pub field: String,
+    /// `enable` (bit set = present) or `disable` (bit set = fused off).
+    pub polarity: FusePolarity,
+}
+
+/// Meaning of a set fuse bit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FusePolarity {
+    /// Bit set: the instance is present.
+    Enable,
+    /// Bit set: the instance is fused off.
+    Disable,
+}
+
+/// An address map (force-wake and steering table).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddressMapDef {
+    /// Project expression.
+    pub projects: String,
+    /// Where in the PRM.
+    #[serde(default)]
+    pub prm: Option<String>,
+    /// Our choices.
+    #[serde(default)]
+    pub note: Option<String>,
+    /// Rows in address order.
+    pub rows: Vec<MapRowDef>,
+}
+
+/// One row of an address map.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapRowDef {
+    /// First byte.
+    pub start: u64,
+    /// Last byte (inclusive).
+    pub end: u64,
+    /// Size as the PRM gives it.
+    #[serde(default)]
+    pub bytes: Option<u64>,
+    /// Wake target (a power domain); absent = reserved.
+    #[serde(default)]
+    pub wake: Option<String>,
+    /// Replication group, if replicated.
+    #[serde(default)]
+    pub group: Option<String>,
+    /// Instance count (must match the group).
+    #[serde(default)]
+    pub instances: Option<u32>,
+    /// Steering as the PRM writes it.
+    #[serde(default)]
+    pub steering: Option<String>,
+    /// Our choices.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// A report format.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportFormatDef {
+    /// UPPER_SNAKE_CASE name.
+    pub name: String,
+    /// Project expression.
+    pub projects: String,
+    /// Format code.
+    pub select: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// Description.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Where in the PRM.
+    #[serde(default)]
+    pub prm: Option<String>,
+    /// Our choices.
+    #[serde(default)]
+    pub note: Option<String>,
+    /// Entries.
+    pub layout: Vec<LayoutEntryDef>,
+}
+
+/// One layout entry (a counter or a run of counters).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LayoutEntryDef {
+    /// Name, `{n}` for runs.
+    pub name: String,
+    /// Byte offset of the (first) element.
+    pub offset: u64,
+    /// Counter width in bits.
+    pub bits: u32,
+    /// Number of elements of a run.
+    #[serde(default)]
+    pub count: Option<u32>,
+    /// Index of the first element.
+    #[serde(default)]
+    pub first: Option<u32>,
+    /// Distance between elements.
+    #[serde(default)]
+    pub stride: Option<u64>,
+    /// Offset of the high byte of element 0 (40-bit counters).
+    #[serde(default)]
+    pub high_byte_offset: Option<u64>,
+}
+
+/// A data table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableDef {
+    /// snake_case name.
+    pub name: String,
+    /// Project expression.
+    pub projects: String,
+    /// What it is.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Where in the PRM.
+    #[serde(default)]
+    pub prm: Option<String>,
+    /// Column names.
+    pub columns: Vec<String>,
+    /// Rows of cells.
+    pub rows: Vec<Vec<Cell>>,
+}
+
+/// A table cell.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum Cell {
+    /// An integer.
+    Int(u64),
+    /// Text.
+    Str(String),
 }
 
 /// One register (or register array).
