@@ -57,6 +57,22 @@ pub enum Code {
     FamilyMix,
     /// Inconsistent array description (`{n}` missing, count zero, ...).
     BadArray,
+    /// A power domain is neither always-on nor has a request and an ack register.
+    BadPowerDomain,
+    /// A name refers to a register, field, domain or group that does not exist.
+    UnknownReference,
+    /// An address-map row is malformed (size, order, overlap, instance count).
+    MapRow,
+    /// A register straddles address-map rows with different targets.
+    Straddle,
+    /// A register lies in a reserved address-map row.
+    ReservedRange,
+    /// A report-format entry lies outside the report or overlaps another.
+    Layout,
+    /// A table row does not have one cell per column.
+    TableShape,
+    /// Two domains, groups, formats or tables of one project share a name.
+    DuplicateName,
 }
 
 impl Code {
@@ -90,6 +106,14 @@ impl Code {
             BadName => "PR121",
             FamilyMix => "PR122",
             BadArray => "PR123",
+            BadPowerDomain => "PR124",
+            UnknownReference => "PR125",
+            MapRow => "PR126",
+            Straddle => "PR127",
+            ReservedRange => "PR128",
+            Layout => "PR129",
+            TableShape => "PR130",
+            DuplicateName => "PR131",
         }
     }
 }

@@ -15,6 +15,7 @@ pub mod lower;
 pub mod model;
 pub mod projects;
 pub mod resolve;
+pub mod sections;
 pub mod validate;
 
 use diag::{Code, Diagnostic, Diagnostics, Pos};

@@ -30,6 +30,8 @@ pub struct RBlock {
     pub registers: Vec<RRegister>,
     /// Counter event rows.
     pub events: Vec<REvent>,
+    /// Power domains, groups, maps, formats and tables.
+    pub sections: crate::sections::RSections,
 }
 
 /// An enum with its definition site.
@@ -393,7 +395,9 @@ pub fn resolve_block(
             description: e.description.clone(),
         })
         .collect();
+    let sections = crate::sections::resolve_sections(source, file, cat, diags);
     RBlock {
+        sections,
         source: source.clone(),
         block: file.block.clone(),
         space: file.space,

@@ -178,6 +178,33 @@ fn array_counts_cover_projects_and_stay_bounded() {
 }
 
 #[test]
+fn power_domains_groups_maps_formats_tables() {
+    expect(
+        "sections.yaml",
+        &[
+            "PR127 sections.yaml:15:14 FUSE",
+            "PR128 sections.yaml:19:14 IN_RESERVED",
+            "PR112 sections.yaml:23:14 STRADDLE",
+            "PR127 sections.yaml:23:14 STRADDLE",
+            "PR124 sections.yaml:29:9 render",
+            "PR125 sections.yaml:30:33 media",
+            "PR131 sections.yaml:31:17 gt",
+            "PR125 sections.yaml:36:45 l3bank",
+            "PR126 sections.yaml:42:46 row 0x2700..0x27ff",
+            "PR126 sections.yaml:43:18 row 0x2780..0x28ff",
+            "PR126 sections.yaml:44:76 row 0x8150..0x815f",
+            "PR125 sections.yaml:45:45 row 0x9000..0x93ff",
+            "PR126 sections.yaml:47:18 row 0x913c..0x913f",
+            "PR129 sections.yaml:56:43 A4_HDR.B0",
+            "PR129 sections.yaml:57:43 A4_HDR.C2",
+            "PR129 sections.yaml:57:43 A4_HDR.C3",
+            "PR129 sections.yaml:61:11 SPLIT",
+            "PR130 sections.yaml:70:9 pairs",
+        ],
+    );
+}
+
+#[test]
 fn per_project_maps_cover_exactly() {
     expect(
         "coverage.yaml",
@@ -279,7 +306,13 @@ fn diagnostics_print_file_line_column() {
 /// diagnostic points inside the text (line 1..=lines+1).
 #[test]
 fn mutated_descriptions_never_panic() {
-    let seeds = ["ok.yaml", "overlap.yaml", "resets.yaml", "enum_wide.yaml"];
+    let seeds = [
+        "ok.yaml",
+        "overlap.yaml",
+        "resets.yaml",
+        "enum_wide.yaml",
+        "sections.yaml",
+    ];
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut next = move || {
         state ^= state << 13;

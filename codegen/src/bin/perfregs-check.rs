@@ -27,10 +27,17 @@ fn main() -> ExitCode {
             }
         }
     }
-    let std_cat = ("<standard projects.yaml>", perfregs_codegen::STANDARD_PROJECTS);
+    let std_cat = (
+        "<standard projects.yaml>",
+        perfregs_codegen::STANDARD_PROJECTS,
+    );
     match perfregs_codegen::compile_sources(&sources, Some(std_cat)) {
         Ok(ir) => {
-            println!("ok: {} files, {} registers", sources.len(), ir.registers.len());
+            println!(
+                "ok: {} files, {} registers",
+                sources.len(),
+                ir.registers.len()
+            );
             ExitCode::SUCCESS
         }
         Err(diags) => {

@@ -23,7 +23,16 @@ pub const PASSES: &[Pass] = &[
     alignment,
     arrays,
     register_clashes,
+    sections::names,
+    sections::power_domains,
+    sections::replication_groups,
+    sections::map_rows,
+    sections::register_domains,
+    sections::report_formats,
+    sections::tables,
 ];
+
+mod sections;
 
 /// Run every pass.
 pub fn validate(blocks: &[RBlock], cat: &Catalogue, diags: &mut Diagnostics) {
@@ -32,14 +41,14 @@ pub fn validate(blocks: &[RBlock], cat: &Catalogue, diags: &mut Diagnostics) {
     }
 }
 
-fn is_upper_snake(s: &str) -> bool {
+pub(crate) fn is_upper_snake(s: &str) -> bool {
     let t = s.replace("{n}", "0");
     t.starts_with(|c: char| c.is_ascii_uppercase())
         && t.chars()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
-fn is_snake(s: &str) -> bool {
+pub(crate) fn is_snake(s: &str) -> bool {
     s.starts_with(|c: char| c.is_ascii_lowercase())
         && s.chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')

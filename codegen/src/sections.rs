@@ -1,0 +1,322 @@
+//! Resolution of the sections that are not registers: power domains,
+//! replication groups, address maps, report formats and data tables.
+//! Project expressions are parsed and report layouts expanded here (with
+//! located errors); cross-checks are validation passes.
+
+use crate::diag::{Code, Diagnostics};
+use crate::load::SourceFile;
+use crate::model::{BlockFile, Cell, FusePolarity};
+use crate::projects::{Catalogue, ProjectSet};
+
+/// A power domain on a set of projects.
+#[derive(Debug, Clone)]
+pub struct RDomain {
+    /// Node path.
+    pub path: String,
+    /// Projects.
+    pub projects: ProjectSet,
+    /// Name.
+    pub name: String,
+    /// Needs no waking.
+    pub always_on: bool,
+    /// Request register.
+    pub request: Option<String>,
+    /// Ack register.
+    pub ack: Option<String>,
+    /// Description.
+    pub description: String,
+}
+
+/// A replication group on a set of projects.
+#[derive(Debug, Clone)]
+pub struct RGroup {
+    /// Node path.
+    pub path: String,
+    /// Projects.
+    pub projects: ProjectSet,
+    /// Name.
+    pub name: String,
+    /// Instances.
+    pub instances: u32,
+    /// `(register, field, polarity)` of the fuse mirror.
+    pub fuse: Option<(String, String, FusePolarity)>,
+    /// Description.
+    pub description: String,
+}
+
+/// An address-map row on a set of projects.
+#[derive(Debug, Clone)]
+pub struct RMapRow {
+    /// Node path.
+    pub path: String,
+    /// Projects of the map.
+    pub projects: ProjectSet,
+    /// First byte.
+    pub start: u64,
+    /// Last byte.
+    pub end: u64,
+    /// PRM size.
+    pub bytes: Option<u64>,
+    /// Wake domain (`None`: reserved).
+    pub wake: Option<String>,
+    /// Replication group.
+    pub group: Option<String>,
+    /// Instance count.
+    pub instances: Option<u32>,
+    /// Steering text.
+    pub steering: String,
+}
+
+/// One expanded counter of a report format.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RCounter {
+    /// Path of the layout entry.
+    pub path: String,
+    /// Name (`A7`, `RPT_ID`).
+    pub name: String,
+    /// Byte offset (of the low dword for split counters).
+    pub offset: u64,
+    /// Width in bits.
+    pub bits: u32,
+    /// Offset of the high byte of a split 40-bit counter.
+    pub high_byte_offset: Option<u64>,
+}
+
+impl RCounter {
+    /// Byte ranges `[start, end)` the counter occupies.
+    pub fn spans(&self) -> Vec<(u64, u64)> {
+        match self.high_byte_offset {
+            Some(h) => vec![(self.offset, self.offset + 4), (h, h + 1)],
+            None => vec![(self.offset, self.offset + u64::from(self.bits).div_ceil(8))],
+        }
+    }
+}
+
+/// A report format on a set of projects.
+#[derive(Debug, Clone)]
+pub struct RFormat {
+    /// Node path.
+    pub path: String,
+    /// Projects.
+    pub projects: ProjectSet,
+    /// Name.
+    pub name: String,
+    /// Format code.
+    pub select: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// Description.
+    pub description: String,
+    /// Note.
+    pub note: String,
+    /// Expanded counters.
+    pub counters: Vec<RCounter>,
+}
+
+/// A data table.
+#[derive(Debug, Clone)]
+pub struct RTable {
+    /// Node path.
+    pub path: String,
+    /// Projects.
+    pub projects: ProjectSet,
+    /// Name.
+    pub name: String,
+    /// Description.
+    pub description: String,
+    /// Column names.
+    pub columns: Vec<String>,
+    /// Rows.
+    pub rows: Vec<Vec<Cell>>,
+}
+
+/// Everything but the registers of one file.
+#[derive(Debug, Clone, Default)]
+pub struct RSections {
+    /// Power domains.
+    pub domains: Vec<RDomain>,
+    /// Replication groups.
+    pub groups: Vec<RGroup>,
+    /// Address-map rows (all maps of the file, in order).
+    pub rows: Vec<RMapRow>,
+    /// Report formats.
+    pub formats: Vec<RFormat>,
+    /// Tables.
+    pub tables: Vec<RTable>,
+}
+
+fn text(s: &Option<String>) -> String {
+    s.as_deref().unwrap_or("").trim().to_string()
+}
+
+/// Resolve the non-register sections of a block file.
+pub fn resolve_sections(
+    source: &SourceFile,
+    file: &BlockFile,
+    cat: &Catalogue,
+    diags: &mut Diagnostics,
+) -> RSections {
+    let mut out = RSections::default();
+    let projects =
+        |expr: &str, path: String, item: &str, diags: &mut Diagnostics| match cat.parse(expr) {
+            Ok(s) => Some(s),
+            Err(m) => {
+                diags.push(source.diag(Code::UnknownProject, &format!("{path}/projects"), item, m));
+                None
+            }
+        };
+    for (i, d) in file.power_domains.iter().enumerate() {
+        let path = format!("power_domains/{i}");
+        let Some(p) = projects(&d.projects, path.clone(), "power_domains", diags) else {
+            continue;
+        };
+        for (j, dom) in d.domains.iter().enumerate() {
+            out.domains.push(RDomain {
+                path: format!("{path}/domains/{j}"),
+                projects: p,
+                name: dom.name.clone(),
+                always_on: dom.always_on,
+                request: dom.request.clone(),
+                ack: dom.ack.clone(),
+                description: text(&dom.description),
+            });
+        }
+    }
+    for (i, g) in file.replication_groups.iter().enumerate() {
+        let path = format!("replication_groups/{i}");
+        let Some(p) = projects(&g.projects, path.clone(), "replication_groups", diags) else {
+            continue;
+        };
+        for (j, grp) in g.groups.iter().enumerate() {
+            out.groups.push(RGroup {
+                path: format!("{path}/groups/{j}"),
+                projects: p,
+                name: grp.name.clone(),
+                instances: grp.instances,
+                fuse: grp
+                    .fuse
+                    .as_ref()
+                    .map(|f| (f.register.clone(), f.field.clone(), f.polarity)),
+                description: text(&grp.description),
+            });
+        }
+    }
+    for (i, m) in file.address_map.iter().enumerate() {
+        let path = format!("address_map/{i}");
+        let Some(p) = projects(&m.projects, path.clone(), "address_map", diags) else {
+            continue;
+        };
+        for (j, r) in m.rows.iter().enumerate() {
+            out.rows.push(RMapRow {
+                path: format!("{path}/rows/{j}"),
+                projects: p,
+                start: r.start,
+                end: r.end,
+                bytes: r.bytes,
+                wake: r.wake.clone(),
+                group: r.group.clone(),
+                instances: r.instances,
+                steering: text(&r.steering),
+            });
+        }
+    }
+    for (i, f) in file.report_formats.iter().enumerate() {
+        let path = format!("report_formats/{i}");
+        let Some(p) = projects(&f.projects, path.clone(), &f.name, diags) else {
+            continue;
+        };
+        let mut counters = Vec::new();
+        for (j, e) in f.layout.iter().enumerate() {
+            let epath = format!("{path}/layout/{j}");
+            let item = format!("{}.{}", f.name, e.name);
+            if e.bits == 0 || e.bits > 64 {
+                diags.push(source.diag(
+                    Code::Layout,
+                    &format!("{epath}/bits"),
+                    &item,
+                    format!("counter width {} is not 1..=64 bits", e.bits),
+                ));
+                continue;
+            }
+            if e.high_byte_offset.is_some() && e.bits != 40 {
+                diags.push(source.diag(
+                    Code::Layout,
+                    &format!("{epath}/high_byte_offset"),
+                    &item,
+                    "a split counter (high_byte_offset) must be 40 bits wide".into(),
+                ));
+                continue;
+            }
+            let count = e.count.unwrap_or(1);
+            if count > 256 {
+                diags.push(source.diag(
+                    Code::Layout,
+                    &format!("{epath}/count"),
+                    &item,
+                    format!("count {count} is larger than 256"),
+                ));
+                continue;
+            }
+            if e.count.is_some() != e.name.contains("{n}") {
+                diags.push(source.diag(
+                    Code::BadArray,
+                    &format!("{epath}/name"),
+                    &item,
+                    "a layout run needs both `{n}` in its name and `count`".into(),
+                ));
+                continue;
+            }
+            let first = u64::from(e.first.unwrap_or(0));
+            let natural = if e.high_byte_offset.is_some() {
+                4
+            } else {
+                u64::from(e.bits).div_ceil(8).next_multiple_of(4)
+            };
+            let stride = e.stride.unwrap_or(natural);
+            for k in 0..u64::from(count) {
+                let (Some(offset), Some(high)) = (
+                    k.checked_mul(stride).and_then(|o| o.checked_add(e.offset)),
+                    match e.high_byte_offset {
+                        Some(h) => h.checked_add(k).map(Some),
+                        None => Some(None),
+                    },
+                ) else {
+                    diags.push(source.diag(Code::Layout, &epath, &item, "offsets overflow".into()));
+                    break;
+                };
+                counters.push(RCounter {
+                    path: epath.clone(),
+                    name: e.name.replace("{n}", &(first + k).to_string()),
+                    offset,
+                    bits: e.bits,
+                    high_byte_offset: high,
+                });
+            }
+        }
+        out.formats.push(RFormat {
+            path,
+            projects: p,
+            name: f.name.clone(),
+            select: f.select,
+            size: f.size,
+            description: text(&f.description),
+            note: text(&f.note),
+            counters,
+        });
+    }
+    for (i, t) in file.tables.iter().enumerate() {
+        let path = format!("tables/{i}");
+        let Some(p) = projects(&t.projects, path.clone(), &t.name, diags) else {
+            continue;
+        };
+        out.tables.push(RTable {
+            path,
+            projects: p,
+            name: t.name.clone(),
+            description: text(&t.description),
+            columns: t.columns.clone(),
+            rows: t.rows.clone(),
+        });
+    }
+    out
+}

@@ -1,0 +1,457 @@
+//! Validation passes over power domains, replication groups, address maps,
+//! report formats and tables, and the register cross-references they imply.
+
+use super::{is_snake, is_upper_snake};
+use crate::diag::{Code, Diagnostics};
+use crate::model::Space;
+use crate::projects::{Catalogue, ProjectSet};
+use crate::resolve::RBlock;
+use crate::sections::RMapRow;
+use std::collections::{HashMap, HashSet};
+
+/// (project, register name) -> field names, over every file.
+fn register_names(blocks: &[RBlock]) -> HashMap<(usize, String), Vec<String>> {
+    let mut out = HashMap::new();
+    for b in blocks {
+        for r in &b.registers {
+            let Some(projects) = r.projects else { continue };
+            let max = r.array.map_or(1, |a| a.0);
+            for n in 0..max.min(4096) {
+                let name = r.name.replace("{n}", &n.to_string());
+                for p in projects.iter().filter(|&p| n < r.count_on(p)) {
+                    let fields = r
+                        .fields
+                        .iter()
+                        .filter(|f| f.projects.is_some_and(|s| s.contains(p)))
+                        .map(|f| f.name.clone())
+                        .collect();
+                    out.insert((p, name.clone()), fields);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Names have the right case and are unique per project.
+pub(super) fn names(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
+    let mut seen: HashMap<(&str, usize, String), ()> = HashMap::new();
+    let mut check = |kind: &'static str,
+                     name: &str,
+                     set: ProjectSet,
+                     path: &str,
+                     b: &RBlock,
+                     d: &mut Diagnostics| {
+        let dup: Vec<usize> = set
+            .iter()
+            .filter(|&p| seen.insert((kind, p, name.to_string()), ()).is_some())
+            .collect();
+        if !dup.is_empty() {
+            let on = ProjectSet(dup.iter().fold(0, |m, p| m | 1 << p));
+            d.push(b.source.diag(
+                Code::DuplicateName,
+                &format!("{path}/name"),
+                name,
+                format!("{kind} `{name}` is defined twice for {}", cat.names(on)),
+            ));
+        }
+    };
+    for b in blocks {
+        let s = &b.sections;
+        for x in &s.domains {
+            if !is_snake(&x.name) {
+                d.push(b.source.diag(
+                    Code::BadName,
+                    &format!("{}/name", x.path),
+                    &x.name,
+                    "power domain names are lower case".into(),
+                ));
+            }
+            check("power domain", &x.name, x.projects, &x.path, b, d);
+        }
+        for x in &s.groups {
+            if !is_snake(&x.name) {
+                d.push(b.source.diag(
+                    Code::BadName,
+                    &format!("{}/name", x.path),
+                    &x.name,
+                    "replication group names are lower case".into(),
+                ));
+            }
+            check("replication group", &x.name, x.projects, &x.path, b, d);
+        }
+        for x in &s.formats {
+            if !is_upper_snake(&x.name) || x.name.contains("{n}") {
+                d.push(b.source.diag(
+                    Code::BadName,
+                    &format!("{}/name", x.path),
+                    &x.name,
+                    "report format names are UPPER_SNAKE_CASE".into(),
+                ));
+            }
+            check("report format", &x.name, x.projects, &x.path, b, d);
+        }
+        for x in &s.tables {
+            if !is_snake(&x.name) {
+                d.push(b.source.diag(
+                    Code::BadName,
+                    &format!("{}/name", x.path),
+                    &x.name,
+                    "table names are snake_case".into(),
+                ));
+            }
+            check("table", &x.name, x.projects, &x.path, b, d);
+        }
+    }
+}
+
+fn missing(
+    regs: &HashMap<(usize, String), Vec<String>>,
+    set: ProjectSet,
+    name: &str,
+    field: Option<&str>,
+) -> ProjectSet {
+    ProjectSet(
+        set.iter()
+            .filter(|&p| match regs.get(&(p, name.to_string())) {
+                None => true,
+                Some(fields) => field.is_some_and(|f| !fields.iter().any(|x| x == f)),
+            })
+            .fold(0, |m, p| m | 1 << p),
+    )
+}
+
+/// A domain is always-on or has a request and an ack register that exist.
+pub(super) fn power_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
+    let regs = register_names(blocks);
+    for b in blocks {
+        for x in &b.sections.domains {
+            match (x.always_on, &x.request, &x.ack) {
+                (true, None, None) | (false, Some(_), Some(_)) => {}
+                (true, ..) => d.push(b.source.diag(
+                    Code::BadPowerDomain,
+                    &x.path,
+                    &x.name,
+                    "an always-on domain has no request or ack register".into(),
+                )),
+                (false, ..) => d.push(b.source.diag(
+                    Code::BadPowerDomain,
+                    &x.path,
+                    &x.name,
+                    "a domain needs `always_on: true` or both `request` and `ack`".into(),
+                )),
+            }
+            for (key, reg) in [("request", &x.request), ("ack", &x.ack)] {
+                let Some(reg) = reg else { continue };
+                let m = missing(&regs, x.projects, reg, None);
+                if !m.is_empty() {
+                    d.push(b.source.diag(
+                        Code::UnknownReference,
+                        &format!("{}/{key}", x.path),
+                        &x.name,
+                        format!("no register `{reg}` on {}", cat.names(m)),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Fuse mirrors name existing registers and fields.
+pub(super) fn replication_groups(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
+    let regs = register_names(blocks);
+    for b in blocks {
+        for x in &b.sections.groups {
+            if x.instances == 0 || x.instances > 64 {
+                d.push(b.source.diag(
+                    Code::MapRow,
+                    &format!("{}/instances", x.path),
+                    &x.name,
+                    format!("{} instances: 1 to 64 expected", x.instances),
+                ));
+            }
+            if let Some((reg, field, _)) = &x.fuse {
+                let m = missing(&regs, x.projects, reg, Some(field));
+                if !m.is_empty() {
+                    d.push(b.source.diag(
+                        Code::UnknownReference,
+                        &format!("{}/fuse", x.path),
+                        &x.name,
+                        format!(
+                            "no register `{reg}` with field `{field}` on {}",
+                            cat.names(m)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Rows: sizes agree, no overlap, domains and groups exist, instance counts match.
+pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
+    let mut domains: HashSet<(usize, &str)> = HashSet::new();
+    let mut groups: HashMap<(usize, &str), u32> = HashMap::new();
+    for b in blocks {
+        for x in &b.sections.domains {
+            x.projects.iter().for_each(|p| {
+                domains.insert((p, x.name.as_str()));
+            });
+        }
+        for x in &b.sections.groups {
+            x.projects.iter().for_each(|p| {
+                groups.insert((p, x.name.as_str()), x.instances);
+            });
+        }
+    }
+    let mut per_project: HashMap<usize, Vec<(&RBlock, &RMapRow)>> = HashMap::new();
+    for b in blocks {
+        for r in &b.sections.rows {
+            let item = format!("row {:#x}..{:#x}", r.start, r.end);
+            if r.start > r.end {
+                d.push(b.source.diag(
+                    Code::MapRow,
+                    &format!("{}/end", r.path),
+                    &item,
+                    "end is below start".into(),
+                ));
+                continue;
+            }
+            if let Some(bytes) = r.bytes {
+                if r.end - r.start + 1 != bytes {
+                    d.push(b.source.diag(
+                        Code::MapRow,
+                        &format!("{}/bytes", r.path),
+                        &item,
+                        format!(
+                            "{bytes} bytes, but {:#x}..={:#x} is {} bytes",
+                            r.start,
+                            r.end,
+                            r.end - r.start + 1
+                        ),
+                    ));
+                }
+            }
+            if let Some(w) = &r.wake {
+                let m = ProjectSet(
+                    r.projects
+                        .iter()
+                        .filter(|&p| !domains.contains(&(p, w.as_str())))
+                        .fold(0, |m, p| m | 1 << p),
+                );
+                if !m.is_empty() {
+                    d.push(b.source.diag(
+                        Code::UnknownReference,
+                        &format!("{}/wake", r.path),
+                        &item,
+                        format!("no power domain `{w}` on {}", cat.names(m)),
+                    ));
+                }
+            }
+            match (&r.group, r.instances) {
+                (Some(g), inst) => {
+                    for p in r.projects.iter() {
+                        match groups.get(&(p, g.as_str())) {
+                            None => {
+                                d.push(b.source.diag(
+                                    Code::UnknownReference,
+                                    &format!("{}/group", r.path),
+                                    &item,
+                                    format!(
+                                        "no replication group `{g}` on {}",
+                                        cat.projects[p].name
+                                    ),
+                                ));
+                                break;
+                            }
+                            Some(n) if inst.is_some_and(|i| i != *n) => {
+                                d.push(b.source.diag(
+                                    Code::MapRow,
+                                    &format!("{}/instances", r.path),
+                                    &item,
+                                    format!(
+                                        "{} instances, but group `{g}` has {n}",
+                                        inst.unwrap_or(0)
+                                    ),
+                                ));
+                                break;
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                (None, Some(i)) if i != 1 => {
+                    d.push(b.source.diag(
+                        Code::MapRow,
+                        &format!("{}/instances", r.path),
+                        &item,
+                        format!("{i} instances but no replication group"),
+                    ));
+                }
+                _ => {}
+            }
+            for p in r.projects.iter() {
+                per_project.entry(p).or_default().push((b, r));
+            }
+        }
+    }
+    for (p, mut rows) in per_project {
+        rows.sort_by_key(|(_, r)| (r.start, r.end));
+        for w in rows.windows(2) {
+            let ((_, a), (b, r)) = (w[0], w[1]);
+            if r.start <= a.end {
+                d.push(b.source.diag(
+                    Code::MapRow,
+                    &format!("{}/start", r.path),
+                    &format!("row {:#x}..{:#x}", r.start, r.end),
+                    format!(
+                        "overlaps row {:#x}..{:#x} on {}",
+                        a.start, a.end, cat.projects[p].name
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// Every MMIO register of a mapped project lies in one kind of row, not a reserved one.
+pub(super) fn register_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
+    let mut rows: HashMap<usize, Vec<&RMapRow>> = HashMap::new();
+    for b in blocks {
+        for r in &b.sections.rows {
+            for p in r.projects.iter() {
+                rows.entry(p).or_default().push(r);
+            }
+        }
+    }
+    for b in blocks.iter().filter(|b| b.space == Space::Mmio) {
+        for r in &b.registers {
+            let (Some(projects), Some(addrs), Some(width)) = (r.projects, &r.address, r.width)
+            else {
+                continue;
+            };
+            let (max, stride) = r.array.unwrap_or((1, 0));
+            let mut reported = false;
+            for n in 0..max.min(4096) {
+                if reported {
+                    break;
+                }
+                for (set, base, path) in addrs {
+                    for p in set
+                        .iter()
+                        .filter(|&p| projects.contains(p) && n < r.count_on(p))
+                    {
+                        let Some(map) = rows.get(&p) else { continue };
+                        let lo = base.wrapping_add(u64::from(n).wrapping_mul(stride));
+                        let hi = lo.saturating_add(u64::from(width / 8) - 1);
+                        let hit: Vec<&&RMapRow> = map
+                            .iter()
+                            .filter(|x| x.start <= hi && lo <= x.end)
+                            .collect();
+                        let name = r.name.replace("{n}", &n.to_string());
+                        if let Some(x) = hit.iter().find(|x| x.wake.is_none()) {
+                            d.push(b.source.diag(Code::ReservedRange, path, &name, format!("{lo:#x} on {} lies in the reserved range {:#x}..{:#x} (no wake target)", cat.projects[p].name, x.start, x.end)));
+                            reported = true;
+                            break;
+                        }
+                        if hit
+                            .windows(2)
+                            .any(|w| (&w[0].wake, &w[0].group) != (&w[1].wake, &w[1].group))
+                        {
+                            d.push(b.source.diag(Code::Straddle, path, &name, format!("{lo:#x}..{hi:#x} on {} straddles address-map rows with different targets", cat.projects[p].name)));
+                            reported = true;
+                            break;
+                        }
+                    }
+                    if reported {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Counters lie inside the report, do not overlap, and have unique names.
+pub(super) fn report_formats(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
+    for b in blocks {
+        for f in &b.sections.formats {
+            if f.size == 0 || f.size % 64 != 0 {
+                d.push(b.source.diag(
+                    Code::Layout,
+                    &format!("{}/size", f.path),
+                    &f.name,
+                    format!("size {} is not a positive multiple of 64 bytes", f.size),
+                ));
+            }
+            let mut names = HashSet::new();
+            let mut spans: Vec<(u64, u64, &str, &str)> = Vec::new();
+            for c in &f.counters {
+                let item = format!("{}.{}", f.name, c.name);
+                if !names.insert(c.name.as_str()) {
+                    d.push(b.source.diag(
+                        Code::Layout,
+                        &format!("{}/name", c.path),
+                        &item,
+                        format!("counter `{}` is listed twice", c.name),
+                    ));
+                }
+                for (lo, hi) in c.spans() {
+                    if hi > f.size {
+                        d.push(b.source.diag(
+                            Code::Layout,
+                            &format!("{}/offset", c.path),
+                            &item,
+                            format!(
+                                "bytes {lo:#x}..{hi:#x} lie outside the {}-byte report",
+                                f.size
+                            ),
+                        ));
+                    }
+                    spans.push((lo, hi, c.name.as_str(), c.path.as_str()));
+                }
+            }
+            spans.sort();
+            for w in spans.windows(2) {
+                if w[1].0 < w[0].1 {
+                    d.push(b.source.diag(
+                        Code::Layout,
+                        &format!("{}/offset", w[1].3),
+                        &format!("{}.{}", f.name, w[1].2),
+                        format!("byte {:#x} is also `{}`", w[1].0, w[0].2),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Every row has one cell per column.
+pub(super) fn tables(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
+    for b in blocks {
+        for t in &b.sections.tables {
+            if t.columns.is_empty() {
+                d.push(b.source.diag(
+                    Code::TableShape,
+                    &format!("{}/columns", t.path),
+                    &t.name,
+                    "a table needs columns".into(),
+                ));
+            }
+            for (i, row) in t.rows.iter().enumerate() {
+                if row.len() != t.columns.len() {
+                    d.push(b.source.diag(
+                        Code::TableShape,
+                        &format!("{}/rows/{i}", t.path),
+                        &t.name,
+                        format!(
+                            "row has {} cells for {} columns",
+                            row.len(),
+                            t.columns.len()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}
