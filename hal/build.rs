@@ -1,9 +1,14 @@
-//! Regenerates the register modules from `../regdefs/` into `OUT_DIR`.
+//! Regenerates the register modules from `../regdefs/` (or `$PERFREGS_REGDEFS`) into `OUT_DIR`.
 use std::path::Path;
 
 fn main() {
+    // PERFREGS_REGDEFS points the HAL at another description folder.
+    println!("cargo:rerun-if-env-changed=PERFREGS_REGDEFS");
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = manifest.parent().unwrap_or(manifest).join("regdefs");
+    let dir = match std::env::var_os("PERFREGS_REGDEFS") {
+        Some(d) => std::path::PathBuf::from(d),
+        None => manifest.parent().unwrap_or(manifest).join("regdefs"),
+    };
     println!("cargo:rerun-if-changed={}", dir.display());
     if let Ok((files, ())) = perfregs_codegen::input_files(&dir) {
         for f in files {

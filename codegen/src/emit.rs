@@ -54,6 +54,177 @@ fn md(text: &str) -> String {
     out
 }
 
+fn opt_str(s: Option<&str>) -> TokenStream {
+    match s {
+        Some(s) => quote!(Some(#s)),
+        None => quote!(None),
+    }
+}
+
+fn slot(c: &crate::ir::CounterIr, hal: &TokenStream) -> TokenStream {
+    let (name, offset, bits) = (c.name.as_str(), c.offset as u32, c.bits);
+    let high = match c.high_byte_offset {
+        Some(h) => {
+            let h = h as u32;
+            quote!(Some(#h))
+        }
+        None => quote!(None),
+    };
+    quote!(#hal::meta::CounterSlot { name: #name, offset: #offset, bits: #bits, high_byte_offset: #high })
+}
+
+/// Report formats of project `p`: a zero-sized type per format plus its layout.
+fn emit_formats(ir: &Ir, p: usize, opts: &EmitOptions) -> (TokenStream, Vec<TokenStream>) {
+    let hal = &opts.hal;
+    let project_ty = project_type(&ir.catalogue.projects[p].name);
+    let mut items = Vec::new();
+    let mut refs = Vec::new();
+    for f in ir.formats.iter().filter(|f| f.project == p) {
+        let ty = format_ident!("{}", camel(&f.name));
+        let info = format_ident!("{}_INFO", f.name);
+        let (name, select, size) = (f.name.as_str(), f.select, f.size as usize);
+        let desc = f.description.as_str();
+        let slots: Vec<_> = f.counters.iter().map(|c| slot(c, hal)).collect();
+        let by_index = |prefix: char| -> TokenStream {
+            let idx: Vec<(usize, &crate::ir::CounterIr)> = f
+                .counters
+                .iter()
+                .filter_map(|c| {
+                    let rest = c.name.strip_prefix(prefix)?;
+                    rest.parse::<usize>().ok().map(|n| (n, c))
+                })
+                .collect();
+            let max = idx.iter().map(|(n, _)| n + 1).max().unwrap_or(0);
+            let cells: Vec<TokenStream> = (0..max)
+                .map(|n| match idx.iter().find(|(k, _)| *k == n) {
+                    Some((_, c)) => {
+                        let s = slot(c, hal);
+                        quote!(Some(#s))
+                    }
+                    None => quote!(None),
+                })
+                .collect();
+            quote!(&[#(#cells),*])
+        };
+        let header = |n: &str| -> TokenStream {
+            match f.counters.iter().find(|c| c.name == n) {
+                Some(c) => {
+                    let s = slot(c, hal);
+                    quote!(Some(#s))
+                }
+                None => quote!(None),
+            }
+        };
+        let (a, b, c) = (by_index('A'), by_index('B'), by_index('C'));
+        let (rpt, ts, ctx, ticks) = (
+            header("RPT_ID"),
+            header("TIME_STAMP"),
+            header("CTX_ID"),
+            header("GPU_TICKS"),
+        );
+        let mut text = format!(
+            "Report format {} (code {}, {} bytes).",
+            f.name, f.select, f.size
+        );
+        if !f.description.is_empty() {
+            text += &format!("\n\n{}", md(&f.description));
+        }
+        text += "\n\n| offset | counter | bits |\n|---|---|---|\n";
+        for c in &f.counters {
+            let at = match c.high_byte_offset {
+                Some(h) => format!("`{:#x}` + high byte `{h:#x}`", c.offset),
+                None => format!("`{:#x}`", c.offset),
+            };
+            text += &format!("| {at} | {} | {} |\n", c.name, c.bits);
+        }
+        if !f.note.is_empty() {
+            text += &format!("\n**Note:** {}\n", md(&f.note));
+        }
+        let fdoc = doc(&text);
+        let idoc = doc(&format!("Layout of [`{}`].", camel(&f.name)));
+        items.push(quote! {
+            #idoc
+            pub static #info: #hal::meta::FormatInfo = #hal::meta::FormatInfo {
+                name: #name, select: #select, size: #size, description: #desc,
+                counters: &[#(#slots),*],
+            };
+            #fdoc
+            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+            pub struct #ty;
+            impl #hal::ReportFormat for #ty {
+                type Project = #hal::#project_ty;
+                const INFO: &'static #hal::meta::FormatInfo = &#info;
+                const A: &'static [Option<#hal::meta::CounterSlot>] = #a;
+                const B: &'static [Option<#hal::meta::CounterSlot>] = #b;
+                const C: &'static [Option<#hal::meta::CounterSlot>] = #c;
+                const RPT_ID: Option<#hal::meta::CounterSlot> = #rpt;
+                const TIME_STAMP: Option<#hal::meta::CounterSlot> = #ts;
+                const CTX_ID: Option<#hal::meta::CounterSlot> = #ctx;
+                const GPU_TICKS: Option<#hal::meta::CounterSlot> = #ticks;
+            }
+        });
+        refs.push(quote!(&reports::#info));
+    }
+    let module = if items.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            /// Report formats of this project: zero-copy views with `perfregs_hal::Report`.
+            pub mod reports {
+                #(#items)*
+            }
+        }
+    };
+    (module, refs)
+}
+
+fn cell(c: &crate::model::Cell, hal: &TokenStream) -> TokenStream {
+    match c {
+        crate::model::Cell::Int(v) => quote!(#hal::meta::Cell::Int(#v)),
+        crate::model::Cell::Str(s) => quote!(#hal::meta::Cell::Str(#s)),
+    }
+}
+
+/// Runtime tables of project `p`: domains, groups, map rows, data tables.
+fn emit_project_tables(ir: &Ir, p: usize, hal: &TokenStream) -> TokenStream {
+    let domains = ir.domains.iter().filter(|d| d.project == p).map(|d| {
+        let (name, on, desc) = (d.name.as_str(), d.always_on, d.description.as_str());
+        let (req, ack) = (opt_str(d.request.as_deref()), opt_str(d.ack.as_deref()));
+        quote!(#hal::meta::DomainInfo { name: #name, always_on: #on, request: #req, ack: #ack, description: #desc })
+    });
+    let groups = ir.groups.iter().filter(|g| g.project == p).map(|g| {
+        let (name, n, desc) = (g.name.as_str(), g.instances, g.description.as_str());
+        let fuse = match &g.fuse {
+            Some((r, f, pol)) => {
+                let present = *pol == crate::model::FusePolarity::Enable;
+                quote!(Some(#hal::meta::FuseInfo { register: #r, field: #f, set_means_present: #present }))
+            }
+            None => quote!(None),
+        };
+        quote!(#hal::meta::GroupInfo { name: #name, instances: #n, fuse: #fuse, description: #desc })
+    });
+    let rows = ir.map.iter().filter(|r| r.project == p).map(|r| {
+        let (start, end, n, st) = (hex(r.start), hex(r.end), r.instances, r.steering.as_str());
+        let (wake, group) = (opt_str(r.wake.as_deref()), opt_str(r.group.as_deref()));
+        quote!(#hal::meta::MapRow { start: #start, end: #end, wake: #wake, group: #group, instances: #n, steering: #st })
+    });
+    let tables = ir.tables.iter().filter(|t| t.projects.contains(p)).map(|t| {
+        let (name, desc) = (t.name.as_str(), t.description.as_str());
+        let cols = t.columns.iter().map(String::as_str);
+        let rows = t.rows.iter().map(|row| {
+            let cells = row.iter().map(|c| cell(c, hal));
+            quote!(&[#(#cells),*])
+        });
+        quote!(#hal::meta::TableInfo { name: #name, description: #desc, columns: &[#(#cols),*], rows: &[#(#rows),*] })
+    });
+    quote! {
+        domains: &[#(#domains),*],
+        groups: &[#(#groups),*],
+        map: &[#(#rows),*],
+        tables: &[#(#tables),*],
+    }
+}
+
 fn u64_lit(v: u64) -> Literal {
     Literal::u64_unsuffixed(v)
 }
@@ -467,6 +638,11 @@ fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions)
             },
         )
     };
+    let domain = opt_str(inst.domain.as_deref());
+    let replication = match &inst.replication {
+        Some((g, n)) => quote!(Some((#g, #n))),
+        None => quote!(None),
+    };
     let mod_doc = doc(&format!("Fields and values of [`{}`]({}).", r.name, r.name));
     quote! {
         #rdoc
@@ -498,6 +674,8 @@ fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions)
                 space: #hal::meta::SpaceKind::#space_kind,
                 address: #addr, width: #width, reset: #reset, masked: #masked,
                 fields: &[#(#infos),*],
+                domain: #domain,
+                replication: #replication,
             };
 
             #read_doc
@@ -561,9 +739,12 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
             });
         }
         let regs: Vec<_> = ir.on_project(pi).collect();
-        if regs.is_empty() && !opts.projects {
+        let has_formats = ir.formats.iter().any(|f| f.project == pi);
+        if regs.is_empty() && !has_formats && !opts.projects {
             continue;
         }
+        let (formats_mod, format_refs) = emit_formats(ir, pi, opts);
+        let tables = emit_project_tables(ir, pi, hal);
         let module = format_ident!("{}", p.name);
         let items: Vec<_> = regs
             .iter()
@@ -599,7 +780,10 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
                     name: #tag, title: #title,
                     registers: &[#(#infos),*],
                     events: &[#(#events),*],
+                    formats: &[#(#format_refs),*],
+                    #tables
                 };
+                #formats_mod
                 #(#items)*
             }
         });

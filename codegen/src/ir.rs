@@ -16,6 +16,114 @@ pub struct Ir {
     pub registers: Vec<RegisterIr>,
     /// Counter event documentation rows.
     pub events: Vec<EventIr>,
+    /// Power domains, per project.
+    pub domains: Vec<DomainIr>,
+    /// Replication groups, per project.
+    pub groups: Vec<GroupIr>,
+    /// Address-map rows, per project, by ascending start.
+    pub map: Vec<MapRowIr>,
+    /// Report formats, per project.
+    pub formats: Vec<FormatIr>,
+    /// Data tables.
+    pub tables: Vec<TableIr>,
+}
+
+/// A power domain on one project.
+#[derive(Debug, Clone)]
+pub struct DomainIr {
+    /// Catalogue index of the project.
+    pub project: usize,
+    /// Name.
+    pub name: String,
+    /// Needs no waking.
+    pub always_on: bool,
+    /// Request register.
+    pub request: Option<String>,
+    /// Ack register.
+    pub ack: Option<String>,
+    /// Description.
+    pub description: String,
+}
+
+/// A replication group on one project.
+#[derive(Debug, Clone)]
+pub struct GroupIr {
+    /// Catalogue index of the project.
+    pub project: usize,
+    /// Name.
+    pub name: String,
+    /// Instances.
+    pub instances: u32,
+    /// `(register, field, polarity)` of the fuse mirror.
+    pub fuse: Option<(String, String, crate::model::FusePolarity)>,
+    /// Description.
+    pub description: String,
+}
+
+/// An address-map row on one project.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MapRowIr {
+    /// Catalogue index of the project.
+    pub project: usize,
+    /// First byte.
+    pub start: u64,
+    /// Last byte (inclusive).
+    pub end: u64,
+    /// Wake domain, `None` for reserved.
+    pub wake: Option<String>,
+    /// Replication group.
+    pub group: Option<String>,
+    /// Instances (1 when not replicated).
+    pub instances: u32,
+    /// Steering as the PRM writes it.
+    pub steering: String,
+}
+
+/// A report format on one project.
+#[derive(Debug, Clone)]
+pub struct FormatIr {
+    /// Catalogue index of the project.
+    pub project: usize,
+    /// Name.
+    pub name: String,
+    /// Format code.
+    pub select: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// Description.
+    pub description: String,
+    /// Note.
+    pub note: String,
+    /// Counters by ascending offset.
+    pub counters: Vec<CounterIr>,
+}
+
+/// One counter of a report format.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CounterIr {
+    /// Name (`A7`, `RPT_ID`).
+    pub name: String,
+    /// Byte offset (low dword of a split counter).
+    pub offset: u64,
+    /// Width in bits.
+    pub bits: u32,
+    /// High byte of a split 40-bit counter.
+    pub high_byte_offset: Option<u64>,
+}
+
+/// A data table.
+#[derive(Debug, Clone)]
+pub struct TableIr {
+    /// Projects.
+    pub projects: crate::projects::ProjectSet,
+    /// Name.
+    pub name: String,
+    /// Description.
+    pub description: String,
+    /// Columns.
+    pub columns: Vec<String>,
+    /// Rows.
+    pub rows: Vec<Vec<crate::model::Cell>>,
 }
 
 /// An enum.
@@ -71,6 +179,10 @@ pub struct InstanceIr {
     pub reset: u64,
     /// Fields present on this project, by ascending lsb.
     pub fields: Vec<FieldIr>,
+    /// Wake domain from the project's address map (`None`: not mapped).
+    pub domain: Option<String>,
+    /// `(group, instances)` when the register is replicated.
+    pub replication: Option<(String, u32)>,
 }
 
 /// A field on one project.
@@ -131,6 +243,13 @@ pub struct EventIr {
 }
 
 impl Ir {
+    /// The address-map row of project `p` holding `addr`.
+    pub fn row_at(&self, p: usize, addr: u64) -> Option<&MapRowIr> {
+        self.map
+            .iter()
+            .find(|r| r.project == p && r.start <= addr && addr <= r.end)
+    }
+
     /// Registers present on project `p`, with their instance there.
     pub fn on_project(&self, p: usize) -> impl Iterator<Item = (&RegisterIr, &InstanceIr)> {
         self.registers

@@ -36,7 +36,7 @@ pub enum Document {
     /// The project catalogue.
     Catalogue(CatalogueFile),
     /// A block of registers.
-    Block(BlockFile),
+    Block(Box<BlockFile>),
 }
 
 /// A file that deserialized.
@@ -96,7 +96,7 @@ pub fn load_str(name: &str, text: &str, diags: &mut Diagnostics) -> Option<Loade
     let doc = if is_catalogue {
         serde_yaml::from_str::<CatalogueFile>(text).map(Document::Catalogue)
     } else {
-        serde_yaml::from_str::<BlockFile>(text).map(Document::Block)
+        serde_yaml::from_str::<BlockFile>(text).map(|b| Document::Block(Box::new(b)))
     };
     match doc {
         Ok(doc) => Some(Loaded { source, doc }),

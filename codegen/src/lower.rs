@@ -1,7 +1,11 @@
 //! Lowering: validated, resolved blocks -> [`Ir`]. Runs only when validation
 //! reported nothing, so missing pieces here are skipped rather than reported.
 
-use crate::ir::{EnumIr, EventIr, FieldIr, InstanceIr, Ir, RegisterIr};
+use crate::ir::{
+    CounterIr, DomainIr, EnumIr, EventIr, FieldIr, FormatIr, GroupIr, InstanceIr, Ir, MapRowIr,
+    RegisterIr, TableIr,
+};
+use crate::model::Space;
 use crate::projects::Catalogue;
 use crate::resolve::RBlock;
 
@@ -72,6 +76,8 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Ir {
                         address: address.wrapping_add(u64::from(n).wrapping_mul(stride)),
                         reset,
                         fields,
+                        domain: None,
+                        replication: None,
                     });
                 }
                 if instances.is_empty() {
@@ -105,5 +111,98 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Ir {
             }
         }
     }
+    lower_sections(blocks, &mut ir);
     ir
+}
+
+/// Power domains, groups, map rows, formats and tables, then the registers'
+/// wake domain and replication group from the map rows.
+fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
+    for b in blocks {
+        let s = &b.sections;
+        for d in &s.domains {
+            for p in d.projects.iter() {
+                ir.domains.push(DomainIr {
+                    project: p,
+                    name: d.name.clone(),
+                    always_on: d.always_on,
+                    request: d.request.clone(),
+                    ack: d.ack.clone(),
+                    description: d.description.clone(),
+                });
+            }
+        }
+        for g in &s.groups {
+            for p in g.projects.iter() {
+                ir.groups.push(GroupIr {
+                    project: p,
+                    name: g.name.clone(),
+                    instances: g.instances,
+                    fuse: g.fuse.clone(),
+                    description: g.description.clone(),
+                });
+            }
+        }
+        for r in &s.rows {
+            for p in r.projects.iter() {
+                ir.map.push(MapRowIr {
+                    project: p,
+                    start: r.start,
+                    end: r.end,
+                    wake: r.wake.clone(),
+                    group: r.group.clone(),
+                    instances: r.instances.unwrap_or(1),
+                    steering: r.steering.clone(),
+                });
+            }
+        }
+        for f in &s.formats {
+            let mut counters: Vec<CounterIr> = f
+                .counters
+                .iter()
+                .map(|c| CounterIr {
+                    name: c.name.clone(),
+                    offset: c.offset,
+                    bits: c.bits,
+                    high_byte_offset: c.high_byte_offset,
+                })
+                .collect();
+            counters.sort_by_key(|c| c.offset);
+            for p in f.projects.iter() {
+                ir.formats.push(FormatIr {
+                    project: p,
+                    name: f.name.clone(),
+                    select: f.select,
+                    size: f.size,
+                    description: f.description.clone(),
+                    note: f.note.clone(),
+                    counters: counters.clone(),
+                });
+            }
+        }
+        for t in &s.tables {
+            ir.tables.push(TableIr {
+                projects: t.projects,
+                name: t.name.clone(),
+                description: t.description.clone(),
+                columns: t.columns.clone(),
+                rows: t.rows.clone(),
+            });
+        }
+    }
+    ir.map.sort_by_key(|r| (r.project, r.start));
+    let map = std::mem::take(&mut ir.map);
+    for reg in ir.registers.iter_mut().filter(|r| r.space == Space::Mmio) {
+        for inst in &mut reg.instances {
+            let at = inst.address;
+            if let Some(row) = map
+                .iter()
+                .find(|r| r.project == inst.project && r.start <= at && at <= r.end)
+            {
+                inst.domain = row.wake.clone();
+                inst.replication = row.group.clone().map(|g| (g, row.instances));
+            }
+        }
+    }
+    ir.map = map;
 }

@@ -23,12 +23,14 @@ pub mod bus;
 mod device;
 pub mod meta;
 pub mod register;
+pub mod report;
 
 pub use access::{Field, FieldValue, ReadValue, WriteValue};
 pub use bits::Bits;
 pub use bus::{Bus, Mmio, Msr, Pci, RawMmio, Recording, SliceBus};
 pub use device::Device;
 pub use register::{MaskedWritable, OnProject, Project, Readable, Register, Writable};
+pub use report::{reports, Report, ReportFormat};
 
 /// Traits needed to call the generic field API (`get`, `set`, `clear`).
 pub mod prelude {

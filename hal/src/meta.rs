@@ -121,6 +121,10 @@ pub struct RegisterInfo {
     pub masked: bool,
     /// Fields by ascending lsb.
     pub fields: &'static [FieldInfo],
+    /// Wake domain from the project's force-wake table (`None`: not in the table).
+    pub domain: Option<&'static str>,
+    /// `(group, instances)` when the register is replicated (multicast).
+    pub replication: Option<(&'static str, u32)>,
 }
 
 impl RegisterInfo {
@@ -141,6 +145,133 @@ pub struct CounterEvent {
     pub description: &'static str,
 }
 
+/// A force-wake power domain.
+#[derive(Clone, Copy, Debug)]
+pub struct DomainInfo {
+    /// Name (`render`).
+    pub name: &'static str,
+    /// Needs no waking.
+    pub always_on: bool,
+    /// Request register.
+    pub request: Option<&'static str>,
+    /// Acknowledge register.
+    pub ack: Option<&'static str>,
+    /// Description.
+    pub description: &'static str,
+}
+
+/// Where the presence of each instance of a replication group is fused.
+#[derive(Clone, Copy, Debug)]
+pub struct FuseInfo {
+    /// Register name.
+    pub register: &'static str,
+    /// Field name.
+    pub field: &'static str,
+    /// True: a set bit means present; false: a set bit means fused off.
+    pub set_means_present: bool,
+}
+
+/// A multicast replication group.
+#[derive(Clone, Copy, Debug)]
+pub struct GroupInfo {
+    /// Name (`dss`).
+    pub name: &'static str,
+    /// Instances.
+    pub instances: u32,
+    /// Fuse mirror, if any.
+    pub fuse: Option<FuseInfo>,
+    /// Description.
+    pub description: &'static str,
+}
+
+/// One row of a force-wake / steering table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MapRow {
+    /// First byte.
+    pub start: u64,
+    /// Last byte (inclusive).
+    pub end: u64,
+    /// Wake domain; `None`: reserved (the PRM leaves it blank).
+    pub wake: Option<&'static str>,
+    /// Replication group.
+    pub group: Option<&'static str>,
+    /// Instances (1 when not replicated).
+    pub instances: u32,
+    /// Steering as the PRM writes it.
+    pub steering: &'static str,
+}
+
+/// Where one counter sits in a report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CounterSlot {
+    /// Name (`A7`, `RPT_ID`).
+    pub name: &'static str,
+    /// Byte offset (of the low dword, for split counters).
+    pub offset: u32,
+    /// Width in bits.
+    pub bits: u32,
+    /// Byte offset of the high byte of a split 40-bit counter.
+    pub high_byte_offset: Option<u32>,
+}
+
+impl CounterSlot {
+    /// The counter's value in `report` (little endian), or `None` when the
+    /// report is too short.
+    #[inline]
+    pub fn read(&self, report: &[u8]) -> Option<u64> {
+        let at = |o: u32, n: usize| report.get(o as usize..o as usize + n);
+        let le = |b: &[u8]| b.iter().rev().fold(0u64, |v, &x| v << 8 | u64::from(x));
+        match self.high_byte_offset {
+            Some(h) => Some(le(at(self.offset, 4)?) | le(at(h, 1)?) << 32),
+            None => Some(le(at(self.offset, (self.bits as usize).div_ceil(8))?)),
+        }
+    }
+}
+
+/// A report memory layout.
+#[derive(Clone, Copy, Debug)]
+pub struct FormatInfo {
+    /// Name (`A45_B8_C8`).
+    pub name: &'static str,
+    /// Format code (Counter Select).
+    pub select: u64,
+    /// Size in bytes.
+    pub size: usize,
+    /// Description.
+    pub description: &'static str,
+    /// Counters by ascending offset.
+    pub counters: &'static [CounterSlot],
+}
+
+impl FormatInfo {
+    /// The slot of a counter by name.
+    pub fn counter(&self, name: &str) -> Option<&'static CounterSlot> {
+        self.counters.iter().find(|c| c.name == name)
+    }
+}
+
+/// A cell of a data table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// An integer.
+    Int(u64),
+    /// Text.
+    Str(&'static str),
+}
+
+/// A PRM data table (cascade pairs, engine classes, event encodings, ...).
+#[derive(Clone, Copy, Debug)]
+pub struct TableInfo {
+    /// Name.
+    pub name: &'static str,
+    /// Description.
+    pub description: &'static str,
+    /// Column names.
+    pub columns: &'static [&'static str],
+    /// Rows.
+    pub rows: &'static [&'static [Cell]],
+}
+
 /// Everything described for one project.
 #[derive(Clone, Copy, Debug)]
 pub struct ProjectInfo {
@@ -152,6 +283,16 @@ pub struct ProjectInfo {
     pub registers: &'static [&'static RegisterInfo],
     /// Counter events.
     pub events: &'static [CounterEvent],
+    /// Force-wake power domains.
+    pub domains: &'static [DomainInfo],
+    /// Replication groups.
+    pub groups: &'static [GroupInfo],
+    /// Force-wake / steering table, by ascending start.
+    pub map: &'static [MapRow],
+    /// Report formats.
+    pub formats: &'static [&'static FormatInfo],
+    /// Data tables.
+    pub tables: &'static [TableInfo],
 }
 
 impl ProjectInfo {
@@ -178,6 +319,30 @@ impl ProjectInfo {
             .iter()
             .copied()
             .find(|r| r.space == space && r.address == address)
+    }
+    /// The force-wake table row holding `address` (binary search).
+    pub fn row_at(&self, address: u64) -> Option<&'static MapRow> {
+        let i = self.map.partition_point(|r| r.end < address);
+        self.map.get(i).filter(|r| r.start <= address)
+    }
+    /// A power domain by name.
+    pub fn domain(&self, name: &str) -> Option<&'static DomainInfo> {
+        self.domains.iter().find(|d| d.name == name)
+    }
+    /// A replication group by name.
+    pub fn group(&self, name: &str) -> Option<&'static GroupInfo> {
+        self.groups.iter().find(|g| g.name == name)
+    }
+    /// A report format by name.
+    pub fn format(&self, name: &str) -> Option<&'static FormatInfo> {
+        self.formats
+            .iter()
+            .copied()
+            .find(|f| f.name.eq_ignore_ascii_case(name))
+    }
+    /// A data table by name.
+    pub fn table(&self, name: &str) -> Option<&'static TableInfo> {
+        self.tables.iter().find(|t| t.name == name)
     }
     /// Event names of a counter.
     pub fn event(&self, counter: &str) -> Option<&'static CounterEvent> {

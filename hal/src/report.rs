@@ -1,0 +1,121 @@
+//! Zero-copy typed views of OA reports.
+//!
+//! Each report format of each project is a generated zero-sized type
+//! implementing [`ReportFormat`] (`hsw::reports::A45B8C8`); a [`Report`] borrows
+//! the bytes of one report and reads counters where the PRM layout puts them,
+//! reassembling 40-bit counters split into a low dword and a high byte.
+
+use crate::meta::{CounterSlot, FormatInfo};
+use crate::register::Project;
+use core::marker::PhantomData;
+
+/// A report layout of one project.
+pub trait ReportFormat: Copy + Default + 'static {
+    /// The project.
+    type Project: Project;
+    /// The layout.
+    const INFO: &'static FormatInfo;
+    /// A counters by index (`A[n]` is An when the format carries it).
+    const A: &'static [Option<CounterSlot>];
+    /// B counters by index.
+    const B: &'static [Option<CounterSlot>];
+    /// C counters by index.
+    const C: &'static [Option<CounterSlot>];
+    /// RPT_ID, if the format has it.
+    const RPT_ID: Option<CounterSlot>;
+    /// TIME_STAMP, if the format has it.
+    const TIME_STAMP: Option<CounterSlot>;
+    /// CTX_ID, if the format has it.
+    const CTX_ID: Option<CounterSlot>;
+    /// GPU_TICKS, if the format has it.
+    const GPU_TICKS: Option<CounterSlot>;
+}
+
+/// One report of format `F`, borrowed from a buffer.
+#[derive(Clone, Copy)]
+pub struct Report<'a, F> {
+    bytes: &'a [u8],
+    _format: PhantomData<F>,
+}
+
+impl<'a, F: ReportFormat> Report<'a, F> {
+    /// View the first `F::INFO.size` bytes of `bytes`; `None` when shorter.
+    #[inline]
+    pub fn new(bytes: &'a [u8]) -> Option<Self> {
+        let bytes = bytes.get(..F::INFO.size)?;
+        Some(Report {
+            bytes,
+            _format: PhantomData,
+        })
+    }
+
+    /// The report's bytes.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    #[inline]
+    fn slot(&self, table: &[Option<CounterSlot>], i: usize) -> Option<u64> {
+        table
+            .get(i)
+            .copied()
+            .flatten()
+            .and_then(|s| s.read(self.bytes))
+    }
+
+    /// Counter An, if the format carries it.
+    #[inline]
+    pub fn a(&self, n: usize) -> Option<u64> {
+        self.slot(F::A, n)
+    }
+    /// Counter Bn, if the format carries it.
+    #[inline]
+    pub fn b(&self, n: usize) -> Option<u64> {
+        self.slot(F::B, n)
+    }
+    /// Counter Cn, if the format carries it.
+    #[inline]
+    pub fn c(&self, n: usize) -> Option<u64> {
+        self.slot(F::C, n)
+    }
+    /// The report ID dword.
+    pub fn rpt_id(&self) -> Option<u32> {
+        F::RPT_ID.and_then(|s| s.read(self.bytes)).map(|v| v as u32)
+    }
+    /// The timestamp.
+    pub fn timestamp(&self) -> Option<u64> {
+        F::TIME_STAMP.and_then(|s| s.read(self.bytes))
+    }
+    /// The context ID.
+    pub fn ctx_id(&self) -> Option<u32> {
+        F::CTX_ID.and_then(|s| s.read(self.bytes)).map(|v| v as u32)
+    }
+    /// The GPU tick counter.
+    pub fn gpu_ticks(&self) -> Option<u64> {
+        F::GPU_TICKS.and_then(|s| s.read(self.bytes))
+    }
+    /// Any counter by its layout name.
+    pub fn counter(&self, name: &str) -> Option<u64> {
+        F::INFO.counter(name).and_then(|s| s.read(self.bytes))
+    }
+}
+
+impl<F: ReportFormat> core::fmt::Debug for Report<'_, F> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut m = f.debug_map();
+        for s in F::INFO.counters {
+            if let Some(v) = s.read(self.bytes) {
+                m.entry(&s.name, &v);
+            }
+        }
+        m.finish()
+    }
+}
+
+/// The whole reports of format `F` in `buffer`, in order (a trailing partial
+/// report is not yielded).
+pub fn reports<F: ReportFormat>(buffer: &[u8]) -> impl Iterator<Item = Report<'_, F>> {
+    buffer
+        .chunks_exact(F::INFO.size.max(1))
+        .filter_map(Report::new)
+}
