@@ -1,5 +1,17 @@
 //! The `perfregs` command: check descriptions and decode register values.
 
+mod cli;
+
+/// `println!` that ends the program quietly when stdout is closed (`| head`).
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout().lock(), $($t)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 use perfregs::hal::{meta::ProjectInfo, PROJECTS};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,7 +20,10 @@ const USAGE: &str = "\
 usage:
   perfregs check [PATH...]                     validate descriptions (default: regdefs/)
   perfregs decode <project> <REGISTER> <value> decode a value into named fields
-  perfregs list <project>                      list a project's registers";
+  perfregs list <project>                      list a project's registers
+  perfregs dump <project> --json               the compiled view of a project as JSON
+  perfregs lookup <project> <address>          register, wake domain and replication at an address
+  perfregs diff <projectA> <projectB>          registers added, removed, moved; fields changed";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -16,8 +31,11 @@ fn main() -> ExitCode {
         Some("check") => check(&args[1..]),
         Some("decode") => decode(&args[1..]),
         Some("list") => list(&args[1..]),
+        Some("dump") => dump(&args[1..]),
+        Some("lookup") => lookup(&args[1..]),
+        Some("diff") => diff(&args[1..]),
         Some("-h" | "--help" | "help") => {
-            println!("{USAGE}");
+            say!("{USAGE}");
             ExitCode::SUCCESS
         }
         _ => usage_error("expected a command"),
@@ -71,7 +89,7 @@ fn check(paths: &[String]) -> ExitCode {
                 .map(|i| i.fields.len())
                 .sum();
             let instances: usize = ir.registers.iter().map(|r| r.instances.len()).sum();
-            println!(
+            say!(
                 "ok: {} files, {} registers ({} register-project pairs, {} fields), {} enums, {} counter events",
                 sources.len(),
                 ir.registers.len(),
@@ -148,9 +166,12 @@ fn decode(args: &[String]) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    println!(
+    say!(
         "{} ({}) @ {:#x} on {} = {v:#x}",
-        r.name, r.title, r.address, p.name
+        r.name,
+        r.title,
+        r.address,
+        p.name
     );
     let mut covered = 0u64;
     for f in r.fields.iter().rev() {
@@ -166,7 +187,7 @@ fn decode(args: &[String]) -> ExitCode {
             (false, None) => " (no named encoding)".to_string(),
             _ => String::new(),
         };
-        println!(
+        say!(
             "  [{bits:>5}] {:<24} = {x} ({x:#x}){name}  {}",
             f.name,
             f.access.as_str()
@@ -174,7 +195,7 @@ fn decode(args: &[String]) -> ExitCode {
     }
     let stray = v & !covered;
     if stray != 0 {
-        println!("  bits {stray:#x} set outside every field (reserved)");
+        say!("  bits {stray:#x} set outside every field (reserved)");
     }
     ExitCode::SUCCESS
 }
@@ -188,10 +209,78 @@ fn list(args: &[String]) -> ExitCode {
         Err(code) => return code,
     };
     for r in p.registers {
-        println!(
+        say!(
             "{:#08x}  {:<14} {:<10} {}",
-            r.address, r.name, r.block, r.title
+            r.address,
+            r.name,
+            r.block,
+            r.title
         );
     }
+    ExitCode::SUCCESS
+}
+
+fn dump(args: &[String]) -> ExitCode {
+    let (p, json) = match args {
+        [p, flag] if flag == "--json" => (p, true),
+        [flag, p] if flag == "--json" => (p, true),
+        [p] => (p, false),
+        _ => return usage_error("dump takes <project> --json"),
+    };
+    if !json {
+        return usage_error("dump writes JSON only: add --json");
+    }
+    let p = match project(p) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    match serde_json::to_string_pretty(&cli::dump::project_json(p)) {
+        Ok(text) => {
+            say!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("perfregs: cannot serialise: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn lookup(args: &[String]) -> ExitCode {
+    let [p, addr] = args else {
+        return usage_error("lookup takes <project> <address>");
+    };
+    let p = match project(p) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let Some(addr) = parse_value(addr) else {
+        eprintln!("perfregs: `{addr}` is not an address (decimal, 0x hex or 0b binary)");
+        return ExitCode::from(2);
+    };
+    for line in cli::lookup::lookup(p, addr) {
+        say!("{line}");
+    }
+    ExitCode::SUCCESS
+}
+
+fn diff(args: &[String]) -> ExitCode {
+    let [a, b] = args else {
+        return usage_error("diff takes <projectA> <projectB>");
+    };
+    let (a, b) = match (project(a), project(b)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(code), _) | (_, Err(code)) => return code,
+    };
+    let lines = cli::diff::diff(a, b);
+    for line in &lines {
+        say!("{line}");
+    }
+    say!(
+        "{} difference(s) from {} to {}",
+        lines.len(),
+        a.name,
+        b.name
+    );
     ExitCode::SUCCESS
 }

@@ -1,0 +1,5 @@
+//! Subcommands of the `perfregs` binary that need more than a few lines.
+
+pub mod diff;
+pub mod dump;
+pub mod lookup;
