@@ -116,3 +116,178 @@ fn list_names_every_register() {
     let (_, ivb, _) = perfregs(&["list", "ivb"]);
     assert!(!ivb.contains("OAPERF"), "{ivb}");
 }
+
+fn dump(project: &str) -> serde_json::Value {
+    let (code, out, err) = perfregs(&["dump", project, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("dump {project}: {e}\n{out}"))
+}
+
+#[test]
+fn dump_has_the_documented_shape_for_every_project() {
+    for project in ["snb", "ivb", "vlv", "hsw", "bdw", "tgl", "p4", "ivt"] {
+        let v = dump(project);
+        assert_eq!(v["project"], project);
+        let regs = v["registers"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{project}: registers"));
+        assert!(!regs.is_empty(), "{project} has no registers");
+        for r in regs {
+            for key in [
+                "name",
+                "block",
+                "space",
+                "address",
+                "width",
+                "reset",
+                "masked",
+                "domain",
+                "replication",
+                "fields",
+            ] {
+                assert!(r.get(key).is_some(), "{project}: {key} missing in {r}");
+            }
+            assert!(
+                ["mmio", "msr", "pci"].contains(&r["space"].as_str().unwrap_or("")),
+                "{r}"
+            );
+            assert!(
+                r["address"].is_u64() && r["reset"].is_u64() && r["masked"].is_boolean(),
+                "{r}"
+            );
+            assert!(r["domain"].is_null() || r["domain"].is_string(), "{r}");
+            if !r["replication"].is_null() {
+                assert!(
+                    r["replication"]["group"].is_string() && r["replication"]["instances"].is_u64(),
+                    "{r}"
+                );
+            }
+            for f in r["fields"].as_array().into_iter().flatten() {
+                assert!(f["lsb"].as_u64() <= f["msb"].as_u64(), "{f}");
+                assert!(
+                    f["name"].is_string() && f["access"].is_string() && f["reset"].is_u64(),
+                    "{f}"
+                );
+            }
+        }
+        for row in v["forcewake"].as_array().into_iter().flatten() {
+            assert!(
+                row["start"].as_u64() <= row["end"].as_u64() && row["domain"].is_string(),
+                "{row}"
+            );
+        }
+        for row in v["replication"].as_array().into_iter().flatten() {
+            assert!(
+                row["group"].is_string() && row["instances"].as_u64() > Some(1),
+                "{row}"
+            );
+        }
+        for f in v["report_formats"].as_array().into_iter().flatten() {
+            assert!(
+                f["name"].is_string() && f["select"].is_u64() && f["size"].is_u64(),
+                "{f}"
+            );
+            for c in f["counters"].as_array().into_iter().flatten() {
+                assert!(
+                    c["name"].is_string() && c["offset"].is_u64() && c["bits"].is_u64(),
+                    "{c}"
+                );
+                assert_eq!(
+                    c.get("high_byte_offset").is_some(),
+                    c["bits"] == 40
+                        && c["name"].as_str().is_some_and(|n| n.starts_with('A'))
+                        && c.get("high_byte_offset").is_some()
+                );
+            }
+        }
+    }
+    // Spaces per project family.
+    assert!(dump("p4")["registers"]
+        .as_array()
+        .is_some_and(|r| r.iter().all(|r| r["space"] == "msr")));
+    assert!(dump("ivt")["registers"]
+        .as_array()
+        .is_some_and(|r| r.iter().any(|r| r["space"] == "pci")));
+    // TGL: the force-wake table and its replicated rows; domains as the issue names them.
+    let tgl = dump("tgl");
+    let fw = tgl["forcewake"].as_array().cloned().unwrap_or_default();
+    assert_eq!(fw.len(), 199);
+    for d in [
+        "aon", "gt", "render", "vdbox0", "vdbox2", "vebox0", "reserved",
+    ] {
+        assert!(fw.iter().any(|r| r["domain"] == d), "no {d} row");
+    }
+    let rep = tgl["replication"].as_array().cloned().unwrap_or_default();
+    for (g, n) in [("sqidi", 2), ("dss", 6), ("l3bank", 8)] {
+        assert!(
+            rep.iter().any(|r| r["group"] == g && r["instances"] == n),
+            "no {g} x{n}"
+        );
+    }
+}
+
+fn lookup(project: &str, addr: &str) -> String {
+    let (code, out, err) = perfregs(&["lookup", project, addr]);
+    assert_eq!(code, 0, "{err}");
+    out
+}
+
+#[test]
+fn lookup_names_register_domain_and_replication() {
+    // One address per wake target and replication group of the TGL table.
+    let cases = [
+        ("0xC00", "wake domain: aon", "replication: none"),
+        ("0xB00", "wake domain: aon", "replication: sqidi x2"),
+        ("0x2000", "wake domain: render", "replication: none"),
+        ("0x2700", "wake domain: gt", "replication: none"),
+        ("0x8150", "wake domain: render", "replication: dss x6"),
+        ("0x8700", "wake domain: gt", "replication: sqidi x2"),
+        ("0xB100", "wake domain: render", "replication: l3bank x8"),
+        ("0x0", "wake domain: reserved", "replication: none"),
+    ];
+    for (addr, domain, rep) in cases {
+        let out = lookup("tgl", addr);
+        assert!(out.contains(domain), "{addr}: {out}");
+        assert!(out.contains(rep), "{addr}: {out}");
+    }
+    let out = lookup("tgl", "0xDAF4");
+    assert!(out.contains("OAG_OACONTROL"), "{out}");
+    let out = lookup("hsw", "0x2360");
+    assert!(
+        out.contains("OACONTROL") && out.contains("wake domain: render"),
+        "{out}"
+    );
+    let out = lookup("hsw", "0x130044");
+    assert!(
+        out.contains("FORCEWAKE_ACK_HSW") && out.contains("outside the force-wake table"),
+        "{out}"
+    );
+    let media: Vec<_> = dump("tgl")["forcewake"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let vd = media
+        .iter()
+        .find(|r| r["domain"] == "vdbox0")
+        .and_then(|r| r["start"].as_u64())
+        .unwrap_or(0);
+    assert!(lookup("tgl", &format!("{vd:#x}")).contains("wake domain: vdbox0"));
+}
+
+#[test]
+fn diff_lists_moves_and_field_changes() {
+    let (code, out, _) = perfregs(&["diff", "ivb", "hsw"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("~ CEC0_0 moved: 0x2390 on ivb -> 0x2770 on hsw"),
+        "{out}"
+    );
+    assert!(out.contains("+ OAPERF_A0 0x2800 (hsw only)"), "{out}");
+    assert!(
+        out.contains("~ OASTATUS2.memory_select changed: 0:0 RW -> 0:0 RO"),
+        "{out}"
+    );
+    assert!(out.contains("~ OASTATUS2 reset: 0x0 -> 0x1"), "{out}");
+    let (_, same, _) = perfregs(&["diff", "hsw", "hsw"]);
+    assert_eq!(same.trim(), "0 difference(s) from hsw to hsw");
+}

@@ -171,3 +171,135 @@ fn oa_registers_sit_where_the_prm_says() {
         }
     }
 }
+
+const PRM_003: &str = "../shared/prm/003_23e18c9962685655.txt";
+
+/// One row of the PRM 003 "Force Wake and Steering Table", as the PRM prints it.
+#[derive(Debug, PartialEq, Eq, Hash)]
+struct FwRow {
+    start: u64,
+    end: u64,
+    bytes: u64,
+    wake: Option<String>,
+    group: Option<String>,
+    instances: u32,
+    steering: String,
+}
+
+/// Rows parsed from the PRM text: `start end bytes [target yes/no group count steering]`.
+fn prm_003_rows(text: &str) -> Vec<FwRow> {
+    let is_hex8 = |t: &str| t.len() == 8 && t.bytes().all(|c| c.is_ascii_hexdigit());
+    let mut rows = Vec::new();
+    for line in text.lines() {
+        // Some rows carry OCR residue (`<|...|>`) glued to the start address.
+        let line = line.rsplit_once("|>").map_or(line, |(_, rest)| rest);
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some(i) = tokens
+            .windows(3)
+            .position(|w| is_hex8(w[0]) && is_hex8(w[1]) && w[2].parse::<u64>().is_ok())
+        else {
+            continue;
+        };
+        let t = &tokens[i..];
+        let hex = |s: &str| u64::from_str_radix(s, 16).unwrap_or(u64::MAX);
+        let wake = t.get(3).map(|w| match *w {
+            w if w.starts_with("VD") => format!("vdbox{}", &w[2..]),
+            w if w.starts_with("VE") => format!("vebox{}", &w[2..]),
+            w => w.to_ascii_lowercase(),
+        });
+        let replicated = t.get(4) == Some(&"Yes");
+        rows.push(FwRow {
+            start: hex(t[0]),
+            end: hex(t[1]),
+            bytes: t[2].parse().unwrap_or(0),
+            wake,
+            group: replicated
+                .then(|| t.get(5).map(|g| g.to_ascii_lowercase()))
+                .flatten(),
+            instances: t.get(6).and_then(|n| n.parse().ok()).unwrap_or(1),
+            steering: match t.get(7) {
+                Some(&"-") | None => String::new(),
+                Some(s) => s.to_string(),
+            },
+        });
+    }
+    rows
+}
+
+fn fnv(rows: impl Iterator<Item = String>) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for r in rows {
+        for b in r.bytes().chain([b'\n']) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
+
+fn row_key(
+    start: u64,
+    end: u64,
+    wake: Option<&str>,
+    group: Option<&str>,
+    n: u32,
+    steering: &str,
+) -> String {
+    format!(
+        "{start:x} {end:x} {} {} {n} {steering}",
+        wake.unwrap_or("reserved"),
+        group.unwrap_or("-")
+    )
+}
+
+#[test]
+fn prm_003_force_wake_table_is_complete() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(PRM_003);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if std::env::var_os("CI").is_none() => {
+            return eprintln!("skipping: {}: {e}", path.display())
+        }
+        Err(e) => panic!("{}: {e}", path.display()),
+    };
+    let prm = prm_003_rows(&text);
+    assert_eq!(prm.len(), 199, "rows parsed from the PRM");
+    for r in &prm {
+        assert_eq!(
+            r.end - r.start + 1,
+            r.bytes,
+            "PRM row {:#x}: its own size column",
+            r.start
+        );
+    }
+    let ours = perfregs::hal::tgl::PROJECT.map;
+    assert_eq!(ours.len(), prm.len(), "every PRM row is described");
+    for (p, o) in prm.iter().zip(ours) {
+        assert_eq!(
+            row_key(o.start, o.end, o.wake, o.group, o.instances, o.steering),
+            row_key(
+                p.start,
+                p.end,
+                p.wake.as_deref(),
+                p.group.as_deref(),
+                p.instances,
+                &p.steering
+            ),
+        );
+    }
+    let prm_sum = fnv(prm.iter().map(|p| {
+        row_key(
+            p.start,
+            p.end,
+            p.wake.as_deref(),
+            p.group.as_deref(),
+            p.instances,
+            &p.steering,
+        )
+    }));
+    let our_sum = fnv(ours
+        .iter()
+        .map(|o| row_key(o.start, o.end, o.wake, o.group, o.instances, o.steering)));
+    assert_eq!(our_sum, prm_sum, "checksum of all rows");
+    let reserved = ours.iter().filter(|r| r.wake.is_none()).count();
+    assert_eq!(reserved, prm.iter().filter(|r| r.wake.is_none()).count());
+}

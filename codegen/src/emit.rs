@@ -165,6 +165,12 @@ fn emit_formats(ir: &Ir, p: usize, opts: &EmitOptions) -> (TokenStream, Vec<Toke
         });
         refs.push(quote!(&reports::#info));
     }
+    let tys: Vec<_> = ir
+        .formats
+        .iter()
+        .filter(|f| f.project == p)
+        .map(|f| format_ident!("{}", camel(&f.name)))
+        .collect();
     let module = if items.is_empty() {
         quote!()
     } else {
@@ -172,6 +178,10 @@ fn emit_formats(ir: &Ir, p: usize, opts: &EmitOptions) -> (TokenStream, Vec<Toke
             /// Report formats of this project: zero-copy views with `perfregs_hal::Report`.
             pub mod reports {
                 #(#items)*
+                /// Call `v.visit::<F>()` for every report format of this project.
+                pub fn visit_all<V: #hal::FormatVisitor>(v: &mut V) {
+                    #( v.visit::<#tys>(); )*
+                }
             }
         }
     };
@@ -470,8 +480,10 @@ fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions)
                 .fields
                 .iter()
                 .any(|f| f.access.settable() || matches!(f.access, Access::Rw1c | Access::Rw1s)));
-    let readable_impl = readable.then(|| quote!(impl #hal::Readable for #name {}));
-    let writable_impl = writable.then(|| quote!(impl #hal::Writable for #name {}));
+    let readable_impl =
+        readable.then(|| quote!(#[diagnostic::do_not_recommend] impl #hal::Readable for #name {}));
+    let writable_impl =
+        writable.then(|| quote!(#[diagnostic::do_not_recommend] impl #hal::Writable for #name {}));
     let masked_impl = r
         .masked
         .then(|| quote!(impl #hal::MaskedWritable for #name {}));
@@ -661,6 +673,7 @@ fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions)
             const KEEP_MASK: u64 = #keep;
             const INFO: &'static #hal::meta::RegisterInfo = &#module::INFO;
         }
+        #[diagnostic::do_not_recommend]
         impl #hal::OnProject<#hal::#project_ty> for #name {}
         #readable_impl
         #writable_impl

@@ -30,7 +30,7 @@ pub use bits::Bits;
 pub use bus::{Bus, Mmio, Msr, Pci, RawMmio, Recording, SliceBus};
 pub use device::Device;
 pub use register::{MaskedWritable, OnProject, Project, Readable, Register, Writable};
-pub use report::{reports, Report, ReportFormat};
+pub use report::{reports, FormatVisitor, Report, ReportFormat};
 
 /// Traits needed to call the generic field API (`get`, `set`, `clear`).
 pub mod prelude {

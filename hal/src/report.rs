@@ -31,6 +31,13 @@ pub trait ReportFormat: Copy + Default + 'static {
     const GPU_TICKS: Option<CounterSlot>;
 }
 
+/// Something done once per report format type (see each project's
+/// `reports::visit_all`), e.g. dispatching on a format chosen at run time.
+pub trait FormatVisitor {
+    /// Called with each format type in turn.
+    fn visit<F: ReportFormat>(&mut self);
+}
+
 /// One report of format `F`, borrowed from a buffer.
 #[derive(Clone, Copy)]
 pub struct Report<'a, F> {
