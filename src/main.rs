@@ -23,7 +23,8 @@ usage:
   perfregs list <project>                      list a project's registers
   perfregs dump <project> --json               the compiled view of a project as JSON
   perfregs lookup <project> <address>          register, wake domain and replication at an address
-  perfregs diff <projectA> <projectB>          registers added, removed, moved; fields changed";
+  perfregs diff <projectA> <projectB>          registers added, removed, moved; fields changed
+  perfregs export <project> --format F         F: c-header, markdown or svd (reads regdefs/ or $PERFREGS_REGDEFS)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,6 +35,7 @@ fn main() -> ExitCode {
         Some("dump") => dump(&args[1..]),
         Some("lookup") => lookup(&args[1..]),
         Some("diff") => diff(&args[1..]),
+        Some("export") => export(&args[1..]),
         Some("-h" | "--help" | "help") => {
             say!("{USAGE}");
             ExitCode::SUCCESS
@@ -281,6 +283,48 @@ fn diff(args: &[String]) -> ExitCode {
         lines.len(),
         a.name,
         b.name
+    );
+    ExitCode::SUCCESS
+}
+
+fn export(args: &[String]) -> ExitCode {
+    let (p, format) = match args {
+        [p, flag, f] if flag == "--format" => (p, f),
+        [flag, f, p] if flag == "--format" => (p, f),
+        _ => return usage_error("export takes <project> --format c-header|markdown|svd"),
+    };
+    let format: perfregs_codegen::export::Format = match format.parse() {
+        Ok(f) => f,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    let dir = std::env::var_os("PERFREGS_REGDEFS")
+        .map_or_else(|| PathBuf::from("regdefs"), PathBuf::from);
+    let ir = match perfregs_codegen::compile_path(&dir) {
+        Ok(ir) => ir,
+        Err(diags) => {
+            for d in &diags {
+                eprintln!("{d}");
+            }
+            eprintln!("perfregs: {} error(s) in {}", diags.len(), dir.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let Some(index) = ir.catalogue.find(&p.to_ascii_lowercase()) else {
+        let known: Vec<&str> = ir
+            .catalogue
+            .projects
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        eprintln!(
+            "perfregs: unknown project `{p}` (known: {})",
+            known.join(", ")
+        );
+        return ExitCode::from(2);
+    };
+    say!(
+        "{}",
+        perfregs_codegen::export::export(&ir, index, format).trim_end()
     );
     ExitCode::SUCCESS
 }

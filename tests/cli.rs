@@ -291,3 +291,21 @@ fn diff_lists_moves_and_field_changes() {
     let (_, same, _) = perfregs(&["diff", "hsw", "hsw"]);
     assert_eq!(same.trim(), "0 difference(s) from hsw to hsw");
 }
+
+#[test]
+fn export_writes_each_format() {
+    let (code, header, err) = perfregs(&["export", "hsw", "--format", "c-header"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(header.contains("#define HSW_OACONTROL 0x2360"), "{header}");
+    let (code, md, _) = perfregs(&["export", "tgl", "--format", "markdown"]);
+    assert_eq!(code, 0);
+    assert!(md.contains("OAG_OACONTROL"), "markdown");
+    let (code, svd, _) = perfregs(&["export", "ivt", "--format", "svd"]);
+    assert_eq!(code, 0);
+    assert!(
+        svd.contains("<device") && svd.contains("R2_PCI_PMON_BOX_STATUS"),
+        "svd"
+    );
+    assert_eq!(perfregs(&["export", "hsw", "--format", "pdf"]).0, 2);
+    assert_eq!(perfregs(&["export", "skl", "--format", "svd"]).0, 2);
+}

@@ -8,6 +8,7 @@
 pub mod access;
 pub mod diag;
 pub mod emit;
+pub mod export;
 pub mod ir;
 pub mod load;
 pub mod locate;
