@@ -10,11 +10,13 @@ source: tests/report_views.rs
 registers:
   - { name: OA_CTL, projects: tgl, address: 0x2B00 }
   - { name: DSS_REG, projects: tgl, address: 0x8150 }
+  - { name: FW_REQ, projects: tgl, address: 0x1000 }
+  - { name: FW_ACK, projects: tgl, address: 0x1004 }
 power_domains:
   - projects: tgl
     domains:
       - { name: aon, always_on: true }
-      - { name: render, request: OA_CTL, ack: OA_CTL }
+      - { name: render, request: FW_REQ, ack: FW_ACK }
 replication_groups:
   - projects: tgl
     groups: [ { name: dss, instances: 6 } ]
@@ -125,7 +127,11 @@ fn registers_know_their_domain_and_replication() {
     assert_eq!(p.row_at(0x8170).map(|r| r.wake), Some(None)); // reserved
     assert_eq!(p.row_at(0x1_0000), None);
     assert_eq!(p.row_at(0x0).map(|r| r.wake), Some(Some("aon")));
-    assert_eq!(p.domain("render").and_then(|d| d.request), Some("OA_CTL"));
+    assert_eq!(p.domain("render").and_then(|d| d.request), Some("FW_REQ"));
+    // A request register needs no force-wake, whatever its row says.
+    let req = <layouts::tgl::FW_REQ as Register>::INFO;
+    assert_eq!(req.domain, None);
+    assert_eq!(<layouts::tgl::FW_ACK as Register>::INFO.domain, Some("aon"));
     assert_eq!(p.group("dss").map(|g| g.instances), Some(6));
     assert_eq!(p.format("split40").map(|f| f.size), Some(64));
 }

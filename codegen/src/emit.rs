@@ -227,7 +227,14 @@ fn emit_project_tables(ir: &Ir, p: usize, hal: &TokenStream) -> TokenStream {
         });
         quote!(#hal::meta::TableInfo { name: #name, description: #desc, columns: &[#(#cols),*], rows: &[#(#rows),*] })
     });
+    let steering = opt_str(
+        ir.steering
+            .iter()
+            .find(|(q, _)| *q == p)
+            .map(|(_, r)| r.as_str()),
+    );
     quote! {
+        steering: #steering,
         domains: &[#(#domains),*],
         groups: &[#(#groups),*],
         map: &[#(#rows),*],

@@ -26,6 +26,8 @@ pub struct Ir {
     pub formats: Vec<FormatIr>,
     /// Data tables.
     pub tables: Vec<TableIr>,
+    /// `(project, register)`: the steering selector for CPU accesses.
+    pub steering: Vec<(usize, String)>,
 }
 
 /// A power domain on one project.

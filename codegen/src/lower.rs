@@ -180,6 +180,9 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
                 });
             }
         }
+        for (_, set, reg) in &s.steering {
+            ir.steering.extend(set.iter().map(|p| (p, reg.clone())));
+        }
         for t in &s.tables {
             ir.tables.push(TableIr {
                 projects: t.projects,
@@ -192,6 +195,13 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
     }
     ir.map.sort_by_key(|r| (r.project, r.start));
     let map = std::mem::take(&mut ir.map);
+    // A power domain's request register is written to wake the domain, so it
+    // needs no force-wake itself (facts section 2), whatever its table row says.
+    let requests: Vec<(usize, String)> = ir
+        .domains
+        .iter()
+        .filter_map(|d| d.request.clone().map(|r| (d.project, r)))
+        .collect();
     for reg in ir.registers.iter_mut().filter(|r| r.space == Space::Mmio) {
         for inst in &mut reg.instances {
             let at = inst.address;
@@ -199,7 +209,10 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
                 .iter()
                 .find(|r| r.project == inst.project && r.start <= at && at <= r.end)
             {
-                inst.domain = row.wake.clone();
+                let is_request = requests
+                    .iter()
+                    .any(|(p, n)| *p == inst.project && *n == reg.name);
+                inst.domain = if is_request { None } else { row.wake.clone() };
                 inst.replication = row.group.clone().map(|g| (g, row.instances));
             }
         }

@@ -141,6 +141,9 @@ pub struct PowerDomainDef {
 pub struct ReplicationGroupsDef {
     /// Project expression.
     pub projects: String,
+    /// The steering (MCR selector) register used for CPU accesses.
+    #[serde(default)]
+    pub steering: Option<String>,
     /// Groups.
     pub groups: Vec<ReplicationGroupDef>,
 }

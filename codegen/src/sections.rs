@@ -143,6 +143,8 @@ pub struct RSections {
     pub formats: Vec<RFormat>,
     /// Tables.
     pub tables: Vec<RTable>,
+    /// `(path, projects, register)` of the steering selectors for CPU accesses.
+    pub steering: Vec<(String, ProjectSet, String)>,
 }
 
 fn text(s: &Option<String>) -> String {

@@ -293,6 +293,8 @@ pub struct ProjectInfo {
     pub formats: &'static [&'static FormatInfo],
     /// Data tables.
     pub tables: &'static [TableInfo],
+    /// The steering (MCR selector) register for CPU accesses to replicated ranges.
+    pub steering: Option<&'static str>,
 }
 
 impl ProjectInfo {

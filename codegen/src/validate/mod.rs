@@ -26,6 +26,7 @@ pub const PASSES: &[Pass] = &[
     sections::names,
     sections::power_domains,
     sections::replication_groups,
+    sections::steering,
     sections::map_rows,
     sections::register_domains,
     sections::report_formats,

@@ -188,6 +188,30 @@ pub(super) fn replication_groups(blocks: &[RBlock], cat: &Catalogue, d: &mut Dia
     }
 }
 
+/// Steering selectors name existing registers with the selector fields.
+pub(super) fn steering(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
+    let regs = register_names(blocks);
+    for b in blocks {
+        for (path, set, reg) in &b.sections.steering {
+            for field in ["multicast", "slice_id", "subslice_id"] {
+                let m = missing(&regs, *set, reg, Some(field));
+                if !m.is_empty() {
+                    d.push(b.source.diag(
+                        Code::UnknownReference,
+                        path,
+                        reg,
+                        format!(
+                            "no register `{reg}` with field `{field}` on {}",
+                            cat.names(m)
+                        ),
+                    ));
+                    break;
+                }
+            }
+        }
+    }
+}
+
 /// Rows: sizes agree, no overlap, domains and groups exist, instance counts match.
 pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
     let mut domains: HashSet<(usize, &str)> = HashSet::new();
