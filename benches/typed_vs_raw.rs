@@ -110,7 +110,7 @@ const TAIL: u64 = 0x0123_4567;
 
 #[inline(always)]
 fn read_fields_typed(gpu: &mut Gpu<'_>) -> (Bits<6>, TimerEnable, ReportFormatHsw) {
-    let ctl = gpu.read(hsw::OACONTROL);
+    let ctl = gpu.read(hsw::OACONTROL, &gpu.assume_awake::<hsw::domains::Render>());
     (ctl.timer_period(), ctl.timer_enable(), ctl.counter_select())
 }
 
@@ -133,12 +133,16 @@ fn write_fields_typed(
     format: ReportFormatHsw,
     enable: bool,
 ) {
-    gpu.write(hsw::OACONTROL, |w| {
-        w.timer_period(Bits::<6>::truncate(period))
-            .timer_enable(timer)
-            .counter_select(format)
-            .counter_enable(enable)
-    });
+    gpu.write(
+        hsw::OACONTROL,
+        &gpu.assume_awake::<hsw::domains::Render>(),
+        |w| {
+            w.timer_period(Bits::<6>::truncate(period))
+                .timer_enable(timer)
+                .counter_select(format)
+                .counter_enable(enable)
+        },
+    );
 }
 
 #[inline(always)]
@@ -154,9 +158,11 @@ fn write_fields_raw(bus: &mut SliceBus<'_>, period: u64, timer: bool, format: u3
 
 #[inline(always)]
 fn modify_tail_typed(gpu: &mut Gpu<'_>, tail: u64) {
-    gpu.modify(hsw::OASTATUS1, |_, w| {
-        w.tail_pointer(Bits::<26>::truncate(tail))
-    });
+    gpu.modify(
+        hsw::OASTATUS1,
+        &gpu.assume_awake::<hsw::domains::Render>(),
+        |_, w| w.tail_pointer(Bits::<26>::truncate(tail)),
+    );
 }
 
 #[inline(always)]
@@ -220,22 +226,38 @@ fn oa_program_typed(gpu: &mut Gpu<'_>, cfg: OaConfig) -> u64 {
     let mut acc = 0u64;
     for i in 0..ROUNDS {
         let ptr = Bits::<26>::truncate((buffer_gtt >> 6).wrapping_add(i));
-        gpu.write(hsw::OASTATUS2, |w| w.head_pointer(ptr));
-        gpu.write(hsw::OABUFFER, |w| {
-            w.report_buffer_offset(base)
-                .disable_overrun_mode(no_overrun)
-        });
-        gpu.write(hsw::OASTATUS1, |w| w.tail_pointer(ptr).buffer_size(size));
-        gpu.write(hsw::OACONTROL, |w| {
-            w.timer_period(Bits::<6>::truncate(i))
-                .timer_enable(timer)
-                .counter_select(format)
-                .counter_enable(true)
-        });
+        gpu.write(
+            hsw::OASTATUS2,
+            &gpu.assume_awake::<hsw::domains::Render>(),
+            |w| w.head_pointer(ptr),
+        );
+        gpu.write(
+            hsw::OABUFFER,
+            &gpu.assume_awake::<hsw::domains::Render>(),
+            |w| {
+                w.report_buffer_offset(base)
+                    .disable_overrun_mode(no_overrun)
+            },
+        );
+        gpu.write(
+            hsw::OASTATUS1,
+            &gpu.assume_awake::<hsw::domains::Render>(),
+            |w| w.tail_pointer(ptr).buffer_size(size),
+        );
+        gpu.write(
+            hsw::OACONTROL,
+            &gpu.assume_awake::<hsw::domains::Render>(),
+            |w| {
+                w.timer_period(Bits::<6>::truncate(i))
+                    .timer_enable(timer)
+                    .counter_select(format)
+                    .counter_enable(true)
+            },
+        );
         // Make the writes land and the reads below really load.
         let gpu = black_box(&mut *gpu);
-        let status = gpu.read(hsw::OASTATUS1);
-        let ctl = gpu.read(hsw::OACONTROL);
+        let status = gpu.read(hsw::OASTATUS1, &gpu.assume_awake::<hsw::domains::Render>());
+        let ctl = gpu.read(hsw::OACONTROL, &gpu.assume_awake::<hsw::domains::Render>());
         acc = acc
             .wrapping_mul(31)
             .wrapping_add(status.tail_pointer().get())

@@ -9,9 +9,10 @@
 //! use perfregs::bits;
 //!
 //! let mut mem = [0u32; 0x3000 / 4];
-//! let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-//! gpu.write(hsw::OACONTROL, |w| w.timer_period(bits!(5)).timer_enable(TimerEnable::Enable));
-//! let ctl = gpu.read(hsw::OACONTROL);
+//! let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+//! let rw = gpu.assume_awake::<hsw::domains::Render>(); // plain memory: nothing to wake
+//! gpu.write(hsw::OACONTROL, &rw, |w| w.timer_period(bits!(5)).timer_enable(TimerEnable::Enable));
+//! let ctl = gpu.read(hsw::OACONTROL, &rw);
 //! assert_eq!(ctl.timer_period(), 5);
 //! println!("{ctl:?}");
 //! ```

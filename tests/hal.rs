@@ -5,22 +5,29 @@
 use perfregs::bits;
 use perfregs::hal::enums::{MemorySelect, ReportFormatHsw, ReportFormatIvb, TimerEnable};
 use perfregs::hal::prelude::*;
-use perfregs::hal::{hsw, ivb, snb, Bits, Bus, Device, Hsw, Ivb, Mmio, RawMmio, SliceBus, Snb};
+use perfregs::hal::{
+    hsw, ivb, snb, AlwaysAwake, Bits, Bus, Device, Hsw, Ivb, Mmio, RawMmio, SliceBus, Snb,
+};
 
 perfregs::regdefs!(mod extra, "tests/fixtures/extra.yaml");
 
 const WORDS: usize = 0x3000 / 4;
 
-fn word(bus: &SliceBus<'_>, addr: u64) -> u32 {
-    bus.words()[addr as usize / 4]
+fn word<P: perfregs::hal::Project, B: Bus<Mmio>>(gpu: &Device<P, B>, addr: u64) -> u32 {
+    gpu.with_bus(|b| b.read32(addr)).unwrap_or(u32::MAX)
+}
+
+fn poke<P: perfregs::hal::Project, B: Bus<Mmio>>(gpu: &Device<P, B>, addr: u64, value: u32) {
+    gpu.with_bus(|b| b.write32(addr, value));
 }
 
 #[test]
 fn read_decodes_fields() {
     let mut mem = [0u32; WORDS];
     mem[0x2360 / 4] = 0xABD;
-    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    let ctl = gpu.read(hsw::OACONTROL);
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    let rw = gpu.assume_awake::<hsw::domains::Render>();
+    let ctl = gpu.read(hsw::OACONTROL, &rw);
     assert_eq!(ctl.bits(), 0xABD);
     assert_eq!(ctl.timer_period(), 42);
     assert_eq!(ctl.timer_enable(), TimerEnable::Enable);
@@ -38,8 +45,9 @@ fn read_decodes_fields() {
 fn debug_prints_named_fields() {
     let mut mem = [0u32; WORDS];
     mem[0x2360 / 4] = 0xABD;
-    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    let text = format!("{:?}", gpu.read(hsw::OACONTROL));
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    let rw = gpu.assume_awake::<hsw::domains::Render>();
+    let text = format!("{:?}", gpu.read(hsw::OACONTROL, &rw));
     assert_eq!(
         text,
         "OACONTROL { counter_enable: true, specific_context_enable: Disable, counter_select: C4B8, timer_enable: Enable, timer_period: 0x2a, select_context_id: 0x0 }"
@@ -49,43 +57,51 @@ fn debug_prints_named_fields() {
 #[test]
 fn write_builds_from_reset_value() {
     let mut mem = [0u32; WORDS];
-    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    gpu.write(hsw::OACONTROL, |w| {
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    let rw = gpu.assume_awake::<hsw::domains::Render>();
+    gpu.write(hsw::OACONTROL, &rw, |w| {
         w.timer_period(bits!(5))
             .timer_enable(TimerEnable::Enable)
             .counter_select(ReportFormatHsw::A45B8C8)
             .counter_enable(true)
     });
     // OASTATUS2 resets to 1 on HSW (GGTT, RO): a write carries it, as drivers do.
-    gpu.write(hsw::OASTATUS2, |w| {
+    gpu.write(hsw::OASTATUS2, &rw, |w| {
         w.head_pointer(Bits::new(0x10_0000 >> 6).unwrap())
     });
-    assert_eq!(word(gpu.bus(), 0x2360), 5 << 6 | 1 << 5 | 5 << 2 | 1);
-    assert_eq!(word(gpu.bus(), 0x2368), 0x10_0000 | 1);
+    assert_eq!(word(&gpu, 0x2360), 5 << 6 | 1 << 5 | 5 << 2 | 1);
+    assert_eq!(word(&gpu, 0x2368), 0x10_0000 | 1);
 }
 
 #[test]
 fn reset_and_fields_differ_per_project() {
     let mut mem = [0u32; WORDS];
-    let mut gpu = Device::<Ivb, _>::new(SliceBus::new(&mut mem));
+    let gpu = Device::<Ivb, _>::new(SliceBus::new(&mut mem));
     // On IVB OASTATUS2 resets to 0 and memory select is RW.
-    gpu.write(ivb::OASTATUS2, |w| w.memory_select(MemorySelect::Ggtt));
-    gpu.write(ivb::OACONTROL, |w| w.counter_select(ReportFormatIvb::A45B4));
-    assert_eq!(word(gpu.bus(), 0x2368), 1);
-    assert_eq!(word(gpu.bus(), 0x2360) >> 2 & 7, 5);
+    gpu.write(ivb::OASTATUS2, &AlwaysAwake, |w| {
+        w.memory_select(MemorySelect::Ggtt)
+    });
+    gpu.write(ivb::OACONTROL, &AlwaysAwake, |w| {
+        w.counter_select(ReportFormatIvb::A45B4)
+    });
+    assert_eq!(word(&gpu, 0x2368), 1);
+    assert_eq!(word(&gpu, 0x2360) >> 2 & 7, 5);
 }
 
 #[test]
 fn one_register_moves_between_projects() {
     let (mut a, mut b) = ([0u32; WORDS], [0u32; WORDS]);
-    let mut ivb_gpu = Device::<Ivb, _>::new(SliceBus::new(&mut a));
-    let mut hsw_gpu = Device::<Hsw, _>::new(SliceBus::new(&mut b));
-    ivb_gpu.write(ivb::CEC0_0, |w| w.compare_value(bits!(0x1234)));
-    hsw_gpu.write(hsw::CEC0_0, |w| w.compare_value(bits!(0x1234)));
-    hsw_gpu.write(hsw::CEC7_1, |w| w.mask(bits!(0xFFFE)));
-    assert_eq!(word(ivb_gpu.bus(), 0x2390), 0x1234 << 3);
-    assert_eq!(word(hsw_gpu.bus(), 0x2770), 0x1234 << 3);
-    assert_eq!(word(hsw_gpu.bus(), 0x27AC), 0xFFFE);
+    let ivb_gpu = Device::<Ivb, _>::new(SliceBus::new(&mut a));
+    let hsw_gpu = Device::<Hsw, _>::new(SliceBus::new(&mut b));
+    let hsw_rw = hsw_gpu.assume_awake::<hsw::domains::Render>();
+    ivb_gpu.write(ivb::CEC0_0, &AlwaysAwake, |w| {
+        w.compare_value(bits!(0x1234))
+    });
+    hsw_gpu.write(hsw::CEC0_0, &hsw_rw, |w| w.compare_value(bits!(0x1234)));
+    hsw_gpu.write(hsw::CEC7_1, &hsw_rw, |w| w.mask(bits!(0xFFFE)));
+    assert_eq!(word(&ivb_gpu, 0x2390), 0x1234 << 3);
+    assert_eq!(word(&hsw_gpu, 0x2770), 0x1234 << 3);
+    assert_eq!(word(&hsw_gpu, 0x27AC), 0xFFFE);
     assert_eq!(<ivb::CEC0_0 as Register>::ADDRESS, 0x2390);
     assert_eq!(<hsw::CEC0_0 as Register>::ADDRESS, 0x2770);
 }
@@ -94,13 +110,14 @@ fn one_register_moves_between_projects() {
 fn modify_keeps_fields_and_zeroes_mbz_bits() {
     let mut mem = [0u32; WORDS];
     mem[0x2368 / 4] = 0xFFFF_FFFF;
-    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    gpu.modify(hsw::OASTATUS2, |r, w| {
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    let rw = gpu.assume_awake::<hsw::domains::Render>();
+    gpu.modify(hsw::OASTATUS2, &rw, |r, w| {
         assert_eq!(r.memory_select(), MemorySelect::Ggtt);
         w.head_pointer(Bits::new(0x40).unwrap())
     });
     // head 31:6 = 0x40; bit 5 (MBZ) written 0; bits 4:0 written back as read.
-    assert_eq!(word(gpu.bus(), 0x2368), 0x40 << 6 | 0x1F);
+    assert_eq!(word(&gpu, 0x2368), 0x40 << 6 | 0x1F);
 }
 
 #[test]
@@ -108,12 +125,12 @@ fn modify_never_writes_back_rw1c_and_clear_is_explicit() {
     let mut mem = [0u32; WORDS];
     // Hardware state: overflow and lost set, kick reads 1, every other bit set too.
     mem[0x100 / 4] = 0xFFFF_FFFF;
-    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    gpu.modify(extra::hsw::STATUS, |r, w| {
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.modify(extra::hsw::STATUS, &AlwaysAwake, |r, w| {
         assert!(r.overflow() && r.lost());
         w.level(bits!(3))
     });
-    let written = gpu.bus_mut().read32(0x100);
+    let written = word(&gpu, 0x100);
     // RW1C (1, 2) and RW1S (3) written 0, MBZ 15:12 and RSVD 19:16 written 0,
     // undescribed 31:28 written 0; RW, RO-V, PBC and WO written back as read.
     assert_eq!(written & 0b1110, 0, "{written:#x}");
@@ -121,57 +138,68 @@ fn modify_never_writes_back_rw1c_and_clear_is_explicit() {
     assert_eq!(written & 0xF000, 0);
     assert_eq!(written & 0xFF1, 0x31 | 0xF00);
     // Clearing one RW1C bit writes exactly that one.
-    gpu.bus_mut().write32(0x100, 0xFFFF_FFFF);
-    gpu.clear(extra::hsw::STATUS, extra::hsw::status::Overflow);
-    let written = gpu.bus_mut().read32(0x100);
+    poke(&gpu, 0x100, 0xFFFF_FFFF);
+    gpu.clear(
+        extra::hsw::STATUS,
+        &AlwaysAwake,
+        extra::hsw::status::Overflow,
+    );
+    let written = word(&gpu, 0x100);
     assert_eq!(written & 0b1110, 0b0010, "{written:#x}");
     // Named forms do the same.
-    gpu.write(extra::hsw::STATUS, |w| w.clear_lost().set_kick());
-    assert_eq!(gpu.bus_mut().read32(0x100) & 0b1110, 0b1100);
+    gpu.write(extra::hsw::STATUS, &AlwaysAwake, |w| {
+        w.clear_lost().set_kick()
+    });
+    assert_eq!(word(&gpu, 0x100) & 0b1110, 0b1100);
 }
 
 #[test]
 fn write_from_reset_drops_rw1c_and_reserved_reset_bits() {
     let mut mem = [0u32; WORDS];
-    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    gpu.write(extra::hsw::STATUS, |w| w.enable(true));
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.write(extra::hsw::STATUS, &AlwaysAwake, |w| w.enable(true));
     // reset 0xF0 is level = 0xF; enable set.
-    assert_eq!(gpu.bus_mut().read32(0x100), 0xF1);
-    gpu.write_from_zero(extra::hsw::STATUS, |w| w.magic(bits!(0xAB)));
-    assert_eq!(gpu.bus_mut().read32(0x100), 0xAB << 20);
+    assert_eq!(word(&gpu, 0x100), 0xF1);
+    gpu.write_from_zero(extra::hsw::STATUS, &AlwaysAwake, |w| w.magic(bits!(0xAB)));
+    assert_eq!(word(&gpu, 0x100), 0xAB << 20);
 }
 
 #[test]
 fn sixty_four_bit_registers() {
     let mut mem = [0u32; WORDS];
-    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    gpu.write(extra::hsw::COUNTER64, |w| {
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.write(extra::hsw::COUNTER64, &AlwaysAwake, |w| {
         w.value(Bits::new((1 << 44) - 1000).unwrap())
     });
-    assert_eq!(gpu.bus_mut().read32(0x108), ((1u64 << 44) - 1000) as u32);
+    assert_eq!(word(&gpu, 0x108), ((1u64 << 44) - 1000) as u32);
+    assert_eq!(word(&gpu, 0x10C), (((1u64 << 44) - 1000) >> 32) as u32);
     assert_eq!(
-        gpu.bus_mut().read32(0x10C),
-        (((1u64 << 44) - 1000) >> 32) as u32
+        gpu.read(extra::hsw::COUNTER64, &AlwaysAwake).value(),
+        (1 << 44) - 1000
     );
-    assert_eq!(gpu.read(extra::hsw::COUNTER64).value(), (1 << 44) - 1000);
 }
 
 #[test]
 fn masked_register_writes_enable_bits() {
     let mut mem = vec![0u32; 0x130100 / 4];
-    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    gpu.write_masked(hsw::FORCEWAKE_MT, |w| w.kernel(true));
-    assert_eq!(gpu.bus_mut().read32(0xA188), 0x0001_0001);
-    gpu.write_masked(hsw::FORCEWAKE_MT, |w| w.kernel(false).fallback(true));
-    assert_eq!(gpu.bus_mut().read32(0xA188), 0x8001_8000);
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.write_masked(hsw::FORCEWAKE_MT, &AlwaysAwake, |w| w.kernel(true));
+    assert_eq!(word(&gpu, 0xA188), 0x0001_0001);
+    gpu.write_masked(hsw::FORCEWAKE_MT, &AlwaysAwake, |w| {
+        w.kernel(false).fallback(true)
+    });
+    assert_eq!(word(&gpu, 0xA188), 0x8001_8000);
 }
 
 #[test]
 fn incomplete_enums_decode_to_err() {
     let mut mem = [0u32; WORDS];
     mem[0x2360 / 4] = 4 << 2; // Counter Select 100: no IVB layout
-    let mut gpu = Device::<Ivb, _>::new(SliceBus::new(&mut mem));
-    assert_eq!(gpu.read(ivb::OACONTROL).counter_select(), Err(4));
+    let gpu = Device::<Ivb, _>::new(SliceBus::new(&mut mem));
+    assert_eq!(
+        gpu.read(ivb::OACONTROL, &AlwaysAwake).counter_select(),
+        Err(4)
+    );
     assert_eq!(ReportFormatIvb::from_bits(5), Some(ReportFormatIvb::A45B4));
     assert_eq!(ReportFormatIvb::A45B4.bits(), 5);
 }
@@ -187,11 +215,11 @@ fn checked_field_values() {
 #[test]
 fn snb_has_its_own_formula_and_write_only_buffer() {
     let mut mem = [0u32; WORDS];
-    let mut gpu = Device::<Snb, _>::new(SliceBus::new(&mut mem));
-    gpu.write(snb::OABUFFER, |w| {
+    let gpu = Device::<Snb, _>::new(SliceBus::new(&mut mem));
+    gpu.write(snb::OABUFFER, &AlwaysAwake, |w| {
         w.report_buffer_offset(Bits::new(0x80_0000 >> 6).unwrap())
     });
-    assert_eq!(word(gpu.bus(), 0x23B0), 0x80_0000);
+    assert_eq!(word(&gpu, 0x23B0), 0x80_0000);
     let info = snb::PROJECT
         .register("OACONTROL")
         .unwrap()

@@ -242,6 +242,176 @@ fn emit_project_tables(ir: &Ir, p: usize, hal: &TokenStream) -> TokenStream {
     }
 }
 
+/// Power domains and replication groups of project `p` as types, and the
+/// `Steered` impl when the project has a steering selector.
+fn emit_power_types(ir: &Ir, p: usize, opts: &EmitOptions) -> TokenStream {
+    let hal = &opts.hal;
+    let project_ty = project_type(&ir.catalogue.projects[p].name);
+    let reg = |name: &str| ir.find(p, name).map(|(_, i)| i);
+    let mut wake_index = 0usize;
+    let domains: Vec<TokenStream> = ir
+        .domains
+        .iter()
+        .filter(|d| d.project == p)
+        .map(|d| {
+            let ty = format_ident!("{}", camel(&d.name));
+            let name = d.name.as_str();
+            let ddoc = doc(&format!(
+                "Power domain `{}`{}.",
+                d.name,
+                if d.description.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", md(&d.description))
+                }
+            ));
+            let kind = match (
+                d.always_on,
+                d.request.as_deref().and_then(reg),
+                d.ack.as_deref().and_then(reg),
+            ) {
+                (true, _, _) => {
+                    quote!(#[diagnostic::do_not_recommend] impl #hal::power::AlwaysOn for #ty {})
+                }
+                (false, Some(req), Some(ack)) => {
+                    let (ra, aa) = (hex(req.address), hex(ack.address));
+                    let bit = req
+                        .fields
+                        .iter()
+                        .find(|f| f.name == "kernel")
+                        .map_or(0, |f| f.lsb);
+                    let index = wake_index;
+                    wake_index += 1;
+                    quote! {
+                        impl #hal::power::Wakeable for #ty {
+                            type Project = #hal::#project_ty;
+                            const INDEX: usize = #index;
+                            const REQUEST: u64 = #ra;
+                            const ACK: u64 = #aa;
+                            const BIT: u32 = #bit;
+                        }
+                    }
+                }
+                _ => quote!(),
+            };
+            quote! {
+                #ddoc
+                #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+                pub struct #ty;
+                impl #hal::power::Domain for #ty { const NAME: &'static str = #name; }
+                #kind
+            }
+        })
+        .collect();
+    let groups_ir: Vec<&crate::ir::GroupIr> = ir.groups.iter().filter(|g| g.project == p).collect();
+    let fuse_of = |g: &crate::ir::GroupIr| -> Option<(u64, u32, u32, bool, Option<String>)> {
+        let (r, f, pol) = g.fuse.as_ref()?;
+        let inst = reg(r)?;
+        let field = inst.fields.iter().find(|x| &x.name == f)?;
+        Some((
+            inst.address,
+            field.lsb,
+            field.width,
+            *pol == crate::model::FusePolarity::Enable,
+            inst.domain.clone(),
+        ))
+    };
+    let fuse_tokens = |g: &crate::ir::GroupIr| match fuse_of(g) {
+        Some((a, lsb, w, present, _)) => {
+            let a = hex(a);
+            quote!(Some(#hal::register::Fuse { address: #a, lsb: #lsb, width: #w, set_means_present: #present }))
+        }
+        None => quote!(None),
+    };
+    let groups: Vec<TokenStream> = groups_ir
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let ty = format_ident!("{}", camel(&g.name));
+            let (name, n) = (g.name.as_str(), g.instances);
+            let fuse = fuse_tokens(g);
+            let gdoc = doc(&format!(
+                "Replication group `{}` ({} instances){}.",
+                g.name,
+                g.instances,
+                if g.description.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", md(&g.description))
+                }
+            ));
+            quote! {
+                #gdoc
+                #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+                pub struct #ty;
+                impl #hal::register::ReplicationGroup for #ty {
+                    const NAME: &'static str = #name;
+                    const INDEX: usize = #i;
+                    const INSTANCES: u32 = #n;
+                    const FUSE: Option<#hal::register::Fuse> = #fuse;
+                }
+            }
+        })
+        .collect();
+    let steered = ir
+        .steering
+        .iter()
+        .find(|(q, _)| *q == p)
+        .and_then(|(_, sel)| {
+            if !opts.projects {
+                return None;
+            }
+            let inst = reg(sel)?;
+            let f = |n: &str| inst.fields.iter().find(|x| x.name == n);
+            let (mc, sl, ss) = (f("multicast")?, f("slice_id")?, f("subslice_id")?);
+            let sel_addr = hex(inst.address);
+            let mc_mask = hex(mc.mask());
+            let (sl_lsb, sl_w, ss_lsb, ss_w) = (sl.lsb, sl.width, ss.lsb, ss.width);
+            let domain = groups_ir
+                .iter()
+                .find_map(|g| fuse_of(g).map(|x| x.4))
+                .unwrap_or_else(|| inst.domain.clone());
+            let domain_ty = match domain {
+                Some(d) => {
+                    let t = format_ident!("{}", camel(&d));
+                    quote!(domains::#t)
+                }
+                None => quote!(#hal::power::NoDomain),
+            };
+            let entries: Vec<TokenStream> = groups_ir
+                .iter()
+                .map(|g| {
+                    let n = g.instances;
+                    let fuse = fuse_tokens(g);
+                    quote!((#n, #fuse))
+                })
+                .collect();
+            Some(quote! {
+                impl #hal::register::Steered for #hal::#project_ty {
+                    const SELECTOR: u64 = #sel_addr;
+                    const MULTICAST: u64 = #mc_mask;
+                    const SLICE: (u32, u32) = (#sl_lsb, #sl_w);
+                    const SUBSLICE: (u32, u32) = (#ss_lsb, #ss_w);
+                    type Domain = #domain_ty;
+                    const GROUPS: &'static [(u32, Option<#hal::register::Fuse>)] = &[#(#entries),*];
+                }
+            })
+        });
+    let domains_mod = (!domains.is_empty()).then(|| {
+        quote! {
+            /// Power domains of this project: force-wake guards and proofs are typed by these.
+            pub mod domains { #(#domains)* }
+        }
+    });
+    let groups_mod = (!groups.is_empty()).then(|| {
+        quote! {
+            /// Replication groups of this project (multicast steering).
+            pub mod groups { #(#groups)* }
+        }
+    });
+    quote! { #domains_mod #groups_mod #steered }
+}
+
 fn u64_lit(v: u64) -> Literal {
     Literal::u64_unsuffixed(v)
 }
@@ -658,6 +828,20 @@ fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions)
         )
     };
     let domain = opt_str(inst.domain.as_deref());
+    let domain_ty = match &inst.domain {
+        Some(d) => {
+            let t = format_ident!("{}", camel(d));
+            quote!(domains::#t)
+        }
+        None => quote!(#hal::power::NoDomain),
+    };
+    let cast_impl = match &inst.replication {
+        Some((g, _)) => {
+            let t = format_ident!("{}", camel(g));
+            quote!(impl #hal::Replicated for #name { type Group = groups::#t; })
+        }
+        None => quote!(#[diagnostic::do_not_recommend] impl #hal::Unicast for #name {}),
+    };
     let replication = match &inst.replication {
         Some((g, n)) => quote!(Some((#g, #n))),
         None => quote!(None),
@@ -671,6 +855,7 @@ fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions)
         impl #hal::Register for #name {
             type Project = #hal::#project_ty;
             type Space = #space;
+            type Domain = #domain_ty;
             type Read = #module::R;
             type Write = #module::W;
             const NAME: &'static str = #name_str;
@@ -685,6 +870,7 @@ fn emit_register(r: &RegisterIr, inst: &InstanceIr, ir: &Ir, opts: &EmitOptions)
         #readable_impl
         #writable_impl
         #masked_impl
+        #cast_impl
 
         #mod_doc
         pub mod #module {
@@ -764,6 +950,7 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
             continue;
         }
         let (formats_mod, format_refs) = emit_formats(ir, pi, opts);
+        let power_types = emit_power_types(ir, pi, opts);
         let tables = emit_project_tables(ir, pi, hal);
         let module = format_ident!("{}", p.name);
         let items: Vec<_> = regs
@@ -804,6 +991,7 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
                     #tables
                 };
                 #formats_mod
+                #power_types
                 #(#items)*
             }
         });

@@ -189,6 +189,10 @@ pub fn resolve_sections(
         let Some(p) = projects(&g.projects, path.clone(), "replication_groups", diags) else {
             continue;
         };
+        if let Some(reg) = &g.steering {
+            out.steering
+                .push((format!("{path}/steering"), p, reg.clone()));
+        }
         for (j, grp) in g.groups.iter().enumerate() {
             out.groups.push(RGroup {
                 path: format!("{path}/groups/{j}"),

@@ -53,6 +53,11 @@ pub trait Bus<S: Space> {
         self.write32(addr, value as u32);
         self.write32(addr.wrapping_add(4), (value >> 32) as u32);
     }
+    /// Called between two polls of a status register (force-wake acks):
+    /// a hardware backend may spin or sleep briefly; the emulator lets one
+    /// tick of time pass. The default does nothing.
+    #[inline]
+    fn pause(&mut self) {}
 }
 
 impl<S: Space, B: Bus<S> + ?Sized> Bus<S> for &mut B {
@@ -71,6 +76,10 @@ impl<S: Space, B: Bus<S> + ?Sized> Bus<S> for &mut B {
     #[inline]
     fn write64(&mut self, addr: u64, value: u64) {
         (**self).write64(addr, value)
+    }
+    #[inline]
+    fn pause(&mut self) {
+        (**self).pause()
     }
 }
 
@@ -247,5 +256,8 @@ impl<S: Space, B: Bus<S>, F: FnMut(Access)> Bus<S> for Recording<B, F> {
             write: true,
         });
         self.inner.write64(addr, value)
+    }
+    fn pause(&mut self) {
+        self.inner.pause()
     }
 }

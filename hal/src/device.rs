@@ -1,134 +1,479 @@
-//! The device handle: a bus plus the project as a type.
+//! The device handle: a bus, the project as a type, force-wake reference
+//! counts and the steering lock.
+//!
+//! Accessors take `&self`, so force-wake guards (which borrow the device)
+//! can be held across many accesses. Every accessor takes a proof that the
+//! register's power domain is awake; replicated registers are reached only
+//! through [`Steering`].
 
 use crate::access::{Clearable, Field, ReadValue, WriteValue};
-use crate::bus::Bus;
-use crate::register::{MaskedWritable, OnProject, Project, Readable, Register, Writable};
+use crate::bus::{Bus, Mmio};
+use crate::power::{Awake, WakeError, Wakeable, MAX_DOMAINS};
+use crate::register::{
+    MaskedWritable, OnProject, Project, Readable, Register, Replicated, ReplicationGroup, Steered,
+    Unicast, Writable,
+};
+use core::cell::{Cell, RefCell};
 use core::marker::PhantomData;
+
+/// How long [`Device::forcewake`] polls an ack register before giving up.
+pub const DEFAULT_POLL_LIMIT: u32 = 10_000;
 
 /// A device of project `P` reached through bus `B`.
 ///
-/// Every accessor takes a register of project `P`: using another project's
-/// register (`hsw::OAPERF_A0` on a `Device<Ivb, _>`) does not compile.
+/// Every accessor takes a register of project `P` (using another project's
+/// register does not compile) and a proof that its power domain is awake.
 #[derive(Debug)]
 pub struct Device<P: Project, B> {
-    bus: B,
+    bus: RefCell<B>,
+    wake_refs: [Cell<u32>; MAX_DOMAINS],
+    steering_taken: Cell<bool>,
+    poll_limit: Cell<u32>,
     _project: PhantomData<P>,
-}
-
-#[inline]
-fn raw_read<R: Register, B: Bus<R::Space>>(bus: &mut B) -> u64 {
-    if R::WIDTH == 64 {
-        bus.read64(R::ADDRESS)
-    } else {
-        u64::from(bus.read32(R::ADDRESS))
-    }
-}
-
-#[inline]
-fn raw_write<R: Register, B: Bus<R::Space>>(bus: &mut B, value: u64) {
-    if R::WIDTH == 64 {
-        bus.write64(R::ADDRESS, value)
-    } else {
-        bus.write32(R::ADDRESS, value as u32)
-    }
 }
 
 impl<P: Project, B> Device<P, B> {
     /// A device of project `P` on `bus`.
     pub fn new(bus: B) -> Self {
         Device {
-            bus,
+            bus: RefCell::new(bus),
+            wake_refs: Default::default(),
+            steering_taken: Cell::new(false),
+            poll_limit: Cell::new(DEFAULT_POLL_LIMIT),
             _project: PhantomData,
         }
     }
 
-    /// The bus.
-    pub fn bus(&self) -> &B {
-        &self.bus
-    }
-
-    /// The bus, mutably (raw accesses bypass every check).
+    /// The bus. Needs `&mut self`: no guard or steering handle may be alive.
     pub fn bus_mut(&mut self) -> &mut B {
-        &mut self.bus
+        self.bus.get_mut()
     }
 
     /// Give the bus back.
     pub fn into_bus(self) -> B {
-        self.bus
+        self.bus.into_inner()
+    }
+
+    /// Polls of an ack register before [`Device::forcewake`] gives up
+    /// (each poll is followed by [`Bus::pause`]).
+    pub fn set_poll_limit(&self, polls: u32) {
+        self.poll_limit.set(polls);
+    }
+
+    /// Run `f` on the bus: raw accesses that bypass every check. `None` if
+    /// called from inside another `with_bus` (accessors used inside `f` see
+    /// the bus busy: reads return 0, writes are dropped).
+    #[inline]
+    pub fn with_bus<T>(&self, f: impl FnOnce(&mut B) -> T) -> Option<T> {
+        self.bus.try_borrow_mut().ok().map(|mut b| f(&mut b))
+    }
+
+    #[inline]
+    fn raw_read<R: Register>(&self) -> u64
+    where
+        B: Bus<R::Space>,
+    {
+        self.with_bus(|bus| {
+            if R::WIDTH == 64 {
+                bus.read64(R::ADDRESS)
+            } else {
+                u64::from(bus.read32(R::ADDRESS))
+            }
+        })
+        .unwrap_or(0)
+    }
+
+    #[inline]
+    fn raw_write<R: Register>(&self, value: u64)
+    where
+        B: Bus<R::Space>,
+    {
+        self.with_bus(|bus| {
+            if R::WIDTH == 64 {
+                bus.write64(R::ADDRESS, value)
+            } else {
+                bus.write32(R::ADDRESS, value as u32)
+            }
+        });
     }
 
     /// Read a register into a typed value.
     #[inline]
-    pub fn read<R>(&mut self, _reg: R) -> R::Read
+    pub fn read<R>(&self, _reg: R, _awake: &impl Awake<R::Domain>) -> R::Read
     where
-        R: Readable + OnProject<P>,
+        R: Readable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        R::Read::from_raw(raw_read::<R, B>(&mut self.bus))
+        R::Read::from_raw(self.raw_read::<R>())
     }
 
     /// Write a register: `f` starts from the reset value (with RW1C/RW1S, MBZ
     /// and reserved bits zero) and sets fields by name.
     #[inline]
-    pub fn write<R>(&mut self, _reg: R, f: impl FnOnce(&mut R::Write) -> &mut R::Write)
-    where
-        R: Writable + OnProject<P>,
+    pub fn write<R>(
+        &self,
+        _reg: R,
+        _awake: &impl Awake<R::Domain>,
+        f: impl FnOnce(&mut R::Write) -> &mut R::Write,
+    ) where
+        R: Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
         let mut w = R::Write::from_raw(R::RESET & R::KEEP_MASK);
         f(&mut w);
-        raw_write::<R, B>(&mut self.bus, w.raw());
+        self.raw_write::<R>(w.raw());
     }
 
     /// Write a register starting from zero instead of the reset value.
     #[inline]
-    pub fn write_from_zero<R>(&mut self, _reg: R, f: impl FnOnce(&mut R::Write) -> &mut R::Write)
-    where
-        R: Writable + OnProject<P>,
+    pub fn write_from_zero<R>(
+        &self,
+        _reg: R,
+        _awake: &impl Awake<R::Domain>,
+        f: impl FnOnce(&mut R::Write) -> &mut R::Write,
+    ) where
+        R: Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
         let mut w = R::Write::from_raw(0);
         f(&mut w);
-        raw_write::<R, B>(&mut self.bus, w.raw());
+        self.raw_write::<R>(w.raw());
     }
 
     /// Read, change some fields, write back. Bits that must not be written
     /// back (RW1C, RW1S, MBZ, reserved, undescribed) are written as zero,
     /// whatever was read; every other bit (PBC included) is written back as read.
     #[inline]
-    pub fn modify<R>(&mut self, _reg: R, f: impl FnOnce(R::Read, &mut R::Write) -> &mut R::Write)
-    where
-        R: Readable + Writable + OnProject<P>,
+    pub fn modify<R>(
+        &self,
+        _reg: R,
+        _awake: &impl Awake<R::Domain>,
+        f: impl FnOnce(R::Read, &mut R::Write) -> &mut R::Write,
+    ) where
+        R: Readable + Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let raw = raw_read::<R, B>(&mut self.bus);
+        let raw = self.raw_read::<R>();
         let mut w = R::Write::from_raw(raw & R::KEEP_MASK);
         f(R::Read::from_raw(raw), &mut w);
-        raw_write::<R, B>(&mut self.bus, w.raw());
+        self.raw_write::<R>(w.raw());
     }
 
     /// Clear one write-one-to-clear field, leaving every other field as it is.
     #[inline]
-    pub fn clear<R, F>(&mut self, reg: R, field: F)
+    pub fn clear<R, F>(&self, reg: R, awake: &impl Awake<R::Domain>, field: F)
     where
-        R: Readable + Writable + OnProject<P>,
+        R: Readable + Writable + Unicast + OnProject<P>,
         F: Field<Register = R>,
         F::Access: Clearable,
         B: Bus<R::Space>,
     {
-        self.modify(reg, |_, w| w.clear(field));
+        self.modify(reg, awake, |_, w| w.clear(field));
     }
 
     /// Write a masked register: only the fields `f` sets are enabled in bits
     /// 31:16, so no read-modify-write is needed and other bits are untouched.
     #[inline]
-    pub fn write_masked<R>(&mut self, _reg: R, f: impl FnOnce(&mut R::Write) -> &mut R::Write)
-    where
-        R: MaskedWritable + OnProject<P>,
+    pub fn write_masked<R>(
+        &self,
+        _reg: R,
+        _awake: &impl Awake<R::Domain>,
+        f: impl FnOnce(&mut R::Write) -> &mut R::Write,
+    ) where
+        R: MaskedWritable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
         let mut w = R::Write::from_raw(0);
         f(&mut w);
-        raw_write::<R, B>(&mut self.bus, w.raw());
+        self.raw_write::<R>(w.raw());
+    }
+
+    /// A proof that domain `D` is awake without waking it, for when someone
+    /// else holds it awake (the kernel driver, a debugfs force-wake file) or
+    /// the bus is plain memory. Accesses under a wrong assumption are
+    /// terminated by the hardware: reads return 0, writes are dropped.
+    pub fn assume_awake<D: Wakeable<Project = P>>(&self) -> Assumed<'_, D> {
+        Assumed {
+            _device: PhantomData,
+        }
+    }
+}
+
+impl<P: Project, B: Bus<Mmio>> Device<P, B> {
+    /// Wake domain `D` and hold it awake while the guard lives. Guards are
+    /// reference counted: only the first waits for the hardware, only the
+    /// last one's drop releases the domain.
+    ///
+    /// Protocol (as Linux i915): wait for a stale ack to clear, write the
+    /// masked enable of the driver's request bit, poll the ack until set
+    /// (with [`Bus::pause`] between polls, at most the poll limit), and on a
+    /// timeout withdraw the request and return an error.
+    pub fn forcewake<D: Wakeable<Project = P>>(&self) -> Result<ForceWake<'_, P, B, D>, WakeError> {
+        let refs = &self.wake_refs[D::INDEX % MAX_DOMAINS];
+        if refs.get() == 0 {
+            self.wake::<D>()?;
+        }
+        refs.set(refs.get().saturating_add(1));
+        Ok(ForceWake {
+            device: self,
+            _domain: PhantomData,
+        })
+    }
+
+    /// Number of live guards for `D`.
+    pub fn wake_count<D: Wakeable<Project = P>>(&self) -> u32 {
+        self.wake_refs[D::INDEX % MAX_DOMAINS].get()
+    }
+
+    fn wake<D: Wakeable>(&self) -> Result<(), WakeError> {
+        let bit = 1u32 << D::BIT;
+        let limit = self.poll_limit.get();
+        let acked = |bus: &mut B| bus.read32(D::ACK) & bit != 0;
+        let poll = |want: bool| -> Option<u32> {
+            self.with_bus(|bus| {
+                for polls in 0..limit {
+                    if acked(bus) == want {
+                        return Some(polls);
+                    }
+                    bus.pause();
+                }
+                None
+            })
+            .flatten()
+        };
+        if poll(false).is_none() {
+            return Err(WakeError::StaleAck { domain: D::NAME });
+        }
+        self.with_bus(|bus| bus.write32(D::REQUEST, bit << 16 | bit));
+        match poll(true) {
+            Some(_) => Ok(()),
+            None => {
+                self.with_bus(|bus| bus.write32(D::REQUEST, bit << 16));
+                Err(WakeError::Timeout {
+                    domain: D::NAME,
+                    polls: limit,
+                })
+            }
+        }
+    }
+
+    fn release<D: Wakeable>(&self) {
+        let refs = &self.wake_refs[D::INDEX % MAX_DOMAINS];
+        refs.set(refs.get().saturating_sub(1));
+        if refs.get() == 0 {
+            // Masked disable; the driver does not wait for the ack to clear.
+            self.with_bus(|bus| bus.write32(D::REQUEST, 1 << (D::BIT + 16)));
+        }
+    }
+}
+
+impl<P: Steered, B: Bus<Mmio>> Device<P, B> {
+    /// Exclusive use of the steering selector, for replicated (multicast)
+    /// registers. Reads the fuse mirrors once (their domain must be awake).
+    /// `None` when another [`Steering`] is alive. Dropping it restores
+    /// multicast, also when unwinding from a panic.
+    pub fn steering(
+        &self,
+        _awake: &impl Awake<<P as Steered>::Domain>,
+    ) -> Option<Steering<'_, P, B>> {
+        if self.steering_taken.replace(true) {
+            return None;
+        }
+        let mut present = [0u64; 8];
+        for (i, (instances, fuse)) in P::GROUPS.iter().enumerate().take(8) {
+            let all = if *instances >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << instances) - 1
+            };
+            present[i] = match fuse {
+                None => all,
+                Some(f) => {
+                    let raw = self
+                        .with_bus(|b| u64::from(b.read32(f.address)))
+                        .unwrap_or(0);
+                    let bits = (raw >> f.lsb)
+                        & if f.width >= 64 {
+                            u64::MAX
+                        } else {
+                            (1u64 << f.width) - 1
+                        };
+                    (if f.set_means_present { bits } else { !bits }) & all
+                }
+            };
+        }
+        Some(Steering {
+            device: self,
+            present,
+        })
+    }
+}
+
+/// A guard holding power domain `D` awake; also the proof [`Awake<D>`].
+#[must_use = "the domain is released when the guard is dropped"]
+#[derive(Debug)]
+pub struct ForceWake<'d, P: Project, B: Bus<Mmio>, D: Wakeable> {
+    device: &'d Device<P, B>,
+    _domain: PhantomData<D>,
+}
+
+impl<P: Project, B: Bus<Mmio>, D: Wakeable> Awake<D> for ForceWake<'_, P, B, D> {}
+
+impl<P: Project, B: Bus<Mmio>, D: Wakeable> Clone for ForceWake<'_, P, B, D> {
+    /// Another reference to the held domain (the count goes up).
+    fn clone(&self) -> Self {
+        let refs = &self.device.wake_refs[D::INDEX % MAX_DOMAINS];
+        refs.set(refs.get().saturating_add(1));
+        ForceWake {
+            device: self.device,
+            _domain: PhantomData,
+        }
+    }
+}
+
+impl<P: Project, B: Bus<Mmio>, D: Wakeable> Drop for ForceWake<'_, P, B, D> {
+    fn drop(&mut self) {
+        self.device.release::<D>();
+    }
+}
+
+/// The proof from [`Device::assume_awake`].
+#[derive(Clone, Copy, Debug)]
+pub struct Assumed<'d, D> {
+    _device: PhantomData<(&'d (), D)>,
+}
+
+impl<D: Wakeable> Awake<D> for Assumed<'_, D> {}
+
+/// Exclusive use of the steering selector (see [`Device::steering`]).
+#[derive(Debug)]
+pub struct Steering<'d, P: Steered, B: Bus<Mmio>> {
+    device: &'d Device<P, B>,
+    present: [u64; 8],
+}
+
+fn field(value: u64, (lsb, width): (u32, u32)) -> u64 {
+    (value & ((1u64 << width.min(63)) - 1)) << lsb
+}
+
+impl<'d, P: Steered, B: Bus<Mmio>> Steering<'d, P, B> {
+    fn select_multicast(&self) {
+        self.device
+            .with_bus(|b| b.write32(P::SELECTOR, P::MULTICAST as u32));
+    }
+
+    /// Instance n is steered as slice 0, subslice n (TGL has one slice).
+    fn select(&self, instance: u32) {
+        let v = field(0, P::SLICE) | field(u64::from(instance), P::SUBSLICE);
+        self.device.with_bus(|b| b.write32(P::SELECTOR, v as u32));
+    }
+
+    /// Bit n set: instance n of `R`'s group is present (not fused off).
+    pub fn present<R: Replicated>(&self) -> u64 {
+        self.present[R::Group::INDEX % 8]
+    }
+
+    /// Instances of `R`'s group that are present, ascending.
+    pub fn instances<R: Replicated>(&self) -> impl Iterator<Item = u32> {
+        let mask = self.present::<R>();
+        (0..R::Group::INSTANCES.min(64)).filter(move |n| mask & (1 << n) != 0)
+    }
+
+    fn is_present<R: Replicated>(&self, instance: u32) -> bool {
+        instance < R::Group::INSTANCES.min(64) && self.present::<R>() & (1 << instance) != 0
+    }
+
+    /// Read instance `instance`; `None` when it does not exist or is fused off.
+    pub fn read<R>(
+        &mut self,
+        _reg: R,
+        instance: u32,
+        _awake: &impl Awake<R::Domain>,
+    ) -> Option<R::Read>
+    where
+        R: Readable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        if !self.is_present::<R>(instance) {
+            return None;
+        }
+        self.select(instance);
+        Some(R::Read::from_raw(self.device.raw_read::<R>()))
+    }
+
+    /// Read the lowest present instance (as drivers do for a representative value).
+    pub fn read_any<R>(&mut self, reg: R, awake: &impl Awake<R::Domain>) -> Option<(u32, R::Read)>
+    where
+        R: Readable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        let first = self.instances::<R>().next()?;
+        self.read(reg, first, awake).map(|v| (first, v))
+    }
+
+    /// Read every present instance, ascending.
+    pub fn read_each<'s, R, A>(
+        &'s mut self,
+        reg: R,
+        awake: &'s A,
+    ) -> impl Iterator<Item = (u32, R::Read)> + use<'s, 'd, P, B, R, A>
+    where
+        R: Readable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+        A: Awake<R::Domain>,
+    {
+        let list: [u32; 64] = core::array::from_fn(|i| i as u32);
+        let mask = self.present::<R>();
+        let count = R::Group::INSTANCES.min(64) as usize;
+        list.into_iter()
+            .take(count)
+            .filter(move |n| mask & (1 << n) != 0)
+            .filter_map(move |n| self.read(reg, n, awake).map(|v| (n, v)))
+    }
+
+    /// Multicast write: every present instance gets the value.
+    pub fn write<R>(
+        &mut self,
+        _reg: R,
+        _awake: &impl Awake<R::Domain>,
+        f: impl FnOnce(&mut R::Write) -> &mut R::Write,
+    ) where
+        R: Writable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        let mut w = R::Write::from_raw(R::RESET & R::KEEP_MASK);
+        f(&mut w);
+        self.select_multicast();
+        self.device.raw_write::<R>(w.raw());
+    }
+
+    /// Unicast write of one instance; false (nothing written) when it does not
+    /// exist or is fused off.
+    pub fn write_one<R>(
+        &mut self,
+        _reg: R,
+        instance: u32,
+        _awake: &impl Awake<R::Domain>,
+        f: impl FnOnce(&mut R::Write) -> &mut R::Write,
+    ) -> bool
+    where
+        R: Writable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        if !self.is_present::<R>(instance) {
+            return false;
+        }
+        let mut w = R::Write::from_raw(R::RESET & R::KEEP_MASK);
+        f(&mut w);
+        self.select(instance);
+        self.device.raw_write::<R>(w.raw());
+        true
+    }
+}
+
+impl<P: Steered, B: Bus<Mmio>> Drop for Steering<'_, P, B> {
+    fn drop(&mut self) {
+        self.select_multicast();
+        self.device.steering_taken.set(false);
     }
 }

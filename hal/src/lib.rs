@@ -10,26 +10,36 @@
 //! ```
 //! use perfregs_hal::{bits, enums::TimerEnable, hsw, Device, Hsw, SliceBus};
 //! let mut mem = [0u32; 0x3000 / 4];
-//! let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-//! gpu.write(hsw::OACONTROL, |w| w.timer_period(bits!(5)).timer_enable(TimerEnable::Enable));
-//! assert_eq!(gpu.read(hsw::OACONTROL).timer_period(), 5);
+//! let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+//! let rw = gpu.assume_awake::<hsw::domains::Render>(); // plain memory: nothing to wake
+//! gpu.write(hsw::OACONTROL, &rw, |w| w.timer_period(bits!(5)).timer_enable(TimerEnable::Enable));
+//! assert_eq!(gpu.read(hsw::OACONTROL, &rw).timer_period(), 5);
 //! ```
 #![no_std]
 #![warn(missing_docs)]
+
+#[cfg(feature = "std")]
+extern crate std;
 
 pub mod access;
 mod bits;
 pub mod bus;
 mod device;
+#[cfg(feature = "emu")]
+pub mod emu;
 pub mod meta;
+pub mod power;
 pub mod register;
 pub mod report;
 
 pub use access::{Field, FieldValue, ReadValue, WriteValue};
 pub use bits::Bits;
 pub use bus::{Bus, Mmio, Msr, Pci, RawMmio, Recording, SliceBus};
-pub use device::Device;
-pub use register::{MaskedWritable, OnProject, Project, Readable, Register, Writable};
+pub use device::{Assumed, Device, ForceWake, Steering, DEFAULT_POLL_LIMIT};
+pub use power::{AlwaysAwake, Awake, Domain, WakeError};
+pub use register::{
+    MaskedWritable, OnProject, Project, Readable, Register, Replicated, Steered, Unicast, Writable,
+};
 pub use report::{reports, FormatVisitor, Report, ReportFormat};
 
 /// Traits needed to call the generic field API (`get`, `set`, `clear`).

@@ -4,6 +4,7 @@
 use crate::access::{ReadValue, WriteValue};
 use crate::bus::Space;
 use crate::meta::RegisterInfo;
+use crate::power::Domain;
 
 /// A project (SNB, HSW, TGL, ...): the type parameter of a device handle.
 pub trait Project: Copy + Default + core::fmt::Debug + 'static {
@@ -19,6 +20,8 @@ pub trait Register: Copy + 'static {
     type Project: Project;
     /// Its address space.
     type Space: Space;
+    /// Its power domain ([`NoDomain`](crate::power::NoDomain) outside every force-wake range).
+    type Domain: Domain;
     /// Value read from it.
     type Read: ReadValue<Register = Self>;
     /// Value built to write it.
@@ -71,3 +74,63 @@ pub trait MaskedWritable: Register {}
     note = "each project has its own module of registers (`perfregs::hal::hsw`, `perfregs::hal::ivb`, ...): use the one your device handle is for"
 )]
 pub trait OnProject<P: Project>: Register {}
+
+/// Registers with one value (not replicated): plain `read`/`write`/`modify` work.
+#[diagnostic::on_unimplemented(
+    message = "register `{Self}` is replicated (multicast): it has one value per instance",
+    label = "a plain access would hit whichever instance the steering register selects",
+    note = "use the steering API: `let mut mcr = gpu.steering(&proof)?;` then `mcr.read(reg, instance, &guard)`, `read_any`, `read_each`, `write` (multicast) or `write_one`"
+)]
+pub trait Unicast: Register {}
+
+/// Replicated (multicast) registers: one value per instance of a group.
+#[diagnostic::on_unimplemented(
+    message = "register `{Self}` is not replicated",
+    label = "the steering API is for multicast registers",
+    note = "access it with `gpu.read`/`gpu.write`"
+)]
+pub trait Replicated: Register {
+    /// Its replication group.
+    type Group: ReplicationGroup;
+}
+
+/// Where the presence of each instance of a group is fused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fuse {
+    /// MMIO address of the fuse mirror register.
+    pub address: u64,
+    /// Lowest bit of the field (bit `lsb + n` is instance n).
+    pub lsb: u32,
+    /// Field width.
+    pub width: u32,
+    /// True: a set bit means present; false: a set bit means fused off.
+    pub set_means_present: bool,
+}
+
+/// A replication group type (`tgl::groups::Dss`).
+pub trait ReplicationGroup: Copy + Default + core::fmt::Debug + 'static {
+    /// Name (`dss`).
+    const NAME: &'static str;
+    /// Index among the project's groups.
+    const INDEX: usize;
+    /// Number of instances.
+    const INSTANCES: u32;
+    /// Fuse mirror, if instances can be fused off.
+    const FUSE: Option<Fuse>;
+}
+
+/// Projects with multicast steering: where the CPU's steering selector lives.
+pub trait Steered: Project {
+    /// MMIO address of the selector (MCR_SELECTOR).
+    const SELECTOR: u64;
+    /// Mask of the multicast bit.
+    const MULTICAST: u64;
+    /// `(lsb, width)` of the slice id field.
+    const SLICE: (u32, u32);
+    /// `(lsb, width)` of the subslice id field.
+    const SUBSLICE: (u32, u32);
+    /// Power domain of the selector and the fuse mirrors (read when steering starts).
+    type Domain: Domain;
+    /// Fuses of every group, indexed by [`ReplicationGroup::INDEX`].
+    const GROUPS: &'static [(u32, Option<Fuse>)];
+}

@@ -1,6 +1,6 @@
 // A WO field cannot be read, even through the generic API.
 use perfregs::hal::prelude::*;
-use perfregs::hal::{Bits, Device, Hsw, SliceBus};
+use perfregs::hal::{AlwaysAwake, Bits, Device, Hsw, SliceBus};
 
 perfregs::regdefs!(mod regs, r#"
 block: wo
@@ -17,7 +17,7 @@ registers:
 
 fn main() {
     let mut mem = [0u32; 0x200 / 4];
-    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    let v = gpu.read(regs::hsw::DOORBELL);
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    let v = gpu.read(regs::hsw::DOORBELL, &AlwaysAwake);
     let _: Bits<8> = v.get(regs::hsw::doorbell::Ring);
 }

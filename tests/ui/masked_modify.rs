@@ -1,8 +1,8 @@
 // FORCEWAKE_MT is masked: no read-modify-write, use write_masked.
-use perfregs::hal::{hsw, Device, Hsw, SliceBus};
+use perfregs::hal::{AlwaysAwake, hsw, Device, Hsw, SliceBus};
 
 fn main() {
     let mut mem = [0u32; 0xA200 / 4];
-    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    gpu.modify(hsw::FORCEWAKE_MT, |_, w| w.kernel(true));
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.modify(hsw::FORCEWAKE_MT, &AlwaysAwake, |_, w| w.kernel(true));
 }

@@ -1,8 +1,8 @@
 // OABUFFER is write-only on SNB.
-use perfregs::hal::{snb, Device, SliceBus, Snb};
+use perfregs::hal::{AlwaysAwake, snb, Device, SliceBus, Snb};
 
 fn main() {
     let mut mem = [0u32; 0x3000 / 4];
-    let mut gpu = Device::<Snb, _>::new(SliceBus::new(&mut mem));
-    let _ = gpu.read(snb::OABUFFER);
+    let gpu = Device::<Snb, _>::new(SliceBus::new(&mut mem));
+    let _ = gpu.read(snb::OABUFFER, &AlwaysAwake);
 }

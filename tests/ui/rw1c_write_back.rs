@@ -1,7 +1,7 @@
 // A modify that copies a read RW1C bit into the write does not compile:
 // clearing is only `clear`/`clear_<field>`.
 use perfregs::hal::prelude::*;
-use perfregs::hal::{Device, Hsw, SliceBus};
+use perfregs::hal::{AlwaysAwake, Device, Hsw, SliceBus};
 
 perfregs::regdefs!(mod regs, r#"
 block: status
@@ -18,6 +18,6 @@ registers:
 
 fn main() {
     let mut mem = [0u32; 0x200 / 4];
-    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    gpu.modify(regs::hsw::STATUS, |r, w| w.set(regs::hsw::status::Overflow, r.overflow()).enable(true));
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.modify(regs::hsw::STATUS, &AlwaysAwake, |r, w| w.set(regs::hsw::status::Overflow, r.overflow()).enable(true));
 }

@@ -4,6 +4,7 @@ use perfregs::hal::{hsw, Bits, Device, Hsw, SliceBus};
 
 fn main() {
     let mut mem = [0u32; 0x3000 / 4];
-    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    gpu.write(hsw::CEC0_0, |w| w.set(hsw::cec0_0::Reserved3121, Bits::truncate(1)));
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    let rw = gpu.assume_awake::<hsw::domains::Render>();
+    gpu.write(hsw::CEC0_0, &rw, |w| w.set(hsw::cec0_0::Reserved3121, Bits::truncate(1)));
 }

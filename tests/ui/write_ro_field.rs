@@ -5,6 +5,7 @@ use perfregs::hal::{hsw, Device, Hsw, SliceBus};
 
 fn main() {
     let mut mem = [0u32; 0x3000 / 4];
-    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    gpu.write(hsw::OASTATUS2, |w| w.set(hsw::oastatus2::MemorySelect, MemorySelect::Ggtt));
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    let rw = gpu.assume_awake::<hsw::domains::Render>();
+    gpu.write(hsw::OASTATUS2, &rw, |w| w.set(hsw::oastatus2::MemorySelect, MemorySelect::Ggtt));
 }

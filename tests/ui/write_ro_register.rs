@@ -1,8 +1,8 @@
 // The force-wake ack is read-only: it cannot be written.
-use perfregs::hal::{hsw, Device, Hsw, SliceBus};
+use perfregs::hal::{AlwaysAwake, hsw, Device, Hsw, SliceBus};
 
 fn main() {
     let mut mem = [0u32; 0x130100 / 4];
-    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    gpu.write(hsw::FORCEWAKE_ACK_HSW, |w| w);
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    gpu.write(hsw::FORCEWAKE_ACK_HSW, &AlwaysAwake, |w| w);
 }

@@ -2,7 +2,7 @@
 use perfregs::bits;
 use perfregs::hal::enums::{ReportFormatHsw, TimerEnable};
 use perfregs::hal::prelude::*;
-use perfregs::hal::{hsw, Bits, Device, Hsw, SliceBus};
+use perfregs::hal::{AlwaysAwake, hsw, Bits, Device, Hsw, SliceBus};
 
 perfregs::regdefs!(mod regs, r#"
 block: status
@@ -19,19 +19,36 @@ registers:
 
 fn main() {
     let mut mem = vec![0u32; 0xA200 / 4];
-    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    let rw = gpu.assume_awake::<hsw::domains::Render>();
     // Literals that fit, enums by name.
-    gpu.write(hsw::OACONTROL, |w| {
+    gpu.write(hsw::OACONTROL, &rw, |w| {
         w.timer_period(bits!(63)).timer_enable(TimerEnable::Enable).counter_select(ReportFormatHsw::A45B8C8)
     });
     // Runtime values go through a checked constructor.
     let period = Bits::<6>::new(std::env::args().count() as u64).expect("fits");
-    gpu.modify(hsw::OACONTROL, |_, w| w.timer_period(period));
+    gpu.modify(hsw::OACONTROL, &rw, |_, w| w.timer_period(period));
     // Reading an RO field is fine.
-    let _ = gpu.read(hsw::OASTATUS2).memory_select();
+    let _ = gpu.read(hsw::OASTATUS2, &rw).memory_select();
     // Clearing an RW1C bit is explicit.
-    gpu.modify(regs::hsw::STATUS, |r, w| if r.overflow() { w.clear_overflow() } else { w.enable(true) });
-    gpu.clear(regs::hsw::STATUS, regs::hsw::status::Overflow);
+    gpu.modify(regs::hsw::STATUS, &AlwaysAwake, |r, w| if r.overflow() { w.clear_overflow() } else { w.enable(true) });
+    gpu.clear(regs::hsw::STATUS, &AlwaysAwake, regs::hsw::status::Overflow);
     // Masked registers are written without a read.
-    gpu.write_masked(hsw::FORCEWAKE_MT, |w| w.kernel(true));
+    gpu.write_masked(hsw::FORCEWAKE_MT, &AlwaysAwake, |w| w.kernel(true));
+}
+
+// Force-wake guards and the steering API on TGL (compiles; not run against hardware).
+#[allow(dead_code)]
+fn tgl_usage<B: perfregs::hal::Bus<perfregs::hal::Mmio>>(gpu: &Device<perfregs::hal::Tgl, B>) -> Option<()> {
+    use perfregs::hal::tgl;
+    let rw = gpu.forcewake::<tgl::domains::Render>().ok()?;
+    let gt = gpu.forcewake::<tgl::domains::Gt>().ok()?;
+    let _ = gpu.read(tgl::OAR_OACONTROL, &rw);
+    let _ = gpu.read(tgl::OAG_OACONTROL, &gt);
+    let mut mcr = gpu.steering(&gt)?;
+    mcr.write(tgl::EU_PERF_CNT_CTL0, &rw, |w| w.value(Bits::new(0x1234).expect("fits")));
+    let _first = mcr.read_any(tgl::EU_PERF_CNT_CTL0, &rw);
+    let _all: Vec<_> = mcr.read_each(tgl::EU_PERF_CNT_CTL0, &rw).collect();
+    mcr.write_one(tgl::EU_PERF_CNT_CTL0, 1, &rw, |w| w.value(Bits::new(1).expect("fits")));
+    Some(())
 }

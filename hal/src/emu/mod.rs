@@ -1,0 +1,808 @@
+//! The emulated register file (feature `emu`): every register of one project
+//! with its access rules, force-wake, multicast steering and an access trace,
+//! all driven by the project's runtime metadata ([`crate::meta`]).
+//!
+//! ```
+//! use perfregs_hal::emu::{Emulator, Outcome, Sku};
+//! use perfregs_hal::{hsw, Bus, Mmio};
+//!
+//! let p = &hsw::PROJECT;
+//! let oacontrol = p.register("OACONTROL").unwrap().address;
+//! let request = p.register("FORCEWAKE_MT").unwrap().address;
+//! let mut emu = Emulator::new(p, Sku::default());
+//!
+//! assert_eq!(emu.read32(oacontrol), 0); // render is asleep: terminated
+//! assert_eq!(emu.trace()[0].outcome, Outcome::Terminated);
+//! emu.write32(request, 0x0001_0001); // masked enable of the kernel request
+//! emu.advance(Sku::DEFAULT_WAKE_LATENCY);
+//! assert!(emu.awake("render"));
+//! emu.write32(oacontrol, 0x335);
+//! assert_eq!(emu.read32(oacontrol), 0x335);
+//! assert_eq!(emu.trace()[2].to_string(), "t=3 write 0x2360 OACONTROL = 0x335 [render] ok");
+//! ```
+//!
+//! # Model
+//!
+//! - **Address space.** Every register of the project sits at its
+//!   [`RegisterInfo::address`] in one address space, whatever its
+//!   [`space`](RegisterInfo::space): PCI and MSR projects are emulated the
+//!   same way as MMIO ones (an MSR index is used as the address). The
+//!   emulator implements [`Bus`] for [`Mmio`], [`Msr`] and [`Pci`] alike;
+//!   the inherent [`Emulator::read32`] & co. avoid naming the space. A 64-bit
+//!   register is two dwords: its address holds bits 31:0, address + 4 bits
+//!   63:32, unless another register has that address (consecutive 64-bit
+//!   MSRs): a register's own address always wins, and [`Emulator::read64`] /
+//!   [`Emulator::write64`] at a 64-bit register's address reach its high
+//!   dword directly (still as two dword accesses, traced at address and
+//!   address + 4). When two registers share an address, the first listed
+//!   wins. Only exact addresses decode: address + 1 of a register is
+//!   unclaimed.
+//! - **Storage and access rules** (per field [`AccessKind`], masks computed
+//!   once): RW, RW-V, RW-DB and WO bits take the written value; RO, RO-V and
+//!   PBC keep theirs; a written 1 clears an RW1C bit and sets an RW1S bit;
+//!   writes leave RC bits alone; MBZ, RSVD and bits no field describes are
+//!   always 0 (after reset, writes and pokes). Reads return 0 for WO bits
+//!   and clear the RC bits of the dword read. A masked register stores bits
+//!   15:0 only: bits 31:16 of a write enable the matching low bits, and reads
+//!   return the low 16 bits. A register without fields therefore reads 0.
+//! - **Decode.** An address where no register decodes reads 0 and drops
+//!   writes ([`Outcome::Unclaimed`]), unless its force-wake table row names a
+//!   sleeping domain ([`Outcome::Terminated`]).
+//! - **Force-wake.** For each [`DomainInfo`] with a request and an ack
+//!   register: the ack takes the request's bits 15:0 [`Sku::wake_latency`]
+//!   ticks of [`Emulator::advance`] after the request changed (set and
+//!   release alike; a `vdboxN`/`veboxN` missing from the SKU never acks). The
+//!   domain is awake while request bits 15:0 and the ack are both non-zero.
+//!   `always_on` domains, domains without a request or ack register, and
+//!   domain names no [`DomainInfo`] describes are always awake. An access to
+//!   a register whose [`RegisterInfo::domain`] sleeps is terminated: the read
+//!   returns 0, the write is dropped, the trace records it. A register with
+//!   `domain: None` (such as a request register) is always accessible; an
+//!   address with no register takes its [`MapRow::wake`].
+//! - **Steering.** A register with [`RegisterInfo::replication`] `(group, n)`
+//!   keeps `n` values (at most 64). The project's steering register
+//!   ([`ProjectInfo::steering`], fields `multicast`, `slice_id`,
+//!   `subslice_id`) picks the instance `slice_id << width(subslice_id) |
+//!   subslice_id` (TGL has one slice: the instance is the subslice id, and a
+//!   non-zero slice id names no instance). Reads always come from that
+//!   instance; writes go to every present instance when `multicast` is 1,
+//!   else to that instance only. An instance that is fused off or does not
+//!   exist reads 0 and drops writes ([`Outcome::FusedOff`]). Presence comes
+//!   from the [`Sku`]: group `dss` from `dss_enable`, `l3bank` from
+//!   `!l3bank_disable`, any other group fully present. Each group's fuse
+//!   mirror register ([`GroupInfo::fuse`]) is set at construction to what
+//!   the SKU says (bits beyond the group's instance count 0; poking it later
+//!   does not change presence). Registers that are not replicated ignore
+//!   steering.
+//! - **Time** moves only in [`Emulator::advance`] (and [`Bus::pause`],
+//!   which a driver calls between two polls: one tick); the same calls give
+//!   the same trace.
+//!
+//! # Not modelled
+//!
+//! Counters, OA buffers, report generation, CEC/NOA signals, engines and
+//! interrupts (later models drive registers through [`Emulator::poke`]);
+//! RW-V/RO-V bits change only when poked; PBC is treated as RO; RW-DB takes
+//! effect at once (no double buffering); the GuC and command-streamer
+//! steering registers are ordinary registers (only the CPU one steers);
+//! slices other than 0; the hardware mirroring of L3 fuse bits 3:0 into 7:4
+//! (the mirror reads what the SKU says); driver force-wake timeouts and the
+//! fallback requester's special role (bit 15 is just another request bit);
+//! force-wake reference counting by the hardware; per-space address
+//! separation (a PCI and an MSR register at the same number collide);
+//! sub-dword and unaligned MMIO accesses (they decode only where a register
+//! sits at that exact address).
+//!
+//! [`AccessKind`]: crate::meta::AccessKind
+//! [`RegisterInfo::address`]: crate::meta::RegisterInfo::address
+//! [`RegisterInfo::domain`]: crate::meta::RegisterInfo::domain
+//! [`RegisterInfo::replication`]: crate::meta::RegisterInfo::replication
+//! [`RegisterInfo`]: crate::meta::RegisterInfo
+//! [`DomainInfo`]: crate::meta::DomainInfo
+//! [`GroupInfo::fuse`]: crate::meta::GroupInfo::fuse
+//! [`MapRow::wake`]: crate::meta::MapRow::wake
+//! [`ProjectInfo::steering`]: crate::meta::ProjectInfo::steering
+
+use core::fmt;
+use std::vec::Vec;
+
+use crate::bus::{Bus, Mmio, Msr, Pci};
+use crate::meta::{ProjectInfo, RegisterInfo};
+
+mod forcewake;
+mod index;
+mod regfile;
+mod sku;
+mod steering;
+mod trace;
+
+pub use sku::Sku;
+pub use trace::{Outcome, TraceEntry};
+
+use forcewake::ForceWake;
+use index::{slot, unslot, AddressIndex, Slot, NONE16};
+use regfile::{field_mask, Reg, Role};
+use sku::low_bits;
+use steering::Steering;
+
+/// The emulated register file of one project.
+///
+/// Build it with [`Emulator::new`], access it through [`Bus`] (or the
+/// inherent [`read32`](Emulator::read32) & co.), move time with
+/// [`advance`](Emulator::advance), and look at what happened with
+/// [`trace`](Emulator::trace). No sequence of calls panics. See the
+/// [module documentation](self) for the model. Cloning snapshots the whole
+/// state (registers, time, pending acks, trace).
+#[derive(Clone)]
+pub struct Emulator {
+    project: &'static ProjectInfo,
+    sku: Sku,
+    now: u64,
+    regs: Vec<Reg>,
+    /// Stored values: each register's instances from `Reg::base`.
+    values: Vec<u64>,
+    index: AddressIndex,
+    /// Wake target names: the project's domains first (same order), then
+    /// names registers or table rows use that no domain describes.
+    targets: Vec<&'static str>,
+    /// Per wake target: accesses pass.
+    awake: Vec<bool>,
+    fw: Vec<ForceWake>,
+    /// Per replication group: present instances.
+    present: Vec<u64>,
+    steering: Steering,
+    tracing: bool,
+    trace: Vec<TraceEntry>,
+    counts: [usize; 4],
+}
+
+impl fmt::Debug for Emulator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Emulator")
+            .field("project", &self.project.name)
+            .field("sku", &self.sku)
+            .field("now", &self.now)
+            .field("registers", &self.regs.len())
+            .field("tracing", &self.tracing)
+            .field("trace_len", &self.trace.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Emulator {
+    /// Emulate `project` as the part `sku`: every register at its reset
+    /// value, every force-wake domain asleep (unless always on), fuse mirrors
+    /// set from `sku`, time 0, tracing on.
+    pub fn new(project: &'static ProjectInfo, sku: Sku) -> Self {
+        // Wake targets.
+        let mut targets: Vec<&'static str> = project.domains.iter().map(|d| d.name).collect();
+        let extra = project
+            .registers
+            .iter()
+            .filter_map(|r| r.domain)
+            .chain(project.map.iter().filter_map(|r| r.wake));
+        for name in extra {
+            if !targets.contains(&name) {
+                targets.push(name);
+            }
+        }
+        let target_id = |name: Option<&str>| -> u16 {
+            name.and_then(|n| targets.iter().position(|&t| t == n))
+                .and_then(|i| u16::try_from(i).ok())
+                .filter(|&i| i != NONE16)
+                .unwrap_or(NONE16)
+        };
+
+        // Registers and their storage.
+        let mut regs = Vec::with_capacity(project.registers.len());
+        let mut values = Vec::with_capacity(project.registers.len());
+        for &info in project.registers {
+            let instances = info.replication.map_or(1, |(_, n)| n.clamp(1, 64));
+            let mut reg = Reg::new(info, values.len(), instances);
+            reg.target = target_id(info.domain);
+            if let Some((group, _)) = info.replication {
+                reg.group = project
+                    .groups
+                    .iter()
+                    .position(|g| g.name == group)
+                    .and_then(|i| u16::try_from(i).ok())
+                    .unwrap_or(NONE16);
+            }
+            let reset = info.reset & reg.defined;
+            values.extend(core::iter::repeat_n(reset, instances as usize));
+            regs.push(reg);
+        }
+        let reg_index = |name: &str| -> Option<usize> {
+            let info = project.register(name)?;
+            project
+                .registers
+                .iter()
+                .position(|&r| core::ptr::eq(r, info))
+        };
+
+        // Replication groups and their fuse mirrors.
+        let mut present = Vec::with_capacity(project.groups.len());
+        for g in project.groups {
+            let all = low_bits(g.instances.min(64));
+            let have = sku.group_present(g.name) & all;
+            present.push(have);
+            let Some(fuse) = g.fuse else { continue };
+            let Some(ri) = reg_index(fuse.register) else {
+                continue;
+            };
+            let Some(reg) = regs.get(ri) else { continue };
+            let Some(field) = reg.info.field(fuse.field) else {
+                continue;
+            };
+            let bits = if fuse.set_means_present {
+                have
+            } else {
+                !have & all
+            };
+            let fm = field_mask(field);
+            let fv = bits.checked_shl(field.lsb).unwrap_or(0) & fm;
+            let n = reg.instances as usize;
+            for v in values.iter_mut().skip(reg.base).take(n) {
+                *v = ((*v & !fm) | fv) & reg.defined;
+            }
+        }
+
+        // Force-wake domains.
+        let mut awake = std::vec![true; targets.len()];
+        let mut fw = Vec::new();
+        for (di, d) in project.domains.iter().enumerate() {
+            if d.always_on {
+                continue;
+            }
+            let (Some(req), Some(ack)) = (d.request, d.ack) else {
+                continue;
+            };
+            let (Some(rq), Some(ak)) = (reg_index(req), reg_index(ack)) else {
+                continue;
+            };
+            let Ok(t) = u16::try_from(di) else { continue };
+            if rq == ak
+                || regs.get(rq).is_none_or(|r| r.role != Role::Plain)
+                || regs.get(ak).is_none_or(|r| r.role != Role::Plain)
+            {
+                continue;
+            }
+            let n = fw.len();
+            let rv = regs.get(rq).and_then(|r| values.get(r.base)).copied();
+            let av = regs.get(ak).and_then(|r| values.get(r.base)).copied();
+            let (rv, av) = (rv.unwrap_or(0), av.unwrap_or(0));
+            let mut f = ForceWake::new(t, rq, ak, sku.domain_present(d.name), rv);
+            f.start(sku.wake_latency, av);
+            fw.push(f);
+            if let Some(r) = regs.get_mut(rq) {
+                r.role = Role::Request(n);
+            }
+            if let Some(r) = regs.get_mut(ak) {
+                r.role = Role::Ack(n);
+            }
+            if let Some(a) = awake.get_mut(usize::from(t)) {
+                *a = rv & 0xFFFF != 0 && av != 0;
+            }
+        }
+
+        // Steering.
+        let steering = project
+            .steering
+            .and_then(reg_index)
+            .and_then(|i| regs.get(i))
+            .map(|r| Steering::new(r.info, r.base))
+            .unwrap_or_default();
+
+        // The address index: registers' own addresses first, then the high
+        // dwords of 64-bit registers where free.
+        let mut claims: Vec<(u64, Slot)> = Vec::with_capacity(regs.len() * 2);
+        claims.extend(
+            regs.iter()
+                .enumerate()
+                .map(|(i, r)| (r.info.address, slot(i, false))),
+        );
+        for (i, r) in regs.iter().enumerate() {
+            if let (true, Some(a)) = (r.wide, r.info.address.checked_add(4)) {
+                claims.push((a, slot(i, true)));
+            }
+        }
+        claims.retain(|&(_, s)| s != 0);
+        let rows: Vec<_> = project
+            .map
+            .iter()
+            .map(|row| (row, target_id(row.wake)))
+            .collect();
+        let index = AddressIndex::new(&claims, &rows);
+
+        Emulator {
+            project,
+            sku,
+            now: 0,
+            regs,
+            values,
+            index,
+            targets,
+            awake,
+            fw,
+            present,
+            steering,
+            tracing: true,
+            trace: Vec::new(),
+            counts: [0; 4],
+        }
+    }
+
+    /// The emulated project.
+    pub fn project(&self) -> &'static ProjectInfo {
+        self.project
+    }
+
+    /// The emulated SKU.
+    pub fn sku(&self) -> &Sku {
+        &self.sku
+    }
+
+    /// Current time in ticks (starts at 0).
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// Move time forward by `ticks` (saturating): force-wake acks that are
+    /// due by the new time follow their requests. Nothing else changes with
+    /// time, and nothing changes without it.
+    pub fn advance(&mut self, ticks: u64) {
+        self.now = self.now.saturating_add(ticks);
+        for d in 0..self.fw.len() {
+            let Some(f) = self.fw.get_mut(d) else { break };
+            let Some(v) = f.due(self.now) else { continue };
+            let ack = f.ack;
+            if let Some(r) = self.regs.get(ack) {
+                if let Some(slot) = self.values.get_mut(r.base) {
+                    *slot = v & r.defined;
+                }
+            }
+            self.refresh(d);
+        }
+    }
+
+    /// Turn tracing on or off (on after [`Emulator::new`]). Off, accesses
+    /// are still counted ([`Emulator::count`]) but not recorded.
+    pub fn set_tracing(&mut self, on: bool) {
+        self.tracing = on;
+    }
+
+    /// Whether accesses are being recorded.
+    pub fn tracing(&self) -> bool {
+        self.tracing
+    }
+
+    /// The accesses recorded so far, oldest first.
+    pub fn trace(&self) -> &[TraceEntry] {
+        &self.trace
+    }
+
+    /// Take the recorded accesses, leaving the trace empty.
+    pub fn take_trace(&mut self) -> Vec<TraceEntry> {
+        core::mem::take(&mut self.trace)
+    }
+
+    /// Print the recorded accesses to standard output, one
+    /// [`TraceEntry`] (its `Display`) per line.
+    pub fn print_trace(&self) {
+        for e in &self.trace {
+            std::println!("{e}");
+        }
+    }
+
+    /// Whether power domain `domain` (by name, ASCII case-insensitive) lets
+    /// accesses through now: always for `always_on` domains and domains
+    /// without request/ack registers; for the others, request bits 15:0 and
+    /// the ack are both non-zero. False for a name the project does not use.
+    pub fn awake(&self, domain: &str) -> bool {
+        self.targets
+            .iter()
+            .position(|t| t.eq_ignore_ascii_case(domain))
+            .and_then(|i| self.awake.get(i))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Accesses that ended unclaimed or terminated (the emulator's
+    /// "unclaimed access" count: both read 0 and drop writes).
+    pub fn unclaimed(&self) -> usize {
+        self.count(Outcome::Unclaimed)
+            .saturating_add(self.count(Outcome::Terminated))
+    }
+
+    /// Dword accesses that ended with `outcome`, traced or not.
+    pub fn count(&self, outcome: Outcome) -> usize {
+        self.counts.get(outcome.index()).copied().unwrap_or(0)
+    }
+
+    /// Dword accesses so far, traced or not (a 64-bit access counts twice).
+    pub fn accesses(&self) -> usize {
+        self.counts.iter().fold(0usize, |a, &c| a.saturating_add(c))
+    }
+
+    /// The register at `addr` (its own address or, for a 64-bit register,
+    /// address + 4), as decoded by the index.
+    pub fn register_at(&self, addr: u64) -> Option<&'static RegisterInfo> {
+        let (ri, _) = unslot(self.index.slot_at(addr))?;
+        self.regs.get(ri).map(|r| r.info)
+    }
+
+    /// The wake domain an access to `addr` needs: the decoded register's
+    /// [`domain`](RegisterInfo::domain), or for an address with no register,
+    /// its force-wake table row's. Two array loads, no search.
+    #[inline]
+    pub fn domain_of(&self, addr: u64) -> Option<&'static str> {
+        let t = match unslot(self.index.slot_at(addr)) {
+            Some((ri, _)) => self.regs.get(ri).map_or(NONE16, |r| r.target),
+            None => self.index.row_target(addr),
+        };
+        self.target_name(t)
+    }
+
+    /// The wake domain of the force-wake table row holding `addr`, from the
+    /// direct index: the same answer as
+    /// `project.row_at(addr).and_then(|r| r.wake)` (a binary search), for
+    /// sorted, disjoint rows, without searching.
+    #[inline]
+    pub fn row_domain_of(&self, addr: u64) -> Option<&'static str> {
+        self.target_name(self.index.row_target(addr))
+    }
+
+    /// Bytes of memory held by the direct address index.
+    pub fn index_bytes(&self) -> usize {
+        self.index.footprint()
+    }
+
+    /// Backdoor read, without side effects or trace: the stored value of the
+    /// register whose address is `addr` (all its bits, WO bits included);
+    /// instance 0 of a replicated register. `None` when no register has this
+    /// address (address + 4 of a 64-bit register included).
+    pub fn peek(&self, addr: u64) -> Option<u64> {
+        self.peek_instance(addr, 0)
+    }
+
+    /// Backdoor read of instance `instance` of the register at `addr`
+    /// (instance 0 for a register that is not replicated); `None` when there
+    /// is no such register or instance.
+    pub fn peek_instance(&self, addr: u64, instance: u32) -> Option<u64> {
+        let (_, reg) = self.own_register(addr)?;
+        if instance >= reg.instances {
+            return None;
+        }
+        self.values.get(reg.base + instance as usize).copied()
+    }
+
+    /// Backdoor (hardware-side) update: store `value` in the register at
+    /// `addr` (every instance of a replicated register), bypassing access
+    /// rules, power and steering. Bits that cannot hold a value (MBZ, RSVD,
+    /// undescribed, beyond the width) stay 0. A force-wake request poked
+    /// schedules its ack like a write. Not traced. Returns false when no
+    /// register has this address.
+    pub fn poke(&mut self, addr: u64, value: u64) -> bool {
+        let Some((ri, reg)) = self.own_register(addr) else {
+            return false;
+        };
+        let v = value & reg.defined;
+        let n = reg.instances as usize;
+        for slot in self.values.iter_mut().skip(reg.base).take(n) {
+            *slot = v;
+        }
+        self.after_store(ri);
+        true
+    }
+
+    /// [`Emulator::poke`] of one instance; false when there is no such
+    /// register or instance.
+    pub fn poke_instance(&mut self, addr: u64, instance: u32, value: u64) -> bool {
+        let Some((ri, reg)) = self.own_register(addr) else {
+            return false;
+        };
+        if instance >= reg.instances {
+            return false;
+        }
+        let Some(slot) = self.values.get_mut(reg.base + instance as usize) else {
+            return false;
+        };
+        *slot = value & reg.defined;
+        self.after_store(ri);
+        true
+    }
+
+    /// Read the dword at `addr` (as [`Bus::read32`]).
+    #[inline]
+    pub fn read32(&mut self, addr: u64) -> u32 {
+        let s = self.index.slot_at(addr);
+        self.access(addr, s, None)
+    }
+
+    /// Write the dword at `addr` (as [`Bus::write32`]).
+    #[inline]
+    pub fn write32(&mut self, addr: u64, value: u32) {
+        let s = self.index.slot_at(addr);
+        self.access(addr, s, Some(value));
+    }
+
+    /// Read 64 bits as two dword accesses, low dword first: at a 64-bit
+    /// register's address, its two halves; elsewhere `addr` and `addr + 4`.
+    pub fn read64(&mut self, addr: u64) -> u64 {
+        let (lo, hi) = self.pair(addr);
+        let hi_addr = addr.wrapping_add(4);
+        let l = self.access(addr, lo, None);
+        let h = self.access(hi_addr, hi, None);
+        u64::from(l) | u64::from(h) << 32
+    }
+
+    /// Write 64 bits as two dword accesses, low dword first (see
+    /// [`Emulator::read64`]).
+    pub fn write64(&mut self, addr: u64, value: u64) {
+        let (lo, hi) = self.pair(addr);
+        let hi_addr = addr.wrapping_add(4);
+        self.access(addr, lo, Some(value as u32));
+        self.access(hi_addr, hi, Some((value >> 32) as u32));
+    }
+
+    // ------------------------------------------------------------ internals
+
+    fn target_name(&self, t: u16) -> Option<&'static str> {
+        self.targets.get(usize::from(t)).copied()
+    }
+
+    /// The register whose own address is `addr`.
+    fn own_register(&self, addr: u64) -> Option<(usize, Reg)> {
+        match unslot(self.index.slot_at(addr))? {
+            (ri, false) => self.regs.get(ri).map(|r| (ri, *r)),
+            (_, true) => None,
+        }
+    }
+
+    /// Slots of a 64-bit access at `addr`.
+    fn pair(&self, addr: u64) -> (Slot, Slot) {
+        let lo = self.index.slot_at(addr);
+        let hi = match unslot(lo) {
+            Some((ri, false)) if self.regs.get(ri).is_some_and(|r| r.wide) => lo | 1,
+            _ => self.index.slot_at(addr.wrapping_add(4)),
+        };
+        (lo, hi)
+    }
+
+    /// One dword access to `addr`, decoded as `s`.
+    #[inline(always)]
+    fn access(&mut self, addr: u64, s: Slot, write: Option<u32>) -> u32 {
+        let Some((ri, high)) = unslot(s) else {
+            return self.no_register(addr, write);
+        };
+        let Some(reg) = self.regs.get(ri) else {
+            return self.no_register(addr, write);
+        };
+        let target = reg.target;
+        if target != NONE16 && !self.awake.get(usize::from(target)).copied().unwrap_or(true) {
+            self.record(addr, ri, write, 0, target, None, Outcome::Terminated);
+            return 0;
+        }
+        if reg.instances > 1 || reg.role != Role::Plain {
+            return self.special(addr, ri, high, write);
+        }
+        // The common case: one stored value, no side effects.
+        let r = match self.values.get_mut(reg.base) {
+            Some(stored) => match write {
+                Some(v) => {
+                    *stored = reg.write(*stored, v, high);
+                    0
+                }
+                None => {
+                    let (r, left) = reg.read(*stored, high);
+                    *stored = left;
+                    r
+                }
+            },
+            None => 0,
+        };
+        self.record(addr, ri, write, r, target, None, Outcome::Ok);
+        r
+    }
+
+    /// An access to a register that is replicated or has side effects.
+    #[inline(never)]
+    fn special(&mut self, addr: u64, ri: usize, high: bool, write: Option<u32>) -> u32 {
+        let Some(&reg) = self.regs.get(ri) else {
+            return self.no_register(addr, write);
+        };
+        if reg.instances > 1 {
+            return self.replicated(addr, ri, &reg, high, write);
+        }
+        let r = self.touch(&reg, reg.base, high, write);
+        self.record(addr, ri, write, r, reg.target, None, Outcome::Ok);
+        if write.is_some() {
+            self.after_store(ri);
+        }
+        r
+    }
+
+    #[cold]
+    fn no_register(&mut self, addr: u64, write: Option<u32>) -> u32 {
+        let t = self.index.row_target(addr);
+        let asleep = t != NONE16 && !self.awake.get(usize::from(t)).copied().unwrap_or(true);
+        let outcome = if asleep {
+            Outcome::Terminated
+        } else {
+            Outcome::Unclaimed
+        };
+        self.record(addr, usize::MAX, write, 0, t, None, outcome);
+        0
+    }
+
+    /// An access to a replicated register, steered.
+    fn replicated(
+        &mut self,
+        addr: u64,
+        ri: usize,
+        reg: &Reg,
+        high: bool,
+        write: Option<u32>,
+    ) -> u32 {
+        let (multicast, inst) = self.steering.select(&self.values);
+        let present = self
+            .present
+            .get(usize::from(reg.group))
+            .copied()
+            .unwrap_or(u64::MAX)
+            & low_bits(reg.instances);
+        if let (Some(_), true) = (write, multicast) {
+            if present == 0 {
+                self.record(addr, ri, write, 0, reg.target, None, Outcome::FusedOff);
+                return 0;
+            }
+            for i in 0..reg.instances {
+                if present >> i & 1 != 0 {
+                    self.touch(reg, reg.base + i as usize, high, write);
+                }
+            }
+            self.record(addr, ri, write, 0, reg.target, None, Outcome::Ok);
+            if reg.role != Role::Plain {
+                self.after_store(ri);
+            }
+            return 0;
+        }
+        let here = inst < reg.instances && present.checked_shr(inst).unwrap_or(0) & 1 != 0;
+        if !here {
+            self.record(
+                addr,
+                ri,
+                write,
+                0,
+                reg.target,
+                Some(inst),
+                Outcome::FusedOff,
+            );
+            return 0;
+        }
+        let r = self.touch(reg, reg.base + inst as usize, high, write);
+        self.record(addr, ri, write, r, reg.target, Some(inst), Outcome::Ok);
+        if write.is_some() && reg.role != Role::Plain {
+            self.after_store(ri);
+        }
+        r
+    }
+
+    /// Apply a read or write to the stored value at `idx`; the dword read
+    /// (0 for a write).
+    #[inline]
+    fn touch(&mut self, reg: &Reg, idx: usize, high: bool, write: Option<u32>) -> u32 {
+        let Some(stored) = self.values.get_mut(idx) else {
+            return 0;
+        };
+        match write {
+            Some(v) => {
+                *stored = reg.write(*stored, v, high);
+                0
+            }
+            None => {
+                let (r, left) = reg.read(*stored, high);
+                *stored = left;
+                r
+            }
+        }
+    }
+
+    /// Count an access and trace it when tracing; `ri` is the register
+    /// index (`usize::MAX`: none), resolved to a name only when traced.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn record(
+        &mut self,
+        addr: u64,
+        ri: usize,
+        write: Option<u32>,
+        read: u32,
+        target: u16,
+        instance: Option<u32>,
+        outcome: Outcome,
+    ) {
+        if let Some(c) = self.counts.get_mut(outcome.index()) {
+            *c = c.saturating_add(1);
+        }
+        if self.tracing {
+            let register = self.regs.get(ri).map(|r| r.info.name);
+            self.trace.push(TraceEntry {
+                time: self.now,
+                addr,
+                register,
+                value: u64::from(write.unwrap_or(read)),
+                write: write.is_some(),
+                domain: self.target_name(target),
+                instance,
+                outcome,
+            });
+        }
+    }
+
+    /// Side effects of a change of register `ri`'s stored value.
+    fn after_store(&mut self, ri: usize) {
+        let Some(reg) = self.regs.get(ri) else { return };
+        let d = match reg.role {
+            Role::Plain => return,
+            Role::Request(d) => {
+                let req = self.values.get(reg.base).copied().unwrap_or(0);
+                let (now, latency) = (self.now, self.sku.wake_latency);
+                if let Some(f) = self.fw.get_mut(d) {
+                    f.requested(now, latency, req);
+                }
+                d
+            }
+            Role::Ack(d) => d,
+        };
+        self.refresh(d);
+    }
+
+    /// Recompute whether force-wake domain `d` is awake.
+    fn refresh(&mut self, d: usize) {
+        let Some(f) = self.fw.get(d) else { return };
+        let value = |ri: usize| {
+            self.regs
+                .get(ri)
+                .and_then(|r| self.values.get(r.base))
+                .copied()
+                .unwrap_or(0)
+        };
+        let on = value(f.request) & 0xFFFF != 0 && value(f.ack) != 0;
+        if let Some(a) = self.awake.get_mut(usize::from(f.target)) {
+            *a = on;
+        }
+    }
+}
+
+macro_rules! bus_impl {
+    ($($space:ty),*) => {$(
+        /// The emulator's one address space, reached as this space (see the
+        /// [module documentation](self)).
+        impl Bus<$space> for Emulator {
+            #[inline]
+            fn read32(&mut self, addr: u64) -> u32 {
+                Emulator::read32(self, addr)
+            }
+            #[inline]
+            fn write32(&mut self, addr: u64, value: u32) {
+                Emulator::write32(self, addr, value)
+            }
+            #[inline]
+            fn read64(&mut self, addr: u64) -> u64 {
+                Emulator::read64(self, addr)
+            }
+            #[inline]
+            fn write64(&mut self, addr: u64, value: u64) {
+                Emulator::write64(self, addr, value)
+            }
+            /// One tick of time passes (`advance(1)`), so a driver polling a
+            /// force-wake ack sees it arrive.
+            #[inline]
+            fn pause(&mut self) {
+                self.advance(1)
+            }
+        }
+    )*};
+}
+bus_impl!(Mmio, Msr, Pci);

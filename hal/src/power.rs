@@ -1,0 +1,89 @@
+//! Force-wake: power domains as types, proofs that a domain is awake, and
+//! reference-counted guards that wake a domain with the driver protocol.
+
+use crate::register::Project;
+
+/// A power domain of a project (`tgl::domains::Render`), or [`NoDomain`].
+pub trait Domain: Copy + Default + core::fmt::Debug + 'static {
+    /// Lower-case name (`render`).
+    const NAME: &'static str;
+}
+
+/// Domains that never need waking (AON, and registers outside any domain).
+#[diagnostic::on_unimplemented(
+    message = "power domain `{Self}` is not always on: `AlwaysAwake` does not prove it awake",
+    label = "this register needs its power domain held awake",
+    note = "hold a force-wake guard for the domain (`gpu.forcewake::<{Self}>()?`) and pass `&guard`"
+)]
+pub trait AlwaysOn: Domain {}
+
+/// Domains woken through a (masked) request register and confirmed by an ack register.
+pub trait Wakeable: Domain {
+    /// The project the domain belongs to.
+    type Project: Project;
+    /// Index of the domain among its project's wakeable domains (for reference counts).
+    const INDEX: usize;
+    /// MMIO address of the request register.
+    const REQUEST: u64;
+    /// MMIO address of the acknowledge register.
+    const ACK: u64;
+    /// The requester bit this driver uses (the kernel-driver bit, 0).
+    const BIT: u32;
+}
+
+/// The domain of registers that no force-wake table covers (and of request
+/// registers, which are written to wake a domain): always accessible.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoDomain;
+impl Domain for NoDomain {
+    const NAME: &'static str = "none";
+}
+#[diagnostic::do_not_recommend]
+impl AlwaysOn for NoDomain {}
+
+/// Proof that power domain `D` is awake: a [`ForceWake`](crate::ForceWake) guard for `D`, or
+/// [`AlwaysAwake`] when `D` never sleeps.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not prove that power domain `{D}` is awake",
+    label = "this register lies in power domain `{D}`",
+    note = "hold a force-wake guard for that domain (`gpu.forcewake::<{D}>()?`) and pass `&guard`; `&AlwaysAwake` only proves always-on domains"
+)]
+pub trait Awake<D: Domain> {}
+
+/// The proof for always-on domains (AON, and registers outside every domain).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AlwaysAwake;
+impl<D: AlwaysOn> Awake<D> for AlwaysAwake {}
+
+/// Why a domain could not be woken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WakeError {
+    /// A stale acknowledgement did not clear before the request.
+    StaleAck {
+        /// The domain.
+        domain: &'static str,
+    },
+    /// The acknowledgement did not arrive within the poll limit.
+    Timeout {
+        /// The domain.
+        domain: &'static str,
+        /// Polls made.
+        polls: u32,
+    },
+}
+
+impl core::fmt::Display for WakeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            WakeError::StaleAck { domain } => {
+                write!(f, "force-wake {domain}: a stale ack did not clear")
+            }
+            WakeError::Timeout { domain, polls } => {
+                write!(f, "force-wake {domain}: no ack after {polls} polls")
+            }
+        }
+    }
+}
+
+/// Most wakeable domains a project may have (reference counts are kept per domain).
+pub const MAX_DOMAINS: usize = 32;
