@@ -26,12 +26,14 @@
 
 use divan::{black_box, Bencher};
 use perfregs::hal::enums::{BufferSizeHsw, ReportFormatHsw, TimerEnable};
-use perfregs::hal::{hsw, Bits, Bus, Device, Hsw, Mmio, Register, SliceBus};
+use perfregs::hal::{hsw, Bits, Bus, Device, Hsw, Io, Mmio, Register, SliceBus};
 
 /// Words in the simulated MMIO space (0x3000 bytes).
 const WORDS: usize = 0x3000 / 4;
 
 type Gpu<'a> = Device<Hsw, SliceBus<'a>>;
+/// The typed side: the device's bus borrowed once (`Device::io`), as a hot loop would.
+type Typed<'d, 'a> = Io<'d, Hsw, SliceBus<'a>>;
 
 /// Hand-written register constants for the raw side (HSW, from regdefs/oa_gen7.yaml).
 mod regs {
@@ -109,7 +111,7 @@ const COUNTER_SELECT_CODE: u32 = 5; // ReportFormatHsw::A45B8C8
 const TAIL: u64 = 0x0123_4567;
 
 #[inline(always)]
-fn read_fields_typed(gpu: &mut Gpu<'_>) -> (Bits<6>, TimerEnable, ReportFormatHsw) {
+fn read_fields_typed(gpu: &mut Typed<'_, '_>) -> (Bits<6>, TimerEnable, ReportFormatHsw) {
     let ctl = gpu.read(hsw::OACONTROL, &gpu.assume_awake::<hsw::domains::Render>());
     (ctl.timer_period(), ctl.timer_enable(), ctl.counter_select())
 }
@@ -127,7 +129,7 @@ fn read_fields_raw(bus: &mut SliceBus<'_>) -> (u32, u32, u32) {
 
 #[inline(always)]
 fn write_fields_typed(
-    gpu: &mut Gpu<'_>,
+    gpu: &mut Typed<'_, '_>,
     period: u64,
     timer: TimerEnable,
     format: ReportFormatHsw,
@@ -157,7 +159,7 @@ fn write_fields_raw(bus: &mut SliceBus<'_>, period: u64, timer: bool, format: u3
 }
 
 #[inline(always)]
-fn modify_tail_typed(gpu: &mut Gpu<'_>, tail: u64) {
+fn modify_tail_typed(gpu: &mut Typed<'_, '_>, tail: u64) {
     gpu.modify(
         hsw::OASTATUS1,
         &gpu.assume_awake::<hsw::domains::Render>(),
@@ -214,7 +216,7 @@ const RAW_OA_CONFIG: RawOaConfig = RawOaConfig {
 };
 
 #[inline(always)]
-fn oa_program_typed(gpu: &mut Gpu<'_>, cfg: OaConfig) -> u64 {
+fn oa_program_typed(gpu: &mut Typed<'_, '_>, cfg: OaConfig) -> u64 {
     let OaConfig {
         buffer_gtt,
         no_overrun,
@@ -339,12 +341,27 @@ mod read_fields {
     #[divan::bench]
     fn typed(bencher: Bencher) {
         let mut mem = seeded();
-        let mut gpu = Gpu::new(SliceBus::new(&mut mem));
+        let dev = Gpu::new(SliceBus::new(&mut mem));
+        let mut gpu = dev.io().expect("bus free");
         bencher.bench_local(|| {
             let (period, timer, format) = read_fields_typed(black_box(&mut gpu));
             black_box(period);
             black_box(timer);
             black_box(format);
+        });
+    }
+
+    /// Through `Device::read` (one bus borrow check per access), for comparison.
+    #[divan::bench]
+    fn typed_device(bencher: Bencher) {
+        let mut mem = seeded();
+        let dev = Gpu::new(SliceBus::new(&mut mem));
+        let rw = dev.assume_awake::<hsw::domains::Render>();
+        bencher.bench_local(|| {
+            let ctl = black_box(&dev).read(hsw::OACONTROL, &rw);
+            black_box(ctl.timer_period());
+            black_box(ctl.timer_enable());
+            black_box(ctl.counter_select());
         });
     }
 
@@ -367,7 +384,8 @@ mod write_fields {
     #[divan::bench]
     fn typed(bencher: Bencher) {
         let mut mem = seeded();
-        let mut gpu = Gpu::new(SliceBus::new(&mut mem));
+        let dev = Gpu::new(SliceBus::new(&mut mem));
+        let mut gpu = dev.io().expect("bus free");
         bencher.bench_local(|| {
             write_fields_typed(
                 black_box(&mut gpu),
@@ -403,7 +421,8 @@ mod modify_tail {
     #[divan::bench]
     fn typed(bencher: Bencher) {
         let mut mem = seeded();
-        let mut gpu = Gpu::new(SliceBus::new(&mut mem));
+        let dev = Gpu::new(SliceBus::new(&mut mem));
+        let mut gpu = dev.io().expect("bus free");
         bencher.bench_local(|| {
             modify_tail_typed(black_box(&mut gpu), black_box(TAIL));
             black_box(&mut gpu);
@@ -427,7 +446,8 @@ mod oa_program_x1000 {
     #[divan::bench]
     fn typed(bencher: Bencher) {
         let mut mem = seeded();
-        let mut gpu = Gpu::new(SliceBus::new(&mut mem));
+        let dev = Gpu::new(SliceBus::new(&mut mem));
+        let mut gpu = dev.io().expect("bus free");
         bencher
             .bench_local(|| black_box(oa_program_typed(black_box(&mut gpu), black_box(OA_CONFIG))));
     }
@@ -496,7 +516,11 @@ fn sanity_check() {
 
     // read_fields
     let (mut typed_mem, mut raw_mem) = (seeded(), seeded());
-    let (tp, te, cs) = read_fields_typed(&mut Gpu::new(SliceBus::new(&mut typed_mem)));
+    let (tp, te, cs) = read_fields_typed(
+        &mut Gpu::new(SliceBus::new(&mut typed_mem))
+            .io()
+            .expect("bus free"),
+    );
     let raw = read_fields_raw(&mut SliceBus::new(&mut raw_mem));
     assert_eq!(
         (tp.get(), te.bits(), cs.bits()),
@@ -508,7 +532,9 @@ fn sanity_check() {
     // write_fields
     let (mut typed_mem, mut raw_mem) = (seeded(), seeded());
     write_fields_typed(
-        &mut Gpu::new(SliceBus::new(&mut typed_mem)),
+        &mut Gpu::new(SliceBus::new(&mut typed_mem))
+            .io()
+            .expect("bus free"),
         TIMER_PERIOD,
         TimerEnable::Enable,
         ReportFormatHsw::A45B8C8,
@@ -526,7 +552,12 @@ fn sanity_check() {
 
     // modify_tail
     let (mut typed_mem, mut raw_mem) = (seeded(), seeded());
-    modify_tail_typed(&mut Gpu::new(SliceBus::new(&mut typed_mem)), TAIL);
+    modify_tail_typed(
+        &mut Gpu::new(SliceBus::new(&mut typed_mem))
+            .io()
+            .expect("bus free"),
+        TAIL,
+    );
     modify_tail_raw(&mut SliceBus::new(&mut raw_mem), TAIL);
     assert_eq!(typed_mem, raw_mem, "modify_tail");
     assert_eq!(
@@ -536,7 +567,12 @@ fn sanity_check() {
 
     // oa_program_x1000
     let (mut typed_mem, mut raw_mem) = (seeded(), seeded());
-    let typed_acc = oa_program_typed(&mut Gpu::new(SliceBus::new(&mut typed_mem)), OA_CONFIG);
+    let typed_acc = oa_program_typed(
+        &mut Gpu::new(SliceBus::new(&mut typed_mem))
+            .io()
+            .expect("bus free"),
+        OA_CONFIG,
+    );
     let raw_acc = oa_program_raw(&mut SliceBus::new(&mut raw_mem), RAW_OA_CONFIG);
     assert_eq!(typed_acc, raw_acc, "oa_program_x1000 checksum");
     assert_eq!(typed_mem, raw_mem, "oa_program_x1000");

@@ -16,6 +16,24 @@ use crate::register::{
 use core::cell::{Cell, RefCell};
 use core::marker::PhantomData;
 
+#[inline]
+fn raw_read<R: Register, B: Bus<R::Space>>(bus: &mut B) -> u64 {
+    if R::WIDTH == 64 {
+        bus.read64(R::ADDRESS)
+    } else {
+        u64::from(bus.read32(R::ADDRESS))
+    }
+}
+
+#[inline]
+fn raw_write<R: Register, B: Bus<R::Space>>(bus: &mut B, value: u64) {
+    if R::WIDTH == 64 {
+        bus.write64(R::ADDRESS, value)
+    } else {
+        bus.write32(R::ADDRESS, value as u32)
+    }
+}
+
 /// How long [`Device::forcewake`] polls an ack register before giving up.
 pub const DEFAULT_POLL_LIMIT: u32 = 10_000;
 
@@ -73,14 +91,7 @@ impl<P: Project, B> Device<P, B> {
     where
         B: Bus<R::Space>,
     {
-        self.with_bus(|bus| {
-            if R::WIDTH == 64 {
-                bus.read64(R::ADDRESS)
-            } else {
-                u64::from(bus.read32(R::ADDRESS))
-            }
-        })
-        .unwrap_or(0)
+        self.with_bus(|bus| raw_read::<R, B>(bus)).unwrap_or(0)
     }
 
     #[inline]
@@ -88,32 +99,40 @@ impl<P: Project, B> Device<P, B> {
     where
         B: Bus<R::Space>,
     {
-        self.with_bus(|bus| {
-            if R::WIDTH == 64 {
-                bus.write64(R::ADDRESS, value)
-            } else {
-                bus.write32(R::ADDRESS, value as u32)
-            }
-        });
+        self.with_bus(|bus| raw_write::<R, B>(bus, value));
     }
 
-    /// Read a register into a typed value.
+    /// Borrow the bus once for a batch of typed accesses (no per-access borrow
+    /// check: the zero-overhead path for hot loops). `None` when the bus is
+    /// already borrowed. While the `Io` lives, the device's own accessors see
+    /// the bus busy: their reads return 0 and their writes are dropped.
     #[inline]
-    pub fn read<R>(&self, _reg: R, _awake: &impl Awake<R::Domain>) -> R::Read
+    pub fn io(&self) -> Option<Io<'_, P, B>> {
+        self.bus.try_borrow_mut().ok().map(|bus| Io {
+            bus,
+            _project: PhantomData,
+        })
+    }
+
+    /// Read a register into a typed value (see [`Io::read`]).
+    #[inline]
+    pub fn read<R>(&self, reg: R, awake: &impl Awake<R::Domain>) -> R::Read
     where
         R: Readable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        R::Read::from_raw(self.raw_read::<R>())
+        match self.io() {
+            Some(mut io) => io.read(reg, awake),
+            None => R::Read::from_raw(0),
+        }
     }
 
-    /// Write a register: `f` starts from the reset value (with RW1C/RW1S, MBZ
-    /// and reserved bits zero) and sets fields by name.
+    /// Write a register from its reset value (see [`Io::write`]).
     #[inline]
     pub fn write<R>(
         &self,
-        _reg: R,
-        _awake: &impl Awake<R::Domain>,
+        reg: R,
+        awake: &impl Awake<R::Domain>,
         f: impl FnOnce(&mut R::Write) -> &mut R::Write,
     ) where
         R: Writable + Unicast + OnProject<P>,
@@ -121,15 +140,17 @@ impl<P: Project, B> Device<P, B> {
     {
         let mut w = R::Write::from_raw(R::RESET & R::KEEP_MASK);
         f(&mut w);
-        self.raw_write::<R>(w.raw());
+        if let Some(mut io) = self.io() {
+            io.write_value(reg, awake, &w);
+        }
     }
 
-    /// Write a register starting from zero instead of the reset value.
+    /// Write a register starting from zero (see [`Io::write_from_zero`]).
     #[inline]
     pub fn write_from_zero<R>(
         &self,
-        _reg: R,
-        _awake: &impl Awake<R::Domain>,
+        reg: R,
+        awake: &impl Awake<R::Domain>,
         f: impl FnOnce(&mut R::Write) -> &mut R::Write,
     ) where
         R: Writable + Unicast + OnProject<P>,
@@ -137,12 +158,13 @@ impl<P: Project, B> Device<P, B> {
     {
         let mut w = R::Write::from_raw(0);
         f(&mut w);
-        self.raw_write::<R>(w.raw());
+        if let Some(mut io) = self.io() {
+            io.write_value(reg, awake, &w);
+        }
     }
 
-    /// Read, change some fields, write back. Bits that must not be written
-    /// back (RW1C, RW1S, MBZ, reserved, undescribed) are written as zero,
-    /// whatever was read; every other bit (PBC included) is written back as read.
+    /// Read, change some fields, write back (see [`Io::modify`]). `f` runs
+    /// while the bus is not borrowed.
     #[inline]
     pub fn modify<R>(
         &self,
@@ -171,13 +193,12 @@ impl<P: Project, B> Device<P, B> {
         self.modify(reg, awake, |_, w| w.clear(field));
     }
 
-    /// Write a masked register: only the fields `f` sets are enabled in bits
-    /// 31:16, so no read-modify-write is needed and other bits are untouched.
+    /// Write a masked register (see [`Io::write_masked`]).
     #[inline]
     pub fn write_masked<R>(
         &self,
-        _reg: R,
-        _awake: &impl Awake<R::Domain>,
+        reg: R,
+        awake: &impl Awake<R::Domain>,
         f: impl FnOnce(&mut R::Write) -> &mut R::Write,
     ) where
         R: MaskedWritable + Unicast + OnProject<P>,
@@ -185,7 +206,9 @@ impl<P: Project, B> Device<P, B> {
     {
         let mut w = R::Write::from_raw(0);
         f(&mut w);
-        self.raw_write::<R>(w.raw());
+        if let Some(mut io) = self.io() {
+            io.write_value(reg, awake, &w);
+        }
     }
 
     /// A proof that domain `D` is awake without waking it, for when someone
@@ -475,5 +498,128 @@ impl<P: Steered, B: Bus<Mmio>> Drop for Steering<'_, P, B> {
     fn drop(&mut self) {
         self.select_multicast();
         self.device.steering_taken.set(false);
+    }
+}
+
+/// The bus of a [`Device`], borrowed once for a batch of typed accesses
+/// (see [`Device::io`]): the same accessors, with the same proofs, and no
+/// per-access borrow check.
+pub struct Io<'d, P: Project, B> {
+    bus: core::cell::RefMut<'d, B>,
+    _project: PhantomData<P>,
+}
+
+impl<P: Project, B> core::fmt::Debug for Io<'_, P, B> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Io")
+    }
+}
+
+impl<P: Project, B> Io<'_, P, B> {
+    /// As [`Device::assume_awake`], for code that holds only the `Io`.
+    pub fn assume_awake<D: Wakeable<Project = P>>(&self) -> Assumed<'static, D> {
+        Assumed {
+            _device: PhantomData,
+        }
+    }
+
+    #[inline]
+    fn write_value<R>(&mut self, _reg: R, _awake: &impl Awake<R::Domain>, w: &R::Write)
+    where
+        R: Register + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        raw_write::<R, B>(&mut self.bus, w.raw());
+    }
+
+    /// Read a register into a typed value.
+    #[inline]
+    pub fn read<R>(&mut self, _reg: R, _awake: &impl Awake<R::Domain>) -> R::Read
+    where
+        R: Readable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        R::Read::from_raw(raw_read::<R, B>(&mut self.bus))
+    }
+
+    /// Write a register: `f` starts from the reset value (with RW1C/RW1S, MBZ
+    /// and reserved bits zero) and sets fields by name.
+    #[inline]
+    pub fn write<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain>,
+        f: impl FnOnce(&mut R::Write) -> &mut R::Write,
+    ) where
+        R: Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        let mut w = R::Write::from_raw(R::RESET & R::KEEP_MASK);
+        f(&mut w);
+        self.write_value(reg, awake, &w);
+    }
+
+    /// Write a register starting from zero instead of the reset value.
+    #[inline]
+    pub fn write_from_zero<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain>,
+        f: impl FnOnce(&mut R::Write) -> &mut R::Write,
+    ) where
+        R: Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        let mut w = R::Write::from_raw(0);
+        f(&mut w);
+        self.write_value(reg, awake, &w);
+    }
+
+    /// Read, change some fields, write back. Bits that must not be written
+    /// back (RW1C, RW1S, MBZ, reserved, undescribed) are written as zero,
+    /// whatever was read; every other bit (PBC included) is written back as read.
+    #[inline]
+    pub fn modify<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain>,
+        f: impl FnOnce(R::Read, &mut R::Write) -> &mut R::Write,
+    ) where
+        R: Readable + Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        let raw = raw_read::<R, B>(&mut self.bus);
+        let mut w = R::Write::from_raw(raw & R::KEEP_MASK);
+        f(R::Read::from_raw(raw), &mut w);
+        self.write_value(reg, awake, &w);
+    }
+
+    /// Clear one write-one-to-clear field, leaving every other field as it is.
+    #[inline]
+    pub fn clear<R, F>(&mut self, reg: R, awake: &impl Awake<R::Domain>, field: F)
+    where
+        R: Readable + Writable + Unicast + OnProject<P>,
+        F: Field<Register = R>,
+        F::Access: Clearable,
+        B: Bus<R::Space>,
+    {
+        self.modify(reg, awake, |_, w| w.clear(field));
+    }
+
+    /// Write a masked register: only the fields `f` sets are enabled in bits
+    /// 31:16, so no read-modify-write is needed and other bits are untouched.
+    #[inline]
+    pub fn write_masked<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain>,
+        f: impl FnOnce(&mut R::Write) -> &mut R::Write,
+    ) where
+        R: MaskedWritable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        let mut w = R::Write::from_raw(0);
+        f(&mut w);
+        self.write_value(reg, awake, &w);
     }
 }

@@ -35,7 +35,7 @@ pub mod report;
 pub use access::{Field, FieldValue, ReadValue, WriteValue};
 pub use bits::Bits;
 pub use bus::{Bus, Mmio, Msr, Pci, RawMmio, Recording, SliceBus};
-pub use device::{Assumed, Device, ForceWake, Steering, DEFAULT_POLL_LIMIT};
+pub use device::{Assumed, Device, ForceWake, Io, Steering, DEFAULT_POLL_LIMIT};
 pub use power::{AlwaysAwake, Awake, Domain, WakeError};
 pub use register::{
     MaskedWritable, OnProject, Project, Readable, Register, Replicated, Steered, Unicast, Writable,
