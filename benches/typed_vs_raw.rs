@@ -22,6 +22,11 @@
 //! `main` runs every pair once on fresh buses and asserts that both sides
 //! return the same values and leave identical memory.
 //!
+//! Both sides reach the bus through the same handle (the bus borrowed once
+//! out of the device's cell: `Device::io` for the typed side, a `RefMut` for
+//! the raw side), so the pair differs only in the typed API. `typed_device`
+//! adds the per-access borrow check of `Device::read`.
+//!
 //! Run with `cargo bench --bench typed_vs_raw`.
 
 use divan::{black_box, Bencher};
@@ -368,9 +373,11 @@ mod read_fields {
     #[divan::bench]
     fn raw(bencher: Bencher) {
         let mut mem = seeded();
-        let mut bus = SliceBus::new(&mut mem);
+        // The same handle as the typed side: the bus borrowed once out of a cell.
+        let cell = core::cell::RefCell::new(SliceBus::new(&mut mem));
+        let mut bus = cell.borrow_mut();
         bencher.bench_local(|| {
-            let (period, timer, format) = read_fields_raw(black_box(&mut bus));
+            let (period, timer, format) = read_fields_raw(&mut *black_box(&mut bus));
             black_box(period);
             black_box(timer);
             black_box(format);
@@ -401,10 +408,12 @@ mod write_fields {
     #[divan::bench]
     fn raw(bencher: Bencher) {
         let mut mem = seeded();
-        let mut bus = SliceBus::new(&mut mem);
+        // The same handle as the typed side: the bus borrowed once out of a cell.
+        let cell = core::cell::RefCell::new(SliceBus::new(&mut mem));
+        let mut bus = cell.borrow_mut();
         bencher.bench_local(|| {
             write_fields_raw(
-                black_box(&mut bus),
+                &mut *black_box(&mut bus),
                 black_box(TIMER_PERIOD),
                 black_box(true),
                 black_box(COUNTER_SELECT_CODE),
@@ -432,9 +441,11 @@ mod modify_tail {
     #[divan::bench]
     fn raw(bencher: Bencher) {
         let mut mem = seeded();
-        let mut bus = SliceBus::new(&mut mem);
+        // The same handle as the typed side: the bus borrowed once out of a cell.
+        let cell = core::cell::RefCell::new(SliceBus::new(&mut mem));
+        let mut bus = cell.borrow_mut();
         bencher.bench_local(|| {
-            modify_tail_raw(black_box(&mut bus), black_box(TAIL));
+            modify_tail_raw(&mut *black_box(&mut bus), black_box(TAIL));
             black_box(&mut bus);
         });
     }
@@ -455,10 +466,12 @@ mod oa_program_x1000 {
     #[divan::bench]
     fn raw(bencher: Bencher) {
         let mut mem = seeded();
-        let mut bus = SliceBus::new(&mut mem);
+        // The same handle as the typed side: the bus borrowed once out of a cell.
+        let cell = core::cell::RefCell::new(SliceBus::new(&mut mem));
+        let mut bus = cell.borrow_mut();
         bencher.bench_local(|| {
             black_box(oa_program_raw(
-                black_box(&mut bus),
+                &mut *black_box(&mut bus),
                 black_box(RAW_OA_CONFIG),
             ))
         });

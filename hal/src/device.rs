@@ -13,7 +13,7 @@ use crate::register::{
     MaskedWritable, OnProject, Project, Readable, Register, Replicated, ReplicationGroup, Steered,
     Unicast, Writable,
 };
-use core::cell::{Cell, RefCell};
+use core::cell::{Cell, UnsafeCell};
 use core::marker::PhantomData;
 
 #[inline]
@@ -43,7 +43,9 @@ pub const DEFAULT_POLL_LIMIT: u32 = 10_000;
 /// register does not compile) and a proof that its power domain is awake.
 #[derive(Debug)]
 pub struct Device<P: Project, B> {
-    bus: RefCell<B>,
+    /// Reached only while `busy` is set by the one reaching it (see `with_bus`, `io`).
+    bus: UnsafeCell<B>,
+    busy: Cell<bool>,
     wake_refs: [Cell<u32>; MAX_DOMAINS],
     steering_taken: Cell<bool>,
     poll_limit: Cell<u32>,
@@ -54,7 +56,8 @@ impl<P: Project, B> Device<P, B> {
     /// A device of project `P` on `bus`.
     pub fn new(bus: B) -> Self {
         Device {
-            bus: RefCell::new(bus),
+            bus: UnsafeCell::new(bus),
+            busy: Cell::new(false),
             wake_refs: Default::default(),
             steering_taken: Cell::new(false),
             poll_limit: Cell::new(DEFAULT_POLL_LIMIT),
@@ -83,7 +86,8 @@ impl<P: Project, B> Device<P, B> {
     /// the bus busy: reads return 0, writes are dropped).
     #[inline]
     pub fn with_bus<T>(&self, f: impl FnOnce(&mut B) -> T) -> Option<T> {
-        self.bus.try_borrow_mut().ok().map(|mut b| f(&mut b))
+        let io = self.io()?;
+        Some(f(&mut *io.bus))
     }
 
     #[inline]
@@ -108,8 +112,19 @@ impl<P: Project, B> Device<P, B> {
     /// the bus busy: their reads return 0 and their writes are dropped.
     #[inline]
     pub fn io(&self) -> Option<Io<'_, P, B>> {
-        self.bus.try_borrow_mut().ok().map(|bus| Io {
+        if self.busy.replace(true) {
+            return None;
+        }
+        // SAFETY: `busy` was clear, so no other `&mut B` exists: every path
+        // to the bus (`with_bus`, `io`) sets it first, `bus_mut` and
+        // `into_bus` need the device by `&mut` or by value, and `Io` clears
+        // the flag only when dropped (a leaked `Io` leaves the bus busy
+        // forever, which is safe). `Device` is `!Sync` (it holds `Cell`s), so
+        // no other thread can reach the flag.
+        let bus = unsafe { &mut *self.bus.get() };
+        Some(Io {
             bus,
+            busy: &self.busy,
             _project: PhantomData,
         })
     }
@@ -505,8 +520,15 @@ impl<P: Steered, B: Bus<Mmio>> Drop for Steering<'_, P, B> {
 /// (see [`Device::io`]): the same accessors, with the same proofs, and no
 /// per-access borrow check.
 pub struct Io<'d, P: Project, B> {
-    bus: core::cell::RefMut<'d, B>,
+    bus: &'d mut B,
+    busy: &'d Cell<bool>,
     _project: PhantomData<P>,
+}
+
+impl<P: Project, B> Drop for Io<'_, P, B> {
+    fn drop(&mut self) {
+        self.busy.set(false);
+    }
 }
 
 impl<P: Project, B> core::fmt::Debug for Io<'_, P, B> {
@@ -529,7 +551,7 @@ impl<P: Project, B> Io<'_, P, B> {
         R: Register + OnProject<P>,
         B: Bus<R::Space>,
     {
-        raw_write::<R, B>(&mut self.bus, w.raw());
+        raw_write::<R, B>(self.bus, w.raw());
     }
 
     /// Read a register into a typed value.
@@ -539,7 +561,7 @@ impl<P: Project, B> Io<'_, P, B> {
         R: Readable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        R::Read::from_raw(raw_read::<R, B>(&mut self.bus))
+        R::Read::from_raw(raw_read::<R, B>(self.bus))
     }
 
     /// Write a register: `f` starts from the reset value (with RW1C/RW1S, MBZ
@@ -588,7 +610,7 @@ impl<P: Project, B> Io<'_, P, B> {
         R: Readable + Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let raw = raw_read::<R, B>(&mut self.bus);
+        let raw = raw_read::<R, B>(self.bus);
         let mut w = R::Write::from_raw(raw & R::KEEP_MASK);
         f(R::Read::from_raw(raw), &mut w);
         self.write_value(reg, awake, &w);
