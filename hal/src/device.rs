@@ -34,6 +34,14 @@ fn raw_write<R: Register, B: Bus<R::Space>>(bus: &mut B, value: u64) {
     }
 }
 
+/// Start a write value at `init` and let `f` set fields.
+#[inline]
+fn build<R: Register>(init: u64, f: impl FnOnce(&mut R::Write) -> &mut R::Write) -> R::Write {
+    let mut w = R::Write::from_raw(init);
+    f(&mut w);
+    w
+}
+
 /// How long [`Device::forcewake`] polls an ack register before giving up.
 pub const DEFAULT_POLL_LIMIT: u32 = 10_000;
 
@@ -153,8 +161,7 @@ impl<P: Project, B> Device<P, B> {
         R: Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let mut w = R::Write::from_raw(R::RESET & R::KEEP_MASK);
-        f(&mut w);
+        let w = build::<R>(R::RESET & R::KEEP_MASK, f);
         if let Some(mut io) = self.io() {
             io.write_value(reg, awake, &w);
         }
@@ -171,8 +178,7 @@ impl<P: Project, B> Device<P, B> {
         R: Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let mut w = R::Write::from_raw(0);
-        f(&mut w);
+        let w = build::<R>(0, f);
         if let Some(mut io) = self.io() {
             io.write_value(reg, awake, &w);
         }
@@ -219,8 +225,7 @@ impl<P: Project, B> Device<P, B> {
         R: MaskedWritable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let mut w = R::Write::from_raw(0);
-        f(&mut w);
+        let w = build::<R>(0, f);
         if let Some(mut io) = self.io() {
             io.write_value(reg, awake, &w);
         }
@@ -479,8 +484,7 @@ impl<'d, P: Steered, B: Bus<Mmio>> Steering<'d, P, B> {
         R: Writable + Replicated + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let mut w = R::Write::from_raw(R::RESET & R::KEEP_MASK);
-        f(&mut w);
+        let w = build::<R>(R::RESET & R::KEEP_MASK, f);
         self.select_multicast();
         self.device.raw_write::<R>(w.raw());
     }
@@ -501,8 +505,7 @@ impl<'d, P: Steered, B: Bus<Mmio>> Steering<'d, P, B> {
         if !self.is_present::<R>(instance) {
             return false;
         }
-        let mut w = R::Write::from_raw(R::RESET & R::KEEP_MASK);
-        f(&mut w);
+        let w = build::<R>(R::RESET & R::KEEP_MASK, f);
         self.select(instance);
         self.device.raw_write::<R>(w.raw());
         true
@@ -576,8 +579,7 @@ impl<P: Project, B> Io<'_, P, B> {
         R: Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let mut w = R::Write::from_raw(R::RESET & R::KEEP_MASK);
-        f(&mut w);
+        let w = build::<R>(R::RESET & R::KEEP_MASK, f);
         self.write_value(reg, awake, &w);
     }
 
@@ -592,8 +594,7 @@ impl<P: Project, B> Io<'_, P, B> {
         R: Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let mut w = R::Write::from_raw(0);
-        f(&mut w);
+        let w = build::<R>(0, f);
         self.write_value(reg, awake, &w);
     }
 
@@ -640,8 +641,7 @@ impl<P: Project, B> Io<'_, P, B> {
         R: MaskedWritable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let mut w = R::Write::from_raw(0);
-        f(&mut w);
+        let w = build::<R>(0, f);
         self.write_value(reg, awake, &w);
     }
 }
