@@ -24,7 +24,16 @@ usage:
   perfregs dump <project> --json               the compiled view of a project as JSON
   perfregs lookup <project> <address>          register, wake domain and replication at an address
   perfregs diff <projectA> <projectB>          registers added, removed, moved; fields changed
-  perfregs export <project> --format F         F: c-header, markdown or svd (reads regdefs/ or $PERFREGS_REGDEFS)";
+  perfregs export <project> --format F         F: c-header, markdown or svd (reads regdefs/ or $PERFREGS_REGDEFS)
+  perfregs oa-decode <project> <format> <file> [--head H] [--tail T] [--all] [--hz HZ]
+                                               the reports of a raw OA buffer dump (base at byte 0), from
+                                               head (default 0) to tail (default: file length), wrapping
+                                               when tail < head; one row per report: index, offset
+                                               (* = straddles the end, reassembled), RPT_ID, timestamp
+                                               (low 32 bits), d_ts, [CTX_ID], [GPU_TICKS, d_gpu] and
+                                               counters: first row A/B/C values (`A0=12`), then non-zero
+                                               increments since the previous report (`A0+5`, wrap-aware);
+                                               --all: every counter as `A0=17(+5)`; --hz: rates per second";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,6 +45,7 @@ fn main() -> ExitCode {
         Some("lookup") => lookup(&args[1..]),
         Some("diff") => diff(&args[1..]),
         Some("export") => export(&args[1..]),
+        Some("oa-decode") => oa_decode(&args[1..]),
         Some("-h" | "--help" | "help") => {
             say!("{USAGE}");
             ExitCode::SUCCESS
@@ -327,4 +337,36 @@ fn export(args: &[String]) -> ExitCode {
         perfregs_codegen::export::export(&ir, index, format).trim_end()
     );
     ExitCode::SUCCESS
+}
+
+fn oa_decode(args: &[String]) -> ExitCode {
+    let opts = match cli::oa_decode::Options::parse(args, parse_value) {
+        Ok(o) => o,
+        Err(msg) => return usage_error(&msg),
+    };
+    let p = match project(&opts.project) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let format = match cli::oa_decode::find_format(p, &opts.format) {
+        Ok(f) => f,
+        Err(msg) => {
+            eprintln!("perfregs: {msg}");
+            return ExitCode::from(2);
+        }
+    };
+    let mem = match std::fs::read(&opts.file) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("perfregs: cannot read {}: {e}", opts.file.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    match cli::oa_decode::decode(p, format, &opts, &mem, &mut |line| say!("{line}")) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("perfregs: {msg}");
+            ExitCode::from(2)
+        }
+    }
 }

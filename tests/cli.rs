@@ -309,3 +309,133 @@ fn export_writes_each_format() {
     assert_eq!(perfregs(&["export", "hsw", "--format", "pdf"]).0, 2);
     assert_eq!(perfregs(&["export", "skl", "--format", "svd"]).0, 2);
 }
+
+/// A file under the temp directory, unique to this process and test.
+fn temp_file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("perfregs-cli-{}-{name}.bin", std::process::id()));
+    std::fs::write(&path, bytes).expect("write temp file");
+    path
+}
+
+/// Three HSW A45_B8_C8 reports (256 bytes each): RPT_ID at 0, TIME_STAMP at
+/// 4 (dword 2 holds junk that must not count), A0 at 12, B0 at 192, C0 at
+/// 224 (wrapping at 2^32 between the first two reports).
+fn hsw_a45_buffer() -> Vec<u8> {
+    let mut buf = vec![0u8; 3 * 256];
+    let mut put = |at: usize, v: u32| buf[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    let rows: [(u32, u32, u32, u32, u32); 3] = [
+        (0x10, 1000, 100, 5, 0xFFFF_FFF0),
+        (0x11, 1500, 130, 6, 0),
+        (0x12, 2100, 160, 6, 16),
+    ];
+    for (k, (id, ts, a0, b0, c0)) in rows.into_iter().enumerate() {
+        let r = k * 256;
+        put(r, id);
+        put(r + 4, ts);
+        put(r + 8, 0xAB + k as u32);
+        put(r + 12, a0);
+        put(r + 192, b0);
+        put(r + 224, c0);
+    }
+    buf
+}
+
+#[test]
+fn oa_decode_prints_one_row_per_report() {
+    let path = temp_file("oa-decode", &hsw_a45_buffer());
+    let file = path.to_string_lossy().into_owned();
+    let (code, out, err) = perfregs(&["oa-decode", "hsw", "A45_B8_C8", &file]);
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "hsw A45_B8_C8: 256-byte reports; buffer 768 bytes, head 0x0, tail 0x300: 768 bytes, 3 reports",
+            "    #  offset     rpt_id       timestamp        d_ts  counters",
+            "    0  0x000000   0x00000010        1000           -  A0=100 B0=5 C0=4294967280",
+            "    1  0x000100   0x00000011        1500         500  A0+30 B0+1 C0+16",
+            "    2  0x000200   0x00000012        2100         600  A0+30 C0+16",
+        ],
+        "{out}"
+    );
+
+    // Wrapping from the last report to the first; every counter with --all.
+    let (code, out, err) = perfregs(&[
+        "oa-decode",
+        "hsw",
+        "a45b8c8",
+        &file,
+        "--head",
+        "0x200",
+        "--tail",
+        "0x100",
+        "--all",
+        "--hz",
+        "1000",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].ends_with("head 0x200, tail 0x100: 512 bytes, 2 reports"),
+        "{out}"
+    );
+    assert!(
+        lines[2].starts_with("    0  0x000200   0x00000012        2100           -  A0=160 A1=0 "),
+        "{out}"
+    );
+    assert!(
+        lines[3].starts_with(
+            "    1  0x000000   0x00000010        1000  4294966196  A0=100(+4294967236) A1=0(+0) "
+        ),
+        "{out}"
+    );
+    assert!(
+        lines[3].contains(" B0=5(+4294967295) ") && lines[3].ends_with(" C7=0(+0)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("rates over 4294966.196000 s (4294966196 ticks at 1000 Hz, 2 reports):"),
+        "{out}"
+    );
+
+    // A tail short of a whole report.
+    let (code, out, _) = perfregs(&["oa-decode", "hsw", "A45_B8_C8", &file, "--tail", "600"]);
+    assert_eq!(code, 0);
+    assert!(out.contains(": 600 bytes, 2 reports"), "{out}");
+    assert!(
+        out.contains("88 trailing byte(s) short of a whole report not decoded"),
+        "{out}"
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn oa_decode_rejects_bad_input() {
+    let path = temp_file("oa-decode-bad", &hsw_a45_buffer());
+    let file = path.to_string_lossy().into_owned();
+    let (code, _, err) = perfregs(&["oa-decode", "hsw", "A99", &file]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no report format `A99` on hsw (known: A13, A29, A13_B8_C8, A29_B8_C8, B4_C8, A45_B8_C8, B4_C8_A16, C4_B8)"),
+        "{err}"
+    );
+    assert_eq!(perfregs(&["oa-decode", "skl", "A13", &file]).0, 2);
+    assert_eq!(perfregs(&["oa-decode", "p4", "A13", &file]).0, 2);
+    let (code, _, err) = perfregs(&["oa-decode", "hsw", "A13", "no/such/dump.bin"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot read no/such/dump.bin"), "{err}");
+    assert_eq!(perfregs(&["oa-decode", "hsw", "A13"]).0, 2);
+    assert_eq!(
+        perfregs(&["oa-decode", "hsw", "A13", &file, "--head", "zz"]).0,
+        2
+    );
+    assert_eq!(
+        perfregs(&["oa-decode", "hsw", "A13", &file, "--bogus"]).0,
+        2
+    );
+    assert_eq!(
+        perfregs(&["oa-decode", "hsw", "A13", &file, "--tail", "769"]).0,
+        2
+    );
+    let _ = std::fs::remove_file(&path);
+}

@@ -28,6 +28,7 @@ mod device;
 #[cfg(feature = "emu")]
 pub mod emu;
 pub mod meta;
+pub mod oa_buffer;
 pub mod power;
 pub mod register;
 pub mod report;
@@ -36,6 +37,7 @@ pub use access::{Field, FieldValue, ReadValue, WriteValue};
 pub use bits::Bits;
 pub use bus::{Bus, Mmio, Msr, Pci, RawMmio, Recording, SliceBus};
 pub use device::{Assumed, Device, ForceWake, Io, Steering, DEFAULT_POLL_LIMIT};
+pub use oa_buffer::{reports_between, BufferedReport, OaBuffer, OaReports, ReportDelta, Summary};
 pub use power::{AlwaysAwake, Awake, Domain, WakeError};
 pub use register::{
     MaskedWritable, OnProject, Project, Readable, Register, Replicated, Steered, Unicast, Writable,

@@ -56,6 +56,15 @@ impl<'a, F: ReportFormat> Report<'a, F> {
         })
     }
 
+    /// A view of `bytes` without the length check: every read of a counter
+    /// beyond the end returns `None` (see [`CounterSlot::read`]).
+    pub(crate) fn from_bytes_unchecked(bytes: &'a [u8]) -> Self {
+        Report {
+            bytes: bytes.get(..F::INFO.size).unwrap_or(bytes),
+            _format: PhantomData,
+        }
+    }
+
     /// The report's bytes.
     pub fn bytes(&self) -> &'a [u8] {
         self.bytes

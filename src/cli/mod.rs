@@ -3,3 +3,4 @@
 pub mod diff;
 pub mod dump;
 pub mod lookup;
+pub mod oa_decode;

@@ -1,0 +1,598 @@
+//! Reading OA reports out of a circular OA buffer, and turning pairs of
+//! reports into counter deltas and rates.
+//!
+//! The OA unit writes reports of one format back to back into a circular
+//! buffer; software reads from the *head* offset up to the *tail* offset the
+//! hardware reports. [`OaBuffer`] / [`reports_between`] iterate the reports in
+//! that range, following the wrap-around at the end of the buffer. A report
+//! whose bytes run past the end of the buffer (a 192-byte HSW `A29_B8_C8`
+//! report does not divide a 128 KiB buffer) is reassembled into an inline
+//! copy; every other report is a zero-copy [`Report`] of the buffer's bytes.
+//!
+//! Nothing here allocates or panics, whatever the head, tail, buffer size or
+//! bytes.
+//!
+//! ```
+//! use perfregs_hal::hsw::reports::A45B8C8;
+//! use perfregs_hal::oa_buffer::{OaBuffer, ReportDelta};
+//!
+//! let mut mem = [0u8; 1024];
+//! for (i, at) in (0..1024).step_by(256).enumerate() {
+//!     mem[at + 4..at + 8].copy_from_slice(&(1000 * i as u32).to_le_bytes()); // TIME_STAMP
+//! }
+//! let buf = OaBuffer::new(&mem);
+//! // Head at the third report, tail at the second: wraps after the fourth.
+//! let r: Vec<_> = buf.reports::<A45B8C8>(512, 256).collect();
+//! assert_eq!(r.iter().map(|r| r.offset()).collect::<Vec<_>>(), [512, 768, 0]);
+//! let d = ReportDelta::between(&r[1].view(), &r[2].view());
+//! assert_eq!(d.timestamp, Some(0u64.wrapping_sub(3000) & 0xFFFF_FFFF)); // 32-bit wrap
+//! ```
+
+use crate::meta::CounterSlot;
+use crate::report::{Report, ReportFormat};
+use core::iter::FusedIterator;
+use core::marker::PhantomData;
+
+/// The largest report size the iterator handles (the bytes of a report that
+/// straddles the end of the buffer are copied into an inline array this big).
+/// Formats larger than this yield no reports.
+pub const MAX_REPORT_SIZE: usize = 256;
+
+/// Width of the timestamp as drivers use it: the TIME_STAMP dword wraps at
+/// 2^32. (HSW layouts describe TIME_STAMP as 64 bits spanning dwords 1-2, but
+/// only dword 1 counts; the timestamp helpers and deltas here use the low 32
+/// bits whatever the slot's width.)
+pub const TIMESTAMP_BITS: u32 = 32;
+
+/// Bytes of report data between `head` (inclusive) and `tail` (exclusive) in a
+/// circular buffer of `size` bytes.
+///
+/// Offsets are relative to the buffer's base and may take any value in
+/// `0..=size` (no alignment is assumed): `tail >= head` is the plain range
+/// `head..tail`, `tail < head` wraps (`head..size` then `0..tail`). So
+/// `head == tail` is an empty buffer, and a full buffer is written `head = 0,
+/// tail = size`. A `head` or `tail` beyond `size` (or `size == 0`) gives 0.
+pub const fn available(head: usize, tail: usize, size: usize) -> usize {
+    if size == 0 || head > size || tail > size {
+        0
+    } else if tail >= head {
+        tail - head
+    } else {
+        size - head + tail
+    }
+}
+
+/// `next - prev` for a counter `bits` wide that wraps at 2^`bits` (at most one
+/// wrap between the two samples is assumed). Bits above the width are ignored;
+/// `bits >= 64` is a full 64-bit wrapping difference, `bits == 0` gives 0.
+///
+/// ```
+/// use perfregs_hal::oa_buffer::counter_delta;
+/// assert_eq!(counter_delta((1 << 40) - 10, 5, 40), 15);
+/// assert_eq!(counter_delta(0xFFFF_FFF0, 0x10, 32), 0x20);
+/// ```
+pub const fn counter_delta(prev: u64, next: u64, bits: u32) -> u64 {
+    let mask = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    next.wrapping_sub(prev) & mask
+}
+
+/// The timestamp of a report as drivers read it: the low [`TIMESTAMP_BITS`]
+/// bits of TIME_STAMP (`None` when the format has no timestamp).
+pub fn timestamp32<F: ReportFormat>(report: &Report<'_, F>) -> Option<u64> {
+    report
+        .timestamp()
+        .map(|t| t & counter_delta(0, u64::MAX, TIMESTAMP_BITS))
+}
+
+/// A circular OA buffer: its whole memory, base at offset 0.
+#[derive(Clone, Copy, Debug)]
+pub struct OaBuffer<'a> {
+    mem: &'a [u8],
+}
+
+impl<'a> OaBuffer<'a> {
+    /// The buffer whose memory is `mem` (its size is `mem.len()`).
+    pub const fn new(mem: &'a [u8]) -> Self {
+        OaBuffer { mem }
+    }
+
+    /// The buffer's memory.
+    pub const fn bytes(&self) -> &'a [u8] {
+        self.mem
+    }
+
+    /// Size of the buffer in bytes.
+    pub const fn len(&self) -> usize {
+        self.mem.len()
+    }
+
+    /// Whether the buffer has no memory at all.
+    pub const fn is_empty(&self) -> bool {
+        self.mem.is_empty()
+    }
+
+    /// Bytes between `head` and `tail` (see [`available`]).
+    pub const fn available(&self, head: usize, tail: usize) -> usize {
+        available(head, tail, self.mem.len())
+    }
+
+    /// The whole reports of format `F` from `head` (inclusive) to `tail`
+    /// (exclusive), wrapping at the end of the buffer (see [`available`] for
+    /// what the offsets mean). A trailing partial report is not yielded; an
+    /// out-of-range `head` or `tail`, or a format larger than
+    /// [`MAX_REPORT_SIZE`], yields nothing.
+    pub fn reports<F: ReportFormat>(&self, head: usize, tail: usize) -> OaReports<'a, F> {
+        let size = F::INFO.size;
+        let len = self.mem.len();
+        let remaining = if size == 0 || size > MAX_REPORT_SIZE {
+            0
+        } else {
+            available(head, tail, len) / size
+        };
+        OaReports {
+            mem: self.mem,
+            offset: if head >= len { 0 } else { head },
+            remaining,
+            _format: PhantomData,
+        }
+    }
+}
+
+/// The whole reports of format `F` in the circular buffer `buf` from `head`
+/// (inclusive) to `tail` (exclusive); shorthand for
+/// `OaBuffer::new(buf).reports::<F>(head, tail)`.
+pub fn reports_between<F: ReportFormat>(buf: &[u8], head: usize, tail: usize) -> OaReports<'_, F> {
+    OaBuffer::new(buf).reports(head, tail)
+}
+
+/// Iterator over the reports of a range of an [`OaBuffer`], made by
+/// [`OaBuffer::reports`] or [`reports_between`].
+#[derive(Clone, Debug)]
+pub struct OaReports<'a, F> {
+    mem: &'a [u8],
+    /// Offset of the next report (always `< mem.len()` while `remaining > 0`).
+    offset: usize,
+    remaining: usize,
+    _format: PhantomData<F>,
+}
+
+impl<F: ReportFormat> OaReports<'_, F> {
+    /// Offset of the next report not yet yielded: once everything yielded has
+    /// been consumed, the new head to give the hardware.
+    pub fn head(&self) -> usize {
+        self.offset
+    }
+}
+
+impl<'a, F: ReportFormat> Iterator for OaReports<'a, F> {
+    type Item = BufferedReport<'a, F>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.remaining == 0 {
+            return None;
+        }
+        let size = F::INFO.size;
+        let len = self.mem.len();
+        let at = self.offset;
+        let item = match self.mem.get(at..at.checked_add(size)?) {
+            Some(bytes) => Report::new(bytes).map(|r| BufferedReport {
+                offset: at,
+                data: Data::Borrowed(r),
+            }),
+            None => {
+                // Straddles the end: `at..len` then `0..rest`.
+                let first = self.mem.get(at..).unwrap_or(&[]);
+                let rest = size.checked_sub(first.len());
+                let second = rest.and_then(|n| self.mem.get(..n));
+                match (second, size <= MAX_REPORT_SIZE) {
+                    (Some(second), true) => {
+                        let mut copy = [0u8; MAX_REPORT_SIZE];
+                        copy[..first.len()].copy_from_slice(first);
+                        copy[first.len()..size].copy_from_slice(second);
+                        Some(BufferedReport {
+                            offset: at,
+                            data: Data::Copied(copy),
+                        })
+                    }
+                    _ => None,
+                }
+            }
+        };
+        match item {
+            Some(item) => {
+                self.remaining -= 1;
+                // `at < len` and `size <= len` (a whole report fits in
+                // `available <= len` bytes), so no overflow.
+                let next = at + size;
+                self.offset = if next >= len { next - len } else { next };
+                Some(item)
+            }
+            None => {
+                self.remaining = 0;
+                None
+            }
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, Some(self.remaining))
+    }
+}
+
+impl<F: ReportFormat> FusedIterator for OaReports<'_, F> {}
+
+// The inline copy is the point (no allocation); a report is yielded by value.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Copy)]
+enum Data<'a, F> {
+    Borrowed(Report<'a, F>),
+    Copied([u8; MAX_REPORT_SIZE]),
+}
+
+/// One report read from an [`OaBuffer`]: a zero-copy view of the buffer, or,
+/// for a report that straddles the end of the buffer, a reassembled inline
+/// copy. Either way [`view`](Self::view) gives the typed [`Report`].
+#[derive(Clone, Copy)]
+pub struct BufferedReport<'a, F> {
+    offset: usize,
+    data: Data<'a, F>,
+}
+
+impl<'a, F: ReportFormat> BufferedReport<'a, F> {
+    /// Offset of the report's first byte from the buffer's base.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// Whether the report straddles the end of the buffer (and so was copied).
+    pub fn straddles(&self) -> bool {
+        matches!(self.data, Data::Copied(_))
+    }
+
+    /// The typed view of the report.
+    pub fn view(&self) -> Report<'_, F> {
+        match &self.data {
+            Data::Borrowed(r) => *r,
+            // Copies are only made for formats of at most MAX_REPORT_SIZE
+            // bytes, so the array always holds a whole report; were it ever
+            // shorter, the view's reads would return `None`, not panic.
+            Data::Copied(copy) => Report::from_bytes_unchecked(copy),
+        }
+    }
+
+    /// The zero-copy view borrowing the buffer itself (`None` for a report
+    /// that straddles the end of the buffer).
+    pub fn borrowed(&self) -> Option<Report<'a, F>> {
+        match self.data {
+            Data::Borrowed(r) => Some(r),
+            Data::Copied(_) => None,
+        }
+    }
+
+    /// The report's bytes (`F::INFO.size` of them).
+    pub fn bytes(&self) -> &[u8] {
+        self.view().bytes()
+    }
+}
+
+impl<F: ReportFormat> core::fmt::Debug for BufferedReport<'_, F> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("BufferedReport")
+            .field("offset", &self.offset)
+            .field("straddles", &self.straddles())
+            .field("report", &self.view())
+            .finish()
+    }
+}
+
+/// Anything that gives a [`Report`] view of format `F`: a [`Report`] or a
+/// [`BufferedReport`] (or a reference to one), so that [`Summary`] takes
+/// either.
+pub trait AsReport<F: ReportFormat> {
+    /// The report view.
+    fn as_report(&self) -> Report<'_, F>;
+}
+
+impl<F: ReportFormat> AsReport<F> for Report<'_, F> {
+    fn as_report(&self) -> Report<'_, F> {
+        *self
+    }
+}
+
+impl<F: ReportFormat> AsReport<F> for BufferedReport<'_, F> {
+    fn as_report(&self) -> Report<'_, F> {
+        self.view()
+    }
+}
+
+impl<F: ReportFormat, T: AsReport<F> + ?Sized> AsReport<F> for &T {
+    fn as_report(&self) -> Report<'_, F> {
+        (**self).as_report()
+    }
+}
+
+/// Number of A counters a [`ReportDelta`] holds.
+pub const A_COUNTERS: usize = 64;
+/// Number of B counters a [`ReportDelta`] holds.
+pub const B_COUNTERS: usize = 8;
+/// Number of C counters a [`ReportDelta`] holds.
+pub const C_COUNTERS: usize = 8;
+
+/// What changed from one report to the next: each counter's increment, taken
+/// modulo its own width (32 or 40 bits, see [`counter_delta`]); `None` for
+/// what the format does not carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReportDelta {
+    /// Timestamp ticks, modulo 2^[`TIMESTAMP_BITS`].
+    pub timestamp: Option<u64>,
+    /// GPU clock ticks.
+    pub gpu_ticks: Option<u64>,
+    /// A counters by index.
+    pub a: [Option<u64>; A_COUNTERS],
+    /// B counters by index.
+    pub b: [Option<u64>; B_COUNTERS],
+    /// C counters by index.
+    pub c: [Option<u64>; C_COUNTERS],
+}
+
+fn slot_delta(slot: Option<CounterSlot>, prev: &[u8], next: &[u8]) -> Option<u64> {
+    let s = slot?;
+    Some(counter_delta(s.read(prev)?, s.read(next)?, s.bits))
+}
+
+fn table_deltas<const N: usize>(
+    table: &[Option<CounterSlot>],
+    prev: &[u8],
+    next: &[u8],
+) -> [Option<u64>; N] {
+    let mut out = [None; N];
+    for (o, s) in out.iter_mut().zip(table) {
+        *o = slot_delta(*s, prev, next);
+    }
+    out
+}
+
+impl ReportDelta {
+    /// The increments from `prev` to `next` (`next` taken as the later one).
+    pub fn between<F: ReportFormat>(prev: &Report<'_, F>, next: &Report<'_, F>) -> Self {
+        let (p, n) = (prev.bytes(), next.bytes());
+        let timestamp = match (prev.timestamp(), next.timestamp()) {
+            (Some(a), Some(b)) => Some(counter_delta(a, b, TIMESTAMP_BITS)),
+            _ => None,
+        };
+        ReportDelta {
+            timestamp,
+            gpu_ticks: slot_delta(F::GPU_TICKS, p, n),
+            a: table_deltas(F::A, p, n),
+            b: table_deltas(F::B, p, n),
+            c: table_deltas(F::C, p, n),
+        }
+    }
+
+    /// Increment of An (`None` when absent or `n` is out of range).
+    pub fn a(&self, n: usize) -> Option<u64> {
+        self.a.get(n).copied().flatten()
+    }
+    /// Increment of Bn.
+    pub fn b(&self, n: usize) -> Option<u64> {
+        self.b.get(n).copied().flatten()
+    }
+    /// Increment of Cn.
+    pub fn c(&self, n: usize) -> Option<u64> {
+        self.c.get(n).copied().flatten()
+    }
+}
+
+fn accumulate<const N: usize>(total: &mut [Option<u64>; N], d: &[Option<u64>; N]) {
+    for (t, d) in total.iter_mut().zip(d) {
+        if let Some(d) = *d {
+            *t = Some(t.unwrap_or(0).saturating_add(d));
+        }
+    }
+}
+
+/// Counter increments accumulated over a sequence of reports of format `F`,
+/// and the rates they give at a timestamp frequency.
+///
+/// Increments are summed pairwise (each report against the one before), so
+/// counters and the timestamp may wrap any number of times over the sequence
+/// as long as they wrap at most once between consecutive reports. Sums
+/// saturate at `u64::MAX`.
+///
+/// ```
+/// use perfregs_hal::bdw::reports::A32u40A4u32B8C8;
+/// use perfregs_hal::oa_buffer::{reports_between, Summary};
+///
+/// let mut mem = [0u8; 512];
+/// mem[256 + 4..256 + 8].copy_from_slice(&2_000u32.to_le_bytes()); // TIME_STAMP
+/// mem[256 + 16..256 + 20].copy_from_slice(&500u32.to_le_bytes()); // A0 (low dword)
+/// let s = Summary::from_reports(reports_between::<A32u40A4u32B8C8>(&mem, 0, 512), 1_000.0);
+/// assert_eq!(s.seconds(), Some(2.0));
+/// assert_eq!(s.a_per_second(0), Some(250.0));
+/// assert_eq!(s.b_per_second(0), Some(0.0));
+/// ```
+#[derive(Clone, Copy)]
+pub struct Summary<F> {
+    frequency_hz: f64,
+    reports: usize,
+    prev: Option<[u8; MAX_REPORT_SIZE]>,
+    total: ReportDelta,
+    _format: PhantomData<F>,
+}
+
+impl<F: ReportFormat> Summary<F> {
+    /// An empty summary for a timestamp running at `frequency_hz`.
+    pub fn new(frequency_hz: f64) -> Self {
+        Summary {
+            frequency_hz,
+            reports: 0,
+            prev: None,
+            total: ReportDelta {
+                timestamp: None,
+                gpu_ticks: None,
+                a: [None; A_COUNTERS],
+                b: [None; B_COUNTERS],
+                c: [None; C_COUNTERS],
+            },
+            _format: PhantomData,
+        }
+    }
+
+    /// The summary of `reports`, in order.
+    pub fn from_reports<I>(reports: I, frequency_hz: f64) -> Self
+    where
+        I: IntoIterator,
+        I::Item: AsReport<F>,
+    {
+        let mut s = Self::new(frequency_hz);
+        for r in reports {
+            s.push(&r);
+        }
+        s
+    }
+
+    /// Add the next report (formats larger than [`MAX_REPORT_SIZE`] are
+    /// ignored).
+    pub fn push(&mut self, report: &impl AsReport<F>) {
+        let r = report.as_report();
+        let bytes = r.bytes();
+        let Some(src) = bytes.get(..F::INFO.size) else {
+            return;
+        };
+        if src.len() > MAX_REPORT_SIZE {
+            return;
+        }
+        if let Some(prev) = self.prev.as_ref().and_then(|p| Report::<F>::new(p)) {
+            let d = ReportDelta::between(&prev, &r);
+            let t = &mut self.total;
+            if let Some(ts) = d.timestamp {
+                t.timestamp = Some(t.timestamp.unwrap_or(0).saturating_add(ts));
+            }
+            if let Some(g) = d.gpu_ticks {
+                t.gpu_ticks = Some(t.gpu_ticks.unwrap_or(0).saturating_add(g));
+            }
+            accumulate(&mut t.a, &d.a);
+            accumulate(&mut t.b, &d.b);
+            accumulate(&mut t.c, &d.c);
+        }
+        let mut copy = [0u8; MAX_REPORT_SIZE];
+        copy[..src.len()].copy_from_slice(src);
+        self.prev = Some(copy);
+        self.reports += 1;
+    }
+
+    /// Reports added.
+    pub fn reports(&self) -> usize {
+        self.reports
+    }
+
+    /// The timestamp frequency the summary was made for.
+    pub fn frequency_hz(&self) -> f64 {
+        self.frequency_hz
+    }
+
+    /// The summed increments from the first report to the last (all `None`
+    /// before two reports have been added).
+    pub fn totals(&self) -> &ReportDelta {
+        &self.total
+    }
+
+    /// Timestamp ticks from the first report to the last.
+    pub fn ticks(&self) -> Option<u64> {
+        self.total.timestamp
+    }
+
+    /// Seconds from the first report to the last (`None` without a positive
+    /// elapsed time at a positive, finite frequency).
+    pub fn seconds(&self) -> Option<f64> {
+        let ticks = self.ticks().filter(|&t| t > 0)?;
+        let hz = self.frequency_hz;
+        if hz.is_finite() && hz > 0.0 {
+            Some(ticks as f64 / hz)
+        } else {
+            None
+        }
+    }
+
+    fn rate(&self, total: Option<u64>) -> Option<f64> {
+        Some(total? as f64 / self.seconds()?)
+    }
+
+    /// GPU clock ticks per second (the GPU frequency).
+    pub fn gpu_ticks_per_second(&self) -> Option<f64> {
+        self.rate(self.total.gpu_ticks)
+    }
+    /// An increments per second.
+    pub fn a_per_second(&self, n: usize) -> Option<f64> {
+        self.rate(self.total.a(n))
+    }
+    /// Bn increments per second.
+    pub fn b_per_second(&self, n: usize) -> Option<f64> {
+        self.rate(self.total.b(n))
+    }
+    /// Cn increments per second.
+    pub fn c_per_second(&self, n: usize) -> Option<f64> {
+        self.rate(self.total.c(n))
+    }
+}
+
+impl<F: ReportFormat> core::fmt::Debug for Summary<F> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Summary")
+            .field("format", &F::INFO.name)
+            .field("frequency_hz", &self.frequency_hz)
+            .field("reports", &self.reports)
+            .field("totals", &self.total)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delta_wraps_at_the_counter_width() {
+        assert_eq!(counter_delta(10, 25, 32), 15);
+        assert_eq!(counter_delta(0xFFFF_FFF6, 5, 32), 15);
+        assert_eq!(counter_delta((1 << 40) - 10, 5, 40), 15);
+        assert_eq!(counter_delta(5, (1 << 40) - 10, 40), (1 << 40) - 15);
+        // Bits above the width are ignored.
+        assert_eq!(counter_delta(0xAB_0000_0001, 0xCD_0000_0003, 32), 2);
+        assert_eq!(counter_delta(u64::MAX, 1, 64), 2);
+        assert_eq!(counter_delta(u64::MAX, 1, 200), 2);
+        assert_eq!(counter_delta(3, 7, 0), 0);
+        assert_eq!(counter_delta(7, 7, 40), 0);
+    }
+
+    #[test]
+    fn available_follows_the_ring() {
+        assert_eq!(available(0, 0, 1024), 0);
+        assert_eq!(available(100, 100, 1024), 0);
+        assert_eq!(available(0, 1024, 1024), 1024);
+        assert_eq!(available(256, 768, 1024), 512);
+        assert_eq!(available(768, 256, 1024), 512);
+        assert_eq!(available(1024, 256, 1024), 256);
+        assert_eq!(available(1023, 0, 1024), 1);
+        assert_eq!(available(3, 1, 1024), 1022);
+        // Out of range: nothing.
+        assert_eq!(available(1025, 0, 1024), 0);
+        assert_eq!(available(0, 1025, 1024), 0);
+        assert_eq!(available(usize::MAX, usize::MAX, 1024), 0);
+        assert_eq!(available(0, 0, 0), 0);
+        assert_eq!(available(0, usize::MAX, usize::MAX), usize::MAX);
+    }
+
+    #[test]
+    fn timestamp_keeps_the_low_dword() {
+        use crate::hsw::reports::A13;
+        let mut r = [0u8; 64];
+        r[4..12].copy_from_slice(&0x1234_5678_9ABC_DEF0u64.to_le_bytes());
+        let v = Report::<A13>::new(&r).map(|r| timestamp32(&r));
+        assert_eq!(v, Some(Some(0x9ABC_DEF0)));
+    }
+}
