@@ -78,11 +78,206 @@
 //!   which a driver calls between two polls: one tick); the same calls give
 //!   the same trace.
 //!
+//! # OA unit (opt-in)
+//!
+//! [`Emulator::with_oa`] / [`Emulator::enable_oa`] turn on a model of the
+//! OA unit and the CEC B counters (PRM 000 for SNB..HSW, 001 for BDW, 003
+//! for TGL's OAG unit; `shared/facts` sections 4..6). It is off after
+//! [`Emulator::new`], so the register file behaves exactly as described
+//! above (in particular, only force-wake acks change with time). All
+//! registers and fields are found by name in the metadata: HSW `OACONTROL`,
+//! `OASTATUS1`, `OASTATUS2`, `OABUFFER`; BDW `OACONTROL`, `OACTXCONTROL`,
+//! `OACTXID`, `OA_DEBUG`, `OASTATUS`, `OAHEADPTR`, `OATAILPTR`, `OABUFFER`,
+//! `OABUFFER_UDW`; TGL `OAG_OACONTROL`, `OAG_OAGLBCTXCTRL`, `OAG_OA_DEBUG`,
+//! `OAG_OASTATUS`, `OAG_OAHEADPTR`, `OAG_OATAILPTR`, `OAG_OABUFFER`; every
+//! project `CEC{n}_0` / `CEC{n}_1`. A project lacking a register simply
+//! lacks that behaviour (IVT, P4: nothing happens).
+//!
+//! ```
+//! use perfregs_hal::emu::{Emulator, OaConfig, Sku, Workload};
+//! use perfregs_hal::hsw;
+//!
+//! let p = &hsw::PROJECT;
+//! let mut emu = Emulator::with_oa(p, Sku::default(), OaConfig::default());
+//! emu.write32(p.register("FORCEWAKE_MT").unwrap().address, 0x0001_0001);
+//! emu.advance(Sku::DEFAULT_WAKE_LATENCY);
+//! // A register value from named fields, positions from the metadata.
+//! let set = |emu: &mut Emulator, reg: &str, fields: &[(&str, u64)]| {
+//!     let r = p.register(reg).unwrap();
+//!     let v = fields.iter().fold(0, |v, &(n, x)| {
+//!         let f = r.field(n).unwrap();
+//!         v | (x << f.lsb) & f.mask()
+//!     });
+//!     emu.write32(r.address, v as u32);
+//! };
+//! let base = 0x0100_0000u64; // 128 KiB buffer (size code 0)
+//! set(&mut emu, "OASTATUS2", &[("head_pointer", base >> 6)]);
+//! set(&mut emu, "OABUFFER", &[("report_buffer_offset", base >> 6)]);
+//! set(&mut emu, "OASTATUS1", &[("tail_pointer", base >> 6)]);
+//! emu.set_workload(Workload::new().rate(0, 5));
+//! set(&mut emu, "OACONTROL", &[
+//!     ("counter_enable", 1),
+//!     ("counter_select", 5), // A45_B8_C8, 256 bytes
+//!     ("timer_enable", 1),
+//!     ("timer_period", 3), // every 16 ticks, at ticks 8 + 16k
+//! ]);
+//! emu.advance(100); // ticks 4..=103: reports at 8, 24, 40, 56, 72, 88
+//! assert_eq!(emu.oa_stats().unwrap().timer_reports, 6);
+//! let format = emu.oa_format().unwrap();
+//! let report = emu.gpu_mem(base, format.size);
+//! assert_eq!(format.counter("TIME_STAMP").unwrap().read(&report), Some(8));
+//! assert_eq!(format.counter("A0").unwrap().read(&report), Some(5 * (8 - 3)));
+//! ```
+//!
+//! - **Graphics memory.** A sparse GGTT byte store ([`Emulator::gpu_mem`],
+//!   [`Emulator::gpu_mem_read_into`], [`Emulator::gpu_mem_write`]; available
+//!   with the model off too): 64 KiB chunks allocated on first write, zeros
+//!   where unwritten, 4 GiB; bytes at or above 4 GiB are dropped (warning
+//!   [`OaWarningKind::OutsideGgtt`] for reports). PPGTT is not modelled.
+//! - **Clocks.** One tick is one TIME_STAMP tick. A 64-bit GPU clock
+//!   advances [`OaConfig::gpu_clocks_per_tick`] (default 8) per tick,
+//!   always (PRM 001: GPU_TICKS is free-running). Reports carry TIME_STAMP
+//!   in their slot's width (64 bits on HSW, where drivers read the low
+//!   dword; 32 bits on BDW/TGL) and GPU_TICKS (low 32 bits).
+//! - **Counters.** A: as many as the project's layouts carry (HSW A0..A44,
+//!   32-bit; BDW/TGL A0..A31 40-bit and A32..A35 32-bit: each counter is as
+//!   wide as its widest layout slot), fed by a scripted [`Workload`]
+//!   (events per tick, [`Emulator::set_workload`]). B0..B7 (32-bit) from
+//!   the CEC logic, one evaluation per GPU clock (see [`NoaSource`] for
+//!   the compare semantics, the NOA source and the bulk evaluation). C: no
+//!   documented event source, so zero, except C2 on projects whose layouts
+//!   have no GPU_TICKS (SNB..HSW), which carries the GPU clock (facts
+//!   section 6: HSW tools read the GPU clock from C2). Counting happens
+//!   while the OA counter enable is set (`counter_enable` of
+//!   `OACONTROL` / `OAG_OACONTROL`) and, when `specific_context_enable` is
+//!   set (HSW, BDW; TGL's OAG has none), the active context
+//!   ([`Emulator::set_context`]) matches the selected one: HSW compares
+//!   `OACONTROL.select_context_id` (bits 31:12) with the same bits of the
+//!   context id (drivers program the context's address there); BDW
+//!   compares `OACTXID` with all 32 bits. No context: no counting. A
+//!   counter that wraps (2^32, or 2^40 for the 40-bit A counters) sets the
+//!   counter-overflow status bit (the HSW B-counter overflow erratum is not
+//!   modelled). Counter registers (`OAPERF_An`, `OAPERF_An_UPPER`,
+//!   `OAPERF_Bn`, `GPU_TICKS`, where the project has them) show the
+//!   counters after every step; writing or poking them loads the counter.
+//!   The `counter_stop_resume` bits are not modelled (counting does not
+//!   need them).
+//! - **Timer.** With the timer enabled (HSW `OACONTROL.timer_enable`, BDW
+//!   `OACTXCONTROL`, TGL `OAG_OAGLBCTXCTRL`) and the counter enable set,
+//!   the period is 2^(p+1) ticks (2^(p+4) on SNB), p the `timer_period`
+//!   field. A report is written on each rising edge of the selected
+//!   TIME_STAMP bit (bit p on IVB..TGL): at ticks `P/2 + k*P`. This phase
+//!   follows PRM 000 ("determined by selecting a specified bit from the
+//!   TIME_STAMP register"; the strobe is not synchronised with the enable)
+//!   and what IGT observed on HSW (timer reports have TIME_STAMP bits p..0
+//!   equal to 1 followed by zeros); the number of reports per period is the
+//!   same as firing at multiples of P.
+//! - **Reports** use the layout of [`ProjectInfo::formats`] whose `select`
+//!   equals the format field (HSW `counter_select`, BDW `counter_select`,
+//!   TGL `report_format`); a code without a layout writes nothing
+//!   ([`OaWarningKind::NoLayout`], once per code). Slots are resolved once
+//!   per format change (consecutive dword counters merged into runs); a
+//!   report is rendered into a zeroed stack buffer and copied into memory.
+//!   Slots: RPT_ID; TIME_STAMP; CTX_ID (the active context, 0 when none);
+//!   GPU_TICKS; An, Bn, Cn (40-bit counters as a low dword plus the high byte
+//!   at `high_byte_offset`); anything else (`INST_ADD`) 0. RPT_ID of timer and
+//!   context-switch reports on BDW/TGL comes from the `rpt_id_report_reasons`
+//!   table (timer: bit 19; context switch: bit 22) and the `rpt_id_fields`
+//!   table: BDW sets `render_context_valid` (bit 25) when a context is active
+//!   and `timer_enabled` (bit 16) when the timer is on; TGL's table has no
+//!   context-valid row and calls bit 16 "Timer Enabled", while facts section 6
+//!   and Linux i915 read bit 16 as context valid on Gen12: the model follows
+//!   the facts (bit 16 = context valid on TGL, no separate timer-enabled bit).
+//!   Projects without those tables (SNB..HSW) write
+//!   [`OaConfig::legacy_timer_rpt_id`] in timer reports. Source ID, start
+//!   trigger and threshold bits are 0.
+//! - **OA buffer.** Base: `OABUFFER.report_buffer_offset` (HSW) or
+//!   `base_address` (BDW/TGL, plus `OABUFFER_UDW` bits 63:32 where present).
+//!   Size: the encoding of `buffer_size` (HSW `OASTATUS1`, BDW/TGL
+//!   `OABUFFER`) by its enumeration names (`size_128k` .. `size_16m`: 128 KiB
+//!   << n; SNB/IVB 16 KiB * (n + 1)). Head (HSW `OASTATUS2.head_pointer`,
+//!   BDW/TGL `OAHEADPTR`) and tail (HSW `OASTATUS1.tail_pointer`, BDW/TGL
+//!   `OATAILPTR`) are 32-bit graphics addresses (bits 31:6); their offset in
+//!   the buffer is `(pointer - base) mod 2^32 mod size`. Each report is
+//!   written at the tail, wrapping byte-wise at the end of the buffer (a
+//!   report may straddle it), and the hardware moves the tail by the
+//!   report size (MI_REPORT_PERF_COUNT does not). Unread bytes are
+//!   `(tail - head) mod size`, except that the whole buffer is unread
+//!   ("full") after a report left tail == head or overwrote unread data,
+//!   until software changes the head, tail, base or size. A report that
+//!   does not fit (unread + size > buffer size) is, by default, written
+//!   anyway (overwriting unread reports; the buffer stays full, so every
+//!   later report overwrites too) and sets the buffer-overflow status bit;
+//!   with HSW
+//!   `OABUFFER.disable_overrun_mode` set it is not written, sets no status
+//!   bit but `OABUFFER.overrun_status`, and reporting resumes by itself at
+//!   the first timer event after software has moved the head to make room
+//!   (which clears `overrun_status`). The YAML reads `overrun_status` as
+//!   the state of the mode (the PRM cell is garbled); the model uses it as
+//!   "reporting stopped", as the brief asks. BDW/TGL have no
+//!   disable-overrun mode; BDW `OASTATUS.overrun_status` is never set. A
+//!   BDW/TGL buffer with `memory_select` 0 (PPGTT, the reset value) takes
+//!   reports nowhere visible (the tail still moves; warning once).
+//! - **Report lost.** Reports are written within the tick they are
+//!   requested; a second request in the same tick (MI_REPORT_PERF_COUNT or
+//!   a context switch at the tick of a timer report, ...) is dropped and
+//!   sets the report-lost status bit. Status bits are the registers' own
+//!   RW-V bits: hardware sets them, software clears them by writing 0.
+//! - **Programming order.** The PRM asks for the head pointer register
+//!   (HSW `OASTATUS2`), then the OA buffer register, then the tail pointer
+//!   register (HSW `OASTATUS1`) "to enable proper functionality of the
+//!   overflow bit". The model tracks software writes (not pokes): writing
+//!   the buffer register starts a programming sequence that is in order
+//!   when a head write came before it (since the last complete sequence)
+//!   and no tail write came between that head write and it; the next tail
+//!   write completes it. Until a sequence completes in order, overflow
+//!   detection is off: reports are written (overwriting) without setting
+//!   buffer-overflow, even in disable-overrun mode. Head writes alone
+//!   (consuming reports) and tail-register writes alone (clearing HSW
+//!   status bits) do not disturb an in-order state. Each violation is
+//!   recorded in [`Emulator::oa_warnings`] (a report written while the tail
+//!   write is missing is recorded once); the access trace keeps one entry
+//!   per access, so warnings are not trace entries.
+//! - **Context switches.** [`Emulator::set_context`] /
+//!   [`Emulator::clear_context`] change the active context. On projects
+//!   with a context-switch report reason (BDW, TGL; PRM 001/003 "Context
+//!   Switch Triggered Reports") and with the counter enable set and
+//!   `OA_DEBUG.disable_ctx_switch_reports` clear, a change writes a report
+//!   into the OA buffer at the current tick, carrying the new context's id
+//!   (the context being loaded).
+//! - **MI_REPORT_PERF_COUNT** ([`Emulator::mi_report_perf_count`]): one
+//!   report of the current format at the given address (bits 5:0 ignored),
+//!   RPT_ID = the command's report id (the whole dword: "RPT_ID is always
+//!   stored in the lowest addressed DWORD"), counters as they are (enabled
+//!   or not); the tail does not move; PPGTT writes nothing visible.
+//! - **Cost.** Counting is in bulk between events (A: rate x ticks; B: see
+//!   [`NoaSource`]). When an advance spans more timer reports than the
+//!   buffer holds in overwrite mode, the reports whose bytes later reports
+//!   of the same advance overwrite are only accounted for (tail, status,
+//!   statistics), not rendered; in disable-overrun mode a full buffer ends
+//!   the report work of the advance. So an advance costs O(reports that
+//!   fit in the buffer) plus, only for B counters reading pseudo-random or
+//!   long-period NOA bits, O(GPU clocks).
+//!
+//! Not covered by the OA model (PRMs 000/001/003): start/report trigger
+//! logic (OASTARTTRIG/OAREPORTTRIG, report reasons 1-2, start-trigger and
+//! threshold RPT_ID bits), GO 1->0 and clock-ratio reports (`OA_DEBUG`
+//! bits other than 1), MMIO-triggered reports, the OA interrupt (buffer
+//! half full), C-counter events, NOA signal selection (OASTARTTRIG3/4
+//! selects) and CEC considerations, the Boolean select of CECn-0, the TGL
+//! SCEC negate array, OAR (render) units and per-context OAR counters,
+//! flexible EU counters, the HSW head/tail wrap flags and BDW
+//! `OASTATUS` wrap bits, `counter_stop_resume`, RC6 and clock gating
+//! effects, the "Core Mode Enable" offset of MI_REPORT_PERF_COUNT, the SNB
+//! programming workarounds, and the report-lost rule beyond "two reports in
+//! one tick".
+//!
 //! # Not modelled
 //!
-//! Counters, OA buffers, report generation, CEC/NOA signals, engines and
-//! interrupts (later models drive registers through [`Emulator::poke`]);
-//! RW-V/RO-V bits change only when poked; PBC is treated as RO; RW-DB takes
+//! Engines and interrupts; with the OA model off, counters, OA buffers,
+//! report generation and CEC/NOA signals (later models drive registers
+//! through [`Emulator::poke`]);
+//! RW-V/RO-V bits change only when poked (or by the OA model); PBC is treated as RO; RW-DB takes
 //! effect at once (no double buffering); the GuC and command-streamer
 //! steering registers are ordinary registers (only the CPU one steers);
 //! slices other than 0; the hardware mirroring of L3 fuse bits 3:0 into 7:4
@@ -102,20 +297,27 @@
 //! [`GroupInfo::fuse`]: crate::meta::GroupInfo::fuse
 //! [`MapRow::wake`]: crate::meta::MapRow::wake
 //! [`ProjectInfo::steering`]: crate::meta::ProjectInfo::steering
+//! [`ProjectInfo::formats`]: crate::meta::ProjectInfo::formats
 
 use core::fmt;
+use std::boxed::Box;
 use std::vec::Vec;
 
 use crate::bus::{Bus, Mmio, Msr, Pci};
 use crate::meta::{ProjectInfo, RegisterInfo};
 
+mod cec;
 mod forcewake;
+mod gpumem;
 mod index;
+mod oa;
 mod regfile;
 mod sku;
 mod steering;
 mod trace;
 
+pub use cec::{NoaBit, NoaSource};
+pub use oa::{OaConfig, OaStats, OaWarning, OaWarningKind, ReportOutcome, Workload};
 pub use sku::Sku;
 pub use trace::{Outcome, TraceEntry};
 
@@ -154,6 +356,10 @@ pub struct Emulator {
     tracing: bool,
     trace: Vec<TraceEntry>,
     counts: [usize; 4],
+    /// The OA model, when on ([`Emulator::enable_oa`]).
+    oa: Option<Box<oa::Oa>>,
+    /// Emulated graphics memory (GGTT).
+    mem: gpumem::GpuMem,
 }
 
 impl fmt::Debug for Emulator {
@@ -165,6 +371,8 @@ impl fmt::Debug for Emulator {
             .field("registers", &self.regs.len())
             .field("tracing", &self.tracing)
             .field("trace_len", &self.trace.len())
+            .field("oa", &self.oa.is_some())
+            .field("gpu_mem_bytes", &self.gpu_mem_allocated())
             .finish_non_exhaustive()
     }
 }
@@ -329,6 +537,8 @@ impl Emulator {
             tracing: true,
             trace: Vec::new(),
             counts: [0; 4],
+            oa: None,
+            mem: gpumem::GpuMem::default(),
         }
     }
 
@@ -348,9 +558,13 @@ impl Emulator {
     }
 
     /// Move time forward by `ticks` (saturating): force-wake acks that are
-    /// due by the new time follow their requests. Nothing else changes with
-    /// time, and nothing changes without it.
+    /// due by the new time follow their requests; with the OA model on
+    /// ([`Emulator::enable_oa`]), the OA unit runs for those ticks (counters,
+    /// timer reports, status bits; see "OA unit" in the module
+    /// documentation). Nothing else changes with time, and nothing changes
+    /// without it.
     pub fn advance(&mut self, ticks: u64) {
+        let from = self.now;
         self.now = self.now.saturating_add(ticks);
         for d in 0..self.fw.len() {
             let Some(f) = self.fw.get_mut(d) else { break };
@@ -362,6 +576,9 @@ impl Emulator {
                 }
             }
             self.refresh(d);
+        }
+        if self.oa.is_some() {
+            self.oa_advance(from, self.now);
         }
     }
 
@@ -492,6 +709,9 @@ impl Emulator {
             *slot = v;
         }
         self.after_store(ri);
+        if self.oa.is_some() {
+            self.oa_written(ri, false);
+        }
         true
     }
 
@@ -509,6 +729,9 @@ impl Emulator {
         };
         *slot = value & reg.defined;
         self.after_store(ri);
+        if self.oa.is_some() {
+            self.oa_written(ri, false);
+        }
         true
     }
 
@@ -602,6 +825,9 @@ impl Emulator {
             None => 0,
         };
         self.record(addr, ri, write, r, target, None, Outcome::Ok);
+        if write.is_some() && self.oa.is_some() {
+            self.oa_written(ri, true);
+        }
         r
     }
 
@@ -618,6 +844,9 @@ impl Emulator {
         self.record(addr, ri, write, r, reg.target, None, Outcome::Ok);
         if write.is_some() {
             self.after_store(ri);
+            if self.oa.is_some() {
+                self.oa_written(ri, true);
+            }
         }
         r
     }
@@ -665,6 +894,9 @@ impl Emulator {
             if reg.role != Role::Plain {
                 self.after_store(ri);
             }
+            if self.oa.is_some() {
+                self.oa_written(ri, true);
+            }
             return 0;
         }
         let here = inst < reg.instances && present.checked_shr(inst).unwrap_or(0) & 1 != 0;
@@ -684,6 +916,9 @@ impl Emulator {
         self.record(addr, ri, write, r, reg.target, Some(inst), Outcome::Ok);
         if write.is_some() && reg.role != Role::Plain {
             self.after_store(ri);
+        }
+        if write.is_some() && self.oa.is_some() {
+            self.oa_written(ri, true);
         }
         r
     }

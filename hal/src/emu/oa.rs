@@ -1,0 +1,2022 @@
+//! The OA unit: A/B/C counters, GPU clock, timer-triggered reports into the
+//! OA buffer in emulated graphics memory, status bits, programming-order
+//! checks, context filtering and context-switch reports, and
+//! MI_REPORT_PERF_COUNT. The model is documented in the module
+//! documentation of [`crate::emu`] (section "OA unit").
+//!
+//! Everything here is found through the project's metadata: registers and
+//! fields by name, report layouts from [`ProjectInfo::formats`], RPT_ID bits
+//! from the `rpt_id_report_reasons` / `rpt_id_fields` tables, buffer sizes
+//! from the size field's enumeration names.
+
+use core::fmt;
+use std::boxed::Box;
+use std::vec;
+use std::vec::Vec;
+
+use crate::meta::{Cell, FormatInfo, ProjectInfo, TableInfo};
+
+use super::cec::{CecConfig, CecPlan, CECS};
+use super::regfile::field_mask;
+use super::sku::low_bits;
+use super::{Emulator, NoaSource};
+
+/// Most warnings kept by [`Emulator::oa_warnings`]; later ones are counted
+/// only ([`OaStats::warnings_dropped`]).
+const MAX_WARNINGS: usize = 1024;
+
+/// Largest report rendered on the stack (bigger formats use the heap).
+const STACK_REPORT: usize = 256;
+
+/// Configuration of the OA model ([`Emulator::with_oa`]).
+///
+/// ```
+/// use perfregs_hal::emu::OaConfig;
+/// let cfg = OaConfig::default().with_gpu_clocks_per_tick(4);
+/// assert_eq!(cfg.gpu_clocks_per_tick, 4);
+/// assert_eq!(cfg.legacy_timer_rpt_id, OaConfig::DEFAULT_LEGACY_TIMER_RPT_ID);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OaConfig {
+    /// GPU clocks per emulator tick (one tick is one TIME_STAMP tick). The
+    /// GPU clock feeds GPU_TICKS, the CEC logic (B counters count GPU
+    /// clocks) and, on projects whose layouts have no GPU_TICKS, C2.
+    pub gpu_clocks_per_tick: u64,
+    /// RPT_ID of timer reports on projects without documented RPT_ID fields
+    /// (no `rpt_id_report_reasons` table: SNB..HSW). The PRMs say nothing;
+    /// the default sets bit 10, which Intel GPU tools (IGT `perf` test,
+    /// `oa_report_is_periodic`) observed to correlate with timer reports on
+    /// HSW, and is non-zero, which Linux i915 requires of a written HSW
+    /// report.
+    pub legacy_timer_rpt_id: u32,
+}
+
+impl OaConfig {
+    /// Default [`OaConfig::gpu_clocks_per_tick`].
+    pub const DEFAULT_GPU_CLOCKS_PER_TICK: u64 = 8;
+    /// Default [`OaConfig::legacy_timer_rpt_id`].
+    pub const DEFAULT_LEGACY_TIMER_RPT_ID: u32 = 1 << 10;
+
+    /// Set [`OaConfig::gpu_clocks_per_tick`].
+    #[must_use]
+    pub fn with_gpu_clocks_per_tick(mut self, clocks: u64) -> Self {
+        self.gpu_clocks_per_tick = clocks;
+        self
+    }
+
+    /// Set [`OaConfig::legacy_timer_rpt_id`].
+    #[must_use]
+    pub fn with_legacy_timer_rpt_id(mut self, id: u32) -> Self {
+        self.legacy_timer_rpt_id = id;
+        self
+    }
+}
+
+impl Default for OaConfig {
+    fn default() -> Self {
+        OaConfig {
+            gpu_clocks_per_tick: Self::DEFAULT_GPU_CLOCKS_PER_TICK,
+            legacy_timer_rpt_id: Self::DEFAULT_LEGACY_TIMER_RPT_ID,
+        }
+    }
+}
+
+/// A scripted synthetic workload: events per tick for each A counter.
+///
+/// `Workload::new().rate(0, 5).rate(7, 2)` adds 5 to A0 and 2 to A7 on every
+/// tick the counters count. Counters the project does not have are ignored.
+///
+/// ```
+/// use perfregs_hal::emu::Workload;
+/// let w = Workload::new().rate(0, 5).rate(7, 2).rate(0, 6);
+/// assert_eq!(w.rate_of(0), 6);
+/// assert_eq!(w.rates(), &[(0, 6), (7, 2)]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Workload {
+    /// `(counter, events per tick)`, by ascending counter, no zero rates.
+    rates: Vec<(u32, u64)>,
+}
+
+impl Workload {
+    /// No events.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A`counter` counts `events_per_tick` per tick (replacing an earlier
+    /// rate; 0 removes it).
+    #[must_use]
+    pub fn rate(mut self, counter: u32, events_per_tick: u64) -> Self {
+        match self.rates.binary_search_by_key(&counter, |&(c, _)| c) {
+            Ok(i) if events_per_tick == 0 => {
+                self.rates.remove(i);
+            }
+            Ok(i) => {
+                if let Some(r) = self.rates.get_mut(i) {
+                    r.1 = events_per_tick;
+                }
+            }
+            Err(_) if events_per_tick == 0 => {}
+            Err(i) => self.rates.insert(i, (counter, events_per_tick)),
+        }
+        self
+    }
+
+    /// Events per tick of A`counter`.
+    pub fn rate_of(&self, counter: u32) -> u64 {
+        self.rates
+            .binary_search_by_key(&counter, |&(c, _)| c)
+            .ok()
+            .and_then(|i| self.rates.get(i))
+            .map_or(0, |r| r.1)
+    }
+
+    /// Every non-zero rate, `(counter, events per tick)` by counter.
+    pub fn rates(&self) -> &[(u32, u64)] {
+        &self.rates
+    }
+}
+
+/// What became of one report request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReportOutcome {
+    /// Written; `address` is where its first byte went (a report in the OA
+    /// buffer may wrap to the buffer's base).
+    Written {
+        /// Graphics address of the report's first byte.
+        address: u64,
+    },
+    /// Another report was written in the same tick: this one was dropped and
+    /// the report-lost status bit set.
+    Lost,
+    /// The OA buffer is full in disable-overrun mode: nothing was written.
+    Suppressed,
+    /// Written to PPGTT memory, which is not modelled: nowhere visible (a
+    /// warning records it).
+    Invisible,
+    /// The selected report format has no layout on this project: nothing
+    /// was written (a warning records it).
+    NoLayout,
+    /// No report was requested: the OA model is off, the counters are
+    /// disabled, the project has no such report, or nothing changed.
+    NotTriggered,
+}
+
+/// Why the OA model complained ([`Emulator::oa_warnings`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OaWarningKind {
+    /// The OA buffer registers were not programmed in the PRM order (head
+    /// pointer, OA buffer, tail pointer); overflow detection is off until
+    /// they are.
+    ProgrammingOrder {
+        /// The register whose write broke the order (or was missing).
+        register: &'static str,
+        /// What went wrong.
+        reason: &'static str,
+    },
+    /// A report went to PPGTT memory (MI_REPORT_PERF_COUNT without GTT
+    /// select, or an OA buffer with memory select 0), which is not modelled.
+    Ppgtt {
+        /// The address as given.
+        address: u64,
+    },
+    /// The report format code selects no layout on this project.
+    NoLayout {
+        /// The format code.
+        format: u64,
+    },
+    /// Report bytes at or above 4 GiB (outside the modelled GGTT) were
+    /// dropped.
+    OutsideGgtt {
+        /// The report's address.
+        address: u64,
+    },
+}
+
+/// One complaint of the OA model, with the time it happened.
+///
+/// Displays as one line, e.g. `t=5 OA: PPGTT report at 0x1000 is not
+/// modelled (nothing written)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OaWarning {
+    /// Emulator time.
+    pub time: u64,
+    /// What happened.
+    pub kind: OaWarningKind,
+}
+
+impl fmt::Display for OaWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "t={} OA: ", self.time)?;
+        match self.kind {
+            OaWarningKind::ProgrammingOrder { register, reason } => write!(
+                f,
+                "{register}: {reason}; buffer overflow detection is off until the OA buffer is reprogrammed in order"
+            ),
+            OaWarningKind::Ppgtt { address } => write!(
+                f,
+                "PPGTT report at {address:#x} is not modelled (nothing written)"
+            ),
+            OaWarningKind::NoLayout { format } => {
+                write!(f, "report format {format} has no layout (nothing written)")
+            }
+            OaWarningKind::OutsideGgtt { address } => write!(
+                f,
+                "report at {address:#x} reaches beyond the 4 GiB GGTT (bytes dropped)"
+            ),
+        }
+    }
+}
+
+/// Counts of what the OA model did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct OaStats {
+    /// Timer-triggered reports written to the OA buffer.
+    pub timer_reports: u64,
+    /// Context-switch reports written to the OA buffer.
+    pub context_reports: u64,
+    /// MI_REPORT_PERF_COUNT reports written (PPGTT ones included).
+    pub mi_reports: u64,
+    /// Report requests dropped as lost (report-lost status).
+    pub lost: u64,
+    /// Reports not written because the buffer was full in disable-overrun
+    /// mode.
+    pub suppressed: u64,
+    /// Reports written into a full buffer (default mode: overwriting unread
+    /// reports, buffer-overflow status).
+    pub overwrites: u64,
+    /// Warnings not kept because the list was full.
+    pub warnings_dropped: u64,
+}
+
+// ------------------------------------------------------------------ state
+
+/// A register field resolved to the register file.
+#[derive(Clone, Copy, Debug)]
+struct Rf {
+    /// Register index.
+    ri: usize,
+    /// Field mask (in place).
+    mask: u64,
+    lsb: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct CecRegs {
+    func: Option<Rf>,
+    value: Option<Rf>,
+    select: Option<Rf>,
+    mask: Option<Rf>,
+}
+
+/// The OA registers and fields of the project.
+#[derive(Clone, Debug)]
+struct OaMap {
+    enable: Option<Rf>,
+    format: Option<Rf>,
+    ctx_enable: Option<Rf>,
+    ctx_id: Option<Rf>,
+    timer_enable: Option<Rf>,
+    timer_period: Option<Rf>,
+    report_lost: Option<Rf>,
+    buffer_overflow: Option<Rf>,
+    counter_overflow: Option<Rf>,
+    disable_overrun: Option<Rf>,
+    overrun_status: Option<Rf>,
+    head: Option<Rf>,
+    tail: Option<Rf>,
+    base: Option<Rf>,
+    size: Option<Rf>,
+    udw: Option<Rf>,
+    mem_select: Option<Rf>,
+    no_ctx_reports: Option<Rf>,
+    /// `(register index, name)` of the head, buffer and tail registers.
+    head_reg: Option<(usize, &'static str)>,
+    buffer_reg: Option<(usize, &'static str)>,
+    tail_reg: Option<(usize, &'static str)>,
+    cec: [CecRegs; CECS],
+    /// Buffer size in bytes per size-field encoding.
+    sizes: [u64; 8],
+    /// Timer period exponent offset: 2^(p + shift).
+    timer_shift: u32,
+}
+
+/// Where a counter register mirrors a model counter.
+#[derive(Clone, Copy, Debug)]
+enum MirrorKind {
+    ALow(usize),
+    AHigh(usize),
+    B(usize),
+    Ticks,
+}
+
+/// What a store to a register means to the OA model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RegRole {
+    /// Nothing.
+    None,
+    /// Counter register: mirror `n`.
+    Mirror(usize),
+    /// CEC programming.
+    Cec,
+    /// OA buffer geometry (head, tail, base, size).
+    Ring,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Mirror {
+    ri: usize,
+    kind: MirrorKind,
+    /// The value the model last stored (or loaded); `u64::MAX`: never.
+    last: u64,
+}
+
+/// RPT_ID bits of the project.
+#[derive(Clone, Copy, Debug, Default)]
+struct RptBits {
+    /// The project documents RPT_ID reason bits.
+    reasons: bool,
+    timer: u32,
+    ctx_switch: u32,
+    ctx_valid: u32,
+    timer_enabled: u32,
+}
+
+impl RptBits {
+    fn timer_report(&self, valid: bool, legacy: u32) -> u32 {
+        if !self.reasons {
+            return legacy;
+        }
+        self.timer | self.timer_enabled | if valid { self.ctx_valid } else { 0 }
+    }
+
+    fn ctx_report(&self, valid: bool, timer_on: bool) -> u32 {
+        self.ctx_switch
+            | if timer_on { self.timer_enabled } else { 0 }
+            | if valid { self.ctx_valid } else { 0 }
+    }
+}
+
+/// Where a report value comes from.
+#[derive(Clone, Copy, Debug)]
+enum Src {
+    RptId,
+    TimeStamp,
+    CtxId,
+    GpuTicks,
+    A(usize),
+    B(usize),
+    C(usize),
+    Zero,
+}
+
+/// How a value is stored in its slot.
+#[derive(Clone, Copy, Debug)]
+enum Width {
+    /// Low 32 bits.
+    Dword,
+    /// 64 bits.
+    Qword,
+    /// Low 32 bits, and bits 39:32 in the byte at this offset.
+    Split(usize),
+    /// The low `n` (1..=8) bytes.
+    Bytes(usize),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct SlotOp {
+    src: Src,
+    offset: usize,
+    width: Width,
+}
+
+/// Counters of one kind stored as consecutive dwords.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bank {
+    A,
+    B,
+    C,
+}
+
+/// `count` counters of `bank` from index `first`, low dwords at `offset`,
+/// `offset + 4`, ...; with `high`, bits 39:32 in consecutive bytes there.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    bank: Bank,
+    first: usize,
+    count: usize,
+    offset: usize,
+    high: Option<usize>,
+}
+
+/// A report layout with its slots resolved to sources: consecutive dword
+/// counters merged into runs, everything else one slot at a time.
+#[derive(Clone, Debug)]
+struct Layout {
+    info: &'static FormatInfo,
+    ops: Vec<SlotOp>,
+    runs: Vec<Run>,
+}
+
+impl Layout {
+    fn new(info: &'static FormatInfo, n_a: usize, c2_clock: bool) -> Self {
+        let mut ops = Vec::with_capacity(info.counters.len());
+        for slot in info.counters {
+            let src = match slot.name {
+                "RPT_ID" => Src::RptId,
+                "TIME_STAMP" => Src::TimeStamp,
+                "CTX_ID" => Src::CtxId,
+                "GPU_TICKS" => Src::GpuTicks,
+                name => match counter_name(name) {
+                    Some(('A', n)) if n < n_a => Src::A(n),
+                    Some(('B', n)) if n < CECS => Src::B(n),
+                    Some(('C', 2)) if c2_clock => Src::GpuTicks,
+                    Some(('C', n)) if n < 8 => Src::C(n),
+                    _ => Src::Zero,
+                },
+            };
+            let offset = slot.offset as usize;
+            let high = slot.high_byte_offset.map(|h| h as usize);
+            let (width, bytes) = match (high, (slot.bits as usize).div_ceil(8).clamp(1, 8)) {
+                (Some(h), _) => (Width::Split(h), 4),
+                (None, 4) => (Width::Dword, 4),
+                (None, 8) => (Width::Qword, 8),
+                (None, n) => (Width::Bytes(n), n),
+            };
+            let fits =
+                offset.saturating_add(bytes) <= info.size && high.is_none_or(|h| h < info.size);
+            if fits {
+                ops.push(SlotOp { src, offset, width });
+            }
+        }
+        // Merge consecutive dword (or split) counters of one bank.
+        let mut runs: Vec<Run> = Vec::new();
+        let mut singles = Vec::with_capacity(ops.len());
+        for op in ops {
+            let (bank, i) = match op.src {
+                Src::A(i) => (Bank::A, i),
+                Src::B(i) => (Bank::B, i),
+                Src::C(i) => (Bank::C, i),
+                _ => {
+                    singles.push(op);
+                    continue;
+                }
+            };
+            let high = match op.width {
+                Width::Dword => None,
+                Width::Split(h) => Some(h),
+                _ => {
+                    singles.push(op);
+                    continue;
+                }
+            };
+            let extends = runs.last().is_some_and(|r| {
+                r.bank == bank
+                    && r.first + r.count == i
+                    && r.offset + 4 * r.count == op.offset
+                    && match (r.high, high) {
+                        (None, None) => true,
+                        (Some(a), Some(b)) => a + r.count == b,
+                        _ => false,
+                    }
+            });
+            match runs.last_mut() {
+                Some(r) if extends => r.count += 1,
+                _ => runs.push(Run {
+                    bank,
+                    first: i,
+                    count: 1,
+                    offset: op.offset,
+                    high,
+                }),
+            }
+        }
+        Layout {
+            info,
+            ops: singles,
+            runs,
+        }
+    }
+}
+
+/// `("A", 7)` for `"A7"`.
+fn counter_name(name: &str) -> Option<(char, usize)> {
+    let mut chars = name.chars();
+    let kind = chars.next()?;
+    let digits = chars.as_str();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((kind, digits.parse().ok()?))
+}
+
+/// The report header values.
+#[derive(Clone, Copy, Debug)]
+struct Header {
+    rpt_id: u32,
+    time: u64,
+}
+
+/// The PRM programming order of the OA buffer registers.
+#[derive(Clone, Copy, Debug)]
+struct Order {
+    /// A head write happened since the last complete sequence.
+    head_seen: bool,
+    /// A tail write happened after the last head write.
+    tail_since_head: bool,
+    /// The buffer register was written; the tail write that completes the
+    /// sequence has not come yet.
+    pending: bool,
+    /// The pending sequence is in order so far.
+    seq_ok: bool,
+    /// Overflow detection is on.
+    valid: bool,
+    /// The missing tail write was reported.
+    warned_pending: bool,
+}
+
+impl Default for Order {
+    fn default() -> Self {
+        Order {
+            head_seen: false,
+            tail_since_head: false,
+            pending: false,
+            seq_ok: true,
+            valid: true,
+            warned_pending: false,
+        }
+    }
+}
+
+impl Order {
+    fn head(&mut self) {
+        self.head_seen = true;
+        self.tail_since_head = false;
+    }
+
+    fn buffer(&mut self) -> Option<&'static str> {
+        let reason = if !self.head_seen {
+            Some("written without a head-pointer write before it (PRM order: head pointer, OA buffer, tail pointer)")
+        } else if self.tail_since_head {
+            Some("written after the tail-pointer register (PRM order: head pointer, OA buffer, tail pointer)")
+        } else {
+            None
+        };
+        self.seq_ok = reason.is_none();
+        self.pending = true;
+        self.valid = false;
+        self.warned_pending = false;
+        reason
+    }
+
+    fn tail(&mut self) {
+        self.tail_since_head = true;
+        if self.pending {
+            self.pending = false;
+            self.valid = self.seq_ok;
+            if self.seq_ok {
+                self.head_seen = false;
+            }
+        }
+    }
+}
+
+/// The OA buffer as the registers describe it now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ring {
+    /// Full graphics address of the buffer.
+    base: u64,
+    /// Bits 31:0 of the base (head and tail are 32-bit addresses).
+    base_lo: u64,
+    size: u64,
+    head: u64,
+    tail: u64,
+}
+
+impl Ring {
+    fn off(&self, ptr: u64) -> u64 {
+        (ptr.wrapping_sub(self.base_lo) & 0xFFFF_FFFF) % self.size
+    }
+    fn head_off(&self) -> u64 {
+        self.off(self.head)
+    }
+    fn tail_off(&self) -> u64 {
+        self.off(self.tail)
+    }
+    /// Unread bytes: all of them while `full`, else `(tail - head) mod
+    /// size`.
+    fn used(&self, full: bool) -> u64 {
+        if full {
+            self.size
+        } else {
+            (self.tail_off() + self.size - self.head_off()) % self.size
+        }
+    }
+}
+
+/// What the timer loop does with the remaining events of one advance.
+enum Plan {
+    /// Write the next report.
+    One,
+    /// Account for the next `n` reports without writing them (later reports
+    /// of the same advance overwrite every byte they would have written).
+    Skip(u64),
+    /// No remaining report can be written (no layout, or full in
+    /// disable-overrun mode).
+    Nothing,
+}
+
+/// The OA unit's state.
+#[derive(Clone, Debug)]
+pub(crate) struct Oa {
+    cfg: OaConfig,
+    map: OaMap,
+    rpt: RptBits,
+    workload: Workload,
+    noa: NoaSource,
+    a: Vec<u64>,
+    a_bits: Vec<u32>,
+    b: [u64; CECS],
+    c: [u64; 8],
+    /// C2 carries the GPU clock (projects whose layouts have no GPU_TICKS).
+    c2_clock: bool,
+    gpu_clock: u64,
+    ctx: Option<u32>,
+    /// Tick of the last report written.
+    busy: Option<u64>,
+    /// Every byte of the buffer is unread: the last report written left
+    /// tail == head, or a report overwrote unread data; until software
+    /// changes the head, tail, base or size.
+    full: bool,
+    /// Buffer geometry last seen.
+    geom: Option<Ring>,
+    order: Order,
+    layout_sel: Option<u64>,
+    layout: Option<Layout>,
+    plan: Option<CecPlan>,
+    mirrors: Vec<Mirror>,
+    /// Per A counter: its low and high mirrors (`usize::MAX`: none).
+    a_mirrors: Vec<[usize; 2]>,
+    /// Per B counter: its mirror (`usize::MAX`: none).
+    b_mirrors: [usize; CECS],
+    /// The GPU_TICKS mirror (`usize::MAX`: none).
+    ticks_mirror: usize,
+    /// Per register index: what a store to it means.
+    roles: Vec<RegRole>,
+    warnings: Vec<OaWarning>,
+    warned_layout: Option<u64>,
+    warned_ppgtt_buffer: bool,
+    stats: OaStats,
+}
+
+// ------------------------------------------------------------- resolution
+
+fn reg_index(p: &ProjectInfo, name: &str) -> Option<usize> {
+    let info = p.register(name)?;
+    p.registers.iter().position(|&r| core::ptr::eq(r, info))
+}
+
+/// The first of `regs` having one of `fields`.
+fn find(p: &ProjectInfo, regs: &[&str], fields: &[&str]) -> Option<Rf> {
+    for &name in regs {
+        let Some(r) = p.register(name) else { continue };
+        for &field in fields {
+            if let Some(f) = r.field(field) {
+                let ri = reg_index(p, name)?;
+                let mask = field_mask(f) & low_bits(if r.width == 0 { 32 } else { r.width });
+                if mask != 0 {
+                    return Some(Rf {
+                        ri,
+                        mask,
+                        lsb: f.lsb,
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Bytes of a size encoding named like `size_128k` / `size_16m`.
+fn size_from_name(name: &str) -> Option<u64> {
+    let rest = name.strip_prefix("size_")?;
+    let (num, unit) = rest.split_at(rest.len().checked_sub(1)?);
+    let n: u64 = num.parse().ok()?;
+    let shift = match unit {
+        "k" | "K" => 10,
+        "m" | "M" => 20,
+        "g" | "G" => 30,
+        _ => return None,
+    };
+    n.checked_shl(shift).filter(|&b| b > 0)
+}
+
+fn column(t: &TableInfo, names: &[&str]) -> Option<usize> {
+    t.columns.iter().position(|c| names.contains(c))
+}
+
+fn cell_str(row: &[Cell], i: Option<usize>) -> Option<&'static str> {
+    match row.get(i?)? {
+        Cell::Str(s) => Some(s),
+        Cell::Int(_) => None,
+    }
+}
+
+fn cell_int(row: &[Cell], i: Option<usize>) -> Option<u64> {
+    match row.get(i?)? {
+        Cell::Int(v) => Some(*v),
+        Cell::Str(_) => None,
+    }
+}
+
+fn bit32(n: u64) -> u32 {
+    u32::try_from(n)
+        .ok()
+        .and_then(|n| 1u32.checked_shl(n))
+        .unwrap_or(0)
+}
+
+impl RptBits {
+    fn new(p: &ProjectInfo) -> Self {
+        let mut b = RptBits::default();
+        if let Some(t) = p.table("rpt_id_report_reasons") {
+            let (bit, name) = (column(t, &["rpt_id_bit"]), column(t, &["name", "reason"]));
+            for row in t.rows {
+                let v = cell_int(row, bit).map_or(0, bit32);
+                match cell_str(row, name) {
+                    Some("timer") => b.timer = v,
+                    Some("render_context_switch" | "context_switch") => b.ctx_switch = v,
+                    _ => {}
+                }
+            }
+        }
+        if let Some(t) = p.table("rpt_id_fields") {
+            let (lsb, name) = (column(t, &["lsb"]), column(t, &["name", "field"]));
+            for row in t.rows {
+                let v = cell_int(row, lsb).map_or(0, bit32);
+                match cell_str(row, name) {
+                    Some("render_context_valid" | "context_valid") => b.ctx_valid = v,
+                    Some("timer_enabled") => b.timer_enabled = v,
+                    _ => {}
+                }
+            }
+        }
+        b.reasons = b.timer != 0;
+        if b.reasons && b.ctx_valid == 0 {
+            // shared/facts section 6: context valid is bit 16 after BDW
+            // (Linux i915 tests BIT(16) on Gen12), where the TGL PRM table
+            // calls bit 16 "Timer Enabled".
+            b.ctx_valid = 1 << 16;
+        }
+        if b.timer_enabled == b.ctx_valid {
+            b.timer_enabled = 0;
+        }
+        b
+    }
+}
+
+impl OaMap {
+    fn new(p: &ProjectInfo) -> Self {
+        const CONTROL: &[&str] = &["OAG_OACONTROL", "OACONTROL"];
+        const STATUS: &[&str] = &["OAG_OASTATUS", "OASTATUS", "OASTATUS1"];
+        const HEAD: &[&str] = &["OAG_OAHEADPTR", "OAHEADPTR", "OASTATUS2"];
+        const TAIL: &[&str] = &["OAG_OATAILPTR", "OATAILPTR", "OASTATUS1"];
+        const BUFFER: &[&str] = &["OAG_OABUFFER", "OABUFFER"];
+        const TIMER: &[&str] = &["OAG_OAGLBCTXCTRL", "OACTXCONTROL", "OACONTROL"];
+        let disable_overrun = find(p, BUFFER, &["disable_overrun_mode"]);
+        let size = find(
+            p,
+            &["OAG_OABUFFER", "OABUFFER", "OASTATUS1"],
+            &["buffer_size"],
+        );
+        let head = find(p, HEAD, &["head_pointer"]);
+        let tail = find(p, TAIL, &["tail_pointer"]);
+        let base = find(p, BUFFER, &["base_address", "report_buffer_offset"]);
+        let named = |f: Option<Rf>| {
+            let f = f?;
+            Some((f.ri, p.registers.get(f.ri)?.name))
+        };
+        let mut sizes = [0u64; 8];
+        for (n, s) in sizes.iter_mut().enumerate() {
+            *s = (128u64 << 10) << n;
+        }
+        let size_field = size
+            .and_then(|f| p.registers.get(f.ri))
+            .and_then(|r| r.field("buffer_size"));
+        if let Some(f) = size_field {
+            for &(name, v) in f.values {
+                if let (Some(s), Some(b)) = (sizes.get_mut(v as usize), size_from_name(name)) {
+                    *s = b;
+                }
+            }
+        }
+        let mut cec = [CecRegs::default(); CECS];
+        for (n, c) in cec.iter_mut().enumerate() {
+            let r0 = std::format!("CEC{n}_0");
+            let r1 = std::format!("CEC{n}_1");
+            *c = CecRegs {
+                func: find(p, &[&r0], &["compare_function"]),
+                value: find(p, &[&r0], &["compare_value"]),
+                select: find(p, &[&r0], &["select"]),
+                mask: find(p, &[&r1], &["mask"]),
+            };
+        }
+        OaMap {
+            enable: find(p, CONTROL, &["counter_enable"]),
+            format: find(p, CONTROL, &["counter_select", "report_format"]),
+            ctx_enable: find(p, CONTROL, &["specific_context_enable"]),
+            ctx_id: find(
+                p,
+                &["OACTXID", "OACONTROL"],
+                &["context_id", "select_context_id"],
+            ),
+            timer_enable: find(p, TIMER, &["timer_enable"]),
+            timer_period: find(p, TIMER, &["timer_period"]),
+            report_lost: find(p, STATUS, &["report_lost"]),
+            buffer_overflow: find(p, STATUS, &["buffer_overflow"]),
+            counter_overflow: find(p, STATUS, &["counter_overflow"]),
+            overrun_status: disable_overrun.and(find(p, BUFFER, &["overrun_status"])),
+            disable_overrun,
+            head,
+            tail,
+            base,
+            size,
+            udw: find(p, &["OAG_OABUFFER_UDW", "OABUFFER_UDW"], &["upper_address"]),
+            mem_select: find(p, BUFFER, &["memory_select"]),
+            no_ctx_reports: find(
+                p,
+                &["OAG_OA_DEBUG", "OA_DEBUG"],
+                &["disable_ctx_switch_reports"],
+            ),
+            head_reg: named(head),
+            buffer_reg: named(base),
+            tail_reg: named(tail),
+            cec,
+            sizes,
+            timer_shift: if p.name.eq_ignore_ascii_case("snb") {
+                4
+            } else {
+                1
+            },
+        }
+    }
+}
+
+impl Oa {
+    pub(crate) fn new(p: &ProjectInfo, cfg: OaConfig) -> Self {
+        // A counters: as many as the layouts carry, each as wide as its
+        // widest slot.
+        let mut a_bits: Vec<u32> = Vec::new();
+        let mut has_ticks = false;
+        let mut has_c2 = false;
+        for f in p.formats {
+            for s in f.counters {
+                match counter_name(s.name) {
+                    Some(('A', n)) if n < 256 => {
+                        if a_bits.len() <= n {
+                            a_bits.resize(n + 1, 32);
+                        }
+                        if let Some(b) = a_bits.get_mut(n) {
+                            *b = (*b).max(s.bits.min(64));
+                        }
+                    }
+                    Some(('C', 2)) => has_c2 = true,
+                    _ => has_ticks |= s.name == "GPU_TICKS",
+                }
+            }
+        }
+        let map = OaMap::new(p);
+        let mut mirrors = Vec::new();
+        let mut push = |name: &str, kind: MirrorKind| -> usize {
+            match reg_index(p, name) {
+                Some(ri) => {
+                    mirrors.push(Mirror {
+                        ri,
+                        kind,
+                        last: u64::MAX,
+                    });
+                    mirrors.len() - 1
+                }
+                None => usize::MAX,
+            }
+        };
+        let mut a_mirrors = Vec::with_capacity(a_bits.len());
+        for n in 0..a_bits.len() {
+            a_mirrors.push([
+                push(&std::format!("OAPERF_A{n}"), MirrorKind::ALow(n)),
+                push(&std::format!("OAPERF_A{n}_UPPER"), MirrorKind::AHigh(n)),
+            ]);
+        }
+        let mut b_mirrors = [usize::MAX; CECS];
+        for (n, m) in b_mirrors.iter_mut().enumerate() {
+            *m = push(&std::format!("OAPERF_B{n}"), MirrorKind::B(n));
+        }
+        let ticks_mirror = push("GPU_TICKS", MirrorKind::Ticks);
+        let mut roles = vec![RegRole::None; p.registers.len()];
+        let mut role = |f: Option<Rf>, r: RegRole| {
+            if let Some(slot) = f.and_then(|f| roles.get_mut(f.ri)) {
+                *slot = r;
+            }
+        };
+        for c in &map.cec {
+            for f in [c.func, c.value, c.select, c.mask] {
+                role(f, RegRole::Cec);
+            }
+        }
+        for f in [map.head, map.tail, map.base, map.size, map.udw] {
+            role(f, RegRole::Ring);
+        }
+        for (i, m) in mirrors.iter().enumerate() {
+            if let Some(slot) = roles.get_mut(m.ri) {
+                *slot = RegRole::Mirror(i);
+            }
+        }
+        Oa {
+            cfg,
+            map,
+            rpt: RptBits::new(p),
+            workload: Workload::new(),
+            noa: NoaSource::new(),
+            a: vec![0; a_bits.len()],
+            a_bits,
+            b: [0; CECS],
+            c: [0; 8],
+            c2_clock: !has_ticks && has_c2,
+            gpu_clock: 0,
+            ctx: None,
+            busy: None,
+            full: false,
+            geom: None,
+            order: Order::default(),
+            layout_sel: None,
+            layout: None,
+            plan: None,
+            mirrors,
+            a_mirrors,
+            b_mirrors,
+            ticks_mirror,
+            roles,
+            warnings: Vec::new(),
+            warned_layout: None,
+            warned_ppgtt_buffer: false,
+            stats: OaStats::default(),
+        }
+    }
+
+    fn warn(&mut self, time: u64, kind: OaWarningKind) {
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(OaWarning { time, kind });
+        } else {
+            self.stats.warnings_dropped = self.stats.warnings_dropped.saturating_add(1);
+        }
+    }
+
+    /// Count `ticks` ticks: the GPU clock always, A and B counters when
+    /// `enabled`. True when a counter wrapped.
+    fn count(&mut self, ticks: u64, enabled: bool) -> bool {
+        if ticks == 0 {
+            return false;
+        }
+        let clocks = u128::from(ticks) * u128::from(self.cfg.gpu_clocks_per_tick);
+        let c0 = self.gpu_clock;
+        self.gpu_clock = c0.wrapping_add(clocks as u64);
+        if !enabled {
+            return false;
+        }
+        let mut wrapped = false;
+        for &(i, rate) in self.workload.rates() {
+            let i = i as usize;
+            if let (Some(v), Some(&bits)) = (self.a.get_mut(i), self.a_bits.get(i)) {
+                wrapped |= add_wrap(v, u128::from(rate) * u128::from(ticks), bits);
+            }
+        }
+        if let Some(plan) = &self.plan {
+            let mut n = [0u128; CECS];
+            plan.count(c0, u64::try_from(clocks).unwrap_or(u64::MAX), &mut n);
+            for (b, d) in self.b.iter_mut().zip(n) {
+                wrapped |= add_wrap(b, d, 32);
+            }
+        }
+        wrapped
+    }
+
+    /// Render the current counters into `buf` (the layout's size).
+    fn render(&self, layout: &Layout, h: Header, buf: &mut [u8]) {
+        for r in &layout.runs {
+            let bank: &[u64] = match r.bank {
+                Bank::A => &self.a,
+                Bank::B => &self.b,
+                Bank::C => &self.c,
+            };
+            let vals = bank.get(r.first..r.first + r.count).unwrap_or_default();
+            if let Some(dst) = buf.get_mut(r.offset..r.offset + 4 * r.count) {
+                for (d, v) in dst.chunks_exact_mut(4).zip(vals) {
+                    d.copy_from_slice(&(*v as u32).to_le_bytes());
+                }
+            }
+            if let Some(dst) = r.high.and_then(|h| buf.get_mut(h..h + r.count)) {
+                for (d, v) in dst.iter_mut().zip(vals) {
+                    *d = (v >> 32) as u8;
+                }
+            }
+        }
+        for op in &layout.ops {
+            let v = match op.src {
+                Src::RptId => u64::from(h.rpt_id),
+                Src::TimeStamp => h.time,
+                Src::CtxId => u64::from(self.ctx.unwrap_or(0)),
+                Src::GpuTicks => self.gpu_clock,
+                Src::A(i) => self.a.get(i).copied().unwrap_or(0),
+                Src::B(i) => self.b.get(i).copied().unwrap_or(0),
+                Src::C(i) => self.c.get(i).copied().unwrap_or(0),
+                Src::Zero => 0,
+            };
+            let o = op.offset;
+            match op.width {
+                Width::Dword => put(buf, o, &(v as u32).to_le_bytes()),
+                Width::Qword => put(buf, o, &v.to_le_bytes()),
+                Width::Split(h) => {
+                    put(buf, o, &(v as u32).to_le_bytes());
+                    if let Some(b) = buf.get_mut(h) {
+                        *b = (v >> 32) as u8;
+                    }
+                }
+                Width::Bytes(n) => {
+                    if let Some(src) = v.to_le_bytes().get(..n) {
+                        if let Some(dst) = buf.get_mut(o..o.saturating_add(n)) {
+                            dst.copy_from_slice(src);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The value of a counter by report-slot name.
+    fn counter(&self, name: &str, now: u64) -> Option<u64> {
+        match name {
+            "GPU_TICKS" => Some(self.gpu_clock),
+            "TIME_STAMP" => Some(now),
+            "CTX_ID" => self.ctx.map(u64::from),
+            _ => match counter_name(name)? {
+                ('A', n) => self.a.get(n).copied(),
+                ('B', n) => self.b.get(n).copied(),
+                ('C', 2) if self.c2_clock => Some(self.gpu_clock & 0xFFFF_FFFF),
+                ('C', n) => self.c.get(n).copied(),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// Copy the fixed-size `bytes` to `buf[o..]` (nothing when it does not fit).
+#[inline(always)]
+fn put<const N: usize>(buf: &mut [u8], o: usize, bytes: &[u8; N]) {
+    if let Some(dst) = buf
+        .get_mut(o..)
+        .and_then(|b| b.get_mut(..N))
+        .and_then(|b| <&mut [u8; N]>::try_from(b).ok())
+    {
+        *dst = *bytes;
+    }
+}
+
+/// `*v += d` modulo 2^bits; true when it wrapped.
+fn add_wrap(v: &mut u64, d: u128, bits: u32) -> bool {
+    if d == 0 {
+        return false;
+    }
+    let m = u128::from(low_bits(bits));
+    let s = u128::from(*v) + d;
+    *v = (s & m) as u64;
+    s > m
+}
+
+/// The first timer event after `cur` for period `p` (a power of two >= 2):
+/// the rising edge of TIME_STAMP bit log2(p) - 1, i.e. times `p/2 + j*p`.
+fn next_event(cur: u64, p: u128) -> Option<u64> {
+    let h = p / 2;
+    let c = u128::from(cur);
+    let t = if c < h { h } else { h + ((c - h) / p + 1) * p };
+    u64::try_from(t).ok()
+}
+
+// ------------------------------------------------------------- emulator
+
+impl Emulator {
+    /// [`Emulator::new`] with the OA model on ([`Emulator::enable_oa`]).
+    pub fn with_oa(project: &'static ProjectInfo, sku: super::Sku, cfg: OaConfig) -> Self {
+        let mut emu = Emulator::new(project, sku);
+        emu.enable_oa(cfg);
+        emu
+    }
+
+    /// Turn the OA model on with `cfg` (see the module documentation, "OA
+    /// unit"). Already on: only the configuration changes, counters and
+    /// buffer state stay.
+    pub fn enable_oa(&mut self, cfg: OaConfig) {
+        match self.oa.as_mut() {
+            Some(oa) => oa.cfg = cfg,
+            None => {
+                self.oa = Some(Box::new(Oa::new(self.project, cfg)));
+                // The counters start from their registers.
+                self.with_oa_state(|emu, oa| {
+                    for i in 0..oa.mirrors.len() {
+                        emu.oa_load_mirror(oa, i);
+                    }
+                });
+            }
+        }
+    }
+
+    /// Whether the OA model is on.
+    pub fn has_oa(&self) -> bool {
+        self.oa.is_some()
+    }
+
+    /// The OA model's configuration (`None` when off).
+    pub fn oa_config(&self) -> Option<OaConfig> {
+        self.oa.as_ref().map(|o| o.cfg)
+    }
+
+    /// Replace the synthetic workload feeding the A counters, from now on.
+    /// No effect when the OA model is off.
+    pub fn set_workload(&mut self, workload: Workload) {
+        if let Some(oa) = self.oa.as_mut() {
+            oa.workload = workload;
+        }
+    }
+
+    /// The synthetic workload (`None` when the OA model is off).
+    pub fn workload(&self) -> Option<&Workload> {
+        self.oa.as_ref().map(|o| &o.workload)
+    }
+
+    /// Replace the NOA signal source feeding the CEC logic, from now on.
+    /// No effect when the OA model is off.
+    pub fn set_noa(&mut self, noa: NoaSource) {
+        if let Some(oa) = self.oa.as_mut() {
+            oa.noa = noa;
+            oa.plan = None;
+        }
+    }
+
+    /// The NOA signal source (`None` when the OA model is off).
+    pub fn noa(&self) -> Option<&NoaSource> {
+        self.oa.as_ref().map(|o| &o.noa)
+    }
+
+    /// Make context `id` the active render context (a context switch; see
+    /// the module documentation for the context-switch report).
+    pub fn set_context(&mut self, id: u32) -> ReportOutcome {
+        self.switch_context(Some(id))
+    }
+
+    /// Leave the render engine without a valid context.
+    pub fn clear_context(&mut self) -> ReportOutcome {
+        self.switch_context(None)
+    }
+
+    /// The active render context (`None`: none, or the OA model is off).
+    pub fn context(&self) -> Option<u32> {
+        self.oa.as_ref().and_then(|o| o.ctx)
+    }
+
+    /// The emulated MI_REPORT_PERF_COUNT command: write one report of the
+    /// current format at `address` (bits 5:0 ignored: the command carries
+    /// a 64-byte aligned address) with RPT_ID = `report_id` (the whole
+    /// dword). The OA tail pointer does not move. `ggtt == false` (PPGTT)
+    /// writes nowhere visible and records a warning. A second report in
+    /// the same tick is lost (report-lost status). `NotTriggered` when the
+    /// OA model is off.
+    pub fn mi_report_perf_count(
+        &mut self,
+        address: u64,
+        report_id: u32,
+        ggtt: bool,
+    ) -> ReportOutcome {
+        self.with_oa_state(|emu, oa| {
+            emu.oa_sync_in(oa);
+            let t = emu.now;
+            if oa.busy == Some(t) {
+                return emu.oa_lost(oa);
+            }
+            let Some(layout) = emu.oa_layout(oa) else {
+                return ReportOutcome::NoLayout;
+            };
+            let address = address & !0x3F;
+            oa.busy = Some(t);
+            oa.stats.mi_reports = oa.stats.mi_reports.saturating_add(1);
+            if !ggtt {
+                oa.layout = Some(layout);
+                oa.warn(t, OaWarningKind::Ppgtt { address });
+                return ReportOutcome::Invisible;
+            }
+            let h = Header {
+                rpt_id: report_id,
+                time: t,
+            };
+            let size = layout.info.size;
+            let mut stack = [0u8; STACK_REPORT];
+            let mut heap = Vec::new();
+            let buf = report_buffer(&mut stack, &mut heap, size);
+            oa.render(&layout, h, buf);
+            if emu.mem.write(address, buf) < size {
+                oa.warn(t, OaWarningKind::OutsideGgtt { address });
+            }
+            oa.layout = Some(layout);
+            ReportOutcome::Written { address }
+        })
+        .unwrap_or(ReportOutcome::NotTriggered)
+    }
+
+    /// Render a report of the current format, with RPT_ID `report_id` and
+    /// the counters as they are now, into `out` without writing it anywhere
+    /// (no status, no report-lost). Returns its size; `None` when the OA
+    /// model is off, the format has no layout or `out` is too short. For
+    /// benchmarks and tools.
+    pub fn oa_render_report(&mut self, report_id: u32, out: &mut [u8]) -> Option<usize> {
+        self.with_oa_state(|emu, oa| {
+            emu.oa_sync_in(oa);
+            let layout = oa.layout.take()?;
+            let size = layout.info.size;
+            let r = out.get_mut(..size).map(|buf| {
+                buf.fill(0);
+                oa.render(
+                    &layout,
+                    Header {
+                        rpt_id: report_id,
+                        time: emu.now,
+                    },
+                    buf,
+                );
+                size
+            });
+            oa.layout = Some(layout);
+            r
+        })
+        .flatten()
+    }
+
+    /// The current value of a counter by its report-slot name: `A7`, `B0`,
+    /// `C2`, `GPU_TICKS` (the full 64-bit GPU clock), `TIME_STAMP` (now),
+    /// `CTX_ID` (the active context). `None` when the OA model is off or
+    /// the project has no such counter.
+    pub fn oa_counter(&self, name: &str) -> Option<u64> {
+        self.oa.as_ref()?.counter(name, self.now)
+    }
+
+    /// The layout the OA format field selects now (`None` when the OA model
+    /// is off or the code has no layout).
+    pub fn oa_format(&self) -> Option<&'static FormatInfo> {
+        let oa = self.oa.as_ref()?;
+        let sel = self.oa_get(oa.map.format);
+        self.project
+            .formats
+            .iter()
+            .copied()
+            .find(|f| f.select == sel)
+    }
+
+    /// Whether buffer-overflow detection is on (off after an out-of-order
+    /// programming of the OA buffer, until it is reprogrammed in order).
+    pub fn oa_overflow_detection(&self) -> Option<bool> {
+        self.oa.as_ref().map(|o| o.order.valid)
+    }
+
+    /// Counts of what the OA model did (`None` when off).
+    pub fn oa_stats(&self) -> Option<OaStats> {
+        self.oa.as_ref().map(|o| o.stats)
+    }
+
+    /// The OA model's warnings, oldest first (at most 1024 are kept).
+    pub fn oa_warnings(&self) -> &[OaWarning] {
+        self.oa.as_ref().map_or(&[], |o| &o.warnings)
+    }
+
+    /// Take the OA model's warnings, leaving the list empty.
+    pub fn take_oa_warnings(&mut self) -> Vec<OaWarning> {
+        self.oa
+            .as_mut()
+            .map(|o| core::mem::take(&mut o.warnings))
+            .unwrap_or_default()
+    }
+
+    /// `len` bytes of emulated graphics memory (GGTT) from `addr`; zeros
+    /// where nothing was written and at or above 4 GiB.
+    pub fn gpu_mem(&self, addr: u64, len: usize) -> Vec<u8> {
+        let mut v = vec![0u8; len];
+        self.mem.read_into(addr, &mut v);
+        v
+    }
+
+    /// Fill `out` from emulated graphics memory at `addr` (as
+    /// [`Emulator::gpu_mem`], without allocating).
+    pub fn gpu_mem_read_into(&self, addr: u64, out: &mut [u8]) {
+        self.mem.read_into(addr, out);
+    }
+
+    /// Write `data` to emulated graphics memory at `addr` (bytes at or
+    /// above 4 GiB are dropped). Works with the OA model off as well.
+    pub fn gpu_mem_write(&mut self, addr: u64, data: &[u8]) {
+        self.mem.write(addr, data);
+    }
+
+    /// Bytes of graphics memory allocated (64 KiB chunks, on first write).
+    pub fn gpu_mem_allocated(&self) -> usize {
+        self.mem.allocated_chunks().saturating_mul(64 << 10)
+    }
+
+    // -------------------------------------------------------- internals
+
+    fn with_oa_state<R>(&mut self, f: impl FnOnce(&mut Emulator, &mut Oa) -> R) -> Option<R> {
+        let mut oa = self.oa.take()?;
+        let r = f(self, &mut oa);
+        self.oa = Some(oa);
+        Some(r)
+    }
+
+    fn oa_raw(&self, ri: usize) -> u64 {
+        self.regs
+            .get(ri)
+            .and_then(|r| self.values.get(r.base))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Hardware-side store (no access rules, no trace); the stored value.
+    fn oa_store(&mut self, ri: usize, v: u64) -> u64 {
+        let Some(r) = self.regs.get(ri) else { return 0 };
+        let v = v & r.defined;
+        match self.values.get_mut(r.base) {
+            Some(s) => {
+                *s = v;
+                v
+            }
+            None => 0,
+        }
+    }
+
+    fn oa_get(&self, f: Option<Rf>) -> u64 {
+        f.map_or(0, |f| {
+            (self.oa_raw(f.ri) & f.mask).checked_shr(f.lsb).unwrap_or(0)
+        })
+    }
+
+    /// The field's bits in place (for address fields).
+    fn oa_addr(&self, f: Option<Rf>) -> u64 {
+        f.map_or(0, |f| self.oa_raw(f.ri) & f.mask)
+    }
+
+    fn oa_set(&mut self, f: Option<Rf>, on: bool) {
+        if let Some(f) = f {
+            let old = self.oa_raw(f.ri);
+            let new = if on { old | f.mask } else { old & !f.mask };
+            if new != old {
+                self.oa_store(f.ri, new);
+            }
+        }
+    }
+
+    fn oa_set_addr(&mut self, f: Option<Rf>, addr: u64) {
+        if let Some(f) = f {
+            let old = self.oa_raw(f.ri);
+            self.oa_store(f.ri, (old & !f.mask) | (addr & f.mask));
+        }
+    }
+
+    fn oa_ring(&self, oa: &Oa) -> Ring {
+        let m = &oa.map;
+        let base_lo = self.oa_addr(m.base) & 0xFFFF_FFFF;
+        let udw = self.oa_get(m.udw) & 0xFFFF_FFFF;
+        let enc = self.oa_get(m.size).min(7) as usize;
+        Ring {
+            base: udw << 32 | base_lo,
+            base_lo,
+            size: m.sizes.get(enc).copied().unwrap_or(128 << 10).max(64),
+            head: self.oa_addr(m.head),
+            tail: self.oa_addr(m.tail),
+        }
+    }
+
+    /// Note the buffer geometry: any change (software moved the head,
+    /// reprogrammed the buffer, ...) ends the "full with head == tail"
+    /// state.
+    fn oa_observe(&self, oa: &mut Oa) -> Ring {
+        let ring = self.oa_ring(oa);
+        if oa.geom != Some(ring) {
+            oa.full = false;
+            oa.geom = Some(ring);
+        }
+        ring
+    }
+
+    /// Bring the model up to date with the registers: the CEC plan after a
+    /// CEC store or a NOA change, the layout after a format change. (Counter
+    /// registers are loaded by the store hook, [`Emulator::oa_written`].)
+    fn oa_sync_in(&mut self, oa: &mut Oa) {
+        if oa.plan.is_none() {
+            let mut cfg = [CecConfig::default(); CECS];
+            for (c, r) in cfg.iter_mut().zip(oa.map.cec) {
+                *c = CecConfig {
+                    present: r.func.is_some(),
+                    func: self.oa_get(r.func) as u8,
+                    value: self.oa_get(r.value) as u16,
+                    select: self.oa_get(r.select) as u8,
+                    mask: self.oa_get(r.mask) as u16,
+                };
+            }
+            oa.plan = Some(CecPlan::new(cfg, &oa.noa));
+        }
+        let sel = self.oa_get(oa.map.format);
+        if oa.layout_sel != Some(sel) {
+            oa.layout_sel = Some(sel);
+            let n_a = oa.a.len();
+            oa.layout = self
+                .project
+                .formats
+                .iter()
+                .copied()
+                .find(|f| f.select == sel)
+                .map(|f| Layout::new(f, n_a, oa.c2_clock));
+        }
+    }
+
+    /// Load counter mirror `i` when its register changed behind the model.
+    fn oa_load_mirror(&mut self, oa: &mut Oa, i: usize) {
+        let Some(m) = oa.mirrors.get(i).copied() else {
+            return;
+        };
+        let cur = self.oa_raw(m.ri);
+        if cur == m.last {
+            return;
+        }
+        match m.kind {
+            MirrorKind::ALow(n) => {
+                let bits = oa.a_bits.get(n).copied().unwrap_or(32);
+                if let Some(a) = oa.a.get_mut(n) {
+                    *a = ((*a & !0xFFFF_FFFF) | (cur & 0xFFFF_FFFF)) & low_bits(bits);
+                }
+            }
+            MirrorKind::AHigh(n) => {
+                let bits = oa.a_bits.get(n).copied().unwrap_or(32);
+                if let Some(a) = oa.a.get_mut(n) {
+                    *a = ((*a & 0xFFFF_FFFF) | cur.checked_shl(32).unwrap_or(0)) & low_bits(bits);
+                }
+            }
+            MirrorKind::B(n) => {
+                if let Some(b) = oa.b.get_mut(n) {
+                    *b = cur & 0xFFFF_FFFF;
+                }
+            }
+            MirrorKind::Ticks => oa.gpu_clock = (oa.gpu_clock & !0xFFFF_FFFF) | (cur & 0xFFFF_FFFF),
+        }
+        if let Some(m) = oa.mirrors.get_mut(i) {
+            m.last = cur;
+        }
+    }
+
+    /// Show the model's counters in their registers: the GPU clock, and
+    /// when the counters `counted`, the A counters of the workload and the
+    /// B counters (no other counter changes).
+    fn oa_sync_out(&mut self, oa: &mut Oa, counted: bool) {
+        self.oa_store_mirror(oa, oa.ticks_mirror);
+        if !counted {
+            return;
+        }
+        for k in 0..oa.workload.rates().len() {
+            let n = oa
+                .workload
+                .rates()
+                .get(k)
+                .map_or(usize::MAX, |r| r.0 as usize);
+            let [lo, hi] = oa.a_mirrors.get(n).copied().unwrap_or([usize::MAX; 2]);
+            self.oa_store_mirror(oa, lo);
+            self.oa_store_mirror(oa, hi);
+        }
+        for n in 0..CECS {
+            let i = oa.b_mirrors.get(n).copied().unwrap_or(usize::MAX);
+            self.oa_store_mirror(oa, i);
+        }
+    }
+
+    /// Store mirror `i`'s counter in its register.
+    fn oa_store_mirror(&mut self, oa: &mut Oa, i: usize) {
+        let Some(m) = oa.mirrors.get(i).copied() else {
+            return;
+        };
+        let v = match m.kind {
+            MirrorKind::ALow(n) => oa.a.get(n).map_or(0, |a| a & 0xFFFF_FFFF),
+            MirrorKind::AHigh(n) => oa.a.get(n).map_or(0, |a| a >> 32),
+            MirrorKind::B(n) => oa.b.get(n).copied().unwrap_or(0),
+            MirrorKind::Ticks => oa.gpu_clock & 0xFFFF_FFFF,
+        };
+        let stored = self.oa_store(m.ri, v);
+        if let Some(m) = oa.mirrors.get_mut(i) {
+            m.last = stored;
+        }
+    }
+
+    /// The layout of the current format (taken out of `oa`; put it back),
+    /// warning once per format code that has none.
+    fn oa_layout(&self, oa: &mut Oa) -> Option<Layout> {
+        match oa.layout.take() {
+            Some(l) => Some(l),
+            None => {
+                let sel = oa.layout_sel.unwrap_or(0);
+                if oa.warned_layout != Some(sel) {
+                    oa.warned_layout = Some(sel);
+                    oa.warn(self.now, OaWarningKind::NoLayout { format: sel });
+                }
+                None
+            }
+        }
+    }
+
+    fn oa_lost(&mut self, oa: &mut Oa) -> ReportOutcome {
+        self.oa_set(oa.map.report_lost, true);
+        oa.stats.lost = oa.stats.lost.saturating_add(1);
+        ReportOutcome::Lost
+    }
+
+    /// The counters count now: counter enable set and, with specific
+    /// context filtering on, the active context is the selected one.
+    fn oa_counting(&self, oa: &Oa) -> bool {
+        let m = &oa.map;
+        if self.oa_get(m.enable) == 0 {
+            return false;
+        }
+        if m.ctx_enable.is_none() || self.oa_get(m.ctx_enable) == 0 {
+            return true;
+        }
+        let Some(f) = m.ctx_id else { return true };
+        oa.ctx
+            .is_some_and(|id| u64::from(id) & f.mask == self.oa_raw(f.ri) & f.mask)
+    }
+
+    /// The timer period in ticks when the timer reports (timer enabled and
+    /// the OA unit enabled).
+    fn oa_timer(&self, oa: &Oa) -> Option<u128> {
+        let m = &oa.map;
+        if self.oa_get(m.timer_enable) == 0 || self.oa_get(m.enable) == 0 {
+            return None;
+        }
+        let e = self
+            .oa_get(m.timer_period)
+            .saturating_add(u64::from(m.timer_shift));
+        u32::try_from(e).ok().and_then(|e| 1u128.checked_shl(e))
+    }
+
+    /// Time moves from `from` to `to` (the OA part of [`Emulator::advance`]).
+    pub(super) fn oa_advance(&mut self, from: u64, to: u64) {
+        self.with_oa_state(|emu, oa| {
+            emu.oa_sync_in(oa);
+            let enabled = emu.oa_counting(oa);
+            let mut cur = from;
+            if let Some(p) = emu.oa_timer(oa) {
+                while let Some(t) = next_event(cur, p).filter(|&t| t <= to) {
+                    let remaining = u128::from(to - t) / p + 1;
+                    match emu.oa_timer_plan(oa, remaining) {
+                        Plan::One => {
+                            emu.oa_count(oa, t - cur, enabled);
+                            cur = t;
+                            let valid = oa.ctx.is_some();
+                            let id = oa.rpt.timer_report(valid, oa.cfg.legacy_timer_rpt_id);
+                            emu.oa_buffer_report(oa, t, id, false);
+                        }
+                        Plan::Skip(n) => {
+                            // The n-th event from t.
+                            let last = u64::try_from(u128::from(t) + u128::from(n - 1) * p)
+                                .unwrap_or(to)
+                                .min(to);
+                            emu.oa_count(oa, last - cur, enabled);
+                            cur = last;
+                            emu.oa_skip_reports(oa, n, last);
+                        }
+                        Plan::Nothing => break,
+                    }
+                }
+            }
+            emu.oa_count(oa, to - cur, enabled);
+            emu.oa_sync_out(oa, enabled);
+        });
+    }
+
+    fn oa_count(&mut self, oa: &mut Oa, ticks: u64, enabled: bool) {
+        if oa.count(ticks, enabled) {
+            self.oa_set(oa.map.counter_overflow, true);
+        }
+    }
+
+    /// How to handle the next `remaining` timer events of this advance.
+    fn oa_timer_plan(&mut self, oa: &mut Oa, remaining: u128) -> Plan {
+        let Some(layout) = self.oa_layout(oa) else {
+            return Plan::Nothing;
+        };
+        let r = layout.info.size as u64;
+        oa.layout = Some(layout);
+        let ring = self.oa_observe(oa);
+        let detect = oa.order.valid;
+        if detect && self.oa_get(oa.map.disable_overrun) != 0 {
+            if ring.used(oa.full) + r > ring.size {
+                // Full in disable-overrun mode: the head cannot move during
+                // this advance, so no remaining event writes.
+                self.oa_set(oa.map.overrun_status, true);
+                let n = u64::try_from(remaining).unwrap_or(u64::MAX);
+                oa.stats.suppressed = oa.stats.suppressed.saturating_add(n);
+                return Plan::Nothing;
+            }
+            return Plan::One;
+        }
+        // Overwrite mode: the last `keep` reports cover the whole buffer.
+        let keep = u128::from(ring.size / r.max(1)) + 2;
+        if remaining > keep {
+            Plan::Skip(u64::try_from(remaining - keep).unwrap_or(u64::MAX))
+        } else {
+            Plan::One
+        }
+    }
+
+    /// Account for `n` timer reports (the last at tick `last`) whose bytes
+    /// later reports overwrite: tail, overflow status, statistics.
+    fn oa_skip_reports(&mut self, oa: &mut Oa, n: u64, last: u64) {
+        let Some(r) = oa.layout.as_ref().map(|l| l.info.size as u64) else {
+            return;
+        };
+        let ring = self.oa_observe(oa);
+        let used = u128::from(ring.used(oa.full));
+        let total = u128::from(n) * u128::from(r);
+        if oa.order.valid && used + total > u128::from(ring.size) {
+            let fit = (u128::from(ring.size) - used.min(u128::from(ring.size))) / u128::from(r);
+            let over = u64::try_from(u128::from(n) - fit.min(u128::from(n))).unwrap_or(u64::MAX);
+            oa.stats.overwrites = oa.stats.overwrites.saturating_add(over);
+            self.oa_set(oa.map.buffer_overflow, true);
+        }
+        let overflowed = oa.order.valid && used + total > u128::from(ring.size);
+        let tail = ((u128::from(ring.tail_off()) + total) % u128::from(ring.size)) as u64;
+        self.oa_finish_write(oa, &ring, tail, last, overflowed);
+        oa.stats.timer_reports = oa.stats.timer_reports.saturating_add(n);
+    }
+
+    /// After writing to the buffer: new tail offset, full state (`overflowed`:
+    /// unread data was overwritten), busy tick.
+    fn oa_finish_write(
+        &mut self,
+        oa: &mut Oa,
+        ring: &Ring,
+        tail_off: u64,
+        t: u64,
+        overflowed: bool,
+    ) {
+        self.oa_set_addr(oa.map.tail, (ring.base_lo + tail_off) & 0xFFFF_FFFF);
+        self.oa_set(oa.map.overrun_status, false);
+        oa.full = overflowed || tail_off == ring.head_off();
+        oa.geom = Some(self.oa_ring(oa));
+        oa.busy = Some(t);
+    }
+
+    /// A report into the OA buffer at tick `t` (timer or context switch).
+    fn oa_buffer_report(&mut self, oa: &mut Oa, t: u64, rpt_id: u32, ctx: bool) -> ReportOutcome {
+        if oa.busy == Some(t) {
+            return self.oa_lost(oa);
+        }
+        let Some(layout) = self.oa_layout(oa) else {
+            return ReportOutcome::NoLayout;
+        };
+        let size = layout.info.size;
+        let r = size as u64;
+        let ring = self.oa_observe(oa);
+        let detect = oa.order.valid;
+        if !detect && oa.order.pending && !oa.order.warned_pending {
+            oa.order.warned_pending = true;
+            if let Some((_, name)) = oa.map.tail_reg {
+                oa.warn(
+                    t,
+                    OaWarningKind::ProgrammingOrder {
+                        register: name,
+                        reason: "not written after the OA buffer register (PRM order: head pointer, OA buffer, tail pointer)",
+                    },
+                );
+            }
+        }
+        let overflowed = detect && ring.used(oa.full) + r > ring.size;
+        if overflowed {
+            if self.oa_get(oa.map.disable_overrun) != 0 {
+                self.oa_set(oa.map.overrun_status, true);
+                oa.stats.suppressed = oa.stats.suppressed.saturating_add(1);
+                oa.layout = Some(layout);
+                return ReportOutcome::Suppressed;
+            }
+            self.oa_set(oa.map.buffer_overflow, true);
+            oa.stats.overwrites = oa.stats.overwrites.saturating_add(1);
+        }
+        let tail_off = ring.tail_off();
+        let address = ring.base.wrapping_add(tail_off);
+        let ppgtt = oa.map.mem_select.is_some() && self.oa_get(oa.map.mem_select) == 0;
+        let mut outcome = ReportOutcome::Written { address };
+        if ppgtt {
+            outcome = ReportOutcome::Invisible;
+            if !oa.warned_ppgtt_buffer {
+                oa.warned_ppgtt_buffer = true;
+                oa.warn(t, OaWarningKind::Ppgtt { address });
+            }
+        } else {
+            let mut stack = [0u8; STACK_REPORT];
+            let mut heap = Vec::new();
+            let buf = report_buffer(&mut stack, &mut heap, size);
+            oa.render(&layout, Header { rpt_id, time: t }, buf);
+            if !self.oa_ring_write(&ring, tail_off, buf) {
+                oa.warn(t, OaWarningKind::OutsideGgtt { address });
+            }
+        }
+        oa.layout = Some(layout);
+        self.oa_finish_write(oa, &ring, (tail_off + r) % ring.size, t, overflowed);
+        if ctx {
+            oa.stats.context_reports = oa.stats.context_reports.saturating_add(1);
+        } else {
+            oa.stats.timer_reports = oa.stats.timer_reports.saturating_add(1);
+        }
+        outcome
+    }
+
+    /// Write `bytes` into the ring from offset `off`, wrapping byte-wise at
+    /// the end. False when some bytes fell outside the GGTT.
+    fn oa_ring_write(&mut self, ring: &Ring, mut off: u64, bytes: &[u8]) -> bool {
+        let mut rest = bytes;
+        let mut all = true;
+        while !rest.is_empty() {
+            let room = usize::try_from(ring.size - off % ring.size).unwrap_or(usize::MAX);
+            let n = rest.len().min(room).max(1);
+            let (now, later) = rest.split_at(n.min(rest.len()));
+            let addr = ring.base.wrapping_add(off % ring.size);
+            all &= self.mem.write(addr, now) == now.len();
+            rest = later;
+            off = (off % ring.size + n as u64) % ring.size;
+        }
+        all
+    }
+
+    fn switch_context(&mut self, new: Option<u32>) -> ReportOutcome {
+        self.with_oa_state(|emu, oa| {
+            if oa.ctx == new {
+                return ReportOutcome::NotTriggered;
+            }
+            emu.oa_sync_in(oa);
+            oa.ctx = new;
+            let m = &oa.map;
+            let report = oa.rpt.ctx_switch != 0
+                && emu.oa_get(m.enable) != 0
+                && emu.oa_get(m.no_ctx_reports) == 0;
+            if !report {
+                return ReportOutcome::NotTriggered;
+            }
+            let timer_on = emu.oa_get(m.timer_enable) != 0;
+            let id = oa.rpt.ctx_report(new.is_some(), timer_on);
+            let t = emu.now;
+            emu.oa_buffer_report(oa, t, id, true)
+        })
+        .unwrap_or(ReportOutcome::NotTriggered)
+    }
+
+    /// A register was stored through the bus (`software`) or by a poke:
+    /// load counter registers into the model, track the buffer programming
+    /// order (software writes only), note buffer geometry changes.
+    pub(super) fn oa_written(&mut self, ri: usize, software: bool) {
+        let role = self
+            .oa
+            .as_ref()
+            .and_then(|oa| oa.roles.get(ri).copied())
+            .unwrap_or(RegRole::None);
+        self.with_oa_state(|emu, oa| {
+            match role {
+                RegRole::None => return,
+                RegRole::Mirror(i) => {
+                    emu.oa_load_mirror(oa, i);
+                    return;
+                }
+                RegRole::Cec => {
+                    oa.plan = None;
+                    return;
+                }
+                RegRole::Ring => {}
+            }
+            let is = |r: Option<(usize, &'static str)>| r.is_some_and(|(x, _)| x == ri);
+            let (head, buffer, tail) = (
+                is(oa.map.head_reg),
+                is(oa.map.buffer_reg),
+                is(oa.map.tail_reg),
+            );
+            if software {
+                if head {
+                    oa.order.head();
+                }
+                if buffer {
+                    if let Some(reason) = oa.order.buffer() {
+                        let register = oa.map.buffer_reg.map_or("OABUFFER", |(_, n)| n);
+                        oa.warn(
+                            emu.now,
+                            OaWarningKind::ProgrammingOrder { register, reason },
+                        );
+                    }
+                }
+                if tail {
+                    oa.order.tail();
+                }
+            }
+            emu.oa_observe(oa);
+        });
+    }
+}
+
+/// A zeroed buffer of `size` bytes: on the stack when it fits.
+fn report_buffer<'a>(
+    stack: &'a mut [u8; STACK_REPORT],
+    heap: &'a mut Vec<u8>,
+    size: usize,
+) -> &'a mut [u8] {
+    if size <= STACK_REPORT {
+        stack.get_mut(..size).unwrap_or_default()
+    } else {
+        heap.resize(size, 0);
+        heap.as_mut_slice()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timer_events_are_rising_edges_of_the_selected_bit() {
+        // Period 16: events at 8, 24, 40, ...
+        assert_eq!(next_event(0, 16), Some(8));
+        assert_eq!(next_event(7, 16), Some(8));
+        assert_eq!(next_event(8, 16), Some(24));
+        assert_eq!(next_event(23, 16), Some(24));
+        assert_eq!(next_event(u64::MAX - 3, 16), None);
+        assert_eq!(next_event(0, 1 << 70), None);
+    }
+
+    #[test]
+    fn sizes_from_enumeration_names() {
+        assert_eq!(size_from_name("size_128k"), Some(128 << 10));
+        assert_eq!(size_from_name("size_16m"), Some(16 << 20));
+        assert_eq!(size_from_name("size_"), None);
+        assert_eq!(size_from_name("other"), None);
+    }
+
+    #[test]
+    fn programming_order() {
+        let mut o = Order::default();
+        assert!(o.valid);
+        o.head();
+        assert_eq!(o.buffer(), None);
+        assert!(!o.valid, "off while the tail write is pending");
+        o.tail();
+        assert!(o.valid);
+        // Status clear (HSW OASTATUS1) and head updates do not disturb it.
+        o.tail();
+        o.head();
+        assert!(o.valid);
+        // Buffer before head.
+        let mut o = Order::default();
+        assert!(o.buffer().is_some());
+        o.tail();
+        assert!(!o.valid);
+        o.head();
+        assert!(o.buffer().is_none());
+        o.tail();
+        assert!(o.valid);
+        // Head, tail, buffer.
+        let mut o = Order::default();
+        o.head();
+        o.tail();
+        assert!(o.buffer().is_some());
+    }
+
+    /// Render with distinct counter values, then read every slot back.
+    fn round_trip(p: &ProjectInfo, f: &'static FormatInfo) {
+        let mut oa = Oa::new(p, OaConfig::default());
+        for (n, a) in oa.a.iter_mut().enumerate() {
+            *a = 0x11_2233_4400 + n as u64 * 0x1_0101_0101;
+        }
+        for (n, b) in oa.b.iter_mut().enumerate() {
+            *b = 0xB000_0000 + n as u64;
+        }
+        for (n, c) in oa.c.iter_mut().enumerate() {
+            *c = 0xC000_0000 + n as u64;
+        }
+        oa.gpu_clock = 0x7_1234_5678;
+        oa.ctx = Some(0xC7C7);
+        let layout = Layout::new(f, oa.a.len(), oa.c2_clock);
+        let mut buf = vec![0u8; f.size];
+        let h = Header {
+            rpt_id: 0xDEAD_BEEF,
+            time: 0x5_0000_0009,
+        };
+        oa.render(&layout, h, &mut buf);
+        for slot in f.counters {
+            let mask = low_bits(slot.bits);
+            let want = match slot.name {
+                "RPT_ID" => 0xDEAD_BEEF,
+                "TIME_STAMP" => h.time,
+                "CTX_ID" => 0xC7C7,
+                "GPU_TICKS" => oa.gpu_clock,
+                "C2" if oa.c2_clock => oa.gpu_clock,
+                name => oa.counter(name, 0).unwrap_or(0),
+            };
+            assert_eq!(
+                slot.read(&buf),
+                Some(want & mask),
+                "{} {} {}",
+                p.name,
+                f.name,
+                slot.name
+            );
+        }
+    }
+
+    #[test]
+    fn every_shipped_layout_round_trips() {
+        for p in crate::PROJECTS {
+            for f in p.formats {
+                round_trip(p, f);
+            }
+        }
+    }
+
+    #[test]
+    fn odd_layouts_round_trip() {
+        use crate::meta::CounterSlot;
+        const fn slot(
+            name: &'static str,
+            offset: u32,
+            bits: u32,
+            high: Option<u32>,
+        ) -> CounterSlot {
+            CounterSlot {
+                name,
+                offset,
+                bits,
+                high_byte_offset: high,
+            }
+        }
+        // High bytes with a gap, a run broken by an offset jump, a 16-bit
+        // slot, a slot beyond the end (dropped).
+        static SLOTS: [CounterSlot; 8] = [
+            slot("RPT_ID", 0, 32, None),
+            slot("A0", 4, 40, Some(40)),
+            slot("A1", 8, 40, Some(42)),
+            slot("A2", 12, 40, Some(43)),
+            slot("B0", 16, 32, None),
+            slot("B1", 24, 32, None),
+            slot("C1", 28, 16, None),
+            slot("B2", 62, 32, None),
+        ];
+        static F: FormatInfo = FormatInfo {
+            name: "ODD",
+            select: 9,
+            size: 64,
+            description: "",
+            counters: &SLOTS,
+        };
+        static FORMATS: [&FormatInfo; 1] = [&F];
+        let mut p = crate::bdw::PROJECT;
+        p.formats = &FORMATS;
+        let layout = Layout::new(&F, 36, false);
+        assert_eq!(layout.runs.len(), 4, "{:?}", layout.runs);
+        assert!(layout.ops.iter().all(|o| o.offset != 62), "B2 does not fit");
+        let mut oa = Oa::new(&p, OaConfig::default());
+        oa.a[0] = 0xAA_0000_0001;
+        oa.a[1] = 0xBB_0000_0002;
+        oa.a[2] = 0xCC_0000_0003;
+        oa.b = [10, 11, 12, 13, 14, 15, 16, 17];
+        oa.c[1] = 0x1_2345;
+        let mut buf = vec![0u8; 64];
+        oa.render(&layout, Header { rpt_id: 1, time: 2 }, &mut buf);
+        for (i, want) in [
+            (1usize, 0xAA_0000_0001u64),
+            (2, 0xBB_0000_0002),
+            (3, 0xCC_0000_0003),
+        ] {
+            assert_eq!(SLOTS[i].read(&buf), Some(want));
+        }
+        assert_eq!(buf[41], 0, "the gap byte stays 0");
+        assert_eq!(SLOTS[4].read(&buf), Some(10));
+        assert_eq!(SLOTS[5].read(&buf), Some(11));
+        assert_eq!(SLOTS[6].read(&buf), Some(0x2345));
+        assert_eq!(&buf[20..24], &[0; 4]);
+    }
+
+    #[test]
+    fn add_wrap_reports_wraps() {
+        let mut v = 0xFFFF_FFF0u64;
+        assert!(!add_wrap(&mut v, 0xF, 32));
+        assert!(add_wrap(&mut v, 1, 32));
+        assert_eq!(v, 0);
+        let mut w = 0xFF_FFFF_FFFFu64;
+        assert!(add_wrap(&mut w, 2, 40));
+        assert_eq!(w, 1);
+    }
+}
