@@ -150,6 +150,32 @@ impl<P: Project, B> Device<P, B> {
         }
     }
 
+    /// Read a 64-bit register whose hardware is two dwords that keep counting
+    /// (the 44-bit R2PCIe counters read over PCI config space): high, low,
+    /// high again, and the low dword once more if the high one moved, so the
+    /// value is one the counter really held. 32-bit registers read plainly.
+    #[inline]
+    pub fn read_counter<R>(&self, _reg: R, _awake: &impl Awake<R::Domain>) -> R::Read
+    where
+        R: Readable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        let raw = self.with_bus(|b| {
+            if R::WIDTH != 64 {
+                return u64::from(b.read32(R::ADDRESS));
+            }
+            let hi_addr = R::ADDRESS.wrapping_add(4);
+            let hi1 = b.read32(hi_addr);
+            let mut lo = b.read32(R::ADDRESS);
+            let hi2 = b.read32(hi_addr);
+            if hi1 != hi2 {
+                lo = b.read32(R::ADDRESS);
+            }
+            u64::from(hi2) << 32 | u64::from(lo)
+        });
+        R::Read::from_raw(raw.unwrap_or(0))
+    }
+
     /// Write a register from its reset value (see [`Io::write`]).
     #[inline]
     pub fn write<R>(

@@ -5,7 +5,8 @@ fn main() {
     let mut mem = vec![0u32; 0x4000];
     let guard = {
         let gpu = Device::<Tgl, _>::new(SliceBus::new(&mut mem));
-        gpu.forcewake::<tgl::domains::Render>().expect("render awake")
+        gpu.forcewake::<tgl::domains::Render>()
+            .expect("render awake")
     };
     drop(guard);
 }

@@ -1,5 +1,5 @@
 // FORCEWAKE_MT is masked: no read-modify-write, use write_masked.
-use perfregs::hal::{AlwaysAwake, hsw, Device, Hsw, SliceBus};
+use perfregs::hal::{hsw, AlwaysAwake, Device, Hsw, SliceBus};
 
 fn main() {
     let mut mem = [0u32; 0xA200 / 4];

@@ -1,5 +1,5 @@
 // OABUFFER is write-only on SNB.
-use perfregs::hal::{AlwaysAwake, snb, Device, SliceBus, Snb};
+use perfregs::hal::{snb, AlwaysAwake, Device, SliceBus, Snb};
 
 fn main() {
     let mut mem = [0u32; 0x3000 / 4];

@@ -6,5 +6,7 @@ fn main() {
     let mut mem = [0u32; 0x3000 / 4];
     let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
     let rw = gpu.assume_awake::<hsw::domains::Render>();
-    gpu.write(hsw::CEC0_0, &rw, |w| w.set(hsw::cec0_0::Reserved3121, Bits::truncate(1)));
+    gpu.write(hsw::CEC0_0, &rw, |w| {
+        w.set(hsw::cec0_0::Reserved3121, Bits::truncate(1))
+    });
 }

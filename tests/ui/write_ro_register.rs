@@ -1,5 +1,5 @@
 // The force-wake ack is read-only: it cannot be written.
-use perfregs::hal::{AlwaysAwake, hsw, Device, Hsw, SliceBus};
+use perfregs::hal::{hsw, AlwaysAwake, Device, Hsw, SliceBus};
 
 fn main() {
     let mut mem = [0u32; 0x130100 / 4];

@@ -1,5 +1,5 @@
 // ... and the IVB module has no OAPERF_A0 at all.
-use perfregs::hal::{AlwaysAwake, ivb, Device, Ivb, SliceBus};
+use perfregs::hal::{ivb, AlwaysAwake, Device, Ivb, SliceBus};
 
 fn main() {
     let mut mem = [0u32; 0x3000 / 4];
