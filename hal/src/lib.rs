@@ -30,14 +30,16 @@ mod device;
 pub mod emu;
 pub mod meta;
 pub mod oa_buffer;
+#[cfg(feature = "os")]
+pub mod os;
 pub mod power;
 pub mod register;
 pub mod report;
 
 pub use access::{Field, FieldValue, ReadValue, WriteValue};
 pub use bits::Bits;
-pub use cascade::{CascadesFrom, Counter, P4Counter};
 pub use bus::{Bus, Mmio, Msr, Pci, RawMmio, Recording, SliceBus};
+pub use cascade::{CascadesFrom, Counter, P4Counter};
 pub use device::{Assumed, Device, ForceWake, Io, Steering, DEFAULT_POLL_LIMIT};
 pub use oa_buffer::{reports_between, BufferedReport, OaBuffer, OaReports, ReportDelta, Summary};
 pub use power::{AlwaysAwake, Awake, Domain, WakeError};

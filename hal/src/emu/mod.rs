@@ -272,6 +272,112 @@
 //! programming workarounds, and the report-lost rule beyond "two reports in
 //! one tick".
 //!
+//! # CPU counters (opt-in)
+//!
+//! Two models, off after [`Emulator::new`], driven by [`Emulator::advance`]
+//! and reading their registers from the register file at every tick (so
+//! software writes and pokes take effect at the next tick). Registers and
+//! fields are found by name in the metadata; a project lacking them gets a
+//! model that does nothing.
+//!
+//! **Pentium 4** ([`Emulator::with_p4_events`] /
+//! [`Emulator::enable_p4_events`], PRM 002, `shared/facts` section 1):
+//! `P4_COUNTERn` (the 40-bit `count` field) and `P4_CCCRn` (`enable`,
+//! `cascade`, `ovf`, `ovf_pmi`, `force_ovf`, `compare`, `complement`,
+//! `threshold`, `edge`), n = 0..17; cascade sources from the project's
+//! `cascade_pairs` table. Events come from [`CpuEvents`]: `rate(n, k)` means
+//! the event counter n is programmed for occurs k times per tick (events are
+//! attributed per counter index; ESCRs and `escr_select` are not
+//! interpreted).
+//!
+//! - *Order within a tick.* Counter n's k events of a tick occur in rounds
+//!   0..k-1, so events of different counters are interleaved: round r of
+//!   every counter comes before round r + 1 of any counter, and within a
+//!   round a counter's overflow precedes other counters' events of the next
+//!   round only.
+//! - *Counting.* A counter counts when its CCCR has `enable` = 1, or when it
+//!   has `cascade` = 1 and its cascade source (the `cascade_pairs` row whose
+//!   `target` is n) has `ovf` = 1. Each counted event adds 1 to the 40-bit
+//!   count, wrapping at 2^40.
+//! - *Overflow.* An event that takes the count past 2^40 - 1 overflows:
+//!   `ovf` is set (sticky: only software clears it, by writing 0; the
+//!   hardware never sets `enable`). With `force_ovf` every counted increment
+//!   overflows.
+//! - *Cascading, SDM Example 18-1.* X preset -200, Y preset -400, Y with
+//!   `cascade` = 1 and `enable` = 0, then X enabled: X overflows on its
+//!   200th event, and Y counts every event of its own that occurs after
+//!   that one: from the next round of the same tick (Y's events of rounds
+//!   up to the round of X's 200th event are not counted), then every later
+//!   tick. Y overflows on the 400th event it counted. Because the start is
+//!   level-triggered on the source's `ovf`, clearing the target's `cascade`
+//!   flag or the source's `ovf` halts the target (facts section 1), setting
+//!   `cascade` while the source's `ovf` is already set starts it at once,
+//!   and a pair not in the table (16 from 12, 14 from 16, 0 from 4, ...)
+//!   never starts. Chains (12 -> 14 -> 16) resolve within one tick.
+//! - *PMI.* An overflow with `ovf_pmi` set makes the interrupt pending; it
+//!   is raised ([`Emulator::cpu_interrupts`], tick and counter) at the next
+//!   event the counter counts (SDM: "on the next event after the
+//!   overflow"): in the same tick when the overflow was not its last event
+//!   of the tick, else in the first later tick in which it counts. At most
+//!   one interrupt per counter per tick; `ovf_pmi_t1` is ignored; the list
+//!   keeps [`CPU_INTERRUPT_CAP`] entries, then counts
+//!   ([`Emulator::cpu_interrupts_dropped`]).
+//! - *Threshold.* With `compare` = 1 a counter adds at most 1 per tick: when
+//!   its event count of the tick (the events it could count: from its start
+//!   round for a counter started in that tick) is > `threshold`
+//!   (`complement` = 0) or <= `threshold` (`complement` = 1); with `edge`
+//!   also set, only when that comparison is true and was false in the
+//!   previous tick (the comparison is evaluated every tick, counting or
+//!   not). `edge` without `compare` is ignored.
+//! - *Cost.* Ticks in which nothing but counts changes are added in bulk up
+//!   to the next overflow; ticks with overflows (FORCE_OVF) are stepped one
+//!   by one.
+//!
+//! **R2PCIe and UBox** ([`Emulator::with_uncore`] /
+//! [`Emulator::enable_uncore`], [`Emulator::set_uncore_events`]; PRM 004,
+//! facts section 2): `R2_PCI_PMON_CTLn` (`en`, `ov_en`, `edge_det`,
+//! `thresh`, `rst`), `R2_PCI_PMON_CTRn` (44-bit `count`), n = 0..3,
+//! `R2_PCI_PMON_BOX_CTL` (`frz`, `rst_ctrs`, `rst_ctrl`),
+//! `R2_PCI_PMON_BOX_STATUS.ov`, `U_MSR_PMON_GLOBAL_CTL` (`frz_all`,
+//! `unfrz_all`), `U_MSR_PMON_GLOBAL_STATUS.ov_rp`. One tick is one uncore
+//! cycle; [`UncoreEvents`] gives each counter's raw event count per cycle
+//! ([`EventPattern`]: a constant, or a repeating sequence whose element 0
+//! is used in the first tick after the events were set).
+//!
+//! - *Counting.* A counter counts while `en` = 1, the box's `frz` = 0 and
+//!   the UBox is not frozen. It adds the raw count when `thresh` = 0;
+//!   otherwise 1 in each cycle with raw >= `thresh`, or with `edge_det` 1
+//!   only at 0 -> 1 transitions of (raw >= `thresh`) (the previous value is
+//!   kept per counter while it counts; `edge_det` with `thresh` = 0 is
+//!   ignored, the PRM requires a non-zero threshold).
+//! - *Overflow* (carry out of bit 43; the count wraps): sets
+//!   `BOX_STATUS.ov` bit n (always, with or without `ov_en`); with `ov_en`
+//!   also `U_MSR_PMON_GLOBAL_STATUS.ov_rp`, and a global freeze is
+//!   scheduled [`UncoreConfig::freeze_delay`] cycles later (default 10): the
+//!   counters keep counting (and wrap) in exactly those cycles, and the
+//!   freeze takes effect at the end of the cycle `overflow + delay`
+//!   ([`Emulator::uncore_freeze_at`], [`Emulator::uncore_frozen`]). A
+//!   freeze already scheduled or in effect is not rescheduled. Both status
+//!   bits are RW1C in the register file (software writes 1 to clear).
+//! - *Commands* (write-only bits, acted on when written or poked, then
+//!   cleared in storage): `CTLn.rst` clears counter n; `BOX_CTL.rst_ctrs`
+//!   clears the four counters, `rst_ctrl` the four controls; `frz_all`
+//!   freezes at once, `unfrz_all` unfreezes and cancels a scheduled freeze
+//!   (`frz_all` wins when both are written).
+//! - *Reading.* The counters are the 64-bit registers of the register file:
+//!   PCI dword reads return the low dword at the address and the high
+//!   dword at address + 4 (two reads are not atomic, as on hardware).
+//! - *Cost.* Cycles with constant patterns and no overflow are added in
+//!   bulk; repeating sequences are stepped cycle by cycle.
+//!
+//! Not covered: ESCR event selection, tagging, OS/USR and thread
+//! filtering (no privilege levels or threads), Hyper-Threading
+//! (`active_thread`, `ovf_pmi_t1`), the IQ extended-cascade bit, the CCCR1
+//! enable erratum, PEBS; PMI delivery through the APIC (interrupts are
+//! only recorded); R2PCIe event selection (`ev_sel`/`umask`), the UBox
+//! PMI (`wk_on_pmi`, core select), `U_MSR_PMON_GLOBAL_CONFIG`, the other
+//! uncore boxes, and a latency for the `ov_rp` message.
+//!
 //! # Not modelled
 //!
 //! Engines and interrupts; with the OA model off, counters, OA buffers,
@@ -311,6 +417,8 @@ mod forcewake;
 mod gpumem;
 mod index;
 mod oa;
+mod p4;
+mod r2pcie;
 mod regfile;
 mod sku;
 mod steering;
@@ -318,6 +426,8 @@ mod trace;
 
 pub use cec::{NoaBit, NoaSource};
 pub use oa::{OaConfig, OaStats, OaWarning, OaWarningKind, ReportOutcome, Workload};
+pub use p4::{CpuEvents, CpuInterrupt, CPU_INTERRUPT_CAP, P4_COUNTERS};
+pub use r2pcie::{EventPattern, UncoreConfig, UncoreEvents, R2_COUNTERS};
 pub use sku::Sku;
 pub use trace::{Outcome, TraceEntry};
 
@@ -360,6 +470,10 @@ pub struct Emulator {
     oa: Option<Box<oa::Oa>>,
     /// Emulated graphics memory (GGTT).
     mem: gpumem::GpuMem,
+    /// The Pentium 4 counter model, when on ([`Emulator::enable_p4_events`]).
+    p4: Option<Box<p4::P4>>,
+    /// The R2PCIe / UBox model, when on ([`Emulator::enable_uncore`]).
+    r2: Option<Box<r2pcie::R2>>,
 }
 
 impl fmt::Debug for Emulator {
@@ -372,6 +486,8 @@ impl fmt::Debug for Emulator {
             .field("tracing", &self.tracing)
             .field("trace_len", &self.trace.len())
             .field("oa", &self.oa.is_some())
+            .field("p4", &self.p4.is_some())
+            .field("uncore", &self.r2.is_some())
             .field("gpu_mem_bytes", &self.gpu_mem_allocated())
             .finish_non_exhaustive()
     }
@@ -539,6 +655,8 @@ impl Emulator {
             counts: [0; 4],
             oa: None,
             mem: gpumem::GpuMem::default(),
+            p4: None,
+            r2: None,
         }
     }
 
@@ -579,6 +697,12 @@ impl Emulator {
         }
         if self.oa.is_some() {
             self.oa_advance(from, self.now);
+        }
+        if self.p4.is_some() {
+            self.p4_advance(from, self.now);
+        }
+        if self.r2.is_some() {
+            self.r2_advance(from, self.now);
         }
     }
 
@@ -712,6 +836,9 @@ impl Emulator {
         if self.oa.is_some() {
             self.oa_written(ri, false);
         }
+        if self.r2.is_some() {
+            self.r2_written(ri);
+        }
         true
     }
 
@@ -731,6 +858,9 @@ impl Emulator {
         self.after_store(ri);
         if self.oa.is_some() {
             self.oa_written(ri, false);
+        }
+        if self.r2.is_some() {
+            self.r2_written(ri);
         }
         true
     }
@@ -769,6 +899,23 @@ impl Emulator {
     }
 
     // ------------------------------------------------------------ internals
+
+    /// The register named `name`: its index in the register list and the
+    /// value-store index of its instance 0.
+    fn locate(&self, name: &str) -> Option<(usize, usize)> {
+        let info = self.project.register(name)?;
+        let ri = self
+            .project
+            .registers
+            .iter()
+            .position(|&r| core::ptr::eq(r, info))?;
+        self.regs.get(ri).map(|r| (ri, r.base))
+    }
+
+    /// The value-store index of the register named `name`.
+    fn value_index(&self, name: &str) -> Option<usize> {
+        self.locate(name).map(|(_, b)| b)
+    }
 
     fn target_name(&self, t: u16) -> Option<&'static str> {
         self.targets.get(usize::from(t)).copied()
@@ -828,6 +975,9 @@ impl Emulator {
         if write.is_some() && self.oa.is_some() {
             self.oa_written(ri, true);
         }
+        if write.is_some() && self.r2.is_some() {
+            self.r2_written(ri);
+        }
         r
     }
 
@@ -846,6 +996,9 @@ impl Emulator {
             self.after_store(ri);
             if self.oa.is_some() {
                 self.oa_written(ri, true);
+            }
+            if self.r2.is_some() {
+                self.r2_written(ri);
             }
         }
         r
@@ -897,6 +1050,9 @@ impl Emulator {
             if self.oa.is_some() {
                 self.oa_written(ri, true);
             }
+            if self.r2.is_some() {
+                self.r2_written(ri);
+            }
             return 0;
         }
         let here = inst < reg.instances && present.checked_shr(inst).unwrap_or(0) & 1 != 0;
@@ -919,6 +1075,9 @@ impl Emulator {
         }
         if write.is_some() && self.oa.is_some() {
             self.oa_written(ri, true);
+        }
+        if write.is_some() && self.r2.is_some() {
+            self.r2_written(ri);
         }
         r
     }

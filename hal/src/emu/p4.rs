@@ -398,7 +398,7 @@ impl P4 {
 
 impl Emulator {
     /// [`Emulator::new`] with the Pentium 4 counter model on, fed by
-    /// `events` (see "CPU counters" in the [module documentation](self)).
+    /// `events` (see "CPU counters" in the [module documentation](crate::emu)).
     pub fn with_p4_events(
         project: &'static ProjectInfo,
         sku: super::Sku,

@@ -1,0 +1,227 @@
+//! Hardware buses on Linux (feature `os`): MSRs through `/dev/cpu/N/msr`
+//! and PCI configuration space through sysfs.
+//!
+//! Both need privileges: the `msr` driver must be loaded (`modprobe msr`)
+//! and the process needs root (or `CAP_SYS_RAWIO`); sysfs configuration
+//! space beyond the first 64 bytes is readable by root only, and writes
+//! always need root. Nothing here is exercised against hardware in CI; the
+//! tests only check that opening a missing path fails.
+//!
+//! [`Bus`] cannot report errors, so a failed access is documented here:
+//! a failed read returns all ones (`u32::MAX` / `u64::MAX`, what PCI
+//! returns for a missing device), a failed write is dropped, and the last
+//! error is kept for [`MsrFile::last_error`] / [`PciConfigFile::last_error`].
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+use std::string::String;
+
+use crate::bus::{Bus, Msr, Pci};
+
+fn open(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .or_else(|_| File::open(path))
+}
+
+/// One CPU's MSRs through the Linux `msr` driver (`/dev/cpu/N/msr`): the
+/// file offset is the MSR index, each access reads or writes 8 bytes.
+///
+/// `read32` returns the low dword of the MSR; `write32` writes the MSR with
+/// the given low dword and the current high dword (read, modify, write).
+/// The `addr + 4` convention of the default 64-bit bus methods does not
+/// apply: `read64` / `write64` access the whole MSR at `addr`.
+#[derive(Debug)]
+pub struct MsrFile {
+    file: File,
+    last_error: Option<io::Error>,
+}
+
+impl MsrFile {
+    /// Open `/dev/cpu/{cpu}/msr` (read-write, or read-only when writing is
+    /// not permitted).
+    pub fn open(cpu: u32) -> io::Result<Self> {
+        Self::open_path(std::format!("/dev/cpu/{cpu}/msr"))
+    }
+
+    /// Open an MSR device file at `path`.
+    pub fn open_path(path: impl AsRef<Path>) -> io::Result<Self> {
+        Ok(MsrFile {
+            file: open(path.as_ref())?,
+            last_error: None,
+        })
+    }
+
+    /// The error of the last failed access (kept until the next failure).
+    pub fn last_error(&self) -> Option<&io::Error> {
+        self.last_error.as_ref()
+    }
+
+    /// Forget the last error.
+    pub fn clear_error(&mut self) {
+        self.last_error = None;
+    }
+
+    /// Read MSR `index`.
+    pub fn try_read(&self, index: u64) -> io::Result<u64> {
+        let mut b = [0u8; 8];
+        self.file.read_exact_at(&mut b, index)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    /// Write MSR `index`.
+    pub fn try_write(&self, index: u64, value: u64) -> io::Result<()> {
+        self.file.write_all_at(&value.to_le_bytes(), index)
+    }
+
+    fn fail(&mut self, e: io::Error) {
+        self.last_error = Some(e);
+    }
+}
+
+impl Bus<Msr> for MsrFile {
+    /// The low dword of MSR `addr`; all ones on error.
+    fn read32(&mut self, addr: u64) -> u32 {
+        match self.try_read(addr) {
+            Ok(v) => v as u32,
+            Err(e) => {
+                self.fail(e);
+                u32::MAX
+            }
+        }
+    }
+
+    /// Replace the low dword of MSR `addr` (the high dword is read first);
+    /// dropped on error.
+    fn write32(&mut self, addr: u64, value: u32) {
+        let r = self
+            .try_read(addr)
+            .and_then(|old| self.try_write(addr, old & !0xFFFF_FFFF | u64::from(value)));
+        if let Err(e) = r {
+            self.fail(e);
+        }
+    }
+
+    /// MSR `addr`; all ones on error.
+    fn read64(&mut self, addr: u64) -> u64 {
+        match self.try_read(addr) {
+            Ok(v) => v,
+            Err(e) => {
+                self.fail(e);
+                u64::MAX
+            }
+        }
+    }
+
+    /// Write MSR `addr`; dropped on error.
+    fn write64(&mut self, addr: u64, value: u64) {
+        if let Err(e) = self.try_write(addr, value) {
+            self.fail(e);
+        }
+    }
+}
+
+/// A PCI function's configuration space through sysfs
+/// (`/sys/bus/pci/devices/DDDD:BB:DD.F/config`): dword accesses at the
+/// byte offset. 64-bit accesses are the bus default (low dword at `addr`,
+/// high dword at `addr + 4`, not atomic).
+#[derive(Debug)]
+pub struct PciConfigFile {
+    file: File,
+    last_error: Option<io::Error>,
+}
+
+impl PciConfigFile {
+    /// Open the configuration space of `domain:bus:device.function`.
+    pub fn open(domain: u16, bus: u8, device: u8, function: u8) -> io::Result<Self> {
+        let path: String = std::format!(
+            "/sys/bus/pci/devices/{domain:04x}:{bus:02x}:{device:02x}.{function:x}/config"
+        );
+        Self::open_path(path)
+    }
+
+    /// Open a configuration-space file at `path`.
+    pub fn open_path(path: impl AsRef<Path>) -> io::Result<Self> {
+        Ok(PciConfigFile {
+            file: open(path.as_ref())?,
+            last_error: None,
+        })
+    }
+
+    /// The error of the last failed access (kept until the next failure).
+    pub fn last_error(&self) -> Option<&io::Error> {
+        self.last_error.as_ref()
+    }
+
+    /// Forget the last error.
+    pub fn clear_error(&mut self) {
+        self.last_error = None;
+    }
+
+    /// Read the dword at byte offset `offset`.
+    pub fn try_read(&self, offset: u64) -> io::Result<u32> {
+        let mut b = [0u8; 4];
+        self.file.read_exact_at(&mut b, offset)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    /// Write the dword at byte offset `offset`.
+    pub fn try_write(&self, offset: u64, value: u32) -> io::Result<()> {
+        self.file.write_all_at(&value.to_le_bytes(), offset)
+    }
+}
+
+impl Bus<Pci> for PciConfigFile {
+    /// The dword at `addr`; all ones on error.
+    fn read32(&mut self, addr: u64) -> u32 {
+        match self.try_read(addr) {
+            Ok(v) => v,
+            Err(e) => {
+                self.last_error = Some(e);
+                u32::MAX
+            }
+        }
+    }
+
+    /// Write the dword at `addr`; dropped on error.
+    fn write32(&mut self, addr: u64, value: u32) {
+        if let Err(e) = self.try_write(addr, value) {
+            self.last_error = Some(e);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opening_a_missing_path_fails() {
+        let missing = "/nonexistent/perfregs/cpu/0/msr";
+        assert!(MsrFile::open_path(missing).is_err());
+        assert!(PciConfigFile::open_path(missing).is_err());
+        assert!(PciConfigFile::open(0xFFFF, 0xFF, 0x1F, 7).is_err());
+    }
+
+    #[test]
+    fn errors_read_all_ones_and_are_kept() {
+        // A regular file shorter than the offsets: reads fail (EOF).
+        let path = std::env::temp_dir().join(std::format!("perfregs-os-{}", std::process::id()));
+        std::fs::write(&path, [0u8; 8]).unwrap();
+        let mut pci = PciConfigFile::open_path(&path).unwrap();
+        assert_eq!(Bus::<Pci>::read32(&mut pci, 4), 0);
+        assert!(pci.last_error().is_none());
+        assert_eq!(Bus::<Pci>::read32(&mut pci, 0x100), u32::MAX);
+        assert!(pci.last_error().is_some());
+        let mut msr = MsrFile::open_path(&path).unwrap();
+        Bus::<Msr>::write32(&mut msr, 0, 0x1234_5678);
+        assert_eq!(Bus::<Msr>::read64(&mut msr, 0), 0x1234_5678);
+        assert_eq!(Bus::<Msr>::read64(&mut msr, 0x10), u64::MAX);
+        assert!(msr.last_error().is_some());
+        let _ = std::fs::remove_file(&path);
+    }
+}
