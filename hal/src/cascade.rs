@@ -47,8 +47,12 @@ counters!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17);
 macro_rules! pairs {
     ($($t:literal <- $s:literal),* $(,)?) => {$(
         impl CascadesFrom<P4Counter<$s>> for P4Counter<$t> {}
-    )*};
+    )*
+    /// Every legal `(target, source)` pair, exactly the trait impls above.
+    pub const CASCADE_PAIRS: &[(usize, usize)] = &[$(($t, $s)),*];
+    };
 }
+
 // Target <- source, exactly the SDM's pairs (checked against the description's
 // `cascade_pairs` table by tests/cascade.rs).
 pairs! {
@@ -71,28 +75,6 @@ impl Counter for NotACounter {
 }
 #[diagnostic::do_not_recommend]
 impl<T: Counter> CascadesFrom<NotACounter> for T {}
-
-/// Every legal `(target, source)` pair, as the trait impls above state them.
-pub const CASCADE_PAIRS: [(usize, usize); 18] = [
-    (0, 2),
-    (2, 0),
-    (1, 3),
-    (3, 1),
-    (4, 6),
-    (6, 4),
-    (5, 7),
-    (7, 5),
-    (8, 10),
-    (10, 8),
-    (9, 11),
-    (11, 9),
-    (12, 14),
-    (14, 12),
-    (13, 15),
-    (15, 13),
-    (16, 14),
-    (17, 15),
-];
 
 /// Width of the P4 counters (40 bits).
 pub const COUNTER_BITS: u32 = 40;

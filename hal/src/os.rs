@@ -20,12 +20,59 @@ use std::string::String;
 
 use crate::bus::{Bus, Msr, Pci};
 
-fn open(path: &Path) -> io::Result<File> {
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(path)
-        .or_else(|_| File::open(path))
+/// A device file read and written at offsets, keeping the last error.
+#[derive(Debug)]
+struct DevFile {
+    file: File,
+    last_error: Option<io::Error>,
+}
+
+impl DevFile {
+    /// Open read-write, or read-only when writing is not permitted.
+    fn open(path: &Path) -> io::Result<Self> {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .or_else(|_| File::open(path))?;
+        Ok(DevFile {
+            file,
+            last_error: None,
+        })
+    }
+
+    fn read<const N: usize>(&self, offset: u64) -> io::Result<[u8; N]> {
+        let mut b = [0u8; N];
+        self.file.read_exact_at(&mut b, offset)?;
+        Ok(b)
+    }
+
+    fn write(&self, offset: u64, bytes: &[u8]) -> io::Result<()> {
+        self.file.write_all_at(bytes, offset)
+    }
+
+    /// The value of `r`, or `on_error` after keeping the error.
+    fn latch<T>(&mut self, r: io::Result<T>, on_error: T) -> T {
+        r.unwrap_or_else(|e| {
+            self.last_error = Some(e);
+            on_error
+        })
+    }
+}
+
+/// `last_error` / `clear_error` of a wrapper around [`DevFile`].
+macro_rules! error_accessors {
+    () => {
+        /// The error of the last failed access (kept until the next failure).
+        pub fn last_error(&self) -> Option<&io::Error> {
+            self.dev.last_error.as_ref()
+        }
+
+        /// Forget the last error.
+        pub fn clear_error(&mut self) {
+            self.dev.last_error = None;
+        }
+    };
 }
 
 /// One CPU's MSRs through the Linux `msr` driver (`/dev/cpu/N/msr`): the
@@ -37,8 +84,7 @@ fn open(path: &Path) -> io::Result<File> {
 /// apply: `read64` / `write64` access the whole MSR at `addr`.
 #[derive(Debug)]
 pub struct MsrFile {
-    file: File,
-    last_error: Option<io::Error>,
+    dev: DevFile,
 }
 
 impl MsrFile {
@@ -51,48 +97,28 @@ impl MsrFile {
     /// Open an MSR device file at `path`.
     pub fn open_path(path: impl AsRef<Path>) -> io::Result<Self> {
         Ok(MsrFile {
-            file: open(path.as_ref())?,
-            last_error: None,
+            dev: DevFile::open(path.as_ref())?,
         })
     }
 
-    /// The error of the last failed access (kept until the next failure).
-    pub fn last_error(&self) -> Option<&io::Error> {
-        self.last_error.as_ref()
-    }
-
-    /// Forget the last error.
-    pub fn clear_error(&mut self) {
-        self.last_error = None;
-    }
+    error_accessors!();
 
     /// Read MSR `index`.
     pub fn try_read(&self, index: u64) -> io::Result<u64> {
-        let mut b = [0u8; 8];
-        self.file.read_exact_at(&mut b, index)?;
-        Ok(u64::from_le_bytes(b))
+        self.dev.read::<8>(index).map(u64::from_le_bytes)
     }
 
     /// Write MSR `index`.
     pub fn try_write(&self, index: u64, value: u64) -> io::Result<()> {
-        self.file.write_all_at(&value.to_le_bytes(), index)
-    }
-
-    fn fail(&mut self, e: io::Error) {
-        self.last_error = Some(e);
+        self.dev.write(index, &value.to_le_bytes())
     }
 }
 
 impl Bus<Msr> for MsrFile {
     /// The low dword of MSR `addr`; all ones on error.
     fn read32(&mut self, addr: u64) -> u32 {
-        match self.try_read(addr) {
-            Ok(v) => v as u32,
-            Err(e) => {
-                self.fail(e);
-                u32::MAX
-            }
-        }
+        let r = self.try_read(addr).map(|v| v as u32);
+        self.dev.latch(r, u32::MAX)
     }
 
     /// Replace the low dword of MSR `addr` (the high dword is read first);
@@ -101,27 +127,19 @@ impl Bus<Msr> for MsrFile {
         let r = self
             .try_read(addr)
             .and_then(|old| self.try_write(addr, old & !0xFFFF_FFFF | u64::from(value)));
-        if let Err(e) = r {
-            self.fail(e);
-        }
+        self.dev.latch(r, ());
     }
 
     /// MSR `addr`; all ones on error.
     fn read64(&mut self, addr: u64) -> u64 {
-        match self.try_read(addr) {
-            Ok(v) => v,
-            Err(e) => {
-                self.fail(e);
-                u64::MAX
-            }
-        }
+        let r = self.try_read(addr);
+        self.dev.latch(r, u64::MAX)
     }
 
     /// Write MSR `addr`; dropped on error.
     fn write64(&mut self, addr: u64, value: u64) {
-        if let Err(e) = self.try_write(addr, value) {
-            self.fail(e);
-        }
+        let r = self.try_write(addr, value);
+        self.dev.latch(r, ());
     }
 }
 
@@ -131,8 +149,7 @@ impl Bus<Msr> for MsrFile {
 /// high dword at `addr + 4`, not atomic).
 #[derive(Debug)]
 pub struct PciConfigFile {
-    file: File,
-    last_error: Option<io::Error>,
+    dev: DevFile,
 }
 
 impl PciConfigFile {
@@ -147,51 +164,34 @@ impl PciConfigFile {
     /// Open a configuration-space file at `path`.
     pub fn open_path(path: impl AsRef<Path>) -> io::Result<Self> {
         Ok(PciConfigFile {
-            file: open(path.as_ref())?,
-            last_error: None,
+            dev: DevFile::open(path.as_ref())?,
         })
     }
 
-    /// The error of the last failed access (kept until the next failure).
-    pub fn last_error(&self) -> Option<&io::Error> {
-        self.last_error.as_ref()
-    }
-
-    /// Forget the last error.
-    pub fn clear_error(&mut self) {
-        self.last_error = None;
-    }
+    error_accessors!();
 
     /// Read the dword at byte offset `offset`.
     pub fn try_read(&self, offset: u64) -> io::Result<u32> {
-        let mut b = [0u8; 4];
-        self.file.read_exact_at(&mut b, offset)?;
-        Ok(u32::from_le_bytes(b))
+        self.dev.read::<4>(offset).map(u32::from_le_bytes)
     }
 
     /// Write the dword at byte offset `offset`.
     pub fn try_write(&self, offset: u64, value: u32) -> io::Result<()> {
-        self.file.write_all_at(&value.to_le_bytes(), offset)
+        self.dev.write(offset, &value.to_le_bytes())
     }
 }
 
 impl Bus<Pci> for PciConfigFile {
     /// The dword at `addr`; all ones on error.
     fn read32(&mut self, addr: u64) -> u32 {
-        match self.try_read(addr) {
-            Ok(v) => v,
-            Err(e) => {
-                self.last_error = Some(e);
-                u32::MAX
-            }
-        }
+        let r = self.try_read(addr);
+        self.dev.latch(r, u32::MAX)
     }
 
     /// Write the dword at `addr`; dropped on error.
     fn write32(&mut self, addr: u64, value: u32) {
-        if let Err(e) = self.try_write(addr, value) {
-            self.last_error = Some(e);
-        }
+        let r = self.try_write(addr, value);
+        self.dev.latch(r, ());
     }
 }
 

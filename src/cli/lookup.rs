@@ -58,14 +58,8 @@ pub fn lookup(p: &ProjectInfo, address: u64) -> Vec<String> {
                         "replication: {g} x{} (multicast), steering {}{fuse}",
                         row.instances, row.steering
                     ));
-                    let steering: Vec<&str> = p
-                        .registers
-                        .iter()
-                        .filter(|r| r.block == "gt_map" && r.name.contains("MCR"))
-                        .map(|r| r.name)
-                        .collect();
-                    if !steering.is_empty() {
-                        out.push(format!("steering registers: {}", steering.join(", ")));
+                    if let Some(sel) = p.steering {
+                        out.push(format!("steering register for CPU accesses: {sel}"));
                     }
                 }
                 None => out.push("replication: none (unicast)".to_string()),

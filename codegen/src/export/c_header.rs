@@ -334,16 +334,7 @@ fn c_int(v: u64) -> String {
 
 /// A C identifier: characters outside `[A-Za-z0-9_]` become `_`.
 fn c_ident(s: &str) -> String {
-    let mut id: String = s
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let mut id = super::identifier_chars(s);
     if id.is_empty() {
         id.push('_');
     }

@@ -191,6 +191,21 @@ fn bits(f: &FieldIr) -> String {
     }
 }
 
+/// `s` with every character outside `[A-Za-z0-9_]` replaced by `_` (the
+/// common core of C and SVD identifiers; each format adds its own rule for
+/// an empty name or a leading digit).
+fn identifier_chars(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -313,16 +313,7 @@ fn bits_for(v: u64) -> u32 {
 /// An SVD identifier (`[_A-Za-z][_A-Za-z0-9]*`): other characters become `_`,
 /// a leading digit gets a `_` before it.
 fn ident(s: &str) -> String {
-    let mut id: String = s
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let mut id = super::identifier_chars(s);
     if !id.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
         id.insert(0, '_');
     }
