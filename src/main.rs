@@ -94,19 +94,20 @@ fn check(paths: &[String]) -> ExitCode {
     );
     match perfregs_codegen::compile_sources(&sources, Some(std_cat)) {
         Ok(ir) if io_errors == 0 => {
-            let fields: usize = ir
-                .registers
-                .iter()
-                .flat_map(|r| &r.instances)
-                .map(|i| i.fields.len())
+            let pairs = ir.registers.iter().flat_map(|r| &r.instances);
+            let elements: usize = pairs.clone().map(|i| i.count as usize).sum();
+            let fields: usize = pairs
+                .clone()
+                .map(|i| i.count as usize * ir.layouts[i.layout].fields.len())
                 .sum();
-            let instances: usize = ir.registers.iter().map(|r| r.instances.len()).sum();
             say!(
-                "ok: {} files, {} registers ({} register-project pairs, {} fields), {} enums, {} counter events",
+                "ok: {} files, {} registers and arrays ({} register-project pairs, {} elements, {} fields; {} distinct layouts), {} enums, {} counter events",
                 sources.len(),
                 ir.registers.len(),
-                instances,
+                pairs.count(),
+                elements,
                 fields,
+                ir.layouts.len(),
                 ir.enums.len(),
                 ir.events.len()
             );

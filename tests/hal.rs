@@ -102,8 +102,8 @@ fn one_register_moves_between_projects() {
     assert_eq!(word(&ivb_gpu, 0x2390), 0x1234 << 3);
     assert_eq!(word(&hsw_gpu, 0x2770), 0x1234 << 3);
     assert_eq!(word(&hsw_gpu, 0x27AC), 0xFFFE);
-    assert_eq!(<ivb::CEC0_0 as Register>::ADDRESS, 0x2390);
-    assert_eq!(<hsw::CEC0_0 as Register>::ADDRESS, 0x2770);
+    assert_eq!(ivb::CEC0_0.address(), 0x2390);
+    assert_eq!(hsw::CEC0_0.address(), 0x2770);
 }
 
 #[test]
@@ -251,7 +251,7 @@ fn runtime_metadata_matches_types() {
     );
     let r = hsw::PROJECT.register("oaperf-a44").unwrap();
     assert_eq!(r.address, 0x2800 + 44 * 4);
-    assert_eq!(r.address, <hsw::OAPERF_A44 as Register>::ADDRESS);
+    assert_eq!(r.address, hsw::OAPERF_A44.address());
     assert!(ivb::PROJECT.register("OAPERF_A0").is_none());
     assert_eq!(
         hsw::PROJECT

@@ -10,7 +10,7 @@ source: tests/report_views.rs
 registers:
   - { name: OA_CTL, projects: tgl, address: 0x2B00 }
   - { name: DSS_REG, projects: tgl, address: 0x8150 }
-  - { name: FW_REQ, projects: tgl, address: 0x1000 }
+  - { name: FW_REQ, projects: tgl, address: 0x1000, fields: [ { name: kernel, bits: 0, access: RW } ] }
   - { name: FW_ACK, projects: tgl, address: 0x1004 }
 power_domains:
   - projects: tgl

@@ -1,5 +1,9 @@
-//! The lowered description: arrays expanded, every register specialised per
-//! project (address, reset, fields). Emission and the CLI read only this.
+//! The lowered description, ready to emit. Field layouts are separate from
+//! the registers that use them (deduplicated across registers and projects),
+//! arrays stay arrays (`count`, `stride` per project), and every cross
+//! reference (wake domain, replication group, request/ack/fuse/steering
+//! registers) is resolved to an index or a number. Emission and the CLI read
+//! only this: nothing downstream looks a name up or falls back to a default.
 
 use crate::access::Access;
 use crate::model::Space;
@@ -12,7 +16,9 @@ pub struct Ir {
     pub catalogue: Catalogue,
     /// Every enum (file-level and inline), unique names.
     pub enums: Vec<EnumIr>,
-    /// Every register element (arrays expanded).
+    /// Distinct field layouts, in order of first use.
+    pub layouts: Vec<LayoutIr>,
+    /// Every register (an array is one register with an [`ArrayIr`]).
     pub registers: Vec<RegisterIr>,
     /// Counter event documentation rows.
     pub events: Vec<EventIr>,
@@ -26,8 +32,8 @@ pub struct Ir {
     pub formats: Vec<FormatIr>,
     /// Data tables.
     pub tables: Vec<TableIr>,
-    /// `(project, register)`: the steering selector for CPU accesses.
-    pub steering: Vec<(usize, String)>,
+    /// Steering selectors, one per steered project.
+    pub steering: Vec<SteeringIr>,
 }
 
 /// A power domain on one project.
@@ -39,12 +45,30 @@ pub struct DomainIr {
     pub name: String,
     /// Needs no waking.
     pub always_on: bool,
-    /// Request register.
+    /// Request register name (runtime metadata).
     pub request: Option<String>,
-    /// Ack register.
+    /// Ack register name (runtime metadata).
     pub ack: Option<String>,
+    /// How to wake it (`None` when always on).
+    pub wake: Option<WakeIr>,
+    /// Declared by descriptions whose code is emitted elsewhere (the HAL's
+    /// built-in maps, seen from `regdefs!`): referred to, not emitted.
+    pub external: bool,
     /// Description.
     pub description: String,
+}
+
+/// The request/ack handshake of a wakeable domain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WakeIr {
+    /// Index among the project's wakeable domains.
+    pub index: usize,
+    /// Address of the (masked) request register.
+    pub request: u64,
+    /// Address of the ack register.
+    pub ack: u64,
+    /// The driver's request bit (the request register's `kernel` field).
+    pub bit: u32,
 }
 
 /// A replication group on one project.
@@ -56,10 +80,60 @@ pub struct GroupIr {
     pub name: String,
     /// Instances.
     pub instances: u32,
-    /// `(register, field, polarity)` of the fuse mirror.
-    pub fuse: Option<(String, String, crate::model::FusePolarity)>,
+    /// Fuse mirror.
+    pub fuse: Option<FuseIr>,
+    /// Declared by descriptions whose code is emitted elsewhere (see [`DomainIr::external`]).
+    pub external: bool,
     /// Description.
     pub description: String,
+}
+
+/// Where a group's instances are fused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FuseIr {
+    /// Register name (runtime metadata).
+    pub register: String,
+    /// Field name (runtime metadata).
+    pub field: String,
+    /// Register address.
+    pub address: u64,
+    /// Field lsb.
+    pub lsb: u32,
+    /// Field width.
+    pub width: u32,
+    /// A set bit means present (else: fused off).
+    pub set_means_present: bool,
+    /// Wake domain of the fuse register (index into [`Ir::domains`]).
+    pub domain: Option<usize>,
+}
+
+/// The CPU's steering selector on one project.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SteeringIr {
+    /// Catalogue index of the project.
+    pub project: usize,
+    /// Register name.
+    pub register: String,
+    /// Register address.
+    pub address: u64,
+    /// Mask of the multicast bit.
+    pub multicast_mask: u64,
+    /// Slice id field.
+    pub slice: BitRange,
+    /// Subslice id field.
+    pub subslice: BitRange,
+    /// Domain to hold while steering: the fuse registers' (read when steering
+    /// starts), else the selector's own (index into [`Ir::domains`]).
+    pub domain: Option<usize>,
+}
+
+/// `lsb` and `width` of a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BitRange {
+    /// Lowest bit.
+    pub lsb: u32,
+    /// Number of bits.
+    pub width: u32,
 }
 
 /// An address-map row on one project.
@@ -135,14 +209,66 @@ pub struct EnumIr {
     pub name: String,
     /// Description.
     pub description: String,
-    /// `(name, value, description)`.
-    pub values: Vec<(String, u64, String)>,
+    /// Named encodings.
+    pub values: Vec<EnumValueIr>,
 }
 
-/// One register element.
+/// One named encoding of an enum.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnumValueIr {
+    /// snake_case name.
+    pub name: String,
+    /// Encoding.
+    pub value: u64,
+    /// Description.
+    pub description: String,
+}
+
+/// A field layout: what registers with the same fields share.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LayoutIr {
+    /// Unique snake_case module name (from the first register that uses it).
+    pub name: String,
+    /// Display name (the first register's name, `CECn_0` for arrays).
+    pub title: String,
+    /// 32 or 64.
+    pub width: u32,
+    /// Masked register (bits 31:16 enable bits 15:0).
+    pub masked: bool,
+    /// Fields by ascending lsb.
+    pub fields: Vec<FieldIr>,
+}
+
+impl LayoutIr {
+    /// OR of the masks of fields with an access matching `f`.
+    pub fn mask_where(&self, f: impl Fn(Access) -> bool) -> u64 {
+        self.fields
+            .iter()
+            .filter(|x| f(x.access))
+            .fold(0, |m, x| m | x.mask())
+    }
+    /// Bits written back by `modify` and kept from reset by `write`.
+    pub fn keep_mask(&self) -> u64 {
+        self.mask_where(|a| !a.reserved() && !matches!(a, Access::Rw1c | Access::Rw1s))
+    }
+    /// Some field can be read (or none is described).
+    pub fn readable(&self) -> bool {
+        self.fields.is_empty() || self.fields.iter().any(|f| f.access.readable())
+    }
+    /// Written with `write`/`modify`: not masked, and some field can be written.
+    pub fn writable(&self) -> bool {
+        !self.masked
+            && (self.fields.is_empty()
+                || self.fields.iter().any(|f| {
+                    f.access.settable() || matches!(f.access, Access::Rw1c | Access::Rw1s)
+                }))
+    }
+}
+
+/// A register, or an array of registers.
 #[derive(Debug, Clone)]
 pub struct RegisterIr {
-    /// Name (array index substituted).
+    /// Name (`OACONTROL`; `CEC{n}_0` for an array).
     pub name: String,
     /// Block name.
     pub block: String,
@@ -150,11 +276,11 @@ pub struct RegisterIr {
     pub space: Space,
     /// Source document (`PRM 000 ...`).
     pub document: String,
-    /// Description file and position (`regdefs/oa.yaml:12:5`).
+    /// Description file (relative to the description folder) and position.
     pub defined_at: String,
-    /// Title.
+    /// Title (`{n}` stands for the element index).
     pub title: String,
-    /// PRM description.
+    /// PRM description (`{n}` stands for the element index).
     pub description: String,
     /// PRM locator.
     pub prm: String,
@@ -164,10 +290,28 @@ pub struct RegisterIr {
     pub width: u32,
     /// Masked register.
     pub masked: bool,
-    /// `(template, index, count, stride)` for array elements.
-    pub array: Option<(String, u32, u32, u64)>,
+    /// Array shape (the element count is per project, in [`InstanceIr::count`]).
+    pub array: Option<ArrayIr>,
     /// One entry per project the register exists on.
     pub instances: Vec<InstanceIr>,
+}
+
+/// An array's shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArrayIr {
+    /// Bytes (or MSR indices) between elements.
+    pub stride: u64,
+}
+
+impl RegisterIr {
+    /// Name of element `n` (`CEC3_0`), or the name of a plain register.
+    pub fn element_name(&self, n: u32) -> String {
+        self.name.replace("{n}", &n.to_string())
+    }
+    /// Rust identifier of the register or array (`CECn_0`).
+    pub fn ident(&self) -> String {
+        self.name.replace("{n}", "n")
+    }
 }
 
 /// A register on one project.
@@ -175,20 +319,30 @@ pub struct RegisterIr {
 pub struct InstanceIr {
     /// Catalogue index of the project.
     pub project: usize,
-    /// Address (byte offset or MSR index).
+    /// Address (byte offset or MSR index) of element 0.
     pub address: u64,
     /// Reset value.
     pub reset: u64,
-    /// Fields present on this project, by ascending lsb.
-    pub fields: Vec<FieldIr>,
-    /// Wake domain from the project's address map (`None`: not mapped).
-    pub domain: Option<String>,
-    /// `(group, instances)` when the register is replicated.
-    pub replication: Option<(String, u32)>,
+    /// Elements on this project (1 for a plain register).
+    pub count: u32,
+    /// Index into [`Ir::layouts`].
+    pub layout: usize,
+    /// Wake domain (index into [`Ir::domains`]); `None`: outside every
+    /// force-wake range, or a domain's own request register.
+    pub domain: Option<usize>,
+    /// Replication group (index into [`Ir::groups`]).
+    pub replication: Option<usize>,
 }
 
-/// A field on one project.
-#[derive(Debug, Clone, PartialEq)]
+impl InstanceIr {
+    /// Address of element `n`.
+    pub fn element_address(&self, stride: u64, n: u32) -> u64 {
+        self.address.wrapping_add(u64::from(n).wrapping_mul(stride))
+    }
+}
+
+/// A field.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FieldIr {
     /// snake_case name.
     pub name: String,
@@ -198,7 +352,7 @@ pub struct FieldIr {
     pub width: u32,
     /// Access.
     pub access: Access,
-    /// Description.
+    /// Description (`{n}` stands for the element index).
     pub description: String,
     /// Note.
     pub note: String,
@@ -221,16 +375,6 @@ impl FieldIr {
     }
 }
 
-impl InstanceIr {
-    /// OR of the masks of fields with an access matching `f`.
-    pub fn mask_where(&self, f: impl Fn(Access) -> bool) -> u64 {
-        self.fields
-            .iter()
-            .filter(|x| f(x.access))
-            .fold(0, |m, x| m | x.mask())
-    }
-}
-
 /// A counter event row.
 #[derive(Debug, Clone)]
 pub struct EventIr {
@@ -244,6 +388,38 @@ pub struct EventIr {
     pub description: String,
 }
 
+/// One register (array element expanded) on one project: the flat view
+/// exporters and the CLI list.
+#[derive(Debug, Clone)]
+pub struct Element<'a> {
+    /// The register or array.
+    pub register: &'a RegisterIr,
+    /// Its instance on the project.
+    pub instance: &'a InstanceIr,
+    /// Its layout.
+    pub layout: &'a LayoutIr,
+    /// Element index (`None` for a plain register).
+    pub index: Option<u32>,
+    /// Name (`CEC3_0`).
+    pub name: String,
+    /// Address.
+    pub address: u64,
+}
+
+impl Element<'_> {
+    /// The register's text with `{n}` replaced by this element's index.
+    pub fn text(&self, s: &str) -> String {
+        match self.index {
+            Some(n) => s.replace("{n}", &n.to_string()),
+            None => s.to_string(),
+        }
+    }
+    /// Fields by ascending lsb.
+    pub fn fields(&self) -> &[FieldIr] {
+        &self.layout.fields
+    }
+}
+
 impl Ir {
     /// The address-map row of project `p` holding `addr`.
     pub fn row_at(&self, p: usize, addr: u64) -> Option<&MapRowIr> {
@@ -252,17 +428,37 @@ impl Ir {
             .find(|r| r.project == p && r.start <= addr && addr <= r.end)
     }
 
-    /// Registers present on project `p`, with their instance there.
+    /// Registers (arrays not expanded) present on project `p`, with their instance there.
     pub fn on_project(&self, p: usize) -> impl Iterator<Item = (&RegisterIr, &InstanceIr)> {
         self.registers
             .iter()
             .filter_map(move |r| r.instances.iter().find(|i| i.project == p).map(|i| (r, i)))
     }
 
-    /// Look up a register on a project by (case-insensitive) name; `-` and `_` are the same.
-    pub fn find(&self, p: usize, name: &str) -> Option<(&RegisterIr, &InstanceIr)> {
+    /// Every register element on project `p`, arrays expanded, in description order.
+    pub fn elements(&self, p: usize) -> impl Iterator<Item = Element<'_>> {
+        self.on_project(p).flat_map(move |(r, i)| {
+            let stride = r.array.map_or(0, |a| a.stride);
+            (0..i.count).map(move |n| Element {
+                register: r,
+                instance: i,
+                layout: &self.layouts[i.layout],
+                index: r.array.map(|_| n),
+                name: r.element_name(n),
+                address: i.element_address(stride, n),
+            })
+        })
+    }
+
+    /// An element of project `p` by (case-insensitive) name; `-` and `_` are the same.
+    pub fn find(&self, p: usize, name: &str) -> Option<Element<'_>> {
         let norm = |s: &str| s.to_ascii_uppercase().replace('-', "_");
         let want = norm(name);
-        self.on_project(p).find(|(r, _)| norm(&r.name) == want)
+        self.elements(p).find(|e| norm(&e.name) == want)
+    }
+
+    /// The layout of an instance.
+    pub fn layout(&self, i: &InstanceIr) -> &LayoutIr {
+        &self.layouts[i.layout]
     }
 }

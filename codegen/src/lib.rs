@@ -128,7 +128,12 @@ fn compile_loaded(loaded: Vec<Loaded>, mut diags: Diagnostics) -> Result<Ir, Vec
     if !diags.is_empty() {
         return Err(diags.sorted());
     }
-    Ok(lower::lower(&blocks, &cat))
+    lower::lower(&blocks, &cat).map_err(|mut e| {
+        e.sort_by(|a, b| {
+            (&a.file, a.pos.line, a.pos.column).cmp(&(&b.file, b.pos.line, b.pos.column))
+        });
+        e
+    })
 }
 
 /// Emit the IR as formatted Rust source text (as `rustfmt` would lay it out).

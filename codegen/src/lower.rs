@@ -1,108 +1,120 @@
-//! Lowering: validated, resolved blocks -> [`Ir`]. Runs only when validation
-//! reported nothing, so missing pieces here are skipped rather than reported.
+//! Lowering: validated, resolved blocks -> [`Ir`].
+//!
+//! Assumes validation reported nothing: every register has projects, width,
+//! an address and a reset on each of its projects (PR113 map coverage), every
+//! field has bits and an access, array elements of one project lie in rows
+//! with the same wake target and group (PR127), and every request, ack, fuse
+//! and steering register named by a section exists with the fields used
+//! (PR125). Should one of these still fail, lowering reports an internal
+//! error at the item instead of guessing: nothing here falls back to a default.
+//!
+//! Passes, in order: enums; sections (domains, groups, rows, formats, tables);
+//! registers (one per description entry, arrays kept with their per-project
+//! count), with the layout-deduplication pass interning each project's field
+//! list; cross references (each instance's wake domain and replication group
+//! from the address map); and the handshakes (request/ack, fuses, steering)
+//! resolved to addresses and bit positions.
 
+use crate::diag::{Code, Diagnostic, Pos};
 use crate::ir::{
-    CounterIr, DomainIr, EnumIr, EventIr, FieldIr, FormatIr, GroupIr, InstanceIr, Ir, MapRowIr,
-    RegisterIr, TableIr,
+    ArrayIr, BitRange, CounterIr, DomainIr, EnumIr, EnumValueIr, EventIr, FieldIr, FormatIr,
+    FuseIr, GroupIr, InstanceIr, Ir, LayoutIr, MapRowIr, RegisterIr, SteeringIr, TableIr, WakeIr,
 };
-use crate::model::Space;
+use crate::model::{FusePolarity, Space};
 use crate::projects::Catalogue;
-use crate::resolve::RBlock;
+use crate::resolve::{RBlock, RRegister};
+use std::collections::HashMap;
 
 fn text(s: &Option<String>) -> String {
     s.as_deref().unwrap_or("").trim().to_string()
 }
 
+/// Lowering state: the IR being built, the layout intern table and errors.
+struct Lowering {
+    ir: Ir,
+    layouts: HashMap<(u32, bool, Vec<FieldIr>), usize>,
+    names: HashMap<String, usize>,
+    errors: Vec<Diagnostic>,
+}
+
+impl Lowering {
+    fn internal(&mut self, file: &str, pos: Pos, item: &str, message: String) {
+        self.errors.push(Diagnostic {
+            code: Code::UnknownReference,
+            file: file.to_string(),
+            pos,
+            item: item.to_string(),
+            message: format!("internal: {message} (validation should have reported this)"),
+        });
+    }
+
+    /// The layout-deduplication pass: one [`LayoutIr`] per distinct
+    /// `(width, masked, fields)`, named after the first register using it.
+    fn intern(&mut self, r: &RRegister, project: usize, width: u32, fields: Vec<FieldIr>) -> usize {
+        let key = (width, r.masked, fields);
+        if let Some(&i) = self.layouts.get(&key) {
+            return i;
+        }
+        let title = r.name.replace("{n}", "n");
+        let base = title.to_ascii_lowercase();
+        let mut name = base.clone();
+        if self.names.contains_key(&name) {
+            name = format!("{base}_{}", self.ir.catalogue.projects[project].name);
+            let mut k = 2;
+            while self.names.contains_key(&name) {
+                name = format!("{base}_{k}");
+                k += 1;
+            }
+        }
+        let index = self.ir.layouts.len();
+        self.names.insert(name.clone(), index);
+        self.ir.layouts.push(LayoutIr {
+            name,
+            title,
+            width,
+            masked: r.masked,
+            fields: key.2.clone(),
+        });
+        self.layouts.insert(key, index);
+        index
+    }
+}
+
 /// Lower resolved blocks into the IR.
-pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Ir {
-    let mut ir = Ir {
-        catalogue: cat.clone(),
-        ..Ir::default()
+pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Result<Ir, Vec<Diagnostic>> {
+    let mut l = Lowering {
+        ir: Ir {
+            catalogue: cat.clone(),
+            ..Ir::default()
+        },
+        layouts: HashMap::new(),
+        names: HashMap::new(),
+        errors: Vec::new(),
     };
+    lower_sections(blocks, &mut l.ir);
     for b in blocks {
-        let enum_base = ir.enums.len();
+        let enum_base = l.ir.enums.len();
         for e in &b.enums {
-            ir.enums.push(EnumIr {
+            l.ir.enums.push(EnumIr {
                 name: e.name.clone(),
                 description: text(&e.description),
                 values: e
                     .values
                     .iter()
-                    .map(|v| (v.name.clone(), v.value, text(&v.description)))
+                    .map(|v| EnumValueIr {
+                        name: v.name.clone(),
+                        value: v.value,
+                        description: text(&v.description),
+                    })
                     .collect(),
             });
         }
         for r in &b.registers {
-            let (Some(projects), Some(width), Some(addrs), Some(resets)) =
-                (r.projects, r.width, &r.address, &r.reset)
-            else {
-                continue;
-            };
-            let (count, stride) = r.array.unwrap_or((1, 0));
-            let pos = b.source.index.node(&r.path);
-            for n in 0..count {
-                let sub = |s: String| s.replace("{n}", &n.to_string());
-                let mut instances = Vec::new();
-                for p in projects.iter().filter(|&p| n < r.count_on(p)) {
-                    let Some(address) = addrs.iter().find(|(s, _, _)| s.contains(p)).map(|x| x.1)
-                    else {
-                        continue;
-                    };
-                    let reset = resets
-                        .iter()
-                        .find(|(s, _, _)| s.contains(p))
-                        .map(|x| x.1)
-                        .unwrap_or(0);
-                    let mut fields: Vec<FieldIr> = r
-                        .fields
-                        .iter()
-                        .filter(|f| f.projects.is_some_and(|s| s.contains(p)))
-                        .filter_map(|f| {
-                            let (msb, lsb) = f.bits?;
-                            Some(FieldIr {
-                                name: f.name.clone(),
-                                lsb,
-                                width: msb - lsb + 1,
-                                access: f.access?,
-                                description: sub(text(&f.description)),
-                                note: text(&f.note),
-                                enum_index: f.enum_index.map(|i| i + enum_base),
-                            })
-                        })
-                        .collect();
-                    fields.sort_by_key(|f| f.lsb);
-                    instances.push(InstanceIr {
-                        project: p,
-                        address: address.wrapping_add(u64::from(n).wrapping_mul(stride)),
-                        reset,
-                        fields,
-                        domain: None,
-                        replication: None,
-                    });
-                }
-                if instances.is_empty() {
-                    continue;
-                }
-                ir.registers.push(RegisterIr {
-                    name: sub(r.name.clone()),
-                    block: b.block.clone(),
-                    space: b.space,
-                    document: b.document.clone(),
-                    defined_at: format!("{}:{}:{}", b.source.name, pos.line, pos.column),
-                    title: sub(text(&r.title)),
-                    description: sub(text(&r.description)),
-                    prm: text(&r.prm),
-                    note: text(&r.note),
-                    width,
-                    masked: r.masked,
-                    array: r.array.map(|(c, s)| (r.name.clone(), n, c, s)),
-                    instances,
-                });
-            }
+            lower_register(&mut l, b, r, enum_base);
         }
         for e in &b.events {
             if let Some(projects) = e.projects {
-                ir.events.push(EventIr {
+                l.ir.events.push(EventIr {
                     counter: e.counter.clone(),
                     projects,
                     event: e.event.clone(),
@@ -111,12 +123,118 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Ir {
             }
         }
     }
-    lower_sections(blocks, &mut ir);
-    ir
+    cross_reference(&mut l.ir);
+    handshakes(blocks, &mut l);
+    if l.errors.is_empty() {
+        Ok(l.ir)
+    } else {
+        Err(l.errors)
+    }
 }
 
-/// Power domains, groups, map rows, formats and tables, then the registers'
-/// wake domain and replication group from the map rows.
+fn lower_register(l: &mut Lowering, b: &RBlock, r: &RRegister, enum_base: usize) {
+    let pos = b.source.index.node(&r.path);
+    let (Some(projects), Some(width), Some(addrs), Some(resets)) =
+        (r.projects, r.width, &r.address, &r.reset)
+    else {
+        l.internal(
+            &b.source.name,
+            pos,
+            &r.name,
+            "register without projects, width, address or reset".into(),
+        );
+        return;
+    };
+    let mut instances = Vec::new();
+    for p in projects.iter() {
+        let count = r.count_on(p);
+        if count == 0 {
+            continue;
+        }
+        let address = addrs.iter().find(|(s, _, _)| s.contains(p)).map(|x| x.1);
+        let reset = resets.iter().find(|(s, _, _)| s.contains(p)).map(|x| x.1);
+        let (Some(address), Some(reset)) = (address, reset) else {
+            let project = &cat_name(&l.ir.catalogue, p);
+            l.internal(
+                &b.source.name,
+                pos,
+                &r.name,
+                format!("no address or reset on {project}"),
+            );
+            continue;
+        };
+        let mut fields = Vec::new();
+        for f in r
+            .fields
+            .iter()
+            .filter(|f| f.projects.is_some_and(|s| s.contains(p)))
+        {
+            let (Some((msb, lsb)), Some(access)) = (f.bits, f.access) else {
+                let fpos = b.source.index.node(&f.path);
+                l.internal(
+                    &b.source.name,
+                    fpos,
+                    &f.name,
+                    "field without bits or access".into(),
+                );
+                continue;
+            };
+            fields.push(FieldIr {
+                name: f.name.clone(),
+                lsb,
+                width: msb - lsb + 1,
+                access,
+                description: text(&f.description),
+                note: text(&f.note),
+                enum_index: f.enum_index.map(|i| i + enum_base),
+            });
+        }
+        fields.sort_by_key(|f| f.lsb);
+        let layout = l.intern(r, p, width, fields);
+        instances.push(InstanceIr {
+            project: p,
+            address,
+            reset,
+            count,
+            layout,
+            domain: None,
+            replication: None,
+        });
+    }
+    if instances.is_empty() {
+        return;
+    }
+    // Relative to the description folder, so generated text is the same in any checkout.
+    let file = std::path::Path::new(&b.source.name)
+        .file_name()
+        .map_or_else(
+            || b.source.name.clone(),
+            |f| f.to_string_lossy().into_owned(),
+        );
+    l.ir.registers.push(RegisterIr {
+        name: r.name.clone(),
+        block: b.block.clone(),
+        space: b.space,
+        document: b.document.clone(),
+        defined_at: format!("{file}:{}:{}", pos.line, pos.column),
+        title: text(&r.title),
+        description: text(&r.description),
+        prm: text(&r.prm),
+        note: text(&r.note),
+        width,
+        masked: r.masked,
+        array: r.array.map(|(_, stride)| ArrayIr { stride }),
+        instances,
+    });
+}
+
+fn cat_name(cat: &Catalogue, p: usize) -> String {
+    cat.projects
+        .get(p)
+        .map_or_else(|| format!("project #{p}"), |x| x.name.clone())
+}
+
+/// Power domains, groups, map rows, formats and tables.
 fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
     for b in blocks {
         let s = &b.sections;
@@ -128,6 +246,8 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
                     always_on: d.always_on,
                     request: d.request.clone(),
                     ack: d.ack.clone(),
+                    wake: None,
+                    external: false,
                     description: d.description.clone(),
                 });
             }
@@ -138,7 +258,8 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
                     project: p,
                     name: g.name.clone(),
                     instances: g.instances,
-                    fuse: g.fuse.clone(),
+                    fuse: None,
+                    external: false,
                     description: g.description.clone(),
                 });
             }
@@ -180,9 +301,6 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
                 });
             }
         }
-        for (_, set, reg) in &s.steering {
-            ir.steering.extend(set.iter().map(|p| (p, reg.clone())));
-        }
         for t in &s.tables {
             ir.tables.push(TableIr {
                 projects: t.projects,
@@ -194,28 +312,233 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
         }
     }
     ir.map.sort_by_key(|r| (r.project, r.start));
-    let map = std::mem::take(&mut ir.map);
-    // A power domain's request register is written to wake the domain, so it
-    // needs no force-wake itself (facts section 2), whatever its table row says.
-    let requests: Vec<(usize, String)> = ir
+}
+
+/// Each MMIO instance's wake domain and replication group, from the map row
+/// holding element 0 (validation checked that all elements agree). A power
+/// domain's request register is written to wake the domain, so it needs no
+/// force-wake itself (facts section 2), whatever its table row says.
+fn cross_reference(ir: &mut Ir) {
+    let domain_of: HashMap<(usize, &str), usize> = ir
         .domains
         .iter()
-        .filter_map(|d| d.request.clone().map(|r| (d.project, r)))
+        .enumerate()
+        .map(|(i, d)| ((d.project, d.name.as_str()), i))
         .collect();
-    for reg in ir.registers.iter_mut().filter(|r| r.space == Space::Mmio) {
-        for inst in &mut reg.instances {
+    let group_of: HashMap<(usize, &str), usize> = ir
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(i, g)| ((g.project, g.name.as_str()), i))
+        .collect();
+    let requests: Vec<(usize, &str)> = ir
+        .domains
+        .iter()
+        .filter_map(|d| d.request.as_deref().map(|r| (d.project, r)))
+        .collect();
+    let mut found = Vec::new();
+    for (ri, reg) in ir.registers.iter().enumerate() {
+        if reg.space != Space::Mmio {
+            continue;
+        }
+        for (ii, inst) in reg.instances.iter().enumerate() {
             let at = inst.address;
-            if let Some(row) = map
+            let Some(row) = ir
+                .map
                 .iter()
                 .find(|r| r.project == inst.project && r.start <= at && at <= r.end)
-            {
-                let is_request = requests
+            else {
+                continue;
+            };
+            let is_request = (0..inst.count).any(|n| {
+                let name = reg.element_name(n);
+                requests
                     .iter()
-                    .any(|(p, n)| *p == inst.project && *n == reg.name);
-                inst.domain = if is_request { None } else { row.wake.clone() };
-                inst.replication = row.group.clone().map(|g| (g, row.instances));
+                    .any(|&(p, r)| p == inst.project && r == name)
+            });
+            let domain = if is_request {
+                None
+            } else {
+                row.wake
+                    .as_deref()
+                    .and_then(|w| domain_of.get(&(inst.project, w)).copied())
+            };
+            let group = row
+                .group
+                .as_deref()
+                .and_then(|g| group_of.get(&(inst.project, g)).copied());
+            found.push((ri, ii, domain, group));
+        }
+    }
+    for (ri, ii, domain, group) in found {
+        let inst = &mut ir.registers[ri].instances[ii];
+        inst.domain = domain;
+        inst.replication = group;
+    }
+}
+
+/// Request/ack registers, fuse mirrors and steering selectors resolved to
+/// addresses and bit positions.
+fn handshakes(blocks: &[RBlock], l: &mut Lowering) {
+    // (project, element name) -> (address, layout, domain)
+    let mut regs: HashMap<(usize, String), (u64, usize, Option<usize>)> = HashMap::new();
+    for e in
+        l.ir.catalogue
+            .projects
+            .iter()
+            .enumerate()
+            .flat_map(|(p, _)| {
+                l.ir.elements(p).map(move |e| {
+                    (
+                        (p, e.name.clone()),
+                        (e.address, e.instance.layout, e.instance.domain),
+                    )
+                })
+            })
+    {
+        regs.insert(e.0, e.1);
+    }
+    let field = |ir: &Ir, layout: usize, name: &str| -> Option<BitRange> {
+        ir.layouts[layout]
+            .fields
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| BitRange {
+                lsb: f.lsb,
+                width: f.width,
+            })
+    };
+    let here = |name: &str| -> (String, Pos) {
+        blocks
+            .iter()
+            .find_map(|b| {
+                let s = &b.sections;
+                let path = s
+                    .domains
+                    .iter()
+                    .find(|d| d.name == name)
+                    .map(|d| d.path.clone())
+                    .or_else(|| {
+                        s.groups
+                            .iter()
+                            .find(|g| g.name == name)
+                            .map(|g| g.path.clone())
+                    })
+                    .or_else(|| s.steering.iter().find(|x| x.2 == name).map(|x| x.0.clone()))?;
+                Some((b.source.name.clone(), b.source.index.node(&path)))
+            })
+            .unwrap_or_else(|| ("<input>".into(), Pos { line: 1, column: 1 }))
+    };
+    let mut wake_index: HashMap<usize, usize> = HashMap::new();
+    for di in 0..l.ir.domains.len() {
+        let d = &l.ir.domains[di];
+        if d.always_on {
+            continue;
+        }
+        let (p, name) = (d.project, d.name.clone());
+        let req = d.request.as_ref().and_then(|r| regs.get(&(p, r.clone())));
+        let ack = d.ack.as_ref().and_then(|r| regs.get(&(p, r.clone())));
+        let bit = req.and_then(|r| field(&l.ir, r.1, "kernel"));
+        match (req, ack, bit) {
+            (Some(req), Some(ack), Some(bit)) => {
+                let n = wake_index.entry(p).or_insert(0);
+                l.ir.domains[di].wake = Some(WakeIr {
+                    index: *n,
+                    request: req.0,
+                    ack: ack.0,
+                    bit: bit.lsb,
+                });
+                *n += 1;
+            }
+            _ => {
+                let (file, pos) = here(&name);
+                l.internal(
+                    &file,
+                    pos,
+                    &name,
+                    "request register with a `kernel` field, or ack register, missing".into(),
+                );
             }
         }
     }
-    ir.map = map;
+    let mut fuses = Vec::new();
+    for b in blocks {
+        for g in &b.sections.groups {
+            let Some((reg, fname, pol)) = &g.fuse else {
+                continue;
+            };
+            for p in g.projects.iter() {
+                let got = regs
+                    .get(&(p, reg.clone()))
+                    .and_then(|r| field(&l.ir, r.1, fname).map(|f| (r, f)));
+                let Some((r, f)) = got else {
+                    let pos = b.source.index.node(&g.path);
+                    l.internal(
+                        &b.source.name,
+                        pos,
+                        &g.name,
+                        format!("fuse `{reg}.{fname}` missing"),
+                    );
+                    continue;
+                };
+                let gi =
+                    l.ir.groups
+                        .iter()
+                        .position(|x| x.project == p && x.name == g.name);
+                fuses.push((
+                    gi,
+                    FuseIr {
+                        register: reg.clone(),
+                        field: fname.clone(),
+                        address: r.0,
+                        lsb: f.lsb,
+                        width: f.width,
+                        set_means_present: *pol == FusePolarity::Enable,
+                        domain: r.2,
+                    },
+                ));
+            }
+        }
+    }
+    for (gi, fuse) in fuses {
+        if let Some(gi) = gi {
+            l.ir.groups[gi].fuse = Some(fuse);
+        }
+    }
+    for b in blocks {
+        for (path, set, reg) in &b.sections.steering {
+            for p in set.iter() {
+                let got = regs.get(&(p, reg.clone())).and_then(|r| {
+                    let mc = field(&l.ir, r.1, "multicast")?;
+                    let slice = field(&l.ir, r.1, "slice_id")?;
+                    let subslice = field(&l.ir, r.1, "subslice_id")?;
+                    Some((*r, mc, slice, subslice))
+                });
+                let Some(((address, _, own_domain), mc, slice, subslice)) = got else {
+                    let pos = b.source.index.node(path);
+                    l.internal(
+                        &b.source.name,
+                        pos,
+                        reg,
+                        "steering selector fields missing".into(),
+                    );
+                    continue;
+                };
+                let fuse_domain =
+                    l.ir.groups
+                        .iter()
+                        .filter(|g| g.project == p)
+                        .find_map(|g| g.fuse.as_ref().map(|f| f.domain));
+                l.ir.steering.push(SteeringIr {
+                    project: p,
+                    register: reg.clone(),
+                    address,
+                    multicast_mask: ((1u64 << mc.width) - 1) << mc.lsb,
+                    slice,
+                    subslice,
+                    domain: fuse_domain.unwrap_or(own_domain),
+                });
+            }
+        }
+    }
 }

@@ -265,31 +265,39 @@ fn every_error_of_a_run_is_reported() {
 fn a_clean_file_lowers() {
     let ir = compile_sources(&[fixture("ok.yaml")], Some(("p", STANDARD_PROJECTS)))
         .expect("ok.yaml is clean");
-    // CTL + CNT0..CNT2 + EV0..EV3
-    assert_eq!(ir.registers.len(), 8);
+    // CTL, CNT{n} (3 elements), EV{n} (2 on snb..ivb, 4 on hsw): arrays stay arrays.
+    assert_eq!(ir.registers.len(), 3);
     let hsw = ir.catalogue.find("hsw").unwrap();
     let snb = ir.catalogue.find("snb").unwrap();
-    let (ctl, on_hsw) = ir.find(hsw, "ctl").unwrap();
-    assert_eq!((on_hsw.address, on_hsw.reset), (0x200, 0x2));
-    assert_eq!(on_hsw.fields.len(), 4);
-    let (_, on_snb) = ir.find(snb, "CTL").unwrap();
-    assert_eq!((on_snb.address, on_snb.reset), (0x100, 0));
+    let ctl = ir.find(hsw, "ctl").unwrap();
+    assert_eq!((ctl.address, ctl.instance.reset), (0x200, 0x2));
+    assert_eq!(ctl.fields().len(), 4);
+    let on_snb = ir.find(snb, "CTL").unwrap();
+    assert_eq!((on_snb.address, on_snb.instance.reset), (0x100, 0));
     assert_eq!(
         on_snb
-            .fields
+            .fields()
             .iter()
             .map(|f| f.name.as_str())
             .collect::<Vec<_>>(),
         ["go", "busy", "err"]
     );
-    assert_eq!(ctl.instances.len(), 4); // snb, ivb, vlv, hsw
-    let (_, cnt2) = ir.find(hsw, "CNT2").unwrap();
+    // Different fields on snb and hsw: two layouts for one register.
+    assert_ne!(ctl.instance.layout, on_snb.instance.layout);
+    assert_eq!(ctl.register.instances.len(), 4); // snb, ivb, vlv, hsw
+    let cnt2 = ir.find(hsw, "CNT2").unwrap();
     assert_eq!(cnt2.address, 0x310);
+    assert_eq!(cnt2.index, Some(2));
     // Per-project array length: EV2/EV3 exist on hsw only.
-    assert_eq!(ir.find(hsw, "EV3").map(|(_, i)| i.address), Some(0x518));
-    assert_eq!(ir.find(snb, "EV1").map(|(_, i)| i.address), Some(0x408));
+    assert_eq!(ir.find(hsw, "EV3").map(|e| e.address), Some(0x518));
+    assert_eq!(ir.find(snb, "EV1").map(|e| e.address), Some(0x408));
     assert!(ir.find(snb, "EV2").is_none());
-    assert_eq!(ir.find(hsw, "EV2").map(|(r, _)| r.instances.len()), Some(1));
+    let ev = ir.find(hsw, "EV2").unwrap();
+    assert_eq!((ev.instance.count, ev.register.instances.len()), (4, 4));
+    // One layout per distinct field list: every EV element shares one.
+    let ev_layouts: std::collections::HashSet<usize> =
+        ev.register.instances.iter().map(|i| i.layout).collect();
+    assert_eq!(ev_layouts.len(), 1);
 }
 
 #[test]

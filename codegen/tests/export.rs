@@ -434,7 +434,7 @@ fn every_project_of_regdefs_exports() {
     let mut main_c = String::new();
     let mut exported = 0;
     for (p, proj) in ir.catalogue.projects.iter().enumerate() {
-        let n = ir.on_project(p).count();
+        let n = ir.elements(p).count();
         if n == 0 {
             continue;
         }

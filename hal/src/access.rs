@@ -5,7 +5,7 @@
 //! [`Gettable`], a clear [`Clearable`]. Misuse is a compile error whose message
 //! names the access type.
 
-use crate::register::Register;
+use crate::register::Layout;
 
 mod sealed {
     pub trait Sealed {}
@@ -134,10 +134,10 @@ impl<const N: u32> FieldValue for crate::Bits<N> {
     }
 }
 
-/// A field of a register: a zero-sized value naming bits and their access.
+/// A field of a layout: a zero-sized value naming bits and their access.
 pub trait Field: Copy {
-    /// The register it belongs to.
-    type Register: Register;
+    /// The layout it belongs to.
+    type Layout: Layout;
     /// Its access marker.
     type Access: AccessType;
     /// Its value type.
@@ -158,8 +158,8 @@ pub trait Field: Copy {
 
 /// A value read from a register.
 pub trait ReadValue: Copy {
-    /// The register.
-    type Register: Register;
+    /// The layout.
+    type Layout: Layout;
     /// Wrap raw bits.
     fn from_raw(raw: u64) -> Self;
     /// The raw bits.
@@ -169,7 +169,7 @@ pub trait ReadValue: Copy {
     #[inline]
     fn get<F>(self, _field: F) -> <F::Value as FieldValue>::Read
     where
-        F: Field<Register = Self::Register>,
+        F: Field<Layout = Self::Layout>,
         F::Access: Gettable,
     {
         F::Value::from_bits((self.raw() & F::MASK) >> F::LSB)
@@ -178,8 +178,8 @@ pub trait ReadValue: Copy {
 
 /// A value being built for a write.
 pub trait WriteValue: Sized {
-    /// The register.
-    type Register: Register;
+    /// The layout.
+    type Layout: Layout;
     /// Start from raw bits.
     fn from_raw(raw: u64) -> Self;
     /// The bits to write (for masked registers, the enables in 31:16 included).
@@ -191,7 +191,7 @@ pub trait WriteValue: Sized {
     #[inline]
     fn set<F>(&mut self, _field: F, value: F::Value) -> &mut Self
     where
-        F: Field<Register = Self::Register>,
+        F: Field<Layout = Self::Layout>,
         F::Access: Settable,
     {
         self.insert(F::MASK, (value.to_bits() << F::LSB) & F::MASK);
@@ -202,7 +202,7 @@ pub trait WriteValue: Sized {
     #[inline]
     fn clear<F>(&mut self, _field: F) -> &mut Self
     where
-        F: Field<Register = Self::Register>,
+        F: Field<Layout = Self::Layout>,
         F::Access: Clearable,
     {
         self.insert(F::MASK, F::MASK);
@@ -213,7 +213,7 @@ pub trait WriteValue: Sized {
     #[inline]
     fn set_ones<F>(&mut self, _field: F) -> &mut Self
     where
-        F: Field<Register = Self::Register>,
+        F: Field<Layout = Self::Layout>,
         F::Access: OneSettable,
     {
         self.insert(F::MASK, F::MASK);

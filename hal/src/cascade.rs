@@ -3,13 +3,13 @@
 //! (16 from 12, 14 from 16, across blocks) does not compile.
 //!
 //! The CCCR bits written here come from the generated description of
-//! `P4_CCCR0` (every CCCR has the same layout), and the addresses from
-//! `P4_COUNTER0` / `P4_CCCR0` plus the counter index.
+//! the `P4_CCCR{n}` array (every CCCR has the same layout), and the addresses
+//! from the `P4_COUNTER{n}` / `P4_CCCR{n}` arrays and the counter index.
 
 use crate::access::Field;
 use crate::bus::{Bus, Msr};
-use crate::generated::p4::{p4_cccr0, P4_CCCR0, P4_COUNTER0};
-use crate::register::Register;
+use crate::generated::p4::{p4_cccrn as p4_cccr0, P4_CCCRn, P4_COUNTERn};
+use crate::register::{Layout, RegisterArray};
 use crate::{Device, P4};
 
 /// Counter `N` (0..=17) of the Pentium 4 PMU, with its CCCR.
@@ -21,9 +21,11 @@ pub trait Counter: Copy {
     /// Index 0..=17.
     const INDEX: usize;
     /// MSR of the counter.
-    const COUNTER_MSR: u64 = <P4_COUNTER0 as Register>::ADDRESS + Self::INDEX as u64;
+    const COUNTER_MSR: u64 = <P4_COUNTERn as RegisterArray>::BASE
+        + Self::INDEX as u64 * <P4_COUNTERn as RegisterArray>::STRIDE;
     /// MSR of its CCCR.
-    const CCCR_MSR: u64 = <P4_CCCR0 as Register>::ADDRESS + Self::INDEX as u64;
+    const CCCR_MSR: u64 = <P4_CCCRn as RegisterArray>::BASE
+        + Self::INDEX as u64 * <P4_CCCRn as RegisterArray>::STRIDE;
 }
 
 /// `Self` may be started by the overflow of counter `S` (the target's CCCR
@@ -80,7 +82,7 @@ impl<T: Counter> CascadesFrom<NotACounter> for T {}
 pub const COUNTER_BITS: u32 = 40;
 
 fn cccr_update<B: Bus<Msr>>(bus: &mut B, msr: u64, set: u64, clear: u64) {
-    let keep = <P4_CCCR0 as Register>::KEEP_MASK;
+    let keep = <p4_cccr0::FieldLayout as Layout>::KEEP_MASK;
     let v = bus.read64(msr) & keep;
     bus.write64(msr, (v & !clear) | set);
 }

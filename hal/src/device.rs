@@ -17,20 +17,20 @@ use core::cell::{Cell, UnsafeCell};
 use core::marker::PhantomData;
 
 #[inline]
-fn raw_read<R: Register, B: Bus<R::Space>>(bus: &mut B) -> u64 {
+fn raw_read<R: Register, B: Bus<R::Space>>(reg: R, bus: &mut B) -> u64 {
     if R::WIDTH == 64 {
-        bus.read64(R::ADDRESS)
+        bus.read64(reg.address())
     } else {
-        u64::from(bus.read32(R::ADDRESS))
+        u64::from(bus.read32(reg.address()))
     }
 }
 
 #[inline]
-fn raw_write<R: Register, B: Bus<R::Space>>(bus: &mut B, value: u64) {
+fn raw_write<R: Register, B: Bus<R::Space>>(reg: R, bus: &mut B, value: u64) {
     if R::WIDTH == 64 {
-        bus.write64(R::ADDRESS, value)
+        bus.write64(reg.address(), value)
     } else {
-        bus.write32(R::ADDRESS, value as u32)
+        bus.write32(reg.address(), value as u32)
     }
 }
 
@@ -99,19 +99,19 @@ impl<P: Project, B> Device<P, B> {
     }
 
     #[inline]
-    fn raw_read<R: Register>(&self) -> u64
+    fn raw_read<R: Register>(&self, reg: R) -> u64
     where
         B: Bus<R::Space>,
     {
-        self.with_bus(|bus| raw_read::<R, B>(bus)).unwrap_or(0)
+        self.with_bus(|bus| raw_read(reg, bus)).unwrap_or(0)
     }
 
     #[inline]
-    fn raw_write<R: Register>(&self, value: u64)
+    fn raw_write<R: Register>(&self, reg: R, value: u64)
     where
         B: Bus<R::Space>,
     {
-        self.with_bus(|bus| raw_write::<R, B>(bus, value));
+        self.with_bus(|bus| raw_write(reg, bus, value));
     }
 
     /// Borrow the bus once for a batch of typed accesses (no per-access borrow
@@ -155,21 +155,21 @@ impl<P: Project, B> Device<P, B> {
     /// high again, and the low dword once more if the high one moved, so the
     /// value is one the counter really held. 32-bit registers read plainly.
     #[inline]
-    pub fn read_counter<R>(&self, _reg: R, _awake: &impl Awake<R::Domain>) -> R::Read
+    pub fn read_counter<R>(&self, reg: R, _awake: &impl Awake<R::Domain>) -> R::Read
     where
         R: Readable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
         let raw = self.with_bus(|b| {
             if R::WIDTH != 64 {
-                return u64::from(b.read32(R::ADDRESS));
+                return u64::from(b.read32(reg.address()));
             }
-            let hi_addr = R::ADDRESS.wrapping_add(4);
+            let hi_addr = reg.address().wrapping_add(4);
             let hi1 = b.read32(hi_addr);
-            let mut lo = b.read32(R::ADDRESS);
+            let mut lo = b.read32(reg.address());
             let hi2 = b.read32(hi_addr);
             if hi1 != hi2 {
-                lo = b.read32(R::ADDRESS);
+                lo = b.read32(reg.address());
             }
             u64::from(hi2) << 32 | u64::from(lo)
         });
@@ -215,17 +215,17 @@ impl<P: Project, B> Device<P, B> {
     #[inline]
     pub fn modify<R>(
         &self,
-        _reg: R,
+        reg: R,
         _awake: &impl Awake<R::Domain>,
         f: impl FnOnce(R::Read, &mut R::Write) -> &mut R::Write,
     ) where
         R: Readable + Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let raw = self.raw_read::<R>();
+        let raw = self.raw_read(reg);
         let mut w = R::Write::from_raw(raw & R::KEEP_MASK);
         f(R::Read::from_raw(raw), &mut w);
-        self.raw_write::<R>(w.raw());
+        self.raw_write(reg, w.raw());
     }
 
     /// Clear one write-one-to-clear field, leaving every other field as it is.
@@ -233,7 +233,7 @@ impl<P: Project, B> Device<P, B> {
     pub fn clear<R, F>(&self, reg: R, awake: &impl Awake<R::Domain>, field: F)
     where
         R: Readable + Writable + Unicast + OnProject<P>,
-        F: Field<Register = R>,
+        F: Field<Layout = R::Layout>,
         F::Access: Clearable,
         B: Bus<R::Space>,
     {
@@ -387,6 +387,11 @@ pub struct ForceWake<'d, P: Project, B: Bus<Mmio>, D: Wakeable> {
 }
 
 impl<P: Project, B: Bus<Mmio>, D: Wakeable> Awake<D> for ForceWake<'_, P, B, D> {}
+/// Registers outside every force-wake range need no domain: any guard will do.
+impl<P: Project, B: Bus<Mmio>, D: Wakeable> Awake<crate::power::NoDomain>
+    for ForceWake<'_, P, B, D>
+{
+}
 
 impl<P: Project, B: Bus<Mmio>, D: Wakeable> Clone for ForceWake<'_, P, B, D> {
     /// Another reference to the held domain (the count goes up).
@@ -413,6 +418,8 @@ pub struct Assumed<'d, D> {
 }
 
 impl<D: Wakeable> Awake<D> for Assumed<'_, D> {}
+/// Registers outside every force-wake range need no domain: any proof will do.
+impl<D: Wakeable> Awake<crate::power::NoDomain> for Assumed<'_, D> {}
 
 /// Exclusive use of the steering selector (see [`Device::steering`]).
 #[derive(Debug)]
@@ -455,7 +462,7 @@ impl<'d, P: Steered, B: Bus<Mmio>> Steering<'d, P, B> {
     /// Read instance `instance`; `None` when it does not exist or is fused off.
     pub fn read<R>(
         &mut self,
-        _reg: R,
+        reg: R,
         instance: u32,
         _awake: &impl Awake<R::Domain>,
     ) -> Option<R::Read>
@@ -467,7 +474,7 @@ impl<'d, P: Steered, B: Bus<Mmio>> Steering<'d, P, B> {
             return None;
         }
         self.select(instance);
-        Some(R::Read::from_raw(self.device.raw_read::<R>()))
+        Some(R::Read::from_raw(self.device.raw_read(reg)))
     }
 
     /// Read the lowest present instance (as drivers do for a representative value).
@@ -503,7 +510,7 @@ impl<'d, P: Steered, B: Bus<Mmio>> Steering<'d, P, B> {
     /// Multicast write: every present instance gets the value.
     pub fn write<R>(
         &mut self,
-        _reg: R,
+        reg: R,
         _awake: &impl Awake<R::Domain>,
         f: impl FnOnce(&mut R::Write) -> &mut R::Write,
     ) where
@@ -512,14 +519,14 @@ impl<'d, P: Steered, B: Bus<Mmio>> Steering<'d, P, B> {
     {
         let w = build::<R>(R::RESET & R::KEEP_MASK, f);
         self.select_multicast();
-        self.device.raw_write::<R>(w.raw());
+        self.device.raw_write(reg, w.raw());
     }
 
     /// Unicast write of one instance; false (nothing written) when it does not
     /// exist or is fused off.
     pub fn write_one<R>(
         &mut self,
-        _reg: R,
+        reg: R,
         instance: u32,
         _awake: &impl Awake<R::Domain>,
         f: impl FnOnce(&mut R::Write) -> &mut R::Write,
@@ -533,7 +540,7 @@ impl<'d, P: Steered, B: Bus<Mmio>> Steering<'d, P, B> {
         }
         let w = build::<R>(R::RESET & R::KEEP_MASK, f);
         self.select(instance);
-        self.device.raw_write::<R>(w.raw());
+        self.device.raw_write(reg, w.raw());
         true
     }
 }
@@ -575,22 +582,22 @@ impl<P: Project, B> Io<'_, P, B> {
     }
 
     #[inline]
-    fn write_value<R>(&mut self, _reg: R, _awake: &impl Awake<R::Domain>, w: &R::Write)
+    fn write_value<R>(&mut self, reg: R, _awake: &impl Awake<R::Domain>, w: &R::Write)
     where
         R: Register + OnProject<P>,
         B: Bus<R::Space>,
     {
-        raw_write::<R, B>(self.bus, w.raw());
+        raw_write(reg, self.bus, w.raw());
     }
 
     /// Read a register into a typed value.
     #[inline]
-    pub fn read<R>(&mut self, _reg: R, _awake: &impl Awake<R::Domain>) -> R::Read
+    pub fn read<R>(&mut self, reg: R, _awake: &impl Awake<R::Domain>) -> R::Read
     where
         R: Readable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        R::Read::from_raw(raw_read::<R, B>(self.bus))
+        R::Read::from_raw(raw_read(reg, self.bus))
     }
 
     /// Write a register: `f` starts from the reset value (with RW1C/RW1S, MBZ
@@ -637,7 +644,7 @@ impl<P: Project, B> Io<'_, P, B> {
         R: Readable + Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let raw = raw_read::<R, B>(self.bus);
+        let raw = raw_read(reg, self.bus);
         let mut w = R::Write::from_raw(raw & R::KEEP_MASK);
         f(R::Read::from_raw(raw), &mut w);
         self.write_value(reg, awake, &w);
@@ -648,7 +655,7 @@ impl<P: Project, B> Io<'_, P, B> {
     pub fn clear<R, F>(&mut self, reg: R, awake: &impl Awake<R::Domain>, field: F)
     where
         R: Readable + Writable + Unicast + OnProject<P>,
-        F: Field<Register = R>,
+        F: Field<Layout = R::Layout>,
         F::Access: Clearable,
         B: Bus<R::Space>,
     {

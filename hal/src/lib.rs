@@ -44,14 +44,15 @@ pub use device::{Assumed, Device, ForceWake, Io, Steering, DEFAULT_POLL_LIMIT};
 pub use oa_buffer::{reports_between, BufferedReport, OaBuffer, OaReports, ReportDelta, Summary};
 pub use power::{AlwaysAwake, Awake, Domain, WakeError};
 pub use register::{
-    MaskedWritable, OnProject, Project, Readable, Register, Replicated, Steered, Unicast, Writable,
+    Elem, Layout, MaskedWritable, OnProject, Project, Readable, Register, RegisterArray,
+    Replicated, Steered, Unicast, Writable,
 };
 pub use report::{reports, FormatVisitor, Report, ReportFormat};
 
 /// Traits needed to call the generic field API (`get`, `set`, `clear`).
 pub mod prelude {
     pub use crate::access::{Field, FieldValue, ReadValue, WriteValue};
-    pub use crate::register::{Project, Register};
+    pub use crate::register::{Layout, Project, Register, RegisterArray};
 }
 
 #[allow(clippy::all)]

@@ -215,6 +215,24 @@ pub struct CounterSlot {
 }
 
 impl CounterSlot {
+    /// A counter of `bits` bits at byte `offset`.
+    pub const fn new(name: &'static str, offset: u32, bits: u32) -> Self {
+        CounterSlot {
+            name,
+            offset,
+            bits,
+            high_byte_offset: None,
+        }
+    }
+    /// A counter (40 bits) split into a low dword at `offset` and a high byte at `high`.
+    pub const fn split(name: &'static str, offset: u32, bits: u32, high: u32) -> Self {
+        CounterSlot {
+            name,
+            offset,
+            bits,
+            high_byte_offset: Some(high),
+        }
+    }
     /// The counter's value in `report` (little endian), or `None` when the
     /// report is too short.
     #[inline]

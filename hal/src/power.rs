@@ -32,7 +32,8 @@ pub trait Wakeable: Domain {
 }
 
 /// The domain of registers that no force-wake table covers (and of request
-/// registers, which are written to wake a domain): always accessible.
+/// registers, which are written to wake a domain): always accessible, so
+/// `&AlwaysAwake`, any force-wake guard and any assumed proof are accepted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NoDomain;
 impl Domain for NoDomain {

@@ -1,10 +1,15 @@
-//! Registers as locations: zero-sized values that carry address, width, reset
-//! and access masks as constants, plus the traits that say what may be done.
+//! Registers as locations: a zero-sized value (or an array element carrying its
+//! index) with address, reset and project as constants, a shared field
+//! [`Layout`], and the traits that say what may be done with it.
+//!
+//! What a register allows follows from its layout and its cast through blanket
+//! impls, so each generated register is a struct and one [`Register`] impl.
 
 use crate::access::{ReadValue, WriteValue};
 use crate::bus::Space;
-use crate::meta::RegisterInfo;
+use crate::meta::{FieldInfo, RegisterInfo};
 use crate::power::Domain;
+use core::marker::PhantomData;
 
 /// A project (SNB, HSW, TGL, ...): the type parameter of a device handle.
 pub trait Project: Copy + Default + core::fmt::Debug + 'static {
@@ -14,6 +19,44 @@ pub trait Project: Copy + Default + core::fmt::Debug + 'static {
     const TITLE: &'static str;
 }
 
+/// A field layout: the value types, fields and masks that every register with
+/// the same fields shares (across registers and projects).
+pub trait Layout: Copy + 'static {
+    /// Value read from a register of this layout.
+    type Read: ReadValue<Layout = Self>;
+    /// Value built to write a register of this layout.
+    type Write: WriteValue<Layout = Self>;
+    /// Name of the layout (the first register that uses it).
+    const NAME: &'static str;
+    /// 32 or 64.
+    const WIDTH: u32;
+    /// Bits a `modify` writes back as read and a `write` starts at their reset
+    /// value: every described field except RW1C and RW1S (a written one would
+    /// clear or set them) and MBZ/reserved ones. Those, and bits no field
+    /// describes, are always written as zero.
+    const KEEP_MASK: u64;
+    /// Runtime description of the fields, by ascending lsb.
+    const FIELDS: &'static [FieldInfo];
+}
+
+/// Layouts with at least one readable field (or none described).
+pub trait ReadableLayout: Layout {}
+/// Layouts written with `write`/`modify`: not masked, at least one writable field.
+pub trait WritableLayout: Layout {}
+/// Masked layouts: bits 31:16 of a write enable the write of bits 15:0.
+pub trait MaskedLayout: Layout {}
+
+/// How a register is reached: [`Single`] or [`Multicast`].
+pub trait Cast: 'static {}
+/// One value: plain `read`/`write`/`modify`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Single;
+impl Cast for Single {}
+/// One value per instance of replication group `G`: the steering API.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Multicast<G>(PhantomData<G>);
+impl<G: ReplicationGroup> Cast for Multicast<G> {}
+
 /// A register of one project.
 pub trait Register: Copy + 'static {
     /// The project it belongs to.
@@ -22,25 +65,36 @@ pub trait Register: Copy + 'static {
     type Space: Space;
     /// Its power domain ([`NoDomain`](crate::power::NoDomain) outside every force-wake range).
     type Domain: Domain;
-    /// Value read from it.
-    type Read: ReadValue<Register = Self>;
-    /// Value built to write it.
-    type Write: WriteValue<Register = Self>;
-    /// Name as in the PRM (`OACONTROL`, `CEC0_0`).
+    /// Its field layout.
+    type Layout: Layout;
+    /// [`Single`] or [`Multicast`].
+    type Cast: Cast;
+    /// Value read from it (its layout's).
+    type Read: ReadValue<Layout = Self::Layout>;
+    /// Value built to write it (its layout's).
+    type Write: WriteValue<Layout = Self::Layout>;
+    /// Name as in the PRM (`OACONTROL`; `CEC{n}_0` for an array).
     const NAME: &'static str;
-    /// Address: byte offset (MMIO, PCI) or MSR index.
+    /// Address: byte offset (MMIO, PCI) or MSR index (of element 0 for an array).
     const ADDRESS: u64;
     /// 32 or 64.
-    const WIDTH: u32;
+    const WIDTH: u32 = <Self::Layout as Layout>::WIDTH;
     /// Reset value on this project.
     const RESET: u64;
-    /// Bits a `modify` writes back as read and a `write` starts at their reset
-    /// value: every described field except RW1C and RW1S (a written one would
-    /// clear or set them) and MBZ/reserved ones. Those, and bits no field
-    /// describes, are always written as zero.
-    const KEEP_MASK: u64;
-    /// Runtime description (fields, access, PRM text).
+    /// See [`Layout::KEEP_MASK`].
+    const KEEP_MASK: u64 = <Self::Layout as Layout>::KEEP_MASK;
+    /// Runtime description (of element 0 for an array).
     const INFO: &'static RegisterInfo;
+    /// The address of this register (of this element, for an array element).
+    #[inline(always)]
+    fn address(self) -> u64 {
+        Self::ADDRESS
+    }
+    /// Runtime description of this register (of this element).
+    #[inline]
+    fn info(self) -> &'static RegisterInfo {
+        Self::INFO
+    }
 }
 
 /// Registers that can be read.
@@ -50,6 +104,8 @@ pub trait Register: Copy + 'static {
     note = "reads of write-only registers return nothing meaningful; keep a copy of what you wrote"
 )]
 pub trait Readable: Register {}
+#[diagnostic::do_not_recommend]
+impl<R: Register> Readable for R where R::Layout: ReadableLayout {}
 
 /// Registers written with `write`/`modify` (not masked, at least one writable field).
 #[diagnostic::on_unimplemented(
@@ -58,6 +114,8 @@ pub trait Readable: Register {}
     note = "read-only registers ignore writes; a masked register (bits 31:16 enable bits 15:0) is written with `write_masked`, never read-modify-written"
 )]
 pub trait Writable: Register {}
+#[diagnostic::do_not_recommend]
+impl<R: Register> Writable for R where R::Layout: WritableLayout {}
 
 /// Masked registers: bits 31:16 of a write enable the write of bits 15:0.
 #[diagnostic::on_unimplemented(
@@ -66,6 +124,8 @@ pub trait Writable: Register {}
     note = "write ordinary registers with `write` or `modify`"
 )]
 pub trait MaskedWritable: Register {}
+#[diagnostic::do_not_recommend]
+impl<R: Register> MaskedWritable for R where R::Layout: MaskedLayout {}
 
 /// Proof that a register exists on project `P` (at the address its constants give).
 #[diagnostic::on_unimplemented(
@@ -74,6 +134,12 @@ pub trait MaskedWritable: Register {}
     note = "each project has its own module of registers (`perfregs::hal::hsw`, `perfregs::hal::ivb`, ...): use the one your device handle is for"
 )]
 pub trait OnProject<P: Project>: Register {}
+#[diagnostic::do_not_recommend]
+impl<R: Register, P: Project> OnProject<P> for R where P: SameProject<R::Project> {}
+
+/// `P` and `Q` are one project (a trait, so a mismatch reports [`OnProject`]'s message).
+pub trait SameProject<Q> {}
+impl<P: Project> SameProject<P> for P {}
 
 /// Registers with one value (not replicated): plain `read`/`write`/`modify` work.
 #[diagnostic::on_unimplemented(
@@ -82,6 +148,8 @@ pub trait OnProject<P: Project>: Register {}
     note = "use the steering API: `let mut mcr = gpu.steering(&proof)?;` then `mcr.read(reg, instance, &guard)`, `read_any`, `read_each`, `write` (multicast) or `write_one`"
 )]
 pub trait Unicast: Register {}
+#[diagnostic::do_not_recommend]
+impl<R: Register<Cast = Single>> Unicast for R {}
 
 /// Replicated (multicast) registers: one value per instance of a group.
 #[diagnostic::on_unimplemented(
@@ -93,7 +161,126 @@ pub trait Replicated: Register {
     /// Its replication group.
     type Group: ReplicationGroup;
 }
+#[diagnostic::do_not_recommend]
+impl<R, G> Replicated for R
+where
+    R: Register<Cast = Multicast<G>>,
+    G: ReplicationGroup,
+{
+    type Group = G;
+}
 
+/// An array of registers (`CEC{n}_0`: `count` elements, `stride` bytes apart).
+/// The array itself is a zero-sized value; [`Elem`] is one element.
+pub trait RegisterArray: Copy + 'static {
+    /// The project it belongs to.
+    type Project: Project;
+    /// Its address space.
+    type Space: Space;
+    /// Power domain of every element.
+    type Domain: Domain;
+    /// Field layout of every element.
+    type Layout: Layout;
+    /// [`Single`] or [`Multicast`], for every element.
+    type Cast: Cast;
+    /// Template name (`CEC{n}_0`).
+    const NAME: &'static str;
+    /// Address of element 0.
+    const BASE: u64;
+    /// Distance between elements.
+    const STRIDE: u64;
+    /// Number of elements on this project.
+    const COUNT: usize;
+    /// Reset value of every element.
+    const RESET: u64;
+    /// Runtime descriptions of the elements, in order (`COUNT` of them).
+    const INFOS: &'static [&'static RegisterInfo];
+}
+
+/// One element of a register array: a register whose address is
+/// `BASE + index * STRIDE`. Made by the array's `at::<N>()` (index checked at
+/// compile time), `get(n)` (checked at run time) or `iter()`.
+pub struct Elem<A> {
+    index: u32,
+    array: PhantomData<A>,
+}
+
+impl<A> Clone for Elem<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<A> Copy for Elem<A> {}
+impl<A> PartialEq for Elem<A> {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index
+    }
+}
+impl<A> Eq for Elem<A> {}
+
+impl<A: RegisterArray> core::fmt::Debug for Elem<A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.info().name)
+    }
+}
+
+impl<A: RegisterArray> Elem<A> {
+    /// Element `N`; an index past the end does not compile.
+    #[inline(always)]
+    pub const fn at<const N: usize>() -> Self {
+        const { assert!(N < A::COUNT, "register array index out of bounds") };
+        Elem {
+            index: N as u32,
+            array: PhantomData,
+        }
+    }
+    /// Element `n`, or `None` past the end.
+    #[inline]
+    pub const fn get(n: usize) -> Option<Self> {
+        if n < A::COUNT {
+            Some(Elem {
+                index: n as u32,
+                array: PhantomData,
+            })
+        } else {
+            None
+        }
+    }
+    /// Every element, in order.
+    pub fn all() -> impl Iterator<Item = Self> + Clone {
+        (0..A::COUNT).map(|n| Elem {
+            index: n as u32,
+            array: PhantomData,
+        })
+    }
+    /// This element's index.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.index as usize
+    }
+}
+
+impl<A: RegisterArray> Register for Elem<A> {
+    type Project = A::Project;
+    type Space = A::Space;
+    type Domain = A::Domain;
+    type Layout = A::Layout;
+    type Cast = A::Cast;
+    type Read = <A::Layout as Layout>::Read;
+    type Write = <A::Layout as Layout>::Write;
+    const NAME: &'static str = A::NAME;
+    const ADDRESS: u64 = A::BASE;
+    const RESET: u64 = A::RESET;
+    const INFO: &'static RegisterInfo = A::INFOS[0];
+    #[inline(always)]
+    fn address(self) -> u64 {
+        A::BASE.wrapping_add((self.index as u64).wrapping_mul(A::STRIDE))
+    }
+    #[inline]
+    fn info(self) -> &'static RegisterInfo {
+        A::INFOS[self.index as usize]
+    }
+}
 /// Where the presence of each instance of a group is fused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fuse {

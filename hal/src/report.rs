@@ -9,26 +9,118 @@ use crate::meta::{CounterSlot, FormatInfo};
 use crate::register::Project;
 use core::marker::PhantomData;
 
-/// A report layout of one project.
+/// Most counters of one kind (`A0`..`A63`) a format can carry.
+pub const MAX_INDEXED: usize = 64;
+
+/// A report layout of one project. Only [`INFO`](Self::INFO) is given per
+/// format; the indexed tables are computed from it at compile time.
 pub trait ReportFormat: Copy + Default + 'static {
     /// The project.
     type Project: Project;
     /// The layout.
     const INFO: &'static FormatInfo;
     /// A counters by index (`A[n]` is An when the format carries it).
-    const A: &'static [Option<CounterSlot>];
+    const A: &'static [Option<CounterSlot>] =
+        first(&indexed(Self::INFO, b'A'), indexed_len(Self::INFO, b'A'));
     /// B counters by index.
-    const B: &'static [Option<CounterSlot>];
+    const B: &'static [Option<CounterSlot>] =
+        first(&indexed(Self::INFO, b'B'), indexed_len(Self::INFO, b'B'));
     /// C counters by index.
-    const C: &'static [Option<CounterSlot>];
+    const C: &'static [Option<CounterSlot>] =
+        first(&indexed(Self::INFO, b'C'), indexed_len(Self::INFO, b'C'));
     /// RPT_ID, if the format has it.
-    const RPT_ID: Option<CounterSlot>;
+    const RPT_ID: Option<CounterSlot> = named(Self::INFO.counters, "RPT_ID");
     /// TIME_STAMP, if the format has it.
-    const TIME_STAMP: Option<CounterSlot>;
+    const TIME_STAMP: Option<CounterSlot> = named(Self::INFO.counters, "TIME_STAMP");
     /// CTX_ID, if the format has it.
-    const CTX_ID: Option<CounterSlot>;
+    const CTX_ID: Option<CounterSlot> = named(Self::INFO.counters, "CTX_ID");
     /// GPU_TICKS, if the format has it.
-    const GPU_TICKS: Option<CounterSlot>;
+    const GPU_TICKS: Option<CounterSlot> = named(Self::INFO.counters, "GPU_TICKS");
+}
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The first `n` entries of `t`.
+const fn first(
+    t: &'static [Option<CounterSlot>; MAX_INDEXED],
+    n: usize,
+) -> &'static [Option<CounterSlot>] {
+    t.split_at(n).0
+}
+
+/// The counter named `name`.
+const fn named(counters: &[CounterSlot], name: &str) -> Option<CounterSlot> {
+    let mut i = 0;
+    while i < counters.len() {
+        if same(counters[i].name, name) {
+            return Some(counters[i]);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The index `n` of a counter named `<kind><n>`.
+const fn index_of(name: &str, kind: u8) -> Option<usize> {
+    let name = name.as_bytes();
+    if name.len() < 2 || name[0] != kind {
+        return None;
+    }
+    let mut n = 0usize;
+    let mut j = 1;
+    while j < name.len() {
+        if !name[j].is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + (name[j] - b'0') as usize;
+        j += 1;
+    }
+    // Too large an index stops the build (evaluated in a constant).
+    assert!(n < MAX_INDEXED, "report counter index too large");
+    Some(n)
+}
+
+/// Counters `<kind><n>` by `n`.
+const fn indexed(info: &FormatInfo, kind: u8) -> [Option<CounterSlot>; MAX_INDEXED] {
+    let counters = info.counters;
+    let mut table = [None; MAX_INDEXED];
+    let mut i = 0;
+    while i < counters.len() {
+        if let Some(n) = index_of(counters[i].name, kind) {
+            table[n] = Some(counters[i]);
+        }
+        i += 1;
+    }
+    table
+}
+
+/// One past the highest `n` of the counters `<kind><n>`.
+const fn indexed_len(info: &FormatInfo, kind: u8) -> usize {
+    let counters = info.counters;
+    let mut len = 0;
+    let mut i = 0;
+    while i < counters.len() {
+        if let Some(n) = index_of(counters[i].name, kind) {
+            if n + 1 > len {
+                len = n + 1;
+            }
+        }
+        i += 1;
+    }
+    len
 }
 
 /// Something done once per report format type (see each project's

@@ -120,10 +120,7 @@ fn expand(input: &Input) -> Result<proc_macro2::TokenStream, String> {
         Some(p) => quote!(#p),
         None => quote!(::perfregs::hal),
     };
-    let opts = perfregs_codegen::EmitOptions {
-        hal,
-        projects: false,
-    };
+    let opts = perfregs_codegen::EmitOptions::for_macro(hal);
     let body = perfregs_codegen::emit::emit(&ir, &opts);
     let (vis, name) = (&input.vis, &input.name);
     Ok(quote! {

@@ -8,8 +8,9 @@
 //! the kernel's `i915_reg_defs.h`.
 
 use super::{hex, hex_width, one_line, project_name, project_title, registers_in_order, summary};
+use super::{FlatInstance as InstanceIr, FlatRegister as RegisterIr};
 use crate::access::Access;
-use crate::ir::{FieldIr, InstanceIr, Ir, RegisterIr};
+use crate::ir::{FieldIr, Ir};
 use crate::model::Space;
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -177,7 +178,8 @@ fn register(
         }
         define(out, defined, &fname, &mask, Some(&note));
         if let Some(e) = f.enum_index.and_then(|i| ir.enums.get(i)) {
-            for (vname, value, vdesc) in &e.values {
+            for v in &e.values {
+                let (vname, value, vdesc) = (&v.name, &v.value, &v.description);
                 let full = format!("{fname}_{}", c_ident(&vname.to_ascii_uppercase()));
                 let d = one_line(vdesc);
                 let comment = (!d.is_empty()).then(|| comment_text(&d));

@@ -8,8 +8,9 @@ use super::{
     bits, field_reset, hex, hex_width, one_line, project_name, project_title, registers_in_order,
     summary,
 };
-use crate::ir::{FieldIr, InstanceIr, Ir, RegisterIr};
-use crate::model::{FusePolarity, Space};
+use super::{FlatInstance as InstanceIr, FlatRegister as RegisterIr};
+use crate::ir::{FieldIr, Ir};
+use crate::model::Space;
 use std::fmt::Write as _;
 
 /// The register table's header row.
@@ -214,11 +215,14 @@ fn domains(out: &mut String, ir: &Ir, p: usize) {
         out.push_str("| Group | Instances | Fuse | Description |\n|---|---|---|---|\n");
         for g in gs {
             let fuse = match &g.fuse {
-                Some((reg, field, pol)) => format!(
-                    "{reg}.{field} ({})",
-                    match pol {
-                        FusePolarity::Enable => "bit set: present",
-                        FusePolarity::Disable => "bit set: fused off",
+                Some(f) => format!(
+                    "{}.{} ({})",
+                    f.register,
+                    f.field,
+                    if f.set_means_present {
+                        "bit set: present"
+                    } else {
+                        "bit set: fused off"
                     }
                 ),
                 None => String::new(),
@@ -284,7 +288,7 @@ fn values(ir: &Ir, f: &FieldIr) -> String {
         Some(e) => cell(
             &e.values
                 .iter()
-                .map(|(n, v, _)| format!("{v} = {n}"))
+                .map(|x| format!("{} = {}", x.value, x.name))
                 .collect::<Vec<_>>()
                 .join("; "),
         ),

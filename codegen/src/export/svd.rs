@@ -7,8 +7,9 @@
 //! SVD has no word for them and the bits they cover stay undescribed.
 
 use super::{hex_width, project_name, project_title, registers_in_order, width_mask};
+use super::{FlatInstance as InstanceIr, FlatRegister as RegisterIr};
 use crate::access::Access;
-use crate::ir::{FieldIr, InstanceIr, Ir, RegisterIr};
+use crate::ir::{FieldIr, Ir};
 use crate::model::Space;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt::Write as _;
@@ -265,14 +266,15 @@ fn enumerated_values(out: &mut String, ir: &Ir, f: &FieldIr) {
     let values: Vec<_> = e
         .values
         .iter()
-        .filter(|(_, v, _)| *v <= limit)
-        .filter(|(n, v, _)| names.insert(ident(&n.to_ascii_uppercase())) && seen.insert(*v))
+        .filter(|x| x.value <= limit)
+        .filter(|x| names.insert(ident(&x.name.to_ascii_uppercase())) && seen.insert(x.value))
         .collect();
     if values.is_empty() {
         return;
     }
     out.push_str("              <enumeratedValues>\n");
-    for (n, v, d) in values {
+    for x in values {
+        let (n, v, d) = (&x.name, &x.value, &x.description);
         out.push_str("                <enumeratedValue>\n");
         let _ = writeln!(
             out,

@@ -143,13 +143,19 @@ pub(super) fn power_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnost
             }
             for (key, reg) in [("request", &x.request), ("ack", &x.ack)] {
                 let Some(reg) = reg else { continue };
-                let m = missing(&regs, x.projects, reg, None);
+                // The driver's request bit is the request register's `kernel` field.
+                let field = (key == "request").then_some("kernel");
+                let m = missing(&regs, x.projects, reg, field);
                 if !m.is_empty() {
+                    let what = match field {
+                        Some(f) => format!("no register `{reg}` with field `{f}`"),
+                        None => format!("no register `{reg}`"),
+                    };
                     d.push(b.source.diag(
                         Code::UnknownReference,
                         &format!("{}/{key}", x.path),
                         &x.name,
-                        format!("no register `{reg}` on {}", cat.names(m)),
+                        format!("{what} on {}", cat.names(m)),
                     ));
                 }
             }
@@ -356,6 +362,9 @@ pub(super) fn register_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagn
             };
             let (max, stride) = r.array.unwrap_or((1, 0));
             let mut reported = false;
+            // Target `(wake, group)` of element 0 per project: an array's
+            // elements share one wake domain and one cast (typed per array).
+            let mut first: HashMap<usize, (Option<&str>, Option<&str>)> = HashMap::new();
             for n in 0..max.min(4096) {
                 if reported {
                     break;
@@ -383,6 +392,14 @@ pub(super) fn register_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagn
                             .any(|w| (&w[0].wake, &w[0].group) != (&w[1].wake, &w[1].group))
                         {
                             d.push(b.source.diag(Code::Straddle, path, &name, format!("{lo:#x}..{hi:#x} on {} straddles address-map rows with different targets", cat.projects[p].name)));
+                            reported = true;
+                            break;
+                        }
+                        let target = hit
+                            .first()
+                            .map_or((None, None), |x| (x.wake.as_deref(), x.group.as_deref()));
+                        if *first.entry(p).or_insert(target) != target {
+                            d.push(b.source.diag(Code::Straddle, path, &name, format!("element {n} at {lo:#x} on {} lies in an address-map row with another wake domain or replication group than element 0 (an array has one of each)", cat.projects[p].name)));
                             reported = true;
                             break;
                         }

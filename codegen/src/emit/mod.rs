@@ -1,0 +1,179 @@
+//! Emission: [`Ir`] -> Rust tokens with `quote`, reading only the IR.
+//!
+//! The output plugs into the hand-written traits of `perfregs-hal`:
+//! - `enums`: one Rust enum per description enum;
+//! - `layouts`: one module per distinct field layout (value types, field
+//!   accessors, field types, field table), shared by every register and
+//!   project that has those fields;
+//! - one module per project: its report formats, power domains and
+//!   replication groups as types, its runtime tables, and per register a unit
+//!   struct with one `Register` (or `RegisterArray`) impl.
+
+mod enums;
+mod formats;
+mod layout;
+mod power;
+mod register;
+mod text;
+
+use crate::ir::Ir;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+pub use text::project_type;
+
+/// How to emit.
+#[derive(Clone, Debug)]
+pub struct EmitOptions {
+    /// Path of the HAL crate as seen from the generated code (`crate` inside
+    /// perfregs-hal, `::perfregs::hal` from the proc-macro).
+    pub hal: TokenStream,
+    /// Emit the project marker types, the power-domain and group types and the
+    /// `PROJECTS` table (only the HAL's own build does; code from the
+    /// proc-macro uses the HAL's project, domain and group types).
+    pub projects: bool,
+    /// Put each project module behind the cargo feature of its name (the
+    /// HAL's build; a driver for one GPU compiles one project).
+    pub features: bool,
+}
+
+impl EmitOptions {
+    /// Options for the HAL's build script.
+    pub fn for_hal() -> Self {
+        EmitOptions {
+            hal: quote!(crate),
+            projects: true,
+            features: false,
+        }
+    }
+    /// Options for the `regdefs!` proc-macro: HAL types through `hal`.
+    pub fn for_macro(hal: TokenStream) -> Self {
+        EmitOptions {
+            hal,
+            projects: false,
+            features: false,
+        }
+    }
+}
+
+/// Emit the whole description.
+pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
+    let hal = &opts.hal;
+    let enums: Vec<_> = (0..ir.enums.len())
+        .map(|i| enums::emit_enum(ir, i, hal))
+        .collect();
+    let layouts: Vec<_> = (0..ir.layouts.len())
+        .map(|i| layout::emit_layout(ir, i, opts))
+        .collect();
+    let mut project_types = Vec::new();
+    let mut modules = Vec::new();
+    let mut project_refs = Vec::new();
+    for (pi, p) in ir.catalogue.projects.iter().enumerate() {
+        let ty = project_type(&p.name);
+        let tag = p.name.as_str();
+        let title = p.title.as_str();
+        let cfg = opts.features.then(|| quote!(#[cfg(feature = #tag)]));
+        let pdoc = text::doc(&format!("Project marker: {} (`{}`).", p.title, p.name));
+        if opts.projects {
+            project_types.push(quote! {
+                #pdoc
+                #cfg
+                #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+                pub struct #ty;
+                #cfg
+                impl #hal::Project for #ty {
+                    const NAME: &'static str = #tag;
+                    const TITLE: &'static str = #title;
+                }
+            });
+        }
+        let regs: Vec<_> = ir.on_project(pi).collect();
+        let has_formats = ir.formats.iter().any(|f| f.project == pi);
+        if regs.is_empty() && !has_formats && !opts.projects {
+            continue;
+        }
+        let (formats_mod, format_refs) = formats::emit_formats(ir, pi, opts);
+        let power_types = power::emit_power_types(ir, pi, opts);
+        let tables = formats::emit_project_tables(ir, pi, hal);
+        let (table, count) = register::register_table(ir, pi, opts);
+        let module = format_ident!("{}", p.name);
+        let mut first = 0usize;
+        let items: Vec<_> = regs
+            .iter()
+            .map(|(r, i)| {
+                let t = register::emit_register(r, i, first, ir, opts);
+                first += i.count as usize;
+                t
+            })
+            .collect();
+        let infos = (0..count).map(|i| {
+            let i = proc_macro2::Literal::usize_unsuffixed(i);
+            quote!(&REGISTERS[#i])
+        });
+        let events: Vec<_> = ir
+            .events
+            .iter()
+            .filter(|e| e.projects.contains(pi))
+            .map(|e| {
+                let (c, n, d) = (&e.counter, &e.event, &e.description);
+                quote!(#hal::meta::CounterEvent { counter: #c, event: #n, description: #d })
+            })
+            .collect();
+        let mdoc = text::doc(&format!(
+            "Registers of {} (`{}`): {} described ({} with array elements).\n\nEvery item here exists on this project at the address its docs give.",
+            p.title,
+            p.name,
+            regs.len(),
+            count
+        ));
+        modules.push(quote! {
+            #mdoc
+            #cfg
+            pub mod #module {
+                /// Everything described for this project, at run time.
+                pub static PROJECT: #hal::meta::ProjectInfo = #hal::meta::ProjectInfo {
+                    name: #tag, title: #title,
+                    registers: &[#(#infos),*],
+                    events: &[#(#events),*],
+                    formats: &[#(#format_refs),*],
+                    #tables
+                };
+                #table
+                #formats_mod
+                #power_types
+                #(#items)*
+            }
+        });
+        project_refs.push(quote!(#cfg &#module::PROJECT));
+    }
+    let table = opts.projects.then(|| {
+        quote! {
+            /// Every project's description (of the enabled projects), in catalogue order.
+            pub static PROJECTS: &[&#hal::meta::ProjectInfo] = &[#(#project_refs),*];
+        }
+    });
+    let enums_mod = (!enums.is_empty()).then(|| {
+        quote! {
+            /// Enumerated field values, shared by every project.
+            pub mod enums {
+                #(#enums)*
+            }
+        }
+    });
+    let layouts_mod = (!layouts.is_empty()).then(|| {
+        quote! {
+            /// Field layouts, each emitted once and shared by every register (of
+            /// any project) with the same fields. A project module re-exports
+            /// each register's layout under the register's lower-case name.
+            pub mod layouts {
+                #(#layouts)*
+            }
+        }
+    });
+    quote! {
+        #(#project_types)*
+        #enums_mod
+        #layouts_mod
+        #(#modules)*
+        #table
+    }
+}

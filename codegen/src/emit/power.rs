@@ -1,0 +1,171 @@
+//! Power domains and replication groups of a project as types, and the
+//! `Steered` impl of a project with a steering selector. Reads the handshakes
+//! lowering resolved ([`WakeIr`](crate::ir::WakeIr), [`FuseIr`], [`SteeringIr`](crate::ir::SteeringIr)).
+
+use super::text::{doc, hex, md, project_type};
+use super::EmitOptions;
+use crate::ir::{FuseIr, Ir};
+use crate::resolve::camel;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// Path of the type of domain `d` (index into [`Ir::domains`]) from a project module.
+pub(super) fn domain_path(ir: &Ir, d: Option<usize>, opts: &EmitOptions) -> TokenStream {
+    let hal = &opts.hal;
+    match d.map(|d| &ir.domains[d]) {
+        Some(d) => {
+            let t = format_ident!("{}", camel(&d.name));
+            if !d.external {
+                quote!(domains::#t)
+            } else {
+                let m = format_ident!("{}", ir.catalogue.projects[d.project].name);
+                quote!(#hal::#m::domains::#t)
+            }
+        }
+        None => quote!(#hal::power::NoDomain),
+    }
+}
+
+/// Path of the type of group `g` (index into [`Ir::groups`]) from a project module.
+pub(super) fn group_path(ir: &Ir, g: usize, opts: &EmitOptions) -> TokenStream {
+    let hal = &opts.hal;
+    let g = &ir.groups[g];
+    let t = format_ident!("{}", camel(&g.name));
+    if !g.external {
+        quote!(groups::#t)
+    } else {
+        let m = format_ident!("{}", ir.catalogue.projects[g.project].name);
+        quote!(#hal::#m::groups::#t)
+    }
+}
+
+fn fuse_tokens(f: Option<&FuseIr>, hal: &TokenStream) -> TokenStream {
+    match f {
+        Some(f) => {
+            let (a, lsb, w, present) = (hex(f.address), f.lsb, f.width, f.set_means_present);
+            quote!(Some(#hal::register::Fuse { address: #a, lsb: #lsb, width: #w, set_means_present: #present }))
+        }
+        None => quote!(None),
+    }
+}
+
+/// The `domains` and `groups` modules of project `p`, and its `Steered` impl.
+pub(super) fn emit_power_types(ir: &Ir, p: usize, opts: &EmitOptions) -> TokenStream {
+    let hal = &opts.hal;
+    let project_ty = project_type(&ir.catalogue.projects[p].name);
+    let domains: Vec<TokenStream> = ir
+        .domains
+        .iter()
+        .filter(|d| d.project == p && !d.external)
+        .map(|d| {
+            let ty = format_ident!("{}", camel(&d.name));
+            let name = d.name.as_str();
+            let ddoc = doc(&format!(
+                "Power domain `{}`{}.",
+                d.name,
+                if d.description.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", md(&d.description))
+                }
+            ));
+            let kind = match (d.always_on, d.wake) {
+                (true, _) => {
+                    quote!(#[diagnostic::do_not_recommend] impl #hal::power::AlwaysOn for #ty {})
+                }
+                (false, Some(w)) => {
+                    let (ra, aa, bit, index) = (hex(w.request), hex(w.ack), w.bit, w.index);
+                    quote! {
+                        impl #hal::power::Wakeable for #ty {
+                            type Project = #hal::#project_ty;
+                            const INDEX: usize = #index;
+                            const REQUEST: u64 = #ra;
+                            const ACK: u64 = #aa;
+                            const BIT: u32 = #bit;
+                        }
+                    }
+                }
+                // Lowering resolves every wakeable domain's handshake or fails.
+                (false, None) => quote!(),
+            };
+            quote! {
+                #ddoc
+                #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+                pub struct #ty;
+                impl #hal::power::Domain for #ty { const NAME: &'static str = #name; }
+                #kind
+            }
+        })
+        .collect();
+    let groups: Vec<TokenStream> = ir
+        .groups
+        .iter()
+        .filter(|g| g.project == p && !g.external)
+        .enumerate()
+        .map(|(i, g)| {
+            let ty = format_ident!("{}", camel(&g.name));
+            let (name, n) = (g.name.as_str(), g.instances);
+            let fuse = fuse_tokens(g.fuse.as_ref(), hal);
+            let gdoc = doc(&format!(
+                "Replication group `{}` ({} instances){}.",
+                g.name,
+                g.instances,
+                if g.description.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", md(&g.description))
+                }
+            ));
+            quote! {
+                #gdoc
+                #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+                pub struct #ty;
+                impl #hal::register::ReplicationGroup for #ty {
+                    const NAME: &'static str = #name;
+                    const INDEX: usize = #i;
+                    const INSTANCES: u32 = #n;
+                    const FUSE: Option<#hal::register::Fuse> = #fuse;
+                }
+            }
+        })
+        .collect();
+    let steered = ir
+        .steering
+        .iter()
+        .find(|s| s.project == p && opts.projects)
+        .map(|s| {
+            let sel_addr = hex(s.address);
+            let mc_mask = hex(s.multicast_mask);
+            let (sl_lsb, sl_w, ss_lsb, ss_w) =
+                (s.slice.lsb, s.slice.width, s.subslice.lsb, s.subslice.width);
+            let domain_ty = domain_path(ir, s.domain, opts);
+            let entries = ir.groups.iter().filter(|g| g.project == p).map(|g| {
+                let n = g.instances;
+                let fuse = fuse_tokens(g.fuse.as_ref(), hal);
+                quote!((#n, #fuse))
+            });
+            quote! {
+                impl #hal::register::Steered for #hal::#project_ty {
+                    const SELECTOR: u64 = #sel_addr;
+                    const MULTICAST: u64 = #mc_mask;
+                    const SLICE: (u32, u32) = (#sl_lsb, #sl_w);
+                    const SUBSLICE: (u32, u32) = (#ss_lsb, #ss_w);
+                    type Domain = #domain_ty;
+                    const GROUPS: &'static [(u32, Option<#hal::register::Fuse>)] = &[#(#entries),*];
+                }
+            }
+        });
+    let domains_mod = (!domains.is_empty()).then(|| {
+        quote! {
+            /// Power domains of this project: force-wake guards and proofs are typed by these.
+            pub mod domains { #(#domains)* }
+        }
+    });
+    let groups_mod = (!groups.is_empty()).then(|| {
+        quote! {
+            /// Replication groups of this project (multicast steering).
+            pub mod groups { #(#groups)* }
+        }
+    });
+    quote! { #domains_mod #groups_mod #steered }
+}

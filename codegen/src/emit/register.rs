@@ -1,0 +1,259 @@
+//! Registers of one project as locations: per register a unit struct and one
+//! `Register` impl (per array a unit struct, one `RegisterArray` impl and its
+//! element constants), the re-export of its layout module under the
+//! register's name, and the project's runtime register table.
+
+use super::power::{domain_path, group_path};
+use super::text::{doc, hex, md, project_type};
+use super::EmitOptions;
+use crate::ir::{InstanceIr, Ir, RegisterIr};
+use crate::model::Space;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// The register's rustdoc: PRM text, location, domain, cast and source.
+fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
+    let shown = r.ident();
+    let mut s = shown.clone();
+    if !r.title.is_empty() {
+        s += &format!(": {}", md(&r.title.replace("{n}", "n")));
+    }
+    s += "\n\n";
+    if !r.description.is_empty() {
+        s += &md(&r.description.replace("{n}", "n"));
+        s += "\n\n";
+    }
+    let project = &ir.catalogue.projects[inst.project].name;
+    let space = match r.space {
+        Space::Mmio => "MMIO offset",
+        Space::Msr => "MSR",
+        Space::Pci => "PCI config offset",
+    };
+    s += &format!(
+        "| | |\n|---|---|\n| {space} | `{:#x}` on {project} |\n",
+        inst.address
+    );
+    if let Some(a) = r.array {
+        s += &format!(
+            "| array | {} elements, `{:#x}` apart (`{}` .. `{}`) |\n",
+            inst.count,
+            a.stride,
+            r.element_name(0),
+            r.element_name(inst.count.saturating_sub(1))
+        );
+    }
+    s += &format!(
+        "| width | {} bits |\n| reset | `{:#x}` |\n",
+        r.width, inst.reset
+    );
+    if r.masked {
+        s += "| masked | bits 31:16 enable the write of bits 15:0 |\n";
+    }
+    if r.space == Space::Mmio {
+        let domain = inst.domain.map_or_else(
+            || "none (outside every force-wake range)".to_string(),
+            |d| format!("`{}`", ir.domains[d].name),
+        );
+        s += &format!("| power domain | {domain} |\n");
+        let cast = inst.replication.map_or_else(
+            || "unicast".to_string(),
+            |g| {
+                let g = &ir.groups[g];
+                format!(
+                    "replicated: `{}`, {} instances (steering API)",
+                    g.name, g.instances
+                )
+            },
+        );
+        s += &format!("| replication | {cast} |\n");
+    }
+    let others: Vec<String> = r
+        .instances
+        .iter()
+        .filter(|i| i.project != inst.project)
+        .map(|i| {
+            format!(
+                "{} `{:#x}`",
+                ir.catalogue.projects[i.project].name, i.address
+            )
+        })
+        .collect();
+    if !others.is_empty() {
+        s += &format!("| other projects | {} |\n", others.join(", "));
+    }
+    s += &format!(
+        "| source | {}{} |\n",
+        md(&r.document),
+        if r.prm.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", md(&r.prm))
+        }
+    );
+    s += &format!("| defined at | `{}` |\n", r.defined_at);
+    s += &format!(
+        "| fields | [`{}`]({}) |\n",
+        ir.layouts[inst.layout].title,
+        shown.to_ascii_lowercase()
+    );
+    if !r.note.is_empty() {
+        s += &format!("\n**Note:** {}\n", md(&r.note));
+    }
+    s
+}
+
+/// Register `r` on the project of `inst`; `first` is the index of its first
+/// element in the project's `REGISTERS` table.
+pub(super) fn emit_register(
+    r: &RegisterIr,
+    inst: &InstanceIr,
+    first: usize,
+    ir: &Ir,
+    opts: &EmitOptions,
+) -> TokenStream {
+    let hal = &opts.hal;
+    let project_ty = project_type(&ir.catalogue.projects[inst.project].name);
+    let ident = r.ident();
+    let name = format_ident!("{}", ident);
+    let module = format_ident!("{}", ident.to_ascii_lowercase());
+    let layout = format_ident!("{}", ir.layouts[inst.layout].name);
+    let rdoc = doc(&register_doc(r, inst, ir));
+    let name_str = r.name.as_str();
+    let addr = hex(inst.address);
+    let reset = hex(inst.reset);
+    let space = match r.space {
+        Space::Mmio => quote!(#hal::Mmio),
+        Space::Msr => quote!(#hal::Msr),
+        Space::Pci => quote!(#hal::Pci),
+    };
+    let domain_ty = domain_path(ir, inst.domain, opts);
+    let cast = match inst.replication {
+        Some(g) => {
+            let g = group_path(ir, g, opts);
+            quote!(#hal::register::Multicast<#g>)
+        }
+        None => quote!(#hal::register::Single),
+    };
+    let first_lit = proc_macro2::Literal::usize_unsuffixed(first);
+    let reexport = if layout == module {
+        quote!(pub use super::layouts::#layout;)
+    } else {
+        quote!(pub use super::layouts::#layout as #module;)
+    };
+    let Some(array) = r.array else {
+        return quote! {
+            #rdoc
+            #[allow(non_camel_case_types)]
+            #[derive(Clone, Copy)]
+            pub struct #name;
+            impl #hal::Register for #name {
+                type Project = #hal::#project_ty;
+                type Space = #space;
+                type Domain = #domain_ty;
+                type Layout = #module::FieldLayout;
+                type Cast = #cast;
+                type Read = #module::R;
+                type Write = #module::W;
+                const NAME: &'static str = #name_str;
+                const ADDRESS: u64 = #addr;
+                const RESET: u64 = #reset;
+                const INFO: &'static #hal::meta::RegisterInfo = &REGISTERS[#first_lit];
+            }
+            #reexport
+        };
+    };
+    let stride = hex(array.stride);
+    let count = inst.count as usize;
+    let infos = (first..first + count).map(|i| {
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
+        quote!(&REGISTERS[#i])
+    });
+    let elements = (0..count).map(|n| {
+        let e = format_ident!("{}", r.element_name(n as u32));
+        let at = proc_macro2::Literal::usize_unsuffixed(n);
+        let edoc = doc(&format!(
+            "`{}`: element {n} of [`{ident}`].",
+            r.element_name(n as u32)
+        ));
+        quote! {
+            #edoc
+            pub const #e: #hal::Elem<#name> = #hal::Elem::at::<#at>();
+        }
+    });
+    quote! {
+        #rdoc
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy)]
+        pub struct #name;
+        impl #hal::register::RegisterArray for #name {
+            type Project = #hal::#project_ty;
+            type Space = #space;
+            type Domain = #domain_ty;
+            type Layout = #module::FieldLayout;
+            type Cast = #cast;
+            const NAME: &'static str = #name_str;
+            const BASE: u64 = #addr;
+            const STRIDE: u64 = #stride;
+            const COUNT: usize = #count;
+            const RESET: u64 = #reset;
+            const INFOS: &'static [&'static #hal::meta::RegisterInfo] = &[#(#infos),*];
+        }
+        impl #name {
+            /// Element `N`; an index past the end does not compile.
+            #[inline(always)]
+            pub const fn at<const N: usize>(self) -> #hal::Elem<Self> { #hal::Elem::at::<N>() }
+            /// Element `n`, or `None` past the end.
+            #[inline]
+            pub const fn get(self, n: usize) -> Option<#hal::Elem<Self>> { #hal::Elem::get(n) }
+            /// Every element, in order.
+            pub fn iter(self) -> impl Iterator<Item = #hal::Elem<Self>> + Clone { #hal::Elem::all() }
+        }
+        #(#elements)*
+        #reexport
+    }
+}
+
+/// The project's runtime register table: one entry per element.
+pub(super) fn register_table(ir: &Ir, p: usize, opts: &EmitOptions) -> (TokenStream, usize) {
+    let hal = &opts.hal;
+    let mut rows = Vec::new();
+    for e in ir.elements(p) {
+        let r = e.register;
+        let name = e.name.as_str();
+        let (block, title) = (r.block.as_str(), e.text(&r.title));
+        let space_kind = match r.space {
+            Space::Mmio => quote!(Mmio),
+            Space::Msr => quote!(Msr),
+            Space::Pci => quote!(Pci),
+        };
+        let (addr, width, reset, masked) =
+            (hex(e.address), r.width, hex(e.instance.reset), r.masked);
+        let layout = format_ident!("{}", e.layout.name);
+        let domain = super::text::opt_str(e.instance.domain.map(|d| ir.domains[d].name.as_str()));
+        let replication = match e.instance.replication.map(|g| &ir.groups[g]) {
+            Some(g) => {
+                let (n, k) = (g.name.as_str(), g.instances);
+                quote!(Some((#n, #k)))
+            }
+            None => quote!(None),
+        };
+        rows.push(quote! {
+            #hal::meta::RegisterInfo {
+                name: #name, block: #block, title: #title,
+                space: #hal::meta::SpaceKind::#space_kind,
+                address: #addr, width: #width, reset: #reset, masked: #masked,
+                fields: &super::layouts::#layout::FIELDS,
+                domain: #domain,
+                replication: #replication,
+            }
+        });
+    }
+    let n = rows.len();
+    (
+        quote! {
+            /// Runtime description of every register (array elements expanded) of this project.
+            pub static REGISTERS: [#hal::meta::RegisterInfo; #n] = [#(#rows),*];
+        },
+        n,
+    )
+}
