@@ -1,0 +1,362 @@
+/// Enumerated field values, shared by every project.
+pub mod enums {
+    /// Clock speed.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[repr(u8)]
+    pub enum Speed {
+        /// `0x0` slow
+        Slow = 0,
+        /// `0x1` medium
+        Medium = 1,
+        /// `0x2` fast: Full speed.
+        Fast = 2,
+    }
+    impl Speed {
+        /// Every named encoding.
+        pub const ALL: &'static [Speed] = &[Speed::Slow, Speed::Medium, Speed::Fast];
+        /// The encoding named by `bits`, if any.
+        #[inline]
+        pub const fn from_bits(bits: u64) -> ::core::option::Option<Self> {
+            match bits {
+                0 => Some(Self::Slow),
+                1 => Some(Self::Medium),
+                2 => Some(Self::Fast),
+                _ => None,
+            }
+        }
+        /// The encoded value.
+        #[inline]
+        pub const fn bits(self) -> u64 {
+            self as u64
+        }
+        /// The PRM name of the encoding.
+        pub const fn name(self) -> &'static str {
+            match self {
+                Self::Slow => "slow",
+                Self::Medium => "medium",
+                Self::Fast => "fast",
+            }
+        }
+    }
+    impl ::perfregs::hal::FieldValue for Speed {
+        type Read = ::core::result::Result<Self, u64>;
+        #[inline]
+        fn from_bits(bits: u64) -> ::core::result::Result<Self, u64> {
+            Self::from_bits(bits).ok_or(bits)
+        }
+        #[inline]
+        fn to_bits(self) -> u64 {
+            self.bits()
+        }
+    }
+}
+/// Registers of Ivy Bridge (Gen7) (`ivb`): 1 described.
+///
+/// Every item here exists on this project at the address its docs give.
+pub mod ivb {
+    /// Everything described for this project, at run time.
+    pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
+        name: "ivb",
+        title: "Ivy Bridge (Gen7)",
+        registers: &[&clk_ivb::INFO],
+        events: &[],
+        formats: &[],
+        steering: None,
+        domains: &[],
+        groups: &[],
+        map: &[],
+        tables: &[],
+    };
+    /// CLK_IVB
+    ///
+    /// | | |
+    /// |---|---|
+    /// | MMIO offset | `0x5000` on ivb |
+    /// | width | 32 bits |
+    /// | reset | `0x0` |
+    /// | source | golden test |
+    /// | description | `enum_shared/input.yaml:13:9` |
+    ///
+    /// | bits | field | access | description |
+    /// |---|---|---|---|
+    /// | 1:0 | `speed` | RW |  |
+    #[allow(non_camel_case_types)]
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct CLK_IVB;
+    impl ::perfregs::hal::Register for CLK_IVB {
+        type Project = ::perfregs::hal::Ivb;
+        type Space = ::perfregs::hal::Mmio;
+        type Domain = ::perfregs::hal::power::NoDomain;
+        type Read = clk_ivb::R;
+        type Write = clk_ivb::W;
+        const NAME: &'static str = "CLK_IVB";
+        const ADDRESS: u64 = 0x5000;
+        const WIDTH: u32 = 32u32;
+        const RESET: u64 = 0x0;
+        const KEEP_MASK: u64 = 0x3;
+        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &clk_ivb::INFO;
+    }
+    #[diagnostic::do_not_recommend]
+    impl ::perfregs::hal::OnProject<::perfregs::hal::Ivb> for CLK_IVB {}
+    #[diagnostic::do_not_recommend]
+    impl ::perfregs::hal::Readable for CLK_IVB {}
+    #[diagnostic::do_not_recommend]
+    impl ::perfregs::hal::Writable for CLK_IVB {}
+    #[diagnostic::do_not_recommend]
+    impl ::perfregs::hal::Unicast for CLK_IVB {}
+    /// Fields and values of [`CLK_IVB`](CLK_IVB).
+    pub mod clk_ivb {
+        /// Runtime description of this register on this project.
+        pub static INFO: ::perfregs::hal::meta::RegisterInfo = ::perfregs::hal::meta::RegisterInfo {
+            name: "CLK_IVB",
+            block: "golden",
+            title: "",
+            space: ::perfregs::hal::meta::SpaceKind::Mmio,
+            address: 0x5000,
+            width: 32u32,
+            reset: 0x0,
+            masked: false,
+            fields: &[
+                ::perfregs::hal::meta::FieldInfo {
+                    name: "speed",
+                    lsb: 0u32,
+                    width: 2u32,
+                    access: ::perfregs::hal::meta::AccessKind::Rw,
+                    values: &[("slow", 0), ("medium", 1), ("fast", 2)],
+                    description: "",
+                },
+            ],
+            domain: None,
+            replication: None,
+        };
+        /// A value read from [`CLK_IVB`](super::CLK_IVB).
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        pub struct R(u64);
+        impl ::perfregs::hal::ReadValue for R {
+            type Register = super::CLK_IVB;
+            #[inline]
+            fn from_raw(raw: u64) -> Self {
+                R(raw)
+            }
+            #[inline]
+            fn raw(self) -> u64 {
+                self.0
+            }
+        }
+        impl R {
+            /// The raw value.
+            #[inline]
+            pub const fn bits(self) -> u64 {
+                self.0
+            }
+            /// `speed` — bits 1:0, RW
+            #[inline]
+            pub fn speed(
+                self,
+            ) -> <super::super::enums::Speed as ::perfregs::hal::FieldValue>::Read {
+                ::perfregs::hal::ReadValue::get(self, Speed)
+            }
+        }
+        impl ::core::fmt::Debug for R {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct("CLK_IVB").field("speed", &self.speed()).finish()
+            }
+        }
+        /// A value being written to [`CLK_IVB`](super::CLK_IVB).
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        pub struct W(u64);
+        impl ::perfregs::hal::WriteValue for W {
+            type Register = super::CLK_IVB;
+            #[inline]
+            fn from_raw(raw: u64) -> Self {
+                W(raw)
+            }
+            #[inline]
+            fn raw(&self) -> u64 {
+                self.0
+            }
+            #[inline]
+            fn insert(&mut self, mask: u64, bits: u64) {
+                self.0 = (self.0 & !mask) | bits;
+            }
+        }
+        impl W {
+            /// `speed` — bits 1:0, RW
+            #[inline]
+            pub fn speed(&mut self, value: super::super::enums::Speed) -> &mut Self {
+                ::perfregs::hal::WriteValue::set(self, Speed, value)
+            }
+        }
+        impl ::core::fmt::Debug for W {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                write!(f, "{}({:#x})", "CLK_IVB", self.0)
+            }
+        }
+        /// `speed` — bits 1:0, RW
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Speed;
+        impl ::perfregs::hal::Field for Speed {
+            type Register = super::CLK_IVB;
+            type Access = ::perfregs::hal::access::Rw;
+            type Value = super::super::enums::Speed;
+            const NAME: &'static str = "speed";
+            const LSB: u32 = 0u32;
+            const WIDTH: u32 = 2u32;
+        }
+    }
+}
+/// Registers of Haswell (Gen7.5) (`hsw`): 1 described.
+///
+/// Every item here exists on this project at the address its docs give.
+pub mod hsw {
+    /// Everything described for this project, at run time.
+    pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
+        name: "hsw",
+        title: "Haswell (Gen7.5)",
+        registers: &[&clk_hsw::INFO],
+        events: &[],
+        formats: &[],
+        steering: None,
+        domains: &[],
+        groups: &[],
+        map: &[],
+        tables: &[],
+    };
+    /// CLK_HSW
+    ///
+    /// | | |
+    /// |---|---|
+    /// | MMIO offset | `0x5100` on hsw |
+    /// | width | 32 bits |
+    /// | reset | `0x0` |
+    /// | source | golden test |
+    /// | description | `enum_shared/input.yaml:18:9` |
+    ///
+    /// | bits | field | access | description |
+    /// |---|---|---|---|
+    /// | 5:4 | `speed` | RW |  |
+    #[allow(non_camel_case_types)]
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct CLK_HSW;
+    impl ::perfregs::hal::Register for CLK_HSW {
+        type Project = ::perfregs::hal::Hsw;
+        type Space = ::perfregs::hal::Mmio;
+        type Domain = ::perfregs::hal::power::NoDomain;
+        type Read = clk_hsw::R;
+        type Write = clk_hsw::W;
+        const NAME: &'static str = "CLK_HSW";
+        const ADDRESS: u64 = 0x5100;
+        const WIDTH: u32 = 32u32;
+        const RESET: u64 = 0x0;
+        const KEEP_MASK: u64 = 0x30;
+        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &clk_hsw::INFO;
+    }
+    #[diagnostic::do_not_recommend]
+    impl ::perfregs::hal::OnProject<::perfregs::hal::Hsw> for CLK_HSW {}
+    #[diagnostic::do_not_recommend]
+    impl ::perfregs::hal::Readable for CLK_HSW {}
+    #[diagnostic::do_not_recommend]
+    impl ::perfregs::hal::Writable for CLK_HSW {}
+    #[diagnostic::do_not_recommend]
+    impl ::perfregs::hal::Unicast for CLK_HSW {}
+    /// Fields and values of [`CLK_HSW`](CLK_HSW).
+    pub mod clk_hsw {
+        /// Runtime description of this register on this project.
+        pub static INFO: ::perfregs::hal::meta::RegisterInfo = ::perfregs::hal::meta::RegisterInfo {
+            name: "CLK_HSW",
+            block: "golden",
+            title: "",
+            space: ::perfregs::hal::meta::SpaceKind::Mmio,
+            address: 0x5100,
+            width: 32u32,
+            reset: 0x0,
+            masked: false,
+            fields: &[
+                ::perfregs::hal::meta::FieldInfo {
+                    name: "speed",
+                    lsb: 4u32,
+                    width: 2u32,
+                    access: ::perfregs::hal::meta::AccessKind::Rw,
+                    values: &[("slow", 0), ("medium", 1), ("fast", 2)],
+                    description: "",
+                },
+            ],
+            domain: None,
+            replication: None,
+        };
+        /// A value read from [`CLK_HSW`](super::CLK_HSW).
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        pub struct R(u64);
+        impl ::perfregs::hal::ReadValue for R {
+            type Register = super::CLK_HSW;
+            #[inline]
+            fn from_raw(raw: u64) -> Self {
+                R(raw)
+            }
+            #[inline]
+            fn raw(self) -> u64 {
+                self.0
+            }
+        }
+        impl R {
+            /// The raw value.
+            #[inline]
+            pub const fn bits(self) -> u64 {
+                self.0
+            }
+            /// `speed` — bits 5:4, RW
+            #[inline]
+            pub fn speed(
+                self,
+            ) -> <super::super::enums::Speed as ::perfregs::hal::FieldValue>::Read {
+                ::perfregs::hal::ReadValue::get(self, Speed)
+            }
+        }
+        impl ::core::fmt::Debug for R {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct("CLK_HSW").field("speed", &self.speed()).finish()
+            }
+        }
+        /// A value being written to [`CLK_HSW`](super::CLK_HSW).
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        pub struct W(u64);
+        impl ::perfregs::hal::WriteValue for W {
+            type Register = super::CLK_HSW;
+            #[inline]
+            fn from_raw(raw: u64) -> Self {
+                W(raw)
+            }
+            #[inline]
+            fn raw(&self) -> u64 {
+                self.0
+            }
+            #[inline]
+            fn insert(&mut self, mask: u64, bits: u64) {
+                self.0 = (self.0 & !mask) | bits;
+            }
+        }
+        impl W {
+            /// `speed` — bits 5:4, RW
+            #[inline]
+            pub fn speed(&mut self, value: super::super::enums::Speed) -> &mut Self {
+                ::perfregs::hal::WriteValue::set(self, Speed, value)
+            }
+        }
+        impl ::core::fmt::Debug for W {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                write!(f, "{}({:#x})", "CLK_HSW", self.0)
+            }
+        }
+        /// `speed` — bits 5:4, RW
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Speed;
+        impl ::perfregs::hal::Field for Speed {
+            type Register = super::CLK_HSW;
+            type Access = ::perfregs::hal::access::Rw;
+            type Value = super::super::enums::Speed;
+            const NAME: &'static str = "speed";
+            const LSB: u32 = 4u32;
+            const WIDTH: u32 = 2u32;
+        }
+    }
+}

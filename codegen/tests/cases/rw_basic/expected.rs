@@ -1,0 +1,297 @@
+/// Enumerated field values, shared by every project.
+pub mod enums {
+    /// Operating mode.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[repr(u8)]
+    pub enum CtlMode {
+        /// `0x0` off
+        Off = 0,
+        /// `0x1` single: One shot.
+        Single = 1,
+        /// `0x2` continuous
+        Continuous = 2,
+    }
+    impl CtlMode {
+        /// Every named encoding.
+        pub const ALL: &'static [CtlMode] = &[
+            CtlMode::Off,
+            CtlMode::Single,
+            CtlMode::Continuous,
+        ];
+        /// The encoding named by `bits`, if any.
+        #[inline]
+        pub const fn from_bits(bits: u64) -> ::core::option::Option<Self> {
+            match bits {
+                0 => Some(Self::Off),
+                1 => Some(Self::Single),
+                2 => Some(Self::Continuous),
+                _ => None,
+            }
+        }
+        /// The encoded value.
+        #[inline]
+        pub const fn bits(self) -> u64 {
+            self as u64
+        }
+        /// The PRM name of the encoding.
+        pub const fn name(self) -> &'static str {
+            match self {
+                Self::Off => "off",
+                Self::Single => "single",
+                Self::Continuous => "continuous",
+            }
+        }
+    }
+    impl ::perfregs::hal::FieldValue for CtlMode {
+        type Read = ::core::result::Result<Self, u64>;
+        #[inline]
+        fn from_bits(bits: u64) -> ::core::result::Result<Self, u64> {
+            Self::from_bits(bits).ok_or(bits)
+        }
+        #[inline]
+        fn to_bits(self) -> u64 {
+            self.bits()
+        }
+    }
+}
+/// Registers of Haswell (Gen7.5) (`hsw`): 1 described.
+///
+/// Every item here exists on this project at the address its docs give.
+pub mod hsw {
+    /// Everything described for this project, at run time.
+    pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
+        name: "hsw",
+        title: "Haswell (Gen7.5)",
+        registers: &[&ctl::INFO],
+        events: &[],
+        formats: &[],
+        steering: None,
+        domains: &[],
+        groups: &[],
+        map: &[],
+        tables: &[],
+    };
+    /// CTL — Control
+    ///
+    /// A plain read/write control register.
+    ///
+    /// | | |
+    /// |---|---|
+    /// | MMIO offset | `0x1000` on hsw |
+    /// | width | 32 bits |
+    /// | reset | `0x10` |
+    /// | source | golden test |
+    /// | description | `rw_basic/input.yaml:6:9` |
+    ///
+    /// | bits | field | access | description |
+    /// |---|---|---|---|
+    /// | 9:8 | `mode` | RW | Operating mode. |
+    /// | 7:4 | `period` | RW | Timer period exponent. |
+    /// | 0 | `enable` | RW | Enable the unit. |
+    #[allow(non_camel_case_types)]
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct CTL;
+    impl ::perfregs::hal::Register for CTL {
+        type Project = ::perfregs::hal::Hsw;
+        type Space = ::perfregs::hal::Mmio;
+        type Domain = ::perfregs::hal::power::NoDomain;
+        type Read = ctl::R;
+        type Write = ctl::W;
+        const NAME: &'static str = "CTL";
+        const ADDRESS: u64 = 0x1000;
+        const WIDTH: u32 = 32u32;
+        const RESET: u64 = 0x10;
+        const KEEP_MASK: u64 = 0x3f1;
+        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &ctl::INFO;
+    }
+    #[diagnostic::do_not_recommend]
+    impl ::perfregs::hal::OnProject<::perfregs::hal::Hsw> for CTL {}
+    #[diagnostic::do_not_recommend]
+    impl ::perfregs::hal::Readable for CTL {}
+    #[diagnostic::do_not_recommend]
+    impl ::perfregs::hal::Writable for CTL {}
+    #[diagnostic::do_not_recommend]
+    impl ::perfregs::hal::Unicast for CTL {}
+    /// Fields and values of [`CTL`](CTL).
+    pub mod ctl {
+        /// Runtime description of this register on this project.
+        pub static INFO: ::perfregs::hal::meta::RegisterInfo = ::perfregs::hal::meta::RegisterInfo {
+            name: "CTL",
+            block: "golden",
+            title: "Control",
+            space: ::perfregs::hal::meta::SpaceKind::Mmio,
+            address: 0x1000,
+            width: 32u32,
+            reset: 0x10,
+            masked: false,
+            fields: &[
+                ::perfregs::hal::meta::FieldInfo {
+                    name: "enable",
+                    lsb: 0u32,
+                    width: 1u32,
+                    access: ::perfregs::hal::meta::AccessKind::Rw,
+                    values: &[],
+                    description: "Enable the unit.",
+                },
+                ::perfregs::hal::meta::FieldInfo {
+                    name: "period",
+                    lsb: 4u32,
+                    width: 4u32,
+                    access: ::perfregs::hal::meta::AccessKind::Rw,
+                    values: &[],
+                    description: "Timer period exponent.",
+                },
+                ::perfregs::hal::meta::FieldInfo {
+                    name: "mode",
+                    lsb: 8u32,
+                    width: 2u32,
+                    access: ::perfregs::hal::meta::AccessKind::Rw,
+                    values: &[("off", 0), ("single", 1), ("continuous", 2)],
+                    description: "Operating mode.",
+                },
+            ],
+            domain: None,
+            replication: None,
+        };
+        /// A value read from [`CTL`](super::CTL).
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        pub struct R(u64);
+        impl ::perfregs::hal::ReadValue for R {
+            type Register = super::CTL;
+            #[inline]
+            fn from_raw(raw: u64) -> Self {
+                R(raw)
+            }
+            #[inline]
+            fn raw(self) -> u64 {
+                self.0
+            }
+        }
+        impl R {
+            /// The raw value.
+            #[inline]
+            pub const fn bits(self) -> u64 {
+                self.0
+            }
+            /// `enable` — bits 0, RW
+            ///
+            /// Enable the unit.
+            #[inline]
+            pub fn enable(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
+                ::perfregs::hal::ReadValue::get(self, Enable)
+            }
+            /// `period` — bits 7:4, RW
+            ///
+            /// Timer period exponent.
+            #[inline]
+            pub fn period(
+                self,
+            ) -> <::perfregs::hal::Bits<4u32> as ::perfregs::hal::FieldValue>::Read {
+                ::perfregs::hal::ReadValue::get(self, Period)
+            }
+            /// `mode` — bits 9:8, RW
+            ///
+            /// Operating mode.
+            #[inline]
+            pub fn mode(
+                self,
+            ) -> <super::super::enums::CtlMode as ::perfregs::hal::FieldValue>::Read {
+                ::perfregs::hal::ReadValue::get(self, Mode)
+            }
+        }
+        impl ::core::fmt::Debug for R {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct("CTL")
+                    .field("enable", &self.enable())
+                    .field("period", &self.period())
+                    .field("mode", &self.mode())
+                    .finish()
+            }
+        }
+        /// A value being written to [`CTL`](super::CTL).
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        pub struct W(u64);
+        impl ::perfregs::hal::WriteValue for W {
+            type Register = super::CTL;
+            #[inline]
+            fn from_raw(raw: u64) -> Self {
+                W(raw)
+            }
+            #[inline]
+            fn raw(&self) -> u64 {
+                self.0
+            }
+            #[inline]
+            fn insert(&mut self, mask: u64, bits: u64) {
+                self.0 = (self.0 & !mask) | bits;
+            }
+        }
+        impl W {
+            /// `enable` — bits 0, RW
+            ///
+            /// Enable the unit.
+            #[inline]
+            pub fn enable(&mut self, value: bool) -> &mut Self {
+                ::perfregs::hal::WriteValue::set(self, Enable, value)
+            }
+            /// `period` — bits 7:4, RW
+            ///
+            /// Timer period exponent.
+            #[inline]
+            pub fn period(&mut self, value: ::perfregs::hal::Bits<4u32>) -> &mut Self {
+                ::perfregs::hal::WriteValue::set(self, Period, value)
+            }
+            /// `mode` — bits 9:8, RW
+            ///
+            /// Operating mode.
+            #[inline]
+            pub fn mode(&mut self, value: super::super::enums::CtlMode) -> &mut Self {
+                ::perfregs::hal::WriteValue::set(self, Mode, value)
+            }
+        }
+        impl ::core::fmt::Debug for W {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                write!(f, "{}({:#x})", "CTL", self.0)
+            }
+        }
+        /// `enable` — bits 0, RW
+        ///
+        /// Enable the unit.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Enable;
+        impl ::perfregs::hal::Field for Enable {
+            type Register = super::CTL;
+            type Access = ::perfregs::hal::access::Rw;
+            type Value = bool;
+            const NAME: &'static str = "enable";
+            const LSB: u32 = 0u32;
+            const WIDTH: u32 = 1u32;
+        }
+        /// `period` — bits 7:4, RW
+        ///
+        /// Timer period exponent.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Period;
+        impl ::perfregs::hal::Field for Period {
+            type Register = super::CTL;
+            type Access = ::perfregs::hal::access::Rw;
+            type Value = ::perfregs::hal::Bits<4u32>;
+            const NAME: &'static str = "period";
+            const LSB: u32 = 4u32;
+            const WIDTH: u32 = 4u32;
+        }
+        /// `mode` — bits 9:8, RW
+        ///
+        /// Operating mode.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Mode;
+        impl ::perfregs::hal::Field for Mode {
+            type Register = super::CTL;
+            type Access = ::perfregs::hal::access::Rw;
+            type Value = super::super::enums::CtlMode;
+            const NAME: &'static str = "mode";
+            const LSB: u32 = 8u32;
+            const WIDTH: u32 = 2u32;
+        }
+    }
+}
