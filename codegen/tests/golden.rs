@@ -35,10 +35,7 @@ fn run(case: &str, input: String) -> (&'static str, String) {
     ) {
         // The proc-macro's options: the HAL's project types, no project table.
         Ok(ir) => {
-            let opts = EmitOptions {
-                hal: quote::quote!(::perfregs::hal),
-                projects: false,
-            };
+            let opts = EmitOptions::for_macro(quote::quote!(::perfregs::hal));
             (RS, generate(&ir, &opts))
         }
         Err(diags) => {

@@ -50,90 +50,49 @@ pub mod enums {
         }
     }
 }
-/// Registers of Ivy Bridge (Gen7) (`ivb`): 1 described.
-///
-/// Every item here exists on this project at the address its docs give.
-pub mod ivb {
-    /// Everything described for this project, at run time.
-    pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
-        name: "ivb",
-        title: "Ivy Bridge (Gen7)",
-        registers: &[&clk_ivb::INFO],
-        events: &[],
-        formats: &[],
-        steering: None,
-        domains: &[],
-        groups: &[],
-        map: &[],
-        tables: &[],
-    };
-    /// CLK_IVB
+/// Field layouts, each emitted once and shared by every register (of
+/// any project) with the same fields. A project module re-exports
+/// each register's layout under the register's lower-case name.
+pub mod layouts {
+    /// Field layout `CLK_IVB` (32 bits).
     ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x5000` on ivb |
-    /// | width | 32 bits |
-    /// | reset | `0x0` |
-    /// | source | golden test |
-    /// | description | `enum_shared/input.yaml:13:9` |
+    /// Used by: `CLK_IVB` (ivb).
     ///
     /// | bits | field | access | description |
     /// |---|---|---|---|
     /// | 1:0 | `speed` | RW |  |
-    #[allow(non_camel_case_types)]
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-    pub struct CLK_IVB;
-    impl ::perfregs::hal::Register for CLK_IVB {
-        type Project = ::perfregs::hal::Ivb;
-        type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::power::NoDomain;
-        type Read = clk_ivb::R;
-        type Write = clk_ivb::W;
-        const NAME: &'static str = "CLK_IVB";
-        const ADDRESS: u64 = 0x5000;
-        const WIDTH: u32 = 32u32;
-        const RESET: u64 = 0x0;
-        const KEEP_MASK: u64 = 0x3;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &clk_ivb::INFO;
-    }
-    #[diagnostic::do_not_recommend]
-    impl ::perfregs::hal::OnProject<::perfregs::hal::Ivb> for CLK_IVB {}
-    #[diagnostic::do_not_recommend]
-    impl ::perfregs::hal::Readable for CLK_IVB {}
-    #[diagnostic::do_not_recommend]
-    impl ::perfregs::hal::Writable for CLK_IVB {}
-    #[diagnostic::do_not_recommend]
-    impl ::perfregs::hal::Unicast for CLK_IVB {}
-    /// Fields and values of [`CLK_IVB`](CLK_IVB).
     pub mod clk_ivb {
-        /// Runtime description of this register on this project.
-        pub static INFO: ::perfregs::hal::meta::RegisterInfo = ::perfregs::hal::meta::RegisterInfo {
-            name: "CLK_IVB",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x5000,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &[
-                ::perfregs::hal::meta::FieldInfo {
-                    name: "speed",
-                    lsb: 0u32,
-                    width: 2u32,
-                    access: ::perfregs::hal::meta::AccessKind::Rw,
-                    values: &[("slow", 0), ("medium", 1), ("fast", 2)],
-                    description: "",
-                },
-            ],
-            domain: None,
-            replication: None,
-        };
-        /// A value read from [`CLK_IVB`](super::CLK_IVB).
+        /// This layout, as a type.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct FieldLayout;
+        impl ::perfregs::hal::register::Layout for FieldLayout {
+            type Read = R;
+            type Write = W;
+            const NAME: &'static str = "CLK_IVB";
+            const WIDTH: u32 = 32u32;
+            const KEEP_MASK: u64 = 0x3;
+            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &FIELDS;
+        }
+        #[diagnostic::do_not_recommend]
+        impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
+        #[diagnostic::do_not_recommend]
+        impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
+        /// Runtime description of the fields, by ascending lsb.
+        pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 1usize] = [
+            ::perfregs::hal::meta::FieldInfo {
+                name: "speed",
+                lsb: 0u32,
+                width: 2u32,
+                access: ::perfregs::hal::meta::AccessKind::Rw,
+                values: &[("slow", 0), ("medium", 1), ("fast", 2)],
+                description: "",
+            },
+        ];
+        /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct R(u64);
         impl ::perfregs::hal::ReadValue for R {
-            type Register = super::CLK_IVB;
+            type Layout = FieldLayout;
             #[inline]
             fn from_raw(raw: u64) -> Self {
                 R(raw)
@@ -149,7 +108,7 @@ pub mod ivb {
             pub const fn bits(self) -> u64 {
                 self.0
             }
-            /// `speed` — bits 1:0, RW
+            /// `speed` (bits 1:0, RW).
             #[inline]
             pub fn speed(
                 self,
@@ -162,11 +121,11 @@ pub mod ivb {
                 f.debug_struct("CLK_IVB").field("speed", &self.speed()).finish()
             }
         }
-        /// A value being written to [`CLK_IVB`](super::CLK_IVB).
+        /// A value being built for a write to a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct W(u64);
         impl ::perfregs::hal::WriteValue for W {
-            type Register = super::CLK_IVB;
+            type Layout = FieldLayout;
             #[inline]
             fn from_raw(raw: u64) -> Self {
                 W(raw)
@@ -181,7 +140,7 @@ pub mod ivb {
             }
         }
         impl W {
-            /// `speed` — bits 1:0, RW
+            /// `speed` (bits 1:0, RW).
             #[inline]
             pub fn speed(&mut self, value: super::super::enums::Speed) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, Speed, value)
@@ -192,11 +151,11 @@ pub mod ivb {
                 write!(f, "{}({:#x})", "CLK_IVB", self.0)
             }
         }
-        /// `speed` — bits 1:0, RW
+        /// `speed`: bits 1:0, RW
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct Speed;
         impl ::perfregs::hal::Field for Speed {
-            type Register = super::CLK_IVB;
+            type Layout = FieldLayout;
             type Access = ::perfregs::hal::access::Rw;
             type Value = super::super::enums::Speed;
             const NAME: &'static str = "speed";
@@ -204,91 +163,45 @@ pub mod ivb {
             const WIDTH: u32 = 2u32;
         }
     }
-}
-/// Registers of Haswell (Gen7.5) (`hsw`): 1 described.
-///
-/// Every item here exists on this project at the address its docs give.
-pub mod hsw {
-    /// Everything described for this project, at run time.
-    pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
-        name: "hsw",
-        title: "Haswell (Gen7.5)",
-        registers: &[&clk_hsw::INFO],
-        events: &[],
-        formats: &[],
-        steering: None,
-        domains: &[],
-        groups: &[],
-        map: &[],
-        tables: &[],
-    };
-    /// CLK_HSW
+    /// Field layout `CLK_HSW` (32 bits).
     ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x5100` on hsw |
-    /// | width | 32 bits |
-    /// | reset | `0x0` |
-    /// | source | golden test |
-    /// | description | `enum_shared/input.yaml:18:9` |
+    /// Used by: `CLK_HSW` (hsw).
     ///
     /// | bits | field | access | description |
     /// |---|---|---|---|
     /// | 5:4 | `speed` | RW |  |
-    #[allow(non_camel_case_types)]
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-    pub struct CLK_HSW;
-    impl ::perfregs::hal::Register for CLK_HSW {
-        type Project = ::perfregs::hal::Hsw;
-        type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::power::NoDomain;
-        type Read = clk_hsw::R;
-        type Write = clk_hsw::W;
-        const NAME: &'static str = "CLK_HSW";
-        const ADDRESS: u64 = 0x5100;
-        const WIDTH: u32 = 32u32;
-        const RESET: u64 = 0x0;
-        const KEEP_MASK: u64 = 0x30;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &clk_hsw::INFO;
-    }
-    #[diagnostic::do_not_recommend]
-    impl ::perfregs::hal::OnProject<::perfregs::hal::Hsw> for CLK_HSW {}
-    #[diagnostic::do_not_recommend]
-    impl ::perfregs::hal::Readable for CLK_HSW {}
-    #[diagnostic::do_not_recommend]
-    impl ::perfregs::hal::Writable for CLK_HSW {}
-    #[diagnostic::do_not_recommend]
-    impl ::perfregs::hal::Unicast for CLK_HSW {}
-    /// Fields and values of [`CLK_HSW`](CLK_HSW).
     pub mod clk_hsw {
-        /// Runtime description of this register on this project.
-        pub static INFO: ::perfregs::hal::meta::RegisterInfo = ::perfregs::hal::meta::RegisterInfo {
-            name: "CLK_HSW",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x5100,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &[
-                ::perfregs::hal::meta::FieldInfo {
-                    name: "speed",
-                    lsb: 4u32,
-                    width: 2u32,
-                    access: ::perfregs::hal::meta::AccessKind::Rw,
-                    values: &[("slow", 0), ("medium", 1), ("fast", 2)],
-                    description: "",
-                },
-            ],
-            domain: None,
-            replication: None,
-        };
-        /// A value read from [`CLK_HSW`](super::CLK_HSW).
+        /// This layout, as a type.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct FieldLayout;
+        impl ::perfregs::hal::register::Layout for FieldLayout {
+            type Read = R;
+            type Write = W;
+            const NAME: &'static str = "CLK_HSW";
+            const WIDTH: u32 = 32u32;
+            const KEEP_MASK: u64 = 0x30;
+            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &FIELDS;
+        }
+        #[diagnostic::do_not_recommend]
+        impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
+        #[diagnostic::do_not_recommend]
+        impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
+        /// Runtime description of the fields, by ascending lsb.
+        pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 1usize] = [
+            ::perfregs::hal::meta::FieldInfo {
+                name: "speed",
+                lsb: 4u32,
+                width: 2u32,
+                access: ::perfregs::hal::meta::AccessKind::Rw,
+                values: &[("slow", 0), ("medium", 1), ("fast", 2)],
+                description: "",
+            },
+        ];
+        /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct R(u64);
         impl ::perfregs::hal::ReadValue for R {
-            type Register = super::CLK_HSW;
+            type Layout = FieldLayout;
             #[inline]
             fn from_raw(raw: u64) -> Self {
                 R(raw)
@@ -304,7 +217,7 @@ pub mod hsw {
             pub const fn bits(self) -> u64 {
                 self.0
             }
-            /// `speed` — bits 5:4, RW
+            /// `speed` (bits 5:4, RW).
             #[inline]
             pub fn speed(
                 self,
@@ -317,11 +230,11 @@ pub mod hsw {
                 f.debug_struct("CLK_HSW").field("speed", &self.speed()).finish()
             }
         }
-        /// A value being written to [`CLK_HSW`](super::CLK_HSW).
+        /// A value being built for a write to a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct W(u64);
         impl ::perfregs::hal::WriteValue for W {
-            type Register = super::CLK_HSW;
+            type Layout = FieldLayout;
             #[inline]
             fn from_raw(raw: u64) -> Self {
                 W(raw)
@@ -336,7 +249,7 @@ pub mod hsw {
             }
         }
         impl W {
-            /// `speed` — bits 5:4, RW
+            /// `speed` (bits 5:4, RW).
             #[inline]
             pub fn speed(&mut self, value: super::super::enums::Speed) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, Speed, value)
@@ -347,11 +260,11 @@ pub mod hsw {
                 write!(f, "{}({:#x})", "CLK_HSW", self.0)
             }
         }
-        /// `speed` — bits 5:4, RW
+        /// `speed`: bits 5:4, RW
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct Speed;
         impl ::perfregs::hal::Field for Speed {
-            type Register = super::CLK_HSW;
+            type Layout = FieldLayout;
             type Access = ::perfregs::hal::access::Rw;
             type Value = super::super::enums::Speed;
             const NAME: &'static str = "speed";
@@ -359,4 +272,130 @@ pub mod hsw {
             const WIDTH: u32 = 2u32;
         }
     }
+}
+/// Registers of Ivy Bridge (Gen7) (`ivb`): 1 described (1 with array elements).
+///
+/// Every item here exists on this project at the address its docs give.
+pub mod ivb {
+    /// Everything described for this project, at run time.
+    pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
+        name: "ivb",
+        title: "Ivy Bridge (Gen7)",
+        registers: &[&REGISTERS[0]],
+        events: &[],
+        formats: &[],
+        steering: None,
+        domains: &[],
+        groups: &[],
+        map: &[],
+        tables: &[],
+    };
+    /// Runtime description of every register (array elements expanded) of this project.
+    pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
+        ::perfregs::hal::meta::RegisterInfo {
+            name: "CLK_IVB",
+            block: "golden",
+            title: "",
+            space: ::perfregs::hal::meta::SpaceKind::Mmio,
+            address: 0x5000,
+            width: 32u32,
+            reset: 0x0,
+            masked: false,
+            fields: &super::layouts::clk_ivb::FIELDS,
+            domain: None,
+            replication: None,
+        },
+    ];
+    /// CLK_IVB
+    ///
+    /// | | |
+    /// |---|---|
+    /// | MMIO offset | `0x5000` on ivb |
+    /// | width | 32 bits |
+    /// | reset | `0x0` |
+    /// | power domain | none (outside every force-wake range) |
+    /// | replication | unicast |
+    /// | source | golden test |
+    /// | defined at | `input.yaml:13:9` |
+    /// | fields | [`CLK_IVB`](clk_ivb) |
+    #[allow(non_camel_case_types)]
+    #[derive(Clone, Copy)]
+    pub struct CLK_IVB;
+    impl ::perfregs::hal::Register for CLK_IVB {
+        type Project = ::perfregs::hal::Ivb;
+        type Space = ::perfregs::hal::Mmio;
+        type Domain = ::perfregs::hal::power::NoDomain;
+        type Layout = clk_ivb::FieldLayout;
+        type Cast = ::perfregs::hal::register::Single;
+        type Read = clk_ivb::R;
+        type Write = clk_ivb::W;
+        const NAME: &'static str = "CLK_IVB";
+        const ADDRESS: u64 = 0x5000;
+        const RESET: u64 = 0x0;
+        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
+    }
+    pub use super::layouts::clk_ivb;
+}
+/// Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
+///
+/// Every item here exists on this project at the address its docs give.
+pub mod hsw {
+    /// Everything described for this project, at run time.
+    pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
+        name: "hsw",
+        title: "Haswell (Gen7.5)",
+        registers: &[&REGISTERS[0]],
+        events: &[],
+        formats: &[],
+        steering: None,
+        domains: &[],
+        groups: &[],
+        map: &[],
+        tables: &[],
+    };
+    /// Runtime description of every register (array elements expanded) of this project.
+    pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
+        ::perfregs::hal::meta::RegisterInfo {
+            name: "CLK_HSW",
+            block: "golden",
+            title: "",
+            space: ::perfregs::hal::meta::SpaceKind::Mmio,
+            address: 0x5100,
+            width: 32u32,
+            reset: 0x0,
+            masked: false,
+            fields: &super::layouts::clk_hsw::FIELDS,
+            domain: None,
+            replication: None,
+        },
+    ];
+    /// CLK_HSW
+    ///
+    /// | | |
+    /// |---|---|
+    /// | MMIO offset | `0x5100` on hsw |
+    /// | width | 32 bits |
+    /// | reset | `0x0` |
+    /// | power domain | none (outside every force-wake range) |
+    /// | replication | unicast |
+    /// | source | golden test |
+    /// | defined at | `input.yaml:18:9` |
+    /// | fields | [`CLK_HSW`](clk_hsw) |
+    #[allow(non_camel_case_types)]
+    #[derive(Clone, Copy)]
+    pub struct CLK_HSW;
+    impl ::perfregs::hal::Register for CLK_HSW {
+        type Project = ::perfregs::hal::Hsw;
+        type Space = ::perfregs::hal::Mmio;
+        type Domain = ::perfregs::hal::power::NoDomain;
+        type Layout = clk_hsw::FieldLayout;
+        type Cast = ::perfregs::hal::register::Single;
+        type Read = clk_hsw::R;
+        type Write = clk_hsw::W;
+        const NAME: &'static str = "CLK_HSW";
+        const ADDRESS: u64 = 0x5100;
+        const RESET: u64 = 0x0;
+        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
+    }
+    pub use super::layouts::clk_hsw;
 }

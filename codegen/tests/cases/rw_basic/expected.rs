@@ -54,110 +54,67 @@ pub mod enums {
         }
     }
 }
-/// Registers of Haswell (Gen7.5) (`hsw`): 1 described.
-///
-/// Every item here exists on this project at the address its docs give.
-pub mod hsw {
-    /// Everything described for this project, at run time.
-    pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
-        name: "hsw",
-        title: "Haswell (Gen7.5)",
-        registers: &[&ctl::INFO],
-        events: &[],
-        formats: &[],
-        steering: None,
-        domains: &[],
-        groups: &[],
-        map: &[],
-        tables: &[],
-    };
-    /// CTL — Control
+/// Field layouts, each emitted once and shared by every register (of
+/// any project) with the same fields. A project module re-exports
+/// each register's layout under the register's lower-case name.
+pub mod layouts {
+    /// Field layout `CTL` (32 bits).
     ///
-    /// A plain read/write control register.
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x1000` on hsw |
-    /// | width | 32 bits |
-    /// | reset | `0x10` |
-    /// | source | golden test |
-    /// | description | `rw_basic/input.yaml:6:9` |
+    /// Used by: `CTL` (hsw).
     ///
     /// | bits | field | access | description |
     /// |---|---|---|---|
     /// | 9:8 | `mode` | RW | Operating mode. |
     /// | 7:4 | `period` | RW | Timer period exponent. |
     /// | 0 | `enable` | RW | Enable the unit. |
-    #[allow(non_camel_case_types)]
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-    pub struct CTL;
-    impl ::perfregs::hal::Register for CTL {
-        type Project = ::perfregs::hal::Hsw;
-        type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::power::NoDomain;
-        type Read = ctl::R;
-        type Write = ctl::W;
-        const NAME: &'static str = "CTL";
-        const ADDRESS: u64 = 0x1000;
-        const WIDTH: u32 = 32u32;
-        const RESET: u64 = 0x10;
-        const KEEP_MASK: u64 = 0x3f1;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &ctl::INFO;
-    }
-    #[diagnostic::do_not_recommend]
-    impl ::perfregs::hal::OnProject<::perfregs::hal::Hsw> for CTL {}
-    #[diagnostic::do_not_recommend]
-    impl ::perfregs::hal::Readable for CTL {}
-    #[diagnostic::do_not_recommend]
-    impl ::perfregs::hal::Writable for CTL {}
-    #[diagnostic::do_not_recommend]
-    impl ::perfregs::hal::Unicast for CTL {}
-    /// Fields and values of [`CTL`](CTL).
     pub mod ctl {
-        /// Runtime description of this register on this project.
-        pub static INFO: ::perfregs::hal::meta::RegisterInfo = ::perfregs::hal::meta::RegisterInfo {
-            name: "CTL",
-            block: "golden",
-            title: "Control",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x1000,
-            width: 32u32,
-            reset: 0x10,
-            masked: false,
-            fields: &[
-                ::perfregs::hal::meta::FieldInfo {
-                    name: "enable",
-                    lsb: 0u32,
-                    width: 1u32,
-                    access: ::perfregs::hal::meta::AccessKind::Rw,
-                    values: &[],
-                    description: "Enable the unit.",
-                },
-                ::perfregs::hal::meta::FieldInfo {
-                    name: "period",
-                    lsb: 4u32,
-                    width: 4u32,
-                    access: ::perfregs::hal::meta::AccessKind::Rw,
-                    values: &[],
-                    description: "Timer period exponent.",
-                },
-                ::perfregs::hal::meta::FieldInfo {
-                    name: "mode",
-                    lsb: 8u32,
-                    width: 2u32,
-                    access: ::perfregs::hal::meta::AccessKind::Rw,
-                    values: &[("off", 0), ("single", 1), ("continuous", 2)],
-                    description: "Operating mode.",
-                },
-            ],
-            domain: None,
-            replication: None,
-        };
-        /// A value read from [`CTL`](super::CTL).
+        /// This layout, as a type.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct FieldLayout;
+        impl ::perfregs::hal::register::Layout for FieldLayout {
+            type Read = R;
+            type Write = W;
+            const NAME: &'static str = "CTL";
+            const WIDTH: u32 = 32u32;
+            const KEEP_MASK: u64 = 0x3f1;
+            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &FIELDS;
+        }
+        #[diagnostic::do_not_recommend]
+        impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
+        #[diagnostic::do_not_recommend]
+        impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
+        /// Runtime description of the fields, by ascending lsb.
+        pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 3usize] = [
+            ::perfregs::hal::meta::FieldInfo {
+                name: "enable",
+                lsb: 0u32,
+                width: 1u32,
+                access: ::perfregs::hal::meta::AccessKind::Rw,
+                values: &[],
+                description: "Enable the unit.",
+            },
+            ::perfregs::hal::meta::FieldInfo {
+                name: "period",
+                lsb: 4u32,
+                width: 4u32,
+                access: ::perfregs::hal::meta::AccessKind::Rw,
+                values: &[],
+                description: "Timer period exponent.",
+            },
+            ::perfregs::hal::meta::FieldInfo {
+                name: "mode",
+                lsb: 8u32,
+                width: 2u32,
+                access: ::perfregs::hal::meta::AccessKind::Rw,
+                values: &[("off", 0), ("single", 1), ("continuous", 2)],
+                description: "Operating mode.",
+            },
+        ];
+        /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct R(u64);
         impl ::perfregs::hal::ReadValue for R {
-            type Register = super::CTL;
+            type Layout = FieldLayout;
             #[inline]
             fn from_raw(raw: u64) -> Self {
                 R(raw)
@@ -173,25 +130,19 @@ pub mod hsw {
             pub const fn bits(self) -> u64 {
                 self.0
             }
-            /// `enable` — bits 0, RW
-            ///
-            /// Enable the unit.
+            /// `enable` (bits 0, RW).
             #[inline]
             pub fn enable(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, Enable)
             }
-            /// `period` — bits 7:4, RW
-            ///
-            /// Timer period exponent.
+            /// `period` (bits 7:4, RW).
             #[inline]
             pub fn period(
                 self,
             ) -> <::perfregs::hal::Bits<4u32> as ::perfregs::hal::FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, Period)
             }
-            /// `mode` — bits 9:8, RW
-            ///
-            /// Operating mode.
+            /// `mode` (bits 9:8, RW).
             #[inline]
             pub fn mode(
                 self,
@@ -208,11 +159,11 @@ pub mod hsw {
                     .finish()
             }
         }
-        /// A value being written to [`CTL`](super::CTL).
+        /// A value being built for a write to a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct W(u64);
         impl ::perfregs::hal::WriteValue for W {
-            type Register = super::CTL;
+            type Layout = FieldLayout;
             #[inline]
             fn from_raw(raw: u64) -> Self {
                 W(raw)
@@ -227,23 +178,17 @@ pub mod hsw {
             }
         }
         impl W {
-            /// `enable` — bits 0, RW
-            ///
-            /// Enable the unit.
+            /// `enable` (bits 0, RW).
             #[inline]
             pub fn enable(&mut self, value: bool) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, Enable, value)
             }
-            /// `period` — bits 7:4, RW
-            ///
-            /// Timer period exponent.
+            /// `period` (bits 7:4, RW).
             #[inline]
             pub fn period(&mut self, value: ::perfregs::hal::Bits<4u32>) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, Period, value)
             }
-            /// `mode` — bits 9:8, RW
-            ///
-            /// Operating mode.
+            /// `mode` (bits 9:8, RW).
             #[inline]
             pub fn mode(&mut self, value: super::super::enums::CtlMode) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, Mode, value)
@@ -254,39 +199,39 @@ pub mod hsw {
                 write!(f, "{}({:#x})", "CTL", self.0)
             }
         }
-        /// `enable` — bits 0, RW
+        /// `enable`: bits 0, RW
         ///
         /// Enable the unit.
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct Enable;
         impl ::perfregs::hal::Field for Enable {
-            type Register = super::CTL;
+            type Layout = FieldLayout;
             type Access = ::perfregs::hal::access::Rw;
             type Value = bool;
             const NAME: &'static str = "enable";
             const LSB: u32 = 0u32;
             const WIDTH: u32 = 1u32;
         }
-        /// `period` — bits 7:4, RW
+        /// `period`: bits 7:4, RW
         ///
         /// Timer period exponent.
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct Period;
         impl ::perfregs::hal::Field for Period {
-            type Register = super::CTL;
+            type Layout = FieldLayout;
             type Access = ::perfregs::hal::access::Rw;
             type Value = ::perfregs::hal::Bits<4u32>;
             const NAME: &'static str = "period";
             const LSB: u32 = 4u32;
             const WIDTH: u32 = 4u32;
         }
-        /// `mode` — bits 9:8, RW
+        /// `mode`: bits 9:8, RW
         ///
         /// Operating mode.
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct Mode;
         impl ::perfregs::hal::Field for Mode {
-            type Register = super::CTL;
+            type Layout = FieldLayout;
             type Access = ::perfregs::hal::access::Rw;
             type Value = super::super::enums::CtlMode;
             const NAME: &'static str = "mode";
@@ -294,4 +239,69 @@ pub mod hsw {
             const WIDTH: u32 = 2u32;
         }
     }
+}
+/// Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
+///
+/// Every item here exists on this project at the address its docs give.
+pub mod hsw {
+    /// Everything described for this project, at run time.
+    pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
+        name: "hsw",
+        title: "Haswell (Gen7.5)",
+        registers: &[&REGISTERS[0]],
+        events: &[],
+        formats: &[],
+        steering: None,
+        domains: &[],
+        groups: &[],
+        map: &[],
+        tables: &[],
+    };
+    /// Runtime description of every register (array elements expanded) of this project.
+    pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
+        ::perfregs::hal::meta::RegisterInfo {
+            name: "CTL",
+            block: "golden",
+            title: "Control",
+            space: ::perfregs::hal::meta::SpaceKind::Mmio,
+            address: 0x1000,
+            width: 32u32,
+            reset: 0x10,
+            masked: false,
+            fields: &super::layouts::ctl::FIELDS,
+            domain: None,
+            replication: None,
+        },
+    ];
+    /// CTL: Control
+    ///
+    /// A plain read/write control register.
+    ///
+    /// | | |
+    /// |---|---|
+    /// | MMIO offset | `0x1000` on hsw |
+    /// | width | 32 bits |
+    /// | reset | `0x10` |
+    /// | power domain | none (outside every force-wake range) |
+    /// | replication | unicast |
+    /// | source | golden test |
+    /// | defined at | `input.yaml:6:9` |
+    /// | fields | [`CTL`](ctl) |
+    #[allow(non_camel_case_types)]
+    #[derive(Clone, Copy)]
+    pub struct CTL;
+    impl ::perfregs::hal::Register for CTL {
+        type Project = ::perfregs::hal::Hsw;
+        type Space = ::perfregs::hal::Mmio;
+        type Domain = ::perfregs::hal::power::NoDomain;
+        type Layout = ctl::FieldLayout;
+        type Cast = ::perfregs::hal::register::Single;
+        type Read = ctl::R;
+        type Write = ctl::W;
+        const NAME: &'static str = "CTL";
+        const ADDRESS: u64 = 0x1000;
+        const RESET: u64 = 0x10;
+        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
+    }
+    pub use super::layouts::ctl;
 }
