@@ -10,6 +10,7 @@ pub mod diag;
 pub mod emit;
 pub mod export;
 pub mod ir;
+pub mod layout;
 pub mod load;
 pub mod locate;
 pub mod lower;
@@ -137,10 +138,11 @@ fn compile_loaded(loaded: Vec<Loaded>, mut diags: Diagnostics) -> Result<Ir, Vec
 }
 
 /// Emit the IR as formatted Rust source text (as `rustfmt` would lay it out).
+/// Runtime-table rows are laid one to a line (see [`layout::rows_on_one_line`]).
 pub fn generate(ir: &Ir, opts: &EmitOptions) -> String {
     let tokens = emit::emit(ir, opts);
     match syn::parse2::<syn::File>(tokens.clone()) {
-        Ok(file) => prettyplease::unparse(&file),
+        Ok(file) => layout::rows_on_one_line(&prettyplease::unparse(&file)),
         // Unreachable for tokens we emit; keep the unformatted text rather than fail.
         Err(_) => tokens.to_string(),
     }

@@ -34,70 +34,14 @@ pub mod layouts {
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
         /// Runtime description of the fields, by ascending lsb.
         pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 8usize] = [
-            ::perfregs::hal::meta::FieldInfo {
-                name: "ready",
-                lsb: 0u32,
-                width: 1u32,
-                access: ::perfregs::hal::meta::AccessKind::Ro,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "kick",
-                lsb: 1u32,
-                width: 1u32,
-                access: ::perfregs::hal::meta::AccessKind::Wo,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "overflow",
-                lsb: 2u32,
-                width: 1u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw1c,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "arm",
-                lsb: 3u32,
-                width: 1u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw1s,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "zero",
-                lsb: 4u32,
-                width: 4u32,
-                access: ::perfregs::hal::meta::AccessKind::Mbz,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "reserved_11_8",
-                lsb: 8u32,
-                width: 4u32,
-                access: ::perfregs::hal::meta::AccessKind::Rsvd,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "keep",
-                lsb: 12u32,
-                width: 4u32,
-                access: ::perfregs::hal::meta::AccessKind::Pbc,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "level",
-                lsb: 16u32,
-                width: 8u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[],
-                description: "",
-            },
+            ::perfregs::hal::meta::FieldInfo { name: "ready", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Ro, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "kick", lsb: 1u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Wo, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "overflow", lsb: 2u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw1c, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "arm", lsb: 3u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw1s, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "zero", lsb: 4u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Mbz, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "reserved_11_8", lsb: 8u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rsvd, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "keep", lsb: 12u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Pbc, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "level", lsb: 16u32, width: 8u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
         ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
@@ -306,19 +250,7 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "STATUS",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x2000,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &super::layouts::status::FIELDS,
-            domain: None,
-            replication: None,
-        },
+        ::perfregs::hal::meta::RegisterInfo { name: "STATUS", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2000, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::status::FIELDS, domain: None, replication: None, },
     ];
     /// STATUS
     ///

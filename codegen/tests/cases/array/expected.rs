@@ -27,14 +27,7 @@ pub mod layouts {
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
         /// Runtime description of the fields, by ascending lsb.
         pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 1usize] = [
-            ::perfregs::hal::meta::FieldInfo {
-                name: "value",
-                lsb: 0u32,
-                width: 32u32,
-                access: ::perfregs::hal::meta::AccessKind::RwV,
-                values: &[],
-                description: "Value of counter {n}.",
-            },
+            ::perfregs::hal::meta::FieldInfo { name: "value", lsb: 0u32, width: 32u32, access: ::perfregs::hal::meta::AccessKind::RwV, values: &[], description: "Value of counter {n}.", },
         ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
@@ -138,14 +131,7 @@ pub mod layouts {
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
         /// Runtime description of the fields, by ascending lsb.
         pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 1usize] = [
-            ::perfregs::hal::meta::FieldInfo {
-                name: "event",
-                lsb: 0u32,
-                width: 8u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[],
-                description: "",
-            },
+            ::perfregs::hal::meta::FieldInfo { name: "event", lsb: 0u32, width: 8u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
         ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
@@ -242,32 +228,8 @@ pub mod ivb {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 2usize] = [
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "SEL0",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x3100,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &super::layouts::seln::FIELDS,
-            domain: None,
-            replication: None,
-        },
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "SEL1",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x3104,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &super::layouts::seln::FIELDS,
-            domain: None,
-            replication: None,
-        },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL0", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3100, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::seln::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL1", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3104, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::seln::FIELDS, domain: None, replication: None, },
     ];
     /// SELn
     ///
@@ -298,8 +260,7 @@ pub mod ivb {
         const COUNT: usize = 2usize;
         const RESET: u64 = 0x0;
         const INFOS: &'static [&'static ::perfregs::hal::meta::RegisterInfo] = &[
-            &REGISTERS[0],
-            &REGISTERS[1],
+            &REGISTERS[0], &REGISTERS[1],
         ];
     }
     impl SELn {
@@ -333,13 +294,7 @@ pub mod hsw {
         name: "hsw",
         title: "Haswell (Gen7.5)",
         registers: &[
-            &REGISTERS[0],
-            &REGISTERS[1],
-            &REGISTERS[2],
-            &REGISTERS[3],
-            &REGISTERS[4],
-            &REGISTERS[5],
-            &REGISTERS[6],
+            &REGISTERS[0], &REGISTERS[1], &REGISTERS[2], &REGISTERS[3], &REGISTERS[4], &REGISTERS[5], &REGISTERS[6],
         ],
         events: &[],
         formats: &[],
@@ -351,97 +306,13 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 7usize] = [
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "CNT0",
-            block: "golden",
-            title: "Counter 0",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x3000,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &super::layouts::cntn::FIELDS,
-            domain: None,
-            replication: None,
-        },
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "CNT1",
-            block: "golden",
-            title: "Counter 1",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x3008,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &super::layouts::cntn::FIELDS,
-            domain: None,
-            replication: None,
-        },
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "CNT2",
-            block: "golden",
-            title: "Counter 2",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x3010,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &super::layouts::cntn::FIELDS,
-            domain: None,
-            replication: None,
-        },
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "SEL0",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x3200,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &super::layouts::seln::FIELDS,
-            domain: None,
-            replication: None,
-        },
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "SEL1",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x3204,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &super::layouts::seln::FIELDS,
-            domain: None,
-            replication: None,
-        },
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "SEL2",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x3208,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &super::layouts::seln::FIELDS,
-            domain: None,
-            replication: None,
-        },
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "SEL3",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x320c,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &super::layouts::seln::FIELDS,
-            domain: None,
-            replication: None,
-        },
+        ::perfregs::hal::meta::RegisterInfo { name: "CNT0", block: "golden", title: "Counter 0", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3000, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::cntn::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CNT1", block: "golden", title: "Counter 1", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3008, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::cntn::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CNT2", block: "golden", title: "Counter 2", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3010, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::cntn::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL0", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3200, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::seln::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL1", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3204, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::seln::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL2", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3208, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::seln::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL3", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x320c, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::seln::FIELDS, domain: None, replication: None, },
     ];
     /// CNTn: Counter n
     ///
@@ -471,9 +342,7 @@ pub mod hsw {
         const COUNT: usize = 3usize;
         const RESET: u64 = 0x0;
         const INFOS: &'static [&'static ::perfregs::hal::meta::RegisterInfo] = &[
-            &REGISTERS[0],
-            &REGISTERS[1],
-            &REGISTERS[2],
+            &REGISTERS[0], &REGISTERS[1], &REGISTERS[2],
         ];
     }
     impl CNTn {
@@ -528,10 +397,7 @@ pub mod hsw {
         const COUNT: usize = 4usize;
         const RESET: u64 = 0x0;
         const INFOS: &'static [&'static ::perfregs::hal::meta::RegisterInfo] = &[
-            &REGISTERS[3],
-            &REGISTERS[4],
-            &REGISTERS[5],
-            &REGISTERS[6],
+            &REGISTERS[3], &REGISTERS[4], &REGISTERS[5], &REGISTERS[6],
         ];
     }
     impl SELn {

@@ -79,14 +79,7 @@ pub mod layouts {
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
         /// Runtime description of the fields, by ascending lsb.
         pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 1usize] = [
-            ::perfregs::hal::meta::FieldInfo {
-                name: "speed",
-                lsb: 0u32,
-                width: 2u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[("slow", 0), ("medium", 1), ("fast", 2)],
-                description: "",
-            },
+            ::perfregs::hal::meta::FieldInfo { name: "speed", lsb: 0u32, width: 2u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[("slow", 0), ("medium", 1), ("fast", 2)], description: "", },
         ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
@@ -188,14 +181,7 @@ pub mod layouts {
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
         /// Runtime description of the fields, by ascending lsb.
         pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 1usize] = [
-            ::perfregs::hal::meta::FieldInfo {
-                name: "speed",
-                lsb: 4u32,
-                width: 2u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[("slow", 0), ("medium", 1), ("fast", 2)],
-                description: "",
-            },
+            ::perfregs::hal::meta::FieldInfo { name: "speed", lsb: 4u32, width: 2u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[("slow", 0), ("medium", 1), ("fast", 2)], description: "", },
         ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
@@ -292,19 +278,7 @@ pub mod ivb {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "CLK_IVB",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x5000,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &super::layouts::clk_ivb::FIELDS,
-            domain: None,
-            replication: None,
-        },
+        ::perfregs::hal::meta::RegisterInfo { name: "CLK_IVB", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5000, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::clk_ivb::FIELDS, domain: None, replication: None, },
     ];
     /// CLK_IVB
     ///
@@ -355,19 +329,7 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "CLK_HSW",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x5100,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &super::layouts::clk_hsw::FIELDS,
-            domain: None,
-            replication: None,
-        },
+        ::perfregs::hal::meta::RegisterInfo { name: "CLK_HSW", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5100, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::clk_hsw::FIELDS, domain: None, replication: None, },
     ];
     /// CLK_HSW
     ///

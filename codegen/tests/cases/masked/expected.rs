@@ -29,30 +29,9 @@ pub mod layouts {
         impl ::perfregs::hal::register::MaskedLayout for FieldLayout {}
         /// Runtime description of the fields, by ascending lsb.
         pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 3usize] = [
-            ::perfregs::hal::meta::FieldInfo {
-                name: "kernel",
-                lsb: 0u32,
-                width: 1u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "user",
-                lsb: 1u32,
-                width: 1u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "level",
-                lsb: 8u32,
-                width: 4u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[],
-                description: "",
-            },
+            ::perfregs::hal::meta::FieldInfo { name: "kernel", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "user", lsb: 1u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "level", lsb: 8u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
         ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
@@ -205,19 +184,7 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "WAKE",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0xa188,
-            width: 32u32,
-            reset: 0x0,
-            masked: true,
-            fields: &super::layouts::wake::FIELDS,
-            domain: None,
-            replication: None,
-        },
+        ::perfregs::hal::meta::RegisterInfo { name: "WAKE", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0xa188, width: 32u32, reset: 0x0, masked: true, fields: &super::layouts::wake::FIELDS, domain: None, replication: None, },
     ];
     /// WAKE
     ///

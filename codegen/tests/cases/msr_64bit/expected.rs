@@ -31,46 +31,11 @@ pub mod layouts {
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
         /// Runtime description of the fields, by ascending lsb.
         pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 5usize] = [
-            ::perfregs::hal::meta::FieldInfo {
-                name: "core_sel",
-                lsb: 0u32,
-                width: 15u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "overflow",
-                lsb: 30u32,
-                width: 1u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw1c,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "freeze",
-                lsb: 31u32,
-                width: 1u32,
-                access: ::perfregs::hal::meta::AccessKind::Wo,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "count",
-                lsb: 32u32,
-                width: 8u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "reserved_63_40",
-                lsb: 40u32,
-                width: 24u32,
-                access: ::perfregs::hal::meta::AccessKind::Rsvd,
-                values: &[],
-                description: "",
-            },
+            ::perfregs::hal::meta::FieldInfo { name: "core_sel", lsb: 0u32, width: 15u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "overflow", lsb: 30u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw1c, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "freeze", lsb: 31u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Wo, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "count", lsb: 32u32, width: 8u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "reserved_63_40", lsb: 40u32, width: 24u32, access: ::perfregs::hal::meta::AccessKind::Rsvd, values: &[], description: "", },
         ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
@@ -245,19 +210,7 @@ pub mod ivt {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "PMON_CTL",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Msr,
-            address: 0xc00,
-            width: 64u32,
-            reset: 0x0,
-            masked: false,
-            fields: &super::layouts::pmon_ctl::FIELDS,
-            domain: None,
-            replication: None,
-        },
+        ::perfregs::hal::meta::RegisterInfo { name: "PMON_CTL", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Msr, address: 0xc00, width: 64u32, reset: 0x0, masked: false, fields: &super::layouts::pmon_ctl::FIELDS, domain: None, replication: None, },
     ];
     /// PMON_CTL
     ///

@@ -28,22 +28,8 @@ pub mod layouts {
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
         /// Runtime description of the fields, by ascending lsb.
         pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 2usize] = [
-            ::perfregs::hal::meta::FieldInfo {
-                name: "go",
-                lsb: 0u32,
-                width: 1u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "select",
-                lsb: 4u32,
-                width: 4u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[],
-                description: "",
-            },
+            ::perfregs::hal::meta::FieldInfo { name: "go", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "select", lsb: 4u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
         ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
@@ -171,30 +157,9 @@ pub mod layouts {
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
         /// Runtime description of the fields, by ascending lsb.
         pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 3usize] = [
-            ::perfregs::hal::meta::FieldInfo {
-                name: "go",
-                lsb: 0u32,
-                width: 1u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "fast",
-                lsb: 2u32,
-                width: 1u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "select",
-                lsb: 4u32,
-                width: 4u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[],
-                description: "",
-            },
+            ::perfregs::hal::meta::FieldInfo { name: "go", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "fast", lsb: 2u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "select", lsb: 4u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
         ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
@@ -337,19 +302,7 @@ pub mod ivb {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "CFG",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x2100,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &super::layouts::cfg::FIELDS,
-            domain: None,
-            replication: None,
-        },
+        ::perfregs::hal::meta::RegisterInfo { name: "CFG", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2100, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::cfg::FIELDS, domain: None, replication: None, },
     ];
     /// CFG
     ///
@@ -401,19 +354,7 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "CFG",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x2200,
-            width: 32u32,
-            reset: 0x4,
-            masked: false,
-            fields: &super::layouts::cfg_hsw::FIELDS,
-            domain: None,
-            replication: None,
-        },
+        ::perfregs::hal::meta::RegisterInfo { name: "CFG", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2200, width: 32u32, reset: 0x4, masked: false, fields: &super::layouts::cfg_hsw::FIELDS, domain: None, replication: None, },
     ];
     /// CFG
     ///

@@ -85,30 +85,9 @@ pub mod layouts {
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
         /// Runtime description of the fields, by ascending lsb.
         pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 3usize] = [
-            ::perfregs::hal::meta::FieldInfo {
-                name: "enable",
-                lsb: 0u32,
-                width: 1u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[],
-                description: "Enable the unit.",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "period",
-                lsb: 4u32,
-                width: 4u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[],
-                description: "Timer period exponent.",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "mode",
-                lsb: 8u32,
-                width: 2u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[("off", 0), ("single", 1), ("continuous", 2)],
-                description: "Operating mode.",
-            },
+            ::perfregs::hal::meta::FieldInfo { name: "enable", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "Enable the unit.", },
+            ::perfregs::hal::meta::FieldInfo { name: "period", lsb: 4u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "Timer period exponent.", },
+            ::perfregs::hal::meta::FieldInfo { name: "mode", lsb: 8u32, width: 2u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[("off", 0), ("single", 1), ("continuous", 2)], description: "Operating mode.", },
         ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
@@ -259,19 +238,7 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "CTL",
-            block: "golden",
-            title: "Control",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x1000,
-            width: 32u32,
-            reset: 0x10,
-            masked: false,
-            fields: &super::layouts::ctl::FIELDS,
-            domain: None,
-            replication: None,
-        },
+        ::perfregs::hal::meta::RegisterInfo { name: "CTL", block: "golden", title: "Control", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x1000, width: 32u32, reset: 0x10, masked: false, fields: &super::layouts::ctl::FIELDS, domain: None, replication: None, },
     ];
     /// CTL: Control
     ///

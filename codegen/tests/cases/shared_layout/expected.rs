@@ -28,22 +28,8 @@ pub mod layouts {
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
         /// Runtime description of the fields, by ascending lsb.
         pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 2usize] = [
-            ::perfregs::hal::meta::FieldInfo {
-                name: "value",
-                lsb: 0u32,
-                width: 16u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[],
-                description: "",
-            },
-            ::perfregs::hal::meta::FieldInfo {
-                name: "valid",
-                lsb: 31u32,
-                width: 1u32,
-                access: ::perfregs::hal::meta::AccessKind::Rw,
-                values: &[],
-                description: "",
-            },
+            ::perfregs::hal::meta::FieldInfo { name: "value", lsb: 0u32, width: 16u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+            ::perfregs::hal::meta::FieldInfo { name: "valid", lsb: 31u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
         ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
@@ -164,32 +150,8 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 2usize] = [
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "LIMIT_LO",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x4000,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &super::layouts::limit_lo::FIELDS,
-            domain: None,
-            replication: None,
-        },
-        ::perfregs::hal::meta::RegisterInfo {
-            name: "LIMIT_HI",
-            block: "golden",
-            title: "",
-            space: ::perfregs::hal::meta::SpaceKind::Mmio,
-            address: 0x4004,
-            width: 32u32,
-            reset: 0x0,
-            masked: false,
-            fields: &super::layouts::limit_lo::FIELDS,
-            domain: None,
-            replication: None,
-        },
+        ::perfregs::hal::meta::RegisterInfo { name: "LIMIT_LO", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4000, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::limit_lo::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "LIMIT_HI", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4004, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::limit_lo::FIELDS, domain: None, replication: None, },
     ];
     /// LIMIT_LO
     ///
