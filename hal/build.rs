@@ -1,14 +1,18 @@
-//! Regenerates the register modules from `../regdefs/` (or `$PERFREGS_REGDEFS`) into `OUT_DIR`.
+//! Regenerates the register modules from the descriptions of the
+//! `perfregs-regdefs` crate (`regdefs/` in the repository; or
+//! `$PERFREGS_REGDEFS`) into `OUT_DIR`.
 use std::path::Path;
 
 fn main() {
     // PERFREGS_REGDEFS points the HAL at another description folder.
     println!("cargo:rerun-if-env-changed=PERFREGS_REGDEFS");
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = match std::env::var_os("PERFREGS_REGDEFS") {
         Some(d) => std::path::PathBuf::from(d),
-        None => manifest.parent().unwrap_or(manifest).join("regdefs"),
+        // The folder itself, not `perfregs_regdefs::FILES`: a file added to the
+        // folder is seen without editing the crate's list.
+        None => std::path::PathBuf::from(perfregs_regdefs::dir()),
     };
+    // The folder (a new or removed file) and each file (an edit).
     println!("cargo:rerun-if-changed={}", dir.display());
     if let Ok((files, ())) = perfregs_codegen::input_files(&dir) {
         for f in files {

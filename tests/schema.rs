@@ -1,13 +1,13 @@
 //! `regdefs/schema.json` (the JSON Schema for editors) agrees with the shipped
 //! description files, and it does reject malformed descriptions.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use boon::{Compiler, SchemaIndex, Schemas, ValidationError};
 use serde_json::Value;
 
 fn regdefs() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("regdefs")
+    PathBuf::from(perfregs_regdefs::dir())
 }
 
 const SCHEMA_URL: &str = "file:///regdefs/schema.json";

@@ -28,9 +28,10 @@ pub use diag::Diagnostic as Error;
 pub use emit::EmitOptions;
 pub use ir::Ir;
 
-/// The project catalogue shipped in `regdefs/projects.yaml`, for callers
-/// (such as the proc-macro) that describe registers without a catalogue.
-pub const STANDARD_PROJECTS: &str = include_str!("../../regdefs/projects.yaml");
+/// The project catalogue shipped in `regdefs/projects.yaml` (the
+/// `perfregs-regdefs` crate), for callers (such as the proc-macro) that
+/// describe registers without a catalogue.
+pub const STANDARD_PROJECTS: &str = perfregs_regdefs::PROJECTS_YAML;
 
 /// Compile already-read sources `(name, text)` into the IR. A catalogue must be
 /// among them or given as `catalogue`.
@@ -57,12 +58,16 @@ pub fn compile_sources(
 }
 
 /// Compile every `*.yaml` file of a folder (or one file plus the standard catalogue).
+///
+/// Diagnostics name the files as found under `path`; generated output names
+/// them relative to the folder (`oa_gen7.yaml:12:5`), so it does not depend on
+/// where the folder is.
 pub fn compile_path(path: &Path) -> Result<Ir, Vec<Diagnostic>> {
     let (files, _) = input_files(path)?;
     let mut diags = Diagnostics::default();
     let mut loaded: Vec<Loaded> = files
         .iter()
-        .filter_map(|f| load::load_file(f, &mut diags))
+        .filter_map(|f| load::load_file_as(f, &load::relative_name(path, f), &mut diags))
         .collect();
     if !loaded
         .iter()

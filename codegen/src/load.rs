@@ -9,8 +9,12 @@ use std::path::{Path, PathBuf};
 /// One source text and its position index.
 #[derive(Debug, Clone)]
 pub struct SourceFile {
-    /// Name used in diagnostics (the path as given).
+    /// Name used in diagnostics (the path as given, so a user can open it).
     pub name: String,
+    /// Name used in generated output: relative to the description folder
+    /// (`oa_gen7.yaml`), so the output is the same in every checkout path.
+    /// Equal to `name` for sources that are not read from a folder.
+    pub rel_name: String,
     /// The text.
     pub text: String,
     /// Node positions.
@@ -88,6 +92,7 @@ pub fn load_str(name: &str, text: &str, diags: &mut Diagnostics) -> Option<Loade
     let index = PosIndex::build(text);
     let source = SourceFile {
         name: name.to_string(),
+        rel_name: name.to_string(),
         text: text.to_string(),
         index,
     };
@@ -105,6 +110,28 @@ pub fn load_str(name: &str, text: &str, diags: &mut Diagnostics) -> Option<Loade
             None
         }
     }
+}
+
+/// Read and deserialize one file; diagnostics name it as given, generated output by `rel_name`.
+pub fn load_file_as(path: &Path, rel_name: &str, diags: &mut Diagnostics) -> Option<Loaded> {
+    let mut loaded = load_file(path, diags)?;
+    loaded.source.rel_name = rel_name.to_string();
+    Some(loaded)
+}
+
+/// The name of `file` relative to `base` (a folder, or the file itself), with `/`
+/// separators: what generated output records, independent of the checkout path.
+pub fn relative_name(base: &Path, file: &Path) -> String {
+    let rel = if base.is_file() {
+        file.file_name().map(Path::new).unwrap_or(file)
+    } else {
+        file.strip_prefix(base).unwrap_or(file)
+    };
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    parts.join("/")
 }
 
 /// Read and deserialize one file.

@@ -418,7 +418,7 @@ const FIELD_HEADER: &str = "| Bits | Name | Access | Reset | Description | Value
 
 #[test]
 fn every_project_of_regdefs_exports() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../regdefs");
+    let dir = Path::new(perfregs_regdefs::dir()).to_path_buf();
     let ir = match perfregs_codegen::compile_path(&dir) {
         Ok(ir) => ir,
         Err(diags) => {

@@ -1,0 +1,93 @@
+//! The perfregs register descriptions, as data.
+//!
+//! The YAML files of this folder (schema: `SCHEMA.md`, editor support:
+//! `schema.json`) are the single source of the perfregs HAL. This crate ships
+//! them in its package and exposes them three ways:
+//!
+//! - [`PROJECTS_YAML`]: the project catalogue, for callers that describe
+//!   registers of their own (the `regdefs!` proc-macro);
+//! - [`FILES`]: every description file, by name, compiled in;
+//! - [`dir`]: the folder itself, for build scripts that read it and want
+//!   `cargo:rerun-if-changed` lines for its files.
+#![no_std]
+#![forbid(unsafe_code)]
+
+macro_rules! files {
+    ($($name:literal),* $(,)?) => {
+        /// Every description file of this folder: (file name relative to [`dir`], text),
+        /// sorted by name. A test checks that this list matches the folder.
+        pub const FILES: &[(&str, &str)] = &[$(($name, include_str!(concat!("../", $name)))),*];
+    };
+}
+
+files![
+    "cec.yaml",
+    "forcewake_gen7.yaml",
+    "ivt_r2pcie.yaml",
+    "ivt_ubox.yaml",
+    "oa_bdw.yaml",
+    "oa_gen7.yaml",
+    "oa_gen7_formats.yaml",
+    "oa_tgl.yaml",
+    "oaperf.yaml",
+    "p4.yaml",
+    "projects.yaml",
+    "tgl_forcewake.yaml",
+    "tgl_gt_map.yaml",
+];
+
+/// The project catalogue (`projects.yaml`): families, projects and their order.
+pub const PROJECTS_YAML: &str = include_str!("../projects.yaml");
+
+/// The folder holding the description files (this crate's manifest folder, as
+/// built): for build scripts that compile the folder and print
+/// `cargo:rerun-if-changed` for it and for each file.
+pub fn dir() -> &'static str {
+    env!("CARGO_MANIFEST_DIR")
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::string::String;
+    use std::vec::Vec;
+
+    /// `FILES` names exactly the folder's description files, sorted, with their text.
+    #[test]
+    fn files_match_the_folder() {
+        let mut on_disk: Vec<String> = std::fs::read_dir(super::dir())
+            .expect("the description folder")
+            .map(|e| {
+                e.expect("a folder entry")
+                    .file_name()
+                    .into_string()
+                    .expect("UTF-8 name")
+            })
+            .filter(|n| n.ends_with(".yaml") || n.ends_with(".yml"))
+            .collect();
+        on_disk.sort();
+        let listed: Vec<&str> = super::FILES.iter().map(|(n, _)| *n).collect();
+        assert_eq!(
+            listed, on_disk,
+            "regdefs/src/lib.rs: the `files!` list must name every *.yaml file of regdefs/, sorted"
+        );
+        for (name, text) in super::FILES {
+            let path = std::path::Path::new(super::dir()).join(name);
+            assert_eq!(
+                std::fs::read_to_string(&path).expect("readable").as_str(),
+                *text,
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn projects_yaml_is_the_catalogue() {
+        let (_, text) = super::FILES
+            .iter()
+            .find(|(n, _)| *n == "projects.yaml")
+            .expect("projects.yaml is listed");
+        assert_eq!(*text, super::PROJECTS_YAML);
+        assert!(super::PROJECTS_YAML.contains("families:"));
+    }
+}
