@@ -110,76 +110,7 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Result<Ir, Vec<Diagnostic>> 
             });
         }
         for r in &b.registers {
-<<<<<<< HEAD
             lower_register(&mut l, b, r, enum_base);
-=======
-            let (Some(projects), Some(width), Some(addrs), Some(resets)) =
-                (r.projects, r.width, &r.address, &r.reset)
-            else {
-                continue;
-            };
-            let (count, stride) = r.array.unwrap_or((1, 0));
-            let pos = b.source.index.node(&r.path);
-            for n in 0..count {
-                let sub = |s: String| s.replace("{n}", &n.to_string());
-                let mut instances = Vec::new();
-                for p in projects.iter().filter(|&p| n < r.count_on(p)) {
-                    let Some(address) = addrs.iter().find(|(s, _, _)| s.contains(p)).map(|x| x.1)
-                    else {
-                        continue;
-                    };
-                    let reset = resets
-                        .iter()
-                        .find(|(s, _, _)| s.contains(p))
-                        .map(|x| x.1)
-                        .unwrap_or(0);
-                    let mut fields: Vec<FieldIr> = r
-                        .fields
-                        .iter()
-                        .filter(|f| f.projects.is_some_and(|s| s.contains(p)))
-                        .filter_map(|f| {
-                            let (msb, lsb) = f.bits?;
-                            Some(FieldIr {
-                                name: f.name.clone(),
-                                lsb,
-                                width: msb - lsb + 1,
-                                access: f.access?,
-                                description: sub(text(&f.description)),
-                                note: text(&f.note),
-                                enum_index: f.enum_index.map(|i| i + enum_base),
-                            })
-                        })
-                        .collect();
-                    fields.sort_by_key(|f| f.lsb);
-                    instances.push(InstanceIr {
-                        project: p,
-                        address: address.wrapping_add(u64::from(n).wrapping_mul(stride)),
-                        reset,
-                        fields,
-                        domain: None,
-                        replication: None,
-                    });
-                }
-                if instances.is_empty() {
-                    continue;
-                }
-                ir.registers.push(RegisterIr {
-                    name: sub(r.name.clone()),
-                    block: b.block.clone(),
-                    space: b.space,
-                    document: b.document.clone(),
-                    defined_at: format!("{}:{}:{}", b.source.rel_name, pos.line, pos.column),
-                    title: sub(text(&r.title)),
-                    description: sub(text(&r.description)),
-                    prm: text(&r.prm),
-                    note: text(&r.note),
-                    width,
-                    masked: r.masked,
-                    array: r.array.map(|(c, s)| (r.name.clone(), n, c, s)),
-                    instances,
-                });
-            }
->>>>>>> fa3bf09 (Publishable crates and checkout-independent output)
         }
         for e in &b.events {
             if let Some(projects) = e.projects {
@@ -274,12 +205,7 @@ fn lower_register(l: &mut Lowering, b: &RBlock, r: &RRegister, enum_base: usize)
         return;
     }
     // Relative to the description folder, so generated text is the same in any checkout.
-    let file = std::path::Path::new(&b.source.name)
-        .file_name()
-        .map_or_else(
-            || b.source.name.clone(),
-            |f| f.to_string_lossy().into_owned(),
-        );
+    let file = &b.source.rel_name;
     l.ir.registers.push(RegisterIr {
         name: r.name.clone(),
         block: b.block.clone(),

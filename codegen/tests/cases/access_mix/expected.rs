@@ -262,7 +262,7 @@ pub mod hsw {
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | source | golden test |
-    /// | defined at | `input.yaml:6:9` |
+    /// | defined at | `access_mix/input.yaml:6:9` |
     /// | fields | [`STATUS`](status) |
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]

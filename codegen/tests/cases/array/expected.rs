@@ -243,7 +243,7 @@ pub mod ivb {
     /// | replication | unicast |
     /// | other projects | hsw `0x3200` |
     /// | source | golden test |
-    /// | defined at | `input.yaml:13:9` |
+    /// | defined at | `array/input.yaml:13:9` |
     /// | fields | [`SELn`](seln) |
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
@@ -325,7 +325,7 @@ pub mod hsw {
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | source | golden test |
-    /// | defined at | `input.yaml:6:9` |
+    /// | defined at | `array/input.yaml:6:9` |
     /// | fields | [`CNTn`](cntn) |
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
@@ -380,7 +380,7 @@ pub mod hsw {
     /// | replication | unicast |
     /// | other projects | ivb `0x3100` |
     /// | source | golden test |
-    /// | defined at | `input.yaml:13:9` |
+    /// | defined at | `array/input.yaml:13:9` |
     /// | fields | [`SELn`](seln) |
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]

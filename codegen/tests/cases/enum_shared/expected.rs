@@ -290,7 +290,7 @@ pub mod ivb {
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | source | golden test |
-    /// | defined at | `input.yaml:13:9` |
+    /// | defined at | `enum_shared/input.yaml:13:9` |
     /// | fields | [`CLK_IVB`](clk_ivb) |
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
@@ -341,7 +341,7 @@ pub mod hsw {
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | source | golden test |
-    /// | defined at | `input.yaml:18:9` |
+    /// | defined at | `enum_shared/input.yaml:18:9` |
     /// | fields | [`CLK_HSW`](clk_hsw) |
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]

@@ -197,7 +197,7 @@ pub mod hsw {
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | source | golden test |
-    /// | defined at | `input.yaml:6:9` |
+    /// | defined at | `masked/input.yaml:6:9` |
     /// | fields | [`WAKE`](wake) |
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]

@@ -220,7 +220,7 @@ pub mod ivt {
     /// | width | 64 bits |
     /// | reset | `0x0` |
     /// | source | golden test |
-    /// | defined at | `input.yaml:6:9` |
+    /// | defined at | `msr_64bit/input.yaml:6:9` |
     /// | fields | [`PMON_CTL`](pmon_ctl) |
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]

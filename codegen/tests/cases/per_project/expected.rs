@@ -315,7 +315,7 @@ pub mod ivb {
     /// | replication | unicast |
     /// | other projects | hsw `0x2200` |
     /// | source | golden test |
-    /// | defined at | `input.yaml:6:9` |
+    /// | defined at | `per_project/input.yaml:6:9` |
     /// | fields | [`CFG`](cfg) |
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
@@ -367,7 +367,7 @@ pub mod hsw {
     /// | replication | unicast |
     /// | other projects | ivb `0x2100` |
     /// | source | golden test |
-    /// | defined at | `input.yaml:6:9` |
+    /// | defined at | `per_project/input.yaml:6:9` |
     /// | fields | [`CFG`](cfg) |
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]

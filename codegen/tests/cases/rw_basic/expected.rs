@@ -252,7 +252,7 @@ pub mod hsw {
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | source | golden test |
-    /// | defined at | `input.yaml:6:9` |
+    /// | defined at | `rw_basic/input.yaml:6:9` |
     /// | fields | [`CTL`](ctl) |
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]

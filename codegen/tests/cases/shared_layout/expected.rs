@@ -163,7 +163,7 @@ pub mod hsw {
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | source | golden test |
-    /// | defined at | `input.yaml:6:9` |
+    /// | defined at | `shared_layout/input.yaml:6:9` |
     /// | fields | [`LIMIT_LO`](limit_lo) |
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
@@ -192,7 +192,7 @@ pub mod hsw {
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | source | golden test |
-    /// | defined at | `input.yaml:12:9` |
+    /// | defined at | `shared_layout/input.yaml:12:9` |
     /// | fields | [`LIMIT_LO`](limit_hi) |
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
