@@ -41,12 +41,12 @@ fn main() {
     dev.clear(
         ivt::R2_PCI_PMON_BOX_STATUS,
         on,
-        ivt::r2_pci_pmon_box_status::Ov,
+        ivt::r2_pci_pmon_box_status::OV,
     );
     dev.clear(
         ivt::U_MSR_PMON_GLOBAL_STATUS,
         on,
-        ivt::u_msr_pmon_global_status::OvRp,
+        ivt::u_msr_pmon_global_status::OV_RP,
     );
     dev.write(ivt::R2_PCI_PMON_CTL0, on, |w| {
         w.rst(true).en(true).ov_en(true)

@@ -69,7 +69,7 @@ fn r2pcie_freezes_after_n_events_and_counts_meanwhile() {
     dev.clear(
         ivt::R2_PCI_PMON_BOX_STATUS,
         on,
-        ivt::r2_pci_pmon_box_status::Ov,
+        ivt::r2_pci_pmon_box_status::OV,
     );
     assert_eq!(dev.read(ivt::R2_PCI_PMON_BOX_STATUS, on).ov(), 0);
 }

@@ -36,7 +36,7 @@ fn read_decodes_fields() {
     assert_eq!(ctl.select_context_id(), 0);
     // Generic field API gives the same.
     assert_eq!(
-        ctl.get(hsw::oacontrol::TimerPeriod),
+        ctl.get(hsw::oacontrol::TIMER_PERIOD),
         Bits::<6>::new(42).unwrap()
     );
 }
@@ -142,7 +142,7 @@ fn modify_never_writes_back_rw1c_and_clear_is_explicit() {
     gpu.clear(
         extra::hsw::STATUS,
         &AlwaysAwake,
-        extra::hsw::status::Overflow,
+        extra::hsw::status::OVERFLOW,
     );
     let written = word(&gpu, 0x100);
     assert_eq!(written & 0b1110, 0b0010, "{written:#x}");

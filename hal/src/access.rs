@@ -6,6 +6,7 @@
 //! names the access type.
 
 use crate::register::Layout;
+use core::marker::PhantomData;
 
 mod sealed {
     pub trait Sealed {}
@@ -154,6 +155,43 @@ pub trait Field: Copy {
     } else {
         (1u64 << Self::WIDTH) - 1
     }) << Self::LSB;
+}
+
+/// Field `K` (its index in `L::FIELDS`) of layout `L`, with access `A` and
+/// value type `V`: each generated field is a constant of this type
+/// (`hsw::oacontrol::TIMER_PERIOD`), its bits read from the layout's table
+/// at compile time.
+pub struct FieldAt<L, A, V, const K: usize>(PhantomData<(L, A, V)>);
+
+impl<L, A, V, const K: usize> FieldAt<L, A, V, K> {
+    /// The field value (a zero-sized token).
+    pub const NEW: Self = FieldAt(PhantomData);
+}
+impl<L, A, V, const K: usize> Clone for FieldAt<L, A, V, K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<L, A, V, const K: usize> Copy for FieldAt<L, A, V, K> {}
+impl<L: Layout, A: AccessType, V: FieldValue, const K: usize> core::fmt::Debug
+    for FieldAt<L, A, V, K>
+{
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}.{} ({})", L::NAME, <Self as Field>::NAME, A::NAME)
+    }
+}
+impl<L: Layout, A: AccessType, V: FieldValue, const K: usize> Field for FieldAt<L, A, V, K> {
+    type Layout = L;
+    type Access = A;
+    type Value = V;
+    const NAME: &'static str = L::FIELDS[K].name;
+    const LSB: u32 = L::FIELDS[K].lsb;
+    const WIDTH: u32 = L::FIELDS[K].width;
+}
+
+/// The mask of field `f` in its register.
+pub const fn mask<F: Field>(_f: F) -> u64 {
+    F::MASK
 }
 
 /// A value read from a register.

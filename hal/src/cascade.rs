@@ -6,7 +6,7 @@
 //! the `P4_CCCR{n}` array (every CCCR has the same layout), and the addresses
 //! from the `P4_COUNTER{n}` / `P4_CCCR{n}` arrays and the counter index.
 
-use crate::access::Field;
+use crate::access::mask;
 use crate::bus::{Bus, Msr};
 use crate::generated::p4::{p4_cccrn as p4_cccr0, P4_CCCRn, P4_COUNTERn};
 use crate::register::{Layout, RegisterArray};
@@ -101,7 +101,7 @@ impl<B: Bus<Msr>> Device<P4, B> {
 
     /// Enable counter `c` (CCCR enable = 1); other CCCR fields are kept.
     pub fn enable<C: Counter>(&self, _c: C) {
-        let en = <p4_cccr0::Enable as Field>::MASK;
+        let en = mask(p4_cccr0::ENABLE);
         self.with_bus(|b| cccr_update(b, C::CCCR_MSR, en, 0));
     }
 
@@ -113,14 +113,14 @@ impl<B: Bus<Msr>> Device<P4, B> {
         T: CascadesFrom<S>,
         S: Counter,
     {
-        let cascade = <p4_cccr0::Cascade as Field>::MASK;
-        let en = <p4_cccr0::Enable as Field>::MASK;
+        let cascade = mask(p4_cccr0::CASCADE);
+        let en = mask(p4_cccr0::ENABLE);
         self.with_bus(|b| cccr_update(b, T::CCCR_MSR, cascade, en));
     }
 
     /// True when counter `c`'s sticky overflow flag (CCCR OVF) is set.
     pub fn overflowed<C: Counter>(&self, _c: C) -> bool {
-        let ovf = <p4_cccr0::Ovf as Field>::MASK;
+        let ovf = mask(p4_cccr0::OVF);
         self.with_bus(|b| b.read64(C::CCCR_MSR) & ovf != 0)
             .unwrap_or(false)
     }
@@ -128,7 +128,7 @@ impl<B: Bus<Msr>> Device<P4, B> {
     /// Clear counter `c`'s overflow flag (software writes OVF = 0); this also
     /// halts a counter cascaded from it.
     pub fn clear_overflow<C: Counter>(&self, _c: C) {
-        let ovf = <p4_cccr0::Ovf as Field>::MASK;
+        let ovf = mask(p4_cccr0::OVF);
         self.with_bus(|b| cccr_update(b, C::CCCR_MSR, 0, ovf));
     }
 }

@@ -13,6 +13,7 @@ use crate::register::{
     MaskedWritable, OnProject, Project, Readable, Register, Replicated, ReplicationGroup, Steered,
     Unicast, Writable,
 };
+use crate::register::{ReadOf, WriteOf};
 use core::cell::{Cell, UnsafeCell};
 use core::marker::PhantomData;
 
@@ -36,8 +37,8 @@ fn raw_write<R: Register, B: Bus<R::Space>>(reg: R, bus: &mut B, value: u64) {
 
 /// Start a write value at `init` and let `f` set fields.
 #[inline]
-fn build<R: Register>(init: u64, f: impl FnOnce(&mut R::Write) -> &mut R::Write) -> R::Write {
-    let mut w = R::Write::from_raw(init);
+fn build<R: Register>(init: u64, f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>) -> WriteOf<R> {
+    let mut w = WriteOf::<R>::from_raw(init);
     f(&mut w);
     w
 }
@@ -139,14 +140,14 @@ impl<P: Project, B> Device<P, B> {
 
     /// Read a register into a typed value (see [`Io::read`]).
     #[inline]
-    pub fn read<R>(&self, reg: R, awake: &impl Awake<R::Domain>) -> R::Read
+    pub fn read<R>(&self, reg: R, awake: &impl Awake<R::Domain>) -> ReadOf<R>
     where
         R: Readable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
         match self.io() {
             Some(mut io) => io.read(reg, awake),
-            None => R::Read::from_raw(0),
+            None => ReadOf::<R>::from_raw(0),
         }
     }
 
@@ -155,7 +156,7 @@ impl<P: Project, B> Device<P, B> {
     /// high again, and the low dword once more if the high one moved, so the
     /// value is one the counter really held. 32-bit registers read plainly.
     #[inline]
-    pub fn read_counter<R>(&self, reg: R, _awake: &impl Awake<R::Domain>) -> R::Read
+    pub fn read_counter<R>(&self, reg: R, _awake: &impl Awake<R::Domain>) -> ReadOf<R>
     where
         R: Readable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
@@ -173,7 +174,7 @@ impl<P: Project, B> Device<P, B> {
             }
             u64::from(hi2) << 32 | u64::from(lo)
         });
-        R::Read::from_raw(raw.unwrap_or(0))
+        ReadOf::<R>::from_raw(raw.unwrap_or(0))
     }
 
     /// Write a register from its reset value (see [`Io::write`]).
@@ -182,7 +183,7 @@ impl<P: Project, B> Device<P, B> {
         &self,
         reg: R,
         awake: &impl Awake<R::Domain>,
-        f: impl FnOnce(&mut R::Write) -> &mut R::Write,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
@@ -199,7 +200,7 @@ impl<P: Project, B> Device<P, B> {
         &self,
         reg: R,
         awake: &impl Awake<R::Domain>,
-        f: impl FnOnce(&mut R::Write) -> &mut R::Write,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
@@ -217,14 +218,14 @@ impl<P: Project, B> Device<P, B> {
         &self,
         reg: R,
         _awake: &impl Awake<R::Domain>,
-        f: impl FnOnce(R::Read, &mut R::Write) -> &mut R::Write,
+        f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: Readable + Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
         let raw = self.raw_read(reg);
-        let mut w = R::Write::from_raw(raw & R::KEEP_MASK);
-        f(R::Read::from_raw(raw), &mut w);
+        let mut w = WriteOf::<R>::from_raw(raw & R::KEEP_MASK);
+        f(ReadOf::<R>::from_raw(raw), &mut w);
         self.raw_write(reg, w.raw());
     }
 
@@ -246,7 +247,7 @@ impl<P: Project, B> Device<P, B> {
         &self,
         reg: R,
         awake: &impl Awake<R::Domain>,
-        f: impl FnOnce(&mut R::Write) -> &mut R::Write,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: MaskedWritable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
@@ -465,7 +466,7 @@ impl<'d, P: Steered, B: Bus<Mmio>> Steering<'d, P, B> {
         reg: R,
         instance: u32,
         _awake: &impl Awake<R::Domain>,
-    ) -> Option<R::Read>
+    ) -> Option<ReadOf<R>>
     where
         R: Readable + Replicated + OnProject<P>,
         B: Bus<R::Space>,
@@ -474,11 +475,11 @@ impl<'d, P: Steered, B: Bus<Mmio>> Steering<'d, P, B> {
             return None;
         }
         self.select(instance);
-        Some(R::Read::from_raw(self.device.raw_read(reg)))
+        Some(ReadOf::<R>::from_raw(self.device.raw_read(reg)))
     }
 
     /// Read the lowest present instance (as drivers do for a representative value).
-    pub fn read_any<R>(&mut self, reg: R, awake: &impl Awake<R::Domain>) -> Option<(u32, R::Read)>
+    pub fn read_any<R>(&mut self, reg: R, awake: &impl Awake<R::Domain>) -> Option<(u32, ReadOf<R>)>
     where
         R: Readable + Replicated + OnProject<P>,
         B: Bus<R::Space>,
@@ -492,7 +493,7 @@ impl<'d, P: Steered, B: Bus<Mmio>> Steering<'d, P, B> {
         &'s mut self,
         reg: R,
         awake: &'s A,
-    ) -> impl Iterator<Item = (u32, R::Read)> + use<'s, 'd, P, B, R, A>
+    ) -> impl Iterator<Item = (u32, ReadOf<R>)> + use<'s, 'd, P, B, R, A>
     where
         R: Readable + Replicated + OnProject<P>,
         B: Bus<R::Space>,
@@ -512,7 +513,7 @@ impl<'d, P: Steered, B: Bus<Mmio>> Steering<'d, P, B> {
         &mut self,
         reg: R,
         _awake: &impl Awake<R::Domain>,
-        f: impl FnOnce(&mut R::Write) -> &mut R::Write,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: Writable + Replicated + OnProject<P>,
         B: Bus<R::Space>,
@@ -529,7 +530,7 @@ impl<'d, P: Steered, B: Bus<Mmio>> Steering<'d, P, B> {
         reg: R,
         instance: u32,
         _awake: &impl Awake<R::Domain>,
-        f: impl FnOnce(&mut R::Write) -> &mut R::Write,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) -> bool
     where
         R: Writable + Replicated + OnProject<P>,
@@ -582,7 +583,7 @@ impl<P: Project, B> Io<'_, P, B> {
     }
 
     #[inline]
-    fn write_value<R>(&mut self, reg: R, _awake: &impl Awake<R::Domain>, w: &R::Write)
+    fn write_value<R>(&mut self, reg: R, _awake: &impl Awake<R::Domain>, w: &WriteOf<R>)
     where
         R: Register + OnProject<P>,
         B: Bus<R::Space>,
@@ -592,12 +593,12 @@ impl<P: Project, B> Io<'_, P, B> {
 
     /// Read a register into a typed value.
     #[inline]
-    pub fn read<R>(&mut self, reg: R, _awake: &impl Awake<R::Domain>) -> R::Read
+    pub fn read<R>(&mut self, reg: R, _awake: &impl Awake<R::Domain>) -> ReadOf<R>
     where
         R: Readable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        R::Read::from_raw(raw_read(reg, self.bus))
+        ReadOf::<R>::from_raw(raw_read(reg, self.bus))
     }
 
     /// Write a register: `f` starts from the reset value (with RW1C/RW1S, MBZ
@@ -607,7 +608,7 @@ impl<P: Project, B> Io<'_, P, B> {
         &mut self,
         reg: R,
         awake: &impl Awake<R::Domain>,
-        f: impl FnOnce(&mut R::Write) -> &mut R::Write,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
@@ -622,7 +623,7 @@ impl<P: Project, B> Io<'_, P, B> {
         &mut self,
         reg: R,
         awake: &impl Awake<R::Domain>,
-        f: impl FnOnce(&mut R::Write) -> &mut R::Write,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
@@ -639,14 +640,14 @@ impl<P: Project, B> Io<'_, P, B> {
         &mut self,
         reg: R,
         awake: &impl Awake<R::Domain>,
-        f: impl FnOnce(R::Read, &mut R::Write) -> &mut R::Write,
+        f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: Readable + Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
         let raw = raw_read(reg, self.bus);
-        let mut w = R::Write::from_raw(raw & R::KEEP_MASK);
-        f(R::Read::from_raw(raw), &mut w);
+        let mut w = WriteOf::<R>::from_raw(raw & R::KEEP_MASK);
+        f(ReadOf::<R>::from_raw(raw), &mut w);
         self.write_value(reg, awake, &w);
     }
 
@@ -669,7 +670,7 @@ impl<P: Project, B> Io<'_, P, B> {
         &mut self,
         reg: R,
         awake: &impl Awake<R::Domain>,
-        f: impl FnOnce(&mut R::Write) -> &mut R::Write,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: MaskedWritable + Unicast + OnProject<P>,
         B: Bus<R::Space>,

@@ -44,8 +44,8 @@ pub use device::{Assumed, Device, ForceWake, Io, Steering, DEFAULT_POLL_LIMIT};
 pub use oa_buffer::{reports_between, BufferedReport, OaBuffer, OaReports, ReportDelta, Summary};
 pub use power::{AlwaysAwake, Awake, Domain, WakeError};
 pub use register::{
-    Elem, Layout, MaskedWritable, OnProject, Project, Readable, Register, RegisterArray,
-    Replicated, Steered, Unicast, Writable,
+    Elem, Layout, MaskedWritable, OnProject, Project, ReadOf, Readable, Register, RegisterArray,
+    Replicated, Steered, Unicast, Writable, WriteOf,
 };
 pub use report::{reports, FormatVisitor, Report, ReportFormat};
 

@@ -39,6 +39,11 @@ pub trait Layout: Copy + 'static {
     const FIELDS: &'static [FieldInfo];
 }
 
+/// The value read from register `R` (its layout's `R`).
+pub type ReadOf<R> = <<R as Register>::Layout as Layout>::Read;
+/// The value built to write register `R` (its layout's `W`).
+pub type WriteOf<R> = <<R as Register>::Layout as Layout>::Write;
+
 /// Layouts with at least one readable field (or none described).
 pub trait ReadableLayout: Layout {}
 /// Layouts written with `write`/`modify`: not masked, at least one writable field.
@@ -69,10 +74,6 @@ pub trait Register: Copy + 'static {
     type Layout: Layout;
     /// [`Single`] or [`Multicast`].
     type Cast: Cast;
-    /// Value read from it (its layout's).
-    type Read: ReadValue<Layout = Self::Layout>;
-    /// Value built to write it (its layout's).
-    type Write: WriteValue<Layout = Self::Layout>;
     /// Name as in the PRM (`OACONTROL`; `CEC{n}_0` for an array).
     const NAME: &'static str;
     /// Address: byte offset (MMIO, PCI) or MSR index (of element 0 for an array).
@@ -104,6 +105,8 @@ pub trait Register: Copy + 'static {
     note = "reads of write-only registers return nothing meaningful; keep a copy of what you wrote"
 )]
 pub trait Readable: Register {}
+// Hidden from the docs: a register page states what it allows in its table.
+#[doc(hidden)]
 #[diagnostic::do_not_recommend]
 impl<R: Register> Readable for R where R::Layout: ReadableLayout {}
 
@@ -114,6 +117,8 @@ impl<R: Register> Readable for R where R::Layout: ReadableLayout {}
     note = "read-only registers ignore writes; a masked register (bits 31:16 enable bits 15:0) is written with `write_masked`, never read-modify-written"
 )]
 pub trait Writable: Register {}
+// Hidden from the docs: a register page states what it allows in its table.
+#[doc(hidden)]
 #[diagnostic::do_not_recommend]
 impl<R: Register> Writable for R where R::Layout: WritableLayout {}
 
@@ -124,6 +129,8 @@ impl<R: Register> Writable for R where R::Layout: WritableLayout {}
     note = "write ordinary registers with `write` or `modify`"
 )]
 pub trait MaskedWritable: Register {}
+// Hidden from the docs: a register page states what it allows in its table.
+#[doc(hidden)]
 #[diagnostic::do_not_recommend]
 impl<R: Register> MaskedWritable for R where R::Layout: MaskedLayout {}
 
@@ -134,11 +141,15 @@ impl<R: Register> MaskedWritable for R where R::Layout: MaskedLayout {}
     note = "each project has its own module of registers (`perfregs::hal::hsw`, `perfregs::hal::ivb`, ...): use the one your device handle is for"
 )]
 pub trait OnProject<P: Project>: Register {}
+// Hidden from the docs: a register page states what it allows in its table.
+#[doc(hidden)]
 #[diagnostic::do_not_recommend]
 impl<R: Register, P: Project> OnProject<P> for R where P: SameProject<R::Project> {}
 
 /// `P` and `Q` are one project (a trait, so a mismatch reports [`OnProject`]'s message).
+#[doc(hidden)]
 pub trait SameProject<Q> {}
+#[doc(hidden)]
 impl<P: Project> SameProject<P> for P {}
 
 /// Registers with one value (not replicated): plain `read`/`write`/`modify` work.
@@ -148,6 +159,8 @@ impl<P: Project> SameProject<P> for P {}
     note = "use the steering API: `let mut mcr = gpu.steering(&proof)?;` then `mcr.read(reg, instance, &guard)`, `read_any`, `read_each`, `write` (multicast) or `write_one`"
 )]
 pub trait Unicast: Register {}
+// Hidden from the docs: a register page states what it allows in its table.
+#[doc(hidden)]
 #[diagnostic::do_not_recommend]
 impl<R: Register<Cast = Single>> Unicast for R {}
 
@@ -161,6 +174,8 @@ pub trait Replicated: Register {
     /// Its replication group.
     type Group: ReplicationGroup;
 }
+// Hidden from the docs: a register page states what it allows in its table.
+#[doc(hidden)]
 #[diagnostic::do_not_recommend]
 impl<R, G> Replicated for R
 where
@@ -266,8 +281,6 @@ impl<A: RegisterArray> Register for Elem<A> {
     type Domain = A::Domain;
     type Layout = A::Layout;
     type Cast = A::Cast;
-    type Read = <A::Layout as Layout>::Read;
-    type Write = <A::Layout as Layout>::Write;
     const NAME: &'static str = A::NAME;
     const ADDRESS: u64 = A::BASE;
     const RESET: u64 = A::RESET;

@@ -19,5 +19,5 @@ fn main() {
     let mut mem = [0u32; 0x200 / 4];
     let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
     let v = gpu.read(regs::hsw::DOORBELL, &AlwaysAwake);
-    let _: Bits<8> = v.get(regs::hsw::doorbell::Ring);
+    let _: Bits<8> = v.get(regs::hsw::doorbell::RING);
 }

@@ -20,7 +20,7 @@ fn main() {
     let mut mem = [0u32; 0x200 / 4];
     let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
     gpu.modify(regs::hsw::STATUS, &AlwaysAwake, |r, w| {
-        w.set(regs::hsw::status::Overflow, r.overflow())
+        w.set(regs::hsw::status::OVERFLOW, r.overflow())
             .enable(true)
     });
 }

@@ -7,6 +7,6 @@ fn main() {
     let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
     let rw = gpu.assume_awake::<hsw::domains::Render>();
     gpu.write(hsw::OASTATUS2, &rw, |w| {
-        w.set(hsw::oastatus2::Reserved5, true)
+        w.set(hsw::oastatus2::RESERVED_5, true)
     });
 }

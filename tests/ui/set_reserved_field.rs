@@ -7,6 +7,6 @@ fn main() {
     let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
     let rw = gpu.assume_awake::<hsw::domains::Render>();
     gpu.write(hsw::CEC0_0, &rw, |w| {
-        w.set(hsw::cecn_0::Reserved3121, Bits::truncate(1))
+        w.set(hsw::cecn_0::RESERVED_31_21, Bits::truncate(1))
     });
 }

@@ -8,6 +8,6 @@ fn main() {
     let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
     let rw = gpu.assume_awake::<hsw::domains::Render>();
     gpu.write(hsw::OASTATUS2, &rw, |w| {
-        w.set(hsw::oastatus2::MemorySelect, MemorySelect::Ggtt)
+        w.set(hsw::oastatus2::MEMORY_SELECT, MemorySelect::Ggtt)
     });
 }

@@ -6,7 +6,6 @@ use super::text::{bits_str, doc, hex, md, u64_lit};
 use super::EmitOptions;
 use crate::access::Access;
 use crate::ir::{FieldIr, Ir, LayoutIr};
-use crate::resolve::camel;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -80,7 +79,6 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
     let mut infos = Vec::new();
     for f in &l.fields {
         let fname = format_ident!("{}", f.name);
-        let fty = format_ident!("{}", camel(&f.name));
         let vty = field_value_type(f, ir, hal);
         let acc = format_ident!("{}", f.access.type_name());
         let (lsb, fw) = (f.lsb, f.width);
@@ -99,18 +97,12 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
             bits_str(f),
             f.access.as_str()
         ));
+        let konst = format_ident!("{}", f.name.to_ascii_uppercase());
+        let k = proc_macro2::Literal::usize_unsuffixed(field_types.len());
         field_types.push(quote! {
             #fdoc
-            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-            pub struct #fty;
-            impl #hal::Field for #fty {
-                type Layout = FieldLayout;
-                type Access = #hal::access::#acc;
-                type Value = #vty;
-                const NAME: &'static str = #fname_str;
-                const LSB: u32 = #lsb;
-                const WIDTH: u32 = #fw;
-            }
+            pub const #konst: #hal::access::FieldAt<FieldLayout, #hal::access::#acc, #vty, #k> =
+                #hal::access::FieldAt::NEW;
         });
         let desc = f.description.as_str();
         let values: Vec<TokenStream> = f
@@ -139,7 +131,7 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
                 #short
                 #[inline]
                 pub fn #fname(self) -> <#vty as #hal::FieldValue>::Read {
-                    #hal::ReadValue::get(self, #fty)
+                    #hal::ReadValue::get(self, #konst)
                 }
             });
             debug_fields.push(quote!(.field(#fname_str, &self.#fname())));
@@ -149,7 +141,7 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
                 #short
                 #[inline]
                 pub fn #fname(&mut self, value: #vty) -> &mut Self {
-                    #hal::WriteValue::set(self, #fty, value)
+                    #hal::WriteValue::set(self, #konst, value)
                 }
             });
         }
@@ -163,7 +155,7 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
             setters.push(quote! {
                 #cdoc
                 #[inline]
-                pub fn #clear(&mut self) -> &mut Self { #hal::WriteValue::clear(self, #fty) }
+                pub fn #clear(&mut self) -> &mut Self { #hal::WriteValue::clear(self, #konst) }
             });
         }
         if f.access == Access::Rw1s {
@@ -176,7 +168,7 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
             setters.push(quote! {
                 #sdoc
                 #[inline]
-                pub fn #set(&mut self) -> &mut Self { #hal::WriteValue::set_ones(self, #fty) }
+                pub fn #set(&mut self) -> &mut Self { #hal::WriteValue::set_ones(self, #konst) }
             });
         }
     }
@@ -233,12 +225,12 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
         || quote!(#[diagnostic::do_not_recommend] impl #hal::register::MaskedLayout for FieldLayout {}),
     );
     let mdoc = doc(&layout_doc(ir, index, l));
-    let n = l.fields.len();
     quote! {
         #mdoc
         pub mod #module {
-            /// This layout, as a type.
-            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+            /// This layout, as a type (the `Layout` of the registers that use it).
+            #[doc(hidden)]
+            #[derive(Clone, Copy)]
             pub struct FieldLayout;
             impl #hal::register::Layout for FieldLayout {
                 type Read = R;
@@ -246,13 +238,11 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
                 const NAME: &'static str = #title;
                 const WIDTH: u32 = #width;
                 const KEEP_MASK: u64 = #keep;
-                const FIELDS: &'static [#hal::meta::FieldInfo] = &FIELDS;
+                const FIELDS: &'static [#hal::meta::FieldInfo] = &[#(#infos),*];
             }
             #readable
             #writable
             #masked
-            /// Runtime description of the fields, by ascending lsb.
-            pub static FIELDS: [#hal::meta::FieldInfo; #n] = [#(#infos),*];
 
             /// A value read from a register of this layout.
             #[derive(Clone, Copy, PartialEq, Eq)]
@@ -275,7 +265,7 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
             }
 
             /// A value being built for a write to a register of this layout.
-            #[derive(Clone, Copy, PartialEq, Eq)]
+            #[derive(Clone, Copy)]
             #w_struct
             impl #hal::WriteValue for W {
                 type Layout = FieldLayout;

@@ -46,9 +46,15 @@ fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
         "| width | {} bits |\n| reset | `{:#x}` |\n",
         r.width, inst.reset
     );
-    if r.masked {
-        s += "| masked | bits 31:16 enable the write of bits 15:0 |\n";
-    }
+    let l = &ir.layouts[inst.layout];
+    let access = match (l.readable(), l.writable(), l.masked) {
+        (_, _, true) => "masked: bits 31:16 enable the write of bits 15:0 (`write_masked`)",
+        (true, true, false) => "read, write, modify",
+        (true, false, false) => "read only",
+        (false, true, false) => "write only",
+        (false, false, false) => "no access (every field reserved)",
+    };
+    s += &format!("| access | {access} |\n");
     if r.space == Space::Mmio {
         let domain = inst.domain.map_or_else(
             || "none (outside every force-wake range)".to_string(),
@@ -136,9 +142,9 @@ pub(super) fn emit_register(
     };
     let first_lit = proc_macro2::Literal::usize_unsuffixed(first);
     let reexport = if layout == module {
-        quote!(pub use super::layouts::#layout;)
+        quote!(#[doc(no_inline)] pub use super::layouts::#layout;)
     } else {
-        quote!(pub use super::layouts::#layout as #module;)
+        quote!(#[doc(no_inline)] pub use super::layouts::#layout as #module;)
     };
     let Some(array) = r.array else {
         return quote! {
@@ -152,8 +158,6 @@ pub(super) fn emit_register(
                 type Domain = #domain_ty;
                 type Layout = #module::FieldLayout;
                 type Cast = #cast;
-                type Read = #module::R;
-                type Write = #module::W;
                 const NAME: &'static str = #name_str;
                 const ADDRESS: u64 = #addr;
                 const RESET: u64 = #reset;
@@ -242,7 +246,7 @@ pub(super) fn register_table(ir: &Ir, p: usize, opts: &EmitOptions) -> (TokenStr
                 name: #name, block: #block, title: #title,
                 space: #hal::meta::SpaceKind::#space_kind,
                 address: #addr, width: #width, reset: #reset, masked: #masked,
-                fields: &super::layouts::#layout::FIELDS,
+                fields: <super::layouts::#layout::FieldLayout as #hal::register::Layout>::FIELDS,
                 domain: #domain,
                 replication: #replication,
             }

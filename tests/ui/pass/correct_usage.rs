@@ -40,7 +40,7 @@ fn main() {
             w.enable(true)
         }
     });
-    gpu.clear(regs::hsw::STATUS, &AlwaysAwake, regs::hsw::status::Overflow);
+    gpu.clear(regs::hsw::STATUS, &AlwaysAwake, regs::hsw::status::OVERFLOW);
     // Masked registers are written without a read.
     gpu.write_masked(hsw::FORCEWAKE_MT, &AlwaysAwake, |w| w.kernel(true));
 }

@@ -17,8 +17,9 @@ pub mod layouts {
     /// | 1 | `kick` | WO |  |
     /// | 0 | `ready` | RO |  |
     pub mod status {
-        /// This layout, as a type.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        /// This layout, as a type (the `Layout` of the registers that use it).
+        #[doc(hidden)]
+        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -26,23 +27,21 @@ pub mod layouts {
             const NAME: &'static str = "STATUS";
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0xfff003;
-            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &FIELDS;
+            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
+                ::perfregs::hal::meta::FieldInfo { name: "ready", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Ro, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "kick", lsb: 1u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Wo, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "overflow", lsb: 2u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw1c, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "arm", lsb: 3u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw1s, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "zero", lsb: 4u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Mbz, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "reserved_11_8", lsb: 8u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rsvd, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "keep", lsb: 12u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Pbc, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "level", lsb: 16u32, width: 8u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+            ];
         }
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// Runtime description of the fields, by ascending lsb.
-        pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 8usize] = [
-            ::perfregs::hal::meta::FieldInfo { name: "ready", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Ro, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "kick", lsb: 1u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Wo, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "overflow", lsb: 2u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw1c, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "arm", lsb: 3u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw1s, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "zero", lsb: 4u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Mbz, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "reserved_11_8", lsb: 8u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rsvd, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "keep", lsb: 12u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Pbc, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "level", lsb: 16u32, width: 8u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-        ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct R(u64);
@@ -66,24 +65,24 @@ pub mod layouts {
             /// `ready` (bits 0, RO).
             #[inline]
             pub fn ready(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Ready)
+                ::perfregs::hal::ReadValue::get(self, READY)
             }
             /// `overflow` (bits 2, RW1C).
             #[inline]
             pub fn overflow(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Overflow)
+                ::perfregs::hal::ReadValue::get(self, OVERFLOW)
             }
             /// `arm` (bits 3, RW1S).
             #[inline]
             pub fn arm(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Arm)
+                ::perfregs::hal::ReadValue::get(self, ARM)
             }
             /// `level` (bits 23:16, RW).
             #[inline]
             pub fn level(
                 self,
             ) -> <::perfregs::hal::Bits<8u32> as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Level)
+                ::perfregs::hal::ReadValue::get(self, LEVEL)
             }
         }
         impl ::core::fmt::Debug for R {
@@ -97,7 +96,7 @@ pub mod layouts {
             }
         }
         /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
+        #[derive(Clone, Copy)]
         pub struct W(u64);
         impl ::perfregs::hal::WriteValue for W {
             type Layout = FieldLayout;
@@ -118,22 +117,22 @@ pub mod layouts {
             /// `kick` (bits 1, WO).
             #[inline]
             pub fn kick(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Kick, value)
+                ::perfregs::hal::WriteValue::set(self, KICK, value)
             }
             /// Clear `overflow` (write-one-to-clear): writes ones to bits 2.
             #[inline]
             pub fn clear_overflow(&mut self) -> &mut Self {
-                ::perfregs::hal::WriteValue::clear(self, Overflow)
+                ::perfregs::hal::WriteValue::clear(self, OVERFLOW)
             }
             /// Set `arm` (write-one-to-set): writes ones to bits 3.
             #[inline]
             pub fn set_arm(&mut self) -> &mut Self {
-                ::perfregs::hal::WriteValue::set_ones(self, Arm)
+                ::perfregs::hal::WriteValue::set_ones(self, ARM)
             }
             /// `level` (bits 23:16, RW).
             #[inline]
             pub fn level(&mut self, value: ::perfregs::hal::Bits<8u32>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Level, value)
+                ::perfregs::hal::WriteValue::set(self, LEVEL, value)
             }
         }
         impl ::core::fmt::Debug for W {
@@ -142,93 +141,61 @@ pub mod layouts {
             }
         }
         /// `ready`: bits 0, RO
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Ready;
-        impl ::perfregs::hal::Field for Ready {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Ro;
-            type Value = bool;
-            const NAME: &'static str = "ready";
-            const LSB: u32 = 0u32;
-            const WIDTH: u32 = 1u32;
-        }
+        pub const READY: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Ro,
+            bool,
+            0,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `kick`: bits 1, WO
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Kick;
-        impl ::perfregs::hal::Field for Kick {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Wo;
-            type Value = bool;
-            const NAME: &'static str = "kick";
-            const LSB: u32 = 1u32;
-            const WIDTH: u32 = 1u32;
-        }
+        pub const KICK: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Wo,
+            bool,
+            1,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `overflow`: bits 2, RW1C
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Overflow;
-        impl ::perfregs::hal::Field for Overflow {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw1c;
-            type Value = bool;
-            const NAME: &'static str = "overflow";
-            const LSB: u32 = 2u32;
-            const WIDTH: u32 = 1u32;
-        }
+        pub const OVERFLOW: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw1c,
+            bool,
+            2,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `arm`: bits 3, RW1S
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Arm;
-        impl ::perfregs::hal::Field for Arm {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw1s;
-            type Value = bool;
-            const NAME: &'static str = "arm";
-            const LSB: u32 = 3u32;
-            const WIDTH: u32 = 1u32;
-        }
+        pub const ARM: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw1s,
+            bool,
+            3,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `zero`: bits 7:4, MBZ
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Zero;
-        impl ::perfregs::hal::Field for Zero {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Mbz;
-            type Value = ::perfregs::hal::Bits<4u32>;
-            const NAME: &'static str = "zero";
-            const LSB: u32 = 4u32;
-            const WIDTH: u32 = 4u32;
-        }
+        pub const ZERO: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Mbz,
+            ::perfregs::hal::Bits<4u32>,
+            4,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `reserved_11_8`: bits 11:8, RSVD
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Reserved118;
-        impl ::perfregs::hal::Field for Reserved118 {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rsvd;
-            type Value = ::perfregs::hal::Bits<4u32>;
-            const NAME: &'static str = "reserved_11_8";
-            const LSB: u32 = 8u32;
-            const WIDTH: u32 = 4u32;
-        }
+        pub const RESERVED_11_8: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rsvd,
+            ::perfregs::hal::Bits<4u32>,
+            5,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `keep`: bits 15:12, PBC
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Keep;
-        impl ::perfregs::hal::Field for Keep {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Pbc;
-            type Value = ::perfregs::hal::Bits<4u32>;
-            const NAME: &'static str = "keep";
-            const LSB: u32 = 12u32;
-            const WIDTH: u32 = 4u32;
-        }
+        pub const KEEP: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Pbc,
+            ::perfregs::hal::Bits<4u32>,
+            6,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `level`: bits 23:16, RW
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Level;
-        impl ::perfregs::hal::Field for Level {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = ::perfregs::hal::Bits<8u32>;
-            const NAME: &'static str = "level";
-            const LSB: u32 = 16u32;
-            const WIDTH: u32 = 8u32;
-        }
+        pub const LEVEL: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            ::perfregs::hal::Bits<8u32>,
+            7,
+        > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
 /// Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
@@ -250,7 +217,7 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "STATUS", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2000, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::status::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "STATUS", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::status::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
     /// STATUS
     ///
@@ -259,6 +226,7 @@ pub mod hsw {
     /// | MMIO offset | `0x2000` on hsw |
     /// | width | 32 bits |
     /// | reset | `0x0` |
+    /// | access | read, write, modify |
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | source | golden test |
@@ -273,12 +241,11 @@ pub mod hsw {
         type Domain = ::perfregs::hal::power::NoDomain;
         type Layout = status::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        type Read = status::R;
-        type Write = status::W;
         const NAME: &'static str = "STATUS";
         const ADDRESS: u64 = 0x2000;
         const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
+    #[doc(no_inline)]
     pub use super::layouts::status;
 }

@@ -10,8 +10,9 @@ pub mod layouts {
     /// |---|---|---|---|
     /// | 31:0 | `value` | RW-V | Value of counter n. |
     pub mod cntn {
-        /// This layout, as a type.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        /// This layout, as a type (the `Layout` of the registers that use it).
+        #[doc(hidden)]
+        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -19,16 +20,14 @@ pub mod layouts {
             const NAME: &'static str = "CNTn";
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0xffffffff;
-            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &FIELDS;
+            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
+                ::perfregs::hal::meta::FieldInfo { name: "value", lsb: 0u32, width: 32u32, access: ::perfregs::hal::meta::AccessKind::RwV, values: &[], description: "Value of counter {n}.", },
+            ];
         }
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// Runtime description of the fields, by ascending lsb.
-        pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 1usize] = [
-            ::perfregs::hal::meta::FieldInfo { name: "value", lsb: 0u32, width: 32u32, access: ::perfregs::hal::meta::AccessKind::RwV, values: &[], description: "Value of counter {n}.", },
-        ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct R(u64);
@@ -54,7 +53,7 @@ pub mod layouts {
             pub fn value(
                 self,
             ) -> <::perfregs::hal::Bits<32u32> as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Value)
+                ::perfregs::hal::ReadValue::get(self, VALUE)
             }
         }
         impl ::core::fmt::Debug for R {
@@ -63,7 +62,7 @@ pub mod layouts {
             }
         }
         /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
+        #[derive(Clone, Copy)]
         pub struct W(u64);
         impl ::perfregs::hal::WriteValue for W {
             type Layout = FieldLayout;
@@ -84,7 +83,7 @@ pub mod layouts {
             /// `value` (bits 31:0, RW-V).
             #[inline]
             pub fn value(&mut self, value: ::perfregs::hal::Bits<32u32>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Value, value)
+                ::perfregs::hal::WriteValue::set(self, VALUE, value)
             }
         }
         impl ::core::fmt::Debug for W {
@@ -95,16 +94,12 @@ pub mod layouts {
         /// `value`: bits 31:0, RW-V
         ///
         /// Value of counter n.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Value;
-        impl ::perfregs::hal::Field for Value {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::RwV;
-            type Value = ::perfregs::hal::Bits<32u32>;
-            const NAME: &'static str = "value";
-            const LSB: u32 = 0u32;
-            const WIDTH: u32 = 32u32;
-        }
+        pub const VALUE: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::RwV,
+            ::perfregs::hal::Bits<32u32>,
+            0,
+        > = ::perfregs::hal::access::FieldAt::NEW;
     }
     /// Field layout `SELn` (32 bits).
     ///
@@ -114,8 +109,9 @@ pub mod layouts {
     /// |---|---|---|---|
     /// | 7:0 | `event` | RW |  |
     pub mod seln {
-        /// This layout, as a type.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        /// This layout, as a type (the `Layout` of the registers that use it).
+        #[doc(hidden)]
+        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -123,16 +119,14 @@ pub mod layouts {
             const NAME: &'static str = "SELn";
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0xff;
-            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &FIELDS;
+            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
+                ::perfregs::hal::meta::FieldInfo { name: "event", lsb: 0u32, width: 8u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+            ];
         }
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// Runtime description of the fields, by ascending lsb.
-        pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 1usize] = [
-            ::perfregs::hal::meta::FieldInfo { name: "event", lsb: 0u32, width: 8u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-        ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct R(u64);
@@ -158,7 +152,7 @@ pub mod layouts {
             pub fn event(
                 self,
             ) -> <::perfregs::hal::Bits<8u32> as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Event)
+                ::perfregs::hal::ReadValue::get(self, EVENT)
             }
         }
         impl ::core::fmt::Debug for R {
@@ -167,7 +161,7 @@ pub mod layouts {
             }
         }
         /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
+        #[derive(Clone, Copy)]
         pub struct W(u64);
         impl ::perfregs::hal::WriteValue for W {
             type Layout = FieldLayout;
@@ -188,7 +182,7 @@ pub mod layouts {
             /// `event` (bits 7:0, RW).
             #[inline]
             pub fn event(&mut self, value: ::perfregs::hal::Bits<8u32>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Event, value)
+                ::perfregs::hal::WriteValue::set(self, EVENT, value)
             }
         }
         impl ::core::fmt::Debug for W {
@@ -197,16 +191,12 @@ pub mod layouts {
             }
         }
         /// `event`: bits 7:0, RW
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Event;
-        impl ::perfregs::hal::Field for Event {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = ::perfregs::hal::Bits<8u32>;
-            const NAME: &'static str = "event";
-            const LSB: u32 = 0u32;
-            const WIDTH: u32 = 8u32;
-        }
+        pub const EVENT: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            ::perfregs::hal::Bits<8u32>,
+            0,
+        > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
 /// Registers of Ivy Bridge (Gen7) (`ivb`): 1 described (2 with array elements).
@@ -228,8 +218,8 @@ pub mod ivb {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 2usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL0", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3100, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::seln::FIELDS, domain: None, replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL1", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3104, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::seln::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL0", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL1", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3104, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
     /// SELn
     ///
@@ -239,6 +229,7 @@ pub mod ivb {
     /// | array | 2 elements, `0x4` apart (`SEL0` .. `SEL1`) |
     /// | width | 32 bits |
     /// | reset | `0x0` |
+    /// | access | read, write, modify |
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | other projects | hsw `0x3200` |
@@ -283,6 +274,7 @@ pub mod ivb {
     pub const SEL0: ::perfregs::hal::Elem<SELn> = ::perfregs::hal::Elem::at::<0>();
     /// `SEL1`: element 1 of [`SELn`].
     pub const SEL1: ::perfregs::hal::Elem<SELn> = ::perfregs::hal::Elem::at::<1>();
+    #[doc(no_inline)]
     pub use super::layouts::seln;
 }
 /// Registers of Haswell (Gen7.5) (`hsw`): 2 described (7 with array elements).
@@ -306,13 +298,13 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 7usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CNT0", block: "golden", title: "Counter 0", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3000, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::cntn::FIELDS, domain: None, replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "CNT1", block: "golden", title: "Counter 1", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3008, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::cntn::FIELDS, domain: None, replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "CNT2", block: "golden", title: "Counter 2", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3010, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::cntn::FIELDS, domain: None, replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL0", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3200, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::seln::FIELDS, domain: None, replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL1", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3204, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::seln::FIELDS, domain: None, replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL2", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3208, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::seln::FIELDS, domain: None, replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL3", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x320c, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::seln::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CNT0", block: "golden", title: "Counter 0", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cntn::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CNT1", block: "golden", title: "Counter 1", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3008, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cntn::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CNT2", block: "golden", title: "Counter 2", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3010, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cntn::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL0", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3200, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL1", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3204, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL2", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3208, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL3", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x320c, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
     /// CNTn: Counter n
     ///
@@ -322,6 +314,7 @@ pub mod hsw {
     /// | array | 3 elements, `0x8` apart (`CNT0` .. `CNT2`) |
     /// | width | 32 bits |
     /// | reset | `0x0` |
+    /// | access | read, write, modify |
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | source | golden test |
@@ -367,6 +360,7 @@ pub mod hsw {
     pub const CNT1: ::perfregs::hal::Elem<CNTn> = ::perfregs::hal::Elem::at::<1>();
     /// `CNT2`: element 2 of [`CNTn`].
     pub const CNT2: ::perfregs::hal::Elem<CNTn> = ::perfregs::hal::Elem::at::<2>();
+    #[doc(no_inline)]
     pub use super::layouts::cntn;
     /// SELn
     ///
@@ -376,6 +370,7 @@ pub mod hsw {
     /// | array | 4 elements, `0x4` apart (`SEL0` .. `SEL3`) |
     /// | width | 32 bits |
     /// | reset | `0x0` |
+    /// | access | read, write, modify |
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | other projects | ivb `0x3100` |
@@ -424,5 +419,6 @@ pub mod hsw {
     pub const SEL2: ::perfregs::hal::Elem<SELn> = ::perfregs::hal::Elem::at::<2>();
     /// `SEL3`: element 3 of [`SELn`].
     pub const SEL3: ::perfregs::hal::Elem<SELn> = ::perfregs::hal::Elem::at::<3>();
+    #[doc(no_inline)]
     pub use super::layouts::seln;
 }

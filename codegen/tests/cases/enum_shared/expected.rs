@@ -62,8 +62,9 @@ pub mod layouts {
     /// |---|---|---|---|
     /// | 1:0 | `speed` | RW |  |
     pub mod clk_ivb {
-        /// This layout, as a type.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        /// This layout, as a type (the `Layout` of the registers that use it).
+        #[doc(hidden)]
+        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -71,16 +72,14 @@ pub mod layouts {
             const NAME: &'static str = "CLK_IVB";
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0x3;
-            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &FIELDS;
+            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
+                ::perfregs::hal::meta::FieldInfo { name: "speed", lsb: 0u32, width: 2u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[("slow", 0), ("medium", 1), ("fast", 2)], description: "", },
+            ];
         }
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// Runtime description of the fields, by ascending lsb.
-        pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 1usize] = [
-            ::perfregs::hal::meta::FieldInfo { name: "speed", lsb: 0u32, width: 2u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[("slow", 0), ("medium", 1), ("fast", 2)], description: "", },
-        ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct R(u64);
@@ -106,7 +105,7 @@ pub mod layouts {
             pub fn speed(
                 self,
             ) -> <super::super::enums::Speed as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Speed)
+                ::perfregs::hal::ReadValue::get(self, SPEED)
             }
         }
         impl ::core::fmt::Debug for R {
@@ -115,7 +114,7 @@ pub mod layouts {
             }
         }
         /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
+        #[derive(Clone, Copy)]
         pub struct W(u64);
         impl ::perfregs::hal::WriteValue for W {
             type Layout = FieldLayout;
@@ -136,7 +135,7 @@ pub mod layouts {
             /// `speed` (bits 1:0, RW).
             #[inline]
             pub fn speed(&mut self, value: super::super::enums::Speed) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Speed, value)
+                ::perfregs::hal::WriteValue::set(self, SPEED, value)
             }
         }
         impl ::core::fmt::Debug for W {
@@ -145,16 +144,12 @@ pub mod layouts {
             }
         }
         /// `speed`: bits 1:0, RW
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Speed;
-        impl ::perfregs::hal::Field for Speed {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = super::super::enums::Speed;
-            const NAME: &'static str = "speed";
-            const LSB: u32 = 0u32;
-            const WIDTH: u32 = 2u32;
-        }
+        pub const SPEED: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            super::super::enums::Speed,
+            0,
+        > = ::perfregs::hal::access::FieldAt::NEW;
     }
     /// Field layout `CLK_HSW` (32 bits).
     ///
@@ -164,8 +159,9 @@ pub mod layouts {
     /// |---|---|---|---|
     /// | 5:4 | `speed` | RW |  |
     pub mod clk_hsw {
-        /// This layout, as a type.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        /// This layout, as a type (the `Layout` of the registers that use it).
+        #[doc(hidden)]
+        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -173,16 +169,14 @@ pub mod layouts {
             const NAME: &'static str = "CLK_HSW";
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0x30;
-            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &FIELDS;
+            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
+                ::perfregs::hal::meta::FieldInfo { name: "speed", lsb: 4u32, width: 2u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[("slow", 0), ("medium", 1), ("fast", 2)], description: "", },
+            ];
         }
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// Runtime description of the fields, by ascending lsb.
-        pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 1usize] = [
-            ::perfregs::hal::meta::FieldInfo { name: "speed", lsb: 4u32, width: 2u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[("slow", 0), ("medium", 1), ("fast", 2)], description: "", },
-        ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct R(u64);
@@ -208,7 +202,7 @@ pub mod layouts {
             pub fn speed(
                 self,
             ) -> <super::super::enums::Speed as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Speed)
+                ::perfregs::hal::ReadValue::get(self, SPEED)
             }
         }
         impl ::core::fmt::Debug for R {
@@ -217,7 +211,7 @@ pub mod layouts {
             }
         }
         /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
+        #[derive(Clone, Copy)]
         pub struct W(u64);
         impl ::perfregs::hal::WriteValue for W {
             type Layout = FieldLayout;
@@ -238,7 +232,7 @@ pub mod layouts {
             /// `speed` (bits 5:4, RW).
             #[inline]
             pub fn speed(&mut self, value: super::super::enums::Speed) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Speed, value)
+                ::perfregs::hal::WriteValue::set(self, SPEED, value)
             }
         }
         impl ::core::fmt::Debug for W {
@@ -247,16 +241,12 @@ pub mod layouts {
             }
         }
         /// `speed`: bits 5:4, RW
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Speed;
-        impl ::perfregs::hal::Field for Speed {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = super::super::enums::Speed;
-            const NAME: &'static str = "speed";
-            const LSB: u32 = 4u32;
-            const WIDTH: u32 = 2u32;
-        }
+        pub const SPEED: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            super::super::enums::Speed,
+            0,
+        > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
 /// Registers of Ivy Bridge (Gen7) (`ivb`): 1 described (1 with array elements).
@@ -278,7 +268,7 @@ pub mod ivb {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CLK_IVB", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5000, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::clk_ivb::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CLK_IVB", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::clk_ivb::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
     /// CLK_IVB
     ///
@@ -287,6 +277,7 @@ pub mod ivb {
     /// | MMIO offset | `0x5000` on ivb |
     /// | width | 32 bits |
     /// | reset | `0x0` |
+    /// | access | read, write, modify |
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | source | golden test |
@@ -301,13 +292,12 @@ pub mod ivb {
         type Domain = ::perfregs::hal::power::NoDomain;
         type Layout = clk_ivb::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        type Read = clk_ivb::R;
-        type Write = clk_ivb::W;
         const NAME: &'static str = "CLK_IVB";
         const ADDRESS: u64 = 0x5000;
         const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
+    #[doc(no_inline)]
     pub use super::layouts::clk_ivb;
 }
 /// Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
@@ -329,7 +319,7 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CLK_HSW", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5100, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::clk_hsw::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CLK_HSW", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::clk_hsw::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
     /// CLK_HSW
     ///
@@ -338,6 +328,7 @@ pub mod hsw {
     /// | MMIO offset | `0x5100` on hsw |
     /// | width | 32 bits |
     /// | reset | `0x0` |
+    /// | access | read, write, modify |
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | source | golden test |
@@ -352,12 +343,11 @@ pub mod hsw {
         type Domain = ::perfregs::hal::power::NoDomain;
         type Layout = clk_hsw::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        type Read = clk_hsw::R;
-        type Write = clk_hsw::W;
         const NAME: &'static str = "CLK_HSW";
         const ADDRESS: u64 = 0x5100;
         const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
+    #[doc(no_inline)]
     pub use super::layouts::clk_hsw;
 }

@@ -12,8 +12,9 @@ pub mod layouts {
     /// | 1 | `user` | RW |  |
     /// | 0 | `kernel` | RW |  |
     pub mod wake {
-        /// This layout, as a type.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        /// This layout, as a type (the `Layout` of the registers that use it).
+        #[doc(hidden)]
+        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -21,18 +22,16 @@ pub mod layouts {
             const NAME: &'static str = "WAKE";
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0xf03;
-            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &FIELDS;
+            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
+                ::perfregs::hal::meta::FieldInfo { name: "kernel", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "user", lsb: 1u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "level", lsb: 8u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+            ];
         }
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::MaskedLayout for FieldLayout {}
-        /// Runtime description of the fields, by ascending lsb.
-        pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 3usize] = [
-            ::perfregs::hal::meta::FieldInfo { name: "kernel", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "user", lsb: 1u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "level", lsb: 8u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-        ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct R(u64);
@@ -56,19 +55,19 @@ pub mod layouts {
             /// `kernel` (bits 0, RW).
             #[inline]
             pub fn kernel(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Kernel)
+                ::perfregs::hal::ReadValue::get(self, KERNEL)
             }
             /// `user` (bits 1, RW).
             #[inline]
             pub fn user(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, User)
+                ::perfregs::hal::ReadValue::get(self, USER)
             }
             /// `level` (bits 11:8, RW).
             #[inline]
             pub fn level(
                 self,
             ) -> <::perfregs::hal::Bits<4u32> as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Level)
+                ::perfregs::hal::ReadValue::get(self, LEVEL)
             }
         }
         impl ::core::fmt::Debug for R {
@@ -81,7 +80,7 @@ pub mod layouts {
             }
         }
         /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
+        #[derive(Clone, Copy)]
         pub struct W {
             value: u64,
             enable: u64,
@@ -109,17 +108,17 @@ pub mod layouts {
             /// `kernel` (bits 0, RW).
             #[inline]
             pub fn kernel(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Kernel, value)
+                ::perfregs::hal::WriteValue::set(self, KERNEL, value)
             }
             /// `user` (bits 1, RW).
             #[inline]
             pub fn user(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, User, value)
+                ::perfregs::hal::WriteValue::set(self, USER, value)
             }
             /// `level` (bits 11:8, RW).
             #[inline]
             pub fn level(&mut self, value: ::perfregs::hal::Bits<4u32>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Level, value)
+                ::perfregs::hal::WriteValue::set(self, LEVEL, value)
             }
         }
         impl ::core::fmt::Debug for W {
@@ -131,38 +130,26 @@ pub mod layouts {
             }
         }
         /// `kernel`: bits 0, RW
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Kernel;
-        impl ::perfregs::hal::Field for Kernel {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = bool;
-            const NAME: &'static str = "kernel";
-            const LSB: u32 = 0u32;
-            const WIDTH: u32 = 1u32;
-        }
+        pub const KERNEL: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            bool,
+            0,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `user`: bits 1, RW
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct User;
-        impl ::perfregs::hal::Field for User {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = bool;
-            const NAME: &'static str = "user";
-            const LSB: u32 = 1u32;
-            const WIDTH: u32 = 1u32;
-        }
+        pub const USER: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            bool,
+            1,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `level`: bits 11:8, RW
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Level;
-        impl ::perfregs::hal::Field for Level {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = ::perfregs::hal::Bits<4u32>;
-            const NAME: &'static str = "level";
-            const LSB: u32 = 8u32;
-            const WIDTH: u32 = 4u32;
-        }
+        pub const LEVEL: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            ::perfregs::hal::Bits<4u32>,
+            2,
+        > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
 /// Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
@@ -184,7 +171,7 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "WAKE", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0xa188, width: 32u32, reset: 0x0, masked: true, fields: &super::layouts::wake::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "WAKE", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0xa188, width: 32u32, reset: 0x0, masked: true, fields: <super::layouts::wake::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
     /// WAKE
     ///
@@ -193,7 +180,7 @@ pub mod hsw {
     /// | MMIO offset | `0xa188` on hsw |
     /// | width | 32 bits |
     /// | reset | `0x0` |
-    /// | masked | bits 31:16 enable the write of bits 15:0 |
+    /// | access | masked: bits 31:16 enable the write of bits 15:0 (`write_masked`) |
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | source | golden test |
@@ -208,12 +195,11 @@ pub mod hsw {
         type Domain = ::perfregs::hal::power::NoDomain;
         type Layout = wake::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        type Read = wake::R;
-        type Write = wake::W;
         const NAME: &'static str = "WAKE";
         const ADDRESS: u64 = 0xa188;
         const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
+    #[doc(no_inline)]
     pub use super::layouts::wake;
 }

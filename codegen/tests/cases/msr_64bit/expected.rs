@@ -14,8 +14,9 @@ pub mod layouts {
     /// | 30 | `overflow` | RW1C |  |
     /// | 14:0 | `core_sel` | RW |  |
     pub mod pmon_ctl {
-        /// This layout, as a type.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        /// This layout, as a type (the `Layout` of the registers that use it).
+        #[doc(hidden)]
+        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -23,20 +24,18 @@ pub mod layouts {
             const NAME: &'static str = "PMON_CTL";
             const WIDTH: u32 = 64u32;
             const KEEP_MASK: u64 = 0xff80007fff;
-            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &FIELDS;
+            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
+                ::perfregs::hal::meta::FieldInfo { name: "core_sel", lsb: 0u32, width: 15u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "overflow", lsb: 30u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw1c, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "freeze", lsb: 31u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Wo, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "count", lsb: 32u32, width: 8u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "reserved_63_40", lsb: 40u32, width: 24u32, access: ::perfregs::hal::meta::AccessKind::Rsvd, values: &[], description: "", },
+            ];
         }
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// Runtime description of the fields, by ascending lsb.
-        pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 5usize] = [
-            ::perfregs::hal::meta::FieldInfo { name: "core_sel", lsb: 0u32, width: 15u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "overflow", lsb: 30u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw1c, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "freeze", lsb: 31u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Wo, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "count", lsb: 32u32, width: 8u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "reserved_63_40", lsb: 40u32, width: 24u32, access: ::perfregs::hal::meta::AccessKind::Rsvd, values: &[], description: "", },
-        ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct R(u64);
@@ -62,19 +61,19 @@ pub mod layouts {
             pub fn core_sel(
                 self,
             ) -> <::perfregs::hal::Bits<15u32> as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, CoreSel)
+                ::perfregs::hal::ReadValue::get(self, CORE_SEL)
             }
             /// `overflow` (bits 30, RW1C).
             #[inline]
             pub fn overflow(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Overflow)
+                ::perfregs::hal::ReadValue::get(self, OVERFLOW)
             }
             /// `count` (bits 39:32, RW).
             #[inline]
             pub fn count(
                 self,
             ) -> <::perfregs::hal::Bits<8u32> as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Count)
+                ::perfregs::hal::ReadValue::get(self, COUNT)
             }
         }
         impl ::core::fmt::Debug for R {
@@ -87,7 +86,7 @@ pub mod layouts {
             }
         }
         /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
+        #[derive(Clone, Copy)]
         pub struct W(u64);
         impl ::perfregs::hal::WriteValue for W {
             type Layout = FieldLayout;
@@ -111,22 +110,22 @@ pub mod layouts {
                 &mut self,
                 value: ::perfregs::hal::Bits<15u32>,
             ) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, CoreSel, value)
+                ::perfregs::hal::WriteValue::set(self, CORE_SEL, value)
             }
             /// Clear `overflow` (write-one-to-clear): writes ones to bits 30.
             #[inline]
             pub fn clear_overflow(&mut self) -> &mut Self {
-                ::perfregs::hal::WriteValue::clear(self, Overflow)
+                ::perfregs::hal::WriteValue::clear(self, OVERFLOW)
             }
             /// `freeze` (bits 31, WO).
             #[inline]
             pub fn freeze(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Freeze, value)
+                ::perfregs::hal::WriteValue::set(self, FREEZE, value)
             }
             /// `count` (bits 39:32, RW).
             #[inline]
             pub fn count(&mut self, value: ::perfregs::hal::Bits<8u32>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Count, value)
+                ::perfregs::hal::WriteValue::set(self, COUNT, value)
             }
         }
         impl ::core::fmt::Debug for W {
@@ -135,60 +134,40 @@ pub mod layouts {
             }
         }
         /// `core_sel`: bits 14:0, RW
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct CoreSel;
-        impl ::perfregs::hal::Field for CoreSel {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = ::perfregs::hal::Bits<15u32>;
-            const NAME: &'static str = "core_sel";
-            const LSB: u32 = 0u32;
-            const WIDTH: u32 = 15u32;
-        }
+        pub const CORE_SEL: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            ::perfregs::hal::Bits<15u32>,
+            0,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `overflow`: bits 30, RW1C
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Overflow;
-        impl ::perfregs::hal::Field for Overflow {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw1c;
-            type Value = bool;
-            const NAME: &'static str = "overflow";
-            const LSB: u32 = 30u32;
-            const WIDTH: u32 = 1u32;
-        }
+        pub const OVERFLOW: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw1c,
+            bool,
+            1,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `freeze`: bits 31, WO
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Freeze;
-        impl ::perfregs::hal::Field for Freeze {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Wo;
-            type Value = bool;
-            const NAME: &'static str = "freeze";
-            const LSB: u32 = 31u32;
-            const WIDTH: u32 = 1u32;
-        }
+        pub const FREEZE: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Wo,
+            bool,
+            2,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `count`: bits 39:32, RW
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Count;
-        impl ::perfregs::hal::Field for Count {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = ::perfregs::hal::Bits<8u32>;
-            const NAME: &'static str = "count";
-            const LSB: u32 = 32u32;
-            const WIDTH: u32 = 8u32;
-        }
+        pub const COUNT: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            ::perfregs::hal::Bits<8u32>,
+            3,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `reserved_63_40`: bits 63:40, RSVD
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Reserved6340;
-        impl ::perfregs::hal::Field for Reserved6340 {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rsvd;
-            type Value = ::perfregs::hal::Bits<24u32>;
-            const NAME: &'static str = "reserved_63_40";
-            const LSB: u32 = 40u32;
-            const WIDTH: u32 = 24u32;
-        }
+        pub const RESERVED_63_40: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rsvd,
+            ::perfregs::hal::Bits<24u32>,
+            4,
+        > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
 /// Registers of Ivy Bridge-EP / Xeon E5 v2 (IVT) (`ivt`): 1 described (1 with array elements).
@@ -210,7 +189,7 @@ pub mod ivt {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "PMON_CTL", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Msr, address: 0xc00, width: 64u32, reset: 0x0, masked: false, fields: &super::layouts::pmon_ctl::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "PMON_CTL", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Msr, address: 0xc00, width: 64u32, reset: 0x0, masked: false, fields: <super::layouts::pmon_ctl::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
     /// PMON_CTL
     ///
@@ -219,6 +198,7 @@ pub mod ivt {
     /// | MSR | `0xc00` on ivt |
     /// | width | 64 bits |
     /// | reset | `0x0` |
+    /// | access | read, write, modify |
     /// | source | golden test |
     /// | defined at | `msr_64bit/input.yaml:6:9` |
     /// | fields | [`PMON_CTL`](pmon_ctl) |
@@ -231,12 +211,11 @@ pub mod ivt {
         type Domain = ::perfregs::hal::power::NoDomain;
         type Layout = pmon_ctl::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        type Read = pmon_ctl::R;
-        type Write = pmon_ctl::W;
         const NAME: &'static str = "PMON_CTL";
         const ADDRESS: u64 = 0xc00;
         const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
+    #[doc(no_inline)]
     pub use super::layouts::pmon_ctl;
 }

@@ -11,8 +11,9 @@ pub mod layouts {
     /// | 7:4 | `select` | RW |  |
     /// | 0 | `go` | RW |  |
     pub mod cfg {
-        /// This layout, as a type.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        /// This layout, as a type (the `Layout` of the registers that use it).
+        #[doc(hidden)]
+        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -20,17 +21,15 @@ pub mod layouts {
             const NAME: &'static str = "CFG";
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0xf1;
-            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &FIELDS;
+            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
+                ::perfregs::hal::meta::FieldInfo { name: "go", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "select", lsb: 4u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+            ];
         }
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// Runtime description of the fields, by ascending lsb.
-        pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 2usize] = [
-            ::perfregs::hal::meta::FieldInfo { name: "go", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "select", lsb: 4u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-        ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct R(u64);
@@ -54,14 +53,14 @@ pub mod layouts {
             /// `go` (bits 0, RW).
             #[inline]
             pub fn go(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Go)
+                ::perfregs::hal::ReadValue::get(self, GO)
             }
             /// `select` (bits 7:4, RW).
             #[inline]
             pub fn select(
                 self,
             ) -> <::perfregs::hal::Bits<4u32> as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Select)
+                ::perfregs::hal::ReadValue::get(self, SELECT)
             }
         }
         impl ::core::fmt::Debug for R {
@@ -73,7 +72,7 @@ pub mod layouts {
             }
         }
         /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
+        #[derive(Clone, Copy)]
         pub struct W(u64);
         impl ::perfregs::hal::WriteValue for W {
             type Layout = FieldLayout;
@@ -94,12 +93,12 @@ pub mod layouts {
             /// `go` (bits 0, RW).
             #[inline]
             pub fn go(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Go, value)
+                ::perfregs::hal::WriteValue::set(self, GO, value)
             }
             /// `select` (bits 7:4, RW).
             #[inline]
             pub fn select(&mut self, value: ::perfregs::hal::Bits<4u32>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Select, value)
+                ::perfregs::hal::WriteValue::set(self, SELECT, value)
             }
         }
         impl ::core::fmt::Debug for W {
@@ -108,27 +107,19 @@ pub mod layouts {
             }
         }
         /// `go`: bits 0, RW
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Go;
-        impl ::perfregs::hal::Field for Go {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = bool;
-            const NAME: &'static str = "go";
-            const LSB: u32 = 0u32;
-            const WIDTH: u32 = 1u32;
-        }
+        pub const GO: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            bool,
+            0,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `select`: bits 7:4, RW
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Select;
-        impl ::perfregs::hal::Field for Select {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = ::perfregs::hal::Bits<4u32>;
-            const NAME: &'static str = "select";
-            const LSB: u32 = 4u32;
-            const WIDTH: u32 = 4u32;
-        }
+        pub const SELECT: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            ::perfregs::hal::Bits<4u32>,
+            1,
+        > = ::perfregs::hal::access::FieldAt::NEW;
     }
     /// Field layout `CFG` (32 bits).
     ///
@@ -140,8 +131,9 @@ pub mod layouts {
     /// | 2 | `fast` | RW |  |
     /// | 0 | `go` | RW |  |
     pub mod cfg_hsw {
-        /// This layout, as a type.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        /// This layout, as a type (the `Layout` of the registers that use it).
+        #[doc(hidden)]
+        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -149,18 +141,16 @@ pub mod layouts {
             const NAME: &'static str = "CFG";
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0xf5;
-            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &FIELDS;
+            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
+                ::perfregs::hal::meta::FieldInfo { name: "go", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "fast", lsb: 2u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "select", lsb: 4u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+            ];
         }
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// Runtime description of the fields, by ascending lsb.
-        pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 3usize] = [
-            ::perfregs::hal::meta::FieldInfo { name: "go", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "fast", lsb: 2u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "select", lsb: 4u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-        ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct R(u64);
@@ -184,19 +174,19 @@ pub mod layouts {
             /// `go` (bits 0, RW).
             #[inline]
             pub fn go(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Go)
+                ::perfregs::hal::ReadValue::get(self, GO)
             }
             /// `fast` (bits 2, RW).
             #[inline]
             pub fn fast(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Fast)
+                ::perfregs::hal::ReadValue::get(self, FAST)
             }
             /// `select` (bits 7:4, RW).
             #[inline]
             pub fn select(
                 self,
             ) -> <::perfregs::hal::Bits<4u32> as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Select)
+                ::perfregs::hal::ReadValue::get(self, SELECT)
             }
         }
         impl ::core::fmt::Debug for R {
@@ -209,7 +199,7 @@ pub mod layouts {
             }
         }
         /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
+        #[derive(Clone, Copy)]
         pub struct W(u64);
         impl ::perfregs::hal::WriteValue for W {
             type Layout = FieldLayout;
@@ -230,17 +220,17 @@ pub mod layouts {
             /// `go` (bits 0, RW).
             #[inline]
             pub fn go(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Go, value)
+                ::perfregs::hal::WriteValue::set(self, GO, value)
             }
             /// `fast` (bits 2, RW).
             #[inline]
             pub fn fast(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Fast, value)
+                ::perfregs::hal::WriteValue::set(self, FAST, value)
             }
             /// `select` (bits 7:4, RW).
             #[inline]
             pub fn select(&mut self, value: ::perfregs::hal::Bits<4u32>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Select, value)
+                ::perfregs::hal::WriteValue::set(self, SELECT, value)
             }
         }
         impl ::core::fmt::Debug for W {
@@ -249,38 +239,26 @@ pub mod layouts {
             }
         }
         /// `go`: bits 0, RW
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Go;
-        impl ::perfregs::hal::Field for Go {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = bool;
-            const NAME: &'static str = "go";
-            const LSB: u32 = 0u32;
-            const WIDTH: u32 = 1u32;
-        }
+        pub const GO: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            bool,
+            0,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `fast`: bits 2, RW
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Fast;
-        impl ::perfregs::hal::Field for Fast {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = bool;
-            const NAME: &'static str = "fast";
-            const LSB: u32 = 2u32;
-            const WIDTH: u32 = 1u32;
-        }
+        pub const FAST: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            bool,
+            1,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `select`: bits 7:4, RW
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Select;
-        impl ::perfregs::hal::Field for Select {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = ::perfregs::hal::Bits<4u32>;
-            const NAME: &'static str = "select";
-            const LSB: u32 = 4u32;
-            const WIDTH: u32 = 4u32;
-        }
+        pub const SELECT: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            ::perfregs::hal::Bits<4u32>,
+            2,
+        > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
 /// Registers of Ivy Bridge (Gen7) (`ivb`): 1 described (1 with array elements).
@@ -302,7 +280,7 @@ pub mod ivb {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CFG", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2100, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::cfg::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CFG", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cfg::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
     /// CFG
     ///
@@ -311,6 +289,7 @@ pub mod ivb {
     /// | MMIO offset | `0x2100` on ivb |
     /// | width | 32 bits |
     /// | reset | `0x0` |
+    /// | access | read, write, modify |
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | other projects | hsw `0x2200` |
@@ -326,13 +305,12 @@ pub mod ivb {
         type Domain = ::perfregs::hal::power::NoDomain;
         type Layout = cfg::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        type Read = cfg::R;
-        type Write = cfg::W;
         const NAME: &'static str = "CFG";
         const ADDRESS: u64 = 0x2100;
         const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
+    #[doc(no_inline)]
     pub use super::layouts::cfg;
 }
 /// Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
@@ -354,7 +332,7 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CFG", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2200, width: 32u32, reset: 0x4, masked: false, fields: &super::layouts::cfg_hsw::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CFG", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2200, width: 32u32, reset: 0x4, masked: false, fields: <super::layouts::cfg_hsw::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
     /// CFG
     ///
@@ -363,6 +341,7 @@ pub mod hsw {
     /// | MMIO offset | `0x2200` on hsw |
     /// | width | 32 bits |
     /// | reset | `0x4` |
+    /// | access | read, write, modify |
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | other projects | ivb `0x2100` |
@@ -378,12 +357,11 @@ pub mod hsw {
         type Domain = ::perfregs::hal::power::NoDomain;
         type Layout = cfg::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        type Read = cfg::R;
-        type Write = cfg::W;
         const NAME: &'static str = "CFG";
         const ADDRESS: u64 = 0x2200;
         const RESET: u64 = 0x4;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
+    #[doc(no_inline)]
     pub use super::layouts::cfg_hsw as cfg;
 }

@@ -68,8 +68,9 @@ pub mod layouts {
     /// | 7:4 | `period` | RW | Timer period exponent. |
     /// | 0 | `enable` | RW | Enable the unit. |
     pub mod ctl {
-        /// This layout, as a type.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        /// This layout, as a type (the `Layout` of the registers that use it).
+        #[doc(hidden)]
+        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -77,18 +78,16 @@ pub mod layouts {
             const NAME: &'static str = "CTL";
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0x3f1;
-            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &FIELDS;
+            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
+                ::perfregs::hal::meta::FieldInfo { name: "enable", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "Enable the unit.", },
+                ::perfregs::hal::meta::FieldInfo { name: "period", lsb: 4u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "Timer period exponent.", },
+                ::perfregs::hal::meta::FieldInfo { name: "mode", lsb: 8u32, width: 2u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[("off", 0), ("single", 1), ("continuous", 2)], description: "Operating mode.", },
+            ];
         }
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// Runtime description of the fields, by ascending lsb.
-        pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 3usize] = [
-            ::perfregs::hal::meta::FieldInfo { name: "enable", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "Enable the unit.", },
-            ::perfregs::hal::meta::FieldInfo { name: "period", lsb: 4u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "Timer period exponent.", },
-            ::perfregs::hal::meta::FieldInfo { name: "mode", lsb: 8u32, width: 2u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[("off", 0), ("single", 1), ("continuous", 2)], description: "Operating mode.", },
-        ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct R(u64);
@@ -112,21 +111,21 @@ pub mod layouts {
             /// `enable` (bits 0, RW).
             #[inline]
             pub fn enable(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Enable)
+                ::perfregs::hal::ReadValue::get(self, ENABLE)
             }
             /// `period` (bits 7:4, RW).
             #[inline]
             pub fn period(
                 self,
             ) -> <::perfregs::hal::Bits<4u32> as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Period)
+                ::perfregs::hal::ReadValue::get(self, PERIOD)
             }
             /// `mode` (bits 9:8, RW).
             #[inline]
             pub fn mode(
                 self,
             ) -> <super::super::enums::CtlMode as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Mode)
+                ::perfregs::hal::ReadValue::get(self, MODE)
             }
         }
         impl ::core::fmt::Debug for R {
@@ -139,7 +138,7 @@ pub mod layouts {
             }
         }
         /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
+        #[derive(Clone, Copy)]
         pub struct W(u64);
         impl ::perfregs::hal::WriteValue for W {
             type Layout = FieldLayout;
@@ -160,17 +159,17 @@ pub mod layouts {
             /// `enable` (bits 0, RW).
             #[inline]
             pub fn enable(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Enable, value)
+                ::perfregs::hal::WriteValue::set(self, ENABLE, value)
             }
             /// `period` (bits 7:4, RW).
             #[inline]
             pub fn period(&mut self, value: ::perfregs::hal::Bits<4u32>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Period, value)
+                ::perfregs::hal::WriteValue::set(self, PERIOD, value)
             }
             /// `mode` (bits 9:8, RW).
             #[inline]
             pub fn mode(&mut self, value: super::super::enums::CtlMode) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Mode, value)
+                ::perfregs::hal::WriteValue::set(self, MODE, value)
             }
         }
         impl ::core::fmt::Debug for W {
@@ -181,42 +180,30 @@ pub mod layouts {
         /// `enable`: bits 0, RW
         ///
         /// Enable the unit.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Enable;
-        impl ::perfregs::hal::Field for Enable {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = bool;
-            const NAME: &'static str = "enable";
-            const LSB: u32 = 0u32;
-            const WIDTH: u32 = 1u32;
-        }
+        pub const ENABLE: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            bool,
+            0,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `period`: bits 7:4, RW
         ///
         /// Timer period exponent.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Period;
-        impl ::perfregs::hal::Field for Period {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = ::perfregs::hal::Bits<4u32>;
-            const NAME: &'static str = "period";
-            const LSB: u32 = 4u32;
-            const WIDTH: u32 = 4u32;
-        }
+        pub const PERIOD: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            ::perfregs::hal::Bits<4u32>,
+            1,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `mode`: bits 9:8, RW
         ///
         /// Operating mode.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Mode;
-        impl ::perfregs::hal::Field for Mode {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = super::super::enums::CtlMode;
-            const NAME: &'static str = "mode";
-            const LSB: u32 = 8u32;
-            const WIDTH: u32 = 2u32;
-        }
+        pub const MODE: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            super::super::enums::CtlMode,
+            2,
+        > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
 /// Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
@@ -238,7 +225,7 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CTL", block: "golden", title: "Control", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x1000, width: 32u32, reset: 0x10, masked: false, fields: &super::layouts::ctl::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CTL", block: "golden", title: "Control", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x1000, width: 32u32, reset: 0x10, masked: false, fields: <super::layouts::ctl::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
     /// CTL: Control
     ///
@@ -249,6 +236,7 @@ pub mod hsw {
     /// | MMIO offset | `0x1000` on hsw |
     /// | width | 32 bits |
     /// | reset | `0x10` |
+    /// | access | read, write, modify |
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | source | golden test |
@@ -263,12 +251,11 @@ pub mod hsw {
         type Domain = ::perfregs::hal::power::NoDomain;
         type Layout = ctl::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        type Read = ctl::R;
-        type Write = ctl::W;
         const NAME: &'static str = "CTL";
         const ADDRESS: u64 = 0x1000;
         const RESET: u64 = 0x10;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
+    #[doc(no_inline)]
     pub use super::layouts::ctl;
 }

@@ -11,8 +11,9 @@ pub mod layouts {
     /// | 31 | `valid` | RW |  |
     /// | 15:0 | `value` | RW |  |
     pub mod limit_lo {
-        /// This layout, as a type.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        /// This layout, as a type (the `Layout` of the registers that use it).
+        #[doc(hidden)]
+        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -20,17 +21,15 @@ pub mod layouts {
             const NAME: &'static str = "LIMIT_LO";
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0x8000ffff;
-            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &FIELDS;
+            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
+                ::perfregs::hal::meta::FieldInfo { name: "value", lsb: 0u32, width: 16u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "valid", lsb: 31u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+            ];
         }
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// Runtime description of the fields, by ascending lsb.
-        pub static FIELDS: [::perfregs::hal::meta::FieldInfo; 2usize] = [
-            ::perfregs::hal::meta::FieldInfo { name: "value", lsb: 0u32, width: 16u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-            ::perfregs::hal::meta::FieldInfo { name: "valid", lsb: 31u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-        ];
         /// A value read from a register of this layout.
         #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct R(u64);
@@ -56,12 +55,12 @@ pub mod layouts {
             pub fn value(
                 self,
             ) -> <::perfregs::hal::Bits<16u32> as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Value)
+                ::perfregs::hal::ReadValue::get(self, VALUE)
             }
             /// `valid` (bits 31, RW).
             #[inline]
             pub fn valid(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
-                ::perfregs::hal::ReadValue::get(self, Valid)
+                ::perfregs::hal::ReadValue::get(self, VALID)
             }
         }
         impl ::core::fmt::Debug for R {
@@ -73,7 +72,7 @@ pub mod layouts {
             }
         }
         /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
+        #[derive(Clone, Copy)]
         pub struct W(u64);
         impl ::perfregs::hal::WriteValue for W {
             type Layout = FieldLayout;
@@ -94,12 +93,12 @@ pub mod layouts {
             /// `value` (bits 15:0, RW).
             #[inline]
             pub fn value(&mut self, value: ::perfregs::hal::Bits<16u32>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Value, value)
+                ::perfregs::hal::WriteValue::set(self, VALUE, value)
             }
             /// `valid` (bits 31, RW).
             #[inline]
             pub fn valid(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, Valid, value)
+                ::perfregs::hal::WriteValue::set(self, VALID, value)
             }
         }
         impl ::core::fmt::Debug for W {
@@ -108,27 +107,19 @@ pub mod layouts {
             }
         }
         /// `value`: bits 15:0, RW
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Value;
-        impl ::perfregs::hal::Field for Value {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = ::perfregs::hal::Bits<16u32>;
-            const NAME: &'static str = "value";
-            const LSB: u32 = 0u32;
-            const WIDTH: u32 = 16u32;
-        }
+        pub const VALUE: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            ::perfregs::hal::Bits<16u32>,
+            0,
+        > = ::perfregs::hal::access::FieldAt::NEW;
         /// `valid`: bits 31, RW
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct Valid;
-        impl ::perfregs::hal::Field for Valid {
-            type Layout = FieldLayout;
-            type Access = ::perfregs::hal::access::Rw;
-            type Value = bool;
-            const NAME: &'static str = "valid";
-            const LSB: u32 = 31u32;
-            const WIDTH: u32 = 1u32;
-        }
+        pub const VALID: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            bool,
+            1,
+        > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
 /// Registers of Haswell (Gen7.5) (`hsw`): 2 described (2 with array elements).
@@ -150,8 +141,8 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 2usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "LIMIT_LO", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4000, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::limit_lo::FIELDS, domain: None, replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "LIMIT_HI", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4004, width: 32u32, reset: 0x0, masked: false, fields: &super::layouts::limit_lo::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "LIMIT_LO", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::limit_lo::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "LIMIT_HI", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4004, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::limit_lo::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
     /// LIMIT_LO
     ///
@@ -160,6 +151,7 @@ pub mod hsw {
     /// | MMIO offset | `0x4000` on hsw |
     /// | width | 32 bits |
     /// | reset | `0x0` |
+    /// | access | read, write, modify |
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | source | golden test |
@@ -174,13 +166,12 @@ pub mod hsw {
         type Domain = ::perfregs::hal::power::NoDomain;
         type Layout = limit_lo::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        type Read = limit_lo::R;
-        type Write = limit_lo::W;
         const NAME: &'static str = "LIMIT_LO";
         const ADDRESS: u64 = 0x4000;
         const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
+    #[doc(no_inline)]
     pub use super::layouts::limit_lo;
     /// LIMIT_HI
     ///
@@ -189,6 +180,7 @@ pub mod hsw {
     /// | MMIO offset | `0x4004` on hsw |
     /// | width | 32 bits |
     /// | reset | `0x0` |
+    /// | access | read, write, modify |
     /// | power domain | none (outside every force-wake range) |
     /// | replication | unicast |
     /// | source | golden test |
@@ -203,12 +195,11 @@ pub mod hsw {
         type Domain = ::perfregs::hal::power::NoDomain;
         type Layout = limit_hi::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        type Read = limit_hi::R;
-        type Write = limit_hi::W;
         const NAME: &'static str = "LIMIT_HI";
         const ADDRESS: u64 = 0x4004;
         const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[1];
     }
+    #[doc(no_inline)]
     pub use super::layouts::limit_lo as limit_hi;
 }
