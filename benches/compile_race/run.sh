@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# Compile race: perfregs' generated registers vs svd2rust's PAC of the same
+# registers (exported as CMSIS-SVD by `perfregs export`). See README.md here.
+#
+#   benches/compile_race/run.sh            synthetic: 1,000 registers on tgl
+#   benches/compile_race/run.sh shipped    the shipped descriptions (regdefs/)
+#
+# Environment: RUNS (default 3), REGISTERS (1000), LAYOUTS (100),
+# CARGO_TARGET_DIR (the work folder is <target dir>/compile_race).
+# Tracked files are never modified: everything is written under the target dir.
+set -euo pipefail
+
+MODE=${1:-synthetic}
+case "$MODE" in
+    synthetic | shipped) ;;
+    -h | --help)
+        sed -n '2,10p' "$0"
+        exit 0
+        ;;
+    *)
+        echo "usage: $0 [synthetic|shipped]" >&2
+        exit 2
+        ;;
+esac
+RUNS=${RUNS:-3}
+REGISTERS=${REGISTERS:-1000}
+LAYOUTS=${LAYOUTS:-100}
+SHIPPED_PROJECTS=(snb ivb vlv hsw bdw tgl p4 ivt)
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+# The CLI and the HAL's build script both read PERFREGS_REGDEFS: never inherit it.
+unset PERFREGS_REGDEFS
+
+say() { printf '\n== %s\n' "$*" >&2; }
+now() { date +%s.%N; }
+# elapsed START END -> seconds with 2 decimals
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+# median of the arguments
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'; }
+
+REPO_TARGET=$(cd "$REPO" && cargo metadata --format-version 1 --no-deps |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+WORK="$REPO_TARGET/compile_race"
+mkdir -p "$WORK"
+
+say "building the perfregs CLI (dev profile; $REPO)"
+(cd "$REPO" && cargo build -q --bin perfregs)
+PERFREGS="$REPO_TARGET/debug/perfregs"
+
+if ! command -v svd2rust >/dev/null 2>&1; then
+    say "svd2rust not found: cargo install svd2rust --locked"
+    cargo install svd2rust --locked
+fi
+SVD2RUST_VERSION=$(svd2rust --version | awk '{ print $2 }')
+RUSTC_VERSION=$(rustc --version)
+echo "svd2rust $SVD2RUST_VERSION, $RUSTC_VERSION, $(nproc) cores" >&2
+
+# write_pac_crate DIR NAME SVD: svd2rust --target none into a crate
+# (dependencies as svd2rust's docs give them for `--target none`: vcell, and
+# critical-section behind the optional `critical-section` feature).
+write_pac_crate() {
+    local dir=$1 name=$2 svd=$3
+    rm -rf "$dir"
+    mkdir -p "$dir/src"
+    cat >"$dir/Cargo.toml" <<EOF
+[package]
+name = "$name"
+version = "0.1.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+vcell = "0.1.3"
+critical-section = { version = "1.0", optional = true }
+
+[features]
+critical-section = ["dep:critical-section"]
+EOF
+    (cd "$dir/src" && svd2rust --target none -i "$svd" 2>/dev/null)
+    test -s "$dir/src/lib.rs"
+}
+
+# timed_clean_build WORKSPACE TARGET PKG... -> seconds for `cargo build` of
+# just those packages after `cargo clean -p` of them (dependencies stay built).
+timed_clean_build() {
+    local ws=$1 target=$2
+    shift 2
+    local pkgs=() p
+    for p in "$@"; do pkgs+=(-p "$p"); done
+    (cd "$ws" && CARGO_TARGET_DIR="$target" cargo clean -q "${pkgs[@]}")
+    local t0 t1
+    t0=$(now)
+    (cd "$ws" && CARGO_TARGET_DIR="$target" cargo build -q "${pkgs[@]}")
+    t1=$(now)
+    elapsed "$t0" "$t1"
+}
+
+synthetic() {
+    local dir="$WORK/synthetic" target="$WORK/target"
+    mkdir -p "$dir"
+    local yaml_dir="$dir/regdefs"
+    rm -rf "$yaml_dir" "$dir/perfregs-race" "$dir/svd-race"
+    mkdir -p "$yaml_dir"
+
+    say "generating $REGISTERS registers, $LAYOUTS layouts on tgl -> $yaml_dir/regs.yaml"
+    python3 "$HERE/gen_yaml.py" --registers "$REGISTERS" --layouts "$LAYOUTS" \
+        --project tgl -o "$yaml_dir/regs.yaml"
+    say "validating: cargo run -q -- check $yaml_dir/regs.yaml"
+    (cd "$REPO" && cargo run -q -- check "$yaml_dir/regs.yaml") >&2
+
+    say "perfregs crate: perfregs::regdefs!(pub mod regs, \"regs.yaml\")"
+    mkdir -p "$dir/perfregs-race/src"
+    cp "$yaml_dir/regs.yaml" "$dir/perfregs-race/regs.yaml"
+    cat >"$dir/perfregs-race/Cargo.toml" <<EOF
+[package]
+name = "perfregs-race"
+version = "0.1.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+perfregs = { path = "$REPO", default-features = false }
+EOF
+    cat >"$dir/perfregs-race/src/lib.rs" <<'EOF'
+//! The synthetic registers through `perfregs::regdefs!` (compile race).
+#![no_std]
+perfregs::regdefs!(pub mod regs, "regs.yaml");
+EOF
+
+    say "svd2rust crate: PERFREGS_REGDEFS=$yaml_dir perfregs export tgl --format svd | svd2rust --target none"
+    PERFREGS_REGDEFS="$yaml_dir" "$PERFREGS" export tgl --format svd >"$dir/regs.svd"
+    write_pac_crate "$dir/svd-race" svd-race "$dir/regs.svd"
+    echo "regs.svd: $(wc -c <"$dir/regs.svd") bytes; svd2rust lib.rs: $(wc -c <"$dir/svd-race/src/lib.rs") bytes" >&2
+
+    cat >"$dir/Cargo.toml" <<'EOF'
+# Generated by benches/compile_race/run.sh
+[workspace]
+members = ["perfregs-race", "svd-race"]
+resolver = "2"
+EOF
+
+    say "warm-up: building both crates and their dependencies (target $target)"
+    (cd "$dir" && CARGO_TARGET_DIR="$target" cargo build -q --workspace)
+
+    local a=() b=() i t
+    for i in $(seq 1 "$RUNS"); do
+        say "run $i/$RUNS: cargo clean -p perfregs-race && cargo build -p perfregs-race"
+        t=$(timed_clean_build "$dir" "$target" perfregs-race)
+        echo "perfregs-race: $t s" >&2
+        a+=("$t")
+        say "run $i/$RUNS: cargo clean -p svd-race && cargo build -p svd-race"
+        t=$(timed_clean_build "$dir" "$target" svd-race)
+        echo "svd-race: $t s" >&2
+        b+=("$t")
+    done
+    local ma mb
+    ma=$(median "${a[@]}")
+    mb=$(median "${b[@]}")
+    echo
+    echo "synthetic ($REGISTERS registers, $LAYOUTS layouts, tgl; dev profile; median of $RUNS)"
+    echo "runs perfregs: ${a[*]} s; svd2rust: ${b[*]} s"
+    echo "perfregs: $ma s, svd2rust: $mb s, ratio svd2rust/perfregs: $(ratio "$mb" "$ma")"
+    echo "RESULT mode=synthetic registers=$REGISTERS layouts=$LAYOUTS runs=$RUNS perfregs_s=$ma svd2rust_s=$mb ratio=$(ratio "$mb" "$ma") svd2rust_version=$SVD2RUST_VERSION"
+}
+
+shipped() {
+    local dir="$WORK/shipped" target="$WORK/target-shipped"
+    mkdir -p "$dir"
+    local regdefs="$dir/regdefs"
+    rm -rf "$regdefs" "$dir/pacs"
+    say "copying $REPO/regdefs -> $regdefs (the HAL is built with PERFREGS_REGDEFS=$regdefs)"
+    cp -r "$REPO/regdefs" "$regdefs"
+    local touched
+    touched=$(find "$regdefs" -name 'oa_gen7.yaml' | head -n1)
+    [ -n "$touched" ] || touched=$(find "$regdefs" -name '*.yaml' ! -name projects.yaml | sort | head -n1)
+
+    say "exporting SVD: perfregs export <p> --format svd for ${SHIPPED_PROJECTS[*]}"
+    mkdir -p "$dir/pacs"
+    local members=() skipped=() p
+    for p in "${SHIPPED_PROJECTS[@]}"; do
+        if ! PERFREGS_REGDEFS="$regdefs" "$PERFREGS" export "$p" --format svd >"$dir/pacs/$p.svd" 2>"$dir/pacs/$p.err"; then
+            echo "export $p failed (skipped): $(head -n3 "$dir/pacs/$p.err")" >&2
+            skipped+=("$p")
+            continue
+        fi
+        if ! write_pac_crate "$dir/pacs/pac-$p" "pac-$p" "$dir/pacs/$p.svd"; then
+            echo "svd2rust failed on $p (skipped)" >&2
+            skipped+=("$p")
+            continue
+        fi
+        members+=("pac-$p")
+    done
+    [ "${#members[@]}" -gt 0 ] || { echo "no PAC could be generated" >&2; exit 1; }
+    {
+        echo "# Generated by benches/compile_race/run.sh"
+        echo "[workspace]"
+        printf 'members = ['
+        printf '"%s", ' "${members[@]}"
+        echo ']'
+        echo 'resolver = "2"'
+    } >"$dir/pacs/Cargo.toml"
+
+    say "warm-up: perfregs-hal (PERFREGS_REGDEFS=$regdefs) and the ${#members[@]} PACs (target $target)"
+    (cd "$REPO" && PERFREGS_REGDEFS="$regdefs" CARGO_TARGET_DIR="$target" cargo build -q --locked -p perfregs-hal)
+    (cd "$dir/pacs" && CARGO_TARGET_DIR="$target" cargo build -q --workspace)
+
+    local a=() b=() i t0 t1 t
+    for i in $(seq 1 "$RUNS"); do
+        say "run $i/$RUNS: touch $(basename "$touched") && cargo build -p perfregs-hal"
+        touch "$touched"
+        t0=$(now)
+        (cd "$REPO" && PERFREGS_REGDEFS="$regdefs" CARGO_TARGET_DIR="$target" cargo build -q --locked -p perfregs-hal)
+        t1=$(now)
+        t=$(elapsed "$t0" "$t1")
+        echo "perfregs-hal: $t s" >&2
+        a+=("$t")
+        say "run $i/$RUNS: cargo clean -p <each PAC> && cargo build (${#members[@]} PACs)"
+        t=$(timed_clean_build "$dir/pacs" "$target" "${members[@]}")
+        echo "PACs: $t s" >&2
+        b+=("$t")
+    done
+    local ma mb
+    ma=$(median "${a[@]}")
+    mb=$(median "${b[@]}")
+    echo
+    echo "shipped descriptions (dev profile; median of $RUNS)"
+    echo "perfregs-hal rebuild after touching $(basename "$touched"): runs ${a[*]} s"
+    echo "svd2rust PACs (${members[*]}): runs ${b[*]} s"
+    [ "${#skipped[@]}" -eq 0 ] || echo "skipped (export or svd2rust failed): ${skipped[*]}"
+    echo "perfregs: $ma s, svd2rust: $mb s, ratio svd2rust/perfregs: $(ratio "$mb" "$ma")"
+    echo "RESULT mode=shipped pacs=${#members[@]} skipped=${skipped[*]:-none} runs=$RUNS perfregs_s=$ma svd2rust_s=$mb ratio=$(ratio "$mb" "$ma") svd2rust_version=$SVD2RUST_VERSION"
+}
+
+"$MODE"
