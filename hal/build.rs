@@ -33,6 +33,29 @@ fn main() {
             std::process::exit(1);
         }
     };
+    // Each project module is behind the cargo feature of its name: a project
+    // without a declared feature would silently never compile, so say so.
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
+    let features = std::fs::read_to_string(&manifest).unwrap_or_default();
+    let missing: Vec<&str> = ir
+        .catalogue
+        .projects
+        .iter()
+        .map(|p| p.name.as_str())
+        .filter(|n| {
+            !features
+                .lines()
+                .any(|l| l.trim_start().starts_with(&format!("{n} = ")))
+        })
+        .collect();
+    if !missing.is_empty() {
+        eprintln!(
+            "perfregs: project(s) {} have no cargo feature in {}: add `name = []` under [features] (and to `default`)",
+            missing.join(", "),
+            manifest.display()
+        );
+        std::process::exit(1);
+    }
     let code = perfregs_codegen::generate(&ir, &perfregs_codegen::EmitOptions::for_hal());
     let out = Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
         .join("perfregs_generated.rs");

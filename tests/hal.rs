@@ -126,7 +126,9 @@ fn modify_never_writes_back_rw1c_and_clear_is_explicit() {
     // Hardware state: overflow and lost set, kick reads 1, every other bit set too.
     mem[0x100 / 4] = 0xFFFF_FFFF;
     let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    gpu.modify(extra::hsw::STATUS, &AlwaysAwake, |r, w| {
+    // User registers below 0x40000 lie in HSW's render domain, like the built-in ones.
+    let rw = gpu.assume_awake::<hsw::domains::Render>();
+    gpu.modify(extra::hsw::STATUS, &rw, |r, w| {
         assert!(r.overflow() && r.lost());
         w.level(bits!(3))
     });
@@ -139,17 +141,11 @@ fn modify_never_writes_back_rw1c_and_clear_is_explicit() {
     assert_eq!(written & 0xFF1, 0x31 | 0xF00);
     // Clearing one RW1C bit writes exactly that one.
     poke(&gpu, 0x100, 0xFFFF_FFFF);
-    gpu.clear(
-        extra::hsw::STATUS,
-        &AlwaysAwake,
-        extra::hsw::status::OVERFLOW,
-    );
+    gpu.clear(extra::hsw::STATUS, &rw, extra::hsw::status::OVERFLOW);
     let written = word(&gpu, 0x100);
     assert_eq!(written & 0b1110, 0b0010, "{written:#x}");
     // Named forms do the same.
-    gpu.write(extra::hsw::STATUS, &AlwaysAwake, |w| {
-        w.clear_lost().set_kick()
-    });
+    gpu.write(extra::hsw::STATUS, &rw, |w| w.clear_lost().set_kick());
     assert_eq!(word(&gpu, 0x100) & 0b1110, 0b1100);
 }
 
@@ -157,10 +153,12 @@ fn modify_never_writes_back_rw1c_and_clear_is_explicit() {
 fn write_from_reset_drops_rw1c_and_reserved_reset_bits() {
     let mut mem = [0u32; WORDS];
     let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    gpu.write(extra::hsw::STATUS, &AlwaysAwake, |w| w.enable(true));
+    // User registers below 0x40000 lie in HSW's render domain, like the built-in ones.
+    let rw = gpu.assume_awake::<hsw::domains::Render>();
+    gpu.write(extra::hsw::STATUS, &rw, |w| w.enable(true));
     // reset 0xF0 is level = 0xF; enable set.
     assert_eq!(word(&gpu, 0x100), 0xF1);
-    gpu.write_from_zero(extra::hsw::STATUS, &AlwaysAwake, |w| w.magic(bits!(0xAB)));
+    gpu.write_from_zero(extra::hsw::STATUS, &rw, |w| w.magic(bits!(0xAB)));
     assert_eq!(word(&gpu, 0x100), 0xAB << 20);
 }
 
@@ -168,13 +166,15 @@ fn write_from_reset_drops_rw1c_and_reserved_reset_bits() {
 fn sixty_four_bit_registers() {
     let mut mem = [0u32; WORDS];
     let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    gpu.write(extra::hsw::COUNTER64, &AlwaysAwake, |w| {
+    // User registers below 0x40000 lie in HSW's render domain, like the built-in ones.
+    let rw = gpu.assume_awake::<hsw::domains::Render>();
+    gpu.write(extra::hsw::COUNTER64, &rw, |w| {
         w.value(Bits::new((1 << 44) - 1000).unwrap())
     });
     assert_eq!(word(&gpu, 0x108), ((1u64 << 44) - 1000) as u32);
     assert_eq!(word(&gpu, 0x10C), (((1u64 << 44) - 1000) >> 32) as u32);
     assert_eq!(
-        gpu.read(extra::hsw::COUNTER64, &AlwaysAwake).value(),
+        gpu.read(extra::hsw::COUNTER64, &rw).value(),
         (1 << 44) - 1000
     );
 }
@@ -280,4 +280,40 @@ fn raw_mmio_backend_is_bounded() {
     assert_eq!(Bus::<Mmio>::read32(&mut bus, 2), u32::MAX);
     Bus::<Mmio>::write32(&mut bus, 1 << 40, 1);
     assert_eq!(mem[2], 0xDEAD_BEEF);
+}
+
+/// Arrays are one type: a loop over CEC0..CEC7 through the typed API, the
+/// element count per project (8 on HSW, 4 on IVB), constant and run-time
+/// indices, and the element names in the runtime metadata.
+#[test]
+fn loop_over_cec_array() {
+    use perfregs::hal::enums::{CecCompareFunction, CecSelect};
+    let mut mem = [0u32; WORDS];
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    let rw = gpu.assume_awake::<hsw::domains::Render>();
+    assert_eq!(hsw::CECn_0.iter().count(), 8);
+    for n in 0..8 {
+        let cec = hsw::CECn_0.get(n).expect("8 CECs on HSW");
+        gpu.write(cec, &rw, |w| {
+            w.compare_function(CecCompareFunction::GreaterOrEqual)
+                .compare_value(Bits::new(n as u64 * 3).unwrap())
+                .select(CecSelect::Noa)
+        });
+        assert_eq!(cec.address(), 0x2770 + 8 * n as u64);
+        assert_eq!(cec.info().name, format!("CEC{n}_0"));
+    }
+    assert!(hsw::CECn_0.get(8).is_none());
+    for (n, cec) in hsw::CECn_0.iter().enumerate() {
+        let v = gpu.read(cec, &rw);
+        assert_eq!(v.compare_value(), n as u64 * 3);
+        assert_eq!(v.compare_function(), CecCompareFunction::GreaterOrEqual);
+        assert_eq!(word(&gpu, 0x2770 + 8 * n as u64), 3 | (n as u32 * 3) << 3);
+    }
+    // Constant index, and the named element constants, are the same element.
+    assert_eq!(hsw::CECn_0.at::<7>(), hsw::CEC7_0);
+    assert_eq!(gpu.read(hsw::CEC7_0, &rw).compare_value(), 21);
+    // IVB has four CECs, at its own addresses.
+    assert_eq!(ivb::CECn_0.iter().count(), 4);
+    assert!(ivb::CECn_0.get(4).is_none());
+    assert_eq!(ivb::CECn_0.at::<3>().address(), 0x2390 + 3 * 8);
 }

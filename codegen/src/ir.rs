@@ -153,6 +153,8 @@ pub struct MapRowIr {
     pub instances: u32,
     /// Steering as the PRM writes it.
     pub steering: String,
+    /// Built-in (see [`DomainIr::external`]): not emitted.
+    pub external: bool,
 }
 
 /// A report format on one project.
@@ -172,6 +174,8 @@ pub struct FormatIr {
     pub note: String,
     /// Counters by ascending offset.
     pub counters: Vec<CounterIr>,
+    /// Built-in (see [`DomainIr::external`]): not emitted.
+    pub external: bool,
 }
 
 /// One counter of a report format.
@@ -200,6 +204,8 @@ pub struct TableIr {
     pub columns: Vec<String>,
     /// Rows.
     pub rows: Vec<Vec<crate::model::Cell>>,
+    /// Built-in (see [`DomainIr::external`]): not emitted.
+    pub external: bool,
 }
 
 /// An enum.
@@ -211,6 +217,8 @@ pub struct EnumIr {
     pub description: String,
     /// Named encodings.
     pub values: Vec<EnumValueIr>,
+    /// Built-in (see [`DomainIr::external`]): not emitted.
+    pub external: bool,
 }
 
 /// One named encoding of an enum.
@@ -294,6 +302,8 @@ pub struct RegisterIr {
     pub array: Option<ArrayIr>,
     /// One entry per project the register exists on.
     pub instances: Vec<InstanceIr>,
+    /// Built-in (see [`DomainIr::external`]): cross-referenced, not emitted.
+    pub external: bool,
 }
 
 /// An array's shape.
@@ -386,6 +396,8 @@ pub struct EventIr {
     pub event: String,
     /// Description.
     pub description: String,
+    /// Built-in (see [`DomainIr::external`]): not emitted.
+    pub external: bool,
 }
 
 /// One register (array element expanded) on one project: the flat view
@@ -455,6 +467,16 @@ impl Ir {
         let norm = |s: &str| s.to_ascii_uppercase().replace('-', "_");
         let want = norm(name);
         self.elements(p).find(|e| norm(&e.name) == want)
+    }
+
+    /// Registers of project `p` to emit (not external), with their instance.
+    pub fn emitted(&self, p: usize) -> impl Iterator<Item = (&RegisterIr, &InstanceIr)> {
+        self.on_project(p).filter(|(r, _)| !r.external)
+    }
+
+    /// Elements of project `p` to emit (not external).
+    pub fn emitted_elements(&self, p: usize) -> impl Iterator<Item = Element<'_>> {
+        self.elements(p).filter(|e| !e.register.external)
     }
 
     /// The layout of an instance.

@@ -57,6 +57,45 @@ pub fn compile_sources(
     compile_loaded(loaded, diags)
 }
 
+/// Compile a user's own descriptions (the `regdefs!` path) against the
+/// built-in ones of `perfregs-regdefs`: the shipped catalogue and, unless the
+/// user's files describe power domains, replication groups or an address map
+/// of their own, every shipped description, so that user registers learn
+/// their wake domain and replication group from the projects' maps (and
+/// clash loudly with a built-in register of the same name or address).
+/// Built-in items are marked external: emission refers to them in the HAL
+/// and does not repeat them.
+pub fn compile_user_sources(sources: &[(String, String)]) -> Result<Ir, Vec<Diagnostic>> {
+    let mut diags = Diagnostics::default();
+    let user: Vec<Loaded> = sources
+        .iter()
+        .filter_map(|(n, t)| load::load_str(n, t, &mut diags))
+        .collect();
+    let own_catalogue = user.iter().any(|l| matches!(l.doc, Document::Catalogue(_)));
+    let own_maps = user.iter().any(|l| match &l.doc {
+        Document::Block(b) => {
+            !b.power_domains.is_empty()
+                || !b.replication_groups.is_empty()
+                || !b.address_map.is_empty()
+        }
+        Document::Catalogue(_) => false,
+    });
+    // Built-in files first, so a clash is reported at the user's register.
+    let mut loaded = Vec::new();
+    for (name, text) in perfregs_regdefs::FILES {
+        let catalogue = *name == "projects.yaml";
+        if (catalogue && own_catalogue) || (!catalogue && own_maps) {
+            continue;
+        }
+        if let Some(mut l) = load::load_str(&format!("<built-in {name}>"), text, &mut diags) {
+            l.source.external = !catalogue;
+            loaded.push(l);
+        }
+    }
+    loaded.extend(user);
+    compile_loaded(loaded, diags)
+}
+
 /// Compile every `*.yaml` file of a folder (or one file plus the standard catalogue).
 ///
 /// Diagnostics name the files as found under `path`; generated output names

@@ -19,6 +19,9 @@ pub struct SourceFile {
     pub text: String,
     /// Node positions.
     pub index: PosIndex,
+    /// A built-in description compiled beside a user's (the `regdefs!`
+    /// path): its items are cross-referenced, never emitted.
+    pub external: bool,
 }
 
 impl SourceFile {
@@ -95,6 +98,7 @@ pub fn load_str(name: &str, text: &str, diags: &mut Diagnostics) -> Option<Loade
         rel_name: name.to_string(),
         text: text.to_string(),
         index,
+        external: false,
     };
     // The top-level key tells the kind; serde then reports shape errors with locations.
     let is_catalogue = source.index.has_key("families") && !source.index.has_key("registers");

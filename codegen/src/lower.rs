@@ -96,6 +96,7 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Result<Ir, Vec<Diagnostic>> 
         let enum_base = l.ir.enums.len();
         for e in &b.enums {
             l.ir.enums.push(EnumIr {
+                external: b.source.external,
                 name: e.name.clone(),
                 description: text(&e.description),
                 values: e
@@ -115,6 +116,7 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Result<Ir, Vec<Diagnostic>> 
         for e in &b.events {
             if let Some(projects) = e.projects {
                 l.ir.events.push(EventIr {
+                    external: b.source.external,
                     counter: e.counter.clone(),
                     projects,
                     event: e.event.clone(),
@@ -220,6 +222,7 @@ fn lower_register(l: &mut Lowering, b: &RBlock, r: &RRegister, enum_base: usize)
         masked: r.masked,
         array: r.array.map(|(_, stride)| ArrayIr { stride }),
         instances,
+        external: b.source.external,
     });
 }
 
@@ -242,7 +245,7 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
                     request: d.request.clone(),
                     ack: d.ack.clone(),
                     wake: None,
-                    external: false,
+                    external: b.source.external,
                     description: d.description.clone(),
                 });
             }
@@ -254,7 +257,7 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
                     name: g.name.clone(),
                     instances: g.instances,
                     fuse: None,
-                    external: false,
+                    external: b.source.external,
                     description: g.description.clone(),
                 });
             }
@@ -262,6 +265,7 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
         for r in &s.rows {
             for p in r.projects.iter() {
                 ir.map.push(MapRowIr {
+                    external: b.source.external,
                     project: p,
                     start: r.start,
                     end: r.end,
@@ -286,6 +290,7 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
             counters.sort_by_key(|c| c.offset);
             for p in f.projects.iter() {
                 ir.formats.push(FormatIr {
+                    external: b.source.external,
                     project: p,
                     name: f.name.clone(),
                     select: f.select,
@@ -298,6 +303,7 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
         }
         for t in &s.tables {
             ir.tables.push(TableIr {
+                external: b.source.external,
                 projects: t.projects,
                 name: t.name.clone(),
                 description: t.description.clone(),

@@ -24,6 +24,7 @@ extern crate std;
 pub mod access;
 mod bits;
 pub mod bus;
+#[cfg(feature = "p4")]
 pub mod cascade;
 mod device;
 #[cfg(feature = "emu")]
@@ -39,6 +40,7 @@ pub mod report;
 pub use access::{Field, FieldValue, ReadValue, WriteValue};
 pub use bits::Bits;
 pub use bus::{Bus, Mmio, Msr, Pci, RawMmio, Recording, SliceBus};
+#[cfg(feature = "p4")]
 pub use cascade::{CascadesFrom, Counter, P4Counter};
 pub use device::{Assumed, Device, ForceWake, Io, Steering, DEFAULT_POLL_LIMIT};
 pub use oa_buffer::{reports_between, BufferedReport, OaBuffer, OaReports, ReportDelta, Summary};

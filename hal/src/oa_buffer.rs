@@ -588,6 +588,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "hsw")]
     fn timestamp_keeps_the_low_dword() {
         use crate::hsw::reports::A13;
         let mut r = [0u8; 64];

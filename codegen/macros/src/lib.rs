@@ -99,14 +99,9 @@ fn expand(input: &Input) -> Result<proc_macro2::TokenStream, String> {
     } else {
         ("<inline>".to_string(), value.clone(), None)
     };
-    let ir = perfregs_codegen::compile_sources(
-        &[(name, text)],
-        Some((
-            "<standard projects.yaml>",
-            perfregs_codegen::STANDARD_PROJECTS,
-        )),
-    )
-    .map_err(|diags| {
+    // Against the built-in descriptions: user registers get the projects'
+    // wake domains and replication groups (and clash with built-in names).
+    let ir = perfregs_codegen::compile_user_sources(&[(name, text)]).map_err(|diags| {
         let mut s = format!(
             "perfregs: {} error(s) in the register description\n",
             diags.len()

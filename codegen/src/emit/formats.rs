@@ -29,7 +29,7 @@ pub(super) fn emit_formats(
     let project_ty = project_type(&ir.catalogue.projects[p].name);
     let mut items = Vec::new();
     let mut refs = Vec::new();
-    for f in ir.formats.iter().filter(|f| f.project == p) {
+    for f in ir.formats.iter().filter(|f| f.project == p && !f.external) {
         let ty = format_ident!("{}", camel(&f.name));
         let info = format_ident!("{}_INFO", f.name);
         let (name, select, size) = (f.name.as_str(), f.select, f.size as usize);
@@ -74,7 +74,7 @@ pub(super) fn emit_formats(
     let tys: Vec<_> = ir
         .formats
         .iter()
-        .filter(|f| f.project == p)
+        .filter(|f| f.project == p && !f.external)
         .map(|f| format_ident!("{}", camel(&f.name)))
         .collect();
     let module = if items.is_empty() {
@@ -103,12 +103,12 @@ fn cell(c: &crate::model::Cell, hal: &TokenStream) -> TokenStream {
 
 /// Runtime tables of project `p`: domains, groups, map rows, data tables.
 pub(super) fn emit_project_tables(ir: &Ir, p: usize, hal: &TokenStream) -> TokenStream {
-    let domains = ir.domains.iter().filter(|d| d.project == p).map(|d| {
+    let domains = ir.domains.iter().filter(|d| d.project == p && !d.external).map(|d| {
         let (name, on, desc) = (d.name.as_str(), d.always_on, d.description.as_str());
         let (req, ack) = (opt_str(d.request.as_deref()), opt_str(d.ack.as_deref()));
         quote!(#hal::meta::DomainInfo { name: #name, always_on: #on, request: #req, ack: #ack, description: #desc })
     });
-    let groups = ir.groups.iter().filter(|g| g.project == p).map(|g| {
+    let groups = ir.groups.iter().filter(|g| g.project == p && !g.external).map(|g| {
         let (name, n, desc) = (g.name.as_str(), g.instances, g.description.as_str());
         let fuse = match &g.fuse {
             Some(f) => {
@@ -119,12 +119,12 @@ pub(super) fn emit_project_tables(ir: &Ir, p: usize, hal: &TokenStream) -> Token
         };
         quote!(#hal::meta::GroupInfo { name: #name, instances: #n, fuse: #fuse, description: #desc })
     });
-    let rows = ir.map.iter().filter(|r| r.project == p).map(|r| {
+    let rows = ir.map.iter().filter(|r| r.project == p && !r.external).map(|r| {
         let (start, end, n, st) = (hex(r.start), hex(r.end), r.instances, r.steering.as_str());
         let (wake, group) = (opt_str(r.wake.as_deref()), opt_str(r.group.as_deref()));
         quote!(#hal::meta::MapRow { start: #start, end: #end, wake: #wake, group: #group, instances: #n, steering: #st })
     });
-    let tables = ir.tables.iter().filter(|t| t.projects.contains(p)).map(|t| {
+    let tables = ir.tables.iter().filter(|t| t.projects.contains(p) && !t.external).map(|t| {
         let (name, desc) = (t.name.as_str(), t.description.as_str());
         let cols = t.columns.iter().map(String::as_str);
         let rows = t.rows.iter().map(|row| {

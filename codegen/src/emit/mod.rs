@@ -42,7 +42,7 @@ impl EmitOptions {
         EmitOptions {
             hal: quote!(crate),
             projects: true,
-            features: false,
+            features: true,
         }
     }
     /// Options for the `regdefs!` proc-macro: HAL types through `hal`.
@@ -59,9 +59,18 @@ impl EmitOptions {
 pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
     let hal = &opts.hal;
     let enums: Vec<_> = (0..ir.enums.len())
+        .filter(|&i| !ir.enums[i].external)
         .map(|i| enums::emit_enum(ir, i, hal))
         .collect();
+    // Layouts some emitted register uses (built-in ones live in the HAL).
+    let mut used = vec![false; ir.layouts.len()];
+    for r in ir.registers.iter().filter(|r| !r.external) {
+        for i in &r.instances {
+            used[i.layout] = true;
+        }
+    }
     let layouts: Vec<_> = (0..ir.layouts.len())
+        .filter(|&i| used[i])
         .map(|i| layout::emit_layout(ir, i, opts))
         .collect();
     let mut project_types = Vec::new();
@@ -86,8 +95,8 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
                 }
             });
         }
-        let regs: Vec<_> = ir.on_project(pi).collect();
-        let has_formats = ir.formats.iter().any(|f| f.project == pi);
+        let regs: Vec<_> = ir.emitted(pi).collect();
+        let has_formats = ir.formats.iter().any(|f| f.project == pi && !f.external);
         if regs.is_empty() && !has_formats && !opts.projects {
             continue;
         }
@@ -112,7 +121,7 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
         let events: Vec<_> = ir
             .events
             .iter()
-            .filter(|e| e.projects.contains(pi))
+            .filter(|e| e.projects.contains(pi) && !e.external)
             .map(|e| {
                 let (c, n, d) = (&e.counter, &e.event, &e.description);
                 quote!(#hal::meta::CounterEvent { counter: #c, event: #n, description: #d })

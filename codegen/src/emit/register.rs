@@ -221,7 +221,7 @@ pub(super) fn emit_register(
 pub(super) fn register_table(ir: &Ir, p: usize, opts: &EmitOptions) -> (TokenStream, usize) {
     let hal = &opts.hal;
     let mut rows = Vec::new();
-    for e in ir.elements(p) {
+    for e in ir.emitted_elements(p) {
         let r = e.register;
         let name = e.name.as_str();
         let (block, title) = (r.block.as_str(), e.text(&r.title));

@@ -1947,6 +1947,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "bdw")]
     fn odd_layouts_round_trip() {
         use crate::meta::CounterSlot;
         const fn slot(

@@ -33,14 +33,14 @@ fn main() {
     // Reading an RO field is fine.
     let _ = gpu.read(hsw::OASTATUS2, &rw).memory_select();
     // Clearing an RW1C bit is explicit.
-    gpu.modify(regs::hsw::STATUS, &AlwaysAwake, |r, w| {
+    gpu.modify(regs::hsw::STATUS, &rw, |r, w| {
         if r.overflow() {
             w.clear_overflow()
         } else {
             w.enable(true)
         }
     });
-    gpu.clear(regs::hsw::STATUS, &AlwaysAwake, regs::hsw::status::OVERFLOW);
+    gpu.clear(regs::hsw::STATUS, &rw, regs::hsw::status::OVERFLOW);
     // Masked registers are written without a read.
     gpu.write_masked(hsw::FORCEWAKE_MT, &AlwaysAwake, |w| w.kernel(true));
 }

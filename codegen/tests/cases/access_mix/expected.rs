@@ -217,7 +217,7 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "STATUS", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::status::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "STATUS", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::status::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
     /// STATUS
     ///
@@ -227,7 +227,7 @@ pub mod hsw {
     /// | width | 32 bits |
     /// | reset | `0x0` |
     /// | access | read, write, modify |
-    /// | power domain | none (outside every force-wake range) |
+    /// | power domain | `render` |
     /// | replication | unicast |
     /// | source | golden test |
     /// | defined at | `access_mix/input.yaml:6:9` |
@@ -238,7 +238,7 @@ pub mod hsw {
     impl ::perfregs::hal::Register for STATUS {
         type Project = ::perfregs::hal::Hsw;
         type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::power::NoDomain;
+        type Domain = ::perfregs::hal::hsw::domains::Render;
         type Layout = status::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
         const NAME: &'static str = "STATUS";

@@ -298,13 +298,13 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 7usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CNT0", block: "golden", title: "Counter 0", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cntn::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "CNT1", block: "golden", title: "Counter 1", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3008, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cntn::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "CNT2", block: "golden", title: "Counter 2", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3010, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cntn::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL0", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3200, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL1", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3204, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL2", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3208, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL3", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x320c, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CNT0", block: "golden", title: "Counter 0", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cntn::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CNT1", block: "golden", title: "Counter 1", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3008, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cntn::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CNT2", block: "golden", title: "Counter 2", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3010, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cntn::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL0", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3200, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL1", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3204, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL2", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3208, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL3", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x320c, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
     /// CNTn: Counter n
     ///
@@ -315,7 +315,7 @@ pub mod hsw {
     /// | width | 32 bits |
     /// | reset | `0x0` |
     /// | access | read, write, modify |
-    /// | power domain | none (outside every force-wake range) |
+    /// | power domain | `render` |
     /// | replication | unicast |
     /// | source | golden test |
     /// | defined at | `array/input.yaml:6:9` |
@@ -326,7 +326,7 @@ pub mod hsw {
     impl ::perfregs::hal::register::RegisterArray for CNTn {
         type Project = ::perfregs::hal::Hsw;
         type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::power::NoDomain;
+        type Domain = ::perfregs::hal::hsw::domains::Render;
         type Layout = cntn::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
         const NAME: &'static str = "CNT{n}";
@@ -371,7 +371,7 @@ pub mod hsw {
     /// | width | 32 bits |
     /// | reset | `0x0` |
     /// | access | read, write, modify |
-    /// | power domain | none (outside every force-wake range) |
+    /// | power domain | `render` |
     /// | replication | unicast |
     /// | other projects | ivb `0x3100` |
     /// | source | golden test |
@@ -383,7 +383,7 @@ pub mod hsw {
     impl ::perfregs::hal::register::RegisterArray for SELn {
         type Project = ::perfregs::hal::Hsw;
         type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::power::NoDomain;
+        type Domain = ::perfregs::hal::hsw::domains::Render;
         type Layout = seln::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
         const NAME: &'static str = "SEL{n}";

@@ -319,7 +319,7 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CLK_HSW", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::clk_hsw::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CLK_HSW", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::clk_hsw::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
     /// CLK_HSW
     ///
@@ -329,7 +329,7 @@ pub mod hsw {
     /// | width | 32 bits |
     /// | reset | `0x0` |
     /// | access | read, write, modify |
-    /// | power domain | none (outside every force-wake range) |
+    /// | power domain | `render` |
     /// | replication | unicast |
     /// | source | golden test |
     /// | defined at | `enum_shared/input.yaml:18:9` |
@@ -340,7 +340,7 @@ pub mod hsw {
     impl ::perfregs::hal::Register for CLK_HSW {
         type Project = ::perfregs::hal::Hsw;
         type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::power::NoDomain;
+        type Domain = ::perfregs::hal::hsw::domains::Render;
         type Layout = clk_hsw::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
         const NAME: &'static str = "CLK_HSW";

@@ -171,13 +171,13 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "WAKE", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0xa188, width: 32u32, reset: 0x0, masked: true, fields: <super::layouts::wake::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "WAKE", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4a188, width: 32u32, reset: 0x0, masked: true, fields: <super::layouts::wake::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
     /// WAKE
     ///
     /// | | |
     /// |---|---|
-    /// | MMIO offset | `0xa188` on hsw |
+    /// | MMIO offset | `0x4a188` on hsw |
     /// | width | 32 bits |
     /// | reset | `0x0` |
     /// | access | masked: bits 31:16 enable the write of bits 15:0 (`write_masked`) |
@@ -196,7 +196,7 @@ pub mod hsw {
         type Layout = wake::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
         const NAME: &'static str = "WAKE";
-        const ADDRESS: u64 = 0xa188;
+        const ADDRESS: u64 = 0x4a188;
         const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }

@@ -189,13 +189,13 @@ pub mod ivt {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "PMON_CTL", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Msr, address: 0xc00, width: 64u32, reset: 0x0, masked: false, fields: <super::layouts::pmon_ctl::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "PMON_CTL", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Msr, address: 0xc40, width: 64u32, reset: 0x0, masked: false, fields: <super::layouts::pmon_ctl::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
     /// PMON_CTL
     ///
     /// | | |
     /// |---|---|
-    /// | MSR | `0xc00` on ivt |
+    /// | MSR | `0xc40` on ivt |
     /// | width | 64 bits |
     /// | reset | `0x0` |
     /// | access | read, write, modify |
@@ -212,7 +212,7 @@ pub mod ivt {
         type Layout = pmon_ctl::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
         const NAME: &'static str = "PMON_CTL";
-        const ADDRESS: u64 = 0xc00;
+        const ADDRESS: u64 = 0xc40;
         const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }

@@ -332,7 +332,7 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CFG", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2200, width: 32u32, reset: 0x4, masked: false, fields: <super::layouts::cfg_hsw::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CFG", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2200, width: 32u32, reset: 0x4, masked: false, fields: <super::layouts::cfg_hsw::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
     /// CFG
     ///
@@ -342,7 +342,7 @@ pub mod hsw {
     /// | width | 32 bits |
     /// | reset | `0x4` |
     /// | access | read, write, modify |
-    /// | power domain | none (outside every force-wake range) |
+    /// | power domain | `render` |
     /// | replication | unicast |
     /// | other projects | ivb `0x2100` |
     /// | source | golden test |
@@ -354,7 +354,7 @@ pub mod hsw {
     impl ::perfregs::hal::Register for CFG {
         type Project = ::perfregs::hal::Hsw;
         type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::power::NoDomain;
+        type Domain = ::perfregs::hal::hsw::domains::Render;
         type Layout = cfg::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
         const NAME: &'static str = "CFG";

@@ -225,7 +225,7 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CTL", block: "golden", title: "Control", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x1000, width: 32u32, reset: 0x10, masked: false, fields: <super::layouts::ctl::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CTL", block: "golden", title: "Control", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x1000, width: 32u32, reset: 0x10, masked: false, fields: <super::layouts::ctl::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
     /// CTL: Control
     ///
@@ -237,7 +237,7 @@ pub mod hsw {
     /// | width | 32 bits |
     /// | reset | `0x10` |
     /// | access | read, write, modify |
-    /// | power domain | none (outside every force-wake range) |
+    /// | power domain | `render` |
     /// | replication | unicast |
     /// | source | golden test |
     /// | defined at | `rw_basic/input.yaml:6:9` |
@@ -248,7 +248,7 @@ pub mod hsw {
     impl ::perfregs::hal::Register for CTL {
         type Project = ::perfregs::hal::Hsw;
         type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::power::NoDomain;
+        type Domain = ::perfregs::hal::hsw::domains::Render;
         type Layout = ctl::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
         const NAME: &'static str = "CTL";

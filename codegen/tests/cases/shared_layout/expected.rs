@@ -141,8 +141,8 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 2usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "LIMIT_LO", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::limit_lo::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "LIMIT_HI", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4004, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::limit_lo::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "LIMIT_LO", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::limit_lo::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "LIMIT_HI", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4004, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::limit_lo::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
     /// LIMIT_LO
     ///
@@ -152,7 +152,7 @@ pub mod hsw {
     /// | width | 32 bits |
     /// | reset | `0x0` |
     /// | access | read, write, modify |
-    /// | power domain | none (outside every force-wake range) |
+    /// | power domain | `render` |
     /// | replication | unicast |
     /// | source | golden test |
     /// | defined at | `shared_layout/input.yaml:6:9` |
@@ -163,7 +163,7 @@ pub mod hsw {
     impl ::perfregs::hal::Register for LIMIT_LO {
         type Project = ::perfregs::hal::Hsw;
         type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::power::NoDomain;
+        type Domain = ::perfregs::hal::hsw::domains::Render;
         type Layout = limit_lo::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
         const NAME: &'static str = "LIMIT_LO";
@@ -181,7 +181,7 @@ pub mod hsw {
     /// | width | 32 bits |
     /// | reset | `0x0` |
     /// | access | read, write, modify |
-    /// | power domain | none (outside every force-wake range) |
+    /// | power domain | `render` |
     /// | replication | unicast |
     /// | source | golden test |
     /// | defined at | `shared_layout/input.yaml:12:9` |
@@ -192,7 +192,7 @@ pub mod hsw {
     impl ::perfregs::hal::Register for LIMIT_HI {
         type Project = ::perfregs::hal::Hsw;
         type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::power::NoDomain;
+        type Domain = ::perfregs::hal::hsw::domains::Render;
         type Layout = limit_hi::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
         const NAME: &'static str = "LIMIT_HI";

@@ -1,0 +1,213 @@
+/// Field layouts, each emitted once and shared by every register (of
+/// any project) with the same fields. A project module re-exports
+/// each register's layout under the register's lower-case name.
+pub mod layouts {
+    /// Field layout `MY_GT_REG` (32 bits).
+    ///
+    /// Used by: `MY_GT_REG` (tgl), `MY_DSS_REG` (tgl), `MY_PLAIN_REG` (tgl).
+    ///
+    /// | bits | field | access | description |
+    /// |---|---|---|---|
+    /// | 0 | `go` | RW |  |
+    pub mod my_gt_reg {
+        /// This layout, as a type (the `Layout` of the registers that use it).
+        #[doc(hidden)]
+        #[derive(Clone, Copy)]
+        pub struct FieldLayout;
+        impl ::perfregs::hal::register::Layout for FieldLayout {
+            type Read = R;
+            type Write = W;
+            const NAME: &'static str = "MY_GT_REG";
+            const WIDTH: u32 = 32u32;
+            const KEEP_MASK: u64 = 0x1;
+            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
+                ::perfregs::hal::meta::FieldInfo { name: "go", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+            ];
+        }
+        #[diagnostic::do_not_recommend]
+        impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
+        #[diagnostic::do_not_recommend]
+        impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
+        /// A value read from a register of this layout.
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        pub struct R(u64);
+        impl ::perfregs::hal::ReadValue for R {
+            type Layout = FieldLayout;
+            #[inline]
+            fn from_raw(raw: u64) -> Self {
+                R(raw)
+            }
+            #[inline]
+            fn raw(self) -> u64 {
+                self.0
+            }
+        }
+        impl R {
+            /// The raw value.
+            #[inline]
+            pub const fn bits(self) -> u64 {
+                self.0
+            }
+            /// `go` (bits 0, RW).
+            #[inline]
+            pub fn go(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
+                ::perfregs::hal::ReadValue::get(self, GO)
+            }
+        }
+        impl ::core::fmt::Debug for R {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct("MY_GT_REG").field("go", &self.go()).finish()
+            }
+        }
+        /// A value being built for a write to a register of this layout.
+        #[derive(Clone, Copy)]
+        pub struct W(u64);
+        impl ::perfregs::hal::WriteValue for W {
+            type Layout = FieldLayout;
+            #[inline]
+            fn from_raw(raw: u64) -> Self {
+                W(raw)
+            }
+            #[inline]
+            fn raw(&self) -> u64 {
+                self.0
+            }
+            #[inline]
+            fn insert(&mut self, mask: u64, bits: u64) {
+                self.0 = (self.0 & !mask) | bits;
+            }
+        }
+        impl W {
+            /// `go` (bits 0, RW).
+            #[inline]
+            pub fn go(&mut self, value: bool) -> &mut Self {
+                ::perfregs::hal::WriteValue::set(self, GO, value)
+            }
+        }
+        impl ::core::fmt::Debug for W {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                write!(f, "{}({:#x})", "MY_GT_REG", self.0)
+            }
+        }
+        /// `go`: bits 0, RW
+        pub const GO: ::perfregs::hal::access::FieldAt<
+            FieldLayout,
+            ::perfregs::hal::access::Rw,
+            bool,
+            0,
+        > = ::perfregs::hal::access::FieldAt::NEW;
+    }
+}
+/// Registers of Tiger Lake (Gen12 LP) (`tgl`): 3 described (3 with array elements).
+///
+/// Every item here exists on this project at the address its docs give.
+pub mod tgl {
+    /// Everything described for this project, at run time.
+    pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
+        name: "tgl",
+        title: "Tiger Lake (Gen12 LP)",
+        registers: &[&REGISTERS[0], &REGISTERS[1], &REGISTERS[2]],
+        events: &[],
+        formats: &[],
+        steering: Some("MCR_SELECTOR"),
+        domains: &[],
+        groups: &[],
+        map: &[],
+        tables: &[],
+    };
+    /// Runtime description of every register (array elements expanded) of this project.
+    pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 3usize] = [
+        ::perfregs::hal::meta::RegisterInfo { name: "MY_GT_REG", block: "mine", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x9400, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::my_gt_reg::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("gt"), replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "MY_DSS_REG", block: "mine", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x8150, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::my_gt_reg::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: Some(("dss", 6u32)), },
+        ::perfregs::hal::meta::RegisterInfo { name: "MY_PLAIN_REG", block: "mine", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x300000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::my_gt_reg::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+    ];
+    /// MY_GT_REG
+    ///
+    /// | | |
+    /// |---|---|
+    /// | MMIO offset | `0x9400` on tgl |
+    /// | width | 32 bits |
+    /// | reset | `0x0` |
+    /// | access | read, write, modify |
+    /// | power domain | `gt` |
+    /// | replication | unicast |
+    /// | source | golden case tgl_maps |
+    /// | defined at | `tgl_maps/input.yaml:7:5` |
+    /// | fields | [`MY_GT_REG`](my_gt_reg) |
+    #[allow(non_camel_case_types)]
+    #[derive(Clone, Copy)]
+    pub struct MY_GT_REG;
+    impl ::perfregs::hal::Register for MY_GT_REG {
+        type Project = ::perfregs::hal::Tgl;
+        type Space = ::perfregs::hal::Mmio;
+        type Domain = ::perfregs::hal::tgl::domains::Gt;
+        type Layout = my_gt_reg::FieldLayout;
+        type Cast = ::perfregs::hal::register::Single;
+        const NAME: &'static str = "MY_GT_REG";
+        const ADDRESS: u64 = 0x9400;
+        const RESET: u64 = 0x0;
+        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
+    }
+    #[doc(no_inline)]
+    pub use super::layouts::my_gt_reg;
+    /// MY_DSS_REG
+    ///
+    /// | | |
+    /// |---|---|
+    /// | MMIO offset | `0x8150` on tgl |
+    /// | width | 32 bits |
+    /// | reset | `0x0` |
+    /// | access | read, write, modify |
+    /// | power domain | `render` |
+    /// | replication | replicated: `dss`, 6 instances (steering API) |
+    /// | source | golden case tgl_maps |
+    /// | defined at | `tgl_maps/input.yaml:8:5` |
+    /// | fields | [`MY_GT_REG`](my_dss_reg) |
+    #[allow(non_camel_case_types)]
+    #[derive(Clone, Copy)]
+    pub struct MY_DSS_REG;
+    impl ::perfregs::hal::Register for MY_DSS_REG {
+        type Project = ::perfregs::hal::Tgl;
+        type Space = ::perfregs::hal::Mmio;
+        type Domain = ::perfregs::hal::tgl::domains::Render;
+        type Layout = my_dss_reg::FieldLayout;
+        type Cast = ::perfregs::hal::register::Multicast<
+            ::perfregs::hal::tgl::groups::Dss,
+        >;
+        const NAME: &'static str = "MY_DSS_REG";
+        const ADDRESS: u64 = 0x8150;
+        const RESET: u64 = 0x0;
+        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[1];
+    }
+    #[doc(no_inline)]
+    pub use super::layouts::my_gt_reg as my_dss_reg;
+    /// MY_PLAIN_REG
+    ///
+    /// | | |
+    /// |---|---|
+    /// | MMIO offset | `0x300000` on tgl |
+    /// | width | 32 bits |
+    /// | reset | `0x0` |
+    /// | access | read, write, modify |
+    /// | power domain | none (outside every force-wake range) |
+    /// | replication | unicast |
+    /// | source | golden case tgl_maps |
+    /// | defined at | `tgl_maps/input.yaml:9:5` |
+    /// | fields | [`MY_GT_REG`](my_plain_reg) |
+    #[allow(non_camel_case_types)]
+    #[derive(Clone, Copy)]
+    pub struct MY_PLAIN_REG;
+    impl ::perfregs::hal::Register for MY_PLAIN_REG {
+        type Project = ::perfregs::hal::Tgl;
+        type Space = ::perfregs::hal::Mmio;
+        type Domain = ::perfregs::hal::power::NoDomain;
+        type Layout = my_plain_reg::FieldLayout;
+        type Cast = ::perfregs::hal::register::Single;
+        const NAME: &'static str = "MY_PLAIN_REG";
+        const ADDRESS: u64 = 0x300000;
+        const RESET: u64 = 0x0;
+        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[2];
+    }
+    #[doc(no_inline)]
+    pub use super::layouts::my_gt_reg as my_plain_reg;
+}
