@@ -8,7 +8,8 @@
 //! file-level enums, registers at plain MMIO addresses above the TGL
 //! force-wake table. Three benchmarks, each from the YAML text:
 //!
-//! - `compile`: `compile_sources` (load, resolve, validate, lower);
+//! - `compile`: `compile_user_sources` (load, resolve, validate, lower, with
+//!   the built-in descriptions, as `regdefs!` does);
 //! - `compile_emit`: compile, then `emit::emit(..).to_string()` with the
 //!   proc-macro's options (`regdefs!` path);
 //! - `compile_generate`: compile, then `generate` with the HAL's options
@@ -20,7 +21,7 @@
 
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
-use perfregs_codegen::{compile_sources, emit, generate, EmitOptions, Ir, STANDARD_PROJECTS};
+use perfregs_codegen::{compile_user_sources, emit, generate, EmitOptions, Ir};
 use std::fmt::Write as _;
 
 fn main() {
@@ -143,12 +144,10 @@ fn sources(registers: usize) -> Vec<(String, String)> {
     vec![("synthetic.yaml".to_string(), synthetic_yaml(registers))]
 }
 
-/// load + resolve + validate + lower, with the standard catalogue.
+/// load + resolve + validate + lower, as the `regdefs!` proc-macro does it:
+/// against the built-in descriptions (catalogue and project maps).
 fn compile(sources: &[(String, String)]) -> Ir {
-    match compile_sources(
-        sources,
-        Some(("<standard projects.yaml>", STANDARD_PROJECTS)),
-    ) {
+    match compile_user_sources(sources) {
         Ok(ir) => ir,
         Err(diags) => {
             let list: Vec<String> = diags.iter().map(ToString::to_string).collect();
