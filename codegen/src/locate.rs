@@ -9,27 +9,42 @@
 //! to its nearest present ancestor.
 
 use crate::diag::Pos;
-use std::collections::HashMap;
-use std::fmt::Write as _;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::Marker;
 
-/// Node positions of one YAML document, keyed by slash-separated path.
+/// Node positions of one YAML document: a tree of its mappings and
+/// sequences, looked up by slash-separated path. (A tree rather than a map of
+/// full path strings: building it allocates only the keys, which matters for
+/// descriptions of thousands of registers.)
 #[derive(Debug, Default, Clone)]
 pub struct PosIndex {
-    nodes: HashMap<String, Pos>,
-    keys: HashMap<String, Pos>,
+    nodes: Vec<Node>,
 }
 
-enum Frame {
-    Map { path: String, key: Option<String> },
-    Seq { path: String, next: usize },
+#[derive(Debug, Clone)]
+struct Node {
+    pos: Pos,
+    /// Position of the mapping key this node is the value of.
+    key: Option<Pos>,
+    children: Children,
+}
+
+#[derive(Debug, Clone)]
+enum Children {
+    Leaf,
+    Map(Vec<(String, usize)>),
+    Seq(Vec<usize>),
 }
 
 #[derive(Default)]
 struct Builder {
     index: PosIndex,
-    stack: Vec<Frame>,
+    /// Open collections (node indices).
+    stack: Vec<usize>,
+    /// For the innermost open mapping: the key read, awaiting its value.
+    pending: Option<(String, Pos)>,
+    /// Pending keys of the outer mappings, restored when a nested collection ends.
+    saved: Vec<Option<(String, Pos)>>,
 }
 
 fn pos(m: Marker) -> Pos {
@@ -39,72 +54,74 @@ fn pos(m: Marker) -> Pos {
     }
 }
 
-fn join(parent: &str, seg: &str) -> String {
-    if parent.is_empty() {
-        seg.to_string()
-    } else {
-        let mut s = String::with_capacity(parent.len() + seg.len() + 1);
-        let _ = write!(s, "{parent}/{seg}");
-        s
-    }
-}
-
 impl Builder {
-    /// Path of the node that starts now, or `None` when it is a mapping key.
-    fn next_path(&mut self, scalar_key: Option<&str>, mark: Marker) -> Option<String> {
-        match self.stack.last_mut() {
-            None => Some(String::new()),
-            Some(Frame::Seq { path, next }) => {
-                let p = join(path, &next.to_string());
-                *next += 1;
-                Some(p)
+    /// True when the node starting now is a key of the innermost mapping.
+    fn is_key(&self) -> bool {
+        match self.stack.last() {
+            Some(&top) => {
+                matches!(self.index.nodes[top].children, Children::Map(_)) && self.pending.is_none()
             }
-            Some(Frame::Map { path, key }) => match key.take() {
-                Some(k) => Some(join(path, &k)),
-                None => {
-                    // This node is a key. Complex (non-scalar) keys get a placeholder.
-                    let k = scalar_key.unwrap_or("?").to_string();
-                    self.index.keys.insert(join(path, &k), pos(mark));
-                    *key = Some(k);
-                    None
-                }
-            },
+            None => false,
         }
+    }
+
+    /// Add a node at `at` to the open collection (or as the root).
+    fn add(&mut self, at: Pos, children: Children) -> usize {
+        let id = self.index.nodes.len();
+        let (key_name, key_pos) = match self.pending.take() {
+            Some((k, p)) => (Some(k), Some(p)),
+            None => (None, None),
+        };
+        self.index.nodes.push(Node {
+            pos: at,
+            key: key_pos,
+            children,
+        });
+        if let Some(&top) = self.stack.last() {
+            match (&mut self.index.nodes[top].children, key_name) {
+                (Children::Map(m), Some(k)) => m.push((k, id)),
+                (Children::Seq(v), _) => v.push(id),
+                _ => {}
+            }
+        }
+        id
     }
 }
 
 impl MarkedEventReceiver for Builder {
     fn on_event(&mut self, ev: Event, mark: Marker) {
         match ev {
-            Event::Scalar(ref v, ..) => {
-                if let Some(p) = self.next_path(Some(v), mark) {
-                    self.index.nodes.entry(p).or_insert(pos(mark));
+            Event::Scalar(v, ..) => {
+                if self.is_key() {
+                    self.pending = Some((v, pos(mark)));
+                } else {
+                    self.add(pos(mark), Children::Leaf);
                 }
             }
             Event::Alias(_) => {
-                if let Some(p) = self.next_path(Some("*alias"), mark) {
-                    self.index.nodes.entry(p).or_insert(pos(mark));
+                if self.is_key() {
+                    self.pending = Some(("*alias".into(), pos(mark)));
+                } else {
+                    self.add(pos(mark), Children::Leaf);
                 }
             }
             Event::MappingStart(..) | Event::SequenceStart(..) => {
-                let is_map = matches!(ev, Event::MappingStart(..));
-                let p = self.next_path(None, mark);
-                let path = match p {
-                    Some(p) => {
-                        self.index.nodes.entry(p.clone()).or_insert(pos(mark));
-                        p
-                    }
-                    // A collection used as a key: index its contents under "?".
-                    None => "?".to_string(),
-                };
-                self.stack.push(if is_map {
-                    Frame::Map { path, key: None }
+                let children = if matches!(ev, Event::MappingStart(..)) {
+                    Children::Map(Vec::new())
                 } else {
-                    Frame::Seq { path, next: 0 }
-                });
+                    Children::Seq(Vec::new())
+                };
+                // A collection used as a key is indexed under the key "?".
+                if self.is_key() {
+                    self.pending = Some(("?".into(), pos(mark)));
+                }
+                let id = self.add(pos(mark), children);
+                self.saved.push(self.pending.take());
+                self.stack.push(id);
             }
             Event::MappingEnd | Event::SequenceEnd => {
                 self.stack.pop();
+                self.pending = self.saved.pop().flatten();
             }
             _ => {}
         }
@@ -121,37 +138,53 @@ impl PosIndex {
         b.index
     }
 
+    fn child(&self, node: usize, seg: &str) -> Option<usize> {
+        match &self.nodes[node].children {
+            Children::Map(m) => m.iter().find(|(k, _)| k == seg).map(|&(_, i)| i),
+            Children::Seq(v) => seg.parse::<usize>().ok().and_then(|i| v.get(i).copied()),
+            Children::Leaf => None,
+        }
+    }
+
+    /// The node at `path` (`Ok`), or the deepest node on the way (`Err`).
+    fn walk(&self, path: &str) -> Result<usize, Option<usize>> {
+        if self.nodes.is_empty() {
+            return Err(None);
+        }
+        let mut at = 0;
+        if path.is_empty() {
+            return Ok(0);
+        }
+        for seg in path.split('/') {
+            match self.child(at, seg) {
+                Some(c) => at = c,
+                None => return Err(Some(at)),
+            }
+        }
+        Ok(at)
+    }
+
     /// Position of the node at `path`, or of its nearest indexed ancestor.
     pub fn node(&self, path: &str) -> Pos {
-        let mut p = path;
-        loop {
-            if let Some(pos) = self.nodes.get(p) {
-                return *pos;
-            }
-            match p.rfind('/') {
-                Some(i) => p = &p[..i],
-                None => {
-                    return self
-                        .nodes
-                        .get("")
-                        .copied()
-                        .unwrap_or(Pos { line: 1, column: 1 })
-                }
-            }
+        match self.walk(path) {
+            Ok(n) | Err(Some(n)) => self.nodes[n].pos,
+            Err(None) => Pos { line: 1, column: 1 },
         }
     }
 
     /// True when a mapping key exists at `path`.
     pub fn has_key(&self, path: &str) -> bool {
-        self.keys.contains_key(path)
+        self.walk(path)
+            .ok()
+            .is_some_and(|n| self.nodes[n].key.is_some())
     }
 
     /// Position of the key of the mapping entry at `path` (falls back like [`PosIndex::node`]).
     pub fn key(&self, path: &str) -> Pos {
-        self.keys
-            .get(path)
-            .copied()
-            .unwrap_or_else(|| self.node(path))
+        match self.walk(path) {
+            Ok(n) => self.nodes[n].key.unwrap_or(self.nodes[n].pos),
+            Err(_) => self.node(path),
+        }
     }
 }
 

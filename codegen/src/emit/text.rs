@@ -3,16 +3,18 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-/// `#[doc]` attributes for `text`, one per line.
+/// One `#[doc]` attribute for `text` (one token tree however many lines:
+/// the proc-macro path hands the compiler fewer tokens).
 pub(super) fn doc(text: &str) -> TokenStream {
-    let lines: Vec<TokenStream> = text
-        .lines()
-        .map(|l| {
-            let l = format!(" {}", l.trim_end());
-            quote!(#[doc = #l])
-        })
-        .collect();
-    quote!(#(#lines)*)
+    let mut joined = String::with_capacity(text.len() + 16);
+    for (i, l) in text.lines().enumerate() {
+        if i > 0 {
+            joined.push('\n');
+        }
+        joined.push(' ');
+        joined.push_str(l.trim_end());
+    }
+    quote!(#[doc = #joined])
 }
 
 /// PRM text as Markdown: brackets and angle brackets are literal (`[DevHSW]`

@@ -2,20 +2,20 @@
 /// any project) with the same fields. A project module re-exports
 /// each register's layout under the register's lower-case name.
 pub mod layouts {
-    /// Field layout `STATUS` (32 bits).
-    ///
-    /// Used by: `STATUS` (hsw).
-    ///
-    /// | bits | field | access | description |
-    /// |---|---|---|---|
-    /// | 23:16 | `level` | RW |  |
-    /// | 15:12 | `keep` | PBC |  |
-    /// | 11:8 | `reserved_11_8` | RSVD |  |
-    /// | 7:4 | `zero` | MBZ |  |
-    /// | 3 | `arm` | RW1S |  |
-    /// | 2 | `overflow` | RW1C |  |
-    /// | 1 | `kick` | WO |  |
-    /// | 0 | `ready` | RO |  |
+    /** Field layout `STATUS` (32 bits).
+
+ Used by: `STATUS` (hsw).
+
+ | bits | field | access | description |
+ |---|---|---|---|
+ | 23:16 | `level` | RW |  |
+ | 15:12 | `keep` | PBC |  |
+ | 11:8 | `reserved_11_8` | RSVD |  |
+ | 7:4 | `zero` | MBZ |  |
+ | 3 | `arm` | RW1S |  |
+ | 2 | `overflow` | RW1C |  |
+ | 1 | `kick` | WO |  |
+ | 0 | `ready` | RO |  |*/
     pub mod status {
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -198,9 +198,9 @@ pub mod layouts {
         > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
-/// Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
-///
-/// Every item here exists on this project at the address its docs give.
+/** Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
+
+ Every item here exists on this project at the address its docs give.*/
 pub mod hsw {
     /// Everything described for this project, at run time.
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
@@ -219,19 +219,19 @@ pub mod hsw {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "STATUS", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::status::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
-    /// STATUS
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x2000` on hsw |
-    /// | width | 32 bits |
-    /// | reset | `0x0` |
-    /// | access | read, write, modify |
-    /// | power domain | `render` |
-    /// | replication | unicast |
-    /// | source | golden test |
-    /// | defined at | `access_mix/input.yaml:6:9` |
-    /// | fields | [`STATUS`](status) |
+    /** STATUS
+
+ | | |
+ |---|---|
+ | MMIO offset | `0x2000` on hsw |
+ | width | 32 bits |
+ | reset | `0x0` |
+ | access | read, write, modify |
+ | power domain | `render` |
+ | replication | unicast |
+ | source | golden test |
+ | defined at | `access_mix/input.yaml:6:9` |
+ | fields | [`STATUS`](status) |*/
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
     pub struct STATUS;

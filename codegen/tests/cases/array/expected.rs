@@ -2,13 +2,13 @@
 /// any project) with the same fields. A project module re-exports
 /// each register's layout under the register's lower-case name.
 pub mod layouts {
-    /// Field layout `CNTn` (32 bits).
-    ///
-    /// Used by: `CNTn` (hsw).
-    ///
-    /// | bits | field | access | description |
-    /// |---|---|---|---|
-    /// | 31:0 | `value` | RW-V | Value of counter n. |
+    /** Field layout `CNTn` (32 bits).
+
+ Used by: `CNTn` (hsw).
+
+ | bits | field | access | description |
+ |---|---|---|---|
+ | 31:0 | `value` | RW-V | Value of counter n. |*/
     pub mod cntn {
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -91,9 +91,9 @@ pub mod layouts {
                 write!(f, "{}({:#x})", "CNTn", self.0)
             }
         }
-        /// `value`: bits 31:0, RW-V
-        ///
-        /// Value of counter n.
+        /** `value`: bits 31:0, RW-V
+
+ Value of counter n.*/
         pub const VALUE: ::perfregs::hal::access::FieldAt<
             FieldLayout,
             ::perfregs::hal::access::RwV,
@@ -101,13 +101,13 @@ pub mod layouts {
             0,
         > = ::perfregs::hal::access::FieldAt::NEW;
     }
-    /// Field layout `SELn` (32 bits).
-    ///
-    /// Used by: `SELn` (ivb, hsw).
-    ///
-    /// | bits | field | access | description |
-    /// |---|---|---|---|
-    /// | 7:0 | `event` | RW |  |
+    /** Field layout `SELn` (32 bits).
+
+ Used by: `SELn` (ivb, hsw).
+
+ | bits | field | access | description |
+ |---|---|---|---|
+ | 7:0 | `event` | RW |  |*/
     pub mod seln {
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -199,9 +199,9 @@ pub mod layouts {
         > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
-/// Registers of Ivy Bridge (Gen7) (`ivb`): 1 described (2 with array elements).
-///
-/// Every item here exists on this project at the address its docs give.
+/** Registers of Ivy Bridge (Gen7) (`ivb`): 1 described (2 with array elements).
+
+ Every item here exists on this project at the address its docs give.*/
 pub mod ivb {
     /// Everything described for this project, at run time.
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
@@ -221,21 +221,21 @@ pub mod ivb {
         ::perfregs::hal::meta::RegisterInfo { name: "SEL0", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
         ::perfregs::hal::meta::RegisterInfo { name: "SEL1", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3104, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
-    /// SELn
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x3100` on ivb |
-    /// | array | 2 elements, `0x4` apart (`SEL0` .. `SEL1`) |
-    /// | width | 32 bits |
-    /// | reset | `0x0` |
-    /// | access | read, write, modify |
-    /// | power domain | none (outside every force-wake range) |
-    /// | replication | unicast |
-    /// | other projects | hsw `0x3200` |
-    /// | source | golden test |
-    /// | defined at | `array/input.yaml:13:9` |
-    /// | fields | [`SELn`](seln) |
+    /** SELn
+
+ | | |
+ |---|---|
+ | MMIO offset | `0x3100` on ivb |
+ | array | 2 elements, `0x4` apart (`SEL0` .. `SEL1`) |
+ | width | 32 bits |
+ | reset | `0x0` |
+ | access | read, write, modify |
+ | power domain | none (outside every force-wake range) |
+ | replication | unicast |
+ | other projects | hsw `0x3200` |
+ | source | golden test |
+ | defined at | `array/input.yaml:13:9` |
+ | fields | [`SELn`](seln) |*/
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
     pub struct SELn;
@@ -277,9 +277,9 @@ pub mod ivb {
     #[doc(no_inline)]
     pub use super::layouts::seln;
 }
-/// Registers of Haswell (Gen7.5) (`hsw`): 2 described (7 with array elements).
-///
-/// Every item here exists on this project at the address its docs give.
+/** Registers of Haswell (Gen7.5) (`hsw`): 2 described (7 with array elements).
+
+ Every item here exists on this project at the address its docs give.*/
 pub mod hsw {
     /// Everything described for this project, at run time.
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
@@ -306,20 +306,20 @@ pub mod hsw {
         ::perfregs::hal::meta::RegisterInfo { name: "SEL2", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3208, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
         ::perfregs::hal::meta::RegisterInfo { name: "SEL3", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x320c, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
-    /// CNTn: Counter n
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x3000` on hsw |
-    /// | array | 3 elements, `0x8` apart (`CNT0` .. `CNT2`) |
-    /// | width | 32 bits |
-    /// | reset | `0x0` |
-    /// | access | read, write, modify |
-    /// | power domain | `render` |
-    /// | replication | unicast |
-    /// | source | golden test |
-    /// | defined at | `array/input.yaml:6:9` |
-    /// | fields | [`CNTn`](cntn) |
+    /** CNTn: Counter n
+
+ | | |
+ |---|---|
+ | MMIO offset | `0x3000` on hsw |
+ | array | 3 elements, `0x8` apart (`CNT0` .. `CNT2`) |
+ | width | 32 bits |
+ | reset | `0x0` |
+ | access | read, write, modify |
+ | power domain | `render` |
+ | replication | unicast |
+ | source | golden test |
+ | defined at | `array/input.yaml:6:9` |
+ | fields | [`CNTn`](cntn) |*/
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
     pub struct CNTn;
@@ -362,21 +362,21 @@ pub mod hsw {
     pub const CNT2: ::perfregs::hal::Elem<CNTn> = ::perfregs::hal::Elem::at::<2>();
     #[doc(no_inline)]
     pub use super::layouts::cntn;
-    /// SELn
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x3200` on hsw |
-    /// | array | 4 elements, `0x4` apart (`SEL0` .. `SEL3`) |
-    /// | width | 32 bits |
-    /// | reset | `0x0` |
-    /// | access | read, write, modify |
-    /// | power domain | `render` |
-    /// | replication | unicast |
-    /// | other projects | ivb `0x3100` |
-    /// | source | golden test |
-    /// | defined at | `array/input.yaml:13:9` |
-    /// | fields | [`SELn`](seln) |
+    /** SELn
+
+ | | |
+ |---|---|
+ | MMIO offset | `0x3200` on hsw |
+ | array | 4 elements, `0x4` apart (`SEL0` .. `SEL3`) |
+ | width | 32 bits |
+ | reset | `0x0` |
+ | access | read, write, modify |
+ | power domain | `render` |
+ | replication | unicast |
+ | other projects | ivb `0x3100` |
+ | source | golden test |
+ | defined at | `array/input.yaml:13:9` |
+ | fields | [`SELn`](seln) |*/
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
     pub struct SELn;

@@ -54,13 +54,13 @@ pub mod enums {
 /// any project) with the same fields. A project module re-exports
 /// each register's layout under the register's lower-case name.
 pub mod layouts {
-    /// Field layout `CLK_IVB` (32 bits).
-    ///
-    /// Used by: `CLK_IVB` (ivb).
-    ///
-    /// | bits | field | access | description |
-    /// |---|---|---|---|
-    /// | 1:0 | `speed` | RW |  |
+    /** Field layout `CLK_IVB` (32 bits).
+
+ Used by: `CLK_IVB` (ivb).
+
+ | bits | field | access | description |
+ |---|---|---|---|
+ | 1:0 | `speed` | RW |  |*/
     pub mod clk_ivb {
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -151,13 +151,13 @@ pub mod layouts {
             0,
         > = ::perfregs::hal::access::FieldAt::NEW;
     }
-    /// Field layout `CLK_HSW` (32 bits).
-    ///
-    /// Used by: `CLK_HSW` (hsw).
-    ///
-    /// | bits | field | access | description |
-    /// |---|---|---|---|
-    /// | 5:4 | `speed` | RW |  |
+    /** Field layout `CLK_HSW` (32 bits).
+
+ Used by: `CLK_HSW` (hsw).
+
+ | bits | field | access | description |
+ |---|---|---|---|
+ | 5:4 | `speed` | RW |  |*/
     pub mod clk_hsw {
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -249,9 +249,9 @@ pub mod layouts {
         > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
-/// Registers of Ivy Bridge (Gen7) (`ivb`): 1 described (1 with array elements).
-///
-/// Every item here exists on this project at the address its docs give.
+/** Registers of Ivy Bridge (Gen7) (`ivb`): 1 described (1 with array elements).
+
+ Every item here exists on this project at the address its docs give.*/
 pub mod ivb {
     /// Everything described for this project, at run time.
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
@@ -270,19 +270,19 @@ pub mod ivb {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "CLK_IVB", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::clk_ivb::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
-    /// CLK_IVB
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x5000` on ivb |
-    /// | width | 32 bits |
-    /// | reset | `0x0` |
-    /// | access | read, write, modify |
-    /// | power domain | none (outside every force-wake range) |
-    /// | replication | unicast |
-    /// | source | golden test |
-    /// | defined at | `enum_shared/input.yaml:13:9` |
-    /// | fields | [`CLK_IVB`](clk_ivb) |
+    /** CLK_IVB
+
+ | | |
+ |---|---|
+ | MMIO offset | `0x5000` on ivb |
+ | width | 32 bits |
+ | reset | `0x0` |
+ | access | read, write, modify |
+ | power domain | none (outside every force-wake range) |
+ | replication | unicast |
+ | source | golden test |
+ | defined at | `enum_shared/input.yaml:13:9` |
+ | fields | [`CLK_IVB`](clk_ivb) |*/
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
     pub struct CLK_IVB;
@@ -300,9 +300,9 @@ pub mod ivb {
     #[doc(no_inline)]
     pub use super::layouts::clk_ivb;
 }
-/// Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
-///
-/// Every item here exists on this project at the address its docs give.
+/** Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
+
+ Every item here exists on this project at the address its docs give.*/
 pub mod hsw {
     /// Everything described for this project, at run time.
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
@@ -321,19 +321,19 @@ pub mod hsw {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "CLK_HSW", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::clk_hsw::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
-    /// CLK_HSW
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x5100` on hsw |
-    /// | width | 32 bits |
-    /// | reset | `0x0` |
-    /// | access | read, write, modify |
-    /// | power domain | `render` |
-    /// | replication | unicast |
-    /// | source | golden test |
-    /// | defined at | `enum_shared/input.yaml:18:9` |
-    /// | fields | [`CLK_HSW`](clk_hsw) |
+    /** CLK_HSW
+
+ | | |
+ |---|---|
+ | MMIO offset | `0x5100` on hsw |
+ | width | 32 bits |
+ | reset | `0x0` |
+ | access | read, write, modify |
+ | power domain | `render` |
+ | replication | unicast |
+ | source | golden test |
+ | defined at | `enum_shared/input.yaml:18:9` |
+ | fields | [`CLK_HSW`](clk_hsw) |*/
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
     pub struct CLK_HSW;

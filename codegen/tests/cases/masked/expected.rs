@@ -2,15 +2,15 @@
 /// any project) with the same fields. A project module re-exports
 /// each register's layout under the register's lower-case name.
 pub mod layouts {
-    /// Field layout `WAKE` (32 bits, masked: bits 31:16 enable the write of bits 15:0).
-    ///
-    /// Used by: `WAKE` (hsw).
-    ///
-    /// | bits | field | access | description |
-    /// |---|---|---|---|
-    /// | 11:8 | `level` | RW |  |
-    /// | 1 | `user` | RW |  |
-    /// | 0 | `kernel` | RW |  |
+    /** Field layout `WAKE` (32 bits, masked: bits 31:16 enable the write of bits 15:0).
+
+ Used by: `WAKE` (hsw).
+
+ | bits | field | access | description |
+ |---|---|---|---|
+ | 11:8 | `level` | RW |  |
+ | 1 | `user` | RW |  |
+ | 0 | `kernel` | RW |  |*/
     pub mod wake {
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -152,9 +152,9 @@ pub mod layouts {
         > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
-/// Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
-///
-/// Every item here exists on this project at the address its docs give.
+/** Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
+
+ Every item here exists on this project at the address its docs give.*/
 pub mod hsw {
     /// Everything described for this project, at run time.
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
@@ -173,19 +173,19 @@ pub mod hsw {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "WAKE", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4a188, width: 32u32, reset: 0x0, masked: true, fields: <super::layouts::wake::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
-    /// WAKE
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x4a188` on hsw |
-    /// | width | 32 bits |
-    /// | reset | `0x0` |
-    /// | access | masked: bits 31:16 enable the write of bits 15:0 (`write_masked`) |
-    /// | power domain | none (outside every force-wake range) |
-    /// | replication | unicast |
-    /// | source | golden test |
-    /// | defined at | `masked/input.yaml:6:9` |
-    /// | fields | [`WAKE`](wake) |
+    /** WAKE
+
+ | | |
+ |---|---|
+ | MMIO offset | `0x4a188` on hsw |
+ | width | 32 bits |
+ | reset | `0x0` |
+ | access | masked: bits 31:16 enable the write of bits 15:0 (`write_masked`) |
+ | power domain | none (outside every force-wake range) |
+ | replication | unicast |
+ | source | golden test |
+ | defined at | `masked/input.yaml:6:9` |
+ | fields | [`WAKE`](wake) |*/
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
     pub struct WAKE;

@@ -2,17 +2,17 @@
 /// any project) with the same fields. A project module re-exports
 /// each register's layout under the register's lower-case name.
 pub mod layouts {
-    /// Field layout `PMON_CTL` (64 bits).
-    ///
-    /// Used by: `PMON_CTL` (ivt).
-    ///
-    /// | bits | field | access | description |
-    /// |---|---|---|---|
-    /// | 63:40 | `reserved_63_40` | RSVD |  |
-    /// | 39:32 | `count` | RW |  |
-    /// | 31 | `freeze` | WO |  |
-    /// | 30 | `overflow` | RW1C |  |
-    /// | 14:0 | `core_sel` | RW |  |
+    /** Field layout `PMON_CTL` (64 bits).
+
+ Used by: `PMON_CTL` (ivt).
+
+ | bits | field | access | description |
+ |---|---|---|---|
+ | 63:40 | `reserved_63_40` | RSVD |  |
+ | 39:32 | `count` | RW |  |
+ | 31 | `freeze` | WO |  |
+ | 30 | `overflow` | RW1C |  |
+ | 14:0 | `core_sel` | RW |  |*/
     pub mod pmon_ctl {
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -170,9 +170,9 @@ pub mod layouts {
         > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
-/// Registers of Ivy Bridge-EP / Xeon E5 v2 (IVT) (`ivt`): 1 described (1 with array elements).
-///
-/// Every item here exists on this project at the address its docs give.
+/** Registers of Ivy Bridge-EP / Xeon E5 v2 (IVT) (`ivt`): 1 described (1 with array elements).
+
+ Every item here exists on this project at the address its docs give.*/
 pub mod ivt {
     /// Everything described for this project, at run time.
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
@@ -191,17 +191,17 @@ pub mod ivt {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "PMON_CTL", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Msr, address: 0xc40, width: 64u32, reset: 0x0, masked: false, fields: <super::layouts::pmon_ctl::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
-    /// PMON_CTL
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MSR | `0xc40` on ivt |
-    /// | width | 64 bits |
-    /// | reset | `0x0` |
-    /// | access | read, write, modify |
-    /// | source | golden test |
-    /// | defined at | `msr_64bit/input.yaml:6:9` |
-    /// | fields | [`PMON_CTL`](pmon_ctl) |
+    /** PMON_CTL
+
+ | | |
+ |---|---|
+ | MSR | `0xc40` on ivt |
+ | width | 64 bits |
+ | reset | `0x0` |
+ | access | read, write, modify |
+ | source | golden test |
+ | defined at | `msr_64bit/input.yaml:6:9` |
+ | fields | [`PMON_CTL`](pmon_ctl) |*/
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
     pub struct PMON_CTL;

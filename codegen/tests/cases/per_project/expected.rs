@@ -2,14 +2,14 @@
 /// any project) with the same fields. A project module re-exports
 /// each register's layout under the register's lower-case name.
 pub mod layouts {
-    /// Field layout `CFG` (32 bits).
-    ///
-    /// Used by: `CFG` (ivb).
-    ///
-    /// | bits | field | access | description |
-    /// |---|---|---|---|
-    /// | 7:4 | `select` | RW |  |
-    /// | 0 | `go` | RW |  |
+    /** Field layout `CFG` (32 bits).
+
+ Used by: `CFG` (ivb).
+
+ | bits | field | access | description |
+ |---|---|---|---|
+ | 7:4 | `select` | RW |  |
+ | 0 | `go` | RW |  |*/
     pub mod cfg {
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -121,15 +121,15 @@ pub mod layouts {
             1,
         > = ::perfregs::hal::access::FieldAt::NEW;
     }
-    /// Field layout `CFG` (32 bits).
-    ///
-    /// Used by: `CFG` (hsw).
-    ///
-    /// | bits | field | access | description |
-    /// |---|---|---|---|
-    /// | 7:4 | `select` | RW |  |
-    /// | 2 | `fast` | RW |  |
-    /// | 0 | `go` | RW |  |
+    /** Field layout `CFG` (32 bits).
+
+ Used by: `CFG` (hsw).
+
+ | bits | field | access | description |
+ |---|---|---|---|
+ | 7:4 | `select` | RW |  |
+ | 2 | `fast` | RW |  |
+ | 0 | `go` | RW |  |*/
     pub mod cfg_hsw {
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -261,9 +261,9 @@ pub mod layouts {
         > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
-/// Registers of Ivy Bridge (Gen7) (`ivb`): 1 described (1 with array elements).
-///
-/// Every item here exists on this project at the address its docs give.
+/** Registers of Ivy Bridge (Gen7) (`ivb`): 1 described (1 with array elements).
+
+ Every item here exists on this project at the address its docs give.*/
 pub mod ivb {
     /// Everything described for this project, at run time.
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
@@ -282,20 +282,20 @@ pub mod ivb {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "CFG", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cfg::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
-    /// CFG
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x2100` on ivb |
-    /// | width | 32 bits |
-    /// | reset | `0x0` |
-    /// | access | read, write, modify |
-    /// | power domain | none (outside every force-wake range) |
-    /// | replication | unicast |
-    /// | other projects | hsw `0x2200` |
-    /// | source | golden test |
-    /// | defined at | `per_project/input.yaml:6:9` |
-    /// | fields | [`CFG`](cfg) |
+    /** CFG
+
+ | | |
+ |---|---|
+ | MMIO offset | `0x2100` on ivb |
+ | width | 32 bits |
+ | reset | `0x0` |
+ | access | read, write, modify |
+ | power domain | none (outside every force-wake range) |
+ | replication | unicast |
+ | other projects | hsw `0x2200` |
+ | source | golden test |
+ | defined at | `per_project/input.yaml:6:9` |
+ | fields | [`CFG`](cfg) |*/
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
     pub struct CFG;
@@ -313,9 +313,9 @@ pub mod ivb {
     #[doc(no_inline)]
     pub use super::layouts::cfg;
 }
-/// Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
-///
-/// Every item here exists on this project at the address its docs give.
+/** Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
+
+ Every item here exists on this project at the address its docs give.*/
 pub mod hsw {
     /// Everything described for this project, at run time.
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
@@ -334,20 +334,20 @@ pub mod hsw {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "CFG", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2200, width: 32u32, reset: 0x4, masked: false, fields: <super::layouts::cfg_hsw::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
-    /// CFG
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x2200` on hsw |
-    /// | width | 32 bits |
-    /// | reset | `0x4` |
-    /// | access | read, write, modify |
-    /// | power domain | `render` |
-    /// | replication | unicast |
-    /// | other projects | ivb `0x2100` |
-    /// | source | golden test |
-    /// | defined at | `per_project/input.yaml:6:9` |
-    /// | fields | [`CFG`](cfg) |
+    /** CFG
+
+ | | |
+ |---|---|
+ | MMIO offset | `0x2200` on hsw |
+ | width | 32 bits |
+ | reset | `0x4` |
+ | access | read, write, modify |
+ | power domain | `render` |
+ | replication | unicast |
+ | other projects | ivb `0x2100` |
+ | source | golden test |
+ | defined at | `per_project/input.yaml:6:9` |
+ | fields | [`CFG`](cfg) |*/
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
     pub struct CFG;

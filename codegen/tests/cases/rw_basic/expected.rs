@@ -58,15 +58,15 @@ pub mod enums {
 /// any project) with the same fields. A project module re-exports
 /// each register's layout under the register's lower-case name.
 pub mod layouts {
-    /// Field layout `CTL` (32 bits).
-    ///
-    /// Used by: `CTL` (hsw).
-    ///
-    /// | bits | field | access | description |
-    /// |---|---|---|---|
-    /// | 9:8 | `mode` | RW | Operating mode. |
-    /// | 7:4 | `period` | RW | Timer period exponent. |
-    /// | 0 | `enable` | RW | Enable the unit. |
+    /** Field layout `CTL` (32 bits).
+
+ Used by: `CTL` (hsw).
+
+ | bits | field | access | description |
+ |---|---|---|---|
+ | 9:8 | `mode` | RW | Operating mode. |
+ | 7:4 | `period` | RW | Timer period exponent. |
+ | 0 | `enable` | RW | Enable the unit. |*/
     pub mod ctl {
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -177,27 +177,27 @@ pub mod layouts {
                 write!(f, "{}({:#x})", "CTL", self.0)
             }
         }
-        /// `enable`: bits 0, RW
-        ///
-        /// Enable the unit.
+        /** `enable`: bits 0, RW
+
+ Enable the unit.*/
         pub const ENABLE: ::perfregs::hal::access::FieldAt<
             FieldLayout,
             ::perfregs::hal::access::Rw,
             bool,
             0,
         > = ::perfregs::hal::access::FieldAt::NEW;
-        /// `period`: bits 7:4, RW
-        ///
-        /// Timer period exponent.
+        /** `period`: bits 7:4, RW
+
+ Timer period exponent.*/
         pub const PERIOD: ::perfregs::hal::access::FieldAt<
             FieldLayout,
             ::perfregs::hal::access::Rw,
             ::perfregs::hal::Bits<4u32>,
             1,
         > = ::perfregs::hal::access::FieldAt::NEW;
-        /// `mode`: bits 9:8, RW
-        ///
-        /// Operating mode.
+        /** `mode`: bits 9:8, RW
+
+ Operating mode.*/
         pub const MODE: ::perfregs::hal::access::FieldAt<
             FieldLayout,
             ::perfregs::hal::access::Rw,
@@ -206,9 +206,9 @@ pub mod layouts {
         > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
-/// Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
-///
-/// Every item here exists on this project at the address its docs give.
+/** Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
+
+ Every item here exists on this project at the address its docs give.*/
 pub mod hsw {
     /// Everything described for this project, at run time.
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
@@ -227,21 +227,21 @@ pub mod hsw {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "CTL", block: "golden", title: "Control", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x1000, width: 32u32, reset: 0x10, masked: false, fields: <super::layouts::ctl::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
-    /// CTL: Control
-    ///
-    /// A plain read/write control register.
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x1000` on hsw |
-    /// | width | 32 bits |
-    /// | reset | `0x10` |
-    /// | access | read, write, modify |
-    /// | power domain | `render` |
-    /// | replication | unicast |
-    /// | source | golden test |
-    /// | defined at | `rw_basic/input.yaml:6:9` |
-    /// | fields | [`CTL`](ctl) |
+    /** CTL: Control
+
+ A plain read/write control register.
+
+ | | |
+ |---|---|
+ | MMIO offset | `0x1000` on hsw |
+ | width | 32 bits |
+ | reset | `0x10` |
+ | access | read, write, modify |
+ | power domain | `render` |
+ | replication | unicast |
+ | source | golden test |
+ | defined at | `rw_basic/input.yaml:6:9` |
+ | fields | [`CTL`](ctl) |*/
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
     pub struct CTL;

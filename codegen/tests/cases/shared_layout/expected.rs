@@ -2,14 +2,14 @@
 /// any project) with the same fields. A project module re-exports
 /// each register's layout under the register's lower-case name.
 pub mod layouts {
-    /// Field layout `LIMIT_LO` (32 bits).
-    ///
-    /// Used by: `LIMIT_LO` (hsw), `LIMIT_HI` (hsw).
-    ///
-    /// | bits | field | access | description |
-    /// |---|---|---|---|
-    /// | 31 | `valid` | RW |  |
-    /// | 15:0 | `value` | RW |  |
+    /** Field layout `LIMIT_LO` (32 bits).
+
+ Used by: `LIMIT_LO` (hsw), `LIMIT_HI` (hsw).
+
+ | bits | field | access | description |
+ |---|---|---|---|
+ | 31 | `valid` | RW |  |
+ | 15:0 | `value` | RW |  |*/
     pub mod limit_lo {
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -122,9 +122,9 @@ pub mod layouts {
         > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
-/// Registers of Haswell (Gen7.5) (`hsw`): 2 described (2 with array elements).
-///
-/// Every item here exists on this project at the address its docs give.
+/** Registers of Haswell (Gen7.5) (`hsw`): 2 described (2 with array elements).
+
+ Every item here exists on this project at the address its docs give.*/
 pub mod hsw {
     /// Everything described for this project, at run time.
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
@@ -144,19 +144,19 @@ pub mod hsw {
         ::perfregs::hal::meta::RegisterInfo { name: "LIMIT_LO", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::limit_lo::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
         ::perfregs::hal::meta::RegisterInfo { name: "LIMIT_HI", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4004, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::limit_lo::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
-    /// LIMIT_LO
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x4000` on hsw |
-    /// | width | 32 bits |
-    /// | reset | `0x0` |
-    /// | access | read, write, modify |
-    /// | power domain | `render` |
-    /// | replication | unicast |
-    /// | source | golden test |
-    /// | defined at | `shared_layout/input.yaml:6:9` |
-    /// | fields | [`LIMIT_LO`](limit_lo) |
+    /** LIMIT_LO
+
+ | | |
+ |---|---|
+ | MMIO offset | `0x4000` on hsw |
+ | width | 32 bits |
+ | reset | `0x0` |
+ | access | read, write, modify |
+ | power domain | `render` |
+ | replication | unicast |
+ | source | golden test |
+ | defined at | `shared_layout/input.yaml:6:9` |
+ | fields | [`LIMIT_LO`](limit_lo) |*/
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
     pub struct LIMIT_LO;
@@ -173,19 +173,19 @@ pub mod hsw {
     }
     #[doc(no_inline)]
     pub use super::layouts::limit_lo;
-    /// LIMIT_HI
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x4004` on hsw |
-    /// | width | 32 bits |
-    /// | reset | `0x0` |
-    /// | access | read, write, modify |
-    /// | power domain | `render` |
-    /// | replication | unicast |
-    /// | source | golden test |
-    /// | defined at | `shared_layout/input.yaml:12:9` |
-    /// | fields | [`LIMIT_LO`](limit_hi) |
+    /** LIMIT_HI
+
+ | | |
+ |---|---|
+ | MMIO offset | `0x4004` on hsw |
+ | width | 32 bits |
+ | reset | `0x0` |
+ | access | read, write, modify |
+ | power domain | `render` |
+ | replication | unicast |
+ | source | golden test |
+ | defined at | `shared_layout/input.yaml:12:9` |
+ | fields | [`LIMIT_LO`](limit_hi) |*/
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
     pub struct LIMIT_HI;

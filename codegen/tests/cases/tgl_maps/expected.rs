@@ -2,13 +2,13 @@
 /// any project) with the same fields. A project module re-exports
 /// each register's layout under the register's lower-case name.
 pub mod layouts {
-    /// Field layout `MY_GT_REG` (32 bits).
-    ///
-    /// Used by: `MY_GT_REG` (tgl), `MY_DSS_REG` (tgl), `MY_PLAIN_REG` (tgl).
-    ///
-    /// | bits | field | access | description |
-    /// |---|---|---|---|
-    /// | 0 | `go` | RW |  |
+    /** Field layout `MY_GT_REG` (32 bits).
+
+ Used by: `MY_GT_REG` (tgl), `MY_DSS_REG` (tgl), `MY_PLAIN_REG` (tgl).
+
+ | bits | field | access | description |
+ |---|---|---|---|
+ | 0 | `go` | RW |  |*/
     pub mod my_gt_reg {
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -98,9 +98,9 @@ pub mod layouts {
         > = ::perfregs::hal::access::FieldAt::NEW;
     }
 }
-/// Registers of Tiger Lake (Gen12 LP) (`tgl`): 3 described (3 with array elements).
-///
-/// Every item here exists on this project at the address its docs give.
+/** Registers of Tiger Lake (Gen12 LP) (`tgl`): 3 described (3 with array elements).
+
+ Every item here exists on this project at the address its docs give.*/
 pub mod tgl {
     /// Everything described for this project, at run time.
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
@@ -121,19 +121,19 @@ pub mod tgl {
         ::perfregs::hal::meta::RegisterInfo { name: "MY_DSS_REG", block: "mine", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x8150, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::my_gt_reg::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: Some(("dss", 6u32)), },
         ::perfregs::hal::meta::RegisterInfo { name: "MY_PLAIN_REG", block: "mine", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x300000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::my_gt_reg::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
-    /// MY_GT_REG
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x9400` on tgl |
-    /// | width | 32 bits |
-    /// | reset | `0x0` |
-    /// | access | read, write, modify |
-    /// | power domain | `gt` |
-    /// | replication | unicast |
-    /// | source | golden case tgl_maps |
-    /// | defined at | `tgl_maps/input.yaml:7:5` |
-    /// | fields | [`MY_GT_REG`](my_gt_reg) |
+    /** MY_GT_REG
+
+ | | |
+ |---|---|
+ | MMIO offset | `0x9400` on tgl |
+ | width | 32 bits |
+ | reset | `0x0` |
+ | access | read, write, modify |
+ | power domain | `gt` |
+ | replication | unicast |
+ | source | golden case tgl_maps |
+ | defined at | `tgl_maps/input.yaml:7:5` |
+ | fields | [`MY_GT_REG`](my_gt_reg) |*/
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
     pub struct MY_GT_REG;
@@ -150,19 +150,19 @@ pub mod tgl {
     }
     #[doc(no_inline)]
     pub use super::layouts::my_gt_reg;
-    /// MY_DSS_REG
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x8150` on tgl |
-    /// | width | 32 bits |
-    /// | reset | `0x0` |
-    /// | access | read, write, modify |
-    /// | power domain | `render` |
-    /// | replication | replicated: `dss`, 6 instances (steering API) |
-    /// | source | golden case tgl_maps |
-    /// | defined at | `tgl_maps/input.yaml:8:5` |
-    /// | fields | [`MY_GT_REG`](my_dss_reg) |
+    /** MY_DSS_REG
+
+ | | |
+ |---|---|
+ | MMIO offset | `0x8150` on tgl |
+ | width | 32 bits |
+ | reset | `0x0` |
+ | access | read, write, modify |
+ | power domain | `render` |
+ | replication | replicated: `dss`, 6 instances (steering API) |
+ | source | golden case tgl_maps |
+ | defined at | `tgl_maps/input.yaml:8:5` |
+ | fields | [`MY_GT_REG`](my_dss_reg) |*/
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
     pub struct MY_DSS_REG;
@@ -181,19 +181,19 @@ pub mod tgl {
     }
     #[doc(no_inline)]
     pub use super::layouts::my_gt_reg as my_dss_reg;
-    /// MY_PLAIN_REG
-    ///
-    /// | | |
-    /// |---|---|
-    /// | MMIO offset | `0x300000` on tgl |
-    /// | width | 32 bits |
-    /// | reset | `0x0` |
-    /// | access | read, write, modify |
-    /// | power domain | none (outside every force-wake range) |
-    /// | replication | unicast |
-    /// | source | golden case tgl_maps |
-    /// | defined at | `tgl_maps/input.yaml:9:5` |
-    /// | fields | [`MY_GT_REG`](my_plain_reg) |
+    /** MY_PLAIN_REG
+
+ | | |
+ |---|---|
+ | MMIO offset | `0x300000` on tgl |
+ | width | 32 bits |
+ | reset | `0x0` |
+ | access | read, write, modify |
+ | power domain | none (outside every force-wake range) |
+ | replication | unicast |
+ | source | golden case tgl_maps |
+ | defined at | `tgl_maps/input.yaml:9:5` |
+ | fields | [`MY_GT_REG`](my_plain_reg) |*/
     #[allow(non_camel_case_types)]
     #[derive(Clone, Copy)]
     pub struct MY_PLAIN_REG;
