@@ -16,6 +16,16 @@ const ROWS: &[&str] = &[
     "meta::FuseInfo {",
 ];
 
+/// Widest line a packed run of short list items makes.
+const PACK_WIDTH: usize = 100;
+
+/// Short list items packed several to a line: references into the register
+/// table and report counter slots (one complete item per source line).
+fn packable(t: &str) -> bool {
+    (t.starts_with("&REGISTERS[") && t.ends_with("],"))
+        || (t.starts_with("CounterSlot::") && t.ends_with("),") && depth_change(t) == 0)
+}
+
 /// Bracket depth change of a line, ignoring brackets inside string literals.
 fn depth_change(line: &str) -> i64 {
     let mut depth = 0;
@@ -42,7 +52,7 @@ fn depth_change(line: &str) -> i64 {
 }
 
 /// Join each multi-line table-row literal into one line; pack runs of
-/// `&REGISTERS[n],` lines ten to a line.
+/// short list items (see [`packable`]) up to [`PACK_WIDTH`] columns.
 pub fn rows_on_one_line(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = String::with_capacity(text.len());
@@ -71,22 +81,26 @@ pub fn rows_on_one_line(text: &str) -> String {
             out.push('\n');
             continue;
         }
-        if trimmed.starts_with("&REGISTERS[") && trimmed.ends_with("],") {
+        if packable(trimmed) {
             let indent = &line[..line.len() - trimmed.len()];
-            let mut run = Vec::new();
-            while i < lines.len() {
+            let mut row = String::new();
+            while i < lines.len() && packable(lines[i].trim()) {
                 let t = lines[i].trim();
-                if !(t.starts_with("&REGISTERS[") && t.ends_with("],")) {
-                    break;
+                if !row.is_empty() && indent.len() + row.len() + 1 + t.len() > PACK_WIDTH {
+                    out.push_str(indent);
+                    out.push_str(&row);
+                    out.push('\n');
+                    row.clear();
                 }
-                run.push(t);
+                if !row.is_empty() {
+                    row.push(' ');
+                }
+                row.push_str(t);
                 i += 1;
             }
-            for chunk in run.chunks(10) {
-                out.push_str(indent);
-                out.push_str(&chunk.join(" "));
-                out.push('\n');
-            }
+            out.push_str(indent);
+            out.push_str(&row);
+            out.push('\n');
             continue;
         }
         out.push_str(line);
@@ -111,14 +125,21 @@ mod tests {
     }
 
     #[test]
-    fn register_refs_pack_ten_to_a_line() {
+    fn register_refs_pack_to_the_width() {
         let mut text = String::from("registers: &[\n");
         for i in 0..12 {
             text += &format!("    &REGISTERS[{i}],\n");
         }
         text += "],\n";
         let got = rows_on_one_line(&text);
-        assert_eq!(got.lines().count(), 4);
-        assert!(got.contains("&REGISTERS[9], \n") || got.contains("&REGISTERS[9],\n"));
+        assert!(got.lines().all(|l| l.len() <= PACK_WIDTH), "{got}");
+        assert_eq!(got.lines().count(), 4, "{got}");
+        // Nothing lost or reordered.
+        let refs: Vec<&str> = got
+            .split_whitespace()
+            .filter(|w| w.starts_with("&REGISTERS"))
+            .collect();
+        assert_eq!(refs.len(), 12);
+        assert_eq!(refs[11], "&REGISTERS[11],");
     }
 }

@@ -36,6 +36,7 @@ pub mod os;
 pub mod power;
 pub mod register;
 pub mod report;
+mod values;
 
 pub use access::{Field, FieldValue, ReadValue, WriteValue};
 pub use bits::Bits;
@@ -57,7 +58,7 @@ pub mod prelude {
     pub use crate::register::{Layout, Project, Register, RegisterArray};
 }
 
-#[allow(clippy::all)]
+#[allow(clippy::all, non_camel_case_types)]
 mod generated {
     include!(concat!(env!("OUT_DIR"), "/perfregs_generated.rs"));
 }

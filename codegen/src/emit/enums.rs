@@ -66,24 +66,13 @@ pub(super) fn emit_enum(ir: &Ir, index: usize, hal: &TokenStream) -> TokenStream
         _ => quote!(u64),
     };
     // Explicit discriminants equal to the encodings: decoding a complete enum
-    // compiles to a mask, encoding to a cast.
-    let read_impl = if complete {
+    // compiles to a mask, encoding to a cast. The impls (`ALL`, `from_bits`,
+    // `bits`, `name`, `FieldValue`) are written once, in `field_enum_impls!`.
+    let kind = if complete {
         let last = variants.last().cloned();
-        quote! {
-            type Read = Self;
-            #[inline]
-            fn from_bits(bits: u64) -> Self {
-                match bits { #( #vals => Self::#variants, )* _ => Self::#last }
-            }
-        }
+        quote!(complete(#last))
     } else {
-        quote! {
-            type Read = ::core::result::Result<Self, u64>;
-            #[inline]
-            fn from_bits(bits: u64) -> ::core::result::Result<Self, u64> {
-                Self::from_bits(bits).ok_or(bits)
-            }
-        }
+        quote!(partial)
     };
     quote! {
         #edoc
@@ -92,28 +81,6 @@ pub(super) fn emit_enum(ir: &Ir, index: usize, hal: &TokenStream) -> TokenStream
         pub enum #name {
             #( #vdocs #variants = #vals, )*
         }
-        impl #name {
-            /// Every named encoding.
-            pub const ALL: &'static [#name] = &[#(#name::#variants),*];
-            /// The encoding named by `bits`, if any.
-            #[inline]
-            pub const fn from_bits(bits: u64) -> ::core::option::Option<Self> {
-                match bits { #( #vals => Some(Self::#variants), )* _ => None }
-            }
-            /// The encoded value.
-            #[inline]
-            pub const fn bits(self) -> u64 {
-                self as u64
-            }
-            /// The PRM name of the encoding.
-            pub const fn name(self) -> &'static str {
-                match self { #( Self::#variants => #names, )* }
-            }
-        }
-        impl #hal::FieldValue for #name {
-            #read_impl
-            #[inline]
-            fn to_bits(self) -> u64 { self.bits() }
-        }
+        #hal::field_enum_impls!(#name, #kind, [#(#variants = #vals #names),*]);
     }
 }

@@ -9,13 +9,15 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 fn slot(c: &crate::ir::CounterIr, hal: &TokenStream) -> TokenStream {
-    let (name, offset, bits) = (c.name.as_str(), c.offset as u32, c.bits);
+    let _ = hal;
+    let lit = |v: u64| proc_macro2::Literal::u64_unsuffixed(v);
+    let (name, offset, bits) = (c.name.as_str(), lit(c.offset), lit(u64::from(c.bits)));
     match c.high_byte_offset {
         Some(h) => {
-            let h = h as u32;
-            quote!(#hal::meta::CounterSlot::split(#name, #offset, #bits, #h))
+            let h = lit(h);
+            quote!(CounterSlot::split(#name, #offset, #bits, #h))
         }
-        None => quote!(#hal::meta::CounterSlot::new(#name, #offset, #bits)),
+        None => quote!(CounterSlot::new(#name, #offset, #bits)),
     }
 }
 
@@ -83,6 +85,7 @@ pub(super) fn emit_formats(
         quote! {
             /// Report formats of this project: zero-copy views with `perfregs_hal::Report`.
             pub mod reports {
+                use #hal::meta::CounterSlot;
                 #(#items)*
                 /// Call `v.visit::<F>()` for every report format of this project.
                 pub fn visit_all<V: #hal::FormatVisitor>(v: &mut V) {

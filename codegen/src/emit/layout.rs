@@ -9,17 +9,62 @@ use crate::ir::{FieldIr, Ir, LayoutIr};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-fn field_value_type(f: &FieldIr, ir: &Ir, hal: &TokenStream) -> TokenStream {
+/// The field's value type, as named inside the layout module (which imports
+/// `Bits` and the enums it uses, see [`imports`]).
+fn field_value_type(f: &FieldIr, ir: &Ir) -> TokenStream {
     match f.enum_index {
         Some(i) => {
             let n = format_ident!("{}", ir.enums[i].name);
-            quote!(super::super::enums::#n)
+            quote!(#n)
         }
         None if f.width == 1 => quote!(bool),
         None => {
-            let w = f.width;
-            quote!(#hal::Bits<#w>)
+            let w = proc_macro2::Literal::u32_unsuffixed(f.width);
+            quote!(Bits<#w>)
         }
+    }
+}
+
+/// The `use` items of a layout module: `FieldAt`, `FieldValue`, the access
+/// markers, `Bits` and the enums its fields use (so field declarations read
+/// `FieldAt<FieldLayout, Rw, Bits<6>, 2>`).
+fn imports(l: &LayoutIr, ir: &Ir, hal: &TokenStream) -> TokenStream {
+    let mut access: Vec<String> = l
+        .fields
+        .iter()
+        .map(|f| f.access.type_name().to_string())
+        .collect();
+    access.sort();
+    access.dedup();
+    let access = access.iter().map(|a| format_ident!("{}", a));
+    let mut enums: Vec<&str> = l
+        .fields
+        .iter()
+        .filter_map(|f| f.enum_index.map(|i| ir.enums[i].name.as_str()))
+        .collect();
+    enums.sort_unstable();
+    enums.dedup();
+    let enums = (!enums.is_empty()).then(|| {
+        let e = enums.iter().map(|e| format_ident!("{}", e));
+        quote!(use super::super::enums::{#(#e),*};)
+    });
+    let bits = l
+        .fields
+        .iter()
+        .any(|f| f.enum_index.is_none() && f.width > 1)
+        .then(|| quote!(use #hal::Bits;));
+    if l.fields.is_empty() {
+        return quote!();
+    }
+    let value = l
+        .fields
+        .iter()
+        .any(|f| f.access.readable())
+        .then(|| quote!(FieldValue,));
+    quote! {
+        use #hal::access::{FieldAt, #value #(#access),*};
+        #bits
+        #enums
     }
 }
 
@@ -79,7 +124,7 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
     let mut infos = Vec::new();
     for f in &l.fields {
         let fname = format_ident!("{}", f.name);
-        let vty = field_value_type(f, ir, hal);
+        let vty = field_value_type(f, ir);
         let acc = format_ident!("{}", f.access.type_name());
         let (lsb, fw) = (f.lsb, f.width);
         let fname_str = f.name.as_str();
@@ -101,8 +146,7 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
         let k = proc_macro2::Literal::usize_unsuffixed(field_types.len());
         field_types.push(quote! {
             #fdoc
-            pub const #konst: #hal::access::FieldAt<FieldLayout, #hal::access::#acc, #vty, #k> =
-                #hal::access::FieldAt::NEW;
+            pub const #konst: FieldAt<FieldLayout, #acc, #vty, #k> = FieldAt::NEW;
         });
         let desc = f.description.as_str();
         let values: Vec<TokenStream> = f
@@ -130,7 +174,7 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
             getters.push(quote! {
                 #short
                 #[inline]
-                pub fn #fname(self) -> <#vty as #hal::FieldValue>::Read {
+                pub fn #fname(self) -> <#vty as FieldValue>::Read {
                     #hal::ReadValue::get(self, #konst)
                 }
             });
@@ -172,48 +216,10 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
             });
         }
     }
-    let (w_struct, w_impl, w_debug) = if l.masked {
-        (
-            quote!(
-                pub struct W {
-                    value: u64,
-                    enable: u64,
-                }
-            ),
-            quote! {
-                #[inline] fn from_raw(raw: u64) -> Self { W { value: raw & 0xffff, enable: 0 } }
-                #[inline] fn raw(&self) -> u64 { (self.enable & 0xffff) << 16 | (self.value & 0xffff) }
-                #[inline] fn insert(&mut self, mask: u64, bits: u64) {
-                    self.value = (self.value & !mask) | bits;
-                    self.enable |= mask;
-                }
-            },
-            quote! {
-                impl ::core::fmt::Debug for W {
-                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                        write!(f, "{}(enable {:#06x}, value {:#06x})", #title, self.enable, self.value)
-                    }
-                }
-            },
-        )
+    let kind = if l.masked {
+        quote!(masked)
     } else {
-        (
-            quote!(
-                pub struct W(u64);
-            ),
-            quote! {
-                #[inline] fn from_raw(raw: u64) -> Self { W(raw) }
-                #[inline] fn raw(&self) -> u64 { self.0 }
-                #[inline] fn insert(&mut self, mask: u64, bits: u64) { self.0 = (self.0 & !mask) | bits; }
-            },
-            quote! {
-                impl ::core::fmt::Debug for W {
-                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                        write!(f, "{}({:#x})", #title, self.0)
-                    }
-                }
-            },
-        )
+        quote!(plain)
     };
     let readable = l.readable().then(
         || quote!(#[diagnostic::do_not_recommend] impl #hal::register::ReadableLayout for FieldLayout {}),
@@ -225,9 +231,11 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
         || quote!(#[diagnostic::do_not_recommend] impl #hal::register::MaskedLayout for FieldLayout {}),
     );
     let mdoc = doc(&layout_doc(ir, index, l));
+    let uses = imports(l, ir, hal);
     quote! {
         #mdoc
         pub mod #module {
+            #uses
             /// This layout, as a type (the `Layout` of the registers that use it).
             #[doc(hidden)]
             #[derive(Clone, Copy)]
@@ -244,18 +252,9 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
             #writable
             #masked
 
-            /// A value read from a register of this layout.
-            #[derive(Clone, Copy, PartialEq, Eq)]
-            pub struct R(u64);
-            impl #hal::ReadValue for R {
-                type Layout = FieldLayout;
-                #[inline] fn from_raw(raw: u64) -> Self { R(raw) }
-                #[inline] fn raw(self) -> u64 { self.0 }
-            }
+            // R and W with their ReadValue/WriteValue impls, `R::bits` and W's Debug.
+            #hal::layout_values!(#title, #kind);
             impl R {
-                /// The raw value.
-                #[inline]
-                pub const fn bits(self) -> u64 { self.0 }
                 #(#getters)*
             }
             impl ::core::fmt::Debug for R {
@@ -263,18 +262,9 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
                     f.debug_struct(#title) #(#debug_fields)* .finish()
                 }
             }
-
-            /// A value being built for a write to a register of this layout.
-            #[derive(Clone, Copy)]
-            #w_struct
-            impl #hal::WriteValue for W {
-                type Layout = FieldLayout;
-                #w_impl
-            }
             impl W {
                 #(#setters)*
             }
-            #w_debug
 
             #(#field_types)*
         }

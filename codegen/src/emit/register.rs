@@ -30,8 +30,8 @@ fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
         Space::Pci => "PCI config offset",
     };
     s += &format!(
-        "| | |\n|---|---|\n| {space} | `{:#x}` on {project} |\n",
-        inst.address
+        "| | |\n|---|---|\n| {space} | `{:#x}` on {project}; {} bits, reset `{:#x}` |\n",
+        inst.address, r.width, inst.reset
     );
     if let Some(a) = r.array {
         s += &format!(
@@ -42,10 +42,6 @@ fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
             r.element_name(inst.count.saturating_sub(1))
         );
     }
-    s += &format!(
-        "| width | {} bits |\n| reset | `{:#x}` |\n",
-        r.width, inst.reset
-    );
     let l = &ir.layouts[inst.layout];
     let access = match (l.readable(), l.writable(), l.masked) {
         (_, _, true) => "masked: bits 31:16 enable the write of bits 15:0 (`write_masked`)",
@@ -60,7 +56,6 @@ fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
             || "none (outside every force-wake range)".to_string(),
             |d| format!("`{}`", ir.domains[d].name),
         );
-        s += &format!("| power domain | {domain} |\n");
         let cast = inst.replication.map_or_else(
             || "unicast".to_string(),
             |g| {
@@ -71,7 +66,7 @@ fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
                 )
             },
         );
-        s += &format!("| replication | {cast} |\n");
+        s += &format!("| power domain | {domain}; {cast} |\n");
     }
     let others: Vec<String> = r
         .instances
@@ -96,11 +91,11 @@ fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
             format!(", {}", md(&r.prm))
         }
     );
-    s += &format!("| defined at | `{}` |\n", r.defined_at);
     s += &format!(
-        "| fields | [`{}`]({}) |\n",
+        "| fields | [`{}`]({}), defined at `{}` |\n",
         ir.layouts[inst.layout].title,
-        shown.to_ascii_lowercase()
+        shown.to_ascii_lowercase(),
+        r.defined_at
     );
     if !r.note.is_empty() {
         s += &format!("\n**Note:** {}\n", md(&r.note));
@@ -149,7 +144,6 @@ pub(super) fn emit_register(
     let Some(array) = r.array else {
         return quote! {
             #rdoc
-            #[allow(non_camel_case_types)]
             #[derive(Clone, Copy)]
             pub struct #name;
             impl #hal::Register for #name {
@@ -186,7 +180,6 @@ pub(super) fn emit_register(
     });
     quote! {
         #rdoc
-        #[allow(non_camel_case_types)]
         #[derive(Clone, Copy)]
         pub struct #name;
         impl #hal::register::RegisterArray for #name {

@@ -17,6 +17,10 @@ pub mod layouts {
  | 1 | `kick` | WO |  |
  | 0 | `ready` | RO |  |*/
     pub mod status {
+        use ::perfregs::hal::access::{
+            FieldAt, FieldValue, Mbz, Pbc, Ro, Rsvd, Rw, Rw1c, Rw1s, Wo,
+        };
+        use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
         #[derive(Clone, Copy)]
@@ -42,46 +46,26 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// A value read from a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        pub struct R(u64);
-        impl ::perfregs::hal::ReadValue for R {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                R(raw)
-            }
-            #[inline]
-            fn raw(self) -> u64 {
-                self.0
-            }
-        }
+        ::perfregs::hal::layout_values!("STATUS", plain);
         impl R {
-            /// The raw value.
-            #[inline]
-            pub const fn bits(self) -> u64 {
-                self.0
-            }
             /// `ready` (bits 0, RO).
             #[inline]
-            pub fn ready(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
+            pub fn ready(self) -> <bool as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, READY)
             }
             /// `overflow` (bits 2, RW1C).
             #[inline]
-            pub fn overflow(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
+            pub fn overflow(self) -> <bool as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, OVERFLOW)
             }
             /// `arm` (bits 3, RW1S).
             #[inline]
-            pub fn arm(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
+            pub fn arm(self) -> <bool as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, ARM)
             }
             /// `level` (bits 23:16, RW).
             #[inline]
-            pub fn level(
-                self,
-            ) -> <::perfregs::hal::Bits<8u32> as ::perfregs::hal::FieldValue>::Read {
+            pub fn level(self) -> <Bits<8> as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, LEVEL)
             }
         }
@@ -93,24 +77,6 @@ pub mod layouts {
                     .field("arm", &self.arm())
                     .field("level", &self.level())
                     .finish()
-            }
-        }
-        /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy)]
-        pub struct W(u64);
-        impl ::perfregs::hal::WriteValue for W {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                W(raw)
-            }
-            #[inline]
-            fn raw(&self) -> u64 {
-                self.0
-            }
-            #[inline]
-            fn insert(&mut self, mask: u64, bits: u64) {
-                self.0 = (self.0 & !mask) | bits;
             }
         }
         impl W {
@@ -131,71 +97,26 @@ pub mod layouts {
             }
             /// `level` (bits 23:16, RW).
             #[inline]
-            pub fn level(&mut self, value: ::perfregs::hal::Bits<8u32>) -> &mut Self {
+            pub fn level(&mut self, value: Bits<8>) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, LEVEL, value)
             }
         }
-        impl ::core::fmt::Debug for W {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(f, "{}({:#x})", "STATUS", self.0)
-            }
-        }
         /// `ready`: bits 0, RO
-        pub const READY: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Ro,
-            bool,
-            0,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const READY: FieldAt<FieldLayout, Ro, bool, 0> = FieldAt::NEW;
         /// `kick`: bits 1, WO
-        pub const KICK: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Wo,
-            bool,
-            1,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const KICK: FieldAt<FieldLayout, Wo, bool, 1> = FieldAt::NEW;
         /// `overflow`: bits 2, RW1C
-        pub const OVERFLOW: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw1c,
-            bool,
-            2,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const OVERFLOW: FieldAt<FieldLayout, Rw1c, bool, 2> = FieldAt::NEW;
         /// `arm`: bits 3, RW1S
-        pub const ARM: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw1s,
-            bool,
-            3,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const ARM: FieldAt<FieldLayout, Rw1s, bool, 3> = FieldAt::NEW;
         /// `zero`: bits 7:4, MBZ
-        pub const ZERO: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Mbz,
-            ::perfregs::hal::Bits<4u32>,
-            4,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const ZERO: FieldAt<FieldLayout, Mbz, Bits<4>, 4> = FieldAt::NEW;
         /// `reserved_11_8`: bits 11:8, RSVD
-        pub const RESERVED_11_8: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rsvd,
-            ::perfregs::hal::Bits<4u32>,
-            5,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const RESERVED_11_8: FieldAt<FieldLayout, Rsvd, Bits<4>, 5> = FieldAt::NEW;
         /// `keep`: bits 15:12, PBC
-        pub const KEEP: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Pbc,
-            ::perfregs::hal::Bits<4u32>,
-            6,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const KEEP: FieldAt<FieldLayout, Pbc, Bits<4>, 6> = FieldAt::NEW;
         /// `level`: bits 23:16, RW
-        pub const LEVEL: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            ::perfregs::hal::Bits<8u32>,
-            7,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const LEVEL: FieldAt<FieldLayout, Rw, Bits<8>, 7> = FieldAt::NEW;
     }
 }
 /** Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
@@ -223,16 +144,11 @@ pub mod hsw {
 
  | | |
  |---|---|
- | MMIO offset | `0x2000` on hsw |
- | width | 32 bits |
- | reset | `0x0` |
+ | MMIO offset | `0x2000` on hsw; 32 bits, reset `0x0` |
  | access | read, write, modify |
- | power domain | `render` |
- | replication | unicast |
+ | power domain | `render`; unicast |
  | source | golden test |
- | defined at | `access_mix/input.yaml:6:9` |
- | fields | [`STATUS`](status) |*/
-    #[allow(non_camel_case_types)]
+ | fields | [`STATUS`](status), defined at `access_mix/input.yaml:6:9` |*/
     #[derive(Clone, Copy)]
     pub struct STATUS;
     impl ::perfregs::hal::Register for STATUS {

@@ -10,6 +10,8 @@ pub mod layouts {
  |---|---|---|---|
  | 31:0 | `value` | RW-V | Value of counter n. |*/
     pub mod cntn {
+        use ::perfregs::hal::access::{FieldAt, FieldValue, RwV};
+        use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
         #[derive(Clone, Copy)]
@@ -28,31 +30,11 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// A value read from a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        pub struct R(u64);
-        impl ::perfregs::hal::ReadValue for R {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                R(raw)
-            }
-            #[inline]
-            fn raw(self) -> u64 {
-                self.0
-            }
-        }
+        ::perfregs::hal::layout_values!("CNTn", plain);
         impl R {
-            /// The raw value.
-            #[inline]
-            pub const fn bits(self) -> u64 {
-                self.0
-            }
             /// `value` (bits 31:0, RW-V).
             #[inline]
-            pub fn value(
-                self,
-            ) -> <::perfregs::hal::Bits<32u32> as ::perfregs::hal::FieldValue>::Read {
+            pub fn value(self) -> <Bits<32> as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, VALUE)
             }
         }
@@ -61,45 +43,17 @@ pub mod layouts {
                 f.debug_struct("CNTn").field("value", &self.value()).finish()
             }
         }
-        /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy)]
-        pub struct W(u64);
-        impl ::perfregs::hal::WriteValue for W {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                W(raw)
-            }
-            #[inline]
-            fn raw(&self) -> u64 {
-                self.0
-            }
-            #[inline]
-            fn insert(&mut self, mask: u64, bits: u64) {
-                self.0 = (self.0 & !mask) | bits;
-            }
-        }
         impl W {
             /// `value` (bits 31:0, RW-V).
             #[inline]
-            pub fn value(&mut self, value: ::perfregs::hal::Bits<32u32>) -> &mut Self {
+            pub fn value(&mut self, value: Bits<32>) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, VALUE, value)
-            }
-        }
-        impl ::core::fmt::Debug for W {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(f, "{}({:#x})", "CNTn", self.0)
             }
         }
         /** `value`: bits 31:0, RW-V
 
  Value of counter n.*/
-        pub const VALUE: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::RwV,
-            ::perfregs::hal::Bits<32u32>,
-            0,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const VALUE: FieldAt<FieldLayout, RwV, Bits<32>, 0> = FieldAt::NEW;
     }
     /** Field layout `SELn` (32 bits).
 
@@ -109,6 +63,8 @@ pub mod layouts {
  |---|---|---|---|
  | 7:0 | `event` | RW |  |*/
     pub mod seln {
+        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
         #[derive(Clone, Copy)]
@@ -127,31 +83,11 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// A value read from a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        pub struct R(u64);
-        impl ::perfregs::hal::ReadValue for R {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                R(raw)
-            }
-            #[inline]
-            fn raw(self) -> u64 {
-                self.0
-            }
-        }
+        ::perfregs::hal::layout_values!("SELn", plain);
         impl R {
-            /// The raw value.
-            #[inline]
-            pub const fn bits(self) -> u64 {
-                self.0
-            }
             /// `event` (bits 7:0, RW).
             #[inline]
-            pub fn event(
-                self,
-            ) -> <::perfregs::hal::Bits<8u32> as ::perfregs::hal::FieldValue>::Read {
+            pub fn event(self) -> <Bits<8> as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, EVENT)
             }
         }
@@ -160,43 +96,15 @@ pub mod layouts {
                 f.debug_struct("SELn").field("event", &self.event()).finish()
             }
         }
-        /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy)]
-        pub struct W(u64);
-        impl ::perfregs::hal::WriteValue for W {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                W(raw)
-            }
-            #[inline]
-            fn raw(&self) -> u64 {
-                self.0
-            }
-            #[inline]
-            fn insert(&mut self, mask: u64, bits: u64) {
-                self.0 = (self.0 & !mask) | bits;
-            }
-        }
         impl W {
             /// `event` (bits 7:0, RW).
             #[inline]
-            pub fn event(&mut self, value: ::perfregs::hal::Bits<8u32>) -> &mut Self {
+            pub fn event(&mut self, value: Bits<8>) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, EVENT, value)
             }
         }
-        impl ::core::fmt::Debug for W {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(f, "{}({:#x})", "SELn", self.0)
-            }
-        }
         /// `event`: bits 7:0, RW
-        pub const EVENT: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            ::perfregs::hal::Bits<8u32>,
-            0,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const EVENT: FieldAt<FieldLayout, Rw, Bits<8>, 0> = FieldAt::NEW;
     }
 }
 /** Registers of Ivy Bridge (Gen7) (`ivb`): 1 described (2 with array elements).
@@ -225,18 +133,13 @@ pub mod ivb {
 
  | | |
  |---|---|
- | MMIO offset | `0x3100` on ivb |
+ | MMIO offset | `0x3100` on ivb; 32 bits, reset `0x0` |
  | array | 2 elements, `0x4` apart (`SEL0` .. `SEL1`) |
- | width | 32 bits |
- | reset | `0x0` |
  | access | read, write, modify |
- | power domain | none (outside every force-wake range) |
- | replication | unicast |
+ | power domain | none (outside every force-wake range); unicast |
  | other projects | hsw `0x3200` |
  | source | golden test |
- | defined at | `array/input.yaml:13:9` |
- | fields | [`SELn`](seln) |*/
-    #[allow(non_camel_case_types)]
+ | fields | [`SELn`](seln), defined at `array/input.yaml:13:9` |*/
     #[derive(Clone, Copy)]
     pub struct SELn;
     impl ::perfregs::hal::register::RegisterArray for SELn {
@@ -286,7 +189,8 @@ pub mod hsw {
         name: "hsw",
         title: "Haswell (Gen7.5)",
         registers: &[
-            &REGISTERS[0], &REGISTERS[1], &REGISTERS[2], &REGISTERS[3], &REGISTERS[4], &REGISTERS[5], &REGISTERS[6],
+            &REGISTERS[0], &REGISTERS[1], &REGISTERS[2], &REGISTERS[3], &REGISTERS[4],
+            &REGISTERS[5], &REGISTERS[6],
         ],
         events: &[],
         formats: &[],
@@ -310,17 +214,12 @@ pub mod hsw {
 
  | | |
  |---|---|
- | MMIO offset | `0x3000` on hsw |
+ | MMIO offset | `0x3000` on hsw; 32 bits, reset `0x0` |
  | array | 3 elements, `0x8` apart (`CNT0` .. `CNT2`) |
- | width | 32 bits |
- | reset | `0x0` |
  | access | read, write, modify |
- | power domain | `render` |
- | replication | unicast |
+ | power domain | `render`; unicast |
  | source | golden test |
- | defined at | `array/input.yaml:6:9` |
- | fields | [`CNTn`](cntn) |*/
-    #[allow(non_camel_case_types)]
+ | fields | [`CNTn`](cntn), defined at `array/input.yaml:6:9` |*/
     #[derive(Clone, Copy)]
     pub struct CNTn;
     impl ::perfregs::hal::register::RegisterArray for CNTn {
@@ -366,18 +265,13 @@ pub mod hsw {
 
  | | |
  |---|---|
- | MMIO offset | `0x3200` on hsw |
+ | MMIO offset | `0x3200` on hsw; 32 bits, reset `0x0` |
  | array | 4 elements, `0x4` apart (`SEL0` .. `SEL3`) |
- | width | 32 bits |
- | reset | `0x0` |
  | access | read, write, modify |
- | power domain | `render` |
- | replication | unicast |
+ | power domain | `render`; unicast |
  | other projects | ivb `0x3100` |
  | source | golden test |
- | defined at | `array/input.yaml:13:9` |
- | fields | [`SELn`](seln) |*/
-    #[allow(non_camel_case_types)]
+ | fields | [`SELn`](seln), defined at `array/input.yaml:13:9` |*/
     #[derive(Clone, Copy)]
     pub struct SELn;
     impl ::perfregs::hal::register::RegisterArray for SELn {

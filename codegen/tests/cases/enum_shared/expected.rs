@@ -11,44 +11,9 @@ pub mod enums {
         /// `0x2` fast: Full speed.
         Fast = 2,
     }
-    impl Speed {
-        /// Every named encoding.
-        pub const ALL: &'static [Speed] = &[Speed::Slow, Speed::Medium, Speed::Fast];
-        /// The encoding named by `bits`, if any.
-        #[inline]
-        pub const fn from_bits(bits: u64) -> ::core::option::Option<Self> {
-            match bits {
-                0 => Some(Self::Slow),
-                1 => Some(Self::Medium),
-                2 => Some(Self::Fast),
-                _ => None,
-            }
-        }
-        /// The encoded value.
-        #[inline]
-        pub const fn bits(self) -> u64 {
-            self as u64
-        }
-        /// The PRM name of the encoding.
-        pub const fn name(self) -> &'static str {
-            match self {
-                Self::Slow => "slow",
-                Self::Medium => "medium",
-                Self::Fast => "fast",
-            }
-        }
-    }
-    impl ::perfregs::hal::FieldValue for Speed {
-        type Read = ::core::result::Result<Self, u64>;
-        #[inline]
-        fn from_bits(bits: u64) -> ::core::result::Result<Self, u64> {
-            Self::from_bits(bits).ok_or(bits)
-        }
-        #[inline]
-        fn to_bits(self) -> u64 {
-            self.bits()
-        }
-    }
+    ::perfregs::hal::field_enum_impls!(
+        Speed, partial, [Slow = 0 "slow", Medium = 1 "medium", Fast = 2 "fast"]
+    );
 }
 /// Field layouts, each emitted once and shared by every register (of
 /// any project) with the same fields. A project module re-exports
@@ -62,6 +27,8 @@ pub mod layouts {
  |---|---|---|---|
  | 1:0 | `speed` | RW |  |*/
     pub mod clk_ivb {
+        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use super::super::enums::Speed;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
         #[derive(Clone, Copy)]
@@ -80,31 +47,11 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// A value read from a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        pub struct R(u64);
-        impl ::perfregs::hal::ReadValue for R {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                R(raw)
-            }
-            #[inline]
-            fn raw(self) -> u64 {
-                self.0
-            }
-        }
+        ::perfregs::hal::layout_values!("CLK_IVB", plain);
         impl R {
-            /// The raw value.
-            #[inline]
-            pub const fn bits(self) -> u64 {
-                self.0
-            }
             /// `speed` (bits 1:0, RW).
             #[inline]
-            pub fn speed(
-                self,
-            ) -> <super::super::enums::Speed as ::perfregs::hal::FieldValue>::Read {
+            pub fn speed(self) -> <Speed as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, SPEED)
             }
         }
@@ -113,43 +60,15 @@ pub mod layouts {
                 f.debug_struct("CLK_IVB").field("speed", &self.speed()).finish()
             }
         }
-        /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy)]
-        pub struct W(u64);
-        impl ::perfregs::hal::WriteValue for W {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                W(raw)
-            }
-            #[inline]
-            fn raw(&self) -> u64 {
-                self.0
-            }
-            #[inline]
-            fn insert(&mut self, mask: u64, bits: u64) {
-                self.0 = (self.0 & !mask) | bits;
-            }
-        }
         impl W {
             /// `speed` (bits 1:0, RW).
             #[inline]
-            pub fn speed(&mut self, value: super::super::enums::Speed) -> &mut Self {
+            pub fn speed(&mut self, value: Speed) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, SPEED, value)
             }
         }
-        impl ::core::fmt::Debug for W {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(f, "{}({:#x})", "CLK_IVB", self.0)
-            }
-        }
         /// `speed`: bits 1:0, RW
-        pub const SPEED: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            super::super::enums::Speed,
-            0,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const SPEED: FieldAt<FieldLayout, Rw, Speed, 0> = FieldAt::NEW;
     }
     /** Field layout `CLK_HSW` (32 bits).
 
@@ -159,6 +78,8 @@ pub mod layouts {
  |---|---|---|---|
  | 5:4 | `speed` | RW |  |*/
     pub mod clk_hsw {
+        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use super::super::enums::Speed;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
         #[derive(Clone, Copy)]
@@ -177,31 +98,11 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// A value read from a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        pub struct R(u64);
-        impl ::perfregs::hal::ReadValue for R {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                R(raw)
-            }
-            #[inline]
-            fn raw(self) -> u64 {
-                self.0
-            }
-        }
+        ::perfregs::hal::layout_values!("CLK_HSW", plain);
         impl R {
-            /// The raw value.
-            #[inline]
-            pub const fn bits(self) -> u64 {
-                self.0
-            }
             /// `speed` (bits 5:4, RW).
             #[inline]
-            pub fn speed(
-                self,
-            ) -> <super::super::enums::Speed as ::perfregs::hal::FieldValue>::Read {
+            pub fn speed(self) -> <Speed as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, SPEED)
             }
         }
@@ -210,43 +111,15 @@ pub mod layouts {
                 f.debug_struct("CLK_HSW").field("speed", &self.speed()).finish()
             }
         }
-        /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy)]
-        pub struct W(u64);
-        impl ::perfregs::hal::WriteValue for W {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                W(raw)
-            }
-            #[inline]
-            fn raw(&self) -> u64 {
-                self.0
-            }
-            #[inline]
-            fn insert(&mut self, mask: u64, bits: u64) {
-                self.0 = (self.0 & !mask) | bits;
-            }
-        }
         impl W {
             /// `speed` (bits 5:4, RW).
             #[inline]
-            pub fn speed(&mut self, value: super::super::enums::Speed) -> &mut Self {
+            pub fn speed(&mut self, value: Speed) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, SPEED, value)
             }
         }
-        impl ::core::fmt::Debug for W {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(f, "{}({:#x})", "CLK_HSW", self.0)
-            }
-        }
         /// `speed`: bits 5:4, RW
-        pub const SPEED: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            super::super::enums::Speed,
-            0,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const SPEED: FieldAt<FieldLayout, Rw, Speed, 0> = FieldAt::NEW;
     }
 }
 /** Registers of Ivy Bridge (Gen7) (`ivb`): 1 described (1 with array elements).
@@ -274,16 +147,11 @@ pub mod ivb {
 
  | | |
  |---|---|
- | MMIO offset | `0x5000` on ivb |
- | width | 32 bits |
- | reset | `0x0` |
+ | MMIO offset | `0x5000` on ivb; 32 bits, reset `0x0` |
  | access | read, write, modify |
- | power domain | none (outside every force-wake range) |
- | replication | unicast |
+ | power domain | none (outside every force-wake range); unicast |
  | source | golden test |
- | defined at | `enum_shared/input.yaml:13:9` |
- | fields | [`CLK_IVB`](clk_ivb) |*/
-    #[allow(non_camel_case_types)]
+ | fields | [`CLK_IVB`](clk_ivb), defined at `enum_shared/input.yaml:13:9` |*/
     #[derive(Clone, Copy)]
     pub struct CLK_IVB;
     impl ::perfregs::hal::Register for CLK_IVB {
@@ -325,16 +193,11 @@ pub mod hsw {
 
  | | |
  |---|---|
- | MMIO offset | `0x5100` on hsw |
- | width | 32 bits |
- | reset | `0x0` |
+ | MMIO offset | `0x5100` on hsw; 32 bits, reset `0x0` |
  | access | read, write, modify |
- | power domain | `render` |
- | replication | unicast |
+ | power domain | `render`; unicast |
  | source | golden test |
- | defined at | `enum_shared/input.yaml:18:9` |
- | fields | [`CLK_HSW`](clk_hsw) |*/
-    #[allow(non_camel_case_types)]
+ | fields | [`CLK_HSW`](clk_hsw), defined at `enum_shared/input.yaml:18:9` |*/
     #[derive(Clone, Copy)]
     pub struct CLK_HSW;
     impl ::perfregs::hal::Register for CLK_HSW {

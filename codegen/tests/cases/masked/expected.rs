@@ -12,6 +12,8 @@ pub mod layouts {
  | 1 | `user` | RW |  |
  | 0 | `kernel` | RW |  |*/
     pub mod wake {
+        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
         #[derive(Clone, Copy)]
@@ -32,41 +34,21 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::MaskedLayout for FieldLayout {}
-        /// A value read from a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        pub struct R(u64);
-        impl ::perfregs::hal::ReadValue for R {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                R(raw)
-            }
-            #[inline]
-            fn raw(self) -> u64 {
-                self.0
-            }
-        }
+        ::perfregs::hal::layout_values!("WAKE", masked);
         impl R {
-            /// The raw value.
-            #[inline]
-            pub const fn bits(self) -> u64 {
-                self.0
-            }
             /// `kernel` (bits 0, RW).
             #[inline]
-            pub fn kernel(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
+            pub fn kernel(self) -> <bool as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, KERNEL)
             }
             /// `user` (bits 1, RW).
             #[inline]
-            pub fn user(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
+            pub fn user(self) -> <bool as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, USER)
             }
             /// `level` (bits 11:8, RW).
             #[inline]
-            pub fn level(
-                self,
-            ) -> <::perfregs::hal::Bits<4u32> as ::perfregs::hal::FieldValue>::Read {
+            pub fn level(self) -> <Bits<4> as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, LEVEL)
             }
         }
@@ -77,31 +59,6 @@ pub mod layouts {
                     .field("user", &self.user())
                     .field("level", &self.level())
                     .finish()
-            }
-        }
-        /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy)]
-        pub struct W {
-            value: u64,
-            enable: u64,
-        }
-        impl ::perfregs::hal::WriteValue for W {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                W {
-                    value: raw & 0xffff,
-                    enable: 0,
-                }
-            }
-            #[inline]
-            fn raw(&self) -> u64 {
-                (self.enable & 0xffff) << 16 | (self.value & 0xffff)
-            }
-            #[inline]
-            fn insert(&mut self, mask: u64, bits: u64) {
-                self.value = (self.value & !mask) | bits;
-                self.enable |= mask;
             }
         }
         impl W {
@@ -117,39 +74,16 @@ pub mod layouts {
             }
             /// `level` (bits 11:8, RW).
             #[inline]
-            pub fn level(&mut self, value: ::perfregs::hal::Bits<4u32>) -> &mut Self {
+            pub fn level(&mut self, value: Bits<4>) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, LEVEL, value)
             }
         }
-        impl ::core::fmt::Debug for W {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(
-                    f, "{}(enable {:#06x}, value {:#06x})", "WAKE", self.enable, self
-                    .value
-                )
-            }
-        }
         /// `kernel`: bits 0, RW
-        pub const KERNEL: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            bool,
-            0,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const KERNEL: FieldAt<FieldLayout, Rw, bool, 0> = FieldAt::NEW;
         /// `user`: bits 1, RW
-        pub const USER: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            bool,
-            1,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const USER: FieldAt<FieldLayout, Rw, bool, 1> = FieldAt::NEW;
         /// `level`: bits 11:8, RW
-        pub const LEVEL: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            ::perfregs::hal::Bits<4u32>,
-            2,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const LEVEL: FieldAt<FieldLayout, Rw, Bits<4>, 2> = FieldAt::NEW;
     }
 }
 /** Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
@@ -177,16 +111,11 @@ pub mod hsw {
 
  | | |
  |---|---|
- | MMIO offset | `0x4a188` on hsw |
- | width | 32 bits |
- | reset | `0x0` |
+ | MMIO offset | `0x4a188` on hsw; 32 bits, reset `0x0` |
  | access | masked: bits 31:16 enable the write of bits 15:0 (`write_masked`) |
- | power domain | none (outside every force-wake range) |
- | replication | unicast |
+ | power domain | none (outside every force-wake range); unicast |
  | source | golden test |
- | defined at | `masked/input.yaml:6:9` |
- | fields | [`WAKE`](wake) |*/
-    #[allow(non_camel_case_types)]
+ | fields | [`WAKE`](wake), defined at `masked/input.yaml:6:9` |*/
     #[derive(Clone, Copy)]
     pub struct WAKE;
     impl ::perfregs::hal::Register for WAKE {

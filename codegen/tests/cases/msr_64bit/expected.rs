@@ -14,6 +14,8 @@ pub mod layouts {
  | 30 | `overflow` | RW1C |  |
  | 14:0 | `core_sel` | RW |  |*/
     pub mod pmon_ctl {
+        use ::perfregs::hal::access::{FieldAt, FieldValue, Rsvd, Rw, Rw1c, Wo};
+        use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
         #[derive(Clone, Copy)]
@@ -36,43 +38,21 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// A value read from a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        pub struct R(u64);
-        impl ::perfregs::hal::ReadValue for R {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                R(raw)
-            }
-            #[inline]
-            fn raw(self) -> u64 {
-                self.0
-            }
-        }
+        ::perfregs::hal::layout_values!("PMON_CTL", plain);
         impl R {
-            /// The raw value.
-            #[inline]
-            pub const fn bits(self) -> u64 {
-                self.0
-            }
             /// `core_sel` (bits 14:0, RW).
             #[inline]
-            pub fn core_sel(
-                self,
-            ) -> <::perfregs::hal::Bits<15u32> as ::perfregs::hal::FieldValue>::Read {
+            pub fn core_sel(self) -> <Bits<15> as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, CORE_SEL)
             }
             /// `overflow` (bits 30, RW1C).
             #[inline]
-            pub fn overflow(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
+            pub fn overflow(self) -> <bool as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, OVERFLOW)
             }
             /// `count` (bits 39:32, RW).
             #[inline]
-            pub fn count(
-                self,
-            ) -> <::perfregs::hal::Bits<8u32> as ::perfregs::hal::FieldValue>::Read {
+            pub fn count(self) -> <Bits<8> as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, COUNT)
             }
         }
@@ -85,31 +65,10 @@ pub mod layouts {
                     .finish()
             }
         }
-        /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy)]
-        pub struct W(u64);
-        impl ::perfregs::hal::WriteValue for W {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                W(raw)
-            }
-            #[inline]
-            fn raw(&self) -> u64 {
-                self.0
-            }
-            #[inline]
-            fn insert(&mut self, mask: u64, bits: u64) {
-                self.0 = (self.0 & !mask) | bits;
-            }
-        }
         impl W {
             /// `core_sel` (bits 14:0, RW).
             #[inline]
-            pub fn core_sel(
-                &mut self,
-                value: ::perfregs::hal::Bits<15u32>,
-            ) -> &mut Self {
+            pub fn core_sel(&mut self, value: Bits<15>) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, CORE_SEL, value)
             }
             /// Clear `overflow` (write-one-to-clear): writes ones to bits 30.
@@ -124,50 +83,20 @@ pub mod layouts {
             }
             /// `count` (bits 39:32, RW).
             #[inline]
-            pub fn count(&mut self, value: ::perfregs::hal::Bits<8u32>) -> &mut Self {
+            pub fn count(&mut self, value: Bits<8>) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, COUNT, value)
             }
         }
-        impl ::core::fmt::Debug for W {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(f, "{}({:#x})", "PMON_CTL", self.0)
-            }
-        }
         /// `core_sel`: bits 14:0, RW
-        pub const CORE_SEL: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            ::perfregs::hal::Bits<15u32>,
-            0,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const CORE_SEL: FieldAt<FieldLayout, Rw, Bits<15>, 0> = FieldAt::NEW;
         /// `overflow`: bits 30, RW1C
-        pub const OVERFLOW: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw1c,
-            bool,
-            1,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const OVERFLOW: FieldAt<FieldLayout, Rw1c, bool, 1> = FieldAt::NEW;
         /// `freeze`: bits 31, WO
-        pub const FREEZE: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Wo,
-            bool,
-            2,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const FREEZE: FieldAt<FieldLayout, Wo, bool, 2> = FieldAt::NEW;
         /// `count`: bits 39:32, RW
-        pub const COUNT: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            ::perfregs::hal::Bits<8u32>,
-            3,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const COUNT: FieldAt<FieldLayout, Rw, Bits<8>, 3> = FieldAt::NEW;
         /// `reserved_63_40`: bits 63:40, RSVD
-        pub const RESERVED_63_40: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rsvd,
-            ::perfregs::hal::Bits<24u32>,
-            4,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const RESERVED_63_40: FieldAt<FieldLayout, Rsvd, Bits<24>, 4> = FieldAt::NEW;
     }
 }
 /** Registers of Ivy Bridge-EP / Xeon E5 v2 (IVT) (`ivt`): 1 described (1 with array elements).
@@ -195,14 +124,10 @@ pub mod ivt {
 
  | | |
  |---|---|
- | MSR | `0xc40` on ivt |
- | width | 64 bits |
- | reset | `0x0` |
+ | MSR | `0xc40` on ivt; 64 bits, reset `0x0` |
  | access | read, write, modify |
  | source | golden test |
- | defined at | `msr_64bit/input.yaml:6:9` |
- | fields | [`PMON_CTL`](pmon_ctl) |*/
-    #[allow(non_camel_case_types)]
+ | fields | [`PMON_CTL`](pmon_ctl), defined at `msr_64bit/input.yaml:6:9` |*/
     #[derive(Clone, Copy)]
     pub struct PMON_CTL;
     impl ::perfregs::hal::Register for PMON_CTL {

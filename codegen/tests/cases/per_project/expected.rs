@@ -11,6 +11,8 @@ pub mod layouts {
  | 7:4 | `select` | RW |  |
  | 0 | `go` | RW |  |*/
     pub mod cfg {
+        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
         #[derive(Clone, Copy)]
@@ -30,36 +32,16 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// A value read from a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        pub struct R(u64);
-        impl ::perfregs::hal::ReadValue for R {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                R(raw)
-            }
-            #[inline]
-            fn raw(self) -> u64 {
-                self.0
-            }
-        }
+        ::perfregs::hal::layout_values!("CFG", plain);
         impl R {
-            /// The raw value.
-            #[inline]
-            pub const fn bits(self) -> u64 {
-                self.0
-            }
             /// `go` (bits 0, RW).
             #[inline]
-            pub fn go(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
+            pub fn go(self) -> <bool as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, GO)
             }
             /// `select` (bits 7:4, RW).
             #[inline]
-            pub fn select(
-                self,
-            ) -> <::perfregs::hal::Bits<4u32> as ::perfregs::hal::FieldValue>::Read {
+            pub fn select(self) -> <Bits<4> as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, SELECT)
             }
         }
@@ -71,24 +53,6 @@ pub mod layouts {
                     .finish()
             }
         }
-        /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy)]
-        pub struct W(u64);
-        impl ::perfregs::hal::WriteValue for W {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                W(raw)
-            }
-            #[inline]
-            fn raw(&self) -> u64 {
-                self.0
-            }
-            #[inline]
-            fn insert(&mut self, mask: u64, bits: u64) {
-                self.0 = (self.0 & !mask) | bits;
-            }
-        }
         impl W {
             /// `go` (bits 0, RW).
             #[inline]
@@ -97,29 +61,14 @@ pub mod layouts {
             }
             /// `select` (bits 7:4, RW).
             #[inline]
-            pub fn select(&mut self, value: ::perfregs::hal::Bits<4u32>) -> &mut Self {
+            pub fn select(&mut self, value: Bits<4>) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, SELECT, value)
             }
         }
-        impl ::core::fmt::Debug for W {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(f, "{}({:#x})", "CFG", self.0)
-            }
-        }
         /// `go`: bits 0, RW
-        pub const GO: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            bool,
-            0,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const GO: FieldAt<FieldLayout, Rw, bool, 0> = FieldAt::NEW;
         /// `select`: bits 7:4, RW
-        pub const SELECT: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            ::perfregs::hal::Bits<4u32>,
-            1,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const SELECT: FieldAt<FieldLayout, Rw, Bits<4>, 1> = FieldAt::NEW;
     }
     /** Field layout `CFG` (32 bits).
 
@@ -131,6 +80,8 @@ pub mod layouts {
  | 2 | `fast` | RW |  |
  | 0 | `go` | RW |  |*/
     pub mod cfg_hsw {
+        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
         #[derive(Clone, Copy)]
@@ -151,41 +102,21 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// A value read from a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        pub struct R(u64);
-        impl ::perfregs::hal::ReadValue for R {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                R(raw)
-            }
-            #[inline]
-            fn raw(self) -> u64 {
-                self.0
-            }
-        }
+        ::perfregs::hal::layout_values!("CFG", plain);
         impl R {
-            /// The raw value.
-            #[inline]
-            pub const fn bits(self) -> u64 {
-                self.0
-            }
             /// `go` (bits 0, RW).
             #[inline]
-            pub fn go(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
+            pub fn go(self) -> <bool as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, GO)
             }
             /// `fast` (bits 2, RW).
             #[inline]
-            pub fn fast(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
+            pub fn fast(self) -> <bool as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, FAST)
             }
             /// `select` (bits 7:4, RW).
             #[inline]
-            pub fn select(
-                self,
-            ) -> <::perfregs::hal::Bits<4u32> as ::perfregs::hal::FieldValue>::Read {
+            pub fn select(self) -> <Bits<4> as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, SELECT)
             }
         }
@@ -196,24 +127,6 @@ pub mod layouts {
                     .field("fast", &self.fast())
                     .field("select", &self.select())
                     .finish()
-            }
-        }
-        /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy)]
-        pub struct W(u64);
-        impl ::perfregs::hal::WriteValue for W {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                W(raw)
-            }
-            #[inline]
-            fn raw(&self) -> u64 {
-                self.0
-            }
-            #[inline]
-            fn insert(&mut self, mask: u64, bits: u64) {
-                self.0 = (self.0 & !mask) | bits;
             }
         }
         impl W {
@@ -229,36 +142,16 @@ pub mod layouts {
             }
             /// `select` (bits 7:4, RW).
             #[inline]
-            pub fn select(&mut self, value: ::perfregs::hal::Bits<4u32>) -> &mut Self {
+            pub fn select(&mut self, value: Bits<4>) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, SELECT, value)
             }
         }
-        impl ::core::fmt::Debug for W {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(f, "{}({:#x})", "CFG", self.0)
-            }
-        }
         /// `go`: bits 0, RW
-        pub const GO: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            bool,
-            0,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const GO: FieldAt<FieldLayout, Rw, bool, 0> = FieldAt::NEW;
         /// `fast`: bits 2, RW
-        pub const FAST: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            bool,
-            1,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const FAST: FieldAt<FieldLayout, Rw, bool, 1> = FieldAt::NEW;
         /// `select`: bits 7:4, RW
-        pub const SELECT: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            ::perfregs::hal::Bits<4u32>,
-            2,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const SELECT: FieldAt<FieldLayout, Rw, Bits<4>, 2> = FieldAt::NEW;
     }
 }
 /** Registers of Ivy Bridge (Gen7) (`ivb`): 1 described (1 with array elements).
@@ -286,17 +179,12 @@ pub mod ivb {
 
  | | |
  |---|---|
- | MMIO offset | `0x2100` on ivb |
- | width | 32 bits |
- | reset | `0x0` |
+ | MMIO offset | `0x2100` on ivb; 32 bits, reset `0x0` |
  | access | read, write, modify |
- | power domain | none (outside every force-wake range) |
- | replication | unicast |
+ | power domain | none (outside every force-wake range); unicast |
  | other projects | hsw `0x2200` |
  | source | golden test |
- | defined at | `per_project/input.yaml:6:9` |
- | fields | [`CFG`](cfg) |*/
-    #[allow(non_camel_case_types)]
+ | fields | [`CFG`](cfg), defined at `per_project/input.yaml:6:9` |*/
     #[derive(Clone, Copy)]
     pub struct CFG;
     impl ::perfregs::hal::Register for CFG {
@@ -338,17 +226,12 @@ pub mod hsw {
 
  | | |
  |---|---|
- | MMIO offset | `0x2200` on hsw |
- | width | 32 bits |
- | reset | `0x4` |
+ | MMIO offset | `0x2200` on hsw; 32 bits, reset `0x4` |
  | access | read, write, modify |
- | power domain | `render` |
- | replication | unicast |
+ | power domain | `render`; unicast |
  | other projects | ivb `0x2100` |
  | source | golden test |
- | defined at | `per_project/input.yaml:6:9` |
- | fields | [`CFG`](cfg) |*/
-    #[allow(non_camel_case_types)]
+ | fields | [`CFG`](cfg), defined at `per_project/input.yaml:6:9` |*/
     #[derive(Clone, Copy)]
     pub struct CFG;
     impl ::perfregs::hal::Register for CFG {

@@ -11,48 +11,10 @@ pub mod enums {
         /// `0x2` continuous
         Continuous = 2,
     }
-    impl CtlMode {
-        /// Every named encoding.
-        pub const ALL: &'static [CtlMode] = &[
-            CtlMode::Off,
-            CtlMode::Single,
-            CtlMode::Continuous,
-        ];
-        /// The encoding named by `bits`, if any.
-        #[inline]
-        pub const fn from_bits(bits: u64) -> ::core::option::Option<Self> {
-            match bits {
-                0 => Some(Self::Off),
-                1 => Some(Self::Single),
-                2 => Some(Self::Continuous),
-                _ => None,
-            }
-        }
-        /// The encoded value.
-        #[inline]
-        pub const fn bits(self) -> u64 {
-            self as u64
-        }
-        /// The PRM name of the encoding.
-        pub const fn name(self) -> &'static str {
-            match self {
-                Self::Off => "off",
-                Self::Single => "single",
-                Self::Continuous => "continuous",
-            }
-        }
-    }
-    impl ::perfregs::hal::FieldValue for CtlMode {
-        type Read = ::core::result::Result<Self, u64>;
-        #[inline]
-        fn from_bits(bits: u64) -> ::core::result::Result<Self, u64> {
-            Self::from_bits(bits).ok_or(bits)
-        }
-        #[inline]
-        fn to_bits(self) -> u64 {
-            self.bits()
-        }
-    }
+    ::perfregs::hal::field_enum_impls!(
+        CtlMode, partial, [Off = 0 "off", Single = 1 "single", Continuous = 2
+        "continuous"]
+    );
 }
 /// Field layouts, each emitted once and shared by every register (of
 /// any project) with the same fields. A project module re-exports
@@ -68,6 +30,9 @@ pub mod layouts {
  | 7:4 | `period` | RW | Timer period exponent. |
  | 0 | `enable` | RW | Enable the unit. |*/
     pub mod ctl {
+        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use ::perfregs::hal::Bits;
+        use super::super::enums::CtlMode;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
         #[derive(Clone, Copy)]
@@ -88,43 +53,21 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// A value read from a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        pub struct R(u64);
-        impl ::perfregs::hal::ReadValue for R {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                R(raw)
-            }
-            #[inline]
-            fn raw(self) -> u64 {
-                self.0
-            }
-        }
+        ::perfregs::hal::layout_values!("CTL", plain);
         impl R {
-            /// The raw value.
-            #[inline]
-            pub const fn bits(self) -> u64 {
-                self.0
-            }
             /// `enable` (bits 0, RW).
             #[inline]
-            pub fn enable(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
+            pub fn enable(self) -> <bool as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, ENABLE)
             }
             /// `period` (bits 7:4, RW).
             #[inline]
-            pub fn period(
-                self,
-            ) -> <::perfregs::hal::Bits<4u32> as ::perfregs::hal::FieldValue>::Read {
+            pub fn period(self) -> <Bits<4> as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, PERIOD)
             }
             /// `mode` (bits 9:8, RW).
             #[inline]
-            pub fn mode(
-                self,
-            ) -> <super::super::enums::CtlMode as ::perfregs::hal::FieldValue>::Read {
+            pub fn mode(self) -> <CtlMode as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, MODE)
             }
         }
@@ -137,24 +80,6 @@ pub mod layouts {
                     .finish()
             }
         }
-        /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy)]
-        pub struct W(u64);
-        impl ::perfregs::hal::WriteValue for W {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                W(raw)
-            }
-            #[inline]
-            fn raw(&self) -> u64 {
-                self.0
-            }
-            #[inline]
-            fn insert(&mut self, mask: u64, bits: u64) {
-                self.0 = (self.0 & !mask) | bits;
-            }
-        }
         impl W {
             /// `enable` (bits 0, RW).
             #[inline]
@@ -163,47 +88,27 @@ pub mod layouts {
             }
             /// `period` (bits 7:4, RW).
             #[inline]
-            pub fn period(&mut self, value: ::perfregs::hal::Bits<4u32>) -> &mut Self {
+            pub fn period(&mut self, value: Bits<4>) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, PERIOD, value)
             }
             /// `mode` (bits 9:8, RW).
             #[inline]
-            pub fn mode(&mut self, value: super::super::enums::CtlMode) -> &mut Self {
+            pub fn mode(&mut self, value: CtlMode) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, MODE, value)
-            }
-        }
-        impl ::core::fmt::Debug for W {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(f, "{}({:#x})", "CTL", self.0)
             }
         }
         /** `enable`: bits 0, RW
 
  Enable the unit.*/
-        pub const ENABLE: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            bool,
-            0,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const ENABLE: FieldAt<FieldLayout, Rw, bool, 0> = FieldAt::NEW;
         /** `period`: bits 7:4, RW
 
  Timer period exponent.*/
-        pub const PERIOD: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            ::perfregs::hal::Bits<4u32>,
-            1,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const PERIOD: FieldAt<FieldLayout, Rw, Bits<4>, 1> = FieldAt::NEW;
         /** `mode`: bits 9:8, RW
 
  Operating mode.*/
-        pub const MODE: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            super::super::enums::CtlMode,
-            2,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const MODE: FieldAt<FieldLayout, Rw, CtlMode, 2> = FieldAt::NEW;
     }
 }
 /** Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
@@ -233,16 +138,11 @@ pub mod hsw {
 
  | | |
  |---|---|
- | MMIO offset | `0x1000` on hsw |
- | width | 32 bits |
- | reset | `0x10` |
+ | MMIO offset | `0x1000` on hsw; 32 bits, reset `0x10` |
  | access | read, write, modify |
- | power domain | `render` |
- | replication | unicast |
+ | power domain | `render`; unicast |
  | source | golden test |
- | defined at | `rw_basic/input.yaml:6:9` |
- | fields | [`CTL`](ctl) |*/
-    #[allow(non_camel_case_types)]
+ | fields | [`CTL`](ctl), defined at `rw_basic/input.yaml:6:9` |*/
     #[derive(Clone, Copy)]
     pub struct CTL;
     impl ::perfregs::hal::Register for CTL {

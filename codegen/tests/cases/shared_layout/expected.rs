@@ -11,6 +11,8 @@ pub mod layouts {
  | 31 | `valid` | RW |  |
  | 15:0 | `value` | RW |  |*/
     pub mod limit_lo {
+        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
         #[derive(Clone, Copy)]
@@ -30,36 +32,16 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// A value read from a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        pub struct R(u64);
-        impl ::perfregs::hal::ReadValue for R {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                R(raw)
-            }
-            #[inline]
-            fn raw(self) -> u64 {
-                self.0
-            }
-        }
+        ::perfregs::hal::layout_values!("LIMIT_LO", plain);
         impl R {
-            /// The raw value.
-            #[inline]
-            pub const fn bits(self) -> u64 {
-                self.0
-            }
             /// `value` (bits 15:0, RW).
             #[inline]
-            pub fn value(
-                self,
-            ) -> <::perfregs::hal::Bits<16u32> as ::perfregs::hal::FieldValue>::Read {
+            pub fn value(self) -> <Bits<16> as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, VALUE)
             }
             /// `valid` (bits 31, RW).
             #[inline]
-            pub fn valid(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
+            pub fn valid(self) -> <bool as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, VALID)
             }
         }
@@ -71,28 +53,10 @@ pub mod layouts {
                     .finish()
             }
         }
-        /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy)]
-        pub struct W(u64);
-        impl ::perfregs::hal::WriteValue for W {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                W(raw)
-            }
-            #[inline]
-            fn raw(&self) -> u64 {
-                self.0
-            }
-            #[inline]
-            fn insert(&mut self, mask: u64, bits: u64) {
-                self.0 = (self.0 & !mask) | bits;
-            }
-        }
         impl W {
             /// `value` (bits 15:0, RW).
             #[inline]
-            pub fn value(&mut self, value: ::perfregs::hal::Bits<16u32>) -> &mut Self {
+            pub fn value(&mut self, value: Bits<16>) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, VALUE, value)
             }
             /// `valid` (bits 31, RW).
@@ -101,25 +65,10 @@ pub mod layouts {
                 ::perfregs::hal::WriteValue::set(self, VALID, value)
             }
         }
-        impl ::core::fmt::Debug for W {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(f, "{}({:#x})", "LIMIT_LO", self.0)
-            }
-        }
         /// `value`: bits 15:0, RW
-        pub const VALUE: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            ::perfregs::hal::Bits<16u32>,
-            0,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const VALUE: FieldAt<FieldLayout, Rw, Bits<16>, 0> = FieldAt::NEW;
         /// `valid`: bits 31, RW
-        pub const VALID: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            bool,
-            1,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const VALID: FieldAt<FieldLayout, Rw, bool, 1> = FieldAt::NEW;
     }
 }
 /** Registers of Haswell (Gen7.5) (`hsw`): 2 described (2 with array elements).
@@ -148,16 +97,11 @@ pub mod hsw {
 
  | | |
  |---|---|
- | MMIO offset | `0x4000` on hsw |
- | width | 32 bits |
- | reset | `0x0` |
+ | MMIO offset | `0x4000` on hsw; 32 bits, reset `0x0` |
  | access | read, write, modify |
- | power domain | `render` |
- | replication | unicast |
+ | power domain | `render`; unicast |
  | source | golden test |
- | defined at | `shared_layout/input.yaml:6:9` |
- | fields | [`LIMIT_LO`](limit_lo) |*/
-    #[allow(non_camel_case_types)]
+ | fields | [`LIMIT_LO`](limit_lo), defined at `shared_layout/input.yaml:6:9` |*/
     #[derive(Clone, Copy)]
     pub struct LIMIT_LO;
     impl ::perfregs::hal::Register for LIMIT_LO {
@@ -177,16 +121,11 @@ pub mod hsw {
 
  | | |
  |---|---|
- | MMIO offset | `0x4004` on hsw |
- | width | 32 bits |
- | reset | `0x0` |
+ | MMIO offset | `0x4004` on hsw; 32 bits, reset `0x0` |
  | access | read, write, modify |
- | power domain | `render` |
- | replication | unicast |
+ | power domain | `render`; unicast |
  | source | golden test |
- | defined at | `shared_layout/input.yaml:12:9` |
- | fields | [`LIMIT_LO`](limit_hi) |*/
-    #[allow(non_camel_case_types)]
+ | fields | [`LIMIT_LO`](limit_hi), defined at `shared_layout/input.yaml:12:9` |*/
     #[derive(Clone, Copy)]
     pub struct LIMIT_HI;
     impl ::perfregs::hal::Register for LIMIT_HI {

@@ -10,6 +10,7 @@ pub mod layouts {
  |---|---|---|---|
  | 0 | `go` | RW |  |*/
     pub mod my_gt_reg {
+        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
         #[derive(Clone, Copy)]
@@ -28,53 +29,17 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        /// A value read from a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        pub struct R(u64);
-        impl ::perfregs::hal::ReadValue for R {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                R(raw)
-            }
-            #[inline]
-            fn raw(self) -> u64 {
-                self.0
-            }
-        }
+        ::perfregs::hal::layout_values!("MY_GT_REG", plain);
         impl R {
-            /// The raw value.
-            #[inline]
-            pub const fn bits(self) -> u64 {
-                self.0
-            }
             /// `go` (bits 0, RW).
             #[inline]
-            pub fn go(self) -> <bool as ::perfregs::hal::FieldValue>::Read {
+            pub fn go(self) -> <bool as FieldValue>::Read {
                 ::perfregs::hal::ReadValue::get(self, GO)
             }
         }
         impl ::core::fmt::Debug for R {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("MY_GT_REG").field("go", &self.go()).finish()
-            }
-        }
-        /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy)]
-        pub struct W(u64);
-        impl ::perfregs::hal::WriteValue for W {
-            type Layout = FieldLayout;
-            #[inline]
-            fn from_raw(raw: u64) -> Self {
-                W(raw)
-            }
-            #[inline]
-            fn raw(&self) -> u64 {
-                self.0
-            }
-            #[inline]
-            fn insert(&mut self, mask: u64, bits: u64) {
-                self.0 = (self.0 & !mask) | bits;
             }
         }
         impl W {
@@ -84,18 +49,8 @@ pub mod layouts {
                 ::perfregs::hal::WriteValue::set(self, GO, value)
             }
         }
-        impl ::core::fmt::Debug for W {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(f, "{}({:#x})", "MY_GT_REG", self.0)
-            }
-        }
         /// `go`: bits 0, RW
-        pub const GO: ::perfregs::hal::access::FieldAt<
-            FieldLayout,
-            ::perfregs::hal::access::Rw,
-            bool,
-            0,
-        > = ::perfregs::hal::access::FieldAt::NEW;
+        pub const GO: FieldAt<FieldLayout, Rw, bool, 0> = FieldAt::NEW;
     }
 }
 /** Registers of Tiger Lake (Gen12 LP) (`tgl`): 3 described (3 with array elements).
@@ -125,16 +80,11 @@ pub mod tgl {
 
  | | |
  |---|---|
- | MMIO offset | `0x9400` on tgl |
- | width | 32 bits |
- | reset | `0x0` |
+ | MMIO offset | `0x9400` on tgl; 32 bits, reset `0x0` |
  | access | read, write, modify |
- | power domain | `gt` |
- | replication | unicast |
+ | power domain | `gt`; unicast |
  | source | golden case tgl_maps |
- | defined at | `tgl_maps/input.yaml:7:5` |
- | fields | [`MY_GT_REG`](my_gt_reg) |*/
-    #[allow(non_camel_case_types)]
+ | fields | [`MY_GT_REG`](my_gt_reg), defined at `tgl_maps/input.yaml:7:5` |*/
     #[derive(Clone, Copy)]
     pub struct MY_GT_REG;
     impl ::perfregs::hal::Register for MY_GT_REG {
@@ -154,16 +104,11 @@ pub mod tgl {
 
  | | |
  |---|---|
- | MMIO offset | `0x8150` on tgl |
- | width | 32 bits |
- | reset | `0x0` |
+ | MMIO offset | `0x8150` on tgl; 32 bits, reset `0x0` |
  | access | read, write, modify |
- | power domain | `render` |
- | replication | replicated: `dss`, 6 instances (steering API) |
+ | power domain | `render`; replicated: `dss`, 6 instances (steering API) |
  | source | golden case tgl_maps |
- | defined at | `tgl_maps/input.yaml:8:5` |
- | fields | [`MY_GT_REG`](my_dss_reg) |*/
-    #[allow(non_camel_case_types)]
+ | fields | [`MY_GT_REG`](my_dss_reg), defined at `tgl_maps/input.yaml:8:5` |*/
     #[derive(Clone, Copy)]
     pub struct MY_DSS_REG;
     impl ::perfregs::hal::Register for MY_DSS_REG {
@@ -185,16 +130,11 @@ pub mod tgl {
 
  | | |
  |---|---|
- | MMIO offset | `0x300000` on tgl |
- | width | 32 bits |
- | reset | `0x0` |
+ | MMIO offset | `0x300000` on tgl; 32 bits, reset `0x0` |
  | access | read, write, modify |
- | power domain | none (outside every force-wake range) |
- | replication | unicast |
+ | power domain | none (outside every force-wake range); unicast |
  | source | golden case tgl_maps |
- | defined at | `tgl_maps/input.yaml:9:5` |
- | fields | [`MY_GT_REG`](my_plain_reg) |*/
-    #[allow(non_camel_case_types)]
+ | fields | [`MY_GT_REG`](my_plain_reg), defined at `tgl_maps/input.yaml:9:5` |*/
     #[derive(Clone, Copy)]
     pub struct MY_PLAIN_REG;
     impl ::perfregs::hal::Register for MY_PLAIN_REG {
