@@ -35,7 +35,7 @@ fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
     );
     if let Some(a) = r.array {
         s += &format!(
-            "| array | {} elements, `{:#x}` apart (`{}` .. `{}`) |\n",
+            "| array | {} elements, `{:#x}` apart: `.at::<N>()`, `.get(n)`, `.iter()`, or the constants `{}` .. `{}` |\n",
             inst.count,
             a.stride,
             r.element_name(0),
@@ -175,6 +175,8 @@ pub(super) fn emit_register(
         ));
         quote! {
             #edoc
+            // Named in the array's docs (its `array` row), not a page each.
+            #[doc(hidden)]
             pub const #e: #hal::Elem<#name> = #hal::Elem::at::<#at>();
         }
     });

@@ -134,7 +134,7 @@ pub mod ivb {
  | | |
  |---|---|
  | MMIO offset | `0x3100` on ivb; 32 bits, reset `0x0` |
- | array | 2 elements, `0x4` apart (`SEL0` .. `SEL1`) |
+ | array | 2 elements, `0x4` apart: `.at::<N>()`, `.get(n)`, `.iter()`, or the constants `SEL0` .. `SEL1` |
  | access | read, write, modify |
  | power domain | none (outside every force-wake range); unicast |
  | other projects | hsw `0x3200` |
@@ -174,8 +174,10 @@ pub mod ivb {
         }
     }
     /// `SEL0`: element 0 of [`SELn`].
+    #[doc(hidden)]
     pub const SEL0: ::perfregs::hal::Elem<SELn> = ::perfregs::hal::Elem::at::<0>();
     /// `SEL1`: element 1 of [`SELn`].
+    #[doc(hidden)]
     pub const SEL1: ::perfregs::hal::Elem<SELn> = ::perfregs::hal::Elem::at::<1>();
     #[doc(no_inline)]
     pub use super::layouts::seln;
@@ -215,7 +217,7 @@ pub mod hsw {
  | | |
  |---|---|
  | MMIO offset | `0x3000` on hsw; 32 bits, reset `0x0` |
- | array | 3 elements, `0x8` apart (`CNT0` .. `CNT2`) |
+ | array | 3 elements, `0x8` apart: `.at::<N>()`, `.get(n)`, `.iter()`, or the constants `CNT0` .. `CNT2` |
  | access | read, write, modify |
  | power domain | `render`; unicast |
  | source | golden test |
@@ -254,10 +256,13 @@ pub mod hsw {
         }
     }
     /// `CNT0`: element 0 of [`CNTn`].
+    #[doc(hidden)]
     pub const CNT0: ::perfregs::hal::Elem<CNTn> = ::perfregs::hal::Elem::at::<0>();
     /// `CNT1`: element 1 of [`CNTn`].
+    #[doc(hidden)]
     pub const CNT1: ::perfregs::hal::Elem<CNTn> = ::perfregs::hal::Elem::at::<1>();
     /// `CNT2`: element 2 of [`CNTn`].
+    #[doc(hidden)]
     pub const CNT2: ::perfregs::hal::Elem<CNTn> = ::perfregs::hal::Elem::at::<2>();
     #[doc(no_inline)]
     pub use super::layouts::cntn;
@@ -266,7 +271,7 @@ pub mod hsw {
  | | |
  |---|---|
  | MMIO offset | `0x3200` on hsw; 32 bits, reset `0x0` |
- | array | 4 elements, `0x4` apart (`SEL0` .. `SEL3`) |
+ | array | 4 elements, `0x4` apart: `.at::<N>()`, `.get(n)`, `.iter()`, or the constants `SEL0` .. `SEL3` |
  | access | read, write, modify |
  | power domain | `render`; unicast |
  | other projects | ivb `0x3100` |
@@ -306,12 +311,16 @@ pub mod hsw {
         }
     }
     /// `SEL0`: element 0 of [`SELn`].
+    #[doc(hidden)]
     pub const SEL0: ::perfregs::hal::Elem<SELn> = ::perfregs::hal::Elem::at::<0>();
     /// `SEL1`: element 1 of [`SELn`].
+    #[doc(hidden)]
     pub const SEL1: ::perfregs::hal::Elem<SELn> = ::perfregs::hal::Elem::at::<1>();
     /// `SEL2`: element 2 of [`SELn`].
+    #[doc(hidden)]
     pub const SEL2: ::perfregs::hal::Elem<SELn> = ::perfregs::hal::Elem::at::<2>();
     /// `SEL3`: element 3 of [`SELn`].
+    #[doc(hidden)]
     pub const SEL3: ::perfregs::hal::Elem<SELn> = ::perfregs::hal::Elem::at::<3>();
     #[doc(no_inline)]
     pub use super::layouts::seln;
