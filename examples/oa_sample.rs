@@ -56,7 +56,7 @@ fn emulator(project: &'static ProjectInfo) -> Emulator {
 }
 
 fn run_hsw() -> Result<(), String> {
-    use perfregs::hal::enums::{BufferSizeHsw, CecSelect, ReportFormatHsw, TimerEnable};
+    use perfregs::hal::hsw::enums::{BufferSize, CecSelect, ReportFormat, TimerEnable};
     let gpu = Device::<perfregs::hal::Hsw, _>::new(emulator(&hsw::PROJECT));
     let rw = gpu
         .forcewake::<hsw::domains::Render>()
@@ -75,12 +75,12 @@ fn run_hsw() -> Result<(), String> {
     gpu.write(hsw::OASTATUS2, &rw, |w| w.head_pointer(ptr));
     gpu.write(hsw::OABUFFER, &rw, |w| w.report_buffer_offset(ptr));
     gpu.write(hsw::OASTATUS1, &rw, |w| {
-        w.tail_pointer(ptr).buffer_size(BufferSizeHsw::Size16m)
+        w.tail_pointer(ptr).buffer_size(BufferSize::Size16m)
     });
     gpu.write(hsw::OACONTROL, &rw, |w| {
         w.timer_period(Bits::new(PERIOD_EXPONENT).unwrap_or_default())
             .timer_enable(TimerEnable::Enable)
-            .counter_select(ReportFormatHsw::A45B8C8)
+            .counter_select(ReportFormat::A45B8C8)
             .counter_enable(true)
     });
 
@@ -100,7 +100,7 @@ fn run_hsw() -> Result<(), String> {
 }
 
 fn run_bdw() -> Result<(), String> {
-    use perfregs::hal::enums::{BdwBufferSize, BdwMemorySelect, BdwReportFormat, CecSelect};
+    use perfregs::hal::bdw::enums::{BufferSize, CecSelect, MemorySelect, ReportFormat};
     let gpu = Device::<perfregs::hal::Bdw, _>::new(emulator(&bdw::PROJECT));
     let rw = gpu
         .forcewake::<bdw::domains::Render>()
@@ -118,8 +118,8 @@ fn run_bdw() -> Result<(), String> {
     gpu.write(bdw::OAHEADPTR, &rw, |w| w.head_pointer(ptr));
     gpu.write(bdw::OABUFFER, &rw, |w| {
         w.base_address(ptr)
-            .buffer_size(BdwBufferSize::Size16m)
-            .memory_select(BdwMemorySelect::Ggtt)
+            .buffer_size(BufferSize::Size16m)
+            .memory_select(MemorySelect::Ggtt)
     });
     gpu.write(bdw::OATAILPTR, &rw, |w| w.tail_pointer(ptr));
     gpu.write(bdw::OACTXCONTROL, &rw, |w| {
@@ -127,7 +127,7 @@ fn run_bdw() -> Result<(), String> {
             .timer_enable(true)
     });
     gpu.write(bdw::OACONTROL, &rw, |w| {
-        w.counter_select(BdwReportFormat::A32u40A4u32B8C8)
+        w.counter_select(ReportFormat::A32u40A4u32B8C8)
             .counter_enable(true)
     });
 
@@ -142,7 +142,7 @@ fn run_bdw() -> Result<(), String> {
 }
 
 fn run_tgl() -> Result<(), String> {
-    use perfregs::hal::enums::{CecSelect, OaBufferSizeTgl, OaMemorySelectTgl, ReportFormatTgl};
+    use perfregs::hal::tgl::enums::{BufferSize, CecSelect, MemorySelect, ReportFormat};
     let gpu = Device::<perfregs::hal::Tgl, _>::new(emulator(&tgl::PROJECT));
     // The OAG unit and its CEC copies are in the GT domain.
     let gt = gpu
@@ -160,8 +160,8 @@ fn run_tgl() -> Result<(), String> {
     gpu.write(tgl::OAG_OAHEADPTR, &gt, |w| w.head_pointer(ptr));
     gpu.write(tgl::OAG_OABUFFER, &gt, |w| {
         w.base_address(ptr)
-            .buffer_size(OaBufferSizeTgl::Size16m)
-            .memory_select(OaMemorySelectTgl::Ggtt)
+            .buffer_size(BufferSize::Size16m)
+            .memory_select(MemorySelect::Ggtt)
     });
     gpu.write(tgl::OAG_OATAILPTR, &gt, |w| w.tail_pointer(ptr));
     gpu.write(tgl::OAG_OAGLBCTXCTRL, &gt, |w| {
@@ -169,7 +169,7 @@ fn run_tgl() -> Result<(), String> {
             .timer_enable(true)
     });
     gpu.write(tgl::OAG_OACONTROL, &gt, |w| {
-        w.report_format(ReportFormatTgl::A32u40A4u32B8C8)
+        w.report_format(ReportFormat::A32u40A4u32B8C8)
             .counter_enable(true)
     });
 

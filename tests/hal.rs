@@ -317,3 +317,28 @@ fn loop_over_cec_array() {
     assert!(ivb::CECn_0.get(4).is_none());
     assert_eq!(ivb::CECn_0.at::<3>().address(), 0x2390 + 3 * 8);
 }
+
+/// One naming rule across projects: each project's `enums` module names the
+/// enums its registers use without project words, and an enum whose
+/// encodings agree on several projects is one type.
+#[test]
+fn project_scoped_enum_names() {
+    fn same<T>(_: T, _: T) {}
+    same(
+        perfregs::hal::hsw::enums::ReportFormat::A45B8C8,
+        perfregs::hal::enums::ReportFormatHsw::A45B8C8,
+    );
+    same(
+        perfregs::hal::tgl::enums::BufferSize::Size16m,
+        perfregs::hal::enums::BufferSizeTgl::Size16m,
+    );
+    // HSW's and BDW's memory select encodings agree: one type.
+    same(
+        perfregs::hal::hsw::enums::MemorySelect::Ggtt,
+        perfregs::hal::bdw::enums::MemorySelect::Ggtt,
+    );
+    assert_eq!(
+        perfregs::hal::bdw::enums::ReportFormat::A32u40A4u32B8C8.bits(),
+        5
+    );
+}

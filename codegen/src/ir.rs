@@ -34,6 +34,20 @@ pub struct Ir {
     pub tables: Vec<TableIr>,
     /// Steering selectors, one per steered project.
     pub steering: Vec<SteeringIr>,
+    /// The project-scoped name of each enum a project's registers use.
+    pub scoped_enums: Vec<ScopedEnumIr>,
+}
+
+/// An enum under its project-scoped name (`hsw::enums::ReportFormat` for
+/// `ReportFormatHsw`): the one naming rule across projects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScopedEnumIr {
+    /// Catalogue index of the project.
+    pub project: usize,
+    /// Index into [`Ir::enums`].
+    pub enum_index: usize,
+    /// Name inside the project (the enum's name without project words).
+    pub name: String,
 }
 
 /// A power domain on one project.
@@ -217,6 +231,9 @@ pub struct EnumIr {
     pub description: String,
     /// Named encodings.
     pub values: Vec<EnumValueIr>,
+    /// Same scoped name and encodings as an earlier enum, which fields use
+    /// instead (index into [`Ir::enums`]); not emitted.
+    pub merged_into: Option<usize>,
     /// Built-in (see [`DomainIr::external`]): not emitted.
     pub external: bool,
 }

@@ -18,7 +18,8 @@
 use crate::diag::{Code, Diagnostic, Pos};
 use crate::ir::{
     ArrayIr, BitRange, CounterIr, DomainIr, EnumIr, EnumValueIr, EventIr, FieldIr, FormatIr,
-    FuseIr, GroupIr, InstanceIr, Ir, LayoutIr, MapRowIr, RegisterIr, SteeringIr, TableIr, WakeIr,
+    FuseIr, GroupIr, InstanceIr, Ir, LayoutIr, MapRowIr, RegisterIr, ScopedEnumIr, SteeringIr,
+    TableIr, WakeIr,
 };
 use crate::model::{FusePolarity, Space};
 use crate::projects::Catalogue;
@@ -97,6 +98,7 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Result<Ir, Vec<Diagnostic>> 
         for e in &b.enums {
             l.ir.enums.push(EnumIr {
                 external: b.source.external,
+                merged_into: None,
                 name: e.name.clone(),
                 description: text(&e.description),
                 values: e
@@ -127,6 +129,8 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Result<Ir, Vec<Diagnostic>> 
     }
     cross_reference(&mut l.ir);
     handshakes(blocks, &mut l);
+    merge_equal_enums(&mut l.ir);
+    scope_enums(&mut l.ir);
     if l.errors.is_empty() {
         Ok(l.ir)
     } else {
@@ -541,5 +545,148 @@ fn handshakes(blocks: &[RBlock], l: &mut Lowering) {
                 });
             }
         }
+    }
+}
+
+/// CamelCase words of a name (`BufferSizeSnbIvb` -> Buffer, Size, Snb, Ivb).
+fn camel_words(name: &str) -> Vec<&str> {
+    let mut words = Vec::new();
+    let mut start = 0;
+    for (i, c) in name.char_indices().skip(1) {
+        if c.is_ascii_uppercase() {
+            words.push(&name[start..i]);
+            start = i;
+        }
+    }
+    words.push(&name[start..]);
+    words
+}
+
+/// The enum name without the project words at its start or end
+/// (`ReportFormatHsw`, `BdwReportFormat` -> `ReportFormat`).
+fn unscoped(name: &str, projects: &[String]) -> String {
+    let words = camel_words(name);
+    let is_project = |w: &str| projects.iter().any(|p| p.eq_ignore_ascii_case(w));
+    let mut a = 0;
+    let mut b = words.len();
+    while b > a + 1 && is_project(words[b - 1]) {
+        b -= 1;
+    }
+    while b > a + 1 && is_project(words[a]) {
+        a += 1;
+    }
+    words[a..b].concat()
+}
+
+/// Enums with the same project-free name and the same encodings are one
+/// type: fields of the later ones are pointed at the first (the later ones
+/// stay in the list, unused, so indices do not move; emission skips them).
+fn merge_equal_enums(ir: &mut Ir) {
+    let projects: Vec<String> = ir
+        .catalogue
+        .projects
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
+    let mut remap: Vec<usize> = (0..ir.enums.len()).collect();
+    for j in 0..ir.enums.len() {
+        for i in 0..j {
+            if remap[i] == i
+                && ir.enums[i].external == ir.enums[j].external
+                && ir.enums[i].values == ir.enums[j].values
+                && unscoped(&ir.enums[i].name, &projects) == unscoped(&ir.enums[j].name, &projects)
+            {
+                remap[j] = i;
+                break;
+            }
+        }
+    }
+    for l in &mut ir.layouts {
+        for f in &mut l.fields {
+            if let Some(e) = f.enum_index.as_mut() {
+                *e = remap[*e];
+            }
+        }
+    }
+    for (j, &i) in remap.iter().enumerate() {
+        if i != j {
+            ir.enums[j].merged_into = Some(i);
+        }
+    }
+    // A merged type is shared by several projects: it takes the project-free
+    // name where no other enum has it (`BdwMemorySelect` + `MemorySelect`
+    // -> `MemorySelect`).
+    for (i, _) in remap.iter().enumerate().filter(|&(i, &r)| r == i) {
+        if !remap.iter().enumerate().any(|(j, &r)| r == i && j != i) {
+            continue;
+        }
+        let name = unscoped(&ir.enums[i].name, &projects);
+        let taken = ir
+            .enums
+            .iter()
+            .enumerate()
+            .any(|(k, e)| remap[k] != i && e.name == name);
+        if !taken {
+            ir.enums[i].name = name;
+        }
+    }
+}
+
+/// The project-scoped name of every enum each project's registers use: the
+/// enum's name without project words, or its full name where two enums of
+/// one project would share a scoped name.
+fn scope_enums(ir: &mut Ir) {
+    let projects: Vec<String> = ir
+        .catalogue
+        .projects
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
+    for p in 0..projects.len() {
+        let mut used: Vec<usize> = ir
+            .on_project(p)
+            .filter(|(r, _)| !r.external)
+            .flat_map(|(_, i)| ir.layouts[i.layout].fields.iter())
+            .filter_map(|f| f.enum_index)
+            .collect();
+        used.sort_unstable();
+        used.dedup();
+        let names: Vec<String> = used
+            .iter()
+            .map(|&e| unscoped(&ir.enums[e].name, &projects))
+            .collect();
+        for (k, &e) in used.iter().enumerate() {
+            let clash = names.iter().filter(|n| **n == names[k]).count() > 1;
+            let name = if clash {
+                ir.enums[e].name.clone()
+            } else {
+                names[k].clone()
+            };
+            ir.scoped_enums.push(ScopedEnumIr {
+                project: p,
+                enum_index: e,
+                name,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unscoped;
+
+    #[test]
+    fn project_words_are_stripped_at_either_end() {
+        let p: Vec<String> = ["snb", "ivb", "hsw", "bdw", "tgl", "p4"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(unscoped("ReportFormatHsw", &p), "ReportFormat");
+        assert_eq!(unscoped("BdwReportFormat", &p), "ReportFormat");
+        assert_eq!(unscoped("BufferSizeSnbIvb", &p), "BufferSize");
+        assert_eq!(unscoped("P4CccrComplement", &p), "CccrComplement");
+        // A name that is only project words keeps its first word.
+        assert_eq!(unscoped("HswTgl", &p), "Hsw");
+        assert_eq!(unscoped("TimerEnable", &p), "TimerEnable");
     }
 }

@@ -84,3 +84,32 @@ pub(super) fn emit_enum(ir: &Ir, index: usize, hal: &TokenStream) -> TokenStream
         #hal::field_enum_impls!(#name, #kind, [#(#variants = #vals #names),*]);
     }
 }
+
+/// The project's `enums` module: each enum its registers use, under its
+/// project-scoped name (`hsw::enums::ReportFormat`).
+pub(super) fn scoped_module(ir: &Ir, p: usize) -> TokenStream {
+    let items: Vec<TokenStream> = ir
+        .scoped_enums
+        .iter()
+        .filter(|s| s.project == p)
+        .map(|s| {
+            let full = format_ident!("{}", ir.enums[s.enum_index].name);
+            let name = format_ident!("{}", s.name);
+            if full == name {
+                quote!(pub use super::super::enums::#full;)
+            } else {
+                quote!(pub use super::super::enums::#full as #name;)
+            }
+        })
+        .collect();
+    if items.is_empty() {
+        return quote!();
+    }
+    quote! {
+        /// The enumerated field values of this project's registers, under one
+        /// naming rule for every project (`ReportFormat`, `BufferSize`, ...).
+        pub mod enums {
+            #(#items)*
+        }
+    }
+}

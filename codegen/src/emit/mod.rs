@@ -59,7 +59,7 @@ impl EmitOptions {
 pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
     let hal = &opts.hal;
     let enums: Vec<_> = (0..ir.enums.len())
-        .filter(|&i| !ir.enums[i].external)
+        .filter(|&i| !ir.enums[i].external && ir.enums[i].merged_into.is_none())
         .map(|i| enums::emit_enum(ir, i, hal))
         .collect();
     // Layouts some emitted register uses (built-in ones live in the HAL).
@@ -103,6 +103,7 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
         let (formats_mod, format_refs) = formats::emit_formats(ir, pi, opts);
         let power_types = power::emit_power_types(ir, pi, opts);
         let tables = formats::emit_project_tables(ir, pi, hal);
+        let scoped = enums::scoped_module(ir, pi);
         let (table, count) = register::register_table(ir, pi, opts);
         let module = format_ident!("{}", p.name);
         let mut first = 0usize;
@@ -147,6 +148,7 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
                     #tables
                 };
                 #table
+                #scoped
                 #formats_mod
                 #power_types
                 #(#items)*

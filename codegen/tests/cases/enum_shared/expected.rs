@@ -143,6 +143,11 @@ pub mod ivb {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "CLK_IVB", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::clk_ivb::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
+    /// The enumerated field values of this project's registers, under one
+    /// naming rule for every project (`ReportFormat`, `BufferSize`, ...).
+    pub mod enums {
+        pub use super::super::enums::Speed;
+    }
     /** CLK_IVB
 
  | | |
@@ -189,6 +194,11 @@ pub mod hsw {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "CLK_HSW", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::clk_hsw::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
+    /// The enumerated field values of this project's registers, under one
+    /// naming rule for every project (`ReportFormat`, `BufferSize`, ...).
+    pub mod enums {
+        pub use super::super::enums::Speed;
+    }
     /** CLK_HSW
 
  | | |

@@ -132,6 +132,11 @@ pub mod hsw {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "CTL", block: "golden", title: "Control", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x1000, width: 32u32, reset: 0x10, masked: false, fields: <super::layouts::ctl::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
+    /// The enumerated field values of this project's registers, under one
+    /// naming rule for every project (`ReportFormat`, `BufferSize`, ...).
+    pub mod enums {
+        pub use super::super::enums::CtlMode;
+    }
     /** CTL: Control
 
  A plain read/write control register.
