@@ -17,8 +17,8 @@
 //! println!("{ctl:?}");
 //! ```
 
-pub use perfregs_hal as hal;
-pub use perfregs_hal::bits;
+pub use hal;
+pub use hal::bits;
 pub use perfregs_macros::regdefs;
 
 /// The README's examples, compiled and run as doctests so they stay true.

@@ -5,7 +5,7 @@
 //! one line, the way a hand-written table reads. It only joins lines: the
 //! tokens, and so the compiled code, are unchanged.
 
-/// Struct literals of `perfregs_hal::meta` that are table rows.
+/// Struct literals of `hal::meta` that are table rows.
 const ROWS: &[&str] = &[
     "meta::RegisterInfo {",
     "meta::FieldInfo {",
@@ -52,7 +52,8 @@ fn depth_change(line: &str) -> i64 {
 }
 
 /// Join each multi-line table-row literal into one line; pack runs of
-/// short list items (see [`packable`]) up to [`PACK_WIDTH`] columns.
+/// short list items (register-table references, report counter slots) up
+/// to 100 columns.
 pub fn rows_on_one_line(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = String::with_capacity(text.len());

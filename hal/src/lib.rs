@@ -8,7 +8,7 @@
 //! write-one-to-clear bit) does not compile.
 //!
 //! ```
-//! use perfregs_hal::{bits, enums::TimerEnable, hsw, Device, Hsw, SliceBus};
+//! use hal::{bits, enums::TimerEnable, hsw, Device, Hsw, SliceBus};
 //! let mut mem = [0u32; 0x3000 / 4];
 //! let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
 //! let rw = gpu.assume_awake::<hsw::domains::Render>(); // plain memory: nothing to wake

@@ -13,8 +13,8 @@
 //! bytes.
 //!
 //! ```
-//! use perfregs_hal::hsw::reports::A45B8C8;
-//! use perfregs_hal::oa_buffer::{OaBuffer, ReportDelta};
+//! use hal::hsw::reports::A45B8C8;
+//! use hal::oa_buffer::{OaBuffer, ReportDelta};
 //!
 //! let mut mem = [0u8; 1024];
 //! for (i, at) in (0..1024).step_by(256).enumerate() {
@@ -67,7 +67,7 @@ pub const fn available(head: usize, tail: usize, size: usize) -> usize {
 /// `bits >= 64` is a full 64-bit wrapping difference, `bits == 0` gives 0.
 ///
 /// ```
-/// use perfregs_hal::oa_buffer::counter_delta;
+/// use hal::oa_buffer::counter_delta;
 /// assert_eq!(counter_delta((1 << 40) - 10, 5, 40), 15);
 /// assert_eq!(counter_delta(0xFFFF_FFF0, 0x10, 32), 0x20);
 /// ```
@@ -404,8 +404,8 @@ fn accumulate<const N: usize>(total: &mut [Option<u64>; N], d: &[Option<u64>; N]
 /// saturate at `u64::MAX`.
 ///
 /// ```
-/// use perfregs_hal::bdw::reports::A32u40A4u32B8C8;
-/// use perfregs_hal::oa_buffer::{reports_between, Summary};
+/// use hal::bdw::reports::A32u40A4u32B8C8;
+/// use hal::oa_buffer::{reports_between, Summary};
 ///
 /// let mut mem = [0u8; 512];
 /// mem[256 + 4..256 + 8].copy_from_slice(&2_000u32.to_le_bytes()); // TIME_STAMP

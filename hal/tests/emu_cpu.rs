@@ -4,9 +4,9 @@
 //! the UBox freeze (PRM 004). Registers and fields by name from the
 //! metadata; counters preset and read through raw bus accesses.
 
-use perfregs_hal::emu::*;
-use perfregs_hal::meta::{Cell, ProjectInfo, RegisterInfo};
-use perfregs_hal::{ivt, p4, Bus, Msr, Pci};
+use hal::emu::*;
+use hal::meta::{Cell, ProjectInfo, RegisterInfo};
+use hal::{ivt, p4, Bus, Msr, Pci};
 
 // ------------------------------------------------------------------ helpers
 
@@ -860,11 +860,8 @@ fn random_ops_never_panic_and_are_deterministic() {
         let b = random_ops(IVT, seed, mk());
         assert_eq!(a.trace(), b.trace());
         // Both models on a project with neither.
-        let mut e = Emulator::with_uncore(
-            &perfregs_hal::hsw::PROJECT,
-            Sku::default(),
-            UncoreConfig::default(),
-        );
+        let mut e =
+            Emulator::with_uncore(&hal::hsw::PROJECT, Sku::default(), UncoreConfig::default());
         e.enable_p4_events(CpuEvents::new().rate(0, 1));
         e.advance(1000);
         assert!(e.cpu_interrupts().is_empty());

@@ -9,9 +9,9 @@
 //! come from the PRM layouts, written out here independently of the
 //! metadata.
 
-use perfregs_hal::emu::*;
-use perfregs_hal::meta::{FormatInfo, ProjectInfo, RegisterInfo};
-use perfregs_hal::{bdw, hsw, tgl};
+use hal::emu::*;
+use hal::meta::{FormatInfo, ProjectInfo, RegisterInfo};
+use hal::{bdw, hsw, tgl};
 
 // ------------------------------------------------------------------ helpers
 
@@ -1173,7 +1173,7 @@ fn the_oa_model_is_off_after_new() {
 
 #[test]
 fn every_project_accepts_the_oa_model() {
-    for p in perfregs_hal::PROJECTS.iter().copied() {
+    for p in hal::PROJECTS.iter().copied() {
         let mut emu = Emulator::with_oa(p, Sku::default(), OaConfig::default());
         emu.set_workload(Workload::new().rate(0, 1));
         emu.set_noa(NoaSource::new().random(0, 1));

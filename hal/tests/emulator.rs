@@ -5,11 +5,9 @@
 
 use std::sync::OnceLock;
 
-use perfregs_hal::emu::*;
-use perfregs_hal::meta::{
-    AccessKind, DomainInfo, FieldInfo, MapRow, ProjectInfo, RegisterInfo, SpaceKind,
-};
-use perfregs_hal::{hsw, tgl, Bus, Mmio};
+use hal::emu::*;
+use hal::meta::{AccessKind, DomainInfo, FieldInfo, MapRow, ProjectInfo, RegisterInfo, SpaceKind};
+use hal::{hsw, tgl, Bus, Mmio};
 
 // ------------------------------------------------------------------ helpers
 
@@ -74,7 +72,7 @@ fn shipped_field(
     &'static RegisterInfo,
     &'static FieldInfo,
 )> {
-    perfregs_hal::PROJECTS.iter().copied().find_map(|p| {
+    hal::PROJECTS.iter().copied().find_map(|p| {
         p.registers.iter().copied().find_map(|r| {
             r.fields
                 .iter()
@@ -313,7 +311,7 @@ fn mcr(multicast: bool, slice: u32, subslice: u32) -> u32 {
 
 #[test]
 fn reset_values_read_back_on_every_project() {
-    for &p in perfregs_hal::PROJECTS {
+    for &p in hal::PROJECTS {
         let mut emu = Emulator::new(p, Sku::default());
         wake_all(&mut emu);
         let special: Vec<&str> = p
@@ -450,7 +448,7 @@ fn rw1c_written_one_clears() {
     );
 
     // The IVT R2PCIe box status named by the design: ov[3:0].
-    let ivt = &perfregs_hal::ivt::PROJECT;
+    let ivt = &hal::ivt::PROJECT;
     let st = addr(ivt, "R2_PCI_PMON_BOX_STATUS");
     let mut emu = Emulator::new(ivt, Sku::default());
     emu.poke(st, 0xF);
@@ -602,7 +600,7 @@ fn unclaimed_addresses_read_zero_and_drop_writes() {
 
 #[test]
 fn sixty_four_bit_registers_are_two_dwords() {
-    let ivt = &perfregs_hal::ivt::PROJECT;
+    let ivt = &hal::ivt::PROJECT;
     let r = reg(ivt, "R2_PCI_PMON_CTR0");
     assert_eq!(r.width, 64);
     let m = readable(r);
@@ -646,7 +644,7 @@ fn sixty_four_bit_registers_are_two_dwords() {
     assert_eq!(emu.peek(ODD_ADDR), Some((1 << 40) - 1));
     assert_eq!(emu.read64(ODD_ADDR), (1 << 40) - 1);
     assert_eq!(emu.peek(ODD_NEXT), Some(0));
-    let p4 = &perfregs_hal::p4::PROJECT;
+    let p4 = &hal::p4::PROJECT;
     let c0 = reg(p4, "P4_COUNTER0");
     let c4 = emu_register_at(p4, c0.address + 4);
     let mut emu = Emulator::new(p4, Sku::default());
@@ -865,7 +863,7 @@ fn hsw_one_render_domain_covers_the_gt() {
     emu.read32(0x10000);
     assert_eq!(last(&emu).outcome, Outcome::Unclaimed);
     // BDW the same.
-    let bdw = &perfregs_hal::bdw::PROJECT;
+    let bdw = &hal::bdw::PROJECT;
     let mut emu = Emulator::new(bdw, Sku::default());
     assert!(!emu.awake("render"));
     wake(&mut emu, "render");
@@ -1158,12 +1156,7 @@ fn same_operations_give_the_same_trace() {
 
 #[test]
 fn direct_index_agrees_with_binary_search() {
-    for p in [
-        &tgl::PROJECT,
-        &hsw::PROJECT,
-        &perfregs_hal::bdw::PROJECT,
-        &TINY,
-    ] {
+    for p in [&tgl::PROJECT, &hsw::PROJECT, &hal::bdw::PROJECT, &TINY] {
         let emu = Emulator::new(p, Sku::default());
         let top = p.map.iter().map(|r| r.end).max().unwrap_or(0) + 0x2000;
         let edges = p
@@ -1194,7 +1187,7 @@ fn direct_index_agrees_with_binary_search() {
 
 #[test]
 fn every_project_survives_edge_cases() {
-    for p in perfregs_hal::PROJECTS.iter().copied().chain([&TINY]) {
+    for p in hal::PROJECTS.iter().copied().chain([&TINY]) {
         let mut emu = Emulator::new(p, Sku::default());
         for a in [
             0,

@@ -17,9 +17,9 @@
 //!   when the access is not `Ok`;
 //! - the trace has exactly one entry per dword access.
 
-use perfregs_hal::emu::{Emulator, Outcome, Sku};
-use perfregs_hal::meta::{AccessKind, FieldInfo, ProjectInfo, RegisterInfo};
-use perfregs_hal::{bdw, hsw, ivt, p4, tgl};
+use hal::emu::{Emulator, Outcome, Sku};
+use hal::meta::{AccessKind, FieldInfo, ProjectInfo, RegisterInfo};
+use hal::{bdw, hsw, ivt, p4, tgl};
 
 const OPS: usize = 20_000;
 

@@ -45,7 +45,7 @@ impl Parse for Input {
                 if key != "hal" {
                     return Err(syn::Error::new(
                         key.span(),
-                        "expected `hal = path::to::perfregs_hal`",
+                        "expected `hal = path::to::hal`",
                     ));
                 }
                 input.parse::<Token![=]>()?;

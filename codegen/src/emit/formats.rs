@@ -83,7 +83,7 @@ pub(super) fn emit_formats(
         quote!()
     } else {
         quote! {
-            /// Report formats of this project: zero-copy views with `perfregs_hal::Report`.
+            /// Report formats of this project: zero-copy views with `hal::Report`.
             pub mod reports {
                 use #hal::meta::CounterSlot;
                 #(#items)*

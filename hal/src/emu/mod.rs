@@ -3,8 +3,8 @@
 //! all driven by the project's runtime metadata ([`crate::meta`]).
 //!
 //! ```
-//! use perfregs_hal::emu::{Emulator, Outcome, Sku};
-//! use perfregs_hal::{hsw, Bus, Mmio};
+//! use hal::emu::{Emulator, Outcome, Sku};
+//! use hal::{hsw, Bus, Mmio};
 //!
 //! let p = &hsw::PROJECT;
 //! let oacontrol = p.register("OACONTROL").unwrap().address;
@@ -94,8 +94,8 @@
 //! lacks that behaviour (IVT, P4: nothing happens).
 //!
 //! ```
-//! use perfregs_hal::emu::{Emulator, OaConfig, Sku, Workload};
-//! use perfregs_hal::hsw;
+//! use hal::emu::{Emulator, OaConfig, Sku, Workload};
+//! use hal::hsw;
 //!
 //! let p = &hsw::PROJECT;
 //! let mut emu = Emulator::with_oa(p, Sku::default(), OaConfig::default());

@@ -31,7 +31,7 @@ const STACK_REPORT: usize = 256;
 /// Configuration of the OA model ([`Emulator::with_oa`]).
 ///
 /// ```
-/// use perfregs_hal::emu::OaConfig;
+/// use hal::emu::OaConfig;
 /// let cfg = OaConfig::default().with_gpu_clocks_per_tick(4);
 /// assert_eq!(cfg.gpu_clocks_per_tick, 4);
 /// assert_eq!(cfg.legacy_timer_rpt_id, OaConfig::DEFAULT_LEGACY_TIMER_RPT_ID);
@@ -87,7 +87,7 @@ impl Default for OaConfig {
 /// tick the counters count. Counters the project does not have are ignored.
 ///
 /// ```
-/// use perfregs_hal::emu::Workload;
+/// use hal::emu::Workload;
 /// let w = Workload::new().rate(0, 5).rate(7, 2).rate(0, 6);
 /// assert_eq!(w.rate_of(0), 6);
 /// assert_eq!(w.rates(), &[(0, 6), (7, 2)]);

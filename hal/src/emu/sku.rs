@@ -10,7 +10,7 @@ use crate::meta::ProjectInfo;
 /// present" on every project. [`Sku::for_project`] gives the exact masks.
 ///
 /// ```
-/// use perfregs_hal::emu::Sku;
+/// use hal::emu::Sku;
 /// let sku = Sku::default().fuse_dss(2).fuse_l3bank(5).without_vdbox(1).with_wake_latency(10);
 /// assert_eq!(sku.dss_enable & 0x3f, 0x3b);
 /// assert_eq!(sku.l3bank_disable, 1 << 5);
