@@ -1,22 +1,6 @@
 //! `regdefs!`: describe extra registers inline or in a YAML file of your own,
-//! through the same pipeline as the HAL's build script.
-//!
-//! ```ignore
-//! perfregs::regdefs!(pub mod my_regs, "regs/extra.yaml");   // path relative to CARGO_MANIFEST_DIR
-//! perfregs::regdefs!(mod inline_regs, r#"
-//! block: extra
-//! space: mmio
-//! source: my notes
-//! registers:
-//!   - { name: MY_CTL, projects: hsw, address: 0x9000, fields: [ { name: go, bits: 0, access: RW } ] }
-//! "#);
-//! ```
-//!
-//! The generated module holds one sub-module per project (`my_regs::hsw::MY_CTL`)
-//! and uses the HAL's project types, so the registers work with
-//! `perfregs::hal::Device` like the built-in ones. Diagnostics become
-//! `compile_error!`s that name `file:line:column` (for inline text, lines
-//! count from the opening quote).
+//! through the same pipeline as the HAL's build script (documented on
+//! [`regdefs!`]).
 
 use proc_macro::TokenStream;
 use quote::quote;
@@ -66,7 +50,41 @@ fn is_path(s: &str) -> bool {
     !s.contains('\n') && (s.ends_with(".yaml") || s.ends_with(".yml"))
 }
 
-/// Generate typed registers from inline YAML or a YAML file (see the crate docs).
+/// `regdefs!`: describe extra registers inline or in a YAML file of your own,
+/// through the same pipeline as the HAL's build script.
+///
+/// ```ignore
+/// perfregs::regdefs!(pub mod my_regs, "regs/extra.yaml");   // path relative to CARGO_MANIFEST_DIR
+/// perfregs::regdefs!(mod inline_regs, r#"
+/// block: extra
+/// space: mmio
+/// source: my notes
+/// registers:
+///   - { name: MY_CTL, projects: tgl, address: 0x9400, fields: [ { name: go, bits: 0, access: RW } ] }
+/// "#);
+/// perfregs::regdefs!(mod other, "regs/x.yaml", hal = my_crate::hal);  // the HAL at another path
+/// ```
+///
+/// What the module holds:
+/// - one module per project (`my_regs::tgl::MY_CTL`), with the registers as
+///   unit structs (arrays as `RegisterArray`s), each register's fields and
+///   value types under its lower-case name (`my_regs::tgl::my_ctl::R`,
+///   `my_regs::tgl::my_ctl::GO`), the runtime table `my_regs::tgl::PROJECT`;
+/// - `my_regs::layouts`: the field layouts, each once;
+/// - `my_regs::enums`: the enums of the file, and `my_regs::tgl::enums` the
+///   ones a project's registers use, under their project-free names.
+///
+/// The file is compiled against the built-in descriptions of
+/// `perfregs-regdefs` (unless it describes power domains, replication groups
+/// or an address map of its own): its registers take the wake domain and
+/// replication group of the project's maps (`MY_CTL` at 0x9400 on TGL needs a
+/// `tgl::domains::Gt` proof; a register in a DSS range is `Replicated`), and a
+/// name or address that clashes with a built-in register is an error. The
+/// project, domain and group types are the HAL's, so the registers work with
+/// `perfregs::hal::Device` like the built-in ones. `hal = path` names the HAL
+/// crate when it is not reachable as `::perfregs::hal`. Diagnostics become
+/// `compile_error!`s that name `file:line:column` (for inline text, lines
+/// count from the opening quote).
 #[proc_macro]
 pub fn regdefs(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as Input);
