@@ -96,9 +96,9 @@ pub(super) fn scoped_module(ir: &Ir, p: usize) -> TokenStream {
             let full = format_ident!("{}", ir.enums[s.enum_index].name);
             let name = format_ident!("{}", s.name);
             if full == name {
-                quote!(pub use super::super::enums::#full;)
+                quote!(#[doc(no_inline)] pub use super::super::enums::#full;)
             } else {
-                quote!(pub use super::super::enums::#full as #name;)
+                quote!(#[doc(no_inline)] pub use super::super::enums::#full as #name;)
             }
         })
         .collect();

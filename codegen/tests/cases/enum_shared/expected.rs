@@ -146,6 +146,7 @@ pub mod ivb {
     /// The enumerated field values of this project's registers, under one
     /// naming rule for every project (`ReportFormat`, `BufferSize`, ...).
     pub mod enums {
+        #[doc(no_inline)]
         pub use super::super::enums::Speed;
     }
     /** CLK_IVB
@@ -197,6 +198,7 @@ pub mod hsw {
     /// The enumerated field values of this project's registers, under one
     /// naming rule for every project (`ReportFormat`, `BufferSize`, ...).
     pub mod enums {
+        #[doc(no_inline)]
         pub use super::super::enums::Speed;
     }
     /** CLK_HSW

@@ -135,6 +135,7 @@ pub mod hsw {
     /// The enumerated field values of this project's registers, under one
     /// naming rule for every project (`ReportFormat`, `BufferSize`, ...).
     pub mod enums {
+        #[doc(no_inline)]
         pub use super::super::enums::CtlMode;
     }
     /** CTL: Control
