@@ -578,16 +578,20 @@ fn unscoped(name: &str, projects: &[String]) -> String {
     words[a..b].concat()
 }
 
+/// The catalogue's project tags, for [`unscoped`].
+fn project_names(ir: &Ir) -> Vec<String> {
+    ir.catalogue
+        .projects
+        .iter()
+        .map(|p| p.name.clone())
+        .collect()
+}
+
 /// Enums with the same project-free name and the same encodings are one
 /// type: fields of the later ones are pointed at the first (the later ones
 /// stay in the list, unused, so indices do not move; emission skips them).
 fn merge_equal_enums(ir: &mut Ir) {
-    let projects: Vec<String> = ir
-        .catalogue
-        .projects
-        .iter()
-        .map(|p| p.name.clone())
-        .collect();
+    let projects = project_names(ir);
     let mut remap: Vec<usize> = (0..ir.enums.len()).collect();
     for j in 0..ir.enums.len() {
         for i in 0..j {
@@ -636,12 +640,7 @@ fn merge_equal_enums(ir: &mut Ir) {
 /// enum's name without project words, or its full name where two enums of
 /// one project would share a scoped name.
 fn scope_enums(ir: &mut Ir) {
-    let projects: Vec<String> = ir
-        .catalogue
-        .projects
-        .iter()
-        .map(|p| p.name.clone())
-        .collect();
+    let projects = project_names(ir);
     for p in 0..projects.len() {
         let mut used: Vec<usize> = ir
             .on_project(p)
