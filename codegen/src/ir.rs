@@ -450,11 +450,14 @@ impl Element<'_> {
 }
 
 impl Ir {
-    /// The address-map row of project `p` holding `addr`.
+    /// The address-map row of project `p` holding `addr` (the rows are
+    /// sorted by project and start and do not overlap: a binary search).
     pub fn row_at(&self, p: usize, addr: u64) -> Option<&MapRowIr> {
-        self.map
-            .iter()
-            .find(|r| r.project == p && r.start <= addr && addr <= r.end)
+        let after = self
+            .map
+            .partition_point(|r| (r.project, r.start) <= (p, addr));
+        let row = self.map[..after].last()?;
+        (row.project == p && addr <= row.end).then_some(row)
     }
 
     /// Registers (arrays not expanded) present on project `p`, with their instance there.

@@ -81,19 +81,36 @@ pub fn compile_user_sources(sources: &[(String, String)]) -> Result<Ir, Vec<Diag
         Document::Catalogue(_) => false,
     });
     // Built-in files first, so a clash is reported at the user's register.
-    let mut loaded = Vec::new();
-    for (name, text) in perfregs_regdefs::FILES {
-        let catalogue = *name == "projects.yaml";
-        if (catalogue && own_catalogue) || (!catalogue && own_maps) {
-            continue;
-        }
-        if let Some(mut l) = load::load_str(&format!("<built-in {name}>"), text, &mut diags) {
-            l.source.external = !catalogue;
-            loaded.push(l);
-        }
-    }
+    let mut loaded: Vec<Loaded> = built_in()
+        .iter()
+        .filter(|l| match l.doc {
+            Document::Catalogue(_) => !own_catalogue,
+            Document::Block(_) => !own_maps,
+        })
+        .cloned()
+        .collect();
     loaded.extend(user);
     compile_loaded(loaded, diags)
+}
+
+/// The built-in descriptions, loaded once per process (the compiler keeps a
+/// proc-macro loaded for a whole crate, so a crate with several `regdefs!`
+/// parses them once). Blocks are marked external; the catalogue is not.
+fn built_in() -> &'static [Loaded] {
+    static BUILT_IN: std::sync::OnceLock<Vec<Loaded>> = std::sync::OnceLock::new();
+    BUILT_IN.get_or_init(|| {
+        // The shipped files are valid (the HAL is built from them), so
+        // nothing is reported here; `files_load_clean` checks it.
+        let mut diags = Diagnostics::default();
+        perfregs_regdefs::FILES
+            .iter()
+            .filter_map(|(name, text)| {
+                let mut l = load::load_str(&format!("<built-in {name}>"), text, &mut diags)?;
+                l.source.external = !matches!(l.doc, Document::Catalogue(_));
+                Some(l)
+            })
+            .collect()
+    })
 }
 
 /// Compile every `*.yaml` file of a folder (or one file plus the standard catalogue).
@@ -189,5 +206,51 @@ pub fn generate(ir: &Ir, opts: &EmitOptions) -> String {
         Ok(file) => layout::rows_on_one_line(&prettyplease::unparse(&file)),
         // Unreachable for tokens we emit; keep the unformatted text rather than fail.
         Err(_) => tokens.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cached built-in descriptions are every shipped file, loaded without
+    /// a diagnostic (nothing is dropped silently from the `regdefs!` path).
+    #[test]
+    fn files_load_clean() {
+        let mut diags = Diagnostics::default();
+        for (name, text) in perfregs_regdefs::FILES {
+            assert!(load::load_str(name, text, &mut diags).is_some(), "{name}");
+        }
+        assert!(diags.is_empty(), "{:?}", diags.sorted());
+        assert_eq!(built_in().len(), perfregs_regdefs::FILES.len());
+        assert_eq!(
+            built_in().iter().filter(|l| !l.source.external).count(),
+            1,
+            "only the catalogue is not external"
+        );
+    }
+
+    /// `row_at` finds the row holding an address, on that project only, and
+    /// nothing in a gap or past the last row.
+    #[test]
+    fn row_at_searches_sorted_rows() {
+        let ir = compile_path(Path::new(perfregs_regdefs::dir())).expect("shipped descriptions");
+        let tgl = ir.catalogue.find("tgl").expect("tgl");
+        let hsw = ir.catalogue.find("hsw").expect("hsw");
+        for r in ir.map.iter() {
+            for at in [r.start, r.end, r.start + (r.end - r.start) / 2] {
+                assert_eq!(ir.row_at(r.project, at), Some(r));
+            }
+        }
+        assert_eq!(
+            ir.row_at(tgl, 0x9400).and_then(|r| r.wake.as_deref()),
+            Some("gt")
+        );
+        assert_eq!(ir.row_at(tgl, 0x30_0000), None);
+        assert_eq!(
+            ir.row_at(hsw, 0x9400).and_then(|r| r.wake.as_deref()),
+            Some("render")
+        );
+        assert_eq!(ir.row_at(hsw, 0x4_0000), None);
     }
 }

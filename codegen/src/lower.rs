@@ -8,12 +8,13 @@
 //! (PR125). Should one of these still fail, lowering reports an internal
 //! error at the item instead of guessing: nothing here falls back to a default.
 //!
-//! Passes, in order: enums; sections (domains, groups, rows, formats, tables);
-//! registers (one per description entry, arrays kept with their per-project
-//! count), with the layout-deduplication pass interning each project's field
-//! list; cross references (each instance's wake domain and replication group
-//! from the address map); and the handshakes (request/ack, fuses, steering)
-//! resolved to addresses and bit positions.
+//! Passes, in order: sections (domains, groups, rows sorted by project and
+//! start, formats, tables); per block its enums and registers (one per
+//! description entry, arrays kept with their per-project count), with the
+//! layout-deduplication pass interning each project's field list; cross
+//! references (each instance's wake domain and replication group from the
+//! address map); the handshakes (request/ack, fuses, steering) resolved to
+//! addresses and bit positions; equal enums merged; project-scoped enum names.
 
 use crate::diag::{Code, Diagnostic, Pos};
 use crate::ir::{
@@ -24,7 +25,7 @@ use crate::ir::{
 use crate::model::{FusePolarity, Space};
 use crate::projects::Catalogue;
 use crate::resolve::{RBlock, RRegister};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 fn text(s: &Option<String>) -> String {
     s.as_deref().unwrap_or("").trim().to_string()
@@ -34,7 +35,7 @@ fn text(s: &Option<String>) -> String {
 struct Lowering {
     ir: Ir,
     layouts: HashMap<(u32, bool, Vec<FieldIr>), usize>,
-    names: HashMap<String, usize>,
+    names: HashSet<String>,
     errors: Vec<Diagnostic>,
 }
 
@@ -59,16 +60,16 @@ impl Lowering {
         let title = r.name.replace("{n}", "n");
         let base = title.to_ascii_lowercase();
         let mut name = base.clone();
-        if self.names.contains_key(&name) {
+        if self.names.contains(&name) {
             name = format!("{base}_{}", self.ir.catalogue.projects[project].name);
             let mut k = 2;
-            while self.names.contains_key(&name) {
+            while self.names.contains(&name) {
                 name = format!("{base}_{k}");
                 k += 1;
             }
         }
         let index = self.ir.layouts.len();
-        self.names.insert(name.clone(), index);
+        self.names.insert(name.clone());
         self.ir.layouts.push(LayoutIr {
             name,
             title,
@@ -89,7 +90,7 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Result<Ir, Vec<Diagnostic>> 
             ..Ir::default()
         },
         layouts: HashMap::new(),
-        names: HashMap::new(),
+        names: HashSet::new(),
         errors: Vec::new(),
     };
     lower_sections(blocks, &mut l.ir);
@@ -347,12 +348,7 @@ fn cross_reference(ir: &mut Ir) {
             continue;
         }
         for (ii, inst) in reg.instances.iter().enumerate() {
-            let at = inst.address;
-            let Some(row) = ir
-                .map
-                .iter()
-                .find(|r| r.project == inst.project && r.start <= at && at <= r.end)
-            else {
+            let Some(row) = ir.row_at(inst.project, inst.address) else {
                 continue;
             };
             let is_request = (0..inst.count).any(|n| {

@@ -8,8 +8,7 @@ use crate::resolve::camel;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-fn slot(c: &crate::ir::CounterIr, hal: &TokenStream) -> TokenStream {
-    let _ = hal;
+fn slot(c: &crate::ir::CounterIr) -> TokenStream {
     let lit = |v: u64| proc_macro2::Literal::u64_unsuffixed(v);
     let (name, offset, bits) = (c.name.as_str(), lit(c.offset), lit(u64::from(c.bits)));
     match c.high_byte_offset {
@@ -36,7 +35,7 @@ pub(super) fn emit_formats(
         let info = format_ident!("{}_INFO", f.name);
         let (name, select, size) = (f.name.as_str(), f.select, f.size as usize);
         let desc = f.description.as_str();
-        let slots: Vec<_> = f.counters.iter().map(|c| slot(c, hal)).collect();
+        let slots: Vec<_> = f.counters.iter().map(slot).collect();
         let mut text = format!(
             "Report format {} (code {}, {} bytes).",
             f.name, f.select, f.size

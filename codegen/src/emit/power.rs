@@ -9,34 +9,42 @@ use crate::resolve::camel;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+/// Path of a project's domain or group type from a project module: its own
+/// `domains`/`groups` module, or the HAL's for a built-in (external) one.
+fn section_type(
+    ir: &Ir,
+    project: usize,
+    name: &str,
+    external: bool,
+    module: &str,
+    opts: &EmitOptions,
+) -> TokenStream {
+    let t = format_ident!("{}", camel(name));
+    let module = format_ident!("{}", module);
+    if external {
+        let hal = &opts.hal;
+        let m = format_ident!("{}", ir.catalogue.projects[project].name);
+        quote!(#hal::#m::#module::#t)
+    } else {
+        quote!(#module::#t)
+    }
+}
+
 /// Path of the type of domain `d` (index into [`Ir::domains`]) from a project module.
 pub(super) fn domain_path(ir: &Ir, d: Option<usize>, opts: &EmitOptions) -> TokenStream {
-    let hal = &opts.hal;
     match d.map(|d| &ir.domains[d]) {
-        Some(d) => {
-            let t = format_ident!("{}", camel(&d.name));
-            if !d.external {
-                quote!(domains::#t)
-            } else {
-                let m = format_ident!("{}", ir.catalogue.projects[d.project].name);
-                quote!(#hal::#m::domains::#t)
-            }
+        Some(d) => section_type(ir, d.project, &d.name, d.external, "domains", opts),
+        None => {
+            let hal = &opts.hal;
+            quote!(#hal::power::NoDomain)
         }
-        None => quote!(#hal::power::NoDomain),
     }
 }
 
 /// Path of the type of group `g` (index into [`Ir::groups`]) from a project module.
 pub(super) fn group_path(ir: &Ir, g: usize, opts: &EmitOptions) -> TokenStream {
-    let hal = &opts.hal;
     let g = &ir.groups[g];
-    let t = format_ident!("{}", camel(&g.name));
-    if !g.external {
-        quote!(groups::#t)
-    } else {
-        let m = format_ident!("{}", ir.catalogue.projects[g.project].name);
-        quote!(#hal::#m::groups::#t)
-    }
+    section_type(ir, g.project, &g.name, g.external, "groups", opts)
 }
 
 fn fuse_tokens(f: Option<&FuseIr>, hal: &TokenStream) -> TokenStream {
