@@ -23,7 +23,7 @@
 mod benches {
     use divan::counter::ItemsCount;
     use divan::{black_box, Bencher};
-    use perfregs::hal::emu::{Emulator, Sku};
+    use perfregs::emu::{Emulator, Sku};
     use perfregs::hal::meta::MapRow;
     use perfregs::hal::{hsw, tgl, Bus, Mmio};
 

@@ -4,7 +4,7 @@
 //!
 //! Run: `cargo run --example forcewake`
 
-use perfregs::hal::emu::{Emulator, Sku};
+use perfregs::emu::{Emulator, Sku};
 use perfregs::hal::{tgl, Device, Register, Tgl};
 
 fn main() {

@@ -11,7 +11,7 @@
 //! A45_B8_C8 format.
 
 use perfregs::bits;
-use perfregs::hal::emu::{Emulator, Sku};
+use perfregs::emu::{Emulator, Sku};
 use perfregs::hal::enums::{
     BufferSizeHsw, CecCompareFunction, CecSelect, ReportFormatHsw, TimerEnable,
 };

@@ -5,7 +5,7 @@
 //!
 //! Run: `cargo run --example mcr_read`
 
-use perfregs::hal::emu::{Emulator, Sku};
+use perfregs::emu::{Emulator, Sku};
 use perfregs::hal::{tgl, AlwaysAwake, Bits, Device, Register, Tgl};
 
 fn main() {

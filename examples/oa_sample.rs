@@ -7,7 +7,7 @@
 //! `-- --project bdw` / `-- --project tgl` (A32u40_A4u32_B8_C8, 40-bit A counters).
 
 use perfregs::bits;
-use perfregs::hal::emu::{Emulator, OaConfig, Sku, Workload};
+use perfregs::emu::{Emulator, OaConfig, Sku, Workload};
 use perfregs::hal::enums::CecCompareFunction;
 use perfregs::hal::meta::ProjectInfo;
 use perfregs::hal::{bdw, hsw, tgl, Bits, Device, ReportDelta, ReportFormat};

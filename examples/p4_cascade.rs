@@ -5,7 +5,7 @@
 //!
 //! Run: `cargo run --example p4_cascade`
 
-use perfregs::hal::emu::{CpuEvents, Emulator, Sku};
+use perfregs::emu::{CpuEvents, Emulator, Sku};
 use perfregs::hal::{p4, Device, P4Counter, P4};
 
 fn main() {

@@ -6,7 +6,7 @@
 //!
 //! Run: `cargo run --example r2pcie_freeze`
 
-use perfregs::hal::emu::{Emulator, Sku, UncoreConfig, UncoreEvents};
+use perfregs::emu::{Emulator, Sku, UncoreConfig, UncoreEvents};
 use perfregs::hal::{ivt, AlwaysAwake, Bits, Device, Ivt};
 
 const N: u64 = 1000;

@@ -1,7 +1,7 @@
 //! The typed force-wake guards and steering API, run against the emulator.
 #![cfg(feature = "emu")]
 
-use perfregs::hal::emu::{Emulator, Outcome, Sku};
+use perfregs::emu::{Emulator, Outcome, Sku};
 use perfregs::hal::{tgl, AlwaysAwake, Bits, Device, Register, Tgl, WakeError};
 
 fn tgl_gpu(sku: Sku) -> Device<Tgl, Emulator> {

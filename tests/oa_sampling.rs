@@ -4,7 +4,7 @@
 #![cfg(feature = "emu")]
 
 use perfregs::bits;
-use perfregs::hal::emu::{Emulator, OaConfig, Sku, Workload};
+use perfregs::emu::{Emulator, OaConfig, Sku, Workload};
 use perfregs::hal::enums::{
     BufferSizeHsw, CecCompareFunction, CecSelect, ReportFormatHsw, TimerEnable,
 };

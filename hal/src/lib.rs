@@ -27,8 +27,6 @@ pub mod bus;
 #[cfg(feature = "p4")]
 pub mod cascade;
 mod device;
-#[cfg(feature = "emu")]
-pub mod emu;
 pub mod meta;
 pub mod oa_buffer;
 #[cfg(feature = "os")]

@@ -5,7 +5,7 @@
 
 use std::vec::Vec;
 
-use crate::meta::{ProjectInfo, RegisterInfo};
+use hal::meta::{ProjectInfo, RegisterInfo};
 
 use super::Emulator;
 

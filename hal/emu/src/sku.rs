@@ -1,7 +1,7 @@
 //! The part being emulated: which replicated instances and media engines it
 //! has, and how long its power domains take to wake.
 
-use crate::meta::ProjectInfo;
+use hal::meta::ProjectInfo;
 
 /// A SKU: the fuse configuration of the emulated part and its wake latency.
 ///
@@ -10,7 +10,7 @@ use crate::meta::ProjectInfo;
 /// present" on every project. [`Sku::for_project`] gives the exact masks.
 ///
 /// ```
-/// use hal::emu::Sku;
+/// use perfregs_emu::Sku;
 /// let sku = Sku::default().fuse_dss(2).fuse_l3bank(5).without_vdbox(1).with_wake_latency(10);
 /// assert_eq!(sku.dss_enable & 0x3f, 0x3b);
 /// assert_eq!(sku.l3bank_disable, 1 << 5);

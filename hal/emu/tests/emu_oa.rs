@@ -1,4 +1,3 @@
-#![cfg(feature = "emu")]
 //! The OA model of the emulator: timer reports, CEC/B counters, report
 //! layouts, the OA buffer (wrap, overflow, disable-overrun mode), report
 //! lost, MI_REPORT_PERF_COUNT, context filtering and context-switch reports,
@@ -9,9 +8,9 @@
 //! come from the PRM layouts, written out here independently of the
 //! metadata.
 
-use hal::emu::*;
 use hal::meta::{FormatInfo, ProjectInfo, RegisterInfo};
 use hal::{bdw, hsw, tgl};
+use perfregs_emu::*;
 
 // ------------------------------------------------------------------ helpers
 

@@ -1,4 +1,3 @@
-#![cfg(feature = "emu")]
 //! Property test of the emulator: seeded xorshift sequences of reads,
 //! writes, 64-bit accesses, force-wake requests, steering changes, pokes and
 //! time steps on TGL (with replicated registers added), HSW and BDW (plus
@@ -17,9 +16,9 @@
 //!   when the access is not `Ok`;
 //! - the trace has exactly one entry per dword access.
 
-use hal::emu::{Emulator, Outcome, Sku};
 use hal::meta::{AccessKind, FieldInfo, ProjectInfo, RegisterInfo};
 use hal::{bdw, hsw, ivt, p4, tgl};
+use perfregs_emu::{Emulator, Outcome, Sku};
 
 const OPS: usize = 20_000;
 

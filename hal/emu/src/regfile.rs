@@ -1,7 +1,7 @@
 //! Per-register metadata precomputed once (bit masks per access kind, wake
 //! target, replication) and the read/write rules applied to stored values.
 
-use crate::meta::{AccessKind, FieldInfo, RegisterInfo};
+use hal::meta::{AccessKind, FieldInfo, RegisterInfo};
 
 use super::sku::low_bits;
 

@@ -5,7 +5,7 @@
 
 use std::vec::Vec;
 
-use crate::meta::{Cell, ProjectInfo, RegisterInfo};
+use hal::meta::{Cell, ProjectInfo, RegisterInfo};
 
 use super::Emulator;
 

@@ -13,7 +13,7 @@
 use std::vec;
 use std::vec::Vec;
 
-use crate::meta::MapRow;
+use hal::meta::MapRow;
 
 /// Bytes per page.
 pub(crate) const PAGE: usize = 4096;

@@ -1,12 +1,11 @@
-#![cfg(feature = "emu")]
 //! The CPU counter models of the emulator: Pentium 4 counters with
 //! cascading (SDM 18.15.5.6, PRM 002) and the Xeon E5 v2 R2PCIe box with
 //! the UBox freeze (PRM 004). Registers and fields by name from the
 //! metadata; counters preset and read through raw bus accesses.
 
-use hal::emu::*;
 use hal::meta::{Cell, ProjectInfo, RegisterInfo};
 use hal::{ivt, p4, Bus, Msr, Pci};
+use perfregs_emu::*;
 
 // ------------------------------------------------------------------ helpers
 

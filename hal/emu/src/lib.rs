@@ -3,7 +3,7 @@
 //! all driven by the project's runtime metadata ([`crate::meta`]).
 //!
 //! ```
-//! use hal::emu::{Emulator, Outcome, Sku};
+//! use perfregs_emu::{Emulator, Outcome, Sku};
 //! use hal::{hsw, Bus, Mmio};
 //!
 //! let p = &hsw::PROJECT;
@@ -94,7 +94,7 @@
 //! lacks that behaviour (IVT, P4: nothing happens).
 //!
 //! ```
-//! use hal::emu::{Emulator, OaConfig, Sku, Workload};
+//! use perfregs_emu::{Emulator, OaConfig, Sku, Workload};
 //! use hal::hsw;
 //!
 //! let p = &hsw::PROJECT;
@@ -394,23 +394,23 @@
 //! sub-dword and unaligned MMIO accesses (they decode only where a register
 //! sits at that exact address).
 //!
-//! [`AccessKind`]: crate::meta::AccessKind
-//! [`RegisterInfo::address`]: crate::meta::RegisterInfo::address
-//! [`RegisterInfo::domain`]: crate::meta::RegisterInfo::domain
-//! [`RegisterInfo::replication`]: crate::meta::RegisterInfo::replication
-//! [`RegisterInfo`]: crate::meta::RegisterInfo
-//! [`DomainInfo`]: crate::meta::DomainInfo
-//! [`GroupInfo::fuse`]: crate::meta::GroupInfo::fuse
-//! [`MapRow::wake`]: crate::meta::MapRow::wake
-//! [`ProjectInfo::steering`]: crate::meta::ProjectInfo::steering
-//! [`ProjectInfo::formats`]: crate::meta::ProjectInfo::formats
+//! [`AccessKind`]: hal::meta::AccessKind
+//! [`RegisterInfo::address`]: hal::meta::RegisterInfo::address
+//! [`RegisterInfo::domain`]: hal::meta::RegisterInfo::domain
+//! [`RegisterInfo::replication`]: hal::meta::RegisterInfo::replication
+//! [`RegisterInfo`]: hal::meta::RegisterInfo
+//! [`DomainInfo`]: hal::meta::DomainInfo
+//! [`GroupInfo::fuse`]: hal::meta::GroupInfo::fuse
+//! [`MapRow::wake`]: hal::meta::MapRow::wake
+//! [`ProjectInfo::steering`]: hal::meta::ProjectInfo::steering
+//! [`ProjectInfo::formats`]: hal::meta::ProjectInfo::formats
 
 use core::fmt;
 use std::boxed::Box;
 use std::vec::Vec;
 
-use crate::bus::{Bus, Mmio, Msr, Pci};
-use crate::meta::{ProjectInfo, RegisterInfo};
+use hal::bus::{Bus, Mmio, Msr, Pci};
+use hal::meta::{ProjectInfo, RegisterInfo};
 
 mod cec;
 mod forcewake;

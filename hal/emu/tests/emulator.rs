@@ -1,13 +1,12 @@
-#![cfg(feature = "emu")]
 //! The emulated register file: access rules, decode, force-wake, multicast
 //! steering and the trace, checked against the shipped metadata and against
 //! small hand-built projects for access kinds the shipped descriptions lack.
 
 use std::sync::OnceLock;
 
-use hal::emu::*;
 use hal::meta::{AccessKind, DomainInfo, FieldInfo, MapRow, ProjectInfo, RegisterInfo, SpaceKind};
 use hal::{hsw, tgl, Bus, Mmio};
+use perfregs_emu::*;
 
 // ------------------------------------------------------------------ helpers
 

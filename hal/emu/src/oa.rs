@@ -14,7 +14,7 @@ use std::boxed::Box;
 use std::vec;
 use std::vec::Vec;
 
-use crate::meta::{Cell, FormatInfo, ProjectInfo, TableInfo};
+use hal::meta::{Cell, FormatInfo, ProjectInfo, TableInfo};
 
 use super::cec::{CecConfig, CecPlan, CECS};
 use super::regfile::field_mask;
@@ -31,7 +31,7 @@ const STACK_REPORT: usize = 256;
 /// Configuration of the OA model ([`Emulator::with_oa`]).
 ///
 /// ```
-/// use hal::emu::OaConfig;
+/// use perfregs_emu::OaConfig;
 /// let cfg = OaConfig::default().with_gpu_clocks_per_tick(4);
 /// assert_eq!(cfg.gpu_clocks_per_tick, 4);
 /// assert_eq!(cfg.legacy_timer_rpt_id, OaConfig::DEFAULT_LEGACY_TIMER_RPT_ID);
@@ -87,7 +87,7 @@ impl Default for OaConfig {
 /// tick the counters count. Counters the project does not have are ignored.
 ///
 /// ```
-/// use hal::emu::Workload;
+/// use perfregs_emu::Workload;
 /// let w = Workload::new().rate(0, 5).rate(7, 2).rate(0, 6);
 /// assert_eq!(w.rate_of(0), 6);
 /// assert_eq!(w.rates(), &[(0, 6), (7, 2)]);
@@ -1939,7 +1939,7 @@ mod tests {
 
     #[test]
     fn every_shipped_layout_round_trips() {
-        for p in crate::PROJECTS {
+        for p in hal::PROJECTS {
             for f in p.formats {
                 round_trip(p, f);
             }
@@ -1949,7 +1949,7 @@ mod tests {
     #[test]
     #[cfg(feature = "bdw")]
     fn odd_layouts_round_trip() {
-        use crate::meta::CounterSlot;
+        use hal::meta::CounterSlot;
         const fn slot(
             name: &'static str,
             offset: u32,
@@ -1983,7 +1983,7 @@ mod tests {
             counters: &SLOTS,
         };
         static FORMATS: [&FormatInfo; 1] = [&F];
-        let mut p = crate::bdw::PROJECT;
+        let mut p = hal::bdw::PROJECT;
         p.formats = &FORMATS;
         let layout = Layout::new(&F, 36, false);
         assert_eq!(layout.runs.len(), 4, "{:?}", layout.runs);

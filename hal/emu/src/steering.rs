@@ -1,7 +1,7 @@
 //! Multicast steering: which instance of a replicated register an access
 //! reaches, from the CPU steering (MCR selector) register.
 
-use crate::meta::RegisterInfo;
+use hal::meta::RegisterInfo;
 
 use super::regfile::field_mask;
 

@@ -115,7 +115,7 @@ fn mix(seed: u64, c: u64) -> u64 {
 ///   evaluated (pseudo-random bits, long periods).
 ///
 /// ```
-/// use hal::emu::{NoaBit, NoaSource};
+/// use perfregs_emu::{NoaBit, NoaSource};
 /// let noa = NoaSource::new().constant(2, true).divider(0, 1).random(5, 42);
 /// assert_eq!(noa.value_at(0) & 0b101, 0b100);
 /// assert_eq!(noa.value_at(1) & 0b101, 0b101);
