@@ -412,6 +412,7 @@ use std::vec::Vec;
 use hal::bus::{Bus, Mmio, Msr, Pci};
 use hal::meta::{ProjectInfo, RegisterInfo};
 
+pub mod bind;
 mod cec;
 mod forcewake;
 mod gpumem;
