@@ -46,7 +46,7 @@ mod benches {
             emu.write32(req.address, 0x0001_0001);
         }
         emu.advance(Sku::DEFAULT_WAKE_LATENCY);
-        assert!(emu.awake("render"));
+        assert!(emu.awake::<perfregs::hal::hsw::domains::Render>());
         emu.set_tracing(tracing);
         emu.take_trace();
         emu

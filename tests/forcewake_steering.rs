@@ -35,12 +35,16 @@ fn asleep_accesses_are_terminated_and_a_guard_wakes_the_domain() {
         let rw = gpu
             .forcewake::<tgl::domains::Render>()
             .expect("render wakes");
-        assert!(gpu.with_bus(|e| e.awake("render")).unwrap_or(false));
+        assert!(gpu
+            .with_bus(|e| e.awake::<tgl::domains::Render>())
+            .unwrap_or(false));
         gpu.write(tgl::OAR_OACONTROL, &rw, |w| w.counter_enable(true));
         assert!(gpu.read(tgl::OAR_OACONTROL, &rw).counter_enable());
     }
     // The guard is gone: released (the request bit is withdrawn).
-    assert!(!gpu.with_bus(|e| e.awake("render")).unwrap_or(true));
+    assert!(!gpu
+        .with_bus(|e| e.awake::<tgl::domains::Render>())
+        .unwrap_or(true));
     let last = outcomes(&gpu, addr);
     assert_eq!(last[2..], [Outcome::Ok, Outcome::Ok]);
 }
@@ -68,7 +72,8 @@ fn guards_are_reference_counted() {
     drop(a);
     drop(b);
     assert!(
-        gpu.with_bus(|e| e.awake("gt")).unwrap_or(false),
+        gpu.with_bus(|e| e.awake::<tgl::domains::Gt>())
+            .unwrap_or(false),
         "still held by c"
     );
     drop(c);
@@ -76,7 +81,9 @@ fn guards_are_reference_counted() {
         (gpu.wake_count::<tgl::domains::Gt>(), requests(&gpu)),
         (0, 2)
     );
-    assert!(!gpu.with_bus(|e| e.awake("gt")).unwrap_or(true));
+    assert!(!gpu
+        .with_bus(|e| e.awake::<tgl::domains::Gt>())
+        .unwrap_or(true));
 }
 
 #[test]

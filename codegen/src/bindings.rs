@@ -661,7 +661,7 @@ fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
         });
         out.extend(quote! {
             #[doc = #doc]
-            #[derive(Clone, Copy, Debug)]
+            #[derive(Clone, Copy, Debug, Default)]
             pub struct #ty { #(#fields,)* }
         });
     }
@@ -686,6 +686,19 @@ fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
             /// Per report format (in `project.formats` order), the kind of each slot.
             pub slots: &'static [&'static [SlotKind]],
             #(#unit_fields,)*
+        }
+    });
+    let none = units.iter().map(|u| {
+        let name = format_ident!("{}", u.name);
+        quote!(#name: None)
+    });
+    out.extend(quote! {
+        impl Bindings {
+            /// Nothing bound: a project the generator did not see (units
+            /// off, no force-wake, no steering).
+            pub const fn empty(project: &'static #hal::meta::ProjectInfo) -> Self {
+                Bindings { project, wake: &[], steering: None, fuses: &[], slots: &[], #(#none,)* }
+            }
         }
     });
     let mut all = Vec::new();

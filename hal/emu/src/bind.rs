@@ -41,6 +41,32 @@ impl FieldRef {
     }
 }
 
+/// A bound field's mask and shift, as units use it: an absent binding
+/// is the empty mask (never set, reads 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Bits {
+    pub(crate) mask: u64,
+    pub(crate) lsb: u32,
+}
+
+impl Bits {
+    pub(crate) fn of(f: Option<FieldRef>) -> Self {
+        f.map(|f| Bits {
+            mask: f.mask(),
+            lsb: f.lsb,
+        })
+        .unwrap_or_default()
+    }
+    #[inline]
+    pub(crate) fn on(self, v: u64) -> bool {
+        v & self.mask != 0
+    }
+    #[inline]
+    pub(crate) fn get(self, v: u64) -> u64 {
+        (v & self.mask).checked_shr(self.lsb).unwrap_or(0)
+    }
+}
+
 /// A power domain's force-wake handshake.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WakeRef {

@@ -15,7 +15,7 @@
 //! assert_eq!(emu.trace()[0].outcome, Outcome::Terminated);
 //! emu.write32(request, 0x0001_0001); // masked enable of the kernel request
 //! emu.advance(Sku::DEFAULT_WAKE_LATENCY);
-//! assert!(emu.awake("render"));
+//! assert!(emu.awake::<hsw::domains::Render>());
 //! emu.write32(oacontrol, 0x335);
 //! assert_eq!(emu.read32(oacontrol), 0x335);
 //! assert_eq!(emu.trace()[2].to_string(), "t=3 write 0x2360 OACONTROL = 0x335 [render] ok");
@@ -425,6 +425,7 @@ mod sku;
 mod steering;
 mod trace;
 
+pub use bind::SlotKind;
 pub use cec::{NoaBit, NoaSource};
 pub use oa::{OaConfig, OaStats, OaWarning, OaWarningKind, ReportOutcome, Workload};
 pub use p4::{CpuEvents, CpuInterrupt, CPU_INTERRUPT_CAP, P4_COUNTERS};
@@ -432,9 +433,10 @@ pub use r2pcie::{EventPattern, UncoreConfig, UncoreEvents, R2_COUNTERS};
 pub use sku::Sku;
 pub use trace::{Outcome, TraceEntry};
 
+use bind::Bindings;
 use forcewake::ForceWake;
 use index::{slot, unslot, AddressIndex, Slot, NONE16};
-use regfile::{field_mask, Reg, Role};
+use regfile::{Reg, Role};
 use sku::low_bits;
 use steering::Steering;
 
@@ -449,6 +451,8 @@ use steering::Steering;
 #[derive(Clone)]
 pub struct Emulator {
     project: &'static ProjectInfo,
+    /// What the units bind (generated per project).
+    bindings: Bindings,
     sku: Sku,
     now: u64,
     regs: Vec<Reg>,
@@ -495,18 +499,64 @@ impl fmt::Debug for Emulator {
 }
 
 impl Emulator {
-    /// Emulate `project` as the part `sku`: every register at its reset
-    /// value, every force-wake domain asleep (unless always on), fuse mirrors
-    /// set from `sku`, time 0, tracing on.
+    /// The register file of `project` at reset, with the units its
+    /// generated [`Bindings`] give it. A GPU project gets its OA model on
+    /// (with [`OaConfig::default`]; turn it off with
+    /// [`Emulator::disable_oa`]); the CPU counter models stay off until
+    /// enabled. A project the generator did not see (a hand-built
+    /// [`ProjectInfo`]) gets no units, force-wake or steering: use
+    /// [`Emulator::with_bindings`] to give it some.
     pub fn new(project: &'static ProjectInfo, sku: Sku) -> Self {
-        // Wake targets.
+        let bindings = Bindings::of(project)
+            .copied()
+            .unwrap_or(Bindings::empty(project));
+        let mut emu = Self::assemble(bindings, &[], sku);
+        if bindings.oa.is_some() {
+            emu.enable_oa(OaConfig::default());
+        }
+        emu
+    }
+
+    /// [`Emulator::new`] with more registers in the emulated project:
+    /// descriptions of your own (a `regdefs!` module's register table, or
+    /// registers built at run time). They decode, keep their values and
+    /// follow their access rules like the built-in ones; a register at an
+    /// address the project already has is shadowed by the built-in one
+    /// (the first listed wins).
+    pub fn with_registers(
+        project: &'static ProjectInfo,
+        sku: Sku,
+        extra: &[&'static RegisterInfo],
+    ) -> Self {
+        let bindings = Bindings::of(project)
+            .copied()
+            .unwrap_or(Bindings::empty(project));
+        let mut emu = Self::assemble(bindings, extra, sku);
+        if bindings.oa.is_some() {
+            emu.enable_oa(OaConfig::default());
+        }
+        emu
+    }
+
+    /// The register file of `bindings.project` with explicit bindings (a
+    /// hand-built project's force-wake handshakes, steering or units). No
+    /// unit is turned on.
+    pub fn with_bindings(bindings: Bindings, sku: Sku) -> Self {
+        Self::assemble(bindings, &[], sku)
+    }
+
+    fn assemble(bindings: Bindings, extra: &[&'static RegisterInfo], sku: Sku) -> Self {
+        let project = bindings.project;
+        let infos: Vec<&'static RegisterInfo> =
+            project.registers.iter().chain(extra).copied().collect();
+        // Wake targets: the project's domains first (same order), then names
+        // registers or map rows use that no domain describes.
         let mut targets: Vec<&'static str> = project.domains.iter().map(|d| d.name).collect();
-        let extra = project
-            .registers
+        let extra_targets = infos
             .iter()
             .filter_map(|r| r.domain)
             .chain(project.map.iter().filter_map(|r| r.wake));
-        for name in extra {
+        for name in extra_targets {
             if !targets.contains(&name) {
                 targets.push(name);
             }
@@ -519,9 +569,9 @@ impl Emulator {
         };
 
         // Registers and their storage.
-        let mut regs = Vec::with_capacity(project.registers.len());
-        let mut values = Vec::with_capacity(project.registers.len());
-        for &info in project.registers {
+        let mut regs = Vec::with_capacity(infos.len());
+        let mut values = Vec::with_capacity(infos.len());
+        for &info in &infos {
             let instances = info.replication.map_or(1, |(_, n)| n.clamp(1, 64));
             let mut reg = Reg::new(info, values.len(), instances);
             reg.target = target_id(info.domain);
@@ -537,86 +587,6 @@ impl Emulator {
             values.extend(core::iter::repeat_n(reset, instances as usize));
             regs.push(reg);
         }
-        let reg_index = |name: &str| -> Option<usize> {
-            let info = project.register(name)?;
-            project
-                .registers
-                .iter()
-                .position(|&r| core::ptr::eq(r, info))
-        };
-
-        // Replication groups and their fuse mirrors.
-        let mut present = Vec::with_capacity(project.groups.len());
-        for g in project.groups {
-            let all = low_bits(g.instances.min(64));
-            let have = sku.group_present(g.name) & all;
-            present.push(have);
-            let Some(fuse) = g.fuse else { continue };
-            let Some(ri) = reg_index(fuse.register) else {
-                continue;
-            };
-            let Some(reg) = regs.get(ri) else { continue };
-            let Some(field) = reg.info.field(fuse.field) else {
-                continue;
-            };
-            let bits = if fuse.set_means_present {
-                have
-            } else {
-                !have & all
-            };
-            let fm = field_mask(field);
-            let fv = bits.checked_shl(field.lsb).unwrap_or(0) & fm;
-            let n = reg.instances as usize;
-            for v in values.iter_mut().skip(reg.base).take(n) {
-                *v = ((*v & !fm) | fv) & reg.defined;
-            }
-        }
-
-        // Force-wake domains.
-        let mut awake = std::vec![true; targets.len()];
-        let mut fw = Vec::new();
-        for (di, d) in project.domains.iter().enumerate() {
-            if d.always_on {
-                continue;
-            }
-            let (Some(req), Some(ack)) = (d.request, d.ack) else {
-                continue;
-            };
-            let (Some(rq), Some(ak)) = (reg_index(req), reg_index(ack)) else {
-                continue;
-            };
-            let Ok(t) = u16::try_from(di) else { continue };
-            if rq == ak
-                || regs.get(rq).is_none_or(|r| r.role != Role::Plain)
-                || regs.get(ak).is_none_or(|r| r.role != Role::Plain)
-            {
-                continue;
-            }
-            let n = fw.len();
-            let rv = regs.get(rq).and_then(|r| values.get(r.base)).copied();
-            let av = regs.get(ak).and_then(|r| values.get(r.base)).copied();
-            let (rv, av) = (rv.unwrap_or(0), av.unwrap_or(0));
-            let mut f = ForceWake::new(t, rq, ak, sku.domain_present(d.name), rv);
-            f.start(sku.wake_latency, av);
-            fw.push(f);
-            if let Some(r) = regs.get_mut(rq) {
-                r.role = Role::Request(n);
-            }
-            if let Some(r) = regs.get_mut(ak) {
-                r.role = Role::Ack(n);
-            }
-            if let Some(a) = awake.get_mut(usize::from(t)) {
-                *a = rv & 0xFFFF != 0 && av != 0;
-            }
-        }
-
-        // Steering.
-        let steering = project
-            .steering
-            .and_then(reg_index)
-            .and_then(|i| regs.get(i))
-            .map(|r| Steering::new(r.info, r.base))
-            .unwrap_or_default();
 
         // The address index: registers' own addresses first, then the high
         // dwords of 64-bit registers where free.
@@ -638,9 +608,87 @@ impl Emulator {
             .map(|row| (row, target_id(row.wake)))
             .collect();
         let index = AddressIndex::new(&claims, &rows);
+        // A bound address's own register (bindings are resolved against the
+        // same descriptions, so every bound address decodes).
+        let reg_at = |addr: u64| match unslot(index.slot_at(addr)) {
+            Some((ri, false)) => Some(ri),
+            _ => None,
+        };
+
+        // Replication groups and their fuse mirrors.
+        let mut present = Vec::with_capacity(project.groups.len());
+        for (gi, g) in project.groups.iter().enumerate() {
+            present.push(sku.group_present(&bindings, gi) & low_bits(g.instances.min(64)));
+        }
+        for fuse in bindings.fuses {
+            let (Some(ri), Some(&have), Some(g)) = (
+                reg_at(fuse.address),
+                present.get(fuse.group),
+                project.groups.get(fuse.group),
+            ) else {
+                continue;
+            };
+            let Some(reg) = regs.get(ri) else { continue };
+            let all = low_bits(g.instances.min(64));
+            let bits = if fuse.set_means_present {
+                have
+            } else {
+                !have & all
+            };
+            let fm = low_bits(fuse.width).checked_shl(fuse.lsb).unwrap_or(0);
+            let fv = bits.checked_shl(fuse.lsb).unwrap_or(0) & fm;
+            let n = reg.instances as usize;
+            for v in values.iter_mut().skip(reg.base).take(n) {
+                *v = ((*v & !fm) | fv) & reg.defined;
+            }
+        }
+
+        // Force-wake domains.
+        let mut awake = vec![true; targets.len()];
+        let mut fw = Vec::new();
+        for w in bindings.wake {
+            let (Some(rq), Some(ak)) = (reg_at(w.request), reg_at(w.ack)) else {
+                continue;
+            };
+            let Ok(t) = u16::try_from(w.domain) else {
+                continue;
+            };
+            if rq == ak
+                || regs.get(rq).is_none_or(|r| r.role != Role::Plain)
+                || regs.get(ak).is_none_or(|r| r.role != Role::Plain)
+            {
+                continue;
+            }
+            let n = fw.len();
+            let rv = regs.get(rq).and_then(|r| values.get(r.base)).copied();
+            let av = regs.get(ak).and_then(|r| values.get(r.base)).copied();
+            let (rv, av) = (rv.unwrap_or(0), av.unwrap_or(0));
+            let mut f = ForceWake::new(t, rq, ak, sku.domain_present(&bindings, w.domain), rv);
+            f.start(sku.wake_latency, av);
+            fw.push(f);
+            if let Some(r) = regs.get_mut(rq) {
+                r.role = Role::Request(n);
+            }
+            if let Some(r) = regs.get_mut(ak) {
+                r.role = Role::Ack(n);
+            }
+            if let Some(a) = awake.get_mut(usize::from(t)) {
+                *a = rv & 0xFFFF != 0 && av != 0;
+            }
+        }
+
+        // Steering.
+        let steering = bindings
+            .steering
+            .and_then(|s| {
+                let r = regs.get(reg_at(s.address)?)?;
+                Some(Steering::new(&s, r.base))
+            })
+            .unwrap_or_default();
 
         Emulator {
             project,
+            bindings,
             sku,
             now: 0,
             regs,
@@ -658,6 +706,19 @@ impl Emulator {
             mem: gpumem::GpuMem::default(),
             p4: None,
             r2: None,
+        }
+    }
+
+    /// The bindings the emulator runs on.
+    pub fn bindings(&self) -> &Bindings {
+        &self.bindings
+    }
+
+    /// The own register at `addr` (not the high dword of a 64-bit one).
+    pub(crate) fn reg_at(&self, addr: u64) -> Option<usize> {
+        match unslot(self.index.slot_at(addr))? {
+            (ri, false) => Some(ri),
+            (_, true) => None,
         }
     }
 
@@ -736,17 +797,23 @@ impl Emulator {
         }
     }
 
-    /// Whether power domain `domain` (by name, ASCII case-insensitive) lets
-    /// accesses through now: always for `always_on` domains and domains
-    /// without request/ack registers; for the others, request bits 15:0 and
-    /// the ack are both non-zero. False for a name the project does not use.
-    pub fn awake(&self, domain: &str) -> bool {
-        self.targets
+    /// Whether power domain `D` lets accesses through now: request bits
+    /// 15:0 and the ack both non-zero. A domain the emulator has no
+    /// handshake for (not this project's, or its request register is not
+    /// bound) is reported asleep.
+    pub fn awake<D: hal::power::Wakeable>(&self) -> bool {
+        self.bindings
+            .wake
             .iter()
-            .position(|t| t.eq_ignore_ascii_case(domain))
-            .and_then(|i| self.awake.get(i))
-            .copied()
-            .unwrap_or(false)
+            .find(|w| w.request == D::REQUEST && w.ack == D::ACK)
+            .is_some_and(|w| self.domain_awake(w.domain))
+    }
+
+    /// Whether the domain at index `domain` of the project's `domains`
+    /// lets accesses through now (always-on domains and domains without a
+    /// handshake: true; an index past the list: false).
+    pub fn domain_awake(&self, domain: usize) -> bool {
+        self.awake.get(domain).copied().unwrap_or(false)
     }
 
     /// Accesses that ended unclaimed or terminated (the emulator's
@@ -901,21 +968,11 @@ impl Emulator {
 
     // ------------------------------------------------------------ internals
 
-    /// The register named `name`: its index in the register list and the
-    /// value-store index of its instance 0.
-    fn locate(&self, name: &str) -> Option<(usize, usize)> {
-        let info = self.project.register(name)?;
-        let ri = self
-            .project
-            .registers
-            .iter()
-            .position(|&r| core::ptr::eq(r, info))?;
+    /// The register whose own address is `addr`: its index in the register
+    /// list and the value-store index of its instance 0.
+    fn locate(&self, addr: u64) -> Option<(usize, usize)> {
+        let ri = self.reg_at(addr)?;
         self.regs.get(ri).map(|r| (ri, r.base))
-    }
-
-    /// The value-store index of the register named `name`.
-    fn value_index(&self, name: &str) -> Option<usize> {
-        self.locate(name).map(|(_, b)| b)
     }
 
     fn target_name(&self, t: u16) -> Option<&'static str> {

@@ -14,10 +14,11 @@ use std::boxed::Box;
 use std::vec;
 use std::vec::Vec;
 
-use hal::meta::{Cell, FormatInfo, ProjectInfo, TableInfo};
+use hal::meta::{FormatInfo, ProjectInfo};
+
+use crate::bind::{self, Bindings, FieldRef, RegRef, SlotKind};
 
 use super::cec::{CecConfig, CecPlan, CECS};
-use super::regfile::field_mask;
 use super::sku::low_bits;
 use super::{Emulator, NoaSource};
 
@@ -420,21 +421,21 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(info: &'static FormatInfo, n_a: usize, c2_clock: bool) -> Self {
+    /// `kinds`: the slots' kinds, as the bindings classify them (in
+    /// `info.counters` order; a slot without a kind is written as 0).
+    fn new(info: &'static FormatInfo, kinds: &[SlotKind], n_a: usize, c2_clock: bool) -> Self {
         let mut ops = Vec::with_capacity(info.counters.len());
-        for slot in info.counters {
-            let src = match slot.name {
-                "RPT_ID" => Src::RptId,
-                "TIME_STAMP" => Src::TimeStamp,
-                "CTX_ID" => Src::CtxId,
-                "GPU_TICKS" => Src::GpuTicks,
-                name => match counter_name(name) {
-                    Some(('A', n)) if n < n_a => Src::A(n),
-                    Some(('B', n)) if n < CECS => Src::B(n),
-                    Some(('C', 2)) if c2_clock => Src::GpuTicks,
-                    Some(('C', n)) if n < 8 => Src::C(n),
-                    _ => Src::Zero,
-                },
+        for (i, slot) in info.counters.iter().enumerate() {
+            let src = match kinds.get(i).copied().unwrap_or(SlotKind::Other) {
+                SlotKind::RptId => Src::RptId,
+                SlotKind::TimeStamp => Src::TimeStamp,
+                SlotKind::CtxId => Src::CtxId,
+                SlotKind::GpuTicks => Src::GpuTicks,
+                SlotKind::A(n) if (n as usize) < n_a => Src::A(n as usize),
+                SlotKind::B(n) if (n as usize) < CECS => Src::B(n as usize),
+                SlotKind::C(2) if c2_clock => Src::GpuTicks,
+                SlotKind::C(n) if n < 8 => Src::C(n as usize),
+                _ => Src::Zero,
             };
             let offset = slot.offset as usize;
             let high = slot.high_byte_offset.map(|h| h as usize);
@@ -498,17 +499,6 @@ impl Layout {
             runs,
         }
     }
-}
-
-/// `("A", 7)` for `"A7"`.
-fn counter_name(name: &str) -> Option<(char, usize)> {
-    let mut chars = name.chars();
-    let kind = chars.next()?;
-    let digits = chars.as_str();
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some((kind, digits.parse().ok()?))
 }
 
 /// The report header values.
@@ -672,208 +662,116 @@ pub(crate) struct Oa {
 
 // ------------------------------------------------------------- resolution
 
-fn reg_index(p: &ProjectInfo, name: &str) -> Option<usize> {
-    let info = p.register(name)?;
-    p.registers.iter().position(|&r| core::ptr::eq(r, info))
+/// A bound field, resolved to the register file (`reg_at` gives the index
+/// of the register at an address). The mask is clipped to the register.
+fn rf(f: Option<FieldRef>, reg_at: &dyn Fn(u64) -> Option<usize>) -> Option<Rf> {
+    let f = f?;
+    let ri = reg_at(f.reg.address)?;
+    let width = if f.reg.width == 0 { 32 } else { f.reg.width };
+    let mask = f.mask() & low_bits(width);
+    (mask != 0).then_some(Rf {
+        ri,
+        mask,
+        lsb: f.lsb,
+    })
 }
 
-/// The first of `regs` having one of `fields`.
-fn find(p: &ProjectInfo, regs: &[&str], fields: &[&str]) -> Option<Rf> {
-    for &name in regs {
-        let Some(r) = p.register(name) else { continue };
-        for &field in fields {
-            if let Some(f) = r.field(field) {
-                let ri = reg_index(p, name)?;
-                let mask = field_mask(f) & low_bits(if r.width == 0 { 32 } else { r.width });
-                if mask != 0 {
-                    return Some(Rf {
-                        ri,
-                        mask,
-                        lsb: f.lsb,
-                    });
-                }
-            }
-        }
-    }
-    None
-}
-
-/// Bytes of a size encoding named like `size_128k` / `size_16m`.
-fn size_from_name(name: &str) -> Option<u64> {
-    let rest = name.strip_prefix("size_")?;
-    let (num, unit) = rest.split_at(rest.len().checked_sub(1)?);
-    let n: u64 = num.parse().ok()?;
-    let shift = match unit {
-        "k" | "K" => 10,
-        "m" | "M" => 20,
-        "g" | "G" => 30,
-        _ => return None,
-    };
-    n.checked_shl(shift).filter(|&b| b > 0)
-}
-
-fn column(t: &TableInfo, names: &[&str]) -> Option<usize> {
-    t.columns.iter().position(|c| names.contains(c))
-}
-
-fn cell_str(row: &[Cell], i: Option<usize>) -> Option<&'static str> {
-    match row.get(i?)? {
-        Cell::Str(s) => Some(s),
-        Cell::Int(_) => None,
-    }
-}
-
-fn cell_int(row: &[Cell], i: Option<usize>) -> Option<u64> {
-    match row.get(i?)? {
-        Cell::Int(v) => Some(*v),
-        Cell::Str(_) => None,
-    }
-}
-
-fn bit32(n: u64) -> u32 {
-    u32::try_from(n)
-        .ok()
+fn bit32(n: Option<u64>) -> u32 {
+    n.and_then(|n| u32::try_from(n).ok())
         .and_then(|n| 1u32.checked_shl(n))
         .unwrap_or(0)
 }
 
 impl RptBits {
-    fn new(p: &ProjectInfo) -> Self {
-        let mut b = RptBits::default();
-        if let Some(t) = p.table("rpt_id_report_reasons") {
-            let (bit, name) = (column(t, &["rpt_id_bit"]), column(t, &["name", "reason"]));
-            for row in t.rows {
-                let v = cell_int(row, bit).map_or(0, bit32);
-                match cell_str(row, name) {
-                    Some("timer") => b.timer = v,
-                    Some("render_context_switch" | "context_switch") => b.ctx_switch = v,
-                    _ => {}
-                }
-            }
+    fn new(b: &bind::Oa) -> Self {
+        let timer = bit32(b.rpt_timer_bit);
+        RptBits {
+            reasons: timer != 0,
+            timer,
+            ctx_switch: bit32(b.rpt_ctx_switch_bit),
+            ctx_valid: bit32(b.rpt_ctx_valid_bit),
+            timer_enabled: bit32(b.rpt_timer_enabled_bit),
         }
-        if let Some(t) = p.table("rpt_id_fields") {
-            let (lsb, name) = (column(t, &["lsb"]), column(t, &["name", "field"]));
-            for row in t.rows {
-                let v = cell_int(row, lsb).map_or(0, bit32);
-                match cell_str(row, name) {
-                    Some("render_context_valid" | "context_valid") => b.ctx_valid = v,
-                    Some("timer_enabled") => b.timer_enabled = v,
-                    _ => {}
-                }
-            }
-        }
-        b.reasons = b.timer != 0;
-        if b.reasons && b.ctx_valid == 0 {
-            // shared/facts section 6: context valid is bit 16 after BDW
-            // (Linux i915 tests BIT(16) on Gen12), where the TGL PRM table
-            // calls bit 16 "Timer Enabled".
-            b.ctx_valid = 1 << 16;
-        }
-        if b.timer_enabled == b.ctx_valid {
-            b.timer_enabled = 0;
-        }
-        b
     }
 }
 
 impl OaMap {
-    fn new(p: &ProjectInfo) -> Self {
-        const CONTROL: &[&str] = &["OAG_OACONTROL", "OACONTROL"];
-        const STATUS: &[&str] = &["OAG_OASTATUS", "OASTATUS", "OASTATUS1"];
-        const HEAD: &[&str] = &["OAG_OAHEADPTR", "OAHEADPTR", "OASTATUS2"];
-        const TAIL: &[&str] = &["OAG_OATAILPTR", "OATAILPTR", "OASTATUS1"];
-        const BUFFER: &[&str] = &["OAG_OABUFFER", "OABUFFER"];
-        const TIMER: &[&str] = &["OAG_OAGLBCTXCTRL", "OACTXCONTROL", "OACONTROL"];
-        let disable_overrun = find(p, BUFFER, &["disable_overrun_mode"]);
-        let size = find(
-            p,
-            &["OAG_OABUFFER", "OABUFFER", "OASTATUS1"],
-            &["buffer_size"],
-        );
-        let head = find(p, HEAD, &["head_pointer"]);
-        let tail = find(p, TAIL, &["tail_pointer"]);
-        let base = find(p, BUFFER, &["base_address", "report_buffer_offset"]);
-        let named = |f: Option<Rf>| {
-            let f = f?;
-            Some((f.ri, p.registers.get(f.ri)?.name))
+    fn new(b: &bind::Oa, cec: Option<&bind::Cec>, reg_at: &dyn Fn(u64) -> Option<usize>) -> Self {
+        let f = |x: Option<FieldRef>| rf(x, reg_at);
+        let named = |x: Option<FieldRef>| {
+            let x = x?;
+            Some((reg_at(x.reg.address)?, x.reg.name))
         };
         let mut sizes = [0u64; 8];
         for (n, s) in sizes.iter_mut().enumerate() {
             *s = (128u64 << 10) << n;
         }
-        let size_field = size
-            .and_then(|f| p.registers.get(f.ri))
-            .and_then(|r| r.field("buffer_size"));
-        if let Some(f) = size_field {
-            for &(name, v) in f.values {
-                if let (Some(s), Some(b)) = (sizes.get_mut(v as usize), size_from_name(name)) {
-                    *s = b;
-                }
+        for &(code, bytes) in b.sizes {
+            if let Some(s) = usize::try_from(code).ok().and_then(|c| sizes.get_mut(c)) {
+                *s = bytes;
             }
         }
-        let mut cec = [CecRegs::default(); CECS];
-        for (n, c) in cec.iter_mut().enumerate() {
-            let r0 = std::format!("CEC{n}_0");
-            let r1 = std::format!("CEC{n}_1");
-            *c = CecRegs {
-                func: find(p, &[&r0], &["compare_function"]),
-                value: find(p, &[&r0], &["compare_value"]),
-                select: find(p, &[&r0], &["select"]),
-                mask: find(p, &[&r1], &["mask"]),
-            };
+        let mut regs = [CecRegs::default(); CECS];
+        if let Some(c) = cec {
+            let at = |list: &[FieldRef], n: usize| f(list.get(n).copied());
+            for (n, r) in regs.iter_mut().enumerate() {
+                *r = CecRegs {
+                    func: at(c.func, n),
+                    value: at(c.value, n),
+                    select: at(c.select, n),
+                    mask: at(c.mask, n),
+                };
+            }
         }
+        let disable_overrun = f(b.disable_overrun);
         OaMap {
-            enable: find(p, CONTROL, &["counter_enable"]),
-            format: find(p, CONTROL, &["counter_select", "report_format"]),
-            ctx_enable: find(p, CONTROL, &["specific_context_enable"]),
-            ctx_id: find(
-                p,
-                &["OACTXID", "OACONTROL"],
-                &["context_id", "select_context_id"],
-            ),
-            timer_enable: find(p, TIMER, &["timer_enable"]),
-            timer_period: find(p, TIMER, &["timer_period"]),
-            report_lost: find(p, STATUS, &["report_lost"]),
-            buffer_overflow: find(p, STATUS, &["buffer_overflow"]),
-            counter_overflow: find(p, STATUS, &["counter_overflow"]),
-            overrun_status: disable_overrun.and(find(p, BUFFER, &["overrun_status"])),
+            enable: f(b.enable),
+            format: f(b.format),
+            ctx_enable: f(b.ctx_enable),
+            ctx_id: f(b.ctx_id),
+            timer_enable: f(b.timer_enable),
+            timer_period: f(b.timer_period),
+            report_lost: f(b.report_lost),
+            buffer_overflow: f(b.buffer_overflow),
+            counter_overflow: f(b.counter_overflow),
+            overrun_status: disable_overrun.and(f(b.overrun_status)),
             disable_overrun,
-            head,
-            tail,
-            base,
-            size,
-            udw: find(p, &["OAG_OABUFFER_UDW", "OABUFFER_UDW"], &["upper_address"]),
-            mem_select: find(p, BUFFER, &["memory_select"]),
-            no_ctx_reports: find(
-                p,
-                &["OAG_OA_DEBUG", "OA_DEBUG"],
-                &["disable_ctx_switch_reports"],
-            ),
-            head_reg: named(head),
-            buffer_reg: named(base),
-            tail_reg: named(tail),
-            cec,
+            head: f(b.head),
+            tail: f(b.tail),
+            base: f(b.base),
+            size: f(b.size),
+            udw: f(b.udw),
+            mem_select: f(b.mem_select),
+            no_ctx_reports: f(b.no_ctx_reports),
+            head_reg: named(b.head),
+            buffer_reg: named(b.base),
+            tail_reg: named(b.tail),
+            cec: regs,
             sizes,
-            timer_shift: if p.name.eq_ignore_ascii_case("snb") {
-                4
-            } else {
-                1
-            },
+            timer_shift: b
+                .timer_shift
+                .and_then(|s| u32::try_from(s).ok())
+                .unwrap_or(1),
         }
     }
 }
 
 impl Oa {
-    pub(crate) fn new(p: &ProjectInfo, cfg: OaConfig) -> Self {
+    /// The model on `b`'s OA and CEC bindings (a project without them gets
+    /// a model that does nothing); `reg_at` gives the register at an address.
+    pub(crate) fn new(b: &Bindings, cfg: OaConfig, reg_at: &dyn Fn(u64) -> Option<usize>) -> Self {
+        let p = b.project;
         // A counters: as many as the layouts carry, each as wide as its
         // widest slot.
         let mut a_bits: Vec<u32> = Vec::new();
         let mut has_ticks = false;
         let mut has_c2 = false;
-        for f in p.formats {
-            for s in f.counters {
-                match counter_name(s.name) {
-                    Some(('A', n)) if n < 256 => {
+        for (fi, f) in p.formats.iter().enumerate() {
+            let kinds = b.slots.get(fi).copied().unwrap_or_default();
+            for (s, kind) in f.counters.iter().zip(kinds) {
+                match *kind {
+                    SlotKind::A(n) if n < 256 => {
+                        let n = n as usize;
                         if a_bits.len() <= n {
                             a_bits.resize(n + 1, 32);
                         }
@@ -881,15 +779,17 @@ impl Oa {
                             *b = (*b).max(s.bits.min(64));
                         }
                     }
-                    Some(('C', 2)) => has_c2 = true,
-                    _ => has_ticks |= s.name == "GPU_TICKS",
+                    SlotKind::C(2) => has_c2 = true,
+                    SlotKind::GpuTicks => has_ticks = true,
+                    _ => {}
                 }
             }
         }
-        let map = OaMap::new(p);
+        let unit = b.oa.unwrap_or_default();
+        let map = OaMap::new(&unit, b.cec.as_ref(), reg_at);
         let mut mirrors = Vec::new();
-        let mut push = |name: &str, kind: MirrorKind| -> usize {
-            match reg_index(p, name) {
+        let mut push = |r: Option<RegRef>, kind: MirrorKind| -> usize {
+            match r.and_then(|r| reg_at(r.address)) {
                 Some(ri) => {
                     mirrors.push(Mirror {
                         ri,
@@ -904,15 +804,15 @@ impl Oa {
         let mut a_mirrors = Vec::with_capacity(a_bits.len());
         for n in 0..a_bits.len() {
             a_mirrors.push([
-                push(&std::format!("OAPERF_A{n}"), MirrorKind::ALow(n)),
-                push(&std::format!("OAPERF_A{n}_UPPER"), MirrorKind::AHigh(n)),
+                push(unit.a_low.get(n).copied(), MirrorKind::ALow(n)),
+                push(unit.a_high.get(n).copied(), MirrorKind::AHigh(n)),
             ]);
         }
         let mut b_mirrors = [usize::MAX; CECS];
         for (n, m) in b_mirrors.iter_mut().enumerate() {
-            *m = push(&std::format!("OAPERF_B{n}"), MirrorKind::B(n));
+            *m = push(unit.b_regs.get(n).copied(), MirrorKind::B(n));
         }
-        let ticks_mirror = push("GPU_TICKS", MirrorKind::Ticks);
+        let ticks_mirror = push(unit.gpu_ticks, MirrorKind::Ticks);
         let mut roles = vec![RegRole::None; p.registers.len()];
         let mut role = |f: Option<Rf>, r: RegRole| {
             if let Some(slot) = f.and_then(|f| roles.get_mut(f.ri)) {
@@ -935,7 +835,7 @@ impl Oa {
         Oa {
             cfg,
             map,
-            rpt: RptBits::new(p),
+            rpt: RptBits::new(&unit),
             workload: Workload::new(),
             noa: NoaSource::new(),
             a: vec![0; a_bits.len()],
@@ -1053,19 +953,17 @@ impl Oa {
         }
     }
 
-    /// The value of a counter by report-slot name.
-    fn counter(&self, name: &str, now: u64) -> Option<u64> {
-        match name {
-            "GPU_TICKS" => Some(self.gpu_clock),
-            "TIME_STAMP" => Some(now),
-            "CTX_ID" => self.ctx.map(u64::from),
-            _ => match counter_name(name)? {
-                ('A', n) => self.a.get(n).copied(),
-                ('B', n) => self.b.get(n).copied(),
-                ('C', 2) if self.c2_clock => Some(self.gpu_clock & 0xFFFF_FFFF),
-                ('C', n) => self.c.get(n).copied(),
-                _ => None,
-            },
+    /// The value of a counter by its slot kind.
+    fn counter(&self, slot: SlotKind, now: u64) -> Option<u64> {
+        match slot {
+            SlotKind::GpuTicks => Some(self.gpu_clock),
+            SlotKind::TimeStamp => Some(now),
+            SlotKind::CtxId => self.ctx.map(u64::from),
+            SlotKind::A(n) => self.a.get(n as usize).copied(),
+            SlotKind::B(n) => self.b.get(n as usize).copied(),
+            SlotKind::C(2) if self.c2_clock => Some(self.gpu_clock & 0xFFFF_FFFF),
+            SlotKind::C(n) => self.c.get(n as usize).copied(),
+            SlotKind::RptId | SlotKind::Other => None,
         }
     }
 }
@@ -1119,7 +1017,7 @@ impl Emulator {
         match self.oa.as_mut() {
             Some(oa) => oa.cfg = cfg,
             None => {
-                self.oa = Some(Box::new(Oa::new(self.project, cfg)));
+                self.oa = Some(Box::new(Oa::new(&self.bindings, cfg, &|a| self.reg_at(a))));
                 // The counters start from their registers.
                 self.with_oa_state(|emu, oa| {
                     for i in 0..oa.mirrors.len() {
@@ -1128,6 +1026,13 @@ impl Emulator {
                 });
             }
         }
+    }
+
+    /// Turn the OA model off (its counters, buffer state and warnings are
+    /// dropped): the register file then behaves as described with no OA
+    /// side effects, and a programmed OA unit writes nothing.
+    pub fn disable_oa(&mut self) {
+        self.oa = None;
     }
 
     /// Whether the OA model is on.
@@ -1259,12 +1164,12 @@ impl Emulator {
         .flatten()
     }
 
-    /// The current value of a counter by its report-slot name: `A7`, `B0`,
-    /// `C2`, `GPU_TICKS` (the full 64-bit GPU clock), `TIME_STAMP` (now),
-    /// `CTX_ID` (the active context). `None` when the OA model is off or
-    /// the project has no such counter.
-    pub fn oa_counter(&self, name: &str) -> Option<u64> {
-        self.oa.as_ref()?.counter(name, self.now)
+    /// The current value of a counter: `SlotKind::A(7)`, `B(0)`, `C(2)`,
+    /// `GpuTicks` (the full 64-bit GPU clock), `TimeStamp` (now), `CtxId`
+    /// (the active context). `None` when the OA model is off or the
+    /// project has no such counter.
+    pub fn oa_counter(&self, slot: SlotKind) -> Option<u64> {
+        self.oa.as_ref()?.counter(slot, self.now)
     }
 
     /// The layout the OA format field selects now (`None` when the OA model
@@ -1433,13 +1338,17 @@ impl Emulator {
         if oa.layout_sel != Some(sel) {
             oa.layout_sel = Some(sel);
             let n_a = oa.a.len();
+            let slots = self.bindings.slots;
             oa.layout = self
                 .project
                 .formats
                 .iter()
-                .copied()
-                .find(|f| f.select == sel)
-                .map(|f| Layout::new(f, n_a, oa.c2_clock));
+                .enumerate()
+                .find(|(_, f)| f.select == sel)
+                .map(|(i, f)| {
+                    let kinds = slots.get(i).copied().unwrap_or_default();
+                    Layout::new(f, kinds, n_a, oa.c2_clock)
+                });
         }
     }
 
@@ -1811,9 +1720,8 @@ impl Emulator {
                 if head {
                     oa.order.head();
                 }
-                if buffer {
+                if let (true, Some((_, register))) = (buffer, oa.map.buffer_reg) {
                     if let Some(reason) = oa.order.buffer() {
-                        let register = oa.map.buffer_reg.map_or("OABUFFER", |(_, n)| n);
                         oa.warn(
                             emu.now,
                             OaWarningKind::ProgrammingOrder { register, reason },
@@ -1859,14 +1767,6 @@ mod tests {
     }
 
     #[test]
-    fn sizes_from_enumeration_names() {
-        assert_eq!(size_from_name("size_128k"), Some(128 << 10));
-        assert_eq!(size_from_name("size_16m"), Some(16 << 20));
-        assert_eq!(size_from_name("size_"), None);
-        assert_eq!(size_from_name("other"), None);
-    }
-
-    #[test]
     fn programming_order() {
         let mut o = Order::default();
         assert!(o.valid);
@@ -1896,8 +1796,9 @@ mod tests {
     }
 
     /// Render with distinct counter values, then read every slot back.
-    fn round_trip(p: &ProjectInfo, f: &'static FormatInfo) {
-        let mut oa = Oa::new(p, OaConfig::default());
+    fn round_trip(b: &Bindings, fi: usize) {
+        let (p, f) = (b.project, b.project.formats[fi]);
+        let mut oa = Oa::new(b, OaConfig::default(), &|_| None);
         for (n, a) in oa.a.iter_mut().enumerate() {
             *a = 0x11_2233_4400 + n as u64 * 0x1_0101_0101;
         }
@@ -1909,22 +1810,23 @@ mod tests {
         }
         oa.gpu_clock = 0x7_1234_5678;
         oa.ctx = Some(0xC7C7);
-        let layout = Layout::new(f, oa.a.len(), oa.c2_clock);
+        let layout = Layout::new(f, b.slots[fi], oa.a.len(), oa.c2_clock);
         let mut buf = vec![0u8; f.size];
         let h = Header {
             rpt_id: 0xDEAD_BEEF,
             time: 0x5_0000_0009,
         };
         oa.render(&layout, h, &mut buf);
-        for slot in f.counters {
+        for (slot, &kind) in f.counters.iter().zip(b.slots[fi]) {
             let mask = low_bits(slot.bits);
+            // The test names the slots; the model reads the generated kinds.
             let want = match slot.name {
                 "RPT_ID" => 0xDEAD_BEEF,
                 "TIME_STAMP" => h.time,
                 "CTX_ID" => 0xC7C7,
                 "GPU_TICKS" => oa.gpu_clock,
                 "C2" if oa.c2_clock => oa.gpu_clock,
-                name => oa.counter(name, 0).unwrap_or(0),
+                _ => oa.counter(kind, 0).unwrap_or(0),
             };
             assert_eq!(
                 slot.read(&buf),
@@ -1939,9 +1841,10 @@ mod tests {
 
     #[test]
     fn every_shipped_layout_round_trips() {
-        for p in hal::PROJECTS {
-            for f in p.formats {
-                round_trip(p, f);
+        for b in bind::ALL {
+            assert_eq!(b.slots.len(), b.project.formats.len(), "{}", b.project.name);
+            for fi in 0..b.project.formats.len() {
+                round_trip(b, fi);
             }
         }
     }
@@ -1983,12 +1886,28 @@ mod tests {
             counters: &SLOTS,
         };
         static FORMATS: [&FormatInfo; 1] = [&F];
+        static KINDS: [SlotKind; 8] = [
+            SlotKind::RptId,
+            SlotKind::A(0),
+            SlotKind::A(1),
+            SlotKind::A(2),
+            SlotKind::B(0),
+            SlotKind::B(1),
+            SlotKind::C(1),
+            SlotKind::B(2),
+        ];
+        static SLOT_KINDS: [&[SlotKind]; 1] = [&KINDS];
         let mut p = hal::bdw::PROJECT;
         p.formats = &FORMATS;
-        let layout = Layout::new(&F, 36, false);
+        let b = Bindings {
+            project: std::boxed::Box::leak(std::boxed::Box::new(p)),
+            slots: &SLOT_KINDS,
+            ..bind::BDW
+        };
+        let layout = Layout::new(&F, &KINDS, 36, false);
         assert_eq!(layout.runs.len(), 4, "{:?}", layout.runs);
         assert!(layout.ops.iter().all(|o| o.offset != 62), "B2 does not fit");
-        let mut oa = Oa::new(&p, OaConfig::default());
+        let mut oa = Oa::new(&b, OaConfig::default(), &|_| None);
         oa.a[0] = 0xAA_0000_0001;
         oa.a[1] = 0xBB_0000_0002;
         oa.a[2] = 0xCC_0000_0003;

@@ -5,9 +5,10 @@
 
 use std::vec::Vec;
 
-use hal::meta::{Cell, ProjectInfo, RegisterInfo};
+use hal::meta::ProjectInfo;
 
 use super::Emulator;
+use crate::bind::Bits as F;
 
 /// Number of P4 counters.
 pub const P4_COUNTERS: usize = 18;
@@ -60,32 +61,6 @@ pub struct CpuInterrupt {
     pub counter: u8,
 }
 
-/// A field's mask and lsb (mask 0 when the metadata lacks the field).
-#[derive(Clone, Copy, Debug, Default)]
-struct F {
-    mask: u64,
-    lsb: u32,
-}
-
-impl F {
-    fn of(r: Option<&'static RegisterInfo>, name: &str) -> Self {
-        r.and_then(|r| r.field(name))
-            .map(|f| F {
-                mask: f.mask(),
-                lsb: f.lsb,
-            })
-            .unwrap_or_default()
-    }
-    #[inline]
-    fn on(self, v: u64) -> bool {
-        v & self.mask != 0
-    }
-    #[inline]
-    fn get(self, v: u64) -> u64 {
-        (v & self.mask).checked_shr(self.lsb).unwrap_or(0)
-    }
-}
-
 /// The CCCR fields the model uses.
 #[derive(Clone, Copy, Debug, Default)]
 struct Cccr {
@@ -130,55 +105,49 @@ struct Tick {
 }
 
 impl P4 {
-    /// Locate the registers and the cascade table of `project`; `base`
-    /// gives a register's value-store index.
+    /// The model on the bound registers (`None`: a model that does
+    /// nothing); `base` gives the value-store index of the register at an
+    /// address.
     pub(super) fn new(
-        project: &'static ProjectInfo,
+        b: Option<&crate::bind::P4>,
         events: CpuEvents,
-        base: &dyn Fn(&str) -> Option<usize>,
+        base: &dyn Fn(u64) -> Option<usize>,
     ) -> Self {
         let mut counter = [None; P4_COUNTERS];
         let mut cccr = [None; P4_COUNTERS];
-        for n in 0..P4_COUNTERS {
-            counter[n] = base(&std::format!("P4_COUNTER{n}"));
-            cccr[n] = base(&std::format!("P4_CCCR{n}"));
-        }
         let mut source = [None; P4_COUNTERS];
-        if let Some(t) = project.table("cascade_pairs") {
-            let col = |name: &str| t.columns.iter().position(|&c| c == name);
-            if let (Some(tc), Some(sc)) = (col("target"), col("source")) {
-                for row in t.rows {
-                    let int = |i: usize| match row.get(i) {
-                        Some(Cell::Int(v)) => usize::try_from(*v).ok(),
-                        _ => None,
-                    };
-                    if let (Some(tg), Some(s)) = (int(tc), int(sc)) {
-                        if s < P4_COUNTERS {
-                            if let Some(slot) = source.get_mut(tg) {
-                                *slot = Some(s);
-                            }
-                        }
+        let (mut f, mut count, mut width) = (Cccr::default(), F::default(), 0);
+        if let Some(b) = b {
+            for (slot, r) in counter.iter_mut().zip(b.counters) {
+                *slot = base(r.address);
+            }
+            for (slot, r) in cccr.iter_mut().zip(b.cccrs) {
+                *slot = base(r.address);
+            }
+            for (&t, &s) in b.cascade_targets.iter().zip(b.cascade_sources) {
+                let (Ok(t), Ok(s)) = (usize::try_from(t), usize::try_from(s)) else {
+                    continue;
+                };
+                if s < P4_COUNTERS {
+                    if let Some(slot) = source.get_mut(t) {
+                        *slot = Some(s);
                     }
                 }
             }
+            f = Cccr {
+                enable: F::of(b.enable),
+                cascade: F::of(b.cascade),
+                ovf: F::of(b.ovf),
+                ovf_pmi: F::of(b.ovf_pmi),
+                force_ovf: F::of(b.force_ovf),
+                edge: F::of(b.edge),
+                threshold: F::of(b.threshold),
+                complement: F::of(b.complement),
+                compare: F::of(b.compare),
+            };
+            count = F::of(b.count);
+            width = b.count.map_or(0, |f| f.width.min(63));
         }
-        let c = project.register("P4_CCCR0");
-        let f = Cccr {
-            enable: F::of(c, "enable"),
-            cascade: F::of(c, "cascade"),
-            ovf: F::of(c, "ovf"),
-            ovf_pmi: F::of(c, "ovf_pmi"),
-            force_ovf: F::of(c, "force_ovf"),
-            edge: F::of(c, "edge"),
-            threshold: F::of(c, "threshold"),
-            complement: F::of(c, "complement"),
-            compare: F::of(c, "compare"),
-        };
-        let cr = project.register("P4_COUNTER0");
-        let count = F::of(cr, "count");
-        let width = cr
-            .and_then(|r| r.field("count"))
-            .map_or(0, |f| f.width.min(63));
         P4 {
             events,
             counter,
@@ -416,7 +385,9 @@ impl Emulator {
         match self.p4.as_mut() {
             Some(m) => m.events = events,
             None => {
-                let m = P4::new(self.project, events, &|name| self.value_index(name));
+                let m = P4::new(self.bindings.p4.as_ref(), events, &|a| {
+                    self.locate(a).map(|(_, base)| base)
+                });
                 self.p4 = Some(std::boxed::Box::new(m));
             }
         }

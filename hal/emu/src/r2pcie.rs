@@ -5,9 +5,10 @@
 
 use std::vec::Vec;
 
-use hal::meta::{ProjectInfo, RegisterInfo};
+use hal::meta::ProjectInfo;
 
 use super::Emulator;
+use crate::bind::Bits as F;
 
 /// Number of R2PCIe counters.
 pub const R2_COUNTERS: usize = 4;
@@ -119,30 +120,6 @@ impl Default for UncoreConfig {
     }
 }
 
-/// A field's mask and lsb (mask 0 when the metadata lacks it).
-#[derive(Clone, Copy, Debug, Default)]
-struct F {
-    mask: u64,
-    lsb: u32,
-}
-
-impl F {
-    fn of(r: Option<&'static RegisterInfo>, name: &str) -> Self {
-        r.and_then(|r| r.field(name))
-            .map(|f| F {
-                mask: f.mask(),
-                lsb: f.lsb,
-            })
-            .unwrap_or_default()
-    }
-    fn on(self, v: u64) -> bool {
-        v & self.mask != 0
-    }
-    fn get(self, v: u64) -> u64 {
-        (v & self.mask).checked_shr(self.lsb).unwrap_or(0)
-    }
-}
-
 /// A register: index in the emulator's register list and value-store index.
 type Loc = Option<(usize, usize)>;
 
@@ -185,50 +162,50 @@ pub(super) struct R2 {
 }
 
 impl R2 {
+    /// The model on the bound registers (`None`: a model that does
+    /// nothing); `loc` locates the register at an address.
     pub(super) fn new(
-        project: &'static ProjectInfo,
+        b: Option<&crate::bind::Uncore>,
         cfg: UncoreConfig,
-        loc: &dyn Fn(&str) -> Loc,
+        loc: &dyn Fn(u64) -> Loc,
     ) -> Self {
         let mut ctl = [None; R2_COUNTERS];
         let mut ctr = [None; R2_COUNTERS];
-        for n in 0..R2_COUNTERS {
-            ctl[n] = loc(&std::format!("R2_PCI_PMON_CTL{n}"));
-            ctr[n] = loc(&std::format!("R2_PCI_PMON_CTR{n}"));
+        let at = |r: Option<crate::bind::RegRef>| r.and_then(|r| loc(r.address));
+        if let Some(b) = b {
+            for (slot, r) in ctl.iter_mut().zip(b.ctls) {
+                *slot = loc(r.address);
+            }
+            for (slot, r) in ctr.iter_mut().zip(b.ctrs) {
+                *slot = loc(r.address);
+            }
         }
-        let r = |n: &str| project.register(n);
-        let c = r("R2_PCI_PMON_CTL0");
-        let k = r("R2_PCI_PMON_CTR0");
-        let b = r("R2_PCI_PMON_BOX_CTL");
-        let s = r("R2_PCI_PMON_BOX_STATUS");
-        let g = r("U_MSR_PMON_GLOBAL_CTL");
-        let gs = r("U_MSR_PMON_GLOBAL_STATUS");
+        let field =
+            |f: fn(&crate::bind::Uncore) -> Option<crate::bind::FieldRef>| F::of(b.and_then(f));
         R2 {
             cfg,
             events: UncoreEvents::default(),
             cycle: 0,
             ctl,
             ctr,
-            box_ctl: loc("R2_PCI_PMON_BOX_CTL"),
-            box_status: loc("R2_PCI_PMON_BOX_STATUS"),
-            gctl: loc("U_MSR_PMON_GLOBAL_CTL"),
-            gstatus: loc("U_MSR_PMON_GLOBAL_STATUS"),
-            en: F::of(c, "en"),
-            ov_en: F::of(c, "ov_en"),
-            edge_det: F::of(c, "edge_det"),
-            thresh: F::of(c, "thresh"),
-            rst: F::of(c, "rst"),
-            count: F::of(k, "count"),
-            width: k
-                .and_then(|r| r.field("count"))
-                .map_or(0, |f| f.width.min(63)),
-            frz: F::of(b, "frz"),
-            rst_ctrs: F::of(b, "rst_ctrs"),
-            rst_ctrl: F::of(b, "rst_ctrl"),
-            ov: F::of(s, "ov"),
-            frz_all: F::of(g, "frz_all"),
-            unfrz_all: F::of(g, "unfrz_all"),
-            ov_rp: F::of(gs, "ov_rp"),
+            box_ctl: at(b.and_then(|b| b.box_ctl)),
+            box_status: at(b.and_then(|b| b.box_status)),
+            gctl: at(b.and_then(|b| b.gctl)),
+            gstatus: at(b.and_then(|b| b.gstatus)),
+            en: field(|b| b.en),
+            ov_en: field(|b| b.ov_en),
+            edge_det: field(|b| b.edge_det),
+            thresh: field(|b| b.thresh),
+            rst: field(|b| b.rst),
+            count: field(|b| b.count),
+            width: b.and_then(|b| b.count).map_or(0, |f| f.width.min(63)),
+            frz: field(|b| b.frz),
+            rst_ctrs: field(|b| b.rst_ctrs),
+            rst_ctrl: field(|b| b.rst_ctrl),
+            ov: field(|b| b.ov),
+            frz_all: field(|b| b.frz_all),
+            unfrz_all: field(|b| b.unfrz_all),
+            ov_rp: field(|b| b.ov_rp),
             prev: [false; R2_COUNTERS],
             frozen: false,
             freeze_at: None,
@@ -470,7 +447,7 @@ impl Emulator {
         match self.r2.as_mut() {
             Some(m) => m.cfg = cfg,
             None => {
-                let m = R2::new(self.project, cfg, &|name| self.locate(name));
+                let m = R2::new(self.bindings.uncore.as_ref(), cfg, &|a| self.locate(a));
                 self.r2 = Some(std::boxed::Box::new(m));
             }
         }

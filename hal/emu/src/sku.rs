@@ -1,6 +1,7 @@
 //! The part being emulated: which replicated instances and media engines it
 //! has, and how long its power domains take to wake.
 
+use crate::bind::Bindings;
 use hal::meta::ProjectInfo;
 
 /// A SKU: the fuse configuration of the emulated part and its wake latency.
@@ -39,25 +40,18 @@ impl Sku {
     /// has one bit per instance of the `dss` group, `vdbox_present` one bit
     /// per `vdboxN` domain, and so on (0 where the project has none).
     pub fn for_project(project: &ProjectInfo) -> Self {
-        let group = |name: &str| {
-            project
-                .groups
-                .iter()
-                .find(|g| g.name.eq_ignore_ascii_case(name))
+        let sku = Bindings::of(project).and_then(|b| b.sku);
+        let group = |g: Option<Option<usize>>| {
+            g.flatten()
+                .and_then(|i| project.groups.get(i))
                 .map_or(0, |g| low_bits(g.instances))
         };
-        let engines = |prefix: &str| {
-            project
-                .domains
-                .iter()
-                .filter_map(|d| engine_index(d.name, prefix))
-                .fold(0u64, |m, n| m | 1u64.checked_shl(n).unwrap_or(0))
-        };
+        let engines = |list: Option<&[usize]>| low_bits(list.map_or(0, |l| l.len() as u32));
         Sku {
-            dss_enable: group("dss"),
+            dss_enable: group(sku.map(|s| s.dss)),
             l3bank_disable: 0,
-            vdbox_present: engines("vdbox"),
-            vebox_present: engines("vebox"),
+            vdbox_present: engines(sku.map(|s| s.vdbox)),
+            vebox_present: engines(sku.map(|s| s.vebox)),
             wake_latency: Self::DEFAULT_WAKE_LATENCY,
         }
     }
@@ -98,29 +92,35 @@ impl Sku {
         self
     }
 
-    /// Instances of replication group `group` that are present (bit `n`:
-    /// instance `n`), before clipping to the group's instance count: `dss`
+    /// Instances of replication group `group` (an index into the
+    /// project's `groups`) that are present (bit `n`: instance `n`), before
+    /// clipping to the group's instance count: the group bound as `dss`
     /// from `dss_enable`, `l3bank` from `!l3bank_disable`, any other group
-    /// (`sqidi`, ...) always fully present.
-    pub fn group_present(&self, group: &str) -> u64 {
-        if group.eq_ignore_ascii_case("dss") {
+    /// always fully present.
+    pub(crate) fn group_present(&self, b: &Bindings, group: usize) -> u64 {
+        let sku = b.sku;
+        if sku.is_some_and(|s| s.dss == Some(group)) {
             self.dss_enable
-        } else if group.eq_ignore_ascii_case("l3bank") {
+        } else if sku.is_some_and(|s| s.l3bank == Some(group)) {
             !self.l3bank_disable
         } else {
             u64::MAX
         }
     }
 
-    /// Whether power domain `domain` exists on this part: `vdboxN` and
-    /// `veboxN` per `vdbox_present` / `vebox_present`, every other domain yes.
-    pub fn domain_present(&self, domain: &str) -> bool {
-        if let Some(n) = engine_index(domain, "vdbox") {
-            self.vdbox_present & bit(n) != 0
-        } else if let Some(n) = engine_index(domain, "vebox") {
-            self.vebox_present & bit(n) != 0
-        } else {
-            true
+    /// Whether power domain `domain` (an index into the project's
+    /// `domains`) exists on this part: the n-th domain bound as `vdbox`
+    /// per bit n of `vdbox_present`, likewise `vebox`; every other domain
+    /// yes.
+    pub(crate) fn domain_present(&self, b: &Bindings, domain: usize) -> bool {
+        let nth = |list: &[usize]| list.iter().position(|&d| d == domain);
+        match b.sku {
+            Some(s) => match (nth(s.vdbox), nth(s.vebox)) {
+                (Some(n), _) => self.vdbox_present & bit(n as u32) != 0,
+                (None, Some(n)) => self.vebox_present & bit(n as u32) != 0,
+                (None, None) => true,
+            },
+            None => true,
         }
     }
 }
@@ -151,18 +151,4 @@ pub(crate) fn low_bits(n: u32) -> u64 {
     } else {
         (1u64 << n) - 1
     }
-}
-
-/// `Some(n)` when `name` is `prefix` followed by the decimal number `n`
-/// (ASCII case-insensitive): `engine_index("vdbox3", "vdbox") == Some(3)`.
-fn engine_index(name: &str, prefix: &str) -> Option<u32> {
-    let head = name.get(..prefix.len())?;
-    let tail = name.get(prefix.len()..)?;
-    if !head.eq_ignore_ascii_case(prefix) || tail.is_empty() {
-        return None;
-    }
-    if !tail.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    tail.parse().ok()
 }

@@ -1,9 +1,8 @@
 //! Multicast steering: which instance of a replicated register an access
 //! reaches, from the CPU steering (MCR selector) register.
 
-use hal::meta::RegisterInfo;
-
-use super::regfile::field_mask;
+use crate::bind::SteeringRef;
+use crate::sku::low_bits;
 
 /// A field position in the steering register.
 #[derive(Clone, Copy, Debug)]
@@ -14,12 +13,11 @@ struct Pos {
 }
 
 impl Pos {
-    fn of(info: &RegisterInfo, name: &str) -> Option<Pos> {
-        let f = info.field(name)?;
-        Some(Pos {
-            lsb: f.lsb,
-            mask: field_mask(f),
-            width: f.width,
+    fn of((lsb, width): (u32, u32)) -> Option<Pos> {
+        (width > 0).then(|| Pos {
+            lsb,
+            mask: low_bits(width).checked_shl(lsb).unwrap_or(0),
+            width,
         })
     }
     fn get(self, v: u64) -> u64 {
@@ -38,14 +36,17 @@ pub(crate) struct Steering {
 }
 
 impl Steering {
-    /// Steering by `info` (fields `multicast`, `slice_id`, `subslice_id`),
-    /// whose value is stored at `value`.
-    pub(crate) fn new(info: &RegisterInfo, value: usize) -> Self {
+    /// Steering by the selector `s`, whose value is stored at `value`.
+    pub(crate) fn new(s: &SteeringRef, value: usize) -> Self {
         Steering {
             value: Some(value),
-            multicast: Pos::of(info, "multicast"),
-            slice: Pos::of(info, "slice_id"),
-            subslice: Pos::of(info, "subslice_id"),
+            multicast: (s.multicast_mask != 0).then(|| Pos {
+                lsb: s.multicast_mask.trailing_zeros(),
+                mask: s.multicast_mask,
+                width: 1,
+            }),
+            slice: Pos::of(s.slice),
+            subslice: Pos::of(s.subslice),
         }
     }
 

@@ -363,9 +363,9 @@ fn cec_0x4_never_counts_whatever_the_signals() {
         rig.start(5, None);
         rig.emu.advance(500);
         for n in 0..8 {
-            assert_eq!(rig.emu.oa_counter(&format!("B{n}")), Some(0));
+            assert_eq!(rig.emu.oa_counter(SlotKind::B(n as u32)), Some(0));
         }
-        assert!(rig.emu.oa_counter("GPU_TICKS").unwrap() > 4000);
+        assert!(rig.emu.oa_counter(SlotKind::GpuTicks).unwrap() > 4000);
     }
 }
 
@@ -420,10 +420,10 @@ fn each_compare_function_on_a_known_noa_pattern() {
         rig.start(5, None);
         rig.emu.advance(3);
         let before = rig.emu.mi_report_perf_count(0x10_0000, 1, true);
-        let c0 = rig.emu.oa_counter("GPU_TICKS").unwrap();
+        let c0 = rig.emu.oa_counter(SlotKind::GpuTicks).unwrap();
         rig.emu.advance(700);
         let after = rig.emu.mi_report_perf_count(0x10_1000, 2, true);
-        let c1 = rig.emu.oa_counter("GPU_TICKS").unwrap();
+        let c1 = rig.emu.oa_counter(SlotKind::GpuTicks).unwrap();
         assert!(matches!(before, ReportOutcome::Written { .. }));
         assert!(matches!(after, ReportOutcome::Written { .. }));
         let (a, b) = (rig.report(0x10_0000), rig.report(0x10_1000));
@@ -472,10 +472,10 @@ fn select_previous_cec_output_chains() {
     let c = val(p, "CEC3_0", &[("compare_function", 7), ("select", 2)]);
     program_cec(&mut rig, 3, c, 0);
     rig.start(5, None);
-    let c0 = rig.emu.oa_counter("GPU_TICKS").unwrap();
+    let c0 = rig.emu.oa_counter(SlotKind::GpuTicks).unwrap();
     rig.emu.advance(1001);
-    let clocks = rig.emu.oa_counter("GPU_TICKS").unwrap() - c0;
-    let b = |n: usize| rig.emu.oa_counter(&format!("B{n}")).unwrap();
+    let clocks = rig.emu.oa_counter(SlotKind::GpuTicks).unwrap() - c0;
+    let b = |n: usize| rig.emu.oa_counter(SlotKind::B(n as u32)).unwrap();
     let quarter = (c0..c0 + clocks).filter(|c| c % 4 == 3).count() as u64;
     assert_eq!(b(0), quarter);
     assert_eq!(b(1), b(0));
@@ -509,8 +509,8 @@ fn a_deltas_are_rate_times_ticks() {
         assert_eq!(d(7), 2 * 100, "{}", p.name);
         assert_eq!(d(last), 3 * 100, "{}", p.name);
         assert_eq!(d(1), 0, "{}", p.name);
-        assert_eq!(rig.emu.oa_counter("A0"), Some(950));
-        assert_eq!(rig.emu.oa_counter("A100"), None);
+        assert_eq!(rig.emu.oa_counter(SlotKind::A(0)), Some(950));
+        assert_eq!(rig.emu.oa_counter(SlotKind::A(100)), None);
     }
 }
 
@@ -525,18 +525,18 @@ fn counter_registers_mirror_the_counters() {
         assert_eq!(u64::from(rig.emu.read32(a3)), 70);
         assert_eq!(
             u64::from(rig.emu.read32(reg(p, "OAPERF_B0").address)),
-            rig.emu.oa_counter("B0").unwrap() & 0xFFFF_FFFF
+            rig.emu.oa_counter(SlotKind::B(0)).unwrap() & 0xFFFF_FFFF
         );
         if p.name == "bdw" {
             let ticks = rig.emu.read32(reg(p, "GPU_TICKS").address);
             assert_eq!(
                 u64::from(ticks),
-                rig.emu.oa_counter("GPU_TICKS").unwrap() & 0xFFFF_FFFF
+                rig.emu.oa_counter(SlotKind::GpuTicks).unwrap() & 0xFFFF_FFFF
             );
         }
         // A software write loads the counter.
         rig.emu.write32(a3, 1000);
-        assert_eq!(rig.emu.oa_counter("A3"), Some(1000));
+        assert_eq!(rig.emu.oa_counter(SlotKind::A(3)), Some(1000));
         rig.emu.advance(1);
         assert_eq!(rig.emu.read32(a3), 1007);
     }
@@ -550,10 +550,10 @@ fn hsw_counter_overflow_on_a_32_bit_wrap() {
     rig.start(5, None);
     rig.emu.write32(reg(p, "OAPERF_A0").address, 0xFFFF_FFF0);
     rig.emu.advance(1);
-    assert_eq!(rig.emu.oa_counter("A0"), Some(0xFFFF_FFF8));
+    assert_eq!(rig.emu.oa_counter(SlotKind::A(0)), Some(0xFFFF_FFF8));
     assert_eq!(rig.status("counter_overflow"), 0);
     rig.emu.advance(1);
-    assert_eq!(rig.emu.oa_counter("A0"), Some(0));
+    assert_eq!(rig.emu.oa_counter(SlotKind::A(0)), Some(0));
     assert_eq!(rig.status("counter_overflow"), 1);
     assert_eq!(rig.emu.read32(reg(p, "OAPERF_A0").address), 0);
     // RW-V: software clears it by writing 0.
@@ -563,7 +563,7 @@ fn hsw_counter_overflow_on_a_32_bit_wrap() {
     program_cec(&mut rig, 0, 0x3, 0xFFFE);
     rig.emu.write32(reg(p, "OAPERF_B0").address, 0xFFFF_FFFF);
     rig.emu.advance(1);
-    assert_eq!(rig.emu.oa_counter("B0"), Some(7));
+    assert_eq!(rig.emu.oa_counter(SlotKind::B(0)), Some(7));
     assert_eq!(rig.status("counter_overflow"), 1);
 }
 
@@ -575,7 +575,7 @@ fn bdw_40_bit_counters_go_beyond_2_32() {
     rig.start(5, None);
     rig.emu.write32(reg(p, "OAPERF_A0").address, 0xFFFF_FF00);
     rig.emu.advance(1);
-    assert_eq!(rig.emu.oa_counter("A0"), Some(0x1_0000_0100));
+    assert_eq!(rig.emu.oa_counter(SlotKind::A(0)), Some(0x1_0000_0100));
     assert_eq!(rig.status("counter_overflow"), 0, "no wrap below 2^40");
     assert_eq!(rig.emu.read32(reg(p, "OAPERF_A0").address), 0x100);
     assert_eq!(rig.emu.read32(reg(p, "OAPERF_A0_UPPER").address), 1);
@@ -590,9 +590,9 @@ fn bdw_40_bit_counters_go_beyond_2_32() {
     // Wrap at 2^40.
     rig.emu.write32(reg(p, "OAPERF_A0_UPPER").address, 0xFF);
     rig.emu.write32(reg(p, "OAPERF_A0").address, 0xFFFF_FFFF);
-    assert_eq!(rig.emu.oa_counter("A0"), Some(0xFF_FFFF_FFFF));
+    assert_eq!(rig.emu.oa_counter(SlotKind::A(0)), Some(0xFF_FFFF_FFFF));
     rig.emu.advance(1);
-    assert_eq!(rig.emu.oa_counter("A0"), Some(0x1FF));
+    assert_eq!(rig.emu.oa_counter(SlotKind::A(0)), Some(0x1FF));
     assert_eq!(rig.status("counter_overflow"), 1);
 }
 
@@ -1002,14 +1002,14 @@ fn context_filtering_counts_only_the_selected_context() {
         rig.emu.advance(5);
         rig.emu.clear_context();
         rig.emu.advance(7);
-        assert_eq!(rig.emu.oa_counter("A0"), Some(25), "{}", p.name);
+        assert_eq!(rig.emu.oa_counter(SlotKind::A(0)), Some(25), "{}", p.name);
         // Filtering off: everything counts.
         rig.w(
             rig.n.control,
             &[("counter_enable", 1), ("counter_select", 5)],
         );
         rig.emu.advance(3);
-        assert_eq!(rig.emu.oa_counter("A0"), Some(28), "{}", p.name);
+        assert_eq!(rig.emu.oa_counter(SlotKind::A(0)), Some(28), "{}", p.name);
     }
 }
 
@@ -1136,9 +1136,19 @@ fn a_missing_tail_write_is_reported_when_a_report_comes() {
 // ------------------------------------------------------------- the rest
 
 #[test]
-fn the_oa_model_is_off_after_new() {
+fn the_oa_model_is_on_after_new_for_gpu_projects_only() {
+    for p in hal::PROJECTS.iter().copied() {
+        let gpu = !p.formats.is_empty();
+        assert_eq!(Emulator::new(p, Sku::default()).has_oa(), gpu, "{}", p.name);
+    }
+}
+
+#[test]
+fn the_oa_model_can_be_turned_off() {
     let p = &hsw::PROJECT;
     let mut emu = Emulator::new(p, Sku::default());
+    assert!(emu.has_oa());
+    emu.disable_oa();
     emu.write32(reg(p, "FORCEWAKE_MT").address, 0x0001_0001);
     emu.advance(Sku::DEFAULT_WAKE_LATENCY);
     let ctl = reg(p, "OACONTROL").address;
@@ -1159,7 +1169,7 @@ fn the_oa_model_is_off_after_new() {
         emu.mi_report_perf_count(0, 1, true),
         ReportOutcome::NotTriggered
     );
-    assert_eq!(emu.oa_counter("A0"), None);
+    assert_eq!(emu.oa_counter(SlotKind::A(0)), None);
     assert!(emu.oa_warnings().is_empty());
     // Graphics memory works all the same.
     emu.gpu_mem_write(0xFFFE, &[1, 2, 3, 4]);
@@ -1195,9 +1205,9 @@ fn gpu_clocks_per_tick_is_configurable() {
         &bdw::PROJECT,
         OaConfig::default().with_gpu_clocks_per_tick(3),
     );
-    let c0 = rig.emu.oa_counter("GPU_TICKS").unwrap();
+    let c0 = rig.emu.oa_counter(SlotKind::GpuTicks).unwrap();
     rig.emu.advance(100);
-    assert_eq!(rig.emu.oa_counter("GPU_TICKS").unwrap() - c0, 300);
+    assert_eq!(rig.emu.oa_counter(SlotKind::GpuTicks).unwrap() - c0, 300);
     assert_eq!(rig.emu.oa_config().unwrap().gpu_clocks_per_tick, 3);
 }
 

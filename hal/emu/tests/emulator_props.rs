@@ -237,7 +237,19 @@ fn pick_op(rng: &mut Rng, p: &ProjectInfo, top: u64) -> Op {
 }
 
 fn run(p: &'static ProjectInfo, seed: u64, sku: Sku) -> usize {
-    let mut emu = Emulator::new(p, sku);
+    let mut emu = match perfregs_emu::bind::Bindings::of(p) {
+        Some(_) => Emulator::new(p, sku),
+        // TGL plus registers (same addresses): TGL's bindings hold.
+        None => Emulator::with_bindings(
+            perfregs_emu::bind::Bindings {
+                project: p,
+                ..perfregs_emu::bind::TGL
+            },
+            sku,
+        ),
+    };
+    // The register file alone: values change with time only through units.
+    emu.disable_oa();
     let or = oracles(&emu);
     let top = p
         .registers
