@@ -1,6 +1,6 @@
 //! `perfregs dump <project> --json`: the compiled view of one project.
 
-use perfregs::hal::meta::{ProjectInfo, SpaceKind};
+use hal::meta::{ProjectInfo, SpaceKind};
 use serde_json::{json, Value};
 
 fn space(s: SpaceKind) -> &'static str {

@@ -1,6 +1,6 @@
 //! `perfregs lookup <project> <address>`: what lives at an address.
 
-use perfregs::hal::meta::ProjectInfo;
+use hal::meta::ProjectInfo;
 
 /// Lines describing `address` on `p`.
 pub fn lookup(p: &ProjectInfo, address: u64) -> Vec<String> {

@@ -5,11 +5,9 @@
 //! The format is chosen at run time by name and dispatched to the generated
 //! typed format through the project's `reports::visit_all`.
 
-use perfregs::hal::meta::{FormatInfo, ProjectInfo};
-use perfregs::hal::oa_buffer::{
-    available, timestamp32, OaBuffer, ReportDelta, Summary, MAX_REPORT_SIZE,
-};
-use perfregs::hal::{FormatVisitor, Report, ReportFormat};
+use hal::meta::{FormatInfo, ProjectInfo};
+use hal::oa_buffer::{available, timestamp32, OaBuffer, ReportDelta, Summary, MAX_REPORT_SIZE};
+use hal::{FormatVisitor, Report, ReportFormat};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -112,7 +110,7 @@ pub fn find_format(p: &ProjectInfo, name: &str) -> Result<&'static FormatInfo, S
 /// Call `v.visit::<F>()` for each report format type of project `name`;
 /// false when the project has no generated report formats.
 fn visit_project<V: FormatVisitor>(name: &str, v: &mut V) -> bool {
-    use perfregs::hal::{bdw, hsw, ivb, snb, tgl, vlv};
+    use hal::{bdw, hsw, ivb, snb, tgl, vlv};
     match name {
         "snb" => snb::reports::visit_all(v),
         "ivb" => ivb::reports::visit_all(v),

@@ -1,6 +1,6 @@
 //! `perfregs diff <A> <B>`: registers added, removed, moved, and fields changed.
 
-use perfregs::hal::meta::{ProjectInfo, RegisterInfo};
+use hal::meta::{ProjectInfo, RegisterInfo};
 
 fn field_sig(r: &RegisterInfo) -> Vec<(String, u32, u32, &'static str)> {
     r.fields

@@ -1,4 +1,16 @@
-//! The `perfregs` command: check descriptions and decode register values.
+//! The `perfregs` command (crate `perfregs-cli`): check register
+//! descriptions, and decode, list, look up, diff, dump and export the
+//! registers of the perfregs HAL (`perfregs-hal`), including raw OA buffer
+//! dumps (`oa-decode`). `perfregs help` prints the usage.
+//!
+//! `check` and `export` read descriptions with the `perfregs-codegen` front
+//! end; the other commands read the HAL's compiled-in metadata. It is a crate
+//! of its own so that the `perfregs` library does not depend on the generator.
+//! In the repository, `cargo run -- <command>` runs it.
+//!
+//! Descriptions folder, when none is given: `$PERFREGS_REGDEFS` (`export`
+//! only, as before), else `regdefs/` in the current directory, else the
+//! shipped descriptions of `perfregs-regdefs`.
 
 mod cli;
 
@@ -12,13 +24,13 @@ macro_rules! say {
     }};
 }
 
-use perfregs::hal::{meta::ProjectInfo, PROJECTS};
-use std::path::PathBuf;
+use hal::{meta::ProjectInfo, PROJECTS};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage:
-  perfregs check [PATH...]                     validate descriptions (default: regdefs/)
+  perfregs check [PATH...]                     validate descriptions (default: regdefs/, else the shipped ones)
   perfregs decode <project> <REGISTER> <value> decode a value into named fields
   perfregs list <project>                      list a project's registers
   perfregs dump <project> --json               the compiled view of a project as JSON
@@ -59,9 +71,20 @@ fn usage_error(msg: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// The descriptions folder when none is given: `regdefs/` in the current
+/// directory (the repository root), else the one `perfregs-regdefs` ships.
+fn default_regdefs() -> PathBuf {
+    let local = Path::new("regdefs");
+    if local.is_dir() {
+        local.to_path_buf()
+    } else {
+        PathBuf::from(perfregs_regdefs::dir())
+    }
+}
+
 fn check(paths: &[String]) -> ExitCode {
     let paths: Vec<PathBuf> = if paths.is_empty() {
-        vec![PathBuf::from("regdefs")]
+        vec![default_regdefs()]
     } else {
         paths.iter().map(PathBuf::from).collect()
     };
@@ -308,8 +331,7 @@ fn export(args: &[String]) -> ExitCode {
         Ok(f) => f,
         Err(e) => return usage_error(&e.to_string()),
     };
-    let dir = std::env::var_os("PERFREGS_REGDEFS")
-        .map_or_else(|| PathBuf::from("regdefs"), PathBuf::from);
+    let dir = std::env::var_os("PERFREGS_REGDEFS").map_or_else(default_regdefs, PathBuf::from);
     let ir = match perfregs_codegen::compile_path(&dir) {
         Ok(ir) => ir,
         Err(diags) => {

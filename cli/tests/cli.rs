@@ -2,10 +2,18 @@
 
 use std::process::Command;
 
+/// The repository root (this crate is `cli/`): the tests name files relative to
+/// it (`codegen/tests/fixtures/...`) and `check` reads its `regdefs/`.
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+
 fn perfregs(args: &[&str]) -> (i32, String, String) {
+    perfregs_in(ROOT, args)
+}
+
+fn perfregs_in(dir: &str, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(dir)
         .output()
         .expect("run perfregs");
     (
@@ -20,6 +28,15 @@ fn check_passes_on_shipped_descriptions() {
     let (code, out, err) = perfregs(&["check"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.starts_with("ok: "), "{out}");
+}
+
+/// Without `regdefs/` in the current directory, `check` reads the descriptions
+/// `perfregs-regdefs` ships: the same files, the same counts.
+#[test]
+fn check_falls_back_to_the_shipped_descriptions() {
+    let (code, out, err) = perfregs_in(env!("CARGO_MANIFEST_DIR"), &["check"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out, perfregs(&["check"]).1);
 }
 
 #[test]
