@@ -1,7 +1,8 @@
 //! The emulator's cost, against the simplest thing doing the same work.
 //!
 //! - `rw_access`: 1000 rounds of `read32` + `write32` (read, add the round
-//!   number, write back) on HSW `OACONTROL`, a plain 32-bit RW register:
+//!   number, write back) on HSW `OACONTROL`, a 32-bit RW register, in the
+//!   register file alone (the OA model, which watches `OACONTROL`, off):
 //!   - `emulator`: through `Bus<Mmio>` on an [`Emulator`] (render awake,
 //!     tracing off): direct index lookup, wake check, access rules;
 //!   - `emulator_traced`: the same with tracing on (trace cleared per sample);
@@ -49,6 +50,7 @@ mod benches {
         assert!(emu.awake::<perfregs::hal::hsw::domains::Render>());
         emu.set_tracing(tracing);
         emu.take_trace();
+        emu.disable_oa();
         emu
     }
 

@@ -659,10 +659,35 @@ fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
             let rdoc = format!(" Role `{}`.", r.name);
             quote!(#[doc = #rdoc] pub #name: #t)
         });
+        let pushes: Vec<TokenStream> = u
+            .roles
+            .iter()
+            .filter_map(|r| {
+                let name = format_ident!("{}", r.name);
+                Some(match r.kind {
+                    Kind::Field => quote!(if let Some(f) = self.#name { out.push(f.reg.address); }),
+                    Kind::Register => quote!(if let Some(r) = self.#name { out.push(r.address); }),
+                    Kind::Fields => quote!(out.extend(self.#name.iter().map(|f| f.reg.address));),
+                    Kind::Registers => quote!(out.extend(self.#name.iter().map(|r| r.address));),
+                    _ => return None,
+                })
+            })
+            .collect();
+        let out_arg = if pushes.is_empty() {
+            format_ident!("_out")
+        } else {
+            format_ident!("out")
+        };
         out.extend(quote! {
             #[doc = #doc]
             #[derive(Clone, Copy, Debug, Default)]
             pub struct #ty { #(#fields,)* }
+            impl #ty {
+                /// Append the address of every register a role binds.
+                pub fn addresses(&self, #out_arg: &mut Vec<u64>) {
+                    #(#pushes)*
+                }
+            }
         });
     }
     let unit_fields = units.iter().map(|u| {

@@ -436,7 +436,7 @@ pub use trace::{Outcome, TraceEntry};
 use bind::Bindings;
 use forcewake::ForceWake;
 use index::{slot, unslot, AddressIndex, Slot, NONE16};
-use regfile::{Reg, Role};
+use regfile::{Hot, Reg, Role};
 use sku::low_bits;
 use steering::Steering;
 
@@ -464,12 +464,22 @@ pub struct Emulator {
     targets: Vec<&'static str>,
     /// Per wake target: accesses pass.
     awake: Vec<bool>,
+    /// Bit t set: wake target t (t < 64) sleeps (the fast path's check).
+    asleep: u64,
+    /// Per register: the fast path's view.
+    hot: Vec<Hot>,
+    /// The last plain register accessed: its address and view (drivers
+    /// poll and read-modify-write one register at a time).
+    last: (u64, Hot, usize),
     fw: Vec<ForceWake>,
     /// Per replication group: present instances.
     present: Vec<u64>,
     steering: Steering,
     tracing: bool,
     trace: Vec<TraceEntry>,
+    /// Accesses, every outcome.
+    total: usize,
+    /// Accesses per outcome other than `Ok` (which is `total` minus these).
     counts: [usize; 4],
     /// The OA model, when on ([`Emulator::enable_oa`]).
     oa: Option<Box<oa::Oa>>,
@@ -686,7 +696,7 @@ impl Emulator {
             })
             .unwrap_or_default();
 
-        Emulator {
+        let mut emu = Emulator {
             project,
             bindings,
             sku,
@@ -701,11 +711,83 @@ impl Emulator {
             steering,
             tracing: true,
             trace: Vec::new(),
+            total: 0,
             counts: [0; 4],
+            asleep: 0,
+            hot: Vec::new(),
+            last: (u64::MAX, Hot::NONE, usize::MAX),
             oa: None,
             mem: gpumem::GpuMem::default(),
             p4: None,
             r2: None,
+        };
+        emu.rebuild_hot();
+        emu
+    }
+
+    /// Recompute the fast path's view of every register and target (after
+    /// construction, and when a unit starts watching registers).
+    pub(crate) fn rebuild_hot(&mut self) {
+        let mut watched = Vec::new();
+        if self.oa.is_some() {
+            if let Some(u) = self.bindings.oa {
+                u.addresses(&mut watched);
+            }
+            if let Some(u) = self.bindings.cec {
+                u.addresses(&mut watched);
+            }
+        }
+        if self.r2.is_some() {
+            if let Some(u) = self.bindings.uncore {
+                u.addresses(&mut watched);
+            }
+        }
+        let watched: Vec<usize> = watched.iter().filter_map(|&a| self.reg_at(a)).collect();
+        self.hot = self
+            .regs
+            .iter()
+            .enumerate()
+            .map(|(ri, r)| {
+                let t = usize::from(r.target);
+                let wake_bit = if r.target == NONE16 {
+                    0
+                } else {
+                    1u64.checked_shl(t as u32).unwrap_or(0)
+                };
+                let plain =
+                    r.is_plain() && !watched.contains(&ri) && (r.target == NONE16 || t < 64);
+                Hot {
+                    base: u32::try_from(r.base).unwrap_or(u32::MAX),
+                    take: r.take as u32,
+                    readable: r.readable as u32,
+                    wake_bit,
+                    plain,
+                }
+            })
+            .collect();
+        self.last = (u64::MAX, Hot::NONE, usize::MAX);
+        self.asleep = 0;
+        for (t, &a) in self.awake.iter().enumerate().take(64) {
+            if !a {
+                self.asleep |= 1 << t;
+            }
+        }
+    }
+
+    /// Record whether wake target `t` lets accesses pass.
+    fn set_awake(&mut self, t: usize, on: bool) {
+        if let Some(a) = self.awake.get_mut(t) {
+            *a = on;
+        }
+        if t < 64 {
+            if on {
+                self.asleep &= !(1 << t);
+            } else {
+                self.asleep |= 1 << t;
+            }
+        }
+        if !on {
+            self.last = (u64::MAX, Hot::NONE, usize::MAX);
         }
     }
 
@@ -772,6 +854,7 @@ impl Emulator {
     /// are still counted ([`Emulator::count`]) but not recorded.
     pub fn set_tracing(&mut self, on: bool) {
         self.tracing = on;
+        self.last = (u64::MAX, Hot::NONE, usize::MAX);
     }
 
     /// Whether accesses are being recorded.
@@ -825,12 +908,18 @@ impl Emulator {
 
     /// Dword accesses that ended with `outcome`, traced or not.
     pub fn count(&self, outcome: Outcome) -> usize {
-        self.counts.get(outcome.index()).copied().unwrap_or(0)
+        match outcome {
+            Outcome::Ok => self
+                .counts
+                .iter()
+                .fold(self.total, |a, &c| a.saturating_sub(c)),
+            o => self.counts.get(o.index()).copied().unwrap_or(0),
+        }
     }
 
     /// Dword accesses so far, traced or not (a 64-bit access counts twice).
     pub fn accesses(&self) -> usize {
-        self.counts.iter().fold(0usize, |a, &c| a.saturating_add(c))
+        self.total
     }
 
     /// The register at `addr` (its own address or, for a 64-bit register,
@@ -934,17 +1023,15 @@ impl Emulator {
     }
 
     /// Read the dword at `addr` (as [`Bus::read32`]).
-    #[inline]
+    #[inline(always)]
     pub fn read32(&mut self, addr: u64) -> u32 {
-        let s = self.index.slot_at(addr);
-        self.access(addr, s, None)
+        self.access_at(addr, None)
     }
 
     /// Write the dword at `addr` (as [`Bus::write32`]).
-    #[inline]
+    #[inline(always)]
     pub fn write32(&mut self, addr: u64, value: u32) {
-        let s = self.index.slot_at(addr);
-        self.access(addr, s, Some(value));
+        self.access_at(addr, Some(value));
     }
 
     /// Read 64 bits as two dword accesses, low dword first: at a 64-bit
@@ -998,11 +1085,56 @@ impl Emulator {
     }
 
     /// One dword access to `addr`, decoded as `s`.
+    /// A plain register at `addr`, as last cached or from the index. The
+    /// cache holds only while tracing is off and no domain has gone to
+    /// sleep since it was filled (both empty it), so a hit needs no check.
+    #[inline(always)]
+    fn access_at(&mut self, addr: u64, write: Option<u32>) -> u32 {
+        let (last_addr, h, _) = self.last;
+        if addr == last_addr {
+            if let Some(stored) = self.values.get_mut(h.base as usize) {
+                self.total = self.total.wrapping_add(1);
+                return plain_rule(stored, h, write);
+            }
+        }
+        let s = self.index.slot_at(addr);
+        self.access(addr, s, write)
+    }
+
+    /// The fast path's work on plain register `ri` (its domain awake).
+    #[inline(always)]
+    fn plain_access(&mut self, addr: u64, h: Hot, ri: usize, write: Option<u32>) -> Option<u32> {
+        let stored = self.values.get_mut(h.base as usize)?;
+        let r = plain_rule(stored, h, write);
+        self.total = self.total.wrapping_add(1);
+        if self.tracing {
+            self.record_traced(addr, ri, write, r, None, Outcome::Ok);
+        }
+        Some(r)
+    }
+
     #[inline(always)]
     fn access(&mut self, addr: u64, s: Slot, write: Option<u32>) -> u32 {
         let Some((ri, high)) = unslot(s) else {
             return self.no_register(addr, write);
         };
+        // The fast path: a plain register whose domain is awake.
+        if let Some(&h) = self.hot.get(ri) {
+            if h.plain && !high && self.asleep & h.wake_bit == 0 {
+                if !self.tracing {
+                    self.last = (addr, h, ri);
+                }
+                if let Some(r) = self.plain_access(addr, h, ri, write) {
+                    return r;
+                }
+            }
+        }
+        self.general(addr, ri, high, write)
+    }
+
+    /// Every access the fast path does not take.
+    #[inline(never)]
+    fn general(&mut self, addr: u64, ri: usize, high: bool, write: Option<u32>) -> u32 {
         let Some(reg) = self.regs.get(ri) else {
             return self.no_register(addr, write);
         };
@@ -1174,22 +1306,54 @@ impl Emulator {
         instance: Option<u32>,
         outcome: Outcome,
     ) {
-        if let Some(c) = self.counts.get_mut(outcome.index()) {
-            *c = c.saturating_add(1);
+        self.total = self.total.wrapping_add(1);
+        if outcome != Outcome::Ok {
+            if let Some(c) = self.counts.get_mut(outcome.index()) {
+                *c = c.saturating_add(1);
+            }
         }
         if self.tracing {
-            let register = self.regs.get(ri).map(|r| r.info.name);
-            self.trace.push(TraceEntry {
-                time: self.now,
-                addr,
-                register,
-                value: u64::from(write.unwrap_or(read)),
-                write: write.is_some(),
-                domain: self.target_name(target),
-                instance,
-                outcome,
-            });
+            self.push_trace(addr, ri, write, read, target, instance, outcome);
         }
+    }
+
+    /// The fast path's trace entry (its target is the register's).
+    #[inline(never)]
+    fn record_traced(
+        &mut self,
+        addr: u64,
+        ri: usize,
+        write: Option<u32>,
+        read: u32,
+        instance: Option<u32>,
+        outcome: Outcome,
+    ) {
+        let target = self.regs.get(ri).map_or(NONE16, |r| r.target);
+        self.push_trace(addr, ri, write, read, target, instance, outcome);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push_trace(
+        &mut self,
+        addr: u64,
+        ri: usize,
+        write: Option<u32>,
+        read: u32,
+        target: u16,
+        instance: Option<u32>,
+        outcome: Outcome,
+    ) {
+        let register = self.regs.get(ri).map(|r| r.info.name);
+        self.trace.push(TraceEntry {
+            time: self.now,
+            addr,
+            register,
+            value: u64::from(write.unwrap_or(read)),
+            write: write.is_some(),
+            domain: self.target_name(target),
+            instance,
+            outcome,
+        });
     }
 
     /// Side effects of a change of register `ri`'s stored value.
@@ -1221,9 +1385,21 @@ impl Emulator {
                 .unwrap_or(0)
         };
         let on = value(f.request) & 0xFFFF != 0 && value(f.ack) != 0;
-        if let Some(a) = self.awake.get_mut(usize::from(f.target)) {
-            *a = on;
+        let t = usize::from(f.target);
+        self.set_awake(t, on);
+    }
+}
+
+/// Read or write a plain register's stored value (see [`Hot`]).
+#[inline(always)]
+fn plain_rule(stored: &mut u64, h: Hot, write: Option<u32>) -> u32 {
+    let old = *stored as u32;
+    match write {
+        Some(v) => {
+            *stored = u64::from((old & !h.take) | (v & h.take));
+            0
         }
+        None => old & h.readable,
     }
 }
 
@@ -1232,11 +1408,11 @@ macro_rules! bus_impl {
         /// The emulator's one address space, reached as this space (see the
         /// [module documentation](self)).
         impl Bus<$space> for Emulator {
-            #[inline]
+            #[inline(always)]
             fn read32(&mut self, addr: u64) -> u32 {
                 Emulator::read32(self, addr)
             }
-            #[inline]
+            #[inline(always)]
             fn write32(&mut self, addr: u64, value: u32) {
                 Emulator::write32(self, addr, value)
             }

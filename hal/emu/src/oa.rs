@@ -1026,6 +1026,7 @@ impl Emulator {
                 });
             }
         }
+        self.rebuild_hot();
     }
 
     /// Turn the OA model off (its counters, buffer state and warnings are
@@ -1033,6 +1034,7 @@ impl Emulator {
     /// side effects, and a programmed OA unit writes nothing.
     pub fn disable_oa(&mut self) {
         self.oa = None;
+        self.rebuild_hot();
     }
 
     /// Whether the OA model is on.

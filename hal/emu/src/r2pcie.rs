@@ -451,6 +451,7 @@ impl Emulator {
                 self.r2 = Some(std::boxed::Box::new(m));
             }
         }
+        self.rebuild_hot();
     }
 
     /// Whether the R2PCIe / UBox model is on.

@@ -48,6 +48,35 @@ pub(crate) struct Reg {
     pub role: Role,
 }
 
+/// What the fast path needs of a register, packed: a plain register (one
+/// instance, no force-wake role, not masked, 32 bits, no RW1C/RW1S/RC bits,
+/// no unit watching it) is read and written here without the general rules.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hot {
+    /// Value-store index.
+    pub base: u32,
+    /// Bits a write takes.
+    pub take: u32,
+    /// Bits a read returns.
+    pub readable: u32,
+    /// Bit of the wake target in the emulator's asleep mask (0: none, or
+    /// not plain).
+    pub wake_bit: u64,
+    /// Takes the fast path.
+    pub plain: bool,
+}
+
+impl Hot {
+    /// No register (an empty cache entry).
+    pub(crate) const NONE: Hot = Hot {
+        base: u32::MAX,
+        take: 0,
+        readable: 0,
+        wake_bit: 0,
+        plain: false,
+    };
+}
+
 /// Mask of a field's bits, without overflowing on odd descriptions.
 pub(crate) fn field_mask(f: &FieldInfo) -> u64 {
     low_bits(f.width).checked_shl(f.lsb).unwrap_or(0)
@@ -116,6 +145,17 @@ impl Reg {
 
     /// The value stored after writing dword `value` to half `high` of a
     /// register holding `old`.
+    /// Whether the register follows the plain rules (see [`Hot`]), apart
+    /// from units watching it.
+    pub(crate) fn is_plain(&self) -> bool {
+        self.instances == 1
+            && self.role == Role::Plain
+            && !self.masked
+            && !self.wide
+            && self.w1c | self.w1s | self.rc == 0
+            && u32::try_from(self.base).is_ok()
+    }
+
     #[inline]
     pub(crate) fn write(&self, old: u64, value: u32, high: bool) -> u64 {
         let (val, lane) = if self.masked {
