@@ -418,6 +418,8 @@ struct Layout {
     info: &'static FormatInfo,
     ops: Vec<SlotOp>,
     runs: Vec<Run>,
+    /// Byte ranges no slot writes (zeroed by `render`).
+    gaps: Vec<(usize, usize)>,
 }
 
 impl Layout {
@@ -493,10 +495,49 @@ impl Layout {
                 }),
             }
         }
+        // The bytes no slot covers.
+        let mut covered = vec![false; info.size];
+        let mut cover = |from: usize, n: usize| {
+            for c in covered.iter_mut().skip(from).take(n) {
+                *c = true;
+            }
+        };
+        for op in &singles {
+            let n = match op.width {
+                Width::Dword => 4,
+                Width::Qword => 8,
+                Width::Bytes(n) => n,
+                Width::Split(h) => {
+                    cover(h, 1);
+                    4
+                }
+            };
+            cover(op.offset, n);
+        }
+        for r in &runs {
+            cover(r.offset, 4 * r.count);
+            if let Some(h) = r.high {
+                cover(h, r.count);
+            }
+        }
+        let mut gaps = Vec::new();
+        let mut i = 0;
+        while i < covered.len() {
+            if covered[i] {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < covered.len() && !covered[i] {
+                i += 1;
+            }
+            gaps.push((start, i - start));
+        }
         Layout {
             info,
             ops: singles,
             runs,
+            gaps,
         }
     }
 }
@@ -902,7 +943,14 @@ impl Oa {
     }
 
     /// Render the current counters into `buf` (the layout's size).
+    /// Write a whole report of `layout` into `buf`: every slot, and zeros
+    /// where no slot is.
     fn render(&self, layout: &Layout, h: Header, buf: &mut [u8]) {
+        for &(from, n) in &layout.gaps {
+            if let Some(g) = buf.get_mut(from..from.saturating_add(n)) {
+                g.fill(0);
+            }
+        }
         for r in &layout.runs {
             let bank: &[u64] = match r.bank {
                 Bank::A => &self.a,
@@ -911,14 +959,10 @@ impl Oa {
             };
             let vals = bank.get(r.first..r.first + r.count).unwrap_or_default();
             if let Some(dst) = buf.get_mut(r.offset..r.offset + 4 * r.count) {
-                for (d, v) in dst.chunks_exact_mut(4).zip(vals) {
-                    d.copy_from_slice(&(*v as u32).to_le_bytes());
-                }
+                low_dwords(dst, vals);
             }
             if let Some(dst) = r.high.and_then(|h| buf.get_mut(h..h + r.count)) {
-                for (d, v) in dst.iter_mut().zip(vals) {
-                    *d = (v >> 32) as u8;
-                }
+                high_bytes(dst, vals);
             }
         }
         for op in &layout.ops {
@@ -965,6 +1009,22 @@ impl Oa {
             SlotKind::C(n) => self.c.get(n as usize).copied(),
             SlotKind::RptId | SlotKind::Other => None,
         }
+    }
+}
+
+/// The low dwords of `vals`, little-endian, into `dst` (4 bytes each).
+#[inline(always)]
+fn low_dwords(dst: &mut [u8], vals: &[u64]) {
+    for (d, v) in dst.chunks_exact_mut(4).zip(vals) {
+        d.copy_from_slice(&(*v as u32).to_le_bytes());
+    }
+}
+
+/// Bits 39:32 of `vals` into `dst` (one byte each).
+#[inline(always)]
+fn high_bytes(dst: &mut [u8], vals: &[u64]) {
+    for (d, v) in dst.iter_mut().zip(vals) {
+        *d = (v >> 32) as u8;
     }
 }
 
@@ -1144,26 +1204,25 @@ impl Emulator {
     /// model is off, the format has no layout or `out` is too short. For
     /// benchmarks and tools.
     pub fn oa_render_report(&mut self, report_id: u32, out: &mut [u8]) -> Option<usize> {
-        self.with_oa_state(|emu, oa| {
-            emu.oa_sync_in(oa);
-            let layout = oa.layout.take()?;
-            let size = layout.info.size;
-            let r = out.get_mut(..size).map(|buf| {
-                buf.fill(0);
-                oa.render(
-                    &layout,
-                    Header {
-                        rpt_id: report_id,
-                        time: emu.now,
-                    },
-                    buf,
-                );
-                size
-            });
-            oa.layout = Some(layout);
-            r
-        })
-        .flatten()
+        // The layout is resolved once per format change: only a new format
+        // code (or CEC programming) needs the model's state refreshed.
+        let oa = self.oa.as_deref()?;
+        let sel = self.oa_get(oa.map.format);
+        if oa.layout_sel != Some(sel) || oa.plan.is_none() {
+            self.with_oa_state(|emu, oa| emu.oa_sync_in(oa));
+        }
+        let oa = self.oa.as_deref()?;
+        let layout = oa.layout.as_ref()?;
+        let buf = out.get_mut(..layout.info.size)?;
+        oa.render(
+            layout,
+            Header {
+                rpt_id: report_id,
+                time: self.now,
+            },
+            buf,
+        );
+        Some(buf.len())
     }
 
     /// The current value of a counter: `SlotKind::A(7)`, `B(0)`, `C(2)`,
