@@ -75,4 +75,8 @@ fn main() {
 
     println!("\naccesses, in order (the emulator's trace):");
     gpu.with_bus(|e| e.trace().iter().for_each(|t| println!("  {t}")));
+    // What the emulated hardware did wrong without telling (none expected
+    // unless the example shows one on purpose).
+    let n = gpu.with_bus(|e| e.print_warnings()).unwrap_or(0);
+    println!("\nemulator warnings: {n}");
 }

@@ -57,4 +57,8 @@ fn main() {
         "steering register afterwards: {:?}",
         gpu.read(tgl::MCR_SELECTOR, &AlwaysAwake)
     );
+    // What the emulated hardware did wrong without telling (none expected
+    // unless the example shows one on purpose).
+    let n = gpu.with_bus(|e| e.print_warnings()).unwrap_or(0);
+    println!("\nemulator warnings: {n}");
 }

@@ -96,6 +96,9 @@ fn run_hsw() -> Result<(), String> {
     gpu.write(hsw::OASTATUS2, &rw, |w| {
         w.head_pointer(Bits::truncate(tail >> 6))
     });
+    // What the emulated hardware did wrong without telling.
+    let n = gpu.with_bus(|e| e.print_warnings()).unwrap_or(0);
+    println!("emulator warnings: {n}");
     Ok(())
 }
 
@@ -138,6 +141,9 @@ fn run_bdw() -> Result<(), String> {
     let used = tail.saturating_sub(BASE) as usize;
     let buffer = gpu.with_bus(|e| e.gpu_mem(BASE, used)).unwrap_or_default();
     print_reports::<bdw::reports::A32u40A4u32B8C8>(&bdw::PROJECT, &buffer);
+    // What the emulated hardware did wrong without telling.
+    let n = gpu.with_bus(|e| e.print_warnings()).unwrap_or(0);
+    println!("emulator warnings: {n}");
     Ok(())
 }
 
@@ -180,6 +186,9 @@ fn run_tgl() -> Result<(), String> {
     let used = tail.saturating_sub(BASE) as usize;
     let buffer = gpu.with_bus(|e| e.gpu_mem(BASE, used)).unwrap_or_default();
     print_reports::<tgl::reports::A32u40A4u32B8C8>(&tgl::PROJECT, &buffer);
+    // What the emulated hardware did wrong without telling.
+    let n = gpu.with_bus(|e| e.print_warnings()).unwrap_or(0);
+    println!("emulator warnings: {n}");
     Ok(())
 }
 

@@ -54,4 +54,8 @@ fn main() {
         }
         other => println!("\nunexpected: {other:?}"),
     }
+    // What the emulated hardware did wrong without telling (none expected
+    // unless the example shows one on purpose).
+    let n = cpu.with_bus(|e| e.print_warnings()).unwrap_or(0);
+    println!("\nemulator warnings: {n}");
 }

@@ -424,6 +424,7 @@ mod regfile;
 mod sku;
 mod steering;
 mod trace;
+mod warn;
 
 pub use bind::SlotKind;
 pub use cec::{NoaBit, NoaSource};
@@ -432,6 +433,7 @@ pub use p4::{CpuEvents, CpuInterrupt, CPU_INTERRUPT_CAP, P4_COUNTERS};
 pub use r2pcie::{EventPattern, UncoreConfig, UncoreEvents, R2_COUNTERS};
 pub use sku::Sku;
 pub use trace::{Outcome, TraceEntry};
+pub use warn::{Warning, WarningKind, MAX_WARNINGS};
 
 use bind::Bindings;
 use forcewake::ForceWake;
@@ -479,6 +481,10 @@ pub struct Emulator {
     trace: Vec<TraceEntry>,
     /// Accesses, every outcome.
     total: usize,
+    /// Register-file warnings (the OA model keeps its own).
+    warnings: Vec<Warning>,
+    /// Register-file warnings not kept (beyond [`MAX_WARNINGS`]).
+    warnings_dropped: u64,
     /// Accesses per outcome other than `Ok` (which is `total` minus these).
     counts: [usize; 4],
     /// The OA model, when on ([`Emulator::enable_oa`]).
@@ -712,6 +718,8 @@ impl Emulator {
             tracing: true,
             trace: Vec::new(),
             total: 0,
+            warnings: Vec::new(),
+            warnings_dropped: 0,
             counts: [0; 4],
             asleep: 0,
             hot: Vec::new(),
@@ -878,6 +886,45 @@ impl Emulator {
         for e in &self.trace {
             std::println!("{e}");
         }
+    }
+
+    /// Everything the emulated hardware did wrong without telling, oldest
+    /// first: accesses to sleeping domains, to addresses where no register
+    /// decodes and to fused-off instances, and the OA model's complaints
+    /// (PPGTT reports, programming order, formats without a layout). At
+    /// most [`MAX_WARNINGS`] register-file warnings are kept, plus the OA
+    /// model's own.
+    pub fn warnings(&self) -> Vec<Warning> {
+        let mut all = self.warnings.clone();
+        all.extend(self.oa_warnings().into_iter().map(Warning::from));
+        all.sort_by_key(|w| w.time);
+        all
+    }
+
+    /// Take the warnings (see [`Emulator::warnings`]), leaving none.
+    pub fn take_warnings(&mut self) -> Vec<Warning> {
+        let mut all = core::mem::take(&mut self.warnings);
+        all.extend(self.take_oa_warnings().into_iter().map(Warning::from));
+        all.sort_by_key(|w| w.time);
+        all
+    }
+
+    /// Register-file warnings not kept because the list was full.
+    pub fn warnings_dropped(&self) -> u64 {
+        self.warnings_dropped
+    }
+
+    /// Print every warning to stderr, one line each with a `warning:`
+    /// prefix; returns how many there were. The examples end with this.
+    pub fn print_warnings(&self) -> usize {
+        let all = self.warnings();
+        for w in &all {
+            std::eprintln!("warning: {w}");
+        }
+        if self.warnings_dropped > 0 {
+            std::eprintln!("warning: {} more not kept", self.warnings_dropped);
+        }
+        all.len()
     }
 
     /// Whether power domain `D` lets accesses through now: request bits
@@ -1310,6 +1357,23 @@ impl Emulator {
         if outcome != Outcome::Ok {
             if let Some(c) = self.counts.get_mut(outcome.index()) {
                 *c = c.saturating_add(1);
+            }
+            let register = self.regs.get(ri).map(|r| r.info.name);
+            let domain = self.target_name(target);
+            if let Some(w) = Warning::access(
+                self.now,
+                addr,
+                register,
+                domain,
+                instance,
+                write.is_some(),
+                outcome,
+            ) {
+                if self.warnings.len() < MAX_WARNINGS {
+                    self.warnings.push(w);
+                } else {
+                    self.warnings_dropped = self.warnings_dropped.saturating_add(1);
+                }
             }
         }
         if self.tracing {

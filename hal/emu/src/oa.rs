@@ -1256,9 +1256,12 @@ impl Emulator {
         self.oa.as_ref().map(|o| o.stats)
     }
 
-    /// The OA model's warnings, oldest first (at most 1024 are kept).
-    pub fn oa_warnings(&self) -> &[OaWarning] {
-        self.oa.as_ref().map_or(&[], |o| &o.warnings)
+    /// The OA model's warnings, oldest first (at most 1024 are kept; also
+    /// in [`Emulator::warnings`]).
+    pub fn oa_warnings(&self) -> Vec<OaWarning> {
+        self.oa
+            .as_ref()
+            .map_or_else(Vec::new, |o| o.warnings.clone())
     }
 
     /// Take the OA model's warnings, leaving the list empty.

@@ -935,6 +935,12 @@ fn mi_report_perf_count_writes_its_id_at_its_address() {
             .oa_warnings()
             .iter()
             .any(|w| w.kind == OaWarningKind::Ppgtt { address: 0x30_0000 }));
+        // The same, in the emulator's one warning list.
+        assert!(rig
+            .emu
+            .warnings()
+            .iter()
+            .any(|w| w.kind == WarningKind::Oa(OaWarningKind::Ppgtt { address: 0x30_0000 })));
         // Beyond the 4 GiB GGTT.
         rig.emu.advance(1);
         rig.emu.mi_report_perf_count(0xFFFF_FFC0, 1, true);

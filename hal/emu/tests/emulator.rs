@@ -1305,3 +1305,73 @@ fn bus_pause_is_one_tick() {
     assert_eq!((polls, emu.now()), (3, 3));
     assert!(awake(&emu, "gt"));
 }
+
+/// What hardware does silently is reported: a read while the domain sleeps,
+/// a write where no register decodes, a read of a fused-off instance; one
+/// warning each, in order, with the time, the register and the domain.
+#[test]
+fn silent_hardware_failures_are_warnings() {
+    let p = tgl_replicated();
+    let r = repl(p, "dss");
+    let sel = addr(p, "MCR_SELECTOR");
+    let mut emu = emulator(p, Sku::default().fuse_dss(2));
+    assert!(emu.warnings().is_empty());
+    let oar = reg(p, "OAR_OACONTROL");
+    assert_eq!(emu.read32(oar.address), 0); // render asleep
+    wake_all(&mut emu);
+    // No register, in an always-on row or outside every row.
+    let hole = (0x10u64..0x1000)
+        .step_by(4)
+        .find(|&a| emu.register_at(a).is_none() && emu.domain_of(a).is_none_or(|d| d == "aon"))
+        .expect("a hole");
+    emu.write32(hole, 7);
+    emu.write32(sel, mcr(false, 0, 2));
+    assert_eq!(emu.read32(r.address), 0); // DSS 2 fused off
+    let w = emu.warnings();
+    assert_eq!(w.len(), 3, "{w:#?}");
+    assert_eq!(
+        w[0].kind,
+        WarningKind::Asleep {
+            addr: oar.address,
+            register: Some("OAR_OACONTROL"),
+            domain: Some("render"),
+            write: false
+        }
+    );
+    assert_eq!(
+        w[1].kind,
+        WarningKind::Unclaimed {
+            addr: hole,
+            write: true
+        }
+    );
+    assert!(matches!(
+        w[2].kind,
+        WarningKind::FusedOff {
+            instance: Some(2),
+            write: false,
+            ..
+        }
+    ));
+    assert!(
+        w[0].to_string()
+            .contains("while power domain render sleeps"),
+        "{}",
+        w[0]
+    );
+    assert_eq!(emu.take_warnings().len(), 3);
+    assert!(emu.warnings().is_empty());
+}
+
+/// The list is bounded: beyond [`MAX_WARNINGS`] warnings are counted.
+#[test]
+fn warnings_are_bounded_and_counted() {
+    let p = &hsw::PROJECT;
+    let mut emu = emulator(p, Sku::default());
+    let oacontrol = reg(p, "OACONTROL").address;
+    for _ in 0..MAX_WARNINGS + 10 {
+        emu.read32(oacontrol); // render asleep
+    }
+    assert_eq!(emu.warnings().len(), MAX_WARNINGS);
+    assert_eq!(emu.warnings_dropped(), 10);
+}
