@@ -424,6 +424,7 @@ mod regfile;
 mod sku;
 mod steering;
 mod trace;
+mod unit;
 mod warn;
 
 pub use bind::SlotKind;
@@ -441,6 +442,7 @@ use index::{slot, unslot, AddressIndex, Slot, NONE16};
 use regfile::{Hot, Reg, Role};
 use sku::low_bits;
 use steering::Steering;
+use unit::Unit;
 
 /// The emulated register file of one project.
 ///
@@ -737,18 +739,9 @@ impl Emulator {
     /// construction, and when a unit starts watching registers).
     pub(crate) fn rebuild_hot(&mut self) {
         let mut watched = Vec::new();
-        if self.oa.is_some() {
-            if let Some(u) = self.bindings.oa {
-                u.addresses(&mut watched);
-            }
-            if let Some(u) = self.bindings.cec {
-                u.addresses(&mut watched);
-            }
-        }
-        if self.r2.is_some() {
-            if let Some(u) = self.bindings.uncore {
-                u.addresses(&mut watched);
-            }
+        let b = self.bindings;
+        for u in self.units() {
+            u.watches(&b, &mut watched);
         }
         let watched: Vec<usize> = watched.iter().filter_map(|&a| self.reg_at(a)).collect();
         self.hot = self
@@ -779,6 +772,39 @@ impl Emulator {
             if !a {
                 self.asleep |= 1 << t;
             }
+        }
+    }
+
+    /// The units that are on.
+    fn units(&self) -> impl Iterator<Item = &dyn Unit> {
+        let oa = self.oa.as_deref().map(|u| u as &dyn Unit);
+        let p4 = self.p4.as_deref().map(|u| u as &dyn Unit);
+        let r2 = self.r2.as_deref().map(|u| u as &dyn Unit);
+        [oa, p4, r2].into_iter().flatten()
+    }
+
+    /// Run `f` on every unit that is on, each taken out of the emulator
+    /// while it runs (so it can use the register file).
+    fn each_unit(&mut self, mut f: impl FnMut(&mut dyn Unit, &mut Emulator)) {
+        if let Some(mut u) = self.oa.take() {
+            f(&mut *u, self);
+            self.oa = Some(u);
+        }
+        if let Some(mut u) = self.p4.take() {
+            f(&mut *u, self);
+            self.p4 = Some(u);
+        }
+        if let Some(mut u) = self.r2.take() {
+            f(&mut *u, self);
+            self.r2 = Some(u);
+        }
+    }
+
+    /// Register `ri`'s stored value changed (`software`: a bus write, else
+    /// a poke): tell the units.
+    fn stored(&mut self, ri: usize, software: bool) {
+        if self.oa.is_some() || self.p4.is_some() || self.r2.is_some() {
+            self.each_unit(|u, emu| u.written(emu, ri, software));
         }
     }
 
@@ -847,15 +873,8 @@ impl Emulator {
             }
             self.refresh(d);
         }
-        if self.oa.is_some() {
-            self.oa_advance(from, self.now);
-        }
-        if self.p4.is_some() {
-            self.p4_advance(from, self.now);
-        }
-        if self.r2.is_some() {
-            self.r2_advance(from, self.now);
-        }
+        let to = self.now;
+        self.each_unit(|u, emu| u.advance(emu, from, to));
     }
 
     /// Turn tracing on or off (on after [`Emulator::new`]). Off, accesses
@@ -1037,12 +1056,7 @@ impl Emulator {
             *slot = v;
         }
         self.after_store(ri);
-        if self.oa.is_some() {
-            self.oa_written(ri, false);
-        }
-        if self.r2.is_some() {
-            self.r2_written(ri);
-        }
+        self.stored(ri, false);
         true
     }
 
@@ -1060,12 +1074,7 @@ impl Emulator {
         };
         *slot = value & reg.defined;
         self.after_store(ri);
-        if self.oa.is_some() {
-            self.oa_written(ri, false);
-        }
-        if self.r2.is_some() {
-            self.r2_written(ri);
-        }
+        self.stored(ri, false);
         true
     }
 
@@ -1209,11 +1218,8 @@ impl Emulator {
             None => 0,
         };
         self.record(addr, ri, write, r, target, None, Outcome::Ok);
-        if write.is_some() && self.oa.is_some() {
-            self.oa_written(ri, true);
-        }
-        if write.is_some() && self.r2.is_some() {
-            self.r2_written(ri);
+        if write.is_some() {
+            self.stored(ri, true);
         }
         r
     }
@@ -1231,12 +1237,7 @@ impl Emulator {
         self.record(addr, ri, write, r, reg.target, None, Outcome::Ok);
         if write.is_some() {
             self.after_store(ri);
-            if self.oa.is_some() {
-                self.oa_written(ri, true);
-            }
-            if self.r2.is_some() {
-                self.r2_written(ri);
-            }
+            self.stored(ri, true);
         }
         r
     }
@@ -1284,12 +1285,7 @@ impl Emulator {
             if reg.role != Role::Plain {
                 self.after_store(ri);
             }
-            if self.oa.is_some() {
-                self.oa_written(ri, true);
-            }
-            if self.r2.is_some() {
-                self.r2_written(ri);
-            }
+            self.stored(ri, true);
             return 0;
         }
         let here = inst < reg.instances && present.checked_shr(inst).unwrap_or(0) & 1 != 0;
@@ -1310,11 +1306,8 @@ impl Emulator {
         if write.is_some() && reg.role != Role::Plain {
             self.after_store(ri);
         }
-        if write.is_some() && self.oa.is_some() {
-            self.oa_written(ri, true);
-        }
-        if write.is_some() && self.r2.is_some() {
-            self.r2_written(ri);
+        if write.is_some() {
+            self.stored(ri, true);
         }
         r
     }

@@ -429,11 +429,16 @@ impl Emulator {
     pub fn cpu_interrupts_dropped(&self) -> u64 {
         self.p4.as_ref().map_or(0, |m| m.dropped)
     }
+}
 
-    pub(super) fn p4_advance(&mut self, from: u64, to: u64) {
-        if let Some(mut m) = self.p4.take() {
-            m.advance(&mut self.values, from, to);
-            self.p4 = Some(m);
-        }
+impl crate::unit::Unit for P4 {
+    fn written(&mut self, _emu: &mut Emulator, _ri: usize, _software: bool) {
+        // The model reads its registers at every tick: nothing to do here.
     }
+
+    fn advance(&mut self, emu: &mut Emulator, from: u64, to: u64) {
+        P4::advance(self, &mut emu.values, from, to);
+    }
+
+    fn watches(&self, _b: &crate::bind::Bindings, _out: &mut Vec<u64>) {}
 }

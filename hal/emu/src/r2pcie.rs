@@ -477,18 +477,20 @@ impl Emulator {
     pub fn uncore_freeze_at(&self) -> Option<u64> {
         self.r2.as_ref().and_then(|m| m.freeze_at)
     }
+}
 
-    pub(super) fn r2_advance(&mut self, from: u64, to: u64) {
-        if let Some(mut m) = self.r2.take() {
-            m.advance(&mut self.values, from, to);
-            self.r2 = Some(m);
-        }
+impl crate::unit::Unit for R2 {
+    fn written(&mut self, emu: &mut Emulator, ri: usize, _software: bool) {
+        R2::written(self, &mut emu.values, ri);
     }
 
-    pub(super) fn r2_written(&mut self, ri: usize) {
-        if let Some(mut m) = self.r2.take() {
-            m.written(&mut self.values, ri);
-            self.r2 = Some(m);
+    fn advance(&mut self, emu: &mut Emulator, from: u64, to: u64) {
+        R2::advance(self, &mut emu.values, from, to);
+    }
+
+    fn watches(&self, b: &crate::bind::Bindings, out: &mut Vec<u64>) {
+        if let Some(u) = b.uncore {
+            u.addresses(out);
         }
     }
 }

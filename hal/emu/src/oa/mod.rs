@@ -22,629 +22,21 @@ use super::cec::{CecConfig, CecPlan, CECS};
 use super::sku::low_bits;
 use super::{Emulator, NoaSource};
 
+mod layout;
+mod map;
+mod outcomes;
+mod ring;
+mod settings;
+
+use layout::*;
+use map::*;
+pub use outcomes::{OaStats, OaWarning, OaWarningKind, ReportOutcome};
+use ring::*;
+pub use settings::{OaConfig, Workload};
+
 /// Most warnings kept by [`Emulator::oa_warnings`]; later ones are counted
 /// only ([`OaStats::warnings_dropped`]).
 const MAX_WARNINGS: usize = 1024;
-
-/// Largest report rendered on the stack (bigger formats use the heap).
-const STACK_REPORT: usize = 256;
-
-/// Configuration of the OA model ([`Emulator::with_oa`]).
-///
-/// ```
-/// use perfregs_emu::OaConfig;
-/// let cfg = OaConfig::default().with_gpu_clocks_per_tick(4);
-/// assert_eq!(cfg.gpu_clocks_per_tick, 4);
-/// assert_eq!(cfg.legacy_timer_rpt_id, OaConfig::DEFAULT_LEGACY_TIMER_RPT_ID);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct OaConfig {
-    /// GPU clocks per emulator tick (one tick is one TIME_STAMP tick). The
-    /// GPU clock feeds GPU_TICKS, the CEC logic (B counters count GPU
-    /// clocks) and, on projects whose layouts have no GPU_TICKS, C2.
-    pub gpu_clocks_per_tick: u64,
-    /// RPT_ID of timer reports on projects without documented RPT_ID fields
-    /// (no `rpt_id_report_reasons` table: SNB..HSW). The PRMs say nothing;
-    /// the default sets bit 10, which Intel GPU tools (IGT `perf` test,
-    /// `oa_report_is_periodic`) observed to correlate with timer reports on
-    /// HSW, and is non-zero, which Linux i915 requires of a written HSW
-    /// report.
-    pub legacy_timer_rpt_id: u32,
-}
-
-impl OaConfig {
-    /// Default [`OaConfig::gpu_clocks_per_tick`].
-    pub const DEFAULT_GPU_CLOCKS_PER_TICK: u64 = 8;
-    /// Default [`OaConfig::legacy_timer_rpt_id`].
-    pub const DEFAULT_LEGACY_TIMER_RPT_ID: u32 = 1 << 10;
-
-    /// Set [`OaConfig::gpu_clocks_per_tick`].
-    #[must_use]
-    pub fn with_gpu_clocks_per_tick(mut self, clocks: u64) -> Self {
-        self.gpu_clocks_per_tick = clocks;
-        self
-    }
-
-    /// Set [`OaConfig::legacy_timer_rpt_id`].
-    #[must_use]
-    pub fn with_legacy_timer_rpt_id(mut self, id: u32) -> Self {
-        self.legacy_timer_rpt_id = id;
-        self
-    }
-}
-
-impl Default for OaConfig {
-    fn default() -> Self {
-        OaConfig {
-            gpu_clocks_per_tick: Self::DEFAULT_GPU_CLOCKS_PER_TICK,
-            legacy_timer_rpt_id: Self::DEFAULT_LEGACY_TIMER_RPT_ID,
-        }
-    }
-}
-
-/// A scripted synthetic workload: events per tick for each A counter.
-///
-/// `Workload::new().rate(0, 5).rate(7, 2)` adds 5 to A0 and 2 to A7 on every
-/// tick the counters count. Counters the project does not have are ignored.
-///
-/// ```
-/// use perfregs_emu::Workload;
-/// let w = Workload::new().rate(0, 5).rate(7, 2).rate(0, 6);
-/// assert_eq!(w.rate_of(0), 6);
-/// assert_eq!(w.rates(), &[(0, 6), (7, 2)]);
-/// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Workload {
-    /// `(counter, events per tick)`, by ascending counter, no zero rates.
-    rates: Vec<(u32, u64)>,
-}
-
-impl Workload {
-    /// No events.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// A`counter` counts `events_per_tick` per tick (replacing an earlier
-    /// rate; 0 removes it).
-    #[must_use]
-    pub fn rate(mut self, counter: u32, events_per_tick: u64) -> Self {
-        match self.rates.binary_search_by_key(&counter, |&(c, _)| c) {
-            Ok(i) if events_per_tick == 0 => {
-                self.rates.remove(i);
-            }
-            Ok(i) => {
-                if let Some(r) = self.rates.get_mut(i) {
-                    r.1 = events_per_tick;
-                }
-            }
-            Err(_) if events_per_tick == 0 => {}
-            Err(i) => self.rates.insert(i, (counter, events_per_tick)),
-        }
-        self
-    }
-
-    /// Events per tick of A`counter`.
-    pub fn rate_of(&self, counter: u32) -> u64 {
-        self.rates
-            .binary_search_by_key(&counter, |&(c, _)| c)
-            .ok()
-            .and_then(|i| self.rates.get(i))
-            .map_or(0, |r| r.1)
-    }
-
-    /// Every non-zero rate, `(counter, events per tick)` by counter.
-    pub fn rates(&self) -> &[(u32, u64)] {
-        &self.rates
-    }
-}
-
-/// What became of one report request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ReportOutcome {
-    /// Written; `address` is where its first byte went (a report in the OA
-    /// buffer may wrap to the buffer's base).
-    Written {
-        /// Graphics address of the report's first byte.
-        address: u64,
-    },
-    /// Another report was written in the same tick: this one was dropped and
-    /// the report-lost status bit set.
-    Lost,
-    /// The OA buffer is full in disable-overrun mode: nothing was written.
-    Suppressed,
-    /// Written to PPGTT memory, which is not modelled: nowhere visible (a
-    /// warning records it).
-    Invisible,
-    /// The selected report format has no layout on this project: nothing
-    /// was written (a warning records it).
-    NoLayout,
-    /// No report was requested: the OA model is off, the counters are
-    /// disabled, the project has no such report, or nothing changed.
-    NotTriggered,
-}
-
-/// Why the OA model complained ([`Emulator::oa_warnings`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OaWarningKind {
-    /// The OA buffer registers were not programmed in the PRM order (head
-    /// pointer, OA buffer, tail pointer); overflow detection is off until
-    /// they are.
-    ProgrammingOrder {
-        /// The register whose write broke the order (or was missing).
-        register: &'static str,
-        /// What went wrong.
-        reason: &'static str,
-    },
-    /// A report went to PPGTT memory (MI_REPORT_PERF_COUNT without GTT
-    /// select, or an OA buffer with memory select 0), which is not modelled.
-    Ppgtt {
-        /// The address as given.
-        address: u64,
-    },
-    /// The report format code selects no layout on this project.
-    NoLayout {
-        /// The format code.
-        format: u64,
-    },
-    /// Report bytes at or above 4 GiB (outside the modelled GGTT) were
-    /// dropped.
-    OutsideGgtt {
-        /// The report's address.
-        address: u64,
-    },
-}
-
-/// One complaint of the OA model, with the time it happened.
-///
-/// Displays as one line, e.g. `t=5 OA: PPGTT report at 0x1000 is not
-/// modelled (nothing written)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct OaWarning {
-    /// Emulator time.
-    pub time: u64,
-    /// What happened.
-    pub kind: OaWarningKind,
-}
-
-impl fmt::Display for OaWarning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "t={} OA: ", self.time)?;
-        match self.kind {
-            OaWarningKind::ProgrammingOrder { register, reason } => write!(
-                f,
-                "{register}: {reason}; buffer overflow detection is off until the OA buffer is reprogrammed in order"
-            ),
-            OaWarningKind::Ppgtt { address } => write!(
-                f,
-                "PPGTT report at {address:#x} is not modelled (nothing written)"
-            ),
-            OaWarningKind::NoLayout { format } => {
-                write!(f, "report format {format} has no layout (nothing written)")
-            }
-            OaWarningKind::OutsideGgtt { address } => write!(
-                f,
-                "report at {address:#x} reaches beyond the 4 GiB GGTT (bytes dropped)"
-            ),
-        }
-    }
-}
-
-/// Counts of what the OA model did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct OaStats {
-    /// Timer-triggered reports written to the OA buffer.
-    pub timer_reports: u64,
-    /// Context-switch reports written to the OA buffer.
-    pub context_reports: u64,
-    /// MI_REPORT_PERF_COUNT reports written (PPGTT ones included).
-    pub mi_reports: u64,
-    /// Report requests dropped as lost (report-lost status).
-    pub lost: u64,
-    /// Reports not written because the buffer was full in disable-overrun
-    /// mode.
-    pub suppressed: u64,
-    /// Reports written into a full buffer (default mode: overwriting unread
-    /// reports, buffer-overflow status).
-    pub overwrites: u64,
-    /// Warnings not kept because the list was full.
-    pub warnings_dropped: u64,
-}
-
-// ------------------------------------------------------------------ state
-
-/// A register field resolved to the register file.
-#[derive(Clone, Copy, Debug)]
-struct Rf {
-    /// Register index.
-    ri: usize,
-    /// Field mask (in place).
-    mask: u64,
-    lsb: u32,
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-struct CecRegs {
-    func: Option<Rf>,
-    value: Option<Rf>,
-    select: Option<Rf>,
-    mask: Option<Rf>,
-}
-
-/// The OA registers and fields of the project.
-#[derive(Clone, Debug)]
-struct OaMap {
-    enable: Option<Rf>,
-    format: Option<Rf>,
-    ctx_enable: Option<Rf>,
-    ctx_id: Option<Rf>,
-    timer_enable: Option<Rf>,
-    timer_period: Option<Rf>,
-    report_lost: Option<Rf>,
-    buffer_overflow: Option<Rf>,
-    counter_overflow: Option<Rf>,
-    disable_overrun: Option<Rf>,
-    overrun_status: Option<Rf>,
-    head: Option<Rf>,
-    tail: Option<Rf>,
-    base: Option<Rf>,
-    size: Option<Rf>,
-    udw: Option<Rf>,
-    mem_select: Option<Rf>,
-    no_ctx_reports: Option<Rf>,
-    /// `(register index, name)` of the head, buffer and tail registers.
-    head_reg: Option<(usize, &'static str)>,
-    buffer_reg: Option<(usize, &'static str)>,
-    tail_reg: Option<(usize, &'static str)>,
-    cec: [CecRegs; CECS],
-    /// Buffer size in bytes per size-field encoding.
-    sizes: [u64; 8],
-    /// Timer period exponent offset: 2^(p + shift).
-    timer_shift: u32,
-}
-
-/// Where a counter register mirrors a model counter.
-#[derive(Clone, Copy, Debug)]
-enum MirrorKind {
-    ALow(usize),
-    AHigh(usize),
-    B(usize),
-    Ticks,
-}
-
-/// What a store to a register means to the OA model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum RegRole {
-    /// Nothing.
-    None,
-    /// Counter register: mirror `n`.
-    Mirror(usize),
-    /// CEC programming.
-    Cec,
-    /// OA buffer geometry (head, tail, base, size).
-    Ring,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Mirror {
-    ri: usize,
-    kind: MirrorKind,
-    /// The value the model last stored (or loaded); `u64::MAX`: never.
-    last: u64,
-}
-
-/// RPT_ID bits of the project.
-#[derive(Clone, Copy, Debug, Default)]
-struct RptBits {
-    /// The project documents RPT_ID reason bits.
-    reasons: bool,
-    timer: u32,
-    ctx_switch: u32,
-    ctx_valid: u32,
-    timer_enabled: u32,
-}
-
-impl RptBits {
-    fn timer_report(&self, valid: bool, legacy: u32) -> u32 {
-        if !self.reasons {
-            return legacy;
-        }
-        self.timer | self.timer_enabled | if valid { self.ctx_valid } else { 0 }
-    }
-
-    fn ctx_report(&self, valid: bool, timer_on: bool) -> u32 {
-        self.ctx_switch
-            | if timer_on { self.timer_enabled } else { 0 }
-            | if valid { self.ctx_valid } else { 0 }
-    }
-}
-
-/// Where a report value comes from.
-#[derive(Clone, Copy, Debug)]
-enum Src {
-    RptId,
-    TimeStamp,
-    CtxId,
-    GpuTicks,
-    A(usize),
-    B(usize),
-    C(usize),
-    Zero,
-}
-
-/// How a value is stored in its slot.
-#[derive(Clone, Copy, Debug)]
-enum Width {
-    /// Low 32 bits.
-    Dword,
-    /// 64 bits.
-    Qword,
-    /// Low 32 bits, and bits 39:32 in the byte at this offset.
-    Split(usize),
-    /// The low `n` (1..=8) bytes.
-    Bytes(usize),
-}
-
-#[derive(Clone, Copy, Debug)]
-struct SlotOp {
-    src: Src,
-    offset: usize,
-    width: Width,
-}
-
-/// Counters of one kind stored as consecutive dwords.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Bank {
-    A,
-    B,
-    C,
-}
-
-/// `count` counters of `bank` from index `first`, low dwords at `offset`,
-/// `offset + 4`, ...; with `high`, bits 39:32 in consecutive bytes there.
-#[derive(Clone, Copy, Debug)]
-struct Run {
-    bank: Bank,
-    first: usize,
-    count: usize,
-    offset: usize,
-    high: Option<usize>,
-}
-
-/// A report layout with its slots resolved to sources: consecutive dword
-/// counters merged into runs, everything else one slot at a time.
-#[derive(Clone, Debug)]
-struct Layout {
-    info: &'static FormatInfo,
-    ops: Vec<SlotOp>,
-    runs: Vec<Run>,
-    /// Byte ranges no slot writes (zeroed by `render`).
-    gaps: Vec<(usize, usize)>,
-}
-
-impl Layout {
-    /// `kinds`: the slots' kinds, as the bindings classify them (in
-    /// `info.counters` order; a slot without a kind is written as 0).
-    fn new(info: &'static FormatInfo, kinds: &[SlotKind], n_a: usize, c2_clock: bool) -> Self {
-        let mut ops = Vec::with_capacity(info.counters.len());
-        for (i, slot) in info.counters.iter().enumerate() {
-            let src = match kinds.get(i).copied().unwrap_or(SlotKind::Other) {
-                SlotKind::RptId => Src::RptId,
-                SlotKind::TimeStamp => Src::TimeStamp,
-                SlotKind::CtxId => Src::CtxId,
-                SlotKind::GpuTicks => Src::GpuTicks,
-                SlotKind::A(n) if (n as usize) < n_a => Src::A(n as usize),
-                SlotKind::B(n) if (n as usize) < CECS => Src::B(n as usize),
-                SlotKind::C(2) if c2_clock => Src::GpuTicks,
-                SlotKind::C(n) if n < 8 => Src::C(n as usize),
-                _ => Src::Zero,
-            };
-            let offset = slot.offset as usize;
-            let high = slot.high_byte_offset.map(|h| h as usize);
-            let (width, bytes) = match (high, (slot.bits as usize).div_ceil(8).clamp(1, 8)) {
-                (Some(h), _) => (Width::Split(h), 4),
-                (None, 4) => (Width::Dword, 4),
-                (None, 8) => (Width::Qword, 8),
-                (None, n) => (Width::Bytes(n), n),
-            };
-            let fits =
-                offset.saturating_add(bytes) <= info.size && high.is_none_or(|h| h < info.size);
-            if fits {
-                ops.push(SlotOp { src, offset, width });
-            }
-        }
-        // Merge consecutive dword (or split) counters of one bank.
-        let mut runs: Vec<Run> = Vec::new();
-        let mut singles = Vec::with_capacity(ops.len());
-        for op in ops {
-            let (bank, i) = match op.src {
-                Src::A(i) => (Bank::A, i),
-                Src::B(i) => (Bank::B, i),
-                Src::C(i) => (Bank::C, i),
-                _ => {
-                    singles.push(op);
-                    continue;
-                }
-            };
-            let high = match op.width {
-                Width::Dword => None,
-                Width::Split(h) => Some(h),
-                _ => {
-                    singles.push(op);
-                    continue;
-                }
-            };
-            let extends = runs.last().is_some_and(|r| {
-                r.bank == bank
-                    && r.first + r.count == i
-                    && r.offset + 4 * r.count == op.offset
-                    && match (r.high, high) {
-                        (None, None) => true,
-                        (Some(a), Some(b)) => a + r.count == b,
-                        _ => false,
-                    }
-            });
-            match runs.last_mut() {
-                Some(r) if extends => r.count += 1,
-                _ => runs.push(Run {
-                    bank,
-                    first: i,
-                    count: 1,
-                    offset: op.offset,
-                    high,
-                }),
-            }
-        }
-        // The bytes no slot covers.
-        let mut covered = vec![false; info.size];
-        let mut cover = |from: usize, n: usize| {
-            for c in covered.iter_mut().skip(from).take(n) {
-                *c = true;
-            }
-        };
-        for op in &singles {
-            let n = match op.width {
-                Width::Dword => 4,
-                Width::Qword => 8,
-                Width::Bytes(n) => n,
-                Width::Split(h) => {
-                    cover(h, 1);
-                    4
-                }
-            };
-            cover(op.offset, n);
-        }
-        for r in &runs {
-            cover(r.offset, 4 * r.count);
-            if let Some(h) = r.high {
-                cover(h, r.count);
-            }
-        }
-        let mut gaps = Vec::new();
-        let mut i = 0;
-        while i < covered.len() {
-            if covered[i] {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < covered.len() && !covered[i] {
-                i += 1;
-            }
-            gaps.push((start, i - start));
-        }
-        Layout {
-            info,
-            ops: singles,
-            runs,
-            gaps,
-        }
-    }
-}
-
-/// The report header values.
-#[derive(Clone, Copy, Debug)]
-struct Header {
-    rpt_id: u32,
-    time: u64,
-}
-
-/// The PRM programming order of the OA buffer registers.
-#[derive(Clone, Copy, Debug)]
-struct Order {
-    /// A head write happened since the last complete sequence.
-    head_seen: bool,
-    /// A tail write happened after the last head write.
-    tail_since_head: bool,
-    /// The buffer register was written; the tail write that completes the
-    /// sequence has not come yet.
-    pending: bool,
-    /// The pending sequence is in order so far.
-    seq_ok: bool,
-    /// Overflow detection is on.
-    valid: bool,
-    /// The missing tail write was reported.
-    warned_pending: bool,
-}
-
-impl Default for Order {
-    fn default() -> Self {
-        Order {
-            head_seen: false,
-            tail_since_head: false,
-            pending: false,
-            seq_ok: true,
-            valid: true,
-            warned_pending: false,
-        }
-    }
-}
-
-impl Order {
-    fn head(&mut self) {
-        self.head_seen = true;
-        self.tail_since_head = false;
-    }
-
-    fn buffer(&mut self) -> Option<&'static str> {
-        let reason = if !self.head_seen {
-            Some("written without a head-pointer write before it (PRM order: head pointer, OA buffer, tail pointer)")
-        } else if self.tail_since_head {
-            Some("written after the tail-pointer register (PRM order: head pointer, OA buffer, tail pointer)")
-        } else {
-            None
-        };
-        self.seq_ok = reason.is_none();
-        self.pending = true;
-        self.valid = false;
-        self.warned_pending = false;
-        reason
-    }
-
-    fn tail(&mut self) {
-        self.tail_since_head = true;
-        if self.pending {
-            self.pending = false;
-            self.valid = self.seq_ok;
-            if self.seq_ok {
-                self.head_seen = false;
-            }
-        }
-    }
-}
-
-/// The OA buffer as the registers describe it now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Ring {
-    /// Full graphics address of the buffer.
-    base: u64,
-    /// Bits 31:0 of the base (head and tail are 32-bit addresses).
-    base_lo: u64,
-    size: u64,
-    head: u64,
-    tail: u64,
-}
-
-impl Ring {
-    fn off(&self, ptr: u64) -> u64 {
-        (ptr.wrapping_sub(self.base_lo) & 0xFFFF_FFFF) % self.size
-    }
-    fn head_off(&self) -> u64 {
-        self.off(self.head)
-    }
-    fn tail_off(&self) -> u64 {
-        self.off(self.tail)
-    }
-    /// Unread bytes: all of them while `full`, else `(tail - head) mod
-    /// size`.
-    fn used(&self, full: bool) -> u64 {
-        if full {
-            self.size
-        } else {
-            (self.tail_off() + self.size - self.head_off()) % self.size
-        }
-    }
-}
 
 /// What the timer loop does with the remaining events of one advance.
 enum Plan {
@@ -699,102 +91,6 @@ pub(crate) struct Oa {
     warned_layout: Option<u64>,
     warned_ppgtt_buffer: bool,
     stats: OaStats,
-}
-
-// ------------------------------------------------------------- resolution
-
-/// A bound field, resolved to the register file (`reg_at` gives the index
-/// of the register at an address). The mask is clipped to the register.
-fn rf(f: Option<FieldRef>, reg_at: &dyn Fn(u64) -> Option<usize>) -> Option<Rf> {
-    let f = f?;
-    let ri = reg_at(f.reg.address)?;
-    let width = if f.reg.width == 0 { 32 } else { f.reg.width };
-    let mask = f.mask() & low_bits(width);
-    (mask != 0).then_some(Rf {
-        ri,
-        mask,
-        lsb: f.lsb,
-    })
-}
-
-fn bit32(n: Option<u64>) -> u32 {
-    n.and_then(|n| u32::try_from(n).ok())
-        .and_then(|n| 1u32.checked_shl(n))
-        .unwrap_or(0)
-}
-
-impl RptBits {
-    fn new(b: &bind::Oa) -> Self {
-        let timer = bit32(b.rpt_timer_bit);
-        RptBits {
-            reasons: timer != 0,
-            timer,
-            ctx_switch: bit32(b.rpt_ctx_switch_bit),
-            ctx_valid: bit32(b.rpt_ctx_valid_bit),
-            timer_enabled: bit32(b.rpt_timer_enabled_bit),
-        }
-    }
-}
-
-impl OaMap {
-    fn new(b: &bind::Oa, cec: Option<&bind::Cec>, reg_at: &dyn Fn(u64) -> Option<usize>) -> Self {
-        let f = |x: Option<FieldRef>| rf(x, reg_at);
-        let named = |x: Option<FieldRef>| {
-            let x = x?;
-            Some((reg_at(x.reg.address)?, x.reg.name))
-        };
-        let mut sizes = [0u64; 8];
-        for (n, s) in sizes.iter_mut().enumerate() {
-            *s = (128u64 << 10) << n;
-        }
-        for &(code, bytes) in b.sizes {
-            if let Some(s) = usize::try_from(code).ok().and_then(|c| sizes.get_mut(c)) {
-                *s = bytes;
-            }
-        }
-        let mut regs = [CecRegs::default(); CECS];
-        if let Some(c) = cec {
-            let at = |list: &[FieldRef], n: usize| f(list.get(n).copied());
-            for (n, r) in regs.iter_mut().enumerate() {
-                *r = CecRegs {
-                    func: at(c.func, n),
-                    value: at(c.value, n),
-                    select: at(c.select, n),
-                    mask: at(c.mask, n),
-                };
-            }
-        }
-        let disable_overrun = f(b.disable_overrun);
-        OaMap {
-            enable: f(b.enable),
-            format: f(b.format),
-            ctx_enable: f(b.ctx_enable),
-            ctx_id: f(b.ctx_id),
-            timer_enable: f(b.timer_enable),
-            timer_period: f(b.timer_period),
-            report_lost: f(b.report_lost),
-            buffer_overflow: f(b.buffer_overflow),
-            counter_overflow: f(b.counter_overflow),
-            overrun_status: disable_overrun.and(f(b.overrun_status)),
-            disable_overrun,
-            head: f(b.head),
-            tail: f(b.tail),
-            base: f(b.base),
-            size: f(b.size),
-            udw: f(b.udw),
-            mem_select: f(b.mem_select),
-            no_ctx_reports: f(b.no_ctx_reports),
-            head_reg: named(b.head),
-            buffer_reg: named(b.base),
-            tail_reg: named(b.tail),
-            cec: regs,
-            sizes,
-            timer_shift: b
-                .timer_shift
-                .and_then(|s| u32::try_from(s).ok())
-                .unwrap_or(1),
-        }
-    }
 }
 
 impl Oa {
@@ -942,61 +238,6 @@ impl Oa {
         wrapped
     }
 
-    /// Render the current counters into `buf` (the layout's size).
-    /// Write a whole report of `layout` into `buf`: every slot, and zeros
-    /// where no slot is.
-    fn render(&self, layout: &Layout, h: Header, buf: &mut [u8]) {
-        for &(from, n) in &layout.gaps {
-            if let Some(g) = buf.get_mut(from..from.saturating_add(n)) {
-                g.fill(0);
-            }
-        }
-        for r in &layout.runs {
-            let bank: &[u64] = match r.bank {
-                Bank::A => &self.a,
-                Bank::B => &self.b,
-                Bank::C => &self.c,
-            };
-            let vals = bank.get(r.first..r.first + r.count).unwrap_or_default();
-            if let Some(dst) = buf.get_mut(r.offset..r.offset + 4 * r.count) {
-                low_dwords(dst, vals);
-            }
-            if let Some(dst) = r.high.and_then(|h| buf.get_mut(h..h + r.count)) {
-                high_bytes(dst, vals);
-            }
-        }
-        for op in &layout.ops {
-            let v = match op.src {
-                Src::RptId => u64::from(h.rpt_id),
-                Src::TimeStamp => h.time,
-                Src::CtxId => u64::from(self.ctx.unwrap_or(0)),
-                Src::GpuTicks => self.gpu_clock,
-                Src::A(i) => self.a.get(i).copied().unwrap_or(0),
-                Src::B(i) => self.b.get(i).copied().unwrap_or(0),
-                Src::C(i) => self.c.get(i).copied().unwrap_or(0),
-                Src::Zero => 0,
-            };
-            let o = op.offset;
-            match op.width {
-                Width::Dword => put(buf, o, &(v as u32).to_le_bytes()),
-                Width::Qword => put(buf, o, &v.to_le_bytes()),
-                Width::Split(h) => {
-                    put(buf, o, &(v as u32).to_le_bytes());
-                    if let Some(b) = buf.get_mut(h) {
-                        *b = (v >> 32) as u8;
-                    }
-                }
-                Width::Bytes(n) => {
-                    if let Some(src) = v.to_le_bytes().get(..n) {
-                        if let Some(dst) = buf.get_mut(o..o.saturating_add(n)) {
-                            dst.copy_from_slice(src);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
     /// The value of a counter by its slot kind.
     fn counter(&self, slot: SlotKind, now: u64) -> Option<u64> {
         match slot {
@@ -1009,34 +250,6 @@ impl Oa {
             SlotKind::C(n) => self.c.get(n as usize).copied(),
             SlotKind::RptId | SlotKind::Other => None,
         }
-    }
-}
-
-/// The low dwords of `vals`, little-endian, into `dst` (4 bytes each).
-#[inline(always)]
-fn low_dwords(dst: &mut [u8], vals: &[u64]) {
-    for (d, v) in dst.chunks_exact_mut(4).zip(vals) {
-        d.copy_from_slice(&(*v as u32).to_le_bytes());
-    }
-}
-
-/// Bits 39:32 of `vals` into `dst` (one byte each).
-#[inline(always)]
-fn high_bytes(dst: &mut [u8], vals: &[u64]) {
-    for (d, v) in dst.iter_mut().zip(vals) {
-        *d = (v >> 32) as u8;
-    }
-}
-
-/// Copy the fixed-size `bytes` to `buf[o..]` (nothing when it does not fit).
-#[inline(always)]
-fn put<const N: usize>(buf: &mut [u8], o: usize, bytes: &[u8; N]) {
-    if let Some(dst) = buf
-        .get_mut(o..)
-        .and_then(|b| b.get_mut(..N))
-        .and_then(|b| <&mut [u8; N]>::try_from(b).ok())
-    {
-        *dst = *bytes;
     }
 }
 
@@ -1542,38 +755,37 @@ impl Emulator {
     }
 
     /// Time moves from `from` to `to` (the OA part of [`Emulator::advance`]).
-    pub(super) fn oa_advance(&mut self, from: u64, to: u64) {
-        self.with_oa_state(|emu, oa| {
-            emu.oa_sync_in(oa);
-            let enabled = emu.oa_counting(oa);
-            let mut cur = from;
-            if let Some(p) = emu.oa_timer(oa) {
-                while let Some(t) = next_event(cur, p).filter(|&t| t <= to) {
-                    let remaining = u128::from(to - t) / p + 1;
-                    match emu.oa_timer_plan(oa, remaining) {
-                        Plan::One => {
-                            emu.oa_count(oa, t - cur, enabled);
-                            cur = t;
-                            let valid = oa.ctx.is_some();
-                            let id = oa.rpt.timer_report(valid, oa.cfg.legacy_timer_rpt_id);
-                            emu.oa_buffer_report(oa, t, id, false);
-                        }
-                        Plan::Skip(n) => {
-                            // The n-th event from t.
-                            let last = u64::try_from(u128::from(t) + u128::from(n - 1) * p)
-                                .unwrap_or(to)
-                                .min(to);
-                            emu.oa_count(oa, last - cur, enabled);
-                            cur = last;
-                            emu.oa_skip_reports(oa, n, last);
-                        }
-                        Plan::Nothing => break,
+    pub(super) fn oa_advance_in(&mut self, oa: &mut Oa, from: u64, to: u64) {
+        let emu = self;
+        emu.oa_sync_in(oa);
+        let enabled = emu.oa_counting(oa);
+        let mut cur = from;
+        if let Some(p) = emu.oa_timer(oa) {
+            while let Some(t) = next_event(cur, p).filter(|&t| t <= to) {
+                let remaining = u128::from(to - t) / p + 1;
+                match emu.oa_timer_plan(oa, remaining) {
+                    Plan::One => {
+                        emu.oa_count(oa, t - cur, enabled);
+                        cur = t;
+                        let valid = oa.ctx.is_some();
+                        let id = oa.rpt.timer_report(valid, oa.cfg.legacy_timer_rpt_id);
+                        emu.oa_buffer_report(oa, t, id, false);
                     }
+                    Plan::Skip(n) => {
+                        // The n-th event from t.
+                        let last = u64::try_from(u128::from(t) + u128::from(n - 1) * p)
+                            .unwrap_or(to)
+                            .min(to);
+                        emu.oa_count(oa, last - cur, enabled);
+                        cur = last;
+                        emu.oa_skip_reports(oa, n, last);
+                    }
+                    Plan::Nothing => break,
                 }
             }
-            emu.oa_count(oa, to - cur, enabled);
-            emu.oa_sync_out(oa, enabled);
-        });
+        }
+        emu.oa_count(oa, to - cur, enabled);
+        emu.oa_sync_out(oa, enabled);
     }
 
     fn oa_count(&mut self, oa: &mut Oa, ticks: u64, enabled: bool) {
@@ -1755,63 +967,63 @@ impl Emulator {
     /// A register was stored through the bus (`software`) or by a poke:
     /// load counter registers into the model, track the buffer programming
     /// order (software writes only), note buffer geometry changes.
-    pub(super) fn oa_written(&mut self, ri: usize, software: bool) {
-        let role = self
-            .oa
-            .as_ref()
-            .and_then(|oa| oa.roles.get(ri).copied())
-            .unwrap_or(RegRole::None);
-        self.with_oa_state(|emu, oa| {
-            match role {
-                RegRole::None => return,
-                RegRole::Mirror(i) => {
-                    emu.oa_load_mirror(oa, i);
-                    return;
-                }
-                RegRole::Cec => {
-                    oa.plan = None;
-                    return;
-                }
-                RegRole::Ring => {}
+    pub(super) fn oa_stored(&mut self, oa: &mut Oa, ri: usize, software: bool) {
+        let role = oa.roles.get(ri).copied().unwrap_or(RegRole::None);
+        let emu = self;
+        match role {
+            RegRole::None => return,
+            RegRole::Mirror(i) => {
+                emu.oa_load_mirror(oa, i);
+                return;
             }
-            let is = |r: Option<(usize, &'static str)>| r.is_some_and(|(x, _)| x == ri);
-            let (head, buffer, tail) = (
-                is(oa.map.head_reg),
-                is(oa.map.buffer_reg),
-                is(oa.map.tail_reg),
-            );
-            if software {
-                if head {
-                    oa.order.head();
-                }
-                if let (true, Some((_, register))) = (buffer, oa.map.buffer_reg) {
-                    if let Some(reason) = oa.order.buffer() {
-                        oa.warn(
-                            emu.now,
-                            OaWarningKind::ProgrammingOrder { register, reason },
-                        );
-                    }
-                }
-                if tail {
-                    oa.order.tail();
+            RegRole::Cec => {
+                oa.plan = None;
+                return;
+            }
+            RegRole::Ring => {}
+        }
+        let is = |r: Option<(usize, &'static str)>| r.is_some_and(|(x, _)| x == ri);
+        let (head, buffer, tail) = (
+            is(oa.map.head_reg),
+            is(oa.map.buffer_reg),
+            is(oa.map.tail_reg),
+        );
+        if software {
+            if head {
+                oa.order.head();
+            }
+            if let (true, Some((_, register))) = (buffer, oa.map.buffer_reg) {
+                if let Some(reason) = oa.order.buffer() {
+                    oa.warn(
+                        emu.now,
+                        OaWarningKind::ProgrammingOrder { register, reason },
+                    );
                 }
             }
-            emu.oa_observe(oa);
-        });
+            if tail {
+                oa.order.tail();
+            }
+        }
+        emu.oa_observe(oa);
     }
 }
 
-/// A zeroed buffer of `size` bytes: on the stack when it fits.
-fn report_buffer<'a>(
-    stack: &'a mut [u8; STACK_REPORT],
-    heap: &'a mut Vec<u8>,
-    size: usize,
-) -> &'a mut [u8] {
-    if size <= STACK_REPORT {
-        stack.get_mut(..size).unwrap_or_default()
-    } else {
-        heap.resize(size, 0);
-        heap.as_mut_slice()
+impl crate::unit::Unit for Oa {
+    fn written(&mut self, emu: &mut Emulator, ri: usize, software: bool) {
+        emu.oa_stored(self, ri, software);
+    }
+
+    fn advance(&mut self, emu: &mut Emulator, from: u64, to: u64) {
+        emu.oa_advance_in(self, from, to);
+    }
+
+    fn watches(&self, b: &Bindings, out: &mut Vec<u64>) {
+        if let Some(u) = b.oa {
+            u.addresses(out);
+        }
+        if let Some(u) = b.cec {
+            u.addresses(out);
+        }
     }
 }
 
