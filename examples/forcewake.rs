@@ -28,7 +28,7 @@ fn main() {
     }
     println!(
         "render awake after the guard dropped: {}",
-        gpu.with_bus(|e| e.awake("render")).unwrap_or(false)
+        gpu.with_bus(|e| e.awake("render"))
     );
 
     println!("\ntrace:");

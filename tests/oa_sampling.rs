@@ -44,7 +44,7 @@ fn sample(period_exponent: u64, ticks: u64, cec0: (CecCompareFunction, u64)) -> 
     gpu.with_bus(|e| e.advance(ticks));
     let tail = gpu.read(hsw::OASTATUS1, &rw).tail_pointer().get() << 6;
     let used = (tail - BASE) as usize;
-    let mem = gpu.with_bus(|e| e.gpu_mem(BASE, used)).expect("bus free");
+    let mem = gpu.with_bus(|e| e.gpu_mem(BASE, used));
     reports_between::<hsw::reports::A45B8C8>(&mem, 0, mem.len())
         .map(|r| r.bytes().to_vec())
         .collect()
