@@ -4,7 +4,7 @@
 //! A [`Device`](crate::Device) has an identity type, its third parameter.
 //! [`Device::new`](crate::Device::new) gives [`Unbranded`]: every such device
 //! has the same proof types, so each access compares the proof's device with
-//! its own and panics on a mismatch. [`brand!`](crate::brand) makes a
+//! its own and panics on a mismatch. [`brand!`](crate::brand!) makes a
 //! [`Brand`] with a lifetime no other brand unifies with; a device made with
 //! it ([`Device::branded`](crate::Device::branded)) has proof types of its
 //! own, so another device's guard does not compile, and nothing is checked at
@@ -57,7 +57,7 @@ impl Identity for Unbranded {
     const CHECKED: bool = true;
 }
 
-/// A unique identity made by [`brand!`](crate::brand): its lifetime `'id`
+/// A unique identity made by [`brand!`](crate::brand!): its lifetime `'id`
 /// unifies with no other brand's, so the proofs of a device branded with it
 /// are accepted by that device alone, at compile time. Not `Clone`: one brand,
 /// one device.

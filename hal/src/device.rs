@@ -11,7 +11,7 @@
 //! panics saying so (as `RefCell` does), and [`Device::try_io`],
 //! [`Device::try_with_bus`] and [`Device::try_steering`] return a
 //! [`BusyError`] instead. A proof made by another device does not compile
-//! between [branded](crate::brand) devices and panics between unbranded ones.
+//! between [branded](crate::brand!) devices and panics between unbranded ones.
 
 use crate::access::{Clearable, Field, ReadValue, WriteValue};
 use crate::brand::sealed::Proof;
@@ -173,7 +173,7 @@ impl<P: Project, B> Device<P, B> {
     }
 
     /// A device of project `P` on `bus` branded with `brand` (from
-    /// [`brand!`](crate::brand)), of type `Device<P, B, Brand<'id>>`: its
+    /// [`brand!`](crate::brand!)), of type `Device<P, B, Brand<'id>>`: its
     /// proofs have types no other device accepts, so using them on another
     /// device does not compile, and no run-time check is made.
     pub fn branded<'id>(bus: B, brand: Brand<'id>) -> Device<P, B, Brand<'id>> {

@@ -50,7 +50,7 @@ impl AlwaysOn for NoDomain {}
 ///
 /// Sealed: only this crate's proofs implement it. A guard or assumed proof
 /// borrows the device that made it and is accepted by that device alone: at
-/// compile time between [branded](crate::brand) devices, by a run-time check
+/// compile time between [branded](crate::brand!) devices, by a run-time check
 /// (a panic naming the mistake) between [`Unbranded`] ones.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not prove that power domain `{D}` of this device is awake",
