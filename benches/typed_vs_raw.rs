@@ -25,7 +25,10 @@
 //! Both sides reach the bus through the same handle (the bus borrowed once
 //! out of the device's cell: `Device::io` for the typed side, a `RefMut` for
 //! the raw side), so the pair differs only in the typed API. `typed_device`
-//! adds the per-access borrow check of `Device::read`.
+//! adds the per-access bus borrow check of `Device::read` and, the device
+//! being unbranded (`Device::new`), the check that the proof is this
+//! device's (one pointer comparison; none for a `brand!`ed device, nor on
+//! the `Io` side, where a proof from `Io::assume_awake` is known to match).
 //!
 //! Reading the machine code (release, `#[inline(never)]` functions over
 //! `&mut Io` and `&mut SliceBus`): a typed read of OACONTROL's timer_period,
@@ -355,7 +358,7 @@ mod read_fields {
     fn typed(bencher: Bencher) {
         let mut mem = seeded();
         let dev = Gpu::new(SliceBus::new(&mut mem));
-        let mut gpu = dev.io().expect("bus free");
+        let mut gpu = dev.io();
         bencher.bench_local(|| {
             let (period, timer, format) = read_fields_typed(black_box(&mut gpu));
             black_box(period);
@@ -400,7 +403,7 @@ mod write_fields {
     fn typed(bencher: Bencher) {
         let mut mem = seeded();
         let dev = Gpu::new(SliceBus::new(&mut mem));
-        let mut gpu = dev.io().expect("bus free");
+        let mut gpu = dev.io();
         bencher.bench_local(|| {
             write_fields_typed(
                 black_box(&mut gpu),
@@ -439,7 +442,7 @@ mod modify_tail {
     fn typed(bencher: Bencher) {
         let mut mem = seeded();
         let dev = Gpu::new(SliceBus::new(&mut mem));
-        let mut gpu = dev.io().expect("bus free");
+        let mut gpu = dev.io();
         bencher.bench_local(|| {
             modify_tail_typed(black_box(&mut gpu), black_box(TAIL));
             black_box(&mut gpu);
@@ -466,7 +469,7 @@ mod oa_program_x1000 {
     fn typed(bencher: Bencher) {
         let mut mem = seeded();
         let dev = Gpu::new(SliceBus::new(&mut mem));
-        let mut gpu = dev.io().expect("bus free");
+        let mut gpu = dev.io();
         bencher
             .bench_local(|| black_box(oa_program_typed(black_box(&mut gpu), black_box(OA_CONFIG))));
     }
@@ -537,11 +540,7 @@ fn sanity_check() {
 
     // read_fields
     let (mut typed_mem, mut raw_mem) = (seeded(), seeded());
-    let (tp, te, cs) = read_fields_typed(
-        &mut Gpu::new(SliceBus::new(&mut typed_mem))
-            .io()
-            .expect("bus free"),
-    );
+    let (tp, te, cs) = read_fields_typed(&mut Gpu::new(SliceBus::new(&mut typed_mem)).io());
     let raw = read_fields_raw(&mut SliceBus::new(&mut raw_mem));
     assert_eq!(
         (tp.get(), te.bits(), cs.bits()),
@@ -553,9 +552,7 @@ fn sanity_check() {
     // write_fields
     let (mut typed_mem, mut raw_mem) = (seeded(), seeded());
     write_fields_typed(
-        &mut Gpu::new(SliceBus::new(&mut typed_mem))
-            .io()
-            .expect("bus free"),
+        &mut Gpu::new(SliceBus::new(&mut typed_mem)).io(),
         TIMER_PERIOD,
         TimerEnable::Enable,
         ReportFormatHsw::A45B8C8,
@@ -573,12 +570,7 @@ fn sanity_check() {
 
     // modify_tail
     let (mut typed_mem, mut raw_mem) = (seeded(), seeded());
-    modify_tail_typed(
-        &mut Gpu::new(SliceBus::new(&mut typed_mem))
-            .io()
-            .expect("bus free"),
-        TAIL,
-    );
+    modify_tail_typed(&mut Gpu::new(SliceBus::new(&mut typed_mem)).io(), TAIL);
     modify_tail_raw(&mut SliceBus::new(&mut raw_mem), TAIL);
     assert_eq!(typed_mem, raw_mem, "modify_tail");
     assert_eq!(
@@ -588,12 +580,7 @@ fn sanity_check() {
 
     // oa_program_x1000
     let (mut typed_mem, mut raw_mem) = (seeded(), seeded());
-    let typed_acc = oa_program_typed(
-        &mut Gpu::new(SliceBus::new(&mut typed_mem))
-            .io()
-            .expect("bus free"),
-        OA_CONFIG,
-    );
+    let typed_acc = oa_program_typed(&mut Gpu::new(SliceBus::new(&mut typed_mem)).io(), OA_CONFIG);
     let raw_acc = oa_program_raw(&mut SliceBus::new(&mut raw_mem), RAW_OA_CONFIG);
     assert_eq!(typed_acc, raw_acc, "oa_program_x1000 checksum");
     assert_eq!(typed_mem, raw_mem, "oa_program_x1000");

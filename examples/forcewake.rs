@@ -29,7 +29,6 @@ fn main() {
     println!(
         "render awake after the guard dropped: {}",
         gpu.with_bus(|e| e.awake::<tgl::domains::Render>())
-            .unwrap_or(false)
     );
 
     println!("\ntrace:");
@@ -40,6 +39,6 @@ fn main() {
     });
     // What the emulated hardware did wrong without telling (none expected
     // unless the example shows one on purpose).
-    let n = gpu.with_bus(|e| e.print_warnings()).unwrap_or(0);
+    let n = gpu.with_bus(|e| e.print_warnings());
     println!("\nemulator warnings: {n}");
 }

@@ -42,7 +42,8 @@ usage:
                                                head (default 0) to tail (default: file length), wrapping
                                                when tail < head; one row per report: index, offset
                                                (* = straddles the end, reassembled), RPT_ID, timestamp
-                                               (low 32 bits), d_ts, [CTX_ID], [GPU_TICKS, d_gpu] and
+                                               (low 32 bits), d_ts, [CTX_ID], [GPU clock: GPU_TICKS,
+                                               or C2 on HSW; d_gpu] and
                                                counters: first row A/B/C values (`A0=12`), then non-zero
                                                increments since the previous report (`A0+5`, wrap-aware);
                                                --all: every counter as `A0=17(+5)`; --hz: rates per second";

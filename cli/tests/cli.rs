@@ -336,7 +336,8 @@ fn temp_file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
 
 /// Three HSW A45_B8_C8 reports (256 bytes each): RPT_ID at 0, TIME_STAMP at
 /// 4 (dword 2 holds junk that must not count), A0 at 12, B0 at 192, C0 at
-/// 224 (wrapping at 2^32 between the first two reports).
+/// 224 (wrapping at 2^32 between the first two reports), C2 (the GPU clock)
+/// at 232.
 fn hsw_a45_buffer() -> Vec<u8> {
     let mut buf = vec![0u8; 3 * 256];
     let mut put = |at: usize, v: u32| buf[at..at + 4].copy_from_slice(&v.to_le_bytes());
@@ -353,6 +354,7 @@ fn hsw_a45_buffer() -> Vec<u8> {
         put(r + 12, a0);
         put(r + 192, b0);
         put(r + 224, c0);
+        put(r + 232, 5000 + 400 * k as u32 * (k as u32 + 1) / 2); // C2: the GPU clock on HSW
     }
     buf
 }
@@ -368,10 +370,10 @@ fn oa_decode_prints_one_row_per_report() {
         lines,
         [
             "hsw A45_B8_C8: 256-byte reports; buffer 768 bytes, head 0x0, tail 0x300: 768 bytes, 3 reports",
-            "    #  offset     rpt_id       timestamp        d_ts  counters",
-            "    0  0x000000   0x00000010        1000           -  A0=100 B0=5 C0=4294967280",
-            "    1  0x000100   0x00000011        1500         500  A0+30 B0+1 C0+16",
-            "    2  0x000200   0x00000012        2100         600  A0+30 C0+16",
+            "    #  offset     rpt_id       timestamp        d_ts   gpu_clock       d_gpu  counters",
+            "    0  0x000000   0x00000010        1000           -        5000           -  A0=100 B0=5 C0=4294967280 C2=5000",
+            "    1  0x000100   0x00000011        1500         500        5400         400  A0+30 B0+1 C0+16 C2+400",
+            "    2  0x000200   0x00000012        2100         600        6200         800  A0+30 C0+16 C2+800",
         ],
         "{out}"
     );
@@ -397,12 +399,14 @@ fn oa_decode_prints_one_row_per_report() {
         "{out}"
     );
     assert!(
-        lines[2].starts_with("    0  0x000200   0x00000012        2100           -  A0=160 A1=0 "),
+        lines[2].starts_with(
+            "    0  0x000200   0x00000012        2100           -        6200           -  A0=160 A1=0 "
+        ),
         "{out}"
     );
     assert!(
         lines[3].starts_with(
-            "    1  0x000000   0x00000010        1000  4294966196  A0=100(+4294967236) A1=0(+0) "
+            "    1  0x000000   0x00000010        1000  4294966196        5000  4294966096  A0=100(+4294967236) A1=0(+0) "
         ),
         "{out}"
     );
@@ -414,6 +418,8 @@ fn oa_decode_prints_one_row_per_report() {
         out.contains("rates over 4294966.196000 s (4294966196 ticks at 1000 Hz, 2 reports):"),
         "{out}"
     );
+    // The GPU clock rate, from C2 on HSW (4294966096 clocks over the same span).
+    assert!(out.contains("\n  gpu_clock 1000.0/s\n"), "{out}");
 
     // A tail short of a whole report.
     let (code, out, _) = perfregs(&["oa-decode", "hsw", "A45_B8_C8", &file, "--tail", "600"]);

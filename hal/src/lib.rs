@@ -23,6 +23,7 @@ extern crate std;
 
 pub mod access;
 mod bits;
+pub mod brand;
 pub mod bus;
 #[cfg(feature = "p4")]
 pub mod cascade;
@@ -38,10 +39,13 @@ mod values;
 
 pub use access::{Field, FieldValue, ReadValue, WriteValue};
 pub use bits::Bits;
+#[doc(hidden)]
+pub use brand::__private;
+pub use brand::{Brand, Identity, Unbranded};
 pub use bus::{Bus, Mmio, Msr, Pci, RawMmio, Recording, SliceBus};
 #[cfg(feature = "p4")]
 pub use cascade::{CascadesFrom, Counter, P4Counter};
-pub use device::{Assumed, Device, ForceWake, Io, Steering, DEFAULT_POLL_LIMIT};
+pub use device::{Assumed, BusyError, Device, ForceWake, Io, Steering, DEFAULT_POLL_LIMIT};
 pub use oa_buffer::{reports_between, BufferedReport, OaBuffer, OaReports, ReportDelta, Summary};
 pub use power::{AlwaysAwake, Awake, Domain, WakeError};
 pub use register::{

@@ -190,7 +190,7 @@ impl Decoder<'_> {
             self.project.name, F::INFO.name
         ));
         let ctx = F::CTX_ID.is_some();
-        let gpu = F::GPU_TICKS.is_some();
+        let gpu = F::GPU_CLOCK.is_some();
         let mut header = format!(
             "{:>5}  {:<9}  {:<10}  {:>10}  {:>10}",
             "#", "offset", "rpt_id", "timestamp", "d_ts"
@@ -199,7 +199,7 @@ impl Decoder<'_> {
             let _ = write!(header, "  {:<10}", "ctx_id");
         }
         if gpu {
-            let _ = write!(header, "  {:>10}  {:>10}", "gpu_ticks", "d_gpu");
+            let _ = write!(header, "  {:>10}  {:>10}", "gpu_clock", "d_gpu");
         }
         header.push_str("  counters");
         self.say(&header);
@@ -236,8 +236,8 @@ impl Decoder<'_> {
                 let _ = write!(
                     row,
                     "  {:>10}  {:>10}",
-                    opt(r.gpu_ticks()),
-                    opt(d.and_then(|d| d.gpu_ticks))
+                    opt(r.gpu_clock()),
+                    opt(d.and_then(|d| d.gpu_clock))
                 );
             }
             let values = abc::<F>(|n| r.a(n), |n| r.b(n), |n| r.c(n));
@@ -300,8 +300,8 @@ impl Decoder<'_> {
             s.frequency_hz(),
             s.reports()
         ));
-        if let Some(g) = s.gpu_ticks_per_second() {
-            self.say(&format!("  {:<9} {g:.1}/s", "gpu_ticks"));
+        if let Some(g) = s.gpu_clock_hz() {
+            self.say(&format!("  {:<9} {g:.1}/s", "gpu_clock"));
         }
         let t = s.totals();
         for (name, total) in abc::<F>(|n| t.a(n), |n| t.b(n), |n| t.c(n)) {
