@@ -83,6 +83,13 @@
 //! holds more than 256 MiB; every second episode starts with a jump to the
 //! last 2^40 ticks of the 64-bit clock, so time saturates in some. The
 //! trace is drained as it grows, so memory stays bounded.
+//!
+//! Measured (release with overflow checks and debug assertions, shared
+//! 2-core machine, the commit adding this test): the default run, 12 x
+//! 1 000 000 = 12 000 000 operations in 33.7 s (356 000 ops/s); with
+//! `PERFREGS_PROPS_OPS=10000000 PERFREGS_PROPS_SEED=0x2024`, 120 000 000 in
+//! 322 s (372 000 ops/s; per run from 182 000 ops/s on TGL with fused
+//! parts to 2 100 000 on IVT), peak RSS 68 MB. No invariant failed.
 
 use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
