@@ -88,7 +88,7 @@ fn mix(seed: u64, c: u64) -> u64 {
 /// select (20:19); CECn-1 the mask (15:0, a 1 excludes that input bit) and
 /// the "considerations" (31:16). CECn drives Bn, which adds one per GPU
 /// clock (not per tick) on which CECn's predicate holds, while the OA
-/// counters count (see "OA unit" in the [module documentation](crate::emu)).
+/// counters count (see "OA unit" in the [crate documentation](crate)).
 ///
 /// # The CEC model
 ///

@@ -1,15 +1,19 @@
-//! The emulated register file (feature `emu`): every register of one project
-//! with its access rules, force-wake, multicast steering and an access trace,
-//! all driven by the project's runtime metadata ([`crate::meta`]).
+//! perfregs-emu: the emulated register file of one project (every register
+//! with its access rules, force-wake, multicast steering, an access trace and
+//! a warning list), and the units behind it (the OA unit, the Pentium 4 and
+//! R2PCIe/UBox counters). It runs the perfregs HAL ([`hal`]) as hardware
+//! would: registers and fields come from the runtime metadata
+//! ([`hal::meta`]), and what each unit uses from bindings generated at build
+//! time ([`bind`]).
 //!
 //! ```
 //! use perfregs_emu::{Emulator, Outcome, Sku};
-//! use hal::{hsw, Bus, Mmio};
+//! use hal::{hsw, Bus, Mmio, Register};
 //!
-//! let p = &hsw::PROJECT;
-//! let oacontrol = p.register("OACONTROL").unwrap().address;
-//! let request = p.register("FORCEWAKE_MT").unwrap().address;
-//! let mut emu = Emulator::new(p, Sku::default());
+//! let oacontrol = <hsw::OACONTROL as Register>::ADDRESS;
+//! let request = <hsw::FORCEWAKE_MT as Register>::ADDRESS;
+//! let mut emu = Emulator::new(&hsw::PROJECT, Sku::default());
+//! emu.disable_oa(); // the register file alone
 //!
 //! assert_eq!(emu.read32(oacontrol), 0); // render is asleep: terminated
 //! assert_eq!(emu.trace()[0].outcome, Outcome::Terminated);
@@ -78,20 +82,18 @@
 //!   which a driver calls between two polls: one tick); the same calls give
 //!   the same trace.
 //!
-//! # OA unit (opt-in)
+//! # OA unit (on by default for GPU projects)
 //!
-//! [`Emulator::with_oa`] / [`Emulator::enable_oa`] turn on a model of the
-//! OA unit and the CEC B counters (PRM 000 for SNB..HSW, 001 for BDW, 003
-//! for TGL's OAG unit; `shared/facts` sections 4..6). It is off after
-//! [`Emulator::new`], so the register file behaves exactly as described
-//! above (in particular, only force-wake acks change with time). All
-//! registers and fields are found by name in the metadata: HSW `OACONTROL`,
-//! `OASTATUS1`, `OASTATUS2`, `OABUFFER`; BDW `OACONTROL`, `OACTXCONTROL`,
-//! `OACTXID`, `OA_DEBUG`, `OASTATUS`, `OAHEADPTR`, `OATAILPTR`, `OABUFFER`,
-//! `OABUFFER_UDW`; TGL `OAG_OACONTROL`, `OAG_OAGLBCTXCTRL`, `OAG_OA_DEBUG`,
-//! `OAG_OASTATUS`, `OAG_OAHEADPTR`, `OAG_OATAILPTR`, `OAG_OABUFFER`; every
-//! project `CEC{n}_0` / `CEC{n}_1`. A project lacking a register simply
-//! lacks that behaviour (IVT, P4: nothing happens).
+//! [`Emulator::new`] turns on a model of the OA unit and the CEC B counters
+//! (PRM 000 for SNB..HSW, 001 for BDW, 003 for TGL's OAG unit) on every
+//! project whose bindings have an OA unit; [`Emulator::disable_oa`] turns it
+//! off, so the register file behaves exactly as described above (only
+//! force-wake acks change with time). [`Emulator::with_oa`] /
+//! [`Emulator::enable_oa`] set its configuration. The registers, fields,
+//! table cells and buffer sizes it uses come from the generated bindings
+//! ([`bind`], from `bindings.yaml`, checked against the descriptions at
+//! build time): nothing is looked up by name at run time, and a project
+//! without an OA unit (IVT, P4) has none.
 //!
 //! ```
 //! use perfregs_emu::{Emulator, OaConfig, Sku, Workload};
@@ -214,7 +216,7 @@
 //!   the first timer event after software has moved the head to make room
 //!   (which clears `overrun_status`). The YAML reads `overrun_status` as
 //!   the state of the mode (the PRM cell is garbled); the model uses it as
-//!   "reporting stopped", as the brief asks. BDW/TGL have no
+//!   "reporting stopped", which is what drivers rely on. BDW/TGL have no
 //!   disable-overrun mode; BDW `OASTATUS.overrun_status` is never set. A
 //!   BDW/TGL buffer with `memory_select` 0 (PPGTT, the reset value) takes
 //!   reports nowhere visible (the tail still moves; warning once).
@@ -276,9 +278,9 @@
 //!
 //! Two models, off after [`Emulator::new`], driven by [`Emulator::advance`]
 //! and reading their registers from the register file at every tick (so
-//! software writes and pokes take effect at the next tick). Registers and
-//! fields are found by name in the metadata; a project lacking them gets a
-//! model that does nothing.
+//! software writes and pokes take effect at the next tick). Their registers
+//! and fields come from the generated bindings ([`bind`]); a project
+//! without them gets a model that does nothing.
 //!
 //! **Pentium 4** ([`Emulator::with_p4_events`] /
 //! [`Emulator::enable_p4_events`], PRM 002, `shared/facts` section 1):

@@ -367,7 +367,7 @@ impl P4 {
 
 impl Emulator {
     /// [`Emulator::new`] with the Pentium 4 counter model on, fed by
-    /// `events` (see "CPU counters" in the [module documentation](crate::emu)).
+    /// `events` (see "CPU counters" in the [crate documentation](crate)).
     pub fn with_p4_events(
         project: &'static ProjectInfo,
         sku: super::Sku,

@@ -1,7 +1,7 @@
 //! Xeon E5 v2 R2PCIe PMON box and the UBox freeze: four 44-bit counters
 //! with thresh/edge_det shaping, overflow status, ov_en forwarding to
 //! `U_MSR_PMON_GLOBAL_STATUS.ov_rp` and the delayed global freeze (see
-//! "CPU counters" in the module documentation of [`crate::emu`]).
+//! "CPU counters" in the crate documentation).
 
 use std::vec::Vec;
 

@@ -1,13 +1,13 @@
 //! The OA unit: A/B/C counters, GPU clock, timer-triggered reports into the
 //! OA buffer in emulated graphics memory, status bits, programming-order
 //! checks, context filtering and context-switch reports, and
-//! MI_REPORT_PERF_COUNT. The model is documented in the module
-//! documentation of [`crate::emu`] (section "OA unit").
+//! MI_REPORT_PERF_COUNT. The model is documented in the crate
+//! documentation (section "OA unit").
 //!
-//! Everything here is found through the project's metadata: registers and
-//! fields by name, report layouts from [`ProjectInfo::formats`], RPT_ID bits
-//! from the `rpt_id_report_reasons` / `rpt_id_fields` tables, buffer sizes
-//! from the size field's enumeration names.
+//! Registers, fields, RPT_ID bits (from the descriptions' tables) and buffer
+//! sizes (from the size field's enumeration) come from the generated
+//! bindings ([`crate::bind`]); report layouts from [`ProjectInfo::formats`]
+//! with their slot kinds classified at build time.
 
 use core::fmt;
 use std::boxed::Box;
