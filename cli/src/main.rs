@@ -37,6 +37,12 @@ usage:
   perfregs lookup <project> <address>          register, wake domain and replication at an address
   perfregs diff <projectA> <projectB>          registers added, removed, moved; fields changed
   perfregs export <project> --format F         F: c-header, markdown or svd (reads regdefs/ or $PERFREGS_REGDEFS)
+  perfregs emulate <project> [--with FILE.yaml]... STEP...
+                                               run register accesses on the emulator (its OA model on
+                                               for GPU projects) and print the trace and the warnings;
+                                               STEP: r:REG (read), w:REG=VALUE (write), t:TICKS (time);
+                                               REG: a name or an address; --with: descriptions of your
+                                               own, loaded at run time, join the emulated project
   perfregs oa-decode <project> <format> <file> [--head H] [--tail T] [--all] [--hz HZ]
                                                the reports of a raw OA buffer dump (base at byte 0), from
                                                head (default 0) to tail (default: file length), wrapping
@@ -59,6 +65,7 @@ fn main() -> ExitCode {
         Some("diff") => diff(&args[1..]),
         Some("export") => export(&args[1..]),
         Some("oa-decode") => oa_decode(&args[1..]),
+        Some("emulate") => emulate(&args[1..]),
         Some("-h" | "--help" | "help") => {
             say!("{USAGE}");
             ExitCode::SUCCESS
@@ -143,6 +150,35 @@ fn check(paths: &[String]) -> ExitCode {
                 eprintln!("{d}");
             }
             eprintln!("{} error(s)", diags.len() + io_errors);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn emulate(args: &[String]) -> ExitCode {
+    let Some(name) = args.first() else {
+        return usage_error("emulate: expected a project");
+    };
+    let p = match project(name) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let (mut files, mut steps) = (Vec::new(), Vec::new());
+    let mut rest = args[1..].iter();
+    while let Some(a) = rest.next() {
+        if a == "--with" {
+            match rest.next() {
+                Some(f) => files.push(f.clone()),
+                None => return usage_error("emulate: --with needs a file"),
+            }
+        } else {
+            steps.push(a.clone());
+        }
+    }
+    match cli::emulate::run(p, &files, &steps, parse_value) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("perfregs: {e}");
             ExitCode::FAILURE
         }
     }

@@ -462,3 +462,52 @@ fn oa_decode_rejects_bad_input() {
     );
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn emulate_runs_steps_and_reports_warnings() {
+    let (code, out, err) = perfregs(&[
+        "emulate",
+        "hsw",
+        "r:OACONTROL",
+        "w:FORCEWAKE_MT=0x00010001",
+        "t:3",
+        "w:OACONTROL=0x335",
+        "r:0x2360",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("t=3 read 0x2360 OACONTROL = 0x335 [render] ok"),
+        "{out}"
+    );
+    assert!(
+        out.contains("warning: t=0 read of 0x2360 (OACONTROL) while power domain render sleeps"),
+        "{out}"
+    );
+}
+
+#[test]
+fn emulate_loads_descriptions_at_run_time() {
+    let steps = [
+        "w:FORCEWAKE_MT=0x00010001",
+        "t:3",
+        "w:STATUS=0x9",
+        "r:STATUS",
+    ];
+    let mut args = vec!["emulate", "hsw", "--with", "tests/fixtures/extra.yaml"];
+    args.extend(steps);
+    let (code, out, err) = perfregs(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    // STATUS (RW enable, RW1S kick at bit 3) joins the project: stored and read back.
+    assert!(
+        out.contains("t=3 read 0x100 STATUS = 0x9 [render] ok"),
+        "{out}"
+    );
+    assert!(!out.contains("warning"), "{out}");
+    // Without the file the name is unknown.
+    let (code, _, err) = perfregs(&["emulate", "hsw", "w:STATUS=1"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("`STATUS`: not an address or a register of hsw"),
+        "{err}"
+    );
+}

@@ -2,5 +2,6 @@
 
 pub mod diff;
 pub mod dump;
+pub mod emulate;
 pub mod lookup;
 pub mod oa_decode;
