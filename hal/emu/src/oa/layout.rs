@@ -36,14 +36,6 @@ pub(super) struct SlotOp {
     pub(super) width: Width,
 }
 
-/// Counters of one kind stored as consecutive dwords.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Bank {
-    A,
-    B,
-    C,
-}
-
 /// `count` counters of `bank` from index `first`, low dwords at `offset`,
 /// `offset + 4`, ...; with `high`, bits 39:32 in consecutive bytes there.
 #[derive(Clone, Copy, Debug)]
@@ -60,8 +52,14 @@ pub(super) struct Run {
 #[derive(Clone, Debug)]
 pub(super) struct Layout {
     pub(super) info: &'static FormatInfo,
+    /// The runs as copies out of the counter image, merged where both
+    /// sides are contiguous: `(image offset, length, report offset)`.
+    pub(super) segments: Vec<(usize, usize, usize)>,
     pub(super) ops: Vec<SlotOp>,
-    pub(super) runs: Vec<Run>,
+    /// Header dwords and qwords (RPT_ID, TIME_STAMP, CTX_ID, GPU_TICKS):
+    /// `(offset, source, qword)`, the source an index into the header
+    /// values [`Oa::render`] gathers.
+    pub(super) header: Vec<(usize, usize, bool)>,
     /// Byte ranges no slot writes (zeroed by `render`).
     pub(super) gaps: Vec<(usize, usize)>,
 }
@@ -69,12 +67,15 @@ pub(super) struct Layout {
 impl Layout {
     /// `kinds`: the slots' kinds, as the bindings classify them (in
     /// `info.counters` order; a slot without a kind is written as 0).
+    /// `ctr`: the counters the report reads (their banks' sizes and image
+    /// offsets).
     pub(super) fn new(
         info: &'static FormatInfo,
         kinds: &[SlotKind],
-        n_a: usize,
+        ctr: &Counters,
         c2_clock: bool,
     ) -> Self {
+        let n_a = ctr.len(Bank::A);
         let mut ops = Vec::with_capacity(info.counters.len());
         for (i, slot) in info.counters.iter().enumerate() {
             let src = match kinds.get(i).copied().unwrap_or(SlotKind::Other) {
@@ -182,10 +183,50 @@ impl Layout {
             }
             gaps.push((start, i - start));
         }
+        // Runs as copies out of the counter image (a run's counters are
+        // consecutive there), merged where image and report both continue.
+        let mut segments: Vec<(usize, usize, usize)> = Vec::new();
+        for r in &runs {
+            let Some(k) = ctr.index(r.bank, r.first) else {
+                continue;
+            };
+            segments.push((ctr.low_at(k), 4 * r.count, r.offset));
+            if let Some(h) = r.high {
+                segments.push((ctr.high_at(k), r.count, h));
+            }
+        }
+        let image = ctr.image().len();
+        segments.retain(|&(src, len, dst)| src + len <= image && dst + len <= info.size);
+        segments.sort_by_key(|&(_, _, dst)| dst);
+        let mut merged: Vec<(usize, usize, usize)> = Vec::with_capacity(segments.len());
+        for (src, len, dst) in segments {
+            match merged.last_mut() {
+                Some(m) if m.0 + m.1 == src && m.2 + m.1 == dst => m.1 += len,
+                _ => merged.push((src, len, dst)),
+            }
+        }
+        // Header slots, written from one array of the four header values.
+        let mut header = Vec::new();
+        singles.retain(|op| {
+            let src = match op.src {
+                Src::RptId => 0,
+                Src::TimeStamp => 1,
+                Src::CtxId => 2,
+                Src::GpuTicks => 3,
+                _ => return true,
+            };
+            match op.width {
+                Width::Dword => header.push((op.offset, src, false)),
+                Width::Qword => header.push((op.offset, src, true)),
+                _ => return true,
+            }
+            false
+        });
         Layout {
             info,
+            segments: merged,
             ops: singles,
-            runs,
+            header,
             gaps,
         }
     }
@@ -208,18 +249,24 @@ impl Oa {
                 g.fill(0);
             }
         }
-        for r in &layout.runs {
-            let bank: &[u64] = match r.bank {
-                Bank::A => &self.a,
-                Bank::B => &self.b,
-                Bank::C => &self.c,
-            };
-            let vals = bank.get(r.first..r.first + r.count).unwrap_or_default();
-            if let Some(dst) = buf.get_mut(r.offset..r.offset + 4 * r.count) {
-                low_dwords(dst, vals);
+        let image = self.ctr.image();
+        for &(src, len, dst) in &layout.segments {
+            if let (Some(d), Some(s)) = (buf.get_mut(dst..dst + len), image.get(src..src + len)) {
+                d.copy_from_slice(s);
             }
-            if let Some(dst) = r.high.and_then(|h| buf.get_mut(h..h + r.count)) {
-                high_bytes(dst, vals);
+        }
+        let values = [
+            u64::from(h.rpt_id),
+            h.time,
+            u64::from(self.ctx.unwrap_or(0)),
+            self.gpu_clock,
+        ];
+        for &(o, src, qword) in &layout.header {
+            let v = values.get(src).copied().unwrap_or(0);
+            if qword {
+                put(buf, o, &v.to_le_bytes());
+            } else {
+                put(buf, o, &(v as u32).to_le_bytes());
             }
         }
         for op in &layout.ops {
@@ -228,9 +275,9 @@ impl Oa {
                 Src::TimeStamp => h.time,
                 Src::CtxId => u64::from(self.ctx.unwrap_or(0)),
                 Src::GpuTicks => self.gpu_clock,
-                Src::A(i) => self.a.get(i).copied().unwrap_or(0),
-                Src::B(i) => self.b.get(i).copied().unwrap_or(0),
-                Src::C(i) => self.c.get(i).copied().unwrap_or(0),
+                Src::A(i) => self.ctr.get(Bank::A, i).unwrap_or(0),
+                Src::B(i) => self.ctr.get(Bank::B, i).unwrap_or(0),
+                Src::C(i) => self.ctr.get(Bank::C, i).unwrap_or(0),
                 Src::Zero => 0,
             };
             let o = op.offset;
@@ -252,22 +299,6 @@ impl Oa {
                 }
             }
         }
-    }
-}
-
-/// The low dwords of `vals`, little-endian, into `dst` (4 bytes each).
-#[inline(always)]
-pub(super) fn low_dwords(dst: &mut [u8], vals: &[u64]) {
-    for (d, v) in dst.chunks_exact_mut(4).zip(vals) {
-        d.copy_from_slice(&(*v as u32).to_le_bytes());
-    }
-}
-
-/// Bits 39:32 of `vals` into `dst` (one byte each).
-#[inline(always)]
-pub(super) fn high_bytes(dst: &mut [u8], vals: &[u64]) {
-    for (d, v) in dst.iter_mut().zip(vals) {
-        *d = (v >> 32) as u8;
     }
 }
 

@@ -22,12 +22,14 @@ use super::cec::{CecConfig, CecPlan, CECS};
 use super::sku::low_bits;
 use super::{Emulator, NoaSource};
 
+mod counters;
 mod layout;
 mod map;
 mod outcomes;
 mod ring;
 mod settings;
 
+use counters::{Bank, Counters};
 use layout::*;
 use map::*;
 pub use outcomes::{OaStats, OaWarning, OaWarningKind, ReportOutcome};
@@ -58,10 +60,8 @@ pub(crate) struct Oa {
     rpt: RptBits,
     workload: Workload,
     noa: NoaSource,
-    a: Vec<u64>,
-    a_bits: Vec<u32>,
-    b: [u64; CECS],
-    c: [u64; 8],
+    /// The A, B and C counters.
+    ctr: Counters,
     /// C2 carries the GPU clock (projects whose layouts have no GPU_TICKS).
     c2_clock: bool,
     gpu_clock: u64,
@@ -175,10 +175,7 @@ impl Oa {
             rpt: RptBits::new(&unit),
             workload: Workload::new(),
             noa: NoaSource::new(),
-            a: vec![0; a_bits.len()],
-            a_bits,
-            b: [0; CECS],
-            c: [0; 8],
+            ctr: Counters::new(&a_bits),
             c2_clock: !has_ticks && has_c2,
             gpu_clock: 0,
             ctx: None,
@@ -224,15 +221,15 @@ impl Oa {
         let mut wrapped = false;
         for &(i, rate) in self.workload.rates() {
             let i = i as usize;
-            if let (Some(v), Some(&bits)) = (self.a.get_mut(i), self.a_bits.get(i)) {
-                wrapped |= add_wrap(v, u128::from(rate) * u128::from(ticks), bits);
-            }
+            wrapped |= self
+                .ctr
+                .add(Bank::A, i, u128::from(rate) * u128::from(ticks));
         }
         if let Some(plan) = &self.plan {
             let mut n = [0u128; CECS];
             plan.count(c0, u64::try_from(clocks).unwrap_or(u64::MAX), &mut n);
-            for (b, d) in self.b.iter_mut().zip(n) {
-                wrapped |= add_wrap(b, d, 32);
+            for (i, d) in n.into_iter().enumerate() {
+                wrapped |= self.ctr.add(Bank::B, i, d);
             }
         }
         wrapped
@@ -244,24 +241,13 @@ impl Oa {
             SlotKind::GpuTicks => Some(self.gpu_clock),
             SlotKind::TimeStamp => Some(now),
             SlotKind::CtxId => self.ctx.map(u64::from),
-            SlotKind::A(n) => self.a.get(n as usize).copied(),
-            SlotKind::B(n) => self.b.get(n as usize).copied(),
+            SlotKind::A(n) => self.ctr.get(Bank::A, n as usize),
+            SlotKind::B(n) => self.ctr.get(Bank::B, n as usize),
             SlotKind::C(2) if self.c2_clock => Some(self.gpu_clock & 0xFFFF_FFFF),
-            SlotKind::C(n) => self.c.get(n as usize).copied(),
+            SlotKind::C(n) => self.ctr.get(Bank::C, n as usize),
             SlotKind::RptId | SlotKind::Other => None,
         }
     }
-}
-
-/// `*v += d` modulo 2^bits; true when it wrapped.
-fn add_wrap(v: &mut u64, d: u128, bits: u32) -> bool {
-    if d == 0 {
-        return false;
-    }
-    let m = u128::from(low_bits(bits));
-    let s = u128::from(*v) + d;
-    *v = (s & m) as u64;
-    s > m
 }
 
 /// The first timer event after `cur` for period `p` (a power of two >= 2):
@@ -417,11 +403,9 @@ impl Emulator {
     /// model is off, the format has no layout or `out` is too short. For
     /// benchmarks and tools.
     pub fn oa_render_report(&mut self, report_id: u32, out: &mut [u8]) -> Option<usize> {
-        // The layout is resolved once per format change: only a new format
-        // code (or CEC programming) needs the model's state refreshed.
-        let oa = self.oa.as_deref()?;
-        let sel = self.oa_get(oa.map.format);
-        if oa.layout_sel != Some(sel) || oa.plan.is_none() {
+        // The layout is resolved once per format change (a store to the
+        // format register forgets it, see `oa_stored`).
+        if self.oa.as_deref()?.layout_sel.is_none() {
             self.with_oa_state(|emu, oa| emu.oa_sync_in(oa));
         }
         let oa = self.oa.as_deref()?;
@@ -614,7 +598,6 @@ impl Emulator {
         let sel = self.oa_get(oa.map.format);
         if oa.layout_sel != Some(sel) {
             oa.layout_sel = Some(sel);
-            let n_a = oa.a.len();
             let slots = self.bindings.slots;
             oa.layout = self
                 .project
@@ -624,7 +607,7 @@ impl Emulator {
                 .find(|(_, f)| f.select == sel)
                 .map(|(i, f)| {
                     let kinds = slots.get(i).copied().unwrap_or_default();
-                    Layout::new(f, kinds, n_a, oa.c2_clock)
+                    Layout::new(f, kinds, &oa.ctr, oa.c2_clock)
                 });
         }
     }
@@ -640,22 +623,21 @@ impl Emulator {
         }
         match m.kind {
             MirrorKind::ALow(n) => {
-                let bits = oa.a_bits.get(n).copied().unwrap_or(32);
-                if let Some(a) = oa.a.get_mut(n) {
-                    *a = ((*a & !0xFFFF_FFFF) | (cur & 0xFFFF_FFFF)) & low_bits(bits);
+                if let Some(a) = oa.ctr.get(Bank::A, n) {
+                    oa.ctr
+                        .set(Bank::A, n, (a & !0xFFFF_FFFF) | (cur & 0xFFFF_FFFF));
                 }
             }
             MirrorKind::AHigh(n) => {
-                let bits = oa.a_bits.get(n).copied().unwrap_or(32);
-                if let Some(a) = oa.a.get_mut(n) {
-                    *a = ((*a & 0xFFFF_FFFF) | cur.checked_shl(32).unwrap_or(0)) & low_bits(bits);
+                if let Some(a) = oa.ctr.get(Bank::A, n) {
+                    oa.ctr.set(
+                        Bank::A,
+                        n,
+                        (a & 0xFFFF_FFFF) | cur.checked_shl(32).unwrap_or(0),
+                    );
                 }
             }
-            MirrorKind::B(n) => {
-                if let Some(b) = oa.b.get_mut(n) {
-                    *b = cur & 0xFFFF_FFFF;
-                }
-            }
+            MirrorKind::B(n) => oa.ctr.set(Bank::B, n, cur & 0xFFFF_FFFF),
             MirrorKind::Ticks => oa.gpu_clock = (oa.gpu_clock & !0xFFFF_FFFF) | (cur & 0xFFFF_FFFF),
         }
         if let Some(m) = oa.mirrors.get_mut(i) {
@@ -693,9 +675,9 @@ impl Emulator {
             return;
         };
         let v = match m.kind {
-            MirrorKind::ALow(n) => oa.a.get(n).map_or(0, |a| a & 0xFFFF_FFFF),
-            MirrorKind::AHigh(n) => oa.a.get(n).map_or(0, |a| a >> 32),
-            MirrorKind::B(n) => oa.b.get(n).copied().unwrap_or(0),
+            MirrorKind::ALow(n) => oa.ctr.get(Bank::A, n).map_or(0, |a| a & 0xFFFF_FFFF),
+            MirrorKind::AHigh(n) => oa.ctr.get(Bank::A, n).map_or(0, |a| a >> 32),
+            MirrorKind::B(n) => oa.ctr.get(Bank::B, n).unwrap_or(0),
             MirrorKind::Ticks => oa.gpu_clock & 0xFFFF_FFFF,
         };
         let stored = self.oa_store(m.ri, v);
@@ -968,6 +950,11 @@ impl Emulator {
     /// load counter registers into the model, track the buffer programming
     /// order (software writes only), note buffer geometry changes.
     pub(super) fn oa_stored(&mut self, oa: &mut Oa, ri: usize, software: bool) {
+        if oa.map.format.is_some_and(|f| f.ri == ri) {
+            // The report format may have changed: resolve it again when
+            // next needed.
+            oa.layout_sel = None;
+        }
         let role = oa.roles.get(ri).copied().unwrap_or(RegRole::None);
         let emu = self;
         match role {
@@ -1075,18 +1062,19 @@ mod tests {
     fn round_trip(b: &Bindings, fi: usize) {
         let (p, f) = (b.project, b.project.formats[fi]);
         let mut oa = Oa::new(b, OaConfig::default(), &|_| None);
-        for (n, a) in oa.a.iter_mut().enumerate() {
-            *a = 0x11_2233_4400 + n as u64 * 0x1_0101_0101;
+        for n in 0..oa.ctr.len(Bank::A) {
+            oa.ctr
+                .set(Bank::A, n, 0x11_2233_4400 + n as u64 * 0x1_0101_0101);
         }
-        for (n, b) in oa.b.iter_mut().enumerate() {
-            *b = 0xB000_0000 + n as u64;
+        for n in 0..oa.ctr.len(Bank::B) {
+            oa.ctr.set(Bank::B, n, 0xB000_0000 + n as u64);
         }
-        for (n, c) in oa.c.iter_mut().enumerate() {
-            *c = 0xC000_0000 + n as u64;
+        for n in 0..oa.ctr.len(Bank::C) {
+            oa.ctr.set(Bank::C, n, 0xC000_0000 + n as u64);
         }
         oa.gpu_clock = 0x7_1234_5678;
         oa.ctx = Some(0xC7C7);
-        let layout = Layout::new(f, b.slots[fi], oa.a.len(), oa.c2_clock);
+        let layout = Layout::new(f, b.slots[fi], &oa.ctr, oa.c2_clock);
         let mut buf = vec![0u8; f.size];
         let h = Header {
             rpt_id: 0xDEAD_BEEF,
@@ -1180,15 +1168,24 @@ mod tests {
             slots: &SLOT_KINDS,
             ..bind::BDW
         };
-        let layout = Layout::new(&F, &KINDS, 36, false);
-        assert_eq!(layout.runs.len(), 4, "{:?}", layout.runs);
-        assert!(layout.ops.iter().all(|o| o.offset != 62), "B2 does not fit");
         let mut oa = Oa::new(&b, OaConfig::default(), &|_| None);
-        oa.a[0] = 0xAA_0000_0001;
-        oa.a[1] = 0xBB_0000_0002;
-        oa.a[2] = 0xCC_0000_0003;
-        oa.b = [10, 11, 12, 13, 14, 15, 16, 17];
-        oa.c[1] = 0x1_2345;
+        let layout = Layout::new(&F, &KINDS, &oa.ctr, false);
+        // The layout has A0..A2, so the image holds 19 low dwords (A0..A2,
+        // B0..B7, C0..C7), then their high bytes at 76. A0..A2 and B0 are
+        // contiguous in image and report; the high bytes are not (40, then
+        // 42..43).
+        assert_eq!(
+            layout.segments,
+            [(0, 16, 4), (16, 4, 24), (76, 1, 40), (77, 2, 42)]
+        );
+        assert!(layout.ops.iter().all(|o| o.offset != 62), "B2 does not fit");
+        oa.ctr.set(Bank::A, 0, 0xAA_0000_0001);
+        oa.ctr.set(Bank::A, 1, 0xBB_0000_0002);
+        oa.ctr.set(Bank::A, 2, 0xCC_0000_0003);
+        for (n, v) in [10, 11, 12, 13, 14, 15, 16, 17].into_iter().enumerate() {
+            oa.ctr.set(Bank::B, n, v);
+        }
+        oa.ctr.set(Bank::C, 1, 0x1_2345);
         let mut buf = vec![0u8; 64];
         oa.render(&layout, Header { rpt_id: 1, time: 2 }, &mut buf);
         for (i, want) in [
@@ -1203,16 +1200,5 @@ mod tests {
         assert_eq!(SLOTS[5].read(&buf), Some(11));
         assert_eq!(SLOTS[6].read(&buf), Some(0x2345));
         assert_eq!(&buf[20..24], &[0; 4]);
-    }
-
-    #[test]
-    fn add_wrap_reports_wraps() {
-        let mut v = 0xFFFF_FFF0u64;
-        assert!(!add_wrap(&mut v, 0xF, 32));
-        assert!(add_wrap(&mut v, 1, 32));
-        assert_eq!(v, 0);
-        let mut w = 0xFF_FFFF_FFFFu64;
-        assert!(add_wrap(&mut w, 2, 40));
-        assert_eq!(w, 1);
     }
 }
