@@ -52,14 +52,13 @@ pub(super) struct Run {
 #[derive(Clone, Debug)]
 pub(super) struct Layout {
     pub(super) info: &'static FormatInfo,
-    /// The runs as copies out of the counter image, merged where both
-    /// sides are contiguous: `(image offset, length, report offset)`.
-    pub(super) segments: Vec<(usize, usize, usize)>,
+    /// Where the report holds its run counters: `(counter index, low dword
+    /// offset, high byte offset)` ([`Counters::arrange`]).
+    pub(super) places: Vec<(usize, usize, Option<usize>)>,
     pub(super) ops: Vec<SlotOp>,
-    /// Header dwords and qwords (RPT_ID, TIME_STAMP, CTX_ID, GPU_TICKS):
-    /// `(offset, source, qword)`, the source an index into the header
-    /// values [`Oa::render`] gathers.
-    pub(super) header: Vec<(usize, usize, bool)>,
+    /// Where the header values go: RPT_ID, TIME_STAMP, CTX_ID, GPU_TICKS,
+    /// each `(offset, qword)` (a dword otherwise), when the layout has it.
+    pub(super) header: [Option<(usize, bool)>; 4],
     /// Byte ranges no slot writes (zeroed by `render`).
     pub(super) gaps: Vec<(usize, usize)>,
 }
@@ -183,30 +182,17 @@ impl Layout {
             }
             gaps.push((start, i - start));
         }
-        // Runs as copies out of the counter image (a run's counters are
-        // consecutive there), merged where image and report both continue.
-        let mut segments: Vec<(usize, usize, usize)> = Vec::new();
+        // Where each run counter sits in the report.
+        let mut places = Vec::new();
         for r in &runs {
-            let Some(k) = ctr.index(r.bank, r.first) else {
-                continue;
-            };
-            segments.push((ctr.low_at(k), 4 * r.count, r.offset));
-            if let Some(h) = r.high {
-                segments.push((ctr.high_at(k), r.count, h));
+            for j in 0..r.count {
+                if let Some(k) = ctr.index(r.bank, r.first + j) {
+                    places.push((k, r.offset + 4 * j, r.high.map(|h| h + j)));
+                }
             }
         }
-        let image = ctr.image().len();
-        segments.retain(|&(src, len, dst)| src + len <= image && dst + len <= info.size);
-        segments.sort_by_key(|&(_, _, dst)| dst);
-        let mut merged: Vec<(usize, usize, usize)> = Vec::with_capacity(segments.len());
-        for (src, len, dst) in segments {
-            match merged.last_mut() {
-                Some(m) if m.0 + m.1 == src && m.2 + m.1 == dst => m.1 += len,
-                _ => merged.push((src, len, dst)),
-            }
-        }
-        // Header slots, written from one array of the four header values.
-        let mut header = Vec::new();
+        // Header slots, written directly (the first of each kind).
+        let mut header = [None; 4];
         singles.retain(|op| {
             let src = match op.src {
                 Src::RptId => 0,
@@ -215,16 +201,22 @@ impl Layout {
                 Src::GpuTicks => 3,
                 _ => return true,
             };
-            match op.width {
-                Width::Dword => header.push((op.offset, src, false)),
-                Width::Qword => header.push((op.offset, src, true)),
+            let qword = match op.width {
+                Width::Dword => false,
+                Width::Qword => true,
                 _ => return true,
+            };
+            match header.get_mut(src) {
+                Some(h @ None) => {
+                    *h = Some((op.offset, qword));
+                    false
+                }
+                _ => true,
             }
-            false
         });
         Layout {
             info,
-            segments: merged,
+            places,
             ops: singles,
             header,
             gaps,
@@ -243,32 +235,36 @@ impl Oa {
     /// Render the current counters into `buf` (the layout's size).
     /// Write a whole report of `layout` into `buf`: every slot, and zeros
     /// where no slot is.
+    #[inline]
     pub(super) fn render(&self, layout: &Layout, h: Header, buf: &mut [u8]) {
         for &(from, n) in &layout.gaps {
             if let Some(g) = buf.get_mut(from..from.saturating_add(n)) {
                 g.fill(0);
             }
         }
-        let image = self.ctr.image();
-        for &(src, len, dst) in &layout.segments {
-            if let (Some(d), Some(s)) = (buf.get_mut(dst..dst + len), image.get(src..src + len)) {
-                d.copy_from_slice(s);
+        // The counters: one block when they are arranged for this layout,
+        // else counter by counter.
+        match self.ctr.block(layout.info) {
+            Some((start, block)) => {
+                if let Some(d) = buf.get_mut(start..start + block.len()) {
+                    d.copy_from_slice(block);
+                }
+            }
+            None => {
+                for &(k, lo, hi) in &layout.places {
+                    let v = self.ctr.get_index(k);
+                    put(buf, lo, &(v as u32).to_le_bytes());
+                    if let Some(b) = hi.and_then(|h| buf.get_mut(h)) {
+                        *b = (v >> 32) as u8;
+                    }
+                }
             }
         }
-        let values = [
-            u64::from(h.rpt_id),
-            h.time,
-            u64::from(self.ctx.unwrap_or(0)),
-            self.gpu_clock,
-        ];
-        for &(o, src, qword) in &layout.header {
-            let v = values.get(src).copied().unwrap_or(0);
-            if qword {
-                put(buf, o, &v.to_le_bytes());
-            } else {
-                put(buf, o, &(v as u32).to_le_bytes());
-            }
-        }
+        let [rpt, time, ctx, ticks] = layout.header;
+        put_value(buf, rpt, u64::from(h.rpt_id));
+        put_value(buf, time, h.time);
+        put_value(buf, ctx, u64::from(self.ctx.unwrap_or(0)));
+        put_value(buf, ticks, self.gpu_clock);
         for op in &layout.ops {
             let v = match op.src {
                 Src::RptId => u64::from(h.rpt_id),
@@ -299,6 +295,17 @@ impl Oa {
                 }
             }
         }
+    }
+}
+
+/// `v` at `at`: `(offset, qword)`, a dword unless `qword`; nothing for
+/// `None`.
+#[inline(always)]
+fn put_value(buf: &mut [u8], at: Option<(usize, bool)>, v: u64) {
+    match at {
+        Some((o, true)) => put(buf, o, &v.to_le_bytes()),
+        Some((o, false)) => put(buf, o, &(v as u32).to_le_bytes()),
+        None => {}
     }
 }
 

@@ -609,6 +609,10 @@ impl Emulator {
                     let kinds = slots.get(i).copied().unwrap_or_default();
                     Layout::new(f, kinds, &oa.ctr, oa.c2_clock)
                 });
+            // The counters move to where this layout's reports hold them.
+            if let Some(l) = &oa.layout {
+                oa.ctr.arrange(l.info, &l.places);
+            }
         }
     }
 
@@ -1081,6 +1085,12 @@ mod tests {
             time: 0x5_0000_0009,
         };
         oa.render(&layout, h, &mut buf);
+        // Arranged for the layout (as the model does), the same bytes.
+        oa.ctr.arrange(f, &layout.places);
+        assert!(oa.ctr.block(f).is_some(), "{} {}", p.name, f.name);
+        let mut block = vec![0xEEu8; f.size];
+        oa.render(&layout, h, &mut block);
+        assert_eq!(block, buf, "{} {}", p.name, f.name);
         for (slot, &kind) in f.counters.iter().zip(b.slots[fi]) {
             let mask = low_bits(slot.bits);
             // The test names the slots; the model reads the generated kinds.
@@ -1170,13 +1180,17 @@ mod tests {
         };
         let mut oa = Oa::new(&b, OaConfig::default(), &|_| None);
         let layout = Layout::new(&F, &KINDS, &oa.ctr, false);
-        // The layout has A0..A2, so the image holds 19 low dwords (A0..A2,
-        // B0..B7, C0..C7), then their high bytes at 76. A0..A2 and B0 are
-        // contiguous in image and report; the high bytes are not (40, then
-        // 42..43).
+        // A0..A2 (split, high bytes 40, 42, 43) and B0, B1 are run counters.
+        let b0 = oa.ctr.index(Bank::B, 0).expect("B0");
         assert_eq!(
-            layout.segments,
-            [(0, 16, 4), (16, 4, 24), (76, 1, 40), (77, 2, 42)]
+            layout.places,
+            [
+                (0, 4, Some(40)),
+                (1, 8, Some(42)),
+                (2, 12, Some(43)),
+                (b0, 16, None),
+                (b0 + 1, 24, None)
+            ]
         );
         assert!(layout.ops.iter().all(|o| o.offset != 62), "B2 does not fit");
         oa.ctr.set(Bank::A, 0, 0xAA_0000_0001);
@@ -1188,6 +1202,13 @@ mod tests {
         oa.ctr.set(Bank::C, 1, 0x1_2345);
         let mut buf = vec![0u8; 64];
         oa.render(&layout, Header { rpt_id: 1, time: 2 }, &mut buf);
+        // Arranged for the layout, the counters render as one block: the
+        // same bytes.
+        oa.ctr.arrange(&F, &layout.places);
+        assert!(oa.ctr.block(&F).is_some());
+        let mut block = vec![0xEEu8; 64];
+        oa.render(&layout, Header { rpt_id: 1, time: 2 }, &mut block);
+        assert_eq!(block, buf);
         for (i, want) in [
             (1usize, 0xAA_0000_0001u64),
             (2, 0xBB_0000_0002),
