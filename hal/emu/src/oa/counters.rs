@@ -1,8 +1,7 @@
 //! The OA counters (A, B and C banks), kept the way reports hold them: one
-//! byte image with every counter's low dword (little-endian), then every
-//! counter's bits 39:32 (one byte each); bits 63:40 apart. A report's runs
-//! of counters are then a few copies out of the image (see
-//! [`Layout`](super::layout::Layout)'s segments), not a conversion per
+//! byte image with every counter's low dword (little-endian) and bits 39:32
+//! (one byte), arranged where the selected layout's reports put them, so a
+//! report's counters are one copy out of the image, not a conversion per
 //! counter.
 
 #[allow(unused_imports)]
