@@ -16,6 +16,7 @@ use crate::register::{
 use crate::register::{ReadOf, WriteOf};
 use core::cell::{Cell, UnsafeCell};
 use core::marker::PhantomData;
+use core::ops::{Deref, DerefMut};
 
 #[inline]
 fn raw_read<R: Register, B: Bus<R::Space>>(reg: R, bus: &mut B) -> u64 {
@@ -95,8 +96,8 @@ impl<P: Project, B> Device<P, B> {
     /// the bus busy: reads return 0, writes are dropped).
     #[inline]
     pub fn with_bus<T>(&self, f: impl FnOnce(&mut B) -> T) -> Option<T> {
-        let io = self.io()?;
-        Some(f(&mut *io.bus))
+        let mut io = self.io()?;
+        Some(f(&mut io.bus))
     }
 
     #[inline]
@@ -117,10 +118,11 @@ impl<P: Project, B> Device<P, B> {
 
     /// Borrow the bus once for a batch of typed accesses (no per-access borrow
     /// check: the zero-overhead path for hot loops). `None` when the bus is
-    /// already borrowed. While the `Io` lives, the device's own accessors see
-    /// the bus busy: their reads return 0 and their writes are dropped.
+    /// already borrowed. While the guard lives, the device's own accessors see
+    /// the bus busy: their reads return 0 and their writes are dropped. The
+    /// guard derefs to [`Io`], which is the bus itself: pass `&mut Io` on.
     #[inline]
-    pub fn io(&self) -> Option<Io<'_, P, B>> {
+    pub fn io(&self) -> Option<IoGuard<'_, P, B>> {
         if self.busy.replace(true) {
             return None;
         }
@@ -131,10 +133,9 @@ impl<P: Project, B> Device<P, B> {
         // forever, which is safe). `Device` is `!Sync` (it holds `Cell`s), so
         // no other thread can reach the flag.
         let bus = unsafe { &mut *self.bus.get() };
-        Some(Io {
-            bus,
+        Some(IoGuard {
+            io: Io::from_bus(bus),
             busy: &self.busy,
-            _project: PhantomData,
         })
     }
 
@@ -553,19 +554,54 @@ impl<P: Steered, B: Bus<Mmio>> Drop for Steering<'_, P, B> {
     }
 }
 
-/// The bus of a [`Device`], borrowed once for a batch of typed accesses
-/// (see [`Device::io`]): the same accessors, with the same proofs, and no
-/// per-access borrow check.
-pub struct Io<'d, P: Project, B> {
-    bus: &'d mut B,
+/// The bus of a [`Device`] borrowed once (see [`Device::io`]): it derefs to
+/// [`Io`], and frees the bus when dropped.
+pub struct IoGuard<'d, P: Project, B> {
+    io: &'d mut Io<'d, P, B>,
     busy: &'d Cell<bool>,
-    _project: PhantomData<P>,
 }
 
-impl<P: Project, B> Drop for Io<'_, P, B> {
+impl<P: Project, B> Drop for IoGuard<'_, P, B> {
+    #[inline]
     fn drop(&mut self) {
         self.busy.set(false);
     }
+}
+
+impl<'d, P: Project, B> Deref for IoGuard<'d, P, B> {
+    type Target = Io<'d, P, B>;
+    #[inline(always)]
+    fn deref(&self) -> &Io<'d, P, B> {
+        self.io
+    }
+}
+
+impl<'d, P: Project, B> DerefMut for IoGuard<'d, P, B> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut Io<'d, P, B> {
+        self.io
+    }
+}
+
+impl<P: Project, B> core::fmt::Debug for IoGuard<'_, P, B> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("IoGuard")
+    }
+}
+
+/// Typed accesses to the bus of a [`Device`], borrowed once (reached through
+/// the [`IoGuard`] of [`Device::io`]): the same accessors, with the same
+/// proofs, and no per-access borrow check.
+///
+/// `Io` is the bus itself as a type (`repr(transparent)` over `B`), so
+/// `&mut Io` is a `&mut B`: code handed `&mut Io` reaches the bus's state in
+/// one load, as hand-written code handed `&mut B` does (a handle that held a
+/// reference to the bus would cost one more load per access wherever the
+/// handle's memory is opaque to the optimizer).
+#[repr(transparent)]
+pub struct Io<'d, P: Project, B> {
+    bus: B,
+    _borrow: PhantomData<(&'d (), P)>,
 }
 
 impl<P: Project, B> core::fmt::Debug for Io<'_, P, B> {
@@ -574,7 +610,16 @@ impl<P: Project, B> core::fmt::Debug for Io<'_, P, B> {
     }
 }
 
-impl<P: Project, B> Io<'_, P, B> {
+impl<'d, P: Project, B> Io<'d, P, B> {
+    /// The bus, as an `Io`.
+    #[inline(always)]
+    fn from_bus(bus: &'d mut B) -> &'d mut Self {
+        // SAFETY: `Io` is `repr(transparent)` over `B` (its other field is a
+        // zero-sized marker), so the pointer is valid for `Io`, and the
+        // exclusive borrow of `bus` moves to the result.
+        unsafe { &mut *(bus as *mut B).cast::<Self>() }
+    }
+
     /// As [`Device::assume_awake`], for code that holds only the `Io`.
     pub fn assume_awake<D: Wakeable<Project = P>>(&self) -> Assumed<'static, D> {
         Assumed {
@@ -588,7 +633,7 @@ impl<P: Project, B> Io<'_, P, B> {
         R: Register + OnProject<P>,
         B: Bus<R::Space>,
     {
-        raw_write(reg, self.bus, w.raw());
+        raw_write(reg, &mut self.bus, w.raw());
     }
 
     /// Read a register into a typed value.
@@ -598,7 +643,7 @@ impl<P: Project, B> Io<'_, P, B> {
         R: Readable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        ReadOf::<R>::from_raw(raw_read(reg, self.bus))
+        ReadOf::<R>::from_raw(raw_read(reg, &mut self.bus))
     }
 
     /// Write a register: `f` starts from the reset value (with RW1C/RW1S, MBZ
@@ -645,7 +690,7 @@ impl<P: Project, B> Io<'_, P, B> {
         R: Readable + Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let raw = raw_read(reg, self.bus);
+        let raw = raw_read(reg, &mut self.bus);
         let mut w = WriteOf::<R>::from_raw(raw & R::KEEP_MASK);
         f(ReadOf::<R>::from_raw(raw), &mut w);
         self.write_value(reg, awake, &w);
