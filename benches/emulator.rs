@@ -1,7 +1,8 @@
 //! The emulator's cost, against the simplest thing doing the same work.
 //!
 //! - `rw_access`: 1000 rounds of `read32` + `write32` (read, add the round
-//!   number, write back) on HSW `OACONTROL`, a plain 32-bit RW register:
+//!   number, write back) on HSW `OACONTROL`, a 32-bit RW register, in the
+//!   register file alone (the OA model, which watches `OACONTROL`, off):
 //!   - `emulator`: through `Bus<Mmio>` on an [`Emulator`] (render awake,
 //!     tracing off): direct index lookup, wake check, access rules;
 //!   - `emulator_traced`: the same with tracing on (trace cleared per sample);
@@ -23,7 +24,7 @@
 mod benches {
     use divan::counter::ItemsCount;
     use divan::{black_box, Bencher};
-    use perfregs::hal::emu::{Emulator, Sku};
+    use perfregs::emu::{Emulator, Sku};
     use perfregs::hal::meta::MapRow;
     use perfregs::hal::{hsw, tgl, Bus, Mmio};
 
@@ -46,9 +47,10 @@ mod benches {
             emu.write32(req.address, 0x0001_0001);
         }
         emu.advance(Sku::DEFAULT_WAKE_LATENCY);
-        assert!(emu.awake("render"));
+        assert!(emu.awake::<perfregs::hal::hsw::domains::Render>());
         emu.set_tracing(tracing);
         emu.take_trace();
+        emu.disable_oa();
         emu
     }
 

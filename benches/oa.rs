@@ -6,7 +6,7 @@
 //! Run with `cargo bench --bench oa`.
 
 use divan::{black_box, Bencher};
-use perfregs::hal::emu::{Emulator, OaConfig, Sku, Workload};
+use perfregs::emu::{Emulator, OaConfig, Sku, Workload};
 use perfregs::hal::{bdw, Register};
 
 const REPORTS: usize = 1024;

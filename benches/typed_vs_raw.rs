@@ -35,7 +35,10 @@
 //! ArrayBus` (raw). `Io` is `repr(transparent)` over the bus, so the two are
 //! the same pointer; `oa_program_x1000` black-boxes that handle on each round,
 //! on both sides. The pair differs only in the typed API. `typed_device` adds
-//! the per-access borrow check of `Device::read`.
+//! the per-access bus borrow check of `Device::read` and, the device being
+//! unbranded (`Device::new`), the check that the proof is this device's (one
+//! pointer comparison; none for a `brand!`ed device, nor on the `Io` side,
+//! where a proof from `Io::assume_awake` is known to match).
 //!
 //! Reading the machine code (release): a typed read of OACONTROL's
 //! timer_period, timer_enable (enum) and counter_select (enum) compiles to
@@ -444,7 +447,7 @@ mod read_fields {
     fn typed(bencher: Bencher) {
         let mut mem = seeded();
         let dev = Gpu::new(ArrayBus(&mut mem));
-        let mut gpu = dev.io().expect("bus free");
+        let mut gpu = dev.io();
         bencher.bench_local(|| {
             let (period, timer, format) = read_fields_typed(&mut **black_box(&mut gpu));
             black_box(period);
@@ -495,7 +498,7 @@ mod read_fields_slice_bus {
     fn typed(bencher: Bencher) {
         let mut mem = seeded();
         let dev = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-        let mut gpu = dev.io().expect("bus free");
+        let mut gpu = dev.io();
         bencher.bench_local(|| {
             let (period, timer, format) = read_fields_typed(&mut **black_box(&mut gpu));
             black_box(period);
@@ -525,7 +528,7 @@ mod write_fields {
     fn typed(bencher: Bencher) {
         let mut mem = seeded();
         let dev = Gpu::new(ArrayBus(&mut mem));
-        let mut gpu = dev.io().expect("bus free");
+        let mut gpu = dev.io();
         bencher.bench_local(|| {
             let inputs = black_box(&WRITE_TYPED);
             write_fields_typed(
@@ -566,7 +569,7 @@ mod modify_tail {
     fn typed(bencher: Bencher) {
         let mut mem = seeded();
         let dev = Gpu::new(ArrayBus(&mut mem));
-        let mut gpu = dev.io().expect("bus free");
+        let mut gpu = dev.io();
         bencher.bench_local(|| {
             modify_tail_typed(&mut *black_box(&mut gpu), black_box(TAIL));
             black_box(&mut gpu);
@@ -593,7 +596,7 @@ mod oa_program_x1000 {
     fn typed(bencher: Bencher) {
         let mut mem = seeded();
         let dev = Gpu::new(ArrayBus(&mut mem));
-        let mut gpu = dev.io().expect("bus free");
+        let mut gpu = dev.io();
         bencher.bench_local(|| {
             black_box(oa_program_typed(
                 &mut *black_box(&mut gpu),
@@ -668,8 +671,7 @@ fn sanity_check() {
 
     // read_fields
     let (mut typed_mem, mut raw_mem) = (seeded(), seeded());
-    let (tp, te, cs) =
-        read_fields_typed(&mut Gpu::new(ArrayBus(&mut typed_mem)).io().expect("bus free"));
+    let (tp, te, cs) = read_fields_typed(&mut Gpu::new(ArrayBus(&mut typed_mem)).io());
     let raw = read_fields_raw(&mut ArrayBus(&mut raw_mem));
     assert_eq!(
         (tp.get(), te.bits(), cs.bits()),
@@ -680,11 +682,7 @@ fn sanity_check() {
 
     // read_fields_slice_bus
     let (mut typed_mem, mut raw_mem) = (seeded(), seeded());
-    let typed = read_fields_typed(
-        &mut Device::<Hsw, _>::new(SliceBus::new(&mut typed_mem))
-            .io()
-            .expect("bus free"),
-    );
+    let typed = read_fields_typed(&mut Device::<Hsw, _>::new(SliceBus::new(&mut typed_mem)).io());
     let raw = read_fields_raw(&mut SliceBus::new(&mut raw_mem));
     assert_eq!(
         (typed.0.get(), typed.1.bits(), typed.2.bits()),
@@ -696,7 +694,7 @@ fn sanity_check() {
     // write_fields
     let (mut typed_mem, mut raw_mem) = (seeded(), seeded());
     write_fields_typed(
-        &mut Gpu::new(ArrayBus(&mut typed_mem)).io().expect("bus free"),
+        &mut Gpu::new(ArrayBus(&mut typed_mem)).io(),
         TIMER_PERIOD,
         TimerEnable::Enable,
         ReportFormatHsw::A45B8C8,
@@ -714,10 +712,7 @@ fn sanity_check() {
 
     // modify_tail
     let (mut typed_mem, mut raw_mem) = (seeded(), seeded());
-    modify_tail_typed(
-        &mut Gpu::new(ArrayBus(&mut typed_mem)).io().expect("bus free"),
-        TAIL,
-    );
+    modify_tail_typed(&mut Gpu::new(ArrayBus(&mut typed_mem)).io(), TAIL);
     modify_tail_raw(&mut ArrayBus(&mut raw_mem), TAIL);
     assert_eq!(typed_mem, raw_mem, "modify_tail");
     assert_eq!(
@@ -727,10 +722,7 @@ fn sanity_check() {
 
     // oa_program_x1000
     let (mut typed_mem, mut raw_mem) = (seeded(), seeded());
-    let typed_acc = oa_program_typed(
-        &mut Gpu::new(ArrayBus(&mut typed_mem)).io().expect("bus free"),
-        OA_CONFIG,
-    );
+    let typed_acc = oa_program_typed(&mut Gpu::new(ArrayBus(&mut typed_mem)).io(), OA_CONFIG);
     let raw_acc = oa_program_raw(&mut ArrayBus(&mut raw_mem), RAW_OA_CONFIG);
     assert_eq!(typed_acc, raw_acc, "oa_program_x1000 checksum");
     assert_eq!(typed_mem, raw_mem, "oa_program_x1000");

@@ -4,7 +4,7 @@
 //!
 //! Run: `cargo run --example forcewake`
 
-use perfregs::hal::emu::{Emulator, Sku};
+use perfregs::emu::{Emulator, Sku};
 use perfregs::hal::{tgl, Device, Register, Tgl};
 
 fn main() {
@@ -28,7 +28,7 @@ fn main() {
     }
     println!(
         "render awake after the guard dropped: {}",
-        gpu.with_bus(|e| e.awake("render")).unwrap_or(false)
+        gpu.with_bus(|e| e.awake::<tgl::domains::Render>())
     );
 
     println!("\ntrace:");
@@ -37,4 +37,8 @@ fn main() {
             println!("  {t}");
         }
     });
+    // What the emulated hardware did wrong without telling (none expected
+    // unless the example shows one on purpose).
+    let n = gpu.with_bus(|e| e.print_warnings());
+    println!("\nemulator warnings: {n}");
 }

@@ -11,7 +11,7 @@
 //! A45_B8_C8 format.
 
 use perfregs::bits;
-use perfregs::hal::emu::{Emulator, Sku};
+use perfregs::emu::{Emulator, Sku};
 use perfregs::hal::enums::{
     BufferSizeHsw, CecCompareFunction, CecSelect, ReportFormatHsw, TimerEnable,
 };
@@ -75,4 +75,8 @@ fn main() {
 
     println!("\naccesses, in order (the emulator's trace):");
     gpu.with_bus(|e| e.trace().iter().for_each(|t| println!("  {t}")));
+    // What the emulated hardware did wrong without telling (none expected
+    // unless the example shows one on purpose).
+    let n = gpu.with_bus(|e| e.print_warnings());
+    println!("\nemulator warnings: {n}");
 }

@@ -5,7 +5,7 @@
 //!
 //! Run: `cargo run --example mcr_read`
 
-use perfregs::hal::emu::{Emulator, Sku};
+use perfregs::emu::{Emulator, Sku};
 use perfregs::hal::{tgl, AlwaysAwake, Bits, Device, Register, Tgl};
 
 fn main() {
@@ -21,8 +21,9 @@ fn main() {
     println!("fuse mirror: {fuses:?}");
 
     {
-        let Some(mut mcr) = gpu.steering(&gt) else {
-            return println!("steering busy");
+        let mut mcr = match gpu.try_steering(&gt) {
+            Ok(mcr) => mcr,
+            Err(e) => return println!("steering: {e}"),
         };
         let value = Bits::new(0x00C0_FFEE).unwrap_or_default();
         mcr.write(tgl::EU_PERF_CNT_CTL0, &rw, |w| w.value(value));
@@ -41,20 +42,22 @@ fn main() {
     // careless driver would. The fused-off instance reads 0.
     let addr = <tgl::EU_PERF_CNT_CTL0 as Register>::ADDRESS;
     let selector = <tgl::MCR_SELECTOR as Register>::ADDRESS;
-    let raw = gpu.with_bus(|e| {
+    let (v, entry) = gpu.with_bus(|e| {
         e.write32(selector, 2 << 24); // unicast, slice 0, subslice 2
         let v = e.read32(addr);
         e.write32(selector, 1 << 31); // back to multicast
         (v, e.trace().iter().rev().nth(1).map(|t| t.to_string()))
     });
-    if let Some((v, entry)) = raw {
-        println!(
-            "raw unicast read of DSS 2: {v:#x}  ({})",
-            entry.unwrap_or_default()
-        );
-    }
+    println!(
+        "raw unicast read of DSS 2: {v:#x}  ({})",
+        entry.unwrap_or_default()
+    );
     println!(
         "steering register afterwards: {:?}",
         gpu.read(tgl::MCR_SELECTOR, &AlwaysAwake)
     );
+    // What the emulated hardware did wrong without telling (none expected
+    // unless the example shows one on purpose).
+    let n = gpu.with_bus(|e| e.print_warnings());
+    println!("\nemulator warnings: {n}");
 }

@@ -5,7 +5,7 @@
 //!
 //! Run: `cargo run --example p4_cascade`
 
-use perfregs::hal::emu::{CpuEvents, Emulator, Sku};
+use perfregs::emu::{CpuEvents, Emulator, Sku};
 use perfregs::hal::{p4, Device, P4Counter, P4};
 
 fn main() {
@@ -54,4 +54,8 @@ fn main() {
         }
         other => println!("\nunexpected: {other:?}"),
     }
+    // What the emulated hardware did wrong without telling (none expected
+    // unless the example shows one on purpose).
+    let n = cpu.with_bus(|e| e.print_warnings());
+    println!("\nemulator warnings: {n}");
 }

@@ -6,7 +6,7 @@
 //!
 //! Run: `cargo run --example r2pcie_freeze`
 
-use perfregs::hal::emu::{Emulator, Sku, UncoreConfig, UncoreEvents};
+use perfregs::emu::{Emulator, Sku, UncoreConfig, UncoreEvents};
 use perfregs::hal::{ivt, AlwaysAwake, Bits, Device, Ivt};
 
 const N: u64 = 1000;
@@ -54,4 +54,8 @@ fn main() {
     dev.write(ivt::U_MSR_PMON_GLOBAL_CTL, on, |w| w.unfrz_all(true));
     dev.with_bus(|e| e.advance(10));
     show("re-armed, 10 cycles later:");
+    // What the emulated hardware did wrong without telling (none expected
+    // unless the example shows one on purpose).
+    let n = dev.with_bus(|e| e.print_warnings());
+    println!("\nemulator warnings: {n}");
 }

@@ -19,6 +19,9 @@
 
 pub use hal;
 pub use hal::bits;
+/// The emulated register file (crate `perfregs-emu`, feature `emu`).
+#[cfg(feature = "emu")]
+pub use perfregs_emu as emu;
 pub use perfregs_macros::regdefs;
 
 /// The README's examples, compiled and run as doctests so they stay true.

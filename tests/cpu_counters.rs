@@ -2,7 +2,7 @@
 //! example and R2PCIe freeze-on-overflow.
 #![cfg(feature = "emu")]
 
-use perfregs::hal::emu::{CpuEvents, Emulator, Sku, UncoreConfig, UncoreEvents};
+use perfregs::emu::{CpuEvents, Emulator, Sku, UncoreConfig, UncoreEvents};
 use perfregs::hal::{ivt, p4, AlwaysAwake, Bits, Device, Ivt, P4Counter, P4};
 
 #[test]

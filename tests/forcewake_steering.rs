@@ -1,8 +1,8 @@
 //! The typed force-wake guards and steering API, run against the emulator.
 #![cfg(feature = "emu")]
 
-use perfregs::hal::emu::{Emulator, Outcome, Sku};
-use perfregs::hal::{tgl, AlwaysAwake, Bits, Device, Register, Tgl, WakeError};
+use perfregs::emu::{Emulator, Outcome, Sku};
+use perfregs::hal::{tgl, AlwaysAwake, Bits, BusyError, Device, Register, Tgl, WakeError};
 
 fn tgl_gpu(sku: Sku) -> Device<Tgl, Emulator> {
     Device::new(Emulator::new(&tgl::PROJECT, sku))
@@ -16,7 +16,6 @@ fn outcomes(gpu: &Device<Tgl, Emulator>, addr: u64) -> Vec<Outcome> {
             .map(|t| t.outcome)
             .collect()
     })
-    .unwrap_or_default()
 }
 
 #[test]
@@ -35,12 +34,12 @@ fn asleep_accesses_are_terminated_and_a_guard_wakes_the_domain() {
         let rw = gpu
             .forcewake::<tgl::domains::Render>()
             .expect("render wakes");
-        assert!(gpu.with_bus(|e| e.awake("render")).unwrap_or(false));
+        assert!(gpu.with_bus(|e| e.awake::<tgl::domains::Render>()));
         gpu.write(tgl::OAR_OACONTROL, &rw, |w| w.counter_enable(true));
         assert!(gpu.read(tgl::OAR_OACONTROL, &rw).counter_enable());
     }
     // The guard is gone: released (the request bit is withdrawn).
-    assert!(!gpu.with_bus(|e| e.awake("render")).unwrap_or(true));
+    assert!(!gpu.with_bus(|e| e.awake::<tgl::domains::Render>()));
     let last = outcomes(&gpu, addr);
     assert_eq!(last[2..], [Outcome::Ok, Outcome::Ok]);
 }
@@ -56,7 +55,6 @@ fn guards_are_reference_counted() {
                 .filter(|t| t.write && t.register == Some("FORCEWAKE_GT"))
                 .count()
         })
-        .unwrap_or(0)
     };
     assert_eq!(requests(&gpu), 1);
     let b = gpu.forcewake::<tgl::domains::Gt>().expect("gt again");
@@ -68,7 +66,7 @@ fn guards_are_reference_counted() {
     drop(a);
     drop(b);
     assert!(
-        gpu.with_bus(|e| e.awake("gt")).unwrap_or(false),
+        gpu.with_bus(|e| e.awake::<tgl::domains::Gt>()),
         "still held by c"
     );
     drop(c);
@@ -76,7 +74,7 @@ fn guards_are_reference_counted() {
         (gpu.wake_count::<tgl::domains::Gt>(), requests(&gpu)),
         (0, 2)
     );
-    assert!(!gpu.with_bus(|e| e.awake("gt")).unwrap_or(true));
+    assert!(!gpu.with_bus(|e| e.awake::<tgl::domains::Gt>()));
 }
 
 #[test]
@@ -86,11 +84,11 @@ fn the_ack_is_polled_and_a_missing_ack_is_an_error() {
         ..Sku::default()
     };
     let gpu = tgl_gpu(sku);
-    let t0 = gpu.with_bus(|e| e.now()).unwrap_or(0);
+    let t0 = gpu.with_bus(|e| e.now());
     let _rw = gpu
         .forcewake::<tgl::domains::Render>()
         .expect("acks after 25 ticks");
-    let waited = gpu.with_bus(|e| e.now()).unwrap_or(0) - t0;
+    let waited = gpu.with_bus(|e| e.now()) - t0;
     assert!((25..=27).contains(&waited), "waited {waited} ticks");
     // VDBOX1 is not present on this SKU: its ack never comes.
     let gpu = tgl_gpu(Sku {
@@ -108,9 +106,7 @@ fn the_ack_is_polled_and_a_missing_ack_is_an_error() {
     );
     assert_eq!(gpu.wake_count::<tgl::domains::Vdbox1>(), 0);
     // The request was withdrawn after the timeout.
-    let last = gpu
-        .with_bus(|e| e.trace().iter().rev().find(|t| t.write).map(|t| t.value))
-        .flatten();
+    let last = gpu.with_bus(|e| e.trace().iter().rev().find(|t| t.write).map(|t| t.value));
     assert_eq!(last, Some(1 << 16));
 }
 
@@ -119,8 +115,12 @@ fn steering_reads_each_instance_and_skips_fused_ones() {
     let gpu = tgl_gpu(Sku::default().fuse_dss(2));
     let gt = gpu.forcewake::<tgl::domains::Gt>().expect("gt");
     let rw = gpu.forcewake::<tgl::domains::Render>().expect("render");
-    let mut mcr = gpu.steering(&gt).expect("steering free");
-    assert!(gpu.steering(&gt).is_none(), "exclusive");
+    let mut mcr = gpu.steering(&gt);
+    assert_eq!(
+        gpu.try_steering(&gt).err(),
+        Some(BusyError::Steering),
+        "exclusive"
+    );
     mcr.write(tgl::EU_PERF_CNT_CTL0, &rw, |w| {
         w.value(Bits::new(0xABCD).expect("fits"))
     });
@@ -170,11 +170,8 @@ fn steering_reads_each_instance_and_skips_fused_ones() {
     let sel = gpu.read(tgl::MCR_SELECTOR, &AlwaysAwake);
     assert!(sel.multicast());
     let addr = <tgl::EU_PERF_CNT_CTL0 as Register>::ADDRESS;
-    assert_eq!(
-        gpu.with_bus(|e| e.peek_instance(addr, 2)).flatten(),
-        Some(0)
-    );
-    assert!(gpu.steering(&gt).is_some(), "free again");
+    assert_eq!(gpu.with_bus(|e| e.peek_instance(addr, 2)), Some(0));
+    assert!(gpu.try_steering(&gt).is_ok(), "free again");
 }
 
 #[test]
@@ -183,7 +180,7 @@ fn steering_restores_multicast_when_a_closure_panics() {
     let gt = gpu.forcewake::<tgl::domains::Gt>().expect("gt");
     let rw = gpu.forcewake::<tgl::domains::Render>().expect("render");
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut mcr = gpu.steering(&gt).expect("steering");
+        let mut mcr = gpu.steering(&gt);
         for (n, _) in mcr.read_each(tgl::EU_PERF_CNT_CTL1, &rw) {
             // The selector now names instance n (unicast).
             if n == 3 {
@@ -191,13 +188,11 @@ fn steering_restores_multicast_when_a_closure_panics() {
             }
         }
     }));
-    let unicast_seen = gpu
-        .with_bus(|e| {
-            e.trace()
-                .iter()
-                .any(|t| t.register == Some("MCR_SELECTOR") && t.write && t.value & (1 << 31) == 0)
-        })
-        .unwrap_or(false);
+    let unicast_seen = gpu.with_bus(|e| {
+        e.trace()
+            .iter()
+            .any(|t| t.register == Some("MCR_SELECTOR") && t.write && t.value & (1 << 31) == 0)
+    });
     assert!(unicast_seen, "the selector was unicast when the panic hit");
     assert!(result.is_err());
     assert!(
@@ -205,7 +200,7 @@ fn steering_restores_multicast_when_a_closure_panics() {
         "multicast restored during unwinding"
     );
     assert!(
-        gpu.steering(&gt).is_some(),
+        gpu.try_steering(&gt).is_ok(),
         "lock released during unwinding"
     );
 }

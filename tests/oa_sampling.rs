@@ -4,7 +4,7 @@
 #![cfg(feature = "emu")]
 
 use perfregs::bits;
-use perfregs::hal::emu::{Emulator, OaConfig, Sku, Workload};
+use perfregs::emu::{Emulator, OaConfig, Sku, Workload};
 use perfregs::hal::enums::{
     BufferSizeHsw, CecCompareFunction, CecSelect, ReportFormatHsw, TimerEnable,
 };
@@ -44,7 +44,7 @@ fn sample(period_exponent: u64, ticks: u64, cec0: (CecCompareFunction, u64)) -> 
     gpu.with_bus(|e| e.advance(ticks));
     let tail = gpu.read(hsw::OASTATUS1, &rw).tail_pointer().get() << 6;
     let used = (tail - BASE) as usize;
-    let mem = gpu.with_bus(|e| e.gpu_mem(BASE, used)).expect("bus free");
+    let mem = gpu.with_bus(|e| e.gpu_mem(BASE, used));
     reports_between::<hsw::reports::A45B8C8>(&mem, 0, mem.len())
         .map(|r| r.bytes().to_vec())
         .collect()
@@ -66,6 +66,9 @@ fn timer_reports_count_and_deltas() {
         assert_eq!(d.timestamp, Some(64));
         // The PRM's CEC example: B0 counts every GPU clock between reports.
         assert_eq!(d.b(0), Some(64 * CLOCKS_PER_TICK));
+        // The GPU clock: C2 on HSW (no GPU_TICKS in its layouts).
+        assert_eq!(d.gpu_clock, Some(64 * CLOCKS_PER_TICK));
+        assert_eq!(d.gpu_ticks, None);
         // A deltas follow the scripted workload.
         assert_eq!(d.a(0), Some(64 * 5));
         assert_eq!(d.a(44), Some(64 * 2));

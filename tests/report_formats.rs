@@ -66,6 +66,12 @@ impl FormatVisitor for CheckAll {
                 _ => {}
             }
         }
+        // The GPU clock: GPU_TICKS where the layout has it, else C2.
+        assert_eq!(
+            r.gpu_clock(),
+            r.gpu_ticks().or_else(|| r.c(2)),
+            "{name}: gpu_clock"
+        );
         // Every typed index the format does not carry reads None.
         let count = |p: char| {
             F::INFO
@@ -149,4 +155,87 @@ fn hsw_a45_b8_c8_matches_the_driver_layout() {
             "C{n}"
         );
     }
+}
+
+/// Which counter each format's GPU clock comes from, and that the views read
+/// it there: the report, the buffered report, the delta and the summary.
+#[derive(Default)]
+struct GpuClockSources {
+    seen: Vec<(String, Option<&'static str>)>,
+}
+
+impl FormatVisitor for GpuClockSources {
+    fn visit<F: ReportFormat>(&mut self) {
+        use perfregs::hal::oa_buffer::{OaBuffer, ReportDelta, Summary};
+        let project = <F::Project as perfregs::hal::Project>::NAME;
+        let name = format!("{project}:{}", F::INFO.name);
+        let source = F::GPU_CLOCK.map(|s| s.name);
+        // Two reports back to back, the second with the GPU clock 0x10 ahead
+        // (wherever the format keeps it).
+        let first = build::<F>();
+        let mut second = first.clone();
+        if let Some(slot) = F::GPU_CLOCK {
+            let o = slot.offset as usize;
+            let v = u32::from_le_bytes(second[o..o + 4].try_into().expect("dword"));
+            second[o..o + 4].copy_from_slice(&v.wrapping_add(0x10).to_le_bytes());
+        }
+        let buf = [first.clone(), second].concat();
+        let r0 = Report::<F>::new(&buf).expect("first report");
+        let r1 = Report::<F>::new(&buf[F::INFO.size..]).expect("second report");
+        let slot_value = F::GPU_CLOCK.and_then(|s| r0.counter(s.name));
+        assert_eq!(r0.gpu_clock(), slot_value, "{name}");
+        match source {
+            Some("GPU_TICKS") => assert_eq!(r0.gpu_clock(), r0.gpu_ticks(), "{name}"),
+            Some("C2") => assert_eq!(r0.gpu_clock(), r0.c(2), "{name}"),
+            Some(other) => panic!("{name}: GPU clock from {other}"),
+            None => assert_eq!(r0.gpu_clock(), None, "{name}"),
+        }
+        let buffered: Vec<_> = OaBuffer::new(&buf).reports::<F>(0, buf.len()).collect();
+        assert_eq!(buffered.len(), 2, "{name}");
+        assert_eq!(buffered[0].gpu_clock(), r0.gpu_clock(), "{name}: buffered");
+        let d = ReportDelta::between(&r0, &r1);
+        assert_eq!(d.gpu_clock, source.map(|_| 0x10), "{name}: delta");
+        // One timestamp tick between the reports, at 1 Hz: 16 clocks a second.
+        let mut timed = buf.clone();
+        if let Some(ts) = F::TIME_STAMP {
+            let o = F::INFO.size + ts.offset as usize;
+            let v = u32::from_le_bytes(timed[o..o + 4].try_into().expect("dword"));
+            timed[o..o + 4].copy_from_slice(&v.wrapping_add(1).to_le_bytes());
+        }
+        let summary =
+            Summary::<F>::from_reports(OaBuffer::new(&timed).reports::<F>(0, timed.len()), 1.0);
+        assert_eq!(summary.gpu_clock_hz(), source.map(|_| 16.0), "{name}: rate");
+        self.seen.push((name, source));
+    }
+}
+
+#[test]
+fn gpu_clock_on_every_format_of_every_project() {
+    let mut v = GpuClockSources::default();
+    perfregs::hal::snb::reports::visit_all(&mut v);
+    perfregs::hal::ivb::reports::visit_all(&mut v);
+    perfregs::hal::vlv::reports::visit_all(&mut v);
+    perfregs::hal::hsw::reports::visit_all(&mut v);
+    perfregs::hal::bdw::reports::visit_all(&mut v);
+    perfregs::hal::tgl::reports::visit_all(&mut v);
+    let listed: usize = perfregs::hal::PROJECTS
+        .iter()
+        .map(|p| p.formats.len())
+        .sum();
+    assert_eq!(v.seen.len(), listed);
+    for (name, source) in &v.seen {
+        let project = &name[..3];
+        let want = match project {
+            // Every BDW+ layout has GPU_TICKS.
+            "bdw" | "tgl" => Some("GPU_TICKS"),
+            // HSW: C2 in every layout with C counters; A13 and A29 have none.
+            "hsw" if name.ends_with(":A13") || name.ends_with(":A29") => None,
+            "hsw" => Some("C2"),
+            // SNB, IVB, VLV layouts carry neither GPU_TICKS nor C counters.
+            _ => None,
+        };
+        assert_eq!(*source, want, "{name}");
+    }
+    let with_clock = v.seen.iter().filter(|(_, s)| s.is_some()).count();
+    assert_eq!(with_clock, 6 + 4 + 4, "{:?}", v.seen);
 }

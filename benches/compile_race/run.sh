@@ -46,7 +46,7 @@ WORK="$REPO_TARGET/compile_race"
 mkdir -p "$WORK"
 
 say "building the perfregs CLI (dev profile; $REPO)"
-(cd "$REPO" && cargo build -q --bin perfregs)
+(cd "$REPO" && cargo build -q -p perfregs-cli --bin perfregs)
 PERFREGS="$REPO_TARGET/debug/perfregs"
 
 if ! command -v svd2rust >/dev/null 2>&1; then

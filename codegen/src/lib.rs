@@ -6,6 +6,7 @@
 //! The HAL's build script, the `regdefs!` proc-macro and the CLI all call it.
 
 pub mod access;
+pub mod bindings;
 pub mod diag;
 pub mod emit;
 pub mod export;

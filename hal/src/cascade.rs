@@ -10,7 +10,7 @@ use crate::access::mask;
 use crate::bus::{Bus, Msr};
 use crate::generated::p4::{p4_cccrn as p4_cccr0, P4_CCCRn, P4_COUNTERn};
 use crate::register::{Layout, RegisterArray};
-use crate::{Device, P4};
+use crate::{Device, Identity, P4};
 
 /// Counter `N` (0..=17) of the Pentium 4 PMU, with its CCCR.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -87,7 +87,7 @@ fn cccr_update<B: Bus<Msr>>(bus: &mut B, msr: u64, set: u64, clear: u64) {
     bus.write64(msr, (v & !clear) | set);
 }
 
-impl<B: Bus<Msr>> Device<P4, B> {
+impl<B: Bus<Msr>, I: Identity> Device<P4, B, I> {
     /// Preset counter `c` (two's complement: `-200` counts 200 events to overflow).
     pub fn preset<C: Counter>(&self, _c: C, value: i64) {
         let v = (value as u64) & ((1u64 << COUNTER_BITS) - 1);
@@ -96,7 +96,7 @@ impl<B: Bus<Msr>> Device<P4, B> {
 
     /// The 40-bit count of counter `c`.
     pub fn count<C: Counter>(&self, _c: C) -> u64 {
-        self.with_bus(|b| b.read64(C::COUNTER_MSR)).unwrap_or(0) & ((1u64 << COUNTER_BITS) - 1)
+        self.with_bus(|b| b.read64(C::COUNTER_MSR)) & ((1u64 << COUNTER_BITS) - 1)
     }
 
     /// Enable counter `c` (CCCR enable = 1); other CCCR fields are kept.
@@ -122,7 +122,6 @@ impl<B: Bus<Msr>> Device<P4, B> {
     pub fn overflowed<C: Counter>(&self, _c: C) -> bool {
         let ovf = mask(p4_cccr0::OVF);
         self.with_bus(|b| b.read64(C::CCCR_MSR) & ovf != 0)
-            .unwrap_or(false)
     }
 
     /// Clear counter `c`'s overflow flag (software writes OVF = 0); this also

@@ -1,14 +1,23 @@
-//! The device handle: a bus, the project as a type, force-wake reference
-//! counts and the steering lock.
+//! The device handle: a bus, the project as a type, an identity, force-wake
+//! reference counts and the steering lock.
 //!
 //! Accessors take `&self`, so force-wake guards (which borrow the device)
 //! can be held across many accesses. Every accessor takes a proof that the
-//! register's power domain is awake; replicated registers are reached only
-//! through [`Steering`].
+//! register's power domain is awake, made by this device; replicated
+//! registers are reached only through [`Steering`].
+//!
+//! Nothing fails silently. The bus has one borrower at a time: an accessor
+//! called while an [`Io`] is alive, or from inside [`Device::with_bus`],
+//! panics saying so (as `RefCell` does), and [`Device::try_io`],
+//! [`Device::try_with_bus`] and [`Device::try_steering`] return a
+//! [`BusyError`] instead. A proof made by another device does not compile
+//! between [branded](crate::brand!) devices and panics between unbranded ones.
 
 use crate::access::{Clearable, Field, ReadValue, WriteValue};
+use crate::brand::sealed::Proof;
+use crate::brand::{Brand, Identity, Unbranded};
 use crate::bus::{Bus, Mmio};
-use crate::power::{Awake, WakeError, Wakeable, MAX_DOMAINS};
+use crate::power::{Awake, NoDomain, WakeError, Wakeable, MAX_DOMAINS};
 use crate::register::{
     MaskedWritable, OnProject, Project, Readable, Register, Replicated, ReplicationGroup, Steered,
     Unicast, Writable,
@@ -36,6 +45,22 @@ fn raw_write<R: Register, B: Bus<R::Space>>(reg: R, bus: &mut B, value: u64) {
     }
 }
 
+/// A counter read as two dwords that keep counting (see [`Device::read_counter`]).
+#[inline]
+fn counter_read<R: Register, B: Bus<R::Space>>(reg: R, b: &mut B) -> u64 {
+    if R::WIDTH != 64 {
+        return u64::from(b.read32(reg.address()));
+    }
+    let hi_addr = reg.address().wrapping_add(4);
+    let hi1 = b.read32(hi_addr);
+    let mut lo = b.read32(reg.address());
+    let hi2 = b.read32(hi_addr);
+    if hi1 != hi2 {
+        lo = b.read32(reg.address());
+    }
+    u64::from(hi2) << 32 | u64::from(lo)
+}
+
 /// Start a write value at `init` and let `f` set fields.
 #[inline]
 fn build<R: Register>(init: u64, f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>) -> WriteOf<R> {
@@ -47,41 +72,189 @@ fn build<R: Register>(init: u64, f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf
 /// How long [`Device::forcewake`] polls an ack register before giving up.
 pub const DEFAULT_POLL_LIMIT: u32 = 10_000;
 
-/// A device of project `P` reached through bus `B`.
+/// Bus states: free, borrowed, borrowed with writes waiting for its release.
+const FREE: u8 = 0;
+const BUSY: u8 = 1;
+const BUSY_DEFERRED: u8 = 2;
+/// Deferred-write slot of a dropped [`Steering`]'s multicast restore (the
+/// slots before it are the domains' releases, by [`Wakeable::INDEX`]).
+const STEERING_SLOT: usize = MAX_DOMAINS;
+
+/// A write waiting for the bus (see `Device::write_or_defer`).
+type Deferred<B> = Cell<Option<fn(&mut B)>>;
+
+/// Why the bus or the steering selector of a device could not be taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BusyError {
+    /// The bus is borrowed: an [`Io`] of the device is alive, or the call
+    /// comes from inside [`Device::with_bus`].
+    Bus,
+    /// Another [`Steering`] of the device is alive.
+    Steering,
+}
+
+impl core::fmt::Display for BusyError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            BusyError::Bus => {
+                "the device's bus is already borrowed (an `Io` from `Device::io` is alive, \
+                 or this runs inside `Device::with_bus`): make the access through that `Io`, \
+                 or drop it first"
+            }
+            BusyError::Steering => {
+                "the device's steering selector is already taken (another `Steering` is \
+                 alive): use that one, or drop it first"
+            }
+        })
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn busy(e: BusyError) -> ! {
+    panic!("perfregs: {e}")
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn foreign_proof() -> ! {
+    panic!(
+        "perfregs: a proof (force-wake guard or assumed-awake proof) made by another device \
+         was passed to this one; a proof is valid only on the device that made it \
+         (devices made with `brand!` and `Device::branded` catch this at compile time)"
+    )
+}
+
+/// A device of project `P` reached through bus `B`, with identity `I`
+/// ([`Unbranded`] from [`Device::new`], a [`Brand`] from [`Device::branded`]).
 ///
 /// Every accessor takes a register of project `P` (using another project's
-/// register does not compile) and a proof that its power domain is awake.
-#[derive(Debug)]
-pub struct Device<P: Project, B> {
-    /// Reached only while `busy` is set by the one reaching it (see `with_bus`, `io`).
+/// register does not compile) and a proof, made by this device, that its
+/// power domain is awake.
+///
+/// # Panics
+///
+/// Every method that reaches the bus panics when the bus is already borrowed
+/// (see [`Device::io`]); the `try_` methods return [`BusyError`] instead.
+/// Every method that takes a proof panics when an unbranded device is given
+/// another device's proof.
+pub struct Device<P: Project, B, I: Identity = Unbranded> {
+    /// Reached only by the holder of the `BUSY` state (see `try_io`).
     bus: UnsafeCell<B>,
-    busy: Cell<bool>,
+    /// `FREE`, `BUSY` or `BUSY_DEFERRED`.
+    state: Cell<u8>,
+    /// Writes to make when the bus is next freed: releases of guards, and the
+    /// multicast restore of a steering handle, dropped while it was borrowed.
+    deferred: [Deferred<B>; MAX_DOMAINS + 1],
     wake_refs: [Cell<u32>; MAX_DOMAINS],
     steering_taken: Cell<bool>,
     poll_limit: Cell<u32>,
+    _id: I,
     _project: PhantomData<P>,
 }
 
+impl<P: Project, B, I: Identity> core::fmt::Debug for Device<P, B, I> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Device")
+            .field("project", &P::NAME)
+            .field("bus_borrowed", &(self.state.get() != FREE))
+            .field("steering_taken", &self.steering_taken.get())
+            .field("poll_limit", &self.poll_limit.get())
+            .finish_non_exhaustive()
+    }
+}
+
 impl<P: Project, B> Device<P, B> {
-    /// A device of project `P` on `bus`.
+    /// An unbranded device of project `P` on `bus`: proofs are checked against
+    /// it at run time (see [`Device::branded`] for the compile-time check).
     pub fn new(bus: B) -> Self {
+        Device::with_identity(bus, Unbranded)
+    }
+
+    /// A device of project `P` on `bus` branded with `brand` (from
+    /// [`brand!`](crate::brand!)), of type `Device<P, B, Brand<'id>>`: its
+    /// proofs have types no other device accepts, so using them on another
+    /// device does not compile, and no run-time check is made.
+    pub fn branded<'id>(bus: B, brand: Brand<'id>) -> Device<P, B, Brand<'id>> {
+        Device::with_identity(bus, brand)
+    }
+}
+
+impl<P: Project, B, I: Identity> Device<P, B, I> {
+    fn with_identity(bus: B, id: I) -> Self {
         Device {
             bus: UnsafeCell::new(bus),
-            busy: Cell::new(false),
+            state: Cell::new(FREE),
+            deferred: core::array::from_fn(|_| Cell::new(None)),
             wake_refs: Default::default(),
             steering_taken: Cell::new(false),
             poll_limit: Cell::new(DEFAULT_POLL_LIMIT),
+            _id: id,
             _project: PhantomData,
         }
     }
 
-    /// The bus. Needs `&mut self`: no guard or steering handle may be alive.
+    /// The device's address: what its proofs carry for the run-time check.
+    #[inline(always)]
+    fn addr(&self) -> usize {
+        self as *const Self as usize
+    }
+
+    /// Panic unless `proof` was made by this device (or by none, like
+    /// `AlwaysAwake`). Free for branded devices, whose types already agree.
+    #[inline(always)]
+    #[track_caller]
+    fn check(&self, proof: &impl Proof) {
+        if I::CHECKED && !proof.made_by(self.addr()) {
+            foreign_proof();
+        }
+    }
+
+    /// Make the deferred writes (the bus is held: by an `Io` being dropped,
+    /// or through `&mut self`): the multicast restore first (its register
+    /// may need a domain whose release is also waiting), then the releases.
+    #[cold]
+    fn run_deferred(deferred: &[Deferred<B>], bus: &mut B) {
+        for slot in deferred.iter().rev() {
+            if let Some(write) = slot.take() {
+                write(bus);
+            }
+        }
+    }
+
+    /// Make `write` now, or when the bus is next freed if it is borrowed
+    /// (for drops, which must neither skip it nor panic).
+    fn write_or_defer(&self, slot: usize, write: fn(&mut B)) {
+        match self.try_io() {
+            Ok(mut io) => write(io.bus()),
+            Err(_) => {
+                self.deferred[slot].set(Some(write));
+                self.state.set(BUSY_DEFERRED);
+            }
+        }
+    }
+
+    /// With `&mut self` no `Io` is alive: make any deferred writes (left by a
+    /// leaked `Io`) and free the bus.
+    fn settle(&mut self) {
+        if self.state.get() == BUSY_DEFERRED {
+            Self::run_deferred(&self.deferred, self.bus.get_mut());
+        }
+        self.state.set(FREE);
+    }
+
+    /// The bus. Needs `&mut self`: no guard, steering handle or `Io` may be
+    /// alive.
     pub fn bus_mut(&mut self) -> &mut B {
+        self.settle();
         self.bus.get_mut()
     }
 
     /// Give the bus back.
-    pub fn into_bus(self) -> B {
+    pub fn into_bus(mut self) -> B {
+        self.settle();
         self.bus.into_inner()
     }
 
@@ -91,65 +264,75 @@ impl<P: Project, B> Device<P, B> {
         self.poll_limit.set(polls);
     }
 
-    /// Run `f` on the bus: raw accesses that bypass every check. `None` if
-    /// called from inside another `with_bus` (accessors used inside `f` see
-    /// the bus busy: reads return 0, writes are dropped).
+    /// Run `f` on the bus: raw accesses that bypass every check.
+    ///
+    /// # Panics
+    ///
+    /// When the bus is already borrowed: an [`Io`] is alive, or this is
+    /// called from inside another `with_bus` (see [`Device::try_with_bus`]).
     #[inline]
-    pub fn with_bus<T>(&self, f: impl FnOnce(&mut B) -> T) -> Option<T> {
-        let mut io = self.io()?;
-        Some(f(&mut io.bus))
+    #[track_caller]
+    pub fn with_bus<T>(&self, f: impl FnOnce(&mut B) -> T) -> T {
+        f(self.io().bus())
     }
 
+    /// As [`Device::with_bus`], with [`BusyError::Bus`] instead of a panic
+    /// when the bus is already borrowed.
     #[inline]
-    fn raw_read<R: Register>(&self, reg: R) -> u64
-    where
-        B: Bus<R::Space>,
-    {
-        self.with_bus(|bus| raw_read(reg, bus)).unwrap_or(0)
+    pub fn try_with_bus<T>(&self, f: impl FnOnce(&mut B) -> T) -> Result<T, BusyError> {
+        Ok(f(self.try_io()?.bus()))
     }
 
+    /// Borrow the bus once for a batch of typed accesses (no per-access
+    /// borrow check: the zero-overhead path for hot loops).
+    ///
+    /// # Panics
+    ///
+    /// When the bus is already borrowed (another `Io` is alive, or this is
+    /// called inside [`Device::with_bus`]); [`Device::try_io`] returns an
+    /// error instead. While the `Io` lives, every other way to the bus
+    /// (the device's accessors, `with_bus`, `forcewake` when it must wake,
+    /// `steering`) panics the same way. A force-wake guard or steering handle
+    /// dropped meanwhile makes its release write when the `Io` is dropped.
     #[inline]
-    fn raw_write<R: Register>(&self, reg: R, value: u64)
-    where
-        B: Bus<R::Space>,
-    {
-        self.with_bus(|bus| raw_write(reg, bus, value));
-    }
-
-    /// Borrow the bus once for a batch of typed accesses (no per-access borrow
-    /// check: the zero-overhead path for hot loops). `None` when the bus is
-    /// already borrowed. While the guard lives, the device's own accessors see
-    /// the bus busy: their reads return 0 and their writes are dropped. The
-    /// guard derefs to [`Io`], which is the bus itself: pass `&mut Io` on.
-    #[inline]
-    pub fn io(&self) -> Option<IoGuard<'_, P, B>> {
-        if self.busy.replace(true) {
-            return None;
+    #[track_caller]
+    pub fn io(&self) -> IoGuard<'_, P, B, I> {
+        match self.try_io() {
+            Ok(io) => io,
+            Err(e) => busy(e),
         }
-        // SAFETY: `busy` was clear, so no other `&mut B` exists: every path
-        // to the bus (`with_bus`, `io`) sets it first, `bus_mut` and
-        // `into_bus` need the device by `&mut` or by value, and `Io` clears
-        // the flag only when dropped (a leaked `Io` leaves the bus busy
-        // forever, which is safe). `Device` is `!Sync` (it holds `Cell`s), so
-        // no other thread can reach the flag.
+    }
+
+    /// As [`Device::io`], with [`BusyError::Bus`] instead of a panic when the
+    /// bus is already borrowed.
+    #[inline]
+    pub fn try_io(&self) -> Result<IoGuard<'_, P, B, I>, BusyError> {
+        if self.state.get() != FREE {
+            return Err(BusyError::Bus);
+        }
+        self.state.set(BUSY);
+        // SAFETY: the state was FREE, so no other `&mut B` exists: every path
+        // to the bus goes through here and sets BUSY first, `bus_mut` and
+        // `into_bus` need the device by `&mut` or by value, and only `Io`'s
+        // drop frees the bus again (a leaked `Io` leaves it borrowed until
+        // `bus_mut` or `into_bus`, which is safe). `Device` is `!Sync` (it
+        // holds `Cell`s), so no other thread can reach the state.
         let bus = unsafe { &mut *self.bus.get() };
-        Some(IoGuard {
+        Ok(IoGuard {
             io: Io::from_bus(bus),
-            busy: &self.busy,
+            device: self,
         })
     }
 
     /// Read a register into a typed value (see [`Io::read`]).
     #[inline]
-    pub fn read<R>(&self, reg: R, awake: &impl Awake<R::Domain>) -> ReadOf<R>
+    #[track_caller]
+    pub fn read<R>(&self, reg: R, awake: &impl Awake<R::Domain, I>) -> ReadOf<R>
     where
         R: Readable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        match self.io() {
-            Some(mut io) => io.read(reg, awake),
-            None => ReadOf::<R>::from_raw(0),
-        }
+        self.io().read(reg, awake)
     }
 
     /// Read a 64-bit register whose hardware is two dwords that keep counting
@@ -157,82 +340,71 @@ impl<P: Project, B> Device<P, B> {
     /// high again, and the low dword once more if the high one moved, so the
     /// value is one the counter really held. 32-bit registers read plainly.
     #[inline]
-    pub fn read_counter<R>(&self, reg: R, _awake: &impl Awake<R::Domain>) -> ReadOf<R>
+    #[track_caller]
+    pub fn read_counter<R>(&self, reg: R, awake: &impl Awake<R::Domain, I>) -> ReadOf<R>
     where
         R: Readable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let raw = self.with_bus(|b| {
-            if R::WIDTH != 64 {
-                return u64::from(b.read32(reg.address()));
-            }
-            let hi_addr = reg.address().wrapping_add(4);
-            let hi1 = b.read32(hi_addr);
-            let mut lo = b.read32(reg.address());
-            let hi2 = b.read32(hi_addr);
-            if hi1 != hi2 {
-                lo = b.read32(reg.address());
-            }
-            u64::from(hi2) << 32 | u64::from(lo)
-        });
-        ReadOf::<R>::from_raw(raw.unwrap_or(0))
+        self.io().read_counter(reg, awake)
     }
 
     /// Write a register from its reset value (see [`Io::write`]).
     #[inline]
+    #[track_caller]
     pub fn write<R>(
         &self,
         reg: R,
-        awake: &impl Awake<R::Domain>,
+        awake: &impl Awake<R::Domain, I>,
         f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
         let w = build::<R>(R::RESET & R::KEEP_MASK, f);
-        if let Some(mut io) = self.io() {
-            io.write_value(reg, awake, &w);
-        }
+        self.io().write_value(reg, awake, &w);
     }
 
     /// Write a register starting from zero (see [`Io::write_from_zero`]).
     #[inline]
+    #[track_caller]
     pub fn write_from_zero<R>(
         &self,
         reg: R,
-        awake: &impl Awake<R::Domain>,
+        awake: &impl Awake<R::Domain, I>,
         f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
         let w = build::<R>(0, f);
-        if let Some(mut io) = self.io() {
-            io.write_value(reg, awake, &w);
-        }
+        self.io().write_value(reg, awake, &w);
     }
 
     /// Read, change some fields, write back (see [`Io::modify`]). `f` runs
-    /// while the bus is not borrowed.
+    /// while the bus is not borrowed, so it may use the device.
     #[inline]
+    #[track_caller]
     pub fn modify<R>(
         &self,
         reg: R,
-        _awake: &impl Awake<R::Domain>,
+        awake: &impl Awake<R::Domain, I>,
         f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: Readable + Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let raw = self.raw_read(reg);
+        self.check(awake);
+        let raw = raw_read(reg, self.io().bus());
         let mut w = WriteOf::<R>::from_raw(raw & R::KEEP_MASK);
         f(ReadOf::<R>::from_raw(raw), &mut w);
-        self.raw_write(reg, w.raw());
+        raw_write(reg, self.io().bus(), w.raw());
     }
 
     /// Clear one write-one-to-clear field, leaving every other field as it is.
     #[inline]
-    pub fn clear<R, F>(&self, reg: R, awake: &impl Awake<R::Domain>, field: F)
+    #[track_caller]
+    pub fn clear<R, F>(&self, reg: R, awake: &impl Awake<R::Domain, I>, field: F)
     where
         R: Readable + Writable + Unicast + OnProject<P>,
         F: Field<Layout = R::Layout>,
@@ -244,42 +416,75 @@ impl<P: Project, B> Device<P, B> {
 
     /// Write a masked register (see [`Io::write_masked`]).
     #[inline]
+    #[track_caller]
     pub fn write_masked<R>(
         &self,
         reg: R,
-        awake: &impl Awake<R::Domain>,
+        awake: &impl Awake<R::Domain, I>,
         f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: MaskedWritable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
         let w = build::<R>(0, f);
-        if let Some(mut io) = self.io() {
-            io.write_value(reg, awake, &w);
-        }
+        self.io().write_value(reg, awake, &w);
     }
 
     /// A proof that domain `D` is awake without waking it, for when someone
     /// else holds it awake (the kernel driver, a debugfs force-wake file) or
-    /// the bus is plain memory. Accesses under a wrong assumption are
-    /// terminated by the hardware: reads return 0, writes are dropped.
-    pub fn assume_awake<D: Wakeable<Project = P>>(&self) -> Assumed<'_, D> {
+    /// the bus is plain memory. It borrows the device and is accepted by this
+    /// device only. Accesses under a wrong assumption are terminated by the
+    /// hardware: reads return 0, writes are dropped.
+    pub fn assume_awake<D: Wakeable<Project = P>>(&self) -> Assumed<'_, D, I> {
         Assumed {
-            _device: PhantomData,
+            device: self.addr(),
+            _proof: PhantomData,
         }
     }
 }
 
-impl<P: Project, B: Bus<Mmio>> Device<P, B> {
+/// Release domain `D`: the masked disable of the driver's request bit (the
+/// driver does not wait for the ack to clear).
+fn release_now<D: Wakeable, B: Bus<Mmio>>(bus: &mut B) {
+    bus.write32(D::REQUEST, 1 << (D::BIT + 16));
+}
+
+/// Steer `P`'s selector back to multicast.
+fn select_multicast<P: Steered, B: Bus<Mmio>>(bus: &mut B) {
+    bus.write32(P::SELECTOR, P::MULTICAST as u32);
+}
+
+/// Poll `D`'s ack until it reads `want`, at most `limit` times (with
+/// [`Bus::pause`] after each miss).
+fn poll_ack<D: Wakeable, B: Bus<Mmio>>(bus: &mut B, want: bool, limit: u32) -> bool {
+    let bit = 1u32 << D::BIT;
+    for _ in 0..limit {
+        if (bus.read32(D::ACK) & bit != 0) == want {
+            return true;
+        }
+        bus.pause();
+    }
+    false
+}
+
+impl<P: Project, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
     /// Wake domain `D` and hold it awake while the guard lives. Guards are
     /// reference counted: only the first waits for the hardware, only the
-    /// last one's drop releases the domain.
+    /// last one's drop releases the domain. A guard borrows the device and
+    /// proves `D` awake to this device only.
     ///
     /// Protocol (as Linux i915): wait for a stale ack to clear, write the
     /// masked enable of the driver's request bit, poll the ack until set
     /// (with [`Bus::pause`] between polls, at most the poll limit), and on a
     /// timeout withdraw the request and return an error.
-    pub fn forcewake<D: Wakeable<Project = P>>(&self) -> Result<ForceWake<'_, P, B, D>, WakeError> {
+    ///
+    /// # Panics
+    ///
+    /// When `D` must be woken and the bus is borrowed (see [`Device::io`]).
+    #[track_caller]
+    pub fn forcewake<D: Wakeable<Project = P>>(
+        &self,
+    ) -> Result<ForceWake<'_, P, B, D, I>, WakeError> {
         let refs = &self.wake_refs[D::INDEX % MAX_DOMAINS];
         if refs.get() == 0 {
             self.wake::<D>()?;
@@ -296,106 +501,140 @@ impl<P: Project, B: Bus<Mmio>> Device<P, B> {
         self.wake_refs[D::INDEX % MAX_DOMAINS].get()
     }
 
+    #[track_caller]
     fn wake<D: Wakeable>(&self) -> Result<(), WakeError> {
         let bit = 1u32 << D::BIT;
         let limit = self.poll_limit.get();
-        let acked = |bus: &mut B| bus.read32(D::ACK) & bit != 0;
-        let poll = |want: bool| -> Option<u32> {
-            self.with_bus(|bus| {
-                for polls in 0..limit {
-                    if acked(bus) == want {
-                        return Some(polls);
-                    }
-                    bus.pause();
-                }
-                None
-            })
-            .flatten()
-        };
-        if poll(false).is_none() {
-            return Err(WakeError::StaleAck { domain: D::NAME });
-        }
-        self.with_bus(|bus| bus.write32(D::REQUEST, bit << 16 | bit));
-        match poll(true) {
-            Some(_) => Ok(()),
-            None => {
-                self.with_bus(|bus| bus.write32(D::REQUEST, bit << 16));
+        self.with_bus(|bus| {
+            if !poll_ack::<D, B>(bus, false, limit) {
+                return Err(WakeError::StaleAck { domain: D::NAME });
+            }
+            bus.write32(D::REQUEST, bit << 16 | bit);
+            if poll_ack::<D, B>(bus, true, limit) {
+                Ok(())
+            } else {
+                bus.write32(D::REQUEST, bit << 16);
                 Err(WakeError::Timeout {
                     domain: D::NAME,
                     polls: limit,
                 })
             }
-        }
+        })
     }
 
+    /// Drop one reference to `D`; the last one releases it (now, or when the
+    /// bus is next freed if it is borrowed).
     fn release<D: Wakeable>(&self) {
         let refs = &self.wake_refs[D::INDEX % MAX_DOMAINS];
         refs.set(refs.get().saturating_sub(1));
         if refs.get() == 0 {
-            // Masked disable; the driver does not wait for the ack to clear.
-            self.with_bus(|bus| bus.write32(D::REQUEST, 1 << (D::BIT + 16)));
+            self.write_or_defer(D::INDEX % MAX_DOMAINS, release_now::<D, B>);
         }
     }
 }
 
-impl<P: Steered, B: Bus<Mmio>> Device<P, B> {
+/// Which instances of each replication group are present, from the fuse
+/// mirrors.
+fn present_instances<P: Steered, B: Bus<Mmio>>(bus: &mut B) -> [u64; 8] {
+    let mut present = [0u64; 8];
+    for (i, (instances, fuse)) in P::GROUPS.iter().enumerate().take(8) {
+        let all = if *instances >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << instances) - 1
+        };
+        present[i] = match fuse {
+            None => all,
+            Some(f) => {
+                let raw = u64::from(bus.read32(f.address));
+                let bits = (raw >> f.lsb)
+                    & if f.width >= 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << f.width) - 1
+                    };
+                (if f.set_means_present { bits } else { !bits }) & all
+            }
+        };
+    }
+    present
+}
+
+impl<P: Steered, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
     /// Exclusive use of the steering selector, for replicated (multicast)
     /// registers. Reads the fuse mirrors once (their domain must be awake).
-    /// `None` when another [`Steering`] is alive. Dropping it restores
-    /// multicast, also when unwinding from a panic.
-    pub fn steering(
+    /// Dropping it restores multicast, also when unwinding from a panic.
+    ///
+    /// # Panics
+    ///
+    /// When another [`Steering`] of the device is alive or the bus is
+    /// borrowed ([`Device::try_steering`] returns the error instead), or when
+    /// `awake` was made by another device.
+    #[track_caller]
+    pub fn steering(&self, awake: &impl Awake<<P as Steered>::Domain, I>) -> Steering<'_, P, B, I> {
+        match self.try_steering(awake) {
+            Ok(s) => s,
+            Err(e) => busy(e),
+        }
+    }
+
+    /// As [`Device::steering`], with [`BusyError::Steering`] when another
+    /// [`Steering`] is alive and [`BusyError::Bus`] when the bus is borrowed.
+    ///
+    /// # Panics
+    ///
+    /// When `awake` was made by another device.
+    #[track_caller]
+    pub fn try_steering(
         &self,
-        _awake: &impl Awake<<P as Steered>::Domain>,
-    ) -> Option<Steering<'_, P, B>> {
-        if self.steering_taken.replace(true) {
-            return None;
+        awake: &impl Awake<<P as Steered>::Domain, I>,
+    ) -> Result<Steering<'_, P, B, I>, BusyError> {
+        self.check(awake);
+        if self.steering_taken.get() {
+            return Err(BusyError::Steering);
         }
-        let mut present = [0u64; 8];
-        for (i, (instances, fuse)) in P::GROUPS.iter().enumerate().take(8) {
-            let all = if *instances >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << instances) - 1
-            };
-            present[i] = match fuse {
-                None => all,
-                Some(f) => {
-                    let raw = self
-                        .with_bus(|b| u64::from(b.read32(f.address)))
-                        .unwrap_or(0);
-                    let bits = (raw >> f.lsb)
-                        & if f.width >= 64 {
-                            u64::MAX
-                        } else {
-                            (1u64 << f.width) - 1
-                        };
-                    (if f.set_means_present { bits } else { !bits }) & all
-                }
-            };
-        }
-        Some(Steering {
+        let present = self.try_with_bus(present_instances::<P, B>)?;
+        self.steering_taken.set(true);
+        Ok(Steering {
             device: self,
             present,
         })
     }
 }
 
-/// A guard holding power domain `D` awake; also the proof [`Awake<D>`].
+/// A guard holding power domain `D` of one device awake; also the proof
+/// [`Awake<D>`] for that device (it borrows it).
 #[must_use = "the domain is released when the guard is dropped"]
-#[derive(Debug)]
-pub struct ForceWake<'d, P: Project, B: Bus<Mmio>, D: Wakeable> {
-    device: &'d Device<P, B>,
+pub struct ForceWake<'d, P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity = Unbranded> {
+    device: &'d Device<P, B, I>,
     _domain: PhantomData<D>,
 }
 
-impl<P: Project, B: Bus<Mmio>, D: Wakeable> Awake<D> for ForceWake<'_, P, B, D> {}
-/// Registers outside every force-wake range need no domain: any guard will do.
-impl<P: Project, B: Bus<Mmio>, D: Wakeable> Awake<crate::power::NoDomain>
-    for ForceWake<'_, P, B, D>
+impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> core::fmt::Debug
+    for ForceWake<'_, P, B, D, I>
+{
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ForceWake")
+            .field("domain", &D::NAME)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> Proof for ForceWake<'_, P, B, D, I> {
+    #[inline(always)]
+    fn made_by(&self, device: usize) -> bool {
+        self.device.addr() == device
+    }
+}
+impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> Awake<D, I> for ForceWake<'_, P, B, D, I> {}
+/// Registers outside every force-wake range need no domain: any guard of the
+/// device will do.
+impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> Awake<NoDomain, I>
+    for ForceWake<'_, P, B, D, I>
 {
 }
 
-impl<P: Project, B: Bus<Mmio>, D: Wakeable> Clone for ForceWake<'_, P, B, D> {
+impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> Clone for ForceWake<'_, P, B, D, I> {
     /// Another reference to the held domain (the count goes up).
     fn clone(&self) -> Self {
         let refs = &self.device.wake_refs[D::INDEX % MAX_DOMAINS];
@@ -407,45 +646,77 @@ impl<P: Project, B: Bus<Mmio>, D: Wakeable> Clone for ForceWake<'_, P, B, D> {
     }
 }
 
-impl<P: Project, B: Bus<Mmio>, D: Wakeable> Drop for ForceWake<'_, P, B, D> {
+impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> Drop for ForceWake<'_, P, B, D, I> {
+    /// Releases the domain if this is its last guard; while the bus is
+    /// borrowed (an [`Io`] is alive) the release is written when it is freed.
     fn drop(&mut self) {
         self.device.release::<D>();
     }
 }
 
-/// The proof from [`Device::assume_awake`].
-#[derive(Clone, Copy, Debug)]
-pub struct Assumed<'d, D> {
-    _device: PhantomData<(&'d (), D)>,
+/// The proof from [`Device::assume_awake`] or [`Io::assume_awake`]: borrows
+/// the device that made it, and is accepted by that device only.
+pub struct Assumed<'d, D, I = Unbranded> {
+    device: usize,
+    _proof: PhantomData<(&'d (), D, I)>,
 }
 
-impl<D: Wakeable> Awake<D> for Assumed<'_, D> {}
-/// Registers outside every force-wake range need no domain: any proof will do.
-impl<D: Wakeable> Awake<crate::power::NoDomain> for Assumed<'_, D> {}
+impl<D, I> Clone for Assumed<'_, D, I> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<D, I> Copy for Assumed<'_, D, I> {}
+
+impl<D: Wakeable, I> core::fmt::Debug for Assumed<'_, D, I> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Assumed")
+            .field("domain", &D::NAME)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<D: Wakeable, I: Identity> Proof for Assumed<'_, D, I> {
+    #[inline(always)]
+    fn made_by(&self, device: usize) -> bool {
+        self.device == device
+    }
+}
+impl<D: Wakeable, I: Identity> Awake<D, I> for Assumed<'_, D, I> {}
+/// Registers outside every force-wake range need no domain: any proof of the
+/// device will do.
+impl<D: Wakeable, I: Identity> Awake<NoDomain, I> for Assumed<'_, D, I> {}
 
 /// Exclusive use of the steering selector (see [`Device::steering`]).
-#[derive(Debug)]
-pub struct Steering<'d, P: Steered, B: Bus<Mmio>> {
-    device: &'d Device<P, B>,
+///
+/// # Panics
+///
+/// Its accessors panic when the device's bus is borrowed (see
+/// [`Device::io`]) or when given another device's proof.
+pub struct Steering<'d, P: Steered, B: Bus<Mmio>, I: Identity = Unbranded> {
+    device: &'d Device<P, B, I>,
     present: [u64; 8],
+}
+
+impl<P: Steered, B: Bus<Mmio>, I: Identity> core::fmt::Debug for Steering<'_, P, B, I> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Steering")
+            .field("present", &self.present)
+            .finish_non_exhaustive()
+    }
 }
 
 fn field(value: u64, (lsb, width): (u32, u32)) -> u64 {
     (value & ((1u64 << width.min(63)) - 1)) << lsb
 }
 
-impl<'d, P: Steered, B: Bus<Mmio>> Steering<'d, P, B> {
-    fn select_multicast(&self) {
-        self.device
-            .with_bus(|b| b.write32(P::SELECTOR, P::MULTICAST as u32));
-    }
+/// Instance n is steered as slice 0, subslice n (TGL has one slice).
+fn select<P: Steered, B: Bus<Mmio>>(bus: &mut B, instance: u32) {
+    let v = field(0, P::SLICE) | field(u64::from(instance), P::SUBSLICE);
+    bus.write32(P::SELECTOR, v as u32);
+}
 
-    /// Instance n is steered as slice 0, subslice n (TGL has one slice).
-    fn select(&self, instance: u32) {
-        let v = field(0, P::SLICE) | field(u64::from(instance), P::SUBSLICE);
-        self.device.with_bus(|b| b.write32(P::SELECTOR, v as u32));
-    }
-
+impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
     /// Bit n set: instance n of `R`'s group is present (not fused off).
     pub fn present<R: Replicated>(&self) -> u64 {
         self.present[R::Group::INDEX % 8]
@@ -462,44 +733,57 @@ impl<'d, P: Steered, B: Bus<Mmio>> Steering<'d, P, B> {
     }
 
     /// Read instance `instance`; `None` when it does not exist or is fused off.
+    #[track_caller]
     pub fn read<R>(
         &mut self,
         reg: R,
         instance: u32,
-        _awake: &impl Awake<R::Domain>,
+        awake: &impl Awake<R::Domain, I>,
     ) -> Option<ReadOf<R>>
     where
         R: Readable + Replicated + OnProject<P>,
         B: Bus<R::Space>,
     {
+        self.device.check(awake);
         if !self.is_present::<R>(instance) {
             return None;
         }
-        self.select(instance);
-        Some(ReadOf::<R>::from_raw(self.device.raw_read(reg)))
+        let raw = self.device.with_bus(|bus| {
+            select::<P, B>(bus, instance);
+            raw_read(reg, bus)
+        });
+        Some(ReadOf::<R>::from_raw(raw))
     }
 
     /// Read the lowest present instance (as drivers do for a representative value).
-    pub fn read_any<R>(&mut self, reg: R, awake: &impl Awake<R::Domain>) -> Option<(u32, ReadOf<R>)>
+    #[track_caller]
+    pub fn read_any<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+    ) -> Option<(u32, ReadOf<R>)>
     where
         R: Readable + Replicated + OnProject<P>,
         B: Bus<R::Space>,
     {
+        self.device.check(awake);
         let first = self.instances::<R>().next()?;
         self.read(reg, first, awake).map(|v| (first, v))
     }
 
     /// Read every present instance, ascending.
+    #[track_caller]
     pub fn read_each<'s, R, A>(
         &'s mut self,
         reg: R,
         awake: &'s A,
-    ) -> impl Iterator<Item = (u32, ReadOf<R>)> + use<'s, 'd, P, B, R, A>
+    ) -> impl Iterator<Item = (u32, ReadOf<R>)> + use<'s, 'd, P, B, I, R, A>
     where
         R: Readable + Replicated + OnProject<P>,
         B: Bus<R::Space>,
-        A: Awake<R::Domain>,
+        A: Awake<R::Domain, I>,
     {
+        self.device.check(awake);
         let list: [u32; 64] = core::array::from_fn(|i| i as u32);
         let mask = self.present::<R>();
         let count = R::Group::INSTANCES.min(64) as usize;
@@ -510,80 +794,103 @@ impl<'d, P: Steered, B: Bus<Mmio>> Steering<'d, P, B> {
     }
 
     /// Multicast write: every present instance gets the value.
+    #[track_caller]
     pub fn write<R>(
         &mut self,
         reg: R,
-        _awake: &impl Awake<R::Domain>,
+        awake: &impl Awake<R::Domain, I>,
         f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: Writable + Replicated + OnProject<P>,
         B: Bus<R::Space>,
     {
+        self.device.check(awake);
         let w = build::<R>(R::RESET & R::KEEP_MASK, f);
-        self.select_multicast();
-        self.device.raw_write(reg, w.raw());
+        self.device.with_bus(|bus| {
+            select_multicast::<P, B>(bus);
+            raw_write(reg, bus, w.raw());
+        });
     }
 
     /// Unicast write of one instance; false (nothing written) when it does not
     /// exist or is fused off.
+    #[track_caller]
+    #[must_use = "false means the instance is absent and nothing was written"]
     pub fn write_one<R>(
         &mut self,
         reg: R,
         instance: u32,
-        _awake: &impl Awake<R::Domain>,
+        awake: &impl Awake<R::Domain, I>,
         f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) -> bool
     where
         R: Writable + Replicated + OnProject<P>,
         B: Bus<R::Space>,
     {
+        self.device.check(awake);
         if !self.is_present::<R>(instance) {
             return false;
         }
         let w = build::<R>(R::RESET & R::KEEP_MASK, f);
-        self.select(instance);
-        self.device.raw_write(reg, w.raw());
+        self.device.with_bus(|bus| {
+            select::<P, B>(bus, instance);
+            raw_write(reg, bus, w.raw());
+        });
         true
     }
 }
 
-impl<P: Steered, B: Bus<Mmio>> Drop for Steering<'_, P, B> {
+impl<P: Steered, B: Bus<Mmio>, I: Identity> Drop for Steering<'_, P, B, I> {
+    /// Restores multicast (when the bus is next freed if it is borrowed) and
+    /// frees the selector.
     fn drop(&mut self) {
-        self.select_multicast();
         self.device.steering_taken.set(false);
+        self.device
+            .write_or_defer(STEERING_SLOT, select_multicast::<P, B>);
     }
 }
 
 /// The bus of a [`Device`] borrowed once (see [`Device::io`]): it derefs to
-/// [`Io`], and frees the bus when dropped.
-pub struct IoGuard<'d, P: Project, B> {
-    io: &'d mut Io<'d, P, B>,
-    busy: &'d Cell<bool>,
+/// [`Io`]. Dropping it frees the bus (and makes the release writes of guards
+/// dropped meanwhile).
+pub struct IoGuard<'d, P: Project, B, I: Identity = Unbranded> {
+    io: &'d mut Io<'d, P, B, I>,
+    device: &'d Device<P, B, I>,
 }
 
-impl<P: Project, B> Drop for IoGuard<'_, P, B> {
+impl<P: Project, B, I: Identity> IoGuard<'_, P, B, I> {
+    #[inline(always)]
+    fn bus(&mut self) -> &mut B {
+        &mut self.io.bus
+    }
+}
+
+impl<P: Project, B, I: Identity> Drop for IoGuard<'_, P, B, I> {
     #[inline]
     fn drop(&mut self) {
-        self.busy.set(false);
+        if self.device.state.get() == BUSY_DEFERRED {
+            Device::<P, B, I>::run_deferred(&self.device.deferred, &mut self.io.bus);
+        }
+        self.device.state.set(FREE);
     }
 }
 
-impl<'d, P: Project, B> Deref for IoGuard<'d, P, B> {
-    type Target = Io<'d, P, B>;
+impl<'d, P: Project, B, I: Identity> Deref for IoGuard<'d, P, B, I> {
+    type Target = Io<'d, P, B, I>;
     #[inline(always)]
-    fn deref(&self) -> &Io<'d, P, B> {
+    fn deref(&self) -> &Io<'d, P, B, I> {
         self.io
     }
 }
 
-impl<'d, P: Project, B> DerefMut for IoGuard<'d, P, B> {
+impl<'d, P: Project, B, I: Identity> DerefMut for IoGuard<'d, P, B, I> {
     #[inline(always)]
-    fn deref_mut(&mut self) -> &mut Io<'d, P, B> {
+    fn deref_mut(&mut self) -> &mut Io<'d, P, B, I> {
         self.io
     }
 }
 
-impl<P: Project, B> core::fmt::Debug for IoGuard<'_, P, B> {
+impl<P: Project, B, I: Identity> core::fmt::Debug for IoGuard<'_, P, B, I> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("IoGuard")
     }
@@ -593,25 +900,26 @@ impl<P: Project, B> core::fmt::Debug for IoGuard<'_, P, B> {
 /// the [`IoGuard`] of [`Device::io`]): the same accessors, with the same
 /// proofs, and no per-access borrow check.
 ///
-/// `Io` is the bus itself as a type (`repr(transparent)` over `B`), so
-/// `&mut Io` is a `&mut B`: code handed `&mut Io` reaches the bus's state in
-/// one load, as hand-written code handed `&mut B` does (a handle that held a
-/// reference to the bus would cost one more load per access wherever the
-/// handle's memory is opaque to the optimizer).
+/// `Io` is the device's bus itself as a type (`repr(transparent)` over `B`),
+/// so `&mut Io` is a `&mut B`: code handed `&mut Io` reaches the bus's state
+/// in one load, as hand-written code handed `&mut B` does (a handle holding a
+/// reference to the bus costs one more load per access wherever the handle's
+/// memory is opaque to the optimizer). The device it belongs to is found
+/// from its address, for the proof check.
 #[repr(transparent)]
-pub struct Io<'d, P: Project, B> {
+pub struct Io<'d, P: Project, B, I: Identity = Unbranded> {
     bus: B,
-    _borrow: PhantomData<(&'d (), P)>,
+    _device: PhantomData<&'d Device<P, B, I>>,
 }
 
-impl<P: Project, B> core::fmt::Debug for Io<'_, P, B> {
+impl<P: Project, B, I: Identity> core::fmt::Debug for Io<'_, P, B, I> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("Io")
     }
 }
 
-impl<'d, P: Project, B> Io<'d, P, B> {
-    /// The bus, as an `Io`.
+impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
+    /// The bus of a device, as an `Io`.
     #[inline(always)]
     fn from_bus(bus: &'d mut B) -> &'d mut Self {
         // SAFETY: `Io` is `repr(transparent)` over `B` (its other field is a
@@ -620,39 +928,81 @@ impl<'d, P: Project, B> Io<'d, P, B> {
         unsafe { &mut *(bus as *mut B).cast::<Self>() }
     }
 
-    /// As [`Device::assume_awake`], for code that holds only the `Io`.
-    pub fn assume_awake<D: Wakeable<Project = P>>(&self) -> Assumed<'static, D> {
-        Assumed {
-            _device: PhantomData,
+    /// The address of the device whose bus this is (an `Io` is only ever
+    /// made from the bus inside a `Device`): what its proofs carry.
+    #[inline(always)]
+    fn device_addr(&self) -> usize {
+        (self as *const Self as usize).wrapping_sub(core::mem::offset_of!(Device<P, B, I>, bus))
+    }
+
+    /// As `Device::check`: panic unless `proof` was made by this device.
+    #[inline(always)]
+    #[track_caller]
+    fn check(&self, proof: &impl Proof) {
+        if I::CHECKED && !proof.made_by(self.device_addr()) {
+            foreign_proof();
         }
     }
 
+    /// As [`Device::assume_awake`], for code that holds only the `Io`: the
+    /// proof borrows the device (not the `Io`) and is accepted by it alone.
+    pub fn assume_awake<D: Wakeable<Project = P>>(&self) -> Assumed<'d, D, I> {
+        Assumed {
+            device: self.device_addr(),
+            _proof: PhantomData,
+        }
+    }
+
+    /// The bus, for raw accesses that bypass every check (as
+    /// [`Device::with_bus`]).
+    pub fn bus_mut(&mut self) -> &mut B {
+        &mut self.bus
+    }
+
     #[inline]
-    fn write_value<R>(&mut self, reg: R, _awake: &impl Awake<R::Domain>, w: &WriteOf<R>)
+    #[track_caller]
+    fn write_value<R>(&mut self, reg: R, awake: &impl Awake<R::Domain, I>, w: &WriteOf<R>)
     where
         R: Register + OnProject<P>,
         B: Bus<R::Space>,
     {
+        self.check(awake);
         raw_write(reg, &mut self.bus, w.raw());
     }
 
     /// Read a register into a typed value.
     #[inline]
-    pub fn read<R>(&mut self, reg: R, _awake: &impl Awake<R::Domain>) -> ReadOf<R>
+    #[track_caller]
+    pub fn read<R>(&mut self, reg: R, awake: &impl Awake<R::Domain, I>) -> ReadOf<R>
     where
         R: Readable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
+        self.check(awake);
         ReadOf::<R>::from_raw(raw_read(reg, &mut self.bus))
+    }
+
+    /// Read a counter as two dwords that keep counting (see
+    /// [`Device::read_counter`]).
+    #[inline]
+    #[track_caller]
+    pub fn read_counter<R>(&mut self, reg: R, awake: &impl Awake<R::Domain, I>) -> ReadOf<R>
+    where
+        R: Readable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        ReadOf::<R>::from_raw(counter_read(reg, &mut self.bus))
     }
 
     /// Write a register: `f` starts from the reset value (with RW1C/RW1S, MBZ
     /// and reserved bits zero) and sets fields by name.
     #[inline]
+    #[track_caller]
     pub fn write<R>(
         &mut self,
         reg: R,
-        awake: &impl Awake<R::Domain>,
+        awake: &impl Awake<R::Domain, I>,
         f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: Writable + Unicast + OnProject<P>,
@@ -664,10 +1014,11 @@ impl<'d, P: Project, B> Io<'d, P, B> {
 
     /// Write a register starting from zero instead of the reset value.
     #[inline]
+    #[track_caller]
     pub fn write_from_zero<R>(
         &mut self,
         reg: R,
-        awake: &impl Awake<R::Domain>,
+        awake: &impl Awake<R::Domain, I>,
         f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: Writable + Unicast + OnProject<P>,
@@ -681,24 +1032,27 @@ impl<'d, P: Project, B> Io<'d, P, B> {
     /// back (RW1C, RW1S, MBZ, reserved, undescribed) are written as zero,
     /// whatever was read; every other bit (PBC included) is written back as read.
     #[inline]
+    #[track_caller]
     pub fn modify<R>(
         &mut self,
         reg: R,
-        awake: &impl Awake<R::Domain>,
+        awake: &impl Awake<R::Domain, I>,
         f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: Readable + Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
+        self.check(awake);
         let raw = raw_read(reg, &mut self.bus);
         let mut w = WriteOf::<R>::from_raw(raw & R::KEEP_MASK);
         f(ReadOf::<R>::from_raw(raw), &mut w);
-        self.write_value(reg, awake, &w);
+        raw_write(reg, &mut self.bus, w.raw());
     }
 
     /// Clear one write-one-to-clear field, leaving every other field as it is.
     #[inline]
-    pub fn clear<R, F>(&mut self, reg: R, awake: &impl Awake<R::Domain>, field: F)
+    #[track_caller]
+    pub fn clear<R, F>(&mut self, reg: R, awake: &impl Awake<R::Domain, I>, field: F)
     where
         R: Readable + Writable + Unicast + OnProject<P>,
         F: Field<Layout = R::Layout>,
@@ -711,10 +1065,11 @@ impl<'d, P: Project, B> Io<'d, P, B> {
     /// Write a masked register: only the fields `f` sets are enabled in bits
     /// 31:16, so no read-modify-write is needed and other bits are untouched.
     #[inline]
+    #[track_caller]
     pub fn write_masked<R>(
         &mut self,
         reg: R,
-        awake: &impl Awake<R::Domain>,
+        awake: &impl Awake<R::Domain, I>,
         f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
         R: MaskedWritable + Unicast + OnProject<P>,

@@ -23,12 +23,11 @@ extern crate std;
 
 pub mod access;
 mod bits;
+pub mod brand;
 pub mod bus;
 #[cfg(feature = "p4")]
 pub mod cascade;
 mod device;
-#[cfg(feature = "emu")]
-pub mod emu;
 pub mod meta;
 pub mod oa_buffer;
 #[cfg(feature = "os")]
@@ -40,10 +39,15 @@ mod values;
 
 pub use access::{Field, FieldValue, ReadValue, WriteValue};
 pub use bits::Bits;
+#[doc(hidden)]
+pub use brand::__private;
+pub use brand::{Brand, Identity, Unbranded};
 pub use bus::{Bus, Mmio, Msr, Pci, RawMmio, Recording, SliceBus};
 #[cfg(feature = "p4")]
 pub use cascade::{CascadesFrom, Counter, P4Counter};
-pub use device::{Assumed, Device, ForceWake, Io, IoGuard, Steering, DEFAULT_POLL_LIMIT};
+pub use device::{
+    Assumed, BusyError, Device, ForceWake, Io, IoGuard, Steering, DEFAULT_POLL_LIMIT,
+};
 pub use oa_buffer::{reports_between, BufferedReport, OaBuffer, OaReports, ReportDelta, Summary};
 pub use power::{AlwaysAwake, Awake, Domain, WakeError};
 pub use register::{

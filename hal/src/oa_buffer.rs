@@ -277,6 +277,11 @@ impl<'a, F: ReportFormat> BufferedReport<'a, F> {
     pub fn bytes(&self) -> &[u8] {
         self.view().bytes()
     }
+
+    /// The GPU clock (see [`Report::gpu_clock`]).
+    pub fn gpu_clock(&self) -> Option<u64> {
+        self.view().gpu_clock()
+    }
 }
 
 impl<F: ReportFormat> core::fmt::Debug for BufferedReport<'_, F> {
@@ -329,8 +334,11 @@ pub const C_COUNTERS: usize = 8;
 pub struct ReportDelta {
     /// Timestamp ticks, modulo 2^[`TIMESTAMP_BITS`].
     pub timestamp: Option<u64>,
-    /// GPU clock ticks.
+    /// GPU_TICKS increments (BDW and later).
     pub gpu_ticks: Option<u64>,
+    /// GPU clock increments on every project (GPU_TICKS, or C2 on HSW; see
+    /// [`ReportFormat::GPU_CLOCK`]).
+    pub gpu_clock: Option<u64>,
     /// A counters by index.
     pub a: [Option<u64>; A_COUNTERS],
     /// B counters by index.
@@ -367,6 +375,7 @@ impl ReportDelta {
         ReportDelta {
             timestamp,
             gpu_ticks: slot_delta(F::GPU_TICKS, p, n),
+            gpu_clock: slot_delta(F::GPU_CLOCK, p, n),
             a: table_deltas(F::A, p, n),
             b: table_deltas(F::B, p, n),
             c: table_deltas(F::C, p, n),
@@ -434,6 +443,7 @@ impl<F: ReportFormat> Summary<F> {
             total: ReportDelta {
                 timestamp: None,
                 gpu_ticks: None,
+                gpu_clock: None,
                 a: [None; A_COUNTERS],
                 b: [None; B_COUNTERS],
                 c: [None; C_COUNTERS],
@@ -474,6 +484,9 @@ impl<F: ReportFormat> Summary<F> {
             }
             if let Some(g) = d.gpu_ticks {
                 t.gpu_ticks = Some(t.gpu_ticks.unwrap_or(0).saturating_add(g));
+            }
+            if let Some(g) = d.gpu_clock {
+                t.gpu_clock = Some(t.gpu_clock.unwrap_or(0).saturating_add(g));
             }
             accumulate(&mut t.a, &d.a);
             accumulate(&mut t.b, &d.b);
@@ -522,9 +535,14 @@ impl<F: ReportFormat> Summary<F> {
         Some(total? as f64 / self.seconds()?)
     }
 
-    /// GPU clock ticks per second (the GPU frequency).
+    /// GPU_TICKS increments per second (BDW and later).
     pub fn gpu_ticks_per_second(&self) -> Option<f64> {
         self.rate(self.total.gpu_ticks)
+    }
+    /// GPU clocks per second, the GPU frequency, on every project that
+    /// reports its clock (see [`ReportFormat::GPU_CLOCK`]).
+    pub fn gpu_clock_hz(&self) -> Option<f64> {
+        self.rate(self.total.gpu_clock)
     }
     /// An increments per second.
     pub fn a_per_second(&self, n: usize) -> Option<f64> {

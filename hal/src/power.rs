@@ -1,6 +1,8 @@
 //! Force-wake: power domains as types, proofs that a domain is awake, and
 //! reference-counted guards that wake a domain with the driver protocol.
 
+use crate::brand::sealed::Proof;
+use crate::brand::{Identity, Unbranded};
 use crate::register::Project;
 
 /// A power domain of a project (`tgl::domains::Render`), or [`NoDomain`].
@@ -42,19 +44,32 @@ impl Domain for NoDomain {
 #[diagnostic::do_not_recommend]
 impl AlwaysOn for NoDomain {}
 
-/// Proof that power domain `D` is awake: a [`ForceWake`](crate::ForceWake) guard for `D`, or
-/// [`AlwaysAwake`] when `D` never sleeps.
+/// Proof that power domain `D` of a device with identity `I` is awake: a
+/// [`ForceWake`](crate::ForceWake) guard or an [`Assumed`](crate::Assumed)
+/// proof made by that device, or [`AlwaysAwake`] when `D` never sleeps.
+///
+/// Sealed: only this crate's proofs implement it. A guard or assumed proof
+/// borrows the device that made it and is accepted by that device alone: at
+/// compile time between [branded](crate::brand!) devices, by a run-time check
+/// (a panic naming the mistake) between [`Unbranded`] ones.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` does not prove that power domain `{D}` is awake",
+    message = "`{Self}` does not prove that power domain `{D}` of this device is awake",
     label = "this register lies in power domain `{D}`",
-    note = "hold a force-wake guard for that domain (`gpu.forcewake::<{D}>()?`) and pass `&guard`; `&AlwaysAwake` only proves always-on domains"
+    note = "hold a force-wake guard for that domain made by this device (`gpu.forcewake::<{D}>()?`) and pass `&guard`; `&AlwaysAwake` only proves always-on domains"
 )]
-pub trait Awake<D: Domain> {}
+pub trait Awake<D: Domain, I: Identity = Unbranded>: Proof {}
 
-/// The proof for always-on domains (AON, and registers outside every domain).
+/// The proof for always-on domains (AON, and registers outside every domain),
+/// accepted by every device.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AlwaysAwake;
-impl<D: AlwaysOn> Awake<D> for AlwaysAwake {}
+impl<D: AlwaysOn, I: Identity> Awake<D, I> for AlwaysAwake {}
+impl Proof for AlwaysAwake {
+    #[inline(always)]
+    fn made_by(&self, _device: usize) -> bool {
+        true
+    }
+}
 
 /// Why a domain could not be woken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

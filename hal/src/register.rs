@@ -156,7 +156,7 @@ impl<P: Project> SameProject<P> for P {}
 #[diagnostic::on_unimplemented(
     message = "register `{Self}` is replicated (multicast): it has one value per instance",
     label = "a plain access would hit whichever instance the steering register selects",
-    note = "use the steering API: `let mut mcr = gpu.steering(&proof)?;` then `mcr.read(reg, instance, &guard)`, `read_any`, `read_each`, `write` (multicast) or `write_one`"
+    note = "use the steering API: `let mut mcr = gpu.steering(&proof);` then `mcr.read(reg, instance, &guard)`, `read_any`, `read_each`, `write` (multicast) or `write_one`"
 )]
 pub trait Unicast: Register {}
 // Hidden from the docs: a register page states what it allows in its table.

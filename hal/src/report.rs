@@ -36,6 +36,35 @@ pub trait ReportFormat: Copy + Default + 'static {
     const CTX_ID: Option<CounterSlot> = named(Self::INFO.counters, "CTX_ID");
     /// GPU_TICKS, if the format has it.
     const GPU_TICKS: Option<CounterSlot> = named(Self::INFO.counters, "GPU_TICKS");
+    /// Where the format carries the GPU (render) clock: GPU_TICKS where the
+    /// layout has it (BDW and later), else C2 on the projects whose layouts
+    /// have no GPU_TICKS (SNB, IVB, VLV, HSW: HSW tools and metric sets read
+    /// the GPU core clock from C2); `None` when the format has neither (the
+    /// SNB/IVB/VLV layouts and HSW's A13 and A29 carry no C counters).
+    const GPU_CLOCK: Option<CounterSlot> =
+        gpu_clock(Self::GPU_TICKS, Self::C, <Self::Project as Project>::NAME);
+}
+
+/// Projects whose report layouts have no GPU_TICKS, where C2 is the GPU clock.
+const C2_CLOCK_PROJECTS: [&str; 4] = ["snb", "ivb", "vlv", "hsw"];
+
+/// GPU_TICKS if present, else C2 on the projects of [`C2_CLOCK_PROJECTS`].
+const fn gpu_clock(
+    ticks: Option<CounterSlot>,
+    c: &[Option<CounterSlot>],
+    project: &str,
+) -> Option<CounterSlot> {
+    if ticks.is_some() {
+        return ticks;
+    }
+    let mut i = 0;
+    while i < C2_CLOCK_PROJECTS.len() {
+        if same(C2_CLOCK_PROJECTS[i], project) {
+            return if c.len() > 2 { c[2] } else { None };
+        }
+        i += 1;
+    }
+    None
 }
 
 const fn same(a: &str, b: &str) -> bool {
@@ -198,9 +227,17 @@ impl<'a, F: ReportFormat> Report<'a, F> {
     pub fn ctx_id(&self) -> Option<u32> {
         F::CTX_ID.and_then(|s| s.read(self.bytes)).map(|v| v as u32)
     }
-    /// The GPU tick counter.
+    /// The GPU_TICKS counter (BDW and later; see [`gpu_clock`](Self::gpu_clock)
+    /// for every project).
     pub fn gpu_ticks(&self) -> Option<u64> {
         F::GPU_TICKS.and_then(|s| s.read(self.bytes))
+    }
+    /// The GPU clock, on every project: GPU_TICKS on BDW and later, C2 on HSW
+    /// (see [`ReportFormat::GPU_CLOCK`]); `None` for formats with neither.
+    /// Counts wrap at the slot's width (32 bits).
+    #[inline]
+    pub fn gpu_clock(&self) -> Option<u64> {
+        F::GPU_CLOCK.and_then(|s| s.read(self.bytes))
     }
     /// Any counter by its layout name.
     pub fn counter(&self, name: &str) -> Option<u64> {

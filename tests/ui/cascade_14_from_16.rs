@@ -1,5 +1,5 @@
 // Counters 16 and 17 cannot start another counter.
-use perfregs::hal::emu::{Emulator, Sku};
+use perfregs::emu::{Emulator, Sku};
 use perfregs::hal::{p4, Device, P4Counter, P4};
 
 fn main() {

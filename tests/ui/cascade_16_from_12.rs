@@ -1,5 +1,5 @@
 // The SDM: counter 16 can be cascaded from 14 only, not from 12.
-use perfregs::hal::emu::{Emulator, Sku};
+use perfregs::emu::{Emulator, Sku};
 use perfregs::hal::{p4, Device, P4Counter, P4};
 
 fn main() {

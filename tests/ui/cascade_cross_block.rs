@@ -1,5 +1,5 @@
 // Counter 0 (BPU) and counter 4 (MS) are in different blocks.
-use perfregs::hal::emu::{Emulator, Sku};
+use perfregs::emu::{Emulator, Sku};
 use perfregs::hal::{p4, Device, P4Counter, P4};
 
 fn main() {

@@ -55,13 +55,13 @@ fn tgl_usage<B: perfregs::hal::Bus<perfregs::hal::Mmio>>(
     let gt = gpu.forcewake::<tgl::domains::Gt>().ok()?;
     let _ = gpu.read(tgl::OAR_OACONTROL, &rw);
     let _ = gpu.read(tgl::OAG_OACONTROL, &gt);
-    let mut mcr = gpu.steering(&gt)?;
+    let mut mcr = gpu.try_steering(&gt).ok()?;
     mcr.write(tgl::EU_PERF_CNT_CTL0, &rw, |w| {
         w.value(Bits::new(0x1234).expect("fits"))
     });
     let _first = mcr.read_any(tgl::EU_PERF_CNT_CTL0, &rw);
     let _all: Vec<_> = mcr.read_each(tgl::EU_PERF_CNT_CTL0, &rw).collect();
-    mcr.write_one(tgl::EU_PERF_CNT_CTL0, 1, &rw, |w| {
+    let _written = mcr.write_one(tgl::EU_PERF_CNT_CTL0, 1, &rw, |w| {
         w.value(Bits::new(1).expect("fits"))
     });
     Some(())

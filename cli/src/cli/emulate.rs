@@ -1,0 +1,152 @@
+//! `perfregs emulate`: run register accesses on the emulator from the shell,
+//! with descriptions of your own loaded at run time (`--with FILE.yaml`).
+
+use hal::meta::{AccessKind, FieldInfo, ProjectInfo, RegisterInfo, SpaceKind};
+use perfregs_codegen::ir::Ir;
+use perfregs_emu::{Emulator, Sku};
+
+/// One step of the script.
+enum Op {
+    Read(u64),
+    Write(u64, u32),
+    Advance(u64),
+}
+
+/// `s` leaked: registers loaded at run time live as long as the program.
+fn leak(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+fn access(a: perfregs_codegen::access::Access) -> AccessKind {
+    use perfregs_codegen::access::Access as A;
+    match a {
+        A::Rw => AccessKind::Rw,
+        A::Ro => AccessKind::Ro,
+        A::Wo => AccessKind::Wo,
+        A::Rw1c => AccessKind::Rw1c,
+        A::Rw1s => AccessKind::Rw1s,
+        A::Rc => AccessKind::Rc,
+        A::Mbz => AccessKind::Mbz,
+        A::Rsvd => AccessKind::Rsvd,
+        A::Pbc => AccessKind::Pbc,
+        A::RwV => AccessKind::RwV,
+        A::RoV => AccessKind::RoV,
+        A::RwDb => AccessKind::RwDb,
+    }
+}
+
+/// The registers the user's files describe on `project` (not the built-in
+/// ones they were compiled with), as runtime metadata the emulator takes.
+pub fn user_registers(ir: &Ir, project: &str) -> Vec<&'static RegisterInfo> {
+    let Some(p) = ir.catalogue.find(project) else {
+        return Vec::new();
+    };
+    ir.elements(p)
+        .filter(|e| !e.register.external)
+        .map(|e| {
+            let fields: Vec<FieldInfo> = e
+                .fields()
+                .iter()
+                .map(|f| FieldInfo {
+                    name: leak(&f.name),
+                    lsb: f.lsb,
+                    width: f.width,
+                    access: access(f.access),
+                    values: &[],
+                    description: leak(&e.text(&f.description)),
+                })
+                .collect();
+            let info = RegisterInfo {
+                name: leak(&e.name),
+                block: leak(&e.register.block),
+                title: leak(&e.text(&e.register.title)),
+                space: match e.register.space {
+                    perfregs_codegen::model::Space::Mmio => SpaceKind::Mmio,
+                    perfregs_codegen::model::Space::Msr => SpaceKind::Msr,
+                    perfregs_codegen::model::Space::Pci => SpaceKind::Pci,
+                },
+                address: e.address,
+                width: e.register.width,
+                reset: e.instance.reset,
+                masked: e.register.masked,
+                fields: Box::leak(fields.into_boxed_slice()),
+                domain: e.instance.domain.map(|d| leak(&ir.domains[d].name)),
+                replication: e
+                    .instance
+                    .replication
+                    .map(|g| (leak(&ir.groups[g].name), ir.groups[g].instances)),
+            };
+            &*Box::leak(Box::new(info))
+        })
+        .collect()
+}
+
+/// Run the command: `perfregs emulate <project> [--with FILE.yaml]... OP...`.
+pub fn run(
+    project: &'static ProjectInfo,
+    files: &[String],
+    ops: &[String],
+    parse_value: fn(&str) -> Option<u64>,
+) -> Result<(), String> {
+    let mut sources = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
+        sources.push((f.clone(), text));
+    }
+    let extra = if sources.is_empty() {
+        Vec::new()
+    } else {
+        let ir = perfregs_codegen::compile_user_sources(&sources).map_err(|diags| {
+            let lines: Vec<String> = diags.iter().map(ToString::to_string).collect();
+            lines.join("\n")
+        })?;
+        user_registers(&ir, project.name)
+    };
+    let all: Vec<&'static RegisterInfo> = project.registers.iter().chain(&extra).copied().collect();
+    let address = |s: &str| -> Result<u64, String> {
+        parse_value(s)
+            .or_else(|| {
+                all.iter()
+                    .find(|r| r.name.eq_ignore_ascii_case(s))
+                    .map(|r| r.address)
+            })
+            .ok_or_else(|| format!("`{s}`: not an address or a register of {}", project.name))
+    };
+    let mut script = Vec::new();
+    for op in ops {
+        let (verb, arg) = op
+            .split_once(':')
+            .ok_or_else(|| format!("`{op}`: expected r:REG, w:REG=VALUE or t:TICKS"))?;
+        script.push(match verb {
+            "r" => Op::Read(address(arg)?),
+            "w" => {
+                let (reg, v) = arg
+                    .split_once('=')
+                    .ok_or_else(|| format!("`{op}`: expected w:REG=VALUE"))?;
+                let v = parse_value(v)
+                    .and_then(|v| u32::try_from(v).ok())
+                    .ok_or_else(|| format!("`{op}`: the value is not a 32-bit number"))?;
+                Op::Write(address(reg)?, v)
+            }
+            "t" => Op::Advance(parse_value(arg).ok_or_else(|| format!("`{op}`: ticks"))?),
+            _ => return Err(format!("`{op}`: unknown step `{verb}`")),
+        });
+    }
+    let mut emu = Emulator::with_registers(project, Sku::default(), &extra);
+    for op in script {
+        match op {
+            Op::Read(a) => {
+                emu.read32(a);
+            }
+            Op::Write(a, v) => emu.write32(a, v),
+            Op::Advance(n) => emu.advance(n),
+        }
+    }
+    for t in emu.trace() {
+        println!("{t}");
+    }
+    for w in emu.warnings() {
+        println!("warning: {w}");
+    }
+    Ok(())
+}

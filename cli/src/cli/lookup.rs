@@ -1,0 +1,70 @@
+//! `perfregs lookup <project> <address>`: what lives at an address.
+
+use hal::meta::ProjectInfo;
+
+/// Lines describing `address` on `p`.
+pub fn lookup(p: &ProjectInfo, address: u64) -> Vec<String> {
+    let mut out = Vec::new();
+    let regs: Vec<_> = p
+        .registers
+        .iter()
+        .filter(|r| r.address <= address && address < r.address + u64::from(r.width / 8).max(1))
+        .collect();
+    match regs.as_slice() {
+        [] => out.push(format!("{address:#x} on {}: no register", p.name)),
+        rs => {
+            for r in rs {
+                let at = if r.address == address {
+                    String::new()
+                } else {
+                    format!(" (+{:#x})", address - r.address)
+                };
+                out.push(format!(
+                    "{address:#x} on {}: {}{at} — {} [{} block]",
+                    p.name, r.name, r.title, r.block
+                ));
+            }
+        }
+    }
+    match p.row_at(address) {
+        None if p.map.is_empty() => out.push(format!(
+            "wake domain: none ({} has no force-wake table)",
+            p.name
+        )),
+        None => out.push("wake domain: none (outside the force-wake table)".to_string()),
+        Some(row) => {
+            let domain = row.wake.unwrap_or("reserved");
+            let how = match row.wake.and_then(|w| p.domain(w)) {
+                Some(d) if d.always_on => " (always on)".to_string(),
+                Some(d) => format!(
+                    " (request {}, ack {})",
+                    d.request.unwrap_or("?"),
+                    d.ack.unwrap_or("?")
+                ),
+                None => String::new(),
+            };
+            out.push(format!(
+                "wake domain: {domain}{how}; table row {:#x}..{:#x}",
+                row.start, row.end
+            ));
+            match row.group {
+                Some(g) => {
+                    let fuse = p
+                        .group(g)
+                        .and_then(|x| x.fuse)
+                        .map(|f| format!("; fuses: {}.{}", f.register, f.field))
+                        .unwrap_or_default();
+                    out.push(format!(
+                        "replication: {g} x{} (multicast), steering {}{fuse}",
+                        row.instances, row.steering
+                    ));
+                    if let Some(sel) = p.steering {
+                        out.push(format!("steering register for CPU accesses: {sel}"));
+                    }
+                }
+                None => out.push("replication: none (unicast)".to_string()),
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,7 @@
+//! Subcommands of the `perfregs` binary that need more than a few lines.
+
+pub mod diff;
+pub mod dump;
+pub mod emulate;
+pub mod lookup;
+pub mod oa_decode;

@@ -1,0 +1,142 @@
+//! The registers, fields and table cells each unit uses, per project:
+//! generated at build time from `bindings.yaml`, resolved and checked
+//! against the descriptions (a missing or renamed register fails the build).
+//! Nothing here is looked up by name at run time: a project's bindings are
+//! found by the identity of its [`ProjectInfo`].
+
+use hal::meta::ProjectInfo;
+
+/// A register's location.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegRef {
+    /// Name (for messages).
+    pub name: &'static str,
+    /// Address (byte offset, MSR index or PCI offset).
+    pub address: u64,
+    /// 32 or 64.
+    pub width: u32,
+}
+
+/// A field's location.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldRef {
+    /// Its register.
+    pub reg: RegRef,
+    /// Name (for messages).
+    pub name: &'static str,
+    /// Lowest bit.
+    pub lsb: u32,
+    /// Number of bits.
+    pub width: u32,
+}
+
+impl FieldRef {
+    /// The field's bits in its register.
+    pub const fn mask(&self) -> u64 {
+        (if self.width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.width) - 1
+        }) << self.lsb
+    }
+}
+
+/// A bound field's mask and shift, as units use it: an absent binding
+/// is the empty mask (never set, reads 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Bits {
+    pub(crate) mask: u64,
+    pub(crate) lsb: u32,
+}
+
+impl Bits {
+    pub(crate) fn of(f: Option<FieldRef>) -> Self {
+        f.map(|f| Bits {
+            mask: f.mask(),
+            lsb: f.lsb,
+        })
+        .unwrap_or_default()
+    }
+    #[inline]
+    pub(crate) fn on(self, v: u64) -> bool {
+        v & self.mask != 0
+    }
+    #[inline]
+    pub(crate) fn get(self, v: u64) -> u64 {
+        (v & self.mask).checked_shr(self.lsb).unwrap_or(0)
+    }
+}
+
+/// A power domain's force-wake handshake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WakeRef {
+    /// Index into the project's `domains`.
+    pub domain: usize,
+    /// Request register address (masked).
+    pub request: u64,
+    /// Ack register address.
+    pub ack: u64,
+    /// The driver's request bit.
+    pub bit: u32,
+}
+
+/// The CPU steering (MCR) selector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SteeringRef {
+    /// Register address.
+    pub address: u64,
+    /// Mask of the multicast bit.
+    pub multicast_mask: u64,
+    /// Slice id `(lsb, width)`.
+    pub slice: (u32, u32),
+    /// Subslice id `(lsb, width)`.
+    pub subslice: (u32, u32),
+}
+
+/// A replication group's fuse mirror.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FuseRef {
+    /// Index into the project's `groups`.
+    pub group: usize,
+    /// Register address.
+    pub address: u64,
+    /// Field lsb.
+    pub lsb: u32,
+    /// Field width.
+    pub width: u32,
+    /// A set bit means present (else fused off).
+    pub set_means_present: bool,
+}
+
+/// What a report-format slot holds, classified at build time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotKind {
+    /// The report id.
+    RptId,
+    /// TIME_STAMP.
+    TimeStamp,
+    /// The context id.
+    CtxId,
+    /// The GPU clock.
+    GpuTicks,
+    /// Aggregating counter n.
+    A(u32),
+    /// Boolean (CEC) counter n.
+    B(u32),
+    /// Custom counter n.
+    C(u32),
+    /// Anything else (written as 0).
+    Other,
+}
+
+include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
+
+impl Bindings {
+    /// The bindings of `project`, when it is one of the built-in projects
+    /// (compared by identity, not by name).
+    pub fn of(project: &ProjectInfo) -> Option<&'static Bindings> {
+        ALL.iter()
+            .copied()
+            .find(|b| core::ptr::eq(b.project, project))
+    }
+}

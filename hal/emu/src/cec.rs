@@ -1,0 +1,557 @@
+//! Custom event creation (CEC) logic feeding the B counters, and the
+//! synthetic NOA signal source it compares.
+//!
+//! Field layout per `shared/facts` section 5 (Linux i915 `OACEC_*`): CECn-0
+//! holds the compare function (2:0), the compare value (18:3) and the input
+//! select (20:19); CECn-1 the mask (15:0, a 1 excludes that input bit) and the
+//! "considerations" (31:16). CECn drives Bn.
+//!
+//! The model is documented on [`NoaSource`].
+
+use std::vec::Vec;
+
+/// Patterns repeating within this many GPU clocks are counted with a prefix
+/// table instead of clock by clock.
+pub(crate) const MAX_PERIOD: u64 = 4096;
+
+/// Number of CEC units / B counters.
+pub(crate) const CECS: usize = 8;
+
+/// The generator of one NOA signal bit, as a function of the GPU clock
+/// number `c` (the emulator's free-running GPU clock count).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NoaBit {
+    /// Always this value.
+    Constant(bool),
+    /// A clock divider: the bit is `(c / k) & 1` (0 for clocks `0..k`, 1 for
+    /// `k..2k`, ...), i.e. it toggles every `k` GPU clocks. `k == 0` is a
+    /// constant 0.
+    Divider(u64),
+    /// A deterministic pseudo-random bit: the top bit of an xorshift64*
+    /// step applied to `seed ^ (c * 0x9E37_79B9_7F4A_7C15)` (stateless, so
+    /// any clock can be evaluated directly; the same seed gives the same
+    /// pattern).
+    Random(u64),
+}
+
+impl NoaBit {
+    /// The bit's value at GPU clock `c`.
+    #[inline]
+    pub fn at(self, c: u64) -> bool {
+        match self {
+            NoaBit::Constant(b) => b,
+            NoaBit::Divider(0) => false,
+            NoaBit::Divider(k) => (c / k) & 1 != 0,
+            NoaBit::Random(seed) => mix(seed, c) >> 63 != 0,
+        }
+    }
+
+    /// `Some(value)` when the bit never changes.
+    fn constant(self) -> Option<bool> {
+        match self {
+            NoaBit::Constant(b) => Some(b),
+            NoaBit::Divider(0) => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The bit's period in clocks (`None`: not periodic or too long).
+    fn period(self) -> Option<u64> {
+        match self {
+            NoaBit::Constant(_) | NoaBit::Divider(0) => Some(1),
+            NoaBit::Divider(k) => k.checked_mul(2),
+            NoaBit::Random(_) => None,
+        }
+    }
+}
+
+/// One xorshift64* step on a state derived from `seed` and clock `c`.
+#[inline]
+fn mix(seed: u64, c: u64) -> u64 {
+    let mut x = seed ^ c.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
+    if x == 0 {
+        x = 0x9E37_79B9_7F4A_7C15;
+    }
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+}
+
+/// The synthetic NOA signal source: 16 signal bits, each with its own
+/// [`NoaBit`] generator. The default drives every bit constant 0 (so with
+/// the reset CEC programming, any-equal against 0 with nothing masked, every
+/// B counter counts every GPU clock while counting is enabled).
+///
+/// Field layout per `shared/facts` section 5 (Linux i915 `OACEC_*`): CECn-0
+/// holds the compare function (2:0), the compare value (18:3) and the input
+/// select (20:19); CECn-1 the mask (15:0, a 1 excludes that input bit) and
+/// the "considerations" (31:16). CECn drives Bn, which adds one per GPU
+/// clock (not per tick) on which CECn's predicate holds, while the OA
+/// counters count (see "OA unit" in the [crate documentation](crate)).
+///
+/// # The CEC model
+///
+/// - **Input.** Select 0: the 16-bit NOA signal vector of the current GPU
+///   clock ([`NoaSource`]). Select 1: "the previous CEC's output": a vector
+///   whose bit 0 is CECn-1's result at the same clock and whose other bits
+///   are 0 (CEC0 has no previous CEC: its input is 0). Select 2 (Boolean)
+///   and 3: not modelled, the predicate is false (Bn does not count).
+/// - **Compare.** With `keep = !mask`, `s = signals & keep` and
+///   `v = value & keep` (both as unsigned 16-bit numbers): 0 any-equal: some
+///   kept bit of `s` equals the same bit of `v` (false when every bit is
+///   masked); 1 `s > v`; 2 `s == v`; 3 `s >= v`; 4 `s < v`; 5 `s != v`;
+///   6 `s <= v`; 7 always true. The PRM example: CECn-0 = 0x3 (>= 0) with
+///   CECn-1 = 0xFFFE holds on every clock; CECn-0 = 0x4 (< 0) never holds.
+/// - **Considerations** (CECn-1 31:16) are not modelled (ignored).
+/// - **Speed.** A predicate is *constant* when no input bit it compares can
+///   change (all kept NOA bits are [`NoaBit::Constant`], or the previous CEC
+///   is constant) or when the comparison cannot change over the reachable
+///   inputs (e.g. `>= 0`, `< 0`, an `==` value no input can reach); constant
+///   predicates count in bulk (`n` clocks at once). When every dynamic NOA
+///   bit that a non-constant predicate reads is a [`NoaBit::Divider`] and the
+///   pattern repeats within 4096 clocks, counts come from a
+///   per-period prefix table (O(1) per call). Otherwise each GPU clock is
+///   evaluated (pseudo-random bits, long periods).
+///
+/// ```
+/// use perfregs_emu::{NoaBit, NoaSource};
+/// let noa = NoaSource::new().constant(2, true).divider(0, 1).random(5, 42);
+/// assert_eq!(noa.value_at(0) & 0b101, 0b100);
+/// assert_eq!(noa.value_at(1) & 0b101, 0b101);
+/// assert_eq!(noa.generator(5), Some(NoaBit::Random(42)));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NoaSource {
+    bits: [NoaBit; 16],
+}
+
+impl Default for NoaSource {
+    fn default() -> Self {
+        NoaSource {
+            bits: [NoaBit::Constant(false); 16],
+        }
+    }
+}
+
+impl NoaSource {
+    /// Every bit constant 0.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Drive signal bit `bit` (0..=15; others are ignored) with `generator`.
+    #[must_use]
+    pub fn with(mut self, bit: u32, generator: NoaBit) -> Self {
+        if let Some(b) = self.bits.get_mut(bit as usize) {
+            *b = generator;
+        }
+        self
+    }
+
+    /// Signal bit `bit` is always `value`.
+    #[must_use]
+    pub fn constant(self, bit: u32, value: bool) -> Self {
+        self.with(bit, NoaBit::Constant(value))
+    }
+
+    /// Signal bit `bit` toggles every `k` GPU clocks ([`NoaBit::Divider`]).
+    #[must_use]
+    pub fn divider(self, bit: u32, k: u64) -> Self {
+        self.with(bit, NoaBit::Divider(k))
+    }
+
+    /// Signal bit `bit` follows a seeded pseudo-random pattern
+    /// ([`NoaBit::Random`]).
+    #[must_use]
+    pub fn random(self, bit: u32, seed: u64) -> Self {
+        self.with(bit, NoaBit::Random(seed))
+    }
+
+    /// The generator of signal bit `bit` (`None` beyond bit 15).
+    pub fn generator(&self, bit: u32) -> Option<NoaBit> {
+        self.bits.get(bit as usize).copied()
+    }
+
+    /// The 16-bit signal vector at GPU clock `c`.
+    pub fn value_at(&self, c: u64) -> u16 {
+        self.bits
+            .iter()
+            .enumerate()
+            .fold(0u16, |v, (i, g)| v | (u16::from(g.at(c)) << i))
+    }
+
+    /// (bits that change, values of the bits that do not).
+    fn split(&self) -> (u16, u16) {
+        let mut dynamic = 0u16;
+        let mut konst = 0u16;
+        for (i, g) in self.bits.iter().enumerate() {
+            match g.constant() {
+                Some(b) => konst |= u16::from(b) << i,
+                None => dynamic |= 1 << i,
+            }
+        }
+        (dynamic, konst)
+    }
+
+    /// Value of the bits in `dynamic` at clock `c` (others 0).
+    #[inline]
+    fn dynamic_at(&self, dynamic: u16, c: u64) -> u16 {
+        let mut v = 0u16;
+        let mut m = dynamic;
+        while m != 0 {
+            let i = m.trailing_zeros();
+            if self.bits.get(i as usize).is_some_and(|g| g.at(c)) {
+                v |= 1 << i;
+            }
+            m &= m - 1;
+        }
+        v
+    }
+}
+
+/// The programming of one CEC unit, decoded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CecConfig {
+    /// The unit's registers exist on the project.
+    pub present: bool,
+    /// Compare function (CECn-0 2:0).
+    pub func: u8,
+    /// Compare value (CECn-0 18:3).
+    pub value: u16,
+    /// Input select (CECn-0 20:19).
+    pub select: u8,
+    /// Mask (CECn-1 15:0): a 1 excludes the input bit.
+    pub mask: u16,
+}
+
+/// The compare of the module documentation.
+#[inline]
+pub(crate) fn compare(func: u8, signals: u16, value: u16, mask: u16) -> bool {
+    let keep = !mask;
+    let s = signals & keep;
+    let v = value & keep;
+    match func & 7 {
+        0 => !(s ^ v) & keep != 0,
+        1 => s > v,
+        2 => s == v,
+        3 => s >= v,
+        4 => s < v,
+        5 => s != v,
+        6 => s <= v,
+        _ => true,
+    }
+}
+
+/// Whether `compare(func, s, value, mask)` is the same for every input
+/// `s = k | d` with `d` any subset of `dyn_bits` (`k`, `dyn_bits` already
+/// masked, disjoint); `Some(result)` if so.
+fn constant_result(func: u8, k: u16, dyn_bits: u16, value: u16, mask: u16) -> Option<bool> {
+    if dyn_bits == 0 || func & 7 == 7 {
+        return Some(compare(func, k, value, mask));
+    }
+    let keep = !mask;
+    let v = value & keep;
+    match func & 7 {
+        // Monotone in s: constant iff equal at both ends of [k, k | d].
+        1 | 3 | 4 | 6 => {
+            let lo = compare(func, k, value, mask);
+            let hi = compare(func, k | dyn_bits, value, mask);
+            (lo == hi).then_some(lo)
+        }
+        // v reachable iff its constant part matches k.
+        2 => ((v & !dyn_bits) != k).then_some(false),
+        5 => ((v & !dyn_bits) != k).then_some(true),
+        // Any-equal: a constant kept bit that already equals decides it;
+        // otherwise the dynamic bits can make it either way.
+        _ => {
+            let const_bits = keep & !dyn_bits;
+            (!(k ^ v) & const_bits != 0).then_some(true)
+        }
+    }
+}
+
+/// The per-clock counting plan of all eight CEC units for one programming
+/// and one NOA source.
+#[derive(Clone, Debug)]
+pub(crate) struct CecPlan {
+    /// The programming the plan was built for.
+    pub cfg: [CecConfig; CECS],
+    /// The NOA source the plan was built for.
+    pub noa: NoaSource,
+    /// Constant result per unit (`None`: depends on the clock).
+    konst: [Option<bool>; CECS],
+    /// NOA bits a non-constant unit reads.
+    dyn_noa: u16,
+    /// Constant NOA bit values.
+    const_noa: u16,
+    /// Every unit is constant.
+    all_const: bool,
+    /// Prefix table for periodic patterns.
+    periodic: Option<Periodic>,
+}
+
+/// Counts over one period of a periodic pattern.
+#[derive(Clone, Debug)]
+struct Periodic {
+    len: u64,
+    /// `prefix[i][n]`: clocks in `0..i` of the period where unit n holds
+    /// (`len + 1` entries).
+    prefix: Vec<[u32; CECS]>,
+}
+
+impl CecPlan {
+    /// Plan counting for `cfg` fed by `noa`.
+    pub(crate) fn new(cfg: [CecConfig; CECS], noa: &NoaSource) -> Self {
+        let (noa_dyn, noa_const) = noa.split();
+        let mut konst = [Some(false); CECS];
+        let mut dyn_noa = 0u16;
+        for n in 0..CECS {
+            let c = cfg[n];
+            let prev = if n == 0 { Some(false) } else { konst[n - 1] };
+            let r = if !c.present {
+                Some(false)
+            } else {
+                match c.select {
+                    0 => {
+                        let d = noa_dyn & !c.mask;
+                        let r = constant_result(c.func, noa_const & !c.mask, d, c.value, c.mask);
+                        if r.is_none() {
+                            dyn_noa |= d;
+                        }
+                        r
+                    }
+                    1 => match prev {
+                        Some(p) => Some(compare(c.func, u16::from(p), c.value, c.mask)),
+                        None => constant_result(c.func, 0, 1 & !c.mask, c.value, c.mask),
+                    },
+                    _ => Some(false),
+                }
+            };
+            konst[n] = r;
+        }
+        // A dynamic select-1 unit reads whatever its chain reads: the union
+        // of dynamic NOA bits already covers it.
+        let all_const = konst.iter().all(Option::is_some);
+        let mut plan = CecPlan {
+            cfg,
+            noa: noa.clone(),
+            konst,
+            dyn_noa,
+            const_noa: noa_const,
+            all_const,
+            periodic: None,
+        };
+        if !all_const {
+            plan.periodic = plan.period().map(|len| plan.prefix_table(len));
+        }
+        plan
+    }
+
+    /// The common period of the dynamic NOA bits read, if short enough.
+    fn period(&self) -> Option<u64> {
+        let mut len = 1u64;
+        let mut m = self.dyn_noa;
+        while m != 0 {
+            let i = m.trailing_zeros();
+            let p = self.noa.generator(i)?.period()?;
+            len = lcm(len, p)?;
+            if len > MAX_PERIOD {
+                return None;
+            }
+            m &= m - 1;
+        }
+        Some(len)
+    }
+
+    fn prefix_table(&self, len: u64) -> Periodic {
+        let mut prefix = Vec::with_capacity(len as usize + 1);
+        let mut acc = [0u32; CECS];
+        prefix.push(acc);
+        for c in 0..len {
+            let hold = self.eval(c);
+            for (a, h) in acc.iter_mut().zip(hold) {
+                *a += u32::from(h);
+            }
+            prefix.push(acc);
+        }
+        Periodic { len, prefix }
+    }
+
+    /// Every unit's result at GPU clock `c`.
+    #[inline]
+    fn eval(&self, c: u64) -> [bool; CECS] {
+        let signals = self.const_noa | self.noa.dynamic_at(self.dyn_noa, c);
+        let mut out = [false; CECS];
+        let mut prev = false;
+        for (n, o) in out.iter_mut().enumerate() {
+            let r = match self.konst[n] {
+                Some(b) => b,
+                None => {
+                    let cfg = self.cfg[n];
+                    let input = if cfg.select == 1 {
+                        u16::from(prev)
+                    } else {
+                        signals
+                    };
+                    compare(cfg.func, input, cfg.value, cfg.mask)
+                }
+            };
+            *o = r;
+            prev = r;
+        }
+        out
+    }
+
+    /// Add to `out[n]` the clocks in `c0 .. c0 + n` (wrapping) where unit n
+    /// holds.
+    pub(crate) fn count(&self, c0: u64, clocks: u64, out: &mut [u128; CECS]) {
+        if clocks == 0 {
+            return;
+        }
+        for (o, k) in out.iter_mut().zip(self.konst) {
+            if k == Some(true) {
+                *o += u128::from(clocks);
+            }
+        }
+        if self.all_const {
+            return;
+        }
+        if let Some(p) = self.periodic.as_ref().filter(|p| clocks > p.len) {
+            let at = |x: u128, n: usize| -> u128 {
+                let len = u128::from(p.len);
+                let full = p.prefix.last().map_or(0, |t| u128::from(t[n]));
+                let part = p
+                    .prefix
+                    .get((x % len) as usize)
+                    .map_or(0, |t| u128::from(t[n]));
+                (x / len) * full + part
+            };
+            let (a, b) = (u128::from(c0), u128::from(c0) + u128::from(clocks));
+            for (n, o) in out.iter_mut().enumerate() {
+                if self.konst[n].is_none() {
+                    *o += at(b, n) - at(a, n);
+                }
+            }
+            return;
+        }
+        for i in 0..clocks {
+            let hold = self.eval(c0.wrapping_add(i));
+            for (n, o) in out.iter_mut().enumerate() {
+                if self.konst[n].is_none() && hold[n] {
+                    *o += 1;
+                }
+            }
+        }
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+fn lcm(a: u64, b: u64) -> Option<u64> {
+    if a == 0 || b == 0 {
+        return Some(a.max(b));
+    }
+    (a / gcd(a, b)).checked_mul(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(func: u8, value: u16, select: u8, mask: u16) -> CecConfig {
+        CecConfig {
+            present: true,
+            func,
+            value,
+            select,
+            mask,
+        }
+    }
+
+    #[test]
+    fn prm_example_and_its_opposite() {
+        // CECn-0 = 0x3: function 3 (>=), value 0; CECn-1 = 0xFFFE.
+        assert!(compare(3, 0, 0, 0xFFFE) && compare(3, 1, 0, 0xFFFE));
+        assert!(!compare(4, 0, 0, 0xFFFE) && !compare(4, 1, 0, 0xFFFE));
+        let noa = NoaSource::new().random(0, 7);
+        let mut c = [cfg(0, 0, 3, 0); CECS];
+        c[0] = cfg(3, 0, 0, 0xFFFE);
+        c[1] = cfg(4, 0, 0, 0xFFFE);
+        let plan = CecPlan::new(c, &noa);
+        assert_eq!(plan.konst[0], Some(true));
+        assert_eq!(plan.konst[1], Some(false));
+        let mut out = [0u128; CECS];
+        plan.count(5, 1000, &mut out);
+        assert_eq!(out[0], 1000);
+        assert_eq!(out[1], 0);
+    }
+
+    #[test]
+    fn constant_detection_agrees_with_enumeration() {
+        // All subsets of three dynamic bits, every function, a few values.
+        let d = 0b1010_0001u16;
+        for func in 0..8u8 {
+            for value in [0u16, 1, 0x20, 0xA1, 0xFF, 0x100, 0xFFFF] {
+                for mask in [0u16, 0xFF00, 0xFFFE, 0xFF5E, 0xFFFF] {
+                    for k in [0u16, 0x0E, 0x5E] {
+                        let k = k & !mask & !d;
+                        let dm = d & !mask;
+                        let mut seen = [false; 2];
+                        let mut sub = dm;
+                        loop {
+                            seen[usize::from(compare(func, k | sub, value, mask))] = true;
+                            if sub == 0 {
+                                break;
+                            }
+                            sub = (sub - 1) & dm;
+                        }
+                        let truth = match seen {
+                            [true, false] => Some(false),
+                            [false, true] => Some(true),
+                            _ => None,
+                        };
+                        assert_eq!(
+                            constant_result(func, k, dm, value, mask),
+                            truth,
+                            "func {func} value {value:#x} mask {mask:#x} k {k:#x}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn periodic_counts_match_clock_by_clock() {
+        let noa = NoaSource::new()
+            .divider(0, 1)
+            .divider(1, 3)
+            .constant(2, true);
+        let mut c = [CecConfig::default(); CECS];
+        for (n, x) in c.iter_mut().enumerate() {
+            *x = cfg(n as u8, 0b101, 0, 0xFFF8);
+        }
+        c[7] = cfg(2, 1, 1, 0xFFFE); // counts when CEC6 holds
+        let plan = CecPlan::new(c, &noa);
+        assert!(plan.periodic.is_some());
+        for (c0, n) in [(0u64, 1000u64), (17, 12345), (u64::MAX - 50, 100)] {
+            let mut fast = [0u128; CECS];
+            plan.count(c0, n, &mut fast);
+            let mut slow = [0u128; CECS];
+            for i in 0..n {
+                for (s, h) in slow.iter_mut().zip(plan.eval(c0.wrapping_add(i))) {
+                    *s += u128::from(h);
+                }
+            }
+            if c0 < u64::MAX - n {
+                assert_eq!(fast, slow, "c0 {c0} n {n}");
+            }
+        }
+    }
+}

@@ -1,0 +1,1218 @@
+//! The OA unit: A/B/C counters, GPU clock, timer-triggered reports into the
+//! OA buffer in emulated graphics memory, status bits, programming-order
+//! checks, context filtering and context-switch reports, and
+//! MI_REPORT_PERF_COUNT. The model is documented in the crate
+//! documentation (section "OA unit").
+//!
+//! Registers, fields, RPT_ID bits (from the descriptions' tables) and buffer
+//! sizes (from the size field's enumeration) come from the generated
+//! bindings ([`crate::bind`]); report layouts from [`ProjectInfo::formats`]
+//! with their slot kinds classified at build time.
+
+use core::fmt;
+use std::boxed::Box;
+use std::vec;
+use std::vec::Vec;
+
+use hal::meta::{FormatInfo, ProjectInfo};
+
+use crate::bind::{self, Bindings, FieldRef, RegRef, SlotKind};
+
+use super::cec::{CecConfig, CecPlan, CECS};
+use super::sku::low_bits;
+use super::{Emulator, NoaSource};
+
+mod layout;
+mod map;
+mod outcomes;
+mod ring;
+mod settings;
+
+use layout::*;
+use map::*;
+pub use outcomes::{OaStats, OaWarning, OaWarningKind, ReportOutcome};
+use ring::*;
+pub use settings::{OaConfig, Workload};
+
+/// Most warnings kept by [`Emulator::oa_warnings`]; later ones are counted
+/// only ([`OaStats::warnings_dropped`]).
+const MAX_WARNINGS: usize = 1024;
+
+/// What the timer loop does with the remaining events of one advance.
+enum Plan {
+    /// Write the next report.
+    One,
+    /// Account for the next `n` reports without writing them (later reports
+    /// of the same advance overwrite every byte they would have written).
+    Skip(u64),
+    /// No remaining report can be written (no layout, or full in
+    /// disable-overrun mode).
+    Nothing,
+}
+
+/// The OA unit's state.
+#[derive(Clone, Debug)]
+pub(crate) struct Oa {
+    cfg: OaConfig,
+    map: OaMap,
+    rpt: RptBits,
+    workload: Workload,
+    noa: NoaSource,
+    a: Vec<u64>,
+    a_bits: Vec<u32>,
+    b: [u64; CECS],
+    c: [u64; 8],
+    /// C2 carries the GPU clock (projects whose layouts have no GPU_TICKS).
+    c2_clock: bool,
+    gpu_clock: u64,
+    ctx: Option<u32>,
+    /// Tick of the last report written.
+    busy: Option<u64>,
+    /// Every byte of the buffer is unread: the last report written left
+    /// tail == head, or a report overwrote unread data; until software
+    /// changes the head, tail, base or size.
+    full: bool,
+    /// Buffer geometry last seen.
+    geom: Option<Ring>,
+    order: Order,
+    layout_sel: Option<u64>,
+    layout: Option<Layout>,
+    plan: Option<CecPlan>,
+    mirrors: Vec<Mirror>,
+    /// Per A counter: its low and high mirrors (`usize::MAX`: none).
+    a_mirrors: Vec<[usize; 2]>,
+    /// Per B counter: its mirror (`usize::MAX`: none).
+    b_mirrors: [usize; CECS],
+    /// The GPU_TICKS mirror (`usize::MAX`: none).
+    ticks_mirror: usize,
+    /// Per register index: what a store to it means.
+    roles: Vec<RegRole>,
+    warnings: Vec<OaWarning>,
+    warned_layout: Option<u64>,
+    warned_ppgtt_buffer: bool,
+    stats: OaStats,
+}
+
+impl Oa {
+    /// The model on `b`'s OA and CEC bindings (a project without them gets
+    /// a model that does nothing); `reg_at` gives the register at an address.
+    pub(crate) fn new(b: &Bindings, cfg: OaConfig, reg_at: &dyn Fn(u64) -> Option<usize>) -> Self {
+        let p = b.project;
+        // A counters: as many as the layouts carry, each as wide as its
+        // widest slot.
+        let mut a_bits: Vec<u32> = Vec::new();
+        let mut has_ticks = false;
+        let mut has_c2 = false;
+        for (fi, f) in p.formats.iter().enumerate() {
+            let kinds = b.slots.get(fi).copied().unwrap_or_default();
+            for (s, kind) in f.counters.iter().zip(kinds) {
+                match *kind {
+                    SlotKind::A(n) if n < 256 => {
+                        let n = n as usize;
+                        if a_bits.len() <= n {
+                            a_bits.resize(n + 1, 32);
+                        }
+                        if let Some(b) = a_bits.get_mut(n) {
+                            *b = (*b).max(s.bits.min(64));
+                        }
+                    }
+                    SlotKind::C(2) => has_c2 = true,
+                    SlotKind::GpuTicks => has_ticks = true,
+                    _ => {}
+                }
+            }
+        }
+        let unit = b.oa.unwrap_or_default();
+        let map = OaMap::new(&unit, b.cec.as_ref(), reg_at);
+        let mut mirrors = Vec::new();
+        let mut push = |r: Option<RegRef>, kind: MirrorKind| -> usize {
+            match r.and_then(|r| reg_at(r.address)) {
+                Some(ri) => {
+                    mirrors.push(Mirror {
+                        ri,
+                        kind,
+                        last: u64::MAX,
+                    });
+                    mirrors.len() - 1
+                }
+                None => usize::MAX,
+            }
+        };
+        let mut a_mirrors = Vec::with_capacity(a_bits.len());
+        for n in 0..a_bits.len() {
+            a_mirrors.push([
+                push(unit.a_low.get(n).copied(), MirrorKind::ALow(n)),
+                push(unit.a_high.get(n).copied(), MirrorKind::AHigh(n)),
+            ]);
+        }
+        let mut b_mirrors = [usize::MAX; CECS];
+        for (n, m) in b_mirrors.iter_mut().enumerate() {
+            *m = push(unit.b_regs.get(n).copied(), MirrorKind::B(n));
+        }
+        let ticks_mirror = push(unit.gpu_ticks, MirrorKind::Ticks);
+        let mut roles = vec![RegRole::None; p.registers.len()];
+        let mut role = |f: Option<Rf>, r: RegRole| {
+            if let Some(slot) = f.and_then(|f| roles.get_mut(f.ri)) {
+                *slot = r;
+            }
+        };
+        for c in &map.cec {
+            for f in [c.func, c.value, c.select, c.mask] {
+                role(f, RegRole::Cec);
+            }
+        }
+        for f in [map.head, map.tail, map.base, map.size, map.udw] {
+            role(f, RegRole::Ring);
+        }
+        for (i, m) in mirrors.iter().enumerate() {
+            if let Some(slot) = roles.get_mut(m.ri) {
+                *slot = RegRole::Mirror(i);
+            }
+        }
+        Oa {
+            cfg,
+            map,
+            rpt: RptBits::new(&unit),
+            workload: Workload::new(),
+            noa: NoaSource::new(),
+            a: vec![0; a_bits.len()],
+            a_bits,
+            b: [0; CECS],
+            c: [0; 8],
+            c2_clock: !has_ticks && has_c2,
+            gpu_clock: 0,
+            ctx: None,
+            busy: None,
+            full: false,
+            geom: None,
+            order: Order::default(),
+            layout_sel: None,
+            layout: None,
+            plan: None,
+            mirrors,
+            a_mirrors,
+            b_mirrors,
+            ticks_mirror,
+            roles,
+            warnings: Vec::new(),
+            warned_layout: None,
+            warned_ppgtt_buffer: false,
+            stats: OaStats::default(),
+        }
+    }
+
+    fn warn(&mut self, time: u64, kind: OaWarningKind) {
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(OaWarning { time, kind });
+        } else {
+            self.stats.warnings_dropped = self.stats.warnings_dropped.saturating_add(1);
+        }
+    }
+
+    /// Count `ticks` ticks: the GPU clock always, A and B counters when
+    /// `enabled`. True when a counter wrapped.
+    fn count(&mut self, ticks: u64, enabled: bool) -> bool {
+        if ticks == 0 {
+            return false;
+        }
+        let clocks = u128::from(ticks) * u128::from(self.cfg.gpu_clocks_per_tick);
+        let c0 = self.gpu_clock;
+        self.gpu_clock = c0.wrapping_add(clocks as u64);
+        if !enabled {
+            return false;
+        }
+        let mut wrapped = false;
+        for &(i, rate) in self.workload.rates() {
+            let i = i as usize;
+            if let (Some(v), Some(&bits)) = (self.a.get_mut(i), self.a_bits.get(i)) {
+                wrapped |= add_wrap(v, u128::from(rate) * u128::from(ticks), bits);
+            }
+        }
+        if let Some(plan) = &self.plan {
+            let mut n = [0u128; CECS];
+            plan.count(c0, u64::try_from(clocks).unwrap_or(u64::MAX), &mut n);
+            for (b, d) in self.b.iter_mut().zip(n) {
+                wrapped |= add_wrap(b, d, 32);
+            }
+        }
+        wrapped
+    }
+
+    /// The value of a counter by its slot kind.
+    fn counter(&self, slot: SlotKind, now: u64) -> Option<u64> {
+        match slot {
+            SlotKind::GpuTicks => Some(self.gpu_clock),
+            SlotKind::TimeStamp => Some(now),
+            SlotKind::CtxId => self.ctx.map(u64::from),
+            SlotKind::A(n) => self.a.get(n as usize).copied(),
+            SlotKind::B(n) => self.b.get(n as usize).copied(),
+            SlotKind::C(2) if self.c2_clock => Some(self.gpu_clock & 0xFFFF_FFFF),
+            SlotKind::C(n) => self.c.get(n as usize).copied(),
+            SlotKind::RptId | SlotKind::Other => None,
+        }
+    }
+}
+
+/// `*v += d` modulo 2^bits; true when it wrapped.
+fn add_wrap(v: &mut u64, d: u128, bits: u32) -> bool {
+    if d == 0 {
+        return false;
+    }
+    let m = u128::from(low_bits(bits));
+    let s = u128::from(*v) + d;
+    *v = (s & m) as u64;
+    s > m
+}
+
+/// The first timer event after `cur` for period `p` (a power of two >= 2):
+/// the rising edge of TIME_STAMP bit log2(p) - 1, i.e. times `p/2 + j*p`.
+fn next_event(cur: u64, p: u128) -> Option<u64> {
+    let h = p / 2;
+    let c = u128::from(cur);
+    let t = if c < h { h } else { h + ((c - h) / p + 1) * p };
+    u64::try_from(t).ok()
+}
+
+// ------------------------------------------------------------- emulator
+
+impl Emulator {
+    /// [`Emulator::new`] with the OA model on ([`Emulator::enable_oa`]).
+    pub fn with_oa(project: &'static ProjectInfo, sku: super::Sku, cfg: OaConfig) -> Self {
+        let mut emu = Emulator::new(project, sku);
+        emu.enable_oa(cfg);
+        emu
+    }
+
+    /// Turn the OA model on with `cfg` (see the module documentation, "OA
+    /// unit"). Already on: only the configuration changes, counters and
+    /// buffer state stay.
+    pub fn enable_oa(&mut self, cfg: OaConfig) {
+        match self.oa.as_mut() {
+            Some(oa) => oa.cfg = cfg,
+            None => {
+                self.oa = Some(Box::new(Oa::new(&self.bindings, cfg, &|a| self.reg_at(a))));
+                // The counters start from their registers.
+                self.with_oa_state(|emu, oa| {
+                    for i in 0..oa.mirrors.len() {
+                        emu.oa_load_mirror(oa, i);
+                    }
+                });
+            }
+        }
+        self.rebuild_hot();
+    }
+
+    /// Turn the OA model off (its counters, buffer state and warnings are
+    /// dropped): the register file then behaves as described with no OA
+    /// side effects, and a programmed OA unit writes nothing.
+    pub fn disable_oa(&mut self) {
+        self.oa = None;
+        self.rebuild_hot();
+    }
+
+    /// Whether the OA model is on.
+    pub fn has_oa(&self) -> bool {
+        self.oa.is_some()
+    }
+
+    /// The OA model's configuration (`None` when off).
+    pub fn oa_config(&self) -> Option<OaConfig> {
+        self.oa.as_ref().map(|o| o.cfg)
+    }
+
+    /// Replace the synthetic workload feeding the A counters, from now on.
+    /// No effect when the OA model is off.
+    pub fn set_workload(&mut self, workload: Workload) {
+        if let Some(oa) = self.oa.as_mut() {
+            oa.workload = workload;
+        }
+    }
+
+    /// The synthetic workload (`None` when the OA model is off).
+    pub fn workload(&self) -> Option<&Workload> {
+        self.oa.as_ref().map(|o| &o.workload)
+    }
+
+    /// Replace the NOA signal source feeding the CEC logic, from now on.
+    /// No effect when the OA model is off.
+    pub fn set_noa(&mut self, noa: NoaSource) {
+        if let Some(oa) = self.oa.as_mut() {
+            oa.noa = noa;
+            oa.plan = None;
+        }
+    }
+
+    /// The NOA signal source (`None` when the OA model is off).
+    pub fn noa(&self) -> Option<&NoaSource> {
+        self.oa.as_ref().map(|o| &o.noa)
+    }
+
+    /// Make context `id` the active render context (a context switch; see
+    /// the module documentation for the context-switch report).
+    pub fn set_context(&mut self, id: u32) -> ReportOutcome {
+        self.switch_context(Some(id))
+    }
+
+    /// Leave the render engine without a valid context.
+    pub fn clear_context(&mut self) -> ReportOutcome {
+        self.switch_context(None)
+    }
+
+    /// The active render context (`None`: none, or the OA model is off).
+    pub fn context(&self) -> Option<u32> {
+        self.oa.as_ref().and_then(|o| o.ctx)
+    }
+
+    /// The emulated MI_REPORT_PERF_COUNT command: write one report of the
+    /// current format at `address` (bits 5:0 ignored: the command carries
+    /// a 64-byte aligned address) with RPT_ID = `report_id` (the whole
+    /// dword). The OA tail pointer does not move. `ggtt == false` (PPGTT)
+    /// writes nowhere visible and records a warning. A second report in
+    /// the same tick is lost (report-lost status). `NotTriggered` when the
+    /// OA model is off.
+    pub fn mi_report_perf_count(
+        &mut self,
+        address: u64,
+        report_id: u32,
+        ggtt: bool,
+    ) -> ReportOutcome {
+        self.with_oa_state(|emu, oa| {
+            emu.oa_sync_in(oa);
+            let t = emu.now;
+            if oa.busy == Some(t) {
+                return emu.oa_lost(oa);
+            }
+            let Some(layout) = emu.oa_layout(oa) else {
+                return ReportOutcome::NoLayout;
+            };
+            let address = address & !0x3F;
+            oa.busy = Some(t);
+            oa.stats.mi_reports = oa.stats.mi_reports.saturating_add(1);
+            if !ggtt {
+                oa.layout = Some(layout);
+                oa.warn(t, OaWarningKind::Ppgtt { address });
+                return ReportOutcome::Invisible;
+            }
+            let h = Header {
+                rpt_id: report_id,
+                time: t,
+            };
+            let size = layout.info.size;
+            let mut stack = [0u8; STACK_REPORT];
+            let mut heap = Vec::new();
+            let buf = report_buffer(&mut stack, &mut heap, size);
+            oa.render(&layout, h, buf);
+            if emu.mem.write(address, buf) < size {
+                oa.warn(t, OaWarningKind::OutsideGgtt { address });
+            }
+            oa.layout = Some(layout);
+            ReportOutcome::Written { address }
+        })
+        .unwrap_or(ReportOutcome::NotTriggered)
+    }
+
+    /// Render a report of the current format, with RPT_ID `report_id` and
+    /// the counters as they are now, into `out` without writing it anywhere
+    /// (no status, no report-lost). Returns its size; `None` when the OA
+    /// model is off, the format has no layout or `out` is too short. For
+    /// benchmarks and tools.
+    pub fn oa_render_report(&mut self, report_id: u32, out: &mut [u8]) -> Option<usize> {
+        // The layout is resolved once per format change: only a new format
+        // code (or CEC programming) needs the model's state refreshed.
+        let oa = self.oa.as_deref()?;
+        let sel = self.oa_get(oa.map.format);
+        if oa.layout_sel != Some(sel) || oa.plan.is_none() {
+            self.with_oa_state(|emu, oa| emu.oa_sync_in(oa));
+        }
+        let oa = self.oa.as_deref()?;
+        let layout = oa.layout.as_ref()?;
+        let buf = out.get_mut(..layout.info.size)?;
+        oa.render(
+            layout,
+            Header {
+                rpt_id: report_id,
+                time: self.now,
+            },
+            buf,
+        );
+        Some(buf.len())
+    }
+
+    /// The current value of a counter: `SlotKind::A(7)`, `B(0)`, `C(2)`,
+    /// `GpuTicks` (the full 64-bit GPU clock), `TimeStamp` (now), `CtxId`
+    /// (the active context). `None` when the OA model is off or the
+    /// project has no such counter.
+    pub fn oa_counter(&self, slot: SlotKind) -> Option<u64> {
+        self.oa.as_ref()?.counter(slot, self.now)
+    }
+
+    /// The layout the OA format field selects now (`None` when the OA model
+    /// is off or the code has no layout).
+    pub fn oa_format(&self) -> Option<&'static FormatInfo> {
+        let oa = self.oa.as_ref()?;
+        let sel = self.oa_get(oa.map.format);
+        self.project
+            .formats
+            .iter()
+            .copied()
+            .find(|f| f.select == sel)
+    }
+
+    /// Whether buffer-overflow detection is on (off after an out-of-order
+    /// programming of the OA buffer, until it is reprogrammed in order).
+    pub fn oa_overflow_detection(&self) -> Option<bool> {
+        self.oa.as_ref().map(|o| o.order.valid)
+    }
+
+    /// Counts of what the OA model did (`None` when off).
+    pub fn oa_stats(&self) -> Option<OaStats> {
+        self.oa.as_ref().map(|o| o.stats)
+    }
+
+    /// The OA model's warnings, oldest first (at most 1024 are kept; also
+    /// in [`Emulator::warnings`]).
+    pub fn oa_warnings(&self) -> Vec<OaWarning> {
+        self.oa
+            .as_ref()
+            .map_or_else(Vec::new, |o| o.warnings.clone())
+    }
+
+    /// Take the OA model's warnings, leaving the list empty.
+    pub fn take_oa_warnings(&mut self) -> Vec<OaWarning> {
+        self.oa
+            .as_mut()
+            .map(|o| core::mem::take(&mut o.warnings))
+            .unwrap_or_default()
+    }
+
+    /// `len` bytes of emulated graphics memory (GGTT) from `addr`; zeros
+    /// where nothing was written and at or above 4 GiB.
+    pub fn gpu_mem(&self, addr: u64, len: usize) -> Vec<u8> {
+        let mut v = vec![0u8; len];
+        self.mem.read_into(addr, &mut v);
+        v
+    }
+
+    /// Fill `out` from emulated graphics memory at `addr` (as
+    /// [`Emulator::gpu_mem`], without allocating).
+    pub fn gpu_mem_read_into(&self, addr: u64, out: &mut [u8]) {
+        self.mem.read_into(addr, out);
+    }
+
+    /// Write `data` to emulated graphics memory at `addr` (bytes at or
+    /// above 4 GiB are dropped). Works with the OA model off as well.
+    pub fn gpu_mem_write(&mut self, addr: u64, data: &[u8]) {
+        self.mem.write(addr, data);
+    }
+
+    /// Bytes of graphics memory allocated (64 KiB chunks, on first write).
+    pub fn gpu_mem_allocated(&self) -> usize {
+        self.mem.allocated_chunks().saturating_mul(64 << 10)
+    }
+
+    // -------------------------------------------------------- internals
+
+    fn with_oa_state<R>(&mut self, f: impl FnOnce(&mut Emulator, &mut Oa) -> R) -> Option<R> {
+        let mut oa = self.oa.take()?;
+        let r = f(self, &mut oa);
+        self.oa = Some(oa);
+        Some(r)
+    }
+
+    fn oa_raw(&self, ri: usize) -> u64 {
+        self.regs
+            .get(ri)
+            .and_then(|r| self.values.get(r.base))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Hardware-side store (no access rules, no trace); the stored value.
+    fn oa_store(&mut self, ri: usize, v: u64) -> u64 {
+        let Some(r) = self.regs.get(ri) else { return 0 };
+        let v = v & r.defined;
+        match self.values.get_mut(r.base) {
+            Some(s) => {
+                *s = v;
+                v
+            }
+            None => 0,
+        }
+    }
+
+    fn oa_get(&self, f: Option<Rf>) -> u64 {
+        f.map_or(0, |f| {
+            (self.oa_raw(f.ri) & f.mask).checked_shr(f.lsb).unwrap_or(0)
+        })
+    }
+
+    /// The field's bits in place (for address fields).
+    fn oa_addr(&self, f: Option<Rf>) -> u64 {
+        f.map_or(0, |f| self.oa_raw(f.ri) & f.mask)
+    }
+
+    fn oa_set(&mut self, f: Option<Rf>, on: bool) {
+        if let Some(f) = f {
+            let old = self.oa_raw(f.ri);
+            let new = if on { old | f.mask } else { old & !f.mask };
+            if new != old {
+                self.oa_store(f.ri, new);
+            }
+        }
+    }
+
+    fn oa_set_addr(&mut self, f: Option<Rf>, addr: u64) {
+        if let Some(f) = f {
+            let old = self.oa_raw(f.ri);
+            self.oa_store(f.ri, (old & !f.mask) | (addr & f.mask));
+        }
+    }
+
+    fn oa_ring(&self, oa: &Oa) -> Ring {
+        let m = &oa.map;
+        let base_lo = self.oa_addr(m.base) & 0xFFFF_FFFF;
+        let udw = self.oa_get(m.udw) & 0xFFFF_FFFF;
+        let enc = self.oa_get(m.size).min(7) as usize;
+        Ring {
+            base: udw << 32 | base_lo,
+            base_lo,
+            size: m.sizes.get(enc).copied().unwrap_or(128 << 10).max(64),
+            head: self.oa_addr(m.head),
+            tail: self.oa_addr(m.tail),
+        }
+    }
+
+    /// Note the buffer geometry: any change (software moved the head,
+    /// reprogrammed the buffer, ...) ends the "full with head == tail"
+    /// state.
+    fn oa_observe(&self, oa: &mut Oa) -> Ring {
+        let ring = self.oa_ring(oa);
+        if oa.geom != Some(ring) {
+            oa.full = false;
+            oa.geom = Some(ring);
+        }
+        ring
+    }
+
+    /// Bring the model up to date with the registers: the CEC plan after a
+    /// CEC store or a NOA change, the layout after a format change. (Counter
+    /// registers are loaded by the store hook, [`Emulator::oa_written`].)
+    fn oa_sync_in(&mut self, oa: &mut Oa) {
+        if oa.plan.is_none() {
+            let mut cfg = [CecConfig::default(); CECS];
+            for (c, r) in cfg.iter_mut().zip(oa.map.cec) {
+                *c = CecConfig {
+                    present: r.func.is_some(),
+                    func: self.oa_get(r.func) as u8,
+                    value: self.oa_get(r.value) as u16,
+                    select: self.oa_get(r.select) as u8,
+                    mask: self.oa_get(r.mask) as u16,
+                };
+            }
+            oa.plan = Some(CecPlan::new(cfg, &oa.noa));
+        }
+        let sel = self.oa_get(oa.map.format);
+        if oa.layout_sel != Some(sel) {
+            oa.layout_sel = Some(sel);
+            let n_a = oa.a.len();
+            let slots = self.bindings.slots;
+            oa.layout = self
+                .project
+                .formats
+                .iter()
+                .enumerate()
+                .find(|(_, f)| f.select == sel)
+                .map(|(i, f)| {
+                    let kinds = slots.get(i).copied().unwrap_or_default();
+                    Layout::new(f, kinds, n_a, oa.c2_clock)
+                });
+        }
+    }
+
+    /// Load counter mirror `i` when its register changed behind the model.
+    fn oa_load_mirror(&mut self, oa: &mut Oa, i: usize) {
+        let Some(m) = oa.mirrors.get(i).copied() else {
+            return;
+        };
+        let cur = self.oa_raw(m.ri);
+        if cur == m.last {
+            return;
+        }
+        match m.kind {
+            MirrorKind::ALow(n) => {
+                let bits = oa.a_bits.get(n).copied().unwrap_or(32);
+                if let Some(a) = oa.a.get_mut(n) {
+                    *a = ((*a & !0xFFFF_FFFF) | (cur & 0xFFFF_FFFF)) & low_bits(bits);
+                }
+            }
+            MirrorKind::AHigh(n) => {
+                let bits = oa.a_bits.get(n).copied().unwrap_or(32);
+                if let Some(a) = oa.a.get_mut(n) {
+                    *a = ((*a & 0xFFFF_FFFF) | cur.checked_shl(32).unwrap_or(0)) & low_bits(bits);
+                }
+            }
+            MirrorKind::B(n) => {
+                if let Some(b) = oa.b.get_mut(n) {
+                    *b = cur & 0xFFFF_FFFF;
+                }
+            }
+            MirrorKind::Ticks => oa.gpu_clock = (oa.gpu_clock & !0xFFFF_FFFF) | (cur & 0xFFFF_FFFF),
+        }
+        if let Some(m) = oa.mirrors.get_mut(i) {
+            m.last = cur;
+        }
+    }
+
+    /// Show the model's counters in their registers: the GPU clock, and
+    /// when the counters `counted`, the A counters of the workload and the
+    /// B counters (no other counter changes).
+    fn oa_sync_out(&mut self, oa: &mut Oa, counted: bool) {
+        self.oa_store_mirror(oa, oa.ticks_mirror);
+        if !counted {
+            return;
+        }
+        for k in 0..oa.workload.rates().len() {
+            let n = oa
+                .workload
+                .rates()
+                .get(k)
+                .map_or(usize::MAX, |r| r.0 as usize);
+            let [lo, hi] = oa.a_mirrors.get(n).copied().unwrap_or([usize::MAX; 2]);
+            self.oa_store_mirror(oa, lo);
+            self.oa_store_mirror(oa, hi);
+        }
+        for n in 0..CECS {
+            let i = oa.b_mirrors.get(n).copied().unwrap_or(usize::MAX);
+            self.oa_store_mirror(oa, i);
+        }
+    }
+
+    /// Store mirror `i`'s counter in its register.
+    fn oa_store_mirror(&mut self, oa: &mut Oa, i: usize) {
+        let Some(m) = oa.mirrors.get(i).copied() else {
+            return;
+        };
+        let v = match m.kind {
+            MirrorKind::ALow(n) => oa.a.get(n).map_or(0, |a| a & 0xFFFF_FFFF),
+            MirrorKind::AHigh(n) => oa.a.get(n).map_or(0, |a| a >> 32),
+            MirrorKind::B(n) => oa.b.get(n).copied().unwrap_or(0),
+            MirrorKind::Ticks => oa.gpu_clock & 0xFFFF_FFFF,
+        };
+        let stored = self.oa_store(m.ri, v);
+        if let Some(m) = oa.mirrors.get_mut(i) {
+            m.last = stored;
+        }
+    }
+
+    /// The layout of the current format (taken out of `oa`; put it back),
+    /// warning once per format code that has none.
+    fn oa_layout(&self, oa: &mut Oa) -> Option<Layout> {
+        match oa.layout.take() {
+            Some(l) => Some(l),
+            None => {
+                let sel = oa.layout_sel.unwrap_or(0);
+                if oa.warned_layout != Some(sel) {
+                    oa.warned_layout = Some(sel);
+                    oa.warn(self.now, OaWarningKind::NoLayout { format: sel });
+                }
+                None
+            }
+        }
+    }
+
+    fn oa_lost(&mut self, oa: &mut Oa) -> ReportOutcome {
+        self.oa_set(oa.map.report_lost, true);
+        oa.stats.lost = oa.stats.lost.saturating_add(1);
+        ReportOutcome::Lost
+    }
+
+    /// The counters count now: counter enable set and, with specific
+    /// context filtering on, the active context is the selected one.
+    fn oa_counting(&self, oa: &Oa) -> bool {
+        let m = &oa.map;
+        if self.oa_get(m.enable) == 0 {
+            return false;
+        }
+        if m.ctx_enable.is_none() || self.oa_get(m.ctx_enable) == 0 {
+            return true;
+        }
+        let Some(f) = m.ctx_id else { return true };
+        oa.ctx
+            .is_some_and(|id| u64::from(id) & f.mask == self.oa_raw(f.ri) & f.mask)
+    }
+
+    /// The timer period in ticks when the timer reports (timer enabled and
+    /// the OA unit enabled).
+    fn oa_timer(&self, oa: &Oa) -> Option<u128> {
+        let m = &oa.map;
+        if self.oa_get(m.timer_enable) == 0 || self.oa_get(m.enable) == 0 {
+            return None;
+        }
+        let e = self
+            .oa_get(m.timer_period)
+            .saturating_add(u64::from(m.timer_shift));
+        u32::try_from(e).ok().and_then(|e| 1u128.checked_shl(e))
+    }
+
+    /// Time moves from `from` to `to` (the OA part of [`Emulator::advance`]).
+    pub(super) fn oa_advance_in(&mut self, oa: &mut Oa, from: u64, to: u64) {
+        let emu = self;
+        emu.oa_sync_in(oa);
+        let enabled = emu.oa_counting(oa);
+        let mut cur = from;
+        if let Some(p) = emu.oa_timer(oa) {
+            while let Some(t) = next_event(cur, p).filter(|&t| t <= to) {
+                let remaining = u128::from(to - t) / p + 1;
+                match emu.oa_timer_plan(oa, remaining) {
+                    Plan::One => {
+                        emu.oa_count(oa, t - cur, enabled);
+                        cur = t;
+                        let valid = oa.ctx.is_some();
+                        let id = oa.rpt.timer_report(valid, oa.cfg.legacy_timer_rpt_id);
+                        emu.oa_buffer_report(oa, t, id, false);
+                    }
+                    Plan::Skip(n) => {
+                        // The n-th event from t.
+                        let last = u64::try_from(u128::from(t) + u128::from(n - 1) * p)
+                            .unwrap_or(to)
+                            .min(to);
+                        emu.oa_count(oa, last - cur, enabled);
+                        cur = last;
+                        emu.oa_skip_reports(oa, n, last);
+                    }
+                    Plan::Nothing => break,
+                }
+            }
+        }
+        emu.oa_count(oa, to - cur, enabled);
+        emu.oa_sync_out(oa, enabled);
+    }
+
+    fn oa_count(&mut self, oa: &mut Oa, ticks: u64, enabled: bool) {
+        if oa.count(ticks, enabled) {
+            self.oa_set(oa.map.counter_overflow, true);
+        }
+    }
+
+    /// How to handle the next `remaining` timer events of this advance.
+    fn oa_timer_plan(&mut self, oa: &mut Oa, remaining: u128) -> Plan {
+        let Some(layout) = self.oa_layout(oa) else {
+            return Plan::Nothing;
+        };
+        let r = layout.info.size as u64;
+        oa.layout = Some(layout);
+        let ring = self.oa_observe(oa);
+        let detect = oa.order.valid;
+        if detect && self.oa_get(oa.map.disable_overrun) != 0 {
+            if ring.used(oa.full) + r > ring.size {
+                // Full in disable-overrun mode: the head cannot move during
+                // this advance, so no remaining event writes.
+                self.oa_set(oa.map.overrun_status, true);
+                let n = u64::try_from(remaining).unwrap_or(u64::MAX);
+                oa.stats.suppressed = oa.stats.suppressed.saturating_add(n);
+                return Plan::Nothing;
+            }
+            return Plan::One;
+        }
+        // Overwrite mode: the last `keep` reports cover the whole buffer.
+        let keep = u128::from(ring.size / r.max(1)) + 2;
+        if remaining > keep {
+            Plan::Skip(u64::try_from(remaining - keep).unwrap_or(u64::MAX))
+        } else {
+            Plan::One
+        }
+    }
+
+    /// Account for `n` timer reports (the last at tick `last`) whose bytes
+    /// later reports overwrite: tail, overflow status, statistics.
+    fn oa_skip_reports(&mut self, oa: &mut Oa, n: u64, last: u64) {
+        let Some(r) = oa.layout.as_ref().map(|l| l.info.size as u64) else {
+            return;
+        };
+        let ring = self.oa_observe(oa);
+        let used = u128::from(ring.used(oa.full));
+        let total = u128::from(n) * u128::from(r);
+        if oa.order.valid && used + total > u128::from(ring.size) {
+            let fit = (u128::from(ring.size) - used.min(u128::from(ring.size))) / u128::from(r);
+            let over = u64::try_from(u128::from(n) - fit.min(u128::from(n))).unwrap_or(u64::MAX);
+            oa.stats.overwrites = oa.stats.overwrites.saturating_add(over);
+            self.oa_set(oa.map.buffer_overflow, true);
+        }
+        let overflowed = oa.order.valid && used + total > u128::from(ring.size);
+        let tail = ((u128::from(ring.tail_off()) + total) % u128::from(ring.size)) as u64;
+        self.oa_finish_write(oa, &ring, tail, last, overflowed);
+        oa.stats.timer_reports = oa.stats.timer_reports.saturating_add(n);
+    }
+
+    /// After writing to the buffer: new tail offset, full state (`overflowed`:
+    /// unread data was overwritten), busy tick.
+    fn oa_finish_write(
+        &mut self,
+        oa: &mut Oa,
+        ring: &Ring,
+        tail_off: u64,
+        t: u64,
+        overflowed: bool,
+    ) {
+        self.oa_set_addr(oa.map.tail, (ring.base_lo + tail_off) & 0xFFFF_FFFF);
+        self.oa_set(oa.map.overrun_status, false);
+        oa.full = overflowed || tail_off == ring.head_off();
+        oa.geom = Some(self.oa_ring(oa));
+        oa.busy = Some(t);
+    }
+
+    /// A report into the OA buffer at tick `t` (timer or context switch).
+    fn oa_buffer_report(&mut self, oa: &mut Oa, t: u64, rpt_id: u32, ctx: bool) -> ReportOutcome {
+        if oa.busy == Some(t) {
+            return self.oa_lost(oa);
+        }
+        let Some(layout) = self.oa_layout(oa) else {
+            return ReportOutcome::NoLayout;
+        };
+        let size = layout.info.size;
+        let r = size as u64;
+        let ring = self.oa_observe(oa);
+        let detect = oa.order.valid;
+        if !detect && oa.order.pending && !oa.order.warned_pending {
+            oa.order.warned_pending = true;
+            if let Some((_, name)) = oa.map.tail_reg {
+                oa.warn(
+                    t,
+                    OaWarningKind::ProgrammingOrder {
+                        register: name,
+                        reason: "not written after the OA buffer register (PRM order: head pointer, OA buffer, tail pointer)",
+                    },
+                );
+            }
+        }
+        let overflowed = detect && ring.used(oa.full) + r > ring.size;
+        if overflowed {
+            if self.oa_get(oa.map.disable_overrun) != 0 {
+                self.oa_set(oa.map.overrun_status, true);
+                oa.stats.suppressed = oa.stats.suppressed.saturating_add(1);
+                oa.layout = Some(layout);
+                return ReportOutcome::Suppressed;
+            }
+            self.oa_set(oa.map.buffer_overflow, true);
+            oa.stats.overwrites = oa.stats.overwrites.saturating_add(1);
+        }
+        let tail_off = ring.tail_off();
+        let address = ring.base.wrapping_add(tail_off);
+        let ppgtt = oa.map.mem_select.is_some() && self.oa_get(oa.map.mem_select) == 0;
+        let mut outcome = ReportOutcome::Written { address };
+        if ppgtt {
+            outcome = ReportOutcome::Invisible;
+            if !oa.warned_ppgtt_buffer {
+                oa.warned_ppgtt_buffer = true;
+                oa.warn(t, OaWarningKind::Ppgtt { address });
+            }
+        } else {
+            let mut stack = [0u8; STACK_REPORT];
+            let mut heap = Vec::new();
+            let buf = report_buffer(&mut stack, &mut heap, size);
+            oa.render(&layout, Header { rpt_id, time: t }, buf);
+            if !self.oa_ring_write(&ring, tail_off, buf) {
+                oa.warn(t, OaWarningKind::OutsideGgtt { address });
+            }
+        }
+        oa.layout = Some(layout);
+        self.oa_finish_write(oa, &ring, (tail_off + r) % ring.size, t, overflowed);
+        if ctx {
+            oa.stats.context_reports = oa.stats.context_reports.saturating_add(1);
+        } else {
+            oa.stats.timer_reports = oa.stats.timer_reports.saturating_add(1);
+        }
+        outcome
+    }
+
+    /// Write `bytes` into the ring from offset `off`, wrapping byte-wise at
+    /// the end. False when some bytes fell outside the GGTT.
+    fn oa_ring_write(&mut self, ring: &Ring, mut off: u64, bytes: &[u8]) -> bool {
+        let mut rest = bytes;
+        let mut all = true;
+        while !rest.is_empty() {
+            let room = usize::try_from(ring.size - off % ring.size).unwrap_or(usize::MAX);
+            let n = rest.len().min(room).max(1);
+            let (now, later) = rest.split_at(n.min(rest.len()));
+            let addr = ring.base.wrapping_add(off % ring.size);
+            all &= self.mem.write(addr, now) == now.len();
+            rest = later;
+            off = (off % ring.size + n as u64) % ring.size;
+        }
+        all
+    }
+
+    fn switch_context(&mut self, new: Option<u32>) -> ReportOutcome {
+        self.with_oa_state(|emu, oa| {
+            if oa.ctx == new {
+                return ReportOutcome::NotTriggered;
+            }
+            emu.oa_sync_in(oa);
+            oa.ctx = new;
+            let m = &oa.map;
+            let report = oa.rpt.ctx_switch != 0
+                && emu.oa_get(m.enable) != 0
+                && emu.oa_get(m.no_ctx_reports) == 0;
+            if !report {
+                return ReportOutcome::NotTriggered;
+            }
+            let timer_on = emu.oa_get(m.timer_enable) != 0;
+            let id = oa.rpt.ctx_report(new.is_some(), timer_on);
+            let t = emu.now;
+            emu.oa_buffer_report(oa, t, id, true)
+        })
+        .unwrap_or(ReportOutcome::NotTriggered)
+    }
+
+    /// A register was stored through the bus (`software`) or by a poke:
+    /// load counter registers into the model, track the buffer programming
+    /// order (software writes only), note buffer geometry changes.
+    pub(super) fn oa_stored(&mut self, oa: &mut Oa, ri: usize, software: bool) {
+        let role = oa.roles.get(ri).copied().unwrap_or(RegRole::None);
+        let emu = self;
+        match role {
+            RegRole::None => return,
+            RegRole::Mirror(i) => {
+                emu.oa_load_mirror(oa, i);
+                return;
+            }
+            RegRole::Cec => {
+                oa.plan = None;
+                return;
+            }
+            RegRole::Ring => {}
+        }
+        let is = |r: Option<(usize, &'static str)>| r.is_some_and(|(x, _)| x == ri);
+        let (head, buffer, tail) = (
+            is(oa.map.head_reg),
+            is(oa.map.buffer_reg),
+            is(oa.map.tail_reg),
+        );
+        if software {
+            if head {
+                oa.order.head();
+            }
+            if let (true, Some((_, register))) = (buffer, oa.map.buffer_reg) {
+                if let Some(reason) = oa.order.buffer() {
+                    oa.warn(
+                        emu.now,
+                        OaWarningKind::ProgrammingOrder { register, reason },
+                    );
+                }
+            }
+            if tail {
+                oa.order.tail();
+            }
+        }
+        emu.oa_observe(oa);
+    }
+}
+
+impl crate::unit::Unit for Oa {
+    fn written(&mut self, emu: &mut Emulator, ri: usize, software: bool) {
+        emu.oa_stored(self, ri, software);
+    }
+
+    fn advance(&mut self, emu: &mut Emulator, from: u64, to: u64) {
+        emu.oa_advance_in(self, from, to);
+    }
+
+    fn watches(&self, b: &Bindings, out: &mut Vec<u64>) {
+        if let Some(u) = b.oa {
+            u.addresses(out);
+        }
+        if let Some(u) = b.cec {
+            u.addresses(out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timer_events_are_rising_edges_of_the_selected_bit() {
+        // Period 16: events at 8, 24, 40, ...
+        assert_eq!(next_event(0, 16), Some(8));
+        assert_eq!(next_event(7, 16), Some(8));
+        assert_eq!(next_event(8, 16), Some(24));
+        assert_eq!(next_event(23, 16), Some(24));
+        assert_eq!(next_event(u64::MAX - 3, 16), None);
+        assert_eq!(next_event(0, 1 << 70), None);
+    }
+
+    #[test]
+    fn programming_order() {
+        let mut o = Order::default();
+        assert!(o.valid);
+        o.head();
+        assert_eq!(o.buffer(), None);
+        assert!(!o.valid, "off while the tail write is pending");
+        o.tail();
+        assert!(o.valid);
+        // Status clear (HSW OASTATUS1) and head updates do not disturb it.
+        o.tail();
+        o.head();
+        assert!(o.valid);
+        // Buffer before head.
+        let mut o = Order::default();
+        assert!(o.buffer().is_some());
+        o.tail();
+        assert!(!o.valid);
+        o.head();
+        assert!(o.buffer().is_none());
+        o.tail();
+        assert!(o.valid);
+        // Head, tail, buffer.
+        let mut o = Order::default();
+        o.head();
+        o.tail();
+        assert!(o.buffer().is_some());
+    }
+
+    /// Render with distinct counter values, then read every slot back.
+    fn round_trip(b: &Bindings, fi: usize) {
+        let (p, f) = (b.project, b.project.formats[fi]);
+        let mut oa = Oa::new(b, OaConfig::default(), &|_| None);
+        for (n, a) in oa.a.iter_mut().enumerate() {
+            *a = 0x11_2233_4400 + n as u64 * 0x1_0101_0101;
+        }
+        for (n, b) in oa.b.iter_mut().enumerate() {
+            *b = 0xB000_0000 + n as u64;
+        }
+        for (n, c) in oa.c.iter_mut().enumerate() {
+            *c = 0xC000_0000 + n as u64;
+        }
+        oa.gpu_clock = 0x7_1234_5678;
+        oa.ctx = Some(0xC7C7);
+        let layout = Layout::new(f, b.slots[fi], oa.a.len(), oa.c2_clock);
+        let mut buf = vec![0u8; f.size];
+        let h = Header {
+            rpt_id: 0xDEAD_BEEF,
+            time: 0x5_0000_0009,
+        };
+        oa.render(&layout, h, &mut buf);
+        for (slot, &kind) in f.counters.iter().zip(b.slots[fi]) {
+            let mask = low_bits(slot.bits);
+            // The test names the slots; the model reads the generated kinds.
+            let want = match slot.name {
+                "RPT_ID" => 0xDEAD_BEEF,
+                "TIME_STAMP" => h.time,
+                "CTX_ID" => 0xC7C7,
+                "GPU_TICKS" => oa.gpu_clock,
+                "C2" if oa.c2_clock => oa.gpu_clock,
+                _ => oa.counter(kind, 0).unwrap_or(0),
+            };
+            assert_eq!(
+                slot.read(&buf),
+                Some(want & mask),
+                "{} {} {}",
+                p.name,
+                f.name,
+                slot.name
+            );
+        }
+    }
+
+    #[test]
+    fn every_shipped_layout_round_trips() {
+        for b in bind::ALL {
+            assert_eq!(b.slots.len(), b.project.formats.len(), "{}", b.project.name);
+            for fi in 0..b.project.formats.len() {
+                round_trip(b, fi);
+            }
+        }
+    }
+
+    #[test]
+    #[cfg(feature = "bdw")]
+    fn odd_layouts_round_trip() {
+        use hal::meta::CounterSlot;
+        const fn slot(
+            name: &'static str,
+            offset: u32,
+            bits: u32,
+            high: Option<u32>,
+        ) -> CounterSlot {
+            CounterSlot {
+                name,
+                offset,
+                bits,
+                high_byte_offset: high,
+            }
+        }
+        // High bytes with a gap, a run broken by an offset jump, a 16-bit
+        // slot, a slot beyond the end (dropped).
+        static SLOTS: [CounterSlot; 8] = [
+            slot("RPT_ID", 0, 32, None),
+            slot("A0", 4, 40, Some(40)),
+            slot("A1", 8, 40, Some(42)),
+            slot("A2", 12, 40, Some(43)),
+            slot("B0", 16, 32, None),
+            slot("B1", 24, 32, None),
+            slot("C1", 28, 16, None),
+            slot("B2", 62, 32, None),
+        ];
+        static F: FormatInfo = FormatInfo {
+            name: "ODD",
+            select: 9,
+            size: 64,
+            description: "",
+            counters: &SLOTS,
+        };
+        static FORMATS: [&FormatInfo; 1] = [&F];
+        static KINDS: [SlotKind; 8] = [
+            SlotKind::RptId,
+            SlotKind::A(0),
+            SlotKind::A(1),
+            SlotKind::A(2),
+            SlotKind::B(0),
+            SlotKind::B(1),
+            SlotKind::C(1),
+            SlotKind::B(2),
+        ];
+        static SLOT_KINDS: [&[SlotKind]; 1] = [&KINDS];
+        let mut p = hal::bdw::PROJECT;
+        p.formats = &FORMATS;
+        let b = Bindings {
+            project: std::boxed::Box::leak(std::boxed::Box::new(p)),
+            slots: &SLOT_KINDS,
+            ..bind::BDW
+        };
+        let layout = Layout::new(&F, &KINDS, 36, false);
+        assert_eq!(layout.runs.len(), 4, "{:?}", layout.runs);
+        assert!(layout.ops.iter().all(|o| o.offset != 62), "B2 does not fit");
+        let mut oa = Oa::new(&b, OaConfig::default(), &|_| None);
+        oa.a[0] = 0xAA_0000_0001;
+        oa.a[1] = 0xBB_0000_0002;
+        oa.a[2] = 0xCC_0000_0003;
+        oa.b = [10, 11, 12, 13, 14, 15, 16, 17];
+        oa.c[1] = 0x1_2345;
+        let mut buf = vec![0u8; 64];
+        oa.render(&layout, Header { rpt_id: 1, time: 2 }, &mut buf);
+        for (i, want) in [
+            (1usize, 0xAA_0000_0001u64),
+            (2, 0xBB_0000_0002),
+            (3, 0xCC_0000_0003),
+        ] {
+            assert_eq!(SLOTS[i].read(&buf), Some(want));
+        }
+        assert_eq!(buf[41], 0, "the gap byte stays 0");
+        assert_eq!(SLOTS[4].read(&buf), Some(10));
+        assert_eq!(SLOTS[5].read(&buf), Some(11));
+        assert_eq!(SLOTS[6].read(&buf), Some(0x2345));
+        assert_eq!(&buf[20..24], &[0; 4]);
+    }
+
+    #[test]
+    fn add_wrap_reports_wraps() {
+        let mut v = 0xFFFF_FFF0u64;
+        assert!(!add_wrap(&mut v, 0xF, 32));
+        assert!(add_wrap(&mut v, 1, 32));
+        assert_eq!(v, 0);
+        let mut w = 0xFF_FFFF_FFFFu64;
+        assert!(add_wrap(&mut w, 2, 40));
+        assert_eq!(w, 1);
+    }
+}

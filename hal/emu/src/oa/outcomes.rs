@@ -1,0 +1,117 @@
+//! What the OA model reports back: the fate of a report request, its
+//! warnings and its counts.
+
+#[allow(unused_imports)]
+use super::*;
+
+/// What became of one report request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReportOutcome {
+    /// Written; `address` is where its first byte went (a report in the OA
+    /// buffer may wrap to the buffer's base).
+    Written {
+        /// Graphics address of the report's first byte.
+        address: u64,
+    },
+    /// Another report was written in the same tick: this one was dropped and
+    /// the report-lost status bit set.
+    Lost,
+    /// The OA buffer is full in disable-overrun mode: nothing was written.
+    Suppressed,
+    /// Written to PPGTT memory, which is not modelled: nowhere visible (a
+    /// warning records it).
+    Invisible,
+    /// The selected report format has no layout on this project: nothing
+    /// was written (a warning records it).
+    NoLayout,
+    /// No report was requested: the OA model is off, the counters are
+    /// disabled, the project has no such report, or nothing changed.
+    NotTriggered,
+}
+
+/// Why the OA model complained ([`Emulator::oa_warnings`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OaWarningKind {
+    /// The OA buffer registers were not programmed in the PRM order (head
+    /// pointer, OA buffer, tail pointer); overflow detection is off until
+    /// they are.
+    ProgrammingOrder {
+        /// The register whose write broke the order (or was missing).
+        register: &'static str,
+        /// What went wrong.
+        reason: &'static str,
+    },
+    /// A report went to PPGTT memory (MI_REPORT_PERF_COUNT without GTT
+    /// select, or an OA buffer with memory select 0), which is not modelled.
+    Ppgtt {
+        /// The address as given.
+        address: u64,
+    },
+    /// The report format code selects no layout on this project.
+    NoLayout {
+        /// The format code.
+        format: u64,
+    },
+    /// Report bytes at or above 4 GiB (outside the modelled GGTT) were
+    /// dropped.
+    OutsideGgtt {
+        /// The report's address.
+        address: u64,
+    },
+}
+
+/// One complaint of the OA model, with the time it happened.
+///
+/// Displays as one line, e.g. `t=5 OA: PPGTT report at 0x1000 is not
+/// modelled (nothing written)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OaWarning {
+    /// Emulator time.
+    pub time: u64,
+    /// What happened.
+    pub kind: OaWarningKind,
+}
+
+impl fmt::Display for OaWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "t={} OA: ", self.time)?;
+        match self.kind {
+            OaWarningKind::ProgrammingOrder { register, reason } => write!(
+                f,
+                "{register}: {reason}; buffer overflow detection is off until the OA buffer is reprogrammed in order"
+            ),
+            OaWarningKind::Ppgtt { address } => write!(
+                f,
+                "PPGTT report at {address:#x} is not modelled (nothing written)"
+            ),
+            OaWarningKind::NoLayout { format } => {
+                write!(f, "report format {format} has no layout (nothing written)")
+            }
+            OaWarningKind::OutsideGgtt { address } => write!(
+                f,
+                "report at {address:#x} reaches beyond the 4 GiB GGTT (bytes dropped)"
+            ),
+        }
+    }
+}
+
+/// Counts of what the OA model did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct OaStats {
+    /// Timer-triggered reports written to the OA buffer.
+    pub timer_reports: u64,
+    /// Context-switch reports written to the OA buffer.
+    pub context_reports: u64,
+    /// MI_REPORT_PERF_COUNT reports written (PPGTT ones included).
+    pub mi_reports: u64,
+    /// Report requests dropped as lost (report-lost status).
+    pub lost: u64,
+    /// Reports not written because the buffer was full in disable-overrun
+    /// mode.
+    pub suppressed: u64,
+    /// Reports written into a full buffer (default mode: overwriting unread
+    /// reports, buffer-overflow status).
+    pub overwrites: u64,
+    /// Warnings not kept because the list was full.
+    pub warnings_dropped: u64,
+}

@@ -1,0 +1,154 @@
+//! The part being emulated: which replicated instances and media engines it
+//! has, and how long its power domains take to wake.
+
+use crate::bind::Bindings;
+use hal::meta::ProjectInfo;
+
+/// A SKU: the fuse configuration of the emulated part and its wake latency.
+///
+/// Bit `n` of each mask stands for instance `n`; bits beyond the project's
+/// instance count are ignored, so the all-ones [`Default`] means "everything
+/// present" on every project. [`Sku::for_project`] gives the exact masks.
+///
+/// ```
+/// use perfregs_emu::Sku;
+/// let sku = Sku::default().fuse_dss(2).fuse_l3bank(5).without_vdbox(1).with_wake_latency(10);
+/// assert_eq!(sku.dss_enable & 0x3f, 0x3b);
+/// assert_eq!(sku.l3bank_disable, 1 << 5);
+/// assert_eq!(sku.wake_latency, 10);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sku {
+    /// Bit `n` set: dual subslice `n` is present (replication group `dss`).
+    pub dss_enable: u64,
+    /// Bit `n` set: L3 bank `n` is fused off (replication group `l3bank`).
+    pub l3bank_disable: u64,
+    /// Bit `n` set: video decode box `n` is present (power domain `vdboxN`).
+    pub vdbox_present: u64,
+    /// Bit `n` set: video enhancement box `n` is present (power domain `veboxN`).
+    pub vebox_present: u64,
+    /// Ticks of [`Emulator::advance`](super::Emulator::advance) between a
+    /// change of a force-wake request and the matching change of its ack.
+    pub wake_latency: u64,
+}
+
+impl Sku {
+    /// The wake latency of [`Sku::default`], in ticks.
+    pub const DEFAULT_WAKE_LATENCY: u64 = 3;
+
+    /// Everything `project` describes present, with exact masks: `dss_enable`
+    /// has one bit per instance of the `dss` group, `vdbox_present` one bit
+    /// per `vdboxN` domain, and so on (0 where the project has none).
+    pub fn for_project(project: &ProjectInfo) -> Self {
+        let sku = Bindings::of(project).and_then(|b| b.sku);
+        let group = |g: Option<Option<usize>>| {
+            g.flatten()
+                .and_then(|i| project.groups.get(i))
+                .map_or(0, |g| low_bits(g.instances))
+        };
+        let engines = |list: Option<&[usize]>| low_bits(list.map_or(0, |l| l.len() as u32));
+        Sku {
+            dss_enable: group(sku.map(|s| s.dss)),
+            l3bank_disable: 0,
+            vdbox_present: engines(sku.map(|s| s.vdbox)),
+            vebox_present: engines(sku.map(|s| s.vebox)),
+            wake_latency: Self::DEFAULT_WAKE_LATENCY,
+        }
+    }
+
+    /// Fuse off dual subslice `n` (no effect when `n >= 64`).
+    #[must_use]
+    pub fn fuse_dss(mut self, n: u32) -> Self {
+        self.dss_enable &= !bit(n);
+        self
+    }
+
+    /// Fuse off L3 bank `n` (no effect when `n >= 64`).
+    #[must_use]
+    pub fn fuse_l3bank(mut self, n: u32) -> Self {
+        self.l3bank_disable |= bit(n);
+        self
+    }
+
+    /// Remove video decode box `n`: its force-wake requests are never acked.
+    #[must_use]
+    pub fn without_vdbox(mut self, n: u32) -> Self {
+        self.vdbox_present &= !bit(n);
+        self
+    }
+
+    /// Remove video enhancement box `n`: its force-wake requests are never acked.
+    #[must_use]
+    pub fn without_vebox(mut self, n: u32) -> Self {
+        self.vebox_present &= !bit(n);
+        self
+    }
+
+    /// Set the wake latency in ticks (0: an ack follows at the next `advance`,
+    /// even `advance(0)`).
+    #[must_use]
+    pub fn with_wake_latency(mut self, ticks: u64) -> Self {
+        self.wake_latency = ticks;
+        self
+    }
+
+    /// Instances of replication group `group` (an index into the
+    /// project's `groups`) that are present (bit `n`: instance `n`), before
+    /// clipping to the group's instance count: the group bound as `dss`
+    /// from `dss_enable`, `l3bank` from `!l3bank_disable`, any other group
+    /// always fully present.
+    pub(crate) fn group_present(&self, b: &Bindings, group: usize) -> u64 {
+        let sku = b.sku;
+        if sku.is_some_and(|s| s.dss == Some(group)) {
+            self.dss_enable
+        } else if sku.is_some_and(|s| s.l3bank == Some(group)) {
+            !self.l3bank_disable
+        } else {
+            u64::MAX
+        }
+    }
+
+    /// Whether power domain `domain` (an index into the project's
+    /// `domains`) exists on this part: the n-th domain bound as `vdbox`
+    /// per bit n of `vdbox_present`, likewise `vebox`; every other domain
+    /// yes.
+    pub(crate) fn domain_present(&self, b: &Bindings, domain: usize) -> bool {
+        let nth = |list: &[usize]| list.iter().position(|&d| d == domain);
+        match b.sku {
+            Some(s) => match (nth(s.vdbox), nth(s.vebox)) {
+                (Some(n), _) => self.vdbox_present & bit(n as u32) != 0,
+                (None, Some(n)) => self.vebox_present & bit(n as u32) != 0,
+                (None, None) => true,
+            },
+            None => true,
+        }
+    }
+}
+
+impl Default for Sku {
+    /// Everything present (all mask bits set, no L3 bank disabled), wake
+    /// latency [`Sku::DEFAULT_WAKE_LATENCY`].
+    fn default() -> Self {
+        Sku {
+            dss_enable: u64::MAX,
+            l3bank_disable: 0,
+            vdbox_present: u64::MAX,
+            vebox_present: u64::MAX,
+            wake_latency: Self::DEFAULT_WAKE_LATENCY,
+        }
+    }
+}
+
+/// `1 << n`, or 0 when `n >= 64`.
+fn bit(n: u32) -> u64 {
+    1u64.checked_shl(n).unwrap_or(0)
+}
+
+/// The low `n` bits set (all 64 when `n >= 64`).
+pub(crate) fn low_bits(n: u32) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}

@@ -1,6 +1,0 @@
-//! Subcommands of the `perfregs` binary that need more than a few lines.
-
-pub mod diff;
-pub mod dump;
-pub mod lookup;
-pub mod oa_decode;

@@ -1,0 +1,56 @@
+//! Registers described by the user (`regdefs!`) run on the emulator next to
+//! the built-in ones: they decode, keep their values and follow their access
+//! rules; without them the same writes vanish, loudly.
+#![cfg(feature = "emu")]
+
+use perfregs::emu::{Emulator, Outcome, Sku, WarningKind};
+use perfregs::hal::{hsw, Device, Hsw, Register};
+
+perfregs::regdefs!(mod extra, "tests/fixtures/extra.yaml");
+
+#[test]
+fn user_registers_join_the_emulated_project() {
+    let emu =
+        Emulator::with_registers(&hsw::PROJECT, Sku::default(), extra::hsw::PROJECT.registers);
+    let gpu = Device::<Hsw, _>::new(emu);
+    let rw = gpu
+        .forcewake::<hsw::domains::Render>()
+        .expect("render wakes");
+    gpu.write(extra::hsw::STATUS, &rw, |w| w.enable(true).set_kick());
+    let s = gpu.read(extra::hsw::STATUS, &rw);
+    assert!(s.enable(), "{s:?}");
+    assert!(s.kick(), "RW1S set by a written 1");
+    // Reset 0x00F0 is level = 0xF; PBC/RO-V keep theirs, WO reads 0.
+    assert_eq!(s.level(), 0xF);
+    gpu.with_bus(|e| {
+        assert_eq!(
+            e.register_at(<extra::hsw::STATUS as Register>::ADDRESS)
+                .map(|r| r.name),
+            Some("STATUS")
+        );
+        assert!(e.warnings().is_empty(), "{:?}", e.warnings());
+        assert!(e.trace().iter().all(|t| t.outcome == Outcome::Ok));
+        assert_eq!(e.peek(0x100).map(|v| v & 1), Some(1), "stored");
+    });
+}
+
+#[test]
+fn without_them_the_writes_vanish_loudly() {
+    let gpu = Device::<Hsw, _>::new(Emulator::new(&hsw::PROJECT, Sku::default()));
+    let rw = gpu
+        .forcewake::<hsw::domains::Render>()
+        .expect("render wakes");
+    gpu.write(extra::hsw::STATUS, &rw, |w| w.enable(true));
+    assert!(!gpu.read(extra::hsw::STATUS, &rw).enable());
+    let w = gpu.with_bus(|e| e.warnings());
+    assert!(
+        w.iter().any(|w| matches!(
+            w.kind,
+            WarningKind::Unclaimed {
+                addr: 0x100,
+                write: true
+            }
+        )),
+        "{w:?}"
+    );
+}

@@ -1,0 +1,13 @@
+// Two branded GPUs of the same project: a force-wake guard of GPU 0 does not
+// prove anything to GPU 1.
+use perfregs::hal::{brand, tgl, Device, SliceBus, Tgl};
+
+fn main() {
+    let (mut mem0, mut mem1) = (vec![0u32; 0x4000], vec![0u32; 0x4000]);
+    brand!(id0);
+    brand!(id1);
+    let gpu0 = Device::<Tgl, _>::branded(SliceBus::new(&mut mem0), id0);
+    let gpu1 = Device::<Tgl, _>::branded(SliceBus::new(&mut mem1), id1);
+    let rw0 = gpu0.forcewake::<tgl::domains::Render>().expect("render awake");
+    let _ = gpu1.read(tgl::OAR_OACONTROL, &rw0);
+}
