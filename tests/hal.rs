@@ -213,6 +213,83 @@ fn checked_field_values() {
 }
 
 #[test]
+fn truncated_values_are_their_low_bits_everywhere() {
+    use std::collections::HashSet;
+    // `truncate` keeps the high bits in the word; every accessor ignores them.
+    let t = Bits::<6>::truncate(0xFFC1);
+    let one = Bits::<6>::new(1).unwrap();
+    assert_eq!(t.get(), 1);
+    assert_eq!(u64::from(t), 1);
+    assert_eq!(t, one);
+    assert_eq!(t, 1);
+    assert!(Bits::<6>::truncate(0x40) < Bits::<6>::truncate(0x3F));
+    assert_eq!(t.cmp(&one), std::cmp::Ordering::Equal);
+    assert_eq!(HashSet::from([t, one]).len(), 1);
+    assert_eq!(format!("{t:?} {t}"), "0x1 1");
+    // A setter writes only the low bits, into its own field.
+    let mut mem = [0u32; WORDS];
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    let rw = gpu.assume_awake::<hsw::domains::Render>();
+    gpu.write(hsw::OACONTROL, &rw, |w| {
+        w.timer_period(Bits::truncate(u64::MAX))
+    });
+    assert_eq!(word(&gpu, 0x2360), 0x3F << 6);
+    gpu.write(hsw::OASTATUS1, &rw, |w| {
+        w.tail_pointer(Bits::truncate(0xFFFF_FFFF_FC00_0005))
+    });
+    assert_eq!(word(&gpu, 0x2364), 5 << 6);
+    let status = gpu.read(hsw::OASTATUS1, &rw);
+    assert_eq!(status.tail_pointer(), 5);
+}
+
+#[test]
+fn complete_enums_decode_every_encoding() {
+    // Every 3-bit encoding names a HSW report format: decoding is a cast.
+    for v in 0..8 {
+        let f = <ReportFormatHsw as FieldValue>::from_bits(v);
+        assert_eq!(f.bits(), v);
+        assert_eq!(Some(f), ReportFormatHsw::from_bits(v));
+    }
+    // Wider values (no field read yields them) decode as the highest.
+    for v in [8, 0xFF, u64::MAX] {
+        assert_eq!(
+            <ReportFormatHsw as FieldValue>::from_bits(v),
+            ReportFormatHsw::C4B8
+        );
+    }
+    assert_eq!(
+        <TimerEnable as FieldValue>::from_bits(1),
+        TimerEnable::Enable
+    );
+}
+
+#[test]
+fn io_is_the_bus_behind_its_guard() {
+    use perfregs::hal::Io;
+    // `&mut Io` is a pointer to the bus itself, not to a handle holding one.
+    assert_eq!(
+        std::mem::size_of::<Io<'_, Hsw, SliceBus<'_>>>(),
+        std::mem::size_of::<SliceBus<'_>>()
+    );
+    fn program(io: &mut Io<'_, Hsw, SliceBus<'_>>) -> u64 {
+        let rw = io.assume_awake::<hsw::domains::Render>();
+        io.write(hsw::OACONTROL, &rw, |w| w.timer_period(bits!(9)));
+        io.modify(hsw::OACONTROL, &rw, |_, w| w.counter_enable(true));
+        io.read(hsw::OACONTROL, &rw).bits()
+    }
+    let mut mem = [0u32; WORDS];
+    let mut gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    let mut io = gpu.io();
+    assert!(gpu.try_io().is_err(), "one borrower at a time");
+    assert_eq!(program(&mut io), 9 << 6 | 1);
+    let at = &*io as *const Io<'_, Hsw, SliceBus<'_>> as usize;
+    drop(io);
+    assert!(gpu.try_io().is_ok(), "the guard frees the bus");
+    assert_eq!(at, gpu.bus_mut() as *mut SliceBus<'_> as usize);
+    assert_eq!(word(&gpu, 0x2360), 9 << 6 | 1);
+}
+
+#[test]
 fn snb_has_its_own_formula_and_write_only_buffer() {
     let mut mem = [0u32; WORDS];
     let gpu = Device::<Snb, _>::new(SliceBus::new(&mut mem));

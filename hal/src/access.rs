@@ -109,6 +109,17 @@ pub trait FieldValue: Sized {
     fn to_bits(self) -> u64;
     /// Decode the field's bits (already shifted down and masked).
     fn from_bits(bits: u64) -> Self::Read;
+
+    /// The bits of [`FieldValue::to_raw_bits`] that carry the value.
+    #[doc(hidden)]
+    const RAW_MASK: u64 = u64::MAX;
+    /// Encode, possibly with meaningless bits above [`FieldValue::RAW_MASK`]
+    /// (for setters, which shift the value into place and mask it there).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn to_raw_bits(self) -> u64 {
+        self.to_bits()
+    }
 }
 
 impl FieldValue for bool {
@@ -125,9 +136,14 @@ impl FieldValue for bool {
 
 impl<const N: u32> FieldValue for crate::Bits<N> {
     type Read = Self;
+    const RAW_MASK: u64 = Self::MAX;
     #[inline]
     fn to_bits(self) -> u64 {
         self.get()
+    }
+    #[inline(always)]
+    fn to_raw_bits(self) -> u64 {
+        self.unmasked()
     }
     #[inline]
     fn from_bits(bits: u64) -> Self {
@@ -226,13 +242,17 @@ pub trait WriteValue: Sized {
     fn insert(&mut self, mask: u64, bits: u64);
 
     /// Set one field (named setters call this).
+    ///
+    /// Shift, then mask, as hand-written code does: the value's truncation to
+    /// its width happens in this one mask (the second mask is constant-folded).
     #[inline]
     fn set<F>(&mut self, _field: F, value: F::Value) -> &mut Self
     where
         F: Field<Layout = Self::Layout>,
         F::Access: Settable,
     {
-        self.insert(F::MASK, (value.to_bits() << F::LSB) & F::MASK);
+        let mask = F::MASK & (<F::Value as FieldValue>::RAW_MASK << F::LSB);
+        self.insert(F::MASK, (value.to_raw_bits() << F::LSB) & mask);
         self
     }
 

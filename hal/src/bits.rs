@@ -1,13 +1,22 @@
 //! Width-checked field values.
 
+use core::cmp::Ordering;
 use core::fmt;
+use core::hash::{Hash, Hasher};
 
 /// An unsigned value that fits in `N` bits: the value type of multi-bit fields.
 ///
 /// Build one with [`Bits::new`] (checked, `None` when too wide), [`Bits::truncate`]
 /// (explicit truncation) or, for literals, the [`bits!`](crate::bits!) macro,
 /// which rejects a too-wide literal at compile time.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+///
+/// Only the low `N` bits of the stored word are the value: every accessor
+/// (`get`, comparisons, hashing, formatting) masks the rest off, so
+/// [`Bits::truncate`] costs nothing and the truncation happens where the
+/// value is used. A setter shifts the value into its field and masks it
+/// there, as hand-written code does (`(v << lsb) & mask`); masking first as
+/// well would leave the optimizer a second mask it cannot always remove.
+#[derive(Clone, Copy, Default)]
 pub struct Bits<const N: u32>(u64);
 
 impl<const N: u32> Bits<N> {
@@ -24,10 +33,11 @@ impl<const N: u32> Bits<N> {
         }
     }
 
-    /// Keep the low `N` bits of `v`.
+    /// Keep the low `N` bits of `v` (free: the other bits are ignored from
+    /// here on, see the type's docs).
     #[inline]
     pub const fn truncate(v: u64) -> Self {
-        Bits(v & Self::MAX)
+        Bits(v)
     }
 
     /// For constant contexts (see [`bits!`](crate::bits!)): a literal that does not fit
@@ -41,31 +51,69 @@ impl<const N: u32> Bits<N> {
     /// The value.
     #[inline]
     pub const fn get(self) -> u64 {
+        self.0 & Self::MAX
+    }
+
+    /// The stored word: the value in the low `N` bits, anything above them
+    /// (for a setter, which masks after shifting).
+    #[inline(always)]
+    pub(crate) const fn unmasked(self) -> u64 {
         self.0
     }
 }
 
 impl<const N: u32> From<Bits<N>> for u64 {
+    #[inline]
     fn from(b: Bits<N>) -> u64 {
-        b.0
+        b.get()
+    }
+}
+
+impl<const N: u32> PartialEq for Bits<N> {
+    #[inline]
+    fn eq(&self, o: &Self) -> bool {
+        self.get() == o.get()
+    }
+}
+
+impl<const N: u32> Eq for Bits<N> {}
+
+impl<const N: u32> PartialOrd for Bits<N> {
+    #[inline]
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl<const N: u32> Ord for Bits<N> {
+    #[inline]
+    fn cmp(&self, o: &Self) -> Ordering {
+        self.get().cmp(&o.get())
+    }
+}
+
+impl<const N: u32> Hash for Bits<N> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.get().hash(state)
     }
 }
 
 impl<const N: u32> PartialEq<u64> for Bits<N> {
+    #[inline]
     fn eq(&self, o: &u64) -> bool {
-        self.0 == *o
+        self.get() == *o
     }
 }
 
 impl<const N: u32> fmt::Debug for Bits<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:#x}", self.0)
+        write!(f, "{:#x}", self.get())
     }
 }
 
 impl<const N: u32> fmt::Display for Bits<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.0, f)
+        fmt::Display::fmt(&self.get(), f)
     }
 }
 

@@ -25,6 +25,7 @@ use crate::register::{
 use crate::register::{ReadOf, WriteOf};
 use core::cell::{Cell, UnsafeCell};
 use core::marker::PhantomData;
+use core::ops::{Deref, DerefMut};
 
 #[inline]
 fn raw_read<R: Register, B: Bus<R::Space>>(reg: R, bus: &mut B) -> u64 {
@@ -227,7 +228,7 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
     /// (for drops, which must neither skip it nor panic).
     fn write_or_defer(&self, slot: usize, write: fn(&mut B)) {
         match self.try_io() {
-            Ok(io) => write(&mut *io.bus),
+            Ok(mut io) => write(io.bus()),
             Err(_) => {
                 self.deferred[slot].set(Some(write));
                 self.state.set(BUSY_DEFERRED);
@@ -272,14 +273,14 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
     #[inline]
     #[track_caller]
     pub fn with_bus<T>(&self, f: impl FnOnce(&mut B) -> T) -> T {
-        f(&mut *self.io().bus)
+        f(self.io().bus())
     }
 
     /// As [`Device::with_bus`], with [`BusyError::Bus`] instead of a panic
     /// when the bus is already borrowed.
     #[inline]
     pub fn try_with_bus<T>(&self, f: impl FnOnce(&mut B) -> T) -> Result<T, BusyError> {
-        Ok(f(&mut *self.try_io()?.bus))
+        Ok(f(self.try_io()?.bus()))
     }
 
     /// Borrow the bus once for a batch of typed accesses (no per-access
@@ -295,7 +296,7 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
     /// dropped meanwhile makes its release write when the `Io` is dropped.
     #[inline]
     #[track_caller]
-    pub fn io(&self) -> Io<'_, P, B, I> {
+    pub fn io(&self) -> IoGuard<'_, P, B, I> {
         match self.try_io() {
             Ok(io) => io,
             Err(e) => busy(e),
@@ -305,7 +306,7 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
     /// As [`Device::io`], with [`BusyError::Bus`] instead of a panic when the
     /// bus is already borrowed.
     #[inline]
-    pub fn try_io(&self) -> Result<Io<'_, P, B, I>, BusyError> {
+    pub fn try_io(&self) -> Result<IoGuard<'_, P, B, I>, BusyError> {
         if self.state.get() != FREE {
             return Err(BusyError::Bus);
         }
@@ -317,7 +318,10 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
         // `bus_mut` or `into_bus`, which is safe). `Device` is `!Sync` (it
         // holds `Cell`s), so no other thread can reach the state.
         let bus = unsafe { &mut *self.bus.get() };
-        Ok(Io { bus, device: self })
+        Ok(IoGuard {
+            io: Io::from_bus(bus),
+            device: self,
+        })
     }
 
     /// Read a register into a typed value (see [`Io::read`]).
@@ -391,10 +395,10 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
         B: Bus<R::Space>,
     {
         self.check(awake);
-        let raw = raw_read(reg, self.io().bus);
+        let raw = raw_read(reg, self.io().bus());
         let mut w = WriteOf::<R>::from_raw(raw & R::KEEP_MASK);
         f(ReadOf::<R>::from_raw(raw), &mut w);
-        raw_write(reg, self.io().bus, w.raw());
+        raw_write(reg, self.io().bus(), w.raw());
     }
 
     /// Clear one write-one-to-clear field, leaving every other field as it is.
@@ -846,23 +850,66 @@ impl<P: Steered, B: Bus<Mmio>, I: Identity> Drop for Steering<'_, P, B, I> {
     }
 }
 
-/// The bus of a [`Device`], borrowed once for a batch of typed accesses
-/// (see [`Device::io`]): the same accessors, with the same proofs, and no
-/// per-access borrow check. Dropping it frees the bus (and makes the
-/// release writes of guards dropped meanwhile).
-pub struct Io<'d, P: Project, B, I: Identity = Unbranded> {
-    bus: &'d mut B,
+/// The bus of a [`Device`] borrowed once (see [`Device::io`]): it derefs to
+/// [`Io`]. Dropping it frees the bus (and makes the release writes of guards
+/// dropped meanwhile).
+pub struct IoGuard<'d, P: Project, B, I: Identity = Unbranded> {
+    io: &'d mut Io<'d, P, B, I>,
     device: &'d Device<P, B, I>,
 }
 
-impl<P: Project, B, I: Identity> Drop for Io<'_, P, B, I> {
+impl<P: Project, B, I: Identity> IoGuard<'_, P, B, I> {
+    #[inline(always)]
+    fn bus(&mut self) -> &mut B {
+        &mut self.io.bus
+    }
+}
+
+impl<P: Project, B, I: Identity> Drop for IoGuard<'_, P, B, I> {
     #[inline]
     fn drop(&mut self) {
         if self.device.state.get() == BUSY_DEFERRED {
-            Device::<P, B, I>::run_deferred(&self.device.deferred, self.bus);
+            Device::<P, B, I>::run_deferred(&self.device.deferred, &mut self.io.bus);
         }
         self.device.state.set(FREE);
     }
+}
+
+impl<'d, P: Project, B, I: Identity> Deref for IoGuard<'d, P, B, I> {
+    type Target = Io<'d, P, B, I>;
+    #[inline(always)]
+    fn deref(&self) -> &Io<'d, P, B, I> {
+        self.io
+    }
+}
+
+impl<'d, P: Project, B, I: Identity> DerefMut for IoGuard<'d, P, B, I> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut Io<'d, P, B, I> {
+        self.io
+    }
+}
+
+impl<P: Project, B, I: Identity> core::fmt::Debug for IoGuard<'_, P, B, I> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("IoGuard")
+    }
+}
+
+/// Typed accesses to the bus of a [`Device`], borrowed once (reached through
+/// the [`IoGuard`] of [`Device::io`]): the same accessors, with the same
+/// proofs, and no per-access borrow check.
+///
+/// `Io` is the device's bus itself as a type (`repr(transparent)` over `B`),
+/// so `&mut Io` is a `&mut B`: code handed `&mut Io` reaches the bus's state
+/// in one load, as hand-written code handed `&mut B` does (a handle holding a
+/// reference to the bus costs one more load per access wherever the handle's
+/// memory is opaque to the optimizer). The device it belongs to is found
+/// from its address, for the proof check.
+#[repr(transparent)]
+pub struct Io<'d, P: Project, B, I: Identity = Unbranded> {
+    bus: B,
+    _device: PhantomData<&'d Device<P, B, I>>,
 }
 
 impl<P: Project, B, I: Identity> core::fmt::Debug for Io<'_, P, B, I> {
@@ -872,16 +919,44 @@ impl<P: Project, B, I: Identity> core::fmt::Debug for Io<'_, P, B, I> {
 }
 
 impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
+    /// The bus of a device, as an `Io`.
+    #[inline(always)]
+    fn from_bus(bus: &'d mut B) -> &'d mut Self {
+        // SAFETY: `Io` is `repr(transparent)` over `B` (its other field is a
+        // zero-sized marker), so the pointer is valid for `Io`, and the
+        // exclusive borrow of `bus` moves to the result.
+        unsafe { &mut *(bus as *mut B).cast::<Self>() }
+    }
+
+    /// The address of the device whose bus this is (an `Io` is only ever
+    /// made from the bus inside a `Device`): what its proofs carry.
+    #[inline(always)]
+    fn device_addr(&self) -> usize {
+        (self as *const Self as usize).wrapping_sub(core::mem::offset_of!(Device<P, B, I>, bus))
+    }
+
+    /// As `Device::check`: panic unless `proof` was made by this device.
+    #[inline(always)]
+    #[track_caller]
+    fn check(&self, proof: &impl Proof) {
+        if I::CHECKED && !proof.made_by(self.device_addr()) {
+            foreign_proof();
+        }
+    }
+
     /// As [`Device::assume_awake`], for code that holds only the `Io`: the
     /// proof borrows the device (not the `Io`) and is accepted by it alone.
     pub fn assume_awake<D: Wakeable<Project = P>>(&self) -> Assumed<'d, D, I> {
-        self.device.assume_awake()
+        Assumed {
+            device: self.device_addr(),
+            _proof: PhantomData,
+        }
     }
 
     /// The bus, for raw accesses that bypass every check (as
     /// [`Device::with_bus`]).
     pub fn bus_mut(&mut self) -> &mut B {
-        self.bus
+        &mut self.bus
     }
 
     #[inline]
@@ -891,8 +966,8 @@ impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
         R: Register + OnProject<P>,
         B: Bus<R::Space>,
     {
-        self.device.check(awake);
-        raw_write(reg, self.bus, w.raw());
+        self.check(awake);
+        raw_write(reg, &mut self.bus, w.raw());
     }
 
     /// Read a register into a typed value.
@@ -903,8 +978,8 @@ impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
         R: Readable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        self.device.check(awake);
-        ReadOf::<R>::from_raw(raw_read(reg, self.bus))
+        self.check(awake);
+        ReadOf::<R>::from_raw(raw_read(reg, &mut self.bus))
     }
 
     /// Read a counter as two dwords that keep counting (see
@@ -916,8 +991,8 @@ impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
         R: Readable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        self.device.check(awake);
-        ReadOf::<R>::from_raw(counter_read(reg, self.bus))
+        self.check(awake);
+        ReadOf::<R>::from_raw(counter_read(reg, &mut self.bus))
     }
 
     /// Write a register: `f` starts from the reset value (with RW1C/RW1S, MBZ
@@ -967,11 +1042,11 @@ impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
         R: Readable + Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        self.device.check(awake);
-        let raw = raw_read(reg, self.bus);
+        self.check(awake);
+        let raw = raw_read(reg, &mut self.bus);
         let mut w = WriteOf::<R>::from_raw(raw & R::KEEP_MASK);
         f(ReadOf::<R>::from_raw(raw), &mut w);
-        raw_write(reg, self.bus, w.raw());
+        raw_write(reg, &mut self.bus, w.raw());
     }
 
     /// Clear one write-one-to-clear field, leaving every other field as it is.

@@ -5,28 +5,35 @@
 
 /// Define `R` and `W` for the layout module it is invoked in (`FieldLayout`
 /// must be in scope): `plain` registers, or `masked` ones (bits 31:16 of a
-/// write enable bits 15:0). The first argument names the layout in `Debug`.
+/// write enable bits 15:0). The first argument names the layout in `Debug`;
+/// the last is the register's word, `u32` or `u64`.
+///
+/// `W` holds the word being written in the register's own width, so the
+/// fields a write sets are combined in that width, as hand-written code for a
+/// 32-bit register does (built in a `u64` and narrowed at the bus, the
+/// combination is split across the narrowing, and LLVM no longer merges its
+/// constant and loop-invariant parts).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! layout_values {
-    ($title:literal, plain) => {
+    ($title:literal, plain, $word:ty) => {
         $crate::layout_values!(@read);
         /// A value being built for a write to a register of this layout.
         #[derive(Clone, Copy)]
-        pub struct W(u64);
+        pub struct W($word);
         impl $crate::WriteValue for W {
             type Layout = FieldLayout;
             #[inline]
             fn from_raw(raw: u64) -> Self {
-                W(raw)
+                W(raw as $word)
             }
             #[inline]
             fn raw(&self) -> u64 {
-                self.0
+                ::core::convert::From::from(self.0)
             }
             #[inline]
             fn insert(&mut self, mask: u64, bits: u64) {
-                self.0 = (self.0 & !mask) | bits;
+                self.0 = (self.0 & !(mask as $word)) | bits as $word;
             }
         }
         impl ::core::fmt::Debug for W {
@@ -35,32 +42,35 @@ macro_rules! layout_values {
             }
         }
     };
-    ($title:literal, masked) => {
+    ($title:literal, masked, $word:ty) => {
         $crate::layout_values!(@read);
         /// A value being built for a write to a masked register of this layout:
         /// only fields set here are enabled in bits 31:16.
         #[derive(Clone, Copy)]
         pub struct W {
-            value: u64,
-            enable: u64,
+            value: $word,
+            enable: $word,
         }
         impl $crate::WriteValue for W {
             type Layout = FieldLayout;
             #[inline]
             fn from_raw(raw: u64) -> Self {
                 W {
-                    value: raw & 0xffff,
+                    value: raw as $word & 0xffff,
                     enable: 0,
                 }
             }
             #[inline]
             fn raw(&self) -> u64 {
-                (self.enable & 0xffff) << 16 | (self.value & 0xffff)
+                let word: u64 = ::core::convert::From::from(
+                    (self.enable & 0xffff) << 16 | (self.value & 0xffff),
+                );
+                word
             }
             #[inline]
             fn insert(&mut self, mask: u64, bits: u64) {
-                self.value = (self.value & !mask) | bits;
-                self.enable |= mask;
+                self.value = (self.value & !(mask as $word)) | bits as $word;
+                self.enable |= mask as $word;
             }
         }
         impl ::core::fmt::Debug for W {
@@ -99,13 +109,14 @@ macro_rules! layout_values {
 }
 
 /// The impls of a generated field enum: `ALL`, `from_bits`, `bits`, `name`
-/// and `FieldValue`. `complete(Last)`: the enum names every encoding of its
-/// fields' width, so a read always decodes (`Last` is its highest variant);
-/// `partial`: a read of an unnamed encoding is `Err(raw)`.
+/// and `FieldValue`. `complete(u8)`: the enum names every encoding of its
+/// fields' width, so a read always decodes, and is a cast from its integer
+/// representation (`u8` here, any unsigned type); `partial`: a read of an
+/// unnamed encoding is `Err(raw)`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! field_enum_impls {
-    ($name:ident, $kind:ident $(($last:ident))?, [$($v:ident = $bits:literal $text:literal),* $(,)?]) => {
+    ($name:ident, $kind:ident $(($repr:ident))?, [$($v:ident = $bits:literal $text:literal),* $(,)?]) => {
         impl $name {
             /// Every named encoding.
             pub const ALL: &'static [$name] = &[$($name::$v),*];
@@ -129,17 +140,47 @@ macro_rules! field_enum_impls {
                 }
             }
         }
-        $crate::field_enum_impls!(@read $name, $kind $(($last))?, [$($v = $bits),*]);
+        $crate::field_enum_impls!(@read $name, $kind $(($repr))?, [$($v = $bits),*]);
     };
-    (@read $name:ident, complete($last:ident), [$($v:ident = $bits:literal),*]) => {
+    (@read $name:ident, complete($repr:ident), [$($v:ident = $bits:literal),*]) => {
         impl $crate::FieldValue for $name {
             type Read = Self;
-            #[inline]
+            /// A cast, not a `match`: every encoding up to the highest is a
+            /// variant, so decoding is the identity on the field's bits and
+            /// compiles to nothing beyond the mask and shift of the read (a
+            /// `match` is left to LLVM to fold, and in some callers it becomes
+            /// a jump table). A wider value, which no field read yields,
+            /// decodes as the highest variant.
+            #[inline(always)]
             fn from_bits(bits: u64) -> Self {
-                match bits {
-                    $($bits => Self::$v,)*
-                    _ => Self::$last,
-                }
+                /// The highest encoding, checked at compile time to make the
+                /// cast below sound: the `n` listed variants have distinct
+                /// encodings below `n`, each the way the variant is stored
+                /// (as a `$repr`), so every value `0..n` is a stored variant.
+                const MAX: u64 = {
+                    let all: &[$name] = $name::ALL;
+                    let n = all.len();
+                    let mut i = 0;
+                    while i < n {
+                        let v = all[i] as u64;
+                        // SAFETY: a variant's bytes read as an integer of the
+                        // same size (`transmute` checks the sizes) are defined.
+                        let stored = unsafe { ::core::mem::transmute::<$name, $repr>(all[i]) };
+                        assert!(stored as u64 == v, "enum not stored as its encoding");
+                        assert!(v < n as u64, "enum does not name every encoding up to its highest");
+                        let mut j = i + 1;
+                        while j < n {
+                            assert!(all[j] as u64 != v, "encoding listed twice");
+                            j += 1;
+                        }
+                        i += 1;
+                    }
+                    n as u64 - 1
+                };
+                let bits = if bits < MAX { bits } else { MAX };
+                // SAFETY: `bits <= MAX`, and every value `0..=MAX` is how a
+                // variant is stored as a `$repr` (see `MAX`).
+                unsafe { ::core::mem::transmute::<$repr, Self>(bits as $repr) }
             }
             #[inline]
             fn to_bits(self) -> u64 {

@@ -66,11 +66,11 @@ pub(super) fn emit_enum(ir: &Ir, index: usize, hal: &TokenStream) -> TokenStream
         _ => quote!(u64),
     };
     // Explicit discriminants equal to the encodings: decoding a complete enum
-    // compiles to a mask, encoding to a cast. The impls (`ALL`, `from_bits`,
+    // is a cast from its representation (checked at compile time by the
+    // macro), encoding a cast to it. The impls (`ALL`, `from_bits`,
     // `bits`, `name`, `FieldValue`) are written once, in `field_enum_impls!`.
     let kind = if complete {
-        let last = variants.last().cloned();
-        quote!(complete(#last))
+        quote!(complete(#repr))
     } else {
         quote!(partial)
     };

@@ -221,6 +221,12 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
     } else {
         quote!(plain)
     };
+    // The register's word: `W` combines a write's fields in it.
+    let word = if l.width <= 32 {
+        quote!(u32)
+    } else {
+        quote!(u64)
+    };
     let readable = l.readable().then(
         || quote!(#[diagnostic::do_not_recommend] impl #hal::register::ReadableLayout for FieldLayout {}),
     );
@@ -252,8 +258,9 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
             #writable
             #masked
 
-            // R and W with their ReadValue/WriteValue impls, `R::bits` and W's Debug.
-            #hal::layout_values!(#title, #kind);
+            // R and W with their ReadValue/WriteValue impls, `R::bits` and W's Debug
+            // (W in the register's word).
+            #hal::layout_values!(#title, #kind, #word);
             impl R {
                 #(#getters)*
             }

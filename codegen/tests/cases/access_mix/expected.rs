@@ -46,7 +46,7 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        ::perfregs::hal::layout_values!("STATUS", plain);
+        ::perfregs::hal::layout_values!("STATUS", plain, u32);
         impl R {
             /// `ready` (bits 0, RO).
             #[inline]

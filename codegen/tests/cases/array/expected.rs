@@ -30,7 +30,7 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        ::perfregs::hal::layout_values!("CNTn", plain);
+        ::perfregs::hal::layout_values!("CNTn", plain, u32);
         impl R {
             /// `value` (bits 31:0, RW-V).
             #[inline]
@@ -83,7 +83,7 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        ::perfregs::hal::layout_values!("SELn", plain);
+        ::perfregs::hal::layout_values!("SELn", plain, u32);
         impl R {
             /// `event` (bits 7:0, RW).
             #[inline]

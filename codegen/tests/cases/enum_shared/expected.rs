@@ -47,7 +47,7 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        ::perfregs::hal::layout_values!("CLK_IVB", plain);
+        ::perfregs::hal::layout_values!("CLK_IVB", plain, u32);
         impl R {
             /// `speed` (bits 1:0, RW).
             #[inline]
@@ -98,7 +98,7 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        ::perfregs::hal::layout_values!("CLK_HSW", plain);
+        ::perfregs::hal::layout_values!("CLK_HSW", plain, u32);
         impl R {
             /// `speed` (bits 5:4, RW).
             #[inline]

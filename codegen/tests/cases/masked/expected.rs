@@ -34,7 +34,7 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::MaskedLayout for FieldLayout {}
-        ::perfregs::hal::layout_values!("WAKE", masked);
+        ::perfregs::hal::layout_values!("WAKE", masked, u32);
         impl R {
             /// `kernel` (bits 0, RW).
             #[inline]

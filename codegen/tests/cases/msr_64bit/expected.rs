@@ -38,7 +38,7 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        ::perfregs::hal::layout_values!("PMON_CTL", plain);
+        ::perfregs::hal::layout_values!("PMON_CTL", plain, u64);
         impl R {
             /// `core_sel` (bits 14:0, RW).
             #[inline]

@@ -32,7 +32,7 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        ::perfregs::hal::layout_values!("CFG", plain);
+        ::perfregs::hal::layout_values!("CFG", plain, u32);
         impl R {
             /// `go` (bits 0, RW).
             #[inline]
@@ -102,7 +102,7 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        ::perfregs::hal::layout_values!("CFG", plain);
+        ::perfregs::hal::layout_values!("CFG", plain, u32);
         impl R {
             /// `go` (bits 0, RW).
             #[inline]

@@ -53,7 +53,7 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        ::perfregs::hal::layout_values!("CTL", plain);
+        ::perfregs::hal::layout_values!("CTL", plain, u32);
         impl R {
             /// `enable` (bits 0, RW).
             #[inline]

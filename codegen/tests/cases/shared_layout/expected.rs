@@ -32,7 +32,7 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        ::perfregs::hal::layout_values!("LIMIT_LO", plain);
+        ::perfregs::hal::layout_values!("LIMIT_LO", plain, u32);
         impl R {
             /// `value` (bits 15:0, RW).
             #[inline]

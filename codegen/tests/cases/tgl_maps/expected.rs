@@ -29,7 +29,7 @@ pub mod layouts {
         impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
         #[diagnostic::do_not_recommend]
         impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
-        ::perfregs::hal::layout_values!("MY_GT_REG", plain);
+        ::perfregs::hal::layout_values!("MY_GT_REG", plain, u32);
         impl R {
             /// `go` (bits 0, RW).
             #[inline]
