@@ -399,6 +399,38 @@ fn bit_ranges_past_bit_63() {
     );
 }
 
+/// Address-map rows and report-format entries at the top of the address
+/// space overflowed the size and span arithmetic (panics in debug builds).
+#[test]
+fn sections_at_the_top_of_the_address_space() {
+    let text = "block: gt\nspace: mmio\nsource: t\nregisters: []\naddress_map:\n  - projects: tgl\n    rows:\n      - { start: 0x0, end: 0xFFFFFFFFFFFFFFFF, bytes: 16 }\nreport_formats:\n  - name: F\n    projects: tgl\n    select: 1\n    size: 64\n    layout:\n      - { name: A, offset: 0xFFFFFFFFFFFFFFFF, bits: 32 }\n      - { name: B, offset: 0x8, bits: 40, high_byte_offset: 0xFFFFFFFFFFFFFFFF }\n";
+    assert_eq!(
+        diagnose_text(text),
+        [
+            "PR126 t.yaml:8:55 row 0x0..0xffffffffffffffff",
+            "PR129 t.yaml:15:28 F.A",
+            "PR129 t.yaml:16:28 F.B",
+        ]
+    );
+    let err = compile_sources(
+        &[("t.yaml".to_string(), text.to_string())],
+        Some(("p", STANDARD_PROJECTS)),
+    )
+    .unwrap_err();
+    assert!(
+        err[0].message.ends_with("is 18446744073709551616 bytes"),
+        "{}",
+        err[0]
+    );
+    assert!(
+        err[1]
+            .message
+            .contains("0xffffffffffffffff..0xffffffffffffffff"),
+        "{}",
+        err[1]
+    );
+}
+
 /// Property: random damage to valid descriptions never panics, and every
 /// diagnostic points inside the text it names (`support/mutate.rs`; the long
 /// run of the same mutations is `tests/mutation.rs`).
