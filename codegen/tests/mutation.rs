@@ -2,8 +2,12 @@
 //! run of the same mutations in `tests/diagnostics.rs`.
 //!
 //! ```text
-//! cargo test -p perfregs-codegen --release --test mutation -- --ignored --nocapture
+//! CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true \
+//!     cargo test -p perfregs-codegen --release --test mutation -- --ignored --nocapture
 //! ```
+//!
+//! (Overflow checks on, as in the debug builds of CI: without them an
+//! arithmetic overflow wraps silently instead of panicking.)
 //!
 //! Environment: `PERFREGS_MUTATIONS` (inputs, default 1,000,000),
 //! `PERFREGS_MUTATION_SEED` (decimal or `0x` hex, default [`SEED`]),

@@ -997,6 +997,7 @@ pub fn describe(corpus: &Corpus, case: &Case, f: &Failure) -> String {
     }
     s.push_str(&format!(
         "reproduce: PERFREGS_MUTATION_SEED={:#x} PERFREGS_MUTATION_START={} PERFREGS_MUTATIONS=1 \
+         CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true \
          cargo test -p perfregs-codegen --release --test mutation -- --ignored --nocapture\n",
         case.seed, case.index
     ));
