@@ -2,7 +2,7 @@
 //! located errors for unreadable files, YAML syntax and shape problems.
 
 use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
-use crate::locate::PosIndex;
+use crate::locate::{pos_at, PosIndex};
 use crate::model::{BlockFile, CatalogueFile};
 use std::path::{Path, PathBuf};
 
@@ -55,13 +55,11 @@ pub struct Loaded {
     pub doc: Document,
 }
 
-fn serde_diag(name: &str, err: &serde_yaml::Error) -> Diagnostic {
+fn serde_diag(name: &str, text: &str, err: &serde_yaml::Error) -> Diagnostic {
+    // Not libyaml's line and column: see `pos_at`.
     let pos = err
         .location()
-        .map(|l| Pos {
-            line: l.line(),
-            column: l.column(),
-        })
+        .map(|l| pos_at(text, l.index()))
         .unwrap_or(Pos { line: 1, column: 1 });
     let msg = err.to_string();
     // serde_yaml appends " at line L column C"; we print the location ourselves.
@@ -110,7 +108,7 @@ pub fn load_str(name: &str, text: &str, diags: &mut Diagnostics) -> Option<Loade
     match doc {
         Ok(doc) => Some(Loaded { source, doc }),
         Err(e) => {
-            diags.push(serde_diag(name, &e));
+            diags.push(serde_diag(name, text, &e));
             None
         }
     }

@@ -128,13 +128,61 @@ impl MarkedEventReceiver for Builder {
     }
 }
 
+/// The position of byte `offset` of `text` (clamped to its end): lines end at
+/// `\n`, `\r\n` or a lone `\r` (YAML 1.2's line breaks, which editors count
+/// too), columns count characters, and a leading BOM is not a column.
+///
+/// The loader locates serde_yaml's errors with this and their byte offset:
+/// serde_yaml's line and column are libyaml's, which differ in two ways.
+/// libyaml also breaks lines at NEL, LS and PS (YAML 1.1), and at the end of
+/// a text without a final line break it reports the line after the last one.
+pub fn pos_at(text: &str, offset: usize) -> Pos {
+    let bom = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
+    let bytes = text.as_bytes();
+    let mut pos = Pos { line: 1, column: 1 };
+    for (i, &b) in bytes.iter().enumerate().take(offset).skip(bom) {
+        match b {
+            // The `\n` of a `\r\n` ends the line.
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => {}
+            b'\n' | b'\r' => {
+                pos = Pos {
+                    line: pos.line + 1,
+                    column: 1,
+                }
+            }
+            // One column per character: skip UTF-8 continuation bytes.
+            b if b & 0xC0 != 0x80 => pos.column += 1,
+            _ => {}
+        }
+    }
+    pos
+}
+
 impl PosIndex {
     /// Index `text`. A text that does not parse gives a partial (possibly empty) index:
     /// its syntax error is reported by the serde pass.
     pub fn build(text: &str) -> Self {
         let mut b = Builder::default();
         let mut parser = Parser::new_from_str(text);
-        let _ = parser.load(&mut b, false);
+        // The events of the first document, pulled one at a time: yaml-rust2's
+        // `Parser::load` recurses once per nesting level, so a deeply nested
+        // text (`- - - - ...`, two characters a level) would overflow the
+        // stack. The builder keeps its own stack of open collections.
+        while let Ok((ev, mark)) = parser.next_token() {
+            if matches!(ev, Event::DocumentEnd | Event::StreamEnd) {
+                break;
+            }
+            b.on_event(ev, mark);
+        }
+        // yaml-rust2, like libyaml, ends a text without a final line break
+        // with a line break of its own: a node it marks there (the empty
+        // value of a last `key:`) would lie on the line after the last one.
+        // Such a node is at the end of the text.
+        let end = pos_at(text, text.len());
+        for n in &mut b.index.nodes {
+            n.pos = n.pos.min(end);
+            n.key = n.key.map(|k| k.min(end));
+        }
         b.index
     }
 
@@ -191,6 +239,24 @@ impl PosIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positions_of_byte_offsets() {
+        let p = |line, column| Pos { line, column };
+        let t = "ab\r\ncd\re\u{85}f\n";
+        assert_eq!(pos_at(t, 0), p(1, 1));
+        assert_eq!(pos_at(t, 3), p(1, 3)); // between the \r and \n of a CRLF
+        assert_eq!(pos_at(t, 4), p(2, 1));
+        assert_eq!(pos_at(t, 7), p(3, 1)); // after a lone \r
+        assert_eq!(pos_at(t, 10), p(3, 3)); // NEL is a character, not a break
+        assert_eq!(pos_at(t, 12), p(4, 1));
+        assert_eq!(pos_at(t, 99), p(4, 1));
+        assert_eq!(pos_at("\u{FEFF}ab", 3), p(1, 1));
+        assert_eq!(pos_at("\u{FEFF}ab", 5), p(1, 3));
+        // A last line without a line break ends after its last character.
+        let idx = PosIndex::build("a:\n  b:");
+        assert_eq!(idx.node("a/b"), p(2, 5));
+    }
 
     #[test]
     fn finds_nested_nodes_and_keys() {

@@ -83,11 +83,14 @@ pub struct RCounter {
 }
 
 impl RCounter {
-    /// Byte ranges `[start, end)` the counter occupies.
+    /// Byte ranges `[start, end)` the counter occupies. An end past the
+    /// address space (an offset near `u64::MAX`) is `u64::MAX`: outside
+    /// every report, as validation then says.
     pub fn spans(&self) -> Vec<(u64, u64)> {
+        let span = |at: u64, len: u64| (at, at.saturating_add(len));
         match self.high_byte_offset {
-            Some(h) => vec![(self.offset, self.offset + 4), (h, h + 1)],
-            None => vec![(self.offset, self.offset + u64::from(self.bits).div_ceil(8))],
+            Some(h) => vec![span(self.offset, 4), span(h, 1)],
+            None => vec![span(self.offset, u64::from(self.bits).div_ceil(8))],
         }
     }
 }

@@ -156,8 +156,14 @@ fn field_ranges(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
     }
 }
 
+/// The bits `msb:lsb` of a 64-bit value. The passes are independent, so a
+/// range is not known to lie in its register here: bits above 63 (outside
+/// every register, reported by `field_ranges`) are left out.
 fn mask(msb: u32, lsb: u32) -> u64 {
-    let w = msb - lsb + 1;
+    if lsb >= 64 || msb < lsb {
+        return 0;
+    }
+    let w = msb.min(63) - lsb + 1;
     (if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }) << lsb
 }
 
@@ -308,7 +314,7 @@ fn enum_widths(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
                                 e.name,
                                 v.name,
                                 v.value,
-                                msb - lsb + 1
+                                u64::from(msb - lsb) + 1
                             ),
                         ));
                     }

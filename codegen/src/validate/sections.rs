@@ -248,16 +248,16 @@ pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                 continue;
             }
             if let Some(bytes) = r.bytes {
-                if r.end - r.start + 1 != bytes {
+                // In u128: the row 0..=u64::MAX has 2^64 bytes.
+                let size = u128::from(r.end - r.start) + 1;
+                if size != u128::from(bytes) {
                     d.push(b.source.diag(
                         Code::MapRow,
                         &format!("{}/bytes", r.path),
                         &item,
                         format!(
                             "{bytes} bytes, but {:#x}..={:#x} is {} bytes",
-                            r.start,
-                            r.end,
-                            r.end - r.start + 1
+                            r.start, r.end, size
                         ),
                     ));
                 }
