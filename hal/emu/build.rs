@@ -2,6 +2,14 @@
 //! uses) against the descriptions of `perfregs-regdefs` and writes the
 //! constants to `OUT_DIR/bindings.rs`. A renamed or missing register fails
 //! here, with the line of `bindings.yaml` that names it.
+//!
+//! Also writes the per-field conformance checks of `tests/conformance.rs`
+//! (`perfregs_codegen::conformance`): `OUT_DIR/conformance.rs` for every
+//! described register, and for the registers of
+//! `tests/fixtures/conformance.yaml` (access types the shipped descriptions
+//! lack) their code, as `regdefs!` would emit it, in
+//! `OUT_DIR/conformance_fixture_regs.rs` and their checks in
+//! `OUT_DIR/conformance_fixture.rs`.
 use std::path::{Path, PathBuf};
 
 fn fail(diags: &[perfregs_codegen::Error], what: &str) -> ! {
@@ -35,10 +43,38 @@ fn main() {
     });
     let code = perfregs_codegen::bindings::generate(&ir, "bindings.yaml", &spec, "hal")
         .unwrap_or_else(|d| fail(&d, "bindings.yaml"));
-    let out =
-        Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("bindings.rs");
-    if let Err(e) = std::fs::write(&out, code) {
-        eprintln!("perfregs-emu: cannot write {}: {e}", out.display());
+    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    write(&out_dir.join("bindings.rs"), &code);
+
+    // The conformance checks (tests/conformance.rs).
+    use perfregs_codegen::conformance;
+    write(&out_dir.join("conformance.rs"), &conformance::generate(&ir));
+    let fixture_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/conformance.yaml");
+    println!("cargo:rerun-if-changed={}", fixture_path.display());
+    let text = std::fs::read_to_string(&fixture_path).unwrap_or_else(|e| {
+        eprintln!("perfregs-emu: cannot read {}: {e}", fixture_path.display());
+        std::process::exit(1);
+    });
+    let fixture =
+        perfregs_codegen::compile_user_sources(&[("tests/fixtures/conformance.yaml".into(), text)])
+            .unwrap_or_else(|d| fail(&d, "tests/fixtures/conformance.yaml"));
+    write(
+        &out_dir.join("conformance_fixture_regs.rs"),
+        &conformance::registers_module(&fixture, "hal"),
+    );
+    write(
+        &out_dir.join("conformance_fixture.rs"),
+        &conformance::generate_with(
+            &fixture,
+            &conformance::Options::extra("crate::fixture", "fixture_checks"),
+        ),
+    );
+}
+
+fn write(path: &Path, text: &str) {
+    if let Err(e) = std::fs::write(path, text) {
+        eprintln!("perfregs-emu: cannot write {}: {e}", path.display());
         std::process::exit(1);
     }
 }
