@@ -4,7 +4,6 @@
 //! report's counters are one copy out of the image, not a conversion per
 //! counter.
 
-#[allow(unused_imports)]
 use super::*;
 use hal::meta::FormatInfo;
 

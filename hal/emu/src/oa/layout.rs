@@ -1,6 +1,5 @@
 //! Report layouts resolved to sources, and rendering a report into bytes.
 
-#[allow(unused_imports)]
 use super::*;
 
 /// Where a report value comes from.

@@ -1,7 +1,6 @@
 //! The OA registers and fields, resolved from the generated bindings to
 //! the register file once, when the model starts.
 
-#[allow(unused_imports)]
 use super::*;
 
 /// A register field resolved to the register file.

@@ -1,7 +1,6 @@
 //! What the OA model reports back: the fate of a report request, its
 //! warnings and its counts.
 
-#[allow(unused_imports)]
 use super::*;
 
 /// What became of one report request.

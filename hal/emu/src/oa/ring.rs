@@ -1,8 +1,5 @@
 //! The OA buffer: its geometry and the PRM programming order.
 
-#[allow(unused_imports)]
-use super::*;
-
 /// The PRM programming order of the OA buffer registers.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Order {

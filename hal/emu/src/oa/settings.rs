@@ -1,7 +1,6 @@
 //! What configures the OA model: its clock ratio and legacy report id
 //! ([`OaConfig`]), and the events its A counters see ([`Workload`]).
 
-#[allow(unused_imports)]
 use super::*;
 
 /// Configuration of the OA model ([`Emulator::with_oa`]).
