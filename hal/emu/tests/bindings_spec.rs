@@ -1,0 +1,79 @@
+//! The emulator's bindings (`bindings.yaml`) against the descriptions: the
+//! shipped ones resolve, and a register renamed in the descriptions fails
+//! with a diagnostic at the line of `bindings.yaml` that names it.
+
+const SPEC: &str = include_str!("../bindings.yaml");
+
+/// The shipped descriptions, with `edit` applied to the file named `file`.
+fn descriptions(file: &str, edit: impl Fn(&str) -> String) -> Vec<(String, String)> {
+    perfregs_regdefs::FILES
+        .iter()
+        .filter(|(name, _)| *name != "projects.yaml")
+        .map(|&(name, text)| {
+            let text = if name == file {
+                edit(text)
+            } else {
+                text.to_string()
+            };
+            (name.to_string(), text)
+        })
+        .collect()
+}
+
+fn resolve(sources: &[(String, String)]) -> Result<String, Vec<String>> {
+    let catalogue = Some(("projects.yaml", perfregs_codegen::STANDARD_PROJECTS));
+    let ir = perfregs_codegen::compile_sources(sources, catalogue)
+        .map_err(|d| d.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    perfregs_codegen::bindings::generate(&ir, "bindings.yaml", SPEC, "hal")
+        .map_err(|d| d.iter().map(ToString::to_string).collect())
+}
+
+/// 1-based line of the first line of the spec containing `needle`.
+fn spec_line(needle: &str) -> usize {
+    SPEC.lines()
+        .position(|l| l.contains(needle))
+        .map(|i| i + 1)
+        .expect("the spec names it")
+}
+
+#[test]
+fn the_shipped_descriptions_resolve() {
+    let code = resolve(&descriptions("", str::to_string)).expect("bindings resolve");
+    assert!(
+        code.contains("pub static HSW: Bindings"),
+        "one static per project"
+    );
+}
+
+#[test]
+fn a_renamed_register_fails_at_the_binding_that_names_it() {
+    // HSW's (and SNB..VLV's) OACONTROL renamed in the descriptions.
+    let renamed = descriptions("oa_gen7.yaml", |t| {
+        t.replace("  - name: OACONTROL\n", "  - name: OA_CONTROL\n")
+    });
+    let diags = resolve(&renamed).expect_err("the build must fail");
+    let line = spec_line("enable: {default: OACONTROL.counter_enable");
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.contains(&format!("bindings.yaml:{line}:"))
+                && d.contains("oa.enable: on hsw: no register `OACONTROL`")),
+        "{diags:#?}"
+    );
+}
+
+#[test]
+fn a_renamed_field_fails_too() {
+    let renamed = descriptions("p4.yaml", |t| {
+        t.replacen("name: cascade\n", "name: cascade_on\n", 1)
+    });
+    let diags = resolve(&renamed).expect_err("the build must fail");
+    let line = spec_line("cascade: P4_CCCR0.cascade");
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.contains(&format!("bindings.yaml:{line}:"))
+                && d.contains("p4.cascade: on p4: register `P4_CCCR0` has no field `cascade`")),
+        "{diags:#?}"
+    );
+}
