@@ -407,6 +407,8 @@
 //! [`ProjectInfo::steering`]: hal::meta::ProjectInfo::steering
 //! [`ProjectInfo::formats`]: hal::meta::ProjectInfo::formats
 
+#![warn(missing_docs)]
+
 use core::fmt;
 use std::boxed::Box;
 use std::vec::Vec;
