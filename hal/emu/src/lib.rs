@@ -178,8 +178,9 @@
 //!   equals the format field (HSW `counter_select`, BDW `counter_select`,
 //!   TGL `report_format`); a code without a layout writes nothing
 //!   ([`OaWarningKind::NoLayout`], once per code). Slots are resolved once
-//!   per format change (consecutive dword counters merged into runs); a
-//!   report is rendered into a zeroed stack buffer and copied into memory.
+//!   per format change, and the counters are then kept where that layout's
+//!   reports hold them, so a report is one copy of the counter block plus
+//!   the header fields, rendered on the stack and copied into memory.
 //!   Slots: RPT_ID; TIME_STAMP; CTX_ID (the active context, 0 when none);
 //!   GPU_TICKS; An, Bn, Cn (40-bit counters as a low dword plus the high byte
 //!   at `high_byte_offset`); anything else (`INST_ADD`) 0. RPT_ID of timer and

@@ -46,8 +46,9 @@ pub(super) struct Run {
     pub(super) high: Option<usize>,
 }
 
-/// A report layout with its slots resolved to sources: consecutive dword
-/// counters merged into runs, everything else one slot at a time.
+/// A report layout with its slots resolved to sources: where each run
+/// counter sits (the counters are arranged to match), the header fields,
+/// everything else one slot at a time.
 #[derive(Clone, Debug)]
 pub(super) struct Layout {
     pub(super) info: &'static FormatInfo,
