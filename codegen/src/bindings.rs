@@ -134,7 +134,17 @@ pub fn generate(ir: &Ir, file: &str, spec: &str, hal: &str) -> Result<String, Ve
     };
     let tokens = emit(ir, &units, &hal);
     Ok(match syn::parse2::<syn::File>(tokens.clone()) {
-        Ok(f) => prettyplease::unparse(&f),
+        // One reference per line: the tables stay readable and small.
+        Ok(f) => crate::layout::rows_on_one_line_of(
+            &prettyplease::unparse(&f),
+            &[
+                "FieldRef {",
+                "RegRef {",
+                "WakeRef {",
+                "FuseRef {",
+                "SteeringRef {",
+            ],
+        ),
         Err(_) => tokens.to_string(),
     })
 }
@@ -568,8 +578,14 @@ fn camel(s: &str) -> Ident {
     Ident::new(&out, Span::call_site())
 }
 
+/// An address as a hex literal (`0x2360`), as the register docs write it.
+fn hex(a: u64) -> proc_macro2::Literal {
+    let lit = syn::LitInt::new(&format!("{a:#x}"), Span::call_site());
+    lit.token()
+}
+
 fn reg_tokens(r: &RegLoc) -> TokenStream {
-    let (name, address, width) = (&r.name, r.address, r.width);
+    let (name, address, width) = (&r.name, hex(r.address), r.width);
     quote!(RegRef { name: #name, address: #address, width: #width })
 }
 
@@ -738,12 +754,12 @@ fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
             .collect();
         let wake = domains.iter().enumerate().filter_map(|(i, d)| {
             let w = d.wake?;
-            let (req, ack, bit) = (w.request, w.ack, w.bit);
+            let (req, ack, bit) = (hex(w.request), hex(w.ack), w.bit);
             Some(quote!(WakeRef { domain: #i, request: #req, ack: #ack, bit: #bit }))
         });
         let steering = match ir.steering.iter().find(|s| s.project == pi) {
             Some(s) => {
-                let (a, m) = (s.address, s.multicast_mask);
+                let (a, m) = (hex(s.address), hex(s.multicast_mask));
                 let (sl, sw, bl, bw) =
                     (s.slice.lsb, s.slice.width, s.subslice.lsb, s.subslice.width);
                 quote!(Some(SteeringRef { address: #a, multicast_mask: #m, slice: (#sl, #sw), subslice: (#bl, #bw) }))
@@ -757,7 +773,7 @@ fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
             .collect();
         let fuses = groups.iter().enumerate().filter_map(|(i, g)| {
             let f = g.fuse.as_ref()?;
-            let (a, l, w, s) = (f.address, f.lsb, f.width, f.set_means_present);
+            let (a, l, w, s) = (hex(f.address), f.lsb, f.width, f.set_means_present);
             Some(quote!(FuseRef { group: #i, address: #a, lsb: #l, width: #w, set_means_present: #s }))
         });
         let slots = ir

@@ -55,13 +55,19 @@ fn depth_change(line: &str) -> i64 {
 /// short list items (register-table references, report counter slots) up
 /// to 100 columns.
 pub fn rows_on_one_line(text: &str) -> String {
+    rows_on_one_line_of(text, ROWS)
+}
+
+/// [`rows_on_one_line`] for row literals ending in any of `rows` (such as
+/// `"FieldRef {"`).
+pub fn rows_on_one_line_of(text: &str, rows: &[&str]) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
         let trimmed = line.trim_start();
-        if ROWS.iter().any(|r| trimmed.ends_with(r)) && !trimmed.contains('=') {
+        if rows.iter().any(|r| trimmed.ends_with(r)) && !trimmed.contains('=') {
             let mut joined = line.trim_end().to_string();
             let mut depth = depth_change(line);
             i += 1;
