@@ -51,7 +51,7 @@ fn main() {
 
 fn emulator(project: &'static ProjectInfo) -> Emulator {
     let mut e = Emulator::with_oa(project, Sku::default(), OaConfig::default());
-    e.set_workload(workload());
+    e.oa_mut().set_workload(workload());
     e
 }
 

@@ -13,7 +13,8 @@ const N: u64 = 1000;
 
 fn main() {
     let mut emu = Emulator::with_uncore(&ivt::PROJECT, Sku::default(), UncoreConfig::default());
-    emu.set_uncore_events(UncoreEvents::new().per_cycle(0, 1u64));
+    emu.uncore_mut()
+        .set_events(UncoreEvents::new().per_cycle(0, 1u64));
     let dev = Device::<Ivt, _>::new(emu);
     let on = &AlwaysAwake;
 

@@ -46,7 +46,8 @@ fn sdm_cascade_example() {
 fn r2pcie_freezes_after_n_events_and_counts_meanwhile() {
     let delay = UncoreConfig::default().freeze_delay;
     let mut emu = Emulator::with_uncore(&ivt::PROJECT, Sku::default(), UncoreConfig::default());
-    emu.set_uncore_events(UncoreEvents::new().per_cycle(0, 1u64));
+    emu.uncore_mut()
+        .set_events(UncoreEvents::new().per_cycle(0, 1u64));
     let dev = Device::<Ivt, _>::new(emu);
     let on = &AlwaysAwake;
     dev.write(ivt::R2_PCI_PMON_CTR0, on, |w| {

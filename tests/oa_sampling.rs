@@ -16,7 +16,8 @@ const CLOCKS_PER_TICK: u64 = 8;
 fn sample(period_exponent: u64, ticks: u64, cec0: (CecCompareFunction, u64)) -> Vec<Vec<u8>> {
     let cfg = OaConfig::default().with_gpu_clocks_per_tick(CLOCKS_PER_TICK);
     let mut emu = Emulator::with_oa(&hsw::PROJECT, Sku::default(), cfg);
-    emu.set_workload(Workload::new().rate(0, 5).rate(44, 2));
+    emu.oa_mut()
+        .set_workload(Workload::new().rate(0, 5).rate(44, 2));
     let gpu = Device::<Hsw, _>::new(emu);
     let rw = gpu
         .forcewake::<hsw::domains::Render>()

@@ -116,7 +116,7 @@
 //! set(&mut emu, "OASTATUS2", &[("head_pointer", base >> 6)]);
 //! set(&mut emu, "OABUFFER", &[("report_buffer_offset", base >> 6)]);
 //! set(&mut emu, "OASTATUS1", &[("tail_pointer", base >> 6)]);
-//! emu.set_workload(Workload::new().rate(0, 5));
+//! emu.oa_mut().set_workload(Workload::new().rate(0, 5));
 //! set(&mut emu, "OACONTROL", &[
 //!     ("counter_enable", 1),
 //!     ("counter_select", 5), // A45_B8_C8, 256 bytes
@@ -124,8 +124,8 @@
 //!     ("timer_period", 3), // every 16 ticks, at ticks 8 + 16k
 //! ]);
 //! emu.advance(100); // ticks 4..=103: reports at 8, 24, 40, 56, 72, 88
-//! assert_eq!(emu.oa_stats().unwrap().timer_reports, 6);
-//! let format = emu.oa_format().unwrap();
+//! assert_eq!(emu.oa().stats().unwrap().timer_reports, 6);
+//! let format = emu.oa().format().unwrap();
 //! let report = emu.gpu_mem(base, format.size);
 //! assert_eq!(format.counter("TIME_STAMP").unwrap().read(&report), Some(8));
 //! assert_eq!(format.counter("A0").unwrap().read(&report), Some(5 * (8 - 3)));
@@ -144,7 +144,7 @@
 //! - **Counters.** A: as many as the project's layouts carry (HSW A0..A44,
 //!   32-bit; BDW/TGL A0..A31 40-bit and A32..A35 32-bit: each counter is as
 //!   wide as its widest layout slot), fed by a scripted [`Workload`]
-//!   (events per tick, [`Emulator::set_workload`]). B0..B7 (32-bit) from
+//!   (events per tick, [`OaUnit::set_workload`](crate::OaUnit::set_workload)). B0..B7 (32-bit) from
 //!   the CEC logic, one evaluation per GPU clock (see [`NoaSource`] for
 //!   the compare semantics, the NOA source and the bulk evaluation). C: no
 //!   documented event source, so zero, except C2 on projects whose layouts
@@ -153,7 +153,7 @@
 //!   while the OA counter enable is set (`counter_enable` of
 //!   `OACONTROL` / `OAG_OACONTROL`) and, when `specific_context_enable` is
 //!   set (HSW, BDW; TGL's OAG has none), the active context
-//!   ([`Emulator::set_context`]) matches the selected one: HSW compares
+//!   ([`OaUnit::set_context`](crate::OaUnit::set_context)) matches the selected one: HSW compares
 //!   `OACONTROL.select_context_id` (bits 31:12) with the same bits of the
 //!   context id (drivers program the context's address there); BDW
 //!   compares `OACTXID` with all 32 bits. No context: no counting. A
@@ -238,17 +238,17 @@
 //!   buffer-overflow, even in disable-overrun mode. Head writes alone
 //!   (consuming reports) and tail-register writes alone (clearing HSW
 //!   status bits) do not disturb an in-order state. Each violation is
-//!   recorded in [`Emulator::oa_warnings`] (a report written while the tail
+//!   recorded in [`OaUnit::warnings`](crate::OaUnit::warnings) (a report written while the tail
 //!   write is missing is recorded once); the access trace keeps one entry
 //!   per access, so warnings are not trace entries.
-//! - **Context switches.** [`Emulator::set_context`] /
-//!   [`Emulator::clear_context`] change the active context. On projects
+//! - **Context switches.** [`OaUnit::set_context`](crate::OaUnit::set_context) /
+//!   [`OaUnit::clear_context`](crate::OaUnit::clear_context) change the active context. On projects
 //!   with a context-switch report reason (BDW, TGL; PRM 001/003 "Context
 //!   Switch Triggered Reports") and with the counter enable set and
 //!   `OA_DEBUG.disable_ctx_switch_reports` clear, a change writes a report
 //!   into the OA buffer at the current tick, carrying the new context's id
 //!   (the context being loaded).
-//! - **MI_REPORT_PERF_COUNT** ([`Emulator::mi_report_perf_count`]): one
+//! - **MI_REPORT_PERF_COUNT** ([`OaUnit::mi_report_perf_count`](crate::OaUnit::mi_report_perf_count)): one
 //!   report of the current format at the given address (bits 5:0 ignored),
 //!   RPT_ID = the command's report id (the whole dword: "RPT_ID is always
 //!   stored in the lowest addressed DWORD"), counters as they are (enabled
@@ -318,13 +318,13 @@
 //!   and a pair not in the table (16 from 12, 14 from 16, 0 from 4, ...)
 //!   never starts. Chains (12 -> 14 -> 16) resolve within one tick.
 //! - *PMI.* An overflow with `ovf_pmi` set makes the interrupt pending; it
-//!   is raised ([`Emulator::cpu_interrupts`], tick and counter) at the next
+//!   is raised ([`P4Unit::interrupts`](crate::P4Unit::interrupts), tick and counter) at the next
 //!   event the counter counts (SDM: "on the next event after the
 //!   overflow"): in the same tick when the overflow was not its last event
 //!   of the tick, else in the first later tick in which it counts. At most
 //!   one interrupt per counter per tick; `ovf_pmi_t1` is ignored; the list
 //!   keeps [`CPU_INTERRUPT_CAP`] entries, then counts
-//!   ([`Emulator::cpu_interrupts_dropped`]).
+//!   ([`P4Unit::interrupts_dropped`](crate::P4Unit::interrupts_dropped)).
 //! - *Threshold.* With `compare` = 1 a counter adds at most 1 per tick: when
 //!   its event count of the tick (the events it could count: from its start
 //!   round for a counter started in that tick) is > `threshold`
@@ -337,7 +337,7 @@
 //!   by one.
 //!
 //! **R2PCIe and UBox** ([`Emulator::with_uncore`] /
-//! [`Emulator::enable_uncore`], [`Emulator::set_uncore_events`]; PRM 004,
+//! [`Emulator::enable_uncore`], [`UncoreUnit::set_events`](crate::UncoreUnit::set_events); PRM 004,
 //! facts section 2): `R2_PCI_PMON_CTLn` (`en`, `ov_en`, `edge_det`,
 //! `thresh`, `rst`), `R2_PCI_PMON_CTRn` (44-bit `count`), n = 0..3,
 //! `R2_PCI_PMON_BOX_CTL` (`frz`, `rst_ctrs`, `rst_ctrl`),
@@ -359,7 +359,7 @@
 //!   scheduled [`UncoreConfig::freeze_delay`] cycles later (default 10): the
 //!   counters keep counting (and wrap) in exactly those cycles, and the
 //!   freeze takes effect at the end of the cycle `overflow + delay`
-//!   ([`Emulator::uncore_freeze_at`], [`Emulator::uncore_frozen`]). A
+//!   ([`UncoreUnit::freeze_at`](crate::UncoreUnit::freeze_at), [`UncoreUnit::frozen`](crate::UncoreUnit::frozen)). A
 //!   freeze already scheduled or in effect is not rescheduled. Both status
 //!   bits are RW1C in the register file (software writes 1 to clear).
 //! - *Commands* (write-only bits, acted on when written or poked, then
@@ -430,6 +430,7 @@ mod sku;
 mod steering;
 mod trace;
 mod unit;
+mod units_api;
 mod warn;
 
 pub use bind::SlotKind;
@@ -439,6 +440,7 @@ pub use p4::{CpuEvents, CpuInterrupt, CPU_INTERRUPT_CAP, P4_COUNTERS};
 pub use r2pcie::{EventPattern, UncoreConfig, UncoreEvents, R2_COUNTERS};
 pub use sku::Sku;
 pub use trace::{Outcome, TraceEntry};
+pub use units_api::{OaUnit, P4Unit, UncoreUnit};
 pub use warn::{Warning, WarningKind, MAX_WARNINGS};
 
 use bind::Bindings;

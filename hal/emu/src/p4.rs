@@ -13,8 +13,8 @@ use crate::bind::Bits as F;
 /// Number of P4 counters.
 pub const P4_COUNTERS: usize = 18;
 
-/// Interrupts kept by [`Emulator::cpu_interrupts`]; later ones are only
-/// counted ([`Emulator::cpu_interrupts_dropped`]).
+/// Interrupts kept by [`P4Unit::interrupts`](crate::P4Unit::interrupts); later ones are only
+/// counted ([`P4Unit::interrupts_dropped`](crate::P4Unit::interrupts_dropped)).
 pub const CPU_INTERRUPT_CAP: usize = 1 << 16;
 
 /// Scripted event source for the Pentium 4 counters: how many times, per
@@ -51,7 +51,7 @@ impl CpuEvents {
 }
 
 /// A performance-monitoring interrupt recorded by the P4 model
-/// ([`Emulator::cpu_interrupts`]).
+/// ([`P4Unit::interrupts`](crate::P4Unit::interrupts)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CpuInterrupt {
     /// The tick in which the interrupt was raised (the tick of the first
@@ -400,25 +400,25 @@ impl Emulator {
 
     /// Replace the scripted P4 events from the next tick on (no effect
     /// when the model is off).
-    pub fn set_cpu_events(&mut self, events: CpuEvents) {
+    pub(crate) fn set_cpu_events(&mut self, events: CpuEvents) {
         if let Some(m) = self.p4.as_mut() {
             m.events = events;
         }
     }
 
     /// The P4 events in use (`None` when the model is off).
-    pub fn cpu_events(&self) -> Option<&CpuEvents> {
+    pub(crate) fn cpu_events(&self) -> Option<&CpuEvents> {
         self.p4.as_ref().map(|m| &m.events)
     }
 
     /// The performance-monitoring interrupts raised so far, oldest first
     /// (at most [`CPU_INTERRUPT_CAP`]).
-    pub fn cpu_interrupts(&self) -> &[CpuInterrupt] {
+    pub(crate) fn cpu_interrupts(&self) -> &[CpuInterrupt] {
         self.p4.as_ref().map_or(&[], |m| &m.interrupts)
     }
 
     /// Take the recorded interrupts, leaving the list empty.
-    pub fn take_cpu_interrupts(&mut self) -> Vec<CpuInterrupt> {
+    pub(crate) fn take_cpu_interrupts(&mut self) -> Vec<CpuInterrupt> {
         self.p4
             .as_mut()
             .map(|m| core::mem::take(&mut m.interrupts))
@@ -426,7 +426,7 @@ impl Emulator {
     }
 
     /// Interrupts not recorded because the list was full.
-    pub fn cpu_interrupts_dropped(&self) -> u64 {
+    pub(crate) fn cpu_interrupts_dropped(&self) -> u64 {
         self.p4.as_ref().map_or(0, |m| m.dropped)
     }
 }

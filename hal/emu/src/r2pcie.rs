@@ -433,7 +433,7 @@ fn low(width: u32) -> u64 {
 
 impl Emulator {
     /// [`Emulator::new`] with the R2PCIe / UBox counter model on, configured
-    /// by `cfg` (no events until [`Emulator::set_uncore_events`]).
+    /// by `cfg` (no events until [`UncoreUnit::set_events`](crate::UncoreUnit::set_events)).
     pub fn with_uncore(project: &'static ProjectInfo, sku: super::Sku, cfg: UncoreConfig) -> Self {
         let mut emu = Emulator::new(project, sku);
         emu.enable_uncore(cfg);
@@ -461,7 +461,7 @@ impl Emulator {
 
     /// Replace the scripted uncore events; the patterns restart at cycle 0
     /// with the next tick. No effect when the model is off.
-    pub fn set_uncore_events(&mut self, events: UncoreEvents) {
+    pub(crate) fn set_uncore_events(&mut self, events: UncoreEvents) {
         if let Some(m) = self.r2.as_mut() {
             m.set_events(events);
         }
@@ -469,12 +469,12 @@ impl Emulator {
 
     /// Whether the UBox global freeze is in effect (after `frz_all` or an
     /// ov_en overflow's delayed freeze, until `unfrz_all`).
-    pub fn uncore_frozen(&self) -> bool {
+    pub(crate) fn uncore_frozen(&self) -> bool {
         self.r2.as_ref().is_some_and(|m| m.frozen)
     }
 
     /// The tick at whose end a scheduled global freeze takes effect.
-    pub fn uncore_freeze_at(&self) -> Option<u64> {
+    pub(crate) fn uncore_freeze_at(&self) -> Option<u64> {
         self.r2.as_ref().and_then(|m| m.freeze_at)
     }
 }

@@ -1248,14 +1248,15 @@ fn episode(
             if !emu.has_oa() {
                 emu.enable_oa(OaConfig::default());
             }
-            emu.set_workload(workload(rng).rate(0, 1 + rng.below(9)));
-            emu.set_noa(noa(rng));
-            emu.set_context(rng.below(4) as u32);
+            emu.oa_mut()
+                .set_workload(workload(rng).rate(0, 1 + rng.below(9)));
+            emu.oa_mut().set_noa(noa(rng));
+            emu.oa_mut().set_context(rng.below(4) as u32);
             emu.enable_p4_events(cpu_events(rng));
             emu.enable_uncore(UncoreConfig {
                 freeze_delay: rng.below(20),
             });
-            emu.set_uncore_events(uncore_events(rng));
+            emu.uncore_mut().set_events(uncore_events(rng));
             assert!(emu.has_oa() && emu.has_p4() && emu.has_uncore());
         }
     }
@@ -1286,7 +1287,7 @@ fn episode(
     let mut before = Vec::with_capacity(m.len);
     let mut after = Vec::with_capacity(m.len);
     m.snapshot_into(&emu, &mut before);
-    let mut frozen = emu.uncore_frozen();
+    let mut frozen = emu.uncore().frozen();
     let start_ops = stats.ops;
     for step in 0..n {
         let op = match gen.next(rng, units == Units::On) {
@@ -1383,31 +1384,31 @@ fn episode(
                 Check::Poke(r)
             }
             Op::SetContext(id) => {
-                emu.set_context(id);
+                emu.oa_mut().set_context(id);
                 Check::Action(Some(d.ctx.as_slice()))
             }
             Op::ClearContext => {
-                emu.clear_context();
+                emu.oa_mut().clear_context();
                 Check::Action(Some(d.ctx.as_slice()))
             }
             Op::MiReport(a, id, ggtt) => {
-                emu.mi_report_perf_count(a, id, ggtt);
+                emu.oa_mut().mi_report_perf_count(a, id, ggtt);
                 Check::Action(Some(d.mi.as_slice()))
             }
             Op::SetWorkload(ref w) => {
-                emu.set_workload(w.clone());
+                emu.oa_mut().set_workload(w.clone());
                 Check::Action(None)
             }
             Op::SetNoa(ref s) => {
-                emu.set_noa(s.clone());
+                emu.oa_mut().set_noa(s.clone());
                 Check::Action(None)
             }
             Op::SetCpuEvents(ref e) => {
-                emu.set_cpu_events(e.clone());
+                emu.p4_mut().set_events(e.clone());
                 Check::Action(None)
             }
             Op::SetUncoreEvents(ref e) => {
-                emu.set_uncore_events(e.clone());
+                emu.uncore_mut().set_events(e.clone());
                 Check::Action(None)
             }
             Op::OaConfig(cfg) => {
@@ -1608,7 +1609,7 @@ fn episode(
         stats.unit_changes += usize::from(unit_change);
         stats.sticky_sets += usize::from(sticky_set);
         stats.commands += usize::from(command);
-        let now_frozen = emu.uncore_frozen();
+        let now_frozen = emu.uncore().frozen();
         stats.uncore_freezes += usize::from(now_frozen && !frozen);
         frozen = now_frozen;
         core::mem::swap(&mut before, &mut after);
@@ -1620,7 +1621,7 @@ fn episode(
             break;
         }
     }
-    if let Some(s) = emu.oa_stats() {
+    if let Some(s) = emu.oa().stats() {
         stats.timer_reports += s.timer_reports;
         stats.context_reports += s.context_reports;
         stats.mi_reports += s.mi_reports;
@@ -1628,7 +1629,7 @@ fn episode(
         stats.lost += s.lost;
         stats.suppressed += s.suppressed;
     }
-    stats.cpu_interrupts += emu.cpu_interrupts().len() as u64 + emu.cpu_interrupts_dropped();
+    stats.cpu_interrupts += emu.p4().interrupts().len() as u64 + emu.p4().interrupts_dropped();
     assert!(stats.ops > start_ops, "{}: empty episode", c.name);
 }
 

@@ -36,7 +36,7 @@ pub use outcomes::{OaStats, OaWarning, OaWarningKind, ReportOutcome};
 use ring::*;
 pub use settings::{OaConfig, Workload};
 
-/// Most warnings kept by [`Emulator::oa_warnings`]; later ones are counted
+/// Most warnings kept by [`OaUnit::warnings`](crate::OaUnit::warnings); later ones are counted
 /// only ([`OaStats::warnings_dropped`]).
 const MAX_WARNINGS: usize = 1024;
 
@@ -302,26 +302,26 @@ impl Emulator {
     }
 
     /// The OA model's configuration (`None` when off).
-    pub fn oa_config(&self) -> Option<OaConfig> {
+    pub(crate) fn oa_config(&self) -> Option<OaConfig> {
         self.oa.as_ref().map(|o| o.cfg)
     }
 
     /// Replace the synthetic workload feeding the A counters, from now on.
     /// No effect when the OA model is off.
-    pub fn set_workload(&mut self, workload: Workload) {
+    pub(crate) fn set_workload(&mut self, workload: Workload) {
         if let Some(oa) = self.oa.as_mut() {
             oa.workload = workload;
         }
     }
 
     /// The synthetic workload (`None` when the OA model is off).
-    pub fn workload(&self) -> Option<&Workload> {
+    pub(crate) fn workload(&self) -> Option<&Workload> {
         self.oa.as_ref().map(|o| &o.workload)
     }
 
     /// Replace the NOA signal source feeding the CEC logic, from now on.
     /// No effect when the OA model is off.
-    pub fn set_noa(&mut self, noa: NoaSource) {
+    pub(crate) fn set_noa(&mut self, noa: NoaSource) {
         if let Some(oa) = self.oa.as_mut() {
             oa.noa = noa;
             oa.plan = None;
@@ -329,23 +329,23 @@ impl Emulator {
     }
 
     /// The NOA signal source (`None` when the OA model is off).
-    pub fn noa(&self) -> Option<&NoaSource> {
+    pub(crate) fn noa(&self) -> Option<&NoaSource> {
         self.oa.as_ref().map(|o| &o.noa)
     }
 
     /// Make context `id` the active render context (a context switch; see
     /// the module documentation for the context-switch report).
-    pub fn set_context(&mut self, id: u32) -> ReportOutcome {
+    pub(crate) fn set_context(&mut self, id: u32) -> ReportOutcome {
         self.switch_context(Some(id))
     }
 
     /// Leave the render engine without a valid context.
-    pub fn clear_context(&mut self) -> ReportOutcome {
+    pub(crate) fn clear_context(&mut self) -> ReportOutcome {
         self.switch_context(None)
     }
 
     /// The active render context (`None`: none, or the OA model is off).
-    pub fn context(&self) -> Option<u32> {
+    pub(crate) fn context(&self) -> Option<u32> {
         self.oa.as_ref().and_then(|o| o.ctx)
     }
 
@@ -356,7 +356,7 @@ impl Emulator {
     /// writes nowhere visible and records a warning. A second report in
     /// the same tick is lost (report-lost status). `NotTriggered` when the
     /// OA model is off.
-    pub fn mi_report_perf_count(
+    pub(crate) fn mi_report_perf_count(
         &mut self,
         address: u64,
         report_id: u32,
@@ -402,7 +402,7 @@ impl Emulator {
     /// (no status, no report-lost). Returns its size; `None` when the OA
     /// model is off, the format has no layout or `out` is too short. For
     /// benchmarks and tools.
-    pub fn oa_render_report(&mut self, report_id: u32, out: &mut [u8]) -> Option<usize> {
+    pub(crate) fn oa_render_report(&mut self, report_id: u32, out: &mut [u8]) -> Option<usize> {
         // The layout is resolved once per format change (a store to the
         // format register forgets it, see `oa_stored`).
         if self.oa.as_deref()?.layout_sel.is_none() {
@@ -426,13 +426,13 @@ impl Emulator {
     /// `GpuTicks` (the full 64-bit GPU clock), `TimeStamp` (now), `CtxId`
     /// (the active context). `None` when the OA model is off or the
     /// project has no such counter.
-    pub fn oa_counter(&self, slot: SlotKind) -> Option<u64> {
+    pub(crate) fn oa_counter(&self, slot: SlotKind) -> Option<u64> {
         self.oa.as_ref()?.counter(slot, self.now)
     }
 
     /// The layout the OA format field selects now (`None` when the OA model
     /// is off or the code has no layout).
-    pub fn oa_format(&self) -> Option<&'static FormatInfo> {
+    pub(crate) fn oa_format(&self) -> Option<&'static FormatInfo> {
         let oa = self.oa.as_ref()?;
         let sel = self.oa_get(oa.map.format);
         self.project
@@ -444,25 +444,25 @@ impl Emulator {
 
     /// Whether buffer-overflow detection is on (off after an out-of-order
     /// programming of the OA buffer, until it is reprogrammed in order).
-    pub fn oa_overflow_detection(&self) -> Option<bool> {
+    pub(crate) fn oa_overflow_detection(&self) -> Option<bool> {
         self.oa.as_ref().map(|o| o.order.valid)
     }
 
     /// Counts of what the OA model did (`None` when off).
-    pub fn oa_stats(&self) -> Option<OaStats> {
+    pub(crate) fn oa_stats(&self) -> Option<OaStats> {
         self.oa.as_ref().map(|o| o.stats)
     }
 
     /// The OA model's warnings, oldest first (at most 1024 are kept; also
     /// in [`Emulator::warnings`]).
-    pub fn oa_warnings(&self) -> Vec<OaWarning> {
+    pub(crate) fn oa_warnings(&self) -> Vec<OaWarning> {
         self.oa
             .as_ref()
             .map_or_else(Vec::new, |o| o.warnings.clone())
     }
 
     /// Take the OA model's warnings, leaving the list empty.
-    pub fn take_oa_warnings(&mut self) -> Vec<OaWarning> {
+    pub(crate) fn take_oa_warnings(&mut self) -> Vec<OaWarning> {
         self.oa
             .as_mut()
             .map(|o| core::mem::take(&mut o.warnings))
