@@ -726,6 +726,9 @@ fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
             pub fuses: &'static [FuseRef],
             /// Per report format (in `project.formats` order), the kind of each slot.
             pub slots: &'static [&'static [SlotKind]],
+            /// C2 carries the GPU clock (no layout of the project has
+            /// GPU_TICKS; the HAL's `Project::GPU_CLOCK_IN_C2`).
+            pub c2_clock: bool,
             #(#unit_fields,)*
         }
     });
@@ -738,7 +741,7 @@ fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
             /// Nothing bound: a project the generator did not see (units
             /// off, no force-wake, no steering).
             pub const fn empty(project: &'static #hal::meta::ProjectInfo) -> Self {
-                Bindings { project, wake: &[], steering: None, fuses: &[], slots: &[], #(#none,)* }
+                Bindings { project, wake: &[], steering: None, fuses: &[], slots: &[], c2_clock: false, #(#none,)* }
             }
         }
     });
@@ -797,6 +800,7 @@ fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
             });
             quote!(#name: Some(#ty { #(#roles,)* }))
         });
+        let c2_clock = ir.gpu_clock_in_c2(pi);
         let doc = format!(" Bindings on {} ({}).", p.name, p.name.to_uppercase());
         out.extend(quote! {
             #[cfg(feature = #feature)]
@@ -807,6 +811,7 @@ fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
                 steering: #steering,
                 fuses: &[#(#fuses),*],
                 slots: &[#(#slots),*],
+                c2_clock: #c2_clock,
                 #(#unit_values,)*
             };
         });

@@ -499,6 +499,16 @@ impl Ir {
         self.elements(p).filter(|e| !e.register.external)
     }
 
+    /// Whether C2 carries the GPU clock on project `p`: it has report
+    /// formats and none of them has a GPU_TICKS slot (SNB..HSW; HSW tools
+    /// and metric sets read the GPU core clock from C2). The HAL's report
+    /// views and the emulator both follow this one rule.
+    pub fn gpu_clock_in_c2(&self, p: usize) -> bool {
+        let mut formats = self.formats.iter().filter(|f| f.project == p).peekable();
+        formats.peek().is_some()
+            && formats.all(|f| f.counters.iter().all(|c| c.name != "GPU_TICKS"))
+    }
+
     /// The layout of an instance.
     pub fn layout(&self, i: &InstanceIr) -> &LayoutIr {
         &self.layouts[i.layout]

@@ -17,6 +17,9 @@ pub trait Project: Copy + Default + core::fmt::Debug + 'static {
     const NAME: &'static str;
     /// Human name.
     const TITLE: &'static str;
+    /// C2 carries the GPU clock: the project's report layouts have no
+    /// GPU_TICKS (SNB..HSW). Set by the generator from the layouts.
+    const GPU_CLOCK_IN_C2: bool = false;
 }
 
 /// A field layout: the value types, fields and masks that every register with

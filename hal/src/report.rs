@@ -38,33 +38,28 @@ pub trait ReportFormat: Copy + Default + 'static {
     const GPU_TICKS: Option<CounterSlot> = named(Self::INFO.counters, "GPU_TICKS");
     /// Where the format carries the GPU (render) clock: GPU_TICKS where the
     /// layout has it (BDW and later), else C2 on the projects whose layouts
-    /// have no GPU_TICKS (SNB, IVB, VLV, HSW: HSW tools and metric sets read
-    /// the GPU core clock from C2); `None` when the format has neither (the
-    /// SNB/IVB/VLV layouts and HSW's A13 and A29 carry no C counters).
-    const GPU_CLOCK: Option<CounterSlot> =
-        gpu_clock(Self::GPU_TICKS, Self::C, <Self::Project as Project>::NAME);
+    /// have no GPU_TICKS ([`Project::GPU_CLOCK_IN_C2`]: SNB, IVB, VLV, HSW,
+    /// where HSW tools and metric sets read the GPU core clock from C2);
+    /// `None` when the format has neither (the SNB/IVB/VLV layouts and
+    /// HSW's A13 and A29 carry no C counters).
+    const GPU_CLOCK: Option<CounterSlot> = gpu_clock(
+        Self::GPU_TICKS,
+        Self::C,
+        <Self::Project as Project>::GPU_CLOCK_IN_C2,
+    );
 }
 
-/// Projects whose report layouts have no GPU_TICKS, where C2 is the GPU clock.
-const C2_CLOCK_PROJECTS: [&str; 4] = ["snb", "ivb", "vlv", "hsw"];
-
-/// GPU_TICKS if present, else C2 on the projects of [`C2_CLOCK_PROJECTS`].
+/// GPU_TICKS if present, else C2 where the project says C2 is the clock.
 const fn gpu_clock(
     ticks: Option<CounterSlot>,
     c: &[Option<CounterSlot>],
-    project: &str,
+    in_c2: bool,
 ) -> Option<CounterSlot> {
-    if ticks.is_some() {
-        return ticks;
+    match (ticks, in_c2) {
+        (Some(t), _) => Some(t),
+        (None, true) if c.len() > 2 => c[2],
+        _ => None,
     }
-    let mut i = 0;
-    while i < C2_CLOCK_PROJECTS.len() {
-        if same(C2_CLOCK_PROJECTS[i], project) {
-            return if c.len() > 2 { c[2] } else { None };
-        }
-        i += 1;
-    }
-    None
 }
 
 const fn same(a: &str, b: &str) -> bool {

@@ -83,6 +83,11 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
         let cfg = opts.features.then(|| quote!(#[cfg(feature = #tag)]));
         let pdoc = text::doc(&format!("Project marker: {} (`{}`).", p.title, p.name));
         if opts.projects {
+            let c2 = ir.gpu_clock_in_c2(pi).then(|| {
+                quote!(
+                    const GPU_CLOCK_IN_C2: bool = true;
+                )
+            });
             project_types.push(quote! {
                 #pdoc
                 #cfg
@@ -92,6 +97,7 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
                 impl #hal::Project for #ty {
                     const NAME: &'static str = #tag;
                     const TITLE: &'static str = #title;
+                    #c2
                 }
             });
         }

@@ -101,24 +101,17 @@ impl Oa {
         // A counters: as many as the layouts carry, each as wide as its
         // widest slot.
         let mut a_bits: Vec<u32> = Vec::new();
-        let mut has_ticks = false;
-        let mut has_c2 = false;
         for (fi, f) in p.formats.iter().enumerate() {
             let kinds = b.slots.get(fi).copied().unwrap_or_default();
             for (s, kind) in f.counters.iter().zip(kinds) {
-                match *kind {
-                    SlotKind::A(n) if n < 256 => {
-                        let n = n as usize;
-                        if a_bits.len() <= n {
-                            a_bits.resize(n + 1, 32);
-                        }
-                        if let Some(b) = a_bits.get_mut(n) {
-                            *b = (*b).max(s.bits.min(64));
-                        }
+                if let SlotKind::A(n @ 0..256) = *kind {
+                    let n = n as usize;
+                    if a_bits.len() <= n {
+                        a_bits.resize(n + 1, 32);
                     }
-                    SlotKind::C(2) => has_c2 = true,
-                    SlotKind::GpuTicks => has_ticks = true,
-                    _ => {}
+                    if let Some(b) = a_bits.get_mut(n) {
+                        *b = (*b).max(s.bits.min(64));
+                    }
                 }
             }
         }
@@ -176,7 +169,7 @@ impl Oa {
             workload: Workload::new(),
             noa: NoaSource::new(),
             ctr: Counters::new(&a_bits),
-            c2_clock: !has_ticks && has_c2,
+            c2_clock: b.c2_clock,
             gpu_clock: 0,
             ctx: None,
             busy: None,
