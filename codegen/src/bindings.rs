@@ -37,10 +37,11 @@
 //! kind of every report-format slot), without a spec.
 
 use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
+use crate::emit::hex;
 use crate::ir::{Element, Ir};
 use crate::locate::PosIndex;
 use crate::model::Cell;
-use proc_macro2::{Ident, Span, TokenStream};
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use serde_yaml::Value;
 
@@ -566,22 +567,9 @@ fn size_from_name(name: &str) -> Option<u64> {
 
 // ------------------------------------------------------------------ emit
 
+/// The Rust type of a unit (`oa` -> `Oa`).
 fn camel(s: &str) -> Ident {
-    let mut out = String::new();
-    for part in s.split('_') {
-        let mut c = part.chars();
-        if let Some(f) = c.next() {
-            out.extend(f.to_uppercase());
-            out.push_str(c.as_str());
-        }
-    }
-    Ident::new(&out, Span::call_site())
-}
-
-/// An address as a hex literal (`0x2360`), as the register docs write it.
-fn hex(a: u64) -> proc_macro2::Literal {
-    let lit = syn::LitInt::new(&format!("{a:#x}"), Span::call_site());
-    lit.token()
+    format_ident!("{}", crate::resolve::camel(s))
 }
 
 fn reg_tokens(r: &RegLoc) -> TokenStream {

@@ -55,6 +55,7 @@
 //! instance. Every register is poked back to its value when its checks end.
 
 use crate::access::Access;
+use crate::emit::hex;
 use crate::ir::{Element, FieldIr, Ir, LayoutIr};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -129,10 +130,6 @@ pub fn generate_with(ir: &Ir, opts: &Options) -> String {
 
 fn path(s: &str) -> TokenStream {
     s.parse().unwrap_or_else(|_| quote!(hal))
-}
-
-fn hex(v: u64) -> TokenStream {
-    format!("{v:#x}").parse().unwrap_or_else(|_| quote!(#v))
 }
 
 fn low(width: u32) -> u64 {

@@ -16,6 +16,8 @@ mod power;
 mod register;
 mod text;
 
+pub(crate) use text::hex;
+
 use crate::ir::Ir;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

@@ -44,7 +44,7 @@ pub(super) fn u64_lit(v: u64) -> Literal {
 }
 
 /// A hex literal, for readable generated code.
-pub(super) fn hex(v: u64) -> TokenStream {
+pub(crate) fn hex(v: u64) -> TokenStream {
     format!("{v:#x}").parse().unwrap_or_else(|_| quote!(#v))
 }
 

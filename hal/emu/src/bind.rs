@@ -50,6 +50,14 @@ pub(crate) struct Bits {
 }
 
 impl Bits {
+    /// `width` bits from `lsb`.
+    pub(crate) fn at(lsb: u32, width: u32) -> Self {
+        Bits {
+            mask: crate::sku::low_bits(width).checked_shl(lsb).unwrap_or(0),
+            lsb,
+        }
+    }
+
     pub(crate) fn of(f: Option<FieldRef>) -> Self {
         f.map(|f| Bits {
             mask: f.mask(),

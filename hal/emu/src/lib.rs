@@ -532,14 +532,7 @@ impl Emulator {
     /// [`ProjectInfo`]) gets no units, force-wake or steering: use
     /// [`Emulator::with_bindings`] to give it some.
     pub fn new(project: &'static ProjectInfo, sku: Sku) -> Self {
-        let bindings = Bindings::of(project)
-            .copied()
-            .unwrap_or(Bindings::empty(project));
-        let mut emu = Self::assemble(bindings, &[], sku);
-        if bindings.oa.is_some() {
-            emu.enable_oa(OaConfig::default());
-        }
-        emu
+        Self::with_registers(project, sku, &[])
     }
 
     /// [`Emulator::new`] with more registers in the emulated project:

@@ -1,38 +1,17 @@
 //! Multicast steering: which instance of a replicated register an access
 //! reaches, from the CPU steering (MCR selector) register.
 
-use crate::bind::SteeringRef;
-use crate::sku::low_bits;
-
-/// A field position in the steering register.
-#[derive(Clone, Copy, Debug)]
-struct Pos {
-    lsb: u32,
-    mask: u64,
-    width: u32,
-}
-
-impl Pos {
-    fn of((lsb, width): (u32, u32)) -> Option<Pos> {
-        (width > 0).then(|| Pos {
-            lsb,
-            mask: low_bits(width).checked_shl(lsb).unwrap_or(0),
-            width,
-        })
-    }
-    fn get(self, v: u64) -> u64 {
-        (v & self.mask).checked_shr(self.lsb).unwrap_or(0)
-    }
-}
+use crate::bind::{Bits, SteeringRef};
 
 /// The steering register and its fields.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Steering {
     /// Index of the steering register's value in the value store.
     value: Option<usize>,
-    multicast: Option<Pos>,
-    slice: Option<Pos>,
-    subslice: Option<Pos>,
+    multicast: Option<Bits>,
+    slice: Option<Bits>,
+    /// The subslice field and its width.
+    subslice: Option<(Bits, u32)>,
 }
 
 impl Steering {
@@ -40,13 +19,13 @@ impl Steering {
     pub(crate) fn new(s: &SteeringRef, value: usize) -> Self {
         Steering {
             value: Some(value),
-            multicast: (s.multicast_mask != 0).then(|| Pos {
-                lsb: s.multicast_mask.trailing_zeros(),
+            multicast: (s.multicast_mask != 0).then(|| Bits {
                 mask: s.multicast_mask,
-                width: 1,
+                lsb: s.multicast_mask.trailing_zeros(),
             }),
-            slice: Pos::of(s.slice),
-            subslice: Pos::of(s.subslice),
+            slice: (s.slice.1 > 0).then(|| Bits::at(s.slice.0, s.slice.1)),
+            subslice: (s.subslice.1 > 0)
+                .then(|| (Bits::at(s.subslice.0, s.subslice.1), s.subslice.1)),
         }
     }
 
@@ -59,9 +38,9 @@ impl Steering {
     #[inline]
     pub(crate) fn select(&self, values: &[u64]) -> (bool, u32) {
         let v = self.value.and_then(|i| values.get(i)).copied().unwrap_or(0);
-        let multicast = self.multicast.is_none_or(|p| p.get(v) != 0);
-        let slice = self.slice.map_or(0, |p| p.get(v));
-        let (sub, sub_width) = self.subslice.map_or((0, 0), |p| (p.get(v), p.width));
+        let multicast = self.multicast.is_none_or(|b| b.on(v));
+        let slice = self.slice.map_or(0, |b| b.get(v));
+        let (sub, sub_width) = self.subslice.map_or((0, 0), |(b, w)| (b.get(v), w));
         let inst = slice
             .checked_shl(sub_width)
             .map_or(u64::MAX, |s| s | sub)
