@@ -1191,7 +1191,7 @@ impl Emulator {
     /// Every access the fast path does not take.
     #[inline(never)]
     fn general(&mut self, addr: u64, ri: usize, high: bool, write: Option<u32>) -> u32 {
-        let Some(reg) = self.regs.get(ri) else {
+        let Some(&reg) = self.regs.get(ri) else {
             return self.no_register(addr, write);
         };
         let target = reg.target;
@@ -1199,42 +1199,13 @@ impl Emulator {
             self.record(addr, ri, write, 0, target, None, Outcome::Terminated);
             return 0;
         }
-        if reg.instances > 1 || reg.role != Role::Plain {
-            return self.special(addr, ri, high, write);
-        }
-        // The common case: one stored value, no side effects.
-        let r = match self.values.get_mut(reg.base) {
-            Some(stored) => match write {
-                Some(v) => {
-                    *stored = reg.write(*stored, v, high);
-                    0
-                }
-                None => {
-                    let (r, left) = reg.read(*stored, high);
-                    *stored = left;
-                    r
-                }
-            },
-            None => 0,
-        };
-        self.record(addr, ri, write, r, target, None, Outcome::Ok);
-        if write.is_some() {
-            self.stored(ri, true);
-        }
-        r
-    }
-
-    /// An access to a register that is replicated or has side effects.
-    #[inline(never)]
-    fn special(&mut self, addr: u64, ri: usize, high: bool, write: Option<u32>) -> u32 {
-        let Some(&reg) = self.regs.get(ri) else {
-            return self.no_register(addr, write);
-        };
         if reg.instances > 1 {
             return self.replicated(addr, ri, &reg, high, write);
         }
+        // One stored value under the general rules (masked, 64-bit,
+        // RW1C/RW1S/RC, force-wake roles, registers units watch).
         let r = self.touch(&reg, reg.base, high, write);
-        self.record(addr, ri, write, r, reg.target, None, Outcome::Ok);
+        self.record(addr, ri, write, r, target, None, Outcome::Ok);
         if write.is_some() {
             self.after_store(ri);
             self.stored(ri, true);
