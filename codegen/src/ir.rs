@@ -36,6 +36,67 @@ pub struct Ir {
     pub steering: Vec<SteeringIr>,
     /// The project-scoped name of each enum a project's registers use.
     pub scoped_enums: Vec<ScopedEnumIr>,
+    /// Described address ranges with no public field layout (HSW's NOA unit),
+    /// per project, by ascending start.
+    pub opaque: Vec<OpaqueRangeIr>,
+}
+
+/// Which kind of metric-set configuration block may write a register: the
+/// `type` of an i915 metric set's `register_config` (`OA`, `NOA`, `FLEX`).
+/// A register with no kind is not a configuration register: a metric set
+/// that writes it is refused (as the Linux kernel's allow-lists do).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ConfigKind {
+    /// Boolean / custom-event counter programming (triggers, CEC registers).
+    Oa,
+    /// NOA multiplexer programming.
+    Noa,
+    /// EU flexible counter selection.
+    Flex,
+}
+
+impl ConfigKind {
+    /// The spelling in descriptions and metric-set XML (`OA`, `NOA`, `FLEX`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConfigKind::Oa => "OA",
+            ConfigKind::Noa => "NOA",
+            ConfigKind::Flex => "FLEX",
+        }
+    }
+    /// Parse the XML / description spelling (case-insensitive).
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.to_ascii_uppercase().as_str() {
+            "OA" => Some(ConfigKind::Oa),
+            "NOA" => Some(ConfigKind::Noa),
+            "FLEX" => Some(ConfigKind::Flex),
+            _ => None,
+        }
+    }
+}
+
+/// A described address range whose registers have no public layout: writes
+/// into it can be checked for address and kind, not for fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpaqueRangeIr {
+    /// Catalogue index of the project.
+    pub project: usize,
+    /// UPPER_SNAKE_CASE name.
+    pub name: String,
+    /// First byte.
+    pub start: u64,
+    /// Last byte (inclusive).
+    pub end: u64,
+    /// Configuration kind of its registers (`None`: not writable by a metric set).
+    pub config: Option<ConfigKind>,
+    /// Wake domain (index into [`Ir::domains`]).
+    pub domain: Option<usize>,
+    /// Description.
+    pub description: String,
+    /// Our note.
+    pub note: String,
+    /// Description file and position.
+    pub defined_at: String,
 }
 
 /// An enum under its project-scoped name (`hsw::enums::ReportFormat` for
@@ -321,6 +382,8 @@ pub struct RegisterIr {
     pub instances: Vec<InstanceIr>,
     /// Built-in (see [`DomainIr::external`]): cross-referenced, not emitted.
     pub external: bool,
+    /// Metric-set configuration kind (`config:` in the description).
+    pub config: Option<ConfigKind>,
 }
 
 /// An array's shape.

@@ -36,6 +36,16 @@ files![
     "tgl_gt_map.yaml",
 ];
 
+/// The shipped metric sets (`metricsets/*.xml`, copied unchanged from IGT's
+/// `lib/i915/perf-configs/`): (file name relative to [`dir`], project, text).
+/// A GT1 and a GT2 file both describe `tgl`.
+pub const METRIC_SETS: &[(&str, &str, &str)] = &[
+    ("metricsets/oa-bdw.xml", "bdw", include_str!("../metricsets/oa-bdw.xml")),
+    ("metricsets/oa-hsw.xml", "hsw", include_str!("../metricsets/oa-hsw.xml")),
+    ("metricsets/oa-tglgt1.xml", "tgl", include_str!("../metricsets/oa-tglgt1.xml")),
+    ("metricsets/oa-tglgt2.xml", "tgl", include_str!("../metricsets/oa-tglgt2.xml")),
+];
+
 /// The project catalogue (`projects.yaml`): families, projects and their order.
 pub const PROJECTS_YAML: &str = include_str!("../projects.yaml");
 
