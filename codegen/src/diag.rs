@@ -73,6 +73,30 @@ pub enum Code {
     TableShape,
     /// Two domains, groups, formats or tables of one project share a name.
     DuplicateName,
+    /// Metric-set XML that is not well-formed.
+    XmlSyntax,
+    /// Metric-set XML of the wrong shape: a missing or malformed attribute,
+    /// an unexpected element, a number that does not parse.
+    XmlShape,
+    /// A metric-set register (or `register_config`) type other than OA, NOA or FLEX.
+    UnknownConfigType,
+    /// A counter equation that does not parse (unknown token, operator
+    /// without its operands, values left over).
+    Equation,
+    /// A counter equation that does not type-check (integer vs float vs
+    /// boolean), reads a counter the project's reports lack, or names an
+    /// unknown or circular counter or device variable.
+    EquationType,
+    /// A metric-set write to an address no description covers, or a misaligned one.
+    UndescribedAddress,
+    /// A metric-set value that sets reserved or must-be-zero bits, or does not fit the register.
+    ReservedBits,
+    /// A masked register written without the enable bits of what the value changes.
+    MaskedWithoutEnable,
+    /// A metric-set write whose block type (OA, NOA, FLEX) is not the
+    /// register's configuration kind, or to a register that is not a
+    /// configuration register at all.
+    WrongConfigKind,
 }
 
 impl Code {
@@ -114,6 +138,15 @@ impl Code {
             Layout => "PR129",
             TableShape => "PR130",
             DuplicateName => "PR131",
+            XmlSyntax => "PR201",
+            XmlShape => "PR202",
+            UnknownConfigType => "PR203",
+            Equation => "PR204",
+            EquationType => "PR205",
+            UndescribedAddress => "PR206",
+            ReservedBits => "PR207",
+            MaskedWithoutEnable => "PR208",
+            WrongConfigKind => "PR209",
         }
     }
 }

@@ -15,6 +15,7 @@ pub mod ir;
 pub mod layout;
 pub mod load;
 pub mod locate;
+pub mod metrics;
 pub mod lower;
 pub mod model;
 pub mod projects;
