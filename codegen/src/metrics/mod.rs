@@ -7,4 +7,5 @@
 //! `equation` (RPN -> typed expressions) -> `check` (register writes against
 //! the [`Ir`](crate::Ir)) -> `interp` (run-time values) / `emit` (Rust).
 
+pub mod check;
 pub mod model;
