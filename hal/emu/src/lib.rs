@@ -422,6 +422,7 @@ mod cec;
 mod forcewake;
 mod gpumem;
 mod index;
+mod noa;
 mod oa;
 mod p4;
 mod r2pcie;
@@ -434,7 +435,7 @@ mod units_api;
 mod warn;
 
 pub use bind::SlotKind;
-pub use cec::{NoaBit, NoaSource};
+pub use cec::{CecUnknown, NoaBit, NoaSource, TEST_SIGNAL_BITS};
 pub use oa::{OaConfig, OaStats, OaWarning, OaWarningKind, ReportOutcome, Workload};
 pub use p4::{CpuEvents, CpuInterrupt, CPU_INTERRUPT_CAP, P4_COUNTERS};
 pub use r2pcie::{EventPattern, UncoreConfig, UncoreEvents, R2_COUNTERS};
@@ -504,6 +505,8 @@ pub struct Emulator {
     p4: Option<Box<p4::P4>>,
     /// The R2PCIe / UBox model, when on ([`Emulator::enable_uncore`]).
     r2: Option<Box<r2pcie::R2>>,
+    /// The NOA mux model (projects whose bindings have a `noa` unit).
+    mux: Option<Box<noa::Noa>>,
 }
 
 impl fmt::Debug for Emulator {
@@ -550,6 +553,11 @@ impl Emulator {
             .copied()
             .unwrap_or(Bindings::empty(project));
         let mut emu = Self::assemble(bindings, extra, sku);
+        let mux = noa::Noa::new(&bindings, &|a| emu.reg_at(a));
+        if mux.is_some() {
+            emu.mux = mux.map(Box::new);
+            emu.rebuild_hot();
+        }
         if bindings.oa.is_some() {
             emu.enable_oa(OaConfig::default());
         }
@@ -730,6 +738,7 @@ impl Emulator {
             mem: gpumem::GpuMem::default(),
             p4: None,
             r2: None,
+            mux: None,
         };
         emu.rebuild_hot();
         emu
@@ -780,7 +789,8 @@ impl Emulator {
         let oa = self.oa.as_deref().map(|u| u as &dyn Unit);
         let p4 = self.p4.as_deref().map(|u| u as &dyn Unit);
         let r2 = self.r2.as_deref().map(|u| u as &dyn Unit);
-        [oa, p4, r2].into_iter().flatten()
+        let mux = self.mux.as_deref().map(|u| u as &dyn Unit);
+        [oa, p4, r2, mux].into_iter().flatten()
     }
 
     /// Run `f` on every unit that is on, each taken out of the emulator
@@ -798,12 +808,16 @@ impl Emulator {
             f(&mut *u, self);
             self.r2 = Some(u);
         }
+        if let Some(mut u) = self.mux.take() {
+            f(&mut *u, self);
+            self.mux = Some(u);
+        }
     }
 
     /// Register `ri`'s stored value changed (`software`: a bus write, else
     /// a poke): tell the units.
     fn stored(&mut self, ri: usize, software: bool) {
-        if self.oa.is_some() || self.p4.is_some() || self.r2.is_some() {
+        if self.oa.is_some() || self.p4.is_some() || self.r2.is_some() || self.mux.is_some() {
             self.each_unit(|u, emu| u.written(emu, ri, software));
         }
     }
