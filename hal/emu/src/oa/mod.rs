@@ -193,7 +193,11 @@ impl Oa {
             for (slot, r) in trig.start.iter_mut().zip(c.start_trig) {
                 *slot = reg_at(r.address).map(|ri| (ri, r.name));
             }
-            for (slot, f) in trig.report.iter_mut().zip([c.report_enable_1, c.report_enable_2]) {
+            for (slot, f) in trig
+                .report
+                .iter_mut()
+                .zip([c.report_enable_1, c.report_enable_2])
+            {
                 *slot = f.and_then(|f| Some((rf(Some(f), reg_at)?, f.reg.name)));
             }
         }
