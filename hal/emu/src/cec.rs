@@ -715,4 +715,147 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn residue_generator() {
+        let b = NoaBit::Residue {
+            period: 3,
+            residue: 1,
+        };
+        let v: Vec<bool> = (0..6).map(|c| b.at(c)).collect();
+        assert_eq!(v, [false, true, false, false, true, false]);
+        assert_eq!(b.period(), Some(3));
+        assert_eq!(b.constant(), None);
+        // Degenerate forms are constants with period 1.
+        for (period, residue, k) in [(0, 0, false), (3, 3, false), (1, 0, true)] {
+            let b = NoaBit::Residue { period, residue };
+            assert_eq!(b.constant(), Some(k), "{period} {residue}");
+            assert_eq!(b.period(), Some(1));
+            assert!((0..10).all(|c| b.at(c) == k));
+        }
+        assert!(NoaBit::Residue {
+            period: 7,
+            residue: 1 // (2^64 - 1) % 7
+        }
+        .at(u64::MAX));
+    }
+
+    /// TestOa's CEC programming (BDW and TGL), decoded.
+    fn test_oa() -> [CecConfig; CECS] {
+        let raw: [(u32, u32); CECS] = [
+            (0x4, 0),
+            (0x3, 0),
+            (0x7, 0),
+            (0x0010_0002, 0xFFF7),
+            (0x0010_0002, 0xFFCF),
+            (0x0010_0082, 0xFFEF),
+            (0x0010_00C2, 0xFFE7),
+            (0x0010_0001, 0xFFE7),
+        ];
+        raw.map(|(c0, c1)| {
+            cfg(
+                (c0 & 7) as u8,
+                (c0 >> 3) as u16,
+                (c0 >> 19 & 3) as u8,
+                c1 as u16,
+            )
+        })
+    }
+
+    #[test]
+    fn select_2_on_the_test_signals_gives_the_test_oa_fractions() {
+        let test = NoaSource::test_signals();
+        let plan = CecPlan::new(
+            test_oa(),
+            &NoaSource::new(),
+            Some((&test, TEST_SIGNAL_BITS)),
+        );
+        assert_eq!(plan.unknown().count(), 0);
+        assert_eq!(plan.periodic.as_ref().map(|p| p.len), Some(6));
+        let mut out = [0u128; CECS];
+        plan.count(0, 6000, &mut out);
+        assert_eq!(out, [0, 6000, 6000, 3000, 2000, 2000, 1000, 4000]);
+        // Any window: within one of the fraction.
+        for (c0, n) in [(1u64, 7u64), (5, 512), (12345, 1001)] {
+            let mut out = [0u128; CECS];
+            plan.count(c0, n, &mut out);
+            let n = u128::from(n);
+            for (k, (num, den)) in [
+                (3, (1, 2)),
+                (4, (1, 3)),
+                (5, (1, 3)),
+                (6, (1, 6)),
+                (7, (2, 3)),
+            ] {
+                assert!(
+                    (out[k] * den).abs_diff(n * num) <= den,
+                    "B{k} {} of {n} from {c0}",
+                    out[k]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_inputs_count_nothing() {
+        // Not routed: B3..B7 unknown, B0..B2 (select 0, or no input read)
+        // still count.
+        let plan = CecPlan::new(test_oa(), &NoaSource::new(), None);
+        let u: Vec<_> = plan.unknown().collect();
+        assert_eq!(
+            u,
+            (3..8)
+                .map(|n| (n, CecUnknown::BooleanNotRouted))
+                .collect::<Vec<_>>()
+        );
+        let mut out = [0u128; CECS];
+        plan.count(0, 600, &mut out);
+        assert_eq!(out, [0, 600, 600, 0, 0, 0, 0, 0]);
+        // Routed, but a kept bit outside 3..5; select 3; a select-1 unit
+        // after an unknown one; select 2 always-true and all-masked read
+        // nothing and count.
+        let test = NoaSource::test_signals();
+        let mut c = [cfg(7, 0, 0, 0); CECS];
+        c[0] = cfg(2, 0, 2, 0xFFF3); // keeps bit 2
+        c[1] = cfg(3, 0, 1, 0xFFFE); // after an unknown unit
+        c[2] = cfg(2, 0, 3, 0xFFF7);
+        c[3] = cfg(7, 0, 2, 0);
+        c[4] = cfg(6, 0, 3, 0xFFFF); // s <= 0 with nothing kept: true
+        let plan = CecPlan::new(c, &NoaSource::new(), Some((&test, TEST_SIGNAL_BITS)));
+        let u: Vec<_> = plan.unknown().collect();
+        assert_eq!(
+            u,
+            [
+                (0, CecUnknown::BooleanBitUndefined),
+                (1, CecUnknown::PreviousUnknown),
+                (2, CecUnknown::Select3)
+            ]
+        );
+        let mut out = [0u128; CECS];
+        plan.count(0, 60, &mut out);
+        assert_eq!(out, [0, 0, 0, 60, 60, 60, 60, 60]);
+    }
+
+    #[test]
+    fn boolean_periodic_counts_match_clock_by_clock() {
+        // NOA dividers and Boolean residues together: the common period.
+        let noa = NoaSource::new().divider(0, 2);
+        let test = NoaSource::test_signals();
+        let mut c = test_oa();
+        c[0] = cfg(2, 1, 0, 0xFFFE);
+        c[2] = cfg(2, 1, 1, 0xFFFE); // follows CEC1
+        let plan = CecPlan::new(c, &noa, Some((&test, TEST_SIGNAL_BITS)));
+        assert_eq!(plan.periodic.as_ref().map(|p| p.len), Some(12));
+        for (c0, n) in [(0u64, 1000u64), (17, 12345), (3, 5)] {
+            let mut fast = [0u128; CECS];
+            plan.count(c0, n, &mut fast);
+            let mut slow = [0u128; CECS];
+            for i in 0..n {
+                for (s, h) in slow.iter_mut().zip(plan.eval(c0 + i)) {
+                    *s += u128::from(h);
+                }
+            }
+            assert_eq!(fast, slow, "c0 {c0} n {n}");
+        }
+    }
 }
