@@ -39,9 +39,9 @@ pub enum NoaBit {
     /// ([`NoaSource::test_signals`]).
     Residue {
         /// The period in GPU clocks.
-        period: u64,
+        period: u32,
         /// The clock residue on which the bit is 1.
-        residue: u64,
+        residue: u32,
     },
 }
 
@@ -55,7 +55,7 @@ impl NoaBit {
             NoaBit::Divider(k) => (c / k) & 1 != 0,
             NoaBit::Random(seed) => mix(seed, c) >> 63 != 0,
             NoaBit::Residue { period, residue } => {
-                period != 0 && residue < period && c % period == residue
+                period != 0 && residue < period && c % u64::from(period) == u64::from(residue)
             }
         }
     }
@@ -78,7 +78,7 @@ impl NoaBit {
             NoaBit::Divider(k) => k.checked_mul(2),
             NoaBit::Random(_) => None,
             NoaBit::Residue { period, residue } if residue >= period => Some(1),
-            NoaBit::Residue { period, .. } => Some(period),
+            NoaBit::Residue { period, .. } => Some(u64::from(period)),
         }
     }
 }
@@ -191,7 +191,7 @@ impl NoaSource {
     /// Signal bit `bit` is 1 on the GPU clocks `c` with `c % period ==
     /// residue` ([`NoaBit::Residue`]).
     #[must_use]
-    pub fn residue(self, bit: u32, period: u64, residue: u64) -> Self {
+    pub fn residue(self, bit: u32, period: u32, residue: u32) -> Self {
         self.with(bit, NoaBit::Residue { period, residue })
     }
 

@@ -143,7 +143,7 @@ fn sample(emu: &mut Emulator, ticks: u64) -> Vec<u8> {
     w(
         emu,
         control,
-        &[(format, u64::from(fmt)), ("counter_enable", 1)],
+        &[(format, fmt), ("counter_enable", 1)],
     );
     let start = emu.now();
     emu.advance(ticks);
