@@ -123,7 +123,9 @@ fn mix(seed: u64, c: u64) -> u64 {
 ///   select-1 unit whose previous CEC is unknown, the input is unknown: Bn
 ///   counts nothing and the OA model records
 ///   [`OaWarningKind::CecInputUnknown`](crate::OaWarningKind::CecInputUnknown)
-///   once per programming (never a made-up count).
+///   once per programming (never a made-up count). A comparison that
+///   reads no input bit (function 7, or mask 0xFFFF) holds or fails the
+///   same on any input and counts accordingly, whatever the select.
 /// - **Compare.** With `keep = !mask`, `s = signals & keep` and
 ///   `v = value & keep` (both as unsigned 16-bit numbers): 0 any-equal: some
 ///   kept bit of `s` equals the same bit of `v` (false when every bit is
