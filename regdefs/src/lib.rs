@@ -25,6 +25,7 @@ files![
     "forcewake_gen7.yaml",
     "ivt_r2pcie.yaml",
     "ivt_ubox.yaml",
+    "noa.yaml",
     "oa_bdw.yaml",
     "oa_gen7.yaml",
     "oa_gen7_formats.yaml",

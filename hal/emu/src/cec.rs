@@ -1,7 +1,8 @@
-//! Custom event creation (CEC) logic feeding the B counters, and the
-//! synthetic NOA signal source it compares.
+//! Custom event creation (CEC) logic feeding the B counters, the
+//! synthetic NOA signal source it compares and the test signals of the
+//! Boolean stage.
 //!
-//! Field layout per `shared/facts` section 5 (Linux i915 `OACEC_*`): CECn-0
+//! Field layout per Linux i915 `OACEC_*`: CECn-0
 //! holds the compare function (2:0), the compare value (18:3) and the input
 //! select (20:19); CECn-1 the mask (15:0, a 1 excludes that input bit) and the
 //! "considerations" (31:16). CECn drives Bn.
@@ -32,6 +33,16 @@ pub enum NoaBit {
     /// any clock can be evaluated directly; the same seed gives the same
     /// pattern).
     Random(u64),
+    /// A residue class of the clock: the bit is 1 when `c % period ==
+    /// residue` (`period == 0` or `residue >= period`: a constant 0). The
+    /// test signals of the Boolean stage are of this kind
+    /// ([`NoaSource::test_signals`]).
+    Residue {
+        /// The period in GPU clocks.
+        period: u32,
+        /// The clock residue on which the bit is 1.
+        residue: u32,
+    },
 }
 
 impl NoaBit {
@@ -43,6 +54,9 @@ impl NoaBit {
             NoaBit::Divider(0) => false,
             NoaBit::Divider(k) => (c / k) & 1 != 0,
             NoaBit::Random(seed) => mix(seed, c) >> 63 != 0,
+            NoaBit::Residue { period, residue } => {
+                period != 0 && residue < period && c % u64::from(period) == u64::from(residue)
+            }
         }
     }
 
@@ -51,6 +65,8 @@ impl NoaBit {
         match self {
             NoaBit::Constant(b) => Some(b),
             NoaBit::Divider(0) => Some(false),
+            NoaBit::Residue { period, residue } if residue >= period => Some(false),
+            NoaBit::Residue { period: 1, .. } => Some(true),
             _ => None,
         }
     }
@@ -61,6 +77,8 @@ impl NoaBit {
             NoaBit::Constant(_) | NoaBit::Divider(0) => Some(1),
             NoaBit::Divider(k) => k.checked_mul(2),
             NoaBit::Random(_) => None,
+            NoaBit::Residue { period, residue } if residue >= period => Some(1),
+            NoaBit::Residue { period, .. } => Some(u64::from(period)),
         }
     }
 }
@@ -83,7 +101,7 @@ fn mix(seed: u64, c: u64) -> u64 {
 /// the reset CEC programming, any-equal against 0 with nothing masked, every
 /// B counter counts every GPU clock while counting is enabled).
 ///
-/// Field layout per `shared/facts` section 5 (Linux i915 `OACEC_*`): CECn-0
+/// Field layout per Linux i915 `OACEC_*`: CECn-0
 /// holds the compare function (2:0), the compare value (18:3) and the input
 /// select (20:19); CECn-1 the mask (15:0, a 1 excludes that input bit) and
 /// the "considerations" (31:16). CECn drives Bn, which adds one per GPU
@@ -95,8 +113,19 @@ fn mix(seed: u64, c: u64) -> u64 {
 /// - **Input.** Select 0: the 16-bit NOA signal vector of the current GPU
 ///   clock ([`NoaSource`]). Select 1: "the previous CEC's output": a vector
 ///   whose bit 0 is CECn-1's result at the same clock and whose other bits
-///   are 0 (CEC0 has no previous CEC: its input is 0). Select 2 (Boolean)
-///   and 3: not modelled, the predicate is false (Bn does not count).
+///   are 0 (CEC0 has no previous CEC: its input is 0). Select 2: the
+///   16-bit vector of the Boolean stage. The emulator knows it only when
+///   the NOA mux routes the test-signal generator there (all the writes of
+///   the project's `noa_test_signal_routing` table are in force and the NOA
+///   enable bit is set): then it is [`NoaSource::test_signals`], whose bits
+///   3..5 are defined ([`TEST_SIGNAL_BITS`]). Otherwise, for a comparison
+///   that keeps a bit outside those, for select 3 (undocumented) and for a
+///   select-1 unit whose previous CEC is unknown, the input is unknown: Bn
+///   counts nothing and the OA model records
+///   [`OaWarningKind::CecInputUnknown`](crate::OaWarningKind::CecInputUnknown)
+///   once per programming (never a made-up count). A comparison that
+///   reads no input bit (function 7, or mask 0xFFFF) holds or fails the
+///   same on any input and counts accordingly, whatever the select.
 /// - **Compare.** With `keep = !mask`, `s = signals & keep` and
 ///   `v = value & keep` (both as unsigned 16-bit numbers): 0 any-equal: some
 ///   kept bit of `s` equals the same bit of `v` (false when every bit is
@@ -109,8 +138,8 @@ fn mix(seed: u64, c: u64) -> u64 {
 ///   is constant) or when the comparison cannot change over the reachable
 ///   inputs (e.g. `>= 0`, `< 0`, an `==` value no input can reach); constant
 ///   predicates count in bulk (`n` clocks at once). When every dynamic NOA
-///   bit that a non-constant predicate reads is a [`NoaBit::Divider`] and the
-///   pattern repeats within 4096 clocks, counts come from a
+///   bit that a non-constant predicate reads is a [`NoaBit::Divider`] or
+///   [`NoaBit::Residue`] and the pattern repeats within 4096 clocks, counts come from a
 ///   per-period prefix table (O(1) per call). Otherwise each GPU clock is
 ///   evaluated (pseudo-random bits, long periods).
 ///
@@ -161,6 +190,49 @@ impl NoaSource {
         self.with(bit, NoaBit::Divider(k))
     }
 
+    /// Signal bit `bit` is 1 on the GPU clocks `c` with `c % period ==
+    /// residue` ([`NoaBit::Residue`]).
+    #[must_use]
+    pub fn residue(self, bit: u32, period: u32, residue: u32) -> Self {
+        self.with(bit, NoaBit::Residue { period, residue })
+    }
+
+    /// The test signals of the Boolean stage, as the emulator derives them
+    /// (bits [`TEST_SIGNAL_BITS`]; the others are not known and are 0 here):
+    /// bit 3 is 1 on odd clocks, bit 4 on clocks `c % 3 == 1`, bit 5 on
+    /// clocks `c % 3 == 2`.
+    ///
+    /// No public source describes the test-signal generator. The values are
+    /// derived from IGT's TestOa configuration (CECn-0 / CECn-1 of B3..B7,
+    /// select 2) and its expectations (B3 = clock/2, B4 = B5 = clock/3,
+    /// B6 = clock/6, B7 = 2 x clock/3):
+    ///
+    /// - CEC3 0x00100002 / 0xFFF7: equal, value 0, keeps bit 3: bit 3 is 0
+    ///   half the clocks;
+    /// - CEC4 0x00100002 / 0xFFCF: bits 4 and 5 both 0 a third of the clocks;
+    /// - CEC5 0x00100082 / 0xFFEF: value 0x10, bit 4 is 1 a third of the clocks;
+    /// - CEC6 0x001000C2 / 0xFFE7: value 0x18, bits 3 and 4 both 1 a sixth;
+    /// - CEC7 0x00100001 / 0xFFE7: greater than 0 on bits 3 and 4: bit 3 or
+    ///   bit 4 set two thirds of the clocks.
+    ///
+    /// The generator above meets all five over every 6 clocks (bit 3 and
+    /// bit 4 both 1 only at `c % 6 == 1`; bit 3 or 4 set at 1, 3, 4, 5).
+    /// Other generators meet them too; the phases are not observable in
+    /// report deltas beyond +-1.
+    ///
+    /// ```
+    /// use perfregs_emu::NoaSource;
+    /// let t = NoaSource::test_signals();
+    /// let v: Vec<u16> = (0..6).map(|c| t.value_at(c) >> 3).collect();
+    /// assert_eq!(v, [0b000, 0b011, 0b100, 0b001, 0b010, 0b101]);
+    /// ```
+    pub fn test_signals() -> Self {
+        Self::new()
+            .residue(3, 2, 1)
+            .residue(4, 3, 1)
+            .residue(5, 3, 2)
+    }
+
     /// Signal bit `bit` follows a seeded pseudo-random pattern
     /// ([`NoaBit::Random`]).
     #[must_use]
@@ -208,6 +280,25 @@ impl NoaSource {
         }
         v
     }
+}
+
+/// The bits of the Boolean stage the test signals define
+/// ([`NoaSource::test_signals`]): 3, 4 and 5.
+pub const TEST_SIGNAL_BITS: u16 = 0b11_1000;
+
+/// Why a CEC unit's input is unknown (its B counter counts nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CecUnknown {
+    /// Select 2 while the NOA mux does not route the test signals to the
+    /// Boolean stage (or NOA is not enabled).
+    BooleanNotRouted,
+    /// Select 2 with the test signals routed, but the comparison keeps a
+    /// Boolean-stage bit the test signals do not define.
+    BooleanBitUndefined,
+    /// Select 3 (no public meaning).
+    Select3,
+    /// Select 1 (previous CEC's output) after a unit whose input is unknown.
+    PreviousUnknown,
 }
 
 /// The programming of one CEC unit, decoded.
@@ -279,12 +370,22 @@ pub(crate) struct CecPlan {
     pub cfg: [CecConfig; CECS],
     /// The NOA source the plan was built for.
     pub noa: NoaSource,
+    /// The Boolean stage's vector the plan was built for (`None`: unknown).
+    pub boolean: Option<NoaSource>,
     /// Constant result per unit (`None`: depends on the clock).
     konst: [Option<bool>; CECS],
+    /// Per unit: why its input is unknown (it counts nothing).
+    unknown: [Option<CecUnknown>; CECS],
     /// NOA bits a non-constant unit reads.
     dyn_noa: u16,
     /// Constant NOA bit values.
     const_noa: u16,
+    /// Boolean-stage bits a non-constant unit reads.
+    dyn_bool: u16,
+    /// Constant Boolean-stage bit values.
+    const_bool: u16,
+    /// The Boolean stage's generators (all constant 0 when unknown).
+    bool_src: NoaSource,
     /// Every unit is constant.
     all_const: bool,
     /// Prefix table for periodic patterns.
@@ -301,16 +402,34 @@ struct Periodic {
 }
 
 impl CecPlan {
-    /// Plan counting for `cfg` fed by `noa`.
-    pub(crate) fn new(cfg: [CecConfig; CECS], noa: &NoaSource) -> Self {
+    /// Plan counting for `cfg` fed by `noa` (select 0) and `boolean`
+    /// (select 2: the Boolean stage's vector with its defined bits; `None`:
+    /// unknown).
+    pub(crate) fn new(
+        cfg: [CecConfig; CECS],
+        noa: &NoaSource,
+        boolean: Option<(&NoaSource, u16)>,
+    ) -> Self {
         let (noa_dyn, noa_const) = noa.split();
+        let (bool_src, known) = match boolean {
+            Some((b, k)) => (b.clone(), k),
+            None => (NoaSource::new(), 0),
+        };
+        let (bool_dyn, bool_const) = bool_src.split();
         let mut konst = [Some(false); CECS];
+        let mut unknown = [None; CECS];
         let mut dyn_noa = 0u16;
+        let mut dyn_bool = 0u16;
         for n in 0..CECS {
             let c = cfg[n];
             let prev = if n == 0 { Some(false) } else { konst[n - 1] };
+            let prev_unknown = n > 0 && unknown[n - 1].is_some();
+            let mut why = None;
             let r = if !c.present {
                 Some(false)
+            } else if c.func & 7 == 7 || c.mask == 0xFFFF {
+                // Reads no input bit: the same on any input, known or not.
+                Some(compare(c.func, 0, c.value, c.mask))
             } else {
                 match c.select {
                     0 => {
@@ -321,24 +440,53 @@ impl CecPlan {
                         }
                         r
                     }
+                    1 if prev_unknown => {
+                        why = Some(CecUnknown::PreviousUnknown);
+                        Some(false)
+                    }
                     1 => match prev {
                         Some(p) => Some(compare(c.func, u16::from(p), c.value, c.mask)),
                         None => constant_result(c.func, 0, 1 & !c.mask, c.value, c.mask),
                     },
-                    _ => Some(false),
+                    2 if boolean.is_none() => {
+                        why = Some(CecUnknown::BooleanNotRouted);
+                        Some(false)
+                    }
+                    2 if !c.mask & !known != 0 => {
+                        why = Some(CecUnknown::BooleanBitUndefined);
+                        Some(false)
+                    }
+                    2 => {
+                        let d = bool_dyn & !c.mask;
+                        let r = constant_result(c.func, bool_const & !c.mask, d, c.value, c.mask);
+                        if r.is_none() {
+                            dyn_bool |= d;
+                        }
+                        r
+                    }
+                    _ => {
+                        why = Some(CecUnknown::Select3);
+                        Some(false)
+                    }
                 }
             };
             konst[n] = r;
+            unknown[n] = why;
         }
         // A dynamic select-1 unit reads whatever its chain reads: the union
-        // of dynamic NOA bits already covers it.
+        // of dynamic NOA and Boolean bits already covers it.
         let all_const = konst.iter().all(Option::is_some);
         let mut plan = CecPlan {
             cfg,
             noa: noa.clone(),
+            boolean: boolean.map(|(b, _)| b.clone()),
             konst,
+            unknown,
             dyn_noa,
             const_noa: noa_const,
+            dyn_bool,
+            const_bool: bool_const,
+            bool_src,
             all_const,
             periodic: None,
         };
@@ -348,18 +496,28 @@ impl CecPlan {
         plan
     }
 
-    /// The common period of the dynamic NOA bits read, if short enough.
+    /// The units whose input is unknown (they count nothing), and why.
+    pub(crate) fn unknown(&self) -> impl Iterator<Item = (usize, CecUnknown)> + '_ {
+        self.unknown
+            .iter()
+            .enumerate()
+            .filter_map(|(n, u)| u.map(|u| (n, u)))
+    }
+
+    /// The common period of the dynamic NOA and Boolean bits read, if
+    /// short enough.
     fn period(&self) -> Option<u64> {
         let mut len = 1u64;
-        let mut m = self.dyn_noa;
-        while m != 0 {
-            let i = m.trailing_zeros();
-            let p = self.noa.generator(i)?.period()?;
-            len = lcm(len, p)?;
-            if len > MAX_PERIOD {
-                return None;
+        for (src, mut m) in [(&self.noa, self.dyn_noa), (&self.bool_src, self.dyn_bool)] {
+            while m != 0 {
+                let i = m.trailing_zeros();
+                let p = src.generator(i)?.period()?;
+                len = lcm(len, p)?;
+                if len > MAX_PERIOD {
+                    return None;
+                }
+                m &= m - 1;
             }
-            m &= m - 1;
         }
         Some(len)
     }
@@ -382,6 +540,11 @@ impl CecPlan {
     #[inline]
     fn eval(&self, c: u64) -> [bool; CECS] {
         let signals = self.const_noa | self.noa.dynamic_at(self.dyn_noa, c);
+        let boolean = if self.dyn_bool == 0 {
+            self.const_bool
+        } else {
+            self.const_bool | self.bool_src.dynamic_at(self.dyn_bool, c)
+        };
         let mut out = [false; CECS];
         let mut prev = false;
         for (n, o) in out.iter_mut().enumerate() {
@@ -389,10 +552,10 @@ impl CecPlan {
                 Some(b) => b,
                 None => {
                     let cfg = self.cfg[n];
-                    let input = if cfg.select == 1 {
-                        u16::from(prev)
-                    } else {
-                        signals
+                    let input = match cfg.select {
+                        1 => u16::from(prev),
+                        2 => boolean,
+                        _ => signals,
                     };
                     compare(cfg.func, input, cfg.value, cfg.mask)
                 }
@@ -483,7 +646,7 @@ mod tests {
         let mut c = [cfg(0, 0, 3, 0); CECS];
         c[0] = cfg(3, 0, 0, 0xFFFE);
         c[1] = cfg(4, 0, 0, 0xFFFE);
-        let plan = CecPlan::new(c, &noa);
+        let plan = CecPlan::new(c, &noa, None);
         assert_eq!(plan.konst[0], Some(true));
         assert_eq!(plan.konst[1], Some(false));
         let mut out = [0u128; CECS];
@@ -538,7 +701,7 @@ mod tests {
             *x = cfg(n as u8, 0b101, 0, 0xFFF8);
         }
         c[7] = cfg(2, 1, 1, 0xFFFE); // counts when CEC6 holds
-        let plan = CecPlan::new(c, &noa);
+        let plan = CecPlan::new(c, &noa, None);
         assert!(plan.periodic.is_some());
         for (c0, n) in [(0u64, 1000u64), (17, 12345), (u64::MAX - 50, 100)] {
             let mut fast = [0u128; CECS];
@@ -552,6 +715,149 @@ mod tests {
             if c0 < u64::MAX - n {
                 assert_eq!(fast, slow, "c0 {c0} n {n}");
             }
+        }
+    }
+
+    #[test]
+    fn residue_generator() {
+        let b = NoaBit::Residue {
+            period: 3,
+            residue: 1,
+        };
+        let v: Vec<bool> = (0..6).map(|c| b.at(c)).collect();
+        assert_eq!(v, [false, true, false, false, true, false]);
+        assert_eq!(b.period(), Some(3));
+        assert_eq!(b.constant(), None);
+        // Degenerate forms are constants with period 1.
+        for (period, residue, k) in [(0, 0, false), (3, 3, false), (1, 0, true)] {
+            let b = NoaBit::Residue { period, residue };
+            assert_eq!(b.constant(), Some(k), "{period} {residue}");
+            assert_eq!(b.period(), Some(1));
+            assert!((0..10).all(|c| b.at(c) == k));
+        }
+        assert!(NoaBit::Residue {
+            period: 7,
+            residue: 1 // (2^64 - 1) % 7
+        }
+        .at(u64::MAX));
+    }
+
+    /// TestOa's CEC programming (BDW and TGL), decoded.
+    fn test_oa() -> [CecConfig; CECS] {
+        let raw: [(u32, u32); CECS] = [
+            (0x4, 0),
+            (0x3, 0),
+            (0x7, 0),
+            (0x0010_0002, 0xFFF7),
+            (0x0010_0002, 0xFFCF),
+            (0x0010_0082, 0xFFEF),
+            (0x0010_00C2, 0xFFE7),
+            (0x0010_0001, 0xFFE7),
+        ];
+        raw.map(|(c0, c1)| {
+            cfg(
+                (c0 & 7) as u8,
+                (c0 >> 3) as u16,
+                (c0 >> 19 & 3) as u8,
+                c1 as u16,
+            )
+        })
+    }
+
+    #[test]
+    fn select_2_on_the_test_signals_gives_the_test_oa_fractions() {
+        let test = NoaSource::test_signals();
+        let plan = CecPlan::new(
+            test_oa(),
+            &NoaSource::new(),
+            Some((&test, TEST_SIGNAL_BITS)),
+        );
+        assert_eq!(plan.unknown().count(), 0);
+        assert_eq!(plan.periodic.as_ref().map(|p| p.len), Some(6));
+        let mut out = [0u128; CECS];
+        plan.count(0, 6000, &mut out);
+        assert_eq!(out, [0, 6000, 6000, 3000, 2000, 2000, 1000, 4000]);
+        // Any window: within one of the fraction.
+        for (c0, n) in [(1u64, 7u64), (5, 512), (12345, 1001)] {
+            let mut out = [0u128; CECS];
+            plan.count(c0, n, &mut out);
+            let n = u128::from(n);
+            for (k, (num, den)) in [
+                (3, (1, 2)),
+                (4, (1, 3)),
+                (5, (1, 3)),
+                (6, (1, 6)),
+                (7, (2, 3)),
+            ] {
+                assert!(
+                    (out[k] * den).abs_diff(n * num) <= den,
+                    "B{k} {} of {n} from {c0}",
+                    out[k]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_inputs_count_nothing() {
+        // Not routed: B3..B7 unknown, B0..B2 (select 0, or no input read)
+        // still count.
+        let plan = CecPlan::new(test_oa(), &NoaSource::new(), None);
+        let u: Vec<_> = plan.unknown().collect();
+        assert_eq!(
+            u,
+            (3..8)
+                .map(|n| (n, CecUnknown::BooleanNotRouted))
+                .collect::<Vec<_>>()
+        );
+        let mut out = [0u128; CECS];
+        plan.count(0, 600, &mut out);
+        assert_eq!(out, [0, 600, 600, 0, 0, 0, 0, 0]);
+        // Routed, but a kept bit outside 3..5; select 3; a select-1 unit
+        // after an unknown one; select 2 always-true and all-masked read
+        // nothing and count.
+        let test = NoaSource::test_signals();
+        let mut c = [cfg(7, 0, 0, 0); CECS];
+        c[0] = cfg(2, 0, 2, 0xFFF3); // keeps bit 2
+        c[1] = cfg(3, 0, 1, 0xFFFE); // after an unknown unit
+        c[2] = cfg(2, 0, 3, 0xFFF7);
+        c[3] = cfg(7, 0, 2, 0);
+        c[4] = cfg(6, 0, 3, 0xFFFF); // s <= 0 with nothing kept: true
+        let plan = CecPlan::new(c, &NoaSource::new(), Some((&test, TEST_SIGNAL_BITS)));
+        let u: Vec<_> = plan.unknown().collect();
+        assert_eq!(
+            u,
+            [
+                (0, CecUnknown::BooleanBitUndefined),
+                (1, CecUnknown::PreviousUnknown),
+                (2, CecUnknown::Select3)
+            ]
+        );
+        let mut out = [0u128; CECS];
+        plan.count(0, 60, &mut out);
+        assert_eq!(out, [0, 0, 0, 60, 60, 60, 60, 60]);
+    }
+
+    #[test]
+    fn boolean_periodic_counts_match_clock_by_clock() {
+        // NOA dividers and Boolean residues together: the common period.
+        let noa = NoaSource::new().divider(0, 2);
+        let test = NoaSource::test_signals();
+        let mut c = test_oa();
+        c[0] = cfg(2, 1, 0, 0xFFFE);
+        c[2] = cfg(2, 1, 1, 0xFFFE); // follows CEC1
+        let plan = CecPlan::new(c, &noa, Some((&test, TEST_SIGNAL_BITS)));
+        assert_eq!(plan.periodic.as_ref().map(|p| p.len), Some(12));
+        for (c0, n) in [(0u64, 1000u64), (17, 12345), (3, 5)] {
+            let mut fast = [0u128; CECS];
+            plan.count(c0, n, &mut fast);
+            let mut slow = [0u128; CECS];
+            for i in 0..n {
+                for (s, h) in slow.iter_mut().zip(plan.eval(c0 + i)) {
+                    *s += u128::from(h);
+                }
+            }
+            assert_eq!(fast, slow, "c0 {c0} n {n}");
         }
     }
 }

@@ -146,10 +146,11 @@
 //!   wide as its widest layout slot), fed by a scripted [`Workload`]
 //!   (events per tick, [`OaUnit::set_workload`](crate::OaUnit::set_workload)). B0..B7 (32-bit) from
 //!   the CEC logic, one evaluation per GPU clock (see [`NoaSource`] for
-//!   the compare semantics, the NOA source and the bulk evaluation). C: no
+//!   the compare semantics, the NOA source, the Boolean stage and the bulk
+//!   evaluation; "NOA mux" below for what feeds the Boolean stage). C: no
 //!   documented event source, so zero, except C2 on projects whose layouts
-//!   have no GPU_TICKS (SNB..HSW), which carries the GPU clock (facts
-//!   section 6: HSW tools read the GPU clock from C2). Counting happens
+//!   have no GPU_TICKS (SNB..HSW), which carries the GPU clock (HSW tools
+//!   such as IGT's HSW metric sets read the GPU clock from C2). Counting happens
 //!   while the OA counter enable is set (`counter_enable` of
 //!   `OACONTROL` / `OAG_OACONTROL`) and, when `specific_context_enable` is
 //!   set (HSW, BDW; TGL's OAG has none), the active context
@@ -188,9 +189,9 @@
 //!   table (timer: bit 19; context switch: bit 22) and the `rpt_id_fields`
 //!   table: BDW sets `render_context_valid` (bit 25) when a context is active
 //!   and `timer_enabled` (bit 16) when the timer is on; TGL's table has no
-//!   context-valid row and calls bit 16 "Timer Enabled", while facts section 6
-//!   and Linux i915 read bit 16 as context valid on Gen12: the model follows
-//!   the facts (bit 16 = context valid on TGL, no separate timer-enabled bit).
+//!   context-valid row and calls bit 16 "Timer Enabled", while Linux i915
+//!   reads bit 16 as context valid on Gen12: the model follows i915
+//!   (bit 16 = context valid on TGL, no separate timer-enabled bit).
 //!   Projects without those tables (SNB..HSW) write
 //!   [`OaConfig::legacy_timer_rpt_id`] in timer reports. Source ID, start
 //!   trigger and threshold bits are 0.
@@ -264,16 +265,56 @@
 //!
 //! Not covered by the OA model (PRMs 000/001/003): start/report trigger
 //! logic (OASTARTTRIG/OAREPORTTRIG, report reasons 1-2, start-trigger and
-//! threshold RPT_ID bits), GO 1->0 and clock-ratio reports (`OA_DEBUG`
+//! threshold RPT_ID bits; the registers are stored, and programming that
+//! would gate counting or write reports is reported, see "NOA mux"), GO 1->0 and clock-ratio reports (`OA_DEBUG`
 //! bits other than 1), MMIO-triggered reports, the OA interrupt (buffer
 //! half full), C-counter events, NOA signal selection (OASTARTTRIG3/4
-//! selects) and CEC considerations, the Boolean select of CECn-0, the TGL
-//! SCEC negate array, OAR (render) units and per-context OAR counters,
+//! selects) and CEC considerations, the Boolean stage beyond the test
+//! signals and select 3 of CECn-0 (reported, never made up), the TGL SCEC
+//! registers (stored, not evaluated) and their negate array, OAR (render) units and per-context OAR counters,
 //! flexible EU counters, the HSW head/tail wrap flags and BDW
 //! `OASTATUS` wrap bits, `counter_stop_resume`, RC6 and clock gating
 //! effects, the "Core Mode Enable" offset of MI_REPORT_PERF_COUNT, the SNB
 //! programming workarounds, and the report-lost rule beyond "two reports in
 //! one tick".
+//!
+//! # NOA mux (BDW, TGL)
+//!
+//! The NOA multiplexers route hardware signals to the OA unit; software
+//! programs them through a write port (Linux i915 `NOA_WRITE`, with
+//! `NOA_WRITE_HIGH` on TGL) whose encoding is not public. The emulator
+//! (bindings of the `noa` unit) keeps the mux state: every bus write to the
+//! port (pokes are not mux writes), keyed by the `NOA_WRITE_HIGH` value in
+//! force and the write's bits 31:16, a later write under the same key
+//! replacing the earlier one. Reading bits 31:16 as the mux register
+//! selected is this model's guess (every shipped list writes distinct
+//! keys within a configuration block); if it is wrong, a write under the
+//! same key from another configuration drops the routing below (the loud
+//! side), and an overwrite under another key goes unseen.
+//!
+//! The Boolean stage (CECn-0 select 2) carries the test signals
+//! ([`NoaSource::test_signals`]) when the NOA enable bit is set (BDW
+//! `GDT_CHICKEN_BITS.gt_noa_enable`, TGL `RPM_CONFIG1.gt_noa_enable`) and
+//! every write of the project's `noa_test_signal_routing` table (the mux
+//! writes of IGT's TestOa configuration: all of them on BDW, those GT1 and
+//! GT2 share on TGL) is the latest under its key
+//! ([`Emulator::noa_test_signals_routed`]). Writing the TestOa list alone
+//! then gives IGT's TestOa expectations (B3 = clock/2, B4 = B5 = clock/3,
+//! B6 = clock/6, B7 = 2 x clock/3). Otherwise a CEC comparison that reads
+//! the Boolean stage counts nothing and the OA model records
+//! [`OaWarningKind::CecInputUnknown`] once per programming; a comparison
+//! that reads no input bit (always true, or every bit masked) counts as
+//! it compares.
+//!
+//! Trigger registers (BDW `OASTARTTRIGn` / `OAREPORTTRIGn`, TGL
+//! `OAG_OASTARTTRIGn` / `OAG_OAREPORTTRIGn`) are stored as described.
+//! PRM 003 says a start trigger gates the B and C counters; the model
+//! counts ungated and records [`OaWarningKind::TriggerNotModelled`] (once
+//! per programming, checked when time next moves) for a report trigger
+//! enable (`report_trigger_enable`, bit 31 of `OAREPORTTRIG2/6`) and for a
+//! start trigger programmed other than at reset or as IGT's TestOa
+//! programs it (threshold 0, `0xF0800000` in the second register: the
+//! TestOa expectations B1 = B2 = the clock delta show it does not gate).
 //!
 //! # CPU counters (opt-in)
 //!
@@ -284,7 +325,7 @@
 //! without them gets a model that does nothing.
 //!
 //! **Pentium 4** ([`Emulator::with_p4_events`] /
-//! [`Emulator::enable_p4_events`], PRM 002, `shared/facts` section 1):
+//! [`Emulator::enable_p4_events`], PRM 002, Intel SDM Vol 3B):
 //! `P4_COUNTERn` (the 40-bit `count` field) and `P4_CCCRn` (`enable`,
 //! `cascade`, `ovf`, `ovf_pmi`, `force_ovf`, `compare`, `complement`,
 //! `threshold`, `edge`), n = 0..17; cascade sources from the project's
@@ -313,7 +354,7 @@
 //!   up to the round of X's 200th event are not counted), then every later
 //!   tick. Y overflows on the 400th event it counted. Because the start is
 //!   level-triggered on the source's `ovf`, clearing the target's `cascade`
-//!   flag or the source's `ovf` halts the target (facts section 1), setting
+//!   flag or the source's `ovf` halts the target (Intel SDM), setting
 //!   `cascade` while the source's `ovf` is already set starts it at once,
 //!   and a pair not in the table (16 from 12, 14 from 16, 0 from 4, ...)
 //!   never starts. Chains (12 -> 14 -> 16) resolve within one tick.
@@ -338,7 +379,7 @@
 //!
 //! **R2PCIe and UBox** ([`Emulator::with_uncore`] /
 //! [`Emulator::enable_uncore`], [`UncoreUnit::set_events`](crate::UncoreUnit::set_events); PRM 004,
-//! facts section 2): `R2_PCI_PMON_CTLn` (`en`, `ov_en`, `edge_det`,
+//! the Xeon E5 v2 uncore manual): `R2_PCI_PMON_CTLn` (`en`, `ov_en`, `edge_det`,
 //! `thresh`, `rst`), `R2_PCI_PMON_CTRn` (44-bit `count`), n = 0..3,
 //! `R2_PCI_PMON_BOX_CTL` (`frz`, `rst_ctrs`, `rst_ctrl`),
 //! `R2_PCI_PMON_BOX_STATUS.ov`, `U_MSR_PMON_GLOBAL_CTL` (`frz_all`,
@@ -422,6 +463,7 @@ mod cec;
 mod forcewake;
 mod gpumem;
 mod index;
+mod noa;
 mod oa;
 mod p4;
 mod r2pcie;
@@ -434,7 +476,7 @@ mod units_api;
 mod warn;
 
 pub use bind::SlotKind;
-pub use cec::{NoaBit, NoaSource};
+pub use cec::{CecUnknown, NoaBit, NoaSource, TEST_SIGNAL_BITS};
 pub use oa::{OaConfig, OaStats, OaWarning, OaWarningKind, ReportOutcome, Workload};
 pub use p4::{CpuEvents, CpuInterrupt, CPU_INTERRUPT_CAP, P4_COUNTERS};
 pub use r2pcie::{EventPattern, UncoreConfig, UncoreEvents, R2_COUNTERS};
@@ -504,6 +546,8 @@ pub struct Emulator {
     p4: Option<Box<p4::P4>>,
     /// The R2PCIe / UBox model, when on ([`Emulator::enable_uncore`]).
     r2: Option<Box<r2pcie::R2>>,
+    /// The NOA mux model (projects whose bindings have a `noa` unit).
+    mux: Option<Box<noa::Noa>>,
 }
 
 impl fmt::Debug for Emulator {
@@ -550,6 +594,11 @@ impl Emulator {
             .copied()
             .unwrap_or(Bindings::empty(project));
         let mut emu = Self::assemble(bindings, extra, sku);
+        let mux = noa::Noa::new(&bindings, &|a| emu.reg_at(a));
+        if mux.is_some() {
+            emu.mux = mux.map(Box::new);
+            emu.rebuild_hot();
+        }
         if bindings.oa.is_some() {
             emu.enable_oa(OaConfig::default());
         }
@@ -730,6 +779,7 @@ impl Emulator {
             mem: gpumem::GpuMem::default(),
             p4: None,
             r2: None,
+            mux: None,
         };
         emu.rebuild_hot();
         emu
@@ -780,7 +830,8 @@ impl Emulator {
         let oa = self.oa.as_deref().map(|u| u as &dyn Unit);
         let p4 = self.p4.as_deref().map(|u| u as &dyn Unit);
         let r2 = self.r2.as_deref().map(|u| u as &dyn Unit);
-        [oa, p4, r2].into_iter().flatten()
+        let mux = self.mux.as_deref().map(|u| u as &dyn Unit);
+        [oa, p4, r2, mux].into_iter().flatten()
     }
 
     /// Run `f` on every unit that is on, each taken out of the emulator
@@ -798,12 +849,16 @@ impl Emulator {
             f(&mut *u, self);
             self.r2 = Some(u);
         }
+        if let Some(mut u) = self.mux.take() {
+            f(&mut *u, self);
+            self.mux = Some(u);
+        }
     }
 
     /// Register `ri`'s stored value changed (`software`: a bus write, else
     /// a poke): tell the units.
     fn stored(&mut self, ri: usize, software: bool) {
-        if self.oa.is_some() || self.p4.is_some() || self.r2.is_some() {
+        if self.oa.is_some() || self.p4.is_some() || self.r2.is_some() || self.mux.is_some() {
             self.each_unit(|u, emu| u.written(emu, ri, software));
         }
     }

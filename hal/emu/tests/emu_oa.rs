@@ -469,8 +469,9 @@ fn select_previous_cec_output_chains() {
             val(p, &format!("CEC{n}_1"), &[("mask", 0xFFFE)]),
         );
     }
-    // CEC3: Boolean select (not modelled): never counts.
-    let c = val(p, "CEC3_0", &[("compare_function", 7), ("select", 2)]);
+    // CEC3: equal on the Boolean stage, unknown without the test-signal
+    // routing: never counts.
+    let c = val(p, "CEC3_0", &[("compare_function", 2), ("select", 2)]);
     program_cec(&mut rig, 3, c, 0);
     rig.start(5, None);
     let c0 = rig.emu.oa().counter(SlotKind::GpuTicks).unwrap();

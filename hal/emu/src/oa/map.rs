@@ -73,6 +73,8 @@ pub(super) enum RegRole {
     Cec,
     /// OA buffer geometry (head, tail, base, size).
     Ring,
+    /// Start or report trigger programming.
+    Trigger,
 }
 
 #[derive(Clone, Copy, Debug)]

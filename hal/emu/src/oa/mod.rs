@@ -18,7 +18,7 @@ use hal::meta::{FormatInfo, ProjectInfo};
 
 use crate::bind::{self, Bindings, FieldRef, RegRef, SlotKind};
 
-use super::cec::{CecConfig, CecPlan, CECS};
+use super::cec::{CecConfig, CecPlan, CECS, TEST_SIGNAL_BITS};
 use super::sku::low_bits;
 use super::{Emulator, NoaSource};
 
@@ -90,8 +90,34 @@ pub(crate) struct Oa {
     warnings: Vec<OaWarning>,
     warned_layout: Option<u64>,
     warned_ppgtt_buffer: bool,
+    /// The CEC programming (and Boolean routing) last warned about.
+    warned_cec: Option<([CecConfig; CECS], bool)>,
+    /// The trigger registers and what was warned about them.
+    trig: Triggers,
     stats: OaStats,
 }
+
+/// The start and report trigger registers, as far as the model checks them.
+#[derive(Clone, Debug, Default)]
+struct Triggers {
+    /// Start trigger registers 1..8: (register index, name).
+    start: [Option<(usize, &'static str)>; 8],
+    /// The report trigger enables of report triggers 1 and 2, with the
+    /// register names.
+    report: [Option<(Rf, &'static str)>; 2],
+    /// A trigger register was stored since the last check.
+    dirty: bool,
+    /// Per start trigger: the values last warned about.
+    warned_start: [Option<[u64; 4]>; 2],
+    /// Per report trigger: warned while enabled.
+    warned_report: [bool; 2],
+}
+
+/// Start trigger programming known not to gate counting: the reset state,
+/// and the one of IGT's TestOa configurations (threshold 0; threshold
+/// enable and event select 0xF in the second register), whose public
+/// expectations (B1 = B2 = the GPU clock delta) show ungated counting.
+const UNGATED_START: [[u64; 4]; 2] = [[0; 4], [0, 0xF080_0000, 0, 0]];
 
 impl Oa {
     /// The model on `b`'s OA and CEC bindings (a project without them gets
@@ -162,6 +188,30 @@ impl Oa {
                 *slot = RegRole::Mirror(i);
             }
         }
+        let mut trig = Triggers::default();
+        if let Some(c) = b.cec.as_ref() {
+            for (slot, r) in trig.start.iter_mut().zip(c.start_trig) {
+                *slot = reg_at(r.address).map(|ri| (ri, r.name));
+            }
+            for (slot, f) in trig
+                .report
+                .iter_mut()
+                .zip([c.report_enable_1, c.report_enable_2])
+            {
+                *slot = f.and_then(|f| Some((rf(Some(f), reg_at)?, f.reg.name)));
+            }
+        }
+        let trig_regs = trig
+            .start
+            .iter()
+            .flatten()
+            .map(|s| s.0)
+            .chain(trig.report.iter().flatten().map(|r| r.0.ri));
+        for ri in trig_regs.collect::<Vec<_>>() {
+            if let Some(slot) = roles.get_mut(ri) {
+                *slot = RegRole::Trigger;
+            }
+        }
         Oa {
             cfg,
             map,
@@ -187,6 +237,8 @@ impl Oa {
             warnings: Vec::new(),
             warned_layout: None,
             warned_ppgtt_buffer: false,
+            warned_cec: None,
+            trig,
             stats: OaStats::default(),
         }
     }
@@ -310,6 +362,14 @@ impl Emulator {
     /// The synthetic workload (`None` when the OA model is off).
     pub(crate) fn workload(&self) -> Option<&Workload> {
         self.oa.as_ref().map(|o| &o.workload)
+    }
+
+    /// The NOA mux changed what the Boolean stage carries: plan the CEC
+    /// counting again.
+    pub(crate) fn boolean_stage_changed(&mut self) {
+        if let Some(oa) = self.oa.as_mut() {
+            oa.plan = None;
+        }
     }
 
     /// Replace the NOA signal source feeding the CEC logic, from now on.
@@ -575,6 +635,18 @@ impl Emulator {
     /// CEC store or a NOA change, the layout after a format change. (Counter
     /// registers are loaded by the store hook, [`Emulator::oa_written`].)
     fn oa_sync_in(&mut self, oa: &mut Oa) {
+        let routed = self.boolean_routed();
+        if oa
+            .plan
+            .as_ref()
+            .is_some_and(|p| p.boolean.is_some() != routed)
+        {
+            oa.plan = None;
+        }
+        if oa.trig.dirty {
+            oa.trig.dirty = false;
+            self.oa_check_triggers(oa);
+        }
         if oa.plan.is_none() {
             let mut cfg = [CecConfig::default(); CECS];
             for (c, r) in cfg.iter_mut().zip(oa.map.cec) {
@@ -586,7 +658,24 @@ impl Emulator {
                     mask: self.oa_get(r.mask) as u16,
                 };
             }
-            oa.plan = Some(CecPlan::new(cfg, &oa.noa));
+            let test = NoaSource::test_signals();
+            let boolean = routed.then_some((&test, TEST_SIGNAL_BITS));
+            let plan = CecPlan::new(cfg, &oa.noa, boolean);
+            if oa.warned_cec != Some((cfg, routed)) {
+                oa.warned_cec = Some((cfg, routed));
+                for (n, why) in plan.unknown() {
+                    let select = cfg.get(n).map_or(0, |c| c.select);
+                    oa.warn(
+                        self.now,
+                        OaWarningKind::CecInputUnknown {
+                            cec: n as u8,
+                            select,
+                            why,
+                        },
+                    );
+                }
+            }
+            oa.plan = Some(plan);
         }
         let sel = self.oa_get(oa.map.format);
         if oa.layout_sel != Some(sel) {
@@ -606,6 +695,53 @@ impl Emulator {
             if let Some(l) = &oa.layout {
                 oa.ctr.arrange(l.info, &l.places);
             }
+        }
+    }
+
+    /// Warn about trigger programming the model does not follow (once per
+    /// programming; see [`OaWarningKind::TriggerNotModelled`]).
+    fn oa_check_triggers(&self, oa: &mut Oa) {
+        for set in 0..2 {
+            let regs = &oa.trig.start[set * 4..set * 4 + 4];
+            if regs.iter().all(Option::is_none) {
+                continue;
+            }
+            let mut v = [0u64; 4];
+            for (x, r) in v.iter_mut().zip(regs) {
+                *x = r.map_or(0, |(ri, _)| self.oa_raw(ri));
+            }
+            if UNGATED_START.contains(&v) {
+                oa.trig.warned_start[set] = None;
+            } else if oa.trig.warned_start[set] != Some(v) {
+                oa.trig.warned_start[set] = Some(v);
+                let register = regs[1].or(regs[0]).map_or("start trigger", |r| r.1);
+                oa.warn(
+                    self.now,
+                    OaWarningKind::TriggerNotModelled {
+                        register,
+                        value: v[1],
+                        what: "start trigger programming (may gate the B and C counters)",
+                    },
+                );
+            }
+        }
+        for k in 0..2 {
+            let Some((f, register)) = oa.trig.report[k] else {
+                continue;
+            };
+            let on = self.oa_get(Some(f)) != 0;
+            if on && !oa.trig.warned_report[k] {
+                let value = self.oa_raw(f.ri);
+                oa.warn(
+                    self.now,
+                    OaWarningKind::TriggerNotModelled {
+                        register,
+                        value,
+                        what: "report trigger enable (trigger reports)",
+                    },
+                );
+            }
+            oa.trig.warned_report[k] = on;
         }
     }
 
@@ -962,6 +1098,10 @@ impl Emulator {
             }
             RegRole::Cec => {
                 oa.plan = None;
+                return;
+            }
+            RegRole::Trigger => {
+                oa.trig.dirty = true;
                 return;
             }
             RegRole::Ring => {}

@@ -57,6 +57,31 @@ pub enum OaWarningKind {
         /// The report's address.
         address: u64,
     },
+    /// A CEC unit compares an input the model does not know (see
+    /// [`NoaSource`](crate::NoaSource), "The CEC model"): its B counter
+    /// counts nothing under this programming. Recorded once per
+    /// programming.
+    CecInputUnknown {
+        /// The CEC unit (and B counter).
+        cec: u8,
+        /// Its input select (CECn-0 20:19).
+        select: u8,
+        /// Why the input is unknown.
+        why: crate::CecUnknown,
+    },
+    /// Start or report trigger programming that would change counting or
+    /// write reports, which the model does not do: B/C counters count as
+    /// if no start trigger gated them, and no trigger writes a report.
+    /// Recorded once per programming.
+    TriggerNotModelled {
+        /// The register (for a start trigger: the set's second register,
+        /// which holds its enables and event select).
+        register: &'static str,
+        /// Its value.
+        value: u64,
+        /// What the programming asks for.
+        what: &'static str,
+    },
 }
 
 /// One complaint of the OA model, with the time it happened.
@@ -89,6 +114,30 @@ impl fmt::Display for OaWarning {
             OaWarningKind::OutsideGgtt { address } => write!(
                 f,
                 "report at {address:#x} reaches beyond the 4 GiB GGTT (bytes dropped)"
+            ),
+            OaWarningKind::CecInputUnknown { cec, select, why } => {
+                let why = match why {
+                    crate::CecUnknown::BooleanNotRouted => {
+                        "the NOA mux does not route known signals to the Boolean stage"
+                    }
+                    crate::CecUnknown::BooleanBitUndefined => {
+                        "the comparison keeps Boolean-stage bits the test signals do not define"
+                    }
+                    crate::CecUnknown::Select3 => "select 3 has no public meaning",
+                    crate::CecUnknown::PreviousUnknown => "the previous CEC's input is unknown",
+                };
+                write!(
+                    f,
+                    "CEC{cec} select {select}: {why}; B{cec} counts nothing (input not modelled)"
+                )
+            }
+            OaWarningKind::TriggerNotModelled {
+                register,
+                value,
+                what,
+            } => write!(
+                f,
+                "{register} = {value:#x}: {what} is not modelled (counters count ungated, no trigger reports)"
             ),
         }
     }

@@ -1,0 +1,431 @@
+//! The kernel's TestOa programming lists, written as they are (NOA mux
+//! writes included, no hand-built signal source), give IGT's TestOa
+//! expectations on BDW and TGL: between two reports B0 = 0, B1 = B2 = the
+//! GPU clock delta, B3 = clock/2, B4 = B5 = clock/3, B6 = clock/6,
+//! B7 = 2 x clock/3 (the last five within +-1). Without the mux writes the
+//! Boolean stage is unknown: B3..B7 stay 0 and the emulator says so. Also
+//! the trigger warnings.
+//!
+//! The lists are read from the shipped IGT XML
+//! (`perfregs_regdefs::METRIC_SETS`); positions of the OA registers the test
+//! programs come from the metadata.
+
+use hal::meta::{ProjectInfo, RegisterInfo};
+use hal::{bdw, tgl, ReportDelta, ReportFormat};
+use perfregs_emu::*;
+
+const BASE: u64 = 0x0100_0000;
+/// A report every 2^(5+1) = 64 ticks: 512 GPU clocks at 8 clocks a tick
+/// (not a multiple of 3, so the +-1 of B4..B7 is exercised).
+const PERIOD_EXPONENT: u64 = 5;
+
+/// One `<register>` of a metric set: (config type, address, value).
+type Write = (String, u64, u32);
+
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!("{name}=\"");
+    let start = tag.find(&key)? + key.len();
+    let len = tag[start..].find('"')?;
+    Some(&tag[start..start + len])
+}
+
+fn hex(s: &str) -> u64 {
+    u64::from_str_radix(s.trim_start_matches("0x").trim_start_matches("0X"), 16)
+        .unwrap_or_else(|e| panic!("bad hex {s}: {e}"))
+}
+
+/// The `register_config` writes of set `symbol` in metric-set file `file`,
+/// in XML order.
+fn set_writes(file: &str, symbol: &str) -> Vec<Write> {
+    let (_, _, xml) = perfregs_regdefs::METRIC_SETS
+        .iter()
+        .find(|(f, _, _)| f.ends_with(file))
+        .unwrap_or_else(|| panic!("no metric-set file {file}"));
+    let marker = format!("symbol_name=\"{symbol}\"");
+    let at = xml.find(&marker).expect("the set");
+    let start = xml[..at].rfind("<set").expect("<set");
+    let end = at + xml[at..].find("</set>").expect("</set>");
+    let set = &xml[start..end];
+    let mut out = Vec::new();
+    let mut rest = set;
+    while let Some(i) = rest.find("<register ") {
+        let tag_end = rest[i..].find("/>").expect("register tag end") + i;
+        let tag = &rest[i..tag_end];
+        let kind = attr(tag, "type").expect("type").to_string();
+        let addr = hex(attr(tag, "address").expect("address"));
+        let value = hex(attr(tag, "value").expect("value")) as u32;
+        out.push((kind, addr, value));
+        rest = &rest[tag_end..];
+    }
+    assert!(!out.is_empty(), "{file} {symbol}: no register writes");
+    out
+}
+
+fn reg(p: &ProjectInfo, name: &str) -> &'static RegisterInfo {
+    p.register(name)
+        .unwrap_or_else(|| panic!("{} has no register {name}", p.name))
+}
+
+fn val(p: &ProjectInfo, name: &str, fields: &[(&str, u64)]) -> u32 {
+    let r = reg(p, name);
+    fields.iter().fold(0u64, |v, &(f, x)| {
+        let fi = r.field(f).unwrap_or_else(|| panic!("{name}.{f}"));
+        v | ((x << fi.lsb) & fi.mask())
+    }) as u32
+}
+
+/// OA register names: (control, format field, timer, head, buffer, tail).
+fn oa_names(p: &ProjectInfo) -> [&'static str; 6] {
+    match p.name {
+        "bdw" => [
+            "OACONTROL",
+            "counter_select",
+            "OACTXCONTROL",
+            "OAHEADPTR",
+            "OABUFFER",
+            "OATAILPTR",
+        ],
+        _ => [
+            "OAG_OACONTROL",
+            "report_format",
+            "OAG_OAGLBCTXCTRL",
+            "OAG_OAHEADPTR",
+            "OAG_OABUFFER",
+            "OAG_OATAILPTR",
+        ],
+    }
+}
+
+/// An emulator of `p` with every domain awake.
+fn awake(p: &'static ProjectInfo) -> Emulator {
+    let mut emu = Emulator::with_oa(p, Sku::default(), OaConfig::default());
+    for d in p.domains {
+        if let Some(req) = d.request.and_then(|n| p.register(n)) {
+            emu.write32(req.address, 0x0001_0001);
+        }
+    }
+    emu.advance(emu.sku().wake_latency);
+    emu.take_warnings();
+    emu
+}
+
+/// Program the OA buffer, the timer and the A32U40_A4U32_B8_C8 format
+/// (which carries B0..B7), then run `ticks`; the reports written.
+fn sample(emu: &mut Emulator, ticks: u64) -> Vec<u8> {
+    let p = emu.project();
+    let [control, format, timer, head, buffer, tail] = oa_names(p);
+    let ptr = BASE >> 6;
+    let fmt = p
+        .formats
+        .iter()
+        .find(|f| f.name == "A32U40_A4U32_B8_C8")
+        .expect("format")
+        .select;
+    let w = |emu: &mut Emulator, name: &str, fields: &[(&str, u64)]| {
+        emu.write32(reg(p, name).address, val(p, name, fields));
+    };
+    w(emu, head, &[("head_pointer", ptr)]);
+    w(
+        emu,
+        buffer,
+        &[
+            ("base_address", ptr),
+            ("buffer_size", 7),
+            ("memory_select", 1),
+        ],
+    );
+    w(emu, tail, &[("tail_pointer", ptr)]);
+    w(
+        emu,
+        timer,
+        &[("timer_period", PERIOD_EXPONENT), ("timer_enable", 1)],
+    );
+    w(
+        emu,
+        control,
+        &[(format, fmt), ("counter_enable", 1)],
+    );
+    let start = emu.now();
+    emu.advance(ticks);
+    let r = reg(p, tail);
+    let t = r
+        .field("tail_pointer")
+        .expect("tail_pointer")
+        .extract(emu.peek(r.address).expect("tail"));
+    let used = (t << 6).saturating_sub(BASE) as usize;
+    assert!(
+        used > 0,
+        "{}: no reports after {} ticks from {start}",
+        p.name,
+        ticks
+    );
+    emu.gpu_mem(BASE, used)
+}
+
+fn deltas<F: ReportFormat>(buf: &[u8]) -> Vec<ReportDelta> {
+    let reports: Vec<_> = hal::reports_between::<F>(buf, 0, buf.len()).collect();
+    reports
+        .windows(2)
+        .map(|w| ReportDelta::between(&w[0].view(), &w[1].view()))
+        .collect()
+}
+
+/// `b` is `num/den` of `clock` within +-1.
+fn near(b: u64, clock: u64, num: u64, den: u64) -> bool {
+    (b * den).abs_diff(clock * num) <= den
+}
+
+fn check_test_oa(what: &str, ds: &[ReportDelta]) {
+    assert!(ds.len() >= 100, "{what}: {} report pairs", ds.len());
+    for (i, d) in ds.iter().enumerate() {
+        let clock = d.gpu_clock.expect("GPU clock");
+        let b = |n: usize| d.b(n).expect("B counter");
+        assert_eq!(clock, 512, "{what} #{i}");
+        assert_eq!(b(0), 0, "{what} #{i} B0");
+        assert_eq!(b(1), clock, "{what} #{i} B1");
+        assert_eq!(b(2), clock, "{what} #{i} B2");
+        assert!(near(b(3), clock, 1, 2), "{what} #{i} B3 {}", b(3));
+        assert!(near(b(4), clock, 1, 3), "{what} #{i} B4 {}", b(4));
+        assert!(near(b(5), clock, 1, 3), "{what} #{i} B5 {}", b(5));
+        assert!(near(b(6), clock, 1, 6), "{what} #{i} B6 {}", b(6));
+        assert!(near(b(7), clock, 2, 3), "{what} #{i} B7 {}", b(7));
+    }
+}
+
+/// Warnings other than the write to 0xDC40 (TGL OAG_SPCTR_CNF, not
+/// described yet by this branch).
+fn other_warnings(emu: &mut Emulator) -> Vec<Warning> {
+    emu.take_warnings()
+        .into_iter()
+        .filter(|w| {
+            !matches!(
+                w.kind,
+                WarningKind::Unclaimed {
+                    addr: 0xDC40,
+                    write: true
+                }
+            )
+        })
+        .collect()
+}
+
+fn write_all(emu: &mut Emulator, writes: &[Write], noa: bool) {
+    for (kind, addr, value) in writes {
+        if noa || kind != "NOA" {
+            emu.write32(*addr, *value);
+        }
+    }
+}
+
+/// (project, file, decode) cases: BDW, TGL GT2, TGL GT1.
+fn run_full(p: &'static ProjectInfo, file: &str) {
+    let writes = set_writes(file, "TestOa");
+    assert!(writes.iter().any(|w| w.0 == "NOA"), "{file}: NOA writes");
+    let mut emu = awake(p);
+    write_all(&mut emu, &writes, true);
+    assert!(emu.noa_test_signals_routed(), "{file}: routed");
+    let buf = sample(&mut emu, 130 * 64 + 40);
+    let ds = match p.name {
+        "bdw" => deltas::<bdw::reports::A32u40A4u32B8C8>(&buf),
+        _ => deltas::<tgl::reports::A32u40A4u32B8C8>(&buf),
+    };
+    check_test_oa(file, &ds);
+    let w = other_warnings(&mut emu);
+    assert!(w.is_empty(), "{file}: {w:#?}");
+}
+
+#[test]
+fn bdw_test_oa_gives_the_igt_expectations() {
+    run_full(&bdw::PROJECT, "oa-bdw.xml");
+}
+
+#[test]
+fn tgl_gt2_test_oa_gives_the_igt_expectations() {
+    run_full(&tgl::PROJECT, "oa-tglgt2.xml");
+}
+
+#[test]
+fn tgl_gt1_test_oa_gives_the_igt_expectations() {
+    run_full(&tgl::PROJECT, "oa-tglgt1.xml");
+}
+
+#[test]
+fn without_the_mux_writes_b3_to_b7_stay_zero_loudly() {
+    for (p, file) in [
+        (&bdw::PROJECT, "oa-bdw.xml"),
+        (&tgl::PROJECT, "oa-tglgt2.xml"),
+    ] {
+        let writes = set_writes(file, "TestOa");
+        let mut emu = awake(p);
+        write_all(&mut emu, &writes, false);
+        assert!(!emu.noa_test_signals_routed());
+        assert_eq!(emu.noa_mux_writes(), 0);
+        let buf = sample(&mut emu, 20 * 64);
+        // More advances: the warning is not repeated.
+        emu.advance(100);
+        emu.advance(100);
+        let ds = match p.name {
+            "bdw" => deltas::<bdw::reports::A32u40A4u32B8C8>(&buf),
+            _ => deltas::<tgl::reports::A32u40A4u32B8C8>(&buf),
+        };
+        assert!(ds.len() >= 10);
+        for d in &ds {
+            let clock = d.gpu_clock.expect("clock");
+            assert_eq!(d.b(0), Some(0));
+            assert_eq!(d.b(1), Some(clock));
+            assert_eq!(d.b(2), Some(clock));
+            for n in 3..8 {
+                assert_eq!(d.b(n), Some(0), "{file} B{n}");
+            }
+        }
+        let w = other_warnings(&mut emu);
+        let cecs: Vec<u8> = w
+            .iter()
+            .filter_map(|w| match w.kind {
+                WarningKind::Oa(OaWarningKind::CecInputUnknown {
+                    cec,
+                    select: 2,
+                    why: CecUnknown::BooleanNotRouted,
+                }) => Some(cec),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(cecs, [3, 4, 5, 6, 7], "{file}: {w:#?}");
+        assert_eq!(w.len(), 5, "{file}: {w:#?}");
+        assert!(w[0].to_string().contains("B3 counts nothing"), "{}", w[0]);
+    }
+}
+
+#[test]
+fn routing_needs_every_write_and_the_noa_enable() {
+    let p = &bdw::PROJECT;
+    let writes = set_writes("oa-bdw.xml", "TestOa");
+    let chicken = reg(p, "GDT_CHICKEN_BITS").address;
+    // Every mux write but one: not routed.
+    let noa_writes: Vec<_> = writes.iter().filter(|w| w.1 == 0x9888).collect();
+    for skip in 0..noa_writes.len() {
+        let mut emu = awake(p);
+        emu.write32(chicken, 0x80);
+        for (i, w) in noa_writes.iter().enumerate() {
+            if i != skip {
+                emu.write32(w.1, w.2);
+            }
+        }
+        assert!(!emu.noa_test_signals_routed(), "without write {skip}");
+    }
+    // All of them, NOA enabled, then disabled, then a later write under the
+    // same mux key (RenderBasic reprograms 0x258B....).
+    let mut emu = awake(p);
+    write_all(&mut emu, &writes, true);
+    assert!(emu.noa_test_signals_routed());
+    emu.write32(chicken, 0x0);
+    assert!(!emu.noa_test_signals_routed(), "GT_NOA_ENABLE clear");
+    emu.write32(chicken, 0x80);
+    assert!(emu.noa_test_signals_routed());
+    let rb = set_writes("oa-bdw.xml", "RenderBasic");
+    write_all(&mut emu, &rb, true);
+    assert!(
+        !emu.noa_test_signals_routed(),
+        "RenderBasic reprograms the mux"
+    );
+    // Pokes are not mux writes.
+    let mut emu = awake(p);
+    emu.write32(chicken, 0x80);
+    for w in &noa_writes {
+        emu.poke(w.1, u64::from(w.2));
+    }
+    assert_eq!(emu.noa_mux_writes(), 0);
+    assert!(!emu.noa_test_signals_routed());
+}
+
+#[test]
+fn tgl_routing_follows_noa_write_high() {
+    let p = &tgl::PROJECT;
+    let writes = set_writes("oa-tglgt2.xml", "TestOa");
+    let mut emu = awake(p);
+    // The same NOA_WRITE values with NOA_WRITE_HIGH left at 0: not routed.
+    for (_, addr, value) in &writes {
+        if *addr != 0x9884 {
+            emu.write32(*addr, *value);
+        }
+    }
+    assert!(!emu.noa_test_signals_routed());
+    // RPM_CONFIG1.gt_noa_enable is needed.
+    let mut emu = awake(p);
+    for (_, addr, value) in &writes {
+        if *addr != 0xD04 {
+            emu.write32(*addr, *value);
+        }
+    }
+    assert!(!emu.noa_test_signals_routed());
+    emu.write32(
+        reg(p, "RPM_CONFIG1").address,
+        val(p, "RPM_CONFIG1", &[("gt_noa_enable", 1)]),
+    );
+    assert!(emu.noa_test_signals_routed());
+}
+
+#[test]
+fn routing_changes_replan_the_counters() {
+    // Routed after the CEC programming and after counting started: B3
+    // counts from then on.
+    let p = &bdw::PROJECT;
+    let writes = set_writes("oa-bdw.xml", "TestOa");
+    let mut emu = awake(p);
+    write_all(&mut emu, &writes, false);
+    let _ = sample(&mut emu, 64);
+    let b3 = reg(p, "OAPERF_B3").address;
+    assert_eq!(emu.peek(b3), Some(0));
+    for (kind, addr, value) in &writes {
+        if kind == "NOA" {
+            emu.write32(*addr, *value);
+        }
+    }
+    emu.advance(10);
+    assert_eq!(emu.peek(b3), Some(40), "10 ticks = 80 clocks, half of them");
+}
+
+#[test]
+fn trigger_programming_the_model_ignores_is_reported() {
+    for p in [&bdw::PROJECT, &tgl::PROJECT] {
+        let (st2, rt2, st6) = match p.name {
+            "bdw" => ("OASTARTTRIG2", "OAREPORTTRIG2", "OASTARTTRIG6"),
+            _ => ("OAG_OASTARTTRIG2", "OAG_OAREPORTTRIG2", "OAG_OASTARTTRIG6"),
+        };
+        let mut emu = awake(p);
+        // TestOa's values (threshold enable only on the report trigger,
+        // 0xF0800000 on the start triggers): nothing to report.
+        emu.write32(reg(p, st2).address, 0xF080_0000);
+        emu.write32(reg(p, st6).address, 0xF080_0000);
+        emu.write32(reg(p, rt2).address, 0x0080_0000);
+        emu.advance(10);
+        assert!(other_warnings(&mut emu).is_empty(), "{}", p.name);
+        // A report trigger enabled: reported once.
+        emu.write32(
+            reg(p, rt2).address,
+            val(p, rt2, &[("report_trigger_enable", 1)]),
+        );
+        emu.advance(10);
+        emu.advance(10);
+        let w = other_warnings(&mut emu);
+        assert_eq!(w.len(), 1, "{}: {w:#?}", p.name);
+        assert!(
+            matches!(
+                w[0].kind,
+                WarningKind::Oa(OaWarningKind::TriggerNotModelled { register, .. }) if register == rt2
+            ),
+            "{w:#?}"
+        );
+        // A start trigger on another event: reported once.
+        emu.write32(reg(p, st2).address, 0x0080_0000);
+        emu.advance(10);
+        emu.advance(10);
+        let w = other_warnings(&mut emu);
+        assert_eq!(w.len(), 1, "{}: {w:#?}", p.name);
+        assert!(w[0].to_string().contains("start trigger"), "{}", w[0]);
+        // Back to TestOa's value: quiet again.
+        emu.write32(reg(p, st2).address, 0xF080_0000);
+        emu.advance(10);
+        assert!(other_warnings(&mut emu).is_empty());
+    }
+}
