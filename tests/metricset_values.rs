@@ -45,7 +45,10 @@ fn misfits(p: &ProjectInfo, address: u64, value: u64) -> Vec<String> {
     };
     let mut out = Vec::new();
     if r.width < 64 && value >> r.width != 0 {
-        out.push(format!("{}: {value:#x} wider than {} bits", r.name, r.width));
+        out.push(format!(
+            "{}: {value:#x} wider than {} bits",
+            r.name, r.width
+        ));
     }
     let mut covered = 0u64;
     for f in r.fields {
