@@ -325,7 +325,7 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
 /// Each MMIO instance's wake domain and replication group, from the map row
 /// holding element 0 (validation checked that all elements agree). A power
 /// domain's request register is written to wake the domain, so it needs no
-/// force-wake itself (facts section 2), whatever its table row says.
+/// force-wake itself (Linux i915 intel_uncore.c / intel_gt_regs.h), whatever its table row says.
 fn cross_reference(ir: &mut Ir) {
     let domain_of: HashMap<(usize, &str), usize> = ir
         .domains
