@@ -41,10 +41,26 @@ files![
 /// `lib/i915/perf-configs/`): (file name relative to [`dir`], project, text).
 /// A GT1 and a GT2 file both describe `tgl`.
 pub const METRIC_SETS: &[(&str, &str, &str)] = &[
-    ("metricsets/oa-bdw.xml", "bdw", include_str!("../metricsets/oa-bdw.xml")),
-    ("metricsets/oa-hsw.xml", "hsw", include_str!("../metricsets/oa-hsw.xml")),
-    ("metricsets/oa-tglgt1.xml", "tgl", include_str!("../metricsets/oa-tglgt1.xml")),
-    ("metricsets/oa-tglgt2.xml", "tgl", include_str!("../metricsets/oa-tglgt2.xml")),
+    (
+        "metricsets/oa-bdw.xml",
+        "bdw",
+        include_str!("../metricsets/oa-bdw.xml"),
+    ),
+    (
+        "metricsets/oa-hsw.xml",
+        "hsw",
+        include_str!("../metricsets/oa-hsw.xml"),
+    ),
+    (
+        "metricsets/oa-tglgt1.xml",
+        "tgl",
+        include_str!("../metricsets/oa-tglgt1.xml"),
+    ),
+    (
+        "metricsets/oa-tglgt2.xml",
+        "tgl",
+        include_str!("../metricsets/oa-tglgt2.xml"),
+    ),
 ];
 
 /// The project catalogue (`projects.yaml`): families, projects and their order.

@@ -140,11 +140,7 @@ fn sample(emu: &mut Emulator, ticks: u64) -> Vec<u8> {
         timer,
         &[("timer_period", PERIOD_EXPONENT), ("timer_enable", 1)],
     );
-    w(
-        emu,
-        control,
-        &[(format, fmt), ("counter_enable", 1)],
-    );
+    w(emu, control, &[(format, fmt), ("counter_enable", 1)]);
     let start = emu.now();
     emu.advance(ticks);
     let r = reg(p, tail);
