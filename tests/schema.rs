@@ -137,6 +137,7 @@ registers:
     width: 32
     address: { "snb, ivb, vlv": 0x2360, hsw: 0x2B00 }
     reset: 0x0
+    config: OA
     fields:
       - { name: timer_period, bits: "11:6", access: RW, projects: ivb..hsw }
       - { name: timer_enable, bits: 5, access: RW, enum: TimerEnable }
@@ -217,6 +218,8 @@ fn schema_rejects_malformed_descriptions() {
             spoil("- name: TimerEnable", "- name: timer_enable"),
         ),
         ("missing block", spoil("block: oa\n", "")),
+        ("lower-case config kind", spoil("config: OA", "config: oa")),
+        ("unknown config kind", spoil("config: OA", "config: MUX")),
         (
             "catalogue and block keys mixed",
             format!("{GOOD_BLOCK}{GOOD_CATALOGUE}"),

@@ -228,8 +228,7 @@ fn lower_register(l: &mut Lowering, b: &RBlock, r: &RRegister, enum_base: usize)
         array: r.array.map(|(_, stride)| ArrayIr { stride }),
         instances,
         external: b.source.external,
-        // Filled from the description's `config:` key (not yet in the schema).
-        config: None,
+        config: r.config,
     });
 }
 

@@ -340,6 +340,9 @@ pub struct RegisterDef {
     /// Array expansion.
     #[serde(default)]
     pub array: Option<ArrayDef>,
+    /// Metric-set configuration kind that may write it: `OA`, `NOA` or `FLEX`.
+    #[serde(default)]
+    pub config: Option<String>,
     /// Our choices where the PRM is unclear.
     #[serde(default)]
     pub note: Option<String>,
