@@ -64,3 +64,35 @@ fn config_kinds_reach_the_ir() {
     assert_eq!(kind("OTHER"), Some(ConfigKind::Oa));
     assert_eq!(kind("PLAIN"), None);
 }
+
+/// The default strides SCHEMA.md states: 4 for a split 40-bit run (its high
+/// bytes packed one per byte), `bits / 8` rounded up to 4 otherwise.
+#[test]
+fn report_layout_default_strides() {
+    let text = r#"
+block: fmt
+space: mmio
+source: test
+report_formats:
+  - name: F
+    projects: hsw
+    select: 1
+    size: 256
+    layout:
+      - { name: "S{n}", count: 2, offset: 0x0, bits: 40, high_byte_offset: 0x8 }
+      - { name: "W{n}", count: 2, offset: 0x10, bits: 40 }
+      - { name: "N{n}", count: 2, offset: 0x20, bits: 32 }
+      - { name: "H{n}", count: 2, offset: 0x28, bits: 16 }
+"#;
+    let ir = compile(&[("f.yaml".into(), text.into())]).expect("valid");
+    let f = &ir.formats[0];
+    let at = |n: &str| {
+        let c = f.counters.iter().find(|c| c.name == n).expect(n);
+        (c.offset, c.high_byte_offset)
+    };
+    assert_eq!(at("S0"), (0x0, Some(0x8)));
+    assert_eq!(at("S1"), (0x4, Some(0x9)));
+    assert_eq!(at("W1"), (0x18, None));
+    assert_eq!(at("N1"), (0x24, None));
+    assert_eq!(at("H1"), (0x2C, None));
+}
