@@ -153,6 +153,8 @@ registers:
         values: [{ name: noa, value: 0 }, { name: prev, value: 1 }]
 counter_events:
   - { counter: A0, projects: "snb, ivb", event: Active }
+opaque_ranges:
+  - { name: NOA_UNIT, projects: hsw, start: 0x25100, end: 0x2FF93, config: NOA }
 "#;
 
 const GOOD_CATALOGUE: &str = r#"
@@ -220,6 +222,18 @@ fn schema_rejects_malformed_descriptions() {
         ("missing block", spoil("block: oa\n", "")),
         ("lower-case config kind", spoil("config: OA", "config: oa")),
         ("unknown config kind", spoil("config: OA", "config: MUX")),
+        (
+            "misaligned opaque range",
+            spoil("start: 0x25100", "start: 0x25102"),
+        ),
+        (
+            "opaque range end not at a dword's last byte",
+            spoil("end: 0x2FF93", "end: 0x2FF94"),
+        ),
+        (
+            "opaque range without projects",
+            spoil("projects: hsw, start", "start"),
+        ),
         (
             "catalogue and block keys mixed",
             format!("{GOOD_BLOCK}{GOOD_CATALOGUE}"),

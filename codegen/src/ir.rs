@@ -97,6 +97,15 @@ pub struct OpaqueRangeIr {
     pub note: String,
     /// Description file and position.
     pub defined_at: String,
+    /// Built-in (see [`DomainIr::external`]): not emitted.
+    pub external: bool,
+}
+
+impl OpaqueRangeIr {
+    /// Whether the range holds byte `addr`.
+    pub fn contains(&self, addr: u64) -> bool {
+        self.start <= addr && addr <= self.end
+    }
 }
 
 /// An enum under its project-scoped name (`hsw::enums::ReportFormat` for
@@ -570,6 +579,16 @@ impl Ir {
         let mut formats = self.formats.iter().filter(|f| f.project == p).peekable();
         formats.peek().is_some()
             && formats.all(|f| f.counters.iter().all(|c| c.name != "GPU_TICKS"))
+    }
+
+    /// The opaque range of project `p` holding `addr` (the ranges are
+    /// sorted by project and start and do not overlap).
+    pub fn opaque_at(&self, p: usize, addr: u64) -> Option<&OpaqueRangeIr> {
+        let after = self
+            .opaque
+            .partition_point(|r| (r.project, r.start) <= (p, addr));
+        let range = self.opaque[..after].last()?;
+        (range.project == p && range.contains(addr)).then_some(range)
     }
 
     /// The layout of an instance.

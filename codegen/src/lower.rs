@@ -19,8 +19,8 @@
 use crate::diag::{Code, Diagnostic, Pos};
 use crate::ir::{
     ArrayIr, BitRange, CounterIr, DomainIr, EnumIr, EnumValueIr, EventIr, FieldIr, FormatIr,
-    FuseIr, GroupIr, InstanceIr, Ir, LayoutIr, MapRowIr, RegisterIr, ScopedEnumIr, SteeringIr,
-    TableIr, WakeIr,
+    FuseIr, GroupIr, InstanceIr, Ir, LayoutIr, MapRowIr, OpaqueRangeIr, RegisterIr, ScopedEnumIr,
+    SteeringIr, TableIr, WakeIr,
 };
 use crate::model::{FusePolarity, Space};
 use crate::projects::Catalogue;
@@ -94,6 +94,7 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Result<Ir, Vec<Diagnostic>> 
         errors: Vec::new(),
     };
     lower_sections(blocks, &mut l.ir);
+    lower_opaque(blocks, &mut l.ir);
     for b in blocks {
         let enum_base = l.ir.enums.len();
         for e in &b.enums {
@@ -319,6 +320,42 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
         }
     }
     ir.map.sort_by_key(|r| (r.project, r.start));
+}
+
+/// Opaque ranges, one per project, sorted by project and start, each with
+/// the wake domain of the map row holding it (validation checked that one
+/// row target covers the whole range).
+fn lower_opaque(blocks: &[RBlock], ir: &mut Ir) {
+    let mut out = Vec::new();
+    for b in blocks {
+        for o in &b.sections.opaque {
+            let pos = b.source.index.node(&o.path);
+            for p in o.projects.iter() {
+                let domain = ir
+                    .row_at(p, o.start)
+                    .and_then(|r| r.wake.as_deref())
+                    .and_then(|w| {
+                        ir.domains
+                            .iter()
+                            .position(|d| d.project == p && d.name == w)
+                    });
+                out.push(OpaqueRangeIr {
+                    project: p,
+                    name: o.name.clone(),
+                    start: o.start,
+                    end: o.end,
+                    config: o.config,
+                    domain,
+                    description: o.description.clone(),
+                    note: o.note.clone(),
+                    defined_at: format!("{}:{}:{}", b.source.rel_name, pos.line, pos.column),
+                    external: b.source.external,
+                });
+            }
+        }
+    }
+    out.sort_by_key(|r| (r.project, r.start));
+    ir.opaque = out;
 }
 
 /// Each MMIO instance's wake domain and replication group, from the map row

@@ -103,6 +103,35 @@ pub struct BlockFile {
     /// Data tables.
     #[serde(default)]
     pub tables: Vec<TableDef>,
+    /// Address ranges with no public register layout.
+    #[serde(default)]
+    pub opaque_ranges: Vec<OpaqueRangeDef>,
+}
+
+/// An address range whose registers have no public layout (HSW's NOA unit).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpaqueRangeDef {
+    /// UPPER_SNAKE_CASE name.
+    pub name: String,
+    /// Project expression.
+    pub projects: String,
+    /// First byte (dword aligned).
+    pub start: u64,
+    /// Last byte, inclusive (the last byte of a dword).
+    pub end: u64,
+    /// Metric-set configuration kind that may write it: `OA`, `NOA` or `FLEX`.
+    #[serde(default)]
+    pub config: Option<String>,
+    /// What it is.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Where in the PRM (or other public source).
+    #[serde(default)]
+    pub prm: Option<String>,
+    /// Our choices.
+    #[serde(default)]
+    pub note: Option<String>,
 }
 
 /// Power domains of some projects.

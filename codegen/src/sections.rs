@@ -1,9 +1,11 @@
 //! Resolution of the sections that are not registers: power domains,
-//! replication groups, address maps, report formats and data tables.
+//! replication groups, address maps, report formats, data tables and
+//! opaque ranges.
 //! Project expressions are parsed and report layouts expanded here (with
 //! located errors); cross-checks are validation passes.
 
 use crate::diag::{Code, Diagnostics};
+use crate::ir::ConfigKind;
 use crate::load::SourceFile;
 use crate::model::{BlockFile, Cell, FusePolarity};
 use crate::projects::{Catalogue, ProjectSet};
@@ -133,6 +135,27 @@ pub struct RTable {
     pub rows: Vec<Vec<Cell>>,
 }
 
+/// An opaque address range on a set of projects.
+#[derive(Debug, Clone)]
+pub struct ROpaque {
+    /// Node path.
+    pub path: String,
+    /// Projects.
+    pub projects: ProjectSet,
+    /// Name.
+    pub name: String,
+    /// First byte.
+    pub start: u64,
+    /// Last byte (inclusive).
+    pub end: u64,
+    /// Configuration kind, if given and known.
+    pub config: Option<ConfigKind>,
+    /// Description.
+    pub description: String,
+    /// Note.
+    pub note: String,
+}
+
 /// Everything but the registers of one file.
 #[derive(Debug, Clone, Default)]
 pub struct RSections {
@@ -148,6 +171,8 @@ pub struct RSections {
     pub tables: Vec<RTable>,
     /// `(path, projects, register)` of the steering selectors for CPU accesses.
     pub steering: Vec<(String, ProjectSet, String)>,
+    /// Opaque address ranges.
+    pub opaque: Vec<ROpaque>,
 }
 
 fn text(s: &Option<String>) -> String {
@@ -325,6 +350,25 @@ pub fn resolve_sections(
             description: text(&t.description),
             columns: t.columns.clone(),
             rows: t.rows.clone(),
+        });
+    }
+    for (i, o) in file.opaque_ranges.iter().enumerate() {
+        let path = format!("opaque_ranges/{i}");
+        let Some(p) = projects(&o.projects, path.clone(), &o.name, diags) else {
+            continue;
+        };
+        let config = o.config.as_deref().and_then(|c| {
+            crate::resolve::resolve_config(source, &format!("{path}/config"), &o.name, c, diags)
+        });
+        out.opaque.push(ROpaque {
+            path,
+            projects: p,
+            name: o.name.clone(),
+            start: o.start,
+            end: o.end,
+            config,
+            description: text(&o.description),
+            note: text(&o.note),
         });
     }
     out

@@ -96,3 +96,97 @@ report_formats:
     assert_eq!(at("N1"), (0x24, None));
     assert_eq!(at("H1"), (0x2C, None));
 }
+
+/// The valid ranges of `opaque.yaml` (the first two), without the broken ones.
+fn opaque_ok() -> (String, String) {
+    let (name, text) = fixture("opaque.yaml");
+    let cut = text.find("  - name: BAD_ORDER").expect("fixture layout");
+    (name, text[..cut].to_string())
+}
+
+#[test]
+fn opaque_range_errors_are_located() {
+    let got = compile(&[fixture("opaque.yaml")]).unwrap_err();
+    assert_eq!(
+        got,
+        [
+            "PR126 opaque.yaml:32:10 BAD_ORDER",
+            "PR112 opaque.yaml:35:12 BAD_ALIGN",
+            "PR112 opaque.yaml:36:10 BAD_ALIGN",
+            "PR108 opaque.yaml:39:12 HOLDS_REG",
+            "PR108 opaque.yaml:43:12 OVERLAPS",
+            "PR128 opaque.yaml:47:12 RESERVED_PART",
+            "PR121 opaque.yaml:49:11 bad_name",
+            "PR203 opaque.yaml:53:13 bad_name",
+        ]
+    );
+}
+
+#[test]
+fn opaque_ranges_reach_the_ir_sorted_with_their_domain() {
+    let ir = compile(&[opaque_ok()]).expect("valid");
+    let hsw = ir.catalogue.find("hsw").expect("hsw");
+    let ivb = ir.catalogue.find("ivb").expect("ivb");
+    let on = |p: usize| -> Vec<(&str, u64, u64)> {
+        ir.opaque
+            .iter()
+            .filter(|o| o.project == p)
+            .map(|o| (o.name.as_str(), o.start, o.end))
+            .collect()
+    };
+    assert_eq!(
+        on(hsw),
+        [("UNIT_A", 0x8100, 0x81FF), ("UNIT_B", 0x9000, 0x90FF)]
+    );
+    assert_eq!(on(ivb), [("UNIT_A", 0x8100, 0x81FF)]);
+    let b = ir.opaque_at(hsw, 0x90FC).expect("inside UNIT_B");
+    assert_eq!(b.name, "UNIT_B");
+    assert_eq!(b.config, Some(ConfigKind::Noa));
+    assert_eq!(
+        (b.description.as_str(), b.note.as_str()),
+        ("The second unit.", "Fixture.")
+    );
+    assert_eq!(b.defined_at, "opaque.yaml:18:9");
+    let dom = b
+        .domain
+        .map(|d| (ir.domains[d].project, ir.domains[d].name.as_str()));
+    assert_eq!(dom, Some((hsw, "aon")));
+    // ivb has no address map here: no domain.
+    assert_eq!(ir.opaque_at(ivb, 0x8100).and_then(|o| o.domain), None);
+    assert_eq!(ir.opaque_at(ivb, 0x9000), None);
+    assert_eq!(ir.opaque_at(hsw, 0x9100), None);
+    assert_eq!(ir.opaque_at(hsw, 0x80FF), None);
+}
+
+/// Opaque ranges of a file whose space is not MMIO, and ranges straddling
+/// map rows with different targets, are refused.
+#[test]
+fn opaque_ranges_are_mmio_and_under_one_target() {
+    let (name, text) = opaque_ok();
+    let msr = edit(&text, "space: mmio", "space: msr");
+    let msr = edit(&msr, "address_map:", "address_map_unused:");
+    let got = compile(&[(name.clone(), msr)]).unwrap_err();
+    assert!(got.iter().any(|d| d.starts_with("PR003 ")), "{got:?}");
+    let two = edit(
+        &text,
+        "      - { start: 0x0, end: 0xFFFF, wake: aon }",
+        "      - { start: 0x0, end: 0x8FFF, wake: aon }\n      - { start: 0x9000, end: 0xFFFF, wake: aon2 }",
+    );
+    let two = edit(
+        &two,
+        "      - { name: aon, always_on: true }",
+        "      - { name: aon, always_on: true }\n      - { name: aon2, always_on: true }",
+    );
+    assert!(compile(&[(name.clone(), two.clone())]).is_ok());
+    let straddle = edit(
+        &two,
+        "    start: 0x9000\n    end: 0x90FF",
+        "    start: 0x8F00\n    end: 0x90FF",
+    );
+    let got = compile(&[(name, straddle)]).unwrap_err();
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        got[0].starts_with("PR127 opaque.yaml:22:12 UNIT_B"),
+        "{got:?}"
+    );
+}

@@ -290,6 +290,28 @@ pub struct TableInfo {
     pub rows: &'static [&'static [Cell]],
 }
 
+/// A described MMIO range whose registers have no public field layout (such
+/// as HSW's NOA unit): metric sets program it by address, and the emulator
+/// keeps its dwords as plain storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpaqueRange {
+    /// Name (`NOA_UNIT`).
+    pub name: &'static str,
+    /// First byte (dword aligned).
+    pub start: u64,
+    /// Last byte (inclusive; the last byte of a dword).
+    pub end: u64,
+    /// Wake domain from the project's force-wake table (`None`: not in the table).
+    pub domain: Option<&'static str>,
+}
+
+impl OpaqueRange {
+    /// Whether the range holds byte `address`.
+    pub const fn contains(&self, address: u64) -> bool {
+        self.start <= address && address <= self.end
+    }
+}
+
 /// Everything described for one project.
 #[derive(Clone, Copy, Debug)]
 pub struct ProjectInfo {
@@ -313,6 +335,8 @@ pub struct ProjectInfo {
     pub tables: &'static [TableInfo],
     /// The steering (MCR selector) register for CPU accesses to replicated ranges.
     pub steering: Option<&'static str>,
+    /// Opaque MMIO ranges, by ascending start.
+    pub opaque: &'static [OpaqueRange],
 }
 
 impl ProjectInfo {
@@ -344,6 +368,11 @@ impl ProjectInfo {
     pub fn row_at(&self, address: u64) -> Option<&'static MapRow> {
         let i = self.map.partition_point(|r| r.end < address);
         self.map.get(i).filter(|r| r.start <= address)
+    }
+    /// The opaque range holding `address` (binary search).
+    pub fn opaque_at(&self, address: u64) -> Option<&'static OpaqueRange> {
+        let i = self.opaque.partition_point(|r| r.end < address);
+        self.opaque.get(i).filter(|r| r.start <= address)
     }
     /// A power domain by name.
     pub fn domain(&self, name: &str) -> Option<&'static DomainInfo> {

@@ -105,7 +105,8 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
         }
         let regs: Vec<_> = ir.emitted(pi).collect();
         let has_formats = ir.formats.iter().any(|f| f.project == pi && !f.external);
-        if regs.is_empty() && !has_formats && !opts.projects {
+        let has_opaque = ir.opaque.iter().any(|o| o.project == pi && !o.external);
+        if regs.is_empty() && !has_formats && !has_opaque && !opts.projects {
             continue;
         }
         let (formats_mod, format_refs) = formats::emit_formats(ir, pi, opts);

@@ -31,8 +31,10 @@ pub const PASSES: &[Pass] = &[
     sections::register_domains,
     sections::report_formats,
     sections::tables,
+    opaque::opaque_ranges,
 ];
 
+mod opaque;
 mod sections;
 
 /// Run every pass.

@@ -285,6 +285,7 @@ static TINY: ProjectInfo = ProjectInfo {
     formats: &[],
     tables: &[],
     steering: None,
+    opaque: &[],
 };
 
 /// TGL with a replicated register in every replication group: the shipped

@@ -123,6 +123,7 @@ pub mod ivb {
         groups: &[],
         map: &[],
         tables: &[],
+        opaque: &[],
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 2usize] = [
@@ -201,6 +202,7 @@ pub mod hsw {
         groups: &[],
         map: &[],
         tables: &[],
+        opaque: &[],
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 7usize] = [

@@ -138,6 +138,7 @@ pub mod ivb {
         groups: &[],
         map: &[],
         tables: &[],
+        opaque: &[],
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
@@ -190,6 +191,7 @@ pub mod hsw {
         groups: &[],
         map: &[],
         tables: &[],
+        opaque: &[],
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [

@@ -102,6 +102,7 @@ pub mod hsw {
         groups: &[],
         map: &[],
         tables: &[],
+        opaque: &[],
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [

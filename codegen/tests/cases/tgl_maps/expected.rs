@@ -69,6 +69,7 @@ pub mod tgl {
         groups: &[],
         map: &[],
         tables: &[],
+        opaque: &[],
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 3usize] = [
