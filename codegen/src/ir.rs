@@ -39,6 +39,53 @@ pub struct Ir {
     /// Described address ranges with no public field layout (HSW's NOA unit),
     /// per project, by ascending start.
     pub opaque: Vec<OpaqueRangeIr>,
+    /// GPU command layouts, per project.
+    pub commands: Vec<CommandIr>,
+}
+
+/// A GPU command (`MI_REPORT_PERF_COUNT`) on one project: its length and
+/// the fields of its dwords.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandIr {
+    /// Catalogue index of the project.
+    pub project: usize,
+    /// UPPER_SNAKE_CASE name.
+    pub name: String,
+    /// Title.
+    pub title: String,
+    /// PRM description.
+    pub description: String,
+    /// PRM locator.
+    pub prm: String,
+    /// Our note.
+    pub note: String,
+    /// Description file and position.
+    pub defined_at: String,
+    /// Built-in (see [`DomainIr::external`]): not emitted.
+    pub external: bool,
+    /// Length in dwords on this project.
+    pub dwords: u32,
+    /// Fields by dword, then ascending lsb.
+    pub fields: Vec<CommandFieldIr>,
+}
+
+/// One field of a command dword.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandFieldIr {
+    /// snake_case name.
+    pub name: String,
+    /// Index of its dword on this project.
+    pub dword: u32,
+    /// Lowest bit.
+    pub lsb: u32,
+    /// Number of bits.
+    pub width: u32,
+    /// The constant value of a fixed field (opcode, length); `None`: set by the user.
+    pub value: Option<u64>,
+    /// Description.
+    pub description: String,
+    /// Note.
+    pub note: String,
 }
 
 /// Which kind of metric-set configuration block may write a register: the

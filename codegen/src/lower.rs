@@ -18,9 +18,9 @@
 
 use crate::diag::{Code, Diagnostic, Pos};
 use crate::ir::{
-    ArrayIr, BitRange, CounterIr, DomainIr, EnumIr, EnumValueIr, EventIr, FieldIr, FormatIr,
-    FuseIr, GroupIr, InstanceIr, Ir, LayoutIr, MapRowIr, OpaqueRangeIr, RegisterIr, ScopedEnumIr,
-    SteeringIr, TableIr, WakeIr,
+    ArrayIr, BitRange, CommandFieldIr, CommandIr, CounterIr, DomainIr, EnumIr, EnumValueIr,
+    EventIr, FieldIr, FormatIr, FuseIr, GroupIr, InstanceIr, Ir, LayoutIr, MapRowIr, OpaqueRangeIr,
+    RegisterIr, ScopedEnumIr, SteeringIr, TableIr, WakeIr,
 };
 use crate::model::{FusePolarity, Space};
 use crate::projects::Catalogue;
@@ -95,6 +95,7 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Result<Ir, Vec<Diagnostic>> 
     };
     lower_sections(blocks, &mut l.ir);
     lower_opaque(blocks, &mut l.ir);
+    lower_commands(blocks, &mut l.ir);
     for b in blocks {
         let enum_base = l.ir.enums.len();
         for e in &b.enums {
@@ -356,6 +357,54 @@ fn lower_opaque(blocks: &[RBlock], ir: &mut Ir) {
     }
     out.sort_by_key(|r| (r.project, r.start));
     ir.opaque = out;
+}
+
+/// Commands, one per project: the dwords present there, renumbered, and
+/// their fields with the project's constant values.
+fn lower_commands(blocks: &[RBlock], ir: &mut Ir) {
+    for b in blocks {
+        for c in &b.sections.commands {
+            let pos = b.source.index.node(&c.path);
+            for p in c.projects.iter() {
+                let mut fields = Vec::new();
+                let present = c.dwords.iter().filter(|w| w.projects.contains(p));
+                let mut dwords = 0;
+                for (k, w) in present.enumerate() {
+                    dwords = k as u32 + 1;
+                    for f in w.fields.iter().filter(|f| f.projects.contains(p)) {
+                        let Some((msb, lsb)) = f.bits else { continue };
+                        let value = f
+                            .value
+                            .as_ref()
+                            .and_then(|v| v.iter().find(|(s, _, _)| s.contains(p)))
+                            .map(|x| x.1);
+                        fields.push(CommandFieldIr {
+                            name: f.name.clone(),
+                            dword: k as u32,
+                            lsb,
+                            width: msb - lsb + 1,
+                            value,
+                            description: f.description.clone(),
+                            note: f.note.clone(),
+                        });
+                    }
+                }
+                fields.sort_by_key(|f| (f.dword, f.lsb));
+                ir.commands.push(CommandIr {
+                    project: p,
+                    name: c.name.clone(),
+                    title: c.title.clone(),
+                    description: c.description.clone(),
+                    prm: c.prm.clone(),
+                    note: c.note.clone(),
+                    defined_at: format!("{}:{}:{}", b.source.rel_name, pos.line, pos.column),
+                    external: b.source.external,
+                    dwords,
+                    fields,
+                });
+            }
+        }
+    }
 }
 
 /// Each MMIO instance's wake domain and replication group, from the map row

@@ -448,7 +448,7 @@ fn show(v: &Value) -> String {
 
 /// Interpret an integer-or-map value; checks that a map covers `projects` exactly once.
 #[allow(clippy::too_many_arguments)]
-fn resolve_map(
+pub(crate) fn resolve_map(
     source: &SourceFile,
     cat: &Catalogue,
     path: &str,

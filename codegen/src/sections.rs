@@ -156,6 +156,62 @@ pub struct ROpaque {
     pub note: String,
 }
 
+/// A command on a set of projects.
+#[derive(Debug, Clone)]
+pub struct RCommand {
+    /// Node path.
+    pub path: String,
+    /// Projects.
+    pub projects: ProjectSet,
+    /// Name.
+    pub name: String,
+    /// Title.
+    pub title: String,
+    /// Description.
+    pub description: String,
+    /// PRM locator.
+    pub prm: String,
+    /// Note.
+    pub note: String,
+    /// Dwords in order.
+    pub dwords: Vec<RDword>,
+}
+
+/// One dword of a command.
+#[derive(Debug, Clone)]
+pub struct RDword {
+    /// Node path.
+    pub path: String,
+    /// Projects (a subset of the command's when valid).
+    pub projects: ProjectSet,
+    /// Description.
+    pub description: String,
+    /// Fields.
+    pub fields: Vec<RCommandField>,
+}
+
+/// One field of a command dword.
+#[derive(Debug, Clone)]
+pub struct RCommandField {
+    /// Node path.
+    pub path: String,
+    /// Name.
+    pub name: String,
+    /// `(msb, lsb)`, if the range parsed.
+    pub bits: Option<(u32, u32)>,
+    /// Projects (the dword's when omitted).
+    pub projects: ProjectSet,
+    /// Constant value per project set (`None`: a variable field); an
+    /// unresolvable map is reported and leaves the field out of lowering.
+    pub value: Option<Vec<(ProjectSet, u64, String)>>,
+    /// The value was given but did not resolve.
+    pub bad_value: bool,
+    /// Description.
+    pub description: String,
+    /// Note.
+    pub note: String,
+}
+
 /// Everything but the registers of one file.
 #[derive(Debug, Clone, Default)]
 pub struct RSections {
@@ -173,6 +229,8 @@ pub struct RSections {
     pub steering: Vec<(String, ProjectSet, String)>,
     /// Opaque address ranges.
     pub opaque: Vec<ROpaque>,
+    /// GPU commands.
+    pub commands: Vec<RCommand>,
 }
 
 fn text(s: &Option<String>) -> String {
@@ -369,6 +427,80 @@ pub fn resolve_sections(
             config,
             description: text(&o.description),
             note: text(&o.note),
+        });
+    }
+    for (i, c) in file.commands.iter().enumerate() {
+        let path = format!("commands/{i}");
+        let Some(cp) = projects(&c.projects, path.clone(), &c.name, diags) else {
+            continue;
+        };
+        let mut dwords = Vec::new();
+        for (j, d) in c.dwords.iter().enumerate() {
+            let dpath = format!("{path}/dwords/{j}");
+            let dp = match &d.projects {
+                None => cp,
+                Some(e) => match projects(e, dpath.clone(), &c.name, diags) {
+                    Some(s) => s,
+                    None => continue,
+                },
+            };
+            let mut fields = Vec::new();
+            for (k, f) in d.fields.iter().enumerate() {
+                let fpath = format!("{dpath}/fields/{k}");
+                let item = format!("{}.{}", c.name, f.name);
+                let fp = match &f.projects {
+                    None => dp,
+                    Some(e) => match projects(e, fpath.clone(), &item, diags) {
+                        Some(s) => s,
+                        None => continue,
+                    },
+                };
+                let bits = match crate::resolve::parse_bits(&f.bits) {
+                    Ok(b) => Some(b),
+                    Err(m) => {
+                        diags.push(source.diag(Code::BadBits, &format!("{fpath}/bits"), &item, m));
+                        None
+                    }
+                };
+                let value = f.value.as_ref().and_then(|v| {
+                    crate::resolve::resolve_map(
+                        source,
+                        cat,
+                        &format!("{fpath}/value"),
+                        &item,
+                        "value",
+                        Some(v),
+                        Some(fp),
+                        diags,
+                    )
+                });
+                fields.push(RCommandField {
+                    path: fpath,
+                    name: f.name.clone(),
+                    bits,
+                    projects: fp,
+                    bad_value: f.value.is_some() && value.is_none(),
+                    value,
+                    description: text(&f.description),
+                    note: text(&f.note),
+                });
+            }
+            dwords.push(RDword {
+                path: dpath,
+                projects: dp,
+                description: text(&d.description),
+                fields,
+            });
+        }
+        out.commands.push(RCommand {
+            path,
+            projects: cp,
+            name: c.name.clone(),
+            title: text(&c.title),
+            description: text(&c.description),
+            prm: text(&c.prm),
+            note: text(&c.note),
+            dwords,
         });
     }
     out

@@ -26,6 +26,7 @@ files![
     "ivt_r2pcie.yaml",
     "ivt_ubox.yaml",
     "oa_bdw.yaml",
+    "oa_commands.yaml",
     "oa_gen7.yaml",
     "oa_gen7_formats.yaml",
     "oa_tgl.yaml",

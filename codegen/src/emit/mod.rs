@@ -9,6 +9,7 @@
 //!   replication groups as types, its runtime tables, and per register a unit
 //!   struct with one `Register` (or `RegisterArray`) impl.
 
+mod commands;
 mod enums;
 mod formats;
 mod layout;
@@ -106,7 +107,13 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
         let regs: Vec<_> = ir.emitted(pi).collect();
         let has_formats = ir.formats.iter().any(|f| f.project == pi && !f.external);
         let has_opaque = ir.opaque.iter().any(|o| o.project == pi && !o.external);
-        if regs.is_empty() && !has_formats && !has_opaque && !opts.projects {
+        let (commands_mod, command_refs) = commands::emit_commands(ir, pi, hal);
+        if regs.is_empty()
+            && !has_formats
+            && !has_opaque
+            && command_refs.is_empty()
+            && !opts.projects
+        {
             continue;
         }
         let (formats_mod, format_refs) = formats::emit_formats(ir, pi, opts);
@@ -154,11 +161,13 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
                     registers: &[#(#infos),*],
                     events: &[#(#events),*],
                     formats: &[#(#format_refs),*],
+                    commands: &[#(#command_refs),*],
                     #tables
                 };
                 #table
                 #scoped
                 #formats_mod
+                #commands_mod
                 #power_types
                 #(#items)*
             }

@@ -32,8 +32,10 @@ pub const PASSES: &[Pass] = &[
     sections::report_formats,
     sections::tables,
     opaque::opaque_ranges,
+    commands::commands,
 ];
 
+mod commands;
 mod opaque;
 mod sections;
 

@@ -286,6 +286,7 @@ static TINY: ProjectInfo = ProjectInfo {
     tables: &[],
     steering: None,
     opaque: &[],
+    commands: &[],
 };
 
 /// TGL with a replicated register in every replication group: the shipped
