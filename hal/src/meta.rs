@@ -348,7 +348,7 @@ impl CommandField {
 }
 
 /// Why dwords are not a command, or a value does not fit its field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CommandError {
     /// The command is `expected` dwords long on this project; `got` were given.
     Length {
@@ -434,9 +434,9 @@ impl CommandInfo {
         self.fields.iter().filter(|f| f.value.is_none())
     }
     /// Check that `dwords` are this command: first the fixed fields of the
-    /// dwords given (command type, opcode, dword length: from the high bits
-    /// of dword 0 down, so another command is reported by its opcode), then
-    /// the number of dwords.
+    /// dwords given, in reverse field order (so dword 0's command type and
+    /// opcode come before its length, and another command is reported by
+    /// its opcode), then the number of dwords.
     pub fn check(&self, dwords: &[u32]) -> Result<(), CommandError> {
         for f in self.fields.iter().rev() {
             let (Some(expected), Some(_)) = (f.value, dwords.get(f.dword as usize)) else {

@@ -57,6 +57,12 @@ pub enum OaWarningKind {
         /// The report's address.
         address: u64,
     },
+    /// Dwords given as MI_REPORT_PERF_COUNT are not that command on this
+    /// project (another opcode, command type or length): nothing happened.
+    BadCommand {
+        /// What does not match the command's description.
+        error: hal::meta::CommandError,
+    },
 }
 
 /// One complaint of the OA model, with the time it happened.
@@ -90,6 +96,9 @@ impl fmt::Display for OaWarning {
                 f,
                 "report at {address:#x} reaches beyond the 4 GiB GGTT (bytes dropped)"
             ),
+            OaWarningKind::BadCommand { error } => {
+                write!(f, "{error} (command ignored, nothing written)")
+            }
         }
     }
 }
