@@ -155,6 +155,14 @@ counter_events:
   - { counter: A0, projects: "snb, ivb", event: Active }
 opaque_ranges:
   - { name: NOA_UNIT, projects: hsw, start: 0x25100, end: 0x2FF93, config: NOA }
+commands:
+  - name: MI_REPORT_PERF_COUNT
+    projects: "ivb, hsw"
+    dwords:
+      - fields:
+          - { name: opcode, bits: "28:23", value: 0x28 }
+          - { name: dword_length, bits: "5:0", value: { ivb: 1, hsw: 1 } }
+      - fields: [ { name: report_id, bits: "31:0" } ]
 "#;
 
 const GOOD_CATALOGUE: &str = r#"
@@ -229,6 +237,10 @@ fn schema_rejects_malformed_descriptions() {
         (
             "opaque range end not at a dword's last byte",
             spoil("end: 0x2FF93", "end: 0x2FF94"),
+        ),
+        (
+            "command field without bits",
+            spoil("{ name: report_id, bits: \"31:0\" }", "{ name: report_id }"),
         ),
         (
             "opaque range without projects",

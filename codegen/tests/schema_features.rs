@@ -190,3 +190,96 @@ fn opaque_ranges_are_mmio_and_under_one_target() {
         "{got:?}"
     );
 }
+
+#[test]
+fn command_errors_are_located() {
+    let got = compile(&[fixture("commands.yaml")]).unwrap_err();
+    assert_eq!(
+        got,
+        [
+            "PR115 commands.yaml:19:19 MI_BAD",
+            "PR109 commands.yaml:21:51 MI_BAD.opcode",
+            // No value for hsw and tgl; a value for snb, not a project of the field.
+            "PR114 commands.yaml:22:49 MI_BAD.length",
+            "PR114 commands.yaml:22:49 MI_BAD.length",
+            "PR121 commands.yaml:23:21 MI_BAD.Wide",
+            "PR103 commands.yaml:23:33 MI_BAD.Wide",
+            "PR104 commands.yaml:24:32 MI_BAD.low",
+            "PR106 commands.yaml:25:21 MI_BAD.opcode",
+            "PR104 commands.yaml:25:35 MI_BAD.opcode",
+        ]
+    );
+}
+
+#[test]
+fn commands_reach_the_ir_per_project() {
+    let (name, text) = fixture("commands.yaml");
+    let cut = text.find("  - name: MI_BAD").expect("fixture layout");
+    let ir = compile(&[(name, text[..cut].to_string())]).expect("valid");
+    let hsw = ir.catalogue.find("hsw").expect("hsw");
+    let bdw = ir.catalogue.find("bdw").expect("bdw");
+    let on = |p: usize| {
+        let c = ir
+            .commands
+            .iter()
+            .find(|c| c.project == p)
+            .expect("command");
+        let fields: Vec<(&str, u32, u32, Option<u64>)> = c
+            .fields
+            .iter()
+            .map(|f| (f.name.as_str(), f.dword, f.lsb, f.value))
+            .collect();
+        (c.dwords, fields)
+    };
+    assert_eq!(
+        on(hsw),
+        (
+            2,
+            vec![
+                ("dword_length", 0, 0, Some(1)),
+                ("opcode", 0, 23, Some(0x28)),
+                ("report_id", 1, 0, None),
+            ]
+        )
+    );
+    assert_eq!(
+        on(bdw),
+        (
+            3,
+            vec![
+                ("dword_length", 0, 0, Some(2)),
+                ("opcode", 0, 23, Some(0x28)),
+                ("extra", 1, 0, None),
+                ("report_id", 2, 0, None),
+            ]
+        )
+    );
+}
+
+/// The shipped MI_REPORT_PERF_COUNT: 3 dwords on IVB..HSW (PRM 000), 4 on
+/// BDW and TGL (Linux i915), none on SNB; Core Mode Enable from HSW on.
+#[test]
+fn shipped_mi_report_perf_count() {
+    let ir = perfregs_codegen::compile_path(Path::new(perfregs_regdefs::dir()))
+        .expect("shipped descriptions");
+    let len = |tag: &str| {
+        let p = ir.catalogue.find(tag).expect(tag);
+        ir.commands
+            .iter()
+            .find(|c| c.project == p && c.name == "MI_REPORT_PERF_COUNT")
+            .map(|c| {
+                let has = |n: &str| c.fields.iter().any(|f| f.name == n);
+                (
+                    c.dwords,
+                    has("core_mode_enable"),
+                    has("memory_address_high"),
+                )
+            })
+    };
+    assert_eq!(len("snb"), None);
+    assert_eq!(len("ivb"), Some((3, false, false)));
+    assert_eq!(len("vlv"), Some((3, false, false)));
+    assert_eq!(len("hsw"), Some((3, true, false)));
+    assert_eq!(len("bdw"), Some((4, true, true)));
+    assert_eq!(len("tgl"), Some((4, true, true)));
+}

@@ -598,3 +598,103 @@ impl ProjectInfo {
         self.events.iter().find(|e| e.counter == counter)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static CMD: CommandInfo = CommandInfo {
+        name: "T",
+        title: "",
+        dwords: 2,
+        fields: &[
+            CommandField {
+                name: "len",
+                dword: 0,
+                lsb: 0,
+                width: 6,
+                value: Some(0),
+                description: "",
+            },
+            CommandField {
+                name: "op",
+                dword: 0,
+                lsb: 23,
+                width: 6,
+                value: Some(0x28),
+                description: "",
+            },
+            CommandField {
+                name: "x",
+                dword: 1,
+                lsb: 4,
+                width: 4,
+                value: None,
+                description: "",
+            },
+            CommandField {
+                name: "y",
+                dword: 1,
+                lsb: 31,
+                width: 1,
+                value: None,
+                description: "",
+            },
+        ],
+    };
+
+    #[test]
+    fn encode_and_decode_commands() {
+        let mut d = [0xFFFF_FFFF; 3];
+        assert_eq!(CMD.encode_into(&[0xA, 1], &mut d), Ok(()));
+        assert_eq!(d, [0x1400_0000, 0x8000_00A0, 0xFFFF_FFFF]);
+        let mut v = [0; 2];
+        assert_eq!(CMD.decode_into(&d[..2], &mut v), Ok(()));
+        assert_eq!(v, [0xA, 1]);
+        // A value wider than its field is refused, not truncated.
+        assert_eq!(
+            CMD.encode_into(&[0x10, 0], &mut d),
+            Err(CommandError::TooWide {
+                command: "T",
+                field: "x",
+                value: 0x10
+            })
+        );
+        // The opcode is checked before the length field and the dword count.
+        let other = [0x1200_0005, 0];
+        assert!(matches!(
+            CMD.check(&other),
+            Err(CommandError::Constant {
+                field: "op",
+                found: 0x24,
+                ..
+            })
+        ));
+        assert!(matches!(
+            CMD.check(&[0x1400_0001, 0]),
+            Err(CommandError::Constant {
+                field: "len",
+                found: 1,
+                ..
+            })
+        ));
+        assert_eq!(
+            CMD.check(&[0x1400_0000]),
+            Err(CommandError::Length {
+                command: "T",
+                expected: 2,
+                got: 1
+            })
+        );
+        assert_eq!(
+            CMD.check(&[]),
+            Err(CommandError::Length {
+                command: "T",
+                expected: 2,
+                got: 0
+            })
+        );
+        let mut short = [0u32; 1];
+        assert!(CMD.encode_into(&[], &mut short).is_err());
+    }
+}

@@ -110,6 +110,7 @@ pub mod ivt {
         registers: &[&REGISTERS[0]],
         events: &[],
         formats: &[],
+        commands: &[],
         steering: None,
         domains: &[],
         groups: &[],

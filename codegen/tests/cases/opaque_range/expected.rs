@@ -64,6 +64,7 @@ pub mod hsw {
         registers: &[&REGISTERS[0]],
         events: &[],
         formats: &[],
+        commands: &[],
         steering: None,
         domains: &[],
         groups: &[],

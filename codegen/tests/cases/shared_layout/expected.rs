@@ -82,6 +82,7 @@ pub mod hsw {
         registers: &[&REGISTERS[0], &REGISTERS[1]],
         events: &[],
         formats: &[],
+        commands: &[],
         steering: None,
         domains: &[],
         groups: &[],

@@ -64,6 +64,7 @@ pub mod tgl {
         registers: &[&REGISTERS[0], &REGISTERS[1], &REGISTERS[2]],
         events: &[],
         formats: &[],
+        commands: &[],
         steering: Some("MCR_SELECTOR"),
         domains: &[],
         groups: &[],
