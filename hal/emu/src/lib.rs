@@ -257,6 +257,11 @@
 //!   RPT_ID = the command's report id (the whole dword: "RPT_ID is always
 //!   stored in the lowest addressed DWORD"), counters as they are (enabled
 //!   or not); the tail does not move; PPGTT writes nothing visible.
+//!   [`OaUnit::execute_mi_rpc`](crate::OaUnit::execute_mi_rpc) takes the
+//!   command's dwords instead, decoded with the project's description of
+//!   the command (`regdefs/oa_commands.yaml`, bound in `bindings.yaml`):
+//!   dwords that are not the command (opcode, command type, length) are an
+//!   error and an [`OaWarningKind::BadCommand`] warning.
 //! - **Cost.** Counting is in bulk between events (A: rate x ticks; B: see
 //!   [`NoaSource`]). When an advance spans more timer reports than the
 //!   buffer holds in overwrite mode, the reports whose bytes later reports
