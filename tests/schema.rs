@@ -137,6 +137,7 @@ registers:
     width: 32
     address: { "snb, ivb, vlv": 0x2360, hsw: 0x2B00 }
     reset: 0x0
+    config: OA
     fields:
       - { name: timer_period, bits: "11:6", access: RW, projects: ivb..hsw }
       - { name: timer_enable, bits: 5, access: RW, enum: TimerEnable }
@@ -152,6 +153,16 @@ registers:
         values: [{ name: noa, value: 0 }, { name: prev, value: 1 }]
 counter_events:
   - { counter: A0, projects: "snb, ivb", event: Active }
+opaque_ranges:
+  - { name: NOA_UNIT, projects: hsw, start: 0x25100, end: 0x2FF93, config: NOA }
+commands:
+  - name: MI_REPORT_PERF_COUNT
+    projects: "ivb, hsw"
+    dwords:
+      - fields:
+          - { name: opcode, bits: "28:23", value: 0x28 }
+          - { name: dword_length, bits: "5:0", value: { ivb: 1, hsw: 1 } }
+      - fields: [ { name: report_id, bits: "31:0" } ]
 "#;
 
 const GOOD_CATALOGUE: &str = r#"
@@ -217,6 +228,24 @@ fn schema_rejects_malformed_descriptions() {
             spoil("- name: TimerEnable", "- name: timer_enable"),
         ),
         ("missing block", spoil("block: oa\n", "")),
+        ("lower-case config kind", spoil("config: OA", "config: oa")),
+        ("unknown config kind", spoil("config: OA", "config: MUX")),
+        (
+            "misaligned opaque range",
+            spoil("start: 0x25100", "start: 0x25102"),
+        ),
+        (
+            "opaque range end not at a dword's last byte",
+            spoil("end: 0x2FF93", "end: 0x2FF94"),
+        ),
+        (
+            "command field without bits",
+            spoil("{ name: report_id, bits: \"31:0\" }", "{ name: report_id }"),
+        ),
+        (
+            "opaque range without projects",
+            spoil("projects: hsw, start", "start"),
+        ),
         (
             "catalogue and block keys mixed",
             format!("{GOOD_BLOCK}{GOOD_CATALOGUE}"),

@@ -511,3 +511,21 @@ fn emulate_loads_descriptions_at_run_time() {
         "{err}"
     );
 }
+
+/// A description starting with a UTF-8 byte-order mark checks like the same
+/// file without it (it used to be read as a key of its own).
+#[test]
+fn check_reads_a_file_with_a_bom() {
+    let (code, out, err) = perfregs(&["check", "codegen/tests/fixtures/bom_ok.yaml"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        out,
+        perfregs(&["check", "codegen/tests/fixtures/ok.yaml"]).1
+    );
+    let (code, _, err) = perfregs(&["check", "codegen/tests/fixtures/bom_overlap.yaml"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("error[PR104]: codegen/tests/fixtures/bom_overlap.yaml:10:26: CTL.b"),
+        "{err}"
+    );
+}

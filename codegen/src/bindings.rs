@@ -27,6 +27,9 @@
 //! - `table[column=value].column`: one table cell, and `table[].column`: a
 //!   whole column (`Option<u64>` / `&[u64]`);
 //! - `group NAME`: a replication group's index (`Option<usize>`);
+//!   `command NAME`: a command's index in `ProjectInfo::commands`, and
+//!   `command NAME.field`: the field's index in its `CommandInfo::fields`
+//!   (`Option<usize>`);
 //!   `domains NAME...`: power domains' indices (`&[usize]`);
 //! - an integer: a constant (`Option<u64>`).
 //!
@@ -376,6 +379,27 @@ fn bind(ir: &Ir, p: usize, v: &Value) -> Result<Bound, String> {
             .find(|(_, g)| g.name == name.trim())
             .map(|(i, _)| Bound::Index(i))
             .ok_or_else(|| format!("no replication group `{}`", name.trim()));
+    }
+    if let Some(rest) = text.strip_prefix("command ") {
+        let (name, field) = match rest.trim().split_once('.') {
+            Some((n, f)) => (n, Some(f)),
+            None => (rest.trim(), None),
+        };
+        let mut cmds = ir.commands.iter().filter(|c| c.project == p && !c.external);
+        let (ci, cmd) = cmds
+            .by_ref()
+            .enumerate()
+            .find(|(_, c)| c.name == name)
+            .ok_or_else(|| format!("no command `{name}`"))?;
+        return match field {
+            None => Ok(Bound::Index(ci)),
+            Some(f) => cmd
+                .fields
+                .iter()
+                .position(|x| x.name == f)
+                .map(Bound::Index)
+                .ok_or_else(|| format!("command `{name}` has no field `{f}`")),
+        };
     }
     if let Some(names) = text.strip_prefix("domains ") {
         let mut out = Vec::new();

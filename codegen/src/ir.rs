@@ -39,6 +39,53 @@ pub struct Ir {
     /// Described address ranges with no public field layout (HSW's NOA unit),
     /// per project, by ascending start.
     pub opaque: Vec<OpaqueRangeIr>,
+    /// GPU command layouts, per project.
+    pub commands: Vec<CommandIr>,
+}
+
+/// A GPU command (`MI_REPORT_PERF_COUNT`) on one project: its length and
+/// the fields of its dwords.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandIr {
+    /// Catalogue index of the project.
+    pub project: usize,
+    /// UPPER_SNAKE_CASE name.
+    pub name: String,
+    /// Title.
+    pub title: String,
+    /// PRM description.
+    pub description: String,
+    /// PRM locator.
+    pub prm: String,
+    /// Our note.
+    pub note: String,
+    /// Description file and position.
+    pub defined_at: String,
+    /// Built-in (see [`DomainIr::external`]): not emitted.
+    pub external: bool,
+    /// Length in dwords on this project.
+    pub dwords: u32,
+    /// Fields by dword, then ascending lsb.
+    pub fields: Vec<CommandFieldIr>,
+}
+
+/// One field of a command dword.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandFieldIr {
+    /// snake_case name.
+    pub name: String,
+    /// Index of its dword on this project.
+    pub dword: u32,
+    /// Lowest bit.
+    pub lsb: u32,
+    /// Number of bits.
+    pub width: u32,
+    /// The constant value of a fixed field (opcode, length); `None`: set by the user.
+    pub value: Option<u64>,
+    /// Description.
+    pub description: String,
+    /// Note.
+    pub note: String,
 }
 
 /// Which kind of metric-set configuration block may write a register: the
@@ -97,6 +144,15 @@ pub struct OpaqueRangeIr {
     pub note: String,
     /// Description file and position.
     pub defined_at: String,
+    /// Built-in (see [`DomainIr::external`]): not emitted.
+    pub external: bool,
+}
+
+impl OpaqueRangeIr {
+    /// Whether the range holds byte `addr`.
+    pub fn contains(&self, addr: u64) -> bool {
+        self.start <= addr && addr <= self.end
+    }
 }
 
 /// An enum under its project-scoped name (`hsw::enums::ReportFormat` for
@@ -570,6 +626,16 @@ impl Ir {
         let mut formats = self.formats.iter().filter(|f| f.project == p).peekable();
         formats.peek().is_some()
             && formats.all(|f| f.counters.iter().all(|c| c.name != "GPU_TICKS"))
+    }
+
+    /// The opaque range of project `p` holding `addr` (the ranges are
+    /// sorted by project and start and do not overlap).
+    pub fn opaque_at(&self, p: usize, addr: u64) -> Option<&OpaqueRangeIr> {
+        let after = self
+            .opaque
+            .partition_point(|r| (r.project, r.start) <= (p, addr));
+        let range = self.opaque[..after].last()?;
+        (range.project == p && range.contains(addr)).then_some(range)
     }
 
     /// The layout of an instance.

@@ -89,7 +89,13 @@ fn serde_diag(name: &str, text: &str, err: &serde_yaml::Error) -> Diagnostic {
 }
 
 /// Deserialize one text. Problems go to `diags`; `None` when the file is unusable.
+///
+/// A leading UTF-8 byte-order mark (written by some Windows editors) is not
+/// part of the document: it is dropped before parsing, so the first key is
+/// read as itself. Positions are unchanged, as [`pos_at`] counts no column
+/// for a BOM either.
 pub fn load_str(name: &str, text: &str, diags: &mut Diagnostics) -> Option<Loaded> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let index = PosIndex::build(text);
     let source = SourceFile {
         name: name.to_string(),

@@ -18,9 +18,9 @@
 
 use crate::diag::{Code, Diagnostic, Pos};
 use crate::ir::{
-    ArrayIr, BitRange, CounterIr, DomainIr, EnumIr, EnumValueIr, EventIr, FieldIr, FormatIr,
-    FuseIr, GroupIr, InstanceIr, Ir, LayoutIr, MapRowIr, RegisterIr, ScopedEnumIr, SteeringIr,
-    TableIr, WakeIr,
+    ArrayIr, BitRange, CommandFieldIr, CommandIr, CounterIr, DomainIr, EnumIr, EnumValueIr,
+    EventIr, FieldIr, FormatIr, FuseIr, GroupIr, InstanceIr, Ir, LayoutIr, MapRowIr, OpaqueRangeIr,
+    RegisterIr, ScopedEnumIr, SteeringIr, TableIr, WakeIr,
 };
 use crate::model::{FusePolarity, Space};
 use crate::projects::Catalogue;
@@ -94,6 +94,8 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Result<Ir, Vec<Diagnostic>> 
         errors: Vec::new(),
     };
     lower_sections(blocks, &mut l.ir);
+    lower_opaque(blocks, &mut l.ir);
+    lower_commands(blocks, &mut l.ir);
     for b in blocks {
         let enum_base = l.ir.enums.len();
         for e in &b.enums {
@@ -228,8 +230,7 @@ fn lower_register(l: &mut Lowering, b: &RBlock, r: &RRegister, enum_base: usize)
         array: r.array.map(|(_, stride)| ArrayIr { stride }),
         instances,
         external: b.source.external,
-        // Filled from the description's `config:` key (not yet in the schema).
-        config: None,
+        config: r.config,
     });
 }
 
@@ -320,6 +321,90 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
         }
     }
     ir.map.sort_by_key(|r| (r.project, r.start));
+}
+
+/// Opaque ranges, one per project, sorted by project and start, each with
+/// the wake domain of the map row holding it (validation checked that one
+/// row target covers the whole range).
+fn lower_opaque(blocks: &[RBlock], ir: &mut Ir) {
+    let mut out = Vec::new();
+    for b in blocks {
+        for o in &b.sections.opaque {
+            let pos = b.source.index.node(&o.path);
+            for p in o.projects.iter() {
+                let domain = ir
+                    .row_at(p, o.start)
+                    .and_then(|r| r.wake.as_deref())
+                    .and_then(|w| {
+                        ir.domains
+                            .iter()
+                            .position(|d| d.project == p && d.name == w)
+                    });
+                out.push(OpaqueRangeIr {
+                    project: p,
+                    name: o.name.clone(),
+                    start: o.start,
+                    end: o.end,
+                    config: o.config,
+                    domain,
+                    description: o.description.clone(),
+                    note: o.note.clone(),
+                    defined_at: format!("{}:{}:{}", b.source.rel_name, pos.line, pos.column),
+                    external: b.source.external,
+                });
+            }
+        }
+    }
+    out.sort_by_key(|r| (r.project, r.start));
+    ir.opaque = out;
+}
+
+/// Commands, one per project: the dwords present there, renumbered, and
+/// their fields with the project's constant values.
+fn lower_commands(blocks: &[RBlock], ir: &mut Ir) {
+    for b in blocks {
+        for c in &b.sections.commands {
+            let pos = b.source.index.node(&c.path);
+            for p in c.projects.iter() {
+                let mut fields = Vec::new();
+                let present = c.dwords.iter().filter(|w| w.projects.contains(p));
+                let mut dwords = 0;
+                for (k, w) in present.enumerate() {
+                    dwords = k as u32 + 1;
+                    for f in w.fields.iter().filter(|f| f.projects.contains(p)) {
+                        let Some((msb, lsb)) = f.bits else { continue };
+                        let value = f
+                            .value
+                            .as_ref()
+                            .and_then(|v| v.iter().find(|(s, _, _)| s.contains(p)))
+                            .map(|x| x.1);
+                        fields.push(CommandFieldIr {
+                            name: f.name.clone(),
+                            dword: k as u32,
+                            lsb,
+                            width: msb - lsb + 1,
+                            value,
+                            description: f.description.clone(),
+                            note: f.note.clone(),
+                        });
+                    }
+                }
+                fields.sort_by_key(|f| (f.dword, f.lsb));
+                ir.commands.push(CommandIr {
+                    project: p,
+                    name: c.name.clone(),
+                    title: c.title.clone(),
+                    description: c.description.clone(),
+                    prm: c.prm.clone(),
+                    note: c.note.clone(),
+                    defined_at: format!("{}:{}:{}", b.source.rel_name, pos.line, pos.column),
+                    external: b.source.external,
+                    dwords,
+                    fields,
+                });
+            }
+        }
+    }
 }
 
 /// Each MMIO instance's wake domain and replication group, from the map row

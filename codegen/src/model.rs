@@ -103,6 +103,99 @@ pub struct BlockFile {
     /// Data tables.
     #[serde(default)]
     pub tables: Vec<TableDef>,
+    /// Address ranges with no public register layout.
+    #[serde(default)]
+    pub opaque_ranges: Vec<OpaqueRangeDef>,
+    /// GPU command layouts.
+    #[serde(default)]
+    pub commands: Vec<CommandDef>,
+}
+
+/// A GPU command (such as `MI_REPORT_PERF_COUNT`): its dwords and their fields.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommandDef {
+    /// UPPER_SNAKE_CASE name.
+    pub name: String,
+    /// Short title.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Project expression.
+    pub projects: String,
+    /// PRM description.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Where in the PRM.
+    #[serde(default)]
+    pub prm: Option<String>,
+    /// Our choices where the PRM is unclear or silent.
+    #[serde(default)]
+    pub note: Option<String>,
+    /// Dwords in order (those absent on a project are skipped there).
+    pub dwords: Vec<DwordDef>,
+}
+
+/// One dword of a command.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DwordDef {
+    /// Subset of the command's projects (default: all of them).
+    #[serde(default)]
+    pub projects: Option<String>,
+    /// What the dword holds.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Fields; bits no field covers are reserved (zero).
+    #[serde(default)]
+    pub fields: Vec<CommandFieldDef>,
+}
+
+/// One field of a command dword.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommandFieldDef {
+    /// snake_case name.
+    pub name: String,
+    /// `"msb:lsb"` or a bit number, inside 31:0.
+    pub bits: Value,
+    /// Subset of the dword's projects.
+    #[serde(default)]
+    pub projects: Option<String>,
+    /// A constant field (opcode, length): an integer or `{project expression: integer}`.
+    #[serde(default)]
+    pub value: Option<Value>,
+    /// PRM description.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Our choices.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// An address range whose registers have no public layout (HSW's NOA unit).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpaqueRangeDef {
+    /// UPPER_SNAKE_CASE name.
+    pub name: String,
+    /// Project expression.
+    pub projects: String,
+    /// First byte (dword aligned).
+    pub start: u64,
+    /// Last byte, inclusive (the last byte of a dword).
+    pub end: u64,
+    /// Metric-set configuration kind that may write it: `OA`, `NOA` or `FLEX`.
+    #[serde(default)]
+    pub config: Option<String>,
+    /// What it is.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Where in the PRM (or other public source).
+    #[serde(default)]
+    pub prm: Option<String>,
+    /// Our choices.
+    #[serde(default)]
+    pub note: Option<String>,
 }
 
 /// Power domains of some projects.
@@ -340,6 +433,9 @@ pub struct RegisterDef {
     /// Array expansion.
     #[serde(default)]
     pub array: Option<ArrayDef>,
+    /// Metric-set configuration kind that may write it: `OA`, `NOA` or `FLEX`.
+    #[serde(default)]
+    pub config: Option<String>,
     /// Our choices where the PRM is unclear.
     #[serde(default)]
     pub note: Option<String>,

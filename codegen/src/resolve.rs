@@ -6,6 +6,7 @@
 
 use crate::access::Access;
 use crate::diag::{Code, Diagnostics};
+use crate::ir::ConfigKind;
 use crate::load::SourceFile;
 use crate::model::{BlockFile, EnumValueDef, Space};
 use crate::projects::{Catalogue, ProjectSet};
@@ -76,6 +77,8 @@ pub struct RRegister {
     pub array: Option<(u32, u64)>,
     /// Element count per project set (one entry covering every project when uniform).
     pub array_counts: Vec<(ProjectSet, u32)>,
+    /// Metric-set configuration kind (`config:`), if given and known.
+    pub config: Option<ConfigKind>,
     /// Fields.
     pub fields: Vec<RField>,
 }
@@ -268,6 +271,10 @@ pub fn resolve_block(
                 a.stride,
             )
         });
+        let config = r
+            .config
+            .as_deref()
+            .and_then(|c| resolve_config(source, &format!("{path}/config"), &r.name, c, diags));
         let mut fields = Vec::new();
         for (fi, f) in r.fields.iter().enumerate() {
             let fpath = format!("{path}/fields/{fi}");
@@ -370,6 +377,7 @@ pub fn resolve_block(
             masked: r.masked,
             array,
             array_counts,
+            config,
             fields,
         });
     }
@@ -409,6 +417,29 @@ pub fn resolve_block(
     }
 }
 
+/// A `config:` value: exactly `OA`, `NOA` or `FLEX` (the metric-set XML's
+/// spelling); anything else is reported at `path` (PR203).
+pub fn resolve_config(
+    source: &SourceFile,
+    path: &str,
+    item: &str,
+    value: &str,
+    diags: &mut Diagnostics,
+) -> Option<ConfigKind> {
+    match ConfigKind::parse(value).filter(|k| k.as_str() == value) {
+        Some(k) => Some(k),
+        None => {
+            diags.push(source.diag(
+                Code::UnknownConfigType,
+                path,
+                item,
+                format!("unknown configuration kind `{value}` (one of: OA, NOA, FLEX)"),
+            ));
+            None
+        }
+    }
+}
+
 fn show(v: &Value) -> String {
     serde_yaml::to_string(v)
         .map(|s| s.trim().to_string())
@@ -417,7 +448,7 @@ fn show(v: &Value) -> String {
 
 /// Interpret an integer-or-map value; checks that a map covers `projects` exactly once.
 #[allow(clippy::too_many_arguments)]
-fn resolve_map(
+pub(crate) fn resolve_map(
     source: &SourceFile,
     cat: &Catalogue,
     path: &str,

@@ -1,9 +1,11 @@
 //! Resolution of the sections that are not registers: power domains,
-//! replication groups, address maps, report formats and data tables.
+//! replication groups, address maps, report formats, data tables and
+//! opaque ranges.
 //! Project expressions are parsed and report layouts expanded here (with
 //! located errors); cross-checks are validation passes.
 
 use crate::diag::{Code, Diagnostics};
+use crate::ir::ConfigKind;
 use crate::load::SourceFile;
 use crate::model::{BlockFile, Cell, FusePolarity};
 use crate::projects::{Catalogue, ProjectSet};
@@ -133,6 +135,83 @@ pub struct RTable {
     pub rows: Vec<Vec<Cell>>,
 }
 
+/// An opaque address range on a set of projects.
+#[derive(Debug, Clone)]
+pub struct ROpaque {
+    /// Node path.
+    pub path: String,
+    /// Projects.
+    pub projects: ProjectSet,
+    /// Name.
+    pub name: String,
+    /// First byte.
+    pub start: u64,
+    /// Last byte (inclusive).
+    pub end: u64,
+    /// Configuration kind, if given and known.
+    pub config: Option<ConfigKind>,
+    /// Description.
+    pub description: String,
+    /// Note.
+    pub note: String,
+}
+
+/// A command on a set of projects.
+#[derive(Debug, Clone)]
+pub struct RCommand {
+    /// Node path.
+    pub path: String,
+    /// Projects.
+    pub projects: ProjectSet,
+    /// Name.
+    pub name: String,
+    /// Title.
+    pub title: String,
+    /// Description.
+    pub description: String,
+    /// PRM locator.
+    pub prm: String,
+    /// Note.
+    pub note: String,
+    /// Dwords in order.
+    pub dwords: Vec<RDword>,
+}
+
+/// One dword of a command.
+#[derive(Debug, Clone)]
+pub struct RDword {
+    /// Node path.
+    pub path: String,
+    /// Projects (a subset of the command's when valid).
+    pub projects: ProjectSet,
+    /// Description.
+    pub description: String,
+    /// Fields.
+    pub fields: Vec<RCommandField>,
+}
+
+/// One field of a command dword.
+#[derive(Debug, Clone)]
+pub struct RCommandField {
+    /// Node path.
+    pub path: String,
+    /// Name.
+    pub name: String,
+    /// `(msb, lsb)`, if the range parsed.
+    pub bits: Option<(u32, u32)>,
+    /// Projects (the dword's when omitted).
+    pub projects: ProjectSet,
+    /// Constant value per project set (`None`: a variable field); an
+    /// unresolvable map is reported and leaves the field out of lowering.
+    pub value: Option<Vec<(ProjectSet, u64, String)>>,
+    /// The value was given but did not resolve.
+    pub bad_value: bool,
+    /// Description.
+    pub description: String,
+    /// Note.
+    pub note: String,
+}
+
 /// Everything but the registers of one file.
 #[derive(Debug, Clone, Default)]
 pub struct RSections {
@@ -148,6 +227,10 @@ pub struct RSections {
     pub tables: Vec<RTable>,
     /// `(path, projects, register)` of the steering selectors for CPU accesses.
     pub steering: Vec<(String, ProjectSet, String)>,
+    /// Opaque address ranges.
+    pub opaque: Vec<ROpaque>,
+    /// GPU commands.
+    pub commands: Vec<RCommand>,
 }
 
 fn text(s: &Option<String>) -> String {
@@ -325,6 +408,99 @@ pub fn resolve_sections(
             description: text(&t.description),
             columns: t.columns.clone(),
             rows: t.rows.clone(),
+        });
+    }
+    for (i, o) in file.opaque_ranges.iter().enumerate() {
+        let path = format!("opaque_ranges/{i}");
+        let Some(p) = projects(&o.projects, path.clone(), &o.name, diags) else {
+            continue;
+        };
+        let config = o.config.as_deref().and_then(|c| {
+            crate::resolve::resolve_config(source, &format!("{path}/config"), &o.name, c, diags)
+        });
+        out.opaque.push(ROpaque {
+            path,
+            projects: p,
+            name: o.name.clone(),
+            start: o.start,
+            end: o.end,
+            config,
+            description: text(&o.description),
+            note: text(&o.note),
+        });
+    }
+    for (i, c) in file.commands.iter().enumerate() {
+        let path = format!("commands/{i}");
+        let Some(cp) = projects(&c.projects, path.clone(), &c.name, diags) else {
+            continue;
+        };
+        let mut dwords = Vec::new();
+        for (j, d) in c.dwords.iter().enumerate() {
+            let dpath = format!("{path}/dwords/{j}");
+            let dp = match &d.projects {
+                None => cp,
+                Some(e) => match projects(e, dpath.clone(), &c.name, diags) {
+                    Some(s) => s,
+                    None => continue,
+                },
+            };
+            let mut fields = Vec::new();
+            for (k, f) in d.fields.iter().enumerate() {
+                let fpath = format!("{dpath}/fields/{k}");
+                let item = format!("{}.{}", c.name, f.name);
+                let fp = match &f.projects {
+                    None => dp,
+                    Some(e) => match projects(e, fpath.clone(), &item, diags) {
+                        Some(s) => s,
+                        None => continue,
+                    },
+                };
+                let bits = match crate::resolve::parse_bits(&f.bits) {
+                    Ok(b) => Some(b),
+                    Err(m) => {
+                        diags.push(source.diag(Code::BadBits, &format!("{fpath}/bits"), &item, m));
+                        None
+                    }
+                };
+                let value = f.value.as_ref().and_then(|v| {
+                    crate::resolve::resolve_map(
+                        source,
+                        cat,
+                        &format!("{fpath}/value"),
+                        &item,
+                        "value",
+                        Some(v),
+                        Some(fp),
+                        diags,
+                    )
+                });
+                fields.push(RCommandField {
+                    path: fpath,
+                    name: f.name.clone(),
+                    bits,
+                    projects: fp,
+                    bad_value: f.value.is_some() && value.is_none(),
+                    value,
+                    description: text(&f.description),
+                    note: text(&f.note),
+                });
+            }
+            dwords.push(RDword {
+                path: dpath,
+                projects: dp,
+                description: text(&d.description),
+                fields,
+            });
+        }
+        out.commands.push(RCommand {
+            path,
+            projects: cp,
+            name: c.name.clone(),
+            title: text(&c.title),
+            description: text(&c.description),
+            prm: text(&c.prm),
+            note: text(&c.note),
+            dwords,
         });
     }
     out

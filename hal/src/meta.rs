@@ -290,6 +290,222 @@ pub struct TableInfo {
     pub rows: &'static [&'static [Cell]],
 }
 
+/// A described MMIO range whose registers have no public field layout (such
+/// as HSW's NOA unit): metric sets program it by address, and the emulator
+/// keeps its dwords as plain storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpaqueRange {
+    /// Name (`NOA_UNIT`).
+    pub name: &'static str,
+    /// First byte (dword aligned).
+    pub start: u64,
+    /// Last byte (inclusive; the last byte of a dword).
+    pub end: u64,
+    /// Wake domain from the project's force-wake table (`None`: not in the table).
+    pub domain: Option<&'static str>,
+}
+
+impl OpaqueRange {
+    /// Whether the range holds byte `address`.
+    pub const fn contains(&self, address: u64) -> bool {
+        self.start <= address && address <= self.end
+    }
+}
+
+/// One field of a GPU command dword.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CommandField {
+    /// snake_case name.
+    pub name: &'static str,
+    /// Index of the dword holding it.
+    pub dword: u32,
+    /// Lowest bit in the dword.
+    pub lsb: u32,
+    /// Number of bits (1..=32).
+    pub width: u32,
+    /// The constant of a fixed field (command type, opcode, length); `None`
+    /// for a field the user sets.
+    pub value: Option<u32>,
+    /// PRM description.
+    pub description: &'static str,
+}
+
+impl CommandField {
+    /// Mask of the field's bits in its dword.
+    pub const fn mask(&self) -> u32 {
+        (if self.width >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.width) - 1
+        }) << self.lsb
+    }
+    /// The field's value in `dwords` (0 when the dword is missing).
+    pub fn get(&self, dwords: &[u32]) -> u32 {
+        dwords
+            .get(self.dword as usize)
+            .map_or(0, |d| (d & self.mask()) >> self.lsb)
+    }
+}
+
+/// Why dwords are not a command, or a value does not fit its field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CommandError {
+    /// The command is `expected` dwords long on this project; `got` were given.
+    Length {
+        /// Command.
+        command: &'static str,
+        /// Dwords of the command.
+        expected: usize,
+        /// Dwords given.
+        got: usize,
+    },
+    /// A fixed field (opcode, length, command type) holds another value.
+    Constant {
+        /// Command.
+        command: &'static str,
+        /// Field.
+        field: &'static str,
+        /// The value the description fixes.
+        expected: u32,
+        /// The value found.
+        found: u32,
+    },
+    /// A value is wider than its field.
+    TooWide {
+        /// Command.
+        command: &'static str,
+        /// Field.
+        field: &'static str,
+        /// The value given.
+        value: u32,
+    },
+}
+
+impl core::fmt::Display for CommandError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            CommandError::Length {
+                command,
+                expected,
+                got,
+            } => {
+                write!(f, "{command}: {got} dwords, the command has {expected}")
+            }
+            CommandError::Constant {
+                command,
+                field,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{command}: field `{field}` is {found:#x}, the command has {expected:#x}"
+            ),
+            CommandError::TooWide {
+                command,
+                field,
+                value,
+            } => {
+                write!(f, "{command}: {value:#x} does not fit field `{field}`")
+            }
+        }
+    }
+}
+
+/// A GPU command's layout on one project (such as `MI_REPORT_PERF_COUNT`).
+#[derive(Clone, Copy, Debug)]
+pub struct CommandInfo {
+    /// Name.
+    pub name: &'static str,
+    /// Title.
+    pub title: &'static str,
+    /// Length in dwords.
+    pub dwords: u32,
+    /// Fields by dword and ascending lsb; bits no field covers are zero.
+    pub fields: &'static [CommandField],
+}
+
+impl CommandInfo {
+    /// A field by name.
+    pub fn field(&self, name: &str) -> Option<&'static CommandField> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+    /// The fields the user sets (no constant), in [`CommandInfo::fields`] order.
+    pub fn variable_fields(&self) -> impl Iterator<Item = &'static CommandField> {
+        self.fields.iter().filter(|f| f.value.is_none())
+    }
+    /// Check that `dwords` are this command: first the fixed fields of the
+    /// dwords given, in reverse field order (so dword 0's command type and
+    /// opcode come before its length, and another command is reported by
+    /// its opcode), then the number of dwords.
+    pub fn check(&self, dwords: &[u32]) -> Result<(), CommandError> {
+        for f in self.fields.iter().rev() {
+            let (Some(expected), Some(_)) = (f.value, dwords.get(f.dword as usize)) else {
+                continue;
+            };
+            let found = f.get(dwords);
+            if found != expected {
+                return Err(CommandError::Constant {
+                    command: self.name,
+                    field: f.name,
+                    expected,
+                    found,
+                });
+            }
+        }
+        if dwords.len() != self.dwords as usize {
+            return Err(CommandError::Length {
+                command: self.name,
+                expected: self.dwords as usize,
+                got: dwords.len(),
+            });
+        }
+        Ok(())
+    }
+    /// Encode into `out` (its first [`CommandInfo::dwords`] entries, which
+    /// are overwritten): the fixed fields from the description, the others
+    /// from `values` in [`CommandInfo::variable_fields`] order (missing
+    /// values are 0). A value wider than its field is an error.
+    pub fn encode_into(&self, values: &[u32], out: &mut [u32]) -> Result<(), CommandError> {
+        let n = self.dwords as usize;
+        let Some(out) = out.get_mut(..n) else {
+            return Err(CommandError::Length {
+                command: self.name,
+                expected: n,
+                got: out.len(),
+            });
+        };
+        out.fill(0);
+        let mut next = values.iter();
+        for f in self.fields {
+            let v = match f.value {
+                Some(c) => c,
+                None => next.next().copied().unwrap_or(0),
+            };
+            if f.width < 32 && v >> f.width != 0 {
+                return Err(CommandError::TooWide {
+                    command: self.name,
+                    field: f.name,
+                    value: v,
+                });
+            }
+            if let Some(d) = out.get_mut(f.dword as usize) {
+                *d |= (v << f.lsb) & f.mask();
+            }
+        }
+        Ok(())
+    }
+    /// Check `dwords` ([`CommandInfo::check`]) and write the variable
+    /// fields' values into `values`, in [`CommandInfo::variable_fields`]
+    /// order (as many as fit).
+    pub fn decode_into(&self, dwords: &[u32], values: &mut [u32]) -> Result<(), CommandError> {
+        self.check(dwords)?;
+        for (v, f) in values.iter_mut().zip(self.variable_fields()) {
+            *v = f.get(dwords);
+        }
+        Ok(())
+    }
+}
+
 /// Everything described for one project.
 #[derive(Clone, Copy, Debug)]
 pub struct ProjectInfo {
@@ -313,6 +529,10 @@ pub struct ProjectInfo {
     pub tables: &'static [TableInfo],
     /// The steering (MCR selector) register for CPU accesses to replicated ranges.
     pub steering: Option<&'static str>,
+    /// Opaque MMIO ranges, by ascending start.
+    pub opaque: &'static [OpaqueRange],
+    /// GPU command layouts.
+    pub commands: &'static [&'static CommandInfo],
 }
 
 impl ProjectInfo {
@@ -345,6 +565,15 @@ impl ProjectInfo {
         let i = self.map.partition_point(|r| r.end < address);
         self.map.get(i).filter(|r| r.start <= address)
     }
+    /// The opaque range holding `address` (binary search).
+    pub fn opaque_at(&self, address: u64) -> Option<&'static OpaqueRange> {
+        let i = self.opaque.partition_point(|r| r.end < address);
+        self.opaque.get(i).filter(|r| r.start <= address)
+    }
+    /// A command layout by name.
+    pub fn command(&self, name: &str) -> Option<&'static CommandInfo> {
+        self.commands.iter().copied().find(|c| c.name == name)
+    }
     /// A power domain by name.
     pub fn domain(&self, name: &str) -> Option<&'static DomainInfo> {
         self.domains.iter().find(|d| d.name == name)
@@ -367,5 +596,105 @@ impl ProjectInfo {
     /// Event names of a counter.
     pub fn event(&self, counter: &str) -> Option<&'static CounterEvent> {
         self.events.iter().find(|e| e.counter == counter)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static CMD: CommandInfo = CommandInfo {
+        name: "T",
+        title: "",
+        dwords: 2,
+        fields: &[
+            CommandField {
+                name: "len",
+                dword: 0,
+                lsb: 0,
+                width: 6,
+                value: Some(0),
+                description: "",
+            },
+            CommandField {
+                name: "op",
+                dword: 0,
+                lsb: 23,
+                width: 6,
+                value: Some(0x28),
+                description: "",
+            },
+            CommandField {
+                name: "x",
+                dword: 1,
+                lsb: 4,
+                width: 4,
+                value: None,
+                description: "",
+            },
+            CommandField {
+                name: "y",
+                dword: 1,
+                lsb: 31,
+                width: 1,
+                value: None,
+                description: "",
+            },
+        ],
+    };
+
+    #[test]
+    fn encode_and_decode_commands() {
+        let mut d = [0xFFFF_FFFF; 3];
+        assert_eq!(CMD.encode_into(&[0xA, 1], &mut d), Ok(()));
+        assert_eq!(d, [0x1400_0000, 0x8000_00A0, 0xFFFF_FFFF]);
+        let mut v = [0; 2];
+        assert_eq!(CMD.decode_into(&d[..2], &mut v), Ok(()));
+        assert_eq!(v, [0xA, 1]);
+        // A value wider than its field is refused, not truncated.
+        assert_eq!(
+            CMD.encode_into(&[0x10, 0], &mut d),
+            Err(CommandError::TooWide {
+                command: "T",
+                field: "x",
+                value: 0x10
+            })
+        );
+        // The opcode is checked before the length field and the dword count.
+        let other = [0x1200_0005, 0];
+        assert!(matches!(
+            CMD.check(&other),
+            Err(CommandError::Constant {
+                field: "op",
+                found: 0x24,
+                ..
+            })
+        ));
+        assert!(matches!(
+            CMD.check(&[0x1400_0001, 0]),
+            Err(CommandError::Constant {
+                field: "len",
+                found: 1,
+                ..
+            })
+        ));
+        assert_eq!(
+            CMD.check(&[0x1400_0000]),
+            Err(CommandError::Length {
+                command: "T",
+                expected: 2,
+                got: 1
+            })
+        );
+        assert_eq!(
+            CMD.check(&[]),
+            Err(CommandError::Length {
+                command: "T",
+                expected: 2,
+                got: 0
+            })
+        );
+        let mut short = [0u32; 1];
+        assert!(CMD.encode_into(&[], &mut short).is_err());
     }
 }

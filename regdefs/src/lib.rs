@@ -27,6 +27,7 @@ files![
     "ivt_ubox.yaml",
     "noa.yaml",
     "oa_bdw.yaml",
+    "oa_commands.yaml",
     "oa_gen7.yaml",
     "oa_gen7_formats.yaml",
     "oa_tgl.yaml",

@@ -135,6 +135,11 @@ pub(super) fn emit_project_tables(ir: &Ir, p: usize, hal: &TokenStream) -> Token
         });
         quote!(#hal::meta::TableInfo { name: #name, description: #desc, columns: &[#(#cols),*], rows: &[#(#rows),*] })
     });
+    let opaque = ir.opaque.iter().filter(|o| o.project == p && !o.external).map(|o| {
+        let (name, start, end) = (o.name.as_str(), hex(o.start), hex(o.end));
+        let domain = opt_str(o.domain.and_then(|d| ir.domains.get(d)).map(|d| d.name.as_str()));
+        quote!(#hal::meta::OpaqueRange { name: #name, start: #start, end: #end, domain: #domain })
+    });
     let steering = opt_str(
         ir.steering
             .iter()
@@ -147,5 +152,6 @@ pub(super) fn emit_project_tables(ir: &Ir, p: usize, hal: &TokenStream) -> Token
         groups: &[#(#groups),*],
         map: &[#(#rows),*],
         tables: &[#(#tables),*],
+        opaque: &[#(#opaque),*],
     }
 }

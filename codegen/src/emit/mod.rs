@@ -9,6 +9,7 @@
 //!   replication groups as types, its runtime tables, and per register a unit
 //!   struct with one `Register` (or `RegisterArray`) impl.
 
+mod commands;
 mod enums;
 mod formats;
 mod layout;
@@ -105,7 +106,14 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
         }
         let regs: Vec<_> = ir.emitted(pi).collect();
         let has_formats = ir.formats.iter().any(|f| f.project == pi && !f.external);
-        if regs.is_empty() && !has_formats && !opts.projects {
+        let has_opaque = ir.opaque.iter().any(|o| o.project == pi && !o.external);
+        let (commands_mod, command_refs) = commands::emit_commands(ir, pi, hal);
+        if regs.is_empty()
+            && !has_formats
+            && !has_opaque
+            && command_refs.is_empty()
+            && !opts.projects
+        {
             continue;
         }
         let (formats_mod, format_refs) = formats::emit_formats(ir, pi, opts);
@@ -153,11 +161,13 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
                     registers: &[#(#infos),*],
                     events: &[#(#events),*],
                     formats: &[#(#format_refs),*],
+                    commands: &[#(#command_refs),*],
                     #tables
                 };
                 #table
                 #scoped
                 #formats_mod
+                #commands_mod
                 #power_types
                 #(#items)*
             }

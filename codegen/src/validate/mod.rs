@@ -31,8 +31,12 @@ pub const PASSES: &[Pass] = &[
     sections::register_domains,
     sections::report_formats,
     sections::tables,
+    opaque::opaque_ranges,
+    commands::commands,
 ];
 
+mod commands;
+mod opaque;
 mod sections;
 
 /// Run every pass.

@@ -51,7 +51,11 @@
 //!   return the low 16 bits. A register without fields therefore reads 0.
 //! - **Decode.** An address where no register decodes reads 0 and drops
 //!   writes ([`Outcome::Unclaimed`]), unless its force-wake table row names a
-//!   sleeping domain ([`Outcome::Terminated`]).
+//!   sleeping domain ([`Outcome::Terminated`]). An aligned dword inside an
+//!   opaque range ([`ProjectInfo::opaque`], or extra ones given to
+//!   [`Emulator::with_descriptions`]) is plain 32-bit storage instead (reset
+//!   0, every bit kept, traced under the range's name), terminated while the
+//!   range's wake domain sleeps.
 //! - **Force-wake.** For each [`DomainInfo`] with a request and an ack
 //!   register: the ack takes the request's bits 15:0 [`Sku::wake_latency`]
 //!   ticks of [`Emulator::advance`] after the request changed (set and
@@ -254,6 +258,11 @@
 //!   RPT_ID = the command's report id (the whole dword: "RPT_ID is always
 //!   stored in the lowest addressed DWORD"), counters as they are (enabled
 //!   or not); the tail does not move; PPGTT writes nothing visible.
+//!   [`OaUnit::execute_mi_rpc`](crate::OaUnit::execute_mi_rpc) takes the
+//!   command's dwords instead, decoded with the project's description of
+//!   the command (`regdefs/oa_commands.yaml`, bound in `bindings.yaml`):
+//!   dwords that are not the command (opcode, command type, length) are an
+//!   error and an [`OaWarningKind::BadCommand`] warning.
 //! - **Cost.** Counting is in bulk between events (A: rate x ticks; B: see
 //!   [`NoaSource`]). When an advance spans more timer reports than the
 //!   buffer holds in overwrite mode, the reports whose bytes later reports
@@ -448,6 +457,7 @@
 //! [`MapRow::wake`]: hal::meta::MapRow::wake
 //! [`ProjectInfo::steering`]: hal::meta::ProjectInfo::steering
 //! [`ProjectInfo::formats`]: hal::meta::ProjectInfo::formats
+//! [`ProjectInfo::opaque`]: hal::meta::ProjectInfo::opaque
 
 #![warn(missing_docs)]
 
@@ -456,7 +466,7 @@ use std::boxed::Box;
 use std::vec::Vec;
 
 use hal::bus::{Bus, Mmio, Msr, Pci};
-use hal::meta::{ProjectInfo, RegisterInfo};
+use hal::meta::{OpaqueRange, ProjectInfo, RegisterInfo};
 
 pub mod bind;
 mod cec;
@@ -548,6 +558,11 @@ pub struct Emulator {
     r2: Option<Box<r2pcie::R2>>,
     /// The NOA mux model (projects whose bindings have a `noa` unit).
     mux: Option<Box<noa::Noa>>,
+    /// Opaque ranges (the project's, then extra ones) with their wake
+    /// target, sorted by start; overlapping later ones are dropped.
+    opaque: Vec<(OpaqueRange, u16)>,
+    /// Dwords written inside opaque ranges (absent: 0).
+    opaque_values: std::collections::BTreeMap<u64, u32>,
 }
 
 impl fmt::Debug for Emulator {
@@ -590,10 +605,26 @@ impl Emulator {
         sku: Sku,
         extra: &[&'static RegisterInfo],
     ) -> Self {
+        Self::with_descriptions(project, sku, extra, &[])
+    }
+
+    /// [`Emulator::with_registers`] with more opaque ranges too (a
+    /// `regdefs!` module's `PROJECT.opaque`): aligned dword accesses inside
+    /// an opaque range of the project or of `ranges` read and write plain
+    /// storage (reset 0, every bit kept) instead of ending unclaimed, under
+    /// the range's wake domain. A range overlapping an earlier one (the
+    /// project's come first) is ignored; a register at an address inside a
+    /// range wins over the range.
+    pub fn with_descriptions(
+        project: &'static ProjectInfo,
+        sku: Sku,
+        registers: &[&'static RegisterInfo],
+        ranges: &[OpaqueRange],
+    ) -> Self {
         let bindings = Bindings::of(project)
             .copied()
             .unwrap_or(Bindings::empty(project));
-        let mut emu = Self::assemble(bindings, extra, sku);
+        let mut emu = Self::assemble(bindings, registers, ranges, sku);
         let mux = noa::Noa::new(&bindings, &|a| emu.reg_at(a));
         if mux.is_some() {
             emu.mux = mux.map(Box::new);
@@ -609,20 +640,34 @@ impl Emulator {
     /// hand-built project's force-wake handshakes, steering or units). No
     /// unit is turned on.
     pub fn with_bindings(bindings: Bindings, sku: Sku) -> Self {
-        Self::assemble(bindings, &[], sku)
+        Self::assemble(bindings, &[], &[], sku)
     }
 
-    fn assemble(bindings: Bindings, extra: &[&'static RegisterInfo], sku: Sku) -> Self {
+    fn assemble(
+        bindings: Bindings,
+        extra: &[&'static RegisterInfo],
+        extra_ranges: &[OpaqueRange],
+        sku: Sku,
+    ) -> Self {
         let project = bindings.project;
         let infos: Vec<&'static RegisterInfo> =
             project.registers.iter().chain(extra).copied().collect();
+        // Opaque ranges: the first of overlapping ones wins.
+        let mut ranges: Vec<OpaqueRange> = Vec::new();
+        for &r in project.opaque.iter().chain(extra_ranges) {
+            if r.start <= r.end && !ranges.iter().any(|o| o.start <= r.end && r.start <= o.end) {
+                ranges.push(r);
+            }
+        }
+        ranges.sort_by_key(|r| r.start);
         // Wake targets: the project's domains first (same order), then names
         // registers or map rows use that no domain describes.
         let mut targets: Vec<&'static str> = project.domains.iter().map(|d| d.name).collect();
         let extra_targets = infos
             .iter()
             .filter_map(|r| r.domain)
-            .chain(project.map.iter().filter_map(|r| r.wake));
+            .chain(project.map.iter().filter_map(|r| r.wake))
+            .chain(ranges.iter().filter_map(|r| r.domain));
         for name in extra_targets {
             if !targets.contains(&name) {
                 targets.push(name);
@@ -753,6 +798,8 @@ impl Emulator {
             })
             .unwrap_or_default();
 
+        let opaque: Vec<(OpaqueRange, u16)> =
+            ranges.iter().map(|&r| (r, target_id(r.domain))).collect();
         let mut emu = Emulator {
             project,
             bindings,
@@ -780,6 +827,8 @@ impl Emulator {
             p4: None,
             r2: None,
             mux: None,
+            opaque,
+            opaque_values: std::collections::BTreeMap::new(),
         };
         emu.rebuild_hot();
         emu
@@ -1270,6 +1319,9 @@ impl Emulator {
 
     #[cold]
     fn no_register(&mut self, addr: u64, write: Option<u32>) -> u32 {
+        if let Some(k) = self.opaque_slot(addr) {
+            return self.opaque_access(addr, k, write);
+        }
         let t = self.index.row_target(addr);
         let asleep = t != NONE16 && !self.awake.get(usize::from(t)).copied().unwrap_or(true);
         let outcome = if asleep {
@@ -1279,6 +1331,94 @@ impl Emulator {
         };
         self.record(addr, usize::MAX, write, 0, t, None, outcome);
         0
+    }
+
+    /// The opaque range (index into `self.opaque`) an aligned dword access
+    /// at `addr` falls in.
+    fn opaque_slot(&self, addr: u64) -> Option<usize> {
+        if addr % 4 != 0 {
+            return None;
+        }
+        let i = self.opaque.partition_point(|(r, _)| r.end < addr);
+        self.opaque
+            .get(i)
+            .filter(|(r, _)| r.start <= addr)
+            .map(|_| i)
+    }
+
+    /// A dword access inside opaque range `k`: plain storage, or terminated
+    /// while the range's wake domain sleeps.
+    fn opaque_access(&mut self, addr: u64, k: usize, write: Option<u32>) -> u32 {
+        let Some(&(range, t)) = self.opaque.get(k) else {
+            return 0;
+        };
+        let asleep = t != NONE16 && !self.awake.get(usize::from(t)).copied().unwrap_or(true);
+        let (read, outcome) = if asleep {
+            (0, Outcome::Terminated)
+        } else {
+            let read = match write {
+                // Unwritten dwords read 0: a zero needs no entry.
+                Some(0) => {
+                    self.opaque_values.remove(&addr);
+                    0
+                }
+                Some(v) => {
+                    self.opaque_values.insert(addr, v);
+                    0
+                }
+                None => self.opaque_values.get(&addr).copied().unwrap_or(0),
+            };
+            (read, Outcome::Ok)
+        };
+        self.total = self.total.wrapping_add(1);
+        let domain = self.target_name(t);
+        if outcome != Outcome::Ok {
+            if let Some(c) = self.counts.get_mut(outcome.index()) {
+                *c = c.saturating_add(1);
+            }
+            let w = Warning::access(
+                self.now,
+                addr,
+                Some(range.name),
+                domain,
+                None,
+                write.is_some(),
+                outcome,
+            );
+            if let Some(w) = w {
+                if self.warnings.len() < MAX_WARNINGS {
+                    self.warnings.push(w);
+                } else {
+                    self.warnings_dropped = self.warnings_dropped.saturating_add(1);
+                }
+            }
+        }
+        if self.tracing {
+            self.trace.push(TraceEntry {
+                time: self.now,
+                addr,
+                register: Some(range.name),
+                value: u64::from(write.unwrap_or(read)),
+                write: write.is_some(),
+                domain,
+                instance: None,
+                outcome,
+            });
+        }
+        read
+    }
+
+    /// Backdoor read of the dword at `addr` inside an opaque range (0 until
+    /// written); `None` when `addr` is not an aligned dword of one.
+    pub fn peek_opaque(&self, addr: u64) -> Option<u32> {
+        self.opaque_slot(addr)?;
+        Some(self.opaque_values.get(&addr).copied().unwrap_or(0))
+    }
+
+    /// The opaque ranges the emulator stores (the project's and extra ones),
+    /// by ascending start.
+    pub fn opaque_ranges(&self) -> impl Iterator<Item = &OpaqueRange> {
+        self.opaque.iter().map(|(r, _)| r)
     }
 
     /// An access to a replicated register, steered.

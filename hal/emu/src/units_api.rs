@@ -160,6 +160,21 @@ impl OaUnit<&mut Emulator> {
         self.0.mi_report_perf_count(address, report_id, ggtt)
     }
 
+    /// MI_REPORT_PERF_COUNT given as the command's dwords (as a driver
+    /// writes them into a ring or batch buffer), decoded with the project's
+    /// description of the command (`hal::<project>::commands`): then as
+    /// [`OaUnit::mi_report_perf_count`]. Dwords that are not the command on
+    /// this project (wrong opcode or length) are an error and a warning
+    /// ([`OaWarningKind::BadCommand`](crate::OaWarningKind::BadCommand)),
+    /// and write nothing. `NotTriggered` on a project without the command
+    /// (SNB) or with the OA model off.
+    pub fn execute_mi_rpc(
+        &mut self,
+        dwords: &[u32],
+    ) -> Result<ReportOutcome, hal::meta::CommandError> {
+        self.0.execute_mi_rpc(dwords)
+    }
+
     /// Render a report of the current format into `out` without writing it
     /// anywhere; its size, or `None` (off, no layout, `out` too short).
     pub fn render_report(&mut self, report_id: u32, out: &mut [u8]) -> Option<usize> {

@@ -285,6 +285,8 @@ static TINY: ProjectInfo = ProjectInfo {
     formats: &[],
     tables: &[],
     steering: None,
+    opaque: &[],
+    commands: &[],
 };
 
 /// TGL with a replicated register in every replication group: the shipped

@@ -133,11 +133,13 @@ pub mod ivb {
         registers: &[&REGISTERS[0]],
         events: &[],
         formats: &[],
+        commands: &[],
         steering: None,
         domains: &[],
         groups: &[],
         map: &[],
         tables: &[],
+        opaque: &[],
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
@@ -185,11 +187,13 @@ pub mod hsw {
         registers: &[&REGISTERS[0]],
         events: &[],
         formats: &[],
+        commands: &[],
         steering: None,
         domains: &[],
         groups: &[],
         map: &[],
         tables: &[],
+        opaque: &[],
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [

@@ -82,11 +82,13 @@ pub mod hsw {
         registers: &[&REGISTERS[0], &REGISTERS[1]],
         events: &[],
         formats: &[],
+        commands: &[],
         steering: None,
         domains: &[],
         groups: &[],
         map: &[],
         tables: &[],
+        opaque: &[],
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 2usize] = [

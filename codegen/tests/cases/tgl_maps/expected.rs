@@ -64,11 +64,13 @@ pub mod tgl {
         registers: &[&REGISTERS[0], &REGISTERS[1], &REGISTERS[2]],
         events: &[],
         formats: &[],
+        commands: &[],
         steering: Some("MCR_SELECTOR"),
         domains: &[],
         groups: &[],
         map: &[],
         tables: &[],
+        opaque: &[],
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 3usize] = [

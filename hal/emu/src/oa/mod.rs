@@ -450,6 +450,41 @@ impl Emulator {
         .unwrap_or(ReportOutcome::NotTriggered)
     }
 
+    /// The emulated MI_REPORT_PERF_COUNT command given as its dwords,
+    /// decoded with the project's command description (bound in
+    /// `bindings.yaml`): the address from the low (and, BDW+, high) address
+    /// fields, the GTT select and the report id, then as
+    /// [`Emulator::mi_report_perf_count`]. Dwords that are not the command
+    /// (another opcode or command type, a wrong length) are an error and a
+    /// warning ([`OaWarningKind::BadCommand`]); nothing is written. A
+    /// project without the command (SNB), or the OA model off:
+    /// `NotTriggered`.
+    pub(crate) fn execute_mi_rpc(
+        &mut self,
+        dwords: &[u32],
+    ) -> Result<ReportOutcome, hal::meta::CommandError> {
+        let b = self.bindings.oa;
+        let info = b
+            .and_then(|o| o.mi_rpc)
+            .and_then(|i| self.project.commands.get(i).copied());
+        let (Some(o), Some(info)) = (b, info) else {
+            return Ok(ReportOutcome::NotTriggered);
+        };
+        if let Err(error) = info.check(dwords) {
+            let t = self.now;
+            if let Some(oa) = self.oa.as_mut() {
+                oa.warn(t, OaWarningKind::BadCommand { error });
+            }
+            return Err(error);
+        }
+        let field = |i: Option<usize>| i.and_then(|i| info.fields.get(i));
+        let value = |i: Option<usize>| field(i).map_or(0, |f| f.get(dwords));
+        let low = field(o.mi_rpc_address).map_or(0, |f| u64::from(f.get(dwords)) << f.lsb);
+        let high = u64::from(value(o.mi_rpc_address_high)) << 32;
+        let ggtt = value(o.mi_rpc_ggtt) != 0;
+        Ok(self.mi_report_perf_count(high | low, value(o.mi_rpc_report_id), ggtt))
+    }
+
     /// Render a report of the current format, with RPT_ID `report_id` and
     /// the counters as they are now, into `out` without writing it anywhere
     /// (no status, no report-lost). Returns its size; `None` when the OA

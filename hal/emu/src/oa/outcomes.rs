@@ -82,6 +82,12 @@ pub enum OaWarningKind {
         /// What the programming asks for.
         what: &'static str,
     },
+    /// Dwords given as MI_REPORT_PERF_COUNT are not that command on this
+    /// project (another opcode, command type or length): nothing happened.
+    BadCommand {
+        /// What does not match the command's description.
+        error: hal::meta::CommandError,
+    },
 }
 
 /// One complaint of the OA model, with the time it happened.
@@ -139,6 +145,9 @@ impl fmt::Display for OaWarning {
                 f,
                 "{register} = {value:#x}: {what} is not modelled (counters count ungated, no trigger reports)"
             ),
+            OaWarningKind::BadCommand { error } => {
+                write!(f, "{error} (command ignored, nothing written)")
+            }
         }
     }
 }

@@ -1,0 +1,110 @@
+/// Field layouts, each emitted once and shared by every register (of
+/// any project) with the same fields. A project module re-exports
+/// each register's layout under the register's lower-case name.
+pub mod layouts {
+    /** Field layout `UNIT_CTL` (32 bits).
+
+ Used by: `UNIT_CTL` (hsw).
+
+ | bits | field | access | description |
+ |---|---|---|---|
+ | 0 | `enable` | RW |  |*/
+    pub mod unit_ctl {
+        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        /// This layout, as a type (the `Layout` of the registers that use it).
+        #[doc(hidden)]
+        #[derive(Clone, Copy)]
+        pub struct FieldLayout;
+        impl ::perfregs::hal::register::Layout for FieldLayout {
+            type Read = R;
+            type Write = W;
+            const NAME: &'static str = "UNIT_CTL";
+            const WIDTH: u32 = 32u32;
+            const KEEP_MASK: u64 = 0x1;
+            const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
+                ::perfregs::hal::meta::FieldInfo { name: "enable", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+            ];
+        }
+        #[diagnostic::do_not_recommend]
+        impl ::perfregs::hal::register::ReadableLayout for FieldLayout {}
+        #[diagnostic::do_not_recommend]
+        impl ::perfregs::hal::register::WritableLayout for FieldLayout {}
+        ::perfregs::hal::layout_values!("UNIT_CTL", plain, u32);
+        impl R {
+            /// `enable` (bits 0, RW).
+            #[inline]
+            pub fn enable(self) -> <bool as FieldValue>::Read {
+                ::perfregs::hal::ReadValue::get(self, ENABLE)
+            }
+        }
+        impl ::core::fmt::Debug for R {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct("UNIT_CTL").field("enable", &self.enable()).finish()
+            }
+        }
+        impl W {
+            /// `enable` (bits 0, RW).
+            #[inline]
+            pub fn enable(&mut self, value: bool) -> &mut Self {
+                ::perfregs::hal::WriteValue::set(self, ENABLE, value)
+            }
+        }
+        /// `enable`: bits 0, RW
+        pub const ENABLE: FieldAt<FieldLayout, Rw, bool, 0> = FieldAt::NEW;
+    }
+}
+/** Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
+
+ Every item here exists on this project at the address its docs give.*/
+pub mod hsw {
+    /// Everything described for this project, at run time.
+    pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
+        name: "hsw",
+        title: "Haswell (Gen7.5)",
+        registers: &[&REGISTERS[0]],
+        events: &[],
+        formats: &[],
+        commands: &[],
+        steering: None,
+        domains: &[],
+        groups: &[],
+        map: &[],
+        tables: &[],
+        opaque: &[
+            ::perfregs::hal::meta::OpaqueRange {
+                name: "UNIT_BODY",
+                start: 0x1f000,
+                end: 0x1f0ff,
+                domain: Some("render"),
+            },
+        ],
+    };
+    /// Runtime description of every register (array elements expanded) of this project.
+    pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
+        ::perfregs::hal::meta::RegisterInfo { name: "UNIT_CTL", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x1f100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::unit_ctl::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+    ];
+    /** UNIT_CTL
+
+ | | |
+ |---|---|
+ | MMIO offset | `0x1f100` on hsw; 32 bits, reset `0x0` |
+ | access | read, write, modify |
+ | power domain | `render`; unicast |
+ | source | golden test |
+ | fields | [`UNIT_CTL`](unit_ctl), defined at `opaque_range/input.yaml:7:9` |*/
+    #[derive(Clone, Copy)]
+    pub struct UNIT_CTL;
+    impl ::perfregs::hal::Register for UNIT_CTL {
+        type Project = ::perfregs::hal::Hsw;
+        type Space = ::perfregs::hal::Mmio;
+        type Domain = ::perfregs::hal::hsw::domains::Render;
+        type Layout = unit_ctl::FieldLayout;
+        type Cast = ::perfregs::hal::register::Single;
+        const NAME: &'static str = "UNIT_CTL";
+        const ADDRESS: u64 = 0x1f100;
+        const RESET: u64 = 0x0;
+        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
+    }
+    #[doc(no_inline)]
+    pub use super::layouts::unit_ctl;
+}
