@@ -8,3 +8,6 @@
 //! the [`Ir`](crate::Ir)) -> `interp` (run-time values) / `emit` (Rust).
 
 pub mod model;
+pub mod equation;
+pub mod xml;
+pub mod interp;

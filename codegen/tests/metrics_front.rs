@@ -1,0 +1,100 @@
+//! The metric-set front end on the four shipped files (clean) and on damaged
+//! copies (each failing with its code at its line).
+
+use perfregs_codegen::diag::{Diagnostic, Diagnostics};
+use perfregs_codegen::metrics::equation::{self, CheckedFile, ExprKind, ReportCaps, Source, Type};
+use perfregs_codegen::metrics::model::MetricFile;
+use perfregs_codegen::metrics::xml;
+use perfregs_codegen::Ir;
+use std::path::Path;
+use std::sync::OnceLock;
+
+fn ir() -> &'static Ir {
+    static IR: OnceLock<Ir> = OnceLock::new();
+    IR.get_or_init(|| {
+        perfregs_codegen::compile_path(Path::new(perfregs_regdefs::dir())).expect("shipped descriptions")
+    })
+}
+
+fn front(file: &str, project: &str, text: &str) -> Result<(MetricFile, CheckedFile), Vec<Diagnostic>> {
+    let mut d = Diagnostics::default();
+    let caps = ReportCaps::of(ir(), project).expect("project with report formats");
+    let f = xml::read(file, text, &mut d);
+    let checked = f.as_ref().and_then(|f| equation::check_file(f, &caps, &mut d));
+    match (f, checked) {
+        (Some(f), Some(c)) if d.is_empty() => Ok((f, c)),
+        _ => Err(d.sorted()),
+    }
+}
+
+fn shipped(name: &str) -> (&'static str, &'static str, &'static str) {
+    *perfregs_regdefs::METRIC_SETS
+        .iter()
+        .find(|(f, _, _)| f.ends_with(name))
+        .expect("shipped file")
+}
+
+#[test]
+fn report_caps_follow_the_formats() {
+    let hsw = ReportCaps::of(ir(), "hsw").expect("hsw");
+    let bdw = ReportCaps::of(ir(), "bdw").expect("bdw");
+    let tgl = ReportCaps::of(ir(), "tgl").expect("tgl");
+    assert_eq!((hsw.a, hsw.b, hsw.c, hsw.gpu_time, hsw.gpu_clock), (45, 8, 8, true, false));
+    assert_eq!((bdw.b, bdw.c, bdw.gpu_clock), (8, 8, true));
+    assert!(bdw.a >= 36 && tgl.a >= 36, "{bdw:?} {tgl:?}");
+    assert!(ReportCaps::of(ir(), "p4").is_none());
+}
+
+#[test]
+fn shipped_files_are_clean() {
+    let mut totals = (0, 0, 0, 0);
+    for (file, project, text) in perfregs_regdefs::METRIC_SETS {
+        let (f, c) = match front(file, project, text) {
+            Ok(x) => x,
+            Err(d) => panic!("{file}: {}", d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n")),
+        };
+        assert_eq!(f.sets.len(), c.sets.len());
+        totals.0 += f.sets.len();
+        totals.1 += f.sets.iter().map(|s| s.counters.len()).sum::<usize>();
+        totals.2 += c.equations;
+        totals.3 += f.sets.iter().flat_map(|s| &s.configs).map(|c| c.writes.len()).sum::<usize>();
+    }
+    // Counted independently of this reader (XML attribute counts): 79 sets,
+    // 2233 counters, 2233 equations + 1049 max equations + 235 counter
+    // availabilities + 12 config availabilities, 7889 register writes.
+    assert_eq!(totals, (79, 2233, 2233 + 1049 + 235 + 12, 7889));
+}
+
+#[test]
+fn test_oa_shape() {
+    for name in ["oa-bdw.xml", "oa-tglgt1.xml", "oa-tglgt2.xml"] {
+        let (file, project, text) = shipped(name);
+        let (f, c) = front(file, project, text).expect("clean");
+        let i = f.sets.iter().position(|s| s.symbol_name == "TestOa").expect("TestOa");
+        let (s, cs) = (&f.sets[i], &c.sets[i]);
+        assert_eq!(s.underscore_name, "test_oa");
+        let syms: Vec<&str> = s.counters.iter().map(|c| c.symbol_name.as_str()).collect();
+        assert_eq!(
+            syms,
+            ["GpuTime", "GpuCoreClocks", "AvgGpuCoreFrequency", "Counter0", "Counter1", "Counter2",
+             "Counter3", "Counter4", "Counter5", "Counter6", "Counter7", "Counter8"][..syms.len()]
+        );
+        assert!(syms.len() >= 11, "{name}: {syms:?}");
+        // CounterN reads B N.
+        for (k, cc) in cs.counters.iter().enumerate().skip(3).take(8) {
+            assert_eq!(cc.ty, Type::Int);
+            assert_eq!(cc.equation.expr.kind, ExprKind::Read(Source::B, (k - 3) as u64), "{name} {k}");
+        }
+        // AvgGpuCoreFrequency = $GpuCoreClocks 1000000000 UMUL $GpuTime UDIV, max $GpuMaxFrequency.
+        let avg = &cs.counters[2];
+        let mut refs = Vec::new();
+        avg.equation.expr.visit(&mut |e| {
+            if let ExprKind::Counter(k) = e.kind {
+                refs.push(k)
+            }
+        });
+        assert_eq!(refs, [1, 0], "{name}");
+        assert!(avg.max.is_some());
+        assert!(!s.configs.is_empty() && s.configs.iter().all(|c| !c.writes.is_empty()));
+    }
+}
