@@ -11,3 +11,4 @@ pub mod model;
 pub mod equation;
 pub mod xml;
 pub mod interp;
+pub mod emit;
