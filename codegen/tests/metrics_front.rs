@@ -101,3 +101,59 @@ fn test_oa_shape() {
         assert!(!s.configs.is_empty() && s.configs.iter().all(|c| !c.writes.is_empty()));
     }
 }
+
+/// Line and column (1-based) of the first occurrence of `needle` in `text`.
+fn locate(text: &str, needle: &str) -> (usize, usize) {
+    let at = text.find(needle).expect("needle in text");
+    let line = text[..at].matches('\n').count() + 1;
+    let col = at - text[..at].rfind('\n').map_or(0, |n| n + 1) + 1;
+    (line, col)
+}
+
+fn first(d: &[Diagnostic]) -> (&'static str, usize, usize) {
+    (d[0].code.as_str(), d[0].pos.line, d[0].pos.column)
+}
+
+#[test]
+fn damaged_copies_fail_at_the_right_line() {
+    let (file, project, text) = shipped("oa-bdw.xml");
+    // TestOa's GpuTime equation.
+    let eq = r#"equation="GPU_TIME 0 READ 1000000000 UMUL $GpuTimestampFrequency UDIV""#;
+    let (l, c) = locate(text, eq);
+    // Unknown token: PR204 at the token (`UMULX` is the 5th token, value starts at column c + 10).
+    let broken = text.replacen(eq, &eq.replace("UMUL", "UMULX"), 1);
+    let d = front(file, project, &broken).expect_err("broken equation");
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(first(&d), ("PR204", l, c + 10 + "GPU_TIME 0 READ 1000000000 ".len()));
+    assert!(d[0].message.contains("UMULX") && d[0].item == "TestOa.GpuTime", "{}", d[0]);
+    // Unknown variable: PR205.
+    let broken = text.replacen(eq, &eq.replace("$GpuTimestampFrequency", "$GpuTimestampFreq"), 1);
+    let d = front(file, project, &broken).expect_err("unknown variable");
+    assert_eq!(first(&d), ("PR205", l, c + 10 + "GPU_TIME 0 READ 1000000000 UMUL ".len()));
+    // A read the BDW reports lack: PR205.
+    let broken = text.replacen(eq, &eq.replace("GPU_TIME 0 READ", "B 8 READ"), 1);
+    let d = front(file, project, &broken).expect_err("B8");
+    assert_eq!(first(&d), ("PR205", l, c + 10 + "B 8 ".len()));
+    // Unknown register type: PR203 at the type's value.
+    let reg = r#"<register type="OA" address="0x00002724""#;
+    let (l, c) = locate(text, reg);
+    let broken = text.replacen(reg, &reg.replace("\"OA\"", "\"OAX\""), 1);
+    let d = front(file, project, &broken).expect_err("unknown type");
+    assert_eq!(first(&d), ("PR203", l, c + r#"<register type=""#.len()));
+    // Malformed XML: PR201 at the line where the parser stopped.
+    let (l, _) = locate(text, eq);
+    let broken = text.replacen(eq, "equation=\"A 1 READ", 1);
+    let d = front(file, project, &broken).expect_err("malformed");
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].code.as_str(), "PR201");
+    assert!(d[0].pos.line > l, "{}", d[0]);
+    // HSW reads no GPU_CLOCK: the BDW TestOa equation in the HSW file fails.
+    let (hfile, hproject, htext) = shipped("oa-hsw.xml");
+    let heq = htext.find("equation=\"").expect("an equation");
+    let mut damaged = htext.to_string();
+    let end = heq + 10 + htext[heq + 10..].find('"').expect("closing quote");
+    damaged.replace_range(heq..=end, "equation=\"GPU_CLOCK 0 READ\"");
+    let d = front(hfile, hproject, &damaged).expect_err("HSW has no GPU clock");
+    assert_eq!(first(&d).0, "PR205");
+    assert!(d[0].message.contains("GPU_CLOCK 0"), "{}", d[0]);
+}

@@ -841,7 +841,14 @@ impl FileChecker<'_> {
             self.ok = false;
             return None;
         };
-        match self.checker.ty(&mut e, u) {
+        let ty = self.checker.ty(&mut e, u).and_then(|ty| {
+            if u == Use::Availability && ty == Type::Float {
+                Err((text.pos, "an availability gives a float; expected a boolean or an integer".into()))
+            } else {
+                Ok(ty)
+            }
+        });
+        match ty {
             Ok(ty) => Some(Typed { expr: e, ty }),
             Err((pos, msg)) => {
                 self.ok = false;
@@ -947,5 +954,220 @@ fn cycles(
                 path.pop();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::model::{Counter, MetricSet, RegisterConfig};
+    use super::*;
+
+    fn at(line: usize, column: usize) -> Pos {
+        Pos { line, column }
+    }
+
+    fn loc(s: &str) -> Located<String> {
+        Located {
+            value: s.into(),
+            pos: at(10, 20),
+        }
+    }
+
+    fn parse_err(s: &str) -> (Code, Pos, String) {
+        let mut d = Diagnostics::default();
+        assert!(parse("f.xml", "S.C", &loc(s), &mut d).is_none(), "{s}");
+        let d = &d.0[0];
+        (d.code, d.pos, d.message.clone())
+    }
+
+    #[test]
+    fn parses_rpn_in_order() {
+        let mut d = Diagnostics::default();
+        let e = parse("f", "i", &loc("A 7 READ 0x10 UDIV"), &mut d).expect("parses");
+        let ExprKind::Op(Op::UDiv, a, b) = e.kind else {
+            panic!("{e:?}")
+        };
+        assert_eq!(a.kind, ExprKind::Read(Source::A, 7));
+        assert_eq!(b.kind, ExprKind::Int(16));
+        assert_eq!((a.pos, b.pos, e.pos), (at(10, 24), at(10, 29), at(10, 34)));
+        for op in Op::ALL {
+            let text = format!("1 2 {}", op.as_str());
+            assert!(parse("f", "i", &loc(&text), &mut d).is_some(), "{text}");
+        }
+        assert!(d.is_empty());
+    }
+
+    #[test]
+    fn parse_errors_name_the_token_where_it_is() {
+        let (c, p, m) = parse_err("A 1 READ 2 UPLUS");
+        assert_eq!((c, p), (Code::Equation, at(10, 31)));
+        assert!(m.contains("`UPLUS`"), "{m}");
+        let (c, p, m) = parse_err("1 UADD");
+        assert_eq!((c, p), (Code::Equation, at(10, 22)));
+        assert!(m.contains("two operands"), "{m}");
+        let (_, p, m) = parse_err("7 READ");
+        assert_eq!(p, at(10, 22));
+        assert!(m.contains("READ"), "{m}");
+        let (_, p, m) = parse_err("A $X READ");
+        assert_eq!(p, at(10, 25));
+        assert!(m.contains("integer literal index"), "{m}");
+        let (_, p, _) = parse_err("1 7 READ");
+        assert_eq!(p, at(10, 24));
+        // (An operator's node is at its token: `READ` here.)
+        let (_, p, m) = parse_err("A 1 READ B 2 READ");
+        assert_eq!(p, at(10, 33));
+        assert!(m.contains("left on the stack"), "{m}");
+        let (_, p, m) = parse_err("A 1 UADD");
+        assert_eq!(p, at(10, 20));
+        assert!(m.contains("not a value"), "{m}");
+        let (_, p, m) = parse_err("  ");
+        assert_eq!(p, at(10, 20));
+        assert!(m.contains("empty"), "{m}");
+        let (_, p, _) = parse_err("1 $ UADD");
+        assert_eq!(p, at(10, 22));
+        let (_, p, _) = parse_err("B");
+        assert_eq!(p, at(10, 20));
+    }
+
+    fn counter(sym: &str, ty: &str, eq: &str) -> Counter {
+        Counter {
+            name: sym.into(),
+            symbol_name: sym.into(),
+            underscore_name: sym.to_lowercase(),
+            data_type: ty.into(),
+            equation: loc(eq),
+            pos: at(3, 5),
+            ..Counter::default()
+        }
+    }
+
+    fn file(counters: Vec<Counter>) -> MetricFile {
+        MetricFile {
+            file: "f.xml".into(),
+            sets: vec![MetricSet {
+                symbol_name: "S".into(),
+                counters,
+                ..MetricSet::default()
+            }],
+        }
+    }
+
+    const CAPS: ReportCaps = ReportCaps {
+        a: 36,
+        b: 8,
+        c: 8,
+        gpu_time: true,
+        gpu_clock: false,
+        perfcnt: 2,
+    };
+
+    fn check(f: &MetricFile) -> Result<CheckedFile, Vec<(Code, Pos, String, String)>> {
+        let mut d = Diagnostics::default();
+        check_file(f, &CAPS, &mut d).ok_or_else(|| {
+            d.sorted()
+                .into_iter()
+                .map(|d| (d.code, d.pos, d.item, d.message))
+                .collect()
+        })
+    }
+
+    fn type_err(counters: Vec<Counter>) -> (Code, Pos, String, String) {
+        let e = check(&file(counters)).expect_err("a type error");
+        e.into_iter().next().expect("one")
+    }
+
+    #[test]
+    fn types_follow_the_rules() {
+        let f = file(vec![
+            counter("I", "uint64", "A 1 READ $EuCoresTotalCount UMUL"),
+            counter("F", "float", "$I 2 FDIV"),
+            counter("G", "float", "$I 100 UMUL"),
+            counter("H", "uint64", "A 1 READ A 2 READ FADD 2 UDIV"),
+        ]);
+        let c = check(&f).expect("clean");
+        let s = &c.sets[0];
+        assert_eq!(s.counters.iter().map(|c| c.equation.ty).collect::<Vec<_>>(), [Type::Int, Type::Float, Type::Int, Type::Int]);
+        let mut refs = Vec::new();
+        s.counters[1].equation.expr.visit(&mut |e| {
+            if let ExprKind::Counter(i) = e.kind {
+                refs.push(i)
+            }
+        });
+        assert_eq!(refs, [0]);
+        assert_eq!(c.equations, 4);
+    }
+
+    #[test]
+    fn type_errors_are_pr205_where_they_are() {
+        // A float where a uint64 counter is declared.
+        let (c, p, item, m) = type_err(vec![counter("X", "uint64", "A 1 READ 2 FDIV")]);
+        assert_eq!((c, p, item.as_str()), (Code::EquationType, at(10, 20), "S.X"));
+        assert!(m.contains("float") && m.contains("uint64"), "{m}");
+        // A boolean operand of an integer operator.
+        let (c, p, _, m) = type_err(vec![counter("X", "uint64", "true 1 UADD")]);
+        assert_eq!((c, p), (Code::EquationType, at(10, 27)));
+        assert!(m.contains("boolean"), "{m}");
+        // A float operand of AND.
+        let (_, p, _, _) = type_err(vec![counter("X", "uint64", "1 2 FADD 1 AND")]);
+        assert_eq!(p, at(10, 31));
+        // Reads beyond the reports.
+        let (_, p, _, m) = type_err(vec![counter("X", "uint64", "A 36 READ")]);
+        assert_eq!(p, at(10, 25));
+        assert!(m.contains("0..=35"), "{m}");
+        let (_, _, _, m) = type_err(vec![counter("X", "uint64", "GPU_CLOCK 0 READ")]);
+        assert!(m.contains("none"), "{m}");
+        let (_, _, _, m) = type_err(vec![counter("X", "uint64", "GPU_TIME 1 READ")]);
+        assert!(m.contains("only index 0"), "{m}");
+        // Unknown names.
+        let (_, p, _, m) = type_err(vec![counter("X", "uint64", "1 $Nope UADD")]);
+        assert_eq!(p, at(10, 22));
+        assert!(m.contains("$Nope"), "{m}");
+        // A bad data type.
+        let (_, p, _, m) = type_err(vec![counter("X", "int8", "1")]);
+        assert_eq!(p, at(3, 5));
+        assert!(m.contains("int8"), "{m}");
+        // Availability: device only.
+        let mut x = counter("X", "uint64", "1");
+        x.availability = Some(loc("A 1 READ"));
+        let (_, p, _, m) = type_err(vec![x]);
+        assert_eq!(p, at(10, 24));
+        assert!(m.contains("availability"), "{m}");
+        let mut x = counter("X", "uint64", "1");
+        x.availability = Some(loc("$X"));
+        assert!(type_err(vec![x]).3.contains("cannot name counter"));
+    }
+
+    #[test]
+    fn cycles_are_pr205() {
+        let e = check(&file(vec![
+            counter("A0", "uint64", "1"),
+            counter("P", "uint64", "$Q 1 UADD"),
+            counter("Q", "uint64", "$R"),
+            counter("R", "uint64", "$P $A0 UADD"),
+        ]))
+        .expect_err("cycle");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!((e[0].0, e[0].2.as_str()), (Code::EquationType, "S.P"));
+        assert!(e[0].3.contains("P -> Q -> R -> P"), "{}", e[0].3);
+        // A counter's max equation may name itself.
+        let mut p = counter("P", "uint64", "A 1 READ");
+        p.max_equation = Some(loc("$P 2 UMUL"));
+        assert!(check(&file(vec![p])).is_ok());
+    }
+
+    #[test]
+    fn config_availability_is_checked() {
+        let mut f = file(vec![]);
+        f.sets[0].configs.push(RegisterConfig {
+            kind: crate::ir::ConfigKind::Noa,
+            availability: Some(loc("$SliceMask 0x01 AND")),
+            writes: vec![],
+            pos: at(1, 1),
+        });
+        let c = check(&f).expect("clean");
+        assert_eq!(c.sets[0].configs[0].as_ref().map(|t| t.ty), Some(Type::Int));
+        f.sets[0].configs[0].availability = Some(loc("$SliceMask 0x01 FADD"));
+        let e = check(&f).expect_err("a float condition");
+        assert_eq!(e[0].2, "S.register_config[0]");
     }
 }

@@ -291,3 +291,47 @@ pub fn counter_available(set: &CheckedSet, i: usize, d: &Device) -> Option<bool>
 pub fn config_available(set: &CheckedSet, k: usize, d: &Device) -> Option<bool> {
     condition(set, set.configs.get(k)?.as_ref(), d)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operators_follow_igt() {
+        use Value::{Bool, Float, Int};
+        assert_eq!(apply(Op::UDiv, Int(7), Int(2)), Some(Int(3)));
+        assert_eq!(apply(Op::UDiv, Int(7), Int(0)), Some(Int(0)));
+        assert_eq!(apply(Op::FDiv, Int(7), Int(0)), Some(Float(0.0)));
+        assert_eq!(apply(Op::FDiv, Int(7), Float(2.0)), Some(Float(3.5)));
+        assert_eq!(apply(Op::USub, Int(1), Int(2)), Some(Int(u64::MAX)));
+        assert_eq!(apply(Op::UMul, Int(u64::MAX), Int(2)), Some(Int(u64::MAX - 1)));
+        assert_eq!(apply(Op::Shl, Int(1), Int(64)), Some(Int(0)));
+        assert_eq!(apply(Op::Shr, Int(8), Int(3)), Some(Int(1)));
+        assert_eq!(apply(Op::FMax, Float(1.0), Int(2)), Some(Float(2.0)));
+        assert_eq!(apply(Op::ULt, Int(1), Int(2)), Some(Bool(true)));
+        assert_eq!(apply(Op::LAnd, Bool(true), Int(0)), Some(Bool(false)));
+        // A float operand of an integer operator, as IGT's C: UDIV truncates
+        // its operands first, the others compute in f64.
+        assert_eq!(apply(Op::UDiv, Float(7.9), Int(2)), Some(Int(3)));
+        assert_eq!(apply(Op::UMul, Float(2.5), Int(3)), Some(Int(7)));
+        assert_eq!(apply(Op::USub, Float(1.0), Int(2)), Some(Int(0)));
+        // Types a checked expression never mixes.
+        assert_eq!(apply(Op::And, Float(1.0), Int(1)), None);
+        assert_eq!(apply(Op::FAdd, Bool(true), Int(1)), None);
+    }
+
+    #[test]
+    fn missing_reads_are_unavailable() {
+        let mut s = Sample::empty();
+        s.a[3] = Some(5);
+        assert_eq!(s.read(Source::A, 3), Some(5));
+        assert_eq!(s.read(Source::A, 4), None);
+        assert_eq!(s.read(Source::A, 1000), None);
+        assert_eq!(s.read(Source::GpuTime, 1), None);
+        let d = Device {
+            slice_mask: 0b10,
+            ..Device::default()
+        };
+        assert_eq!(d.get(DeviceVar::SliceMask), 2);
+    }
+}

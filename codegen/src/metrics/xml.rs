@@ -339,7 +339,7 @@ mod tests {
         assert_eq!((s.symbol_name.as_str(), s.pos), ("S", Pos { line: 2, column: 3 }));
         let c = &s.counters[0];
         assert_eq!(c.equation.value, "A 1 READ");
-        assert_eq!(c.equation.pos, Pos { line: 4, column: 67 });
+        assert_eq!(c.equation.pos, Pos { line: 4, column: 61 });
         let w = &s.configs[0].writes;
         assert_eq!((w[0].address, w[0].value), (0x9888, 0x1415_0001));
         assert_eq!((w[1].address, w[1].value), (37000, 0));
@@ -351,7 +351,7 @@ mod tests {
     fn malformed_xml_is_pr201_where_the_parser_stopped() {
         let (f, d) = run("<metrics>\n  <set name=\"x\">\n</metrics>");
         assert!(f.is_none());
-        assert_eq!(codes(&d), [("PR201", 3, 3)]);
+        assert_eq!(codes(&d), [("PR201", 3, 1)]);
     }
 
     #[test]
@@ -363,7 +363,7 @@ mod tests {
         let (f, d) = run(&text);
         assert_eq!(
             codes(&d),
-            [("PR202", 3, 5), ("PR202", 7, 38), ("PR202", 9, 1)],
+            [("PR202", 3, 5), ("PR202", 7, 37), ("PR202", 9, 3)],
             "{d:?}"
         );
         assert!(d[0].message.contains("`units`"));
