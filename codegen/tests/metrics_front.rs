@@ -117,7 +117,7 @@ fn first(d: &[Diagnostic]) -> (&'static str, usize, usize) {
 #[test]
 fn damaged_copies_fail_at_the_right_line() {
     let (file, project, text) = shipped("oa-bdw.xml");
-    // TestOa's GpuTime equation.
+    // The first GpuTime equation (RenderBasic).
     let eq = r#"equation="GPU_TIME 0 READ 1000000000 UMUL $GpuTimestampFrequency UDIV""#;
     let (l, c) = locate(text, eq);
     // Unknown token: PR204 at the token (`UMULX` is the 5th token, value starts at column c + 10).
@@ -125,7 +125,7 @@ fn damaged_copies_fail_at_the_right_line() {
     let d = front(file, project, &broken).expect_err("broken equation");
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(first(&d), ("PR204", l, c + 10 + "GPU_TIME 0 READ 1000000000 ".len()));
-    assert!(d[0].message.contains("UMULX") && d[0].item == "TestOa.GpuTime", "{}", d[0]);
+    assert!(d[0].message.contains("UMULX") && d[0].item == "RenderBasic.GpuTime", "{}", d[0]);
     // Unknown variable: PR205.
     let broken = text.replacen(eq, &eq.replace("$GpuTimestampFrequency", "$GpuTimestampFreq"), 1);
     let d = front(file, project, &broken).expect_err("unknown variable");
