@@ -19,7 +19,10 @@ fn fail(diags: &[perfregs_codegen::Error], what: &str) -> ! {
 fn main() {
     let dir = Path::new(perfregs_regdefs::dir());
     println!("cargo:rerun-if-changed={}", dir.display());
-    println!("cargo:rerun-if-changed={}", dir.join("metricsets").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        dir.join("metricsets").display()
+    );
     let ir = match perfregs_codegen::compile_path(dir) {
         Ok(ir) => ir,
         Err(d) => fail(&d, "the register descriptions"),
@@ -51,7 +54,8 @@ fn main() {
         fail(&diags.sorted(), "the metric sets");
     }
     out += &emit::emit_files_table(&files);
-    let path = Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("metrics_generated.rs");
+    let path = Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
+        .join("metrics_generated.rs");
     if std::fs::read_to_string(&path).ok().as_deref() != Some(out.as_str()) {
         if let Err(e) = std::fs::write(&path, out) {
             eprintln!("perfregs-metrics: cannot write {}: {e}", path.display());

@@ -17,8 +17,6 @@
 
 pub mod rt;
 
-pub use rt::{
-    ConfigBlock, ConfigKind, CounterInfo, DeviceInfo, Eval, Sample, SetInfo, Value,
-};
+pub use rt::{ConfigBlock, ConfigKind, CounterInfo, DeviceInfo, Eval, Sample, SetInfo, Value};
 
 include!(concat!(env!("OUT_DIR"), "/metrics_generated.rs"));

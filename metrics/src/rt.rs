@@ -256,11 +256,7 @@ pub mod ops {
     /// `UDIV` (0 for a zero divisor).
     #[inline]
     pub fn udiv(a: u64, b: u64) -> u64 {
-        if b == 0 {
-            0
-        } else {
-            a / b
-        }
+        a.checked_div(b).unwrap_or(0)
     }
     /// `UMIN`.
     #[inline]

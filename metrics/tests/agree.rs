@@ -33,7 +33,7 @@ impl Rng {
 fn pair_sample(r: &mut Rng, missing: u64) -> (Sample, interp::Sample) {
     let mut g = Sample::EMPTY;
     let mut i = interp::Sample::empty();
-    let mut pick = |r: &mut Rng| {
+    let pick = |r: &mut Rng| {
         let v = r.counter();
         (missing == 0 || r.next() % missing != 0).then_some(v)
     };
@@ -102,12 +102,17 @@ fn same(g: Option<Value>, i: Option<IValue>) -> bool {
 
 #[test]
 fn generated_and_interpreted_agree() {
-    let ir = perfregs_codegen::compile_path(Path::new(perfregs_regdefs::dir())).expect("descriptions");
-    assert_eq!(perfregs_metrics::FILES.len(), perfregs_regdefs::METRIC_SETS.len());
+    let ir =
+        perfregs_codegen::compile_path(Path::new(perfregs_regdefs::dir())).expect("descriptions");
+    assert_eq!(
+        perfregs_metrics::FILES.len(),
+        perfregs_regdefs::METRIC_SETS.len()
+    );
     let mut r = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut checked_values, mut some, mut none, mut avail) = (0usize, 0usize, 0usize, 0usize);
-    for ((file, project, text), (gfile, gproject, gsets)) in
-        perfregs_regdefs::METRIC_SETS.iter().zip(perfregs_metrics::FILES)
+    for ((file, project, text), (gfile, gproject, gsets)) in perfregs_regdefs::METRIC_SETS
+        .iter()
+        .zip(perfregs_metrics::FILES)
     {
         assert_eq!((file, project), (gfile, gproject));
         let mut d = Diagnostics::default();
@@ -131,13 +136,27 @@ fn generated_and_interpreted_agree() {
                 for (i, gc) in gs.counters.iter().enumerate() {
                     let g = gc.value(&gsm, &gd);
                     let v = interp::counter(cs, i, &ism, &id);
-                    assert!(same(g, v), "{file} {}.{}: generated {g:?}, interpreted {v:?}", ms.symbol_name, gc.symbol);
-                    if g.is_some() { some += 1 } else { none += 1 }
+                    assert!(
+                        same(g, v),
+                        "{file} {}.{}: generated {g:?}, interpreted {v:?}",
+                        ms.symbol_name,
+                        gc.symbol
+                    );
+                    if g.is_some() {
+                        some += 1
+                    } else {
+                        none += 1
+                    }
                     let gm = gc.max.map(|m| m.call(&gsm, &gd));
                     let im = interp::counter_max(cs, i, &ism, &id);
                     assert_eq!(gm.is_some(), im.is_some());
                     if let (Some(gm), Some(im)) = (gm, im) {
-                        assert!(same(gm, im), "{file} {}.{} max: {gm:?} vs {im:?}", ms.symbol_name, gc.symbol);
+                        assert!(
+                            same(gm, im),
+                            "{file} {}.{} max: {gm:?} vs {im:?}",
+                            ms.symbol_name,
+                            gc.symbol
+                        );
                     }
                     let ga = gc.is_available(&gd);
                     assert_eq!(Some(ga), interp::counter_available(cs, i, &id));
@@ -145,14 +164,20 @@ fn generated_and_interpreted_agree() {
                     checked_values += 1;
                 }
                 for (k, gb) in gs.configs.iter().enumerate() {
-                    assert_eq!(Some(gb.is_available(&gd)), interp::config_available(cs, k, &id));
+                    assert_eq!(
+                        Some(gb.is_available(&gd)),
+                        interp::config_available(cs, k, &id)
+                    );
                 }
             }
         }
     }
     assert_eq!(checked_values, 2233 * 8);
     // Both outcomes happen: the comparison is not vacuous.
-    assert!(some > 2233 * 3 && none > 2233, "{some} available, {none} unavailable");
+    assert!(
+        some > 2233 * 3 && none > 2233,
+        "{some} available, {none} unavailable"
+    );
     assert!(avail > 0 && avail < checked_values);
 }
 
@@ -163,15 +188,23 @@ fn test_oa_on_a_clock_like_sample() {
     let mut s = Sample::EMPTY;
     s.gpu_clock = Some(6000);
     s.gpu_time = Some(12_000);
-    for (k, v) in [0, 6000, 6000, 3000, 2000, 2000, 1000, 4000].into_iter().enumerate() {
+    for (k, v) in [0, 6000, 6000, 3000, 2000, 2000, 1000, 4000]
+        .into_iter()
+        .enumerate()
+    {
         s.b[k] = Some(v);
     }
-    let d = DeviceInfo { gpu_timestamp_frequency: 12_000_000, ..DeviceInfo::default() };
+    let d = DeviceInfo {
+        gpu_timestamp_frequency: 12_000_000,
+        ..DeviceInfo::default()
+    };
     assert_eq!(test_oa::gpu_core_clocks(&s, &d), Some(6000));
     assert_eq!(test_oa::gpu_time(&s, &d), Some(1_000_000)); // ns
     assert_eq!(test_oa::avg_gpu_core_frequency(&s, &d), Some(6_000_000)); // 6000 cycles in 1 ms
     assert_eq!(test_oa::counter3(&s, &d), Some(3000));
     assert_eq!(test_oa::counter8(&s, &d), None, "C7 not measured");
     assert_eq!(test_oa::SET.symbol, "TestOa");
-    assert!(perfregs_metrics::bdw::all().iter().any(|s| s.underscore == "test_oa"));
+    assert!(perfregs_metrics::bdw::all()
+        .iter()
+        .any(|s| s.underscore == "test_oa"));
 }

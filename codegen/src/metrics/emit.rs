@@ -13,7 +13,9 @@
 //! `crate::rt::ops`, which implement the semantics of
 //! [`equation`](super::equation) exactly as [`interp`](super::interp) does.
 
-use super::equation::{type_of, CheckedFile, CheckedSet, ExprKind, Expr, Op, OpClass, Source, Type};
+use super::equation::{
+    type_of, CheckedFile, CheckedSet, Expr, ExprKind, Op, OpClass, Source, Type,
+};
 use super::model::{MetricFile, MetricSet};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{ConfigKind, Ir};
@@ -51,9 +53,20 @@ pub fn check_names(f: &MetricFile, diags: &mut Diagnostics) {
     };
     for s in &f.sets {
         if !is_ident(&s.underscore_name) {
-            bad(s.pos, s.symbol_name.clone(), format!("underscore_name {:?} is not a lower-case Rust identifier", s.underscore_name));
+            bad(
+                s.pos,
+                s.symbol_name.clone(),
+                format!(
+                    "underscore_name {:?} is not a lower-case Rust identifier",
+                    s.underscore_name
+                ),
+            );
         } else if !sets.insert(s.underscore_name.as_str()) {
-            bad(s.pos, s.symbol_name.clone(), format!("a second set with underscore_name {:?}", s.underscore_name));
+            bad(
+                s.pos,
+                s.symbol_name.clone(),
+                format!("a second set with underscore_name {:?}", s.underscore_name),
+            );
         }
         let mut counters = HashSet::new();
         for c in &s.counters {
@@ -61,7 +74,14 @@ pub fn check_names(f: &MetricFile, diags: &mut Diagnostics) {
             if !is_ident(&c.underscore_name) || RESERVED.contains(&c.underscore_name.as_str()) {
                 bad(c.pos, item, format!("underscore_name {:?} is not a lower-case Rust identifier free for a counter (not one of {RESERVED:?})", c.underscore_name));
             } else if !counters.insert(c.underscore_name.as_str()) {
-                bad(c.pos, item, format!("a second counter with underscore_name {:?} in this set", c.underscore_name));
+                bad(
+                    c.pos,
+                    item,
+                    format!(
+                        "a second counter with underscore_name {:?} in this set",
+                        c.underscore_name
+                    ),
+                );
             }
         }
     }
@@ -69,16 +89,68 @@ pub fn check_names(f: &MetricFile, diags: &mut Diagnostics) {
 
 /// Names a counter function may not take (the set module's own items and Rust keywords).
 const RESERVED: &[&str] = &[
-    "max", "availability", "rt", "as", "break", "const", "continue", "crate", "else", "enum",
-    "extern", "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move",
-    "mut", "pub", "ref", "return", "self", "static", "struct", "super", "trait", "true", "type",
-    "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do",
-    "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+    "max",
+    "availability",
+    "rt",
+    "as",
+    "break",
+    "const",
+    "continue",
+    "crate",
+    "else",
+    "enum",
+    "extern",
+    "false",
+    "fn",
+    "for",
+    "if",
+    "impl",
+    "in",
+    "let",
+    "loop",
+    "match",
+    "mod",
+    "move",
+    "mut",
+    "pub",
+    "ref",
+    "return",
+    "self",
+    "static",
+    "struct",
+    "super",
+    "trait",
+    "true",
+    "type",
+    "unsafe",
+    "use",
+    "where",
+    "while",
+    "async",
+    "await",
+    "dyn",
+    "abstract",
+    "become",
+    "box",
+    "do",
+    "final",
+    "macro",
+    "override",
+    "priv",
+    "typeof",
+    "unsized",
+    "virtual",
+    "yield",
+    "try",
+    "gen",
 ];
 
 fn is_ident(s: &str) -> bool {
-    s.chars().next().is_some_and(|c| c.is_ascii_lowercase() || c == '_')
-        && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    s.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
         && s != "_"
         && !RESERVED[3..].contains(&s)
 }
@@ -96,7 +168,10 @@ pub fn hal_addresses(ir: &Ir, project: &str, hal: &str) -> HashMap<u64, String> 
             let path = format!("{hal}::{project}::{}", r.ident());
             match r.array {
                 None => {
-                    out.insert(inst.address, format!("<{path} as {hal}::Register>::ADDRESS"));
+                    out.insert(
+                        inst.address,
+                        format!("<{path} as {hal}::Register>::ADDRESS"),
+                    );
                 }
                 Some(a) => {
                     for n in 0..inst.count {
@@ -122,15 +197,28 @@ pub fn emit_file(
     addresses: &HashMap<u64, String>,
 ) -> String {
     let mut o = String::new();
-    let _ = writeln!(o, "/// Metric sets of `{}` ({} sets).", f.file, f.sets.len());
+    let _ = writeln!(
+        o,
+        "/// Metric sets of `{}` ({} sets).",
+        f.file,
+        f.sets.len()
+    );
     let _ = writeln!(o, "#[cfg(feature = {project:?})]");
     let _ = writeln!(o, "pub mod {module} {{");
     for (s, c) in f.sets.iter().zip(&checked.sets) {
         emit_set(&mut o, s, c, addresses);
     }
-    let sets: Vec<String> = f.sets.iter().map(|s| format!("{}::SET", s.underscore_name)).collect();
+    let sets: Vec<String> = f
+        .sets
+        .iter()
+        .map(|s| format!("{}::SET", s.underscore_name))
+        .collect();
     let _ = writeln!(o, "/// Every set of this file, in file order.");
-    let _ = writeln!(o, "pub const ALL: &[crate::rt::SetInfo] = &[{}];", sets.join(", "));
+    let _ = writeln!(
+        o,
+        "pub const ALL: &[crate::rt::SetInfo] = &[{}];",
+        sets.join(", ")
+    );
     let _ = writeln!(o, "/// Every set of this file, in file order.");
     let _ = writeln!(o, "pub fn all() -> &'static [crate::rt::SetInfo] {{ ALL }}");
     let _ = writeln!(o, "}}");
@@ -141,17 +229,26 @@ pub fn emit_file(
 pub fn emit_files_table(files: &[(String, String, String)]) -> String {
     let mut o = String::from("/// Every shipped file (of the enabled projects): (file name, project, sets).\npub const FILES: &[(&str, &str, &[crate::rt::SetInfo])] = &[\n");
     for (file, project, module) in files {
-        let _ = writeln!(o, "#[cfg(feature = {project:?})] ({file:?}, {project:?}, {module}::ALL),");
+        let _ = writeln!(
+            o,
+            "#[cfg(feature = {project:?})] ({file:?}, {project:?}, {module}::ALL),"
+        );
     }
     o.push_str("];\n");
     o
 }
 
 fn emit_set(o: &mut String, s: &MetricSet, c: &CheckedSet, addresses: &HashMap<u64, String>) {
-    let _ = writeln!(o, "#[doc = {:?}]", format!("{} (`{}`).", s.name, s.symbol_name));
-    let _ = writeln!(o, "#[allow(non_snake_case)]");
+    let _ = writeln!(
+        o,
+        "#[doc = {:?}]",
+        format!("{} (`{}`).", s.name, s.symbol_name)
+    );
+    let _ = writeln!(
+        o,
+        "#[allow(unused_variables, unused_imports, non_snake_case)]"
+    );
     let _ = writeln!(o, "pub mod {} {{", s.underscore_name);
-    let _ = writeln!(o, "#![allow(unused_variables, unused_imports, non_snake_case)]");
     let _ = writeln!(o, "use crate::rt::ops::*;");
     let _ = writeln!(o, "use crate::rt::*;");
     let fname = |i: usize| s.counters[i].underscore_name.clone();
@@ -159,14 +256,25 @@ fn emit_set(o: &mut String, s: &MetricSet, c: &CheckedSet, addresses: &HashMap<u
         let ret = rust_type(cc.ty);
         let body = value(c, &cc.equation.expr, cc.ty, &fname);
         let _ = writeln!(o, "#[doc = {:?}]", mc.description);
-        let _ = writeln!(o, "pub fn {}(s: &Sample, d: &DeviceInfo) -> Option<{ret}> {{ Some({body}) }}", fname(i));
+        let _ = writeln!(
+            o,
+            "pub fn {}(s: &Sample, d: &DeviceInfo) -> Option<{ret}> {{ {} }}",
+            fname(i),
+            some(&body)
+        );
     }
     let _ = writeln!(o, "mod max {{");
     let _ = writeln!(o, "use super::*;");
     for (i, cc) in c.counters.iter().enumerate() {
         if let Some(m) = &cc.max {
             let body = value(c, &m.expr, cc.ty, &|k| format!("super::{}", fname(k)));
-            let _ = writeln!(o, "pub fn {}(s: &Sample, d: &DeviceInfo) -> Option<{}> {{ Some({body}) }}", fname(i), rust_type(cc.ty));
+            let _ = writeln!(
+                o,
+                "pub fn {}(s: &Sample, d: &DeviceInfo) -> Option<{}> {{ {} }}",
+                fname(i),
+                rust_type(cc.ty),
+                some(&body)
+            );
         }
     }
     let _ = writeln!(o, "}}");
@@ -174,12 +282,21 @@ fn emit_set(o: &mut String, s: &MetricSet, c: &CheckedSet, addresses: &HashMap<u
     let _ = writeln!(o, "use super::*;");
     for (i, cc) in c.counters.iter().enumerate() {
         if let Some(a) = &cc.availability {
-            let _ = writeln!(o, "pub fn {}(d: &DeviceInfo) -> bool {{ {} }}", fname(i), cond(c, &a.expr, &fname));
+            let _ = writeln!(
+                o,
+                "pub fn {}(d: &DeviceInfo) -> bool {{ {} }}",
+                fname(i),
+                cond(c, &a.expr, &fname)
+            );
         }
     }
     for (k, a) in c.configs.iter().enumerate() {
         if let Some(a) = a {
-            let _ = writeln!(o, "pub fn config_{k}(d: &DeviceInfo) -> bool {{ {} }}", cond(c, &a.expr, &fname));
+            let _ = writeln!(
+                o,
+                "pub fn config_{k}(d: &DeviceInfo) -> bool {{ {} }}",
+                cond(c, &a.expr, &fname)
+            );
         }
     }
     let _ = writeln!(o, "}}");
@@ -220,7 +337,10 @@ fn emit_set(o: &mut String, s: &MetricSet, c: &CheckedSet, addresses: &HashMap<u
             Some(_) => format!("Some(availability::config_{k})"),
             None => "None".into(),
         };
-        let _ = writeln!(o, "ConfigBlock {{ kind: ConfigKind::{kind}, availability: {avail}, writes: &[");
+        let _ = writeln!(
+            o,
+            "ConfigBlock {{ kind: ConfigKind::{kind}, availability: {avail}, writes: &["
+        );
         for w in &rc.writes {
             let addr = addresses
                 .get(&w.address)
@@ -232,6 +352,15 @@ fn emit_set(o: &mut String, s: &MetricSet, c: &CheckedSet, addresses: &HashMap<u
     }
     let _ = writeln!(o, "] }};");
     let _ = writeln!(o, "}}");
+}
+
+/// `Some(body)`, or the bare `Option` when the whole body is one read or
+/// counter call (`s.a(1)?`): no `Some(x?)`.
+fn some(body: &str) -> String {
+    match body.strip_suffix('?') {
+        Some(b) => b.to_string(),
+        None => format!("Some({body})"),
+    }
 }
 
 fn rust_type(t: Type) -> &'static str {
@@ -282,8 +411,20 @@ fn expr(set: &CheckedSet, e: &Expr, fname: &dyn Fn(usize) -> String) -> (String,
         ExprKind::Op(op, a, b) => {
             let (ca, ta) = expr(set, a, fname);
             let (cb, tb) = expr(set, b, fname);
-            let f = |c: String, t: Type| if t == Type::Int { format!("fl({c})") } else { c };
-            let u = |c: String, t: Type| if t == Type::Float { format!("tu({c})") } else { c };
+            let f = |c: String, t: Type| {
+                if t == Type::Int {
+                    format!("fl({c})")
+                } else {
+                    c
+                }
+            };
+            let u = |c: String, t: Type| {
+                if t == Type::Float {
+                    format!("tu({c})")
+                } else {
+                    c
+                }
+            };
             let name = op_fn(*op);
             match op.class() {
                 OpClass::Int if *op == Op::UDiv => format!("{name}({}, {})", u(ca, ta), u(cb, tb)),
@@ -292,7 +433,13 @@ fn expr(set: &CheckedSet, e: &Expr, fname: &dyn Fn(usize) -> String) -> (String,
                 }
                 OpClass::Float => format!("{name}({}, {})", f(ca, ta), f(cb, tb)),
                 OpClass::Logic => {
-                    let b = |c: String, t: Type| if t == Type::Int { format!("nz({c})") } else { c };
+                    let b = |c: String, t: Type| {
+                        if t == Type::Int {
+                            format!("nz({c})")
+                        } else {
+                            c
+                        }
+                    };
                     format!("{name}({}, {})", b(ca, ta), b(cb, tb))
                 }
                 _ => format!("{name}({ca}, {cb})"),

@@ -476,8 +476,7 @@ fn tokens(text: &Located<String>) -> Vec<(&str, Pos)> {
         line: text.pos.line,
         column: text.pos.column + ci,
     };
-    let mut ci = 0;
-    for (bi, ch) in s.char_indices() {
+    for (ci, (bi, ch)) in s.char_indices().enumerate() {
         if ch.is_whitespace() {
             if let Some((b0, c0)) = start.take() {
                 out.push((&s[b0..bi], at(c0)));
@@ -485,7 +484,6 @@ fn tokens(text: &Located<String>) -> Vec<(&str, Pos)> {
         } else if start.is_none() {
             start = Some((bi, ci));
         }
-        ci += 1;
     }
     if let Some((b0, c0)) = start {
         out.push((&s[b0..], at(c0)));
@@ -550,7 +548,11 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
                 (Item::Source(s, p), _) | (_, Item::Source(s, p)) => {
                     return Err((
                         p,
-                        format!("`{}` is not a value: read it with `{} n READ`", s.as_str(), s.as_str()),
+                        format!(
+                            "`{}` is not a value: read it with `{} n READ`",
+                            s.as_str(),
+                            s.as_str()
+                        ),
                     ))
                 }
             };
@@ -581,7 +583,11 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
             Some(Item::Expr(e)) => Ok(e),
             Some(Item::Source(s, p)) => Err((
                 p,
-                format!("`{}` is not a value: read it with `{} n READ`", s.as_str(), s.as_str()),
+                format!(
+                    "`{}` is not a value: read it with `{} n READ`",
+                    s.as_str(),
+                    s.as_str()
+                ),
             )),
             None => Err((text.pos, "empty equation".into())),
         },
@@ -592,7 +598,9 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
             };
             Err((
                 p,
-                format!("{n} values left on the stack (an operator is missing); the second starts here"),
+                format!(
+                    "{n} values left on the stack (an operator is missing); the second starts here"
+                ),
             ))
         }
     }
@@ -647,7 +655,11 @@ impl Checker<'_> {
             ExprKind::Bool(_) => Ok(Type::Bool),
             ExprKind::Read(s, n) => {
                 if u == Use::Availability {
-                    return Err((pos, "an availability depends on the device only: it cannot read a report".into()));
+                    return Err((
+                        pos,
+                        "an availability depends on the device only: it cannot read a report"
+                            .into(),
+                    ));
                 }
                 let count = self.caps.count(*s);
                 if *n >= count {
@@ -740,7 +752,11 @@ impl Checker<'_> {
 /// Parse and check every equation of a file against `caps` (the report
 /// formats of its project). `None` when anything is wrong (every problem
 /// is in `diags`).
-pub fn check_file(f: &MetricFile, caps: &ReportCaps, diags: &mut Diagnostics) -> Option<CheckedFile> {
+pub fn check_file(
+    f: &MetricFile,
+    caps: &ReportCaps,
+    diags: &mut Diagnostics,
+) -> Option<CheckedFile> {
     let before = diags.0.len();
     let mut sets = Vec::new();
     let mut equations = 0;
@@ -777,7 +793,14 @@ pub fn check_file(f: &MetricFile, caps: &ReportCaps, diags: &mut Diagnostics) ->
                     ),
                 });
             }
-            let eq = fc.value(&item, &c.equation, "equation", declared, &c.data_type, diags);
+            let eq = fc.value(
+                &item,
+                &c.equation,
+                "equation",
+                declared,
+                &c.data_type,
+                diags,
+            );
             let max = c
                 .max_equation
                 .as_ref()
@@ -835,7 +858,13 @@ struct FileChecker<'a> {
 
 impl FileChecker<'_> {
     /// Parse and type one text.
-    fn run(&mut self, item: &str, text: &Located<String>, u: Use, diags: &mut Diagnostics) -> Option<Typed> {
+    fn run(
+        &mut self,
+        item: &str,
+        text: &Located<String>,
+        u: Use,
+        diags: &mut Diagnostics,
+    ) -> Option<Typed> {
         self.equations += 1;
         let Some(mut e) = parse(self.file, item, text, diags) else {
             self.ok = false;
@@ -843,7 +872,10 @@ impl FileChecker<'_> {
         };
         let ty = self.checker.ty(&mut e, u).and_then(|ty| {
             if u == Use::Availability && ty == Type::Float {
-                Err((text.pos, "an availability gives a float; expected a boolean or an integer".into()))
+                Err((
+                    text.pos,
+                    "an availability gives a float; expected a boolean or an integer".into(),
+                ))
             } else {
                 Ok(ty)
             }
@@ -874,7 +906,10 @@ impl FileChecker<'_> {
         diags: &mut Diagnostics,
     ) -> Option<Typed> {
         let t = self.run(item, text, Use::Value, diags)?;
-        let fits = !matches!((declared?, t.ty), (_, Type::Bool) | (Type::Int, Type::Float));
+        let fits = !matches!(
+            (declared?, t.ty),
+            (_, Type::Bool) | (Type::Int, Type::Float)
+        );
         if !fits {
             self.ok = false;
             diags.push(Diagnostic {
@@ -944,7 +979,10 @@ fn cycles(
                             file: f.file.clone(),
                             pos: c.equation.pos,
                             item: format!("{}.{}", s.symbol_name, c.symbol_name),
-                            message: format!("counters refer to each other in a cycle: {}", names.join(" -> ")),
+                            message: format!(
+                                "counters refer to each other in a cycle: {}",
+                                names.join(" -> ")
+                            ),
                         });
                     }
                     _ => {}
@@ -1086,7 +1124,10 @@ mod tests {
         ]);
         let c = check(&f).expect("clean");
         let s = &c.sets[0];
-        assert_eq!(s.counters.iter().map(|c| c.equation.ty).collect::<Vec<_>>(), [Type::Int, Type::Float, Type::Int, Type::Int]);
+        assert_eq!(
+            s.counters.iter().map(|c| c.equation.ty).collect::<Vec<_>>(),
+            [Type::Int, Type::Float, Type::Int, Type::Int]
+        );
         let mut refs = Vec::new();
         s.counters[1].equation.expr.visit(&mut |e| {
             if let ExprKind::Counter(i) = e.kind {
@@ -1101,7 +1142,10 @@ mod tests {
     fn type_errors_are_pr205_where_they_are() {
         // A float where a uint64 counter is declared.
         let (c, p, item, m) = type_err(vec![counter("X", "uint64", "A 1 READ 2 FDIV")]);
-        assert_eq!((c, p, item.as_str()), (Code::EquationType, at(10, 20), "S.X"));
+        assert_eq!(
+            (c, p, item.as_str()),
+            (Code::EquationType, at(10, 20), "S.X")
+        );
         assert!(m.contains("float") && m.contains("uint64"), "{m}");
         // A boolean operand of an integer operator.
         let (c, p, _, m) = type_err(vec![counter("X", "uint64", "true 1 UADD")]);

@@ -175,7 +175,7 @@ pub fn apply(op: Op, a: Value, b: Value) -> Option<Value> {
         (Op::UAdd, Int(a), Int(b)) => Int(a.wrapping_add(b)),
         (Op::USub, Int(a), Int(b)) => Int(a.wrapping_sub(b)),
         (Op::UMul, Int(a), Int(b)) => Int(a.wrapping_mul(b)),
-        (Op::UDiv, Int(a), Int(b)) => Int(if b == 0 { 0 } else { a / b }),
+        (Op::UDiv, Int(a), Int(b)) => Int(a.checked_div(b).unwrap_or(0)),
         (Op::UMin, Int(a), Int(b)) => Int(a.min(b)),
         (Op::And, Int(a), Int(b)) => Int(a & b),
         (Op::Or, Int(a), Int(b)) => Int(a | b),
@@ -190,7 +190,7 @@ pub fn apply(op: Op, a: Value, b: Value) -> Option<Value> {
         // A float operand of an integer operator: as the C IGT generates.
         (Op::UDiv, a @ (Int(_) | Float(_)), b @ (Int(_) | Float(_))) => {
             let (a, b) = (a.as_u64()?, b.as_u64()?);
-            Int(if b == 0 { 0 } else { a / b })
+            Int(a.checked_div(b).unwrap_or(0))
         }
         (Op::UAdd | Op::USub | Op::UMul | Op::UMin, Float(_), Int(_) | Float(_))
         | (Op::UAdd | Op::USub | Op::UMul | Op::UMin, Int(_), Float(_)) => {
@@ -304,7 +304,10 @@ mod tests {
         assert_eq!(apply(Op::FDiv, Int(7), Int(0)), Some(Float(0.0)));
         assert_eq!(apply(Op::FDiv, Int(7), Float(2.0)), Some(Float(3.5)));
         assert_eq!(apply(Op::USub, Int(1), Int(2)), Some(Int(u64::MAX)));
-        assert_eq!(apply(Op::UMul, Int(u64::MAX), Int(2)), Some(Int(u64::MAX - 1)));
+        assert_eq!(
+            apply(Op::UMul, Int(u64::MAX), Int(2)),
+            Some(Int(u64::MAX - 1))
+        );
         assert_eq!(apply(Op::Shl, Int(1), Int(64)), Some(Int(0)));
         assert_eq!(apply(Op::Shr, Int(8), Int(3)), Some(Int(1)));
         assert_eq!(apply(Op::FMax, Float(1.0), Int(2)), Some(Float(2.0)));

@@ -7,8 +7,8 @@
 //! `equation` (RPN -> typed expressions) -> `check` (register writes against
 //! the [`Ir`](crate::Ir)) -> `interp` (run-time values) / `emit` (Rust).
 
-pub mod model;
-pub mod equation;
-pub mod xml;
-pub mod interp;
 pub mod emit;
+pub mod equation;
+pub mod interp;
+pub mod model;
+pub mod xml;

@@ -145,10 +145,7 @@ impl<'d, 'i> Reader<'_, 'd, 'i> {
                 Code::XmlShape,
                 pos,
                 item,
-                format!(
-                    "<{}> has no `{name}` attribute",
-                    n.tag_name().name()
-                ),
+                format!("<{}> has no `{name}` attribute", n.tag_name().name()),
             );
         }
         a
@@ -336,10 +333,19 @@ mod tests {
         assert!(d.is_empty(), "{d:?}");
         let f = f.expect("file");
         let s = &f.sets[0];
-        assert_eq!((s.symbol_name.as_str(), s.pos), ("S", Pos { line: 2, column: 3 }));
+        assert_eq!(
+            (s.symbol_name.as_str(), s.pos),
+            ("S", Pos { line: 2, column: 3 })
+        );
         let c = &s.counters[0];
         assert_eq!(c.equation.value, "A 1 READ");
-        assert_eq!(c.equation.pos, Pos { line: 4, column: 61 });
+        assert_eq!(
+            c.equation.pos,
+            Pos {
+                line: 4,
+                column: 61
+            }
+        );
         let w = &s.configs[0].writes;
         assert_eq!((w[0].address, w[0].value), (0x9888, 0x1415_0001));
         assert_eq!((w[1].address, w[1].value), (37000, 0));
@@ -376,11 +382,20 @@ mod tests {
     #[test]
     fn config_types_are_pr203() {
         let text = SET
-            .replace(r#"<register_config type="NOA">"#, r#"<register_config type="MUX">"#)
-            .replace(r#"<register type="NOA" address="37000""#, r#"<register type="OA" address="37000""#);
+            .replace(
+                r#"<register_config type="NOA">"#,
+                r#"<register_config type="MUX">"#,
+            )
+            .replace(
+                r#"<register type="NOA" address="37000""#,
+                r#"<register type="OA" address="37000""#,
+            );
         let (_, d) = run(&text);
         assert_eq!(codes(&d), [("PR203", 5, 28)], "{d:?}");
-        let text = SET.replace(r#"<register type="NOA" address="37000""#, r#"<register type="FLEX" address="37000""#);
+        let text = SET.replace(
+            r#"<register type="NOA" address="37000""#,
+            r#"<register type="FLEX" address="37000""#,
+        );
         let (_, d) = run(&text);
         assert_eq!(codes(&d), [("PR203", 7, 23)], "{d:?}");
         assert!(d[0].message.contains("FLEX register in a NOA block"));
