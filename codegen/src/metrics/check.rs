@@ -404,6 +404,7 @@ registers:
                 description: String::new(),
                 note: String::new(),
                 defined_at: String::new(),
+                external: false,
             });
         }
         ir

@@ -6,6 +6,57 @@
 //! Passes: `xml` (text -> [`model`], located syntax and shape errors) ->
 //! `equation` (RPN -> typed expressions) -> `check` (register writes against
 //! the [`Ir`](crate::Ir)) -> `interp` (run-time values) / `emit` (Rust).
+//! [`load`] runs the first three.
 
 pub mod check;
+pub mod emit;
+pub mod equation;
+pub mod interp;
 pub mod model;
+pub mod xml;
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::Ir;
+
+/// A metric-set file that passed every check.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// What the file says.
+    pub file: model::MetricFile,
+    /// Its typed equations.
+    pub checked: equation::CheckedFile,
+    /// One register-write report per set.
+    pub reports: Vec<check::SetReport>,
+}
+
+/// Read `text` (metric-set XML named `file`) and check it against project
+/// `project` of `ir`: XML shape, names, equations (typed against the
+/// project's report formats) and every register write (against its
+/// descriptions). Every problem found is returned, sorted by position.
+pub fn load(ir: &Ir, project: &str, file: &str, text: &str) -> Result<Loaded, Vec<Diagnostic>> {
+    let mut diags = Diagnostics::default();
+    let Some(f) = xml::read(file, text, &mut diags) else {
+        return Err(diags.sorted());
+    };
+    emit::check_names(&f, &mut diags);
+    let Some(caps) = equation::ReportCaps::of(ir, project) else {
+        diags.push(Diagnostic {
+            code: Code::UnknownProject,
+            file: file.to_string(),
+            pos: Default::default(),
+            item: String::new(),
+            message: format!("project `{project}` has no report format in the descriptions"),
+        });
+        return Err(diags.sorted());
+    };
+    let checked = equation::check_file(&f, &caps, &mut diags);
+    let reports = check::check_file(ir, project, &f, &mut diags);
+    match checked {
+        Some(checked) if diags.is_empty() => Ok(Loaded {
+            file: f,
+            checked,
+            reports,
+        }),
+        _ => Err(diags.sorted()),
+    }
+}

@@ -1,0 +1,340 @@
+//! Run-time evaluation of checked counter equations (for metric sets loaded
+//! at run time, and as the reference the generated Rust is tested against).
+//!
+//! The semantics are those of [`equation`](super::equation)'s module
+//! documentation. A read of a counter the [`Sample`] does not have makes the
+//! value unavailable (`None`), never 0.
+
+use super::equation::{CheckedSet, DeviceVar, Expr, ExprKind, Op, Source, Type, Typed};
+
+/// A counters a [`Sample`] holds.
+pub const A_COUNTERS: usize = 64;
+/// B counters a [`Sample`] holds.
+pub const B_COUNTERS: usize = 8;
+/// C counters a [`Sample`] holds.
+pub const C_COUNTERS: usize = 8;
+/// PERFCNT registers a [`Sample`] holds.
+pub const PERFCNT_COUNTERS: usize = 2;
+
+/// What changed between two reports (and the PERFCNT registers around them):
+/// `None` for what was not measured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sample {
+    /// Timestamp ticks (`GPU_TIME 0`).
+    pub gpu_time: Option<u64>,
+    /// GPU clock ticks (`GPU_CLOCK 0`).
+    pub gpu_clock: Option<u64>,
+    /// A counters.
+    pub a: [Option<u64>; A_COUNTERS],
+    /// B counters.
+    pub b: [Option<u64>; B_COUNTERS],
+    /// C counters.
+    pub c: [Option<u64>; C_COUNTERS],
+    /// PERFCNT registers.
+    pub perfcnt: [Option<u64>; PERFCNT_COUNTERS],
+}
+
+impl Default for Sample {
+    fn default() -> Self {
+        Self::empty()
+    }
+}
+
+impl Sample {
+    /// A sample with nothing measured.
+    pub fn empty() -> Self {
+        Sample {
+            gpu_time: None,
+            gpu_clock: None,
+            a: [None; A_COUNTERS],
+            b: [None; B_COUNTERS],
+            c: [None; C_COUNTERS],
+            perfcnt: [None; PERFCNT_COUNTERS],
+        }
+    }
+    /// `source n READ` (`None` when absent or out of range).
+    pub fn read(&self, source: Source, n: u64) -> Option<u64> {
+        let n = usize::try_from(n).ok()?;
+        match source {
+            Source::A => self.a.get(n).copied().flatten(),
+            Source::B => self.b.get(n).copied().flatten(),
+            Source::C => self.c.get(n).copied().flatten(),
+            Source::GpuTime => (n == 0).then_some(self.gpu_time).flatten(),
+            Source::GpuClock => (n == 0).then_some(self.gpu_clock).flatten(),
+            Source::PerfCnt => self.perfcnt.get(n).copied().flatten(),
+        }
+    }
+}
+
+/// The device variables (see [`DeviceVar`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Device {
+    /// `$EuCoresTotalCount`.
+    pub eu_cores_total_count: u64,
+    /// `$EuSlicesTotalCount`.
+    pub eu_slices_total_count: u64,
+    /// `$EuSubslicesTotalCount`.
+    pub eu_subslices_total_count: u64,
+    /// `$EuThreadsCount`.
+    pub eu_threads_count: u64,
+    /// `$SliceMask`.
+    pub slice_mask: u64,
+    /// `$SubsliceMask`.
+    pub subslice_mask: u64,
+    /// `$DualSubsliceMask`.
+    pub dual_subslice_mask: u64,
+    /// `$GpuMaxFrequency`.
+    pub gpu_max_frequency: u64,
+    /// `$GpuMinFrequency`.
+    pub gpu_min_frequency: u64,
+    /// `$GpuTimestampFrequency`.
+    pub gpu_timestamp_frequency: u64,
+    /// `$QueryMode`.
+    pub query_mode: u64,
+}
+
+impl Device {
+    /// The value of `v`.
+    pub fn get(&self, v: DeviceVar) -> u64 {
+        match v {
+            DeviceVar::EuCoresTotalCount => self.eu_cores_total_count,
+            DeviceVar::EuSlicesTotalCount => self.eu_slices_total_count,
+            DeviceVar::EuSubslicesTotalCount => self.eu_subslices_total_count,
+            DeviceVar::EuThreadsCount => self.eu_threads_count,
+            DeviceVar::SliceMask => self.slice_mask,
+            DeviceVar::SubsliceMask => self.subslice_mask,
+            DeviceVar::DualSubsliceMask => self.dual_subslice_mask,
+            DeviceVar::GpuMaxFrequency => self.gpu_max_frequency,
+            DeviceVar::GpuMinFrequency => self.gpu_min_frequency,
+            DeviceVar::GpuTimestampFrequency => self.gpu_timestamp_frequency,
+            DeviceVar::QueryMode => self.query_mode,
+        }
+    }
+}
+
+/// A typed value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value {
+    /// An integer.
+    Int(u64),
+    /// A float.
+    Float(f64),
+    /// A boolean.
+    Bool(bool),
+}
+
+impl Value {
+    /// Its type.
+    pub fn ty(self) -> Type {
+        match self {
+            Value::Int(_) => Type::Int,
+            Value::Float(_) => Type::Float,
+            Value::Bool(_) => Type::Bool,
+        }
+    }
+    /// As a float (integers convert to the nearest `f64`); `None` for a boolean.
+    pub fn as_f64(self) -> Option<f64> {
+        match self {
+            Value::Int(i) => Some(i as f64),
+            Value::Float(f) => Some(f),
+            Value::Bool(_) => None,
+        }
+    }
+    /// As an integer (a float truncated toward zero, saturating; NaN gives
+    /// 0); `None` for a boolean.
+    pub fn as_u64(self) -> Option<u64> {
+        match self {
+            Value::Int(i) => Some(i),
+            Value::Float(f) => Some(f as u64),
+            Value::Bool(_) => None,
+        }
+    }
+    /// As a condition: a boolean, or an integer (true when non-zero).
+    pub fn truthy(self) -> Option<bool> {
+        match self {
+            Value::Int(i) => Some(i != 0),
+            Value::Bool(b) => Some(b),
+            Value::Float(_) => None,
+        }
+    }
+    /// Converted to a counter's declared type (an integer to a float counter).
+    fn convert(self, to: Type) -> Option<Value> {
+        match (self, to) {
+            (v, t) if v.ty() == t => Some(v),
+            (Value::Int(i), Type::Float) => Some(Value::Float(i as f64)),
+            _ => None,
+        }
+    }
+}
+
+/// Apply `op` to two values (`None` when the types do not fit, which a
+/// checked expression never does).
+pub fn apply(op: Op, a: Value, b: Value) -> Option<Value> {
+    use Value::{Bool, Float, Int};
+    Some(match (op, a, b) {
+        (Op::UAdd, Int(a), Int(b)) => Int(a.wrapping_add(b)),
+        (Op::USub, Int(a), Int(b)) => Int(a.wrapping_sub(b)),
+        (Op::UMul, Int(a), Int(b)) => Int(a.wrapping_mul(b)),
+        (Op::UDiv, Int(a), Int(b)) => Int(a.checked_div(b).unwrap_or(0)),
+        (Op::UMin, Int(a), Int(b)) => Int(a.min(b)),
+        (Op::And, Int(a), Int(b)) => Int(a & b),
+        (Op::Or, Int(a), Int(b)) => Int(a | b),
+        (Op::Shl, Int(a), Int(b)) => Int(if b >= 64 { 0 } else { a << b }),
+        (Op::Shr, Int(a), Int(b)) => Int(if b >= 64 { 0 } else { a >> b }),
+        (Op::ULt, Int(a), Int(b)) => Bool(a < b),
+        (Op::ULte, Int(a), Int(b)) => Bool(a <= b),
+        (Op::UGt, Int(a), Int(b)) => Bool(a > b),
+        (Op::UGte, Int(a), Int(b)) => Bool(a >= b),
+        (Op::Eq, Int(a), Int(b)) => Bool(a == b),
+        (Op::LAnd, a, b) => Bool(a.truthy()? & b.truthy()?),
+        // A float operand of an integer operator: as the C IGT generates.
+        (Op::UDiv, a @ (Int(_) | Float(_)), b @ (Int(_) | Float(_))) => {
+            let (a, b) = (a.as_u64()?, b.as_u64()?);
+            Int(a.checked_div(b).unwrap_or(0))
+        }
+        (Op::UAdd | Op::USub | Op::UMul | Op::UMin, Float(_), Int(_) | Float(_))
+        | (Op::UAdd | Op::USub | Op::UMul | Op::UMin, Int(_), Float(_)) => {
+            let (a, b) = (a.as_f64()?, b.as_f64()?);
+            let r = match op {
+                Op::UAdd => a + b,
+                Op::USub => a - b,
+                Op::UMul => a * b,
+                _ => {
+                    if a < b {
+                        a
+                    } else {
+                        b
+                    }
+                }
+            };
+            Int(r as u64)
+        }
+        (Op::FAdd | Op::FSub | Op::FMul | Op::FDiv | Op::FMax, a, b) => {
+            let (a, b) = (a.as_f64()?, b.as_f64()?);
+            Float(match op {
+                Op::FAdd => a + b,
+                Op::FSub => a - b,
+                Op::FMul => a * b,
+                Op::FDiv => {
+                    if b != 0.0 {
+                        a / b
+                    } else {
+                        0.0
+                    }
+                }
+                _ => {
+                    if a > b {
+                        a
+                    } else {
+                        b
+                    }
+                }
+            })
+        }
+        _ => return None,
+    })
+}
+
+/// Evaluate `e` (an expression of `set`) on a sample and a device. `None`:
+/// it reads something the sample lacks.
+pub fn eval(set: &CheckedSet, e: &Expr, s: &Sample, d: &Device) -> Option<Value> {
+    match &e.kind {
+        ExprKind::Int(i) => Some(Value::Int(*i)),
+        ExprKind::Bool(b) => Some(Value::Bool(*b)),
+        ExprKind::Read(src, n) => s.read(*src, *n).map(Value::Int),
+        ExprKind::Device(v) => Some(Value::Int(d.get(*v))),
+        ExprKind::Counter(i) => counter(set, *i, s, d),
+        // Unresolved names do not survive checking.
+        ExprKind::Var(_) => None,
+        ExprKind::Op(op, a, b) => {
+            let a = eval(set, a, s, d);
+            let b = eval(set, b, s, d);
+            apply(*op, a?, b?)
+        }
+    }
+}
+
+fn as_declared(set: &CheckedSet, t: &Typed, ty: Type, s: &Sample, d: &Device) -> Option<Value> {
+    eval(set, &t.expr, s, d)?.convert(ty)
+}
+
+/// Counter `i` of `set`: its equation, in its declared type (`None`:
+/// unavailable on this sample).
+pub fn counter(set: &CheckedSet, i: usize, s: &Sample, d: &Device) -> Option<Value> {
+    let c = set.counters.get(i)?;
+    as_declared(set, &c.equation, c.ty, s, d)
+}
+
+/// Counter `i`'s `max_equation`, in its declared type: `None` when it has
+/// none, `Some(None)` when it is unavailable on this sample.
+pub fn counter_max(set: &CheckedSet, i: usize, s: &Sample, d: &Device) -> Option<Option<Value>> {
+    let c = set.counters.get(i)?;
+    let m = c.max.as_ref()?;
+    Some(as_declared(set, m, c.ty, s, d))
+}
+
+fn condition(set: &CheckedSet, t: Option<&Typed>, d: &Device) -> Option<bool> {
+    match t {
+        None => Some(true),
+        Some(t) => eval(set, &t.expr, &Sample::empty(), d)?.truthy(),
+    }
+}
+
+/// Whether counter `i` exists on device `d` (its `availability`; true when
+/// it has none). `None` only for an index out of range.
+pub fn counter_available(set: &CheckedSet, i: usize, d: &Device) -> Option<bool> {
+    condition(set, set.counters.get(i)?.availability.as_ref(), d)
+}
+
+/// Whether `register_config` `k` applies on device `d`. `None` only for an
+/// index out of range.
+pub fn config_available(set: &CheckedSet, k: usize, d: &Device) -> Option<bool> {
+    condition(set, set.configs.get(k)?.as_ref(), d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operators_follow_igt() {
+        use Value::{Bool, Float, Int};
+        assert_eq!(apply(Op::UDiv, Int(7), Int(2)), Some(Int(3)));
+        assert_eq!(apply(Op::UDiv, Int(7), Int(0)), Some(Int(0)));
+        assert_eq!(apply(Op::FDiv, Int(7), Int(0)), Some(Float(0.0)));
+        assert_eq!(apply(Op::FDiv, Int(7), Float(2.0)), Some(Float(3.5)));
+        assert_eq!(apply(Op::USub, Int(1), Int(2)), Some(Int(u64::MAX)));
+        assert_eq!(
+            apply(Op::UMul, Int(u64::MAX), Int(2)),
+            Some(Int(u64::MAX - 1))
+        );
+        assert_eq!(apply(Op::Shl, Int(1), Int(64)), Some(Int(0)));
+        assert_eq!(apply(Op::Shr, Int(8), Int(3)), Some(Int(1)));
+        assert_eq!(apply(Op::FMax, Float(1.0), Int(2)), Some(Float(2.0)));
+        assert_eq!(apply(Op::ULt, Int(1), Int(2)), Some(Bool(true)));
+        assert_eq!(apply(Op::LAnd, Bool(true), Int(0)), Some(Bool(false)));
+        // A float operand of an integer operator, as IGT's C: UDIV truncates
+        // its operands first, the others compute in f64.
+        assert_eq!(apply(Op::UDiv, Float(7.9), Int(2)), Some(Int(3)));
+        assert_eq!(apply(Op::UMul, Float(2.5), Int(3)), Some(Int(7)));
+        assert_eq!(apply(Op::USub, Float(1.0), Int(2)), Some(Int(0)));
+        // Types a checked expression never mixes.
+        assert_eq!(apply(Op::And, Float(1.0), Int(1)), None);
+        assert_eq!(apply(Op::FAdd, Bool(true), Int(1)), None);
+    }
+
+    #[test]
+    fn missing_reads_are_unavailable() {
+        let mut s = Sample::empty();
+        s.a[3] = Some(5);
+        assert_eq!(s.read(Source::A, 3), Some(5));
+        assert_eq!(s.read(Source::A, 4), None);
+        assert_eq!(s.read(Source::A, 1000), None);
+        assert_eq!(s.read(Source::GpuTime, 1), None);
+        let d = Device {
+            slice_mask: 0b10,
+            ..Device::default()
+        };
+        assert_eq!(d.get(DeviceVar::SliceMask), 2);
+    }
+}

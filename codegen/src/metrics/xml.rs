@@ -1,0 +1,421 @@
+//! Metric-set XML (IGT `lib/i915/perf-configs/oa-*.xml`) -> [`MetricFile`],
+//! every item located.
+//!
+//! Malformed XML is reported once (PR201, where the parser stopped); every
+//! other problem is reported and reading goes on: a missing required
+//! attribute, an unexpected element or text, a number that does not parse
+//! (PR202), a configuration type other than OA/NOA/FLEX or a register whose
+//! type differs from its block's (PR203). Attributes this reader does not use
+//! (`mdapi_*`, `priority`, watermarks, ...) are ignored.
+
+use super::model::{ConfigWrite, Counter, Located, MetricFile, MetricSet, RegisterConfig};
+use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
+use crate::ir::ConfigKind;
+use roxmltree::{Document, Node};
+
+/// Read one metric-set file. `None` only when the text is not well-formed
+/// XML; otherwise the file as far as it could be read (items with errors are
+/// left out, and each error is in `diags`).
+pub fn read(file: &str, text: &str, diags: &mut Diagnostics) -> Option<MetricFile> {
+    let doc = match Document::parse(text) {
+        Ok(d) => d,
+        Err(e) => {
+            let p = e.pos();
+            diags.push(Diagnostic {
+                code: Code::XmlSyntax,
+                file: file.into(),
+                pos: Pos {
+                    line: p.row as usize,
+                    column: p.col as usize,
+                },
+                item: String::new(),
+                message: format!("not well-formed XML: {e}"),
+            });
+            return None;
+        }
+    };
+    let lines = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let mut r = Reader {
+        file,
+        doc: &doc,
+        diags,
+        lines,
+    };
+    let root = doc.root_element();
+    let mut out = MetricFile {
+        file: file.into(),
+        sets: Vec::new(),
+    };
+    if root.tag_name().name() != "metrics" {
+        r.err(
+            Code::XmlShape,
+            r.pos(root),
+            "",
+            format!(
+                "the root element is <{}>; expected <metrics>",
+                root.tag_name().name()
+            ),
+        );
+        return Some(out);
+    }
+    for n in r.children(root, "metrics") {
+        if n.tag_name().name() == "set" {
+            if let Some(s) = r.set(n) {
+                out.sets.push(s);
+            }
+        } else {
+            r.unexpected(n, "metrics", "<set>");
+        }
+    }
+    Some(out)
+}
+
+struct Reader<'a, 'd, 'i> {
+    file: &'a str,
+    doc: &'d Document<'i>,
+    diags: &'a mut Diagnostics,
+    /// Byte offset of the start of each line (roxmltree's `text_pos_at`
+    /// counts lines from the start of the text on every call: quadratic
+    /// over a file).
+    lines: Vec<usize>,
+}
+
+impl<'d, 'i> Reader<'_, 'd, 'i> {
+    fn at(&self, offset: usize) -> Pos {
+        let text = self.doc.input_text();
+        let offset = offset.min(text.len());
+        let line = self.lines.partition_point(|&s| s <= offset).max(1);
+        let start = self.lines.get(line - 1).copied().unwrap_or(0);
+        let column = text.get(start..offset).map_or(1, |t| t.chars().count() + 1);
+        Pos { line, column }
+    }
+    fn pos(&self, n: Node) -> Pos {
+        self.at(n.range().start)
+    }
+    fn err(&mut self, code: Code, pos: Pos, item: &str, message: String) {
+        self.diags.push(Diagnostic {
+            code,
+            file: self.file.into(),
+            pos,
+            item: item.into(),
+            message,
+        });
+    }
+    fn unexpected(&mut self, n: Node, parent: &str, expected: &str) {
+        let pos = self.pos(n);
+        self.err(
+            Code::XmlShape,
+            pos,
+            parent,
+            format!(
+                "unexpected element <{}> in <{parent}>; expected {expected}",
+                n.tag_name().name()
+            ),
+        );
+    }
+    /// Element children of `n`; non-blank text is reported (comments and
+    /// processing instructions are skipped).
+    fn children(&mut self, n: Node<'d, 'i>, item: &str) -> Vec<Node<'d, 'i>> {
+        let mut out = Vec::new();
+        for c in n.children() {
+            if c.is_element() {
+                out.push(c);
+            } else if c.is_text() && c.text().is_some_and(|t| !t.trim().is_empty()) {
+                let pos = self.pos(c);
+                self.err(
+                    Code::XmlShape,
+                    pos,
+                    item,
+                    format!(
+                        "unexpected text {:?} in <{}>",
+                        c.text().unwrap_or_default().trim(),
+                        n.tag_name().name()
+                    ),
+                );
+            }
+        }
+        out
+    }
+    /// An attribute with the position of its value.
+    fn attr(&self, n: Node, name: &str) -> Option<Located<String>> {
+        n.attributes().find(|a| a.name() == name).map(|a| Located {
+            value: a.value().to_string(),
+            pos: self.at(a.range_value().start),
+        })
+    }
+    /// A required attribute; reported (PR202) when missing.
+    fn req(&mut self, n: Node, name: &str, item: &str) -> Option<Located<String>> {
+        let a = self.attr(n, name);
+        if a.is_none() {
+            let pos = self.pos(n);
+            self.err(
+                Code::XmlShape,
+                pos,
+                item,
+                format!("<{}> has no `{name}` attribute", n.tag_name().name()),
+            );
+        }
+        a
+    }
+    fn number(&mut self, a: &Located<String>, what: &str, item: &str) -> Option<u64> {
+        let v = parse_number(&a.value);
+        if v.is_none() {
+            self.err(
+                Code::XmlShape,
+                a.pos,
+                item,
+                format!(
+                    "{what} {:?} is not a number (decimal or 0x hexadecimal, 64 bits at most)",
+                    a.value
+                ),
+            );
+        }
+        v
+    }
+    fn kind(&mut self, a: &Located<String>, item: &str) -> Option<ConfigKind> {
+        let k = ConfigKind::parse(&a.value);
+        if k.is_none() {
+            self.err(
+                Code::UnknownConfigType,
+                a.pos,
+                item,
+                format!("configuration type {:?}; expected OA, NOA or FLEX", a.value),
+            );
+        }
+        k
+    }
+
+    fn set(&mut self, n: Node<'d, 'i>) -> Option<MetricSet> {
+        let sym = self.attr(n, "symbol_name").map(|a| a.value);
+        let item = sym.clone().unwrap_or_else(|| "<set>".into());
+        let name = self.req(n, "name", &item);
+        let symbol = self.req(n, "symbol_name", &item);
+        let under = self.req(n, "underscore_name", &item);
+        let chipset = self.req(n, "chipset", &item);
+        let guid = self.req(n, "hw_config_guid", &item);
+        let mut counters = Vec::new();
+        let mut configs = Vec::new();
+        for c in self.children(n, &item) {
+            match c.tag_name().name() {
+                "counter" => counters.extend(self.counter(c, &item)),
+                "register_config" => configs.extend(self.config(c, &item)),
+                _ => self.unexpected(c, &item, "<counter> or <register_config>"),
+            }
+        }
+        Some(MetricSet {
+            name: name?.value,
+            symbol_name: symbol?.value,
+            underscore_name: under?.value,
+            chipset: chipset?.value,
+            guid: guid?.value,
+            counters,
+            configs,
+            pos: self.pos(n),
+        })
+    }
+
+    fn counter(&mut self, n: Node<'d, 'i>, set: &str) -> Option<Counter> {
+        let sym = self.attr(n, "symbol_name").map(|a| a.value);
+        let item = format!("{set}.{}", sym.as_deref().unwrap_or("<counter>"));
+        let name = self.req(n, "name", &item);
+        let symbol = self.req(n, "symbol_name", &item);
+        let under = self.req(n, "underscore_name", &item);
+        let description = self.req(n, "description", &item);
+        let data_type = self.req(n, "data_type", &item);
+        let units = self.req(n, "units", &item);
+        let semantic = self.req(n, "semantic_type", &item);
+        let equation = self.req(n, "equation", &item);
+        let max_equation = self.attr(n, "max_equation");
+        let availability = self.attr(n, "availability");
+        for c in self.children(n, &item) {
+            self.unexpected(c, &item, "no child element");
+        }
+        Some(Counter {
+            name: name?.value,
+            symbol_name: symbol?.value,
+            underscore_name: under?.value,
+            description: description?.value,
+            data_type: data_type?.value,
+            units: units?.value,
+            semantic_type: semantic?.value,
+            equation: equation?,
+            max_equation,
+            availability,
+            pos: self.pos(n),
+        })
+    }
+
+    fn config(&mut self, n: Node<'d, 'i>, set: &str) -> Option<RegisterConfig> {
+        let item = format!("{set}.register_config");
+        let ty = self.req(n, "type", &item);
+        let kind = ty.as_ref().and_then(|t| self.kind(t, &item));
+        let availability = self.attr(n, "availability");
+        let mut writes = Vec::new();
+        for c in self.children(n, &item) {
+            if c.tag_name().name() != "register" {
+                self.unexpected(c, &item, "<register>");
+                continue;
+            }
+            let rty = self.req(c, "type", &item);
+            let addr = self.req(c, "address", &item);
+            let value = self.req(c, "value", &item);
+            let rkind = rty.as_ref().and_then(|t| self.kind(t, &item));
+            let address = addr.as_ref().and_then(|a| self.number(a, "address", &item));
+            let value = value.as_ref().and_then(|v| self.number(v, "value", &item));
+            if let (Some(rk), Some(bk), Some(t)) = (rkind, kind, &rty) {
+                if rk != bk {
+                    self.err(
+                        Code::UnknownConfigType,
+                        t.pos,
+                        &item,
+                        format!(
+                            "a {} register in a {} block (a block's registers share its type)",
+                            rk.as_str(),
+                            bk.as_str()
+                        ),
+                    );
+                }
+            }
+            if let (Some(kind), Some(address), Some(value)) = (rkind, address, value) {
+                writes.push(ConfigWrite {
+                    kind,
+                    address,
+                    value,
+                    pos: self.pos(c),
+                });
+            }
+        }
+        Some(RegisterConfig {
+            kind: kind?,
+            availability,
+            writes,
+            pos: self.pos(n),
+        })
+    }
+}
+
+/// A decimal or `0x` hexadecimal number (surrounding blanks allowed).
+pub fn parse_number(s: &str) -> Option<u64> {
+    let s = s.trim();
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) if !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            u64::from_str_radix(h, 16).ok()
+        }
+        Some(_) => None,
+        None if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => s.parse().ok(),
+        None => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str) -> (Option<MetricFile>, Vec<Diagnostic>) {
+        let mut d = Diagnostics::default();
+        let f = read("t.xml", text, &mut d);
+        (f, d.sorted())
+    }
+
+    fn codes(d: &[Diagnostic]) -> Vec<(&'static str, usize, usize)> {
+        d.iter()
+            .map(|d| (d.code.as_str(), d.pos.line, d.pos.column))
+            .collect()
+    }
+
+    const SET: &str = r#"<metrics>
+  <set name="S" chipset="BDW" symbol_name="S" underscore_name="s" hw_config_guid="g">
+    <counter name="C" symbol_name="C" underscore_name="c" description="d" data_type="uint64"
+             units="events" semantic_type="event" equation="A 1 READ" mdapi_group="x"/>
+    <register_config type="NOA">
+      <register type="NOA" address="0x9888" value="0x14150001"/>
+      <register type="NOA" address="37000" value="0"/>
+    </register_config>
+  </set>
+</metrics>"#;
+
+    #[test]
+    fn reads_a_set_with_positions() {
+        let (f, d) = run(SET);
+        assert!(d.is_empty(), "{d:?}");
+        let f = f.expect("file");
+        let s = &f.sets[0];
+        assert_eq!(
+            (s.symbol_name.as_str(), s.pos),
+            ("S", Pos { line: 2, column: 3 })
+        );
+        let c = &s.counters[0];
+        assert_eq!(c.equation.value, "A 1 READ");
+        assert_eq!(
+            c.equation.pos,
+            Pos {
+                line: 4,
+                column: 61
+            }
+        );
+        let w = &s.configs[0].writes;
+        assert_eq!((w[0].address, w[0].value), (0x9888, 0x1415_0001));
+        assert_eq!((w[1].address, w[1].value), (37000, 0));
+        assert_eq!(w[1].pos, Pos { line: 7, column: 7 });
+        assert_eq!(s.configs[0].kind, ConfigKind::Noa);
+    }
+
+    #[test]
+    fn malformed_xml_is_pr201_where_the_parser_stopped() {
+        let (f, d) = run("<metrics>\n  <set name=\"x\">\n</metrics>");
+        assert!(f.is_none());
+        assert_eq!(codes(&d), [("PR201", 3, 1)]);
+    }
+
+    #[test]
+    fn shape_errors_are_pr202_and_reading_goes_on() {
+        let text = SET
+            .replace(r#" units="events""#, "")
+            .replace(r#"address="37000""#, r#"address="0xZZ""#)
+            .replace("</set>", "<bogus/>\n  </set>");
+        let (f, d) = run(&text);
+        assert_eq!(
+            codes(&d),
+            [("PR202", 3, 5), ("PR202", 7, 37), ("PR202", 9, 3)],
+            "{d:?}"
+        );
+        assert!(d[0].message.contains("`units`"));
+        // The set is kept, without the broken counter and write.
+        let f = f.expect("file");
+        assert_eq!(f.sets[0].counters.len(), 0);
+        assert_eq!(f.sets[0].configs[0].writes.len(), 1);
+    }
+
+    #[test]
+    fn config_types_are_pr203() {
+        let text = SET
+            .replace(
+                r#"<register_config type="NOA">"#,
+                r#"<register_config type="MUX">"#,
+            )
+            .replace(
+                r#"<register type="NOA" address="37000""#,
+                r#"<register type="OA" address="37000""#,
+            );
+        let (_, d) = run(&text);
+        assert_eq!(codes(&d), [("PR203", 5, 28)], "{d:?}");
+        let text = SET.replace(
+            r#"<register type="NOA" address="37000""#,
+            r#"<register type="FLEX" address="37000""#,
+        );
+        let (_, d) = run(&text);
+        assert_eq!(codes(&d), [("PR203", 7, 23)], "{d:?}");
+        assert!(d[0].message.contains("FLEX register in a NOA block"));
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(parse_number("0x00FF"), Some(255));
+        assert_eq!(parse_number("12"), Some(12));
+        for bad in ["", "0x", "-1", "1e3", "0x1G", "99999999999999999999"] {
+            assert_eq!(parse_number(bad), None, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! The i915 metric sets shipped in `perfregs-regdefs` (IGT's
+//! `lib/i915/perf-configs/` XML) as typed Rust.
+//!
+//! The build script reads every file, checks it (XML shape, counter
+//! equations typed against the project's report formats) and generates one
+//! module per file ([`bdw`], [`hsw`], [`tgl_gt1`], [`tgl_gt2`]) holding one
+//! module per set: `perfregs_metrics::bdw::test_oa::gpu_core_clocks(&sample,
+//! &device)` is a counter, `perfregs_metrics::bdw::test_oa::SET` the set's
+//! description and OA programming ([`SetInfo`]), `bdw::all()` every set.
+//!
+//! Counters compute from a [`Sample`] (counter deltas between two reports)
+//! and a [`DeviceInfo`]; a counter the sample lacks makes the value `None`.
+//! Arithmetic follows IGT's generated C: integers wrap, a division by zero
+//! gives 0 (see `perfregs_codegen::metrics::equation` for every rule).
+#![no_std]
+#![forbid(unsafe_code)]
+
+pub mod rt;
+
+pub use rt::{ConfigBlock, ConfigKind, CounterInfo, DeviceInfo, Eval, Sample, SetInfo, Value};
+
+include!(concat!(env!("OUT_DIR"), "/metrics_generated.rs"));

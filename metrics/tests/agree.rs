@@ -1,0 +1,210 @@
+//! For every counter of every shipped set, the generated function and the
+//! interpreter of `perfregs-codegen` agree: on pseudo-random samples and
+//! devices, and on samples with counters missing (both unavailable together).
+
+use perfregs_codegen::diag::Diagnostics;
+use perfregs_codegen::metrics::equation::{self, ReportCaps};
+use perfregs_codegen::metrics::interp::{self, Device, Value as IValue};
+use perfregs_codegen::metrics::xml;
+use perfregs_metrics::{DeviceInfo, Sample, Value};
+use std::path::Path;
+
+/// xorshift64*: deterministic, no dependency.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Mostly counter-sized values, sometimes 0 or huge (to reach the
+    /// division-by-zero and wrapping paths).
+    fn counter(&mut self) -> u64 {
+        match self.next() % 8 {
+            0 => 0,
+            1 => self.next(),
+            2 => self.next() % 4,
+            _ => self.next() % 1_000_000_000,
+        }
+    }
+}
+
+fn pair_sample(r: &mut Rng, missing: u64) -> (Sample, interp::Sample) {
+    let mut g = Sample::EMPTY;
+    let mut i = interp::Sample::empty();
+    let pick = |r: &mut Rng| {
+        let v = r.counter();
+        (missing == 0 || r.next() % missing != 0).then_some(v)
+    };
+    g.gpu_time = pick(r);
+    i.gpu_time = g.gpu_time;
+    g.gpu_clock = pick(r);
+    i.gpu_clock = g.gpu_clock;
+    for k in 0..g.a.len() {
+        g.a[k] = pick(r);
+        i.a[k] = g.a[k];
+    }
+    for k in 0..g.b.len() {
+        g.b[k] = pick(r);
+        i.b[k] = g.b[k];
+        g.c[k] = pick(r);
+        i.c[k] = g.c[k];
+    }
+    for k in 0..g.perfcnt.len() {
+        g.perfcnt[k] = pick(r);
+        i.perfcnt[k] = g.perfcnt[k];
+    }
+    (g, i)
+}
+
+fn pair_device(r: &mut Rng) -> (DeviceInfo, Device) {
+    let mut v = || r.counter() % 5000;
+    let g = DeviceInfo {
+        eu_cores_total_count: v(),
+        eu_slices_total_count: v() % 4,
+        eu_subslices_total_count: v() % 16,
+        eu_threads_count: v() % 8,
+        slice_mask: v(),
+        subslice_mask: v(),
+        dual_subslice_mask: v(),
+        gpu_max_frequency: v() * 1_000_000,
+        gpu_min_frequency: v() * 100_000,
+        gpu_timestamp_frequency: v() * 10_000,
+        query_mode: v() % 2,
+    };
+    let i = Device {
+        eu_cores_total_count: g.eu_cores_total_count,
+        eu_slices_total_count: g.eu_slices_total_count,
+        eu_subslices_total_count: g.eu_subslices_total_count,
+        eu_threads_count: g.eu_threads_count,
+        slice_mask: g.slice_mask,
+        subslice_mask: g.subslice_mask,
+        dual_subslice_mask: g.dual_subslice_mask,
+        gpu_max_frequency: g.gpu_max_frequency,
+        gpu_min_frequency: g.gpu_min_frequency,
+        gpu_timestamp_frequency: g.gpu_timestamp_frequency,
+        query_mode: g.query_mode,
+    };
+    (g, i)
+}
+
+fn same(g: Option<Value>, i: Option<IValue>) -> bool {
+    match (g, i) {
+        (None, None) => true,
+        (Some(Value::U64(a)), Some(IValue::Int(b))) => a == b,
+        (Some(Value::F64(a)), Some(IValue::Float(b))) => {
+            a == b || (a - b).abs() <= 1e-9 * a.abs().max(b.abs()) || (a.is_nan() && b.is_nan())
+        }
+        _ => false,
+    }
+}
+
+#[test]
+fn generated_and_interpreted_agree() {
+    let ir =
+        perfregs_codegen::compile_path(Path::new(perfregs_regdefs::dir())).expect("descriptions");
+    assert_eq!(
+        perfregs_metrics::FILES.len(),
+        perfregs_regdefs::METRIC_SETS.len()
+    );
+    let mut r = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut checked_values, mut some, mut none, mut avail) = (0usize, 0usize, 0usize, 0usize);
+    for ((file, project, text), (gfile, gproject, gsets)) in perfregs_regdefs::METRIC_SETS
+        .iter()
+        .zip(perfregs_metrics::FILES)
+    {
+        assert_eq!((file, project), (gfile, gproject));
+        let mut d = Diagnostics::default();
+        let f = xml::read(file, text, &mut d).expect("well-formed");
+        let caps = ReportCaps::of(&ir, project).expect("caps");
+        let c = equation::check_file(&f, &caps, &mut d).expect("clean");
+        assert_eq!(c.sets.len(), gsets.len());
+        for ((ms, cs), gs) in f.sets.iter().zip(&c.sets).zip(gsets.iter()) {
+            assert_eq!(ms.symbol_name, gs.symbol);
+            assert_eq!(ms.counters.len(), gs.counters.len());
+            assert_eq!(ms.configs.len(), gs.configs.len());
+            for (k, (mc, gc)) in ms.configs.iter().zip(gs.configs).enumerate() {
+                let ws: Vec<(u64, u64)> = mc.writes.iter().map(|w| (w.address, w.value)).collect();
+                assert_eq!(ws, gc.writes, "{} config {k}", ms.symbol_name);
+            }
+            for round in 0..8u64 {
+                let (gd, id) = pair_device(&mut r);
+                // Rounds 0..4: every counter present; then more and more missing.
+                let missing = [0, 0, 0, 0, 17, 5, 2, 1][round as usize];
+                let (gsm, ism) = pair_sample(&mut r, missing);
+                for (i, gc) in gs.counters.iter().enumerate() {
+                    let g = gc.value(&gsm, &gd);
+                    let v = interp::counter(cs, i, &ism, &id);
+                    assert!(
+                        same(g, v),
+                        "{file} {}.{}: generated {g:?}, interpreted {v:?}",
+                        ms.symbol_name,
+                        gc.symbol
+                    );
+                    if g.is_some() {
+                        some += 1
+                    } else {
+                        none += 1
+                    }
+                    let gm = gc.max.map(|m| m.call(&gsm, &gd));
+                    let im = interp::counter_max(cs, i, &ism, &id);
+                    assert_eq!(gm.is_some(), im.is_some());
+                    if let (Some(gm), Some(im)) = (gm, im) {
+                        assert!(
+                            same(gm, im),
+                            "{file} {}.{} max: {gm:?} vs {im:?}",
+                            ms.symbol_name,
+                            gc.symbol
+                        );
+                    }
+                    let ga = gc.is_available(&gd);
+                    assert_eq!(Some(ga), interp::counter_available(cs, i, &id));
+                    avail += usize::from(ga);
+                    checked_values += 1;
+                }
+                for (k, gb) in gs.configs.iter().enumerate() {
+                    assert_eq!(
+                        Some(gb.is_available(&gd)),
+                        interp::config_available(cs, k, &id)
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(checked_values, 2233 * 8);
+    // Both outcomes happen: the comparison is not vacuous.
+    assert!(
+        some > 2233 * 3 && none > 2233,
+        "{some} available, {none} unavailable"
+    );
+    assert!(avail > 0 && avail < checked_values);
+}
+
+#[test]
+fn test_oa_on_a_clock_like_sample() {
+    use perfregs_metrics::bdw::test_oa;
+    // B counters at the TestOa factors of a 6000-tick clock delta.
+    let mut s = Sample::EMPTY;
+    s.gpu_clock = Some(6000);
+    s.gpu_time = Some(12_000);
+    for (k, v) in [0, 6000, 6000, 3000, 2000, 2000, 1000, 4000]
+        .into_iter()
+        .enumerate()
+    {
+        s.b[k] = Some(v);
+    }
+    let d = DeviceInfo {
+        gpu_timestamp_frequency: 12_000_000,
+        ..DeviceInfo::default()
+    };
+    assert_eq!(test_oa::gpu_core_clocks(&s, &d), Some(6000));
+    assert_eq!(test_oa::gpu_time(&s, &d), Some(1_000_000)); // ns
+    assert_eq!(test_oa::avg_gpu_core_frequency(&s, &d), Some(6_000_000)); // 6000 cycles in 1 ms
+    assert_eq!(test_oa::counter3(&s, &d), Some(3000));
+    assert_eq!(test_oa::counter8(&s, &d), None, "C7 not measured");
+    assert_eq!(test_oa::SET.symbol, "TestOa");
+    assert!(perfregs_metrics::bdw::all()
+        .iter()
+        .any(|s| s.underscore == "test_oa"));
+}
