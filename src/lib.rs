@@ -3,6 +3,9 @@
 //! - [`hal`]: the generated, `no_std` HAL (one module per project: `hal::hsw`,
 //!   `hal::ivb`, ...), the device handle and the buses.
 //! - [`regdefs!`]: generate registers of your own from YAML, inline or in a file.
+//! - `emu` (feature `emu`): the emulated register file, crate `perfregs-emu`.
+//! - `metrics` (feature `metrics`): the shipped i915 metric sets as typed
+//!   Rust, crate `perfregs-metrics`; program one with `Device::program`.
 //!
 //! ```
 //! use perfregs::hal::{enums::TimerEnable, hsw, Device, Hsw, SliceBus};
@@ -23,6 +26,9 @@ pub use hal::bits;
 #[cfg(feature = "emu")]
 pub use perfregs_emu as emu;
 pub use perfregs_macros::regdefs;
+/// The shipped i915 metric sets as typed Rust (crate `perfregs-metrics`, feature `metrics`).
+#[cfg(feature = "metrics")]
+pub use perfregs_metrics as metrics;
 
 /// The README's examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

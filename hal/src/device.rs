@@ -430,6 +430,51 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
         self.io().write_value(reg, awake, &w);
     }
 
+    /// Write a register configuration: `(address, value)` pairs such as a
+    /// metric set's programming (`perfregs_metrics::bdw::test_oa::SET`),
+    /// in order, as 32-bit MMIO writes. The whole list is checked first
+    /// (see [`config`](crate::config)): every address a described register
+    /// or opaque range, every domain held awake by one of `awake` (always-on
+    /// domains need none), every value within the register's writable
+    /// fields, masked writes with their enables. On an error nothing is
+    /// written. Returns the number of writes.
+    ///
+    /// # Panics
+    ///
+    /// When the bus is borrowed, or a proof was made by another device.
+    #[track_caller]
+    pub fn program(
+        &self,
+        writes: &[(u64, u64)],
+        awake: &[&dyn crate::config::AwakeAny<I>],
+    ) -> Result<usize, crate::config::ProgramError>
+    where
+        B: Bus<Mmio>,
+    {
+        use crate::config::{check_write, covered, ProgramError};
+        let info = P::INFO.ok_or(ProgramError::NoMetadata)?;
+        for p in awake {
+            if I::CHECKED && !p.made_by(self.addr()) {
+                foreign_proof();
+            }
+        }
+        for (index, &(address, value)) in writes.iter().enumerate() {
+            let (domain, register) = check_write(info, index, address, value)?;
+            if !covered(info, domain, awake) {
+                return Err(ProgramError::NotAwake {
+                    index,
+                    register,
+                    domain: domain.unwrap_or("none"),
+                });
+            }
+        }
+        let mut io = self.io();
+        for &(address, value) in writes {
+            io.bus_mut().write32(address, value as u32);
+        }
+        Ok(writes.len())
+    }
+
     /// A proof that domain `D` is awake without waking it, for when someone
     /// else holds it awake (the kernel driver, a debugfs force-wake file) or
     /// the bus is plain memory. It borrows the device and is accepted by this
@@ -627,6 +672,13 @@ impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> Proof for ForceWake<'_,
     }
 }
 impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> Awake<D, I> for ForceWake<'_, P, B, D, I> {}
+impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> crate::config::AwakeAny<I>
+    for ForceWake<'_, P, B, D, I>
+{
+    fn domain_name(&self) -> &'static str {
+        D::NAME
+    }
+}
 /// Registers outside every force-wake range need no domain: any guard of the
 /// device will do.
 impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> Awake<NoDomain, I>
@@ -683,6 +735,11 @@ impl<D: Wakeable, I: Identity> Proof for Assumed<'_, D, I> {
     }
 }
 impl<D: Wakeable, I: Identity> Awake<D, I> for Assumed<'_, D, I> {}
+impl<D: Wakeable, I: Identity> crate::config::AwakeAny<I> for Assumed<'_, D, I> {
+    fn domain_name(&self) -> &'static str {
+        D::NAME
+    }
+}
 /// Registers outside every force-wake range need no domain: any proof of the
 /// device will do.
 impl<D: Wakeable, I: Identity> Awake<NoDomain, I> for Assumed<'_, D, I> {}

@@ -27,6 +27,7 @@ pub mod brand;
 pub mod bus;
 #[cfg(feature = "p4")]
 pub mod cascade;
+pub mod config;
 mod device;
 pub mod meta;
 pub mod oa_buffer;

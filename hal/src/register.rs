@@ -20,6 +20,11 @@ pub trait Project: Copy + Default + core::fmt::Debug + 'static {
     /// C2 carries the GPU clock: the project's report layouts have no
     /// GPU_TICKS (SNB..HSW). Set by the generator from the layouts.
     const GPU_CLOCK_IN_C2: bool = false;
+    /// The project's register metadata (`hal::bdw::PROJECT`), for checks
+    /// made at run time on address lists such as
+    /// [`Device::program`](crate::Device::program); `None` for projects
+    /// defined by hand.
+    const INFO: Option<&'static crate::meta::ProjectInfo> = None;
 }
 
 /// A field layout: the value types, fields and masks that every register with

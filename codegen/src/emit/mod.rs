@@ -91,6 +91,7 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
                     const GPU_CLOCK_IN_C2: bool = true;
                 )
             });
+            let module = format_ident!("{}", p.name);
             project_types.push(quote! {
                 #pdoc
                 #cfg
@@ -101,6 +102,7 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
                     const NAME: &'static str = #tag;
                     const TITLE: &'static str = #title;
                     #c2
+                    const INFO: Option<&'static #hal::meta::ProjectInfo> = Some(&#module::PROJECT);
                 }
             });
         }
