@@ -321,9 +321,10 @@
 //! counts ungated and records [`OaWarningKind::TriggerNotModelled`] (once
 //! per programming, checked when time next moves) for a report trigger
 //! enable (`report_trigger_enable`, bit 31 of `OAREPORTTRIG2/6`) and for a
-//! start trigger programmed other than at reset or as IGT's TestOa
-//! programs it (threshold 0, `0xF0800000` in the second register: the
-//! TestOa expectations B1 = B2 = the clock delta show it does not gate).
+//! start trigger programmed other than at reset or as a threshold trigger
+//! with threshold count 0 (met from the start, whatever the event: how
+//! every shipped metric set programs it; IGT's TestOa expectations, B1 =
+//! B2 = the clock delta with event select 0xF, show it does not gate).
 //!
 //! # CPU counters (opt-in)
 //!

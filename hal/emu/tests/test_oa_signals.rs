@@ -384,9 +384,19 @@ fn routing_changes_replan_the_counters() {
 #[test]
 fn trigger_programming_the_model_ignores_is_reported() {
     for p in [&bdw::PROJECT, &tgl::PROJECT] {
-        let (st2, rt2, st6) = match p.name {
-            "bdw" => ("OASTARTTRIG2", "OAREPORTTRIG2", "OASTARTTRIG6"),
-            _ => ("OAG_OASTARTTRIG2", "OAG_OAREPORTTRIG2", "OAG_OASTARTTRIG6"),
+        let (st1, st2, rt2, st6) = match p.name {
+            "bdw" => (
+                "OASTARTTRIG1",
+                "OASTARTTRIG2",
+                "OAREPORTTRIG2",
+                "OASTARTTRIG6",
+            ),
+            _ => (
+                "OAG_OASTARTTRIG1",
+                "OAG_OASTARTTRIG2",
+                "OAG_OAREPORTTRIG2",
+                "OAG_OASTARTTRIG6",
+            ),
         };
         let mut emu = awake(p);
         // TestOa's values (threshold enable only on the report trigger,
@@ -412,14 +422,25 @@ fn trigger_programming_the_model_ignores_is_reported() {
             ),
             "{w:#?}"
         );
-        // A start trigger on another event: reported once.
+        // Another event with threshold 0 (as other shipped sets program
+        // it): met from the start, nothing gated, nothing to report.
         emu.write32(reg(p, st2).address, 0x0080_0000);
+        emu.advance(10);
+        assert!(other_warnings(&mut emu).is_empty(), "{}", p.name);
+        // A threshold of 5 events: it would gate; reported once.
+        emu.write32(reg(p, st1).address, 5);
         emu.advance(10);
         emu.advance(10);
         let w = other_warnings(&mut emu);
         assert_eq!(w.len(), 1, "{}: {w:#?}", p.name);
         assert!(w[0].to_string().contains("start trigger"), "{}", w[0]);
-        // Back to TestOa's value: quiet again.
+        // Threshold enable off with a threshold set: not the reset state
+        // either, reported.
+        emu.write32(reg(p, st2).address, 0xF000_0000);
+        emu.advance(10);
+        assert_eq!(other_warnings(&mut emu).len(), 1, "{}", p.name);
+        // Back to threshold 0: quiet again.
+        emu.write32(reg(p, st1).address, 0);
         emu.write32(reg(p, st2).address, 0xF080_0000);
         emu.advance(10);
         assert!(other_warnings(&mut emu).is_empty());

@@ -113,11 +113,18 @@ struct Triggers {
     warned_report: [bool; 2],
 }
 
-/// Start trigger programming known not to gate counting: the reset state,
-/// and the one of IGT's TestOa configurations (threshold 0; threshold
-/// enable and event select 0xF in the second register), whose public
-/// expectations (B1 = B2 = the GPU clock delta) show ungated counting.
-const UNGATED_START: [[u64; 4]; 2] = [[0; 4], [0, 0xF080_0000, 0, 0]];
+/// Whether a start trigger's programming (its four registers) leaves
+/// counting ungated: the reset state, or a threshold trigger (threshold
+/// enable, bit 23 of the second register) whose threshold count (bits 15:0
+/// of the first) is 0, which is met from the start whatever the event and
+/// its inversions. Every shipped metric set programs its start triggers so
+/// (threshold 0, event selects 0, 1, 3, 7 or 0xF); IGT's TestOa
+/// expectations (B1 = B2 = the GPU clock delta, with event select 0xF) show
+/// it does not gate. Anything else is warned about.
+fn ungated_start(v: &[u64; 4]) -> bool {
+    const THRESHOLD_ENABLE: u64 = 1 << 23;
+    *v == [0; 4] || (v[1] & THRESHOLD_ENABLE != 0 && v[0] & 0xFFFF == 0)
+}
 
 impl Oa {
     /// The model on `b`'s OA and CEC bindings (a project without them gets
@@ -745,7 +752,7 @@ impl Emulator {
             for (x, r) in v.iter_mut().zip(regs) {
                 *x = r.map_or(0, |(ri, _)| self.oa_raw(ri));
             }
-            if UNGATED_START.contains(&v) {
+            if ungated_start(&v) {
                 oa.trig.warned_start[set] = None;
             } else if oa.trig.warned_start[set] != Some(v) {
                 oa.trig.warned_start[set] = Some(v);

@@ -1,0 +1,343 @@
+//! The shipped metric sets run on the emulated GPUs: each set's generated
+//! programming list written with `Device::program`, periodic OA reports
+//! sampled, the set's counters computed.
+//!
+//! - BDW and TGL `TestOa` give IGT's expectations from the list alone.
+//! - HSW `RenderBasic` runs, and every A/B/C delta stays at or below the GPU
+//!   clock delta times the EU count.
+//! - For every counter of every shipped set, on these emulated reports, the
+//!   generated function and the run-time interpreter give the same value.
+
+use perfregs::emu::{Emulator, OaConfig, Sku, Workload};
+use perfregs::hal::{bdw, hsw, tgl, Bits, Device, ReportDelta, ReportFormat};
+use perfregs::metrics::{DeviceInfo, Sample, SetInfo, Value};
+use perfregs_codegen::metrics::interp;
+use std::sync::OnceLock;
+
+/// GGTT address of the OA buffer.
+const BASE: u64 = 0x0100_0000;
+/// A report every 2^(p+1) timestamp ticks.
+const PERIOD: u64 = 6;
+/// EUs of the emulated parts (a GT2 of each).
+const EUS: [(&str, u64); 3] = [("hsw", 20), ("bdw", 24), ("tgl", 96)];
+
+/// Events per tick of the A counters: a bounded synthetic load (at most
+/// 8 x 20 per tick, the GPU clocks per tick times HSW's EU count).
+fn workload() -> Workload {
+    (0..45).fold(Workload::new(), |w, n| w.rate(n, u64::from(n % 7) * 3 + 1))
+}
+
+fn device(project: &str) -> DeviceInfo {
+    let eus = EUS.iter().find(|e| e.0 == project).map_or(0, |e| e.1);
+    DeviceInfo {
+        eu_cores_total_count: eus,
+        eu_slices_total_count: 1,
+        eu_subslices_total_count: if project == "tgl" { 6 } else { 3 },
+        eu_threads_count: 7,
+        slice_mask: 0x1,
+        subslice_mask: 0x7,
+        dual_subslice_mask: 0x3F,
+        gpu_max_frequency: 1_000_000_000,
+        gpu_min_frequency: 300_000_000,
+        gpu_timestamp_frequency: 12_500_000,
+        query_mode: 0,
+    }
+}
+
+fn emulator(project: &'static perfregs::hal::meta::ProjectInfo) -> Emulator {
+    let mut e = Emulator::with_oa(project, Sku::default(), OaConfig::default());
+    e.oa_mut().set_workload(workload());
+    e
+}
+
+/// The reports (raw bytes, in order) of `reports` periods after programming
+/// `set` on `project`.
+fn run(project: &str, set: &SetInfo, reports: u64) -> Vec<Vec<u8>> {
+    let d = device(project);
+    let ptr = Bits::<26>::new(BASE >> 6).expect("aligned buffer");
+    let ticks = reports * (2 << PERIOD) + 5;
+    let (mem, size) = match project {
+        "hsw" => {
+            use perfregs::hal::hsw::enums::{BufferSize, ReportFormat as F, TimerEnable};
+            let gpu = Device::<perfregs::hal::Hsw, _>::new(emulator(&hsw::PROJECT));
+            let rw = gpu
+                .forcewake::<hsw::domains::Render>()
+                .expect("render wakes");
+            for b in set.configs.iter().filter(|b| b.is_available(&d)) {
+                gpu.program(b.writes, &[&rw])
+                    .unwrap_or_else(|e| panic!("{}: {e}", set.symbol));
+            }
+            gpu.write(hsw::OASTATUS2, &rw, |w| w.head_pointer(ptr));
+            gpu.write(hsw::OABUFFER, &rw, |w| w.report_buffer_offset(ptr));
+            gpu.write(hsw::OASTATUS1, &rw, |w| {
+                w.tail_pointer(ptr).buffer_size(BufferSize::Size16m)
+            });
+            gpu.write(hsw::OACONTROL, &rw, |w| {
+                w.timer_period(Bits::new(PERIOD).unwrap_or_default())
+                    .timer_enable(TimerEnable::Enable)
+                    .counter_select(F::A45B8C8)
+                    .counter_enable(true)
+            });
+            gpu.with_bus(|e| e.advance(ticks));
+            let tail = gpu.read(hsw::OASTATUS1, &rw).tail_pointer().get() << 6;
+            let w = gpu.with_bus(|e| e.warnings().len());
+            assert_eq!(
+                w,
+                0,
+                "{}: {:?}",
+                set.symbol,
+                gpu.with_bus(|e| e.warnings().to_vec())
+            );
+            (
+                gpu.with_bus(|e| e.gpu_mem(BASE, (tail - BASE) as usize)),
+                hsw::reports::A45B8C8::INFO.size,
+            )
+        }
+        "bdw" => {
+            use perfregs::hal::bdw::enums::{BufferSize, MemorySelect, ReportFormat as F};
+            let gpu = Device::<perfregs::hal::Bdw, _>::new(emulator(&bdw::PROJECT));
+            let rw = gpu
+                .forcewake::<bdw::domains::Render>()
+                .expect("render wakes");
+            for b in set.configs.iter().filter(|b| b.is_available(&d)) {
+                gpu.program(b.writes, &[&rw])
+                    .unwrap_or_else(|e| panic!("{}: {e}", set.symbol));
+            }
+            gpu.write(bdw::OASTATUS, &rw, |w| w);
+            gpu.write(bdw::OAHEADPTR, &rw, |w| w.head_pointer(ptr));
+            gpu.write(bdw::OABUFFER, &rw, |w| {
+                w.base_address(ptr)
+                    .buffer_size(BufferSize::Size16m)
+                    .memory_select(MemorySelect::Ggtt)
+            });
+            gpu.write(bdw::OATAILPTR, &rw, |w| w.tail_pointer(ptr));
+            gpu.write(bdw::OACTXCONTROL, &rw, |w| {
+                w.timer_period(Bits::new(PERIOD).unwrap_or_default())
+                    .timer_enable(true)
+            });
+            gpu.write(bdw::OACONTROL, &rw, |w| {
+                w.counter_select(F::A32u40A4u32B8C8).counter_enable(true)
+            });
+            gpu.with_bus(|e| e.advance(ticks));
+            let tail = gpu.read(bdw::OATAILPTR, &rw).tail_pointer().get() << 6;
+            (
+                gpu.with_bus(|e| e.gpu_mem(BASE, (tail - BASE) as usize)),
+                bdw::reports::A32u40A4u32B8C8::INFO.size,
+            )
+        }
+        _ => {
+            use perfregs::hal::tgl::enums::{BufferSize, MemorySelect, ReportFormat as F};
+            let gpu = Device::<perfregs::hal::Tgl, _>::new(emulator(&tgl::PROJECT));
+            let gt = gpu.forcewake::<tgl::domains::Gt>().expect("gt wakes");
+            let render = gpu
+                .forcewake::<tgl::domains::Render>()
+                .expect("render wakes");
+            for b in set.configs.iter().filter(|b| b.is_available(&d)) {
+                gpu.program(b.writes, &[&gt, &render])
+                    .unwrap_or_else(|e| panic!("{}: {e}", set.symbol));
+            }
+            gpu.write(tgl::OAG_OASTATUS, &gt, |w| w);
+            gpu.write(tgl::OAG_OAHEADPTR, &gt, |w| w.head_pointer(ptr));
+            gpu.write(tgl::OAG_OABUFFER, &gt, |w| {
+                w.base_address(ptr)
+                    .buffer_size(BufferSize::Size16m)
+                    .memory_select(MemorySelect::Ggtt)
+            });
+            gpu.write(tgl::OAG_OATAILPTR, &gt, |w| w.tail_pointer(ptr));
+            gpu.write(tgl::OAG_OAGLBCTXCTRL, &gt, |w| {
+                w.timer_period(Bits::new(PERIOD).unwrap_or_default())
+                    .timer_enable(true)
+            });
+            gpu.write(tgl::OAG_OACONTROL, &gt, |w| {
+                w.report_format(F::A32u40A4u32B8C8).counter_enable(true)
+            });
+            gpu.with_bus(|e| e.advance(ticks));
+            let tail = gpu.read(tgl::OAG_OATAILPTR, &gt).tail_pointer().get() << 6;
+            (
+                gpu.with_bus(|e| e.gpu_mem(BASE, (tail - BASE) as usize)),
+                tgl::reports::A32u40A4u32B8C8::INFO.size,
+            )
+        }
+    };
+    let out: Vec<Vec<u8>> = mem.chunks_exact(size).map(<[u8]>::to_vec).collect();
+    assert!(
+        out.len() as u64 >= reports,
+        "{}: {} reports",
+        set.symbol,
+        out.len()
+    );
+    out
+}
+
+/// The deltas of consecutive reports.
+fn deltas(project: &str, reports: &[Vec<u8>]) -> Vec<ReportDelta> {
+    fn of<F: ReportFormat>(r: &[Vec<u8>]) -> Vec<ReportDelta> {
+        r.windows(2)
+            .map(|w| {
+                let a = perfregs::hal::Report::<F>::new(&w[0]).expect("a whole report");
+                let b = perfregs::hal::Report::<F>::new(&w[1]).expect("a whole report");
+                ReportDelta::between(&a, &b)
+            })
+            .collect()
+    }
+    match project {
+        "hsw" => of::<hsw::reports::A45B8C8>(reports),
+        "bdw" => of::<bdw::reports::A32u40A4u32B8C8>(reports),
+        _ => of::<tgl::reports::A32u40A4u32B8C8>(reports),
+    }
+}
+
+fn test_oa_expectations(project: &str, set: &SetInfo) {
+    let d = device(project);
+    let ds = deltas(project, &run(project, set, 6));
+    assert!(ds.len() >= 5);
+    let value = |name: &str, s: &Sample| match set.counter(name).and_then(|c| c.value(s, &d)) {
+        Some(Value::U64(v)) => v,
+        other => panic!("{name}: {other:?}"),
+    };
+    for delta in &ds {
+        let s = Sample::from_delta(delta);
+        let clock = value("GpuCoreClocks", &s);
+        assert!(clock > 0);
+        assert_eq!(value("Counter0", &s), 0);
+        assert_eq!(value("Counter1", &s), clock);
+        assert_eq!(value("Counter2", &s), clock);
+        for (name, num, den) in [
+            ("Counter3", 1, 2),
+            ("Counter4", 1, 3),
+            ("Counter5", 1, 3),
+            ("Counter6", 1, 6),
+            ("Counter7", 2, 3),
+        ] {
+            let want = clock * num / den;
+            let got = value(name, &s);
+            assert!(
+                got.abs_diff(want) <= 1,
+                "{project} {name}: {got}, want {want} (+-1) of {clock} clocks"
+            );
+        }
+    }
+}
+
+#[test]
+fn bdw_test_oa_meets_igt_expectations_from_its_list() {
+    test_oa_expectations("bdw", &perfregs::metrics::bdw::test_oa::SET);
+}
+
+#[test]
+fn tgl_test_oa_meets_igt_expectations_from_its_lists() {
+    test_oa_expectations("tgl", &perfregs::metrics::tgl_gt2::test_oa::SET);
+    test_oa_expectations("tgl", &perfregs::metrics::tgl_gt1::test_oa::SET);
+}
+
+#[test]
+fn hsw_render_basic_stays_within_clock_times_eus() {
+    let set = &perfregs::metrics::hsw::render_basic::SET;
+    let ds = deltas("hsw", &run("hsw", set, 6));
+    assert!(ds.len() >= 5);
+    let eus = device("hsw").eu_cores_total_count;
+    for d in &ds {
+        // HSW reports carry the GPU clock in C2.
+        let clock = d.gpu_clock.expect("C2 is the GPU clock on HSW");
+        assert!(clock > 0);
+        let all = d.a.iter().chain(&d.b).chain(&d.c).flatten();
+        let mut n = 0;
+        for &v in all {
+            assert!(
+                v <= clock * eus,
+                "a delta of {v} over {clock} clocks x {eus} EUs"
+            );
+            n += 1;
+        }
+        assert_eq!(n, 45 + 8 + 8, "A45_B8_C8 carries 61 counters");
+        // The workload reached the A counters (the bound is not vacuous).
+        assert!(d.a(6).is_some_and(|v| v > 0));
+    }
+}
+
+/// The interpreter's view of every shipped file, checked once.
+fn interpreted() -> &'static Vec<(String, perfregs_codegen::metrics::Loaded)> {
+    static L: OnceLock<Vec<(String, perfregs_codegen::metrics::Loaded)>> = OnceLock::new();
+    L.get_or_init(|| {
+        let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
+            .expect("shipped descriptions compile");
+        perfregs_regdefs::METRIC_SETS
+            .iter()
+            .map(|(file, project, text)| {
+                let l = perfregs_codegen::metrics::load(&ir, project, file, text)
+                    .unwrap_or_else(|d| panic!("{file}: {d:?}"));
+                (file.to_string(), l)
+            })
+            .collect()
+    })
+}
+
+fn same(g: Option<Value>, i: Option<interp::Value>) -> bool {
+    match (g, i) {
+        (None, None) => true,
+        (Some(Value::U64(a)), Some(interp::Value::Int(b))) => a == b,
+        (Some(Value::F64(a)), Some(interp::Value::Float(b))) => {
+            a == b || (a - b).abs() <= 1e-9 * a.abs().max(b.abs()) || (a.is_nan() && b.is_nan())
+        }
+        _ => false,
+    }
+}
+
+#[test]
+fn generated_and_interpreted_agree_on_emulated_reports() {
+    let files: [(&str, &str, &[SetInfo]); 4] = [
+        ("oa-hsw.xml", "hsw", perfregs::metrics::hsw::ALL),
+        ("oa-bdw.xml", "bdw", perfregs::metrics::bdw::ALL),
+        ("oa-tglgt1.xml", "tgl", perfregs::metrics::tgl_gt1::ALL),
+        ("oa-tglgt2.xml", "tgl", perfregs::metrics::tgl_gt2::ALL),
+    ];
+    let mut compared = 0;
+    for (file, project, sets) in files {
+        let (_, loaded) = interpreted()
+            .iter()
+            .find(|(f, _)| f.ends_with(file))
+            .expect("shipped");
+        let d = device(project);
+        let id = interp::Device {
+            eu_cores_total_count: d.eu_cores_total_count,
+            eu_slices_total_count: d.eu_slices_total_count,
+            eu_subslices_total_count: d.eu_subslices_total_count,
+            eu_threads_count: d.eu_threads_count,
+            slice_mask: d.slice_mask,
+            subslice_mask: d.subslice_mask,
+            dual_subslice_mask: d.dual_subslice_mask,
+            gpu_max_frequency: d.gpu_max_frequency,
+            gpu_min_frequency: d.gpu_min_frequency,
+            gpu_timestamp_frequency: d.gpu_timestamp_frequency,
+            query_mode: d.query_mode,
+        };
+        assert_eq!(sets.len(), loaded.file.sets.len());
+        for (k, set) in sets.iter().enumerate() {
+            let checked = &loaded.checked.sets[k];
+            assert_eq!(set.symbol, loaded.file.sets[k].symbol_name);
+            for delta in deltas(project, &run(project, set, 3)) {
+                let g = Sample::from_delta(&delta);
+                let mut i = interp::Sample::empty();
+                i.gpu_time = g.gpu_time;
+                i.gpu_clock = g.gpu_clock;
+                i.a = g.a;
+                i.b = g.b;
+                i.c = g.c;
+                for (n, c) in set.counters.iter().enumerate() {
+                    let gv = c.value(&g, &d);
+                    let iv = interp::counter(checked, n, &i, &id);
+                    assert!(
+                        same(gv, iv),
+                        "{file} {}.{}: generated {gv:?}, interpreted {iv:?}",
+                        set.symbol,
+                        c.symbol
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    // 2233 counters, three report pairs each at least.
+    assert!(compared >= 2233 * 2, "{compared} comparisons");
+    println!("{compared} counter values compared");
+}
