@@ -41,7 +41,13 @@ fn the_fixture_range_is_free_on_hsw() {
 #[test]
 fn dwords_inside_a_range_are_storage() {
     let mut emu = awake_hsw(&[UNIT]);
-    assert_eq!(emu.opaque_ranges().copied().collect::<Vec<_>>(), [UNIT]);
+    // The fixture, then HSW's own NOA unit (ranges by start).
+    assert_eq!(
+        emu.opaque_ranges().copied().collect::<Vec<_>>(),
+        std::iter::once(UNIT)
+            .chain(hsw::PROJECT.opaque.iter().copied())
+            .collect::<Vec<_>>()
+    );
     emu.write32(0x1F000, 0xDEAD_BEEF);
     emu.write32(0x1F0FC, 0x1234_5678);
     assert_eq!(emu.read32(0x1F000), 0xDEAD_BEEF);
@@ -126,7 +132,7 @@ fn registers_win_over_ranges_and_the_first_range_wins() {
     let mut emu = awake_hsw(&[around, UNIT, later]);
     assert_eq!(
         emu.opaque_ranges().map(|r| r.name).collect::<Vec<_>>(),
-        ["AROUND", "TEST_UNIT"]
+        ["AROUND", "TEST_UNIT", "NOA_UNIT"]
     );
     assert_eq!(
         emu.register_at(ctl.address).map(|r| r.name),
