@@ -369,7 +369,7 @@ fn cec_0x4_never_counts_whatever_the_signals() {
     }
 }
 
-/// The CEC compare as `shared/facts` section 5 describes it.
+/// The CEC compare as Linux i915 (`OACEC_*`) and PRM 000 describe it.
 fn reference(func: u32, signals: u16, value: u16, mask: u16) -> bool {
     let keep = !mask;
     let (s, v) = (signals & keep, value & keep);

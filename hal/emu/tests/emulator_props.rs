@@ -30,7 +30,7 @@
 //!   through an `Ok` access; RO, RO-V and PBC bits never change; RW1C bits
 //!   never go from 0 to 1; a masked register changes only in the bits the
 //!   write enables. The one exception, where a unit acts on a write: the
-//!   R2PCIe/UBox commands (facts section 2, "commands"): a write with
+//!   R2PCIe/UBox commands (Intel Xeon E5 v2 uncore PMON guide, 329468: box and counter "commands"): a write with
 //!   `R2_PCI_PMON_CTLn.rst` set may clear `R2_PCI_PMON_CTRn.count`; one with
 //!   `R2_PCI_PMON_BOX_CTL.rst_ctrl` may clear the four CTLs, one with
 //!   `rst_ctrs` the four counts: those bits of those registers are exempt
@@ -622,7 +622,7 @@ impl Driven {
                     }
                 }
             }
-            // Commands (facts section 2): CTLn.rst clears CTRn; BOX_CTL's
+            // Commands (Intel uncore PMON guide 329468): CTLn.rst clears CTRn; BOX_CTL's
             // rst_ctrl clears the CTLs, rst_ctrs the counts.
             for (ctl, ctr) in ctls.iter().zip(&ctrs) {
                 if let (Some(l), Some(c)) = (*ctl, *ctr) {
@@ -1442,7 +1442,7 @@ fn episode(
             if !e.write {
                 continue;
             }
-            // Uncore commands written (facts section 2).
+            // Uncore commands written (Intel uncore PMON guide 329468).
             let high = e.addr != m.or[r].info.address;
             let v = if high { e.value << 32 } else { e.value };
             for &(w, cmd, target, bits) in &d.commands {
