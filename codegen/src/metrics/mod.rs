@@ -5,7 +5,7 @@
 //!
 //! Passes: `xml` (text -> [`model`], located syntax and shape errors) ->
 //! `equation` (RPN -> typed expressions) -> `check` (register writes against
-//! the [`Ir`](crate::Ir)) -> `interp` (run-time values) / `emit` (Rust).
+//! the [`Ir`]) -> `interp` (run-time values) / `emit` (Rust).
 //! [`load`] runs the first three.
 
 pub mod check;
