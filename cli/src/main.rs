@@ -65,12 +65,13 @@ usage:
                                                project; tgl has a GT1 and a GT2 file): symbol, name,
                                                counters, register writes, guid; --counters: one set's
                                                counters (symbol, units, data type, equation)
-  perfregs metrics run <project> <SET> [--reports N] [--file F.xml] [--gt1|--gt2]
+  perfregs metrics run <project> <SET> [--reports N] [--file F.xml] [--gt1|--gt2] [--dump OUT]
                                                program SET on the emulated part (hsw, bdw, tgl; tgl:
                                                GT2 unless --gt1), sample N+1 periodic reports (default
                                                N = 4, a report every 1024 timestamp ticks) and print
                                                every counter per report pair, the device values used
-                                               and the emulator's warnings
+                                               and the emulator's warnings; --dump: write the OA
+                                               buffer to OUT (input for oa-decode)
                                                device values of the emulated parts: timestamp 12.5 MHz
                                                (hsw, bdw), 19.2 MHz (tgl); GPU clock 8 x timestamp;
                                                hsw GT2: 20 EUs, 1 slice, 2 subslices; bdw GT2: 24 EUs,

@@ -208,7 +208,13 @@ pub fn main(
     let (verb, rest) = args
         .split_first()
         .ok_or_else(|| Fail::usage("metrics: expected check, list or run"))?;
-    let (positional, choice, counters, reports) = parse(rest, verb)?;
+    let Parsed {
+        positional,
+        choice,
+        counters,
+        reports,
+        dump,
+    } = parse(rest, verb)?;
     let Some(pname) = positional.first() else {
         return Err(Fail::usage(format!("metrics {verb}: expected a project")));
     };
@@ -243,9 +249,33 @@ pub fn main(
             list(p, &ir, &files, counters.as_deref(), out)
         }
         ("run", [set]) => {
+            if emulated_device(p.name, None).is_none() {
+                return Err(Fail::usage(format!(
+                    "metrics run: no emulated OA part for {} (hsw, bdw, tgl)",
+                    p.name
+                )));
+            }
             let m = one_text(p.name, &choice)?;
             let ir = compile(regdefs)?;
-            run(p, &ir, &m, set, reports.unwrap_or(4), out)
+            let e = run(p, &ir, &m, set, reports.unwrap_or(4), out)?;
+            if let Some(f) = dump {
+                std::fs::write(&f, &e.buffer)
+                    .map_err(|e| Fail::usage(format!("cannot write {}: {e}", f.display())))?;
+                out(&format!(
+                    "OA buffer ({} bytes, {}) written to {}",
+                    e.buffer.len(),
+                    e.format,
+                    f.display()
+                ));
+            }
+            if e.samples.len() < reports.unwrap_or(4) {
+                return Err(Fail::findings(format!(
+                    "only {} report pairs, {} asked for",
+                    e.samples.len(),
+                    reports.unwrap_or(4)
+                )));
+            }
+            Ok(())
         }
         ("check", _) => Err(Fail::usage("metrics check takes <project> <file.xml>")),
         ("list", _) => Err(Fail::usage("metrics list takes <project> [file.xml]")),
@@ -256,11 +286,21 @@ pub fn main(
     }
 }
 
-type Parsed = (Vec<String>, Choice, Option<String>, Option<usize>);
+/// The arguments after `metrics <verb>`.
+struct Parsed {
+    positional: Vec<String>,
+    choice: Choice,
+    /// `list --counters SET`.
+    counters: Option<String>,
+    /// `run --reports N`.
+    reports: Option<usize>,
+    /// `run --dump FILE`.
+    dump: Option<PathBuf>,
+}
 
 fn parse(args: &[String], verb: &str) -> Result<Parsed, Fail> {
-    let (mut positional, mut choice, mut counters, mut reports) =
-        (Vec::new(), Choice::default(), None, None);
+    let (mut positional, mut choice, mut counters, mut reports, mut dump) =
+        (Vec::new(), Choice::default(), None, None, None);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if choice.flag(a)? {
@@ -274,6 +314,7 @@ fn parse(args: &[String], verb: &str) -> Result<Parsed, Fail> {
         match a.as_str() {
             "--file" if verb != "check" => choice.file = Some(PathBuf::from(value("--file")?)),
             "--counters" if verb == "list" => counters = Some(value("--counters")?),
+            "--dump" if verb == "run" => dump = Some(PathBuf::from(value("--dump")?)),
             "--reports" if verb == "run" => {
                 let v = value("--reports")?;
                 let n = v
@@ -295,7 +336,13 @@ fn parse(args: &[String], verb: &str) -> Result<Parsed, Fail> {
             _ => positional.push(a.clone()),
         }
     }
-    Ok((positional, choice, counters, reports))
+    Ok(Parsed {
+        positional,
+        choice,
+        counters,
+        reports,
+        dump,
+    })
 }
 
 fn check(p: &ProjectInfo, ir: &Ir, m: &MetricText, out: &mut dyn FnMut(&str)) -> Result<(), Fail> {
@@ -598,10 +645,10 @@ pub fn print_table(
         out(line.trim_end());
     }
     if !unavailable.is_empty() {
-        out(&format!(
-            "- unavailable (the reports do not carry what the equation reads): {}",
-            unavailable.join("; ")
-        ));
+        out("- = unavailable: the reports do not carry what the equation reads");
+        for u in &unavailable {
+            out(&format!("  {u}"));
+        }
     }
     if !absent.is_empty() {
         out(&format!(
@@ -626,6 +673,8 @@ struct Emulated {
     samples: Vec<Sample>,
     /// The emulator's warnings.
     warnings: Vec<String>,
+    /// The OA buffer from its base to the tail.
+    buffer: Vec<u8>,
 }
 
 fn run(
@@ -635,7 +684,7 @@ fn run(
     set_name: &str,
     pairs: usize,
     out: &mut dyn FnMut(&str),
-) -> Result<(), Fail> {
+) -> Result<Emulated, Fail> {
     let (device, clock_hz) = emulated_device(p.name, m.gt).ok_or_else(|| {
         Fail::usage(format!(
             "metrics run: no emulated OA part for {} (hsw, bdw, tgl)",
@@ -690,13 +739,7 @@ fn run(
     for w in &e.warnings {
         out(&format!("  {w}"));
     }
-    if e.samples.len() < pairs {
-        return Err(Fail::findings(format!(
-            "only {} report pairs, {pairs} asked for",
-            e.samples.len()
-        )));
-    }
-    Ok(())
+    Ok(e)
 }
 
 fn emulator(p: &'static ProjectInfo) -> perfregs_emu::Emulator {
@@ -751,6 +794,7 @@ fn emulate_hsw(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String>
         format: F::INFO.name,
         samples: samples::<F>(&buf, pairs),
         warnings: gpu.with_bus(|e| warnings(e)),
+        buffer: buf,
     })
 }
 
@@ -787,6 +831,7 @@ fn emulate_bdw(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String>
         format: F::INFO.name,
         samples: samples::<F>(&buf, pairs),
         warnings: gpu.with_bus(|e| warnings(e)),
+        buffer: buf,
     })
 }
 
@@ -827,6 +872,7 @@ fn emulate_tgl(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String>
         format: F::INFO.name,
         samples: samples::<F>(&buf, pairs),
         warnings: gpu.with_bus(|e| warnings(e)),
+        buffer: buf,
     })
 }
 
