@@ -1,7 +1,8 @@
 //! The `perfregs` command (crate `perfregs-cli`): check register
 //! descriptions, and decode, list, look up, diff, dump and export the
 //! registers of the perfregs HAL (`perfregs-hal`), including raw OA buffer
-//! dumps (`oa-decode`). `perfregs help` prints the usage.
+//! dumps (`oa-decode`); check, list and run IGT metric sets on the emulator
+//! (`metrics`). `perfregs help` prints the usage.
 //!
 //! `check` and `export` read descriptions with the `perfregs-codegen` front
 //! end; the other commands read the HAL's compiled-in metadata. It is a crate
@@ -72,13 +73,18 @@ usage:
                                                every counter per report pair, the device values used
                                                and the emulator's warnings; --dump: write the OA
                                                buffer to OUT (input for oa-decode)
+                                               table: one row per counter (symbol, unit), column #k =
+                                               report k-1 to report k; `-` = unavailable (what the
+                                               reports lack is footnoted); counters whose availability
+                                               is false on the device are named below the table
                                                device values of the emulated parts: timestamp 12.5 MHz
                                                (hsw, bdw), 19.2 MHz (tgl); GPU clock 8 x timestamp;
                                                hsw GT2: 20 EUs, 1 slice, 2 subslices; bdw GT2: 24 EUs,
                                                1 slice, 3 subslices; tgl GT2: 96 EUs, 1 slice, 6 dual
                                                subslices (GT1: 48 EUs, 3); 7 threads per EU;
                                                GpuMaxFrequency 1200/1000/1350 MHz, GpuMinFrequency
-                                               300 MHz, QueryMode 0 (periodic sampling)";
+                                               300 MHz, QueryMode 0 (periodic sampling); tgl with
+                                               --file: GT1 values when --gt1 or the file name says gt1";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

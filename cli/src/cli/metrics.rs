@@ -83,10 +83,8 @@ pub struct Choice {
 impl Choice {
     /// Take `--gt1` / `--gt2` from `arg`; false when it is neither.
     fn flag(&mut self, arg: &str) -> Result<bool, Fail> {
-        let gt = match arg {
-            "--gt1" => Gt::Gt1,
-            "--gt2" => Gt::Gt2,
-            _ => return Ok(false),
+        let Some(gt) = gt_flag(arg) else {
+            return Ok(false);
         };
         if self.gt.is_some_and(|g| g != gt) {
             return Err(Fail::usage("--gt1 and --gt2 exclude each other"));
@@ -178,7 +176,7 @@ fn load(ir: &Ir, project: &str, m: &MetricText) -> Result<Loaded, Fail> {
 }
 
 /// A set of `l` by symbol name (or underscore name), case-insensitive.
-fn find_set<'a>(l: &'a Loaded, name: &str, file: &str) -> Result<usize, Fail> {
+fn find_set(l: &Loaded, name: &str, file: &str) -> Result<usize, Fail> {
     l.file
         .sets
         .iter()
