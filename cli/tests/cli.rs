@@ -651,22 +651,11 @@ fn metrics_run_hsw_render_basic_prints_every_value() {
     for name in ["Sampler0Texels", "SamplerTexels", "VsThreads"] {
         assert!(ints(&t, name).iter().all(|&v| v <= 8192 * 20), "{name}");
     }
-    // The only warnings: RenderBasic programs OASTARTTRIG2/6 with threshold
-    // enable and event 0, which the emulator's OA model does not follow (it
-    // counts ungated and says so).
-    assert!(out.contains("emulator warnings: 2"), "{out}");
-    let warnings: Vec<&str> = out
-        .lines()
-        .skip_while(|l| !l.starts_with("emulator warnings"))
-        .skip(1)
-        .collect();
-    assert_eq!(warnings.len(), 2, "{out}");
-    for (w, reg) in warnings.iter().zip(["OASTARTTRIG2", "OASTARTTRIG6"]) {
-        assert!(
-            w.contains(&format!("{reg} = 0x800000: start trigger programming")),
-            "{w}"
-        );
-    }
+    // RenderBasic's start triggers (threshold enable, threshold 0 on
+    // OASTARTTRIG1/2 and 5/6) are ungated in the emulator's model: no
+    // warning at all.
+    assert!(out.contains("emulator warnings: 0"), "{out}");
+    assert!(out.trim_end().ends_with("emulator warnings: 0"), "{out}");
 }
 
 #[test]
