@@ -1,7 +1,8 @@
 //! The `perfregs` command (crate `perfregs-cli`): check register
 //! descriptions, and decode, list, look up, diff, dump and export the
 //! registers of the perfregs HAL (`perfregs-hal`), including raw OA buffer
-//! dumps (`oa-decode`). `perfregs help` prints the usage.
+//! dumps (`oa-decode`); check, list and run IGT metric sets on the emulator
+//! (`metrics`). `perfregs help` prints the usage.
 //!
 //! `check` and `export` read descriptions with the `perfregs-codegen` front
 //! end; the other commands read the HAL's compiled-in metadata. It is a crate
@@ -52,7 +53,38 @@ usage:
                                                or C2 on HSW; d_gpu] and
                                                counters: first row A/B/C values (`A0=12`), then non-zero
                                                increments since the previous report (`A0+5`, wrap-aware);
-                                               --all: every counter as `A0=17(+5)`; --hz: rates per second";
+                                               --all: every counter as `A0=17(+5)`; --hz: rates per second
+       [--metric-set SET [--metric-file F.xml] [--gt1|--gt2]]
+                                               also SET's counters for each report pair (hsw, bdw,
+                                               tgl; the shipped file unless --metric-file; tgl: GT2
+                                               unless --gt1), with the emulated part's device values
+  perfregs metrics check <project> <file.xml>  check a metric-set file (IGT perf-configs XML): shape,
+                                               names, equations, every register write against the
+                                               descriptions; one line per set
+  perfregs metrics list <project> [file.xml] [--gt1|--gt2] [--counters SET]
+                                               the sets of a file (default: the shipped files of the
+                                               project; tgl has a GT1 and a GT2 file): symbol, name,
+                                               counters, register writes, guid; --counters: one set's
+                                               counters (symbol, units, data type, equation)
+  perfregs metrics run <project> <SET> [--reports N] [--file F.xml] [--gt1|--gt2] [--dump OUT]
+                                               program SET on the emulated part (hsw, bdw, tgl; tgl:
+                                               GT2 unless --gt1), sample N+1 periodic reports (default
+                                               N = 4, a report every 1024 timestamp ticks) and print
+                                               every counter per report pair, the device values used
+                                               and the emulator's warnings; --dump: write the OA
+                                               buffer to OUT (input for oa-decode)
+                                               table: one row per counter (symbol, unit), column #k =
+                                               report k-1 to report k; `-` = unavailable (what the
+                                               reports lack is footnoted); counters whose availability
+                                               is false on the device are named below the table
+                                               device values of the emulated parts: timestamp 12.5 MHz
+                                               (hsw, bdw), 19.2 MHz (tgl); GPU clock 8 x timestamp;
+                                               hsw GT2: 20 EUs, 1 slice, 2 subslices; bdw GT2: 24 EUs,
+                                               1 slice, 3 subslices; tgl GT2: 96 EUs, 1 slice, 6 dual
+                                               subslices (GT1: 48 EUs, 3); 7 threads per EU;
+                                               GpuMaxFrequency 1200/1000/1350 MHz, GpuMinFrequency
+                                               300 MHz, QueryMode 0 (periodic sampling); tgl with
+                                               --file: GT1 values when --gt1 or the file name says gt1";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -66,6 +98,7 @@ fn main() -> ExitCode {
         Some("export") => export(&args[1..]),
         Some("oa-decode") => oa_decode(&args[1..]),
         Some("emulate") => emulate(&args[1..]),
+        Some("metrics") => metrics(&args[1..]),
         Some("-h" | "--help" | "help") => {
             say!("{USAGE}");
             ExitCode::SUCCESS
@@ -422,11 +455,46 @@ fn oa_decode(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match cli::oa_decode::decode(p, format, &opts, &mem, &mut |line| say!("{line}")) {
+    let chosen = match &opts.metric_set {
+        None => None,
+        Some(set) => {
+            match cli::metrics::Chosen::load(p, &default_regdefs(), set, &opts.metric_choice) {
+                Ok(c) => Some(c),
+                Err(f) => {
+                    if !f.message.is_empty() {
+                        eprintln!("perfregs: {}", f.message);
+                    }
+                    return ExitCode::from(f.code);
+                }
+            }
+        }
+    };
+    if opts.metric_set.is_none() && opts.metric_choice != cli::metrics::Choice::default() {
+        return usage_error("--metric-file, --gt1 and --gt2 go with --metric-set");
+    }
+    let out = &mut |line: &str| say!("{line}");
+    match cli::oa_decode::decode(p, format, &opts, &mem, chosen.as_ref(), out) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             eprintln!("perfregs: {msg}");
             ExitCode::from(2)
+        }
+    }
+}
+
+fn metrics(args: &[String]) -> ExitCode {
+    let find = |name: &str| {
+        let lower = name.to_ascii_lowercase();
+        PROJECTS.iter().copied().find(|p| p.name == lower)
+    };
+    let dir = default_regdefs();
+    match cli::metrics::main(find, &dir, args, &mut |line| say!("{line}")) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            if !f.message.is_empty() {
+                eprintln!("perfregs: {}", f.message);
+            }
+            ExitCode::from(f.code)
         }
     }
 }

@@ -529,3 +529,517 @@ fn check_reads_a_file_with_a_bom() {
         "{err}"
     );
 }
+
+/// The counter table of `metrics run` / `oa-decode --metric-set`: counter
+/// symbol -> (unit, the cells of each report pair).
+fn counter_table(out: &str) -> std::collections::BTreeMap<String, (String, Vec<String>)> {
+    let mut lines = out.lines().skip_while(|l| !l.starts_with("counter "));
+    let header = lines.next().expect("a counter table");
+    let columns = header.split_whitespace().count();
+    lines
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .take_while(|cells| cells.len() == columns)
+        .map(|cells| {
+            (
+                cells[0].to_string(),
+                (
+                    cells[1].to_string(),
+                    cells[2..].iter().map(|c| c.to_string()).collect(),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// The integer values of `counter` per report pair (panics on a cell that is
+/// not an integer, such as the `-` of an unavailable value).
+fn ints(
+    table: &std::collections::BTreeMap<String, (String, Vec<String>)>,
+    counter: &str,
+) -> Vec<u64> {
+    let (_, cells) = table
+        .get(counter)
+        .unwrap_or_else(|| panic!("no row {counter}: {table:?}"));
+    cells
+        .iter()
+        .map(|c| {
+            c.parse()
+                .unwrap_or_else(|_| panic!("{counter}: `{c}` is not a count"))
+        })
+        .collect()
+}
+
+/// `b` is `num/den` of `clock` within +-1.
+fn near(b: u64, clock: u64, num: u64, den: u64) -> bool {
+    (b * den).abs_diff(clock * num) <= den
+}
+
+/// IGT's TestOa expectations, read from the printed table: Counter0..7 are
+/// B0..B7 (0, 1, 1, 1/2, 1/3, 1/3, 1/6, 2/3 of the GPU clock).
+fn check_test_oa_table(what: &str, out: &str, pairs: usize) {
+    let t = counter_table(out);
+    let clocks = ints(&t, "GpuCoreClocks");
+    assert_eq!(clocks.len(), pairs, "{what}: {out}");
+    assert_eq!(t["GpuCoreClocks"].0, "cycles");
+    assert_eq!(t["Counter3"].0, "events");
+    for (k, &clock) in clocks.iter().enumerate() {
+        assert_eq!(clock, 8192, "{what} #{k}: 1024 ticks x 8 clocks");
+        let c = |n: usize| ints(&t, &format!("Counter{n}"))[k];
+        assert_eq!(c(0), 0, "{what} #{k}");
+        assert_eq!(c(1), clock, "{what} #{k}");
+        assert_eq!(c(2), clock, "{what} #{k}");
+        assert!(near(c(3), clock, 1, 2), "{what} #{k}: Counter3 {}", c(3));
+        assert!(near(c(4), clock, 1, 3), "{what} #{k}: Counter4 {}", c(4));
+        assert!(near(c(5), clock, 1, 3), "{what} #{k}: Counter5 {}", c(5));
+        assert!(near(c(6), clock, 1, 6), "{what} #{k}: Counter6 {}", c(6));
+        assert!(near(c(7), clock, 2, 3), "{what} #{k}: Counter7 {}", c(7));
+        // A C counter (C7 on BDW, C0 on TGL): the emulator's C counters
+        // count nothing without a workload.
+        assert_eq!(c(8), 0, "{what} #{k}");
+    }
+}
+
+#[test]
+fn metrics_run_test_oa_gives_the_igt_ratios() {
+    for (args, pairs) in [
+        (&["metrics", "run", "bdw", "TestOa"][..], 4),
+        (
+            &["metrics", "run", "tgl", "TestOa", "--reports", "6"][..],
+            6,
+        ),
+        (&["metrics", "run", "tgl", "test_oa", "--gt1"][..], 4),
+    ] {
+        let (code, out, err) = perfregs(args);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+        check_test_oa_table(&format!("{args:?}"), &out, pairs);
+        assert!(out.contains("emulator warnings: 0"), "{args:?}: {out}");
+        assert!(out.contains("device: GpuTimestampFrequency "), "{out}");
+    }
+    let (_, out, _) = perfregs(&["metrics", "run", "tgl", "TestOa", "--gt1"]);
+    assert!(
+        out.starts_with("tgl GT1 TestOa") && out.contains("EuCoresTotalCount 48"),
+        "{out}"
+    );
+    // The GPU time of 1024 ticks at 12.5 MHz, in ns.
+    let (_, out, _) = perfregs(&["metrics", "run", "bdw", "TestOa"]);
+    assert_eq!(ints(&counter_table(&out), "GpuTime"), [81920; 4]);
+}
+
+#[test]
+fn metrics_run_hsw_render_basic_prints_every_value() {
+    let (code, out, err) = perfregs(&["metrics", "run", "hsw", "RenderBasic"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let t = counter_table(&out);
+    // 70 counters, 3 of them (LLC) only with $QueryMode.
+    assert_eq!(t.len(), 67, "{out}");
+    assert!(
+        out.contains(
+            "not on this device (availability false): LlcAccesses, LlcHits, LlcGpuThroughput"
+        ),
+        "{out}"
+    );
+    for (name, (_, cells)) in &t {
+        assert_eq!(cells.len(), 4, "{name}");
+        for c in cells {
+            assert!(c.parse::<f64>().is_ok(), "{name}: `{c}` in {out}");
+        }
+    }
+    // HSW reports carry no GPU_TICKS: the HSW sets read the clock from C2.
+    assert_eq!(ints(&t, "GpuCoreClocks"), [8192; 4]);
+    assert_eq!(ints(&t, "AvgGpuCoreFrequency"), [100_000_000; 4]);
+    // Every A/B/C delta stays at or below the GPU clock x the 20 EUs.
+    for name in ["Sampler0Texels", "SamplerTexels", "VsThreads"] {
+        assert!(ints(&t, name).iter().all(|&v| v <= 8192 * 20), "{name}");
+    }
+    // RenderBasic's start triggers (threshold enable, threshold 0 on
+    // OASTARTTRIG1/2 and 5/6) are ungated in the emulator's model: no
+    // warning at all.
+    assert!(out.contains("emulator warnings: 0"), "{out}");
+    assert!(out.trim_end().ends_with("emulator warnings: 0"), "{out}");
+}
+
+#[test]
+fn metrics_run_rejects_bad_input() {
+    let run = |args: &[&str]| perfregs(&[&["metrics", "run"][..], args].concat());
+    let (code, _, err) = run(&["bdw", "NoSuchSet"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no set `NoSuchSet`") && err.contains("TestOa"),
+        "{err}"
+    );
+    assert_eq!(run(&["ivb", "TestOa"]).0, 2);
+    assert_eq!(run(&["skl", "TestOa"]).0, 2);
+    assert_eq!(run(&["bdw", "TestOa", "--gt1"]).0, 2);
+    assert_eq!(run(&["tgl", "TestOa", "--gt1", "--gt2"]).0, 2);
+    assert_eq!(run(&["bdw", "TestOa", "--reports", "0"]).0, 2);
+    assert_eq!(run(&["bdw", "TestOa", "--reports", "x"]).0, 2);
+    assert_eq!(run(&["bdw", "TestOa", "--reports"]).0, 2);
+    assert_eq!(run(&["bdw", "TestOa", "--file", "no/such.xml"]).0, 2);
+    assert_eq!(run(&["bdw"]).0, 2);
+    assert_eq!(perfregs(&["metrics"]).0, 2);
+    assert_eq!(perfregs(&["metrics", "frob", "bdw"]).0, 2);
+}
+
+#[test]
+fn metrics_check_prints_one_line_per_set() {
+    let (code, out, err) = perfregs(&["metrics", "check", "bdw", "regdefs/metricsets/oa-bdw.xml"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 25, "{out}");
+    let test_oa = lines
+        .iter()
+        .find(|l| l.starts_with("TestOa "))
+        .expect("TestOa line");
+    assert!(
+        test_oa.contains("12 counters")
+            && test_oa.contains("36 writes: 36 against fields, 0 in opaque ranges, 0 multicast"),
+        "{test_oa}"
+    );
+    assert!(
+        lines[24].starts_with("ok: regdefs/metricsets/oa-bdw.xml on bdw: 24 sets"),
+        "{out}"
+    );
+    // HSW's NOA writes land in an opaque range.
+    let (code, out, _) = perfregs(&["metrics", "check", "hsw", "regdefs/metricsets/oa-hsw.xml"]);
+    assert_eq!(code, 0);
+    let total = out.lines().last().unwrap_or_default();
+    assert!(
+        total.starts_with("ok: ") && !total.contains(" 0 in opaque"),
+        "{total}"
+    );
+}
+
+#[test]
+fn metrics_check_reports_located_errors() {
+    let xml = r#"<?xml version="1.0"?>
+<metrics version="1" merge_md5="">
+  <set name="Bad set" chipset="BDW" symbol_name="Bad" underscore_name="bad" hw_config_guid="0">
+    <counter name="Clocks" symbol_name="Clocks" underscore_name="clocks" description="x" data_type="uint64" units="cycles" semantic_type="event" equation="GPU_CLOCK 0 READ Q UADD"/>
+    <register_config type="OA">
+      <register type="OA" address="0x00001234" value="0x00000001" />
+    </register_config>
+  </set>
+</metrics>
+"#;
+    let path = temp_file("bad-metrics", xml.as_bytes());
+    let file = path.to_string_lossy().into_owned();
+    let (code, out, err) = perfregs(&["metrics", "check", "bdw", &file]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains(&format!(
+            "error[PR206]: {file}:6:7: Bad: 0x1234: no described register"
+        )),
+        "{err}"
+    );
+    assert!(err.contains(&format!("error[PR204]: {file}:4:")), "{err}");
+    assert!(err.contains("2 error(s)"), "{err}");
+    // The file cannot be read, the project is unknown: usage errors.
+    assert_eq!(perfregs(&["metrics", "check", "bdw", "no/such.xml"]).0, 2);
+    assert_eq!(perfregs(&["metrics", "check", "skl", &file]).0, 2);
+    assert_eq!(perfregs(&["metrics", "check", "bdw"]).0, 2);
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn metrics_list_shows_sets_and_counters() {
+    let (code, out, err) = perfregs(&["metrics", "list", "bdw"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("metricsets/oa-bdw.xml (bdw): 24 sets"),
+        "{out}"
+    );
+    let test_oa = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("TestOa "))
+        .expect("TestOa");
+    assert!(
+        test_oa.contains("MDAPI testing set")
+            && test_oa.contains(" 12 counters")
+            && test_oa.contains(" 36 writes"),
+        "{test_oa}"
+    );
+    // TGL: both files, labelled.
+    let (code, out, _) = perfregs(&["metrics", "list", "tgl"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("metricsets/oa-tglgt1.xml GT1 (tgl): 23 sets"),
+        "{out}"
+    );
+    assert!(
+        out.contains("metricsets/oa-tglgt2.xml GT2 (tgl): 26 sets"),
+        "{out}"
+    );
+    let (_, gt1, _) = perfregs(&["metrics", "list", "tgl", "--gt1"]);
+    assert!(gt1.contains("GT1") && !gt1.contains("GT2"), "{gt1}");
+    // A file given.
+    let (code, out, _) = perfregs(&["metrics", "list", "hsw", "regdefs/metricsets/oa-hsw.xml"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("regdefs/metricsets/oa-hsw.xml (hsw): 6 sets"),
+        "{out}"
+    );
+    // One set's counters.
+    let (code, out, _) = perfregs(&["metrics", "list", "bdw", "--counters", "TestOa"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 13, "{out}");
+    let c3 = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("Counter3 "))
+        .expect("Counter3");
+    assert_eq!(
+        c3.split_whitespace().collect::<Vec<_>>(),
+        ["Counter3", "events", "uint64", "B", "3", "READ"]
+    );
+    let (code, _, err) = perfregs(&["metrics", "list", "bdw", "--counters", "Nope"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(perfregs(&["metrics", "list", "ivb"]).0, 2);
+}
+
+/// The OA buffer of BDW TestOa, programmed here on the emulator directly
+/// (register metadata, the set's writes from `metrics::load`), not through
+/// `metrics run`: (buffer, report pairs).
+fn bdw_test_oa_buffer() -> Vec<u8> {
+    use hal::meta::ProjectInfo;
+    let p: &'static ProjectInfo = &hal::bdw::PROJECT;
+    let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
+        .expect("descriptions");
+    let (file, _, text) = perfregs_regdefs::METRIC_SETS
+        .iter()
+        .find(|(_, proj, _)| *proj == "bdw")
+        .expect("bdw metric sets");
+    let loaded = perfregs_codegen::metrics::load(&ir, "bdw", file, text).expect("oa-bdw.xml");
+    let set = loaded
+        .file
+        .sets
+        .iter()
+        .find(|s| s.symbol_name == "TestOa")
+        .expect("TestOa");
+    let mut emu = perfregs_emu::Emulator::with_oa(
+        p,
+        perfregs_emu::Sku::default(),
+        perfregs_emu::OaConfig::default(),
+    );
+    for d in p.domains {
+        if let Some(req) = d.request.and_then(|n| p.register(n)) {
+            emu.write32(req.address, 0x0001_0001);
+        }
+    }
+    emu.advance(emu.sku().wake_latency);
+    for w in set.configs.iter().flat_map(|c| &c.writes) {
+        emu.write32(w.address, w.value as u32);
+    }
+    let reg = |name: &str| p.register(name).expect(name);
+    let val = |name: &str, fields: &[(&str, u64)]| {
+        fields.iter().fold(0u64, |v, &(f, x)| {
+            let fi = reg(name).field(f).expect(f);
+            v | ((x << fi.lsb) & fi.mask())
+        }) as u32
+    };
+    const BASE: u64 = 0x0100_0000;
+    let ptr = BASE >> 6;
+    let fmt = p
+        .formats
+        .iter()
+        .find(|f| f.name == "A32U40_A4U32_B8_C8")
+        .expect("format")
+        .select;
+    for (name, fields) in [
+        ("OAHEADPTR", &[("head_pointer", ptr)][..]),
+        (
+            "OABUFFER",
+            &[
+                ("base_address", ptr),
+                ("buffer_size", 7),
+                ("memory_select", 1),
+            ],
+        ),
+        ("OATAILPTR", &[("tail_pointer", ptr)]),
+        // A report every 2^(6+1) = 128 ticks: 1024 GPU clocks.
+        ("OACTXCONTROL", &[("timer_period", 6), ("timer_enable", 1)]),
+        (
+            "OACONTROL",
+            &[("counter_select", fmt), ("counter_enable", 1)],
+        ),
+    ] {
+        emu.write32(reg(name).address, val(name, fields));
+    }
+    emu.advance(128 * 5 + 10);
+    let tail = reg("OATAILPTR");
+    let t = tail
+        .field("tail_pointer")
+        .expect("tail_pointer")
+        .extract(emu.peek(tail.address).expect("tail"));
+    let used = ((t << 6) - BASE) as usize;
+    assert!(emu.warnings().is_empty(), "{:?}", emu.warnings());
+    emu.gpu_mem(BASE, used)
+}
+
+#[test]
+fn oa_decode_computes_the_metric_set() {
+    let buf = bdw_test_oa_buffer();
+    assert_eq!(buf.len(), 5 * 256);
+    let path = temp_file("oa-decode-test-oa", &buf);
+    let file = path.to_string_lossy().into_owned();
+    let (code, out, err) = perfregs(&[
+        "oa-decode",
+        "bdw",
+        "A32U40_A4U32_B8_C8",
+        &file,
+        "--metric-set",
+        "TestOa",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("metric set TestOa (MDAPI testing set) from metricsets/oa-bdw.xml"),
+        "{out}"
+    );
+    let t = counter_table(&out);
+    let clocks = ints(&t, "GpuCoreClocks");
+    assert_eq!(clocks, [1024; 4], "{out}");
+    assert_eq!(ints(&t, "GpuTime"), [10240; 4], "128 ticks at 12.5 MHz");
+    for (k, &clock) in clocks.iter().enumerate() {
+        let c = |n: usize| ints(&t, &format!("Counter{n}"))[k];
+        assert_eq!((c(0), c(1), c(2)), (0, clock, clock));
+        assert!(
+            near(c(3), clock, 1, 2)
+                && near(c(4), clock, 1, 3)
+                && near(c(6), clock, 1, 6)
+                && near(c(7), clock, 2, 3),
+            "{out}"
+        );
+    }
+    // The same buffer, with the set from a file given.
+    let (code, out2, _) = perfregs(&[
+        "oa-decode",
+        "bdw",
+        "A32U40_A4U32_B8_C8",
+        &file,
+        "--metric-set",
+        "testoa",
+        "--metric-file",
+        "regdefs/metricsets/oa-bdw.xml",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(counter_table(&out2), t);
+    // Bad metric-set arguments.
+    let decode = |extra: &[&str]| {
+        perfregs(
+            &[
+                &["oa-decode", "bdw", "A32U40_A4U32_B8_C8", &file][..],
+                extra,
+            ]
+            .concat(),
+        )
+        .0
+    };
+    assert_eq!(decode(&["--metric-set", "Nope"]), 2);
+    assert_eq!(decode(&["--metric-set"]), 2);
+    assert_eq!(decode(&["--gt1"]), 2, "--gt1 without --metric-set");
+    assert_eq!(
+        decode(&["--metric-set", "TestOa", "--gt1"]),
+        2,
+        "bdw has no GT1 file"
+    );
+    assert_eq!(
+        decode(&["--metric-set", "TestOa", "--metric-file", "no/such.xml"]),
+        2
+    );
+    let _ = std::fs::remove_file(path);
+}
+
+/// HSW RenderBasic on the hand-made HSW buffer: the GPU clock from C2,
+/// the time from the timestamps; a counter reading what the format lacks
+/// (none here) would be `-`.
+#[test]
+fn oa_decode_metric_set_on_hsw_uses_c2_as_the_clock() {
+    let path = temp_file("oa-decode-hsw-rb", &hsw_a45_buffer());
+    let file = path.to_string_lossy().into_owned();
+    let (code, out, err) = perfregs(&[
+        "oa-decode",
+        "hsw",
+        "A45_B8_C8",
+        &file,
+        "--metric-set",
+        "RenderBasic",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let t = counter_table(&out);
+    assert_eq!(ints(&t, "GpuCoreClocks"), [400, 800]);
+    assert_eq!(
+        ints(&t, "GpuTime"),
+        [40_000, 48_000],
+        "500 and 600 ticks of 80 ns"
+    );
+    assert_eq!(ints(&t, "AvgGpuCoreFrequency"), [10_000_000, 16_666_666]);
+    let _ = std::fs::remove_file(path);
+}
+
+/// `metrics run --dump` writes the buffer it decoded: `oa-decode` of the
+/// dump gives the same counters.
+#[test]
+fn metrics_run_dump_round_trips_through_oa_decode() {
+    let path = temp_file("run-dump", b"");
+    let file = path.to_string_lossy().into_owned();
+    let (code, run, err) = perfregs(&[
+        "metrics",
+        "run",
+        "hsw",
+        "RenderBasic",
+        "--reports",
+        "3",
+        "--dump",
+        &file,
+    ]);
+    assert_eq!(code, 0, "{run}{err}");
+    assert!(run.contains(&format!("written to {file}")), "{run}");
+    let (code, dec, err) = perfregs(&[
+        "oa-decode",
+        "hsw",
+        "A45_B8_C8",
+        &file,
+        "--metric-set",
+        "RenderBasic",
+        "--tail",
+        "0x400",
+    ]);
+    assert_eq!(code, 0, "{dec}{err}");
+    assert_eq!(counter_table(&dec), counter_table(&run));
+    let _ = std::fs::remove_file(path);
+}
+
+/// A format that lacks what a set reads: those counters print `-`, with the
+/// missing reads in a footnote, never a made-up 0.
+#[test]
+fn oa_decode_metric_set_marks_unavailable_counters() {
+    // Four all-zero A13 reports (64 bytes each: no B or C counters).
+    let path = temp_file("oa-decode-a13", &[0u8; 256]);
+    let file = path.to_string_lossy().into_owned();
+    let (code, out, err) = perfregs(&[
+        "oa-decode",
+        "hsw",
+        "A13",
+        &file,
+        "--metric-set",
+        "RenderBasic",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let t = counter_table(&out);
+    assert_eq!(t["GpuCoreClocks"].1, ["-", "-", "-"], "{out}");
+    assert_eq!(ints(&t, "GpuTime"), [0, 0, 0]);
+    assert_eq!(ints(&t, "VsThreads"), [0, 0, 0], "A counters are there");
+    assert!(
+        out.contains("- = unavailable: the reports do not carry what the equation reads"),
+        "{out}"
+    );
+    assert!(
+        out.lines().any(|l| l == "  GpuCoreClocks: needs C 2"),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l == "  AvgGpuCoreFrequency: needs $GpuCoreClocks"),
+        "{out}"
+    );
+    let _ = std::fs::remove_file(path);
+}

@@ -4,4 +4,5 @@ pub mod diff;
 pub mod dump;
 pub mod emulate;
 pub mod lookup;
+pub mod metrics;
 pub mod oa_decode;

@@ -11,6 +11,8 @@ use hal::{FormatVisitor, Report, ReportFormat};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use super::metrics::{self, Choice, Chosen};
+
 /// The command line of `oa-decode`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
@@ -28,6 +30,10 @@ pub struct Options {
     pub all: bool,
     /// `--hz`: timestamp frequency, for a rate summary.
     pub hz: Option<f64>,
+    /// `--metric-set`: also this set's counters per report pair.
+    pub metric_set: Option<String>,
+    /// `--metric-file`, `--gt1` / `--gt2`: where the set comes from.
+    pub metric_choice: Choice,
 }
 
 impl Options {
@@ -36,6 +42,7 @@ impl Options {
     pub fn parse(args: &[String], number: fn(&str) -> Option<u64>) -> Result<Self, String> {
         let mut positional = Vec::new();
         let (mut head, mut tail, mut all, mut hz) = (None, None, false, None);
+        let (mut metric_set, mut metric_choice) = (None, Choice::default());
         let mut it = args.iter();
         while let Some(a) = it.next() {
             let mut offset = |flag: &str| -> Result<usize, String> {
@@ -50,6 +57,20 @@ impl Options {
                 "--head" => head = Some(offset("--head")?),
                 "--tail" => tail = Some(offset("--tail")?),
                 "--all" => all = true,
+                "--metric-set" => {
+                    metric_set = Some(it.next().ok_or("--metric-set takes a set name")?.clone());
+                }
+                "--metric-file" => {
+                    let f = it.next().ok_or("--metric-file takes a file")?;
+                    metric_choice.file = Some(PathBuf::from(f));
+                }
+                flag @ ("--gt1" | "--gt2") => {
+                    let gt = metrics::gt_flag(flag);
+                    if metric_choice.gt.is_some() && metric_choice.gt != gt {
+                        return Err("--gt1 and --gt2 exclude each other".to_string());
+                    }
+                    metric_choice.gt = gt;
+                }
                 "--hz" => {
                     let v = it.next().ok_or("--hz takes a frequency in Hz")?;
                     let f = v
@@ -74,6 +95,8 @@ impl Options {
             tail,
             all,
             hz,
+            metric_set,
+            metric_choice,
         })
     }
 }
@@ -129,6 +152,7 @@ struct Decoder<'a> {
     opts: &'a Options,
     mem: &'a [u8],
     out: &'a mut dyn FnMut(&str),
+    metrics: Option<&'a Chosen>,
     result: Option<Result<(), String>>,
 }
 
@@ -207,6 +231,7 @@ impl Decoder<'_> {
         let mut prev: Option<[u8; MAX_REPORT_SIZE]> = None;
         let mut straddled = 0;
         let mut summary = self.opts.hz.map(Summary::<F>::new);
+        let mut samples = Vec::new();
         for (i, br) in buf.reports::<F>(head, tail).enumerate() {
             let r = br.view();
             if let Some(s) = summary.as_mut() {
@@ -214,6 +239,9 @@ impl Decoder<'_> {
             }
             let previous = prev.as_ref().and_then(|p| Report::<F>::new(p));
             let d = previous.map(|p| ReportDelta::between(&p, &r));
+            if let Some(d) = &d {
+                samples.push(metrics::sample(d));
+            }
             let opt = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
             let mark = if br.straddles() {
                 straddled += 1;
@@ -286,6 +314,13 @@ impl Decoder<'_> {
         if let Some(s) = summary {
             self.summary(&s);
         }
+        if let Some(m) = self.metrics {
+            if samples.is_empty() {
+                self.say("metric set: no report pairs to compute counters from");
+            } else {
+                m.print(&samples, self.out);
+            }
+        }
         Ok(())
     }
 
@@ -314,13 +349,16 @@ impl Decoder<'_> {
 }
 
 /// Decode `mem` (the buffer dump, base at offset 0) as reports of `format`
-/// of project `p`, giving each output line to `out`. `Err` is a message for
-/// an argument that does not fit (head/tail outside the buffer).
+/// of project `p`, giving each output line to `out`; with `metrics`, also
+/// that set's counters per report pair (column `#k`: report k-1 to k). `Err`
+/// is a message for an argument that does not fit (head/tail outside the
+/// buffer).
 pub fn decode(
     p: &ProjectInfo,
     format: &'static FormatInfo,
     opts: &Options,
     mem: &[u8],
+    metrics: Option<&Chosen>,
     out: &mut dyn FnMut(&str),
 ) -> Result<(), String> {
     let mut d = Decoder {
@@ -329,6 +367,7 @@ pub fn decode(
         opts,
         mem,
         out,
+        metrics,
         result: None,
     };
     if !visit_project(p.name, &mut d) {

@@ -1,0 +1,937 @@
+//! `perfregs metrics check|list|run`, and the metric-set counters that
+//! `perfregs oa-decode --metric-set` adds.
+//!
+//! Metric-set files (IGT's `lib/i915/perf-configs/` XML) are read and checked
+//! with `perfregs_codegen::metrics::load` against the register descriptions
+//! (`regdefs/` in the current directory, else the shipped ones); counters are
+//! computed with its interpreter. `run` programs a set on the emulator.
+
+use hal::meta::ProjectInfo;
+use hal::oa_buffer::{reports_between, ReportDelta};
+use hal::ReportFormat;
+use perfregs_codegen::metrics::equation::{CheckedSet, ExprKind, Source};
+use perfregs_codegen::metrics::interp::{self, Device, Sample, Value};
+use perfregs_codegen::metrics::model::MetricSet;
+use perfregs_codegen::metrics::{self, Loaded};
+use perfregs_codegen::Ir;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// A failed command: the exit code and a message for stderr (empty when the
+/// details were printed already).
+#[derive(Debug)]
+pub struct Fail {
+    /// Exit code: 2 for bad arguments or unreadable input, 1 for findings.
+    pub code: u8,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl Fail {
+    fn usage(message: impl Into<String>) -> Self {
+        Fail {
+            code: 2,
+            message: message.into(),
+        }
+    }
+    fn findings(message: impl Into<String>) -> Self {
+        Fail {
+            code: 1,
+            message: message.into(),
+        }
+    }
+}
+
+/// A TGL part: which shipped file and which device values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gt {
+    /// GT1 (`oa-tglgt1.xml`, 48 EUs).
+    Gt1,
+    /// GT2 (`oa-tglgt2.xml`, 96 EUs).
+    Gt2,
+}
+
+impl Gt {
+    /// `gt1` / `gt2` in a file name.
+    fn of_file(name: &str) -> Option<Gt> {
+        let lower = name.to_ascii_lowercase();
+        if lower.contains("gt1") {
+            Some(Gt::Gt1)
+        } else if lower.contains("gt2") {
+            Some(Gt::Gt2)
+        } else {
+            None
+        }
+    }
+    fn label(self) -> &'static str {
+        match self {
+            Gt::Gt1 => "GT1",
+            Gt::Gt2 => "GT2",
+        }
+    }
+}
+
+/// Where the metric sets come from: `--file`, `--gt1` / `--gt2`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Choice {
+    /// A metric-set file of the user's.
+    pub file: Option<PathBuf>,
+    /// The TGL part.
+    pub gt: Option<Gt>,
+}
+
+impl Choice {
+    /// Take `--gt1` / `--gt2` from `arg`; false when it is neither.
+    fn flag(&mut self, arg: &str) -> Result<bool, Fail> {
+        let Some(gt) = gt_flag(arg) else {
+            return Ok(false);
+        };
+        if self.gt.is_some_and(|g| g != gt) {
+            return Err(Fail::usage("--gt1 and --gt2 exclude each other"));
+        }
+        self.gt = Some(gt);
+        Ok(true)
+    }
+}
+
+/// One metric-set file to read.
+struct MetricText {
+    /// Its name in diagnostics and headings.
+    name: String,
+    text: String,
+    gt: Option<Gt>,
+}
+
+/// The files `choice` selects for `project` (every shipped file of the
+/// project when it names none).
+fn texts(project: &str, choice: &Choice) -> Result<Vec<MetricText>, Fail> {
+    if choice.gt.is_some() && project != "tgl" {
+        return Err(Fail::usage(format!(
+            "--gt1 / --gt2 select a TGL part; {project} has one"
+        )));
+    }
+    if let Some(f) = &choice.file {
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| Fail::usage(format!("cannot read {}: {e}", f.display())))?;
+        let name = f.display().to_string();
+        let gt = choice
+            .gt
+            .or_else(|| (project == "tgl").then(|| Gt::of_file(&name).unwrap_or(Gt::Gt2)));
+        return Ok(vec![MetricText { name, text, gt }]);
+    }
+    let all: Vec<MetricText> = perfregs_regdefs::METRIC_SETS
+        .iter()
+        .filter(|(_, p, _)| *p == project)
+        .map(|(f, _, t)| MetricText {
+            name: (*f).to_string(),
+            text: (*t).to_string(),
+            gt: if project == "tgl" {
+                Gt::of_file(f)
+            } else {
+                None
+            },
+        })
+        .filter(|m| choice.gt.is_none() || m.gt == choice.gt)
+        .collect();
+    if all.is_empty() {
+        let mut shipped: Vec<&str> = perfregs_regdefs::METRIC_SETS
+            .iter()
+            .map(|(_, p, _)| *p)
+            .collect();
+        shipped.dedup();
+        return Err(Fail::usage(format!(
+            "no shipped metric sets for {project} (shipped: {}); give a file",
+            shipped.join(", ")
+        )));
+    }
+    Ok(all)
+}
+
+/// One file for `project`: the chosen one, else the only shipped one, else
+/// (tgl) the GT2 file.
+fn one_text(project: &str, choice: &Choice) -> Result<MetricText, Fail> {
+    let mut all = texts(project, choice)?;
+    let pick = all.iter().position(|m| m.gt == Some(Gt::Gt2)).unwrap_or(0);
+    Ok(all.swap_remove(pick))
+}
+
+/// Compile the descriptions in `dir`.
+fn compile(dir: &Path) -> Result<Ir, Fail> {
+    perfregs_codegen::compile_path(dir).map_err(|diags| {
+        for d in &diags {
+            eprintln!("{d}");
+        }
+        Fail::findings(format!("{} error(s) in {}", diags.len(), dir.display()))
+    })
+}
+
+/// `metrics::load`, diagnostics to stderr.
+fn load(ir: &Ir, project: &str, m: &MetricText) -> Result<Loaded, Fail> {
+    metrics::load(ir, project, &m.name, &m.text).map_err(|diags| {
+        for d in &diags {
+            eprintln!("{d}");
+        }
+        Fail::findings(format!("{} error(s) in {}", diags.len(), m.name))
+    })
+}
+
+/// A set of `l` by symbol name (or underscore name), case-insensitive.
+fn find_set(l: &Loaded, name: &str, file: &str) -> Result<usize, Fail> {
+    l.file
+        .sets
+        .iter()
+        .position(|s| {
+            s.symbol_name.eq_ignore_ascii_case(name) || s.underscore_name.eq_ignore_ascii_case(name)
+        })
+        .ok_or_else(|| {
+            let known: Vec<&str> = l.file.sets.iter().map(|s| s.symbol_name.as_str()).collect();
+            Fail::usage(format!(
+                "no set `{name}` in {file} (sets: {})",
+                known.join(", ")
+            ))
+        })
+}
+
+fn writes(set: &MetricSet) -> usize {
+    set.configs.iter().map(|c| c.writes.len()).sum()
+}
+
+/// `perfregs metrics <check|list|run> ...` with descriptions from `regdefs`.
+pub fn main(
+    project: impl Fn(&str) -> Option<&'static ProjectInfo>,
+    regdefs: &Path,
+    args: &[String],
+    out: &mut dyn FnMut(&str),
+) -> Result<(), Fail> {
+    let (verb, rest) = args
+        .split_first()
+        .ok_or_else(|| Fail::usage("metrics: expected check, list or run"))?;
+    let Parsed {
+        positional,
+        choice,
+        counters,
+        reports,
+        dump,
+    } = parse(rest, verb)?;
+    let Some(pname) = positional.first() else {
+        return Err(Fail::usage(format!("metrics {verb}: expected a project")));
+    };
+    let p = project(pname).ok_or_else(|| {
+        let known: Vec<&str> = hal::PROJECTS.iter().map(|p| p.name).collect();
+        Fail::usage(format!(
+            "unknown project `{pname}` (known: {})",
+            known.join(", ")
+        ))
+    })?;
+    match (verb.as_str(), &positional[1..]) {
+        ("check", [file]) => {
+            let choice = Choice {
+                file: Some(PathBuf::from(file)),
+                ..choice
+            };
+            let m = one_text(p.name, &choice)?;
+            let ir = compile(regdefs)?;
+            check(p, &ir, &m, out)
+        }
+        ("list", rest @ ([] | [_])) => {
+            let choice = match rest.first() {
+                Some(f) if choice.file.is_none() => Choice {
+                    file: Some(PathBuf::from(f)),
+                    ..choice
+                },
+                Some(_) => return Err(Fail::usage("metrics list: two files given")),
+                None => choice,
+            };
+            let files = texts(p.name, &choice)?;
+            let ir = compile(regdefs)?;
+            list(p, &ir, &files, counters.as_deref(), out)
+        }
+        ("run", [set]) => {
+            if emulated_device(p.name, None).is_none() {
+                return Err(Fail::usage(format!(
+                    "metrics run: no emulated OA part for {} (hsw, bdw, tgl)",
+                    p.name
+                )));
+            }
+            let m = one_text(p.name, &choice)?;
+            let ir = compile(regdefs)?;
+            let e = run(p, &ir, &m, set, reports.unwrap_or(4), out)?;
+            if let Some(f) = dump {
+                std::fs::write(&f, &e.buffer)
+                    .map_err(|e| Fail::usage(format!("cannot write {}: {e}", f.display())))?;
+                out(&format!(
+                    "OA buffer ({} bytes, {}) written to {}",
+                    e.buffer.len(),
+                    e.format,
+                    f.display()
+                ));
+            }
+            if e.samples.len() < reports.unwrap_or(4) {
+                return Err(Fail::findings(format!(
+                    "only {} report pairs, {} asked for",
+                    e.samples.len(),
+                    reports.unwrap_or(4)
+                )));
+            }
+            Ok(())
+        }
+        ("check", _) => Err(Fail::usage("metrics check takes <project> <file.xml>")),
+        ("list", _) => Err(Fail::usage("metrics list takes <project> [file.xml]")),
+        ("run", _) => Err(Fail::usage("metrics run takes <project> <SET>")),
+        _ => Err(Fail::usage(format!(
+            "metrics: unknown subcommand `{verb}` (check, list, run)"
+        ))),
+    }
+}
+
+/// The arguments after `metrics <verb>`.
+struct Parsed {
+    positional: Vec<String>,
+    choice: Choice,
+    /// `list --counters SET`.
+    counters: Option<String>,
+    /// `run --reports N`.
+    reports: Option<usize>,
+    /// `run --dump FILE`.
+    dump: Option<PathBuf>,
+}
+
+fn parse(args: &[String], verb: &str) -> Result<Parsed, Fail> {
+    let (mut positional, mut choice, mut counters, mut reports, mut dump) =
+        (Vec::new(), Choice::default(), None, None, None);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if choice.flag(a)? {
+            continue;
+        }
+        let mut value = |flag: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| Fail::usage(format!("{flag} needs a value")))
+        };
+        match a.as_str() {
+            "--file" if verb != "check" => choice.file = Some(PathBuf::from(value("--file")?)),
+            "--counters" if verb == "list" => counters = Some(value("--counters")?),
+            "--dump" if verb == "run" => dump = Some(PathBuf::from(value("--dump")?)),
+            "--reports" if verb == "run" => {
+                let v = value("--reports")?;
+                let n = v
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=MAX_REPORTS).contains(n))
+                    .ok_or_else(|| {
+                        Fail::usage(format!(
+                            "--reports: `{v}` is not a count from 1 to {MAX_REPORTS}"
+                        ))
+                    })?;
+                reports = Some(n);
+            }
+            flag if flag.starts_with("--") => {
+                return Err(Fail::usage(format!(
+                    "metrics {verb}: unknown option `{flag}`"
+                )))
+            }
+            _ => positional.push(a.clone()),
+        }
+    }
+    Ok(Parsed {
+        positional,
+        choice,
+        counters,
+        reports,
+        dump,
+    })
+}
+
+fn check(p: &ProjectInfo, ir: &Ir, m: &MetricText, out: &mut dyn FnMut(&str)) -> Result<(), Fail> {
+    let l = load(ir, p.name, m)?;
+    let (mut counters, mut total) = (0, metrics::check::SetReport::default());
+    for (set, r) in l.file.sets.iter().zip(&l.reports) {
+        counters += set.counters.len();
+        total.writes += r.writes;
+        total.against_fields += r.against_fields;
+        total.opaque += r.opaque;
+        total.multicast += r.multicast;
+        out(&format!(
+            "{:<28} {:>3} counters, {:>4} writes: {} against fields, {} in opaque ranges, {} multicast",
+            set.symbol_name,
+            set.counters.len(),
+            r.writes,
+            r.against_fields,
+            r.opaque,
+            r.multicast
+        ));
+    }
+    out(&format!(
+        "ok: {} on {}: {} sets, {counters} counters, {} writes: {} against fields, {} in opaque ranges, {} multicast",
+        m.name,
+        p.name,
+        l.file.sets.len(),
+        total.writes,
+        total.against_fields,
+        total.opaque,
+        total.multicast
+    ));
+    Ok(())
+}
+
+fn list(
+    p: &ProjectInfo,
+    ir: &Ir,
+    files: &[MetricText],
+    counters: Option<&str>,
+    out: &mut dyn FnMut(&str),
+) -> Result<(), Fail> {
+    let mut found = false;
+    for m in files {
+        let l = load(ir, p.name, m)?;
+        let part = m.gt.map_or(String::new(), |g| format!(" {}", g.label()));
+        if let Some(name) = counters {
+            let Ok(i) = find_set(&l, name, &m.name) else {
+                continue;
+            };
+            found = true;
+            let set = &l.file.sets[i];
+            out(&format!(
+                "{}{part}: {} ({}), {} counters",
+                m.name,
+                set.symbol_name,
+                set.name,
+                set.counters.len()
+            ));
+            let w = set
+                .counters
+                .iter()
+                .map(|c| c.symbol_name.len())
+                .max()
+                .unwrap_or(0);
+            for c in &set.counters {
+                let avail = c
+                    .availability
+                    .as_ref()
+                    .map_or(String::new(), |a| format!("  [if {}]", a.value));
+                out(&format!(
+                    "  {:<w$}  {:<10} {:<7}  {}{avail}",
+                    c.symbol_name, c.units, c.data_type, c.equation.value
+                ));
+            }
+            continue;
+        }
+        out(&format!(
+            "{}{part} ({}): {} sets",
+            m.name,
+            p.name,
+            l.file.sets.len()
+        ));
+        for s in &l.file.sets {
+            out(&format!(
+                "  {:<28} {:<44} {:>3} counters {:>4} writes  {}",
+                s.symbol_name,
+                s.name,
+                s.counters.len(),
+                writes(s),
+                s.guid
+            ));
+        }
+    }
+    match counters {
+        Some(name) if !found => Err(Fail::usage(format!(
+            "no set `{name}` in {}",
+            files
+                .iter()
+                .map(|m| m.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Largest `--reports`.
+const MAX_REPORTS: usize = 10_000;
+
+/// The emulated part of `project` as the metric sets' device variables, and
+/// its GPU clock in Hz. `None` for a project without an OA emulation here.
+pub fn emulated_device(project: &str, gt: Option<Gt>) -> Option<(Device, u64)> {
+    const MHZ: u64 = 1_000_000;
+    // (timestamp Hz, EUs, subslices, subslice mask, dual-subslice mask, max MHz)
+    let (ts, eus, subslices, ss_mask, dss_mask, max) = match (project, gt) {
+        ("hsw", _) => (12_500_000, 20, 2, 0x3, 0, 1200),
+        ("bdw", _) => (12_500_000, 24, 3, 0x7, 0, 1000),
+        ("tgl", Some(Gt::Gt1)) => (19_200_000, 48, 3, 0x7, 0x7, 1350),
+        ("tgl", _) => (19_200_000, 96, 6, 0x3f, 0x3f, 1350),
+        _ => return None,
+    };
+    let d = Device {
+        eu_cores_total_count: eus,
+        eu_slices_total_count: 1,
+        eu_subslices_total_count: subslices,
+        eu_threads_count: 7,
+        slice_mask: 1,
+        subslice_mask: ss_mask,
+        dual_subslice_mask: dss_mask,
+        gpu_max_frequency: max * MHZ,
+        gpu_min_frequency: 300 * MHZ,
+        gpu_timestamp_frequency: ts,
+        query_mode: 0,
+    };
+    let clocks = perfregs_emu::OaConfig::default().gpu_clocks_per_tick;
+    Some((d, ts * clocks))
+}
+
+/// The device values, one line.
+fn device_line(d: &Device, gpu_clock_hz: Option<u64>) -> String {
+    let mut s = format!(
+        "device: GpuTimestampFrequency {} Hz",
+        d.gpu_timestamp_frequency
+    );
+    if let Some(c) = gpu_clock_hz {
+        let _ = write!(
+            s,
+            ", GPU clock {c} Hz (emulated: 8 clocks a timestamp tick)"
+        );
+    }
+    let _ = write!(
+        s,
+        ", EuCoresTotalCount {}, EuSlicesTotalCount {}, EuSubslicesTotalCount {}, EuThreadsCount {}, SliceMask {:#x}, SubsliceMask {:#x}, DualSubsliceMask {:#x}, GpuMaxFrequency {} Hz, GpuMinFrequency {} Hz, QueryMode {}",
+        d.eu_cores_total_count,
+        d.eu_slices_total_count,
+        d.eu_subslices_total_count,
+        d.eu_threads_count,
+        d.slice_mask,
+        d.subslice_mask,
+        d.dual_subslice_mask,
+        d.gpu_max_frequency,
+        d.gpu_min_frequency,
+        d.query_mode
+    );
+    s
+}
+
+/// The interpreter's sample for one report pair: A/B/C deltas, GPU_TIME =
+/// the timestamp delta, GPU_CLOCK = the GPU_TICKS delta (none on formats
+/// without GPU_TICKS, such as HSW's), no PERFCNT.
+pub fn sample(d: &ReportDelta) -> Sample {
+    let mut s = Sample::empty();
+    s.gpu_time = d.timestamp;
+    s.gpu_clock = d.gpu_ticks;
+    for (to, from) in s.a.iter_mut().zip(&d.a) {
+        *to = *from;
+    }
+    for (to, from) in s.b.iter_mut().zip(&d.b) {
+        *to = *from;
+    }
+    for (to, from) in s.c.iter_mut().zip(&d.c) {
+        *to = *from;
+    }
+    s
+}
+
+/// The samples of the consecutive report pairs of `buf` (head 0, tail at its
+/// end), at most `pairs` of them.
+fn samples<F: ReportFormat>(buf: &[u8], pairs: usize) -> Vec<Sample> {
+    let reports: Vec<_> = reports_between::<F>(buf, 0, buf.len())
+        .take(pairs.saturating_add(1))
+        .collect();
+    reports
+        .windows(2)
+        .map(|w| sample(&ReportDelta::between(&w[0].view(), &w[1].view())))
+        .collect()
+}
+
+fn show(v: Value) -> String {
+    match v {
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) if f.abs() >= 1000.0 => format!("{f:.1}"),
+        Value::Float(f) => format!("{f:.4}"),
+        Value::Bool(b) => b.to_string(),
+    }
+}
+
+fn source_name(s: Source) -> &'static str {
+    match s {
+        Source::A => "A",
+        Source::B => "B",
+        Source::C => "C",
+        Source::GpuTime => "GPU_TIME",
+        Source::GpuClock => "GPU_CLOCK",
+        Source::PerfCnt => "PERFCNT",
+    }
+}
+
+/// Why counter `i` is unavailable on `s`: the reads it lacks and the
+/// unavailable counters it uses.
+fn missing(set: &MetricSet, checked: &CheckedSet, i: usize, s: &Sample, d: &Device) -> String {
+    let mut why = Vec::new();
+    if let Some(c) = checked.counters.get(i) {
+        c.equation.expr.visit(&mut |e| match &e.kind {
+            ExprKind::Read(src, n) if s.read(*src, *n).is_none() => {
+                why.push(format!("{} {n}", source_name(*src)));
+            }
+            ExprKind::Counter(k) if interp::counter(checked, *k, s, d).is_none() => {
+                let name = set.counters.get(*k).map_or("?", |c| c.symbol_name.as_str());
+                why.push(format!("${name}"));
+            }
+            _ => {}
+        });
+    }
+    why.dedup();
+    if why.is_empty() {
+        "no value".to_string()
+    } else {
+        format!("needs {}", why.join(", "))
+    }
+}
+
+/// Print one row per counter of `set` available on `d`, one column per
+/// sample (`#k`: from report k-1 to report k), with footnotes for values
+/// the samples cannot give and counters the device does not have.
+pub fn print_table(
+    set: &MetricSet,
+    checked: &CheckedSet,
+    d: &Device,
+    samples: &[Sample],
+    out: &mut dyn FnMut(&str),
+) {
+    let mut rows: Vec<Vec<String>> = vec![{
+        let mut h = vec!["counter".to_string(), "unit".to_string()];
+        h.extend((1..=samples.len()).map(|k| format!("#{k}")));
+        h
+    }];
+    let (mut unavailable, mut absent) = (Vec::new(), Vec::new());
+    for (i, c) in set.counters.iter().enumerate() {
+        if interp::counter_available(checked, i, d) != Some(true) {
+            absent.push(c.symbol_name.as_str());
+            continue;
+        }
+        let mut row = vec![c.symbol_name.clone(), c.units.clone()];
+        let mut gap = None;
+        for s in samples {
+            match interp::counter(checked, i, s, d) {
+                Some(v) => row.push(show(v)),
+                None => {
+                    row.push("-".to_string());
+                    gap.get_or_insert_with(|| missing(set, checked, i, s, d));
+                }
+            }
+        }
+        if let Some(why) = gap {
+            unavailable.push(format!("{}: {why}", c.symbol_name));
+        }
+        rows.push(row);
+    }
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let width: Vec<usize> = (0..cols)
+        .map(|k| {
+            rows.iter()
+                .filter_map(|r| r.get(k))
+                .map(String::len)
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for r in &rows {
+        let mut line = String::new();
+        for (k, cell) in r.iter().enumerate() {
+            let w = width[k];
+            if k < 2 {
+                let _ = write!(line, "{cell:<w$}  ");
+            } else {
+                let _ = write!(line, "{cell:>w$}  ");
+            }
+        }
+        out(line.trim_end());
+    }
+    if !unavailable.is_empty() {
+        out("- = unavailable: the reports do not carry what the equation reads");
+        for u in &unavailable {
+            out(&format!("  {u}"));
+        }
+    }
+    if !absent.is_empty() {
+        out(&format!(
+            "not on this device (availability false): {}",
+            absent.join(", ")
+        ));
+    }
+}
+
+/// GGTT address of the OA buffer (16 MiB aligned, as HSW requires).
+const BASE: u64 = 0x0100_0000;
+/// Timer exponent: a report every 2^(p+1) = 1024 timestamp ticks.
+const PERIOD_EXPONENT: u64 = 9;
+/// Timestamp ticks between reports.
+const PERIOD: u64 = 1 << (PERIOD_EXPONENT + 1);
+
+/// What a run on the emulator produced.
+struct Emulated {
+    /// The report format programmed.
+    format: &'static str,
+    /// The samples, one per report pair.
+    samples: Vec<Sample>,
+    /// The emulator's warnings.
+    warnings: Vec<String>,
+    /// The OA buffer from its base to the tail.
+    buffer: Vec<u8>,
+}
+
+fn run(
+    p: &'static ProjectInfo,
+    ir: &Ir,
+    m: &MetricText,
+    set_name: &str,
+    pairs: usize,
+    out: &mut dyn FnMut(&str),
+) -> Result<Emulated, Fail> {
+    let (device, clock_hz) = emulated_device(p.name, m.gt).ok_or_else(|| {
+        Fail::usage(format!(
+            "metrics run: no emulated OA part for {} (hsw, bdw, tgl)",
+            p.name
+        ))
+    })?;
+    let l = load(ir, p.name, m)?;
+    let i = find_set(&l, set_name, &m.name)?;
+    let (set, checked) = (&l.file.sets[i], &l.checked.sets[i]);
+    let mut program = Vec::new();
+    let mut skipped = 0;
+    for (k, cfg) in set.configs.iter().enumerate() {
+        if interp::config_available(checked, k, &device) != Some(true) {
+            skipped += cfg.writes.len();
+            continue;
+        }
+        for w in &cfg.writes {
+            let v = u32::try_from(w.value).map_err(|_| {
+                Fail::usage(format!(
+                    "{}:{}:{}: value {:#x} is wider than 32 bits",
+                    m.name, w.pos.line, w.pos.column, w.value
+                ))
+            })?;
+            program.push((w.address, v));
+        }
+    }
+    let e = match p.name {
+        "hsw" => emulate_hsw(&program, pairs),
+        "bdw" => emulate_bdw(&program, pairs),
+        _ => emulate_tgl(&program, pairs),
+    }
+    .map_err(Fail::findings)?;
+    let part = m.gt.map_or(String::new(), |g| format!(" {}", g.label()));
+    out(&format!(
+        "{}{part} {} ({}) from {}: {} register writes programmed{}, format {}, a report every {PERIOD} timestamp ticks; {} report pairs",
+        p.name,
+        set.symbol_name,
+        set.name,
+        m.name,
+        program.len(),
+        if skipped > 0 {
+            format!(" ({skipped} skipped: their availability is false on this device)")
+        } else {
+            String::new()
+        },
+        e.format,
+        e.samples.len()
+    ));
+    out(&device_line(&device, Some(clock_hz)));
+    print_table(set, checked, &device, &e.samples, out);
+    out(&format!("emulator warnings: {}", e.warnings.len()));
+    for w in &e.warnings {
+        out(&format!("  {w}"));
+    }
+    Ok(e)
+}
+
+fn emulator(p: &'static ProjectInfo) -> perfregs_emu::Emulator {
+    perfregs_emu::Emulator::with_oa(
+        p,
+        perfregs_emu::Sku::default(),
+        perfregs_emu::OaConfig::default(),
+    )
+}
+
+/// Ticks to run for `pairs` report pairs (the first report comes within one
+/// period of the enable), plus a margin.
+fn run_ticks(pairs: usize) -> u64 {
+    (pairs as u64 + 2) * PERIOD
+}
+
+fn warnings(e: &perfregs_emu::Emulator) -> Vec<String> {
+    let mut w: Vec<String> = e.warnings().iter().map(ToString::to_string).collect();
+    let dropped = e.warnings_dropped();
+    if dropped > 0 {
+        w.push(format!("({dropped} more warnings dropped)"));
+    }
+    w
+}
+
+fn emulate_hsw(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String> {
+    use hal::hsw::enums::{BufferSize, ReportFormat as Fmt, TimerEnable};
+    use hal::{hsw, Bits, Device as Gpu};
+    type F = hsw::reports::A45B8C8;
+    let gpu = Gpu::<hal::Hsw, _>::new(emulator(&hsw::PROJECT));
+    let rw = gpu
+        .forcewake::<hsw::domains::Render>()
+        .map_err(|e| e.to_string())?;
+    gpu.with_bus(|e| program.iter().for_each(|&(a, v)| e.write32(a, v)));
+    let ptr = Bits::<26>::new(BASE >> 6).ok_or("buffer address")?;
+    gpu.write(hsw::OASTATUS2, &rw, |w| w.head_pointer(ptr));
+    gpu.write(hsw::OABUFFER, &rw, |w| w.report_buffer_offset(ptr));
+    gpu.write(hsw::OASTATUS1, &rw, |w| {
+        w.tail_pointer(ptr).buffer_size(BufferSize::Size16m)
+    });
+    gpu.write(hsw::OACONTROL, &rw, |w| {
+        w.timer_period(Bits::new(PERIOD_EXPONENT).unwrap_or_default())
+            .timer_enable(TimerEnable::Enable)
+            .counter_select(Fmt::A45B8C8)
+            .counter_enable(true)
+    });
+    gpu.with_bus(|e| e.advance(run_ticks(pairs)));
+    let tail = gpu.read(hsw::OASTATUS1, &rw).tail_pointer().get() << 6;
+    let used = usize::try_from(tail.saturating_sub(BASE)).map_err(|e| e.to_string())?;
+    let buf = gpu.with_bus(|e| e.gpu_mem(BASE, used));
+    Ok(Emulated {
+        format: F::INFO.name,
+        samples: samples::<F>(&buf, pairs),
+        warnings: gpu.with_bus(|e| warnings(e)),
+        buffer: buf,
+    })
+}
+
+fn emulate_bdw(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String> {
+    use hal::bdw::enums::{BufferSize, MemorySelect, ReportFormat as Fmt};
+    use hal::{bdw, Bits, Device as Gpu};
+    type F = bdw::reports::A32u40A4u32B8C8;
+    let gpu = Gpu::<hal::Bdw, _>::new(emulator(&bdw::PROJECT));
+    let rw = gpu
+        .forcewake::<bdw::domains::Render>()
+        .map_err(|e| e.to_string())?;
+    gpu.with_bus(|e| program.iter().for_each(|&(a, v)| e.write32(a, v)));
+    let ptr = Bits::<26>::new(BASE >> 6).ok_or("buffer address")?;
+    gpu.write(bdw::OASTATUS, &rw, |w| w);
+    gpu.write(bdw::OAHEADPTR, &rw, |w| w.head_pointer(ptr));
+    gpu.write(bdw::OABUFFER, &rw, |w| {
+        w.base_address(ptr)
+            .buffer_size(BufferSize::Size16m)
+            .memory_select(MemorySelect::Ggtt)
+    });
+    gpu.write(bdw::OATAILPTR, &rw, |w| w.tail_pointer(ptr));
+    gpu.write(bdw::OACTXCONTROL, &rw, |w| {
+        w.timer_period(Bits::new(PERIOD_EXPONENT).unwrap_or_default())
+            .timer_enable(true)
+    });
+    gpu.write(bdw::OACONTROL, &rw, |w| {
+        w.counter_select(Fmt::A32u40A4u32B8C8).counter_enable(true)
+    });
+    gpu.with_bus(|e| e.advance(run_ticks(pairs)));
+    let tail = gpu.read(bdw::OATAILPTR, &rw).tail_pointer().get() << 6;
+    let used = usize::try_from(tail.saturating_sub(BASE)).map_err(|e| e.to_string())?;
+    let buf = gpu.with_bus(|e| e.gpu_mem(BASE, used));
+    Ok(Emulated {
+        format: F::INFO.name,
+        samples: samples::<F>(&buf, pairs),
+        warnings: gpu.with_bus(|e| warnings(e)),
+        buffer: buf,
+    })
+}
+
+fn emulate_tgl(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String> {
+    use hal::tgl::enums::{BufferSize, MemorySelect, ReportFormat as Fmt};
+    use hal::{tgl, Bits, Device as Gpu};
+    type F = tgl::reports::A32u40A4u32B8C8;
+    let gpu = Gpu::<hal::Tgl, _>::new(emulator(&tgl::PROJECT));
+    // The OAG unit is in the GT domain; NOA and FLEX registers in render.
+    let gt = gpu
+        .forcewake::<tgl::domains::Gt>()
+        .map_err(|e| e.to_string())?;
+    let _render = gpu
+        .forcewake::<tgl::domains::Render>()
+        .map_err(|e| e.to_string())?;
+    gpu.with_bus(|e| program.iter().for_each(|&(a, v)| e.write32(a, v)));
+    let ptr = Bits::<26>::new(BASE >> 6).ok_or("buffer address")?;
+    gpu.write(tgl::OAG_OASTATUS, &gt, |w| w);
+    gpu.write(tgl::OAG_OAHEADPTR, &gt, |w| w.head_pointer(ptr));
+    gpu.write(tgl::OAG_OABUFFER, &gt, |w| {
+        w.base_address(ptr)
+            .buffer_size(BufferSize::Size16m)
+            .memory_select(MemorySelect::Ggtt)
+    });
+    gpu.write(tgl::OAG_OATAILPTR, &gt, |w| w.tail_pointer(ptr));
+    gpu.write(tgl::OAG_OAGLBCTXCTRL, &gt, |w| {
+        w.timer_period(Bits::new(PERIOD_EXPONENT).unwrap_or_default())
+            .timer_enable(true)
+    });
+    gpu.write(tgl::OAG_OACONTROL, &gt, |w| {
+        w.report_format(Fmt::A32u40A4u32B8C8).counter_enable(true)
+    });
+    gpu.with_bus(|e| e.advance(run_ticks(pairs)));
+    let tail = gpu.read(tgl::OAG_OATAILPTR, &gt).tail_pointer().get() << 6;
+    let used = usize::try_from(tail.saturating_sub(BASE)).map_err(|e| e.to_string())?;
+    let buf = gpu.with_bus(|e| e.gpu_mem(BASE, used));
+    Ok(Emulated {
+        format: F::INFO.name,
+        samples: samples::<F>(&buf, pairs),
+        warnings: gpu.with_bus(|e| warnings(e)),
+        buffer: buf,
+    })
+}
+
+/// A metric set chosen for `oa-decode --metric-set`: loaded, with the
+/// device values of the emulated part.
+pub struct Chosen {
+    loaded: Loaded,
+    index: usize,
+    device: Device,
+    /// Where the set comes from, for the heading.
+    pub heading: String,
+}
+
+impl Chosen {
+    /// Load set `name` of project `p` from `choice` (the shipped file(s)
+    /// when it names none; tgl: GT2 unless `--gt1`).
+    pub fn load(
+        p: &ProjectInfo,
+        regdefs: &Path,
+        name: &str,
+        choice: &Choice,
+    ) -> Result<Chosen, Fail> {
+        let m = one_text(p.name, choice)?;
+        let ir = compile(regdefs)?;
+        let loaded = load(&ir, p.name, &m)?;
+        let index = find_set(&loaded, name, &m.name)?;
+        let (device, _) = emulated_device(p.name, m.gt).ok_or_else(|| {
+            Fail::usage(format!("no device values for {} (hsw, bdw, tgl)", p.name))
+        })?;
+        let set = &loaded.file.sets[index];
+        let heading = format!(
+            "metric set {} ({}) from {}; device values of the emulated part (see `perfregs help`):",
+            set.symbol_name, set.name, m.name
+        );
+        Ok(Chosen {
+            loaded,
+            index,
+            device,
+            heading,
+        })
+    }
+
+    /// Print the heading, device values and the counters of `samples`.
+    pub fn print(&self, samples: &[Sample], out: &mut dyn FnMut(&str)) {
+        out(&self.heading);
+        out(&format!("  {}", device_line(&self.device, None)));
+        print_table(
+            &self.loaded.file.sets[self.index],
+            &self.loaded.checked.sets[self.index],
+            &self.device,
+            samples,
+            out,
+        );
+    }
+}
+
+/// `--gt1` / `--gt2` for other commands' parsers: Some(gt) when `arg` is one.
+pub fn gt_flag(arg: &str) -> Option<Gt> {
+    match arg {
+        "--gt1" => Some(Gt::Gt1),
+        "--gt2" => Some(Gt::Gt2),
+        _ => None,
+    }
+}
