@@ -9,7 +9,7 @@
 //!   generated function and the run-time interpreter give the same value.
 
 use perfregs::emu::{Emulator, OaConfig, Sku, Workload};
-use perfregs::hal::{bdw, hsw, tgl, Bits, Device, ReportDelta, ReportFormat};
+use perfregs::hal::{bdw, hsw, tgl, Device, ReportDelta, ReportFormat};
 use perfregs::metrics::{DeviceInfo, Sample, SetInfo, Value};
 use perfregs_codegen::metrics::interp;
 use std::sync::OnceLock;
@@ -50,123 +50,63 @@ fn emulator(project: &'static perfregs::hal::meta::ProjectInfo) -> Emulator {
     e
 }
 
-/// The reports (raw bytes, in order) of `reports` periods after programming
-/// `set` on `project`.
+/// Start periodic sampling in format `F` as a driver does, run, and return
+/// the reports (raw bytes, in order); no emulator warning on HSW.
+fn sample<F: ReportFormat>(e: &mut Emulator, set: &SetInfo, reports: u64) -> Vec<Vec<u8>> {
+    e.oa_mut()
+        .start_periodic(BASE, 16 << 20, PERIOD, F::INFO.select)
+        .unwrap_or_else(|x| panic!("{}: {x}", set.symbol));
+    e.advance(reports * (2 << PERIOD) + 5);
+    let n = e.oa().stats().map_or(0, |s| s.timer_reports) as usize;
+    assert!(n as u64 >= reports, "{}: {n} reports", set.symbol);
+    let mem = e.gpu_mem(BASE, n * F::INFO.size);
+    mem.chunks_exact(F::INFO.size).map(<[u8]>::to_vec).collect()
+}
+
+/// The reports of `reports` periods after programming `set` on `project`
+/// with `Device::program` (every write checked against the descriptions).
 fn run(project: &str, set: &SetInfo, reports: u64) -> Vec<Vec<u8>> {
     let d = device(project);
-    let ptr = Bits::<26>::new(BASE >> 6).expect("aligned buffer");
-    let ticks = reports * (2 << PERIOD) + 5;
-    let (mem, size) = match project {
+    let blocks = || set.configs.iter().filter(|b| b.is_available(&d));
+    match project {
         "hsw" => {
-            use perfregs::hal::hsw::enums::{BufferSize, ReportFormat as F, TimerEnable};
             let gpu = Device::<perfregs::hal::Hsw, _>::new(emulator(&hsw::PROJECT));
             let rw = gpu
                 .forcewake::<hsw::domains::Render>()
                 .expect("render wakes");
-            for b in set.configs.iter().filter(|b| b.is_available(&d)) {
+            for b in blocks() {
                 gpu.program(b.writes, &[&rw])
                     .unwrap_or_else(|e| panic!("{}: {e}", set.symbol));
             }
-            gpu.write(hsw::OASTATUS2, &rw, |w| w.head_pointer(ptr));
-            gpu.write(hsw::OABUFFER, &rw, |w| w.report_buffer_offset(ptr));
-            gpu.write(hsw::OASTATUS1, &rw, |w| {
-                w.tail_pointer(ptr).buffer_size(BufferSize::Size16m)
-            });
-            gpu.write(hsw::OACONTROL, &rw, |w| {
-                w.timer_period(Bits::new(PERIOD).unwrap_or_default())
-                    .timer_enable(TimerEnable::Enable)
-                    .counter_select(F::A45B8C8)
-                    .counter_enable(true)
-            });
-            gpu.with_bus(|e| e.advance(ticks));
-            let tail = gpu.read(hsw::OASTATUS1, &rw).tail_pointer().get() << 6;
-            let w = gpu.with_bus(|e| e.warnings().len());
-            assert_eq!(
-                w,
-                0,
-                "{}: {:?}",
-                set.symbol,
-                gpu.with_bus(|e| e.warnings().to_vec())
-            );
-            (
-                gpu.with_bus(|e| e.gpu_mem(BASE, (tail - BASE) as usize)),
-                hsw::reports::A45B8C8::INFO.size,
-            )
+            let out = gpu.with_bus(|e| sample::<hsw::reports::A45B8C8>(e, set, reports));
+            let w = gpu.with_bus(|e| e.warnings().to_vec());
+            assert!(w.is_empty(), "{}: {w:?}", set.symbol);
+            out
         }
         "bdw" => {
-            use perfregs::hal::bdw::enums::{BufferSize, MemorySelect, ReportFormat as F};
             let gpu = Device::<perfregs::hal::Bdw, _>::new(emulator(&bdw::PROJECT));
             let rw = gpu
                 .forcewake::<bdw::domains::Render>()
                 .expect("render wakes");
-            for b in set.configs.iter().filter(|b| b.is_available(&d)) {
+            for b in blocks() {
                 gpu.program(b.writes, &[&rw])
                     .unwrap_or_else(|e| panic!("{}: {e}", set.symbol));
             }
-            gpu.write(bdw::OASTATUS, &rw, |w| w);
-            gpu.write(bdw::OAHEADPTR, &rw, |w| w.head_pointer(ptr));
-            gpu.write(bdw::OABUFFER, &rw, |w| {
-                w.base_address(ptr)
-                    .buffer_size(BufferSize::Size16m)
-                    .memory_select(MemorySelect::Ggtt)
-            });
-            gpu.write(bdw::OATAILPTR, &rw, |w| w.tail_pointer(ptr));
-            gpu.write(bdw::OACTXCONTROL, &rw, |w| {
-                w.timer_period(Bits::new(PERIOD).unwrap_or_default())
-                    .timer_enable(true)
-            });
-            gpu.write(bdw::OACONTROL, &rw, |w| {
-                w.counter_select(F::A32u40A4u32B8C8).counter_enable(true)
-            });
-            gpu.with_bus(|e| e.advance(ticks));
-            let tail = gpu.read(bdw::OATAILPTR, &rw).tail_pointer().get() << 6;
-            (
-                gpu.with_bus(|e| e.gpu_mem(BASE, (tail - BASE) as usize)),
-                bdw::reports::A32u40A4u32B8C8::INFO.size,
-            )
+            gpu.with_bus(|e| sample::<bdw::reports::A32u40A4u32B8C8>(e, set, reports))
         }
         _ => {
-            use perfregs::hal::tgl::enums::{BufferSize, MemorySelect, ReportFormat as F};
             let gpu = Device::<perfregs::hal::Tgl, _>::new(emulator(&tgl::PROJECT));
             let gt = gpu.forcewake::<tgl::domains::Gt>().expect("gt wakes");
             let render = gpu
                 .forcewake::<tgl::domains::Render>()
                 .expect("render wakes");
-            for b in set.configs.iter().filter(|b| b.is_available(&d)) {
+            for b in blocks() {
                 gpu.program(b.writes, &[&gt, &render])
                     .unwrap_or_else(|e| panic!("{}: {e}", set.symbol));
             }
-            gpu.write(tgl::OAG_OASTATUS, &gt, |w| w);
-            gpu.write(tgl::OAG_OAHEADPTR, &gt, |w| w.head_pointer(ptr));
-            gpu.write(tgl::OAG_OABUFFER, &gt, |w| {
-                w.base_address(ptr)
-                    .buffer_size(BufferSize::Size16m)
-                    .memory_select(MemorySelect::Ggtt)
-            });
-            gpu.write(tgl::OAG_OATAILPTR, &gt, |w| w.tail_pointer(ptr));
-            gpu.write(tgl::OAG_OAGLBCTXCTRL, &gt, |w| {
-                w.timer_period(Bits::new(PERIOD).unwrap_or_default())
-                    .timer_enable(true)
-            });
-            gpu.write(tgl::OAG_OACONTROL, &gt, |w| {
-                w.report_format(F::A32u40A4u32B8C8).counter_enable(true)
-            });
-            gpu.with_bus(|e| e.advance(ticks));
-            let tail = gpu.read(tgl::OAG_OATAILPTR, &gt).tail_pointer().get() << 6;
-            (
-                gpu.with_bus(|e| e.gpu_mem(BASE, (tail - BASE) as usize)),
-                tgl::reports::A32u40A4u32B8C8::INFO.size,
-            )
+            gpu.with_bus(|e| sample::<tgl::reports::A32u40A4u32B8C8>(e, set, reports))
         }
-    };
-    let out: Vec<Vec<u8>> = mem.chunks_exact(size).map(<[u8]>::to_vec).collect();
-    assert!(
-        out.len() as u64 >= reports,
-        "{}: {} reports",
-        set.symbol,
-        out.len()
-    );
-    out
+    }
 }
 
 /// The deltas of consecutive reports.

@@ -658,6 +658,8 @@ pub fn print_table(
 
 /// GGTT address of the OA buffer (16 MiB aligned, as HSW requires).
 const BASE: u64 = 0x0100_0000;
+/// OA buffer size (16 MiB).
+const BUFFER_SIZE: u64 = 16 << 20;
 /// Timer exponent: a report every 2^(p+1) = 1024 timestamp ticks.
 const PERIOD_EXPONENT: u64 = 9;
 /// Timestamp ticks between reports.
@@ -763,115 +765,65 @@ fn warnings(e: &perfregs_emu::Emulator) -> Vec<String> {
     w
 }
 
-fn emulate_hsw(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String> {
-    use hal::hsw::enums::{BufferSize, ReportFormat as Fmt, TimerEnable};
-    use hal::{hsw, Bits, Device as Gpu};
-    type F = hsw::reports::A45B8C8;
-    let gpu = Gpu::<hal::Hsw, _>::new(emulator(&hsw::PROJECT));
-    let rw = gpu
-        .forcewake::<hsw::domains::Render>()
-        .map_err(|e| e.to_string())?;
-    gpu.with_bus(|e| program.iter().for_each(|&(a, v)| e.write32(a, v)));
-    let ptr = Bits::<26>::new(BASE >> 6).ok_or("buffer address")?;
-    gpu.write(hsw::OASTATUS2, &rw, |w| w.head_pointer(ptr));
-    gpu.write(hsw::OABUFFER, &rw, |w| w.report_buffer_offset(ptr));
-    gpu.write(hsw::OASTATUS1, &rw, |w| {
-        w.tail_pointer(ptr).buffer_size(BufferSize::Size16m)
-    });
-    gpu.write(hsw::OACONTROL, &rw, |w| {
-        w.timer_period(Bits::new(PERIOD_EXPONENT).unwrap_or_default())
-            .timer_enable(TimerEnable::Enable)
-            .counter_select(Fmt::A45B8C8)
-            .counter_enable(true)
-    });
-    gpu.with_bus(|e| e.advance(run_ticks(pairs)));
-    let tail = gpu.read(hsw::OASTATUS1, &rw).tail_pointer().get() << 6;
-    let used = usize::try_from(tail.saturating_sub(BASE)).map_err(|e| e.to_string())?;
-    let buf = gpu.with_bus(|e| e.gpu_mem(BASE, used));
+/// Write the set's programming, start periodic sampling of format `F` as a
+/// driver does (`OaUnit::start_periodic`), run, and decode the buffer.
+fn sample_emulator<F: ReportFormat>(
+    e: &mut perfregs_emu::Emulator,
+    program: &[(u64, u32)],
+    pairs: usize,
+) -> Result<Emulated, String> {
+    program.iter().for_each(|&(a, v)| e.write32(a, v));
+    e.oa_mut()
+        .start_periodic(BASE, BUFFER_SIZE, PERIOD_EXPONENT, F::INFO.select)
+        .map_err(|x| x.to_string())?;
+    e.advance(run_ticks(pairs));
+    let reports = e
+        .oa()
+        .stats()
+        .map_or(0, |s| s.timer_reports + s.context_reports);
+    let used = usize::try_from(reports)
+        .ok()
+        .and_then(|n| n.checked_mul(F::INFO.size))
+        .filter(|&n| n as u64 <= BUFFER_SIZE)
+        .ok_or("the run filled the OA buffer")?;
+    let buf = e.gpu_mem(BASE, used);
     Ok(Emulated {
         format: F::INFO.name,
         samples: samples::<F>(&buf, pairs),
-        warnings: gpu.with_bus(|e| warnings(e)),
+        warnings: warnings(e),
         buffer: buf,
     })
+}
+
+fn emulate_hsw(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String> {
+    use hal::{hsw, Device as Gpu};
+    let gpu = Gpu::<hal::Hsw, _>::new(emulator(&hsw::PROJECT));
+    let _rw = gpu
+        .forcewake::<hsw::domains::Render>()
+        .map_err(|e| e.to_string())?;
+    gpu.with_bus(|e| sample_emulator::<hsw::reports::A45B8C8>(e, program, pairs))
 }
 
 fn emulate_bdw(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String> {
-    use hal::bdw::enums::{BufferSize, MemorySelect, ReportFormat as Fmt};
-    use hal::{bdw, Bits, Device as Gpu};
-    type F = bdw::reports::A32u40A4u32B8C8;
+    use hal::{bdw, Device as Gpu};
     let gpu = Gpu::<hal::Bdw, _>::new(emulator(&bdw::PROJECT));
-    let rw = gpu
+    let _rw = gpu
         .forcewake::<bdw::domains::Render>()
         .map_err(|e| e.to_string())?;
-    gpu.with_bus(|e| program.iter().for_each(|&(a, v)| e.write32(a, v)));
-    let ptr = Bits::<26>::new(BASE >> 6).ok_or("buffer address")?;
-    gpu.write(bdw::OASTATUS, &rw, |w| w);
-    gpu.write(bdw::OAHEADPTR, &rw, |w| w.head_pointer(ptr));
-    gpu.write(bdw::OABUFFER, &rw, |w| {
-        w.base_address(ptr)
-            .buffer_size(BufferSize::Size16m)
-            .memory_select(MemorySelect::Ggtt)
-    });
-    gpu.write(bdw::OATAILPTR, &rw, |w| w.tail_pointer(ptr));
-    gpu.write(bdw::OACTXCONTROL, &rw, |w| {
-        w.timer_period(Bits::new(PERIOD_EXPONENT).unwrap_or_default())
-            .timer_enable(true)
-    });
-    gpu.write(bdw::OACONTROL, &rw, |w| {
-        w.counter_select(Fmt::A32u40A4u32B8C8).counter_enable(true)
-    });
-    gpu.with_bus(|e| e.advance(run_ticks(pairs)));
-    let tail = gpu.read(bdw::OATAILPTR, &rw).tail_pointer().get() << 6;
-    let used = usize::try_from(tail.saturating_sub(BASE)).map_err(|e| e.to_string())?;
-    let buf = gpu.with_bus(|e| e.gpu_mem(BASE, used));
-    Ok(Emulated {
-        format: F::INFO.name,
-        samples: samples::<F>(&buf, pairs),
-        warnings: gpu.with_bus(|e| warnings(e)),
-        buffer: buf,
-    })
+    gpu.with_bus(|e| sample_emulator::<bdw::reports::A32u40A4u32B8C8>(e, program, pairs))
 }
 
 fn emulate_tgl(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String> {
-    use hal::tgl::enums::{BufferSize, MemorySelect, ReportFormat as Fmt};
-    use hal::{tgl, Bits, Device as Gpu};
-    type F = tgl::reports::A32u40A4u32B8C8;
+    use hal::{tgl, Device as Gpu};
     let gpu = Gpu::<hal::Tgl, _>::new(emulator(&tgl::PROJECT));
     // The OAG unit is in the GT domain; NOA and FLEX registers in render.
-    let gt = gpu
+    let _gt = gpu
         .forcewake::<tgl::domains::Gt>()
         .map_err(|e| e.to_string())?;
     let _render = gpu
         .forcewake::<tgl::domains::Render>()
         .map_err(|e| e.to_string())?;
-    gpu.with_bus(|e| program.iter().for_each(|&(a, v)| e.write32(a, v)));
-    let ptr = Bits::<26>::new(BASE >> 6).ok_or("buffer address")?;
-    gpu.write(tgl::OAG_OASTATUS, &gt, |w| w);
-    gpu.write(tgl::OAG_OAHEADPTR, &gt, |w| w.head_pointer(ptr));
-    gpu.write(tgl::OAG_OABUFFER, &gt, |w| {
-        w.base_address(ptr)
-            .buffer_size(BufferSize::Size16m)
-            .memory_select(MemorySelect::Ggtt)
-    });
-    gpu.write(tgl::OAG_OATAILPTR, &gt, |w| w.tail_pointer(ptr));
-    gpu.write(tgl::OAG_OAGLBCTXCTRL, &gt, |w| {
-        w.timer_period(Bits::new(PERIOD_EXPONENT).unwrap_or_default())
-            .timer_enable(true)
-    });
-    gpu.write(tgl::OAG_OACONTROL, &gt, |w| {
-        w.report_format(Fmt::A32u40A4u32B8C8).counter_enable(true)
-    });
-    gpu.with_bus(|e| e.advance(run_ticks(pairs)));
-    let tail = gpu.read(tgl::OAG_OATAILPTR, &gt).tail_pointer().get() << 6;
-    let used = usize::try_from(tail.saturating_sub(BASE)).map_err(|e| e.to_string())?;
-    let buf = gpu.with_bus(|e| e.gpu_mem(BASE, used));
-    Ok(Emulated {
-        format: F::INFO.name,
-        samples: samples::<F>(&buf, pairs),
-        warnings: gpu.with_bus(|e| warnings(e)),
-        buffer: buf,
-    })
+    gpu.with_bus(|e| sample_emulator::<tgl::reports::A32u40A4u32B8C8>(e, program, pairs))
 }
 
 /// A metric set chosen for `oa-decode --metric-set`: loaded, with the

@@ -488,7 +488,7 @@ mod warn;
 
 pub use bind::SlotKind;
 pub use cec::{CecUnknown, NoaBit, NoaSource, TEST_SIGNAL_BITS};
-pub use oa::{OaConfig, OaStats, OaWarning, OaWarningKind, ReportOutcome, Workload};
+pub use oa::{OaConfig, OaStats, OaWarning, OaWarningKind, ReportOutcome, StartError, Workload};
 pub use p4::{CpuEvents, CpuInterrupt, CPU_INTERRUPT_CAP, P4_COUNTERS};
 pub use r2pcie::{EventPattern, UncoreConfig, UncoreEvents, R2_COUNTERS};
 pub use sku::Sku;

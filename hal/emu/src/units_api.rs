@@ -132,6 +132,26 @@ impl OaUnit<&mut Emulator> {
         self.0.set_workload(workload);
     }
 
+    /// Start periodic sampling as a driver does: register writes through
+    /// the bus (every unit and the trace see them), in the PRMs' order:
+    /// status cleared, head, upper address, buffer (base, GGTT, size), tail,
+    /// then the timer (a report every 2^(`exponent` + the project's shift)
+    /// timestamp ticks), the report format code `format` and the counter
+    /// enable. The buffer is `size` bytes at GGTT address `base` (aligned to
+    /// its size). The power domains must be awake (else the writes are
+    /// dropped, with warnings). Checked first: on an error nothing is
+    /// written. For tools and tests; a driver uses the typed HAL
+    /// (`examples/oa_sample.rs`).
+    pub fn start_periodic(
+        &mut self,
+        base: u64,
+        size: u64,
+        exponent: u64,
+        format: u64,
+    ) -> Result<(), crate::StartError> {
+        self.0.start_periodic(base, size, exponent, format)
+    }
+
     /// Replace the NOA signals the B counters see (no effect when off).
     pub fn set_noa(&mut self, noa: NoaSource) {
         self.0.set_noa(noa);

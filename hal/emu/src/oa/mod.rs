@@ -28,6 +28,7 @@ mod map;
 mod outcomes;
 mod ring;
 mod settings;
+mod start;
 
 use counters::{Bank, Counters};
 use layout::*;
@@ -35,6 +36,7 @@ use map::*;
 pub use outcomes::{OaStats, OaWarning, OaWarningKind, ReportOutcome};
 use ring::*;
 pub use settings::{OaConfig, Workload};
+pub use start::StartError;
 
 /// Most warnings kept by [`OaUnit::warnings`](crate::OaUnit::warnings); later ones are counted
 /// only ([`OaStats::warnings_dropped`]).
