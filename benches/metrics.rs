@@ -1,0 +1,103 @@
+//! Metric-set counters: every counter of every BDW set computed by the
+//! generated functions (`perfregs-metrics`) against the run-time interpreter
+//! (`perfregs_codegen::metrics::interp`, for XML loaded at run time), on the
+//! same sample, in the same run.
+//!
+//! Run with `cargo bench --bench metrics`.
+
+use divan::{black_box, Bencher};
+use perfregs::metrics::{DeviceInfo, Sample};
+use perfregs_codegen::metrics::{interp, load, Loaded};
+
+fn sample() -> Sample {
+    let mut s = Sample::EMPTY;
+    s.gpu_time = Some(81_920);
+    s.gpu_clock = Some(8_192);
+    for (n, a) in s.a.iter_mut().enumerate().take(36) {
+        *a = Some(1_000 + 37 * n as u64);
+    }
+    for (n, b) in s.b.iter_mut().enumerate() {
+        *b = Some(8_192 / (n as u64 + 1));
+    }
+    for (n, c) in s.c.iter_mut().enumerate() {
+        *c = Some(100 * n as u64);
+    }
+    s
+}
+
+fn device() -> DeviceInfo {
+    DeviceInfo {
+        eu_cores_total_count: 24,
+        eu_slices_total_count: 1,
+        eu_subslices_total_count: 3,
+        eu_threads_count: 7,
+        slice_mask: 1,
+        subslice_mask: 7,
+        dual_subslice_mask: 0,
+        gpu_max_frequency: 1_000_000_000,
+        gpu_min_frequency: 300_000_000,
+        gpu_timestamp_frequency: 12_500_000,
+        query_mode: 0,
+    }
+}
+
+#[divan::bench]
+fn generated(bencher: Bencher) {
+    let (s, d) = (sample(), device());
+    let n: usize = perfregs::metrics::bdw::ALL
+        .iter()
+        .map(|x| x.counters.len())
+        .sum();
+    bencher
+        .counter(divan::counter::ItemsCount::new(n))
+        .bench_local(|| {
+            for set in perfregs::metrics::bdw::ALL {
+                for c in set.counters {
+                    black_box(c.value(black_box(&s), black_box(&d)));
+                }
+            }
+        });
+}
+
+#[divan::bench]
+fn interpreted(bencher: Bencher) {
+    let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
+        .expect("shipped descriptions");
+    let (file, project, text) = perfregs_regdefs::METRIC_SETS
+        .iter()
+        .find(|f| f.1 == "bdw")
+        .copied()
+        .expect("the BDW file");
+    let l: Loaded = load(&ir, project, file, text).expect("clean");
+    let g = sample();
+    let mut s = interp::Sample::empty();
+    (s.gpu_time, s.gpu_clock, s.a, s.b, s.c) = (g.gpu_time, g.gpu_clock, g.a, g.b, g.c);
+    let d0 = device();
+    let d = interp::Device {
+        eu_cores_total_count: d0.eu_cores_total_count,
+        eu_slices_total_count: d0.eu_slices_total_count,
+        eu_subslices_total_count: d0.eu_subslices_total_count,
+        eu_threads_count: d0.eu_threads_count,
+        slice_mask: d0.slice_mask,
+        subslice_mask: d0.subslice_mask,
+        dual_subslice_mask: d0.dual_subslice_mask,
+        gpu_max_frequency: d0.gpu_max_frequency,
+        gpu_min_frequency: d0.gpu_min_frequency,
+        gpu_timestamp_frequency: d0.gpu_timestamp_frequency,
+        query_mode: d0.query_mode,
+    };
+    let n: usize = l.checked.sets.iter().map(|x| x.counters.len()).sum();
+    bencher
+        .counter(divan::counter::ItemsCount::new(n))
+        .bench_local(|| {
+            for set in &l.checked.sets {
+                for i in 0..set.counters.len() {
+                    black_box(interp::counter(set, i, black_box(&s), black_box(&d)));
+                }
+            }
+        });
+}
+
+fn main() {
+    divan::main();
+}
