@@ -10,6 +10,7 @@
 
 use perfregs::emu::{Emulator, OaConfig, Sku, Workload};
 use perfregs::hal::{bdw, hsw, tgl, Device, ReportDelta, ReportFormat};
+use perfregs::metrics::rt::program;
 use perfregs::metrics::{DeviceInfo, Sample, SetInfo, Value};
 use perfregs_codegen::metrics::interp;
 use std::sync::OnceLock;
@@ -67,17 +68,14 @@ fn sample<F: ReportFormat>(e: &mut Emulator, set: &SetInfo, reports: u64) -> Vec
 /// with `Device::program` (every write checked against the descriptions).
 fn run(project: &str, set: &SetInfo, reports: u64) -> Vec<Vec<u8>> {
     let d = device(project);
-    let blocks = || set.configs.iter().filter(|b| b.is_available(&d));
+    let fail = |e: perfregs::hal::config::ProgramError| panic!("{}: {e}", set.symbol);
     match project {
         "hsw" => {
             let gpu = Device::<perfregs::hal::Hsw, _>::new(emulator(&hsw::PROJECT));
             let rw = gpu
                 .forcewake::<hsw::domains::Render>()
                 .expect("render wakes");
-            for b in blocks() {
-                gpu.program(b.writes, &[&rw])
-                    .unwrap_or_else(|e| panic!("{}: {e}", set.symbol));
-            }
+            program(&gpu, set, &d, &[&rw]).unwrap_or_else(fail);
             let out = gpu.with_bus(|e| sample::<hsw::reports::A45B8C8>(e, set, reports));
             let w = gpu.with_bus(|e| e.warnings().to_vec());
             assert!(w.is_empty(), "{}: {w:?}", set.symbol);
@@ -88,10 +86,7 @@ fn run(project: &str, set: &SetInfo, reports: u64) -> Vec<Vec<u8>> {
             let rw = gpu
                 .forcewake::<bdw::domains::Render>()
                 .expect("render wakes");
-            for b in blocks() {
-                gpu.program(b.writes, &[&rw])
-                    .unwrap_or_else(|e| panic!("{}: {e}", set.symbol));
-            }
+            program(&gpu, set, &d, &[&rw]).unwrap_or_else(fail);
             gpu.with_bus(|e| sample::<bdw::reports::A32u40A4u32B8C8>(e, set, reports))
         }
         _ => {
@@ -100,10 +95,7 @@ fn run(project: &str, set: &SetInfo, reports: u64) -> Vec<Vec<u8>> {
             let render = gpu
                 .forcewake::<tgl::domains::Render>()
                 .expect("render wakes");
-            for b in blocks() {
-                gpu.program(b.writes, &[&gt, &render])
-                    .unwrap_or_else(|e| panic!("{}: {e}", set.symbol));
-            }
+            program(&gpu, set, &d, &[&gt, &render]).unwrap_or_else(fail);
             gpu.with_bus(|e| sample::<tgl::reports::A32u40A4u32B8C8>(e, set, reports))
         }
     }

@@ -430,27 +430,22 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
         self.io().write_value(reg, awake, &w);
     }
 
-    /// Write a register configuration: `(address, value)` pairs such as a
-    /// metric set's programming (`perfregs_metrics::bdw::test_oa::SET`),
-    /// in order, as 32-bit MMIO writes. The whole list is checked first
-    /// (see [`config`](crate::config)): every address a described register
-    /// or opaque range, every domain held awake by one of `awake` (always-on
-    /// domains need none), every value within the register's writable
-    /// fields, masked writes with their enables. On an error nothing is
-    /// written. Returns the number of writes.
+    /// Check a register configuration without writing it: every address a
+    /// described register or opaque range of the project, every domain held
+    /// awake by one of `awake` (always-on domains need none), every value
+    /// within the register's writable fields, masked writes with their
+    /// enables (see [`config`](crate::config)). The first failure is the
+    /// error.
     ///
     /// # Panics
     ///
-    /// When the bus is borrowed, or a proof was made by another device.
+    /// When a proof was made by another device.
     #[track_caller]
-    pub fn program(
+    pub fn check_program(
         &self,
         writes: &[(u64, u64)],
         awake: &[&dyn crate::config::AwakeAny<I>],
-    ) -> Result<usize, crate::config::ProgramError>
-    where
-        B: Bus<Mmio>,
-    {
+    ) -> Result<(), crate::config::ProgramError> {
         use crate::config::{check_write, covered, ProgramError};
         let info = P::INFO.ok_or(ProgramError::NoMetadata)?;
         for p in awake {
@@ -468,6 +463,28 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
                 });
             }
         }
+        Ok(())
+    }
+
+    /// Write a register configuration: `(address, value)` pairs such as a
+    /// block of a metric set's programming
+    /// (`perfregs_metrics::bdw::test_oa::SET`), in order, as 32-bit MMIO
+    /// writes, after [`Device::check_program`] accepted the whole list. On
+    /// an error nothing is written. Returns the number of writes.
+    ///
+    /// # Panics
+    ///
+    /// When the bus is borrowed, or a proof was made by another device.
+    #[track_caller]
+    pub fn program(
+        &self,
+        writes: &[(u64, u64)],
+        awake: &[&dyn crate::config::AwakeAny<I>],
+    ) -> Result<usize, crate::config::ProgramError>
+    where
+        B: Bus<Mmio>,
+    {
+        self.check_program(writes, awake)?;
         let mut io = self.io();
         for &(address, value) in writes {
             io.bus_mut().write32(address, value as u32);

@@ -230,6 +230,30 @@ impl SetInfo {
     }
 }
 
+/// Program every block of `set` that applies on device `d` (its
+/// `availability`) on `gpu`, in order. Every block is checked first
+/// ([`Device::check_program`](hal::Device::check_program): described
+/// addresses, domains held by `awake`, writable bits, masked enables);
+/// on an error nothing is written. Returns the number of writes. The
+/// generated `program` of each set calls this with the set's own project
+/// type, so a set cannot be programmed on another project's device.
+pub fn program<P: hal::Project, B: hal::Bus<hal::Mmio>, I: hal::Identity>(
+    gpu: &hal::Device<P, B, I>,
+    set: &SetInfo,
+    d: &DeviceInfo,
+    awake: &[&dyn hal::config::AwakeAny<I>],
+) -> Result<usize, hal::config::ProgramError> {
+    let blocks = || set.configs.iter().filter(|b| b.is_available(d));
+    for b in blocks() {
+        gpu.check_program(b.writes, awake)?;
+    }
+    let mut n = 0;
+    for b in blocks() {
+        n += gpu.program(b.writes, awake)?;
+    }
+    Ok(n)
+}
+
 /// Address of element `N` of register array `A` (a compile error past its end).
 pub const fn elem<A: hal::register::RegisterArray, const N: usize>() -> u64 {
     let e = hal::Elem::<A>::at::<N>();

@@ -206,7 +206,7 @@ pub fn emit_file(
     let _ = writeln!(o, "#[cfg(feature = {project:?})]");
     let _ = writeln!(o, "pub mod {module} {{");
     for (s, c) in f.sets.iter().zip(&checked.sets) {
-        emit_set(&mut o, s, c, addresses);
+        emit_set(&mut o, project, s, c, addresses);
     }
     let sets: Vec<String> = f
         .sets
@@ -238,7 +238,13 @@ pub fn emit_files_table(files: &[(String, String, String)]) -> String {
     o
 }
 
-fn emit_set(o: &mut String, s: &MetricSet, c: &CheckedSet, addresses: &HashMap<u64, String>) {
+fn emit_set(
+    o: &mut String,
+    project: &str,
+    s: &MetricSet,
+    c: &CheckedSet,
+    addresses: &HashMap<u64, String>,
+) {
     let _ = writeln!(
         o,
         "#[doc = {:?}]",
@@ -300,6 +306,20 @@ fn emit_set(o: &mut String, s: &MetricSet, c: &CheckedSet, addresses: &HashMap<u
         }
     }
     let _ = writeln!(o, "}}");
+    let ty = {
+        let mut c = project.chars();
+        c.next()
+            .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+            .unwrap_or_default()
+    };
+    let _ = writeln!(
+        o,
+        "/// Program the set on a {ty} device: every block that applies on `d`, checked first, then written (see [`crate::rt::program`])."
+    );
+    let _ = writeln!(
+        o,
+        "pub fn program<B: hal::Bus<hal::Mmio>, I: hal::Identity>(gpu: &hal::Device<hal::{ty}, B, I>, d: &DeviceInfo, awake: &[&dyn hal::config::AwakeAny<I>]) -> Result<usize, hal::config::ProgramError> {{ crate::rt::program(gpu, &SET, d, awake) }}"
+    );
     let _ = writeln!(o, "/// The set.");
     let _ = writeln!(
         o,
