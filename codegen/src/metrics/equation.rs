@@ -439,8 +439,14 @@ pub struct CheckedFile {
     pub equations: usize,
 }
 
+/// Deepest operator nesting an equation may have: the checker, the
+/// interpreter and the emitter recurse over expressions (and dropping one
+/// recurses), so an unbounded depth would overflow the stack.
+pub const MAX_HEIGHT: usize = 256;
+
 enum Item {
-    Expr(Expr),
+    /// An expression and its height (operators on its longest path).
+    Expr(Expr, usize),
     Source(Source, Pos),
 }
 
@@ -495,15 +501,21 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
     let mut stack: Vec<Item> = Vec::new();
     for (tok, pos) in tokens(text) {
         if let Some(n) = super::xml::parse_number(tok) {
-            stack.push(Item::Expr(Expr {
-                kind: ExprKind::Int(n),
-                pos,
-            }));
+            stack.push(Item::Expr(
+                Expr {
+                    kind: ExprKind::Int(n),
+                    pos,
+                },
+                0,
+            ));
         } else if tok == "true" || tok == "false" {
-            stack.push(Item::Expr(Expr {
-                kind: ExprKind::Bool(tok == "true"),
-                pos,
-            }));
+            stack.push(Item::Expr(
+                Expr {
+                    kind: ExprKind::Bool(tok == "true"),
+                    pos,
+                },
+                0,
+            ));
         } else if let Some(s) = Source::parse(tok) {
             stack.push(Item::Source(s, pos));
         } else if tok == "READ" {
@@ -517,10 +529,13 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
                 }
             };
             let n = match idx {
-                Item::Expr(Expr {
-                    kind: ExprKind::Int(n),
-                    ..
-                }) => n,
+                Item::Expr(
+                    Expr {
+                        kind: ExprKind::Int(n),
+                        ..
+                    },
+                    _,
+                ) => n,
                 _ => {
                     return Err((
                         pos,
@@ -534,17 +549,20 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
                     "`READ` needs a counter name (A, B, C, GPU_TIME, GPU_CLOCK, PERFCNT) before its index".into(),
                 ));
             };
-            stack.push(Item::Expr(Expr {
-                kind: ExprKind::Read(s, n),
-                pos,
-            }));
+            stack.push(Item::Expr(
+                Expr {
+                    kind: ExprKind::Read(s, n),
+                    pos,
+                },
+                0,
+            ));
         } else if let Some(op) = Op::parse(tok) {
             let (b, a) = match (stack.pop(), stack.pop()) {
                 (Some(b), Some(a)) => (b, a),
                 _ => return Err((pos, format!("`{tok}` needs two operands before it"))),
             };
-            let (a, b) = match (a, b) {
-                (Item::Expr(a), Item::Expr(b)) => (a, b),
+            let (a, b, height) = match (a, b) {
+                (Item::Expr(a, ha), Item::Expr(b, hb)) => (a, b, ha.max(hb) + 1),
                 (Item::Source(s, p), _) | (_, Item::Source(s, p)) => {
                     return Err((
                         p,
@@ -556,10 +574,21 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
                     ))
                 }
             };
-            stack.push(Item::Expr(Expr {
-                kind: ExprKind::Op(op, Box::new(a), Box::new(b)),
-                pos,
-            }));
+            if height > MAX_HEIGHT {
+                return Err((
+                    pos,
+                    format!(
+                        "operators nest deeper than {MAX_HEIGHT} here (the shipped equations nest a few levels)"
+                    ),
+                ));
+            }
+            stack.push(Item::Expr(
+                Expr {
+                    kind: ExprKind::Op(op, Box::new(a), Box::new(b)),
+                    pos,
+                },
+                height,
+            ));
         } else if let Some(name) = tok.strip_prefix('$') {
             let ok = name
                 .chars()
@@ -569,10 +598,13 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
             if !ok {
                 return Err((pos, format!("`{tok}` is not a `$Name` reference")));
             }
-            stack.push(Item::Expr(Expr {
-                kind: ExprKind::Var(name.into()),
-                pos,
-            }));
+            stack.push(Item::Expr(
+                Expr {
+                    kind: ExprKind::Var(name.into()),
+                    pos,
+                },
+                0,
+            ));
         } else {
             return Err((pos, format!("unknown token `{tok}`")));
         }
@@ -580,7 +612,7 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
     match stack.len() {
         0 => Err((text.pos, "empty equation".into())),
         1 => match stack.pop() {
-            Some(Item::Expr(e)) => Ok(e),
+            Some(Item::Expr(e, _)) => Ok(e),
             Some(Item::Source(s, p)) => Err((
                 p,
                 format!(
@@ -593,7 +625,7 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
         },
         n => {
             let p = match &stack[1] {
-                Item::Expr(e) => e.pos,
+                Item::Expr(e, _) => e.pos,
                 Item::Source(_, p) => *p,
             };
             Err((
