@@ -451,8 +451,9 @@ enum Item {
 }
 
 /// Parse one RPN text; PR204 at the offending token. `item` names the
-/// counter in diagnostics. Token positions are the value's start plus the
-/// token's character offset in the (entity-decoded) value.
+/// counter in diagnostics. Token positions are where the tokens are in the
+/// file ([`Located::pos_at`]: entities and line breaks in the attribute value
+/// accounted for).
 pub fn parse(
     file: &str,
     item: &str,
@@ -478,10 +479,7 @@ fn tokens(text: &Located<String>) -> Vec<(&str, Pos)> {
     let mut out = Vec::new();
     let mut start: Option<(usize, usize)> = None; // (byte, char)
     let s = text.value.as_str();
-    let at = |ci: usize| Pos {
-        line: text.pos.line,
-        column: text.pos.column + ci,
-    };
+    let at = |ci: usize| text.pos_at(ci);
     for (ci, (bi, ch)) in s.char_indices().enumerate() {
         if ch.is_whitespace() {
             if let Some((b0, c0)) = start.take() {
@@ -1037,10 +1035,7 @@ mod tests {
     }
 
     fn loc(s: &str) -> Located<String> {
-        Located {
-            value: s.into(),
-            pos: at(10, 20),
-        }
+        Located::new(s.into(), at(10, 20))
     }
 
     fn parse_err(s: &str) -> (Code, Pos, String) {
@@ -1097,6 +1092,34 @@ mod tests {
         assert_eq!(p, at(10, 22));
         let (_, p, _) = parse_err("B");
         assert_eq!(p, at(10, 20));
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        // 20,000 nested operators overflowed the stack of the checker (and
+        // of the interpreter, the emitter and `Drop`).
+        let mut d = Diagnostics::default();
+        let ok = format!("1{}", " 1 UADD".repeat(MAX_HEIGHT));
+        assert!(parse("f", "i", &loc(&ok), &mut d).is_some());
+        let right = format!(
+            "{}{}",
+            "1 ".repeat(MAX_HEIGHT + 1),
+            "UADD ".repeat(MAX_HEIGHT)
+        );
+        assert!(parse("f", "i", &loc(&right), &mut d).is_some());
+        assert!(d.is_empty());
+        for deep in [
+            format!("1{}", " 1 UADD".repeat(20_000)),
+            format!("{}{}", "1 ".repeat(20_001), "UADD ".repeat(20_000)),
+        ] {
+            let (c, p, m) = parse_err(&deep);
+            assert_eq!(c, Code::Equation);
+            assert!(m.contains("deeper than 256"), "{m}");
+            assert_eq!(p.line, 10);
+        }
+        // Left-deep: the 257th operator, at token 2 * 257.
+        let (_, p, _) = parse_err(&format!("1{}", " 1 UADD".repeat(MAX_HEIGHT + 1)));
+        assert_eq!(p, at(10, 20 + 1 + 7 * MAX_HEIGHT + 3));
     }
 
     fn counter(sym: &str, ty: &str, eq: &str) -> Counter {

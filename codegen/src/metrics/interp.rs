@@ -402,6 +402,92 @@ mod tests {
         assert_eq!(apply(Op::FAdd, Bool(true), Int(1)), None);
     }
 
+    /// A set of `n` counters, counter `k` the sum of every earlier one
+    /// (counter 0 reads A 0).
+    fn sums(n: usize) -> CheckedSet {
+        use super::super::equation::{CheckedCounter, Typed};
+        let p = crate::diag::Pos::default();
+        let leaf = |kind| Expr { kind, pos: p };
+        let counters = (0..n)
+            .map(|k| {
+                let mut e = leaf(ExprKind::Read(Source::A, 0));
+                for j in 0..k {
+                    e = leaf(ExprKind::Op(
+                        Op::UAdd,
+                        Box::new(e),
+                        Box::new(leaf(ExprKind::Counter(j))),
+                    ));
+                }
+                CheckedCounter {
+                    ty: Type::Int,
+                    equation: Typed {
+                        expr: e,
+                        ty: Type::Int,
+                    },
+                    max: None,
+                    availability: None,
+                }
+            })
+            .collect();
+        CheckedSet {
+            counters,
+            configs: vec![],
+        }
+    }
+
+    #[test]
+    fn each_counter_is_computed_once() {
+        // Evaluated counter by counter, counter 60 took 2^60 evaluations.
+        let set = sums(61);
+        let mut s = Sample::empty();
+        s.a[0] = Some(1);
+        let d = Device::default();
+        // c(k) = 1 + sum c(j<k) = 2^k.
+        assert_eq!(counter(&set, 60, &s, &d), Some(Value::Int(1 << 60)));
+        assert_eq!(counter(&set, 61, &s, &d), None);
+        assert_eq!(counter(&set, 3, &Sample::empty(), &d), None);
+    }
+
+    #[test]
+    fn a_long_chain_of_counters_does_not_recurse() {
+        // Counter k = counter k-1 + A 0: 100,000 counters deep.
+        use super::super::equation::{CheckedCounter, Typed};
+        let p = crate::diag::Pos::default();
+        let leaf = |kind| Expr { kind, pos: p };
+        let n = 100_000;
+        let counters = (0..n)
+            .map(|k| {
+                let read = leaf(ExprKind::Read(Source::A, 0));
+                let expr = if k == 0 {
+                    read
+                } else {
+                    leaf(ExprKind::Op(
+                        Op::UAdd,
+                        Box::new(leaf(ExprKind::Counter(k - 1))),
+                        Box::new(read),
+                    ))
+                };
+                CheckedCounter {
+                    ty: Type::Int,
+                    equation: Typed {
+                        expr,
+                        ty: Type::Int,
+                    },
+                    max: None,
+                    availability: None,
+                }
+            })
+            .collect();
+        let set = CheckedSet {
+            counters,
+            configs: vec![],
+        };
+        let mut s = Sample::empty();
+        s.a[0] = Some(2);
+        let d = Device::default();
+        assert_eq!(counter(&set, n - 1, &s, &d), Some(Value::Int(2 * n as u64)));
+    }
+
     #[test]
     fn missing_reads_are_unavailable() {
         let mut s = Sample::empty();
