@@ -60,6 +60,7 @@ pub fn read(file: &str, text: &str, diags: &mut Diagnostics) -> Option<MetricFil
         doc: &doc,
         diags,
         lines,
+        checkpoints: checkpoints(text),
     };
     let root = doc.root_element();
     let mut out = MetricFile {
@@ -155,6 +156,28 @@ struct Reader<'a, 'd, 'i> {
     /// counts lines from the start of the text on every call: quadratic
     /// over a file).
     lines: Vec<usize>,
+    /// (byte offset, its column) every [`CHECKPOINT`] bytes or so: a
+    /// column is counted from the last one, not from the start of a line
+    /// that may be the whole file.
+    checkpoints: Vec<(usize, usize)>,
+}
+
+/// Bytes between column checkpoints.
+const CHECKPOINT: usize = 4096;
+
+/// Column checkpoints of `text` (see [`Reader::checkpoints`]).
+fn checkpoints(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut column = 1;
+    let mut next = CHECKPOINT;
+    for (i, c) in text.char_indices() {
+        if i >= next {
+            out.push((i, column));
+            next = i + CHECKPOINT;
+        }
+        column = if c == '\n' { 1 } else { column + 1 };
+    }
+    out
 }
 
 impl<'d, 'i> Reader<'_, 'd, 'i> {
@@ -162,8 +185,18 @@ impl<'d, 'i> Reader<'_, 'd, 'i> {
         let text = self.doc.input_text();
         let offset = offset.min(text.len());
         let line = self.lines.partition_point(|&s| s <= offset).max(1);
-        let start = self.lines.get(line - 1).copied().unwrap_or(0);
-        let column = text.get(start..offset).map_or(1, |t| t.chars().count() + 1);
+        let mut start = self.lines.get(line - 1).copied().unwrap_or(0);
+        let mut column = 1;
+        // From the last checkpoint of this line before `offset`, if any.
+        let k = self.checkpoints.partition_point(|&(b, _)| b <= offset);
+        if let Some(&(b, c)) = k.checked_sub(1).and_then(|k| self.checkpoints.get(k)) {
+            if b > start {
+                (start, column) = (b, c);
+            }
+        }
+        let column = text
+            .get(start..offset)
+            .map_or(1, |t| column + t.chars().count());
         Pos { line, column }
     }
     fn pos(&self, n: Node) -> Pos {
@@ -586,6 +619,22 @@ mod tests {
             .equation
             .char_pos
             .is_empty());
+    }
+
+    #[test]
+    fn positions_on_one_long_line() {
+        // A file on one line (minified) counted each column from the start
+        // of the file: quadratic. Positions are the same with checkpoints.
+        let one = SET.replace('\n', " ").replace(
+            "<metrics>",
+            &format!("<metrics x=\"{}\">", "é ".repeat(5000)),
+        );
+        let text = one.replace(r#"address="37000""#, r#"address="0xZZ""#);
+        let (_, d) = run(&text);
+        let at = text.find("0xZZ").expect("0xZZ");
+        assert_eq!(codes(&d), [("PR202", 1, text[..at].chars().count() + 1)]);
+        let p = checkpoints(&text);
+        assert!(p.len() > 2 && p.iter().all(|&(b, c)| text[..b].chars().count() + 1 == c));
     }
 
     #[test]
