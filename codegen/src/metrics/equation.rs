@@ -10,6 +10,7 @@
 //! `PERFCNT n`); `$Name` names a counter of the same set (by `symbol_name`) or
 //! a device variable ([`DeviceVar`]); the operators are those of IGT's
 //! generator ([`Op`]). Operands pop in RPN order: `a b UDIV` is `a / b`.
+//! Operators nest at most [`MAX_HEIGHT`] deep (PR204 beyond).
 //!
 //! # Types
 //!

@@ -5,7 +5,9 @@
 //! other problem is reported and reading goes on: a missing required
 //! attribute, an unexpected element or text, a number that does not parse
 //! (PR202), a configuration type other than OA/NOA/FLEX or a register whose
-//! type differs from its block's (PR203). Attributes this reader does not use
+//! type differs from its block's (PR203). Elements nested deeper than
+//! [`MAX_NESTING`] are refused before parsing (PR202, where the first such
+//! tag starts; nothing else is read). Attributes this reader does not use
 //! (`mdapi_*`, `priority`, watermarks, ...) are ignored.
 
 use super::model::{ConfigWrite, Counter, Located, MetricFile, MetricSet, RegisterConfig};
