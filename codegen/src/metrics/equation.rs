@@ -10,6 +10,7 @@
 //! `PERFCNT n`); `$Name` names a counter of the same set (by `symbol_name`) or
 //! a device variable ([`DeviceVar`]); the operators are those of IGT's
 //! generator ([`Op`]). Operands pop in RPN order: `a b UDIV` is `a / b`.
+//! Operators nest at most [`MAX_HEIGHT`] deep (PR204 beyond).
 //!
 //! # Types
 //!
@@ -439,14 +440,21 @@ pub struct CheckedFile {
     pub equations: usize,
 }
 
+/// Deepest operator nesting an equation may have: the checker, the
+/// interpreter and the emitter recurse over expressions (and dropping one
+/// recurses), so an unbounded depth would overflow the stack.
+pub const MAX_HEIGHT: usize = 256;
+
 enum Item {
-    Expr(Expr),
+    /// An expression and its height (operators on its longest path).
+    Expr(Expr, usize),
     Source(Source, Pos),
 }
 
 /// Parse one RPN text; PR204 at the offending token. `item` names the
-/// counter in diagnostics. Token positions are the value's start plus the
-/// token's character offset in the (entity-decoded) value.
+/// counter in diagnostics. Token positions are where the tokens are in the
+/// file ([`Located::pos_at`]: entities and line breaks in the attribute value
+/// accounted for).
 pub fn parse(
     file: &str,
     item: &str,
@@ -472,10 +480,7 @@ fn tokens(text: &Located<String>) -> Vec<(&str, Pos)> {
     let mut out = Vec::new();
     let mut start: Option<(usize, usize)> = None; // (byte, char)
     let s = text.value.as_str();
-    let at = |ci: usize| Pos {
-        line: text.pos.line,
-        column: text.pos.column + ci,
-    };
+    let at = |ci: usize| text.pos_at(ci);
     for (ci, (bi, ch)) in s.char_indices().enumerate() {
         if ch.is_whitespace() {
             if let Some((b0, c0)) = start.take() {
@@ -495,15 +500,21 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
     let mut stack: Vec<Item> = Vec::new();
     for (tok, pos) in tokens(text) {
         if let Some(n) = super::xml::parse_number(tok) {
-            stack.push(Item::Expr(Expr {
-                kind: ExprKind::Int(n),
-                pos,
-            }));
+            stack.push(Item::Expr(
+                Expr {
+                    kind: ExprKind::Int(n),
+                    pos,
+                },
+                0,
+            ));
         } else if tok == "true" || tok == "false" {
-            stack.push(Item::Expr(Expr {
-                kind: ExprKind::Bool(tok == "true"),
-                pos,
-            }));
+            stack.push(Item::Expr(
+                Expr {
+                    kind: ExprKind::Bool(tok == "true"),
+                    pos,
+                },
+                0,
+            ));
         } else if let Some(s) = Source::parse(tok) {
             stack.push(Item::Source(s, pos));
         } else if tok == "READ" {
@@ -517,10 +528,13 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
                 }
             };
             let n = match idx {
-                Item::Expr(Expr {
-                    kind: ExprKind::Int(n),
-                    ..
-                }) => n,
+                Item::Expr(
+                    Expr {
+                        kind: ExprKind::Int(n),
+                        ..
+                    },
+                    _,
+                ) => n,
                 _ => {
                     return Err((
                         pos,
@@ -534,17 +548,20 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
                     "`READ` needs a counter name (A, B, C, GPU_TIME, GPU_CLOCK, PERFCNT) before its index".into(),
                 ));
             };
-            stack.push(Item::Expr(Expr {
-                kind: ExprKind::Read(s, n),
-                pos,
-            }));
+            stack.push(Item::Expr(
+                Expr {
+                    kind: ExprKind::Read(s, n),
+                    pos,
+                },
+                0,
+            ));
         } else if let Some(op) = Op::parse(tok) {
             let (b, a) = match (stack.pop(), stack.pop()) {
                 (Some(b), Some(a)) => (b, a),
                 _ => return Err((pos, format!("`{tok}` needs two operands before it"))),
             };
-            let (a, b) = match (a, b) {
-                (Item::Expr(a), Item::Expr(b)) => (a, b),
+            let (a, b, height) = match (a, b) {
+                (Item::Expr(a, ha), Item::Expr(b, hb)) => (a, b, ha.max(hb) + 1),
                 (Item::Source(s, p), _) | (_, Item::Source(s, p)) => {
                     return Err((
                         p,
@@ -556,10 +573,21 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
                     ))
                 }
             };
-            stack.push(Item::Expr(Expr {
-                kind: ExprKind::Op(op, Box::new(a), Box::new(b)),
-                pos,
-            }));
+            if height > MAX_HEIGHT {
+                return Err((
+                    pos,
+                    format!(
+                        "operators nest deeper than {MAX_HEIGHT} here (the shipped equations nest a few levels)"
+                    ),
+                ));
+            }
+            stack.push(Item::Expr(
+                Expr {
+                    kind: ExprKind::Op(op, Box::new(a), Box::new(b)),
+                    pos,
+                },
+                height,
+            ));
         } else if let Some(name) = tok.strip_prefix('$') {
             let ok = name
                 .chars()
@@ -569,10 +597,13 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
             if !ok {
                 return Err((pos, format!("`{tok}` is not a `$Name` reference")));
             }
-            stack.push(Item::Expr(Expr {
-                kind: ExprKind::Var(name.into()),
-                pos,
-            }));
+            stack.push(Item::Expr(
+                Expr {
+                    kind: ExprKind::Var(name.into()),
+                    pos,
+                },
+                0,
+            ));
         } else {
             return Err((pos, format!("unknown token `{tok}`")));
         }
@@ -580,7 +611,7 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
     match stack.len() {
         0 => Err((text.pos, "empty equation".into())),
         1 => match stack.pop() {
-            Some(Item::Expr(e)) => Ok(e),
+            Some(Item::Expr(e, _)) => Ok(e),
             Some(Item::Source(s, p)) => Err((
                 p,
                 format!(
@@ -593,7 +624,7 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
         },
         n => {
             let p = match &stack[1] {
-                Item::Expr(e) => e.pos,
+                Item::Expr(e, _) => e.pos,
                 Item::Source(_, p) => *p,
             };
             Err((
@@ -1005,10 +1036,7 @@ mod tests {
     }
 
     fn loc(s: &str) -> Located<String> {
-        Located {
-            value: s.into(),
-            pos: at(10, 20),
-        }
+        Located::new(s.into(), at(10, 20))
     }
 
     fn parse_err(s: &str) -> (Code, Pos, String) {
@@ -1065,6 +1093,34 @@ mod tests {
         assert_eq!(p, at(10, 22));
         let (_, p, _) = parse_err("B");
         assert_eq!(p, at(10, 20));
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        // 20,000 nested operators overflowed the stack of the checker (and
+        // of the interpreter, the emitter and `Drop`).
+        let mut d = Diagnostics::default();
+        let ok = format!("1{}", " 1 UADD".repeat(MAX_HEIGHT));
+        assert!(parse("f", "i", &loc(&ok), &mut d).is_some());
+        let right = format!(
+            "{}{}",
+            "1 ".repeat(MAX_HEIGHT + 1),
+            "UADD ".repeat(MAX_HEIGHT)
+        );
+        assert!(parse("f", "i", &loc(&right), &mut d).is_some());
+        assert!(d.is_empty());
+        for deep in [
+            format!("1{}", " 1 UADD".repeat(20_000)),
+            format!("{}{}", "1 ".repeat(20_001), "UADD ".repeat(20_000)),
+        ] {
+            let (c, p, m) = parse_err(&deep);
+            assert_eq!(c, Code::Equation);
+            assert!(m.contains("deeper than 256"), "{m}");
+            assert_eq!(p.line, 10);
+        }
+        // Left-deep: the 257th operator, at token 2 * 257.
+        let (_, p, _) = parse_err(&format!("1{}", " 1 UADD".repeat(MAX_HEIGHT + 1)));
+        assert_eq!(p, at(10, 20 + 1 + 7 * MAX_HEIGHT + 3));
     }
 
     fn counter(sym: &str, ty: &str, eq: &str) -> Counter {

@@ -238,31 +238,110 @@ pub fn apply(op: Op, a: Value, b: Value) -> Option<Value> {
 /// Evaluate `e` (an expression of `set`) on a sample and a device. `None`:
 /// it reads something the sample lacks.
 pub fn eval(set: &CheckedSet, e: &Expr, s: &Sample, d: &Device) -> Option<Value> {
-    match &e.kind {
-        ExprKind::Int(i) => Some(Value::Int(*i)),
-        ExprKind::Bool(b) => Some(Value::Bool(*b)),
-        ExprKind::Read(src, n) => s.read(*src, *n).map(Value::Int),
-        ExprKind::Device(v) => Some(Value::Int(d.get(*v))),
-        ExprKind::Counter(i) => counter(set, *i, s, d),
-        // Unresolved names do not survive checking.
-        ExprKind::Var(_) => None,
-        ExprKind::Op(op, a, b) => {
-            let a = eval(set, a, s, d);
-            let b = eval(set, b, s, d);
-            apply(*op, a?, b?)
+    let mut memo = Memo::new(set, s, d);
+    let mut needed = Vec::new();
+    e.visit(&mut |x| {
+        if let ExprKind::Counter(i) = x.kind {
+            needed.push(i);
         }
+    });
+    for i in needed {
+        memo.compute(i);
     }
+    memo.eval(e)
 }
 
-fn as_declared(set: &CheckedSet, t: &Typed, ty: Type, s: &Sample, d: &Device) -> Option<Value> {
-    eval(set, &t.expr, s, d)?.convert(ty)
+/// Counter values of one sample and device, each computed once (a counter
+/// named by many others is not evaluated again for each: no exponential
+/// time), dependencies first and without recursion from counter to counter
+/// (a long chain of counters does not deepen the stack).
+struct Memo<'a> {
+    set: &'a CheckedSet,
+    s: &'a Sample,
+    d: &'a Device,
+    /// `None`: not computed yet.
+    values: Vec<Option<Option<Value>>>,
+}
+
+impl<'a> Memo<'a> {
+    fn new(set: &'a CheckedSet, s: &'a Sample, d: &'a Device) -> Self {
+        Memo {
+            set,
+            s,
+            d,
+            values: vec![None; set.counters.len()],
+        }
+    }
+
+    /// Counters counter `i`'s equation names.
+    fn deps(&self, i: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        if let Some(c) = self.set.counters.get(i) {
+            c.equation.expr.visit(&mut |e| {
+                if let ExprKind::Counter(k) = e.kind {
+                    out.push(k);
+                }
+            });
+        }
+        out
+    }
+
+    /// Compute counter `i` and what it depends on (`None`: out of range, or
+    /// in a cycle, which a checked set never has).
+    fn compute(&mut self, i: usize) -> Option<Value> {
+        let n = self.set.counters.len();
+        if i >= n {
+            return None;
+        }
+        let mut on_path = vec![false; n];
+        // (counter, its dependencies already pushed)
+        let mut stack = vec![(i, false)];
+        while let Some((k, expanded)) = stack.pop() {
+            if self.values.get(k).is_none_or(|v| v.is_some()) {
+                continue;
+            }
+            if !expanded {
+                if on_path[k] {
+                    return None;
+                }
+                on_path[k] = true;
+                stack.push((k, true));
+                for dep in self.deps(k) {
+                    stack.push((dep, false));
+                }
+            } else {
+                on_path[k] = false;
+                let c = &self.set.counters[k];
+                let v = self.eval(&c.equation.expr).and_then(|v| v.convert(c.ty));
+                self.values[k] = Some(v);
+            }
+        }
+        self.values.get(i).copied().flatten().flatten()
+    }
+
+    /// Evaluate an expression whose counters are computed.
+    fn eval(&self, e: &Expr) -> Option<Value> {
+        match &e.kind {
+            ExprKind::Int(i) => Some(Value::Int(*i)),
+            ExprKind::Bool(b) => Some(Value::Bool(*b)),
+            ExprKind::Read(src, n) => self.s.read(*src, *n).map(Value::Int),
+            ExprKind::Device(v) => Some(Value::Int(self.d.get(*v))),
+            ExprKind::Counter(i) => self.values.get(*i).copied().flatten().flatten(),
+            // Unresolved names do not survive checking.
+            ExprKind::Var(_) => None,
+            ExprKind::Op(op, a, b) => {
+                let a = self.eval(a);
+                let b = self.eval(b);
+                apply(*op, a?, b?)
+            }
+        }
+    }
 }
 
 /// Counter `i` of `set`: its equation, in its declared type (`None`:
 /// unavailable on this sample).
 pub fn counter(set: &CheckedSet, i: usize, s: &Sample, d: &Device) -> Option<Value> {
-    let c = set.counters.get(i)?;
-    as_declared(set, &c.equation, c.ty, s, d)
+    Memo::new(set, s, d).compute(i)
 }
 
 /// Counter `i`'s `max_equation`, in its declared type: `None` when it has
@@ -270,7 +349,7 @@ pub fn counter(set: &CheckedSet, i: usize, s: &Sample, d: &Device) -> Option<Val
 pub fn counter_max(set: &CheckedSet, i: usize, s: &Sample, d: &Device) -> Option<Option<Value>> {
     let c = set.counters.get(i)?;
     let m = c.max.as_ref()?;
-    Some(as_declared(set, m, c.ty, s, d))
+    Some(eval(set, &m.expr, s, d).and_then(|v| v.convert(c.ty)))
 }
 
 fn condition(set: &CheckedSet, t: Option<&Typed>, d: &Device) -> Option<bool> {
@@ -321,6 +400,92 @@ mod tests {
         // Types a checked expression never mixes.
         assert_eq!(apply(Op::And, Float(1.0), Int(1)), None);
         assert_eq!(apply(Op::FAdd, Bool(true), Int(1)), None);
+    }
+
+    /// A set of `n` counters, counter `k` the sum of every earlier one
+    /// (counter 0 reads A 0).
+    fn sums(n: usize) -> CheckedSet {
+        use super::super::equation::{CheckedCounter, Typed};
+        let p = crate::diag::Pos::default();
+        let leaf = |kind| Expr { kind, pos: p };
+        let counters = (0..n)
+            .map(|k| {
+                let mut e = leaf(ExprKind::Read(Source::A, 0));
+                for j in 0..k {
+                    e = leaf(ExprKind::Op(
+                        Op::UAdd,
+                        Box::new(e),
+                        Box::new(leaf(ExprKind::Counter(j))),
+                    ));
+                }
+                CheckedCounter {
+                    ty: Type::Int,
+                    equation: Typed {
+                        expr: e,
+                        ty: Type::Int,
+                    },
+                    max: None,
+                    availability: None,
+                }
+            })
+            .collect();
+        CheckedSet {
+            counters,
+            configs: vec![],
+        }
+    }
+
+    #[test]
+    fn each_counter_is_computed_once() {
+        // Evaluated counter by counter, counter 60 took 2^60 evaluations.
+        let set = sums(61);
+        let mut s = Sample::empty();
+        s.a[0] = Some(1);
+        let d = Device::default();
+        // c(k) = 1 + sum c(j<k) = 2^k.
+        assert_eq!(counter(&set, 60, &s, &d), Some(Value::Int(1 << 60)));
+        assert_eq!(counter(&set, 61, &s, &d), None);
+        assert_eq!(counter(&set, 3, &Sample::empty(), &d), None);
+    }
+
+    #[test]
+    fn a_long_chain_of_counters_does_not_recurse() {
+        // Counter k = counter k-1 + A 0: 100,000 counters deep.
+        use super::super::equation::{CheckedCounter, Typed};
+        let p = crate::diag::Pos::default();
+        let leaf = |kind| Expr { kind, pos: p };
+        let n = 100_000;
+        let counters = (0..n)
+            .map(|k| {
+                let read = leaf(ExprKind::Read(Source::A, 0));
+                let expr = if k == 0 {
+                    read
+                } else {
+                    leaf(ExprKind::Op(
+                        Op::UAdd,
+                        Box::new(leaf(ExprKind::Counter(k - 1))),
+                        Box::new(read),
+                    ))
+                };
+                CheckedCounter {
+                    ty: Type::Int,
+                    equation: Typed {
+                        expr,
+                        ty: Type::Int,
+                    },
+                    max: None,
+                    availability: None,
+                }
+            })
+            .collect();
+        let set = CheckedSet {
+            counters,
+            configs: vec![],
+        };
+        let mut s = Sample::empty();
+        s.a[0] = Some(2);
+        let d = Device::default();
+        assert_eq!(counter(&set, n - 1, &s, &d), Some(Value::Int(2 * n as u64)));
     }
 
     #[test]

@@ -67,6 +67,34 @@ pub struct Located<T> {
     pub value: T,
     /// Where it starts.
     pub pos: Pos,
+    /// Where each character of the value is in the file (and, last, where
+    /// the value ends) when that is not `pos` plus the character's index:
+    /// an attribute value with an entity or character reference (`&amp;`
+    /// is one character of the value, five of the file) or a line break.
+    /// Empty otherwise.
+    pub char_pos: Vec<Pos>,
+}
+
+impl<T> Located<T> {
+    /// A value at `pos`, each character one column after the previous one.
+    pub fn new(value: T, pos: Pos) -> Self {
+        Located {
+            value,
+            pos,
+            char_pos: Vec::new(),
+        }
+    }
+    /// Where the value's character `index` is in the file (past the end:
+    /// where the value ends).
+    pub fn pos_at(&self, index: usize) -> Pos {
+        match self.char_pos.get(index).or(self.char_pos.last()) {
+            Some(&p) => p,
+            None => Pos {
+                line: self.pos.line,
+                column: self.pos.column.saturating_add(index),
+            },
+        }
+    }
 }
 
 /// One `<register_config>` block.

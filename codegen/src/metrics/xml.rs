@@ -5,7 +5,9 @@
 //! other problem is reported and reading goes on: a missing required
 //! attribute, an unexpected element or text, a number that does not parse
 //! (PR202), a configuration type other than OA/NOA/FLEX or a register whose
-//! type differs from its block's (PR203). Attributes this reader does not use
+//! type differs from its block's (PR203). Elements nested deeper than
+//! [`MAX_NESTING`] are refused before parsing (PR202, where the first such
+//! tag starts; nothing else is read). Attributes this reader does not use
 //! (`mdapi_*`, `priority`, watermarks, ...) are ignored.
 
 use super::model::{ConfigWrite, Counter, Located, MetricFile, MetricSet, RegisterConfig};
@@ -17,6 +19,24 @@ use roxmltree::{Document, Node};
 /// XML; otherwise the file as far as it could be read (items with errors are
 /// left out, and each error is in `diags`).
 pub fn read(file: &str, text: &str, diags: &mut Diagnostics) -> Option<MetricFile> {
+    if let Some(at) = too_deep(text) {
+        let line = text[..at].matches('\n').count() + 1;
+        let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        diags.push(Diagnostic {
+            code: Code::XmlShape,
+            file: file.into(),
+            pos: Pos {
+                line,
+                column: text[start..at].chars().count() + 1,
+            },
+            item: String::new(),
+            message: format!(
+                "elements nest deeper than {MAX_NESTING} levels here (a metric-set file nests 4); \
+                 reading stops"
+            ),
+        });
+        return None;
+    }
     let doc = match Document::parse(text) {
         Ok(d) => d,
         Err(e) => {
@@ -42,6 +62,7 @@ pub fn read(file: &str, text: &str, diags: &mut Diagnostics) -> Option<MetricFil
         doc: &doc,
         diags,
         lines,
+        checkpoints: checkpoints(text),
     };
     let root = doc.root_element();
     let mut out = MetricFile {
@@ -72,6 +93,63 @@ pub fn read(file: &str, text: &str, diags: &mut Diagnostics) -> Option<MetricFil
     Some(out)
 }
 
+/// Deepest element nesting read: the XML parser recurses once per level, so
+/// a deeper file is refused before parsing (PR202) rather than overflowing
+/// the stack.
+pub const MAX_NESTING: usize = 64;
+
+/// Byte offset of the first start tag nested deeper than [`MAX_NESTING`].
+/// A quick scan of tags (comments, CDATA, processing instructions,
+/// declarations and quoted attribute values skipped): on well-formed XML it
+/// sees the parser's nesting; on malformed XML the parser stops at the error
+/// anyway.
+fn too_deep(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let skip_to = |from: usize, end: &str| text[from..].find(end).map(|i| from + i + end.len());
+    let mut depth = 0usize;
+    let mut i = 0;
+    while let Some(k) = text[i..].find('<') {
+        let at = i + k;
+        let rest = &text[at..];
+        i = if rest.starts_with("<!--") {
+            skip_to(at + 4, "-->")?
+        } else if rest.starts_with("<![CDATA[") {
+            skip_to(at + 9, "]]>")?
+        } else if rest.starts_with("<?") {
+            skip_to(at + 2, "?>")?
+        } else if rest.starts_with("<!") {
+            skip_to(at + 2, ">")?
+        } else if rest.starts_with("</") {
+            depth = depth.saturating_sub(1);
+            skip_to(at + 2, ">")?
+        } else {
+            // A start tag: to its `>`, over quoted values.
+            let mut j = at + 1;
+            let mut quote = None;
+            while j < b.len() {
+                match (quote, b[j]) {
+                    (None, q @ (b'"' | b'\'')) => quote = Some(q),
+                    (Some(q), c) if c == q => quote = None,
+                    (None, b'>') => break,
+                    _ => {}
+                }
+                j += 1;
+            }
+            if j >= b.len() {
+                return None;
+            }
+            if b[j - 1] != b'/' || j - 1 == at {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(at);
+                }
+            }
+            j + 1
+        };
+    }
+    None
+}
+
 struct Reader<'a, 'd, 'i> {
     file: &'a str,
     doc: &'d Document<'i>,
@@ -80,6 +158,28 @@ struct Reader<'a, 'd, 'i> {
     /// counts lines from the start of the text on every call: quadratic
     /// over a file).
     lines: Vec<usize>,
+    /// (byte offset, its column) every [`CHECKPOINT`] bytes or so: a
+    /// column is counted from the last one, not from the start of a line
+    /// that may be the whole file.
+    checkpoints: Vec<(usize, usize)>,
+}
+
+/// Bytes between column checkpoints.
+const CHECKPOINT: usize = 4096;
+
+/// Column checkpoints of `text` (see [`Reader::checkpoints`]).
+fn checkpoints(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut column = 1;
+    let mut next = CHECKPOINT;
+    for (i, c) in text.char_indices() {
+        if i >= next {
+            out.push((i, column));
+            next = i + CHECKPOINT;
+        }
+        column = if c == '\n' { 1 } else { column + 1 };
+    }
+    out
 }
 
 impl<'d, 'i> Reader<'_, 'd, 'i> {
@@ -87,8 +187,18 @@ impl<'d, 'i> Reader<'_, 'd, 'i> {
         let text = self.doc.input_text();
         let offset = offset.min(text.len());
         let line = self.lines.partition_point(|&s| s <= offset).max(1);
-        let start = self.lines.get(line - 1).copied().unwrap_or(0);
-        let column = text.get(start..offset).map_or(1, |t| t.chars().count() + 1);
+        let mut start = self.lines.get(line - 1).copied().unwrap_or(0);
+        let mut column = 1;
+        // From the last checkpoint of this line before `offset`, if any.
+        let k = self.checkpoints.partition_point(|&(b, _)| b <= offset);
+        if let Some(&(b, c)) = k.checked_sub(1).and_then(|k| self.checkpoints.get(k)) {
+            if b > start {
+                (start, column) = (b, c);
+            }
+        }
+        let column = text
+            .get(start..offset)
+            .map_or(1, |t| column + t.chars().count());
         Pos { line, column }
     }
     fn pos(&self, n: Node) -> Pos {
@@ -140,9 +250,15 @@ impl<'d, 'i> Reader<'_, 'd, 'i> {
     }
     /// An attribute with the position of its value.
     fn attr(&self, n: Node, name: &str) -> Option<Located<String>> {
-        n.attributes().find(|a| a.name() == name).map(|a| Located {
-            value: a.value().to_string(),
-            pos: self.at(a.range_value().start),
+        n.attributes().find(|a| a.name() == name).map(|a| {
+            let range = a.range_value();
+            let pos = self.at(range.start);
+            let raw = self.doc.input_text().get(range).unwrap_or_default();
+            Located {
+                value: a.value().to_string(),
+                pos,
+                char_pos: char_positions(raw, pos, a.value().chars().count()),
+            }
         })
     }
     /// A required attribute; reported (PR202) when missing.
@@ -296,6 +412,44 @@ impl<'d, 'i> Reader<'_, 'd, 'i> {
     }
 }
 
+/// Where each of the `decoded` characters of an attribute value whose text
+/// in the file is `raw` (starting at `start`) is, and where the value ends;
+/// empty when each character is one column after the previous one. A
+/// reference (`&amp;`, `&#10;`) is one character of the value; `\r\n` is one
+/// (a blank: attribute-value normalization) and ends a line.
+fn char_positions(raw: &str, start: Pos, decoded: usize) -> Vec<Pos> {
+    if !raw.contains(['&', '\n', '\r']) {
+        return Vec::new();
+    }
+    let mut out = Vec::with_capacity(decoded + 1);
+    let mut pos = start;
+    let mut rest = raw;
+    while let Some(c) = rest.chars().next() {
+        out.push(pos);
+        let unit = if c == '&' {
+            rest.find(';').map_or(1, |i| i + 1)
+        } else if rest.starts_with("\r\n") {
+            2
+        } else {
+            c.len_utf8()
+        };
+        let text = rest.get(..unit).unwrap_or(rest);
+        if text.ends_with('\n') {
+            pos = Pos {
+                line: pos.line + 1,
+                column: 1,
+            };
+        } else {
+            pos.column += text.chars().count();
+        }
+        rest = rest.get(unit..).unwrap_or_default();
+    }
+    // Reported positions never go past the value's end.
+    out.truncate(decoded);
+    out.resize(decoded + 1, pos);
+    out
+}
+
 /// A decimal or `0x` hexadecimal number (surrounding blanks allowed).
 pub fn parse_number(s: &str) -> Option<u64> {
     let s = s.trim();
@@ -408,6 +562,81 @@ mod tests {
         let (_, d) = run(&text);
         assert_eq!(codes(&d), [("PR203", 7, 23)], "{d:?}");
         assert!(d[0].message.contains("FLEX register in a NOA block"));
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_before_parsing() {
+        // 100,000 levels overflowed the parser's stack (its recursion per level).
+        let deep = format!("<metrics>\n{}", "<a>".repeat(100_000));
+        let (f, d) = run(&deep);
+        assert!(f.is_none());
+        assert_eq!(codes(&d), [("PR202", 2, 3 * 63 + 1)], "{d:?}");
+        // Comments, CDATA, quoted `>` and self-closed tags do not nest.
+        let flat = format!(
+            "<metrics>{}</metrics>",
+            "<!-- <a> --><![CDATA[<a>]]><?p <a>?><x y=\"<a>\"/>".repeat(200)
+        );
+        let (_, d) = run(&flat);
+        assert!(d.iter().all(|d| !d.message.contains("nest")), "{d:?}");
+        // Exactly the limit is read (and its unexpected elements reported).
+        let limit = format!(
+            "<metrics>{}{}</metrics>",
+            "<a>".repeat(MAX_NESTING - 1),
+            "</a>".repeat(MAX_NESTING - 1)
+        );
+        let (f, d) = run(&limit);
+        assert!(f.is_some());
+        assert_eq!(codes(&d), [("PR202", 1, 10)]);
+    }
+
+    #[test]
+    fn value_positions_count_references_and_line_breaks() {
+        let text = SET.replace(
+            r#"equation="A 1 READ""#,
+            "equation=\"1 &amp;&amp;\r\n  A &#49; READ\"",
+        );
+        let (f, d) = run(&text);
+        assert!(d.is_empty(), "{d:?}");
+        let f = f.expect("file");
+        let eq = &f.sets[0].counters[0].equation;
+        assert_eq!(eq.value, "1 &&   A 1 READ");
+        let p = |i| {
+            let p = eq.pos_at(i);
+            (p.line, p.column)
+        };
+        // `1` at the value's start; `&&` at `&amp;&amp;`; `A` on the next line.
+        assert_eq!(p(0), (4, 61));
+        assert_eq!(p(2), (4, 63));
+        assert_eq!(p(3), (4, 68));
+        assert_eq!(p(7), (5, 3));
+        assert_eq!(p(9), (5, 5));
+        assert_eq!(p(11), (5, 11));
+        assert_eq!(p(14), (5, 14));
+        assert_eq!(p(15), (5, 15));
+        assert_eq!(p(99), (5, 15));
+        assert_eq!(eq.char_pos.len(), 16);
+        // A plain value keeps no table.
+        let (f, _) = run(SET);
+        assert!(f.expect("file").sets[0].counters[0]
+            .equation
+            .char_pos
+            .is_empty());
+    }
+
+    #[test]
+    fn positions_on_one_long_line() {
+        // A file on one line (minified) counted each column from the start
+        // of the file: quadratic. Positions are the same with checkpoints.
+        let one = SET.replace('\n', " ").replace(
+            "<metrics>",
+            &format!("<metrics x=\"{}\">", "é ".repeat(5000)),
+        );
+        let text = one.replace(r#"address="37000""#, r#"address="0xZZ""#);
+        let (_, d) = run(&text);
+        let at = text.find("0xZZ").expect("0xZZ");
+        assert_eq!(codes(&d), [("PR202", 1, text[..at].chars().count() + 1)]);
+        let p = checkpoints(&text);
+        assert!(p.len() > 2 && p.iter().all(|&(b, c)| text[..b].chars().count() + 1 == c));
     }
 
     #[test]

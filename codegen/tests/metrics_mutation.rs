@@ -1,0 +1,1629 @@
+//! Mutation testing of the metric-set front end: the shipped IGT XML files
+//! (and single sets cut out of them, which load fast) damaged in many ways
+//! and run through `metrics::load`; a file that still loads clean is then
+//! evaluated (`interp`, every counter, on many samples and devices) and
+//! emitted (`emit::emit_file`, whose output must parse as Rust).
+//!
+//! Checks per input: no panic (each input runs under `catch_unwind`; the
+//! panic's location and the input are reported), every rejected input has
+//! a diagnostic, every diagnostic names the file and lies inside its text
+//! (line in `1..=lines`, where a text ending in `\n` has an empty last line;
+//! column in `1..=chars + 1` of that line; lines end at `\n`, as the XML
+//! reader counts them).
+//!
+//! A short run (`short_run`) is part of `cargo test`; the long run is ignored:
+//!
+//! ```text
+//! CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true \
+//!     cargo test -p perfregs-codegen --release --test metrics_mutation -- --ignored --nocapture
+//! ```
+//!
+//! Environment: `PERFREGS_XML_MUTATIONS` (inputs, default 200,000),
+//! `PERFREGS_XML_MUTATION_SEED` (decimal or `0x` hex, default [`SEED`]),
+//! `PERFREGS_XML_MUTATION_START` (first input index, default 0),
+//! `PERFREGS_XML_MUTATION_THREADS` (default 1), `PERFREGS_XML_MUTATION_TRACE`
+//! (set: name each input before it runs, to find the input of an abort such
+//! as a stack overflow, which no panic hook sees). Input `i` of a seed is a
+//! function of the two alone.
+
+use perfregs_codegen::diag::Diagnostic;
+use perfregs_codegen::metrics::{self, emit, interp, Loaded};
+use perfregs_codegen::Ir;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+use std::sync::{Once, OnceLock};
+use std::time::{Duration, Instant};
+
+/// Default seed.
+const SEED: u64 = 0x0A11_5E75_F022_0001;
+
+/// An input slower than this is a failure (exponential evaluation, ...). The
+/// slowest of a 300,000-input run (5.3 MB: 51 sets whose counters each name
+/// up to 75 others) took 5.2 s, load, evaluation and emission together.
+const SLOW: Duration = Duration::from_secs(30);
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    match std::env::var(name) {
+        Ok(v) => {
+            let v = v.trim().replace('_', "");
+            let parsed = match v.strip_prefix("0x") {
+                Some(hex) => u64::from_str_radix(hex, 16),
+                None => v.parse(),
+            };
+            parsed.unwrap_or_else(|e| panic!("{name}={v}: {e}"))
+        }
+        Err(_) => default,
+    }
+}
+
+// ---------------------------------------------------------------- PRNG
+
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// xorshift64*, seeded through SplitMix64.
+struct Rng(u64);
+
+impl Rng {
+    fn for_input(seed: u64, index: u64) -> Rng {
+        Rng(splitmix(seed ^ splitmix(index)) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn one_in(&mut self, n: usize) -> bool {
+        self.below(n) == 0
+    }
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+}
+
+// ---------------------------------------------------------------- corpus
+
+/// One undamaged input: a shipped file, or one set of it.
+struct Base {
+    /// File name given to `load` (`metricsets/oa-bdw.xml`).
+    file: &'static str,
+    project: &'static str,
+    /// `oa-bdw.xml` or `oa-bdw.xml#RenderBasic`.
+    label: String,
+    text: String,
+}
+
+struct Corpus {
+    bases: Vec<Base>,
+    /// Index of the first single-set base (before it: whole files).
+    first_slice: usize,
+}
+
+fn corpus() -> &'static Corpus {
+    static C: OnceLock<Corpus> = OnceLock::new();
+    C.get_or_init(|| {
+        let mut bases = Vec::new();
+        for (file, project, text) in perfregs_regdefs::METRIC_SETS {
+            bases.push(Base {
+                file,
+                project,
+                label: file.rsplit('/').next().unwrap_or(file).to_string(),
+                text: text.to_string(),
+            });
+        }
+        let first_slice = bases.len();
+        for (file, project, text) in perfregs_regdefs::METRIC_SETS {
+            let starts: Vec<usize> = text.match_indices("  <set ").map(|(i, _)| i).collect();
+            let Some(&first) = starts.first() else {
+                continue;
+            };
+            let prologue = &text[..first];
+            for &s in &starts {
+                let end = s + text[s..].find("</set>").expect("</set>") + "</set>".len();
+                let set = &text[s..end];
+                let sym = set
+                    .split("symbol_name=\"")
+                    .nth(1)
+                    .and_then(|r| r.split('"').next())
+                    .unwrap_or("?");
+                bases.push(Base {
+                    file,
+                    project,
+                    label: format!("{}#{sym}", file.rsplit('/').next().unwrap_or(file)),
+                    text: format!("{prologue}{set}\n</metrics>\n"),
+                });
+            }
+        }
+        Corpus { bases, first_slice }
+    })
+}
+
+fn ir() -> &'static Ir {
+    static IR: OnceLock<Ir> = OnceLock::new();
+    IR.get_or_init(|| {
+        perfregs_codegen::compile_path(Path::new(perfregs_regdefs::dir()))
+            .expect("shipped descriptions")
+    })
+}
+
+/// HAL address expressions per project (as `metrics/build.rs` makes them).
+fn addresses(project: &str) -> &'static HashMap<u64, String> {
+    static A: OnceLock<BTreeMap<String, HashMap<u64, String>>> = OnceLock::new();
+    let all = A.get_or_init(|| {
+        perfregs_regdefs::METRIC_SETS
+            .iter()
+            .map(|(_, p, _)| (p.to_string(), emit::hal_addresses(ir(), p, "hal")))
+            .collect()
+    });
+    &all[project]
+}
+
+// ---------------------------------------------------------------- mutations
+
+/// Things that mean something to XML, or to the RPN, or to a lexer.
+const INSERTS: &[&str] = &[
+    "<",
+    ">",
+    "/>",
+    "</",
+    "\"",
+    "'",
+    "=",
+    "&",
+    "&amp;",
+    "&amp",
+    "&lt;",
+    "&gt;",
+    "&quot;",
+    "&#10;",
+    "&#13;",
+    "&#9;",
+    "&#x26;",
+    "&#38;",
+    "&#0;",
+    "&#x0;",
+    "&#xFFFFFFFF;",
+    "&#1114112;",
+    "&#xD800;",
+    "&bogus;",
+    "&;",
+    "&#;",
+    "&#x;",
+    "<!--",
+    "-->",
+    "<!-- c -->",
+    "<![CDATA[",
+    "]]>",
+    "<![CDATA[x]]>",
+    "<?",
+    "?>",
+    "<?pi x?>",
+    "<!DOCTYPE metrics>",
+    "<!DOCTYPE m [<!ENTITY e \"&e;\">]>",
+    "<!ENTITY",
+    "\n",
+    "\r",
+    "\r\n",
+    "\t",
+    " ",
+    "  ",
+    "\u{FEFF}",
+    "\0",
+    "\u{1}",
+    "\u{7F}",
+    "\u{85}",
+    "\u{A0}",
+    "\u{2028}",
+    "\u{3000}",
+    "é",
+    "\u{1F600}",
+    "\u{FFFD}",
+    "\u{FFFF}",
+    "\u{10FFFF}",
+    "\u{301}",
+    "$",
+    "$$",
+    "$_",
+    "READ",
+    "UADD",
+    "FDIV",
+    "&&",
+    "<<",
+    ">>",
+    "==",
+    "0x",
+    "-",
+    "xmlns=\"x\"",
+    "xmlns:a=\"b\"",
+    "a:b",
+    "<counter/>",
+    "<set/>",
+    "<register/>",
+    "<register_config/>",
+    "<x>",
+    "</x>",
+];
+
+/// Replacements for a number (addresses, values, READ indices, literals).
+const NUMBERS: &[&str] = &[
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "7",
+    "8",
+    "35",
+    "36",
+    "44",
+    "45",
+    "63",
+    "64",
+    "65",
+    "255",
+    "256",
+    "0x0",
+    "0x1",
+    "0x3",
+    "0x4",
+    "0x2710",
+    "0x9888",
+    "0xFFFF",
+    "0xFFFFFFFF",
+    "0x100000000",
+    "0x7FFFFFFFFFFFFFFF",
+    "0xFFFFFFFFFFFFFFFF",
+    "0x10000000000000000",
+    "0xFFFFFFFFFFFFFFFFFFFF",
+    "4294967295",
+    "4294967296",
+    "9223372036854775807",
+    "9223372036854775808",
+    "18446744073709551615",
+    "18446744073709551616",
+    "99999999999999999999999999999",
+    "-1",
+    "-0x1",
+    "-9223372036854775808",
+    "+1",
+    "1e3",
+    "1.0",
+    ".5",
+    "1.5",
+    "NaN",
+    "inf",
+    "0b11",
+    "0o17",
+    "0x",
+    "0X",
+    "0xG",
+    "0x-1",
+    "00",
+    "1_0",
+    "0x_1",
+    " 1",
+    "1 ",
+    "１",
+    "٣",
+    "0x\u{FF10}",
+    "",
+];
+
+/// Replacement attribute values (names, types, units...).
+const VALUES: &[&str] = &[
+    "",
+    " ",
+    "x",
+    "X",
+    "_",
+    "__",
+    "1",
+    "a b",
+    "uint64",
+    "uint32",
+    "float",
+    "double",
+    "bool",
+    "UINT64",
+    "OA",
+    "NOA",
+    "FLEX",
+    "oa",
+    "MUX",
+    "max",
+    "availability",
+    "rt",
+    "self",
+    "super",
+    "fn",
+    "r#fn",
+    "crate",
+    "type",
+    "match",
+    "test_oa",
+    "render_basic",
+    "gpu_time",
+    "GpuTime",
+    "RenderBasic",
+    "Bad Name",
+    "é",
+    "\u{1F600}",
+    "&amp;",
+    "&lt;&gt;",
+    "&quot;",
+    "{",
+    "}",
+    "\\",
+    "\\\"",
+    "\\u{0}",
+    "&#10;",
+    "&#0;",
+    "'",
+    "\"\"",
+    "%s",
+    "{0}",
+    "*/",
+    "/*",
+    "//",
+    "#",
+    "]]>",
+    "\u{202E}",
+    "\u{FEFF}",
+];
+
+/// Tokens an equation may hold (and some it may not).
+const TOKENS: &[&str] = &[
+    "A",
+    "B",
+    "C",
+    "GPU_TIME",
+    "GPU_CLOCK",
+    "PERFCNT",
+    "READ",
+    "0",
+    "1",
+    "2",
+    "7",
+    "8",
+    "35",
+    "36",
+    "44",
+    "45",
+    "63",
+    "64",
+    "0x0",
+    "0xFFFFFFFFFFFFFFFF",
+    "18446744073709551615",
+    "18446744073709551616",
+    "true",
+    "false",
+    "UADD",
+    "USUB",
+    "UMUL",
+    "UDIV",
+    "UMIN",
+    "AND",
+    "OR",
+    "<<",
+    ">>",
+    "&lt;&lt;",
+    "&gt;&gt;",
+    "ULT",
+    "ULTE",
+    "UGT",
+    "UGTE",
+    "==",
+    "FADD",
+    "FSUB",
+    "FMUL",
+    "FDIV",
+    "FMAX",
+    "&&",
+    "&amp;&amp;",
+    "$GpuTime",
+    "$GpuCoreClocks",
+    "$EuCoresTotalCount",
+    "$EuSlicesTotalCount",
+    "$EuSubslicesTotalCount",
+    "$EuThreadsCount",
+    "$SliceMask",
+    "$SubsliceMask",
+    "$DualSubsliceMask",
+    "$GpuMaxFrequency",
+    "$GpuMinFrequency",
+    "$GpuTimestampFrequency",
+    "$QueryMode",
+    "$",
+    "$1",
+    "$Nope",
+    "$$GpuTime",
+    "$é",
+    "READ READ",
+    "uadd",
+    "UADDX",
+    "1.5",
+    "-1",
+    "\u{1F600}",
+    "&#10;",
+    "&#9;",
+    "&#x20;",
+    "\t",
+    "\u{A0}",
+    "\u{2028}",
+];
+
+/// Operators for generated equations.
+const OPS: &[&str] = &[
+    "UADD",
+    "USUB",
+    "UMUL",
+    "UDIV",
+    "UMIN",
+    "AND",
+    "OR",
+    "&lt;&lt;",
+    "&gt;&gt;",
+    "ULT",
+    "ULTE",
+    "UGT",
+    "UGTE",
+    "==",
+    "FADD",
+    "FSUB",
+    "FMUL",
+    "FDIV",
+    "FMAX",
+    "&amp;&amp;",
+];
+
+/// Operands for generated equations.
+const OPERANDS: &[&str] = &[
+    "0",
+    "1",
+    "64",
+    "0xFFFFFFFFFFFFFFFF",
+    "A 0 READ",
+    "A 7 READ",
+    "B 3 READ",
+    "C 2 READ",
+    "GPU_TIME 0 READ",
+    "PERFCNT 1 READ",
+    "$EuCoresTotalCount",
+    "$GpuTimestampFrequency",
+    "$SliceMask",
+    "$QueryMode",
+    "true",
+];
+
+/// Names of the operators (the statistics count each one drawn).
+const OP_NAMES: &[&str] = &[
+    "flip",
+    "delete",
+    "insert",
+    "dup-span",
+    "dup-element",
+    "delete-line",
+    "swap-lines",
+    "truncate",
+    "number",
+    "value",
+    "token",
+    "quote",
+    "entity",
+    "nest",
+    "deep-rpn",
+    "refs",
+    "dag",
+    "self-ref",
+    "read",
+    "div-chain",
+    "whole",
+];
+
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn any_pos(rng: &mut Rng, s: &str) -> usize {
+    floor_boundary(s, rng.below(s.len() + 1))
+}
+
+/// Byte spans of lines (with their `\n`).
+fn line_spans(s: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, _) in s.match_indices('\n') {
+        out.push((start, i + 1));
+        start = i + 1;
+    }
+    if start < s.len() {
+        out.push((start, s.len()));
+    }
+    out
+}
+
+/// Value spans (inside the quotes) of every attribute named `names`.
+fn attr_spans(s: &str, names: &[&str]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for n in names {
+        let pat = format!(" {n}=\"");
+        for (i, _) in s.match_indices(&pat) {
+            let a = i + pat.len();
+            if let Some(e) = s[a..].find('"') {
+                out.push((a, a + e));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every attribute value span.
+fn any_attr_spans(s: &str) -> Vec<(usize, usize)> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 1;
+    while i < b.len() {
+        if b[i] == b'"' && b[i - 1] == b'=' {
+            if let Some(e) = s[i + 1..].find('"') {
+                out.push((i + 1, i + 1 + e));
+                i += e + 2;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Spans of whole elements starting with `<tag` and ending at `/>` or `</tag>`.
+fn element_spans(s: &str, tag: &str) -> Vec<(usize, usize)> {
+    let open = format!("<{tag} ");
+    let close = format!("</{tag}>");
+    let mut out = Vec::new();
+    for (i, _) in s.match_indices(&open) {
+        let rest = &s[i..];
+        let e = match (rest.find("/>"), rest.find(&close), rest.find('>')) {
+            (Some(a), _, Some(g)) if a + 1 == g => a + 2,
+            (_, Some(c), _) => c + close.len(),
+            _ => continue,
+        };
+        out.push((i, i + e));
+    }
+    out
+}
+
+/// Counters per set: (symbol_name, equation value span), in file order.
+fn counters_by_set(s: &str) -> Vec<Vec<(String, (usize, usize))>> {
+    let sets: Vec<usize> = s.match_indices("<set ").map(|(i, _)| i).collect();
+    let mut out: Vec<Vec<(String, (usize, usize))>> = vec![Vec::new(); sets.len().max(1)];
+    for (a, e) in element_spans(s, "counter") {
+        let el = &s[a..e];
+        let sym = el
+            .split(" symbol_name=\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next());
+        let eq = attr_spans(el, &["equation"]);
+        if let (Some(sym), Some(&(x, y))) = (sym, eq.first()) {
+            let k = sets.partition_point(|&p| p <= a).saturating_sub(1);
+            out[k].push((sym.to_string(), (a + x, a + y)));
+        }
+    }
+    out
+}
+
+/// A generated RPN `depth` operators deep.
+fn deep_rpn(rng: &mut Rng, depth: usize) -> String {
+    let shape = rng.below(5);
+    let op = rng.pick(OPS);
+    let v = rng.pick(OPERANDS);
+    match shape {
+        // Left-deep: `v v OP v OP ...`.
+        0 => {
+            let mut s = String::from(v);
+            for _ in 0..depth {
+                s.push(' ');
+                s.push_str(v);
+                s.push(' ');
+                s.push_str(op);
+            }
+            s
+        }
+        // Right-deep: `v v v ... OP OP OP`.
+        1 => {
+            let mut s = format!("{v} ").repeat(depth + 1);
+            s.push_str(&format!("{op} ").repeat(depth));
+            s
+        }
+        // Mixed operators and operands, left-deep.
+        2 => {
+            let mut s = rng.pick(OPERANDS).to_string();
+            for _ in 0..depth {
+                s.push(' ');
+                s.push_str(rng.pick(OPERANDS));
+                s.push(' ');
+                s.push_str(rng.pick(OPS));
+            }
+            s
+        }
+        // Values left over.
+        3 => format!("{v} ").repeat(depth),
+        // Operators without operands.
+        _ => format!("{op} ").repeat(depth),
+    }
+}
+
+/// Apply one mutation; returns `operator: what was done`.
+fn mutate_once(rng: &mut Rng, text: &mut String) -> String {
+    let op = {
+        // Weights: the structural ones more often.
+        let w: &[(usize, &str)] = &[
+            (8, "flip"),
+            (6, "delete"),
+            (8, "insert"),
+            (3, "dup-span"),
+            (4, "dup-element"),
+            (4, "delete-line"),
+            (3, "swap-lines"),
+            (2, "truncate"),
+            (8, "number"),
+            (6, "value"),
+            (10, "token"),
+            (3, "quote"),
+            (3, "entity"),
+            (2, "nest"),
+            (3, "deep-rpn"),
+            (2, "refs"),
+            (2, "dag"),
+            (2, "self-ref"),
+            (3, "read"),
+            (2, "div-chain"),
+            (3, "whole"),
+        ];
+        let total: usize = w.iter().map(|x| x.0).sum();
+        let mut r = rng.below(total);
+        let mut chosen = "flip";
+        for &(n, name) in w {
+            if r < n {
+                chosen = name;
+                break;
+            }
+            r -= n;
+        }
+        chosen
+    };
+    let what = mutate_with(rng, text, op);
+    format!("{op}: {what}")
+}
+
+fn mutate_with(rng: &mut Rng, text: &mut String, op: &str) -> String {
+    let eq_attrs = ["equation", "max_equation", "availability"];
+    match op {
+        "flip" => {
+            let at = any_pos(rng, text);
+            // One character.
+            let end = text[at..]
+                .char_indices()
+                .nth(1)
+                .map_or(text.len(), |(i, _)| at + i);
+            let with = rng.pick(INSERTS);
+            text.replace_range(at..end, with);
+            format!("flip byte {at} to {with:?}")
+        }
+        "delete" => {
+            let a = any_pos(rng, text);
+            let len = rng.pick(&[1usize, 1, 2, 5, 20, 200]);
+            let e = floor_boundary(text, a + len);
+            text.replace_range(a..e, "");
+            format!("delete bytes {a}..{e}")
+        }
+        "insert" => {
+            let at = any_pos(rng, text);
+            let s = rng.pick(INSERTS);
+            text.insert_str(at, s);
+            format!("insert {s:?} at byte {at}")
+        }
+        "dup-span" => {
+            let a = any_pos(rng, text);
+            let e = floor_boundary(text, a + rng.below(400));
+            let at = any_pos(rng, text);
+            let s = text[a..e].to_string();
+            text.insert_str(at, &s);
+            format!("duplicate bytes {a}..{e} at byte {at}")
+        }
+        "dup-element" => {
+            let tag = rng.pick(&["counter", "register", "register_config", "set"]);
+            let spans = element_spans(text, tag);
+            if spans.is_empty() {
+                return format!("dup-element <{tag}>: none (no-op)");
+            }
+            let (a, e) = spans[rng.below(spans.len())];
+            let s = text[a..e].to_string();
+            let times = rng.pick(&[1usize, 1, 2, 50]);
+            let at = if rng.one_in(2) { e } else { a };
+            text.insert_str(at, &format!("\n{s}").repeat(times));
+            format!("duplicate <{tag}> at {a}..{e} x{times}")
+        }
+        "delete-line" => {
+            let l = line_spans(text);
+            if l.is_empty() {
+                return "delete-line: empty (no-op)".into();
+            }
+            let k = rng.below(l.len());
+            let n = rng.pick(&[1usize, 1, 3, 20]);
+            let (a, _) = l[k];
+            let e = l[(k + n - 1).min(l.len() - 1)].1;
+            text.replace_range(a..e, "");
+            format!("delete lines {}..{}", k + 1, k + n)
+        }
+        "swap-lines" => {
+            let l = line_spans(text);
+            if l.len() < 2 {
+                return "swap-lines: too short (no-op)".into();
+            }
+            let (mut i, mut j) = (rng.below(l.len()), rng.below(l.len()));
+            if i > j {
+                std::mem::swap(&mut i, &mut j);
+            }
+            if i == j {
+                return "swap-lines: same line (no-op)".into();
+            }
+            let (a, b) = (
+                text[l[i].0..l[i].1].to_string(),
+                text[l[j].0..l[j].1].to_string(),
+            );
+            text.replace_range(l[j].0..l[j].1, &a);
+            text.replace_range(l[i].0..l[i].1, &b);
+            format!("swap lines {} and {}", i + 1, j + 1)
+        }
+        "truncate" => {
+            let at = any_pos(rng, text);
+            text.truncate(at);
+            format!("truncate at byte {at}")
+        }
+        "number" => {
+            // A number anywhere (attribute values, addresses, READ indices).
+            let b = text.as_bytes();
+            let from = rng.below(b.len() + 1);
+            let found = (from..b.len())
+                .chain(0..from)
+                .find(|&i| b[i].is_ascii_digit() && (i == 0 || !b[i - 1].is_ascii_alphanumeric()));
+            let Some(a) = found else {
+                return "number: none (no-op)".into();
+            };
+            let mut e = a + 1;
+            if b[a] == b'0' && b.get(e).is_some_and(|c| *c == b'x' || *c == b'X') {
+                e += 1;
+            }
+            while e < b.len() && b[e].is_ascii_hexdigit() {
+                e += 1;
+            }
+            let with = rng.pick(NUMBERS);
+            text.replace_range(a..e, with);
+            format!("number at byte {a} -> {with:?}")
+        }
+        "value" => {
+            let spans = any_attr_spans(text);
+            if spans.is_empty() {
+                return "value: no attribute (no-op)".into();
+            }
+            let (a, e) = spans[rng.below(spans.len())];
+            let with = if rng.one_in(8) {
+                // A very long value.
+                "x".repeat(rng.pick(&[1000usize, 100_000]))
+            } else {
+                rng.pick(VALUES).to_string()
+            };
+            text.replace_range(a..e, &with);
+            format!("attribute value at {a}..{e} -> {:?}", trim(&with))
+        }
+        "token" => {
+            let spans = attr_spans(text, &eq_attrs);
+            if spans.is_empty() {
+                return "token: no equation (no-op)".into();
+            }
+            let (a, e) = spans[rng.below(spans.len())];
+            let mut toks: Vec<String> = text[a..e].split(' ').map(String::from).collect();
+            let n = toks.len();
+            let what = match rng.below(5) {
+                0 if n > 1 => {
+                    let (i, j) = (rng.below(n), rng.below(n));
+                    toks.swap(i, j);
+                    format!("swap tokens {i} and {j}")
+                }
+                1 => {
+                    let i = rng.below(n);
+                    toks.remove(i);
+                    format!("delete token {i}")
+                }
+                2 => {
+                    let i = rng.below(n);
+                    let t = toks[i].clone();
+                    toks.insert(i, t);
+                    format!("duplicate token {i}")
+                }
+                3 => {
+                    let i = rng.below(n + 1);
+                    let t = rng.pick(TOKENS);
+                    toks.insert(i, t.into());
+                    format!("insert token {t:?} at {i}")
+                }
+                _ => {
+                    let i = rng.below(n);
+                    let t = rng.pick(TOKENS);
+                    toks[i] = t.into();
+                    format!("token {i} -> {t:?}")
+                }
+            };
+            let sep = if rng.one_in(10) {
+                rng.pick(&["  ", "\t", "\n", "&#10;", " \n   "])
+            } else {
+                " "
+            };
+            text.replace_range(a..e, &toks.join(sep));
+            format!("equation at byte {a}: {what} (separator {sep:?})")
+        }
+        "quote" => {
+            let qs: Vec<usize> = text.match_indices('"').map(|(i, _)| i).collect();
+            if qs.is_empty() || rng.one_in(3) {
+                let at = any_pos(rng, text);
+                let q = rng.pick(&["\"", "'", "\"\"", "=\""]);
+                text.insert_str(at, q);
+                return format!("insert quote {q:?} at byte {at}");
+            }
+            let i = qs[rng.below(qs.len())];
+            let with = rng.pick(&["", "'", "\"\"", "\u{201C}"]);
+            text.replace_range(i..i + 1, with);
+            format!("quote at byte {i} -> {with:?}")
+        }
+        "entity" => {
+            let es: Vec<usize> = text.match_indices('&').map(|(i, _)| i).collect();
+            let with = rng.pick(&[
+                "&amp",
+                "&",
+                "&am;",
+                "&#38;",
+                "&#x26;",
+                "&#0;",
+                "&#xFFFFFFFF;",
+                "&AMP;",
+                "&amp;amp;",
+                "&#99999999999999999999;",
+                "&lt",
+                "&#x3C;",
+                "&#60;",
+                "&#xD800;",
+            ]);
+            if es.is_empty() {
+                let at = any_pos(rng, text);
+                text.insert_str(at, with);
+                return format!("insert entity {with:?} at byte {at}");
+            }
+            let i = es[rng.below(es.len())];
+            let e = text[i..]
+                .find(';')
+                .map_or(i + 1, |k| (i + k + 1).min(i + 8));
+            let e = floor_boundary(text, e);
+            text.replace_range(i..e, with);
+            format!("entity at byte {i} -> {with:?}")
+        }
+        "nest" => {
+            let at = any_pos(rng, text);
+            let depth = rng.pick(&[16usize, 256, 1000, 10_000, 100_000]);
+            let (open, close) = rng.pick(&[
+                ("<a>", "</a>"),
+                ("<set>", "</set>"),
+                ("<counter>", "</counter>"),
+                ("<a x=\"1\">", "</a>"),
+                ("<!--", "-->"),
+            ]);
+            let mut s = open.repeat(depth);
+            if rng.one_in(2) {
+                s.push_str(&close.repeat(depth));
+            }
+            text.insert_str(at, &s);
+            format!("nest {open:?} x{depth} at byte {at}")
+        }
+        "deep-rpn" => {
+            let spans = attr_spans(text, &eq_attrs);
+            if spans.is_empty() {
+                return "deep-rpn: no equation (no-op)".into();
+            }
+            let (a, e) = spans[rng.below(spans.len())];
+            let depth = rng.pick(&[10usize, 100, 255, 256, 257, 1000, 5000, 20_000]);
+            let s = deep_rpn(rng, depth);
+            text.replace_range(a..e, &s);
+            format!("equation at byte {a} -> deep RPN x{depth}: {}", trim(&s))
+        }
+        "refs" => {
+            // `$` references to every counter of the set (itself included: a cycle).
+            let sets = counters_by_set(text);
+            let Some(cs) = sets.get(rng.below(sets.len())).filter(|c| !c.is_empty()) else {
+                return "refs: no counter (no-op)".into();
+            };
+            let (_, (a, e)) = cs[rng.below(cs.len())].clone();
+            let op = rng.pick(&["UADD", "FADD", "UMUL", "FMAX"]);
+            let mut s = format!("${}", cs[0].0);
+            for (sym, _) in &cs[1..] {
+                s.push_str(&format!(" ${sym} {op}"));
+            }
+            text.replace_range(a..e, &s);
+            format!(
+                "equation at byte {a} -> every counter of the set ({})",
+                trim(&s)
+            )
+        }
+        "dag" => {
+            // Every counter's equation refers to every earlier counter of its
+            // set (no cycle: loads clean when the types allow it).
+            let sets = counters_by_set(text);
+            let mut edits: Vec<((usize, usize), String)> = Vec::new();
+            let all = rng.one_in(2);
+            for cs in &sets {
+                for k in 1..cs.len() {
+                    let op = if all { "UADD" } else { "FADD" };
+                    let mut s = format!("${}", cs[0].0);
+                    for (sym, _) in &cs[1..k] {
+                        s.push_str(&format!(" ${sym} {op}"));
+                    }
+                    edits.push((cs[k].1, s));
+                }
+            }
+            edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+            let n = edits.len();
+            for ((a, e), s) in edits {
+                text.replace_range(a..e, &s);
+            }
+            format!("every equation refers to every earlier counter ({n} equations)")
+        }
+        "self-ref" => {
+            let sets = counters_by_set(text);
+            let Some(cs) = sets.get(rng.below(sets.len())).filter(|c| !c.is_empty()) else {
+                return "self-ref: no counter (no-op)".into();
+            };
+            let (sym, (a, e)) = cs[rng.below(cs.len())].clone();
+            let s = rng.pick(&["${s}", "${s} 1 UADD", "1 ${s} UDIV", "${s} ${s} FADD"]);
+            let s = s.replace("{s}", &sym);
+            text.replace_range(a..e, &s);
+            format!("equation at byte {a} -> {s:?}")
+        }
+        "read" => {
+            let spans = attr_spans(text, &eq_attrs);
+            if spans.is_empty() {
+                return "read: no equation (no-op)".into();
+            }
+            let (a, e) = spans[rng.below(spans.len())];
+            let src = rng.pick(&["A", "B", "C", "GPU_TIME", "GPU_CLOCK", "PERFCNT", "X", "$A"]);
+            let idx = rng.pick(NUMBERS);
+            let s = format!("{src} {idx} READ");
+            text.replace_range(a..e, &s);
+            format!("equation at byte {a} -> {s:?}")
+        }
+        "div-chain" => {
+            let spans = attr_spans(text, &eq_attrs);
+            if spans.is_empty() {
+                return "div-chain: no equation (no-op)".into();
+            }
+            let (a, e) = spans[rng.below(spans.len())];
+            let op = rng.pick(&["UDIV", "FDIV"]);
+            let n = rng.pick(&[2usize, 10, 100]);
+            let mut s = text[a..e].to_string();
+            for _ in 0..n {
+                s.push_str(&format!(
+                    " {} {op}",
+                    rng.pick(&["0", "A 0 READ", "$QueryMode", "1"])
+                ));
+            }
+            text.replace_range(a..e, &s);
+            format!("equation at byte {a}: {n} x {op}")
+        }
+        _ => {
+            let k = rng.below(8);
+            match k {
+                0 => {
+                    text.clear();
+                    "empty text".into()
+                }
+                1 => {
+                    text.insert(0, '\u{FEFF}');
+                    "UTF-8 BOM".into()
+                }
+                2 => {
+                    *text = text.replace('\n', "\r\n");
+                    "CRLF line ends".into()
+                }
+                3 => {
+                    *text = text.replace('\n', "\r");
+                    "CR line ends".into()
+                }
+                4 => {
+                    *text = text.replace('\n', " ");
+                    "one line".into()
+                }
+                5 => {
+                    let at = any_pos(rng, text);
+                    text.insert_str(at, &" ".repeat(200_000));
+                    format!("200,000 blanks at byte {at}")
+                }
+                6 => {
+                    // Without the XML declaration.
+                    let e = text.find("?>").map_or(0, |i| i + 2);
+                    text.replace_range(..e, "");
+                    "no XML declaration".into()
+                }
+                _ => {
+                    let at = any_pos(rng, text);
+                    let s = "\u{10FFFF}\u{FFFE}\u{D7FF}\u{E000}\u{0085}";
+                    text.insert_str(at, s);
+                    format!("odd characters at byte {at}")
+                }
+            }
+        }
+    }
+}
+
+fn trim(s: &str) -> String {
+    if s.chars().count() <= 80 {
+        s.to_string()
+    } else {
+        format!(
+            "{}... ({} bytes)",
+            s.chars().take(80).collect::<String>(),
+            s.len()
+        )
+    }
+}
+
+// ---------------------------------------------------------------- cases
+
+struct Case {
+    seed: u64,
+    index: u64,
+    base: usize,
+    mutations: Vec<String>,
+    text: String,
+}
+
+fn make_case(c: &Corpus, seed: u64, index: u64) -> Case {
+    let mut rng = Rng::for_input(seed, index);
+    // A whole file one time in 64 (they are large): otherwise one set.
+    let base = if rng.one_in(64) {
+        rng.below(c.first_slice)
+    } else {
+        c.first_slice + rng.below(c.bases.len() - c.first_slice)
+    };
+    let mut n = 1;
+    while n < 5 && rng.one_in(2) {
+        n += 1;
+    }
+    let mut text = c.bases[base].text.clone();
+    let mutations = (0..n).map(|_| mutate_once(&mut rng, &mut text)).collect();
+    Case {
+        seed,
+        index,
+        base,
+        mutations,
+        text,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Clean,
+    Rejected(&'static str, usize),
+}
+
+struct Failure {
+    signature: String,
+    detail: String,
+}
+
+thread_local! {
+    static CAPTURED: RefCell<Option<Option<String>>> = const { RefCell::new(None) };
+}
+
+fn install_hook() {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let captured = CAPTURED.with(|c| match c.borrow_mut().as_mut() {
+                Some(slot) => {
+                    let msg = info
+                        .payload()
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "<non-string payload>".into());
+                    let at = info
+                        .location()
+                        .map_or("<unknown>".into(), |l| format!("{}:{}", l.file(), l.line()));
+                    *slot = Some(format!("{at}: {msg}"));
+                    true
+                }
+                None => false,
+            });
+            if !captured {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// `None` when `line:column` is inside `text` (lines end at `\n`).
+fn outside(text: &str, line: usize, column: usize) -> Option<String> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    if line == 0 || line > lines.len() {
+        return Some(format!("line {line} not in 1..={}", lines.len()));
+    }
+    let len = lines[line - 1].chars().count();
+    if column == 0 || column > len + 1 {
+        return Some(format!(
+            "column {column} not in 1..={} (line {line} has {len} characters)",
+            len + 1
+        ));
+    }
+    None
+}
+
+/// Samples: nothing measured, all 0, all `u64::MAX`, and random ones.
+fn samples(rng: &mut Rng) -> Vec<interp::Sample> {
+    let mut out = vec![interp::Sample::empty()];
+    for v in [Some(0), Some(u64::MAX)] {
+        out.push(interp::Sample {
+            gpu_time: v,
+            gpu_clock: v,
+            a: [v; interp::A_COUNTERS],
+            b: [v; interp::B_COUNTERS],
+            c: [v; interp::C_COUNTERS],
+            perfcnt: [v; interp::PERFCNT_COUNTERS],
+        });
+    }
+    for _ in 0..2 {
+        let mut s = interp::Sample::empty();
+        let v = |rng: &mut Rng| match rng.below(6) {
+            0 => None,
+            1 => Some(0),
+            2 => Some(u64::MAX),
+            3 => Some(rng.next() >> rng.below(64)),
+            _ => Some(rng.next() % 100_000),
+        };
+        s.gpu_time = v(rng);
+        s.gpu_clock = v(rng);
+        for x in s.a.iter_mut() {
+            *x = v(rng);
+        }
+        for x in
+            s.b.iter_mut()
+                .chain(s.c.iter_mut())
+                .chain(s.perfcnt.iter_mut())
+        {
+            *x = v(rng);
+        }
+        out.push(s);
+    }
+    out
+}
+
+fn devices(rng: &mut Rng) -> Vec<interp::Device> {
+    let m = u64::MAX;
+    let mut r = || rng.next() >> (rng.next() % 64);
+    vec![
+        interp::Device::default(),
+        interp::Device {
+            eu_cores_total_count: m,
+            eu_slices_total_count: m,
+            eu_subslices_total_count: m,
+            eu_threads_count: m,
+            slice_mask: m,
+            subslice_mask: m,
+            dual_subslice_mask: m,
+            gpu_max_frequency: m,
+            gpu_min_frequency: m,
+            gpu_timestamp_frequency: m,
+            query_mode: m,
+        },
+        interp::Device {
+            eu_cores_total_count: 24,
+            eu_slices_total_count: 1,
+            eu_subslices_total_count: 3,
+            eu_threads_count: 7,
+            slice_mask: 1,
+            subslice_mask: 7,
+            dual_subslice_mask: 3,
+            gpu_max_frequency: 1_150_000_000,
+            gpu_min_frequency: 300_000_000,
+            gpu_timestamp_frequency: 12_500_000,
+            query_mode: 1,
+        },
+        interp::Device {
+            eu_cores_total_count: r(),
+            eu_slices_total_count: r(),
+            eu_subslices_total_count: r(),
+            eu_threads_count: r(),
+            slice_mask: r(),
+            subslice_mask: r(),
+            dual_subslice_mask: r(),
+            gpu_max_frequency: r(),
+            gpu_min_frequency: r(),
+            gpu_timestamp_frequency: r(),
+            query_mode: r(),
+        },
+    ]
+}
+
+/// Evaluate and emit a clean file; `Err` when the emitted Rust does not parse.
+fn use_clean(case: &Case, base: &Base, l: &Loaded) -> Result<(), String> {
+    let mut rng = Rng::for_input(case.seed ^ 0xC1EA, case.index);
+    let ss = samples(&mut rng);
+    let ds = devices(&mut rng);
+    for cs in &l.checked.sets {
+        for d in &ds {
+            for i in 0..cs.counters.len() {
+                let _ = interp::counter_available(cs, i, d);
+                for s in &ss {
+                    let _ = interp::counter(cs, i, s, d);
+                    let _ = interp::counter_max(cs, i, s, d);
+                }
+            }
+            for k in 0..cs.configs.len() {
+                let _ = interp::config_available(cs, k, d);
+            }
+        }
+    }
+    let module = emit::module_name(base.file, base.project);
+    let code = emit::emit_file(
+        &module,
+        base.project,
+        &l.file,
+        &l.checked,
+        addresses(base.project),
+    );
+    // The Rust of one set is parsed (a whole file's would dominate the run).
+    // syn's parser recurses deeply per level of a nested call (256 levels
+    // are allowed): give it its own large stack (rustc grows its own).
+    if l.file.sets.len() <= 2 {
+        let parsed = std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(move || {
+                syn::parse_file(&code)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            })
+            .map_err(|e| e.to_string())?
+            .join()
+            .map_err(|_| "syn panicked".to_string())?;
+        if let Err(e) = parsed {
+            return Err(format!("emitted Rust does not parse: {e}"));
+        }
+    }
+    Ok(())
+}
+
+fn run_case(case: &Case) -> Result<Outcome, Failure> {
+    install_hook();
+    let base = &corpus().bases[case.base];
+    CAPTURED.with(|c| *c.borrow_mut() = Some(None));
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let r = metrics::load(ir(), base.project, base.file, &case.text);
+        let used = match &r {
+            Ok(l) => use_clean(case, base, l),
+            Err(_) => Ok(()),
+        };
+        (r.map(|_| ()), used)
+    }));
+    let panic = CAPTURED.with(|c| c.borrow_mut().take()).flatten();
+    let diags: Vec<Diagnostic> = match result {
+        Ok((Ok(()), Ok(()))) => return Ok(Outcome::Clean),
+        Ok((Ok(()), Err(e))) => {
+            return Err(Failure {
+                signature: "emitted Rust does not parse".into(),
+                detail: e,
+            })
+        }
+        Ok((Err(d), _)) => d,
+        Err(_) => {
+            let msg = panic.unwrap_or_else(|| "<panic message not captured>".into());
+            let at = msg.split(": ").next().unwrap_or("").to_string();
+            return Err(Failure {
+                signature: format!("panic at {at}"),
+                detail: format!("panic: {msg}"),
+            });
+        }
+    };
+    let Some(first) = diags.first() else {
+        return Err(Failure {
+            signature: "rejected without a diagnostic".into(),
+            detail: "load returned Err(vec![])".into(),
+        });
+    };
+    for d in &diags {
+        let problem = if d.file != base.file {
+            Some(format!("names file {:?}", d.file))
+        } else {
+            outside(&case.text, d.pos.line, d.pos.column)
+        };
+        if let Some(p) = problem {
+            return Err(Failure {
+                signature: format!("{} outside the text", d.code),
+                detail: format!(
+                    "diagnostic outside the text ({p}; the damaged text has {} lines):\n  {}",
+                    case.text.split('\n').count(),
+                    trim(&d.to_string())
+                ),
+            });
+        }
+    }
+    Ok(Outcome::Rejected(first.code.as_str(), diags.len()))
+}
+
+fn describe(case: &Case, f: &Failure) -> String {
+    let base = &corpus().bases[case.base];
+    let mut s = format!(
+        "xml mutation seed {:#x} index {}: {}\n{}\nmutations:\n",
+        case.seed, case.index, base.label, f.detail
+    );
+    for m in &case.mutations {
+        s.push_str(&format!("  - {m}\n"));
+    }
+    s.push_str(&format!(
+        "reproduce: PERFREGS_XML_MUTATION_SEED={:#x} PERFREGS_XML_MUTATION_START={} \
+         PERFREGS_XML_MUTATIONS=1 CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true \
+         cargo test -p perfregs-codegen --release --test metrics_mutation -- --ignored --nocapture\n",
+        case.seed, case.index
+    ));
+    if case.text.len() <= 20_000 {
+        s.push_str("damaged input:\n-----8<-----\n");
+        s.push_str(&case.text);
+        s.push_str("\n-----8<-----\n");
+    } else {
+        s.push_str(&format!(
+            "(damaged input of {} bytes not shown)\n",
+            case.text.len()
+        ));
+    }
+    s
+}
+
+// ---------------------------------------------------------------- runs
+
+#[derive(Default)]
+struct Report {
+    inputs: u64,
+    clean: u64,
+    rejected: u64,
+    diagnostics: u64,
+    first_codes: BTreeMap<&'static str, u64>,
+    /// Mutations drawn, by operator.
+    ops: BTreeMap<String, u64>,
+    failures: BTreeMap<String, (u64, String)>,
+    slowest: (Duration, u64, String),
+    elapsed: Duration,
+}
+
+impl Report {
+    fn failed(&self) -> u64 {
+        self.failures.values().map(|f| f.0).sum()
+    }
+    fn merge(&mut self, o: Report) {
+        self.inputs += o.inputs;
+        self.clean += o.clean;
+        self.rejected += o.rejected;
+        self.diagnostics += o.diagnostics;
+        for (k, v) in o.first_codes {
+            *self.first_codes.entry(k).or_default() += v;
+        }
+        for (k, v) in o.ops {
+            *self.ops.entry(k).or_default() += v;
+        }
+        for (k, (n, first)) in o.failures {
+            self.failures.entry(k).or_insert((0, first)).0 += n;
+        }
+        if o.slowest.0 > self.slowest.0 {
+            self.slowest = o.slowest;
+        }
+    }
+    fn summary(&self) -> String {
+        let secs = self.elapsed.as_secs_f64();
+        let panics: u64 = self
+            .failures
+            .iter()
+            .filter(|(k, _)| k.starts_with("panic"))
+            .map(|(_, v)| v.0)
+            .sum();
+        let mut s = format!(
+            "{} inputs in {:.1} s ({:.0} inputs/s): {} clean, {} rejected with {} diagnostics, \
+             {} panics, {} failed checks in all\n",
+            self.inputs,
+            secs,
+            self.inputs as f64 / secs.max(1e-9),
+            self.clean,
+            self.rejected,
+            self.diagnostics,
+            panics,
+            self.failed()
+        );
+        s.push_str(&format!(
+            "slowest input: {:.1} ms (index {}, {})\n",
+            self.slowest.0.as_secs_f64() * 1e3,
+            self.slowest.1,
+            self.slowest.2
+        ));
+        s.push_str(&format!(
+            "rejected, by first code: {:?}\n",
+            self.first_codes
+        ));
+        s.push_str(&format!("mutations drawn: {:?}\n", self.ops));
+        for (sig, (n, first)) in &self.failures {
+            s.push_str(&format!("\nFAILURE x{n}: {sig}\nfirst case: {first}"));
+        }
+        s
+    }
+}
+
+fn run(seed: u64, start: u64, count: u64, threads: usize, progress: Option<Duration>) -> Report {
+    let c = corpus();
+    let _ = ir();
+    for (_, p, _) in perfregs_regdefs::METRIC_SETS {
+        let _ = addresses(p);
+    }
+    let t0 = Instant::now();
+    let threads = threads.max(1) as u64;
+    let trace = std::env::var_os("PERFREGS_XML_MUTATION_TRACE").is_some();
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let mut report = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let done = &done;
+                // Default stack size of spawned threads (2 MiB): stricter
+                // than the main thread of the CLI.
+                scope.spawn(move || {
+                    let mut r = Report::default();
+                    let mut last = Instant::now();
+                    let mut i = start + t;
+                    while i < start + count {
+                        let case = make_case(c, seed, i);
+                        let label = &c.bases[case.base].label;
+                        if trace {
+                            eprintln!("input {i}: {label}: {:?}", case.mutations);
+                        }
+                        for m in &case.mutations {
+                            let op = m.split(':').next().unwrap_or("");
+                            *r.ops.entry(op.to_string()).or_default() += 1;
+                        }
+                        r.inputs += 1;
+                        let began = Instant::now();
+                        let mut outcome = run_case(&case);
+                        let took = began.elapsed();
+                        if took > r.slowest.0 {
+                            r.slowest = (took, i, label.clone());
+                        }
+                        if took > SLOW && outcome.is_ok() {
+                            outcome = Err(Failure {
+                                signature: "slow input".into(),
+                                detail: format!("took {:.1} s", took.as_secs_f64()),
+                            });
+                        }
+                        match outcome {
+                            Ok(Outcome::Clean) => r.clean += 1,
+                            Ok(Outcome::Rejected(code, n)) => {
+                                r.rejected += 1;
+                                r.diagnostics += n as u64;
+                                *r.first_codes.entry(code).or_default() += 1;
+                            }
+                            Err(f) => {
+                                let e = r
+                                    .failures
+                                    .entry(f.signature.clone())
+                                    .or_insert_with(|| (0, describe(&case, &f)));
+                                if e.0 == 0 {
+                                    eprintln!("FAILURE: {}\n{}", f.signature, e.1);
+                                }
+                                e.0 += 1;
+                            }
+                        }
+                        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        if let Some(every) = progress {
+                            if t == 0 && last.elapsed() >= every {
+                                last = Instant::now();
+                                let secs = t0.elapsed().as_secs_f64();
+                                eprintln!(
+                                    "{n} / {count} inputs, {secs:.0} s, {:.0} inputs/s",
+                                    n as f64 / secs
+                                );
+                            }
+                        }
+                        i += threads;
+                    }
+                    r
+                })
+            })
+            .collect();
+        let mut total = Report::default();
+        for h in handles {
+            total.merge(h.join().expect("a mutation thread"));
+        }
+        total
+    });
+    report.elapsed = t0.elapsed();
+    report
+}
+
+/// A short deterministic run (part of `cargo test`).
+#[test]
+fn short_run() {
+    let report = run(SEED, 0, 300, 1, None);
+    eprintln!("{}", report.summary());
+    assert_eq!(report.failed(), 0, "{}", report.summary());
+    assert!(
+        report.clean > 0 && report.rejected > 0,
+        "{}",
+        report.summary()
+    );
+}
+
+#[test]
+#[ignore = "long run (minutes in --release): see the module documentation"]
+fn long_run() {
+    let count = env_u64("PERFREGS_XML_MUTATIONS", 200_000);
+    let seed = env_u64("PERFREGS_XML_MUTATION_SEED", SEED);
+    let start = env_u64("PERFREGS_XML_MUTATION_START", 0);
+    let threads = env_u64("PERFREGS_XML_MUTATION_THREADS", 1) as usize;
+    eprintln!(
+        "xml mutation run: seed {seed:#x}, inputs {start}..{}, {threads} thread(s)",
+        start + count
+    );
+    let report = run(seed, start, count, threads, Some(Duration::from_secs(30)));
+    eprintln!("{}", report.summary());
+    assert_eq!(report.failed(), 0, "failed checks: see above");
+}
+
+/// An input is a function of seed and index alone; every operator is drawn.
+#[test]
+fn inputs_are_reproducible() {
+    let c = corpus();
+    assert_eq!(c.first_slice, 4);
+    assert_eq!(c.bases.len(), 4 + 79);
+    for i in [0, 1, 77, 123_456] {
+        let (a, b) = (make_case(c, SEED, i), make_case(c, SEED, i));
+        assert_eq!(
+            (a.base, &a.text, &a.mutations),
+            (b.base, &b.text, &b.mutations)
+        );
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for i in 0..3000 {
+        let mut rng = Rng::for_input(SEED, i);
+        let mut text = c.bases[c.first_slice + (i as usize % 79)].text.clone();
+        let m = mutate_once(&mut rng, &mut text);
+        seen.insert(m.split(':').next().unwrap_or("").to_string());
+    }
+    for op in OP_NAMES {
+        assert!(seen.contains(*op), "{op} never drawn: {seen:?}");
+    }
+}
+
+#[test]
+fn position_check() {
+    assert_eq!(outside("ab\ncd\n", 3, 1), None);
+    assert!(outside("ab\ncd\n", 3, 2).is_some());
+    assert!(outside("ab\ncd\n", 4, 1).is_some());
+    assert_eq!(outside("ab\r\ncd", 1, 4), None);
+    assert!(outside("ab", 0, 1).is_some());
+    assert!(outside("ab", 1, 0).is_some());
+    assert_eq!(outside("é€x", 1, 4), None);
+}
