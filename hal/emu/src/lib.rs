@@ -626,11 +626,6 @@ impl Emulator {
             .copied()
             .unwrap_or(Bindings::empty(project));
         let mut emu = Self::assemble(bindings, registers, ranges, sku);
-        let mux = noa::Noa::new(&bindings, &|a| emu.reg_at(a));
-        if mux.is_some() {
-            emu.mux = mux.map(Box::new);
-            emu.rebuild_hot();
-        }
         if bindings.oa.is_some() {
             emu.enable_oa(OaConfig::default());
         }
@@ -639,7 +634,8 @@ impl Emulator {
 
     /// The register file of `bindings.project` with explicit bindings (a
     /// hand-built project's force-wake handshakes, steering or units). No
-    /// unit is turned on.
+    /// unit is turned on; the NOA mux, which only follows the registers,
+    /// is there when the bindings have one (as with [`Emulator::new`]).
     pub fn with_bindings(bindings: Bindings, sku: Sku) -> Self {
         Self::assemble(bindings, &[], &[], sku)
     }
@@ -831,6 +827,10 @@ impl Emulator {
             opaque,
             opaque_values: std::collections::BTreeMap::new(),
         };
+        // The NOA mux follows the mux registers from reset, whatever else
+        // is turned on (with explicit bindings too: otherwise their routing
+        // writes would be ignored and select 2 reported unrouted).
+        emu.mux = noa::Noa::new(&bindings, &|a| emu.reg_at(a)).map(Box::new);
         emu.rebuild_hot();
         emu
     }

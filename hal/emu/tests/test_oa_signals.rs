@@ -446,3 +446,26 @@ fn trigger_programming_the_model_ignores_is_reported() {
         assert!(other_warnings(&mut emu).is_empty());
     }
 }
+
+/// Regression (emulator_props): an emulator built with explicit bindings
+/// (a copied project on TGL's bindings) had no NOA mux, so TestOa's mux
+/// writes never routed the test signals and B3..B7 were reported unrouted.
+#[test]
+fn explicit_bindings_keep_the_noa_mux() {
+    let p: &'static ProjectInfo = Box::leak(Box::new(ProjectInfo { ..tgl::PROJECT }));
+    let b = bind::Bindings {
+        project: p,
+        ..bind::TGL
+    };
+    let mut emu = Emulator::with_bindings(b, Sku::default());
+    emu.enable_oa(OaConfig::default());
+    for d in p.domains {
+        if let Some(req) = d.request.and_then(|n| p.register(n)) {
+            emu.write32(req.address, 0x0001_0001);
+        }
+    }
+    emu.advance(emu.sku().wake_latency);
+    write_all(&mut emu, &set_writes("oa-tglgt2.xml", "TestOa"), true);
+    assert!(emu.noa_mux_writes() > 0);
+    assert!(emu.noa_test_signals_routed());
+}
