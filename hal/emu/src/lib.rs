@@ -1335,15 +1335,18 @@ impl Emulator {
     }
 
     /// The opaque range (index into `self.opaque`) an aligned dword access
-    /// at `addr` falls in.
+    /// at `addr` falls in: all four bytes inside it (a dword straddling the
+    /// range's end, whose end is not the last byte of a dword, is as
+    /// unclaimed as one straddling its start).
     fn opaque_slot(&self, addr: u64) -> Option<usize> {
         if addr % 4 != 0 {
             return None;
         }
+        let last = addr.checked_add(3)?;
         let i = self.opaque.partition_point(|(r, _)| r.end < addr);
         self.opaque
             .get(i)
-            .filter(|(r, _)| r.start <= addr)
+            .filter(|(r, _)| r.start <= addr && last <= r.end)
             .map(|_| i)
     }
 

@@ -1465,7 +1465,8 @@ fn extra_range(p: &'static ProjectInfo, rng: &mut Rng) -> Option<OpaqueRange> {
     Some(OpaqueRange {
         name: "PROPS_RANGE",
         start,
-        end: start + 0x1FF,
+        // Sometimes an end inside a dword (the last dword straddles it).
+        end: start + 0x1FF - rng.below(4) / 2 * (1 + rng.below(3)),
         domain: if rng.below(2) == 0 {
             p.domains.first().map(|d| d.name)
         } else {
