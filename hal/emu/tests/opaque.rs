@@ -181,7 +181,11 @@ fn a_dword_straddling_the_end_is_unclaimed() {
     emu.write32(0x1F0F8, 1);
     emu.write32(0x1F0FC, 2);
     assert_eq!(emu.peek_opaque(0x1F0F8), Some(1));
-    assert_eq!(emu.peek_opaque(0x1F0FC), None, "bytes 0x1F0FE..F are outside");
+    assert_eq!(
+        emu.peek_opaque(0x1F0FC),
+        None,
+        "bytes 0x1F0FE..F are outside"
+    );
     assert_eq!(emu.read32(0x1F0FC), 0);
     assert_eq!(emu.count(Outcome::Unclaimed), 2);
     assert!(emu.warnings().iter().any(|w| matches!(
