@@ -1702,6 +1702,8 @@ struct Stats {
     unknown_cec_advances: usize,
     opaque_ok: usize,
     opaque_other: usize,
+    /// Advances with a start trigger that would gate (checked: warned).
+    gated_start_advances: usize,
     /// MI_RPC from dwords: written, other Ok outcomes, errors.
     mi_rpc_written: usize,
     mi_rpc_other: usize,
@@ -1812,6 +1814,10 @@ fn episode(
     type CecKey = (CecCfg, bool);
     let mut cec_warned: [Option<(CecKey, u8, CecUnknown)>; 8] = [None; 8];
     let mut non_ok_accesses = 0u64;
+    // Per start trigger set: the programming its last warning came under;
+    // per report trigger: warned since last seen disabled.
+    let mut start_warned: [Option<[u64; 4]>; 2] = [None; 2];
+    let mut report_warned = [false; 2];
     let oa_on = units == Units::On && emu.has_oa() && b.oa.is_some();
     if late {
         let left = (1u64 << rng.below(40)) + rng.below(1 << 16);
@@ -2323,6 +2329,78 @@ fn episode(
                         }
                     }
                 }
+                // Trigger programming the model does not follow is warned
+                // about once per programming (checked when time moves).
+                let trig: Vec<[u64; 4]> = c
+                    .start_trig
+                    .chunks(4)
+                    .map(|regs| {
+                        core::array::from_fn(|i| {
+                            regs.get(i).and_then(|r| emu.peek(r.address)).unwrap_or(0)
+                        })
+                    })
+                    .collect();
+                for w in &ws {
+                    if let WarningKind::Oa(OaWarningKind::TriggerNotModelled {
+                        register,
+                        value,
+                        ..
+                    }) = w.kind
+                    {
+                        let mut known = false;
+                        for (set, regs) in c.start_trig.chunks(4).enumerate() {
+                            if regs
+                                .get(1)
+                                .or(regs.first())
+                                .is_some_and(|r| r.name == register)
+                            {
+                                assert_eq!(
+                                    value,
+                                    trig[set][1],
+                                    "{}: start trigger warning value",
+                                    ctx()
+                                );
+                                start_warned[set] = Some(trig[set]);
+                                known = true;
+                            }
+                        }
+                        for (k, f) in [c.report_enable_1, c.report_enable_2].iter().enumerate() {
+                            if f.is_some_and(|f| f.reg.name == register) {
+                                assert!(
+                                    f.is_some_and(|f| field_of(&emu, &f) != 0),
+                                    "{}: report trigger warning while disabled",
+                                    ctx()
+                                );
+                                report_warned[k] = true;
+                                known = true;
+                            }
+                        }
+                        assert!(known, "{}: trigger warning for {register}", ctx());
+                    }
+                }
+                if let (Check::Time, true) = (&check, drain) {
+                    for (set, v) in trig.iter().enumerate() {
+                        let ungated = *v == [0; 4] || (v[1] & 1 << 23 != 0 && v[0] & 0xFFFF == 0);
+                        stats.gated_start_advances += usize::from(!ungated);
+                        if !ungated {
+                            assert_eq!(
+                                start_warned[set],
+                                Some(*v),
+                                "{}: start trigger {set} {v:x?} not warned about",
+                                ctx()
+                            );
+                        }
+                    }
+                    for (k, f) in [c.report_enable_1, c.report_enable_2].iter().enumerate() {
+                        let on = f.is_some_and(|f| field_of(&emu, &f) != 0);
+                        assert!(
+                            !on || report_warned[k],
+                            "{}: report trigger {k} enabled without a warning",
+                            ctx()
+                        );
+                        report_warned[k] &= on;
+                    }
+                }
                 if let Check::Time = check {
                     let b_after: [Option<u64>; 8] =
                         core::array::from_fn(|n| emu.oa().counter(SlotKind::B(n as u32)));
@@ -2538,7 +2616,7 @@ fn long_run_every_unit_on() {
             s.uncore_freezes,
         );
         println!(
-            "{:<40} NOA: mux writes {} (checked {}), routed advances {}; TestOa spans {} (B3..B7 {:?}); unknown-CEC advances {}; opaque ok {} other {}; MI_RPC dwords written {} other {} errors {}",
+            "{:<40} NOA: mux writes {} (checked {}), routed advances {}; TestOa spans {} (B3..B7 {:?}); unknown-CEC advances {}; gating start-trigger advances {}; opaque ok {} other {}; MI_RPC dwords written {} other {} errors {}",
             "",
             s.noa_mux_writes,
             s.metric_writes,
@@ -2546,6 +2624,7 @@ fn long_run_every_unit_on() {
             s.test_oa_spans,
             &s.test_signal_counts[3..],
             s.unknown_cec_advances,
+            s.gated_start_advances,
             s.opaque_ok,
             s.opaque_other,
             s.mi_rpc_written,
