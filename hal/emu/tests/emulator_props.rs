@@ -60,6 +60,46 @@
 //! - **pokes**: only the poked register changes (plus the uncore command
 //!   exemptions above, for a poked command).
 //!
+//! The parts of issue 11 (units on): the sequences also write real
+//! metric-set values (random `(address, value)` pairs from the shipped IGT
+//! XML of the project, and whole sets in order, TestOa half the time on
+//! BDW/TGL, sometimes without their NOA writes, then maybe the OA buffer
+//! and enable), random NOA_WRITE / NOA_WRITE_HIGH values and routing-table
+//! entries, the NOA enable, CEC programming (select 0..3, random function,
+//! value and mask), start/report trigger values, accesses inside, at the
+//! edges of and just outside opaque ranges (HSW's NOA unit; elsewhere an
+//! extra range around some register, sometimes with an end inside a
+//! dword), and MI_REPORT_PERF_COUNT dwords (the command with random fields,
+//! another constant, cut short, too long, empty, random). Invariants:
+//!
+//! - **warnings** (three episodes in four take them after every
+//!   operation): every access that did not pass has exactly its warning
+//!   (address, kind, direction); in the fourth the lists stay within
+//!   [`MAX_WARNINGS`] each and kept + dropped access warnings equal the
+//!   failed accesses;
+//! - **opaque ranges**: a dword is storage only wholly inside a range (not
+//!   where a register decodes); it reads back what the last ok write left
+//!   (`read32` and `peek_opaque`), a terminated write leaves it;
+//! - **NOA mux**: the test signals are routed exactly when the NOA enable
+//!   is set and every routing-table write is the latest bus write under
+//!   its key (NOA_WRITE_HIGH, NOA_WRITE 31:16);
+//! - **CEC**: a unit whose input is unknown (select 2 unrouted or keeping a
+//!   bit the test signals do not define, select 3, select 1 after an
+//!   unknown unit; not when it reads no input bit) does not move its B
+//!   counter over an advance, and its `CecInputUnknown` warning (select and
+//!   reason) came under the current programming and routing; with TestOa's
+//!   CEC programming and the routing on, each advance's B deltas are 0, or
+//!   B0 = 0, B1 = B2 = the GPU clock delta and B3..B7 IGT's fractions
+//!   (1/2, 1/3, 1/3, 1/6, 2/3) within +-1;
+//! - **triggers**: a start trigger set that would gate has a
+//!   `TriggerNotModelled` warning under its current programming, an
+//!   enabled report trigger one since it was last seen disabled;
+//! - **MI_RPC from dwords**: an error writes no byte of graphics memory (at
+//!   the address the dwords name), allocates none, counts no report,
+//!   changes no register and records its `BadCommand` warning; a written
+//!   report is at the dwords' address with their report id as RPT_ID, a
+//!   PPGTT one has its warning.
+//!
 //! # Running
 //!
 //! `PERFREGS_PROPS_OPS` sets the operations per project/SKU run (CI default
