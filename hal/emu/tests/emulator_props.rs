@@ -2492,7 +2492,7 @@ fn episode(
                             for (k, num, den) in TEST_OA_FRACTIONS {
                                 assert!(
                                     (db(k) * den).abs_diff(clk * num) <= den,
-                                    "{}: TestOa B{k} = {} of {clk} clocks",
+                                    "{}: TestOa B{k} = {} of {clk} clocks from GPU clock {clock_before:#x?}",
                                     ctx(),
                                     db(k)
                                 );
@@ -2629,7 +2629,11 @@ fn long_run_every_unit_on() {
         "{:<40} {:>10} {:>8} {:>10} {:>4}  unit activity",
         "project/SKU", "ops", "secs", "ops/s", "eps"
     );
+    let only = std::env::var("PERFREGS_PROPS_ONLY").ok();
     for c in configs() {
+        if only.as_deref().is_some_and(|o| o != c.name) {
+            continue;
+        }
         let t = Instant::now();
         let s = run(&c, Units::On, ops);
         let secs = t.elapsed().as_secs_f64();
