@@ -586,7 +586,7 @@ impl CecPlan {
         }
         for (o, k) in out.iter_mut().zip(self.konst) {
             if k == Some(true) {
-                *o += u128::from(clocks);
+                *o += clocks;
             }
         }
         if self.all_const {
