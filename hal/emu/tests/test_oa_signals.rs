@@ -511,7 +511,8 @@ fn test_oa_counts_run_on_across_the_gpu_clock_wrap() {
         // Continuous clock numbers: B3 bit 3 clear (c even), B4 bits 4, 5
         // clear (c % 3 == 0), B5 bit 4 (c % 3 == 1), B6 bits 3 and 4
         // (c % 6 == 1), B7 bit 3 or 4.
-        let preds: [(usize, fn(u128) -> bool); 5] = [
+        type Pred = fn(u128) -> bool;
+        let preds: [(usize, Pred); 5] = [
             (3, |c| c % 2 == 0),
             (4, |c| c % 3 == 0),
             (5, |c| c % 3 == 1),
