@@ -130,6 +130,17 @@
 //! `PERFREGS_PROPS_OPS=10000000 PERFREGS_PROPS_SEED=0x2024`, 120 000 000 in
 //! 322 s (372 000 ops/s; per run from 182 000 ops/s on TGL with fused
 //! parts to 2 100 000 on IVT), peak RSS 68 MB. No invariant failed.
+//!
+//! With the issue-11 operations and invariants (same flags and machine):
+//! `PERFREGS_PROPS_OPS=10000000`, 120 000 000 operations in 219.9 s
+//! (546 000 ops/s; per run from 356 000 on TGL to 3 490 000 on IVT), peak
+//! RSS 62 MB: 152.5 M timer reports, 590 000 MI reports, 10.7 M NOA mux
+//! writes, 240 000 TestOa spans checked against IGT's fractions, 92 000
+//! MI_RPC reports from dwords and 280 000 rejected dwords, 3.6 M opaque
+//! dword accesses. It found three bugs (explicit bindings had no NOA mux;
+//! a dword straddling an opaque range's end was storage; the test signals'
+//! period broke at the 64-bit GPU clock's wrap), fixed with regression
+//! tests. `PERFREGS_PROPS_ONLY=<project/SKU>` runs one row of the table.
 
 use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
