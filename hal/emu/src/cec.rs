@@ -19,7 +19,9 @@ pub(crate) const MAX_PERIOD: u64 = 4096;
 pub(crate) const CECS: usize = 8;
 
 /// The generator of one NOA signal bit, as a function of the GPU clock
-/// number `c` (the emulator's free-running GPU clock count).
+/// number `c` (the emulator's free-running GPU clock count; the model
+/// keeps counting past 2^64 clocks, where the 64-bit GPU clock wraps, so
+/// periodic bits keep their period there).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NoaBit {
     /// Always this value.
@@ -49,13 +51,22 @@ impl NoaBit {
     /// The bit's value at GPU clock `c`.
     #[inline]
     pub fn at(self, c: u64) -> bool {
+        self.at_clock(u128::from(c))
+    }
+
+    /// The bit's value at clock `c` counted from 0 without wrapping (the
+    /// model's CEC clock: the 64-bit GPU clock's wraps do not break a
+    /// divider's or residue's period; a pseudo-random bit hashes the low
+    /// 64 bits).
+    #[inline]
+    pub(crate) fn at_clock(self, c: u128) -> bool {
         match self {
             NoaBit::Constant(b) => b,
             NoaBit::Divider(0) => false,
-            NoaBit::Divider(k) => (c / k) & 1 != 0,
-            NoaBit::Random(seed) => mix(seed, c) >> 63 != 0,
+            NoaBit::Divider(k) => (c / u128::from(k)) & 1 != 0,
+            NoaBit::Random(seed) => mix(seed, c as u64) >> 63 != 0,
             NoaBit::Residue { period, residue } => {
-                period != 0 && residue < period && c % u64::from(period) == u64::from(residue)
+                period != 0 && residue < period && c % u128::from(period) == u128::from(residue)
             }
         }
     }
@@ -268,12 +279,12 @@ impl NoaSource {
 
     /// Value of the bits in `dynamic` at clock `c` (others 0).
     #[inline]
-    fn dynamic_at(&self, dynamic: u16, c: u64) -> u16 {
+    fn dynamic_at(&self, dynamic: u16, c: u128) -> u16 {
         let mut v = 0u16;
         let mut m = dynamic;
         while m != 0 {
             let i = m.trailing_zeros();
-            if self.bits.get(i as usize).is_some_and(|g| g.at(c)) {
+            if self.bits.get(i as usize).is_some_and(|g| g.at_clock(c)) {
                 v |= 1 << i;
             }
             m &= m - 1;
@@ -527,7 +538,7 @@ impl CecPlan {
         let mut acc = [0u32; CECS];
         prefix.push(acc);
         for c in 0..len {
-            let hold = self.eval(c);
+            let hold = self.eval(u128::from(c));
             for (a, h) in acc.iter_mut().zip(hold) {
                 *a += u32::from(h);
             }
@@ -538,7 +549,7 @@ impl CecPlan {
 
     /// Every unit's result at GPU clock `c`.
     #[inline]
-    fn eval(&self, c: u64) -> [bool; CECS] {
+    fn eval(&self, c: u128) -> [bool; CECS] {
         let signals = self.const_noa | self.noa.dynamic_at(self.dyn_noa, c);
         let boolean = if self.dyn_bool == 0 {
             self.const_bool
@@ -566,21 +577,26 @@ impl CecPlan {
         out
     }
 
-    /// Add to `out[n]` the clocks in `c0 .. c0 + n` (wrapping) where unit n
-    /// holds.
-    pub(crate) fn count(&self, c0: u64, clocks: u64, out: &mut [u128; CECS]) {
+    /// Add to `out[n]` the clocks in `c0 .. c0 + clocks` (the CEC clock,
+    /// counted without wrapping at 2^64, see [`NoaBit::at_clock`]) where
+    /// unit n holds.
+    pub(crate) fn count(&self, c0: u128, clocks: u128, out: &mut [u128; CECS]) {
         if clocks == 0 {
             return;
         }
         for (o, k) in out.iter_mut().zip(self.konst) {
             if k == Some(true) {
-                *o += u128::from(clocks);
+                *o += clocks;
             }
         }
         if self.all_const {
             return;
         }
-        if let Some(p) = self.periodic.as_ref().filter(|p| clocks > p.len) {
+        if let Some(p) = self
+            .periodic
+            .as_ref()
+            .filter(|p| clocks > u128::from(p.len))
+        {
             let at = |x: u128, n: usize| -> u128 {
                 let len = u128::from(p.len);
                 let full = p.prefix.last().map_or(0, |t| u128::from(t[n]));
@@ -590,7 +606,9 @@ impl CecPlan {
                     .map_or(0, |t| u128::from(t[n]));
                 (x / len) * full + part
             };
-            let (a, b) = (u128::from(c0), u128::from(c0) + u128::from(clocks));
+            // From c0's phase (no overflow: clocks < 2^128 - 2^65).
+            let a = c0 % u128::from(p.len);
+            let b = a.saturating_add(clocks);
             for (n, o) in out.iter_mut().enumerate() {
                 if self.konst[n].is_none() {
                     *o += at(b, n) - at(a, n);
@@ -703,18 +721,21 @@ mod tests {
         c[7] = cfg(2, 1, 1, 0xFFFE); // counts when CEC6 holds
         let plan = CecPlan::new(c, &noa, None);
         assert!(plan.periodic.is_some());
-        for (c0, n) in [(0u64, 1000u64), (17, 12345), (u64::MAX - 50, 100)] {
+        // Across 2^64 too (the CEC clock does not wrap there).
+        for (c0, n) in [
+            (0u128, 1000u128),
+            (17, 12345),
+            (u128::from(u64::MAX) - 50, 100),
+        ] {
             let mut fast = [0u128; CECS];
             plan.count(c0, n, &mut fast);
             let mut slow = [0u128; CECS];
             for i in 0..n {
-                for (s, h) in slow.iter_mut().zip(plan.eval(c0.wrapping_add(i))) {
+                for (s, h) in slow.iter_mut().zip(plan.eval(c0 + i)) {
                     *s += u128::from(h);
                 }
             }
-            if c0 < u64::MAX - n {
-                assert_eq!(fast, slow, "c0 {c0} n {n}");
-            }
+            assert_eq!(fast, slow, "c0 {c0} n {n}");
         }
     }
 
@@ -778,10 +799,14 @@ mod tests {
         plan.count(0, 6000, &mut out);
         assert_eq!(out, [0, 6000, 6000, 3000, 2000, 2000, 1000, 4000]);
         // Any window: within one of the fraction.
-        for (c0, n) in [(1u64, 7u64), (5, 512), (12345, 1001)] {
+        for (c0, n) in [
+            (1u128, 7u128),
+            (5, 512),
+            (12345, 1001),
+            (u128::from(u64::MAX) - 3, 7),
+        ] {
             let mut out = [0u128; CECS];
             plan.count(c0, n, &mut out);
-            let n = u128::from(n);
             for (k, (num, den)) in [
                 (3, (1, 2)),
                 (4, (1, 3)),
@@ -848,7 +873,7 @@ mod tests {
         c[2] = cfg(2, 1, 1, 0xFFFE); // follows CEC1
         let plan = CecPlan::new(c, &noa, Some((&test, TEST_SIGNAL_BITS)));
         assert_eq!(plan.periodic.as_ref().map(|p| p.len), Some(12));
-        for (c0, n) in [(0u64, 1000u64), (17, 12345), (3, 5)] {
+        for (c0, n) in [(0u128, 1000u128), (17, 12345), (3, 5)] {
             let mut fast = [0u128; CECS];
             plan.count(c0, n, &mut fast);
             let mut slow = [0u128; CECS];

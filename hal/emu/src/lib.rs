@@ -626,11 +626,6 @@ impl Emulator {
             .copied()
             .unwrap_or(Bindings::empty(project));
         let mut emu = Self::assemble(bindings, registers, ranges, sku);
-        let mux = noa::Noa::new(&bindings, &|a| emu.reg_at(a));
-        if mux.is_some() {
-            emu.mux = mux.map(Box::new);
-            emu.rebuild_hot();
-        }
         if bindings.oa.is_some() {
             emu.enable_oa(OaConfig::default());
         }
@@ -639,7 +634,8 @@ impl Emulator {
 
     /// The register file of `bindings.project` with explicit bindings (a
     /// hand-built project's force-wake handshakes, steering or units). No
-    /// unit is turned on.
+    /// unit is turned on; the NOA mux, which only follows the registers,
+    /// is there when the bindings have one (as with [`Emulator::new`]).
     pub fn with_bindings(bindings: Bindings, sku: Sku) -> Self {
         Self::assemble(bindings, &[], &[], sku)
     }
@@ -831,6 +827,10 @@ impl Emulator {
             opaque,
             opaque_values: std::collections::BTreeMap::new(),
         };
+        // The NOA mux follows the mux registers from reset, whatever else
+        // is turned on (with explicit bindings too: otherwise their routing
+        // writes would be ignored and select 2 reported unrouted).
+        emu.mux = noa::Noa::new(&bindings, &|a| emu.reg_at(a)).map(Box::new);
         emu.rebuild_hot();
         emu
     }
@@ -1335,15 +1335,18 @@ impl Emulator {
     }
 
     /// The opaque range (index into `self.opaque`) an aligned dword access
-    /// at `addr` falls in.
+    /// at `addr` falls in: all four bytes inside it (a dword straddling the
+    /// range's end, whose end is not the last byte of a dword, is as
+    /// unclaimed as one straddling its start).
     fn opaque_slot(&self, addr: u64) -> Option<usize> {
         if addr % 4 != 0 {
             return None;
         }
+        let last = addr.checked_add(3)?;
         let i = self.opaque.partition_point(|(r, _)| r.end < addr);
         self.opaque
             .get(i)
-            .filter(|(r, _)| r.start <= addr)
+            .filter(|(r, _)| r.start <= addr && last <= r.end)
             .map(|_| i)
     }
 

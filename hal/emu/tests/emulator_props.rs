@@ -60,6 +60,46 @@
 //! - **pokes**: only the poked register changes (plus the uncore command
 //!   exemptions above, for a poked command).
 //!
+//! The parts of issue 11 (units on): the sequences also write real
+//! metric-set values (random `(address, value)` pairs from the shipped IGT
+//! XML of the project, and whole sets in order, TestOa half the time on
+//! BDW/TGL, sometimes without their NOA writes, then maybe the OA buffer
+//! and enable), random NOA_WRITE / NOA_WRITE_HIGH values and routing-table
+//! entries, the NOA enable, CEC programming (select 0..3, random function,
+//! value and mask), start/report trigger values, accesses inside, at the
+//! edges of and just outside opaque ranges (HSW's NOA unit; elsewhere an
+//! extra range around some register, sometimes with an end inside a
+//! dword), and MI_REPORT_PERF_COUNT dwords (the command with random fields,
+//! another constant, cut short, too long, empty, random). Invariants:
+//!
+//! - **warnings** (three episodes in four take them after every
+//!   operation): every access that did not pass has exactly its warning
+//!   (address, kind, direction); in the fourth the lists stay within
+//!   [`MAX_WARNINGS`] each and kept + dropped access warnings equal the
+//!   failed accesses;
+//! - **opaque ranges**: a dword is storage only wholly inside a range (not
+//!   where a register decodes); it reads back what the last ok write left
+//!   (`read32` and `peek_opaque`), a terminated write leaves it;
+//! - **NOA mux**: the test signals are routed exactly when the NOA enable
+//!   is set and every routing-table write is the latest bus write under
+//!   its key (NOA_WRITE_HIGH, NOA_WRITE 31:16);
+//! - **CEC**: a unit whose input is unknown (select 2 unrouted or keeping a
+//!   bit the test signals do not define, select 3, select 1 after an
+//!   unknown unit; not when it reads no input bit) does not move its B
+//!   counter over an advance, and its `CecInputUnknown` warning (select and
+//!   reason) came under the current programming and routing; with TestOa's
+//!   CEC programming and the routing on, each advance's B deltas are 0, or
+//!   B0 = 0, B1 = B2 = the GPU clock delta and B3..B7 IGT's fractions
+//!   (1/2, 1/3, 1/3, 1/6, 2/3) within +-1;
+//! - **triggers**: a start trigger set that would gate has a
+//!   `TriggerNotModelled` warning under its current programming, an
+//!   enabled report trigger one since it was last seen disabled;
+//! - **MI_RPC from dwords**: an error writes no byte of graphics memory (at
+//!   the address the dwords name), allocates none, counts no report,
+//!   changes no register and records its `BadCommand` warning; a written
+//!   report is at the dwords' address with their report id as RPT_ID, a
+//!   PPGTT one has its warning.
+//!
 //! # Running
 //!
 //! `PERFREGS_PROPS_OPS` sets the operations per project/SKU run (CI default
@@ -90,16 +130,28 @@
 //! `PERFREGS_PROPS_OPS=10000000 PERFREGS_PROPS_SEED=0x2024`, 120 000 000 in
 //! 322 s (372 000 ops/s; per run from 182 000 ops/s on TGL with fused
 //! parts to 2 100 000 on IVT), peak RSS 68 MB. No invariant failed.
+//!
+//! With the issue-11 operations and invariants (same flags and machine):
+//! `PERFREGS_PROPS_OPS=10000000`, 120 000 000 operations in 219.9 s
+//! (546 000 ops/s; per run from 356 000 on TGL to 3 490 000 on IVT), peak
+//! RSS 62 MB: 152.5 M timer reports, 590 000 MI reports, 10.7 M NOA mux
+//! writes, 240 000 TestOa spans checked against IGT's fractions, 92 000
+//! MI_RPC reports from dwords and 280 000 rejected dwords, 3.6 M opaque
+//! dword accesses. It found three bugs (explicit bindings had no NOA mux;
+//! a dword straddling an opaque range's end was storage; the test signals'
+//! period broke at the 64-bit GPU clock's wrap), fixed with regression
+//! tests. `PERFREGS_PROPS_ONLY=<project/SKU>` runs one row of the table.
 
 use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
 
-use hal::meta::{AccessKind, FieldInfo, ProjectInfo, RegisterInfo};
+use hal::meta::{AccessKind, CommandInfo, FieldInfo, OpaqueRange, ProjectInfo, RegisterInfo};
 use hal::{bdw, hsw, ivb, ivt, p4, snb, tgl, vlv};
 use perfregs_emu::bind::{Bindings, FieldRef, RegRef};
 use perfregs_emu::{
-    CpuEvents, Emulator, EventPattern, NoaBit, NoaSource, OaConfig, Outcome, Sku, UncoreConfig,
-    UncoreEvents, Workload,
+    CecUnknown, CpuEvents, Emulator, EventPattern, NoaBit, NoaSource, OaConfig, OaWarningKind,
+    Outcome, ReportOutcome, Sku, SlotKind, UncoreConfig, UncoreEvents, Warning, WarningKind,
+    Workload, MAX_WARNINGS,
 };
 
 /// Operations per run in CI (per project/SKU).
@@ -544,6 +596,13 @@ impl Driven {
                         field(&mut d, Some(f), Kind::Plain);
                     }
                 }
+                field(&mut d, c.report_enable_1, Kind::Plain);
+                field(&mut d, c.report_enable_2, Kind::Plain);
+            }
+            if let Some(u) = b.noa {
+                for f in [u.write, u.write_high, u.enable] {
+                    field(&mut d, f, Kind::Plain);
+                }
             }
         }
 
@@ -737,6 +796,8 @@ enum Op {
     SetUncoreEvents(UncoreEvents),
     OaConfig(OaConfig),
     UncoreConfig(UncoreConfig),
+    /// MI_REPORT_PERF_COUNT given as dwords.
+    ExecMiRpc(Vec<u32>),
 }
 
 fn pick_addr(rng: &mut Rng, p: &ProjectInfo, top: u64) -> u64 {
@@ -851,6 +912,12 @@ struct Gen<'a> {
     top: u64,
     wake_latency: u64,
     queue: VecDeque<Op>,
+    /// The project's shipped metric sets.
+    sets: Option<&'static MetricSets>,
+    noa: Option<perfregs_emu::bind::Noa>,
+    cec: Option<perfregs_emu::bind::Cec>,
+    ranges: Vec<OpaqueRange>,
+    mi: Option<&'static CommandInfo>,
 }
 
 impl Gen<'_> {
@@ -966,6 +1033,168 @@ impl Gen<'_> {
         ));
     }
 
+    /// A whole metric set in order (TestOa half the time where shipped),
+    /// the domains awake first; sometimes without its NOA writes, then
+    /// sometimes the OA buffer and enable, then time.
+    fn metric_set(&mut self, rng: &mut Rng) {
+        let Some(ms) = self.sets else { return };
+        let k = match ms.test_oa.len() {
+            0 => rng.below(ms.sets.len() as u64) as usize,
+            n if rng.below(2) == 0 => ms.test_oa[rng.below(n as u64) as usize],
+            _ => rng.below(ms.sets.len() as u64) as usize,
+        };
+        let Some((_, writes)) = ms.sets.get(k) else {
+            return;
+        };
+        if rng.below(4) != 0 {
+            self.wake_all();
+        }
+        let skip_noa = rng.below(4) == 0;
+        let noa_addrs: Vec<u64> = self
+            .noa
+            .iter()
+            .flat_map(|u| [u.write, u.write_high])
+            .flatten()
+            .map(|f| f.reg.address)
+            .collect();
+        for &(a, v) in writes {
+            if !(skip_noa && noa_addrs.contains(&a)) {
+                self.queue.push_back(Op::Write(a, v));
+            }
+        }
+        if rng.below(2) == 0 {
+            self.program_oa(rng);
+        }
+        for _ in 0..rng.below(4) {
+            self.queue.push_back(Op::Advance(advance_ticks(rng)));
+        }
+    }
+
+    /// A NOA mux write, NOA_WRITE_HIGH or the NOA enable.
+    fn noa_op(&mut self, rng: &mut Rng) -> Option<Op> {
+        let u = self.noa?;
+        match rng.below(6) {
+            0..=2 => {
+                let f = u.write?;
+                let n = u.routing_write.len() as u64;
+                let v = match rng.below(3) {
+                    0 if n > 0 => {
+                        let i = rng.below(n) as usize;
+                        // The entry with its NOA_WRITE_HIGH first.
+                        if let (Some(h), Some(&hv)) = (u.write_high, u.routing_high.get(i)) {
+                            self.queue
+                                .push_back(Op::Field(self.target(Some(h))?, hv << h.lsb));
+                        }
+                        u.routing_write.get(i).copied().unwrap_or(0)
+                    }
+                    1 => rng.pick(&self.sets?.pairs).map_or(0, |(_, v)| u64::from(v)),
+                    _ => u64::from(rng.value()),
+                };
+                self.queue.push_back(Op::Write(f.reg.address, v as u32));
+                self.queue.pop_front()
+            }
+            3 => {
+                let h = u.write_high?;
+                let v = match rng.below(3) {
+                    0 => rng.pick(u.routing_high).unwrap_or(0),
+                    1 => 0,
+                    _ => u64::from(rng.value()),
+                };
+                Some(Op::Write(h.reg.address, v as u32))
+            }
+            _ => {
+                let t = self.target(u.enable)?;
+                Some(Op::Field(t, rng.below(2) << t.lsb))
+            }
+        }
+    }
+
+    /// CEC unit n: select 0..3, random function, value and mask.
+    fn cec_op(&mut self, rng: &mut Rng) {
+        let Some(c) = self.cec else { return };
+        let n = rng.below(c.func.len().max(1) as u64) as usize;
+        let mask = match rng.below(6) {
+            0 => 0,
+            1 => 0xFFFF,
+            2 => 0xFFFF & !(u64::from(perfregs_emu::TEST_SIGNAL_BITS) & rng.next()),
+            3 => 0xFFF7,
+            _ => rng.next() & 0xFFFF,
+        };
+        let value = match rng.below(3) {
+            0 => 0,
+            1 => rng.below(64),
+            _ => rng.next() & 0xFFFF,
+        };
+        let order = rng.below(2) == 0;
+        let writes = [
+            (c.select.get(n), rng.below(4)),
+            (c.func.get(n), rng.below(8)),
+            (c.value.get(n), value),
+            (c.mask.get(n), mask),
+        ];
+        for (f, v) in writes
+            .iter()
+            .take(if order { 4 } else { 1 + rng.below(4) as usize })
+        {
+            if let Some(t) = f.and_then(|f| self.target(Some(*f))) {
+                self.queue.push_back(Op::Field(t, v << t.lsb));
+            }
+        }
+    }
+
+    /// Start and report trigger values: the shipped ones, thresholds, random.
+    fn trigger_op(&mut self, rng: &mut Rng) -> Option<Op> {
+        let c = self.cec?;
+        if rng.below(3) == 0 {
+            let f = if rng.below(2) == 0 {
+                c.report_enable_1
+            } else {
+                c.report_enable_2
+            }?;
+            let v = match rng.below(3) {
+                0 => 0x0080_0000,
+                1 => 1 << f.lsb,
+                _ => u64::from(rng.value()),
+            };
+            return Some(Op::Write(f.reg.address, v as u32));
+        }
+        let r = rng.pick(c.start_trig)?;
+        let v = match rng.below(6) {
+            0 => 0,
+            1 => 0xF080_0000,
+            2 => 0x0080_0000,
+            3 => 0xF000_0000,
+            4 => rng.below(8) as u32,
+            _ => rng.value(),
+        };
+        Some(Op::Write(r.address, v))
+    }
+
+    /// An access in, at the edges of or just outside an opaque range.
+    fn opaque_op(&mut self, rng: &mut Rng) -> Option<Op> {
+        let r = *self
+            .ranges
+            .get(rng.below(self.ranges.len() as u64) as usize)?;
+        let len = r.end.saturating_sub(r.start) + 1;
+        let a = match rng.below(9) {
+            0 => r.start,
+            1 => r.end & !3,
+            2 => r.end.wrapping_sub(3),
+            3 => r.end.wrapping_add(1),
+            4 => r.start.wrapping_sub(4),
+            5 => r.end.wrapping_sub(1 + rng.below(6)),
+            6 => r.start + rng.below(len),
+            // A few dwords, so reads find what was written.
+            _ => r.start + (rng.below(len.min(64)) & !3),
+        };
+        Some(match rng.below(6) {
+            0 | 1 => Op::Read(a),
+            2 | 3 => Op::Write(a, rng.value()),
+            4 => Op::Read64(a),
+            _ => Op::Write64(a, rng.next()),
+        })
+    }
+
     fn next(&mut self, rng: &mut Rng, units: bool) -> Op {
         if let Some(op) = self.queue.pop_front() {
             return op;
@@ -973,6 +1202,28 @@ impl Gen<'_> {
         let (p, top) = (self.p, self.top);
         let r = rng.below(100);
         if units {
+            let op = match r {
+                20 | 21 => self
+                    .sets
+                    .and_then(|m| rng.pick(&m.pairs))
+                    .map(|(a, v)| Op::Write(a, v)),
+                22 => {
+                    self.metric_set(rng);
+                    self.queue.pop_front()
+                }
+                23 => self.noa_op(rng),
+                24 => {
+                    self.cec_op(rng);
+                    self.queue.pop_front()
+                }
+                25 => self.trigger_op(rng),
+                26 | 27 => self.opaque_op(rng),
+                28 => Some(Op::ExecMiRpc(mi_dwords(rng, self.mi))),
+                _ => None,
+            };
+            if let Some(op) = op {
+                return op;
+            }
             match r {
                 0..=11 => {
                     if let Some(t) = rng.pick(&self.d.targets) {
@@ -1026,7 +1277,7 @@ impl Gen<'_> {
             }
         }
         let r = if units {
-            r.saturating_sub(20) * 100 / 80
+            r.saturating_sub(29) * 100 / 71
         } else {
             r
         };
@@ -1067,6 +1318,299 @@ impl Gen<'_> {
             }
         }
     }
+}
+
+// ------------------------------------------------ issue 11: the new parts
+
+/// The shipped metric sets (IGT XML) of one project: each set's
+/// `register_config` writes in XML order.
+struct MetricSets {
+    sets: Vec<(&'static str, Vec<(u64, u32)>)>,
+    /// Every (address, value) of every set.
+    pairs: Vec<(u64, u32)>,
+    /// Index of each TestOa set in `sets`.
+    test_oa: Vec<usize>,
+}
+
+fn xml_attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!(" {name}=\"");
+    let start = tag.find(&key)? + key.len();
+    let len = tag[start..].find('"')?;
+    Some(&tag[start..start + len])
+}
+
+fn xml_hex(s: &str) -> Option<u64> {
+    u64::from_str_radix(s.trim_start_matches("0x").trim_start_matches("0X"), 16).ok()
+}
+
+fn parse_sets(xml: &'static str, out: &mut MetricSets) {
+    let mut rest = xml;
+    while let Some(i) = rest.find("<set ") {
+        let set = &rest[i..];
+        let end = set.find("</set>").unwrap_or(set.len());
+        let set = &set[..end];
+        let tag = &set[..set.find('>').unwrap_or(set.len())];
+        let symbol = xml_attr(tag, "symbol_name").unwrap_or("?");
+        let mut writes = Vec::new();
+        let mut r = set;
+        while let Some(j) = r.find("<register ") {
+            let t_end = r[j..].find("/>").map_or(r.len(), |e| e + j);
+            let t = &r[j..t_end];
+            if let (Some(a), Some(v)) = (
+                xml_attr(t, "address").and_then(xml_hex),
+                xml_attr(t, "value").and_then(xml_hex),
+            ) {
+                writes.push((a, v as u32));
+            }
+            r = &r[t_end..];
+        }
+        if !writes.is_empty() {
+            if symbol == "TestOa" {
+                out.test_oa.push(out.sets.len());
+            }
+            out.pairs.extend(&writes);
+            out.sets.push((symbol, writes));
+        }
+        rest = &rest[i + end.max(1)..];
+    }
+}
+
+/// The metric sets shipped for project `name` (GT1 and GT2 files both for
+/// `tgl`); `None` when there are none.
+fn metric_sets(name: &str) -> Option<&'static MetricSets> {
+    static CELL: std::sync::OnceLock<HashMap<&'static str, MetricSets>> =
+        std::sync::OnceLock::new();
+    let all = CELL.get_or_init(|| {
+        let mut m: HashMap<&'static str, MetricSets> = HashMap::new();
+        for &(_, project, xml) in perfregs_regdefs::METRIC_SETS {
+            let e = m.entry(project).or_insert_with(|| MetricSets {
+                sets: Vec::new(),
+                pairs: Vec::new(),
+                test_oa: Vec::new(),
+            });
+            parse_sets(xml, e);
+        }
+        m
+    });
+    all.get(name).filter(|m| !m.sets.is_empty())
+}
+
+/// TestOa's CEC programming on BDW, decoded: (function, value, select,
+/// mask) of CEC0..7 (IGT's TestOa: CECn-0 / CECn-1); TGL's masks CEC0..2
+/// with 0xFFFF.
+const TEST_OA_CEC: [(u8, u16, u8, u16); 8] = [
+    (4, 0, 0, 0),
+    (3, 0, 0, 0),
+    (7, 0, 0, 0),
+    (2, 0, 2, 0xFFF7),
+    (2, 0, 2, 0xFFCF),
+    (2, 0x10, 2, 0xFFEF),
+    (2, 0x18, 2, 0xFFE7),
+    (1, 0, 2, 0xFFE7),
+];
+
+/// IGT's TestOa expectations: B3..B7 as fractions of the GPU clock delta.
+const TEST_OA_FRACTIONS: [(usize, u64, u64); 5] =
+    [(3, 1, 2), (4, 1, 3), (5, 1, 3), (6, 1, 6), (7, 2, 3)];
+
+/// One CEC unit's programming: (function, value, select, mask); `None`
+/// when the project has no such unit.
+type CecCfg = [Option<(u8, u16, u8, u16)>; 8];
+
+fn field_of(emu: &Emulator, f: &FieldRef) -> u64 {
+    (emu.peek(f.reg.address).unwrap_or(0) & f.mask()) >> f.lsb
+}
+
+fn cec_cfg(emu: &Emulator, c: &perfregs_emu::bind::Cec) -> CecCfg {
+    let mut out = [None; 8];
+    for (n, o) in out.iter_mut().enumerate() {
+        let (Some(func), Some(value), Some(select), Some(mask)) = (
+            c.func.get(n),
+            c.value.get(n),
+            c.select.get(n),
+            c.mask.get(n),
+        ) else {
+            continue;
+        };
+        *o = Some((
+            field_of(emu, func) as u8,
+            field_of(emu, value) as u16,
+            field_of(emu, select) as u8,
+            field_of(emu, mask) as u16,
+        ));
+    }
+    out
+}
+
+/// Per CEC unit, why its input is unknown (the documented CEC model:
+/// select 2 unrouted or keeping a bit the test signals do not define,
+/// select 3, select 1 after an unknown unit; a comparison reading no input
+/// bit is always known).
+fn cec_unknown(cfg: &CecCfg, routed: bool) -> [Option<(u8, CecUnknown)>; 8] {
+    let mut out = [None; 8];
+    for n in 0..8 {
+        let Some((func, _, select, mask)) = cfg[n] else {
+            continue;
+        };
+        if func & 7 == 7 || mask == 0xFFFF {
+            continue;
+        }
+        let why = match select {
+            1 if n > 0 && out[n - 1].is_some() => Some(CecUnknown::PreviousUnknown),
+            2 if !routed => Some(CecUnknown::BooleanNotRouted),
+            2 if !mask & !perfregs_emu::TEST_SIGNAL_BITS != 0 => {
+                Some(CecUnknown::BooleanBitUndefined)
+            }
+            3 => Some(CecUnknown::Select3),
+            _ => None,
+        };
+        out[n] = why.map(|w| (select, w));
+    }
+    out
+}
+
+/// Warning kinds, for the tally.
+const WARNING_KINDS: [&str; 12] = [
+    "asleep",
+    "unclaimed",
+    "fused-off",
+    "OA programming order",
+    "OA PPGTT",
+    "OA no layout",
+    "OA outside GGTT",
+    "OA CEC input unknown",
+    "OA trigger not modelled",
+    "OA bad command",
+    "register-file dropped",
+    "OA dropped",
+];
+
+fn warning_kind(w: &Warning) -> usize {
+    match w.kind {
+        WarningKind::Asleep { .. } => 0,
+        WarningKind::Unclaimed { .. } => 1,
+        WarningKind::FusedOff { .. } => 2,
+        WarningKind::Oa(k) => match k {
+            OaWarningKind::ProgrammingOrder { .. } => 3,
+            OaWarningKind::Ppgtt { .. } => 4,
+            OaWarningKind::NoLayout { .. } => 5,
+            OaWarningKind::OutsideGgtt { .. } => 6,
+            OaWarningKind::CecInputUnknown { .. } => 7,
+            OaWarningKind::TriggerNotModelled { .. } => 8,
+            OaWarningKind::BadCommand { .. } => 9,
+        },
+    }
+}
+
+/// The access warning an access with this trace entry must give.
+fn access_warning_matches(w: &Warning, e: &perfregs_emu::TraceEntry) -> bool {
+    match (w.kind, e.outcome) {
+        (WarningKind::Asleep { addr, write, .. }, Outcome::Terminated)
+        | (WarningKind::Unclaimed { addr, write }, Outcome::Unclaimed)
+        | (WarningKind::FusedOff { addr, write, .. }, Outcome::FusedOff) => {
+            addr == e.addr && write == e.write
+        }
+        _ => false,
+    }
+}
+
+/// An extra opaque range for projects without one of their own: around a
+/// register (registers win over it), under a domain or none.
+fn extra_range(p: &'static ProjectInfo, rng: &mut Rng) -> Option<OpaqueRange> {
+    if !p.opaque.is_empty() || p.registers.is_empty() {
+        return None;
+    }
+    let r = p.registers[rng.below(p.registers.len() as u64) as usize];
+    let start = (r.address & !0xFF).saturating_sub(0x40);
+    Some(OpaqueRange {
+        name: "PROPS_RANGE",
+        start,
+        // Sometimes an end inside a dword (the last dword straddles it).
+        end: start + 0x1FF - rng.below(4) / 2 * (1 + rng.below(3)),
+        domain: if rng.below(2) == 0 {
+            p.domains.first().map(|d| d.name)
+        } else {
+            None
+        },
+    })
+}
+
+/// Fields of MI_REPORT_PERF_COUNT as the test reads them from dwords.
+fn mi_field(info: &CommandInfo, name: &str, dwords: &[u32]) -> Option<u64> {
+    let f = info.field(name)?;
+    ((f.dword as usize) < dwords.len()).then(|| u64::from(f.get(dwords)))
+}
+
+/// The graphics address the dwords' address fields name (bits 5:0 clear).
+fn mi_address(info: &CommandInfo, dwords: &[u32]) -> u64 {
+    let low = info
+        .field("memory_address")
+        .map_or(0, |f| u64::from(f.get(dwords)) << f.lsb);
+    let high = mi_field(info, "memory_address_high", dwords).unwrap_or(0);
+    (high << 32 | low) & !0x3F
+}
+
+/// Random MI_REPORT_PERF_COUNT dwords: the command with random fields,
+/// or wrong: another opcode or length, cut short, too long, empty, random.
+fn mi_dwords(rng: &mut Rng, info: Option<&CommandInfo>) -> Vec<u32> {
+    let Some(info) = info else {
+        return (0..rng.below(6)).map(|_| rng.next() as u32).collect();
+    };
+    let n = info.dwords as usize;
+    let mut dw = vec![0u32; n];
+    for f in info.fields {
+        let v = match f.value {
+            Some(c) => u64::from(c),
+            None => match f.name {
+                "memory_address" => rng.gfx_addr() >> f.lsb,
+                "memory_address_high" => {
+                    if rng.below(8) == 0 {
+                        rng.next()
+                    } else {
+                        0
+                    }
+                }
+                "use_global_gtt" => u64::from(rng.below(8) != 0),
+                _ => rng.next(),
+            },
+        };
+        if let Some(d) = dw.get_mut(f.dword as usize) {
+            *d = (*d & !f.mask()) | ((v as u32) << f.lsb & f.mask());
+        }
+    }
+    match rng.below(10) {
+        0..=4 => {}
+        5 => {
+            // Another value of a constant field (opcode, type, length).
+            let consts: Vec<_> = info.fields.iter().filter(|f| f.value.is_some()).collect();
+            if let Some(f) = consts.get(rng.below(consts.len() as u64) as usize) {
+                let c = f.value.unwrap_or(0);
+                let mut v = rng.next() as u32 & (f.mask() >> f.lsb);
+                if v == c {
+                    v ^= 1;
+                }
+                if let Some(d) = dw.get_mut(f.dword as usize) {
+                    *d = (*d & !f.mask()) | (v << f.lsb & f.mask());
+                }
+            }
+        }
+        6 => dw.truncate(rng.below(n as u64) as usize),
+        7 => {
+            let extra = match rng.below(3) {
+                0 => 1,
+                1 => 1 + rng.below(16) as usize,
+                _ => 1000 + rng.below(5000) as usize,
+            };
+            dw.extend((0..extra).map(|_| rng.next() as u32));
+        }
+        8 => dw.clear(),
+        _ => {
+            for d in dw.iter_mut() {
+                *d = rng.next() as u32;
+            }
+        }
+    }
+    dw
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1195,11 +1739,32 @@ struct Stats {
     suppressed: u64,
     cpu_interrupts: u64,
     uncore_freezes: usize,
+    /// Metric-set and NOA mux writes that reached their register.
+    metric_writes: usize,
+    noa_mux_writes: u64,
+    /// Advances with the test signals routed (and counting, TestOa's
+    /// programming checked against IGT's fractions).
+    routed_advances: usize,
+    test_oa_spans: usize,
+    /// B3..B7 counts over the checked TestOa spans.
+    test_signal_counts: [u64; 8],
+    /// Advances with a CEC unit whose input is unknown (checked: its B
+    /// counter did not move).
+    unknown_cec_advances: usize,
+    opaque_ok: usize,
+    opaque_other: usize,
+    /// Advances with a start trigger that would gate (checked: warned).
+    gated_start_advances: usize,
+    /// MI_RPC from dwords: written, other Ok outcomes, errors.
+    mi_rpc_written: usize,
+    mi_rpc_other: usize,
+    mi_rpc_errors: usize,
+    warnings: [u64; 12],
 }
 
-fn new_emulator(p: &'static ProjectInfo, sku: Sku) -> Emulator {
+fn new_emulator(p: &'static ProjectInfo, sku: Sku, ranges: &[OpaqueRange]) -> Emulator {
     match Bindings::of(p) {
-        Some(_) => Emulator::new(p, sku),
+        Some(_) => Emulator::with_descriptions(p, sku, &[], ranges),
         // TGL plus registers (same addresses): TGL's bindings hold.
         None => Emulator::with_bindings(
             Bindings {
@@ -1239,7 +1804,12 @@ fn episode(
     stats: &mut Stats,
 ) {
     let sku = (c.sku)();
-    let mut emu = new_emulator(p, sku);
+    let extra: Vec<OpaqueRange> = extra_range(p, rng).into_iter().collect();
+    let mut emu = new_emulator(p, sku, &extra);
+    // Every fourth episode keeps its warnings (the bounds are checked);
+    // the others take them after every operation (each checked against
+    // what the operation did).
+    let drain = stats.episodes % 4 != 3;
     match units {
         // The register file alone: values change with time only through
         // force-wake.
@@ -1270,13 +1840,36 @@ fn episode(
         .max()
         .unwrap_or(0)
         + 0x100;
+    let b = *emu.bindings();
+    let mi =
+        b.oa.and_then(|o| o.mi_rpc)
+            .and_then(|i| p.commands.get(i).copied());
     let mut gen = Gen {
         p,
         d: &d,
         top,
         wake_latency: sku.wake_latency,
         queue: VecDeque::new(),
+        sets: metric_sets(p.name),
+        noa: b.noa.filter(|_| units == Units::On),
+        cec: b.cec.filter(|_| units == Units::On),
+        ranges: emu.opaque_ranges().copied().collect(),
+        mi,
     };
+    // Opaque dwords as written (absent: 0).
+    let mut opaque: HashMap<u64, u32> = HashMap::new();
+    // The NOA mux as written: (NOA_WRITE_HIGH, NOA_WRITE >> 16) -> value.
+    let mut mux: HashMap<(u64, u64), u64> = HashMap::new();
+    // Per CEC unit: the programming and routing under which its last
+    // unknown-input warning came, with its select and reason.
+    type CecKey = (CecCfg, bool);
+    let mut cec_warned: [Option<(CecKey, u8, CecUnknown)>; 8] = [None; 8];
+    let mut non_ok_accesses = 0u64;
+    // Per start trigger set: the programming its last warning came under;
+    // per report trigger: warned since last seen disabled.
+    let mut start_warned: [Option<[u64; 4]>; 2] = [None; 2];
+    let mut report_warned = [false; 2];
+    let oa_on = units == Units::On && emu.has_oa() && b.oa.is_some();
     if late {
         let left = (1u64 << rng.below(40)) + rng.below(1 << 16);
         gen.queue.push_back(Op::Advance(u64::MAX - left));
@@ -1309,6 +1902,18 @@ fn episode(
             op => op,
         };
         let trace_before = emu.trace().len();
+        let mut mi_result = None;
+        // The OA state the checks of time need (before the op).
+        let b_before: [Option<u64>; 8] = if oa_on {
+            core::array::from_fn(|n| emu.oa().counter(SlotKind::B(n as u32)))
+        } else {
+            [None; 8]
+        };
+        let clock_before = if oa_on {
+            emu.oa().counter(SlotKind::GpuTicks)
+        } else {
+            None
+        };
         // Registers the op may change, and masked-write enables.
         let mut touched: Vec<usize> = Vec::new();
         let mut masked_writes: Vec<(usize, u32)> = Vec::new();
@@ -1419,6 +2024,51 @@ fn episode(
                 emu.enable_uncore(cfg);
                 Check::Action(None)
             }
+            Op::ExecMiRpc(ref dw) => {
+                let at = mi.map_or(0, |i| mi_address(i, dw));
+                let mem_before = emu.gpu_mem(at, 256);
+                let alloc = emu.gpu_mem_allocated();
+                let reports = emu.oa().stats().map_or(0, |s| s.mi_reports);
+                let r = emu.oa_mut().execute_mi_rpc(dw);
+                mi_result = Some(r);
+                let reports_after = emu.oa().stats().map_or(0, |s| s.mi_reports);
+                match r {
+                    Err(_) => {
+                        stats.mi_rpc_errors += 1;
+                        assert_eq!(
+                            emu.gpu_mem(at, 256),
+                            mem_before,
+                            "bad MI_RPC wrote memory: {dw:x?}"
+                        );
+                        assert_eq!(
+                            emu.gpu_mem_allocated(),
+                            alloc,
+                            "bad MI_RPC allocated memory"
+                        );
+                        assert_eq!(reports_after, reports, "bad MI_RPC counted a report");
+                        Check::Action(None)
+                    }
+                    Ok(ReportOutcome::Written { address }) => {
+                        stats.mi_rpc_written += 1;
+                        assert_eq!(address, at, "MI_RPC address {dw:x?}");
+                        assert_eq!(reports_after, reports + 1);
+                        let info = mi.expect("a command was decoded");
+                        let id = mi_field(info, "report_id", dw).unwrap_or(0) as u32;
+                        if address.checked_add(256).is_some_and(|e| e <= 1 << 32) {
+                            assert_eq!(
+                                emu.gpu_mem(address, 4),
+                                id.to_le_bytes(),
+                                "RPT_ID of {dw:x?}"
+                            );
+                        }
+                        Check::Action(Some(d.mi.as_slice()))
+                    }
+                    Ok(_) => {
+                        stats.mi_rpc_other += 1;
+                        Check::Action(Some(d.mi.as_slice()))
+                    }
+                }
+            }
         };
         accesses += dwords;
         let ctx = || {
@@ -1464,9 +2114,40 @@ fn episode(
                     o.readable & 0xFFFF_FFFF
                 };
                 assert_eq!(u64::from(v) & !mask, 0, "{}: unreadable bits {v:#x}", ctx());
+            } else if e.outcome == Outcome::Ok && emu.peek_opaque(e.addr).is_some() {
+                let want = opaque.get(&e.addr).copied().unwrap_or(0);
+                assert_eq!(v, want, "{}: opaque dword {:#x} read back", ctx(), e.addr);
             } else {
                 assert_eq!(v, 0, "{}", ctx());
             }
+        }
+        // Opaque dwords: storage, wholly inside a range, changed only by an
+        // ok write.
+        for e in new_entries {
+            if m.decoded(&emu, e.addr).is_some() {
+                continue;
+            }
+            let Some(now) = emu.peek_opaque(e.addr) else {
+                continue;
+            };
+            assert!(
+                gen.ranges
+                    .iter()
+                    .any(|r| r.start <= e.addr && e.addr.checked_add(3).is_some_and(|l| l <= r.end)),
+                "{}: opaque dword {:#x} not inside a range",
+                ctx(),
+                e.addr
+            );
+            if e.outcome == Outcome::Ok {
+                stats.opaque_ok += 1;
+                if e.write {
+                    opaque.insert(e.addr, e.value as u32);
+                }
+            } else {
+                stats.opaque_other += 1;
+            }
+            let want = opaque.get(&e.addr).copied().unwrap_or(0);
+            assert_eq!(now, want, "{}: opaque dword {:#x}", ctx(), e.addr);
         }
 
         m.snapshot_into(&emu, &mut after);
@@ -1612,6 +2293,228 @@ fn episode(
         let now_frozen = emu.uncore().frozen();
         stats.uncore_freezes += usize::from(now_frozen && !frozen);
         frozen = now_frozen;
+        // Warnings: every access that did not pass has its warning.
+        let non_ok: Vec<perfregs_emu::TraceEntry> = emu.trace()[trace_before..]
+            .iter()
+            .filter(|e| e.outcome != Outcome::Ok)
+            .cloned()
+            .collect();
+        non_ok_accesses += non_ok.len() as u64;
+        let ws = if drain {
+            emu.take_warnings()
+        } else {
+            Vec::new()
+        };
+        for w in &ws {
+            stats.warnings[warning_kind(w)] += 1;
+        }
+        if drain {
+            let acc: Vec<&Warning> = ws.iter().filter(|w| warning_kind(w) < 3).collect();
+            assert_eq!(acc.len(), non_ok.len(), "{}: access warnings {ws:?}", ctx());
+            for (w, e) in acc.iter().zip(&non_ok) {
+                assert!(access_warning_matches(w, e), "{}: {w:?} for {e:?}", ctx());
+            }
+            if let Some(Err(err)) = mi_result {
+                assert!(
+                    ws.iter().any(
+                        |w| w.kind == WarningKind::Oa(OaWarningKind::BadCommand { error: err })
+                    ),
+                    "{}: bad MI_RPC without its warning: {ws:?}",
+                    ctx()
+                );
+            }
+            if let Some(Ok(ReportOutcome::Invisible)) = mi_result {
+                assert!(
+                    ws.iter()
+                        .any(|w| matches!(w.kind, WarningKind::Oa(OaWarningKind::Ppgtt { .. }))),
+                    "{}: PPGTT MI_RPC without its warning",
+                    ctx()
+                );
+            }
+        } else if step % 256 == 0 || step + 1 == n {
+            let all = emu.warnings();
+            let regfile = all.iter().filter(|w| warning_kind(w) < 3).count();
+            assert!(regfile <= MAX_WARNINGS, "{}: {regfile} kept", ctx());
+            assert!(
+                all.len() - regfile <= MAX_WARNINGS,
+                "{}: {} OA kept",
+                ctx(),
+                all.len() - regfile
+            );
+            assert_eq!(
+                regfile as u64 + emu.warnings_dropped(),
+                non_ok_accesses,
+                "{}: access warnings kept + dropped",
+                ctx()
+            );
+        }
+        if oa_on {
+            let routed = emu.noa_test_signals_routed();
+            if let (Some(u), Some(wf)) = (b.noa, b.noa.and_then(|u| u.write)) {
+                for e in emu.trace()[trace_before..].iter() {
+                    if e.write && e.outcome == Outcome::Ok && e.addr == wf.reg.address {
+                        let v = field_of(&emu, &wf);
+                        let high = u.write_high.map_or(0, |h| field_of(&emu, &h));
+                        mux.insert((high, v >> 16), v);
+                        stats.metric_writes += 1;
+                    }
+                }
+                let en = u.enable.is_some_and(|f| field_of(&emu, &f) != 0);
+                let want = en
+                    && !u.routing_write.is_empty()
+                    && u.routing_high
+                        .iter()
+                        .zip(u.routing_write)
+                        .all(|(&h, &w)| mux.get(&(h, w >> 16)) == Some(&w));
+                assert_eq!(routed, want, "{}: NOA routing (enable {en})", ctx());
+            }
+            if let Some(c) = b.cec {
+                let cfg = cec_cfg(&emu, &c);
+                let unknown = cec_unknown(&cfg, routed);
+                for w in &ws {
+                    if let WarningKind::Oa(OaWarningKind::CecInputUnknown { cec, select, why }) =
+                        w.kind
+                    {
+                        if let Some(slot) = cec_warned.get_mut(cec as usize) {
+                            *slot = Some(((cfg, routed), select, why));
+                        }
+                    }
+                }
+                // Trigger programming the model does not follow is warned
+                // about once per programming (checked when time moves).
+                let trig: Vec<[u64; 4]> = c
+                    .start_trig
+                    .chunks(4)
+                    .map(|regs| {
+                        core::array::from_fn(|i| {
+                            regs.get(i).and_then(|r| emu.peek(r.address)).unwrap_or(0)
+                        })
+                    })
+                    .collect();
+                for w in &ws {
+                    if let WarningKind::Oa(OaWarningKind::TriggerNotModelled {
+                        register,
+                        value,
+                        ..
+                    }) = w.kind
+                    {
+                        let mut known = false;
+                        for (set, regs) in c.start_trig.chunks(4).enumerate() {
+                            if regs
+                                .get(1)
+                                .or(regs.first())
+                                .is_some_and(|r| r.name == register)
+                            {
+                                assert_eq!(
+                                    value,
+                                    trig[set][1],
+                                    "{}: start trigger warning value",
+                                    ctx()
+                                );
+                                start_warned[set] = Some(trig[set]);
+                                known = true;
+                            }
+                        }
+                        for (k, f) in [c.report_enable_1, c.report_enable_2].iter().enumerate() {
+                            if f.is_some_and(|f| f.reg.name == register) {
+                                assert!(
+                                    f.is_some_and(|f| field_of(&emu, &f) != 0),
+                                    "{}: report trigger warning while disabled",
+                                    ctx()
+                                );
+                                report_warned[k] = true;
+                                known = true;
+                            }
+                        }
+                        assert!(known, "{}: trigger warning for {register}", ctx());
+                    }
+                }
+                if let (Check::Time, true) = (&check, drain) {
+                    for (set, v) in trig.iter().enumerate() {
+                        let ungated = *v == [0; 4] || (v[1] & 1 << 23 != 0 && v[0] & 0xFFFF == 0);
+                        stats.gated_start_advances += usize::from(!ungated);
+                        if !ungated {
+                            assert_eq!(
+                                start_warned[set],
+                                Some(*v),
+                                "{}: start trigger {set} {v:x?} not warned about",
+                                ctx()
+                            );
+                        }
+                    }
+                    for (k, f) in [c.report_enable_1, c.report_enable_2].iter().enumerate() {
+                        let on = f.is_some_and(|f| field_of(&emu, &f) != 0);
+                        assert!(
+                            !on || report_warned[k],
+                            "{}: report trigger {k} enabled without a warning",
+                            ctx()
+                        );
+                        report_warned[k] &= on;
+                    }
+                }
+                if let Check::Time = check {
+                    let b_after: [Option<u64>; 8] =
+                        core::array::from_fn(|n| emu.oa().counter(SlotKind::B(n as u32)));
+                    let db = |n: usize| match (b_before[n], b_after[n]) {
+                        (Some(x), Some(y)) => y.wrapping_sub(x) & 0xFFFF_FFFF,
+                        _ => 0,
+                    };
+                    for (n, u) in unknown.iter().enumerate() {
+                        let Some((select, why)) = *u else { continue };
+                        stats.unknown_cec_advances += 1;
+                        assert_eq!(
+                            db(n),
+                            0,
+                            "{}: B{n} moved with an unknown input ({why:?})",
+                            ctx()
+                        );
+                        if drain {
+                            assert_eq!(
+                                cec_warned[n],
+                                Some(((cfg, routed), select, why)),
+                                "{}: CEC{n} unknown without its warning",
+                                ctx()
+                            );
+                        }
+                    }
+                    // CEC0..2 read nothing on TGL (mask 0xFFFF), their
+                    // whole input with a constant one on BDW: same counts.
+                    let test_oa = cfg.iter().zip(TEST_OA_CEC).enumerate().all(|(n, (c, t))| {
+                        *c == Some(t) || (n < 3 && *c == Some((t.0, t.1, t.2, 0xFFFF)))
+                    });
+                    let clk = emu
+                        .oa()
+                        .counter(SlotKind::GpuTicks)
+                        .zip(clock_before)
+                        .map_or(0, |(a, b)| a.wrapping_sub(b));
+                    if routed {
+                        stats.routed_advances += 1;
+                    }
+                    if routed && test_oa && clk < 1 << 31 {
+                        if db(1) == 0 {
+                            assert!((0..8).all(|n| db(n) == 0), "{}: B moved without B1", ctx());
+                        } else {
+                            assert_eq!(
+                                (db(0), db(1), db(2)),
+                                (0, clk, clk),
+                                "{}: TestOa B0..B2",
+                                ctx()
+                            );
+                            for (k, num, den) in TEST_OA_FRACTIONS {
+                                assert!(
+                                    (db(k) * den).abs_diff(clk * num) <= den,
+                                    "{}: TestOa B{k} = {} of {clk} clocks from GPU clock {clock_before:#x?}",
+                                    ctx(),
+                                    db(k)
+                                );
+                                stats.test_signal_counts[k] += db(k);
+                            }
+                            stats.test_oa_spans += 1;
+                        }
+                    }
+                }
+            }
+        }
         core::mem::swap(&mut before, &mut after);
         if emu.trace().len() > TRACE_CAP {
             emu.take_trace();
@@ -1630,6 +2533,21 @@ fn episode(
         stats.suppressed += s.suppressed;
     }
     stats.cpu_interrupts += emu.p4().interrupts().len() as u64 + emu.p4().interrupts_dropped();
+    stats.noa_mux_writes += emu.noa_mux_writes();
+    if !drain {
+        for w in emu.warnings() {
+            stats.warnings[warning_kind(&w)] += 1;
+        }
+    } else {
+        assert_eq!(
+            emu.warnings_dropped(),
+            0,
+            "{}: warnings dropped while drained",
+            c.name
+        );
+    }
+    stats.warnings[10] += emu.warnings_dropped();
+    stats.warnings[11] += emu.oa().stats().map_or(0, |s| s.warnings_dropped);
     assert!(stats.ops > start_ops, "{}: empty episode", c.name);
 }
 
@@ -1717,11 +2635,16 @@ fn long_run_every_unit_on() {
     let ops = ops_from_env(LONG_OPS);
     let all = Instant::now();
     let mut total = 0usize;
+    let mut totals = Stats::default();
     println!(
         "{:<40} {:>10} {:>8} {:>10} {:>4}  unit activity",
         "project/SKU", "ops", "secs", "ops/s", "eps"
     );
+    let only = std::env::var("PERFREGS_PROPS_ONLY").ok();
     for c in configs() {
+        if only.as_deref().is_some_and(|o| o != c.name) {
+            continue;
+        }
         let t = Instant::now();
         let s = run(&c, Units::On, ops);
         let secs = t.elapsed().as_secs_f64();
@@ -1747,7 +2670,63 @@ fn long_run_every_unit_on() {
             s.cpu_interrupts,
             s.uncore_freezes,
         );
+        println!(
+            "{:<40} NOA: mux writes {} (checked {}), routed advances {}; TestOa spans {} (B3..B7 {:?}); unknown-CEC advances {}; gating start-trigger advances {}; opaque ok {} other {}; MI_RPC dwords written {} other {} errors {}",
+            "",
+            s.noa_mux_writes,
+            s.metric_writes,
+            s.routed_advances,
+            s.test_oa_spans,
+            &s.test_signal_counts[3..],
+            s.unknown_cec_advances,
+            s.gated_start_advances,
+            s.opaque_ok,
+            s.opaque_other,
+            s.mi_rpc_written,
+            s.mi_rpc_other,
+            s.mi_rpc_errors,
+        );
+        let w: Vec<String> = WARNING_KINDS
+            .iter()
+            .zip(s.warnings)
+            .filter(|(_, n)| *n > 0)
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        println!("{:<40} warnings: {}", "", w.join(", "));
+        for (t, n) in totals.warnings.iter_mut().zip(s.warnings) {
+            *t += n;
+        }
+        totals.test_oa_spans += s.test_oa_spans;
+        totals.mi_rpc_written += s.mi_rpc_written;
+        totals.mi_rpc_errors += s.mi_rpc_errors;
+        totals.timer_reports += s.timer_reports;
+        totals.mi_reports += s.mi_reports;
+        totals.noa_mux_writes += s.noa_mux_writes;
+        for (t, n) in totals
+            .test_signal_counts
+            .iter_mut()
+            .zip(s.test_signal_counts)
+        {
+            *t += n;
+        }
     }
+    let w: Vec<String> = WARNING_KINDS
+        .iter()
+        .zip(totals.warnings)
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect();
+    println!(
+        "totals: OA timer reports {}, MI reports {}, NOA mux writes {}, TestOa spans {} (B3..B7 {:?}), MI_RPC dwords written {} errors {}; warnings: {}",
+        totals.timer_reports,
+        totals.mi_reports,
+        totals.noa_mux_writes,
+        totals.test_oa_spans,
+        &totals.test_signal_counts[3..],
+        totals.mi_rpc_written,
+        totals.mi_rpc_errors,
+        w.join(", ")
+    );
     let secs = all.elapsed().as_secs_f64();
     println!(
         "total: {total} operations in {secs:.1} s ({:.0} ops/s), no invariant failed",

@@ -167,3 +167,32 @@ fn a_projects_own_ranges_are_storage() {
     assert_eq!(emu.read32(0x1F008), 3);
     assert_eq!(emu.count(Outcome::Ok), 2);
 }
+
+/// Regression (emulator_props): a range whose end is not the last byte of
+/// a dword kept the straddling last dword as storage (bytes past the end),
+/// while a dword straddling the start was unclaimed.
+#[test]
+fn a_dword_straddling_the_end_is_unclaimed() {
+    let odd = OpaqueRange {
+        end: 0x1F0FD,
+        ..UNIT
+    };
+    let mut emu = awake_hsw(&[odd]);
+    emu.write32(0x1F0F8, 1);
+    emu.write32(0x1F0FC, 2);
+    assert_eq!(emu.peek_opaque(0x1F0F8), Some(1));
+    assert_eq!(
+        emu.peek_opaque(0x1F0FC),
+        None,
+        "bytes 0x1F0FE..F are outside"
+    );
+    assert_eq!(emu.read32(0x1F0FC), 0);
+    assert_eq!(emu.count(Outcome::Unclaimed), 2);
+    assert!(emu.warnings().iter().any(|w| matches!(
+        w.kind,
+        WarningKind::Unclaimed {
+            addr: 0x1F0FC,
+            write: true
+        }
+    )));
+}

@@ -446,3 +446,88 @@ fn trigger_programming_the_model_ignores_is_reported() {
         assert!(other_warnings(&mut emu).is_empty());
     }
 }
+
+/// Regression (emulator_props): an emulator built with explicit bindings
+/// (a copied project on TGL's bindings) had no NOA mux, so TestOa's mux
+/// writes never routed the test signals and B3..B7 were reported unrouted.
+#[test]
+fn explicit_bindings_keep_the_noa_mux() {
+    let p: &'static ProjectInfo = Box::leak(Box::new(ProjectInfo { ..tgl::PROJECT }));
+    let b = bind::Bindings {
+        project: p,
+        ..bind::TGL
+    };
+    let mut emu = Emulator::with_bindings(b, Sku::default());
+    emu.enable_oa(OaConfig::default());
+    for d in p.domains {
+        if let Some(req) = d.request.and_then(|n| p.register(n)) {
+            emu.write32(req.address, 0x0001_0001);
+        }
+    }
+    emu.advance(emu.sku().wake_latency);
+    write_all(&mut emu, &set_writes("oa-tglgt2.xml", "TestOa"), true);
+    assert!(emu.noa_mux_writes() > 0);
+    assert!(emu.noa_test_signals_routed());
+}
+
+/// Regression (emulator_props, a late episode): the CEC logic evaluated
+/// the test signals at the 64-bit GPU clock, whose wrap at 2^64 breaks
+/// their period 6 (2^64 = 4 mod 6), so B4/B5 strayed from IGT's
+/// fractions over spans after the wrap. The test-signal phase now runs on
+/// across it: the counts are those of the continuous clock.
+#[test]
+fn test_oa_counts_run_on_across_the_gpu_clock_wrap() {
+    for (p, file) in [
+        (&bdw::PROJECT, "oa-bdw.xml"),
+        (&tgl::PROJECT, "oa-tglgt2.xml"),
+    ] {
+        let mut emu = awake(p);
+        write_all(&mut emu, &set_writes(file, "TestOa"), true);
+        assert!(emu.noa_test_signals_routed());
+        let [control, format, ..] = oa_names(p);
+        let fmt = p
+            .formats
+            .iter()
+            .find(|f| f.name == "A32U40_A4U32_B8_C8")
+            .expect("format")
+            .select;
+        emu.write32(
+            reg(p, control).address,
+            val(p, control, &[(format, fmt), ("counter_enable", 1)]),
+        );
+        let per_tick = emu.oa().config().expect("OA on").gpu_clocks_per_tick;
+        let clock = |emu: &Emulator| emu.oa().counter(SlotKind::GpuTicks).expect("clock");
+        // To 10 ticks before the wrap.
+        let left = (u64::MAX - clock(&emu)) / per_tick;
+        emu.advance(left - 10);
+        let start = u128::from(clock(&emu));
+        assert!(start > u128::from(u64::MAX) - 16 * u128::from(per_tick));
+        let b = |emu: &Emulator| -> Vec<u64> {
+            (0..8)
+                .map(|n| emu.oa().counter(SlotKind::B(n)).expect("B"))
+                .collect()
+        };
+        let b0 = b(&emu);
+        // Continuous clock numbers: B3 bit 3 clear (c even), B4 bits 4, 5
+        // clear (c % 3 == 0), B5 bit 4 (c % 3 == 1), B6 bits 3 and 4
+        // (c % 6 == 1), B7 bit 3 or 4.
+        type Pred = fn(u128) -> bool;
+        let preds: [(usize, Pred); 5] = [
+            (3, |c| c % 2 == 0),
+            (4, |c| c % 3 == 0),
+            (5, |c| c % 3 == 1),
+            (6, |c| c % 6 == 1),
+            (7, |c| c % 2 == 1 || c % 3 == 1),
+        ];
+        for step in 1..=30u64 {
+            emu.advance(1);
+            let n = u128::from(step * per_tick);
+            let now = b(&emu);
+            for (k, pred) in preds {
+                let want = (start..start + n).filter(|&c| pred(c)).count() as u64;
+                let got = now[k].wrapping_sub(b0[k]) & 0xFFFF_FFFF;
+                assert_eq!(got, want, "{file} B{k} after {step} ticks from {start:#x}");
+            }
+        }
+    }
+}

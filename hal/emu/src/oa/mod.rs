@@ -67,6 +67,9 @@ pub(crate) struct Oa {
     /// C2 carries the GPU clock (projects whose layouts have no GPU_TICKS).
     c2_clock: bool,
     gpu_clock: u64,
+    /// Wraps of `gpu_clock` (the CEC clock is this above it, so the test
+    /// signals and dividers keep their period across 2^64 GPU clocks).
+    clock_epoch: u64,
     ctx: Option<u32>,
     /// Tick of the last report written.
     busy: Option<u64>,
@@ -230,6 +233,7 @@ impl Oa {
             ctr: Counters::new(&a_bits),
             c2_clock: b.c2_clock,
             gpu_clock: 0,
+            clock_epoch: 0,
             ctx: None,
             busy: None,
             full: false,
@@ -267,8 +271,10 @@ impl Oa {
             return false;
         }
         let clocks = u128::from(ticks) * u128::from(self.cfg.gpu_clocks_per_tick);
-        let c0 = self.gpu_clock;
-        self.gpu_clock = c0.wrapping_add(clocks as u64);
+        let c0 = u128::from(self.clock_epoch) << 64 | u128::from(self.gpu_clock);
+        let c1 = c0.wrapping_add(clocks);
+        self.gpu_clock = c1 as u64;
+        self.clock_epoch = (c1 >> 64) as u64;
         if !enabled {
             return false;
         }
@@ -281,7 +287,7 @@ impl Oa {
         }
         if let Some(plan) = &self.plan {
             let mut n = [0u128; CECS];
-            plan.count(c0, u64::try_from(clocks).unwrap_or(u64::MAX), &mut n);
+            plan.count(c0, clocks, &mut n);
             for (i, d) in n.into_iter().enumerate() {
                 wrapped |= self.ctr.add(Bank::B, i, d);
             }
