@@ -54,10 +54,12 @@ usage:
                                                counters: first row A/B/C values (`A0=12`), then non-zero
                                                increments since the previous report (`A0+5`, wrap-aware);
                                                --all: every counter as `A0=17(+5)`; --hz: rates per second
-       [--metric-set SET [--metric-file F.xml] [--gt1|--gt2]]
+       [--metric-set SET [--metric-file F.xml] [--gt1|--gt2] [--device NAME=VALUE]...]
                                                also SET's counters for each report pair (hsw, bdw,
                                                tgl; the shipped file unless --metric-file; tgl: GT2
                                                unless --gt1), with the emulated part's device values
+                                               or, for a real part, --device values (NAME: an equation
+                                               variable, e.g. EuCoresTotalCount=96, SliceMask=0x1)
   perfregs metrics check <project> <file.xml>  check a metric-set file (IGT perf-configs XML): shape,
                                                names, equations, every register write against the
                                                descriptions; one line per set
@@ -67,6 +69,7 @@ usage:
                                                counters, register writes, guid; --counters: one set's
                                                counters (symbol, units, data type, equation)
   perfregs metrics run <project> <SET> [--reports N] [--file F.xml] [--gt1|--gt2] [--dump OUT]
+       [--device NAME=VALUE]...
                                                program SET on the emulated part (hsw, bdw, tgl; tgl:
                                                GT2 unless --gt1), sample N+1 periodic reports (default
                                                N = 4, a report every 1024 timestamp ticks) and print
@@ -84,7 +87,8 @@ usage:
                                                subslices (GT1: 48 EUs, 3); 7 threads per EU;
                                                GpuMaxFrequency 1200/1000/1350 MHz, GpuMinFrequency
                                                300 MHz, QueryMode 0 (periodic sampling); tgl with
-                                               --file: GT1 values when --gt1 or the file name says gt1";
+                                               --file: GT1 values when --gt1 or the file name says gt1;
+                                               --device NAME=VALUE sets one of them by hand";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

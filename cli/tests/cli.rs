@@ -680,6 +680,59 @@ fn metrics_run_rejects_bad_input() {
     assert_eq!(perfregs(&["metrics", "frob", "bdw"]).0, 2);
 }
 
+/// The row of counter `name` in a `metrics run` / `oa-decode` table.
+fn counter_row<'a>(out: &'a str, name: &str) -> Vec<&'a str> {
+    out.lines()
+        .find(|l| l.split_whitespace().next() == Some(name))
+        .unwrap_or_else(|| panic!("no row {name} in {out}"))
+        .split_whitespace()
+        .skip(2)
+        .collect()
+}
+
+#[test]
+fn device_values_can_be_set_by_hand() {
+    let run = |extra: &[&str]| {
+        let (code, out, err) = perfregs(
+            &[
+                &["metrics", "run", "bdw", "TestOa", "--reports", "1"][..],
+                extra,
+            ]
+            .concat(),
+        );
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let base = run(&[]);
+    let fast = run(&[
+        "--device",
+        "GpuTimestampFrequency=25000000",
+        "--device",
+        "$EuCoresTotalCount=0x30",
+    ]);
+    // GpuTime = ticks x 1e9 / timestamp frequency: half at twice the frequency.
+    let (a, b) = (counter_row(&base, "GpuTime"), counter_row(&fast, "GpuTime"));
+    assert_eq!(a, ["81920"]);
+    assert_eq!(b, ["40960"]);
+    assert!(fast.contains("EuCoresTotalCount 48"), "{fast}");
+    assert!(base.contains("EuCoresTotalCount 24"), "{base}");
+    for bad in ["Foo=1", "EuCoresTotalCount", "EuCoresTotalCount=x"] {
+        let (code, _, err) = perfregs(&["metrics", "run", "bdw", "TestOa", "--device", bad]);
+        assert_eq!(code, 2, "{bad}");
+        assert!(err.contains("--device"), "{err}");
+    }
+    // oa-decode takes them too, and only with --metric-set.
+    let (code, _, err) = perfregs(&[
+        "oa-decode",
+        "bdw",
+        "A32u40_A4u32_B8_C8",
+        "/dev/null",
+        "--device",
+        "QueryMode=1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+}
+
 #[test]
 fn metrics_check_prints_one_line_per_set() {
     let (code, out, err) = perfregs(&["metrics", "check", "bdw", "regdefs/metricsets/oa-bdw.xml"]);

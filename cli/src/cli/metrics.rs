@@ -9,7 +9,7 @@
 use hal::meta::ProjectInfo;
 use hal::oa_buffer::{reports_between, ReportDelta};
 use hal::ReportFormat;
-use perfregs_codegen::metrics::equation::{CheckedSet, ExprKind, Source};
+use perfregs_codegen::metrics::equation::{self, CheckedSet, ExprKind, Source};
 use perfregs_codegen::metrics::interp::{self, Device, Sample, Value};
 use perfregs_codegen::metrics::model::MetricSet;
 use perfregs_codegen::metrics::{self, Loaded};
@@ -71,13 +71,66 @@ impl Gt {
     }
 }
 
-/// Where the metric sets come from: `--file`, `--gt1` / `--gt2`.
+/// Where the metric sets come from (`--file`, `--gt1` / `--gt2`) and the
+/// device values to use instead of the emulated part's (`--device`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Choice {
     /// A metric-set file of the user's.
     pub file: Option<PathBuf>,
     /// The TGL part.
     pub gt: Option<Gt>,
+    /// `--device NAME=VALUE`: device variables set by hand (for a dump of a
+    /// real part), in order; a later one wins.
+    pub device: Vec<(equation::DeviceVar, u64)>,
+}
+
+/// Parse `--device`'s `NAME=VALUE` (`EuCoresTotalCount=96`, `SliceMask=0x1`;
+/// the names are the equations' `$` variables).
+pub fn device_override(arg: &str) -> Result<(equation::DeviceVar, u64), String> {
+    let names = || {
+        equation::DeviceVar::ALL
+            .iter()
+            .map(|v| v.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (name, value) = arg.split_once('=').ok_or_else(|| {
+        format!(
+            "--device takes NAME=VALUE, not `{arg}` (names: {})",
+            names()
+        )
+    })?;
+    let var = equation::DeviceVar::parse(name.trim_start_matches('$'))
+        .ok_or_else(|| format!("--device: no device variable `{name}` (names: {})", names()))?;
+    let v = value.replace('_', "");
+    let n = match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => v.parse::<u64>().ok(),
+    }
+    .ok_or_else(|| format!("--device {name}: `{value}` is not a number (decimal or 0x hex)"))?;
+    Ok((var, n))
+}
+
+/// `d` with the `--device` values of `choice` applied.
+fn with_overrides(mut d: Device, choice: &[(equation::DeviceVar, u64)]) -> Device {
+    use equation::DeviceVar as V;
+    for &(var, v) in choice {
+        let slot = match var {
+            V::EuCoresTotalCount => &mut d.eu_cores_total_count,
+            V::EuSlicesTotalCount => &mut d.eu_slices_total_count,
+            V::EuSubslicesTotalCount => &mut d.eu_subslices_total_count,
+            V::EuThreadsCount => &mut d.eu_threads_count,
+            V::SliceMask => &mut d.slice_mask,
+            V::SubsliceMask => &mut d.subslice_mask,
+            V::DualSubsliceMask => &mut d.dual_subslice_mask,
+            V::GpuMaxFrequency => &mut d.gpu_max_frequency,
+            V::GpuMinFrequency => &mut d.gpu_min_frequency,
+            V::GpuTimestampFrequency => &mut d.gpu_timestamp_frequency,
+            V::QueryMode => &mut d.query_mode,
+        };
+        *slot = v;
+    }
+    d
 }
 
 impl Choice {
@@ -255,7 +308,7 @@ pub fn main(
             }
             let m = one_text(p.name, &choice)?;
             let ir = compile(regdefs)?;
-            let e = run(p, &ir, &m, set, reports.unwrap_or(4), out)?;
+            let e = run(p, &ir, &m, set, reports.unwrap_or(4), &choice.device, out)?;
             if let Some(f) = dump {
                 std::fs::write(&f, &e.buffer)
                     .map_err(|e| Fail::usage(format!("cannot write {}: {e}", f.display())))?;
@@ -312,6 +365,12 @@ fn parse(args: &[String], verb: &str) -> Result<Parsed, Fail> {
         match a.as_str() {
             "--file" if verb != "check" => choice.file = Some(PathBuf::from(value("--file")?)),
             "--counters" if verb == "list" => counters = Some(value("--counters")?),
+            "--device" if verb == "run" => {
+                let v = value("--device")?;
+                choice
+                    .device
+                    .push(device_override(&v).map_err(Fail::usage)?);
+            }
             "--dump" if verb == "run" => dump = Some(PathBuf::from(value("--dump")?)),
             "--reports" if verb == "run" => {
                 let v = value("--reports")?;
@@ -683,6 +742,7 @@ fn run(
     m: &MetricText,
     set_name: &str,
     pairs: usize,
+    overrides: &[(equation::DeviceVar, u64)],
     out: &mut dyn FnMut(&str),
 ) -> Result<Emulated, Fail> {
     let (device, clock_hz) = emulated_device(p.name, m.gt).ok_or_else(|| {
@@ -691,6 +751,7 @@ fn run(
             p.name
         ))
     })?;
+    let device = with_overrides(device, overrides);
     let l = load(ir, p.name, m)?;
     let i = find_set(&l, set_name, &m.name)?;
     let (set, checked) = (&l.file.sets[i], &l.checked.sets[i]);
@@ -852,10 +913,18 @@ impl Chosen {
         let (device, _) = emulated_device(p.name, m.gt).ok_or_else(|| {
             Fail::usage(format!("no device values for {} (hsw, bdw, tgl)", p.name))
         })?;
+        let device = with_overrides(device, &choice.device);
         let set = &loaded.file.sets[index];
         let heading = format!(
-            "metric set {} ({}) from {}; device values of the emulated part (see `perfregs help`):",
-            set.symbol_name, set.name, m.name
+            "metric set {} ({}) from {}; device values of the emulated part (see `perfregs help`){}:",
+            set.symbol_name,
+            set.name,
+            m.name,
+            if choice.device.is_empty() {
+                ""
+            } else {
+                ", with --device"
+            }
         );
         Ok(Chosen {
             loaded,

@@ -60,6 +60,10 @@ impl Options {
                 "--metric-set" => {
                     metric_set = Some(it.next().ok_or("--metric-set takes a set name")?.clone());
                 }
+                "--device" => {
+                    let v = it.next().ok_or("--device takes NAME=VALUE")?;
+                    metric_choice.device.push(metrics::device_override(v)?);
+                }
                 "--metric-file" => {
                     let f = it.next().ok_or("--metric-file takes a file")?;
                     metric_choice.file = Some(PathBuf::from(f));
