@@ -33,9 +33,9 @@ const USAGE: &str = "\
 usage:
   perfregs check [PATH...]                     validate descriptions (default: regdefs/, else the shipped ones)
   perfregs decode <project> <REGISTER> <value> decode a value into named fields
-  perfregs list <project>                      list a project's registers
+  perfregs list <project>                      list a project's registers, opaque ranges and commands
   perfregs dump <project> --json               the compiled view of a project as JSON
-  perfregs lookup <project> <address>          register, wake domain and replication at an address
+  perfregs lookup <project> <address>          register (or opaque range), wake domain and replication at an address
   perfregs diff <projectA> <projectB>          registers added, removed, moved; fields changed
   perfregs export <project> --format F         F: c-header, markdown or svd (reads regdefs/ or $PERFREGS_REGDEFS)
   perfregs emulate <project> [--with FILE.yaml]... STEP...
@@ -326,6 +326,9 @@ fn list(args: &[String]) -> ExitCode {
             r.block,
             r.title
         );
+    }
+    for line in cli::lookup::list_extras(p) {
+        say!("{line}");
     }
     ExitCode::SUCCESS
 }

@@ -1096,3 +1096,108 @@ fn oa_decode_metric_set_marks_unavailable_counters() {
     );
     let _ = std::fs::remove_file(path);
 }
+
+// --- Opaque ranges and GPU commands in `list`, `lookup` and `dump --json`
+// (HSW's NOA_UNIT, MI_REPORT_PERF_COUNT on BDW).
+
+#[test]
+fn list_shows_opaque_ranges_and_commands() {
+    let (code, hsw, err) = perfregs(&["list", "hsw"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = hsw.lines().collect();
+    assert!(
+        lines.contains(&"0x025100  NOA_UNIT       [range]    opaque range 0x25100..0x2ff93 (no public layout), wake domain render"),
+        "{hsw}"
+    );
+    assert!(
+        lines.contains(&"command   MI_REPORT_PERF_COUNT [command]  Report Perf Count, 3 dwords"),
+        "{hsw}"
+    );
+    // After the registers: the last two lines.
+    assert_eq!(lines.iter().filter(|l| l.contains("[range]")).count(), 1);
+    assert!(lines[lines.len() - 1].starts_with("command "), "{hsw}");
+    let (_, bdw, _) = perfregs(&["list", "bdw"]);
+    assert!(
+        bdw.lines()
+            .any(|l| l == "command   MI_REPORT_PERF_COUNT [command]  Report Perf Count, 4 dwords"),
+        "{bdw}"
+    );
+    assert!(!bdw.contains("[range]"), "{bdw}");
+    let (_, snb, _) = perfregs(&["list", "snb"]);
+    assert!(
+        !snb.contains("[range]") && !snb.contains("[command]"),
+        "{snb}"
+    );
+}
+
+#[test]
+fn lookup_names_the_opaque_range() {
+    let out = lookup("hsw", "0x25100");
+    assert!(
+        out.starts_with(
+            "0x25100 on hsw: NOA_UNIT — opaque range 0x25100..0x2ff93, no public register layout\n"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("\nwake domain: render"), "{out}");
+    let out = lookup("hsw", "0x2ff93");
+    assert!(
+        out.starts_with("0x2ff93 on hsw: NOA_UNIT (+0xae93) — opaque range"),
+        "{out}"
+    );
+    assert!(lookup("hsw", "0x2ff94").starts_with("0x2ff94 on hsw: no register\n"));
+    assert!(lookup("hsw", "0x250fc").starts_with("0x250fc on hsw: no register\n"));
+    // Only HSW describes the range.
+    assert!(lookup("bdw", "0x25100").starts_with("0x25100 on bdw: no register\n"));
+}
+
+#[test]
+fn dump_has_opaque_ranges_and_commands() {
+    let hsw = dump("hsw");
+    assert_eq!(
+        hsw["opaque_ranges"],
+        serde_json::json!([{"name": "NOA_UNIT", "start": 0x25100, "end": 0x2FF93, "domain": "render"}])
+    );
+    let bdw = dump("bdw");
+    assert_eq!(bdw["opaque_ranges"], serde_json::json!([]));
+    let cmds = bdw["commands"].as_array().cloned().unwrap_or_default();
+    assert_eq!(cmds.len(), 1, "{cmds:?}");
+    assert_eq!(cmds[0]["name"], "MI_REPORT_PERF_COUNT");
+    let dwords = cmds[0]["dwords"].as_array().cloned().unwrap_or_default();
+    assert_eq!(dwords.len(), 4);
+    assert_eq!(
+        dwords[0]["fields"],
+        serde_json::json!([
+            {"name": "dword_length", "lsb": 0, "msb": 5, "value": 2},
+            {"name": "opcode", "lsb": 23, "msb": 28, "value": 0x28},
+            {"name": "command_type", "lsb": 29, "msb": 31, "value": 0},
+        ])
+    );
+    // Fields the user sets have no "value".
+    assert_eq!(
+        dwords[1]["fields"],
+        serde_json::json!([
+            {"name": "use_global_gtt", "lsb": 0, "msb": 0},
+            {"name": "core_mode_enable", "lsb": 4, "msb": 4},
+            {"name": "memory_address", "lsb": 6, "msb": 31},
+        ])
+    );
+    assert_eq!(
+        dwords[2]["fields"],
+        serde_json::json!([{"name": "memory_address_high", "lsb": 0, "msb": 31}])
+    );
+    assert_eq!(
+        dwords[3]["fields"],
+        serde_json::json!([{"name": "report_id", "lsb": 0, "msb": 31}])
+    );
+    // HSW: 3 dwords, length 1; SNB: neither ranges nor commands, keys present.
+    let hsw_len = &hsw["commands"][0]["dwords"][0]["fields"][0];
+    assert_eq!(hsw_len["value"], 1, "{hsw_len}");
+    assert_eq!(
+        hsw["commands"][0]["dwords"].as_array().map(Vec::len),
+        Some(3)
+    );
+    let snb = dump("snb");
+    assert_eq!(snb["opaque_ranges"], serde_json::json!([]));
+    assert_eq!(snb["commands"], serde_json::json!([]));
+}

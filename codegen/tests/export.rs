@@ -513,3 +513,267 @@ fn every_project_of_regdefs_exports() {
         assert!(ok, "cc rejected the headers:\n{msg}");
     }
 }
+
+// --- Opaque ranges and GPU commands (fixture `tests/fixtures/export_extra/`,
+// and the shipped NOA_UNIT and MI_REPORT_PERF_COUNT).
+
+fn extras_ir() -> Ir {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/export_extra");
+    perfregs_codegen::compile_path(&dir).unwrap_or_else(|d| {
+        panic!(
+            "fixture does not compile:\n{}",
+            d.iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    })
+}
+
+/// `ir` without its opaque ranges and commands (the documents as they were
+/// before the exporters knew about them).
+fn without_extras(ir: &Ir) -> Ir {
+    let mut bare = ir.clone();
+    bare.opaque.clear();
+    bare.commands.clear();
+    bare
+}
+
+/// Every line of `part`, in order, among the lines of `whole`: `whole` only
+/// adds lines.
+fn only_adds(part: &str, whole: &str) -> bool {
+    let mut lines = whole.lines();
+    part.lines().all(|p| lines.any(|w| w == p))
+}
+
+#[test]
+fn c_header_of_extras_has_ranges_and_command_macros_and_compiles() {
+    let ir = extras_ir();
+    let hsw = export(&ir, project(&ir, "hsw"), Format::CHeader);
+    let bdw = export(&ir, project(&ir, "bdw"), Format::CHeader);
+    let expected = [
+        " * UNIT_MUX: opaque range (registers without a public layout)",
+        " * MMIO 0x9000..0x90FF (end inclusive), wake domain aon, metric-set config NOA",
+        " * Mux registers of the unit, written by address only (no public layout).",
+        "#define HSW_UNIT_MUX_START 0x9000",
+        "#define HSW_UNIT_MUX_END 0x90FF /* inclusive */",
+        " * MI_TEST_REPORT: Test Report",
+        " * PRM: Fixture / TEST REPORT",
+        " * GPU command, 3 dwords. Per dword n: _DWn_<FIELD>_SHIFT and _MASK;",
+        "#define HSW_MI_TEST_REPORT_DWORDS 3",
+        "#define HSW_MI_TEST_REPORT_DW0_FIXED 0x14000001 /* fixed fields: command_type, opcode, dword_length */",
+        "#define HSW_MI_TEST_REPORT_DW0_OPCODE_SHIFT 23",
+        "#define HSW_MI_TEST_REPORT_DW0_OPCODE_MASK REG_GENMASK(28, 23) /* bits 28:23; Opcode: 28h. */",
+        "#define HSW_MI_TEST_REPORT_DW0_OPCODE_VALUE 0x28",
+        "#define HSW_MI_TEST_REPORT_DW0_DWORD_LENGTH_VALUE 1",
+        "#define HSW_MI_TEST_REPORT_DW1_GGTT_MASK REG_BIT(0) /* bit 0; Global GTT. */",
+        "#define HSW_MI_TEST_REPORT_DW2_REPORT_ID_SHIFT 0",
+        "#define HSW_MI_TEST_REPORT_DW2_REPORT_ID_MASK REG_GENMASK(31, 0) /* bits 31:0; Report ID. */",
+    ];
+    let lines: Vec<&str> = hsw.lines().collect();
+    for e in expected {
+        assert!(lines.contains(&e), "missing line {e:?} in\n{hsw}");
+    }
+    // Variable fields have no _VALUE; HSW has no upper address dword.
+    assert!(!hsw.contains("_DW1_ADDRESS_VALUE") && !hsw.contains("ADDRESS_HIGH"));
+    // BDW: no force-wake table, so no wake domain; 4 dwords, report ID in dword 3.
+    for e in [
+        " * MMIO 0x9000..0x90FF (end inclusive), metric-set config NOA",
+        "#define BDW_MI_TEST_REPORT_DWORDS 4",
+        "#define BDW_MI_TEST_REPORT_DW0_FIXED 0x14000002 /* fixed fields: command_type, opcode, dword_length */",
+        "#define BDW_MI_TEST_REPORT_DW2_ADDRESS_HIGH_MASK REG_GENMASK(31, 0) /* bits 31:0; Address bits 63:32. */",
+        "#define BDW_MI_TEST_REPORT_DW3_REPORT_ID_SHIFT 0",
+    ] {
+        assert!(bdw.lines().any(|l| l == e), "missing line {e:?} in\n{bdw}");
+    }
+    // Ranges and commands come after the registers, before the force-wake table.
+    let at = |s: &str| hsw.find(s).unwrap_or_else(|| panic!("no {s}"));
+    assert!(at("#define HSW_UNIT_CTL ") < at("#define HSW_UNIT_MUX_START"));
+    assert!(at("#define HSW_UNIT_MUX_END") < at("#define HSW_MI_TEST_REPORT_DWORDS"));
+    assert!(at("#define HSW_MI_TEST_REPORT_DW2") < at("#define HSW_FW_RANGES_COUNT"));
+    // Without ranges and commands: nothing about them, and the rest unchanged.
+    let snb = export(&ir, project(&ir, "snb"), Format::CHeader);
+    assert!(!snb.contains("_START") && !snb.contains("MI_TEST"), "{snb}");
+    let bare = without_extras(&ir);
+    for p in ["snb", "hsw", "bdw"] {
+        let full = export(&ir, project(&ir, p), Format::CHeader);
+        let old = export(&bare, project(&ir, p), Format::CHeader);
+        assert!(only_adds(&old, &full), "{p}: lines changed\n{full}");
+    }
+    assert_eq!(
+        snb,
+        export(&bare, project(&ir, "snb"), Format::CHeader),
+        "snb changed"
+    );
+
+    let main_c = r#"#include "hsw.h"
+#include "bdw.h"
+_Static_assert(HSW_UNIT_MUX_START == 0x9000 && HSW_UNIT_MUX_END == 0x90FF, "range");
+_Static_assert(BDW_UNIT_MUX_END - BDW_UNIT_MUX_START + 1 == 0x100, "size");
+_Static_assert(HSW_MI_TEST_REPORT_DW0_OPCODE_MASK == 0x1F800000u, "mask");
+_Static_assert(HSW_MI_TEST_REPORT_DW1_ADDRESS_MASK == 0xFFFFFFC0u, "mask");
+_Static_assert(HSW_MI_TEST_REPORT_DW2_REPORT_ID_MASK == 0xFFFFFFFFu, "full dword");
+_Static_assert(HSW_MI_TEST_REPORT_DW0_FIXED ==
+    ((HSW_MI_TEST_REPORT_DW0_COMMAND_TYPE_VALUE << HSW_MI_TEST_REPORT_DW0_COMMAND_TYPE_SHIFT) |
+     (HSW_MI_TEST_REPORT_DW0_OPCODE_VALUE << HSW_MI_TEST_REPORT_DW0_OPCODE_SHIFT) |
+     (HSW_MI_TEST_REPORT_DW0_DWORD_LENGTH_VALUE << HSW_MI_TEST_REPORT_DW0_DWORD_LENGTH_SHIFT)), "fixed");
+_Static_assert(REG_FIELD_PREP(BDW_MI_TEST_REPORT_DW0_DWORD_LENGTH_MASK, BDW_MI_TEST_REPORT_DWORDS - 2)
+    == (BDW_MI_TEST_REPORT_DW0_FIXED & BDW_MI_TEST_REPORT_DW0_DWORD_LENGTH_MASK), "length");
+_Static_assert(REG_FIELD_GET(BDW_MI_TEST_REPORT_DW0_OPCODE_MASK, BDW_MI_TEST_REPORT_DW0_FIXED) == 0x28u, "opcode");
+int main(void) { return 0; }
+"#;
+    let headers = [("hsw.h".to_string(), hsw), ("bdw.h".to_string(), bdw)];
+    if let Some((ok, msg)) = cc_syntax("extras", &headers, main_c) {
+        assert!(ok, "cc rejected the header:\n{msg}");
+    }
+}
+
+#[test]
+fn markdown_of_extras_has_range_table_and_command_sections() {
+    let ir = extras_ir();
+    let md = export(&ir, project(&ir, "bdw"), Format::Markdown);
+    let lines: Vec<&str> = md.lines().collect();
+    let expected = [
+        "## Opaque ranges",
+        "| Name | Start | End | Wake domain | Config | Description |",
+        "| UNIT_MUX | 0x9000 | 0x90FF | - | NOA | Mux registers of the unit, written by address only (no public layout). |",
+        "## Commands",
+        "### MI_TEST_REPORT",
+        "**Test Report**",
+        "- Length: 4 dwords",
+        "- PRM: Fixture / TEST REPORT",
+        "Writes a test report.",
+        "| Dword | Bits | Name | Value | Description |",
+        "| 0 | 31:29 | command_type | 0x0 | Command Type: MI command (0). |",
+        "| 0 | 28:23 | opcode | 0x28 | Opcode: 28h. |",
+        "| 0 | 5:0 | dword_length | 0x2 | DWord Length: total length minus 2. |",
+        "| 1 | 31:6 | address |  | Address bits 31:6 \\| aligned. |",
+        "| 1 | 0 | ggtt |  | Global GTT. |",
+        "| 2 | 31:0 | address_high |  | Address bits 63:32. |",
+        "| 3 | 31:0 | report_id |  | Report ID. |",
+    ];
+    for e in expected {
+        assert!(lines.contains(&e), "missing line {e:?} in\n{md}");
+    }
+    // One row per field, in dword order; the register table is unchanged.
+    let rows: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("| ") && l.chars().nth(2).is_some_and(|c| c.is_ascii_digit()))
+        .filter(|l| !l.contains("](#") && l.matches(" | ").count() == 4)
+        .copied()
+        .collect();
+    assert_eq!(rows.len(), 7, "{rows:?}");
+    let hsw = export(&ir, project(&ir, "hsw"), Format::Markdown);
+    assert!(hsw.contains(
+        "\n| UNIT_MUX | 0x9000 | 0x90FF | aon | NOA | Mux registers of the unit, written by address only (no public layout). |\n"
+    ));
+    assert!(
+        hsw.contains("| 2 | 31:0 | report_id |  | Report ID. |"),
+        "{hsw}"
+    );
+    // Sections follow the registers and precede the domains.
+    let at = |s: &str| hsw.find(s).unwrap_or_else(|| panic!("no {s}"));
+    assert!(at("## UNIT_CTL") < at("## Opaque ranges"));
+    assert!(at("## Opaque ranges") < at("## Commands"));
+    assert!(at("## Commands") < at("## Power domains"));
+    let snb = export(&ir, project(&ir, "snb"), Format::Markdown);
+    assert!(!snb.contains("## Opaque ranges") && !snb.contains("## Commands"));
+    let bare = without_extras(&ir);
+    for p in ["snb", "hsw", "bdw"] {
+        let full = export(&ir, project(&ir, p), Format::Markdown);
+        let old = export(&bare, project(&ir, p), Format::Markdown);
+        assert!(only_adds(&old, &full), "{p}: lines changed\n{full}");
+    }
+}
+
+#[test]
+fn svd_of_extras_has_the_range_as_a_register_less_peripheral() {
+    let ir = extras_ir();
+    let xml = export(&ir, project(&ir, "hsw"), Format::Svd);
+    let d = parse_svd(&xml);
+    let names: Vec<&str> = d.peripherals.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["UNIT", "UNIT_MUX"]);
+    let mux = peripheral(&d, "UNIT_MUX");
+    assert_eq!(mux.base_address, 0x9000);
+    assert_eq!(mux.registers().count(), 0);
+    let blocks = mux.address_block.as_ref().expect("address block");
+    assert_eq!(blocks.len(), 1);
+    assert_eq!((blocks[0].offset, blocks[0].size), (0, 0x100));
+    assert_eq!(blocks[0].usage, svd::AddressBlockUsage::Registers);
+    let desc = mux.description.as_deref().unwrap_or("");
+    assert!(
+        desc.starts_with("Opaque range 0x9000..0x90FF (MMIO, end inclusive)")
+            && desc.contains("wake domain aon; metric-set config NOA")
+            && desc.contains("Mux registers of the unit"),
+        "{desc}"
+    );
+    // Commands are not memory mapped: not in the SVD.
+    assert!(!xml.contains("MI_TEST_REPORT"));
+    // Without ranges the document is unchanged.
+    let bare = without_extras(&ir);
+    for p in ["snb", "bdw"] {
+        let p = project(&ir, p);
+        let full = export(&ir, p, Format::Svd);
+        assert!(only_adds(&export(&bare, p, Format::Svd), &full));
+    }
+    let snb = project(&ir, "snb");
+    assert_eq!(
+        export(&ir, snb, Format::Svd),
+        export(&bare, snb, Format::Svd)
+    );
+}
+
+#[test]
+fn shipped_noa_unit_and_mi_report_perf_count_export() {
+    let dir = Path::new(perfregs_regdefs::dir()).to_path_buf();
+    let Ok(ir) = perfregs_codegen::compile_path(&dir) else {
+        println!("skipping: regdefs/ does not compile right now");
+        return;
+    };
+    let bare = without_extras(&ir);
+    // Projects without ranges or commands: byte-identical documents; the
+    // others only gain lines.
+    for (p, proj) in ir.catalogue.projects.iter().enumerate() {
+        let has =
+            ir.opaque.iter().any(|o| o.project == p) || ir.commands.iter().any(|c| c.project == p);
+        for f in Format::ALL {
+            let (full, old) = (export(&ir, p, f), export(&bare, p, f));
+            if has {
+                assert!(only_adds(&old, &full), "{} {f}: lines changed", proj.name);
+            } else {
+                assert_eq!(full, old, "{} {f}", proj.name);
+            }
+        }
+    }
+    let hsw = project(&ir, "hsw");
+    let h = export(&ir, hsw, Format::CHeader);
+    for e in [
+        "#define HSW_NOA_UNIT_START 0x25100",
+        "#define HSW_NOA_UNIT_END 0x2FF93 /* inclusive */",
+        "#define HSW_MI_REPORT_PERF_COUNT_DWORDS 3",
+        "#define HSW_MI_REPORT_PERF_COUNT_DW1_CORE_MODE_ENABLE_SHIFT 4",
+    ] {
+        assert!(h.lines().any(|l| l == e), "missing {e:?}");
+    }
+    let md = export(&ir, hsw, Format::Markdown);
+    assert!(md.contains("\n| NOA_UNIT | 0x25100 | 0x2FF93 | render | NOA | "));
+    let d = parse_svd(&export(&ir, hsw, Format::Svd));
+    let noa = peripheral(&d, "NOA_UNIT");
+    assert_eq!(noa.base_address, 0x25100);
+    assert_eq!(noa.address_block.as_ref().map(|b| b[0].size), Some(0xAE94));
+
+    // BDW's command header dword is i915's MI_REPORT_PERF_COUNT (MI_INSTR(0x28, 0))
+    // with length 4 - 2.
+    let bdw = project(&ir, "bdw");
+    let h = export(&ir, bdw, Format::CHeader);
+    assert!(h.contains("\n#define BDW_MI_REPORT_PERF_COUNT_DWORDS 4\n"));
+    assert!(h.contains("\n#define BDW_MI_REPORT_PERF_COUNT_DW0_FIXED 0x14000002 /* "));
+    assert!(
+        h.contains("\n#define BDW_MI_REPORT_PERF_COUNT_DW3_REPORT_ID_MASK REG_GENMASK(31, 0) /* ")
+    );
+    assert!(!h.contains("NOA_UNIT"));
+    let md = export(&ir, bdw, Format::Markdown);
+    assert!(md.contains("\n### MI_REPORT_PERF_COUNT\n"));
+    assert!(md.contains("\n| 2 | 31:0 | memory_address_high |  | "));
+    assert!(!md.contains("## Opaque ranges"));
+}

@@ -90,6 +90,39 @@ pub fn project_json(p: &ProjectInfo) -> Value {
             })
         })
         .collect();
+    let opaque: Vec<Value> = p
+        .opaque
+        .iter()
+        .map(|o| json!({"name": o.name, "start": o.start, "end": o.end, "domain": o.domain}))
+        .collect();
+    let commands: Vec<Value> = p
+        .commands
+        .iter()
+        .map(|c| {
+            let dwords: Vec<Value> = (0..c.dwords)
+                .map(|dw| {
+                    let fields: Vec<Value> = c
+                        .fields
+                        .iter()
+                        .filter(|f| f.dword == dw)
+                        .map(|f| {
+                            let mut v = json!({
+                                "name": f.name,
+                                "lsb": f.lsb,
+                                "msb": f.lsb + f.width - 1,
+                            });
+                            if let (Some(x), Some(obj)) = (f.value, v.as_object_mut()) {
+                                obj.insert("value".into(), json!(x));
+                            }
+                            v
+                        })
+                        .collect();
+                    json!({"fields": fields})
+                })
+                .collect();
+            json!({"name": c.name, "dwords": dwords})
+        })
+        .collect();
     json!({
         "project": p.name,
         "title": p.title,
@@ -100,5 +133,7 @@ pub fn project_json(p: &ProjectInfo) -> Value {
         "power_domains": domains,
         "replication_groups": groups,
         "tables": p.tables.iter().map(|t| t.name).collect::<Vec<_>>(),
+        "opaque_ranges": opaque,
+        "commands": commands,
     })
 }

@@ -1,6 +1,38 @@
-//! `perfregs lookup <project> <address>`: what lives at an address.
+//! `perfregs lookup <project> <address>`: what lives at an address; and
+//! the lines `perfregs list` prints after the registers.
 
-use hal::meta::ProjectInfo;
+use hal::meta::{OpaqueRange, ProjectInfo};
+
+/// `, wake domain D` for a range in the force-wake table, else nothing.
+fn domain_words(o: &OpaqueRange) -> String {
+    o.domain
+        .map(|d| format!(", wake domain {d}"))
+        .unwrap_or_default()
+}
+
+/// The lines `perfregs list` prints after the registers: one per opaque
+/// range (by start, marked `[range]`), then one per GPU command (marked
+/// `[command]`, with its length).
+pub fn list_extras(p: &ProjectInfo) -> Vec<String> {
+    let ranges = p.opaque.iter().map(|o| {
+        format!(
+            "{:#08x}  {:<14} {:<10} opaque range {:#x}..{:#x} (no public layout){}",
+            o.start,
+            o.name,
+            "[range]",
+            o.start,
+            o.end,
+            domain_words(o)
+        )
+    });
+    let commands = p.commands.iter().map(|c| {
+        format!(
+            "{:<8}  {:<14} {:<10} {}, {} dwords",
+            "command", c.name, "[command]", c.title, c.dwords
+        )
+    });
+    ranges.chain(commands).collect()
+}
 
 /// Lines describing `address` on `p`.
 pub fn lookup(p: &ProjectInfo, address: u64) -> Vec<String> {
@@ -11,7 +43,20 @@ pub fn lookup(p: &ProjectInfo, address: u64) -> Vec<String> {
         .filter(|r| r.address <= address && address < r.address + u64::from(r.width / 8).max(1))
         .collect();
     match regs.as_slice() {
-        [] => out.push(format!("{address:#x} on {}: no register", p.name)),
+        [] => match p.opaque_at(address) {
+            Some(o) => {
+                let at = if o.start == address {
+                    String::new()
+                } else {
+                    format!(" (+{:#x})", address - o.start)
+                };
+                out.push(format!(
+                    "{address:#x} on {}: {}{at} — opaque range {:#x}..{:#x}, no public register layout",
+                    p.name, o.name, o.start, o.end
+                ));
+            }
+            None => out.push(format!("{address:#x} on {}: no register", p.name)),
+        },
         rs => {
             for r in rs {
                 let at = if r.address == address {

@@ -6,8 +6,17 @@
 //! unshifted (`REG_FIELD_PREP(mask, value)` places them). The helper macros
 //! are defined under `#ifndef`, so the header works on its own and next to
 //! the kernel's `i915_reg_defs.h`.
+//!
+//! Opaque ranges (no public layout) are a `_START` / `_END` pair (end
+//! inclusive); GPU commands get their length (`_DWORDS`) and, per dword `n`,
+//! `_DWn_<FIELD>_SHIFT` and `_DWn_<FIELD>_MASK` for every field, the
+//! unshifted value of each fixed field (`_VALUE`: command type, opcode,
+//! length) and the dword with every fixed field in place (`_DWn_FIXED`).
 
-use super::{hex, hex_width, one_line, project_name, project_title, registers_in_order, summary};
+use super::{
+    command_bits, command_mask, commands_of, dword_fields, hex, hex_width, one_line, opaque_domain,
+    opaque_of, project_name, project_title, registers_in_order, summary,
+};
 use super::{FlatInstance as InstanceIr, FlatRegister as RegisterIr};
 use crate::access::Access;
 use crate::ir::{FieldIr, Ir};
@@ -107,6 +116,8 @@ pub(super) fn render(ir: &Ir, p: usize) -> String {
         register(&mut out, ir, &prefix, r, inst, &mut defined);
     }
 
+    opaque(&mut out, ir, p, &prefix, &mut defined);
+    commands(&mut out, ir, p, &prefix, &mut defined);
     forcewake(&mut out, ir, p, &prefix, &mut defined);
 
     let _ = writeln!(out, "\n#endif /* {guard} */");
@@ -186,6 +197,133 @@ fn register(
                 define(out, defined, &full, &c_int(*value), comment.as_deref());
             }
         }
+    }
+}
+
+/// The opaque ranges of the project: `_START` and `_END` (inclusive).
+fn opaque(out: &mut String, ir: &Ir, p: usize, prefix: &str, defined: &mut HashSet<String>) {
+    for o in opaque_of(ir, p) {
+        let name = format!("{prefix}_{}", c_ident(&o.name));
+        out.push_str("\n/*\n");
+        let _ = writeln!(
+            out,
+            " * {}: opaque range (registers without a public layout)",
+            comment_text(&o.name)
+        );
+        let mut facts = format!(" * MMIO {}..{} (end inclusive)", hex(o.start), hex(o.end));
+        if let Some(d) = opaque_domain(ir, o) {
+            let _ = write!(facts, ", wake domain {}", comment_text(&d));
+        }
+        if let Some(k) = o.config {
+            let _ = write!(facts, ", metric-set config {}", k.as_str());
+        }
+        let _ = writeln!(out, "{facts}");
+        comment_paragraph(out, &o.description);
+        out.push_str(" */\n");
+        define(out, defined, &format!("{name}_START"), &hex(o.start), None);
+        define(
+            out,
+            defined,
+            &format!("{name}_END"),
+            &hex(o.end),
+            Some("inclusive"),
+        );
+    }
+}
+
+/// The GPU commands of the project: length, per-dword field shifts and
+/// masks, fixed values.
+fn commands(out: &mut String, ir: &Ir, p: usize, prefix: &str, defined: &mut HashSet<String>) {
+    for c in commands_of(ir, p) {
+        let name = format!("{prefix}_{}", c_ident(&c.name));
+        out.push_str("\n/*\n");
+        let _ = writeln!(out, " * {}: {}", c.name, comment_text(&one_line(&c.title)));
+        if !c.prm.trim().is_empty() {
+            let _ = writeln!(out, " * PRM: {}", comment_text(&one_line(&c.prm)));
+        }
+        let _ = writeln!(
+            out,
+            " * GPU command, {} dwords. Per dword n: _DWn_<FIELD>_SHIFT and _MASK;",
+            c.dwords
+        );
+        out.push_str(" * fixed fields have their unshifted _VALUE, and _DWn_FIXED is the\n");
+        out.push_str(" * dword with every fixed field in place.\n");
+        out.push_str(" */\n");
+        define(
+            out,
+            defined,
+            &format!("{name}_DWORDS"),
+            &c.dwords.to_string(),
+            None,
+        );
+        for dw in 0..c.dwords {
+            let fields = dword_fields(c, dw);
+            let fixed: Vec<_> = fields
+                .iter()
+                .filter_map(|f| f.value.map(|v| (f, v)))
+                .collect();
+            if !fixed.is_empty() {
+                let word = fixed
+                    .iter()
+                    .fold(0u64, |w, (f, v)| w | ((v << f.lsb) & command_mask(f)));
+                let names: Vec<&str> = fixed.iter().map(|(f, _)| f.name.as_str()).collect();
+                let note = format!("fixed fields: {}", names.join(", "));
+                define(
+                    out,
+                    defined,
+                    &format!("{name}_DW{dw}_FIXED"),
+                    &hex(word),
+                    Some(&note),
+                );
+            }
+            for f in fields {
+                let fname = format!("{name}_DW{dw}_{}", c_ident(&f.name.to_ascii_uppercase()));
+                define(
+                    out,
+                    defined,
+                    &format!("{fname}_SHIFT"),
+                    &f.lsb.to_string(),
+                    None,
+                );
+                let mask = if f.width == 1 {
+                    format!("REG_BIT({})", f.lsb)
+                } else {
+                    format!("REG_GENMASK({}, {})", f.lsb + f.width - 1, f.lsb)
+                };
+                let word = if f.width == 1 { "bit" } else { "bits" };
+                let mut note = format!("{word} {}", command_bits(f));
+                let desc = summary(&f.description);
+                if !desc.is_empty() {
+                    let _ = write!(note, "; {}", comment_text(&desc));
+                }
+                define(out, defined, &format!("{fname}_MASK"), &mask, Some(&note));
+                if let Some(v) = f.value {
+                    define(out, defined, &format!("{fname}_VALUE"), &c_int(v), None);
+                }
+            }
+        }
+    }
+}
+
+/// A text as comment lines (` * ...`), wrapped at 76 columns; nothing for
+/// an empty text.
+fn comment_paragraph(out: &mut String, text: &str) {
+    let mut line = String::new();
+    for word in comment_text(&one_line(text)).split(' ') {
+        if word.is_empty() {
+            continue;
+        }
+        if !line.is_empty() && 3 + line.len() + 1 + word.len() > 76 {
+            let _ = writeln!(out, " * {line}");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        let _ = writeln!(out, " * {line}");
     }
 }
 
@@ -377,5 +515,14 @@ mod tests {
         assert_eq!(c_ident("CEC{n}_0"), "CEC_n__0");
         assert_eq!(comment_text("a */ b /* c"), "a * / b / * c");
         assert_eq!(c_string("a\"b"), "a\\\"b");
+        let mut out = String::new();
+        comment_paragraph(&mut out, "");
+        assert_eq!(out, "");
+        let long = "word ".repeat(30);
+        comment_paragraph(&mut out, &long);
+        assert!(out
+            .lines()
+            .all(|l| l.len() <= 76 && l.starts_with(" * word")));
+        assert_eq!(out.matches("word").count(), 30);
     }
 }

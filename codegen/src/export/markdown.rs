@@ -1,12 +1,13 @@
 //! Markdown register reference of one project.
 //!
 //! A title, the register table (address order), one section per register
-//! (facts, PRM description, note, field table), then the project's report
-//! formats, power domains, replication groups and force-wake rows.
+//! (facts, PRM description, note, field table), then the project's opaque
+//! ranges, GPU commands (one dword table each), report formats, power
+//! domains, replication groups and force-wake rows.
 
 use super::{
-    bits, field_reset, hex, hex_width, one_line, project_name, project_title, registers_in_order,
-    summary,
+    bits, command_bits, commands_of, dword_fields, field_reset, hex, hex_width, one_line,
+    opaque_domain, opaque_of, project_name, project_title, registers_in_order, summary,
 };
 use super::{FlatInstance as InstanceIr, FlatRegister as RegisterIr};
 use crate::ir::{FieldIr, Ir};
@@ -16,6 +17,13 @@ use std::fmt::Write as _;
 /// The register table's header row.
 pub(super) const REGISTER_TABLE_HEADER: &str =
     "| Address | Name | Title | Width | Reset | Wake domain | Replication |";
+
+/// The opaque range table's header row.
+pub(super) const OPAQUE_TABLE_HEADER: &str =
+    "| Name | Start | End | Wake domain | Config | Description |";
+
+/// A command's dword table header row (`Value`: the fixed value, if any).
+pub(super) const COMMAND_TABLE_HEADER: &str = "| Dword | Bits | Name | Value | Description |";
 
 /// The field table's header row.
 pub(super) const FIELD_TABLE_HEADER: &str =
@@ -69,6 +77,8 @@ pub(super) fn render(ir: &Ir, p: usize) -> String {
         register(&mut out, ir, r, i);
     }
 
+    opaque(&mut out, ir, p);
+    commands(&mut out, ir, p);
     formats(&mut out, ir, p);
     domains(&mut out, ir, p);
     map(&mut out, ir, p);
@@ -151,6 +161,80 @@ fn register(out: &mut String, ir: &Ir, r: &RegisterIr, i: &InstanceIr) {
             cell(&summary(&f.description)),
             values(ir, f),
         );
+    }
+}
+
+/// The opaque ranges of the project: one table.
+fn opaque(out: &mut String, ir: &Ir, p: usize) {
+    let os = opaque_of(ir, p);
+    if os.is_empty() {
+        return;
+    }
+    out.push_str("\n## Opaque ranges\n\n");
+    out.push_str("MMIO ranges whose registers have no public layout (end inclusive).\n\n");
+    let _ = writeln!(out, "{OPAQUE_TABLE_HEADER}");
+    out.push_str("|---|---|---|---|---|---|\n");
+    for o in os {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            cell(&o.name),
+            hex(o.start),
+            hex(o.end),
+            opaque_domain(ir, o)
+                .as_deref()
+                .map(cell)
+                .unwrap_or_else(|| "-".into()),
+            o.config.map_or("-", |k| k.as_str()),
+            cell(&o.description),
+        );
+    }
+}
+
+/// The GPU commands of the project: one section and dword table each.
+fn commands(out: &mut String, ir: &Ir, p: usize) {
+    let cs = commands_of(ir, p);
+    if cs.is_empty() {
+        return;
+    }
+    out.push_str("\n## Commands\n");
+    for c in cs {
+        let _ = writeln!(out, "\n### {}\n", c.name);
+        let title = one_line(&c.title);
+        if !title.is_empty() {
+            let _ = writeln!(out, "**{}**\n", prose(&title));
+        }
+        let _ = writeln!(out, "- Length: {} dwords", c.dwords);
+        if !c.prm.trim().is_empty() {
+            let _ = writeln!(out, "- PRM: {}", prose(&one_line(&c.prm)));
+        }
+        out.push('\n');
+        let desc = c.description.trim();
+        if !desc.is_empty() {
+            let _ = writeln!(out, "{}\n", prose(desc));
+        }
+        let note = c.note.trim();
+        if !note.is_empty() {
+            let _ = writeln!(out, "Note: {}\n", prose(&one_line(note)));
+        }
+        let _ = writeln!(out, "{COMMAND_TABLE_HEADER}");
+        out.push_str("|---|---|---|---|---|\n");
+        for dw in 0..c.dwords {
+            let fields = dword_fields(c, dw);
+            if fields.is_empty() {
+                let _ = writeln!(out, "| {dw} | 31:0 | (reserved) | 0 |  |");
+            }
+            for f in fields {
+                let _ = writeln!(
+                    out,
+                    "| {dw} | {} | {} | {} | {} |",
+                    command_bits(f),
+                    f.name,
+                    f.value.map(hex).unwrap_or_default(),
+                    cell(&f.description),
+                );
+            }
+        }
     }
 }
 

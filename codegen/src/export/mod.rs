@@ -9,7 +9,9 @@
 //!   svd2rust and other SVD tooling.
 //!
 //! Every exporter reads only the IR, walks the registers of the project in
-//! address order and never fails: text that cannot be represented (a name
+//! address order, then its opaque ranges (MMIO ranges without a public
+//! layout) and GPU commands (dword layouts); a project with neither gets the
+//! same document as before they existed. Exporters never fail: text that cannot be represented (a name
 //! clash in C, a character outside an SVD identifier) is adapted, not
 //! rejected, since the descriptions were validated before lowering.
 
@@ -17,7 +19,7 @@ mod c_header;
 mod markdown;
 mod svd;
 
-use crate::ir::{FieldIr, Ir};
+use crate::ir::{CommandFieldIr, CommandIr, FieldIr, Ir, OpaqueRangeIr};
 use crate::model::Space;
 use std::fmt;
 use std::str::FromStr;
@@ -218,6 +220,53 @@ fn registers_in_order(ir: &Ir, project: usize) -> Vec<(FlatRegister, FlatInstanc
     regs
 }
 
+/// The opaque ranges of a project, by ascending start.
+fn opaque_of(ir: &Ir, project: usize) -> Vec<&OpaqueRangeIr> {
+    let mut v: Vec<_> = ir.opaque.iter().filter(|o| o.project == project).collect();
+    v.sort_by_key(|o| (o.start, o.end));
+    v
+}
+
+/// The wake domain name of an opaque range (`None`: outside the table).
+fn opaque_domain(ir: &Ir, o: &OpaqueRangeIr) -> Option<String> {
+    o.domain
+        .and_then(|d| ir.domains.get(d))
+        .map(|d| d.name.clone())
+}
+
+/// The GPU commands of a project, by name.
+fn commands_of(ir: &Ir, project: usize) -> Vec<&CommandIr> {
+    let mut v: Vec<_> = ir
+        .commands
+        .iter()
+        .filter(|c| c.project == project)
+        .collect();
+    v.sort_by(|a, b| a.name.cmp(&b.name));
+    v
+}
+
+/// The fields of dword `dword` of a command, by descending lsb (the order
+/// of the register field tables).
+fn dword_fields(c: &CommandIr, dword: u32) -> Vec<&CommandFieldIr> {
+    let mut v: Vec<_> = c.fields.iter().filter(|f| f.dword == dword).collect();
+    v.sort_by_key(|f| std::cmp::Reverse(f.lsb));
+    v
+}
+
+/// Mask of a command field's bits in its dword.
+fn command_mask(f: &CommandFieldIr) -> u64 {
+    width_mask(f.width) << f.lsb
+}
+
+/// The bit range of a command field: `31:29`, or `4` for one bit.
+fn command_bits(f: &CommandFieldIr) -> String {
+    if f.width == 1 {
+        f.lsb.to_string()
+    } else {
+        format!("{}:{}", f.lsb + f.width - 1, f.lsb)
+    }
+}
+
 /// The value of a field in the register's reset value.
 fn field_reset(reset: u64, f: &FieldIr) -> u64 {
     (reset & f.mask()) >> f.lsb
@@ -319,5 +368,17 @@ mod tests {
         assert_eq!(summary("First\nsecond"), "First ...");
         assert_eq!(width_mask(32), 0xFFFF_FFFF);
         assert_eq!(width_mask(64), u64::MAX);
+        let f = CommandFieldIr {
+            name: "opcode".into(),
+            dword: 0,
+            lsb: 23,
+            width: 6,
+            value: Some(0x28),
+            description: String::new(),
+            note: String::new(),
+        };
+        assert_eq!(command_mask(&f), 0x1F80_0000);
+        assert_eq!(command_bits(&f), "28:23");
+        assert_eq!(command_bits(&CommandFieldIr { width: 1, ..f }), "23");
     }
 }

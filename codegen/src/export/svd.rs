@@ -5,11 +5,19 @@
 //! `addressOffset` is relative to it. MSR indices are emitted as addresses.
 //! Reserved, must-be-zero and preserve fields (MBZ, RSVD, PBC) are left out:
 //! SVD has no word for them and the bits they cover stay undescribed.
+//!
+//! An opaque range (registers without a public layout) is a peripheral of
+//! its own with the range as its `addressBlock` and no `<registers>`, so SVD
+//! tools see the address space as taken. GPU commands are not memory mapped
+//! and have no place in SVD: they are left out.
 
-use super::{hex_width, project_name, project_title, registers_in_order, width_mask};
+use super::{
+    hex, hex_width, opaque_domain, opaque_of, project_name, project_title, registers_in_order,
+    width_mask,
+};
 use super::{FlatInstance as InstanceIr, FlatRegister as RegisterIr};
 use crate::access::Access;
-use crate::ir::{FieldIr, Ir};
+use crate::ir::{FieldIr, Ir, OpaqueRangeIr};
 use crate::model::Space;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt::Write as _;
@@ -47,6 +55,14 @@ fn svd_access(a: Access) -> Option<SvdAccess> {
 /// The registers of one block on the project, in address order.
 type BlockRegs<'a> = Vec<(&'a RegisterIr, &'a InstanceIr)>;
 
+/// What a `<peripheral>` holds.
+enum Contents<'a> {
+    /// The registers of a block.
+    Block(&'a BlockRegs<'a>),
+    /// An opaque range.
+    Opaque(&'a OpaqueRangeIr),
+}
+
 /// The SVD document of project `p`.
 pub(super) fn render(ir: &Ir, p: usize) -> String {
     let project = project_name(ir, p);
@@ -69,7 +85,7 @@ pub(super) fn render(ir: &Ir, p: usize) -> String {
             m.entry(b.as_str()).or_default().insert(*s);
             m
         });
-    let mut peripherals: Vec<(String, Space, u64, &BlockRegs)> = blocks
+    let mut peripherals: Vec<(String, Space, u64, Contents)> = blocks
         .iter()
         .map(|((block, space), rs)| {
             let base = rs.iter().map(|(_, i)| i.address).min().unwrap_or(0);
@@ -77,9 +93,13 @@ pub(super) fn render(ir: &Ir, p: usize) -> String {
             if spaces_of.get(block.as_str()).is_some_and(|s| s.len() > 1) {
                 name = format!("{name}_{}", space.as_str().to_ascii_uppercase());
             }
-            (name, *space, base, rs)
+            (name, *space, base, Contents::Block(rs))
         })
         .collect();
+    for o in opaque_of(ir, p) {
+        let name = ident(&o.name.to_ascii_uppercase());
+        peripherals.push((name, Space::Mmio, o.start, Contents::Opaque(o)));
+    }
     peripherals.sort_by(|a, b| (a.1, a.2, &a.0).cmp(&(b.1, b.2, &b.0)));
 
     let mut out = String::new();
@@ -104,9 +124,12 @@ pub(super) fn render(ir: &Ir, p: usize) -> String {
     out.push_str("  <resetMask>0xFFFFFFFF</resetMask>\n");
     out.push_str("  <peripherals>\n");
     let mut used_names = HashSet::new();
-    for (name, space, base, rs) in peripherals {
+    for (name, space, base, contents) in peripherals {
         let name = unique(&mut used_names, name);
-        peripheral(&mut out, ir, &name, space, base, rs);
+        match contents {
+            Contents::Block(rs) => peripheral(&mut out, ir, &name, space, base, rs),
+            Contents::Opaque(o) => opaque(&mut out, ir, &name, o),
+        }
     }
     out.push_str("  </peripherals>\n");
     out.push_str("</device>\n");
@@ -165,6 +188,41 @@ fn peripheral(
         register(out, ir, &mut used, base, r, i);
     }
     out.push_str("      </registers>\n");
+    out.push_str("    </peripheral>\n");
+}
+
+/// The `<peripheral>` of an opaque range: the range as its address block,
+/// no registers.
+fn opaque(out: &mut String, ir: &Ir, name: &str, o: &OpaqueRangeIr) {
+    let mut desc = format!(
+        "Opaque range {}..{} (MMIO, end inclusive): registers without a public layout",
+        hex(o.start),
+        hex(o.end)
+    );
+    if let Some(d) = opaque_domain(ir, o) {
+        let _ = write!(desc, "; wake domain {d}");
+    }
+    if let Some(k) = o.config {
+        let _ = write!(desc, "; metric-set config {}", k.as_str());
+    }
+    let body = o.description.trim();
+    if !body.is_empty() {
+        let _ = write!(desc, ".\n\n{body}");
+    }
+    out.push_str("    <peripheral>\n");
+    let _ = writeln!(out, "      <name>{name}</name>");
+    let _ = writeln!(out, "      <description>{}</description>", xml(&desc));
+    let _ = writeln!(out, "      <groupName>MMIO</groupName>");
+    let _ = writeln!(
+        out,
+        "      <baseAddress>{}</baseAddress>",
+        hex_width(o.start, bits_for(o.start))
+    );
+    out.push_str("      <addressBlock>\n");
+    out.push_str("        <offset>0x0</offset>\n");
+    let _ = writeln!(out, "        <size>0x{:X}</size>", o.end - o.start + 1);
+    out.push_str("        <usage>registers</usage>\n");
+    out.push_str("      </addressBlock>\n");
     out.push_str("    </peripheral>\n");
 }
 
