@@ -1,6 +1,8 @@
 //! Broken descriptions: each fixture must give exactly the listed diagnostics,
 //! with their codes and `line:column`, and never a panic.
 
+#[path = "support/harness.rs"]
+mod harness;
 #[path = "support/mutate.rs"]
 mod mutate;
 

@@ -26,15 +26,17 @@
 //! as a stack overflow, which no panic hook sees). Input `i` of a seed is a
 //! function of the two alone.
 
+#[path = "support/harness.rs"]
+mod harness;
+
+use harness::{any_pos, catch, floor_boundary, line_spans, Done, Failure, Outcome, Report, Rng};
 use perfregs_codegen::diag::Diagnostic;
 use perfregs_codegen::metrics::{self, emit, interp, Loaded};
 use perfregs_codegen::Ir;
-use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
-use std::sync::{Once, OnceLock};
-use std::time::{Duration, Instant};
+use std::sync::OnceLock;
+use std::time::Duration;
 
 /// Default seed.
 const SEED: u64 = 0x0A11_5E75_F022_0001;
@@ -55,39 +57,6 @@ fn env_u64(name: &str, default: u64) -> u64 {
             parsed.unwrap_or_else(|e| panic!("{name}={v}: {e}"))
         }
         Err(_) => default,
-    }
-}
-
-// ---------------------------------------------------------------- PRNG
-
-fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// xorshift64*, seeded through SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn for_input(seed: u64, index: u64) -> Rng {
-        Rng(splitmix(seed ^ splitmix(index)) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn one_in(&mut self, n: usize) -> bool {
-        self.below(n) == 0
-    }
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
     }
 }
 
@@ -529,32 +498,6 @@ const OP_NAMES: &[&str] = &[
     "div-chain",
     "whole",
 ];
-
-fn floor_boundary(s: &str, mut i: usize) -> usize {
-    i = i.min(s.len());
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn any_pos(rng: &mut Rng, s: &str) -> usize {
-    floor_boundary(s, rng.below(s.len() + 1))
-}
-
-/// Byte spans of lines (with their `\n`).
-fn line_spans(s: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (i, _) in s.match_indices('\n') {
-        out.push((start, i + 1));
-        start = i + 1;
-    }
-    if start < s.len() {
-        out.push((start, s.len()));
-    }
-    out
-}
 
 /// Value spans (inside the quotes) of every attribute named `names`.
 fn attr_spans(s: &str, names: &[&str]) -> Vec<(usize, usize)> {
@@ -1121,49 +1064,6 @@ fn make_case(c: &Corpus, seed: u64, index: u64) -> Case {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Outcome {
-    Clean,
-    Rejected(&'static str, usize),
-}
-
-struct Failure {
-    signature: String,
-    detail: String,
-}
-
-thread_local! {
-    static CAPTURED: RefCell<Option<Option<String>>> = const { RefCell::new(None) };
-}
-
-fn install_hook() {
-    static HOOK: Once = Once::new();
-    HOOK.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            let captured = CAPTURED.with(|c| match c.borrow_mut().as_mut() {
-                Some(slot) => {
-                    let msg = info
-                        .payload()
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| info.payload().downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "<non-string payload>".into());
-                    let at = info
-                        .location()
-                        .map_or("<unknown>".into(), |l| format!("{}:{}", l.file(), l.line()));
-                    *slot = Some(format!("{at}: {msg}"));
-                    true
-                }
-                None => false,
-            });
-            if !captured {
-                previous(info);
-            }
-        }));
-    });
-}
-
 /// `None` when `line:column` is inside `text` (lines end at `\n`).
 fn outside(text: &str, line: usize, column: usize) -> Option<String> {
     let lines: Vec<&str> = text.split('\n').collect();
@@ -1315,35 +1215,23 @@ fn use_clean(case: &Case, base: &Base, l: &Loaded) -> Result<(), String> {
 }
 
 fn run_case(case: &Case) -> Result<Outcome, Failure> {
-    install_hook();
     let base = &corpus().bases[case.base];
-    CAPTURED.with(|c| *c.borrow_mut() = Some(None));
-    let result = catch_unwind(AssertUnwindSafe(|| {
+    let diags: Vec<Diagnostic> = match catch(|| {
         let r = metrics::load(ir(), base.project, base.file, &case.text);
         let used = match &r {
             Ok(l) => use_clean(case, base, l),
             Err(_) => Ok(()),
         };
         (r.map(|_| ()), used)
-    }));
-    let panic = CAPTURED.with(|c| c.borrow_mut().take()).flatten();
-    let diags: Vec<Diagnostic> = match result {
-        Ok((Ok(()), Ok(()))) => return Ok(Outcome::Clean),
-        Ok((Ok(()), Err(e))) => {
+    })? {
+        (Ok(()), Ok(())) => return Ok(Outcome::Clean),
+        (Ok(()), Err(e)) => {
             return Err(Failure {
                 signature: "emitted Rust does not parse".into(),
                 detail: e,
             })
         }
-        Ok((Err(d), _)) => d,
-        Err(_) => {
-            let msg = panic.unwrap_or_else(|| "<panic message not captured>".into());
-            let at = msg.split(": ").next().unwrap_or("").to_string();
-            return Err(Failure {
-                signature: format!("panic at {at}"),
-                detail: format!("panic: {msg}"),
-            });
-        }
+        (Err(d), _) => d,
     };
     let Some(first) = diags.first() else {
         return Err(Failure {
@@ -1401,166 +1289,43 @@ fn describe(case: &Case, f: &Failure) -> String {
 
 // ---------------------------------------------------------------- runs
 
-#[derive(Default)]
-struct Report {
-    inputs: u64,
-    clean: u64,
-    rejected: u64,
-    diagnostics: u64,
-    first_codes: BTreeMap<&'static str, u64>,
-    /// Mutations drawn, by operator.
-    ops: BTreeMap<String, u64>,
-    failures: BTreeMap<String, (u64, String)>,
-    slowest: (Duration, u64, String),
-    elapsed: Duration,
-}
-
-impl Report {
-    fn failed(&self) -> u64 {
-        self.failures.values().map(|f| f.0).sum()
-    }
-    fn merge(&mut self, o: Report) {
-        self.inputs += o.inputs;
-        self.clean += o.clean;
-        self.rejected += o.rejected;
-        self.diagnostics += o.diagnostics;
-        for (k, v) in o.first_codes {
-            *self.first_codes.entry(k).or_default() += v;
-        }
-        for (k, v) in o.ops {
-            *self.ops.entry(k).or_default() += v;
-        }
-        for (k, (n, first)) in o.failures {
-            self.failures.entry(k).or_insert((0, first)).0 += n;
-        }
-        if o.slowest.0 > self.slowest.0 {
-            self.slowest = o.slowest;
-        }
-    }
-    fn summary(&self) -> String {
-        let secs = self.elapsed.as_secs_f64();
-        let panics: u64 = self
-            .failures
-            .iter()
-            .filter(|(k, _)| k.starts_with("panic"))
-            .map(|(_, v)| v.0)
-            .sum();
-        let mut s = format!(
-            "{} inputs in {:.1} s ({:.0} inputs/s): {} clean, {} rejected with {} diagnostics, \
-             {} panics, {} failed checks in all\n",
-            self.inputs,
-            secs,
-            self.inputs as f64 / secs.max(1e-9),
-            self.clean,
-            self.rejected,
-            self.diagnostics,
-            panics,
-            self.failed()
-        );
-        s.push_str(&format!(
-            "slowest input: {:.1} ms (index {}, {})\n",
-            self.slowest.0.as_secs_f64() * 1e3,
-            self.slowest.1,
-            self.slowest.2
-        ));
-        s.push_str(&format!(
-            "rejected, by first code: {:?}\n",
-            self.first_codes
-        ));
-        s.push_str(&format!("mutations drawn: {:?}\n", self.ops));
-        for (sig, (n, first)) in &self.failures {
-            s.push_str(&format!("\nFAILURE x{n}: {sig}\nfirst case: {first}"));
-        }
-        s
-    }
-}
-
+/// Run inputs `start..start + count` of `seed` on `threads` threads (see
+/// `support/harness.rs`); an input slower than [`SLOW`] is a failure.
 fn run(seed: u64, start: u64, count: u64, threads: usize, progress: Option<Duration>) -> Report {
     let c = corpus();
     let _ = ir();
     for (_, p, _) in perfregs_regdefs::METRIC_SETS {
         let _ = addresses(p);
     }
-    let t0 = Instant::now();
-    let threads = threads.max(1) as u64;
-    let trace = std::env::var_os("PERFREGS_XML_MUTATION_TRACE").is_some();
-    let done = std::sync::atomic::AtomicU64::new(0);
-    let mut report = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let done = &done;
-                // Default stack size of spawned threads (2 MiB): stricter
-                // than the main thread of the CLI.
-                scope.spawn(move || {
-                    let mut r = Report::default();
-                    let mut last = Instant::now();
-                    let mut i = start + t;
-                    while i < start + count {
-                        let case = make_case(c, seed, i);
-                        let label = &c.bases[case.base].label;
-                        if trace {
-                            eprintln!("input {i}: {label}: {:?}", case.mutations);
-                        }
-                        for m in &case.mutations {
-                            let op = m.split(':').next().unwrap_or("");
-                            *r.ops.entry(op.to_string()).or_default() += 1;
-                        }
-                        r.inputs += 1;
-                        let began = Instant::now();
-                        let mut outcome = run_case(&case);
-                        let took = began.elapsed();
-                        if took > r.slowest.0 {
-                            r.slowest = (took, i, label.clone());
-                        }
-                        if took > SLOW && outcome.is_ok() {
-                            outcome = Err(Failure {
-                                signature: "slow input".into(),
-                                detail: format!("took {:.1} s", took.as_secs_f64()),
-                            });
-                        }
-                        match outcome {
-                            Ok(Outcome::Clean) => r.clean += 1,
-                            Ok(Outcome::Rejected(code, n)) => {
-                                r.rejected += 1;
-                                r.diagnostics += n as u64;
-                                *r.first_codes.entry(code).or_default() += 1;
-                            }
-                            Err(f) => {
-                                let e = r
-                                    .failures
-                                    .entry(f.signature.clone())
-                                    .or_insert_with(|| (0, describe(&case, &f)));
-                                if e.0 == 0 {
-                                    eprintln!("FAILURE: {}\n{}", f.signature, e.1);
-                                }
-                                e.0 += 1;
-                            }
-                        }
-                        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                        if let Some(every) = progress {
-                            if t == 0 && last.elapsed() >= every {
-                                last = Instant::now();
-                                let secs = t0.elapsed().as_secs_f64();
-                                eprintln!(
-                                    "{n} / {count} inputs, {secs:.0} s, {:.0} inputs/s",
-                                    n as f64 / secs
-                                );
-                            }
-                        }
-                        i += threads;
-                    }
-                    r
-                })
-            })
-            .collect();
-        let mut total = Report::default();
-        for h in handles {
-            total.merge(h.join().expect("a mutation thread"));
-        }
-        total
-    });
-    report.elapsed = t0.elapsed();
-    report
+    harness::run(
+        start,
+        count,
+        threads,
+        progress,
+        Some(SLOW),
+        "PERFREGS_XML_MUTATION_TRACE",
+        &|i, trace| {
+            let case = make_case(c, seed, i);
+            let label = c.bases[case.base].label.clone();
+            if trace {
+                eprintln!("input {i}: {label}: {:?}", case.mutations);
+            }
+            let kinds = case
+                .mutations
+                .iter()
+                .map(|m| m.split(':').next().unwrap_or("").to_string())
+                .collect();
+            let outcome = run_case(&case).map_err(|f| Failure {
+                detail: describe(&case, &f),
+                signature: f.signature,
+            });
+            Done {
+                label,
+                kinds,
+                outcome,
+            }
+        },
+    )
 }
 
 /// A short deterministic run (part of `cargo test`).

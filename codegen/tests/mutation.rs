@@ -15,6 +15,8 @@
 //! `PERFREGS_MUTATION_THREADS` (default 1). A failure prints its seed, index,
 //! mutations and the damaged input, and the command that runs it alone.
 
+#[path = "support/harness.rs"]
+mod harness;
 #[path = "support/mutate.rs"]
 mod mutate;
 

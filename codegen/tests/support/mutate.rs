@@ -20,51 +20,15 @@
 #![allow(dead_code)] // each test target uses a part
 
 use perfregs_codegen::{compile_sources, compile_user_sources, Error, STANDARD_PROJECTS};
-use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
-use std::sync::Once;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::harness::{any_pos, catch, floor_boundary, line_spans, Done, Rng};
+pub use crate::harness::{Failure, Outcome, Report};
 
 /// Name under which the standard catalogue is given (as `perfregs check` does).
 pub const STD_CATALOGUE: &str = "<standard projects.yaml>";
-
-// ---------------------------------------------------------------- PRNG
-
-fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// xorshift64*, seeded through SplitMix64 (never zero).
-pub struct Rng(u64);
-
-impl Rng {
-    /// The stream of input `index` of a run with `seed`.
-    pub fn for_input(seed: u64, index: u64) -> Rng {
-        Rng(splitmix(seed ^ splitmix(index)) | 1)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    /// True with probability `1 / n`.
-    pub fn one_in(&mut self, n: usize) -> bool {
-        self.below(n) == 0
-    }
-    pub fn pick<'a, T: ?Sized>(&mut self, items: &[&'a T]) -> &'a T {
-        items[self.below(items.len())]
-    }
-}
 
 // ---------------------------------------------------------------- corpus
 
@@ -477,35 +441,6 @@ pub const OPS: &[&str] = &[
     "document",
 ];
 
-fn floor_boundary(s: &str, mut i: usize) -> usize {
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-/// A random char boundary in `0..=len`.
-fn any_pos(rng: &mut Rng, s: &str) -> usize {
-    floor_boundary(s, rng.below(s.len() + 1))
-}
-
-/// Byte spans of the lines (without their line break), and of the breaks.
-fn line_spans(s: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (i, c) in s.char_indices() {
-        if c == '\n' {
-            out.push((start, i + 1));
-            start = i + 1;
-        }
-    }
-    if start < s.len() {
-        out.push((start, s.len()));
-    }
-    out
-}
-
-/// The first match of `find` at or after a random position (wrapping around):
 /// a span `(start, end)` of a token of some kind.
 fn token_from(
     rng: &mut Rng,
@@ -874,86 +809,19 @@ pub fn make_case(corpus: &Corpus, seed: u64, index: u64) -> Case {
         text,
     }
 }
-
-/// The result of a case that passed its checks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// Compiled without a diagnostic.
-    Clean,
-    /// Rejected; the code of its first diagnostic.
-    Rejected(&'static str, usize),
-}
-
-/// A failed check.
-pub struct Failure {
-    /// Groups failures of one cause: panic location, or code and problem.
-    pub signature: String,
-    pub detail: String,
-}
-
-thread_local! {
-    /// `Some` while `run_case` runs on this thread: the panic hook stores the
-    /// message here instead of printing it.
-    static CAPTURED: RefCell<Option<Option<String>>> = const { RefCell::new(None) };
-}
-
-/// Install (once per process) a panic hook that captures panics of
-/// `run_case` and leaves every other panic to the previous hook.
-fn install_hook() {
-    static HOOK: Once = Once::new();
-    HOOK.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            let captured = CAPTURED.with(|c| match c.borrow_mut().as_mut() {
-                Some(slot) => {
-                    let msg = info
-                        .payload()
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| info.payload().downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "<non-string payload>".into());
-                    let at = info
-                        .location()
-                        .map_or("<unknown>".into(), |l| format!("{}:{}", l.file(), l.line()));
-                    *slot = Some(format!("{at}: {msg}"));
-                    true
-                }
-                None => false,
-            });
-            if !captured {
-                previous(info);
-            }
-        }));
-    });
-}
-
-/// Compile one case and check it.
 pub fn run_case(corpus: &Corpus, case: &Case) -> Result<Outcome, Failure> {
-    install_hook();
     let file = &corpus.files[case.base];
     let damaged = (file.name.clone(), case.text.clone());
     let mut sources = vec![damaged];
     if file.catalogue {
         sources.push(corpus.companion.clone());
     }
-    CAPTURED.with(|c| *c.borrow_mut() = Some(None));
-    let result = catch_unwind(AssertUnwindSafe(|| match case.route {
+    let diags: Vec<Error> = match catch(|| match case.route {
         Route::Check => compile_sources(&sources, Some((STD_CATALOGUE, STANDARD_PROJECTS))),
         Route::User => compile_user_sources(&sources),
-    }));
-    let panic = CAPTURED.with(|c| c.borrow_mut().take()).flatten();
-    let diags: Vec<Error> = match result {
-        Ok(Ok(_)) => return Ok(Outcome::Clean),
-        Ok(Err(d)) => d,
-        Err(_) => {
-            let msg = panic.unwrap_or_else(|| "<panic message not captured>".into());
-            // Group by location (the message may hold input values).
-            let at = msg.split(": ").next().unwrap_or("").to_string();
-            return Err(Failure {
-                signature: format!("panic at {at}"),
-                detail: format!("panic: {msg}"),
-            });
-        }
+    })? {
+        Ok(_) => return Ok(Outcome::Clean),
+        Err(d) => d,
     };
     let Some(first) = diags.first() else {
         return Err(Failure {
@@ -1009,83 +877,10 @@ pub fn describe(corpus: &Corpus, case: &Case, f: &Failure) -> String {
 
 // ---------------------------------------------------------------- runs
 
-/// Totals of a run.
-#[derive(Default)]
-pub struct Report {
-    pub inputs: u64,
-    pub clean: u64,
-    pub rejected: u64,
-    pub diagnostics: u64,
-    /// Rejected inputs by the code of their first diagnostic.
-    pub first_codes: BTreeMap<&'static str, u64>,
-    pub by_route: BTreeMap<String, u64>,
-    /// Failures by signature: count and the first case's report.
-    pub failures: BTreeMap<String, (u64, String)>,
-    /// The slowest input: time, index, corpus file.
-    pub slowest: (Duration, u64, String),
-    pub elapsed: Duration,
-}
-
-impl Report {
-    pub fn failed(&self) -> u64 {
-        self.failures.values().map(|f| f.0).sum()
-    }
-
-    fn merge(&mut self, o: Report) {
-        self.inputs += o.inputs;
-        self.clean += o.clean;
-        self.rejected += o.rejected;
-        self.diagnostics += o.diagnostics;
-        for (k, v) in o.first_codes {
-            *self.first_codes.entry(k).or_default() += v;
-        }
-        for (k, v) in o.by_route {
-            *self.by_route.entry(k).or_default() += v;
-        }
-        for (k, (n, first)) in o.failures {
-            let e = self.failures.entry(k).or_insert((0, first));
-            e.0 += n;
-        }
-        if o.slowest.0 > self.slowest.0 {
-            self.slowest = o.slowest;
-        }
-    }
-
-    /// A short summary (and the first case of each failure signature).
-    pub fn summary(&self) -> String {
-        let secs = self.elapsed.as_secs_f64();
-        let mut s = format!(
-            "{} inputs in {:.1} s ({:.0} inputs/s): {} compiled clean, {} rejected with {} diagnostics, {} failed checks\n",
-            self.inputs,
-            secs,
-            self.inputs as f64 / secs.max(1e-9),
-            self.clean,
-            self.rejected,
-            self.diagnostics,
-            self.failed()
-        );
-        s.push_str(&format!("by route: {:?}\n", self.by_route));
-        s.push_str(&format!(
-            "slowest input: {:.1} ms (index {}, {})\n",
-            self.slowest.0.as_secs_f64() * 1e3,
-            self.slowest.1,
-            self.slowest.2
-        ));
-        s.push_str(&format!(
-            "rejected, by first code: {:?}\n",
-            self.first_codes
-        ));
-        for (sig, (n, first)) in &self.failures {
-            s.push_str(&format!("\nFAILURE x{n}: {sig}\nfirst case: {first}"));
-        }
-        s
-    }
-}
-
-/// Run inputs `start..start + count` of `seed` on `threads` threads (input
-/// `i` goes to thread `i % threads`), printing progress every `progress`
-/// (if any). With `PERFREGS_MUTATION_TRACE` set, each input is named before
-/// it runs (to find the input of an abort, such as a stack overflow).
+/// Run inputs `start..start + count` of `seed` on `threads` threads (see
+/// [`crate::harness::run`]). With `PERFREGS_MUTATION_TRACE` set, each input
+/// is named before it runs (to find the input of an abort, such as a stack
+/// overflow).
 pub fn run(
     seed: u64,
     start: u64,
@@ -1097,74 +892,28 @@ pub fn run(
     // Load the built-in descriptions of the `regdefs!` path (once per
     // process) before the clock starts.
     let _ = compile_user_sources(&[]);
-    let t0 = Instant::now();
-    let threads = threads.max(1) as u64;
-    let done = std::sync::atomic::AtomicU64::new(0);
-    let trace = std::env::var_os("PERFREGS_MUTATION_TRACE").is_some();
-    let mut report = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let corpus = &corpus;
-                let done = &done;
-                scope.spawn(move || {
-                    let mut r = Report::default();
-                    let mut last = Instant::now();
-                    let mut i = start + t;
-                    while i < start + count {
-                        let case = make_case(corpus, seed, i);
-                        if trace {
-                            // Before the compile: names the input of a crash that no hook sees.
-                            eprintln!("input {i}: {}", corpus.files[case.base].name);
-                        }
-                        r.inputs += 1;
-                        *r.by_route.entry(format!("{:?}", case.route)).or_default() += 1;
-                        let began = Instant::now();
-                        let outcome = run_case(corpus, &case);
-                        let took = began.elapsed();
-                        if took > r.slowest.0 {
-                            r.slowest = (took, i, corpus.files[case.base].name.clone());
-                        }
-                        match outcome {
-                            Ok(Outcome::Clean) => r.clean += 1,
-                            Ok(Outcome::Rejected(code, n)) => {
-                                r.rejected += 1;
-                                r.diagnostics += n as u64;
-                                *r.first_codes.entry(code).or_default() += 1;
-                            }
-                            Err(f) => {
-                                let e = r
-                                    .failures
-                                    .entry(f.signature.clone())
-                                    .or_insert_with(|| (0, describe(corpus, &case, &f)));
-                                if e.0 == 0 {
-                                    eprintln!("FAILURE: {}\n{}", f.signature, e.1);
-                                }
-                                e.0 += 1;
-                            }
-                        }
-                        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                        if let Some(every) = progress {
-                            if t == 0 && last.elapsed() >= every {
-                                last = Instant::now();
-                                let secs = t0.elapsed().as_secs_f64();
-                                eprintln!(
-                                    "{n} / {count} inputs, {secs:.0} s, {:.0} inputs/s",
-                                    n as f64 / secs
-                                );
-                            }
-                        }
-                        i += threads;
-                    }
-                    r
-                })
-            })
-            .collect();
-        let mut total = Report::default();
-        for h in handles {
-            total.merge(h.join().expect("a mutation thread"));
-        }
-        total
-    });
-    report.elapsed = t0.elapsed();
-    report
+    crate::harness::run(
+        start,
+        count,
+        threads,
+        progress,
+        None,
+        "PERFREGS_MUTATION_TRACE",
+        &|i, trace| {
+            let case = make_case(&corpus, seed, i);
+            let label = corpus.files[case.base].name.clone();
+            if trace {
+                eprintln!("input {i}: {label}");
+            }
+            let outcome = run_case(&corpus, &case).map_err(|f| Failure {
+                detail: describe(&corpus, &case, &f),
+                signature: f.signature,
+            });
+            Done {
+                label,
+                kinds: vec![format!("{:?}", case.route)],
+                outcome,
+            }
+        },
+    )
 }
