@@ -255,9 +255,18 @@ fn generated_and_interpreted_agree_on_emulated_reports() {
                 i.a = g.a;
                 i.b = g.b;
                 i.c = g.c;
+                // All at once (each counter computed once) as one by one.
+                let all = interp::counters(checked, &i, &id);
                 for (n, c) in set.counters.iter().enumerate() {
                     let gv = c.value(&g, &d);
                     let iv = interp::counter(checked, n, &i, &id);
+                    assert_eq!(
+                        all.get(n).copied().flatten(),
+                        iv,
+                        "{}.{}",
+                        set.symbol,
+                        c.symbol
+                    );
                     assert!(
                         same(gv, iv),
                         "{file} {}.{}: generated {gv:?}, interpreted {iv:?}",

@@ -658,6 +658,11 @@ pub fn print_table(
         h
     }];
     let (mut unavailable, mut absent) = (Vec::new(), Vec::new());
+    // Every counter of each sample, computed once.
+    let values: Vec<Vec<Option<Value>>> = samples
+        .iter()
+        .map(|s| interp::counters(checked, s, d))
+        .collect();
     for (i, c) in set.counters.iter().enumerate() {
         if interp::counter_available(checked, i, d) != Some(true) {
             absent.push(c.symbol_name.as_str());
@@ -665,8 +670,8 @@ pub fn print_table(
         }
         let mut row = vec![c.symbol_name.clone(), c.units.clone()];
         let mut gap = None;
-        for s in samples {
-            match interp::counter(checked, i, s, d) {
+        for (s, v) in samples.iter().zip(&values) {
+            match v.get(i).copied().flatten() {
                 Some(v) => row.push(show(v)),
                 None => {
                     row.push("-".to_string());

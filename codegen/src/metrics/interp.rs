@@ -261,6 +261,10 @@ struct Memo<'a> {
     d: &'a Device,
     /// `None`: not computed yet.
     values: Vec<Option<Option<Value>>>,
+    /// Counters whose dependencies are being computed (a cycle check).
+    on_path: Vec<bool>,
+    /// Counters to compute: (counter, its dependencies already pushed).
+    stack: Vec<(usize, bool)>,
 }
 
 impl<'a> Memo<'a> {
@@ -270,20 +274,9 @@ impl<'a> Memo<'a> {
             s,
             d,
             values: vec![None; set.counters.len()],
+            on_path: vec![false; set.counters.len()],
+            stack: Vec::new(),
         }
-    }
-
-    /// Counters counter `i`'s equation names.
-    fn deps(&self, i: usize) -> Vec<usize> {
-        let mut out = Vec::new();
-        if let Some(c) = self.set.counters.get(i) {
-            c.equation.expr.visit(&mut |e| {
-                if let ExprKind::Counter(k) = e.kind {
-                    out.push(k);
-                }
-            });
-        }
-        out
     }
 
     /// Compute counter `i` and what it depends on (`None`: out of range, or
@@ -293,28 +286,44 @@ impl<'a> Memo<'a> {
         if i >= n {
             return None;
         }
-        let mut on_path = vec![false; n];
-        // (counter, its dependencies already pushed)
-        let mut stack = vec![(i, false)];
+        // Scratch space kept across calls (`counters` computes every counter).
+        let (mut on_path, mut stack) = (
+            std::mem::take(&mut self.on_path),
+            std::mem::take(&mut self.stack),
+        );
+        stack.clear();
+        stack.push((i, false));
+        let mut cycle = false;
         while let Some((k, expanded)) = stack.pop() {
             if self.values.get(k).is_none_or(|v| v.is_some()) {
                 continue;
             }
             if !expanded {
                 if on_path[k] {
-                    return None;
+                    cycle = true;
+                    break;
                 }
                 on_path[k] = true;
                 stack.push((k, true));
-                for dep in self.deps(k) {
-                    stack.push((dep, false));
-                }
+                let set = self.set;
+                set.counters[k].equation.expr.visit(&mut |e| {
+                    if let ExprKind::Counter(dep) = e.kind {
+                        stack.push((dep, false));
+                    }
+                });
             } else {
                 on_path[k] = false;
                 let c = &self.set.counters[k];
                 let v = self.eval(&c.equation.expr).and_then(|v| v.convert(c.ty));
                 self.values[k] = Some(v);
             }
+        }
+        if cycle {
+            on_path.iter_mut().for_each(|p| *p = false);
+        }
+        (self.on_path, self.stack) = (on_path, stack);
+        if cycle {
+            return None;
         }
         self.values.get(i).copied().flatten().flatten()
     }
@@ -342,6 +351,13 @@ impl<'a> Memo<'a> {
 /// unavailable on this sample).
 pub fn counter(set: &CheckedSet, i: usize, s: &Sample, d: &Device) -> Option<Value> {
     Memo::new(set, s, d).compute(i)
+}
+
+/// Every counter of `set` on one sample, in order (as [`counter`] for each,
+/// but a counter named by others is computed once for all of them).
+pub fn counters(set: &CheckedSet, s: &Sample, d: &Device) -> Vec<Option<Value>> {
+    let mut m = Memo::new(set, s, d);
+    (0..set.counters.len()).map(|i| m.compute(i)).collect()
 }
 
 /// Counter `i`'s `max_equation`, in its declared type: `None` when it has
