@@ -119,14 +119,7 @@ fn settable(r: &RegisterInfo) -> u64 {
                 AccessKind::Ro | AccessKind::RoV | AccessKind::Mbz | AccessKind::Rsvd
             )
         })
-        .fold(0, |m, f| {
-            let ones = if f.width >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << f.width) - 1
-            };
-            m | ones << f.lsb
-        })
+        .fold(0, |m, f| m | f.mask())
 }
 
 /// Check one write; `Ok(domain)` is the domain it needs.
