@@ -1,6 +1,8 @@
 //! Every report format of every project, through its typed view, on a
 //! hand-built buffer in which each counter holds a distinct value.
 
+mod support;
+
 use perfregs::hal::meta::CounterSlot;
 use perfregs::hal::{FormatVisitor, Report, ReportFormat};
 
@@ -109,12 +111,7 @@ impl FormatVisitor for CheckAll {
 #[test]
 fn every_format_of_every_project() {
     let mut v = CheckAll::default();
-    perfregs::hal::snb::reports::visit_all(&mut v);
-    perfregs::hal::ivb::reports::visit_all(&mut v);
-    perfregs::hal::vlv::reports::visit_all(&mut v);
-    perfregs::hal::hsw::reports::visit_all(&mut v);
-    perfregs::hal::bdw::reports::visit_all(&mut v);
-    perfregs::hal::tgl::reports::visit_all(&mut v);
+    support::visit_every_gpu_format(&mut v);
     // Every format the metadata lists was visited through its type.
     let listed: usize = perfregs::hal::PROJECTS
         .iter()
@@ -212,12 +209,7 @@ impl FormatVisitor for GpuClockSources {
 #[test]
 fn gpu_clock_on_every_format_of_every_project() {
     let mut v = GpuClockSources::default();
-    perfregs::hal::snb::reports::visit_all(&mut v);
-    perfregs::hal::ivb::reports::visit_all(&mut v);
-    perfregs::hal::vlv::reports::visit_all(&mut v);
-    perfregs::hal::hsw::reports::visit_all(&mut v);
-    perfregs::hal::bdw::reports::visit_all(&mut v);
-    perfregs::hal::tgl::reports::visit_all(&mut v);
+    support::visit_every_gpu_format(&mut v);
     let listed: usize = perfregs::hal::PROJECTS
         .iter()
         .map(|p| p.formats.len())

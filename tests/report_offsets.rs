@@ -13,6 +13,8 @@
 //! one), `H31-28` (the high bytes of the 40-bit A31..A28, lowest-numbered in
 //! the lowest byte), `-` (reserved).
 
+mod support;
+
 use std::collections::BTreeMap;
 
 use perfregs::hal::meta::CounterSlot;
@@ -70,114 +72,37 @@ const A32U40: &[&str] = &[
 ];
 const GEN8_C4_B8: &[&str] = &["C3 C2 C1 C0 TICKS CTX TS RPT", B8_ROW];
 
+#[rustfmt::skip] // one format a line
 const DRAWINGS: &[Drawing] = &[
     ("snb", 0, "A13", 64, &[SNB_ROW0, SNB_ROW1]),
-    (
-        "snb",
-        1,
-        "A29",
-        128,
-        &[SNB_ROW0, SNB_ROW1, SNB_ROW2, SNB_ROW3],
-    ),
-    (
-        "snb",
-        2,
-        "A13_B4",
-        128,
-        &[SNB_ROW0, SNB_ROW1, B4_ROW, RESERVED],
-    ),
-    (
-        "snb",
-        3,
-        "A29_B4",
-        192,
-        &[SNB_ROW0, SNB_ROW1, SNB_ROW2, SNB_ROW3, B4_ROW, RESERVED],
-    ),
+    ("snb", 1, "A29", 128, &[SNB_ROW0, SNB_ROW1, SNB_ROW2, SNB_ROW3]),
+    ("snb", 2, "A13_B4", 128, &[SNB_ROW0, SNB_ROW1, B4_ROW, RESERVED]),
+    ("snb", 3, "A29_B4", 192, &[SNB_ROW0, SNB_ROW1, SNB_ROW2, SNB_ROW3, B4_ROW, RESERVED]),
     ("ivb", 0, "A13", 64, &[ROW0, ROW1]),
     ("ivb", 1, "A29", 128, &[ROW0, ROW1, ROW2, ROW3]),
     // Row 1 is garbled in the OCR (one cell, "A-Cntr 9"); the A13 table
     // prints it whole.
     ("ivb", 2, "A13_B4", 128, &[ROW0, ROW1, B4_ROW, RESERVED]),
     // Row 3 lost cells in the OCR ("A-Cntr 27 .. A-Cntr 23 A-Cntr 22 A-Cntr 21").
-    (
-        "ivb",
-        3,
-        "A29_B4",
-        192,
-        &[ROW0, ROW1, ROW2, ROW3, B4_ROW, RESERVED],
-    ),
-    (
-        "ivb",
-        5,
-        "A45_B4",
-        256,
-        &[ROW0, ROW1, ROW2, ROW3, ROW4, ROW5, B4_ROW, RESERVED],
-    ),
-    (
-        "ivb",
-        6,
-        "A16",
-        128,
-        &["- - - - - TS TS RPT", RESERVED, ROW4, ROW5],
-    ),
+    ("ivb", 3, "A29_B4", 192, &[ROW0, ROW1, ROW2, ROW3, B4_ROW, RESERVED]),
+    ("ivb", 5, "A45_B4", 256, &[ROW0, ROW1, ROW2, ROW3, ROW4, ROW5, B4_ROW, RESERVED]),
+    ("ivb", 6, "A16", 128, &["- - - - - TS TS RPT", RESERVED, ROW4, ROW5]),
     ("hsw", 0, "A13", 64, &[ROW0, ROW1]),
     ("hsw", 1, "A29", 128, &[ROW0, ROW1, ROW2, ROW3]),
     ("hsw", 2, "A13_B8_C8", 128, &[ROW0, ROW1, B8_ROW, C8_ROW]),
-    (
-        "hsw",
-        3,
-        "A29_B8_C8",
-        192,
-        &[ROW0, ROW1, ROW2, ROW3, B8_ROW, C8_ROW],
-    ),
-    (
-        "hsw",
-        4,
-        "B4_C8",
-        64,
-        &["B3 B2 B1 B0 INST TS TS RPT", C8_ROW],
-    ),
-    (
-        "hsw",
-        5,
-        "A45_B8_C8",
-        256,
-        &[ROW0, ROW1, ROW2, ROW3, ROW4, ROW5, B8_ROW, C8_ROW],
-    ),
-    (
-        "hsw",
-        6,
-        "B4_C8_A16",
-        128,
-        &["B3 B2 B1 B0 INST TS TS RPT", C8_ROW, ROW4, ROW5],
-    ),
+    ("hsw", 3, "A29_B8_C8", 192, &[ROW0, ROW1, ROW2, ROW3, B8_ROW, C8_ROW]),
+    ("hsw", 4, "B4_C8", 64, &["B3 B2 B1 B0 INST TS TS RPT", C8_ROW]),
+    ("hsw", 5, "A45_B8_C8", 256, &[ROW0, ROW1, ROW2, ROW3, ROW4, ROW5, B8_ROW, C8_ROW]),
+    ("hsw", 6, "B4_C8_A16", 128, &["B3 B2 B1 B0 INST TS TS RPT", C8_ROW, ROW4, ROW5]),
     // Printed "Reserved Reserved Reserved C-Cntr 0 INST ADD ..."; i915's
     // name C4_B8 carries four C counters, read as dwords 4..7.
-    (
-        "hsw",
-        7,
-        "C4_B8",
-        64,
-        &["C3 C2 C1 C0 INST TS TS RPT", B8_ROW],
-    ),
+    ("hsw", 7, "C4_B8", 64, &["C3 C2 C1 C0 INST TS TS RPT", B8_ROW]),
     ("bdw", 0, "A12", 64, &[GEN8_ROW0, GEN8_ROW1]),
-    (
-        "bdw",
-        2,
-        "A12_B8_C8",
-        128,
-        &[GEN8_ROW0, GEN8_ROW1, B8_ROW, C8_ROW],
-    ),
+    ("bdw", 2, "A12_B8_C8", 128, &[GEN8_ROW0, GEN8_ROW1, B8_ROW, C8_ROW]),
     ("bdw", 5, "A32U40_A4U32_B8_C8", 256, A32U40),
     ("bdw", 7, "C4_B8", 64, GEN8_C4_B8),
     ("tgl", 0, "A12", 64, &[GEN8_ROW0, GEN8_ROW1]),
-    (
-        "tgl",
-        2,
-        "A12_B8_C8",
-        128,
-        &[GEN8_ROW0, GEN8_ROW1, B8_ROW, C8_ROW],
-    ),
+    ("tgl", 2, "A12_B8_C8", 128, &[GEN8_ROW0, GEN8_ROW1, B8_ROW, C8_ROW]),
     ("tgl", 5, "A32U40_A4U32_B8_C8", 256, A32U40),
     ("tgl", 7, "C4_B8", 64, GEN8_C4_B8),
 ];
@@ -363,11 +288,6 @@ impl FormatVisitor for ReadsTheDrawing {
 #[test]
 fn typed_views_read_the_prm_layout() {
     let mut v = ReadsTheDrawing::default();
-    perfregs::hal::snb::reports::visit_all(&mut v);
-    perfregs::hal::ivb::reports::visit_all(&mut v);
-    perfregs::hal::vlv::reports::visit_all(&mut v);
-    perfregs::hal::hsw::reports::visit_all(&mut v);
-    perfregs::hal::bdw::reports::visit_all(&mut v);
-    perfregs::hal::tgl::reports::visit_all(&mut v);
+    support::visit_every_gpu_format(&mut v);
     assert_eq!(v.checked, 32);
 }
