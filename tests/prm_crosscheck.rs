@@ -273,20 +273,7 @@ fn prm_003_force_wake_table_is_complete() {
     }
     let ours = perfregs::hal::tgl::PROJECT.map;
     assert_eq!(ours.len(), prm.len(), "every PRM row is described");
-    for (p, o) in prm.iter().zip(ours) {
-        assert_eq!(
-            row_key(o.start, o.end, o.wake, o.group, o.instances, o.steering),
-            row_key(
-                p.start,
-                p.end,
-                p.wake.as_deref(),
-                p.group.as_deref(),
-                p.instances,
-                &p.steering
-            ),
-        );
-    }
-    let prm_sum = fnv(prm.iter().map(|p| {
+    let prm_key = |p: &FwRow| {
         row_key(
             p.start,
             p.end,
@@ -295,7 +282,14 @@ fn prm_003_force_wake_table_is_complete() {
             p.instances,
             &p.steering,
         )
-    }));
+    };
+    for (p, o) in prm.iter().zip(ours) {
+        assert_eq!(
+            row_key(o.start, o.end, o.wake, o.group, o.instances, o.steering),
+            prm_key(p),
+        );
+    }
+    let prm_sum = fnv(prm.iter().map(prm_key));
     let our_sum = fnv(ours
         .iter()
         .map(|o| row_key(o.start, o.end, o.wake, o.group, o.instances, o.steering)));

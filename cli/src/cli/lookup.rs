@@ -45,11 +45,7 @@ pub fn lookup(p: &ProjectInfo, address: u64) -> Vec<String> {
     match regs.as_slice() {
         [] => match p.opaque_at(address) {
             Some(o) => {
-                let at = if o.start == address {
-                    String::new()
-                } else {
-                    format!(" (+{:#x})", address - o.start)
-                };
+                let at = offset_note(address, o.start);
                 out.push(format!(
                     "{address:#x} on {}: {}{at} — opaque range {:#x}..{:#x}, no public register layout",
                     p.name, o.name, o.start, o.end
@@ -59,11 +55,7 @@ pub fn lookup(p: &ProjectInfo, address: u64) -> Vec<String> {
         },
         rs => {
             for r in rs {
-                let at = if r.address == address {
-                    String::new()
-                } else {
-                    format!(" (+{:#x})", address - r.address)
-                };
+                let at = offset_note(address, r.address);
                 out.push(format!(
                     "{address:#x} on {}: {}{at} — {} [{} block]",
                     p.name, r.name, r.title, r.block
@@ -112,4 +104,14 @@ pub fn lookup(p: &ProjectInfo, address: u64) -> Vec<String> {
         }
     }
     out
+}
+
+/// ` (+0x4)` for an address inside something starting at `start`; empty at
+/// its start.
+fn offset_note(address: u64, start: u64) -> String {
+    if address == start {
+        String::new()
+    } else {
+        format!(" (+{:#x})", address - start)
+    }
 }
