@@ -1,7 +1,6 @@
 //! The bus of a device borrowed once: [`IoGuard`] and the [`Io`] it
 //! derefs to.
 
-use super::accessors::Port;
 use super::{check_proof, Assumed, Device, BUSY_DEFERRED, FREE};
 use crate::brand::sealed::Proof;
 use crate::brand::{Identity, Unbranded};
@@ -108,7 +107,7 @@ impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
     /// As `Device::check`: panic unless `proof` was made by this device.
     #[inline(always)]
     #[track_caller]
-    fn check(&self, proof: &(impl Proof + ?Sized)) {
+    pub(super) fn check(&self, proof: &(impl Proof + ?Sized)) {
         check_proof::<I>(self.device_addr(), proof);
     }
 
@@ -125,15 +124,5 @@ impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
     /// [`Device::with_bus`]).
     pub fn bus_mut(&mut self) -> &mut B {
         &mut self.bus
-    }
-
-    accessors!(mut);
-}
-
-/// An `Io` as a port of the shared accessors: the bus itself.
-impl<P: Project, B, I: Identity> Port<B> for &mut Io<'_, P, B, I> {
-    #[inline(always)]
-    fn with_bus<T>(&mut self, f: impl FnOnce(&mut B) -> T) -> T {
-        f(&mut self.bus)
     }
 }

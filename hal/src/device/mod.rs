@@ -13,21 +13,19 @@
 //! [`BusyError`] instead. A proof made by another device does not compile
 //! between [branded](crate::brand!) devices and panics between unbranded ones.
 //!
-//! Here: the device and its bus borrowing. The typed accessors shared by
-//! [`Device`], [`Io`] and [`Steering`] are in `accessors`; the bus borrowed
-//! once in `io`; force-wake guards and proofs in `wake`; the steering handle
-//! in `steering`.
+//! Here: the device and its bus borrowing. The typed accessors of
+//! [`Device`], [`Io`] and [`Steering`], and the one implementation behind
+//! them, are in `accessors`; the bus borrowed once in `io`; force-wake guards
+//! and proofs in `wake`; the steering handle in `steering`.
 
 use crate::brand::sealed::Proof;
 use crate::brand::{Brand, Identity, Unbranded};
 use crate::bus::{Bus, Mmio};
 use crate::power::{Wakeable, MAX_DOMAINS};
 use crate::register::Project;
-use accessors::Port;
 use core::cell::{Cell, UnsafeCell};
 use core::marker::PhantomData;
 
-#[macro_use]
 mod accessors;
 mod io;
 mod steering;
@@ -297,8 +295,6 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
         Ok(IoGuard::new(self, bus))
     }
 
-    accessors!();
-
     /// Check a register configuration without writing it: every address a
     /// described register or opaque range of the project, every domain held
     /// awake by one of `awake` (always-on domains need none), every value
@@ -369,16 +365,5 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
             device: self.addr(),
             _proof: PhantomData,
         }
-    }
-}
-
-/// The device as a port of the shared accessors: the bus is borrowed for each
-/// access, so a closure run between two of them (`modify`'s) may use the
-/// device.
-impl<P: Project, B, I: Identity> Port<B> for &Device<P, B, I> {
-    #[inline]
-    #[track_caller]
-    fn with_bus<T>(&mut self, f: impl FnOnce(&mut B) -> T) -> T {
-        Device::with_bus(self, f)
     }
 }

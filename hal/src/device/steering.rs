@@ -1,14 +1,13 @@
-//! The steering handle: replicated (multicast) registers, read and written
-//! per instance or all at once through the shared accessors.
+//! The steering handle for replicated (multicast) registers: the selector
+//! taken and given back, the instances present (from the fuse mirrors), and
+//! the steered bus its accessors (in `accessors`) go through.
 
-use super::accessors::{self, Port, Start};
+use super::accessors::Port;
 use super::{busy, BusyError, Device, STEERING_SLOT};
 use crate::brand::{Identity, Unbranded};
 use crate::bus::{Bus, Mmio};
 use crate::power::Awake;
-use crate::register::{
-    OnProject, ReadOf, Readable, Replicated, ReplicationGroup, Steered, Writable, WriteOf,
-};
+use crate::register::{Replicated, ReplicationGroup, Steered};
 
 /// Steer `P`'s selector back to multicast.
 fn select_multicast<P: Steered, B: Bus<Mmio>>(bus: &mut B) {
@@ -91,7 +90,7 @@ impl<P: Steered, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
 /// Its accessors panic when the device's bus is borrowed (see
 /// [`Device::io`]) or when given another device's proof.
 pub struct Steering<'d, P: Steered, B: Bus<Mmio>, I: Identity = Unbranded> {
-    device: &'d Device<P, B, I>,
+    pub(super) device: &'d Device<P, B, I>,
     present: [u64; 8],
 }
 
@@ -125,144 +124,30 @@ impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
         (0..R::Group::INSTANCES.min(64)).filter(move |n| mask & (1 << n) != 0)
     }
 
+    /// The bus steered to every instance (multicast).
+    pub(super) fn all(&self) -> Steer<'d, P, B, I> {
+        Steer {
+            device: self.device,
+            instance: None,
+        }
+    }
+
     fn is_present<R: Replicated>(&self, instance: u32) -> bool {
         instance < R::Group::INSTANCES.min(64) && self.present::<R>() & (1 << instance) != 0
     }
 
     /// The bus steered to `instance`, if it is present.
-    fn at<R: Replicated>(&self, instance: u32) -> Option<Steer<'d, P, B, I>> {
+    pub(super) fn at<R: Replicated>(&self, instance: u32) -> Option<Steer<'d, P, B, I>> {
         self.is_present::<R>(instance).then_some(Steer {
             device: self.device,
             instance: Some(instance),
         })
     }
-
-    /// Read instance `instance`; `None` when it does not exist or is fused off.
-    #[track_caller]
-    pub fn read<R>(
-        &mut self,
-        reg: R,
-        instance: u32,
-        awake: &impl Awake<R::Domain, I>,
-    ) -> Option<ReadOf<R>>
-    where
-        R: Readable + Replicated + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.device.check(awake);
-        Some(accessors::read(self.at::<R>(instance)?, reg))
-    }
-
-    /// Read the lowest present instance (as drivers do for a representative value).
-    #[track_caller]
-    pub fn read_any<R>(
-        &mut self,
-        reg: R,
-        awake: &impl Awake<R::Domain, I>,
-    ) -> Option<(u32, ReadOf<R>)>
-    where
-        R: Readable + Replicated + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.device.check(awake);
-        let first = self.instances::<R>().next()?;
-        self.read(reg, first, awake).map(|v| (first, v))
-    }
-
-    /// Read every present instance, ascending.
-    #[track_caller]
-    pub fn read_each<'s, R, A>(
-        &'s mut self,
-        reg: R,
-        awake: &'s A,
-    ) -> impl Iterator<Item = (u32, ReadOf<R>)> + use<'s, 'd, P, B, I, R, A>
-    where
-        R: Readable + Replicated + OnProject<P>,
-        B: Bus<R::Space>,
-        A: Awake<R::Domain, I>,
-    {
-        self.device.check(awake);
-        let list: [u32; 64] = core::array::from_fn(|i| i as u32);
-        let mask = self.present::<R>();
-        let count = R::Group::INSTANCES.min(64) as usize;
-        list.into_iter()
-            .take(count)
-            .filter(move |n| mask & (1 << n) != 0)
-            .filter_map(move |n| self.read(reg, n, awake).map(|v| (n, v)))
-    }
-
-    /// Multicast write: every present instance gets the value `f` builds
-    /// from the reset value (as [`Device::write`]).
-    #[track_caller]
-    pub fn write<R>(
-        &mut self,
-        reg: R,
-        awake: &impl Awake<R::Domain, I>,
-        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
-    ) where
-        R: Writable + Replicated + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.device.check(awake);
-        let all = Steer {
-            device: self.device,
-            instance: None,
-        };
-        accessors::write(all, reg, Start::Reset, f);
-    }
-
-    /// Unicast write of one instance (as [`Device::write`]); false (nothing
-    /// written) when it does not exist or is fused off.
-    #[track_caller]
-    #[must_use = "false means the instance is absent and nothing was written"]
-    pub fn write_one<R>(
-        &mut self,
-        reg: R,
-        instance: u32,
-        awake: &impl Awake<R::Domain, I>,
-        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
-    ) -> bool
-    where
-        R: Writable + Replicated + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.device.check(awake);
-        let Some(one) = self.at::<R>(instance) else {
-            return false;
-        };
-        accessors::write(one, reg, Start::Reset, f);
-        true
-    }
-
-    /// Read, change some fields and write back one instance, with the bits
-    /// [`Device::modify`] never writes back written as zero; false (nothing
-    /// read or written) when it does not exist or is fused off. `f` runs
-    /// while the bus is not borrowed.
-    #[track_caller]
-    #[must_use = "false means the instance is absent and nothing was written"]
-    pub fn modify<R>(
-        &mut self,
-        reg: R,
-        instance: u32,
-        awake: &impl Awake<R::Domain, I>,
-        f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
-    ) -> bool
-    where
-        R: Readable + Writable + Replicated + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.device.check(awake);
-        let Some(one) = self.at::<R>(instance) else {
-            return false;
-        };
-        accessors::modify(one, reg, f);
-        true
-    }
 }
 
 /// The bus steered for each access: the selector is pointed at one instance
 /// (`Some`) or at all of them (`None`, multicast) before it.
-struct Steer<'d, P: Steered, B: Bus<Mmio>, I: Identity> {
+pub(super) struct Steer<'d, P: Steered, B: Bus<Mmio>, I: Identity> {
     device: &'d Device<P, B, I>,
     instance: Option<u32>,
 }
