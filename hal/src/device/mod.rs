@@ -75,6 +75,8 @@ impl core::fmt::Display for BusyError {
     }
 }
 
+impl core::error::Error for BusyError {}
+
 #[cold]
 #[inline(never)]
 #[track_caller]

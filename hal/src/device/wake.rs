@@ -147,13 +147,13 @@ impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> Clone for ForceWake<'_,
 
 impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> Drop for ForceWake<'_, P, B, D, I> {
     /// Releases the domain if this is its last guard; while the bus is
-    /// borrowed (an [`Io`] is alive) the release is written when it is freed.
+    /// borrowed (an [`Io`](super::Io) is alive) the release is written when it is freed.
     fn drop(&mut self) {
         self.device.release::<D>();
     }
 }
 
-/// The proof from [`Device::assume_awake`] or [`Io::assume_awake`]: borrows
+/// The proof from [`Device::assume_awake`] or [`Io::assume_awake`](super::Io::assume_awake): borrows
 /// the device that made it, and is accepted by that device only.
 pub struct Assumed<'d, D, I = Unbranded> {
     pub(super) device: usize,
