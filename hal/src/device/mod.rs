@@ -13,26 +13,30 @@
 //! [`BusyError`] instead. A proof made by another device does not compile
 //! between [branded](crate::brand!) devices and panics between unbranded ones.
 //!
-//! Here: the device and its bus borrowing. The typed accessors of
-//! [`Device`], [`Io`] and [`Steering`], and the one implementation behind
-//! them, are in `accessors`; the bus borrowed once in `io`; force-wake guards
-//! and proofs in `wake`; the steering handle in `steering`.
+//! Here: the device, its bus borrowed once ([`Io`]), and their accessors.
+//! The one implementation behind the accessors of [`Device`], [`Io`] and
+//! [`Steering`] is in `accessors`; force-wake guards and proofs in `wake`;
+//! the steering handle in `steering`.
 
+use crate::access::{Clearable, Field, WriteValue};
 use crate::brand::sealed::Proof;
 use crate::brand::{Brand, Identity, Unbranded};
 use crate::bus::{Bus, Mmio};
-use crate::power::{Wakeable, MAX_DOMAINS};
-use crate::register::Project;
+use crate::power::{Awake, WakeError, Wakeable, MAX_DOMAINS};
+use crate::register::{
+    MaskedWritable, OnProject, Project, ReadOf, Readable, Steered, Unicast, Writable, WriteOf,
+};
 use core::cell::{Cell, UnsafeCell};
 use core::marker::PhantomData;
+use core::ops::{Deref, DerefMut};
 
 mod accessors;
-mod io;
 mod steering;
 mod wake;
 
-pub use io::{Io, IoGuard};
+use steering::present_instances;
 pub use steering::Steering;
+use wake::{poll_ack, release_now};
 pub use wake::{Assumed, ForceWake};
 
 /// How long [`Device::forcewake`] polls an ack register before giving up.
@@ -367,5 +371,445 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
             device: self.addr(),
             _proof: PhantomData,
         }
+    }
+}
+
+impl<P: Project, B, I: Identity> Device<P, B, I> {
+    /// Read a register into a typed value (see [`Io::read`]).
+    #[inline]
+    #[track_caller]
+    pub fn read<R>(&self, reg: R, awake: &impl Awake<R::Domain, I>) -> ReadOf<R>
+    where
+        R: Readable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.io().read(reg, awake)
+    }
+
+    /// Read a 64-bit register whose hardware is two dwords that keep counting
+    /// (the 44-bit R2PCIe counters read over PCI config space): high, low,
+    /// high again, and the low dword once more if the high one moved, so the
+    /// value is one the counter really held. 32-bit registers read plainly.
+    #[inline]
+    #[track_caller]
+    pub fn read_counter<R>(&self, reg: R, awake: &impl Awake<R::Domain, I>) -> ReadOf<R>
+    where
+        R: Readable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::read_counter(self, reg)
+    }
+
+    /// Write a register from its reset value (see [`Io::write`]).
+    #[inline]
+    #[track_caller]
+    pub fn write<R>(
+        &self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) where
+        R: Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::write(self, reg, accessors::Start::Reset, f);
+    }
+
+    /// Write a register starting from zero (see [`Io::write_from_zero`]).
+    #[inline]
+    #[track_caller]
+    pub fn write_from_zero<R>(
+        &self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) where
+        R: Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::write(self, reg, accessors::Start::Zero, f);
+    }
+
+    /// Read, change some fields, write back (see [`Io::modify`]). `f` runs
+    /// while the bus is not borrowed, so it may use the device.
+    #[inline]
+    #[track_caller]
+    pub fn modify<R>(
+        &self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) where
+        R: Readable + Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::modify(self, reg, f);
+    }
+
+    /// Clear one write-one-to-clear field, leaving every other field as it is.
+    #[inline]
+    #[track_caller]
+    pub fn clear<R, F>(&self, reg: R, awake: &impl Awake<R::Domain, I>, field: F)
+    where
+        R: Readable + Writable + Unicast + OnProject<P>,
+        F: Field<Layout = R::Layout>,
+        F::Access: Clearable,
+        B: Bus<R::Space>,
+    {
+        self.modify(reg, awake, |_, w| w.clear(field));
+    }
+
+    /// Write a masked register (see [`Io::write_masked`]).
+    #[inline]
+    #[track_caller]
+    pub fn write_masked<R>(
+        &self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) where
+        R: MaskedWritable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::write(self, reg, accessors::Start::Zero, f);
+    }
+}
+
+impl<P: Project, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
+    /// Wake domain `D` and hold it awake while the guard lives. Guards are
+    /// reference counted: only the first waits for the hardware, only the
+    /// last one's drop releases the domain. A guard borrows the device and
+    /// proves `D` awake to this device only.
+    ///
+    /// Protocol (as Linux i915): wait for a stale ack to clear, write the
+    /// masked enable of the driver's request bit, poll the ack until set
+    /// (with [`Bus::pause`] between polls, at most the poll limit), and on a
+    /// timeout withdraw the request and return an error.
+    ///
+    /// # Panics
+    ///
+    /// When `D` must be woken and the bus is borrowed (see [`Device::io`]).
+    #[track_caller]
+    pub fn forcewake<D: Wakeable<Project = P>>(
+        &self,
+    ) -> Result<ForceWake<'_, P, B, D, I>, WakeError> {
+        let refs = &self.wake_refs[D::INDEX % MAX_DOMAINS];
+        if refs.get() == 0 {
+            self.wake::<D>()?;
+        }
+        refs.set(refs.get().saturating_add(1));
+        Ok(ForceWake {
+            device: self,
+            _domain: PhantomData,
+        })
+    }
+
+    /// Number of live guards for `D`.
+    pub fn wake_count<D: Wakeable<Project = P>>(&self) -> u32 {
+        self.wake_refs[D::INDEX % MAX_DOMAINS].get()
+    }
+
+    #[track_caller]
+    fn wake<D: Wakeable>(&self) -> Result<(), WakeError> {
+        let bit = 1u32 << D::BIT;
+        let limit = self.poll_limit.get();
+        self.with_bus(|bus| {
+            if !poll_ack::<D, B>(bus, false, limit) {
+                return Err(WakeError::StaleAck { domain: D::NAME });
+            }
+            bus.write32(D::REQUEST, bit << 16 | bit);
+            if poll_ack::<D, B>(bus, true, limit) {
+                Ok(())
+            } else {
+                bus.write32(D::REQUEST, bit << 16);
+                Err(WakeError::Timeout {
+                    domain: D::NAME,
+                    polls: limit,
+                })
+            }
+        })
+    }
+
+    /// Drop one reference to `D`; the last one releases it (now, or when the
+    /// bus is next freed if it is borrowed).
+    fn release<D: Wakeable>(&self) {
+        let refs = &self.wake_refs[D::INDEX % MAX_DOMAINS];
+        refs.set(refs.get().saturating_sub(1));
+        if refs.get() == 0 {
+            self.write_or_defer(D::INDEX % MAX_DOMAINS, release_now::<D, B>);
+        }
+    }
+}
+
+impl<P: Steered, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
+    /// Exclusive use of the steering selector, for replicated (multicast)
+    /// registers. Reads the fuse mirrors once (their domain must be awake).
+    /// Dropping it restores multicast, also when unwinding from a panic.
+    ///
+    /// # Panics
+    ///
+    /// When another [`Steering`] of the device is alive or the bus is
+    /// borrowed ([`Device::try_steering`] returns the error instead), or when
+    /// `awake` was made by another device.
+    #[track_caller]
+    pub fn steering(&self, awake: &impl Awake<<P as Steered>::Domain, I>) -> Steering<'_, P, B, I> {
+        match self.try_steering(awake) {
+            Ok(s) => s,
+            Err(e) => busy(e),
+        }
+    }
+
+    /// As [`Device::steering`], with [`BusyError::Steering`] when another
+    /// [`Steering`] is alive and [`BusyError::Bus`] when the bus is borrowed.
+    ///
+    /// # Panics
+    ///
+    /// When `awake` was made by another device.
+    #[track_caller]
+    pub fn try_steering(
+        &self,
+        awake: &impl Awake<<P as Steered>::Domain, I>,
+    ) -> Result<Steering<'_, P, B, I>, BusyError> {
+        self.check(awake);
+        if self.steering_taken.get() {
+            return Err(BusyError::Steering);
+        }
+        let present = self.try_with_bus(present_instances::<P, B>)?;
+        self.steering_taken.set(true);
+        Ok(Steering {
+            device: self,
+            present,
+        })
+    }
+}
+
+/// The bus of a [`Device`] borrowed once (see [`Device::io`]): it derefs to
+/// [`Io`]. Dropping it frees the bus (and makes the release writes of guards
+/// dropped meanwhile).
+pub struct IoGuard<'d, P: Project, B, I: Identity = Unbranded> {
+    io: &'d mut Io<'d, P, B, I>,
+    device: &'d Device<P, B, I>,
+}
+
+impl<'d, P: Project, B, I: Identity> IoGuard<'d, P, B, I> {
+    /// The bus of `device`, which the caller has just marked borrowed.
+    #[inline(always)]
+    pub(super) fn new(device: &'d Device<P, B, I>, bus: &'d mut B) -> Self {
+        IoGuard {
+            io: Io::from_bus(bus),
+            device,
+        }
+    }
+
+    /// The bus.
+    #[inline(always)]
+    pub(super) fn bus(&mut self) -> &mut B {
+        &mut self.io.bus
+    }
+}
+
+impl<P: Project, B, I: Identity> Drop for IoGuard<'_, P, B, I> {
+    #[inline]
+    fn drop(&mut self) {
+        if self.device.state.get() == BUSY_DEFERRED {
+            Device::<P, B, I>::run_deferred(&self.device.deferred, &mut self.io.bus);
+        }
+        self.device.state.set(FREE);
+    }
+}
+
+impl<'d, P: Project, B, I: Identity> Deref for IoGuard<'d, P, B, I> {
+    type Target = Io<'d, P, B, I>;
+    #[inline(always)]
+    fn deref(&self) -> &Io<'d, P, B, I> {
+        self.io
+    }
+}
+
+impl<'d, P: Project, B, I: Identity> DerefMut for IoGuard<'d, P, B, I> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut Io<'d, P, B, I> {
+        self.io
+    }
+}
+
+impl<P: Project, B, I: Identity> core::fmt::Debug for IoGuard<'_, P, B, I> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("IoGuard")
+    }
+}
+
+/// Typed accesses to the bus of a [`Device`], borrowed once (reached through
+/// the [`IoGuard`] of [`Device::io`]): the same accessors, with the same
+/// proofs, and no per-access borrow check.
+///
+/// `Io` is the device's bus itself as a type (`repr(transparent)` over `B`),
+/// so `&mut Io` is a `&mut B`: code handed `&mut Io` reaches the bus's state
+/// in one load, as hand-written code handed `&mut B` does (a handle holding a
+/// reference to the bus costs one more load per access wherever the handle's
+/// memory is opaque to the optimizer). The device it belongs to is found
+/// from its address, for the proof check.
+#[repr(transparent)]
+pub struct Io<'d, P: Project, B, I: Identity = Unbranded> {
+    bus: B,
+    _device: PhantomData<&'d Device<P, B, I>>,
+}
+
+impl<P: Project, B, I: Identity> core::fmt::Debug for Io<'_, P, B, I> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Io")
+    }
+}
+
+impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
+    /// The bus of a device, as an `Io`.
+    #[inline(always)]
+    fn from_bus(bus: &'d mut B) -> &'d mut Self {
+        // SAFETY: `Io` is `repr(transparent)` over `B` (its other field is a
+        // zero-sized marker), so the pointer is valid for `Io`, and the
+        // exclusive borrow of `bus` moves to the result.
+        unsafe { &mut *(bus as *mut B).cast::<Self>() }
+    }
+
+    /// The address of the device whose bus this is (an `Io` is only ever
+    /// made from the bus inside a `Device`): what its proofs carry.
+    #[inline(always)]
+    fn device_addr(&self) -> usize {
+        (self as *const Self as usize).wrapping_sub(core::mem::offset_of!(Device<P, B, I>, bus))
+    }
+
+    /// As `Device::check`: panic unless `proof` was made by this device.
+    #[inline(always)]
+    #[track_caller]
+    pub(super) fn check(&self, proof: &(impl Proof + ?Sized)) {
+        check_proof::<I>(self.device_addr(), proof);
+    }
+
+    /// As [`Device::assume_awake`], for code that holds only the `Io`: the
+    /// proof borrows the device (not the `Io`) and is accepted by it alone.
+    pub fn assume_awake<D: Wakeable<Project = P>>(&self) -> Assumed<'d, D, I> {
+        Assumed {
+            device: self.device_addr(),
+            _proof: PhantomData,
+        }
+    }
+
+    /// The bus, for raw accesses that bypass every check (as
+    /// [`Device::with_bus`]).
+    pub fn bus_mut(&mut self) -> &mut B {
+        &mut self.bus
+    }
+}
+
+impl<P: Project, B, I: Identity> Io<'_, P, B, I> {
+    /// Read a register into a typed value.
+    #[inline]
+    #[track_caller]
+    pub fn read<R>(&mut self, reg: R, awake: &impl Awake<R::Domain, I>) -> ReadOf<R>
+    where
+        R: Readable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::read(self, reg)
+    }
+
+    /// Read a counter as two dwords that keep counting (see
+    /// [`Device::read_counter`]).
+    #[inline]
+    #[track_caller]
+    pub fn read_counter<R>(&mut self, reg: R, awake: &impl Awake<R::Domain, I>) -> ReadOf<R>
+    where
+        R: Readable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::read_counter(self, reg)
+    }
+
+    /// Write a register: `f` starts from the reset value (with RW1C/RW1S, MBZ
+    /// and reserved bits zero) and sets fields by name.
+    #[inline]
+    #[track_caller]
+    pub fn write<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) where
+        R: Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::write(self, reg, accessors::Start::Reset, f);
+    }
+
+    /// Write a register starting from zero instead of the reset value.
+    #[inline]
+    #[track_caller]
+    pub fn write_from_zero<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) where
+        R: Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::write(self, reg, accessors::Start::Zero, f);
+    }
+
+    /// Read, change some fields, write back. Bits that must not be written
+    /// back (RW1C, RW1S, MBZ, reserved, undescribed) are written as zero,
+    /// whatever was read; every other bit (PBC included) is written back as read.
+    #[inline]
+    #[track_caller]
+    pub fn modify<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) where
+        R: Readable + Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::modify(self, reg, f);
+    }
+
+    /// Clear one write-one-to-clear field, leaving every other field as it is.
+    #[inline]
+    #[track_caller]
+    pub fn clear<R, F>(&mut self, reg: R, awake: &impl Awake<R::Domain, I>, field: F)
+    where
+        R: Readable + Writable + Unicast + OnProject<P>,
+        F: Field<Layout = R::Layout>,
+        F::Access: Clearable,
+        B: Bus<R::Space>,
+    {
+        self.modify(reg, awake, |_, w| w.clear(field));
+    }
+
+    /// Write a masked register: only the fields `f` sets are enabled in bits
+    /// 31:16, so no read-modify-write is needed and other bits are untouched.
+    #[inline]
+    #[track_caller]
+    pub fn write_masked<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) where
+        R: MaskedWritable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::write(self, reg, accessors::Start::Zero, f);
     }
 }

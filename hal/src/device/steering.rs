@@ -1,13 +1,15 @@
-//! The steering handle for replicated (multicast) registers: the selector
-//! taken and given back, the instances present (from the fuse mirrors), and
-//! the steered bus its accessors (in `accessors`) go through.
+//! The steering handle for replicated (multicast) registers: the instances
+//! present (from the fuse mirrors), its accessors, the steered bus they go
+//! through, and the selector given back on drop.
 
-use super::accessors::Port;
-use super::{busy, BusyError, Device, STEERING_SLOT};
+use super::accessors::{self, Port};
+use super::{Device, STEERING_SLOT};
 use crate::brand::{Identity, Unbranded};
 use crate::bus::{Bus, Mmio};
 use crate::power::Awake;
-use crate::register::{Replicated, ReplicationGroup, Steered};
+use crate::register::{
+    OnProject, ReadOf, Readable, Replicated, ReplicationGroup, Steered, Writable, WriteOf,
+};
 
 /// Steer `P`'s selector back to multicast.
 fn select_multicast<P: Steered, B: Bus<Mmio>>(bus: &mut B) {
@@ -16,7 +18,7 @@ fn select_multicast<P: Steered, B: Bus<Mmio>>(bus: &mut B) {
 
 /// Which instances of each replication group are present, from the fuse
 /// mirrors.
-fn present_instances<P: Steered, B: Bus<Mmio>>(bus: &mut B) -> [u64; 8] {
+pub(super) fn present_instances<P: Steered, B: Bus<Mmio>>(bus: &mut B) -> [u64; 8] {
     let mut present = [0u64; 8];
     for (i, (instances, fuse)) in P::GROUPS.iter().enumerate().take(8) {
         let all = if *instances >= 64 {
@@ -41,48 +43,6 @@ fn present_instances<P: Steered, B: Bus<Mmio>>(bus: &mut B) -> [u64; 8] {
     present
 }
 
-impl<P: Steered, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
-    /// Exclusive use of the steering selector, for replicated (multicast)
-    /// registers. Reads the fuse mirrors once (their domain must be awake).
-    /// Dropping it restores multicast, also when unwinding from a panic.
-    ///
-    /// # Panics
-    ///
-    /// When another [`Steering`] of the device is alive or the bus is
-    /// borrowed ([`Device::try_steering`] returns the error instead), or when
-    /// `awake` was made by another device.
-    #[track_caller]
-    pub fn steering(&self, awake: &impl Awake<<P as Steered>::Domain, I>) -> Steering<'_, P, B, I> {
-        match self.try_steering(awake) {
-            Ok(s) => s,
-            Err(e) => busy(e),
-        }
-    }
-
-    /// As [`Device::steering`], with [`BusyError::Steering`] when another
-    /// [`Steering`] is alive and [`BusyError::Bus`] when the bus is borrowed.
-    ///
-    /// # Panics
-    ///
-    /// When `awake` was made by another device.
-    #[track_caller]
-    pub fn try_steering(
-        &self,
-        awake: &impl Awake<<P as Steered>::Domain, I>,
-    ) -> Result<Steering<'_, P, B, I>, BusyError> {
-        self.check(awake);
-        if self.steering_taken.get() {
-            return Err(BusyError::Steering);
-        }
-        let present = self.try_with_bus(present_instances::<P, B>)?;
-        self.steering_taken.set(true);
-        Ok(Steering {
-            device: self,
-            present,
-        })
-    }
-}
-
 /// Exclusive use of the steering selector (see [`Device::steering`]).
 ///
 /// # Panics
@@ -91,7 +51,7 @@ impl<P: Steered, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
 /// [`Device::io`]) or when given another device's proof.
 pub struct Steering<'d, P: Steered, B: Bus<Mmio>, I: Identity = Unbranded> {
     pub(super) device: &'d Device<P, B, I>,
-    present: [u64; 8],
+    pub(super) present: [u64; 8],
 }
 
 impl<P: Steered, B: Bus<Mmio>, I: Identity> core::fmt::Debug for Steering<'_, P, B, I> {
@@ -142,6 +102,126 @@ impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
             device: self.device,
             instance: Some(instance),
         })
+    }
+}
+
+impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
+    /// Read instance `instance`; `None` when it does not exist or is fused off.
+    #[track_caller]
+    pub fn read<R>(
+        &mut self,
+        reg: R,
+        instance: u32,
+        awake: &impl Awake<R::Domain, I>,
+    ) -> Option<ReadOf<R>>
+    where
+        R: Readable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.device.check(awake);
+        Some(accessors::read(self.at::<R>(instance)?, reg))
+    }
+
+    /// Read the lowest present instance (as drivers do for a representative value).
+    #[track_caller]
+    pub fn read_any<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+    ) -> Option<(u32, ReadOf<R>)>
+    where
+        R: Readable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.device.check(awake);
+        let first = self.instances::<R>().next()?;
+        self.read(reg, first, awake).map(|v| (first, v))
+    }
+
+    /// Read every present instance, ascending.
+    #[track_caller]
+    pub fn read_each<'s, R, A>(
+        &'s mut self,
+        reg: R,
+        awake: &'s A,
+    ) -> impl Iterator<Item = (u32, ReadOf<R>)> + use<'s, 'd, P, B, I, R, A>
+    where
+        R: Readable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+        A: Awake<R::Domain, I>,
+    {
+        self.device.check(awake);
+        let list: [u32; 64] = core::array::from_fn(|i| i as u32);
+        let mask = self.present::<R>();
+        let count = R::Group::INSTANCES.min(64) as usize;
+        list.into_iter()
+            .take(count)
+            .filter(move |n| mask & (1 << n) != 0)
+            .filter_map(move |n| self.read(reg, n, awake).map(|v| (n, v)))
+    }
+
+    /// Multicast write: every present instance gets the value `f` builds
+    /// from the reset value (as [`Device::write`]).
+    #[track_caller]
+    pub fn write<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) where
+        R: Writable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.device.check(awake);
+        accessors::write(self.all(), reg, accessors::Start::Reset, f);
+    }
+
+    /// Unicast write of one instance (as [`Device::write`]); false (nothing
+    /// written) when it does not exist or is fused off.
+    #[track_caller]
+    #[must_use = "false means the instance is absent and nothing was written"]
+    pub fn write_one<R>(
+        &mut self,
+        reg: R,
+        instance: u32,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> bool
+    where
+        R: Writable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.device.check(awake);
+        let Some(one) = self.at::<R>(instance) else {
+            return false;
+        };
+        accessors::write(one, reg, accessors::Start::Reset, f);
+        true
+    }
+
+    /// Read, change some fields and write back one instance, with the bits
+    /// [`Device::modify`] never writes back written as zero; false (nothing
+    /// read or written) when it does not exist or is fused off. `f` runs
+    /// while the bus is not borrowed.
+    #[track_caller]
+    #[must_use = "false means the instance is absent and nothing was written"]
+    pub fn modify<R>(
+        &mut self,
+        reg: R,
+        instance: u32,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> bool
+    where
+        R: Readable + Writable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.device.check(awake);
+        let Some(one) = self.at::<R>(instance) else {
+            return false;
+        };
+        accessors::modify(one, reg, f);
+        true
     }
 }
 

@@ -1,23 +1,24 @@
-//! Force-wake: the reference-counted guards of [`Device::forcewake`] and the
+//! The proofs that a power domain is awake: the reference-counted guards of
+//! [`Device::forcewake`] (and the release and ack polling they use) and the
 //! assumed-awake proofs of [`Device::assume_awake`].
 
 use super::Device;
 use crate::brand::sealed::Proof;
 use crate::brand::{Identity, Unbranded};
 use crate::bus::{Bus, Mmio};
-use crate::power::{Awake, NoDomain, WakeError, Wakeable, MAX_DOMAINS};
+use crate::power::{Awake, NoDomain, Wakeable, MAX_DOMAINS};
 use crate::register::Project;
 use core::marker::PhantomData;
 
 /// Release domain `D`: the masked disable of the driver's request bit (the
 /// driver does not wait for the ack to clear).
-fn release_now<D: Wakeable, B: Bus<Mmio>>(bus: &mut B) {
+pub(super) fn release_now<D: Wakeable, B: Bus<Mmio>>(bus: &mut B) {
     bus.write32(D::REQUEST, 1 << (D::BIT + 16));
 }
 
 /// Poll `D`'s ack until it reads `want`, at most `limit` times (with
 /// [`Bus::pause`] after each miss).
-fn poll_ack<D: Wakeable, B: Bus<Mmio>>(bus: &mut B, want: bool, limit: u32) -> bool {
+pub(super) fn poll_ack<D: Wakeable, B: Bus<Mmio>>(bus: &mut B, want: bool, limit: u32) -> bool {
     let bit = 1u32 << D::BIT;
     for _ in 0..limit {
         if (bus.read32(D::ACK) & bit != 0) == want {
@@ -28,78 +29,12 @@ fn poll_ack<D: Wakeable, B: Bus<Mmio>>(bus: &mut B, want: bool, limit: u32) -> b
     false
 }
 
-impl<P: Project, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
-    /// Wake domain `D` and hold it awake while the guard lives. Guards are
-    /// reference counted: only the first waits for the hardware, only the
-    /// last one's drop releases the domain. A guard borrows the device and
-    /// proves `D` awake to this device only.
-    ///
-    /// Protocol (as Linux i915): wait for a stale ack to clear, write the
-    /// masked enable of the driver's request bit, poll the ack until set
-    /// (with [`Bus::pause`] between polls, at most the poll limit), and on a
-    /// timeout withdraw the request and return an error.
-    ///
-    /// # Panics
-    ///
-    /// When `D` must be woken and the bus is borrowed (see [`Device::io`]).
-    #[track_caller]
-    pub fn forcewake<D: Wakeable<Project = P>>(
-        &self,
-    ) -> Result<ForceWake<'_, P, B, D, I>, WakeError> {
-        let refs = &self.wake_refs[D::INDEX % MAX_DOMAINS];
-        if refs.get() == 0 {
-            self.wake::<D>()?;
-        }
-        refs.set(refs.get().saturating_add(1));
-        Ok(ForceWake {
-            device: self,
-            _domain: PhantomData,
-        })
-    }
-
-    /// Number of live guards for `D`.
-    pub fn wake_count<D: Wakeable<Project = P>>(&self) -> u32 {
-        self.wake_refs[D::INDEX % MAX_DOMAINS].get()
-    }
-
-    #[track_caller]
-    fn wake<D: Wakeable>(&self) -> Result<(), WakeError> {
-        let bit = 1u32 << D::BIT;
-        let limit = self.poll_limit.get();
-        self.with_bus(|bus| {
-            if !poll_ack::<D, B>(bus, false, limit) {
-                return Err(WakeError::StaleAck { domain: D::NAME });
-            }
-            bus.write32(D::REQUEST, bit << 16 | bit);
-            if poll_ack::<D, B>(bus, true, limit) {
-                Ok(())
-            } else {
-                bus.write32(D::REQUEST, bit << 16);
-                Err(WakeError::Timeout {
-                    domain: D::NAME,
-                    polls: limit,
-                })
-            }
-        })
-    }
-
-    /// Drop one reference to `D`; the last one releases it (now, or when the
-    /// bus is next freed if it is borrowed).
-    fn release<D: Wakeable>(&self) {
-        let refs = &self.wake_refs[D::INDEX % MAX_DOMAINS];
-        refs.set(refs.get().saturating_sub(1));
-        if refs.get() == 0 {
-            self.write_or_defer(D::INDEX % MAX_DOMAINS, release_now::<D, B>);
-        }
-    }
-}
-
 /// A guard holding power domain `D` of one device awake; also the proof
 /// [`Awake<D>`] for that device (it borrows it).
 #[must_use = "the domain is released when the guard is dropped"]
 pub struct ForceWake<'d, P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity = Unbranded> {
-    device: &'d Device<P, B, I>,
-    _domain: PhantomData<D>,
+    pub(super) device: &'d Device<P, B, I>,
+    pub(super) _domain: PhantomData<D>,
 }
 
 impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> core::fmt::Debug
