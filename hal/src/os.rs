@@ -60,9 +60,29 @@ impl DevFile {
     }
 }
 
-/// `last_error` / `clear_error` of a wrapper around [`DevFile`].
-macro_rules! error_accessors {
-    () => {
+/// The methods every wrapper around [`DevFile`] has: `open_path`, the
+/// little-endian `try_read` / `try_write` of its word type, `last_error` and
+/// `clear_error`.
+macro_rules! dev_file_methods {
+    ($wrapper:ident, $word:ty, $what:literal, $at:ident) => {
+        #[doc = concat!("Open ", $what, " device file at `path`.")]
+        pub fn open_path(path: impl AsRef<Path>) -> io::Result<Self> {
+            Ok($wrapper {
+                dev: DevFile::open(path.as_ref())?,
+            })
+        }
+
+        #[doc = concat!("Read the ", stringify!($word), " at `", stringify!($at), "`.")]
+        pub fn try_read(&self, $at: u64) -> io::Result<$word> {
+            const N: usize = core::mem::size_of::<$word>();
+            self.dev.read::<N>($at).map(<$word>::from_le_bytes)
+        }
+
+        #[doc = concat!("Write the ", stringify!($word), " at `", stringify!($at), "`.")]
+        pub fn try_write(&self, $at: u64, value: $word) -> io::Result<()> {
+            self.dev.write($at, &value.to_le_bytes())
+        }
+
         /// The error of the last failed access (kept until the next failure).
         pub fn last_error(&self) -> Option<&io::Error> {
             self.dev.last_error.as_ref()
@@ -94,24 +114,7 @@ impl MsrFile {
         Self::open_path(std::format!("/dev/cpu/{cpu}/msr"))
     }
 
-    /// Open an MSR device file at `path`.
-    pub fn open_path(path: impl AsRef<Path>) -> io::Result<Self> {
-        Ok(MsrFile {
-            dev: DevFile::open(path.as_ref())?,
-        })
-    }
-
-    error_accessors!();
-
-    /// Read MSR `index`.
-    pub fn try_read(&self, index: u64) -> io::Result<u64> {
-        self.dev.read::<8>(index).map(u64::from_le_bytes)
-    }
-
-    /// Write MSR `index`.
-    pub fn try_write(&self, index: u64, value: u64) -> io::Result<()> {
-        self.dev.write(index, &value.to_le_bytes())
-    }
+    dev_file_methods!(MsrFile, u64, "an MSR", index);
 }
 
 impl Bus<Msr> for MsrFile {
@@ -161,24 +164,7 @@ impl PciConfigFile {
         Self::open_path(path)
     }
 
-    /// Open a configuration-space file at `path`.
-    pub fn open_path(path: impl AsRef<Path>) -> io::Result<Self> {
-        Ok(PciConfigFile {
-            dev: DevFile::open(path.as_ref())?,
-        })
-    }
-
-    error_accessors!();
-
-    /// Read the dword at byte offset `offset`.
-    pub fn try_read(&self, offset: u64) -> io::Result<u32> {
-        self.dev.read::<4>(offset).map(u32::from_le_bytes)
-    }
-
-    /// Write the dword at byte offset `offset`.
-    pub fn try_write(&self, offset: u64, value: u32) -> io::Result<()> {
-        self.dev.write(offset, &value.to_le_bytes())
-    }
+    dev_file_methods!(PciConfigFile, u32, "a configuration-space", offset);
 }
 
 impl Bus<Pci> for PciConfigFile {
