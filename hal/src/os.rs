@@ -92,6 +92,18 @@ macro_rules! dev_file_methods {
         pub fn clear_error(&mut self) {
             self.dev.last_error = None;
         }
+
+        /// A whole word for the bus: all ones on error (kept).
+        fn read_word(&mut self, $at: u64) -> $word {
+            let r = self.try_read($at);
+            self.dev.latch(r, <$word>::MAX)
+        }
+
+        /// A whole word from the bus: dropped on error (kept).
+        fn write_word(&mut self, $at: u64, value: $word) {
+            let r = self.try_write($at, value);
+            self.dev.latch(r, ());
+        }
     };
 }
 
@@ -135,14 +147,12 @@ impl Bus<Msr> for MsrFile {
 
     /// MSR `addr`; all ones on error.
     fn read64(&mut self, addr: u64) -> u64 {
-        let r = self.try_read(addr);
-        self.dev.latch(r, u64::MAX)
+        self.read_word(addr)
     }
 
     /// Write MSR `addr`; dropped on error.
     fn write64(&mut self, addr: u64, value: u64) {
-        let r = self.try_write(addr, value);
-        self.dev.latch(r, ());
+        self.write_word(addr, value)
     }
 }
 
@@ -170,14 +180,12 @@ impl PciConfigFile {
 impl Bus<Pci> for PciConfigFile {
     /// The dword at `addr`; all ones on error.
     fn read32(&mut self, addr: u64) -> u32 {
-        let r = self.try_read(addr);
-        self.dev.latch(r, u32::MAX)
+        self.read_word(addr)
     }
 
     /// Write the dword at `addr`; dropped on error.
     fn write32(&mut self, addr: u64, value: u32) {
-        let r = self.try_write(addr, value);
-        self.dev.latch(r, ());
+        self.write_word(addr, value)
     }
 }
 
