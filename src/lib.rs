@@ -1,7 +1,11 @@
 //! perfregs: type-safe registers for Intel performance-monitoring hardware.
 //!
-//! - [`hal`]: the generated, `no_std` HAL (one module per project: `hal::hsw`,
-//!   `hal::ivb`, ...), the device handle and the buses.
+//! - [`hal`]: the generated, `no_std` HAL (one module per project:
+//!   [`hal::hsw`], [`hal::ivb`], [`hal::tgl`], ...), the device handle and the
+//!   buses. It is the register reference: every register, field and enum
+//!   with the PRM's description, in the pages of crate `hal` (which
+//!   `cargo doc --open` builds with this crate's; `cargo doc -p perfregs-hal
+//!   --open` opens them directly).
 //! - [`regdefs!`]: generate registers of your own from YAML, inline or in a file.
 //! - `emu` (feature `emu`): the emulated register file, crate `perfregs-emu`.
 //! - `metrics` (feature `metrics`): the shipped i915 metric sets as typed

@@ -81,6 +81,40 @@ fn nested_with_bus_panics_and_try_with_bus_says_why() {
     assert_eq!(gpu.read(hsw::OACONTROL, &rw).bits(), 0);
 }
 
+/// Every public error type of the HAL is a `std::error::Error` (with or
+/// without feature `std`), so `?` turns it into a `Box<dyn Error>`.
+#[test]
+fn hal_errors_are_std_errors() {
+    use perfregs::hal::config::ProgramError;
+    use perfregs::hal::meta::CommandError;
+    use perfregs::hal::WakeError;
+    use std::error::Error;
+    fn boxed(e: impl Error + 'static) -> Result<(), Box<dyn Error>> {
+        Err(e)?
+    }
+    let errors = [
+        boxed(BusyError::Bus),
+        boxed(WakeError::Timeout {
+            domain: "render",
+            polls: 3,
+        }),
+        boxed(ProgramError::NoMetadata),
+        boxed(CommandError::Length {
+            command: "MI_REPORT_PERF_COUNT",
+            expected: 4,
+            got: 3,
+        }),
+    ];
+    let texts: Vec<String> = errors
+        .into_iter()
+        .map(|e| e.expect_err("an error").to_string())
+        .collect();
+    assert!(texts[0].contains("bus is already borrowed"), "{texts:?}");
+    assert_eq!(texts[1], "force-wake render: no ack after 3 polls");
+    assert_eq!(texts[2], "the project has no register metadata");
+    assert!(texts[3].contains("3 dwords"), "{texts:?}");
+}
+
 #[test]
 fn busy_errors_display_clearly() {
     let bus = BusyError::Bus.to_string();

@@ -1,15 +1,64 @@
 //! The typed HAL on an in-memory bus: reads decode fields, writes start from
-//! the reset value, `modify` never writes back RW1C/MBZ/reserved bits, per-
-//! project addresses and fields, masked writes, runtime metadata.
+//! the reset value, `modify` never writes back RW1C/MBZ/reserved bits (each
+//! checked through every way users have: the device, an `Io`, the steering
+//! handle), per-project addresses and fields, masked writes, runtime metadata.
 
 use perfregs::bits;
 use perfregs::hal::enums::{MemorySelect, ReportFormatHsw, ReportFormatIvb, TimerEnable};
 use perfregs::hal::prelude::*;
 use perfregs::hal::{
-    hsw, ivb, snb, AlwaysAwake, Bits, Bus, Device, Hsw, Ivb, Mmio, RawMmio, SliceBus, Snb,
+    hsw, ivb, snb, tgl, AlwaysAwake, Bits, Bus, Device, Hsw, Ivb, Mmio, RawMmio, SliceBus, Snb, Tgl,
 };
 
 perfregs::regdefs!(mod extra, "tests/fixtures/extra.yaml");
+
+// `STATUS` of extra.yaml again, with a reset value that sets bits no write
+// may carry (RW1C 2:1, RW1S 3), on HSW and in one of TGL's DSS ranges
+// (replicated: reached through `Steering`).
+perfregs::regdefs!(mod kinds, r#"
+block: kinds
+space: mmio
+source: tests/hal.rs
+registers:
+  - name: STATUS
+    projects: hsw
+    address: 0x110
+    reset: 0x000000FE
+    fields: &status
+      - { name: enable, bits: 0, access: RW }
+      - { name: overflow, bits: 1, access: RW1C }
+      - { name: lost, bits: 2, access: RW1C }
+      - { name: kick, bits: 3, access: RW1S }
+      - { name: level, bits: "7:4", access: RW }
+      - { name: busy, bits: 8, access: RO-V }
+      - { name: keep, bits: "11:9", access: PBC }
+      - { name: zero, bits: "15:12", access: MBZ }
+      - { name: spare, bits: "19:16", access: RSVD }
+      - { name: magic, bits: "27:20", access: WO }
+  - name: STEERED_STATUS
+    projects: tgl
+    address: 0x8150
+    reset: 0x000000FE
+    fields: *status
+"#);
+
+/// The ways to a unicast register's accessors: the device, and an `Io`.
+#[derive(Clone, Copy, Debug)]
+enum Path {
+    Device,
+    Io,
+}
+const PATHS: [Path; 2] = [Path::Device, Path::Io];
+
+/// `$gpu.$method(args)` through `$path` (`$gpu` directly, or `$gpu.io()`).
+macro_rules! via {
+    ($path:expr, $gpu:expr, $method:ident($($arg:expr),* $(,)?)) => {
+        match $path {
+            Path::Device => $gpu.$method($($arg),*),
+            Path::Io => $gpu.io().$method($($arg),*),
+        }
+    };
+}
 
 const WORDS: usize = 0x3000 / 4;
 
@@ -108,58 +157,136 @@ fn one_register_moves_between_projects() {
 
 #[test]
 fn modify_keeps_fields_and_zeroes_mbz_bits() {
-    let mut mem = [0u32; WORDS];
-    mem[0x2368 / 4] = 0xFFFF_FFFF;
-    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    let rw = gpu.assume_awake::<hsw::domains::Render>();
-    gpu.modify(hsw::OASTATUS2, &rw, |r, w| {
-        assert_eq!(r.memory_select(), MemorySelect::Ggtt);
-        w.head_pointer(Bits::new(0x40).unwrap())
-    });
-    // head 31:6 = 0x40; bit 5 (MBZ) written 0; bits 4:0 written back as read.
-    assert_eq!(word(&gpu, 0x2368), 0x40 << 6 | 0x1F);
+    for path in PATHS {
+        let mut mem = [0u32; WORDS];
+        mem[0x2368 / 4] = 0xFFFF_FFFF;
+        let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+        let rw = gpu.assume_awake::<hsw::domains::Render>();
+        via!(
+            path,
+            gpu,
+            modify(hsw::OASTATUS2, &rw, |r, w| {
+                assert_eq!(r.memory_select(), MemorySelect::Ggtt);
+                w.head_pointer(Bits::new(0x40).unwrap())
+            })
+        );
+        // head 31:6 = 0x40; bit 5 (MBZ) written 0; bits 4:0 written back as read.
+        assert_eq!(word(&gpu, 0x2368), 0x40 << 6 | 0x1F, "{path:?}");
+    }
 }
+
+/// What `modify` setting `level` to 3 writes to a `STATUS` layout that read
+/// all ones: RW1C (2:1) and RW1S (3) 0, MBZ 15:12 and RSVD 19:16 0,
+/// undescribed 31:28 0; RW (enable), RO-V (8), PBC (11:9) and WO (27:20)
+/// written back as read.
+const STATUS_MODIFIED: u32 = 0x0FF0_0F31;
+/// What clearing `overflow` writes to it: the same kept bits, and bit 1.
+const STATUS_CLEARED: u32 = 0x0FF0_0FF3;
 
 #[test]
 fn modify_never_writes_back_rw1c_and_clear_is_explicit() {
-    let mut mem = [0u32; WORDS];
-    // Hardware state: overflow and lost set, kick reads 1, every other bit set too.
-    mem[0x100 / 4] = 0xFFFF_FFFF;
-    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    // User registers below 0x40000 lie in HSW's render domain, like the built-in ones.
-    let rw = gpu.assume_awake::<hsw::domains::Render>();
-    gpu.modify(extra::hsw::STATUS, &rw, |r, w| {
-        assert!(r.overflow() && r.lost());
-        w.level(bits!(3))
-    });
-    let written = word(&gpu, 0x100);
-    // RW1C (1, 2) and RW1S (3) written 0, MBZ 15:12 and RSVD 19:16 written 0,
-    // undescribed 31:28 written 0; RW, RO-V, PBC and WO written back as read.
-    assert_eq!(written & 0b1110, 0, "{written:#x}");
-    assert_eq!(written & 0xFFFF_0000 & !0x0FF0_0000, 0, "{written:#x}");
-    assert_eq!(written & 0xF000, 0);
-    assert_eq!(written & 0xFF1, 0x31 | 0xF00);
-    // Clearing one RW1C bit writes exactly that one.
-    poke(&gpu, 0x100, 0xFFFF_FFFF);
-    gpu.clear(extra::hsw::STATUS, &rw, extra::hsw::status::OVERFLOW);
-    let written = word(&gpu, 0x100);
-    assert_eq!(written & 0b1110, 0b0010, "{written:#x}");
-    // Named forms do the same.
-    gpu.write(extra::hsw::STATUS, &rw, |w| w.clear_lost().set_kick());
-    assert_eq!(word(&gpu, 0x100) & 0b1110, 0b1100);
+    for path in PATHS {
+        let mut mem = [0u32; WORDS];
+        // Hardware state: overflow and lost set, kick reads 1, every other bit set too.
+        mem[0x100 / 4] = 0xFFFF_FFFF;
+        let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+        // User registers below 0x40000 lie in HSW's render domain, like the built-in ones.
+        let rw = gpu.assume_awake::<hsw::domains::Render>();
+        via!(
+            path,
+            gpu,
+            modify(extra::hsw::STATUS, &rw, |r, w| {
+                assert!(r.overflow() && r.lost());
+                w.level(bits!(3))
+            })
+        );
+        let written = word(&gpu, 0x100);
+        assert_eq!(written, STATUS_MODIFIED, "{path:?}: {written:#x}");
+        // Clearing one RW1C bit writes exactly that one.
+        poke(&gpu, 0x100, 0xFFFF_FFFF);
+        via!(
+            path,
+            gpu,
+            clear(extra::hsw::STATUS, &rw, extra::hsw::status::OVERFLOW)
+        );
+        let written = word(&gpu, 0x100);
+        assert_eq!(written, STATUS_CLEARED, "{path:?}: {written:#x}");
+        // Named forms do the same.
+        via!(
+            path,
+            gpu,
+            write(extra::hsw::STATUS, &rw, |w| w.clear_lost().set_kick())
+        );
+        assert_eq!(word(&gpu, 0x100) & 0b1110, 0b1100, "{path:?}");
+    }
 }
 
 #[test]
 fn write_from_reset_drops_rw1c_and_reserved_reset_bits() {
-    let mut mem = [0u32; WORDS];
-    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    // User registers below 0x40000 lie in HSW's render domain, like the built-in ones.
-    let rw = gpu.assume_awake::<hsw::domains::Render>();
-    gpu.write(extra::hsw::STATUS, &rw, |w| w.enable(true));
-    // reset 0xF0 is level = 0xF; enable set.
-    assert_eq!(word(&gpu, 0x100), 0xF1);
-    gpu.write_from_zero(extra::hsw::STATUS, &rw, |w| w.magic(bits!(0xAB)));
-    assert_eq!(word(&gpu, 0x100), 0xAB << 20);
+    for path in PATHS {
+        let mut mem = [0u32; WORDS];
+        let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+        // User registers below 0x40000 lie in HSW's render domain, like the built-in ones.
+        let rw = gpu.assume_awake::<hsw::domains::Render>();
+        via!(
+            path,
+            gpu,
+            write(extra::hsw::STATUS, &rw, |w| w.enable(true))
+        );
+        // reset 0xF0 is level = 0xF; enable set.
+        assert_eq!(word(&gpu, 0x100), 0xF1, "{path:?}");
+        via!(
+            path,
+            gpu,
+            write_from_zero(extra::hsw::STATUS, &rw, |w| w.magic(bits!(0xAB)))
+        );
+        assert_eq!(word(&gpu, 0x100), 0xAB << 20, "{path:?}");
+        // A reset value with RW1C (2:1) and RW1S (3) bits: a write does not carry them.
+        via!(
+            path,
+            gpu,
+            write(kinds::hsw::STATUS, &rw, |w| w.enable(true))
+        );
+        assert_eq!(word(&gpu, 0x110), 0xF1, "{path:?}");
+    }
+}
+
+/// The steering handle's writes and read-modify-writes mask as the device's:
+/// reset bits no write may carry are dropped, and `modify` never writes back
+/// RW1C, RW1S, MBZ, reserved or undescribed bits; each reaches the instance
+/// it names.
+#[test]
+fn steering_masks_as_the_device_does() {
+    let mut mem = vec![0u32; 0x9200 / 4];
+    mem[0x913C / 4] = 0x3F; // fuse mirror: all six DSS present
+    let gpu = Device::<Tgl, _>::new(SliceBus::new(&mut mem));
+    let rw = gpu.assume_awake::<tgl::domains::Render>();
+    let gt = gpu.assume_awake::<tgl::domains::Gt>();
+    let reg = kinds::tgl::STEERED_STATUS;
+    let subslice = |gpu: &Device<Tgl, _>| gpu.read(tgl::MCR_SELECTOR, &AlwaysAwake).subslice_id();
+    let mut mcr = gpu.steering(&gt);
+
+    poke(&gpu, 0x8150, 0xFFFF_FFFF);
+    assert!(mcr.modify(reg, 2, &rw, |r, w| {
+        assert!(r.overflow() && r.lost());
+        w.level(bits!(3))
+    }));
+    let written = word(&gpu, 0x8150);
+    assert_eq!(written, STATUS_MODIFIED, "{written:#x}");
+    assert_eq!(subslice(&gpu), 2);
+
+    // The reset value 0xFE without its RW1C and RW1S bits, enable set.
+    mcr.write(reg, &rw, |w| w.enable(true));
+    assert_eq!(word(&gpu, 0x8150), 0xF1);
+    assert!(gpu.read(tgl::MCR_SELECTOR, &AlwaysAwake).multicast());
+    assert!(mcr.write_one(reg, 4, &rw, |w| w.clear_lost()));
+    assert_eq!(word(&gpu, 0x8150), 0xF4);
+    assert_eq!(subslice(&gpu), 4);
+
+    // Absent instances: nothing read or written.
+    poke(&gpu, 0x8150, 0);
+    assert!(!mcr.modify(reg, 6, &rw, |_, w| w.enable(true)));
+    assert_eq!(word(&gpu, 0x8150), 0);
 }
 
 #[test]
@@ -181,14 +308,24 @@ fn sixty_four_bit_registers() {
 
 #[test]
 fn masked_register_writes_enable_bits() {
-    let mut mem = vec![0u32; 0x130100 / 4];
-    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    gpu.write_masked(hsw::FORCEWAKE_MT, &AlwaysAwake, |w| w.kernel(true));
-    assert_eq!(word(&gpu, 0xA188), 0x0001_0001);
-    gpu.write_masked(hsw::FORCEWAKE_MT, &AlwaysAwake, |w| {
-        w.kernel(false).fallback(true)
-    });
-    assert_eq!(word(&gpu, 0xA188), 0x8001_8000);
+    for path in PATHS {
+        let mut mem = vec![0u32; 0x130100 / 4];
+        let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+        via!(
+            path,
+            gpu,
+            write_masked(hsw::FORCEWAKE_MT, &AlwaysAwake, |w| w.kernel(true))
+        );
+        assert_eq!(word(&gpu, 0xA188), 0x0001_0001, "{path:?}");
+        via!(
+            path,
+            gpu,
+            write_masked(hsw::FORCEWAKE_MT, &AlwaysAwake, |w| {
+                w.kernel(false).fallback(true)
+            })
+        );
+        assert_eq!(word(&gpu, 0xA188), 0x8001_8000, "{path:?}");
+    }
 }
 
 #[test]

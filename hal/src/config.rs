@@ -108,6 +108,8 @@ impl core::fmt::Display for ProgramError {
     }
 }
 
+impl core::error::Error for ProgramError {}
+
 /// Bits of `r` a 32-bit write at its address may set (for a masked
 /// register: its data bits 15:0).
 fn settable(r: &RegisterInfo) -> u64 {

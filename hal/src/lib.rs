@@ -15,6 +15,23 @@
 //! gpu.write(hsw::OACONTROL, &rw, |w| w.timer_period(bits!(5)).timer_enable(TimerEnable::Enable));
 //! assert_eq!(gpu.read(hsw::OACONTROL, &rw).timer_period(), 5);
 //! ```
+//!
+//! # Features
+//!
+//! One per project, each giving its module (all on by default): `snb`,
+//! `ivb`, `vlv`, `hsw`, `bdw`, `tgl`, `p4` (with [`cascade`]) and `ivt`. The
+//! library is named `hal`, so feature `tgl` gives `hal::tgl` (and
+//! `perfregs::hal::tgl` through the `perfregs` crate):
+//!
+//! ```
+//! use hal::{tgl, Register};
+//! assert_eq!(tgl::PROJECT.name, "tgl");
+//! assert_eq!(tgl::OAG_OACONTROL.address(), 0xDAF4);
+//! ```
+//!
+//! `std` is needed by `os`, the Linux buses for real machines
+//! (`/dev/cpu/N/msr`, sysfs PCI config space). The error types implement
+//! `core::error::Error` and `Display` with or without it.
 #![no_std]
 #![warn(missing_docs)]
 

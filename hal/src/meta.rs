@@ -411,6 +411,8 @@ impl core::fmt::Display for CommandError {
     }
 }
 
+impl core::error::Error for CommandError {}
+
 /// A GPU command's layout on one project (such as `MI_REPORT_PERF_COUNT`).
 #[derive(Clone, Copy, Debug)]
 pub struct CommandInfo {

@@ -60,9 +60,29 @@ impl DevFile {
     }
 }
 
-/// `last_error` / `clear_error` of a wrapper around [`DevFile`].
-macro_rules! error_accessors {
-    () => {
+/// The methods every wrapper around [`DevFile`] has: `open_path`, the
+/// little-endian `try_read` / `try_write` of its word type, `last_error` and
+/// `clear_error`.
+macro_rules! dev_file_methods {
+    ($wrapper:ident, $word:ty, $what:literal, $at:ident) => {
+        #[doc = concat!("Open ", $what, " device file at `path`.")]
+        pub fn open_path(path: impl AsRef<Path>) -> io::Result<Self> {
+            Ok($wrapper {
+                dev: DevFile::open(path.as_ref())?,
+            })
+        }
+
+        #[doc = concat!("Read the ", stringify!($word), " at `", stringify!($at), "`.")]
+        pub fn try_read(&self, $at: u64) -> io::Result<$word> {
+            const N: usize = core::mem::size_of::<$word>();
+            self.dev.read::<N>($at).map(<$word>::from_le_bytes)
+        }
+
+        #[doc = concat!("Write the ", stringify!($word), " at `", stringify!($at), "`.")]
+        pub fn try_write(&self, $at: u64, value: $word) -> io::Result<()> {
+            self.dev.write($at, &value.to_le_bytes())
+        }
+
         /// The error of the last failed access (kept until the next failure).
         pub fn last_error(&self) -> Option<&io::Error> {
             self.dev.last_error.as_ref()
@@ -71,6 +91,18 @@ macro_rules! error_accessors {
         /// Forget the last error.
         pub fn clear_error(&mut self) {
             self.dev.last_error = None;
+        }
+
+        /// A whole word for the bus: all ones on error (kept).
+        fn read_word(&mut self, $at: u64) -> $word {
+            let r = self.try_read($at);
+            self.dev.latch(r, <$word>::MAX)
+        }
+
+        /// A whole word from the bus: dropped on error (kept).
+        fn write_word(&mut self, $at: u64, value: $word) {
+            let r = self.try_write($at, value);
+            self.dev.latch(r, ());
         }
     };
 }
@@ -94,24 +126,7 @@ impl MsrFile {
         Self::open_path(std::format!("/dev/cpu/{cpu}/msr"))
     }
 
-    /// Open an MSR device file at `path`.
-    pub fn open_path(path: impl AsRef<Path>) -> io::Result<Self> {
-        Ok(MsrFile {
-            dev: DevFile::open(path.as_ref())?,
-        })
-    }
-
-    error_accessors!();
-
-    /// Read MSR `index`.
-    pub fn try_read(&self, index: u64) -> io::Result<u64> {
-        self.dev.read::<8>(index).map(u64::from_le_bytes)
-    }
-
-    /// Write MSR `index`.
-    pub fn try_write(&self, index: u64, value: u64) -> io::Result<()> {
-        self.dev.write(index, &value.to_le_bytes())
-    }
+    dev_file_methods!(MsrFile, u64, "an MSR", index);
 }
 
 impl Bus<Msr> for MsrFile {
@@ -132,14 +147,12 @@ impl Bus<Msr> for MsrFile {
 
     /// MSR `addr`; all ones on error.
     fn read64(&mut self, addr: u64) -> u64 {
-        let r = self.try_read(addr);
-        self.dev.latch(r, u64::MAX)
+        self.read_word(addr)
     }
 
     /// Write MSR `addr`; dropped on error.
     fn write64(&mut self, addr: u64, value: u64) {
-        let r = self.try_write(addr, value);
-        self.dev.latch(r, ());
+        self.write_word(addr, value)
     }
 }
 
@@ -161,37 +174,18 @@ impl PciConfigFile {
         Self::open_path(path)
     }
 
-    /// Open a configuration-space file at `path`.
-    pub fn open_path(path: impl AsRef<Path>) -> io::Result<Self> {
-        Ok(PciConfigFile {
-            dev: DevFile::open(path.as_ref())?,
-        })
-    }
-
-    error_accessors!();
-
-    /// Read the dword at byte offset `offset`.
-    pub fn try_read(&self, offset: u64) -> io::Result<u32> {
-        self.dev.read::<4>(offset).map(u32::from_le_bytes)
-    }
-
-    /// Write the dword at byte offset `offset`.
-    pub fn try_write(&self, offset: u64, value: u32) -> io::Result<()> {
-        self.dev.write(offset, &value.to_le_bytes())
-    }
+    dev_file_methods!(PciConfigFile, u32, "a configuration-space", offset);
 }
 
 impl Bus<Pci> for PciConfigFile {
     /// The dword at `addr`; all ones on error.
     fn read32(&mut self, addr: u64) -> u32 {
-        let r = self.try_read(addr);
-        self.dev.latch(r, u32::MAX)
+        self.read_word(addr)
     }
 
     /// Write the dword at `addr`; dropped on error.
     fn write32(&mut self, addr: u64, value: u32) {
-        let r = self.try_write(addr, value);
-        self.dev.latch(r, ());
+        self.write_word(addr, value)
     }
 }
 

@@ -101,5 +101,7 @@ impl core::fmt::Display for WakeError {
     }
 }
 
+impl core::error::Error for WakeError {}
+
 /// Most wakeable domains a project may have (reference counts are kept per domain).
 pub const MAX_DOMAINS: usize = 32;

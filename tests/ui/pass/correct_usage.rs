@@ -1,7 +1,6 @@
 // The legitimate counterparts of the compile-fail cases compile and run.
 use perfregs::bits;
 use perfregs::hal::enums::{ReportFormatHsw, TimerEnable};
-use perfregs::hal::prelude::*;
 use perfregs::hal::{hsw, AlwaysAwake, Bits, Device, Hsw, SliceBus};
 
 perfregs::regdefs!(mod regs, r#"

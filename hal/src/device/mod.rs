@@ -12,62 +12,32 @@
 //! [`Device::try_with_bus`] and [`Device::try_steering`] return a
 //! [`BusyError`] instead. A proof made by another device does not compile
 //! between [branded](crate::brand!) devices and panics between unbranded ones.
+//!
+//! Here: the device, its bus borrowed once ([`Io`]), and their accessors.
+//! The one implementation behind the accessors of [`Device`], [`Io`] and
+//! [`Steering`] is in `accessors`; force-wake guards and proofs in `wake`;
+//! the steering handle in `steering`.
 
-use crate::access::{Clearable, Field, ReadValue, WriteValue};
+use crate::access::{Clearable, Field, WriteValue};
 use crate::brand::sealed::Proof;
 use crate::brand::{Brand, Identity, Unbranded};
 use crate::bus::{Bus, Mmio};
-use crate::power::{Awake, NoDomain, WakeError, Wakeable, MAX_DOMAINS};
+use crate::power::{Awake, WakeError, Wakeable, MAX_DOMAINS};
 use crate::register::{
-    MaskedWritable, OnProject, Project, Readable, Register, Replicated, ReplicationGroup, Steered,
-    Unicast, Writable,
+    MaskedWritable, OnProject, Project, ReadOf, Readable, Steered, Unicast, Writable, WriteOf,
 };
-use crate::register::{ReadOf, WriteOf};
 use core::cell::{Cell, UnsafeCell};
 use core::marker::PhantomData;
 use core::ops::{Deref, DerefMut};
 
-#[inline]
-fn raw_read<R: Register, B: Bus<R::Space>>(reg: R, bus: &mut B) -> u64 {
-    if R::WIDTH == 64 {
-        bus.read64(reg.address())
-    } else {
-        u64::from(bus.read32(reg.address()))
-    }
-}
+mod accessors;
+mod steering;
+mod wake;
 
-#[inline]
-fn raw_write<R: Register, B: Bus<R::Space>>(reg: R, bus: &mut B, value: u64) {
-    if R::WIDTH == 64 {
-        bus.write64(reg.address(), value)
-    } else {
-        bus.write32(reg.address(), value as u32)
-    }
-}
-
-/// A counter read as two dwords that keep counting (see [`Device::read_counter`]).
-#[inline]
-fn counter_read<R: Register, B: Bus<R::Space>>(reg: R, b: &mut B) -> u64 {
-    if R::WIDTH != 64 {
-        return u64::from(b.read32(reg.address()));
-    }
-    let hi_addr = reg.address().wrapping_add(4);
-    let hi1 = b.read32(hi_addr);
-    let mut lo = b.read32(reg.address());
-    let hi2 = b.read32(hi_addr);
-    if hi1 != hi2 {
-        lo = b.read32(reg.address());
-    }
-    u64::from(hi2) << 32 | u64::from(lo)
-}
-
-/// Start a write value at `init` and let `f` set fields.
-#[inline]
-fn build<R: Register>(init: u64, f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>) -> WriteOf<R> {
-    let mut w = WriteOf::<R>::from_raw(init);
-    f(&mut w);
-    w
-}
+use steering::present_instances;
+pub use steering::Steering;
+use wake::{poll_ack, release_now};
+pub use wake::{Assumed, ForceWake};
 
 /// How long [`Device::forcewake`] polls an ack register before giving up.
 pub const DEFAULT_POLL_LIMIT: u32 = 10_000;
@@ -109,11 +79,24 @@ impl core::fmt::Display for BusyError {
     }
 }
 
+impl core::error::Error for BusyError {}
+
 #[cold]
 #[inline(never)]
 #[track_caller]
 fn busy(e: BusyError) -> ! {
     panic!("perfregs: {e}")
+}
+
+/// Panic unless `proof` was made by the device at address `device` (or by
+/// none, like `AlwaysAwake`). Free for branded devices, whose types already
+/// agree.
+#[inline(always)]
+#[track_caller]
+fn check_proof<I: Identity>(device: usize, proof: &(impl Proof + ?Sized)) {
+    if I::CHECKED && !proof.made_by(device) {
+        foreign_proof();
+    }
 }
 
 #[cold]
@@ -202,14 +185,11 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
         self as *const Self as usize
     }
 
-    /// Panic unless `proof` was made by this device (or by none, like
-    /// `AlwaysAwake`). Free for branded devices, whose types already agree.
+    /// Panic unless `proof` was made by this device (see `check_proof`).
     #[inline(always)]
     #[track_caller]
-    fn check(&self, proof: &impl Proof) {
-        if I::CHECKED && !proof.made_by(self.addr()) {
-            foreign_proof();
-        }
+    fn check(&self, proof: &(impl Proof + ?Sized)) {
+        check_proof::<I>(self.addr(), proof);
     }
 
     /// Make the deferred writes (the bus is held: by an `Io` being dropped,
@@ -318,116 +298,7 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
         // `bus_mut` or `into_bus`, which is safe). `Device` is `!Sync` (it
         // holds `Cell`s), so no other thread can reach the state.
         let bus = unsafe { &mut *self.bus.get() };
-        Ok(IoGuard {
-            io: Io::from_bus(bus),
-            device: self,
-        })
-    }
-
-    /// Read a register into a typed value (see [`Io::read`]).
-    #[inline]
-    #[track_caller]
-    pub fn read<R>(&self, reg: R, awake: &impl Awake<R::Domain, I>) -> ReadOf<R>
-    where
-        R: Readable + Unicast + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.io().read(reg, awake)
-    }
-
-    /// Read a 64-bit register whose hardware is two dwords that keep counting
-    /// (the 44-bit R2PCIe counters read over PCI config space): high, low,
-    /// high again, and the low dword once more if the high one moved, so the
-    /// value is one the counter really held. 32-bit registers read plainly.
-    #[inline]
-    #[track_caller]
-    pub fn read_counter<R>(&self, reg: R, awake: &impl Awake<R::Domain, I>) -> ReadOf<R>
-    where
-        R: Readable + Unicast + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.io().read_counter(reg, awake)
-    }
-
-    /// Write a register from its reset value (see [`Io::write`]).
-    #[inline]
-    #[track_caller]
-    pub fn write<R>(
-        &self,
-        reg: R,
-        awake: &impl Awake<R::Domain, I>,
-        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
-    ) where
-        R: Writable + Unicast + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        let w = build::<R>(R::RESET & R::KEEP_MASK, f);
-        self.io().write_value(reg, awake, &w);
-    }
-
-    /// Write a register starting from zero (see [`Io::write_from_zero`]).
-    #[inline]
-    #[track_caller]
-    pub fn write_from_zero<R>(
-        &self,
-        reg: R,
-        awake: &impl Awake<R::Domain, I>,
-        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
-    ) where
-        R: Writable + Unicast + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        let w = build::<R>(0, f);
-        self.io().write_value(reg, awake, &w);
-    }
-
-    /// Read, change some fields, write back (see [`Io::modify`]). `f` runs
-    /// while the bus is not borrowed, so it may use the device.
-    #[inline]
-    #[track_caller]
-    pub fn modify<R>(
-        &self,
-        reg: R,
-        awake: &impl Awake<R::Domain, I>,
-        f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
-    ) where
-        R: Readable + Writable + Unicast + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.check(awake);
-        let raw = raw_read(reg, self.io().bus());
-        let mut w = WriteOf::<R>::from_raw(raw & R::KEEP_MASK);
-        f(ReadOf::<R>::from_raw(raw), &mut w);
-        raw_write(reg, self.io().bus(), w.raw());
-    }
-
-    /// Clear one write-one-to-clear field, leaving every other field as it is.
-    #[inline]
-    #[track_caller]
-    pub fn clear<R, F>(&self, reg: R, awake: &impl Awake<R::Domain, I>, field: F)
-    where
-        R: Readable + Writable + Unicast + OnProject<P>,
-        F: Field<Layout = R::Layout>,
-        F::Access: Clearable,
-        B: Bus<R::Space>,
-    {
-        self.modify(reg, awake, |_, w| w.clear(field));
-    }
-
-    /// Write a masked register (see [`Io::write_masked`]).
-    #[inline]
-    #[track_caller]
-    pub fn write_masked<R>(
-        &self,
-        reg: R,
-        awake: &impl Awake<R::Domain, I>,
-        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
-    ) where
-        R: MaskedWritable + Unicast + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        let w = build::<R>(0, f);
-        self.io().write_value(reg, awake, &w);
+        Ok(IoGuard::new(self, bus))
     }
 
     /// Check a register configuration without writing it: every address a
@@ -449,9 +320,7 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
         use crate::config::{check_write, covered, ProgramError};
         let info = P::INFO.ok_or(ProgramError::NoMetadata)?;
         for p in awake {
-            if I::CHECKED && !p.made_by(self.addr()) {
-                foreign_proof();
-            }
+            self.check(*p);
         }
         for (index, &(address, value)) in writes.iter().enumerate() {
             let (domain, register) = check_write(info, index, address, value)?;
@@ -505,28 +374,110 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
     }
 }
 
-/// Release domain `D`: the masked disable of the driver's request bit (the
-/// driver does not wait for the ack to clear).
-fn release_now<D: Wakeable, B: Bus<Mmio>>(bus: &mut B) {
-    bus.write32(D::REQUEST, 1 << (D::BIT + 16));
-}
-
-/// Steer `P`'s selector back to multicast.
-fn select_multicast<P: Steered, B: Bus<Mmio>>(bus: &mut B) {
-    bus.write32(P::SELECTOR, P::MULTICAST as u32);
-}
-
-/// Poll `D`'s ack until it reads `want`, at most `limit` times (with
-/// [`Bus::pause`] after each miss).
-fn poll_ack<D: Wakeable, B: Bus<Mmio>>(bus: &mut B, want: bool, limit: u32) -> bool {
-    let bit = 1u32 << D::BIT;
-    for _ in 0..limit {
-        if (bus.read32(D::ACK) & bit != 0) == want {
-            return true;
-        }
-        bus.pause();
+impl<P: Project, B, I: Identity> Device<P, B, I> {
+    /// Read a register into a typed value (see [`Io::read`]).
+    #[inline]
+    #[track_caller]
+    pub fn read<R>(&self, reg: R, awake: &impl Awake<R::Domain, I>) -> ReadOf<R>
+    where
+        R: Readable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.io().read(reg, awake)
     }
-    false
+
+    /// Read a 64-bit register whose hardware is two dwords that keep counting
+    /// (the 44-bit R2PCIe counters read over PCI config space): high, low,
+    /// high again, and the low dword once more if the high one moved, so the
+    /// value is one the counter really held. 32-bit registers read plainly.
+    #[inline]
+    #[track_caller]
+    pub fn read_counter<R>(&self, reg: R, awake: &impl Awake<R::Domain, I>) -> ReadOf<R>
+    where
+        R: Readable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::read_counter(self, reg)
+    }
+
+    /// Write a register from its reset value (see [`Io::write`]).
+    #[inline]
+    #[track_caller]
+    pub fn write<R>(
+        &self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) where
+        R: Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::write(self, reg, accessors::Start::Reset, f);
+    }
+
+    /// Write a register starting from zero (see [`Io::write_from_zero`]).
+    #[inline]
+    #[track_caller]
+    pub fn write_from_zero<R>(
+        &self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) where
+        R: Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::write(self, reg, accessors::Start::Zero, f);
+    }
+
+    /// Read, change some fields, write back (see [`Io::modify`]). `f` runs
+    /// while the bus is not borrowed, so it may use the device.
+    #[inline]
+    #[track_caller]
+    pub fn modify<R>(
+        &self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) where
+        R: Readable + Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::modify(self, reg, f);
+    }
+
+    /// Clear one write-one-to-clear field, leaving every other field as it is.
+    #[inline]
+    #[track_caller]
+    pub fn clear<R, F>(&self, reg: R, awake: &impl Awake<R::Domain, I>, field: F)
+    where
+        R: Readable + Writable + Unicast + OnProject<P>,
+        F: Field<Layout = R::Layout>,
+        F::Access: Clearable,
+        B: Bus<R::Space>,
+    {
+        self.modify(reg, awake, |_, w| w.clear(field));
+    }
+
+    /// Write a masked register (see [`Io::write_masked`]).
+    #[inline]
+    #[track_caller]
+    pub fn write_masked<R>(
+        &self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) where
+        R: MaskedWritable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::write(self, reg, accessors::Start::Zero, f);
+    }
 }
 
 impl<P: Project, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
@@ -595,33 +546,6 @@ impl<P: Project, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
     }
 }
 
-/// Which instances of each replication group are present, from the fuse
-/// mirrors.
-fn present_instances<P: Steered, B: Bus<Mmio>>(bus: &mut B) -> [u64; 8] {
-    let mut present = [0u64; 8];
-    for (i, (instances, fuse)) in P::GROUPS.iter().enumerate().take(8) {
-        let all = if *instances >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << instances) - 1
-        };
-        present[i] = match fuse {
-            None => all,
-            Some(f) => {
-                let raw = u64::from(bus.read32(f.address));
-                let bits = (raw >> f.lsb)
-                    & if f.width >= 64 {
-                        u64::MAX
-                    } else {
-                        (1u64 << f.width) - 1
-                    };
-                (if f.set_means_present { bits } else { !bits }) & all
-            }
-        };
-    }
-    present
-}
-
 impl<P: Steered, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
     /// Exclusive use of the steering selector, for replicated (multicast)
     /// registers. Reads the fuse mirrors once (their domain must be awake).
@@ -664,266 +588,6 @@ impl<P: Steered, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
     }
 }
 
-/// A guard holding power domain `D` of one device awake; also the proof
-/// [`Awake<D>`] for that device (it borrows it).
-#[must_use = "the domain is released when the guard is dropped"]
-pub struct ForceWake<'d, P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity = Unbranded> {
-    device: &'d Device<P, B, I>,
-    _domain: PhantomData<D>,
-}
-
-impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> core::fmt::Debug
-    for ForceWake<'_, P, B, D, I>
-{
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ForceWake")
-            .field("domain", &D::NAME)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> Proof for ForceWake<'_, P, B, D, I> {
-    #[inline(always)]
-    fn made_by(&self, device: usize) -> bool {
-        self.device.addr() == device
-    }
-}
-impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> Awake<D, I> for ForceWake<'_, P, B, D, I> {}
-impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> crate::config::AwakeAny<I>
-    for ForceWake<'_, P, B, D, I>
-{
-    fn domain_name(&self) -> &'static str {
-        D::NAME
-    }
-}
-/// Registers outside every force-wake range need no domain: any guard of the
-/// device will do.
-impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> Awake<NoDomain, I>
-    for ForceWake<'_, P, B, D, I>
-{
-}
-
-impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> Clone for ForceWake<'_, P, B, D, I> {
-    /// Another reference to the held domain (the count goes up).
-    fn clone(&self) -> Self {
-        let refs = &self.device.wake_refs[D::INDEX % MAX_DOMAINS];
-        refs.set(refs.get().saturating_add(1));
-        ForceWake {
-            device: self.device,
-            _domain: PhantomData,
-        }
-    }
-}
-
-impl<P: Project, B: Bus<Mmio>, D: Wakeable, I: Identity> Drop for ForceWake<'_, P, B, D, I> {
-    /// Releases the domain if this is its last guard; while the bus is
-    /// borrowed (an [`Io`] is alive) the release is written when it is freed.
-    fn drop(&mut self) {
-        self.device.release::<D>();
-    }
-}
-
-/// The proof from [`Device::assume_awake`] or [`Io::assume_awake`]: borrows
-/// the device that made it, and is accepted by that device only.
-pub struct Assumed<'d, D, I = Unbranded> {
-    device: usize,
-    _proof: PhantomData<(&'d (), D, I)>,
-}
-
-impl<D, I> Clone for Assumed<'_, D, I> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<D, I> Copy for Assumed<'_, D, I> {}
-
-impl<D: Wakeable, I> core::fmt::Debug for Assumed<'_, D, I> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Assumed")
-            .field("domain", &D::NAME)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<D: Wakeable, I: Identity> Proof for Assumed<'_, D, I> {
-    #[inline(always)]
-    fn made_by(&self, device: usize) -> bool {
-        self.device == device
-    }
-}
-impl<D: Wakeable, I: Identity> Awake<D, I> for Assumed<'_, D, I> {}
-impl<D: Wakeable, I: Identity> crate::config::AwakeAny<I> for Assumed<'_, D, I> {
-    fn domain_name(&self) -> &'static str {
-        D::NAME
-    }
-}
-/// Registers outside every force-wake range need no domain: any proof of the
-/// device will do.
-impl<D: Wakeable, I: Identity> Awake<NoDomain, I> for Assumed<'_, D, I> {}
-
-/// Exclusive use of the steering selector (see [`Device::steering`]).
-///
-/// # Panics
-///
-/// Its accessors panic when the device's bus is borrowed (see
-/// [`Device::io`]) or when given another device's proof.
-pub struct Steering<'d, P: Steered, B: Bus<Mmio>, I: Identity = Unbranded> {
-    device: &'d Device<P, B, I>,
-    present: [u64; 8],
-}
-
-impl<P: Steered, B: Bus<Mmio>, I: Identity> core::fmt::Debug for Steering<'_, P, B, I> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Steering")
-            .field("present", &self.present)
-            .finish_non_exhaustive()
-    }
-}
-
-fn field(value: u64, (lsb, width): (u32, u32)) -> u64 {
-    (value & ((1u64 << width.min(63)) - 1)) << lsb
-}
-
-/// Instance n is steered as slice 0, subslice n (TGL has one slice).
-fn select<P: Steered, B: Bus<Mmio>>(bus: &mut B, instance: u32) {
-    let v = field(0, P::SLICE) | field(u64::from(instance), P::SUBSLICE);
-    bus.write32(P::SELECTOR, v as u32);
-}
-
-impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
-    /// Bit n set: instance n of `R`'s group is present (not fused off).
-    pub fn present<R: Replicated>(&self) -> u64 {
-        self.present[R::Group::INDEX % 8]
-    }
-
-    /// Instances of `R`'s group that are present, ascending.
-    pub fn instances<R: Replicated>(&self) -> impl Iterator<Item = u32> {
-        let mask = self.present::<R>();
-        (0..R::Group::INSTANCES.min(64)).filter(move |n| mask & (1 << n) != 0)
-    }
-
-    fn is_present<R: Replicated>(&self, instance: u32) -> bool {
-        instance < R::Group::INSTANCES.min(64) && self.present::<R>() & (1 << instance) != 0
-    }
-
-    /// Read instance `instance`; `None` when it does not exist or is fused off.
-    #[track_caller]
-    pub fn read<R>(
-        &mut self,
-        reg: R,
-        instance: u32,
-        awake: &impl Awake<R::Domain, I>,
-    ) -> Option<ReadOf<R>>
-    where
-        R: Readable + Replicated + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.device.check(awake);
-        if !self.is_present::<R>(instance) {
-            return None;
-        }
-        let raw = self.device.with_bus(|bus| {
-            select::<P, B>(bus, instance);
-            raw_read(reg, bus)
-        });
-        Some(ReadOf::<R>::from_raw(raw))
-    }
-
-    /// Read the lowest present instance (as drivers do for a representative value).
-    #[track_caller]
-    pub fn read_any<R>(
-        &mut self,
-        reg: R,
-        awake: &impl Awake<R::Domain, I>,
-    ) -> Option<(u32, ReadOf<R>)>
-    where
-        R: Readable + Replicated + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.device.check(awake);
-        let first = self.instances::<R>().next()?;
-        self.read(reg, first, awake).map(|v| (first, v))
-    }
-
-    /// Read every present instance, ascending.
-    #[track_caller]
-    pub fn read_each<'s, R, A>(
-        &'s mut self,
-        reg: R,
-        awake: &'s A,
-    ) -> impl Iterator<Item = (u32, ReadOf<R>)> + use<'s, 'd, P, B, I, R, A>
-    where
-        R: Readable + Replicated + OnProject<P>,
-        B: Bus<R::Space>,
-        A: Awake<R::Domain, I>,
-    {
-        self.device.check(awake);
-        let list: [u32; 64] = core::array::from_fn(|i| i as u32);
-        let mask = self.present::<R>();
-        let count = R::Group::INSTANCES.min(64) as usize;
-        list.into_iter()
-            .take(count)
-            .filter(move |n| mask & (1 << n) != 0)
-            .filter_map(move |n| self.read(reg, n, awake).map(|v| (n, v)))
-    }
-
-    /// Multicast write: every present instance gets the value.
-    #[track_caller]
-    pub fn write<R>(
-        &mut self,
-        reg: R,
-        awake: &impl Awake<R::Domain, I>,
-        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
-    ) where
-        R: Writable + Replicated + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.device.check(awake);
-        let w = build::<R>(R::RESET & R::KEEP_MASK, f);
-        self.device.with_bus(|bus| {
-            select_multicast::<P, B>(bus);
-            raw_write(reg, bus, w.raw());
-        });
-    }
-
-    /// Unicast write of one instance; false (nothing written) when it does not
-    /// exist or is fused off.
-    #[track_caller]
-    #[must_use = "false means the instance is absent and nothing was written"]
-    pub fn write_one<R>(
-        &mut self,
-        reg: R,
-        instance: u32,
-        awake: &impl Awake<R::Domain, I>,
-        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
-    ) -> bool
-    where
-        R: Writable + Replicated + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.device.check(awake);
-        if !self.is_present::<R>(instance) {
-            return false;
-        }
-        let w = build::<R>(R::RESET & R::KEEP_MASK, f);
-        self.device.with_bus(|bus| {
-            select::<P, B>(bus, instance);
-            raw_write(reg, bus, w.raw());
-        });
-        true
-    }
-}
-
-impl<P: Steered, B: Bus<Mmio>, I: Identity> Drop for Steering<'_, P, B, I> {
-    /// Restores multicast (when the bus is next freed if it is borrowed) and
-    /// frees the selector.
-    fn drop(&mut self) {
-        self.device.steering_taken.set(false);
-        self.device
-            .write_or_defer(STEERING_SLOT, select_multicast::<P, B>);
-    }
-}
-
 /// The bus of a [`Device`] borrowed once (see [`Device::io`]): it derefs to
 /// [`Io`]. Dropping it frees the bus (and makes the release writes of guards
 /// dropped meanwhile).
@@ -932,9 +596,19 @@ pub struct IoGuard<'d, P: Project, B, I: Identity = Unbranded> {
     device: &'d Device<P, B, I>,
 }
 
-impl<P: Project, B, I: Identity> IoGuard<'_, P, B, I> {
+impl<'d, P: Project, B, I: Identity> IoGuard<'d, P, B, I> {
+    /// The bus of `device`, which the caller has just marked borrowed.
     #[inline(always)]
-    fn bus(&mut self) -> &mut B {
+    pub(super) fn new(device: &'d Device<P, B, I>, bus: &'d mut B) -> Self {
+        IoGuard {
+            io: Io::from_bus(bus),
+            device,
+        }
+    }
+
+    /// The bus.
+    #[inline(always)]
+    pub(super) fn bus(&mut self) -> &mut B {
         &mut self.io.bus
     }
 }
@@ -1012,10 +686,8 @@ impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
     /// As `Device::check`: panic unless `proof` was made by this device.
     #[inline(always)]
     #[track_caller]
-    fn check(&self, proof: &impl Proof) {
-        if I::CHECKED && !proof.made_by(self.device_addr()) {
-            foreign_proof();
-        }
+    pub(super) fn check(&self, proof: &(impl Proof + ?Sized)) {
+        check_proof::<I>(self.device_addr(), proof);
     }
 
     /// As [`Device::assume_awake`], for code that holds only the `Io`: the
@@ -1032,18 +704,9 @@ impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
     pub fn bus_mut(&mut self) -> &mut B {
         &mut self.bus
     }
+}
 
-    #[inline]
-    #[track_caller]
-    fn write_value<R>(&mut self, reg: R, awake: &impl Awake<R::Domain, I>, w: &WriteOf<R>)
-    where
-        R: Register + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.check(awake);
-        raw_write(reg, &mut self.bus, w.raw());
-    }
-
+impl<P: Project, B, I: Identity> Io<'_, P, B, I> {
     /// Read a register into a typed value.
     #[inline]
     #[track_caller]
@@ -1053,7 +716,7 @@ impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
         B: Bus<R::Space>,
     {
         self.check(awake);
-        ReadOf::<R>::from_raw(raw_read(reg, &mut self.bus))
+        accessors::read(self, reg)
     }
 
     /// Read a counter as two dwords that keep counting (see
@@ -1066,7 +729,7 @@ impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
         B: Bus<R::Space>,
     {
         self.check(awake);
-        ReadOf::<R>::from_raw(counter_read(reg, &mut self.bus))
+        accessors::read_counter(self, reg)
     }
 
     /// Write a register: `f` starts from the reset value (with RW1C/RW1S, MBZ
@@ -1082,8 +745,8 @@ impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
         R: Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let w = build::<R>(R::RESET & R::KEEP_MASK, f);
-        self.write_value(reg, awake, &w);
+        self.check(awake);
+        accessors::write(self, reg, accessors::Start::Reset, f);
     }
 
     /// Write a register starting from zero instead of the reset value.
@@ -1098,8 +761,8 @@ impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
         R: Writable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let w = build::<R>(0, f);
-        self.write_value(reg, awake, &w);
+        self.check(awake);
+        accessors::write(self, reg, accessors::Start::Zero, f);
     }
 
     /// Read, change some fields, write back. Bits that must not be written
@@ -1117,10 +780,7 @@ impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
         B: Bus<R::Space>,
     {
         self.check(awake);
-        let raw = raw_read(reg, &mut self.bus);
-        let mut w = WriteOf::<R>::from_raw(raw & R::KEEP_MASK);
-        f(ReadOf::<R>::from_raw(raw), &mut w);
-        raw_write(reg, &mut self.bus, w.raw());
+        accessors::modify(self, reg, f);
     }
 
     /// Clear one write-one-to-clear field, leaving every other field as it is.
@@ -1149,7 +809,7 @@ impl<'d, P: Project, B, I: Identity> Io<'d, P, B, I> {
         R: MaskedWritable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        let w = build::<R>(0, f);
-        self.write_value(reg, awake, &w);
+        self.check(awake);
+        accessors::write(self, reg, accessors::Start::Zero, f);
     }
 }

@@ -1,0 +1,257 @@
+//! The steering handle for replicated (multicast) registers: the instances
+//! present (from the fuse mirrors), its accessors, the steered bus they go
+//! through, and the selector given back on drop.
+
+use super::accessors::{self, Port};
+use super::{Device, STEERING_SLOT};
+use crate::brand::{Identity, Unbranded};
+use crate::bus::{Bus, Mmio};
+use crate::power::Awake;
+use crate::register::{
+    OnProject, ReadOf, Readable, Replicated, ReplicationGroup, Steered, Writable, WriteOf,
+};
+
+/// Steer `P`'s selector back to multicast.
+fn select_multicast<P: Steered, B: Bus<Mmio>>(bus: &mut B) {
+    bus.write32(P::SELECTOR, P::MULTICAST as u32);
+}
+
+/// Which instances of each replication group are present, from the fuse
+/// mirrors.
+pub(super) fn present_instances<P: Steered, B: Bus<Mmio>>(bus: &mut B) -> [u64; 8] {
+    let mut present = [0u64; 8];
+    for (i, (instances, fuse)) in P::GROUPS.iter().enumerate().take(8) {
+        let all = if *instances >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << instances) - 1
+        };
+        present[i] = match fuse {
+            None => all,
+            Some(f) => {
+                let raw = u64::from(bus.read32(f.address));
+                let bits = (raw >> f.lsb)
+                    & if f.width >= 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << f.width) - 1
+                    };
+                (if f.set_means_present { bits } else { !bits }) & all
+            }
+        };
+    }
+    present
+}
+
+/// Exclusive use of the steering selector (see [`Device::steering`]).
+///
+/// # Panics
+///
+/// Its accessors panic when the device's bus is borrowed (see
+/// [`Device::io`]) or when given another device's proof.
+pub struct Steering<'d, P: Steered, B: Bus<Mmio>, I: Identity = Unbranded> {
+    pub(super) device: &'d Device<P, B, I>,
+    pub(super) present: [u64; 8],
+}
+
+impl<P: Steered, B: Bus<Mmio>, I: Identity> core::fmt::Debug for Steering<'_, P, B, I> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Steering")
+            .field("present", &self.present)
+            .finish_non_exhaustive()
+    }
+}
+
+fn field(value: u64, (lsb, width): (u32, u32)) -> u64 {
+    (value & ((1u64 << width.min(63)) - 1)) << lsb
+}
+
+/// Instance n is steered as slice 0, subslice n (TGL has one slice).
+fn select<P: Steered, B: Bus<Mmio>>(bus: &mut B, instance: u32) {
+    let v = field(0, P::SLICE) | field(u64::from(instance), P::SUBSLICE);
+    bus.write32(P::SELECTOR, v as u32);
+}
+
+impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
+    /// Bit n set: instance n of `R`'s group is present (not fused off).
+    pub fn present<R: Replicated>(&self) -> u64 {
+        self.present[R::Group::INDEX % 8]
+    }
+
+    /// Instances of `R`'s group that are present, ascending.
+    pub fn instances<R: Replicated>(&self) -> impl Iterator<Item = u32> {
+        let mask = self.present::<R>();
+        (0..R::Group::INSTANCES.min(64)).filter(move |n| mask & (1 << n) != 0)
+    }
+
+    /// The bus steered to every instance (multicast).
+    pub(super) fn all(&self) -> Steer<'d, P, B, I> {
+        Steer {
+            device: self.device,
+            instance: None,
+        }
+    }
+
+    fn is_present<R: Replicated>(&self, instance: u32) -> bool {
+        instance < R::Group::INSTANCES.min(64) && self.present::<R>() & (1 << instance) != 0
+    }
+
+    /// The bus steered to `instance`, if it is present.
+    pub(super) fn at<R: Replicated>(&self, instance: u32) -> Option<Steer<'d, P, B, I>> {
+        self.is_present::<R>(instance).then_some(Steer {
+            device: self.device,
+            instance: Some(instance),
+        })
+    }
+}
+
+impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
+    /// Read instance `instance`; `None` when it does not exist or is fused off.
+    #[track_caller]
+    pub fn read<R>(
+        &mut self,
+        reg: R,
+        instance: u32,
+        awake: &impl Awake<R::Domain, I>,
+    ) -> Option<ReadOf<R>>
+    where
+        R: Readable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.device.check(awake);
+        Some(accessors::read(self.at::<R>(instance)?, reg))
+    }
+
+    /// Read the lowest present instance (as drivers do for a representative value).
+    #[track_caller]
+    pub fn read_any<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+    ) -> Option<(u32, ReadOf<R>)>
+    where
+        R: Readable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.device.check(awake);
+        let first = self.instances::<R>().next()?;
+        self.read(reg, first, awake).map(|v| (first, v))
+    }
+
+    /// Read every present instance, ascending.
+    #[track_caller]
+    pub fn read_each<'s, R, A>(
+        &'s mut self,
+        reg: R,
+        awake: &'s A,
+    ) -> impl Iterator<Item = (u32, ReadOf<R>)> + use<'s, 'd, P, B, I, R, A>
+    where
+        R: Readable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+        A: Awake<R::Domain, I>,
+    {
+        self.device.check(awake);
+        let list: [u32; 64] = core::array::from_fn(|i| i as u32);
+        let mask = self.present::<R>();
+        let count = R::Group::INSTANCES.min(64) as usize;
+        list.into_iter()
+            .take(count)
+            .filter(move |n| mask & (1 << n) != 0)
+            .filter_map(move |n| self.read(reg, n, awake).map(|v| (n, v)))
+    }
+
+    /// Multicast write: every present instance gets the value `f` builds
+    /// from the reset value (as [`Device::write`]).
+    #[track_caller]
+    pub fn write<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) where
+        R: Writable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.device.check(awake);
+        accessors::write(self.all(), reg, accessors::Start::Reset, f);
+    }
+
+    /// Unicast write of one instance (as [`Device::write`]); false (nothing
+    /// written) when it does not exist or is fused off.
+    #[track_caller]
+    #[must_use = "false means the instance is absent and nothing was written"]
+    pub fn write_one<R>(
+        &mut self,
+        reg: R,
+        instance: u32,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> bool
+    where
+        R: Writable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.device.check(awake);
+        let Some(one) = self.at::<R>(instance) else {
+            return false;
+        };
+        accessors::write(one, reg, accessors::Start::Reset, f);
+        true
+    }
+
+    /// Read, change some fields and write back one instance, with the bits
+    /// [`Device::modify`] never writes back written as zero; false (nothing
+    /// read or written) when it does not exist or is fused off. `f` runs
+    /// while the bus is not borrowed.
+    #[track_caller]
+    #[must_use = "false means the instance is absent and nothing was written"]
+    pub fn modify<R>(
+        &mut self,
+        reg: R,
+        instance: u32,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> bool
+    where
+        R: Readable + Writable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.device.check(awake);
+        let Some(one) = self.at::<R>(instance) else {
+            return false;
+        };
+        accessors::modify(one, reg, f);
+        true
+    }
+}
+
+/// The bus steered for each access: the selector is pointed at one instance
+/// (`Some`) or at all of them (`None`, multicast) before it.
+pub(super) struct Steer<'d, P: Steered, B: Bus<Mmio>, I: Identity> {
+    device: &'d Device<P, B, I>,
+    instance: Option<u32>,
+}
+
+impl<P: Steered, B: Bus<Mmio>, I: Identity> Port<B> for Steer<'_, P, B, I> {
+    #[track_caller]
+    fn with_bus<T>(&mut self, f: impl FnOnce(&mut B) -> T) -> T {
+        let instance = self.instance;
+        self.device.with_bus(|bus| {
+            match instance {
+                Some(n) => select::<P, B>(bus, n),
+                None => select_multicast::<P, B>(bus),
+            }
+            f(bus)
+        })
+    }
+}
+
+impl<P: Steered, B: Bus<Mmio>, I: Identity> Drop for Steering<'_, P, B, I> {
+    /// Restores multicast (when the bus is next freed if it is borrowed) and
+    /// frees the selector.
+    fn drop(&mut self) {
+        self.device.steering_taken.set(false);
+        self.device
+            .write_or_defer(STEERING_SLOT, select_multicast::<P, B>);
+    }
+}
