@@ -198,7 +198,7 @@ pub struct WakeIr {
     pub request: u64,
     /// Address of the ack register.
     pub ack: u64,
-    /// The driver's request bit (the request register's `kernel` field).
+    /// The driver's request bit (the field the section's `request_field` names).
     pub bit: u32,
 }
 

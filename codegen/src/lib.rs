@@ -189,11 +189,10 @@ fn compile_loaded(loaded: Vec<Loaded>, mut diags: Diagnostics) -> Result<Ir, Vec
             Document::Catalogue(_) => None,
         })
         .collect();
-    validate::validate(&blocks, &cat, &mut diags);
-    if !diags.is_empty() {
+    let Some(checked) = validate::validate(&blocks, &cat, &mut diags) else {
         return Err(diags.sorted());
-    }
-    lower::lower(&blocks, &cat).map_err(|mut e| {
+    };
+    lower::lower(&checked, &cat).map_err(|mut e| {
         e.sort_by(|a, b| {
             (&a.file, a.pos.line, a.pos.column).cmp(&(&b.file, b.pos.line, b.pos.column))
         });

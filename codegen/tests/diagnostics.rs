@@ -191,20 +191,20 @@ fn power_domains_groups_maps_formats_tables() {
             "PR128 sections.yaml:19:14 IN_RESERVED",
             "PR112 sections.yaml:23:14 STRADDLE",
             "PR127 sections.yaml:23:14 STRADDLE",
-            "PR124 sections.yaml:29:9 render",
-            "PR125 sections.yaml:30:33 media",
-            "PR131 sections.yaml:31:17 gt",
-            "PR125 sections.yaml:36:45 l3bank",
-            "PR126 sections.yaml:42:46 row 0x2700..0x27ff",
-            "PR126 sections.yaml:43:18 row 0x2780..0x28ff",
-            "PR126 sections.yaml:44:76 row 0x8150..0x815f",
-            "PR125 sections.yaml:45:45 row 0x9000..0x93ff",
-            "PR126 sections.yaml:47:18 row 0x913c..0x913f",
-            "PR129 sections.yaml:56:43 A4_HDR.B0",
-            "PR129 sections.yaml:57:43 A4_HDR.C2",
-            "PR129 sections.yaml:57:43 A4_HDR.C3",
-            "PR129 sections.yaml:61:11 SPLIT",
-            "PR130 sections.yaml:70:9 pairs",
+            "PR124 sections.yaml:30:9 render",
+            "PR125 sections.yaml:31:33 media",
+            "PR131 sections.yaml:32:17 gt",
+            "PR125 sections.yaml:37:45 l3bank",
+            "PR126 sections.yaml:43:46 row 0x2700..0x27ff",
+            "PR126 sections.yaml:44:18 row 0x2780..0x28ff",
+            "PR126 sections.yaml:45:76 row 0x8150..0x815f",
+            "PR125 sections.yaml:46:45 row 0x9000..0x93ff",
+            "PR126 sections.yaml:48:18 row 0x913c..0x913f",
+            "PR129 sections.yaml:57:43 A4_HDR.B0",
+            "PR129 sections.yaml:58:43 A4_HDR.C2",
+            "PR129 sections.yaml:58:43 A4_HDR.C3",
+            "PR129 sections.yaml:62:11 SPLIT",
+            "PR130 sections.yaml:71:9 pairs",
         ],
     );
 }
@@ -445,4 +445,22 @@ fn mutated_descriptions_never_panic() {
         "{}",
         report.summary()
     );
+}
+
+/// The role fields are declared, not guessed: a request register without
+/// the section's `request_field`, a `request_field` or steering role that
+/// is not a field of its register, a steering register that does not
+/// exist, and a steering mapping without every role are located errors.
+#[test]
+fn role_fields_are_declared() {
+    expect(
+        "roles.yaml",
+        &[
+            "PR124 roles.yaml:23:30 gt",
+            "PR125 roles.yaml:25:20 render",
+            "PR125 roles.yaml:30:63 STEER",
+            "PR125 roles.yaml:34:27 NO_STEER",
+        ],
+    );
+    expect("roles_missing.yaml", &["PR003 roles_missing.yaml:11:15 "]);
 }

@@ -1,5 +1,11 @@
-//! Validation passes. Each pass is independent: it reads the resolved blocks,
-//! skips what did not resolve, and reports every problem it finds.
+//! Validation: independent passes over the resolved blocks, then the
+//! checked model for lowering.
+//!
+//! Each pass reads the resolved blocks, skips what did not resolve (that was
+//! reported by resolution) and reports every problem it finds; no pass relies
+//! on another having run. When no pass reported anything, [`validate`] hands
+//! back [`checked::VBlock`]s, in which what the passes proved is no longer an
+//! `Option` (see [`checked`]).
 
 use crate::access::Access;
 use crate::diag::{Code, Diagnostics};
@@ -35,14 +41,31 @@ pub const PASSES: &[Pass] = &[
     commands::commands,
 ];
 
+pub mod checked;
 mod commands;
 mod opaque;
 mod sections;
 
-/// Run every pass.
-pub fn validate(blocks: &[RBlock], cat: &Catalogue, diags: &mut Diagnostics) {
+/// Run every pass; when none reported a problem (nothing was in `diags`
+/// either), the checked blocks for lowering. `None` when `diags` holds a
+/// problem; an internal error of the checked model is added to `diags`.
+pub fn validate<'a>(
+    blocks: &'a [RBlock],
+    cat: &Catalogue,
+    diags: &mut Diagnostics,
+) -> Option<Vec<checked::VBlock<'a>>> {
     for pass in PASSES {
         pass(blocks, cat, diags);
+    }
+    if !diags.is_empty() {
+        return None;
+    }
+    match checked::check(blocks, cat) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            diags.0.extend(e);
+            None
+        }
     }
 }
 

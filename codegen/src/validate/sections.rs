@@ -121,7 +121,9 @@ fn missing(
     )
 }
 
-/// A domain is always-on or has a request and an ack register that exist.
+/// A domain is always-on or has a request and an ack register that exist;
+/// the section names the request register's request bit (`request_field`),
+/// a field of every request register of the section.
 pub(super) fn power_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
     let regs = register_names(blocks);
     for b in blocks {
@@ -143,19 +145,39 @@ pub(super) fn power_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnost
             }
             for (key, reg) in [("request", &x.request), ("ack", &x.ack)] {
                 let Some(reg) = reg else { continue };
-                // The driver's request bit is the request register's `kernel` field.
-                let field = (key == "request").then_some("kernel");
-                let m = missing(&regs, x.projects, reg, field);
+                let m = missing(&regs, x.projects, reg, None);
                 if !m.is_empty() {
-                    let what = match field {
-                        Some(f) => format!("no register `{reg}` with field `{f}`"),
-                        None => format!("no register `{reg}`"),
-                    };
                     d.push(b.source.diag(
                         Code::UnknownReference,
                         &format!("{}/{key}", x.path),
                         &x.name,
-                        format!("{what} on {}", cat.names(m)),
+                        format!("no register `{reg}` on {}", cat.names(m)),
+                    ));
+                    continue;
+                }
+                if key == "ack" {
+                    continue;
+                }
+                let (field, field_path) = &x.request_field;
+                let Some(field) = field else {
+                    d.push(b.source.diag(
+                        Code::BadPowerDomain,
+                        field_path,
+                        &x.name,
+                        format!("request register `{reg}` given, but the section has no `request_field` naming its request bit"),
+                    ));
+                    continue;
+                };
+                let m = missing(&regs, x.projects, reg, Some(field));
+                if !m.is_empty() {
+                    d.push(b.source.diag(
+                        Code::UnknownReference,
+                        field_path,
+                        &x.name,
+                        format!(
+                            "request_field `{field}` is not a field of `{reg}` on {}",
+                            cat.names(m)
+                        ),
                     ));
                 }
             }
@@ -194,24 +216,35 @@ pub(super) fn replication_groups(blocks: &[RBlock], cat: &Catalogue, d: &mut Dia
     }
 }
 
-/// Steering selectors name existing registers with the selector fields.
+/// Steering selectors name existing registers, and each role
+/// (multicast, slice, subslice) a field of the register.
 pub(super) fn steering(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
     let regs = register_names(blocks);
     for b in blocks {
-        for (path, set, reg) in &b.sections.steering {
-            for field in ["multicast", "slice_id", "subslice_id"] {
-                let m = missing(&regs, *set, reg, Some(field));
+        for st in &b.sections.steering {
+            let reg = &st.register;
+            let m = missing(&regs, st.projects, reg, None);
+            if !m.is_empty() {
+                d.push(b.source.diag(
+                    Code::UnknownReference,
+                    &format!("{}/register", st.path),
+                    reg,
+                    format!("no register `{reg}` on {}", cat.names(m)),
+                ));
+                continue;
+            }
+            for (role, field) in &st.roles {
+                let m = missing(&regs, st.projects, reg, Some(field));
                 if !m.is_empty() {
                     d.push(b.source.diag(
                         Code::UnknownReference,
-                        path,
+                        &format!("{}/{role}", st.path),
                         reg,
                         format!(
-                            "no register `{reg}` with field `{field}` on {}",
+                            "{role} field `{field}` is not a field of `{reg}` on {}",
                             cat.names(m)
                         ),
                     ));
-                    break;
                 }
             }
         }
