@@ -80,7 +80,7 @@ impl fmt::Display for ParseFormatError {
     }
 }
 
-impl std::error::Error for ParseFormatError {}
+impl core::error::Error for ParseFormatError {}
 
 impl FromStr for Format {
     type Err = ParseFormatError;
