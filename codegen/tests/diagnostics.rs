@@ -1,36 +1,19 @@
 //! Broken descriptions: each fixture must give exactly the listed diagnostics,
 //! with their codes and `line:column`, and never a panic.
 
+#[path = "support/fixtures.rs"]
+mod fixtures;
 #[path = "support/harness.rs"]
 mod harness;
 #[path = "support/mutate.rs"]
 mod mutate;
 
+use fixtures::{compile, fixture};
 use perfregs_codegen::{compile_sources, STANDARD_PROJECTS};
-use std::path::Path;
-
-fn fixture(name: &str) -> (String, String) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    (name.to_string(), text)
-}
 
 fn diagnose(names: &[&str]) -> Vec<String> {
     let sources: Vec<_> = names.iter().map(|n| fixture(n)).collect();
-    match compile_sources(&sources, Some(("projects.yaml", STANDARD_PROJECTS))) {
-        Ok(_) => Vec::new(),
-        Err(diags) => diags
-            .iter()
-            .map(|d| {
-                format!(
-                    "{} {}:{}:{} {}",
-                    d.code, d.file, d.pos.line, d.pos.column, d.item
-                )
-            })
-            .collect(),
-    }
+    compile(&sources).err().unwrap_or_default()
 }
 
 #[track_caller]
@@ -316,21 +299,9 @@ fn diagnostics_print_file_line_column() {
 }
 
 fn diagnose_text(text: &str) -> Vec<String> {
-    match compile_sources(
-        &[("t.yaml".to_string(), text.to_string())],
-        Some(("p", STANDARD_PROJECTS)),
-    ) {
-        Ok(_) => Vec::new(),
-        Err(diags) => diags
-            .iter()
-            .map(|d| {
-                format!(
-                    "{} {}:{}:{} {}",
-                    d.code, d.file, d.pos.line, d.pos.column, d.item
-                )
-            })
-            .collect(),
-    }
+    compile(&[("t.yaml".to_string(), text.to_string())])
+        .err()
+        .unwrap_or_default()
 }
 
 // Regressions found by the long mutation run (`tests/mutation.rs`).

@@ -27,6 +27,16 @@ fn project(ir: &Ir, name: &str) -> usize {
 }
 
 /// Parse with the default (weak) validation and again with strict validation.
+/// The lines of `doc`, after asserting that each expected line is one of them.
+#[track_caller]
+fn has_lines<'a>(doc: &'a str, expected: &[&str]) -> Vec<&'a str> {
+    let lines: Vec<&str> = doc.lines().collect();
+    for e in expected {
+        assert!(lines.contains(e), "missing line {e:?} in\n{doc}");
+    }
+    lines
+}
+
 fn parse_svd(xml: &str) -> svd::Device {
     let strict = svd_parser::Config::default().validate_level(svd_parser::ValidateLevel::Strict);
     if let Err(e) = svd_parser::parse_with_config(xml, &strict) {
@@ -304,10 +314,7 @@ fn c_header_of_fixture_has_expected_lines_and_compiles() {
         "\t{ 0xA000, 0x3FFFF, \"render\" },",
         "#endif /* PERFREGS_HSW_REGS_H */",
     ];
-    let lines: Vec<&str> = h.lines().collect();
-    for e in expected {
-        assert!(lines.contains(&e), "missing line {e:?} in\n{h}");
-    }
+    let lines = has_lines(&h, &expected);
     // Address order, and exactly one register macro per register.
     let regs: Vec<&str> = lines
         .iter()
@@ -373,7 +380,6 @@ int main(void) { return ranges[2].domain == 0 && ranges[3].end == 0x3FFFF ? 0 : 
 fn markdown_of_fixture_has_tables() {
     let ir = fixture_ir();
     let md = export(&ir, project(&ir, "hsw"), Format::Markdown);
-    let lines: Vec<&str> = md.lines().collect();
     let expected = [
         "# HSW register reference",
         "## Registers",
@@ -398,9 +404,7 @@ fn markdown_of_fixture_has_tables() {
         "| 0x8000 | 0x8FFF | render | slice | 2 | sliceid[0..1] |",
         "| 0x9000 | 0x9FFF | (reserved) |  | 1 |  |",
     ];
-    for e in expected {
-        assert!(lines.contains(&e), "missing line {e:?} in\n{md}");
-    }
+    let lines = has_lines(&md, &expected);
     // One table row and one section per register.
     let rows = lines
         .iter()
@@ -570,10 +574,7 @@ fn c_header_of_extras_has_ranges_and_command_macros_and_compiles() {
         "#define HSW_MI_TEST_REPORT_DW2_REPORT_ID_SHIFT 0",
         "#define HSW_MI_TEST_REPORT_DW2_REPORT_ID_MASK REG_GENMASK(31, 0) /* bits 31:0; Report ID. */",
     ];
-    let lines: Vec<&str> = hsw.lines().collect();
-    for e in expected {
-        assert!(lines.contains(&e), "missing line {e:?} in\n{hsw}");
-    }
+    has_lines(&hsw, &expected);
     // Variable fields have no _VALUE; HSW has no upper address dword.
     assert!(!hsw.contains("_DW1_ADDRESS_VALUE") && !hsw.contains("ADDRESS_HIGH"));
     // BDW: no force-wake table, so no wake domain; 4 dwords, report ID in dword 3.
@@ -632,7 +633,6 @@ int main(void) { return 0; }
 fn markdown_of_extras_has_range_table_and_command_sections() {
     let ir = extras_ir();
     let md = export(&ir, project(&ir, "bdw"), Format::Markdown);
-    let lines: Vec<&str> = md.lines().collect();
     let expected = [
         "## Opaque ranges",
         "| Name | Start | End | Wake domain | Config | Description |",
@@ -652,9 +652,7 @@ fn markdown_of_extras_has_range_table_and_command_sections() {
         "| 2 | 31:0 | address_high |  | Address bits 63:32. |",
         "| 3 | 31:0 | report_id |  | Report ID. |",
     ];
-    for e in expected {
-        assert!(lines.contains(&e), "missing line {e:?} in\n{md}");
-    }
+    let lines = has_lines(&md, &expected);
     // One row per field, in dword order; the register table is unchanged.
     let rows: Vec<&str> = lines
         .iter()

@@ -35,72 +35,47 @@ fn register_names(blocks: &[RBlock]) -> HashMap<(usize, String), Vec<String>> {
 
 /// Names have the right case and are unique per project.
 pub(super) fn names(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
-    let mut seen: HashMap<(&str, usize, String), ()> = HashMap::new();
-    let mut check = |kind: &'static str,
-                     name: &str,
-                     set: ProjectSet,
-                     path: &str,
-                     b: &RBlock,
-                     d: &mut Diagnostics| {
-        let dup: Vec<usize> = set
-            .iter()
-            .filter(|&p| seen.insert((kind, p, name.to_string()), ()).is_some())
-            .collect();
-        if !dup.is_empty() {
-            let on = ProjectSet(dup.iter().fold(0, |m, p| m | 1 << p));
-            d.push(b.source.diag(
-                Code::DuplicateName,
-                &format!("{path}/name"),
-                name,
-                format!("{kind} `{name}` is defined twice for {}", cat.names(on)),
-            ));
-        }
-    };
+    let mut seen: HashSet<(&str, usize, &str)> = HashSet::new();
+    let upper = |n: &str| is_upper_snake(n) && !n.contains("{n}");
     for b in blocks {
         let s = &b.sections;
-        for x in &s.domains {
-            if !is_snake(&x.name) {
-                d.push(b.source.diag(
-                    Code::BadName,
-                    &format!("{}/name", x.path),
-                    &x.name,
-                    "power domain names are lower case".into(),
-                ));
+        // (kind, name, projects, path, case rule, what the rule says)
+        type Rule = fn(&str) -> bool;
+        let items = s
+            .domains
+            .iter()
+            .map(|x| ("power domain", &x.name, x.projects, &x.path))
+            .map(|i| (i, is_snake as Rule, "power domain names are lower case"))
+            .chain(s.groups.iter().map(|x| {
+                let i = ("replication group", &x.name, x.projects, &x.path);
+                (
+                    i,
+                    is_snake as Rule,
+                    "replication group names are lower case",
+                )
+            }))
+            .chain(s.formats.iter().map(|x| {
+                let i = ("report format", &x.name, x.projects, &x.path);
+                (i, upper as Rule, "report format names are UPPER_SNAKE_CASE")
+            }))
+            .chain(s.tables.iter().map(|x| {
+                let i = ("table", &x.name, x.projects, &x.path);
+                (i, is_snake as Rule, "table names are snake_case")
+            }));
+        for ((kind, name, set, path), rule, says) in items {
+            let at = format!("{path}/name");
+            if !rule(name) {
+                d.push(b.source.diag(Code::BadName, &at, name, says.into()));
             }
-            check("power domain", &x.name, x.projects, &x.path, b, d);
-        }
-        for x in &s.groups {
-            if !is_snake(&x.name) {
-                d.push(b.source.diag(
-                    Code::BadName,
-                    &format!("{}/name", x.path),
-                    &x.name,
-                    "replication group names are lower case".into(),
-                ));
+            let dup = set
+                .iter()
+                .filter(|&p| !seen.insert((kind, p, name.as_str())))
+                .fold(0, |m, p| m | 1 << p);
+            if dup != 0 {
+                let on = cat.names(ProjectSet(dup));
+                let message = format!("{kind} `{name}` is defined twice for {on}");
+                d.push(b.source.diag(Code::DuplicateName, &at, name, message));
             }
-            check("replication group", &x.name, x.projects, &x.path, b, d);
-        }
-        for x in &s.formats {
-            if !is_upper_snake(&x.name) || x.name.contains("{n}") {
-                d.push(b.source.diag(
-                    Code::BadName,
-                    &format!("{}/name", x.path),
-                    &x.name,
-                    "report format names are UPPER_SNAKE_CASE".into(),
-                ));
-            }
-            check("report format", &x.name, x.projects, &x.path, b, d);
-        }
-        for x in &s.tables {
-            if !is_snake(&x.name) {
-                d.push(b.source.diag(
-                    Code::BadName,
-                    &format!("{}/name", x.path),
-                    &x.name,
-                    "table names are snake_case".into(),
-                ));
-            }
-            check("table", &x.name, x.projects, &x.path, b, d);
         }
     }
 }
