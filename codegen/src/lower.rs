@@ -47,6 +47,9 @@ fn text(s: &Option<String>) -> String {
 /// Where an IR item is described: file (as diagnostics name it) and position.
 type Site = (String, Pos);
 
+/// A group's fuse mirror as described: `(register, field, polarity)`.
+type FuseRef = (String, String, FusePolarity);
+
 /// Lowering state: the IR being built, the layout intern table, where each
 /// domain, group and register was described (parallel to the IR's lists,
 /// for internal errors) and the errors.
@@ -59,7 +62,7 @@ struct Lowering {
     domain_sites: Vec<(Site, Option<String>)>,
     /// Per `ir.groups` entry: its site and its fuse mirror
     /// `(register, field, polarity)`.
-    group_sites: Vec<(Site, Option<(String, String, FusePolarity)>)>,
+    group_sites: Vec<(Site, Option<FuseRef>)>,
     /// Per `ir.registers` entry: its site.
     register_sites: Vec<Site>,
     errors: Vec<Diagnostic>,

@@ -10,7 +10,14 @@ use std::process::Command;
 use svd_parser::svd::{self, ModifiedWriteValues, ReadAction};
 
 fn fixture_ir() -> Ir {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/export");
+    folder_ir("export")
+}
+
+/// The IR of the fixture folder `tests/fixtures/<name>`.
+fn folder_ir(name: &str) -> Ir {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
     perfregs_codegen::compile_path(&dir).unwrap_or_else(|d| {
         panic!(
             "fixture does not compile:\n{}",
@@ -26,7 +33,6 @@ fn project(ir: &Ir, name: &str) -> usize {
     ir.catalogue.find(name).unwrap()
 }
 
-/// Parse with the default (weak) validation and again with strict validation.
 /// The lines of `doc`, after asserting that each expected line is one of them.
 #[track_caller]
 fn has_lines<'a>(doc: &'a str, expected: &[&str]) -> Vec<&'a str> {
@@ -37,6 +43,7 @@ fn has_lines<'a>(doc: &'a str, expected: &[&str]) -> Vec<&'a str> {
     lines
 }
 
+/// Parse with the default (weak) validation and again with strict validation.
 fn parse_svd(xml: &str) -> svd::Device {
     let strict = svd_parser::Config::default().validate_level(svd_parser::ValidateLevel::Strict);
     if let Err(e) = svd_parser::parse_with_config(xml, &strict) {
@@ -522,16 +529,7 @@ fn every_project_of_regdefs_exports() {
 // and the shipped NOA_UNIT and MI_REPORT_PERF_COUNT).
 
 fn extras_ir() -> Ir {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/export_extra");
-    perfregs_codegen::compile_path(&dir).unwrap_or_else(|d| {
-        panic!(
-            "fixture does not compile:\n{}",
-            d.iter()
-                .map(|e| e.to_string())
-                .collect::<Vec<_>>()
-                .join("\n")
-        )
-    })
+    folder_ir("export_extra")
 }
 
 /// `ir` without its opaque ranges and commands (the documents as they were

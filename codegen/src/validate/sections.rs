@@ -80,20 +80,38 @@ pub(super) fn names(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
     }
 }
 
-fn missing(
-    regs: &HashMap<(usize, String), Vec<String>>,
+/// The registers of every file by project, for the reference checks.
+type Regs = HashMap<(usize, String), Vec<String>>;
+
+/// Whether register `reg` (with field `field`, if given) exists on every
+/// project of `set`; if not, a PR125 at `(path, item)` saying `what` and
+/// the projects where it does not.
+fn exists(
+    (b, cat, regs): (&RBlock, &Catalogue, &Regs),
+    d: &mut Diagnostics,
     set: ProjectSet,
-    name: &str,
+    reg: &str,
     field: Option<&str>,
-) -> ProjectSet {
-    ProjectSet(
-        set.iter()
-            .filter(|&p| match regs.get(&(p, name.to_string())) {
-                None => true,
-                Some(fields) => field.is_some_and(|f| !fields.iter().any(|x| x == f)),
-            })
-            .fold(0, |m, p| m | 1 << p),
-    )
+    (path, item): (&str, &str),
+    what: String,
+) -> bool {
+    let lacking = set
+        .iter()
+        .filter(|&p| match regs.get(&(p, reg.to_string())) {
+            None => true,
+            Some(fields) => field.is_some_and(|f| !fields.iter().any(|x| x == f)),
+        })
+        .fold(0, |m, p| m | 1 << p);
+    if lacking != 0 {
+        let on = cat.names(ProjectSet(lacking));
+        d.push(b.source.diag(
+            Code::UnknownReference,
+            path,
+            item,
+            format!("{what} on {on}"),
+        ));
+    }
+    lacking == 0
 }
 
 /// A domain is always-on or has a request and an ack register that exist;
@@ -102,6 +120,7 @@ fn missing(
 pub(super) fn power_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
     let regs = register_names(blocks);
     for b in blocks {
+        let ctx = (b, cat, &regs);
         for x in &b.sections.domains {
             match (x.always_on, &x.request, &x.ack) {
                 (true, None, None) | (false, Some(_), Some(_)) => {}
@@ -120,17 +139,9 @@ pub(super) fn power_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnost
             }
             for (key, reg) in [("request", &x.request), ("ack", &x.ack)] {
                 let Some(reg) = reg else { continue };
-                let m = missing(&regs, x.projects, reg, None);
-                if !m.is_empty() {
-                    d.push(b.source.diag(
-                        Code::UnknownReference,
-                        &format!("{}/{key}", x.path),
-                        &x.name,
-                        format!("no register `{reg}` on {}", cat.names(m)),
-                    ));
-                    continue;
-                }
-                if key == "ack" {
+                let at = format!("{}/{key}", x.path);
+                let what = format!("no register `{reg}`");
+                if !exists(ctx, d, x.projects, reg, None, (&at, &x.name), what) || key == "ack" {
                     continue;
                 }
                 let (field, field_path) = &x.request_field;
@@ -143,18 +154,16 @@ pub(super) fn power_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnost
                     ));
                     continue;
                 };
-                let m = missing(&regs, x.projects, reg, Some(field));
-                if !m.is_empty() {
-                    d.push(b.source.diag(
-                        Code::UnknownReference,
-                        field_path,
-                        &x.name,
-                        format!(
-                            "request_field `{field}` is not a field of `{reg}` on {}",
-                            cat.names(m)
-                        ),
-                    ));
-                }
+                let what = format!("request_field `{field}` is not a field of `{reg}`");
+                exists(
+                    ctx,
+                    d,
+                    x.projects,
+                    reg,
+                    Some(field),
+                    (field_path, &x.name),
+                    what,
+                );
             }
         }
     }
@@ -174,18 +183,17 @@ pub(super) fn replication_groups(blocks: &[RBlock], cat: &Catalogue, d: &mut Dia
                 ));
             }
             if let Some((reg, field, _)) = &x.fuse {
-                let m = missing(&regs, x.projects, reg, Some(field));
-                if !m.is_empty() {
-                    d.push(b.source.diag(
-                        Code::UnknownReference,
-                        &format!("{}/fuse", x.path),
-                        &x.name,
-                        format!(
-                            "no register `{reg}` with field `{field}` on {}",
-                            cat.names(m)
-                        ),
-                    ));
-                }
+                let at = format!("{}/fuse", x.path);
+                let what = format!("no register `{reg}` with field `{field}`");
+                exists(
+                    (b, cat, &regs),
+                    d,
+                    x.projects,
+                    reg,
+                    Some(field),
+                    (&at, &x.name),
+                    what,
+                );
             }
         }
     }
@@ -197,30 +205,16 @@ pub(super) fn steering(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
     let regs = register_names(blocks);
     for b in blocks {
         for st in &b.sections.steering {
-            let reg = &st.register;
-            let m = missing(&regs, st.projects, reg, None);
-            if !m.is_empty() {
-                d.push(b.source.diag(
-                    Code::UnknownReference,
-                    &format!("{}/register", st.path),
-                    reg,
-                    format!("no register `{reg}` on {}", cat.names(m)),
-                ));
+            let (ctx, reg) = ((b, cat, &regs), &st.register);
+            let at = format!("{}/register", st.path);
+            let what = format!("no register `{reg}`");
+            if !exists(ctx, d, st.projects, reg, None, (&at, reg), what) {
                 continue;
             }
             for (role, field) in &st.roles {
-                let m = missing(&regs, st.projects, reg, Some(field));
-                if !m.is_empty() {
-                    d.push(b.source.diag(
-                        Code::UnknownReference,
-                        &format!("{}/{role}", st.path),
-                        reg,
-                        format!(
-                            "{role} field `{field}` is not a field of `{reg}` on {}",
-                            cat.names(m)
-                        ),
-                    ));
-                }
+                let at = format!("{}/{role}", st.path);
+                let what = format!("{role} field `{field}` is not a field of `{reg}`");
+                exists(ctx, d, st.projects, reg, Some(field), (&at, reg), what);
             }
         }
     }
