@@ -213,14 +213,7 @@ fn commands(out: &mut String, ir: &Ir, p: usize) {
             let _ = writeln!(out, "- PRM: {}", prose(&one_line(&c.prm)));
         }
         out.push('\n');
-        let desc = c.description.trim();
-        if !desc.is_empty() {
-            let _ = writeln!(out, "{}\n", prose(desc));
-        }
-        let note = c.note.trim();
-        if !note.is_empty() {
-            let _ = writeln!(out, "Note: {}\n", prose(&one_line(note)));
-        }
+        text_and_note(out, &c.description, &c.note);
         let _ = writeln!(out, "{COMMAND_TABLE_HEADER}");
         out.push_str("|---|---|---|---|---|\n");
         for dw in 0..c.dwords {
@@ -242,6 +235,19 @@ fn commands(out: &mut String, ir: &Ir, p: usize) {
     }
 }
 
+/// A description as a paragraph and a note on one `Note:` line, each
+/// only if not empty.
+fn text_and_note(out: &mut String, description: &str, note: &str) {
+    let desc = description.trim();
+    if !desc.is_empty() {
+        let _ = writeln!(out, "{}\n", prose(desc));
+    }
+    let note = note.trim();
+    if !note.is_empty() {
+        let _ = writeln!(out, "Note: {}\n", prose(&one_line(note)));
+    }
+}
+
 /// The report formats of the project.
 fn formats(out: &mut String, ir: &Ir, p: usize) {
     let fs: Vec<_> = ir.formats.iter().filter(|f| f.project == p).collect();
@@ -255,14 +261,7 @@ fn formats(out: &mut String, ir: &Ir, p: usize) {
             "\n### {}\n\nFormat code (select) {}, {} bytes.\n",
             f.name, f.select, f.size
         );
-        let desc = f.description.trim();
-        if !desc.is_empty() {
-            let _ = writeln!(out, "{}\n", prose(desc));
-        }
-        let note = f.note.trim();
-        if !note.is_empty() {
-            let _ = writeln!(out, "Note: {}\n", prose(&one_line(note)));
-        }
+        text_and_note(out, &f.description, &f.note);
         out.push_str("| Offset | Counter | Bits | High byte |\n|---|---|---|---|\n");
         for c in &f.counters {
             let _ = writeln!(
