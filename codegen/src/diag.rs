@@ -197,6 +197,20 @@ impl fmt::Display for Diagnostic {
 
 impl core::error::Error for Diagnostic {}
 
+impl Diagnostic {
+    /// An internal error: a later stage found at `item` what validation
+    /// should have reported (`PR125`, the message starting `internal:`).
+    pub fn internal(file: &str, pos: Pos, item: &str, what: &str) -> Diagnostic {
+        Diagnostic {
+            code: Code::UnknownReference,
+            file: file.to_string(),
+            pos,
+            item: item.to_string(),
+            message: format!("internal: {what} (validation should have reported this)"),
+        }
+    }
+}
+
 /// All diagnostics of one run, in file order.
 #[derive(Clone, Debug, Default)]
 pub struct Diagnostics(pub Vec<Diagnostic>);

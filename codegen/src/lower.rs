@@ -29,7 +29,7 @@
 //! fuses, steering) resolved to addresses and bit positions; equal enums
 //! merged; project-scoped enum names.
 
-use crate::diag::{Code, Diagnostic, Pos};
+use crate::diag::{Diagnostic, Pos};
 use crate::ir::{
     ArrayIr, BitRange, CommandFieldIr, CommandIr, CounterIr, DomainIr, EnumIr, EnumValueIr,
     EventIr, FieldIr, FormatIr, FuseIr, GroupIr, InstanceIr, Ir, LayoutIr, MapRowIr, OpaqueRangeIr,
@@ -70,13 +70,8 @@ struct Lowering {
 
 impl Lowering {
     fn internal(&mut self, (file, pos): &Site, item: &str, message: String) {
-        self.errors.push(Diagnostic {
-            code: Code::UnknownReference,
-            file: file.clone(),
-            pos: *pos,
-            item: item.to_string(),
-            message: format!("internal: {message} (validation should have reported this)"),
-        });
+        let d = Diagnostic::internal(file, *pos, item, &message);
+        self.errors.push(d);
     }
 
     /// The layout-deduplication pass: one [`LayoutIr`] per distinct

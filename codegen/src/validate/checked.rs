@@ -15,7 +15,7 @@
 //! becomes an internal diagnostic at the item, never a default.
 
 use crate::access::Access;
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::projects::{Catalogue, ProjectSet};
 use crate::resolve::{RBlock, REvent, RField, RRegister};
 use crate::sections::{RCommand, RCommandField, RDomain, RDword};
@@ -135,12 +135,7 @@ pub struct VCommandField<'a> {
 
 /// An internal error: a fact a validation pass should have proved is missing.
 fn internal(b: &RBlock, path: &str, item: &str, what: &str) -> Diagnostic {
-    b.source.diag(
-        Code::UnknownReference,
-        path,
-        item,
-        format!("internal: {what} (validation should have reported this)"),
-    )
+    Diagnostic::internal(&b.source.name, b.source.index.node(path), item, what)
 }
 
 /// The value of a per-project map on project `p`.
@@ -309,5 +304,65 @@ pub fn check<'a>(
         Ok(out)
     } else {
         Err(d.sorted())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::{self, Document};
+    use crate::resolve::resolve_block;
+
+    const TEXT: &str = "block: t
+space: mmio
+source: test
+registers:
+  - name: CTL
+    projects: hsw
+    address: 0x2360
+    reset: 0x20
+    fields: [ { name: go, bits: 5, access: RW } ]
+";
+
+    /// A clean block becomes checked types; a fact no pass proved (here
+    /// removed by hand after resolution) is an internal error at the item,
+    /// never a default.
+    #[test]
+    fn facts_no_pass_proved_are_internal_errors() {
+        let mut diags = Diagnostics::default();
+        let projects = load::load_str("projects.yaml", crate::STANDARD_PROJECTS, &mut diags);
+        let Some(Document::Catalogue(c)) = projects.map(|l| l.doc) else {
+            panic!("standard catalogue")
+        };
+        let (cat, _) = Catalogue::from_file(&c);
+        let loaded = load::load_str("t.yaml", TEXT, &mut diags).expect("loads");
+        let Document::Block(file) = &loaded.doc else {
+            panic!("a block file")
+        };
+        let mut b = resolve_block(&loaded.source, file, &cat, &mut diags);
+        assert!(diags.is_empty(), "{diags}");
+        let hsw = cat.find("hsw").expect("hsw");
+        let ok = check(std::slice::from_ref(&b), &cat).expect("checked");
+        let r = &ok[0].registers[0];
+        let at = Placement {
+            project: hsw,
+            address: 0x2360,
+            reset: 0x20,
+            count: 1,
+        };
+        assert_eq!((r.width, r.on.as_slice()), (32, &[at][..]));
+        assert_eq!((r.fields[0].msb, r.fields[0].lsb), (5, 5));
+
+        b.registers[0].fields[0].access = None;
+        b.registers[0].reset = Some(Vec::new());
+        let err = check(std::slice::from_ref(&b), &cat).expect_err("internal errors");
+        let lines: Vec<String> = err.iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            lines,
+            [
+                "error[PR125]: t.yaml:5:9: CTL: internal: no address, reset or element on hsw (validation should have reported this)",
+                "error[PR125]: t.yaml:9:15: CTL.go: internal: field without bits, access or projects (validation should have reported this)",
+            ]
+        );
     }
 }
