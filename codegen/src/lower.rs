@@ -36,7 +36,7 @@ use crate::ir::{
     RegisterIr, ScopedEnumIr, SteeringIr, TableIr, WakeIr,
 };
 use crate::model::{FusePolarity, Space};
-use crate::projects::Catalogue;
+use crate::projects::{Catalogue, ProjectSet};
 use crate::validate::checked::{VBlock, VRegister, Wake};
 use std::collections::{HashMap, HashSet};
 
@@ -122,7 +122,7 @@ pub fn lower(blocks: &[VBlock], cat: &Catalogue) -> Result<Ir, Vec<Diagnostic>> 
     };
     lower_sections(blocks, &mut l);
     lower_opaque(blocks, &mut l);
-    lower_commands(blocks, &mut l.ir);
+    lower_commands(blocks, &mut l);
     for vb in blocks {
         let b = vb.block;
         let enum_base = l.ir.enums.len();
@@ -375,7 +375,7 @@ fn lower_opaque(blocks: &[VBlock], l: &mut Lowering) {
 
 /// Commands, one per project: the dwords present there, renumbered, and
 /// their fields with the project's constant values.
-fn lower_commands(blocks: &[VBlock], ir: &mut Ir) {
+fn lower_commands(blocks: &[VBlock], l: &mut Lowering) {
     for vb in blocks {
         let b = vb.block;
         for vc in &vb.commands {
@@ -389,11 +389,23 @@ fn lower_commands(blocks: &[VBlock], ir: &mut Ir) {
                     dwords = k as u32 + 1;
                     for vf in wfields.iter().filter(|f| f.field.projects.contains(p)) {
                         let f = vf.field;
-                        let value = f
-                            .value
-                            .as_ref()
-                            .and_then(|v| v.iter().find(|(s, _, _)| s.contains(p)))
-                            .map(|x| x.1);
+                        // PR114: a value map covers the field's projects.
+                        let value = match &f.value {
+                            None => None,
+                            Some(v) => match v.iter().find(|(s, _, _)| s.contains(p)) {
+                                Some(x) => Some(x.1),
+                                None => {
+                                    let site = (b.source.name.clone(), pos);
+                                    let item = format!("{}.{}", c.name, f.name);
+                                    let what = format!(
+                                        "no value on {}",
+                                        l.ir.catalogue.names(ProjectSet(1 << p))
+                                    );
+                                    l.internal(&site, &item, what);
+                                    continue;
+                                }
+                            },
+                        };
                         fields.push(CommandFieldIr {
                             name: f.name.clone(),
                             dword: k as u32,
@@ -406,7 +418,7 @@ fn lower_commands(blocks: &[VBlock], ir: &mut Ir) {
                     }
                 }
                 fields.sort_by_key(|f| (f.dword, f.lsb));
-                ir.commands.push(CommandIr {
+                l.ir.commands.push(CommandIr {
                     project: p,
                     name: c.name.clone(),
                     title: c.title.clone(),

@@ -194,58 +194,59 @@ fn mask(msb: u32, lsb: u32) -> u64 {
     (if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }) << lsb
 }
 
+/// Every pair `(f, g, common)` of fields of one register, `g` described
+/// before `f`, that exist together on the projects `common` (not empty).
+fn meeting_fields(r: &RRegister) -> impl Iterator<Item = (&RField, &RField, ProjectSet)> {
+    r.fields.iter().enumerate().flat_map(move |(i, f)| {
+        r.fields[..i].iter().filter_map(move |g| {
+            let common = f.projects?.intersect(g.projects?);
+            (!common.is_empty()).then_some((f, g, common))
+        })
+    })
+}
+
 /// Fields that share a project must not share a bit.
 fn field_overlaps(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
     for b in blocks {
         for r in &b.registers {
-            for (i, f) in r.fields.iter().enumerate() {
-                let (Some((m1, l1)), Some(p1)) = (f.bits, f.projects) else {
+            for (f, g, common) in meeting_fields(r) {
+                let (Some((m1, l1)), Some((m2, l2))) = (f.bits, g.bits) else {
                     continue;
                 };
-                for g in &r.fields[..i] {
-                    let (Some((m2, l2)), Some(p2)) = (g.bits, g.projects) else {
-                        continue;
-                    };
-                    let common = p1.intersect(p2);
-                    if !common.is_empty() && mask(m1, l1) & mask(m2, l2) != 0 {
-                        d.push(b.source.diag(
-                            Code::OverlappingFields,
-                            &format!("{}/bits", f.path),
-                            &label(r, f),
-                            format!(
-                                "bits {m1}:{l1} overlap field `{}` ({m2}:{l2}) on {}",
-                                g.name,
-                                cat.names(common)
-                            ),
-                        ));
-                    }
+                if mask(m1, l1) & mask(m2, l2) != 0 {
+                    let on = cat.names(common);
+                    d.push(b.source.diag(
+                        Code::OverlappingFields,
+                        &format!("{}/bits", f.path),
+                        &label(r, f),
+                        format!(
+                            "bits {m1}:{l1} overlap field `{}` ({m2}:{l2}) on {on}",
+                            g.name
+                        ),
+                    ));
                 }
             }
         }
     }
 }
 
-/// A field name appears once per project.
+/// A field name appears once per project (reported once per field, at the
+/// later one, naming the first it repeats).
 fn duplicate_fields(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
     for b in blocks {
         for r in &b.registers {
-            for (i, f) in r.fields.iter().enumerate() {
-                let Some(p1) = f.projects else { continue };
-                if let Some(g) = r.fields[..i].iter().find(|g| {
-                    g.name == f.name && g.projects.is_some_and(|p2| !p1.intersect(p2).is_empty())
-                }) {
-                    let common = p1.intersect(g.projects.unwrap_or_default());
-                    d.push(b.source.diag(
-                        Code::DuplicateField,
-                        &format!("{}/name", f.path),
-                        &label(r, f),
-                        format!(
-                            "field `{}` is defined twice for {}",
-                            g.name,
-                            cat.names(common)
-                        ),
-                    ));
+            let mut reported = std::collections::HashSet::new();
+            for (f, g, common) in meeting_fields(r) {
+                if g.name != f.name || !reported.insert(&f.path) {
+                    continue;
                 }
+                let on = cat.names(common);
+                d.push(b.source.diag(
+                    Code::DuplicateField,
+                    &format!("{}/name", f.path),
+                    &label(r, f),
+                    format!("field `{}` is defined twice for {on}", g.name),
+                ));
             }
         }
     }
