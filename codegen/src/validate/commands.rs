@@ -1,42 +1,19 @@
-//! Validation of GPU command layouts: names, project subsets, fields inside
-//! their dword without overlaps, constants that fit their field, one
-//! command of a name per project.
+//! Validation of GPU command layouts: a dword on each project, project
+//! subsets, fields inside their dword without overlaps, constants that fit
+//! their field. The command's name (its case, one per project) is checked
+//! with the other section names (`sections::names`).
 
-use super::{is_snake, is_upper_snake};
+use super::is_snake;
 use crate::diag::{Code, Diagnostics};
 use crate::projects::{Catalogue, ProjectSet};
 use crate::resolve::RBlock;
-use std::collections::HashMap;
 
 /// Every check of every command.
 pub(super) fn commands(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
-    let mut seen: HashMap<(usize, &str), ()> = HashMap::new();
     for b in blocks {
         let s = &b.source;
         for c in &b.sections.commands {
             let name = c.name.as_str();
-            if !is_upper_snake(name) || name.contains("{n}") {
-                d.push(s.diag(
-                    Code::BadName,
-                    &format!("{}/name", c.path),
-                    name,
-                    "command name must be UPPER_SNAKE_CASE".into(),
-                ));
-            }
-            let dup = c
-                .projects
-                .iter()
-                .filter(|&p| seen.insert((p, name), ()).is_some())
-                .fold(ProjectSet::EMPTY, |a, p| a.union(ProjectSet(1 << p)));
-            if !dup.is_empty() {
-                let set = dup;
-                d.push(s.diag(
-                    Code::DuplicateName,
-                    &format!("{}/name", c.path),
-                    name,
-                    format!("command `{name}` is already defined for {}", cat.names(set)),
-                ));
-            }
             for p in c.projects.iter() {
                 if !c.dwords.iter().any(|w| w.projects.contains(p)) {
                     d.push(s.diag(

@@ -33,7 +33,8 @@ fn register_names(blocks: &[RBlock]) -> HashMap<(usize, String), Vec<String>> {
     out
 }
 
-/// Names have the right case and are unique per project.
+/// Names of power domains, replication groups, report formats, tables and
+/// commands have the right case and are unique per project (and kind).
 pub(super) fn names(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
     let mut seen: HashSet<(&str, usize, &str)> = HashSet::new();
     let upper = |n: &str| is_upper_snake(n) && !n.contains("{n}");
@@ -61,6 +62,10 @@ pub(super) fn names(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
             .chain(s.tables.iter().map(|x| {
                 let i = ("table", &x.name, x.projects, &x.path);
                 (i, is_snake as Rule, "table names are snake_case")
+            }))
+            .chain(s.commands.iter().map(|x| {
+                let i = ("command", &x.name, x.projects, &x.path);
+                (i, upper as Rule, "command name must be UPPER_SNAKE_CASE")
             }));
         for ((kind, name, set, path), rule, says) in items {
             let at = format!("{path}/name");
