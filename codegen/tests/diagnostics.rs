@@ -420,8 +420,9 @@ fn mutated_descriptions_never_panic() {
 
 /// The role fields are declared, not guessed: a request register without
 /// the section's `request_field`, a `request_field` or steering role that
-/// is not a field of its register, a steering register that does not
-/// exist, and a steering mapping without every role are located errors.
+/// is not a field of its register, a `request_field` wider than one bit, a
+/// steering register that does not exist, and a steering mapping without
+/// every role are located errors.
 #[test]
 fn role_fields_are_declared() {
     expect(
@@ -429,8 +430,9 @@ fn role_fields_are_declared() {
         &[
             "PR124 roles.yaml:23:30 gt",
             "PR125 roles.yaml:25:20 render",
-            "PR125 roles.yaml:30:63 STEER",
-            "PR125 roles.yaml:34:27 NO_STEER",
+            "PR124 roles.yaml:29:20 media",
+            "PR125 roles.yaml:34:63 STEER",
+            "PR125 roles.yaml:38:27 NO_STEER",
         ],
     );
     expect("roles_missing.yaml", &["PR003 roles_missing.yaml:11:15 "]);

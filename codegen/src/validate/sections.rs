@@ -9,8 +9,9 @@ use crate::resolve::RBlock;
 use crate::sections::RMapRow;
 use std::collections::{HashMap, HashSet};
 
-/// (project, register name) -> field names, over every file.
-fn register_names(blocks: &[RBlock]) -> HashMap<(usize, String), Vec<String>> {
+/// (project, register element name) -> its fields there (name and bits),
+/// over every file.
+fn register_names(blocks: &[RBlock]) -> Regs {
     let mut out = HashMap::new();
     for b in blocks {
         for r in &b.registers {
@@ -23,7 +24,7 @@ fn register_names(blocks: &[RBlock]) -> HashMap<(usize, String), Vec<String>> {
                         .fields
                         .iter()
                         .filter(|f| f.projects.is_some_and(|s| s.contains(p)))
-                        .map(|f| f.name.clone())
+                        .map(|f| (f.name.clone(), f.bits))
                         .collect();
                     out.insert((p, name.clone()), fields);
                 }
@@ -86,7 +87,7 @@ pub(super) fn names(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
 }
 
 /// The registers of every file by project, for the reference checks.
-type Regs = HashMap<(usize, String), Vec<String>>;
+type Regs = HashMap<(usize, String), Vec<(String, Option<(u32, u32)>)>>;
 
 /// Whether register `reg` (with field `field`, if given) exists on every
 /// project of `set`; if not, a PR125 at `(path, item)` saying `what` and
@@ -104,7 +105,7 @@ fn exists(
         .iter()
         .filter(|&p| match regs.get(&(p, reg.to_string())) {
             None => true,
-            Some(fields) => field.is_some_and(|f| !fields.iter().any(|x| x == f)),
+            Some(fields) => field.is_some_and(|f| !fields.iter().any(|x| x.0 == f)),
         })
         .fold(0, |m, p| m | 1 << p);
     if lacking != 0 {
@@ -160,15 +161,24 @@ pub(super) fn power_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnost
                     continue;
                 };
                 let what = format!("request_field `{field}` is not a field of `{reg}`");
-                exists(
-                    ctx,
-                    d,
-                    x.projects,
-                    reg,
-                    Some(field),
-                    (field_path, &x.name),
-                    what,
-                );
+                let at = (field_path.as_str(), x.name.as_str());
+                if !exists(ctx, d, x.projects, reg, Some(field), at, what) {
+                    continue;
+                }
+                // The handshake sets and acknowledges one bit.
+                let wide = x.projects.iter().find_map(|p| {
+                    let fields = regs.get(&(p, reg.clone()))?;
+                    let (m, l) = fields.iter().find(|f| &f.0 == field)?.1?;
+                    (m != l).then_some((m, l))
+                });
+                if let Some((m, l)) = wide {
+                    d.push(b.source.diag(
+                        Code::BadPowerDomain,
+                        field_path,
+                        &x.name,
+                        format!("request_field `{field}` of `{reg}` is bits {m}:{l}; the request bit is one bit"),
+                    ));
+                }
             }
         }
     }
