@@ -153,6 +153,19 @@ fn label(r: &RRegister, f: &RField) -> String {
     format!("{}.{}", r.name, f.name)
 }
 
+/// A diagnostic at key `key` of field `f` of register `r`, about `REG.field`.
+fn field_diag(
+    b: &RBlock,
+    r: &RRegister,
+    f: &RField,
+    code: Code,
+    key: &str,
+    message: String,
+) -> crate::diag::Diagnostic {
+    b.source
+        .diag(code, &format!("{}/{key}", f.path), &label(r, f), message)
+}
+
 /// Fields lie inside the register; masked registers keep fields in 15:0.
 fn field_ranges(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
     for b in blocks {
@@ -169,14 +182,16 @@ fn field_ranges(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
             for f in &r.fields {
                 let Some((msb, lsb)) = f.bits else { continue };
                 if msb >= width {
-                    d.push(b.source.diag(
+                    d.push(field_diag(
+                        b,
+                        r,
+                        f,
                         Code::FieldOutsideRegister,
-                        &format!("{}/bits", f.path),
-                        &label(r, f),
+                        "bits",
                         format!("bits {msb}:{lsb} lie outside the {width}-bit register"),
                     ));
                 } else if r.masked && msb > 15 {
-                    d.push(b.source.diag(Code::MaskedLayout, &format!("{}/bits", f.path), &label(r, f), format!("bits {msb}:{lsb}: a masked register's fields must lie in 15:0 (31:16 are the write enables)")));
+                    d.push(field_diag(b, r, f, Code::MaskedLayout, "bits", format!("bits {msb}:{lsb}: a masked register's fields must lie in 15:0 (31:16 are the write enables)")));
                 }
             }
         }
@@ -215,10 +230,12 @@ fn field_overlaps(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
                 };
                 if mask(m1, l1) & mask(m2, l2) != 0 {
                     let on = cat.names(common);
-                    d.push(b.source.diag(
+                    d.push(field_diag(
+                        b,
+                        r,
+                        f,
                         Code::OverlappingFields,
-                        &format!("{}/bits", f.path),
-                        &label(r, f),
+                        "bits",
                         format!(
                             "bits {m1}:{l1} overlap field `{}` ({m2}:{l2}) on {on}",
                             g.name
@@ -241,10 +258,12 @@ fn duplicate_fields(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
                     continue;
                 }
                 let on = cat.names(common);
-                d.push(b.source.diag(
+                d.push(field_diag(
+                    b,
+                    r,
+                    f,
                     Code::DuplicateField,
-                    &format!("{}/name", f.path),
-                    &label(r, f),
+                    "name",
                     format!("field `{}` is defined twice for {on}", g.name),
                 ));
             }
@@ -260,10 +279,12 @@ fn field_projects(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
             for f in &r.fields {
                 let Some(fp) = f.projects else { continue };
                 if !fp.subset_of(rp) {
-                    d.push(b.source.diag(
+                    d.push(field_diag(
+                        b,
+                        r,
+                        f,
                         Code::FieldProjectsNotSubset,
-                        &format!("{}/projects", f.path),
-                        &label(r, f),
+                        "projects",
                         format!(
                             "field names {}, where register {} does not exist",
                             cat.names(ProjectSet(fp.0 & !rp.0)),
@@ -392,7 +413,7 @@ fn resets(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
                     }
                     if let Some(fr) = f.reset {
                         if fr != fv {
-                            d.push(b.source.diag(Code::ResetMismatch, &format!("{}/reset", f.path), &label(r, f), format!("field reset {fr:#x} disagrees with register reset {value:#x} (field bits give {fv:#x}) on {}", cat.names(common))));
+                            d.push(field_diag(b, r, f, Code::ResetMismatch, "reset", format!("field reset {fr:#x} disagrees with register reset {value:#x} (field bits give {fv:#x}) on {}", cat.names(common))));
                         }
                     }
                 }
