@@ -58,20 +58,22 @@ pub(super) fn commands(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                 }
                 for (i, f) in w.fields.iter().enumerate() {
                     let item = format!("{name}.{}", f.name);
+                    // A diagnostic at key `key` of this field.
+                    let at = |code, key: &str, message| {
+                        s.diag(code, &format!("{}/{key}", f.path), &item, message)
+                    };
                     if !is_snake(&f.name) {
-                        d.push(s.diag(
+                        d.push(at(
                             Code::BadName,
-                            &format!("{}/name", f.path),
-                            &item,
+                            "name",
                             "command field name must be snake_case and not a Rust keyword".into(),
                         ));
                     }
                     let extra = ProjectSet(f.projects.0 & !w.projects.0);
                     if !extra.is_empty() {
-                        d.push(s.diag(
+                        d.push(at(
                             Code::FieldProjectsNotSubset,
-                            &format!("{}/projects", f.path),
-                            &item,
+                            "projects",
                             format!(
                                 "the field names {}, where its dword does not exist",
                                 cat.names(extra)
@@ -80,10 +82,9 @@ pub(super) fn commands(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                     }
                     let Some((msb, lsb)) = f.bits else { continue };
                     if msb > 31 {
-                        d.push(s.diag(
+                        d.push(at(
                             Code::FieldOutsideRegister,
-                            &format!("{}/bits", f.path),
-                            &item,
+                            "bits",
                             format!("bits {msb}:{lsb} lie outside the 32-bit dword"),
                         ));
                         continue;
@@ -112,10 +113,9 @@ pub(super) fn commands(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                             continue;
                         }
                         if mask(msb, lsb) & mask(m2, l2) != 0 {
-                            d.push(s.diag(
+                            d.push(at(
                                 Code::OverlappingFields,
-                                &format!("{}/bits", f.path),
-                                &item,
+                                "bits",
                                 format!(
                                     "bits {msb}:{lsb} overlap field `{}` ({m2}:{l2}) on {}",
                                     g.name,
