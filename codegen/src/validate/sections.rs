@@ -255,23 +255,22 @@ pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
     for b in blocks {
         for r in &b.sections.rows {
             let item = format!("row {:#x}..{:#x}", r.start, r.end);
+            // A diagnostic at key `key` of this row.
+            let at_key = |code, key: &str, message| {
+                b.source
+                    .diag(code, &format!("{}/{key}", r.path), &item, message)
+            };
             if r.start > r.end {
-                d.push(b.source.diag(
-                    Code::MapRow,
-                    &format!("{}/end", r.path),
-                    &item,
-                    "end is below start".into(),
-                ));
+                d.push(at_key(Code::MapRow, "end", "end is below start".into()));
                 continue;
             }
             if let Some(bytes) = r.bytes {
                 // In u128: the row 0..=u64::MAX has 2^64 bytes.
                 let size = u128::from(r.end - r.start) + 1;
                 if size != u128::from(bytes) {
-                    d.push(b.source.diag(
+                    d.push(at_key(
                         Code::MapRow,
-                        &format!("{}/bytes", r.path),
-                        &item,
+                        "bytes",
                         format!(
                             "{bytes} bytes, but {:#x}..={:#x} is {} bytes",
                             r.start, r.end, size
@@ -287,10 +286,9 @@ pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                         .fold(0, |m, p| m | 1 << p),
                 );
                 if !m.is_empty() {
-                    d.push(b.source.diag(
+                    d.push(at_key(
                         Code::UnknownReference,
-                        &format!("{}/wake", r.path),
-                        &item,
+                        "wake",
                         format!("no power domain `{w}` on {}", cat.names(m)),
                     ));
                 }
@@ -300,10 +298,9 @@ pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                     for p in r.projects.iter() {
                         match groups.get(&(p, g.as_str())) {
                             None => {
-                                d.push(b.source.diag(
+                                d.push(at_key(
                                     Code::UnknownReference,
-                                    &format!("{}/group", r.path),
-                                    &item,
+                                    "group",
                                     format!(
                                         "no replication group `{g}` on {}",
                                         cat.projects[p].name
@@ -312,10 +309,9 @@ pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                                 break;
                             }
                             Some(n) if inst.is_some_and(|i| i != *n) => {
-                                d.push(b.source.diag(
+                                d.push(at_key(
                                     Code::MapRow,
-                                    &format!("{}/instances", r.path),
-                                    &item,
+                                    "instances",
                                     format!(
                                         "{} instances, but group `{g}` has {n}",
                                         inst.unwrap_or(0)
@@ -328,10 +324,9 @@ pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                     }
                 }
                 (None, Some(i)) if i != 1 => {
-                    d.push(b.source.diag(
+                    d.push(at_key(
                         Code::MapRow,
-                        &format!("{}/instances", r.path),
-                        &item,
+                        "instances",
                         format!("{i} instances but no replication group"),
                     ));
                 }
