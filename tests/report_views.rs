@@ -14,6 +14,7 @@ registers:
   - { name: FW_ACK, projects: tgl, address: 0x1004 }
 power_domains:
   - projects: tgl
+    request_field: kernel
     domains:
       - { name: aon, always_on: true }
       - { name: render, request: FW_REQ, ack: FW_ACK }

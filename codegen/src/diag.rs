@@ -195,6 +195,22 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+impl core::error::Error for Diagnostic {}
+
+impl Diagnostic {
+    /// An internal error: a later stage found at `item` what validation
+    /// should have reported (`PR125`, the message starting `internal:`).
+    pub fn internal(file: &str, pos: Pos, item: &str, what: &str) -> Diagnostic {
+        Diagnostic {
+            code: Code::UnknownReference,
+            file: file.to_string(),
+            pos,
+            item: item.to_string(),
+            message: format!("internal: {what} (validation should have reported this)"),
+        }
+    }
+}
+
 /// All diagnostics of one run, in file order.
 #[derive(Clone, Debug, Default)]
 pub struct Diagnostics(pub Vec<Diagnostic>);
@@ -223,5 +239,35 @@ impl fmt::Display for Diagnostics {
             writeln!(f, "{d}")?;
         }
         Ok(())
+    }
+}
+
+impl core::error::Error for Diagnostics {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A diagnostic (and a run's list) goes through `?` into a boxed error
+    /// and prints as `Display` does.
+    #[test]
+    fn diagnostics_are_errors() {
+        let d = Diagnostic {
+            code: Code::OverlappingFields,
+            file: "regdefs/oa.yaml".into(),
+            pos: Pos {
+                line: 42,
+                column: 11,
+            },
+            item: "OACONTROL.b".into(),
+            message: "bits 4:2 overlap field `a`".into(),
+        };
+        let one = || -> Result<(), Box<dyn core::error::Error>> { Err(d.clone())? };
+        let all = || -> Result<(), Box<dyn core::error::Error>> {
+            Err(Diagnostics(vec![d.clone(), d.clone()]))?
+        };
+        let line = "error[PR104]: regdefs/oa.yaml:42:11: OACONTROL.b: bits 4:2 overlap field `a`";
+        assert_eq!(one().unwrap_err().to_string(), line);
+        assert_eq!(all().unwrap_err().to_string(), format!("{line}\n{line}\n"));
     }
 }

@@ -198,7 +198,7 @@ pub struct WakeIr {
     pub request: u64,
     /// Address of the ack register.
     pub ack: u64,
-    /// The driver's request bit (the request register's `kernel` field).
+    /// The driver's request bit (the field the section's `request_field` names).
     pub bit: u32,
 }
 
@@ -566,6 +566,11 @@ impl Element<'_> {
     pub fn fields(&self) -> &[FieldIr] {
         &self.layout.fields
     }
+    /// `(index, count, stride)` of an array element; `None` for a plain register.
+    pub fn array_position(&self) -> Option<(u32, u32, u64)> {
+        let a = self.register.array?;
+        Some((self.index?, self.instance.count, a.stride))
+    }
 }
 
 impl Ir {
@@ -641,5 +646,15 @@ impl Ir {
     /// The layout of an instance.
     pub fn layout(&self, i: &InstanceIr) -> &LayoutIr {
         &self.layouts[i.layout]
+    }
+
+    /// The wake domain of an instance (`None`: it needs no force-wake).
+    pub fn domain_of(&self, i: &InstanceIr) -> Option<&DomainIr> {
+        i.domain.and_then(|d| self.domains.get(d))
+    }
+
+    /// The replication group of an instance (`None`: a plain register).
+    pub fn group_of(&self, i: &InstanceIr) -> Option<&GroupIr> {
+        i.replication.and_then(|g| self.groups.get(g))
     }
 }

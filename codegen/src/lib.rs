@@ -1,9 +1,14 @@
 //! perfregs-codegen: one pipeline from register descriptions to Rust.
 //!
 //! `load` (YAML -> model, located syntax/shape errors) -> `resolve` (values
-//! interpreted, located errors) -> `validate` (independent passes) -> `lower`
-//! (IR: arrays expanded, per-project views) -> `emit` (tokens with `quote`).
-//! The HAL's build script, the `regdefs!` proc-macro and the CLI all call it.
+//! interpreted, located errors; what did not resolve stays `None`) ->
+//! `validate` (independent passes, then the checked types of
+//! `validate::checked`, without those `None`s) -> `lower` (checked types ->
+//! IR: arrays kept with a count per project, layouts shared, cross
+//! references as indices) -> `emit` (tokens with `quote`) or `export` (C,
+//! Markdown, SVD from `ir::Element`). Each stage runs only if the previous
+//! one reported nothing. The HAL's build script, the `regdefs!` proc-macro
+//! and the CLI all call it.
 
 pub mod access;
 pub mod bindings;
@@ -189,11 +194,10 @@ fn compile_loaded(loaded: Vec<Loaded>, mut diags: Diagnostics) -> Result<Ir, Vec
             Document::Catalogue(_) => None,
         })
         .collect();
-    validate::validate(&blocks, &cat, &mut diags);
-    if !diags.is_empty() {
+    let Some(checked) = validate::validate(&blocks, &cat, &mut diags) else {
         return Err(diags.sorted());
-    }
-    lower::lower(&blocks, &cat).map_err(|mut e| {
+    };
+    lower::lower(&checked, &cat).map_err(|mut e| {
         e.sort_by(|a, b| {
             (&a.file, a.pos.line, a.pos.column).cmp(&(&b.file, b.pos.line, b.pos.column))
         });

@@ -1,63 +1,87 @@
-//! Lowering: validated, resolved blocks -> [`Ir`].
+//! Lowering: checked blocks ([`crate::validate::checked`]) -> [`Ir`].
 //!
-//! Assumes validation reported nothing: every register has projects, width,
-//! an address and a reset on each of its projects (PR113 map coverage), every
-//! field has bits and an access, array elements of one project lie in rows
-//! with the same wake target and group (PR127), and every request, ack, fuse
-//! and steering register named by a section exists with the fields used
-//! (PR125). Should one of these still fail, lowering reports an internal
-//! error at the item instead of guessing: nothing here falls back to a default.
+//! What validation proved arrives in the checked types and is not looked
+//! up again: every register's width and, per project, its address, reset
+//! and element count (PR114 map coverage, PR123 counts); every field's bits,
+//! access and projects; every power domain either always on or with request
+//! and ack registers and the section's `request_field`; every command
+//! field's bits.
+//!
+//! Assumes, beyond the checked types, what the cross-reference passes proved
+//! but lowering still resolves by name against the IR it builds: the request,
+//! ack, fuse and steering registers named by a section exist on each project
+//! of the section with the fields they name (`request_field`, the fuse's
+//! `field`, the steering's `multicast`/`slice`/`subslice`; PR125); every
+//! map row's `wake` and `group` name a domain and group of the row's project
+//! (PR125); array elements of one project lie in rows with the same wake
+//! target and group (PR127). Should one of these lookups still fail,
+//! lowering reports an internal error at the item instead of guessing:
+//! nothing here falls back to a default. An MMIO register or opaque range
+//! outside every address-map row has no wake domain and no replication group
+//! (the schema's rule, not a fallback).
 //!
 //! Passes, in order: sections (domains, groups, rows sorted by project and
-//! start, formats, tables); per block its enums and registers (one per
-//! description entry, arrays kept with their per-project count), with the
-//! layout-deduplication pass interning each project's field list; cross
-//! references (each instance's wake domain and replication group from the
-//! address map); the handshakes (request/ack, fuses, steering) resolved to
-//! addresses and bit positions; equal enums merged; project-scoped enum names.
+//! start, formats, tables), opaque ranges and commands; per block its enums
+//! and registers (one per description entry, arrays kept with their
+//! per-project count), with the layout-deduplication pass interning each
+//! project's field list; cross references (each instance's wake domain and
+//! replication group from the address map); the handshakes (request/ack,
+//! fuses, steering) resolved to addresses and bit positions; equal enums
+//! merged; project-scoped enum names.
 
-use crate::diag::{Code, Diagnostic, Pos};
+use crate::diag::{Diagnostic, Pos};
 use crate::ir::{
     ArrayIr, BitRange, CommandFieldIr, CommandIr, CounterIr, DomainIr, EnumIr, EnumValueIr,
     EventIr, FieldIr, FormatIr, FuseIr, GroupIr, InstanceIr, Ir, LayoutIr, MapRowIr, OpaqueRangeIr,
     RegisterIr, ScopedEnumIr, SteeringIr, TableIr, WakeIr,
 };
 use crate::model::{FusePolarity, Space};
-use crate::projects::Catalogue;
-use crate::resolve::{RBlock, RRegister};
+use crate::projects::{Catalogue, ProjectSet};
+use crate::validate::checked::{VBlock, VRegister, Wake};
 use std::collections::{HashMap, HashSet};
 
 fn text(s: &Option<String>) -> String {
     s.as_deref().unwrap_or("").trim().to_string()
 }
 
-/// Lowering state: the IR being built, the layout intern table and errors.
+/// Where an IR item is described: file (as diagnostics name it) and position.
+type Site = (String, Pos);
+
+/// A group's fuse mirror as described: `(register, field, polarity)`.
+type FuseRef = (String, String, FusePolarity);
+
+/// Lowering state: the IR being built, the layout intern table, where each
+/// domain, group and register was described (parallel to the IR's lists,
+/// for internal errors) and the errors.
 struct Lowering {
     ir: Ir,
     layouts: HashMap<(u32, bool, Vec<FieldIr>), usize>,
     names: HashSet<String>,
+    /// Per `ir.domains` entry: its site and, for a woken domain, the request
+    /// register's request-bit field.
+    domain_sites: Vec<(Site, Option<String>)>,
+    /// Per `ir.groups` entry: its site and its fuse mirror
+    /// `(register, field, polarity)`.
+    group_sites: Vec<(Site, Option<FuseRef>)>,
+    /// Per `ir.registers` entry: its site.
+    register_sites: Vec<Site>,
     errors: Vec<Diagnostic>,
 }
 
 impl Lowering {
-    fn internal(&mut self, file: &str, pos: Pos, item: &str, message: String) {
-        self.errors.push(Diagnostic {
-            code: Code::UnknownReference,
-            file: file.to_string(),
-            pos,
-            item: item.to_string(),
-            message: format!("internal: {message} (validation should have reported this)"),
-        });
+    fn internal(&mut self, (file, pos): &Site, item: &str, message: String) {
+        let d = Diagnostic::internal(file, *pos, item, &message);
+        self.errors.push(d);
     }
 
     /// The layout-deduplication pass: one [`LayoutIr`] per distinct
     /// `(width, masked, fields)`, named after the first register using it.
-    fn intern(&mut self, r: &RRegister, project: usize, width: u32, fields: Vec<FieldIr>) -> usize {
-        let key = (width, r.masked, fields);
+    fn intern(&mut self, r: &VRegister, project: usize, fields: Vec<FieldIr>) -> usize {
+        let key = (r.width, r.reg.masked, fields);
         if let Some(&i) = self.layouts.get(&key) {
             return i;
         }
-        let title = r.name.replace("{n}", "n");
+        let title = r.reg.name.replace("{n}", "n");
         let base = title.to_ascii_lowercase();
         let mut name = base.clone();
         if self.names.contains(&name) {
@@ -73,8 +97,8 @@ impl Lowering {
         self.ir.layouts.push(LayoutIr {
             name,
             title,
-            width,
-            masked: r.masked,
+            width: r.width,
+            masked: r.reg.masked,
             fields: key.2.clone(),
         });
         self.layouts.insert(key, index);
@@ -82,8 +106,8 @@ impl Lowering {
     }
 }
 
-/// Lower resolved blocks into the IR.
-pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Result<Ir, Vec<Diagnostic>> {
+/// Lower checked blocks into the IR.
+pub fn lower(blocks: &[VBlock], cat: &Catalogue) -> Result<Ir, Vec<Diagnostic>> {
     let mut l = Lowering {
         ir: Ir {
             catalogue: cat.clone(),
@@ -91,12 +115,16 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Result<Ir, Vec<Diagnostic>> 
         },
         layouts: HashMap::new(),
         names: HashSet::new(),
+        domain_sites: Vec::new(),
+        group_sites: Vec::new(),
+        register_sites: Vec::new(),
         errors: Vec::new(),
     };
-    lower_sections(blocks, &mut l.ir);
-    lower_opaque(blocks, &mut l.ir);
-    lower_commands(blocks, &mut l.ir);
-    for b in blocks {
+    lower_sections(blocks, &mut l);
+    lower_opaque(blocks, &mut l);
+    lower_commands(blocks, &mut l);
+    for vb in blocks {
+        let b = vb.block;
         let enum_base = l.ir.enums.len();
         for e in &b.enums {
             l.ir.enums.push(EnumIr {
@@ -115,22 +143,20 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Result<Ir, Vec<Diagnostic>> 
                     .collect(),
             });
         }
-        for r in &b.registers {
-            lower_register(&mut l, b, r, enum_base);
+        for r in &vb.registers {
+            lower_register(&mut l, vb, r, enum_base);
         }
-        for e in &b.events {
-            if let Some(projects) = e.projects {
-                l.ir.events.push(EventIr {
-                    external: b.source.external,
-                    counter: e.counter.clone(),
-                    projects,
-                    event: e.event.clone(),
-                    description: text(&e.description),
-                });
-            }
+        for e in &vb.events {
+            l.ir.events.push(EventIr {
+                external: b.source.external,
+                counter: e.event.counter.clone(),
+                projects: e.projects,
+                event: e.event.event.clone(),
+                description: text(&e.event.description),
+            });
         }
     }
-    cross_reference(&mut l.ir);
+    cross_reference(&mut l);
     handshakes(blocks, &mut l);
     merge_equal_enums(&mut l.ir);
     scope_enums(&mut l.ir);
@@ -141,117 +167,89 @@ pub fn lower(blocks: &[RBlock], cat: &Catalogue) -> Result<Ir, Vec<Diagnostic>> 
     }
 }
 
-fn lower_register(l: &mut Lowering, b: &RBlock, r: &RRegister, enum_base: usize) {
-    let pos = b.source.index.node(&r.path);
-    let (Some(projects), Some(width), Some(addrs), Some(resets)) =
-        (r.projects, r.width, &r.address, &r.reset)
-    else {
-        l.internal(
-            &b.source.name,
-            pos,
-            &r.name,
-            "register without projects, width, address or reset".into(),
-        );
-        return;
-    };
+fn lower_register(l: &mut Lowering, vb: &VBlock, r: &VRegister, enum_base: usize) {
+    let b = vb.block;
+    let pos = b.source.index.node(&r.reg.path);
     let mut instances = Vec::new();
-    for p in projects.iter() {
-        let count = r.count_on(p);
-        if count == 0 {
-            continue;
-        }
-        let address = addrs.iter().find(|(s, _, _)| s.contains(p)).map(|x| x.1);
-        let reset = resets.iter().find(|(s, _, _)| s.contains(p)).map(|x| x.1);
-        let (Some(address), Some(reset)) = (address, reset) else {
-            let project = &cat_name(&l.ir.catalogue, p);
-            l.internal(
-                &b.source.name,
-                pos,
-                &r.name,
-                format!("no address or reset on {project}"),
-            );
-            continue;
-        };
-        let mut fields = Vec::new();
-        for f in r
+    for at in &r.on {
+        let p = at.project;
+        let mut fields: Vec<FieldIr> = r
             .fields
             .iter()
-            .filter(|f| f.projects.is_some_and(|s| s.contains(p)))
-        {
-            let (Some((msb, lsb)), Some(access)) = (f.bits, f.access) else {
-                let fpos = b.source.index.node(&f.path);
-                l.internal(
-                    &b.source.name,
-                    fpos,
-                    &f.name,
-                    "field without bits or access".into(),
-                );
-                continue;
-            };
-            fields.push(FieldIr {
-                name: f.name.clone(),
-                lsb,
-                width: msb - lsb + 1,
-                access,
-                description: text(&f.description),
-                note: text(&f.note),
-                enum_index: f.enum_index.map(|i| i + enum_base),
-            });
-        }
+            .filter(|f| f.projects.contains(p))
+            .map(|f| FieldIr {
+                name: f.field.name.clone(),
+                lsb: f.lsb,
+                width: f.msb - f.lsb + 1,
+                access: f.access,
+                description: text(&f.field.description),
+                note: text(&f.field.note),
+                enum_index: f.field.enum_index.map(|i| i + enum_base),
+            })
+            .collect();
         fields.sort_by_key(|f| f.lsb);
-        let layout = l.intern(r, p, width, fields);
+        let layout = l.intern(r, p, fields);
         instances.push(InstanceIr {
             project: p,
-            address,
-            reset,
-            count,
+            address: at.address,
+            reset: at.reset,
+            count: at.count,
             layout,
             domain: None,
             replication: None,
         });
     }
-    if instances.is_empty() {
-        return;
-    }
     // Relative to the description folder, so generated text is the same in any checkout.
     let file = &b.source.rel_name;
+    let reg = r.reg;
+    l.register_sites.push((b.source.name.clone(), pos));
     l.ir.registers.push(RegisterIr {
-        name: r.name.clone(),
+        name: reg.name.clone(),
         block: b.block.clone(),
         space: b.space,
         document: b.document.clone(),
         defined_at: format!("{file}:{}:{}", pos.line, pos.column),
-        title: text(&r.title),
-        description: text(&r.description),
-        prm: text(&r.prm),
-        note: text(&r.note),
-        width,
-        masked: r.masked,
-        array: r.array.map(|(_, stride)| ArrayIr { stride }),
+        title: text(&reg.title),
+        description: text(&reg.description),
+        prm: text(&reg.prm),
+        note: text(&reg.note),
+        width: r.width,
+        masked: reg.masked,
+        array: reg.array.map(|(_, stride)| ArrayIr { stride }),
         instances,
         external: b.source.external,
-        config: r.config,
+        config: reg.config,
     });
 }
 
-fn cat_name(cat: &Catalogue, p: usize) -> String {
-    cat.projects
-        .get(p)
-        .map_or_else(|| format!("project #{p}"), |x| x.name.clone())
-}
-
 /// Power domains, groups, map rows, formats and tables.
-fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
-    for b in blocks {
+fn lower_sections(blocks: &[VBlock], l: &mut Lowering) {
+    for vb in blocks {
+        let b = vb.block;
         let s = &b.sections;
-        for d in &s.domains {
+        let site = |path: &str| (b.source.name.clone(), b.source.index.node(path));
+        for d in &vb.domains {
+            let (request, ack, field) = match d.wake {
+                Wake::AlwaysOn => (None, None, None),
+                Wake::Handshake {
+                    request,
+                    ack,
+                    request_field,
+                } => (
+                    Some(request.to_string()),
+                    Some(ack.to_string()),
+                    Some(request_field.to_string()),
+                ),
+            };
+            let d = d.domain;
             for p in d.projects.iter() {
-                ir.domains.push(DomainIr {
+                l.domain_sites.push((site(&d.path), field.clone()));
+                l.ir.domains.push(DomainIr {
                     project: p,
                     name: d.name.clone(),
                     always_on: d.always_on,
-                    request: d.request.clone(),
-                    ack: d.ack.clone(),
+                    request: request.clone(),
+                    ack: ack.clone(),
                     wake: None,
                     external: b.source.external,
                     description: d.description.clone(),
@@ -260,7 +258,8 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
         }
         for g in &s.groups {
             for p in g.projects.iter() {
-                ir.groups.push(GroupIr {
+                l.group_sites.push((site(&g.path), g.fuse.clone()));
+                l.ir.groups.push(GroupIr {
                     project: p,
                     name: g.name.clone(),
                     instances: g.instances,
@@ -270,6 +269,7 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
                 });
             }
         }
+        let ir = &mut l.ir;
         for r in &s.rows {
             for p in r.projects.iter() {
                 ir.map.push(MapRowIr {
@@ -320,26 +320,40 @@ fn lower_sections(blocks: &[RBlock], ir: &mut Ir) {
             });
         }
     }
-    ir.map.sort_by_key(|r| (r.project, r.start));
+    l.ir.map.sort_by_key(|r| (r.project, r.start));
+}
+
+/// The wake domain of the map row holding `addr` on project `p` (`Ok(None)`
+/// outside every row or in a row without one), or the name of a wake
+/// target that is not a domain of the project.
+fn wake_at(ir: &Ir, p: usize, addr: u64) -> Result<Option<usize>, String> {
+    let Some(w) = ir.row_at(p, addr).and_then(|r| r.wake.as_deref()) else {
+        return Ok(None);
+    };
+    ir.domains
+        .iter()
+        .position(|d| d.project == p && d.name == w)
+        .map(Some)
+        .ok_or_else(|| w.to_string())
 }
 
 /// Opaque ranges, one per project, sorted by project and start, each with
 /// the wake domain of the map row holding it (validation checked that one
 /// row target covers the whole range).
-fn lower_opaque(blocks: &[RBlock], ir: &mut Ir) {
+fn lower_opaque(blocks: &[VBlock], l: &mut Lowering) {
     let mut out = Vec::new();
-    for b in blocks {
+    for b in blocks.iter().map(|vb| vb.block) {
         for o in &b.sections.opaque {
             let pos = b.source.index.node(&o.path);
             for p in o.projects.iter() {
-                let domain = ir
-                    .row_at(p, o.start)
-                    .and_then(|r| r.wake.as_deref())
-                    .and_then(|w| {
-                        ir.domains
-                            .iter()
-                            .position(|d| d.project == p && d.name == w)
-                    });
+                let domain = match wake_at(&l.ir, p, o.start) {
+                    Ok(d) => d,
+                    Err(w) => {
+                        let site = (b.source.name.clone(), pos);
+                        l.internal(&site, &o.name, format!("no power domain `{w}`"));
+                        None
+                    }
+                };
                 out.push(OpaqueRangeIr {
                     project: p,
                     name: o.name.clone(),
@@ -356,33 +370,47 @@ fn lower_opaque(blocks: &[RBlock], ir: &mut Ir) {
         }
     }
     out.sort_by_key(|r| (r.project, r.start));
-    ir.opaque = out;
+    l.ir.opaque = out;
 }
 
 /// Commands, one per project: the dwords present there, renumbered, and
 /// their fields with the project's constant values.
-fn lower_commands(blocks: &[RBlock], ir: &mut Ir) {
-    for b in blocks {
-        for c in &b.sections.commands {
+fn lower_commands(blocks: &[VBlock], l: &mut Lowering) {
+    for vb in blocks {
+        let b = vb.block;
+        for vc in &vb.commands {
+            let c = vc.command;
             let pos = b.source.index.node(&c.path);
             for p in c.projects.iter() {
                 let mut fields = Vec::new();
-                let present = c.dwords.iter().filter(|w| w.projects.contains(p));
+                let present = vc.dwords.iter().filter(|(w, _)| w.projects.contains(p));
                 let mut dwords = 0;
-                for (k, w) in present.enumerate() {
+                for (k, (_, wfields)) in present.enumerate() {
                     dwords = k as u32 + 1;
-                    for f in w.fields.iter().filter(|f| f.projects.contains(p)) {
-                        let Some((msb, lsb)) = f.bits else { continue };
-                        let value = f
-                            .value
-                            .as_ref()
-                            .and_then(|v| v.iter().find(|(s, _, _)| s.contains(p)))
-                            .map(|x| x.1);
+                    for vf in wfields.iter().filter(|f| f.field.projects.contains(p)) {
+                        let f = vf.field;
+                        // PR114: a value map covers the field's projects.
+                        let value = match &f.value {
+                            None => None,
+                            Some(v) => match v.iter().find(|(s, _, _)| s.contains(p)) {
+                                Some(x) => Some(x.1),
+                                None => {
+                                    let site = (b.source.name.clone(), pos);
+                                    let item = format!("{}.{}", c.name, f.name);
+                                    let what = format!(
+                                        "no value on {}",
+                                        l.ir.catalogue.names(ProjectSet(1 << p))
+                                    );
+                                    l.internal(&site, &item, what);
+                                    continue;
+                                }
+                            },
+                        };
                         fields.push(CommandFieldIr {
                             name: f.name.clone(),
                             dword: k as u32,
-                            lsb,
-                            width: msb - lsb + 1,
+                            lsb: vf.lsb,
+                            width: vf.msb - vf.lsb + 1,
                             value,
                             description: f.description.clone(),
                             note: f.note.clone(),
@@ -390,7 +418,7 @@ fn lower_commands(blocks: &[RBlock], ir: &mut Ir) {
                     }
                 }
                 fields.sort_by_key(|f| (f.dword, f.lsb));
-                ir.commands.push(CommandIr {
+                l.ir.commands.push(CommandIr {
                     project: p,
                     name: c.name.clone(),
                     title: c.title.clone(),
@@ -408,83 +436,72 @@ fn lower_commands(blocks: &[RBlock], ir: &mut Ir) {
 }
 
 /// Each MMIO instance's wake domain and replication group, from the map row
-/// holding element 0 (validation checked that all elements agree). A power
-/// domain's request register is written to wake the domain, so it needs no
-/// force-wake itself (Linux i915 intel_uncore.c / intel_gt_regs.h), whatever its table row says.
-fn cross_reference(ir: &mut Ir) {
-    let domain_of: HashMap<(usize, &str), usize> = ir
-        .domains
-        .iter()
-        .enumerate()
-        .map(|(i, d)| ((d.project, d.name.as_str()), i))
-        .collect();
-    let group_of: HashMap<(usize, &str), usize> = ir
-        .groups
-        .iter()
-        .enumerate()
-        .map(|(i, g)| ((g.project, g.name.as_str()), i))
-        .collect();
-    let requests: Vec<(usize, &str)> = ir
+/// holding element 0 (validation checked that all elements agree); outside
+/// every row, neither. A power domain's request register is written to wake
+/// the domain, so it needs no force-wake itself (Linux i915 intel_uncore.c /
+/// intel_gt_regs.h), whatever its table row says.
+fn cross_reference(l: &mut Lowering) {
+    let ir = &l.ir;
+    let requests: HashSet<(usize, &str)> = ir
         .domains
         .iter()
         .filter_map(|d| d.request.as_deref().map(|r| (d.project, r)))
         .collect();
     let mut found = Vec::new();
+    let mut missing = Vec::new();
     for (ri, reg) in ir.registers.iter().enumerate() {
         if reg.space != Space::Mmio {
             continue;
         }
         for (ii, inst) in reg.instances.iter().enumerate() {
-            let Some(row) = ir.row_at(inst.project, inst.address) else {
-                continue;
+            let p = inst.project;
+            let is_request =
+                (0..inst.count).any(|n| requests.contains(&(p, reg.element_name(n).as_str())));
+            let domain = match wake_at(ir, p, inst.address) {
+                Ok(d) if !is_request => d,
+                Ok(_) => None,
+                Err(w) => {
+                    missing.push((ri, format!("no power domain `{w}`")));
+                    None
+                }
             };
-            let is_request = (0..inst.count).any(|n| {
-                let name = reg.element_name(n);
-                requests
-                    .iter()
-                    .any(|&(p, r)| p == inst.project && r == name)
-            });
-            let domain = if is_request {
-                None
-            } else {
-                row.wake
-                    .as_deref()
-                    .and_then(|w| domain_of.get(&(inst.project, w)).copied())
-            };
-            let group = row
-                .group
-                .as_deref()
-                .and_then(|g| group_of.get(&(inst.project, g)).copied());
+            let group = ir
+                .row_at(p, inst.address)
+                .and_then(|r| r.group.as_deref())
+                .and_then(|g| {
+                    let i = ir.groups.iter().position(|x| x.project == p && x.name == g);
+                    if i.is_none() {
+                        missing.push((ri, format!("no replication group `{g}`")));
+                    }
+                    i
+                });
             found.push((ri, ii, domain, group));
         }
     }
     for (ri, ii, domain, group) in found {
-        let inst = &mut ir.registers[ri].instances[ii];
+        let inst = &mut l.ir.registers[ri].instances[ii];
         inst.domain = domain;
         inst.replication = group;
+    }
+    for (ri, message) in missing {
+        let site = l.register_sites[ri].clone();
+        let name = l.ir.registers[ri].name.clone();
+        l.internal(&site, &name, message);
     }
 }
 
 /// Request/ack registers, fuse mirrors and steering selectors resolved to
-/// addresses and bit positions.
-fn handshakes(blocks: &[RBlock], l: &mut Lowering) {
+/// addresses and bit positions, through the fields the sections name.
+fn handshakes(blocks: &[VBlock], l: &mut Lowering) {
     // (project, element name) -> (address, layout, domain)
     let mut regs: HashMap<(usize, String), (u64, usize, Option<usize>)> = HashMap::new();
-    for e in
-        l.ir.catalogue
-            .projects
-            .iter()
-            .enumerate()
-            .flat_map(|(p, _)| {
-                l.ir.elements(p).map(move |e| {
-                    (
-                        (p, e.name.clone()),
-                        (e.address, e.instance.layout, e.instance.domain),
-                    )
-                })
-            })
-    {
-        regs.insert(e.0, e.1);
+    for p in 0..l.ir.catalogue.projects.len() {
+        for e in l.ir.elements(p) {
+            regs.insert(
+                (p, e.name.clone()),
+                (e.address, e.instance.layout, e.instance.domain),
+            );
+        }
     }
     let field = |ir: &Ir, layout: usize, name: &str| -> Option<BitRange> {
         ir.layouts[layout]
@@ -496,120 +513,73 @@ fn handshakes(blocks: &[RBlock], l: &mut Lowering) {
                 width: f.width,
             })
     };
-    let here = |name: &str| -> (String, Pos) {
-        blocks
-            .iter()
-            .find_map(|b| {
-                let s = &b.sections;
-                let path = s
-                    .domains
-                    .iter()
-                    .find(|d| d.name == name)
-                    .map(|d| d.path.clone())
-                    .or_else(|| {
-                        s.groups
-                            .iter()
-                            .find(|g| g.name == name)
-                            .map(|g| g.path.clone())
-                    })
-                    .or_else(|| s.steering.iter().find(|x| x.2 == name).map(|x| x.0.clone()))?;
-                Some((b.source.name.clone(), b.source.index.node(&path)))
-            })
-            .unwrap_or_else(|| ("<input>".into(), Pos { line: 1, column: 1 }))
-    };
     let mut wake_index: HashMap<usize, usize> = HashMap::new();
     for di in 0..l.ir.domains.len() {
         let d = &l.ir.domains[di];
-        if d.always_on {
+        let (site, request_field) = &l.domain_sites[di];
+        let (Some(request), Some(ack), Some(request_field)) = (&d.request, &d.ack, request_field)
+        else {
+            continue; // always on
+        };
+        let p = d.project;
+        let req = regs.get(&(p, request.clone()));
+        let ack = regs.get(&(p, ack.clone()));
+        let bit = req.and_then(|r| field(&l.ir, r.1, request_field));
+        let (Some(req), Some(ack), Some(bit)) = (req, ack, bit) else {
+            let (site, name) = (site.clone(), d.name.clone());
+            let message = format!(
+                "request register with a `{request_field}` field, or ack register, missing"
+            );
+            l.internal(&site, &name, message);
             continue;
-        }
-        let (p, name) = (d.project, d.name.clone());
-        let req = d.request.as_ref().and_then(|r| regs.get(&(p, r.clone())));
-        let ack = d.ack.as_ref().and_then(|r| regs.get(&(p, r.clone())));
-        let bit = req.and_then(|r| field(&l.ir, r.1, "kernel"));
-        match (req, ack, bit) {
-            (Some(req), Some(ack), Some(bit)) => {
-                let n = wake_index.entry(p).or_insert(0);
-                l.ir.domains[di].wake = Some(WakeIr {
-                    index: *n,
-                    request: req.0,
-                    ack: ack.0,
-                    bit: bit.lsb,
-                });
-                *n += 1;
-            }
-            _ => {
-                let (file, pos) = here(&name);
-                l.internal(
-                    &file,
-                    pos,
-                    &name,
-                    "request register with a `kernel` field, or ack register, missing".into(),
-                );
-            }
-        }
+        };
+        let n = wake_index.entry(p).or_insert(0);
+        l.ir.domains[di].wake = Some(WakeIr {
+            index: *n,
+            request: req.0,
+            ack: ack.0,
+            bit: bit.lsb,
+        });
+        *n += 1;
     }
-    let mut fuses = Vec::new();
-    for b in blocks {
-        for g in &b.sections.groups {
-            let Some((reg, fname, pol)) = &g.fuse else {
-                continue;
-            };
-            for p in g.projects.iter() {
-                let got = regs
-                    .get(&(p, reg.clone()))
-                    .and_then(|r| field(&l.ir, r.1, fname).map(|f| (r, f)));
-                let Some((r, f)) = got else {
-                    let pos = b.source.index.node(&g.path);
-                    l.internal(
-                        &b.source.name,
-                        pos,
-                        &g.name,
-                        format!("fuse `{reg}.{fname}` missing"),
-                    );
-                    continue;
-                };
-                let gi =
-                    l.ir.groups
-                        .iter()
-                        .position(|x| x.project == p && x.name == g.name);
-                fuses.push((
-                    gi,
-                    FuseIr {
-                        register: reg.clone(),
-                        field: fname.clone(),
-                        address: r.0,
-                        lsb: f.lsb,
-                        width: f.width,
-                        set_means_present: *pol == FusePolarity::Enable,
-                        domain: r.2,
-                    },
-                ));
-            }
-        }
+    for gi in 0..l.ir.groups.len() {
+        let (site, fuse) = &l.group_sites[gi];
+        let Some((reg, fname, pol)) = fuse else {
+            continue;
+        };
+        let g = &l.ir.groups[gi];
+        let got = regs
+            .get(&(g.project, reg.clone()))
+            .and_then(|r| field(&l.ir, r.1, fname).map(|f| (r, f)));
+        let Some((r, f)) = got else {
+            let (site, name) = (site.clone(), g.name.clone());
+            l.internal(&site, &name, format!("fuse `{reg}.{fname}` missing"));
+            continue;
+        };
+        l.ir.groups[gi].fuse = Some(FuseIr {
+            register: reg.clone(),
+            field: fname.clone(),
+            address: r.0,
+            lsb: f.lsb,
+            width: f.width,
+            set_means_present: *pol == FusePolarity::Enable,
+            domain: r.2,
+        });
     }
-    for (gi, fuse) in fuses {
-        if let Some(gi) = gi {
-            l.ir.groups[gi].fuse = Some(fuse);
-        }
-    }
-    for b in blocks {
-        for (path, set, reg) in &b.sections.steering {
-            for p in set.iter() {
+    for b in blocks.iter().map(|vb| vb.block) {
+        for st in &b.sections.steering {
+            let reg = &st.register;
+            for p in st.projects.iter() {
                 let got = regs.get(&(p, reg.clone())).and_then(|r| {
-                    let mc = field(&l.ir, r.1, "multicast")?;
-                    let slice = field(&l.ir, r.1, "slice_id")?;
-                    let subslice = field(&l.ir, r.1, "subslice_id")?;
+                    let [mc, slice, subslice] = &st.roles;
+                    let mc = field(&l.ir, r.1, &mc.1)?;
+                    let slice = field(&l.ir, r.1, &slice.1)?;
+                    let subslice = field(&l.ir, r.1, &subslice.1)?;
                     Some((*r, mc, slice, subslice))
                 });
                 let Some(((address, _, own_domain), mc, slice, subslice)) = got else {
-                    let pos = b.source.index.node(path);
-                    l.internal(
-                        &b.source.name,
-                        pos,
-                        reg,
-                        "steering selector fields missing".into(),
-                    );
+                    let site = (b.source.name.clone(), b.source.index.node(&st.path));
+                    l.internal(&site, reg, "steering selector fields missing".into());
                     continue;
                 };
                 let fuse_domain =

@@ -204,6 +204,10 @@ pub struct OpaqueRangeDef {
 pub struct PowerDomainsDef {
     /// Project expression.
     pub projects: String,
+    /// The field of each request register of these domains that is the
+    /// driver's request bit (required when a domain has a request register).
+    #[serde(default)]
+    pub request_field: Option<String>,
     /// Domains.
     pub domains: Vec<PowerDomainDef>,
 }
@@ -234,9 +238,10 @@ pub struct PowerDomainDef {
 pub struct ReplicationGroupsDef {
     /// Project expression.
     pub projects: String,
-    /// The steering (MCR selector) register used for CPU accesses.
+    /// The steering (MCR selector) register used for CPU accesses, with
+    /// the roles of its fields.
     #[serde(default)]
-    pub steering: Option<String>,
+    pub steering: Option<SteeringDef>,
     /// Groups.
     pub groups: Vec<ReplicationGroupDef>,
 }
@@ -255,6 +260,21 @@ pub struct ReplicationGroupDef {
     /// What it is.
     #[serde(default)]
     pub description: Option<String>,
+}
+
+/// The steering (MCR selector) register and the fields that play each
+/// role in a steered access.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SteeringDef {
+    /// Register name.
+    pub register: String,
+    /// Field that, set, makes writes go to every instance.
+    pub multicast: String,
+    /// Field that selects the slice of a unicast access.
+    pub slice: String,
+    /// Field that selects the subslice of a unicast access.
+    pub subslice: String,
 }
 
 /// A fuse mirror field.

@@ -25,8 +25,26 @@ pub struct RDomain {
     pub request: Option<String>,
     /// Ack register.
     pub ack: Option<String>,
+    /// The section's `request_field` (the request register's request bit)
+    /// and its node path (the domain's `request` when omitted).
+    pub request_field: (Option<String>, String),
     /// Description.
     pub description: String,
+}
+
+/// A steering (MCR selector) register and the fields of its roles, on a
+/// set of projects.
+#[derive(Debug, Clone)]
+pub struct RSteering {
+    /// Node path of the `steering` mapping.
+    pub path: String,
+    /// Projects.
+    pub projects: ProjectSet,
+    /// Register name.
+    pub register: String,
+    /// Field names of the roles: multicast, slice, subslice (the key of
+    /// each is the path's last segment).
+    pub roles: [(&'static str, String); 3],
 }
 
 /// A replication group on a set of projects.
@@ -225,8 +243,8 @@ pub struct RSections {
     pub formats: Vec<RFormat>,
     /// Tables.
     pub tables: Vec<RTable>,
-    /// `(path, projects, register)` of the steering selectors for CPU accesses.
-    pub steering: Vec<(String, ProjectSet, String)>,
+    /// The steering selectors for CPU accesses.
+    pub steering: Vec<RSteering>,
     /// Opaque address ranges.
     pub opaque: Vec<ROpaque>,
     /// GPU commands.
@@ -259,7 +277,12 @@ pub fn resolve_sections(
             continue;
         };
         for (j, dom) in d.domains.iter().enumerate() {
+            let request_field = match &d.request_field {
+                Some(f) => (Some(f.clone()), format!("{path}/request_field")),
+                None => (None, format!("{path}/domains/{j}/request")),
+            };
             out.domains.push(RDomain {
+                request_field,
                 path: format!("{path}/domains/{j}"),
                 projects: p,
                 name: dom.name.clone(),
@@ -275,9 +298,17 @@ pub fn resolve_sections(
         let Some(p) = projects(&g.projects, path.clone(), "replication_groups", diags) else {
             continue;
         };
-        if let Some(reg) = &g.steering {
-            out.steering
-                .push((format!("{path}/steering"), p, reg.clone()));
+        if let Some(st) = &g.steering {
+            out.steering.push(RSteering {
+                path: format!("{path}/steering"),
+                projects: p,
+                register: st.register.clone(),
+                roles: [
+                    ("multicast", st.multicast.clone()),
+                    ("slice", st.slice.clone()),
+                    ("subslice", st.subslice.clone()),
+                ],
+            });
         }
         for (j, grp) in g.groups.iter().enumerate() {
             out.groups.push(RGroup {

@@ -1,36 +1,19 @@
 //! Broken descriptions: each fixture must give exactly the listed diagnostics,
 //! with their codes and `line:column`, and never a panic.
 
+#[path = "support/fixtures.rs"]
+mod fixtures;
 #[path = "support/harness.rs"]
 mod harness;
 #[path = "support/mutate.rs"]
 mod mutate;
 
+use fixtures::{compile, fixture};
 use perfregs_codegen::{compile_sources, STANDARD_PROJECTS};
-use std::path::Path;
-
-fn fixture(name: &str) -> (String, String) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    (name.to_string(), text)
-}
 
 fn diagnose(names: &[&str]) -> Vec<String> {
     let sources: Vec<_> = names.iter().map(|n| fixture(n)).collect();
-    match compile_sources(&sources, Some(("projects.yaml", STANDARD_PROJECTS))) {
-        Ok(_) => Vec::new(),
-        Err(diags) => diags
-            .iter()
-            .map(|d| {
-                format!(
-                    "{} {}:{}:{} {}",
-                    d.code, d.file, d.pos.line, d.pos.column, d.item
-                )
-            })
-            .collect(),
-    }
+    compile(&sources).err().unwrap_or_default()
 }
 
 #[track_caller]
@@ -191,20 +174,20 @@ fn power_domains_groups_maps_formats_tables() {
             "PR128 sections.yaml:19:14 IN_RESERVED",
             "PR112 sections.yaml:23:14 STRADDLE",
             "PR127 sections.yaml:23:14 STRADDLE",
-            "PR124 sections.yaml:29:9 render",
-            "PR125 sections.yaml:30:33 media",
-            "PR131 sections.yaml:31:17 gt",
-            "PR125 sections.yaml:36:45 l3bank",
-            "PR126 sections.yaml:42:46 row 0x2700..0x27ff",
-            "PR126 sections.yaml:43:18 row 0x2780..0x28ff",
-            "PR126 sections.yaml:44:76 row 0x8150..0x815f",
-            "PR125 sections.yaml:45:45 row 0x9000..0x93ff",
-            "PR126 sections.yaml:47:18 row 0x913c..0x913f",
-            "PR129 sections.yaml:56:43 A4_HDR.B0",
-            "PR129 sections.yaml:57:43 A4_HDR.C2",
-            "PR129 sections.yaml:57:43 A4_HDR.C3",
-            "PR129 sections.yaml:61:11 SPLIT",
-            "PR130 sections.yaml:70:9 pairs",
+            "PR124 sections.yaml:30:9 render",
+            "PR125 sections.yaml:31:33 media",
+            "PR131 sections.yaml:32:17 gt",
+            "PR125 sections.yaml:37:45 l3bank",
+            "PR126 sections.yaml:43:46 row 0x2700..0x27ff",
+            "PR126 sections.yaml:44:18 row 0x2780..0x28ff",
+            "PR126 sections.yaml:45:76 row 0x8150..0x815f",
+            "PR125 sections.yaml:46:45 row 0x9000..0x93ff",
+            "PR126 sections.yaml:48:18 row 0x913c..0x913f",
+            "PR129 sections.yaml:57:43 A4_HDR.B0",
+            "PR129 sections.yaml:58:43 A4_HDR.C2",
+            "PR129 sections.yaml:58:43 A4_HDR.C3",
+            "PR129 sections.yaml:62:11 SPLIT",
+            "PR130 sections.yaml:71:9 pairs",
         ],
     );
 }
@@ -316,21 +299,9 @@ fn diagnostics_print_file_line_column() {
 }
 
 fn diagnose_text(text: &str) -> Vec<String> {
-    match compile_sources(
-        &[("t.yaml".to_string(), text.to_string())],
-        Some(("p", STANDARD_PROJECTS)),
-    ) {
-        Ok(_) => Vec::new(),
-        Err(diags) => diags
-            .iter()
-            .map(|d| {
-                format!(
-                    "{} {}:{}:{} {}",
-                    d.code, d.file, d.pos.line, d.pos.column, d.item
-                )
-            })
-            .collect(),
-    }
+    compile(&[("t.yaml".to_string(), text.to_string())])
+        .err()
+        .unwrap_or_default()
 }
 
 // Regressions found by the long mutation run (`tests/mutation.rs`).
@@ -445,4 +416,24 @@ fn mutated_descriptions_never_panic() {
         "{}",
         report.summary()
     );
+}
+
+/// The role fields are declared, not guessed: a request register without
+/// the section's `request_field`, a `request_field` or steering role that
+/// is not a field of its register, a `request_field` wider than one bit, a
+/// steering register that does not exist, and a steering mapping without
+/// every role are located errors.
+#[test]
+fn role_fields_are_declared() {
+    expect(
+        "roles.yaml",
+        &[
+            "PR124 roles.yaml:23:30 gt",
+            "PR125 roles.yaml:25:20 render",
+            "PR124 roles.yaml:29:20 media",
+            "PR125 roles.yaml:34:63 STEER",
+            "PR125 roles.yaml:38:27 NO_STEER",
+        ],
+    );
+    expect("roles_missing.yaml", &["PR003 roles_missing.yaml:11:15 "]);
 }

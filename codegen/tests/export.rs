@@ -10,7 +10,14 @@ use std::process::Command;
 use svd_parser::svd::{self, ModifiedWriteValues, ReadAction};
 
 fn fixture_ir() -> Ir {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/export");
+    folder_ir("export")
+}
+
+/// The IR of the fixture folder `tests/fixtures/<name>`.
+fn folder_ir(name: &str) -> Ir {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
     perfregs_codegen::compile_path(&dir).unwrap_or_else(|d| {
         panic!(
             "fixture does not compile:\n{}",
@@ -24,6 +31,16 @@ fn fixture_ir() -> Ir {
 
 fn project(ir: &Ir, name: &str) -> usize {
     ir.catalogue.find(name).unwrap()
+}
+
+/// The lines of `doc`, after asserting that each expected line is one of them.
+#[track_caller]
+fn has_lines<'a>(doc: &'a str, expected: &[&str]) -> Vec<&'a str> {
+    let lines: Vec<&str> = doc.lines().collect();
+    for e in expected {
+        assert!(lines.contains(e), "missing line {e:?} in\n{doc}");
+    }
+    lines
 }
 
 /// Parse with the default (weak) validation and again with strict validation.
@@ -304,10 +321,7 @@ fn c_header_of_fixture_has_expected_lines_and_compiles() {
         "\t{ 0xA000, 0x3FFFF, \"render\" },",
         "#endif /* PERFREGS_HSW_REGS_H */",
     ];
-    let lines: Vec<&str> = h.lines().collect();
-    for e in expected {
-        assert!(lines.contains(&e), "missing line {e:?} in\n{h}");
-    }
+    let lines = has_lines(&h, &expected);
     // Address order, and exactly one register macro per register.
     let regs: Vec<&str> = lines
         .iter()
@@ -373,7 +387,6 @@ int main(void) { return ranges[2].domain == 0 && ranges[3].end == 0x3FFFF ? 0 : 
 fn markdown_of_fixture_has_tables() {
     let ir = fixture_ir();
     let md = export(&ir, project(&ir, "hsw"), Format::Markdown);
-    let lines: Vec<&str> = md.lines().collect();
     let expected = [
         "# HSW register reference",
         "## Registers",
@@ -398,9 +411,7 @@ fn markdown_of_fixture_has_tables() {
         "| 0x8000 | 0x8FFF | render | slice | 2 | sliceid[0..1] |",
         "| 0x9000 | 0x9FFF | (reserved) |  | 1 |  |",
     ];
-    for e in expected {
-        assert!(lines.contains(&e), "missing line {e:?} in\n{md}");
-    }
+    let lines = has_lines(&md, &expected);
     // One table row and one section per register.
     let rows = lines
         .iter()
@@ -518,16 +529,7 @@ fn every_project_of_regdefs_exports() {
 // and the shipped NOA_UNIT and MI_REPORT_PERF_COUNT).
 
 fn extras_ir() -> Ir {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/export_extra");
-    perfregs_codegen::compile_path(&dir).unwrap_or_else(|d| {
-        panic!(
-            "fixture does not compile:\n{}",
-            d.iter()
-                .map(|e| e.to_string())
-                .collect::<Vec<_>>()
-                .join("\n")
-        )
-    })
+    folder_ir("export_extra")
 }
 
 /// `ir` without its opaque ranges and commands (the documents as they were
@@ -570,10 +572,7 @@ fn c_header_of_extras_has_ranges_and_command_macros_and_compiles() {
         "#define HSW_MI_TEST_REPORT_DW2_REPORT_ID_SHIFT 0",
         "#define HSW_MI_TEST_REPORT_DW2_REPORT_ID_MASK REG_GENMASK(31, 0) /* bits 31:0; Report ID. */",
     ];
-    let lines: Vec<&str> = hsw.lines().collect();
-    for e in expected {
-        assert!(lines.contains(&e), "missing line {e:?} in\n{hsw}");
-    }
+    has_lines(&hsw, &expected);
     // Variable fields have no _VALUE; HSW has no upper address dword.
     assert!(!hsw.contains("_DW1_ADDRESS_VALUE") && !hsw.contains("ADDRESS_HIGH"));
     // BDW: no force-wake table, so no wake domain; 4 dwords, report ID in dword 3.
@@ -632,7 +631,6 @@ int main(void) { return 0; }
 fn markdown_of_extras_has_range_table_and_command_sections() {
     let ir = extras_ir();
     let md = export(&ir, project(&ir, "bdw"), Format::Markdown);
-    let lines: Vec<&str> = md.lines().collect();
     let expected = [
         "## Opaque ranges",
         "| Name | Start | End | Wake domain | Config | Description |",
@@ -652,9 +650,7 @@ fn markdown_of_extras_has_range_table_and_command_sections() {
         "| 2 | 31:0 | address_high |  | Address bits 63:32. |",
         "| 3 | 31:0 | report_id |  | Report ID. |",
     ];
-    for e in expected {
-        assert!(lines.contains(&e), "missing line {e:?} in\n{md}");
-    }
+    let lines = has_lines(&md, &expected);
     // One row per field, in dword order; the register table is unchanged.
     let rows: Vec<&str> = lines
         .iter()

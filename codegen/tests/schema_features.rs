@@ -2,31 +2,12 @@
 //! `opaque_ranges:` and `commands:` in block files. Valid uses reach the IR;
 //! invalid ones give located diagnostics.
 
+#[path = "support/fixtures.rs"]
+mod fixtures;
+
+use fixtures::{compile, fixture};
 use perfregs_codegen::ir::ConfigKind;
-use perfregs_codegen::{compile_sources, Ir, STANDARD_PROJECTS};
 use std::path::Path;
-
-fn fixture(name: &str) -> (String, String) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    (name.to_string(), text)
-}
-
-fn compile(sources: &[(String, String)]) -> Result<Ir, Vec<String>> {
-    compile_sources(sources, Some(("projects.yaml", STANDARD_PROJECTS))).map_err(|diags| {
-        diags
-            .iter()
-            .map(|d| {
-                format!(
-                    "{} {}:{}:{} {}",
-                    d.code, d.file, d.pos.line, d.pos.column, d.item
-                )
-            })
-            .collect()
-    })
-}
 
 /// `text` with the lines containing `from` replaced by `to`.
 fn edit(text: &str, from: &str, to: &str) -> String {

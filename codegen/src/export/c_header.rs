@@ -17,9 +17,8 @@ use super::{
     command_bits, command_mask, commands_of, dword_fields, hex, hex_width, one_line, opaque_domain,
     opaque_of, project_name, project_title, registers_in_order, summary,
 };
-use super::{FlatInstance as InstanceIr, FlatRegister as RegisterIr};
 use crate::access::Access;
-use crate::ir::{FieldIr, Ir};
+use crate::ir::{Element, FieldIr, Ir};
 use crate::model::Space;
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -102,7 +101,7 @@ pub(super) fn render(ir: &Ir, p: usize) -> String {
     for (name, def) in HELPERS {
         let _ = writeln!(out, "#ifndef {name}\n#define {def}\n#endif");
     }
-    if regs.iter().any(|(r, _)| r.masked) {
+    if regs.iter().any(|e| e.register.masked) {
         out.push_str(
             "\n/* Masked registers: bits 31:16 are write enables of bits 15:0 (i915 style). */\n",
         );
@@ -111,9 +110,9 @@ pub(super) fn render(ir: &Ir, p: usize) -> String {
         }
     }
 
-    for (r, inst) in &regs {
+    for e in &regs {
         out.push('\n');
-        register(&mut out, ir, &prefix, r, inst, &mut defined);
+        register(&mut out, ir, &prefix, e, &mut defined);
     }
 
     opaque(&mut out, ir, p, &prefix, &mut defined);
@@ -125,17 +124,16 @@ pub(super) fn render(ir: &Ir, p: usize) -> String {
 }
 
 /// One register: comment, address, fields, enum values.
-fn register(
-    out: &mut String,
-    ir: &Ir,
-    prefix: &str,
-    r: &RegisterIr,
-    inst: &InstanceIr,
-    defined: &mut HashSet<String>,
-) {
-    let name = format!("{prefix}_{}", c_ident(&r.name));
+fn register(out: &mut String, ir: &Ir, prefix: &str, e: &Element, defined: &mut HashSet<String>) {
+    let (r, inst) = (e.register, e.instance);
+    let name = format!("{prefix}_{}", c_ident(&e.name));
     out.push_str("/*\n");
-    let _ = writeln!(out, " * {}: {}", r.name, comment_text(&one_line(&r.title)));
+    let _ = writeln!(
+        out,
+        " * {}: {}",
+        e.name,
+        comment_text(&one_line(&e.text(&r.title)))
+    );
     if !r.prm.trim().is_empty() {
         let _ = writeln!(out, " * PRM: {}", comment_text(&one_line(&r.prm)));
     }
@@ -148,19 +146,24 @@ fn register(
         r.width,
         hex_width(inst.reset, r.width)
     );
-    if let Some(d) = &inst.domain {
-        let _ = write!(facts, ", wake domain {}", comment_text(d));
+    if let Some(d) = ir.domain_of(inst) {
+        let _ = write!(facts, ", wake domain {}", comment_text(&d.name));
     }
-    if let Some((g, n)) = &inst.replication {
-        let _ = write!(facts, ", replicated per {} (x{n})", comment_text(g));
+    if let Some(g) = ir.group_of(inst) {
+        let _ = write!(
+            facts,
+            ", replicated per {} (x{})",
+            comment_text(&g.name),
+            g.instances
+        );
     }
     let _ = writeln!(out, "{facts}");
-    if let Some((template, index, count, stride)) = &r.array {
+    if let Some((index, count, stride)) = e.array_position() {
         let _ = writeln!(
             out,
             " * Element {index} of {} ({count} elements, stride {}).",
-            comment_text(template),
-            hex(*stride)
+            comment_text(&r.name),
+            hex(stride)
         );
     }
     if r.masked {
@@ -169,10 +172,10 @@ fn register(
         out.push_str(" * _MASKED_FIELD(mask, value).\n");
     }
     out.push_str(" */\n");
-    define(out, defined, &name, &hex(inst.address), None);
+    define(out, defined, &name, &hex(e.address), None);
 
     let wide = r.width > 32;
-    let mut fields: Vec<&FieldIr> = inst.fields.iter().collect();
+    let mut fields: Vec<&FieldIr> = e.fields().iter().collect();
     fields.sort_by_key(|f| std::cmp::Reverse(f.lsb));
     for f in fields {
         let fname = format!("{name}_{}", c_ident(&f.name.to_ascii_uppercase()));
@@ -183,7 +186,7 @@ fn register(
             (false, true) => format!("REG_GENMASK64({}, {})", f.msb(), f.lsb),
         };
         let mut note = access_note(f.access).to_string();
-        let desc = summary(&f.description);
+        let desc = summary(&e.text(&f.description));
         if !desc.is_empty() {
             let _ = write!(note, "; {}", comment_text(&desc));
         }

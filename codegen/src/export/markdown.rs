@@ -9,8 +9,7 @@ use super::{
     bits, command_bits, commands_of, dword_fields, field_reset, hex, hex_width, one_line,
     opaque_domain, opaque_of, project_name, project_title, registers_in_order, summary,
 };
-use super::{FlatInstance as InstanceIr, FlatRegister as RegisterIr};
-use crate::ir::{FieldIr, Ir};
+use crate::ir::{Element, FieldIr, Ir};
 use crate::model::Space;
 use std::fmt::Write as _;
 
@@ -56,25 +55,26 @@ pub(super) fn render(ir: &Ir, p: usize) -> String {
     } else {
         let _ = writeln!(out, "{REGISTER_TABLE_HEADER}");
         out.push_str("|---|---|---|---|---|---|---|\n");
-        for (r, i) in &regs {
+        for e in &regs {
+            let r = e.register;
             let _ = writeln!(
                 out,
                 "| {} | [{}](#{}) | {} | {} | {} | {} | {} |",
-                address(r, i),
-                r.name,
-                anchor(&r.name),
-                cell(&r.title),
+                address(e),
+                e.name,
+                anchor(&e.name),
+                cell(&e.text(&r.title)),
                 r.width,
-                hex_width(i.reset, r.width),
-                i.domain.as_deref().map(cell).unwrap_or_else(|| "-".into()),
-                replication(i),
+                hex_width(e.instance.reset, r.width),
+                domain(ir, e),
+                replication(ir, e),
             );
         }
     }
 
-    for (r, i) in &regs {
+    for e in &regs {
         out.push('\n');
-        register(&mut out, ir, r, i);
+        register(&mut out, ir, e);
     }
 
     opaque(&mut out, ir, p);
@@ -86,13 +86,14 @@ pub(super) fn render(ir: &Ir, p: usize) -> String {
 }
 
 /// One register section.
-fn register(out: &mut String, ir: &Ir, r: &RegisterIr, i: &InstanceIr) {
-    let _ = writeln!(out, "## {}\n", r.name);
-    let title = one_line(&r.title);
+fn register(out: &mut String, ir: &Ir, e: &Element) {
+    let (r, i) = (e.register, e.instance);
+    let _ = writeln!(out, "## {}\n", e.name);
+    let title = one_line(&e.text(&r.title));
     if !title.is_empty() {
         let _ = writeln!(out, "**{}**\n", prose(&title));
     }
-    let _ = writeln!(out, "- Address: {} (block `{}`)", address(r, i), r.block);
+    let _ = writeln!(out, "- Address: {} (block `{}`)", address(e), r.block);
     let _ = writeln!(
         out,
         "- Width: {} bits; reset {}",
@@ -103,18 +104,19 @@ fn register(out: &mut String, ir: &Ir, r: &RegisterIr, i: &InstanceIr) {
         let _ = writeln!(
             out,
             "- Wake domain: {}; replication: {}",
-            i.domain.as_deref().map(cell).unwrap_or_else(|| "-".into()),
-            replication(i)
+            domain(ir, e),
+            replication(ir, e)
         );
     }
     if r.masked {
         out.push_str("- Masked: bits 31:16 enable the write of bits 15:0\n");
     }
-    if let Some((template, index, count, stride)) = &r.array {
+    if let Some((index, count, stride)) = e.array_position() {
         let _ = writeln!(
             out,
-            "- Array: element {index} of `{template}` ({count} elements, stride {})",
-            hex(*stride)
+            "- Array: element {index} of `{}` ({count} elements, stride {})",
+            r.name,
+            hex(stride)
         );
     }
     if !r.prm.trim().is_empty() {
@@ -124,11 +126,13 @@ fn register(out: &mut String, ir: &Ir, r: &RegisterIr, i: &InstanceIr) {
         let _ = writeln!(out, "- Source: {}", prose(&one_line(&r.document)));
     }
     out.push('\n');
-    let desc = r.description.trim();
+    let desc = e.text(&r.description);
+    let desc = desc.trim();
     if !desc.is_empty() {
         let _ = writeln!(out, "{}\n", prose(desc));
     }
-    let note = r.note.trim();
+    let note = e.text(&r.note);
+    let note = note.trim();
     if !note.is_empty() {
         let quoted: Vec<String> = prose(note)
             .lines()
@@ -142,13 +146,13 @@ fn register(out: &mut String, ir: &Ir, r: &RegisterIr, i: &InstanceIr) {
             .collect();
         let _ = writeln!(out, "> **Note:**\n>\n{}\n", quoted.join("\n"));
     }
-    if i.fields.is_empty() {
+    if e.fields().is_empty() {
         out.push_str("No fields: every bit is reserved.\n");
         return;
     }
     let _ = writeln!(out, "{FIELD_TABLE_HEADER}");
     out.push_str("|---|---|---|---|---|---|\n");
-    let mut fields: Vec<&FieldIr> = i.fields.iter().collect();
+    let mut fields: Vec<&FieldIr> = e.fields().iter().collect();
     fields.sort_by_key(|f| std::cmp::Reverse(f.lsb));
     for f in fields {
         let _ = writeln!(
@@ -158,7 +162,7 @@ fn register(out: &mut String, ir: &Ir, r: &RegisterIr, i: &InstanceIr) {
             f.name,
             f.access.as_str(),
             hex(field_reset(i.reset, f)),
-            cell(&summary(&f.description)),
+            cell(&summary(&e.text(&f.description))),
             values(ir, f),
         );
     }
@@ -209,14 +213,7 @@ fn commands(out: &mut String, ir: &Ir, p: usize) {
             let _ = writeln!(out, "- PRM: {}", prose(&one_line(&c.prm)));
         }
         out.push('\n');
-        let desc = c.description.trim();
-        if !desc.is_empty() {
-            let _ = writeln!(out, "{}\n", prose(desc));
-        }
-        let note = c.note.trim();
-        if !note.is_empty() {
-            let _ = writeln!(out, "Note: {}\n", prose(&one_line(note)));
-        }
+        text_and_note(out, &c.description, &c.note);
         let _ = writeln!(out, "{COMMAND_TABLE_HEADER}");
         out.push_str("|---|---|---|---|---|\n");
         for dw in 0..c.dwords {
@@ -238,6 +235,19 @@ fn commands(out: &mut String, ir: &Ir, p: usize) {
     }
 }
 
+/// A description as a paragraph and a note on one `Note:` line, each
+/// only if not empty.
+fn text_and_note(out: &mut String, description: &str, note: &str) {
+    let desc = description.trim();
+    if !desc.is_empty() {
+        let _ = writeln!(out, "{}\n", prose(desc));
+    }
+    let note = note.trim();
+    if !note.is_empty() {
+        let _ = writeln!(out, "Note: {}\n", prose(&one_line(note)));
+    }
+}
+
 /// The report formats of the project.
 fn formats(out: &mut String, ir: &Ir, p: usize) {
     let fs: Vec<_> = ir.formats.iter().filter(|f| f.project == p).collect();
@@ -251,14 +261,7 @@ fn formats(out: &mut String, ir: &Ir, p: usize) {
             "\n### {}\n\nFormat code (select) {}, {} bytes.\n",
             f.name, f.select, f.size
         );
-        let desc = f.description.trim();
-        if !desc.is_empty() {
-            let _ = writeln!(out, "{}\n", prose(desc));
-        }
-        let note = f.note.trim();
-        if !note.is_empty() {
-            let _ = writeln!(out, "Note: {}\n", prose(&one_line(note)));
-        }
+        text_and_note(out, &f.description, &f.note);
         out.push_str("| Offset | Counter | Bits | High byte |\n|---|---|---|---|\n");
         for c in &f.counters {
             let _ = writeln!(
@@ -350,18 +353,24 @@ fn map(out: &mut String, ir: &Ir, p: usize) {
 }
 
 /// Address cell: hex, with the space unless MMIO.
-fn address(r: &RegisterIr, i: &InstanceIr) -> String {
-    match r.space {
-        Space::Mmio => hex(i.address),
-        Space::Msr => format!("{} (MSR)", hex(i.address)),
-        Space::Pci => format!("{} (PCI config)", hex(i.address)),
+fn address(e: &Element) -> String {
+    match e.register.space {
+        Space::Mmio => hex(e.address),
+        Space::Msr => format!("{} (MSR)", hex(e.address)),
+        Space::Pci => format!("{} (PCI config)", hex(e.address)),
     }
 }
 
+/// Wake domain cell: its name, or `-`.
+fn domain(ir: &Ir, e: &Element) -> String {
+    ir.domain_of(e.instance)
+        .map_or_else(|| "-".into(), |d| cell(&d.name))
+}
+
 /// Replication cell: `group x n`, or `-`.
-fn replication(i: &InstanceIr) -> String {
-    match &i.replication {
-        Some((g, n)) => format!("{} x{n}", cell(g)),
+fn replication(ir: &Ir, e: &Element) -> String {
+    match ir.group_of(e.instance) {
+        Some(g) => format!("{} x{}", cell(&g.name), g.instances),
         None => "-".into(),
     }
 }

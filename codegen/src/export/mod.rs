@@ -19,8 +19,7 @@ mod c_header;
 mod markdown;
 mod svd;
 
-use crate::ir::{CommandFieldIr, CommandIr, FieldIr, Ir, OpaqueRangeIr};
-use crate::model::Space;
+use crate::ir::{CommandFieldIr, CommandIr, Element, FieldIr, Ir, OpaqueRangeIr};
 use std::fmt;
 use std::str::FromStr;
 
@@ -81,7 +80,7 @@ impl fmt::Display for ParseFormatError {
     }
 }
 
-impl std::error::Error for ParseFormatError {}
+impl core::error::Error for ParseFormatError {}
 
 impl FromStr for Format {
     type Err = ParseFormatError;
@@ -126,96 +125,13 @@ fn project_title(ir: &Ir, project: usize) -> String {
         .unwrap_or_default()
 }
 
-/// One register element as the exporters list it: arrays expanded, `{n}`
-/// replaced by the element index in every text.
-#[derive(Debug, Clone)]
-pub(crate) struct FlatRegister {
-    /// Element name (`CEC3_0`).
-    pub name: String,
-    /// Block name.
-    pub block: String,
-    /// Address space.
-    pub space: Space,
-    /// Source document.
-    pub document: String,
-    /// Title.
-    pub title: String,
-    /// Description.
-    pub description: String,
-    /// PRM locator.
-    pub prm: String,
-    /// Note.
-    pub note: String,
-    /// 32 or 64.
-    pub width: u32,
-    /// Masked register.
-    pub masked: bool,
-    /// `(template, index, count, stride)` for array elements.
-    pub array: Option<(String, u32, u32, u64)>,
-}
-
-/// The element on its project.
-#[derive(Debug, Clone)]
-pub(crate) struct FlatInstance {
-    /// Address.
-    pub address: u64,
-    /// Reset value.
-    pub reset: u64,
-    /// Fields by ascending lsb, texts with the element index.
-    pub fields: Vec<FieldIr>,
-    /// Wake domain name.
-    pub domain: Option<String>,
-    /// `(group, instances)` when replicated.
-    pub replication: Option<(String, u32)>,
-}
-
-/// The registers of a project in address order (by space, address, name).
-fn registers_in_order(ir: &Ir, project: usize) -> Vec<(FlatRegister, FlatInstance)> {
-    let mut regs: Vec<_> = ir
-        .elements(project)
-        .map(|e| {
-            let r = e.register;
-            let fields = e
-                .fields()
-                .iter()
-                .map(|f| FieldIr {
-                    description: e.text(&f.description),
-                    note: e.text(&f.note),
-                    ..f.clone()
-                })
-                .collect();
-            (
-                FlatRegister {
-                    name: e.name.clone(),
-                    block: r.block.clone(),
-                    space: r.space,
-                    document: r.document.clone(),
-                    title: e.text(&r.title),
-                    description: e.text(&r.description),
-                    prm: r.prm.clone(),
-                    note: e.text(&r.note),
-                    width: r.width,
-                    masked: r.masked,
-                    array: match (r.array, e.index) {
-                        (Some(a), Some(n)) => Some((r.name.clone(), n, e.instance.count, a.stride)),
-                        _ => None,
-                    },
-                },
-                FlatInstance {
-                    address: e.address,
-                    reset: e.instance.reset,
-                    fields,
-                    domain: e.instance.domain.map(|d| ir.domains[d].name.clone()),
-                    replication: e.instance.replication.map(|g| {
-                        let g = &ir.groups[g];
-                        (g.name.clone(), g.instances)
-                    }),
-                },
-            )
-        })
-        .collect();
-    regs.sort_by(|(ra, ia), (rb, ib)| {
-        (ra.space, ia.address, &ra.name).cmp(&(rb.space, ib.address, &rb.name))
+/// The register elements of a project in address order (by space,
+/// address, name); each exporter reads an element's texts through
+/// [`Element::text`], so `{n}` becomes its index.
+fn registers_in_order(ir: &Ir, project: usize) -> Vec<Element<'_>> {
+    let mut regs: Vec<Element> = ir.elements(project).collect();
+    regs.sort_by(|a, b| {
+        (a.register.space, a.address, &a.name).cmp(&(b.register.space, b.address, &b.name))
     });
     regs
 }

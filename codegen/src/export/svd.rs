@@ -15,9 +15,8 @@ use super::{
     hex, hex_width, opaque_domain, opaque_of, project_name, project_title, registers_in_order,
     width_mask,
 };
-use super::{FlatInstance as InstanceIr, FlatRegister as RegisterIr};
 use crate::access::Access;
-use crate::ir::{FieldIr, Ir, OpaqueRangeIr};
+use crate::ir::{Element, FieldIr, Ir, OpaqueRangeIr};
 use crate::model::Space;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt::Write as _;
@@ -53,7 +52,7 @@ fn svd_access(a: Access) -> Option<SvdAccess> {
 }
 
 /// The registers of one block on the project, in address order.
-type BlockRegs<'a> = Vec<(&'a RegisterIr, &'a InstanceIr)>;
+type BlockRegs<'a> = Vec<&'a Element<'a>>;
 
 /// What a `<peripheral>` holds.
 enum Contents<'a> {
@@ -74,11 +73,11 @@ pub(super) fn render(ir: &Ir, p: usize) -> String {
 
     // Peripherals: registers grouped by (block, space), in address order.
     let mut blocks: BTreeMap<(String, Space), BlockRegs> = BTreeMap::new();
-    for (r, i) in &regs {
+    for e in &regs {
         blocks
-            .entry((r.block.clone(), r.space))
+            .entry((e.register.block.clone(), e.register.space))
             .or_default()
-            .push((r, i));
+            .push(e);
     }
     let spaces_of: BTreeMap<&str, BTreeSet<Space>> =
         blocks.keys().fold(BTreeMap::new(), |mut m, (b, s)| {
@@ -88,7 +87,7 @@ pub(super) fn render(ir: &Ir, p: usize) -> String {
     let mut peripherals: Vec<(String, Space, u64, Contents)> = blocks
         .iter()
         .map(|((block, space), rs)| {
-            let base = rs.iter().map(|(_, i)| i.address).min().unwrap_or(0);
+            let base = rs.iter().map(|e| e.address).min().unwrap_or(0);
             let mut name = ident(&block.to_ascii_uppercase());
             if spaces_of.get(block.as_str()).is_some_and(|s| s.len() > 1) {
                 name = format!("{name}_{}", space.as_str().to_ascii_uppercase());
@@ -137,18 +136,11 @@ pub(super) fn render(ir: &Ir, p: usize) -> String {
 }
 
 /// One `<peripheral>`.
-fn peripheral(
-    out: &mut String,
-    ir: &Ir,
-    name: &str,
-    space: Space,
-    base: u64,
-    regs: &[(&RegisterIr, &InstanceIr)],
-) {
-    let block = regs.first().map(|(r, _)| r.block.as_str()).unwrap_or("");
+fn peripheral(out: &mut String, ir: &Ir, name: &str, space: Space, base: u64, regs: &[&Element]) {
+    let block = regs.first().map_or("", |e| e.register.block.as_str());
     let documents: BTreeSet<&str> = regs
         .iter()
-        .map(|(r, _)| r.document.trim())
+        .map(|e| e.register.document.trim())
         .filter(|d| !d.is_empty())
         .collect();
     let mut desc = format!("Block {block} ({})", space_words(space));
@@ -161,7 +153,7 @@ fn peripheral(
     }
     let end = regs
         .iter()
-        .map(|(r, i)| i.address - base + u64::from(r.width / 8))
+        .map(|e| e.address - base + u64::from(e.register.width / 8))
         .max()
         .unwrap_or(4);
     out.push_str("    <peripheral>\n");
@@ -184,8 +176,8 @@ fn peripheral(
     out.push_str("      </addressBlock>\n");
     out.push_str("      <registers>\n");
     let mut used = HashSet::new();
-    for (r, i) in regs {
-        register(out, ir, &mut used, base, r, i);
+    for e in regs {
+        register(out, ir, &mut used, base, e);
     }
     out.push_str("      </registers>\n");
     out.push_str("    </peripheral>\n");
@@ -227,17 +219,12 @@ fn opaque(out: &mut String, ir: &Ir, name: &str, o: &OpaqueRangeIr) {
 }
 
 /// One `<register>`.
-fn register(
-    out: &mut String,
-    ir: &Ir,
-    used: &mut HashSet<String>,
-    base: u64,
-    r: &RegisterIr,
-    i: &InstanceIr,
-) {
-    let name = unique(used, ident(&r.name));
-    let mut desc = r.title.trim().to_string();
-    let body = r.description.trim();
+fn register(out: &mut String, ir: &Ir, used: &mut HashSet<String>, base: u64, e: &Element) {
+    let (r, i) = (e.register, e.instance);
+    let name = unique(used, ident(&e.name));
+    let mut desc = e.text(&r.title).trim().to_string();
+    let body = e.text(&r.description);
+    let body = body.trim();
     if !body.is_empty() {
         if !desc.is_empty() {
             desc.push_str("\n\n");
@@ -247,8 +234,8 @@ fn register(
     if r.masked {
         desc.push_str("\n\nMasked register: bits 31:16 enable the write of bits 15:0.");
     }
-    let fields: Vec<(&FieldIr, SvdAccess)> = i
-        .fields
+    let fields: Vec<(&FieldIr, SvdAccess)> = e
+        .fields()
         .iter()
         .filter_map(|f| svd_access(f.access).map(|a| (f, a)))
         .collect();
@@ -267,7 +254,7 @@ fn register(
     let _ = writeln!(
         out,
         "          <addressOffset>0x{:X}</addressOffset>",
-        i.address - base
+        e.address - base
     );
     let _ = writeln!(out, "          <size>{}</size>", r.width);
     let _ = writeln!(out, "          <access>{access}</access>");
@@ -288,7 +275,8 @@ fn register(
             let fname = unique(&mut used_fields, ident(&f.name.to_ascii_uppercase()));
             out.push_str("            <field>\n");
             let _ = writeln!(out, "              <name>{fname}</name>");
-            let d = f.description.trim();
+            let d = e.text(&f.description);
+            let d = d.trim();
             if !d.is_empty() {
                 let _ = writeln!(out, "              <description>{}</description>", xml(d));
             }

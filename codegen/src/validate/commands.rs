@@ -1,42 +1,19 @@
-//! Validation of GPU command layouts: names, project subsets, fields inside
-//! their dword without overlaps, constants that fit their field, one
-//! command of a name per project.
+//! Validation of GPU command layouts: a dword on each project, project
+//! subsets, fields inside their dword without overlaps, constants that fit
+//! their field. The command's name (its case, one per project) is checked
+//! with the other section names (`sections::names`).
 
-use super::{is_snake, is_upper_snake};
+use super::is_snake;
 use crate::diag::{Code, Diagnostics};
 use crate::projects::{Catalogue, ProjectSet};
 use crate::resolve::RBlock;
-use std::collections::HashMap;
 
 /// Every check of every command.
 pub(super) fn commands(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
-    let mut seen: HashMap<(usize, &str), ()> = HashMap::new();
     for b in blocks {
         let s = &b.source;
         for c in &b.sections.commands {
             let name = c.name.as_str();
-            if !is_upper_snake(name) || name.contains("{n}") {
-                d.push(s.diag(
-                    Code::BadName,
-                    &format!("{}/name", c.path),
-                    name,
-                    "command name must be UPPER_SNAKE_CASE".into(),
-                ));
-            }
-            let dup = c
-                .projects
-                .iter()
-                .filter(|&p| seen.insert((p, name), ()).is_some())
-                .fold(ProjectSet::EMPTY, |a, p| a.union(ProjectSet(1 << p)));
-            if !dup.is_empty() {
-                let set = dup;
-                d.push(s.diag(
-                    Code::DuplicateName,
-                    &format!("{}/name", c.path),
-                    name,
-                    format!("command `{name}` is already defined for {}", cat.names(set)),
-                ));
-            }
             for p in c.projects.iter() {
                 if !c.dwords.iter().any(|w| w.projects.contains(p)) {
                     d.push(s.diag(
@@ -81,20 +58,22 @@ pub(super) fn commands(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                 }
                 for (i, f) in w.fields.iter().enumerate() {
                     let item = format!("{name}.{}", f.name);
+                    // A diagnostic at key `key` of this field.
+                    let at = |code, key: &str, message| {
+                        s.diag(code, &format!("{}/{key}", f.path), &item, message)
+                    };
                     if !is_snake(&f.name) {
-                        d.push(s.diag(
+                        d.push(at(
                             Code::BadName,
-                            &format!("{}/name", f.path),
-                            &item,
+                            "name",
                             "command field name must be snake_case and not a Rust keyword".into(),
                         ));
                     }
                     let extra = ProjectSet(f.projects.0 & !w.projects.0);
                     if !extra.is_empty() {
-                        d.push(s.diag(
+                        d.push(at(
                             Code::FieldProjectsNotSubset,
-                            &format!("{}/projects", f.path),
-                            &item,
+                            "projects",
                             format!(
                                 "the field names {}, where its dword does not exist",
                                 cat.names(extra)
@@ -103,10 +82,9 @@ pub(super) fn commands(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                     }
                     let Some((msb, lsb)) = f.bits else { continue };
                     if msb > 31 {
-                        d.push(s.diag(
+                        d.push(at(
                             Code::FieldOutsideRegister,
-                            &format!("{}/bits", f.path),
-                            &item,
+                            "bits",
                             format!("bits {msb}:{lsb} lie outside the 32-bit dword"),
                         ));
                         continue;
@@ -135,10 +113,9 @@ pub(super) fn commands(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                             continue;
                         }
                         if mask(msb, lsb) & mask(m2, l2) != 0 {
-                            d.push(s.diag(
+                            d.push(at(
                                 Code::OverlappingFields,
-                                &format!("{}/bits", f.path),
-                                &item,
+                                "bits",
                                 format!(
                                     "bits {msb}:{lsb} overlap field `{}` ({m2}:{l2}) on {}",
                                     g.name,

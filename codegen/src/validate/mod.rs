@@ -1,5 +1,11 @@
-//! Validation passes. Each pass is independent: it reads the resolved blocks,
-//! skips what did not resolve, and reports every problem it finds.
+//! Validation: independent passes over the resolved blocks, then the
+//! checked model for lowering.
+//!
+//! Each pass reads the resolved blocks, skips what did not resolve (that was
+//! reported by resolution) and reports every problem it finds; no pass relies
+//! on another having run. When no pass reported anything, [`validate`] hands
+//! back [`checked::VBlock`]s, in which what the passes proved is no longer an
+//! `Option` (see [`checked`]).
 
 use crate::access::Access;
 use crate::diag::{Code, Diagnostics};
@@ -35,14 +41,31 @@ pub const PASSES: &[Pass] = &[
     commands::commands,
 ];
 
+pub mod checked;
 mod commands;
 mod opaque;
 mod sections;
 
-/// Run every pass.
-pub fn validate(blocks: &[RBlock], cat: &Catalogue, diags: &mut Diagnostics) {
+/// Run every pass; when none reported a problem (nothing was in `diags`
+/// either), the checked blocks for lowering. `None` when `diags` holds a
+/// problem; an internal error of the checked model is added to `diags`.
+pub fn validate<'a>(
+    blocks: &'a [RBlock],
+    cat: &Catalogue,
+    diags: &mut Diagnostics,
+) -> Option<Vec<checked::VBlock<'a>>> {
     for pass in PASSES {
         pass(blocks, cat, diags);
+    }
+    if !diags.is_empty() {
+        return None;
+    }
+    match checked::check(blocks, cat) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            diags.0.extend(e);
+            None
+        }
     }
 }
 
@@ -130,6 +153,19 @@ fn label(r: &RRegister, f: &RField) -> String {
     format!("{}.{}", r.name, f.name)
 }
 
+/// A diagnostic at key `key` of field `f` of register `r`, about `REG.field`.
+fn field_diag(
+    b: &RBlock,
+    r: &RRegister,
+    f: &RField,
+    code: Code,
+    key: &str,
+    message: String,
+) -> crate::diag::Diagnostic {
+    b.source
+        .diag(code, &format!("{}/{key}", f.path), &label(r, f), message)
+}
+
 /// Fields lie inside the register; masked registers keep fields in 15:0.
 fn field_ranges(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
     for b in blocks {
@@ -146,14 +182,16 @@ fn field_ranges(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
             for f in &r.fields {
                 let Some((msb, lsb)) = f.bits else { continue };
                 if msb >= width {
-                    d.push(b.source.diag(
+                    d.push(field_diag(
+                        b,
+                        r,
+                        f,
                         Code::FieldOutsideRegister,
-                        &format!("{}/bits", f.path),
-                        &label(r, f),
+                        "bits",
                         format!("bits {msb}:{lsb} lie outside the {width}-bit register"),
                     ));
                 } else if r.masked && msb > 15 {
-                    d.push(b.source.diag(Code::MaskedLayout, &format!("{}/bits", f.path), &label(r, f), format!("bits {msb}:{lsb}: a masked register's fields must lie in 15:0 (31:16 are the write enables)")));
+                    d.push(field_diag(b, r, f, Code::MaskedLayout, "bits", format!("bits {msb}:{lsb}: a masked register's fields must lie in 15:0 (31:16 are the write enables)")));
                 }
             }
         }
@@ -171,58 +209,63 @@ fn mask(msb: u32, lsb: u32) -> u64 {
     (if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }) << lsb
 }
 
+/// Every pair `(f, g, common)` of fields of one register, `g` described
+/// before `f`, that exist together on the projects `common` (not empty).
+fn meeting_fields(r: &RRegister) -> impl Iterator<Item = (&RField, &RField, ProjectSet)> {
+    r.fields.iter().enumerate().flat_map(move |(i, f)| {
+        r.fields[..i].iter().filter_map(move |g| {
+            let common = f.projects?.intersect(g.projects?);
+            (!common.is_empty()).then_some((f, g, common))
+        })
+    })
+}
+
 /// Fields that share a project must not share a bit.
 fn field_overlaps(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
     for b in blocks {
         for r in &b.registers {
-            for (i, f) in r.fields.iter().enumerate() {
-                let (Some((m1, l1)), Some(p1)) = (f.bits, f.projects) else {
+            for (f, g, common) in meeting_fields(r) {
+                let (Some((m1, l1)), Some((m2, l2))) = (f.bits, g.bits) else {
                     continue;
                 };
-                for g in &r.fields[..i] {
-                    let (Some((m2, l2)), Some(p2)) = (g.bits, g.projects) else {
-                        continue;
-                    };
-                    let common = p1.intersect(p2);
-                    if !common.is_empty() && mask(m1, l1) & mask(m2, l2) != 0 {
-                        d.push(b.source.diag(
-                            Code::OverlappingFields,
-                            &format!("{}/bits", f.path),
-                            &label(r, f),
-                            format!(
-                                "bits {m1}:{l1} overlap field `{}` ({m2}:{l2}) on {}",
-                                g.name,
-                                cat.names(common)
-                            ),
-                        ));
-                    }
+                if mask(m1, l1) & mask(m2, l2) != 0 {
+                    let on = cat.names(common);
+                    d.push(field_diag(
+                        b,
+                        r,
+                        f,
+                        Code::OverlappingFields,
+                        "bits",
+                        format!(
+                            "bits {m1}:{l1} overlap field `{}` ({m2}:{l2}) on {on}",
+                            g.name
+                        ),
+                    ));
                 }
             }
         }
     }
 }
 
-/// A field name appears once per project.
+/// A field name appears once per project (reported once per field, at the
+/// later one, naming the first it repeats).
 fn duplicate_fields(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
     for b in blocks {
         for r in &b.registers {
-            for (i, f) in r.fields.iter().enumerate() {
-                let Some(p1) = f.projects else { continue };
-                if let Some(g) = r.fields[..i].iter().find(|g| {
-                    g.name == f.name && g.projects.is_some_and(|p2| !p1.intersect(p2).is_empty())
-                }) {
-                    let common = p1.intersect(g.projects.unwrap_or_default());
-                    d.push(b.source.diag(
-                        Code::DuplicateField,
-                        &format!("{}/name", f.path),
-                        &label(r, f),
-                        format!(
-                            "field `{}` is defined twice for {}",
-                            g.name,
-                            cat.names(common)
-                        ),
-                    ));
+            let mut reported = std::collections::HashSet::new();
+            for (f, g, common) in meeting_fields(r) {
+                if g.name != f.name || !reported.insert(&f.path) {
+                    continue;
                 }
+                let on = cat.names(common);
+                d.push(field_diag(
+                    b,
+                    r,
+                    f,
+                    Code::DuplicateField,
+                    "name",
+                    format!("field `{}` is defined twice for {on}", g.name),
+                ));
             }
         }
     }
@@ -236,10 +279,12 @@ fn field_projects(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
             for f in &r.fields {
                 let Some(fp) = f.projects else { continue };
                 if !fp.subset_of(rp) {
-                    d.push(b.source.diag(
+                    d.push(field_diag(
+                        b,
+                        r,
+                        f,
                         Code::FieldProjectsNotSubset,
-                        &format!("{}/projects", f.path),
-                        &label(r, f),
+                        "projects",
                         format!(
                             "field names {}, where register {} does not exist",
                             cat.names(ProjectSet(fp.0 & !rp.0)),
@@ -368,7 +413,7 @@ fn resets(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
                     }
                     if let Some(fr) = f.reset {
                         if fr != fv {
-                            d.push(b.source.diag(Code::ResetMismatch, &format!("{}/reset", f.path), &label(r, f), format!("field reset {fr:#x} disagrees with register reset {value:#x} (field bits give {fv:#x}) on {}", cat.names(common))));
+                            d.push(field_diag(b, r, f, Code::ResetMismatch, "reset", format!("field reset {fr:#x} disagrees with register reset {value:#x} (field bits give {fv:#x}) on {}", cat.names(common))));
                         }
                     }
                 }

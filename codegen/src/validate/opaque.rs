@@ -63,11 +63,14 @@ pub(super) fn opaque_ranges(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnost
         let s = &b.source;
         for o in &b.sections.opaque {
             let item = o.name.as_str();
+            // A diagnostic at key `key` of this range.
+            let at_key = |code, key: &str, message| {
+                s.diag(code, &format!("{}/{key}", o.path), item, message)
+            };
             if !is_upper_snake(item) || item.contains("{n}") {
-                d.push(s.diag(
+                d.push(at_key(
                     Code::BadName,
-                    &format!("{}/name", o.path),
-                    item,
+                    "name",
                     "opaque range name must be UPPER_SNAKE_CASE".into(),
                 ));
             }
@@ -84,27 +87,21 @@ pub(super) fn opaque_ranges(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnost
                 continue;
             }
             if o.start > o.end {
-                d.push(s.diag(
+                d.push(at_key(
                     Code::MapRow,
-                    &format!("{}/end", o.path),
-                    item,
+                    "end",
                     format!("end {:#x} is below start {:#x}", o.end, o.start),
                 ));
             }
             if o.start % 4 != 0 {
-                d.push(s.diag(
+                d.push(at_key(
                     Code::Misaligned,
-                    &format!("{}/start", o.path),
-                    item,
+                    "start",
                     format!("start {:#x} is not dword aligned", o.start),
                 ));
             }
             if o.end % 4 != 3 {
-                d.push(s.diag(
-                    Code::Misaligned,
-                    &format!("{}/end", o.path),
-                    item,
-                    format!(
+                d.push(at_key(Code::Misaligned, "end", format!(
                         "end {:#x} is not the last byte of a dword (an inclusive end ends in 3, 7, B or F)",
                         o.end
                     ),
@@ -144,10 +141,9 @@ pub(super) fn opaque_ranges(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnost
                     continue;
                 }
                 if other.name == o.name {
-                    d.push(s.diag(
+                    d.push(at_key(
                         Code::DuplicateName,
-                        &format!("{}/name", o.path),
-                        item,
+                        "name",
                         format!(
                             "opaque range `{}` is already defined for {}",
                             o.name,

@@ -9,8 +9,9 @@ use crate::resolve::RBlock;
 use crate::sections::RMapRow;
 use std::collections::{HashMap, HashSet};
 
-/// (project, register name) -> field names, over every file.
-fn register_names(blocks: &[RBlock]) -> HashMap<(usize, String), Vec<String>> {
+/// (project, register element name) -> its fields there (name and bits),
+/// over every file.
+fn register_names(blocks: &[RBlock]) -> Regs {
     let mut out = HashMap::new();
     for b in blocks {
         for r in &b.registers {
@@ -23,7 +24,7 @@ fn register_names(blocks: &[RBlock]) -> HashMap<(usize, String), Vec<String>> {
                         .fields
                         .iter()
                         .filter(|f| f.projects.is_some_and(|s| s.contains(p)))
-                        .map(|f| f.name.clone())
+                        .map(|f| (f.name.clone(), f.bits))
                         .collect();
                     out.insert((p, name.clone()), fields);
                 }
@@ -33,98 +34,99 @@ fn register_names(blocks: &[RBlock]) -> HashMap<(usize, String), Vec<String>> {
     out
 }
 
-/// Names have the right case and are unique per project.
+/// Names of power domains, replication groups, report formats, tables and
+/// commands have the right case and are unique per project (and kind).
 pub(super) fn names(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
-    let mut seen: HashMap<(&str, usize, String), ()> = HashMap::new();
-    let mut check = |kind: &'static str,
-                     name: &str,
-                     set: ProjectSet,
-                     path: &str,
-                     b: &RBlock,
-                     d: &mut Diagnostics| {
-        let dup: Vec<usize> = set
-            .iter()
-            .filter(|&p| seen.insert((kind, p, name.to_string()), ()).is_some())
-            .collect();
-        if !dup.is_empty() {
-            let on = ProjectSet(dup.iter().fold(0, |m, p| m | 1 << p));
-            d.push(b.source.diag(
-                Code::DuplicateName,
-                &format!("{path}/name"),
-                name,
-                format!("{kind} `{name}` is defined twice for {}", cat.names(on)),
-            ));
-        }
-    };
+    let mut seen: HashSet<(&str, usize, &str)> = HashSet::new();
+    let upper = |n: &str| is_upper_snake(n) && !n.contains("{n}");
     for b in blocks {
         let s = &b.sections;
-        for x in &s.domains {
-            if !is_snake(&x.name) {
-                d.push(b.source.diag(
-                    Code::BadName,
-                    &format!("{}/name", x.path),
-                    &x.name,
-                    "power domain names are lower case".into(),
-                ));
+        // (kind, name, projects, path, case rule, what the rule says)
+        type Rule = fn(&str) -> bool;
+        let items = s
+            .domains
+            .iter()
+            .map(|x| ("power domain", &x.name, x.projects, &x.path))
+            .map(|i| (i, is_snake as Rule, "power domain names are lower case"))
+            .chain(s.groups.iter().map(|x| {
+                let i = ("replication group", &x.name, x.projects, &x.path);
+                (
+                    i,
+                    is_snake as Rule,
+                    "replication group names are lower case",
+                )
+            }))
+            .chain(s.formats.iter().map(|x| {
+                let i = ("report format", &x.name, x.projects, &x.path);
+                (i, upper as Rule, "report format names are UPPER_SNAKE_CASE")
+            }))
+            .chain(s.tables.iter().map(|x| {
+                let i = ("table", &x.name, x.projects, &x.path);
+                (i, is_snake as Rule, "table names are snake_case")
+            }))
+            .chain(s.commands.iter().map(|x| {
+                let i = ("command", &x.name, x.projects, &x.path);
+                (i, upper as Rule, "command name must be UPPER_SNAKE_CASE")
+            }));
+        for ((kind, name, set, path), rule, says) in items {
+            let at = format!("{path}/name");
+            if !rule(name) {
+                d.push(b.source.diag(Code::BadName, &at, name, says.into()));
             }
-            check("power domain", &x.name, x.projects, &x.path, b, d);
-        }
-        for x in &s.groups {
-            if !is_snake(&x.name) {
-                d.push(b.source.diag(
-                    Code::BadName,
-                    &format!("{}/name", x.path),
-                    &x.name,
-                    "replication group names are lower case".into(),
-                ));
+            let dup = set
+                .iter()
+                .filter(|&p| !seen.insert((kind, p, name.as_str())))
+                .fold(0, |m, p| m | 1 << p);
+            if dup != 0 {
+                let on = cat.names(ProjectSet(dup));
+                let message = format!("{kind} `{name}` is defined twice for {on}");
+                d.push(b.source.diag(Code::DuplicateName, &at, name, message));
             }
-            check("replication group", &x.name, x.projects, &x.path, b, d);
-        }
-        for x in &s.formats {
-            if !is_upper_snake(&x.name) || x.name.contains("{n}") {
-                d.push(b.source.diag(
-                    Code::BadName,
-                    &format!("{}/name", x.path),
-                    &x.name,
-                    "report format names are UPPER_SNAKE_CASE".into(),
-                ));
-            }
-            check("report format", &x.name, x.projects, &x.path, b, d);
-        }
-        for x in &s.tables {
-            if !is_snake(&x.name) {
-                d.push(b.source.diag(
-                    Code::BadName,
-                    &format!("{}/name", x.path),
-                    &x.name,
-                    "table names are snake_case".into(),
-                ));
-            }
-            check("table", &x.name, x.projects, &x.path, b, d);
         }
     }
 }
 
-fn missing(
-    regs: &HashMap<(usize, String), Vec<String>>,
+/// The registers of every file by project, for the reference checks.
+type Regs = HashMap<(usize, String), Vec<(String, Option<(u32, u32)>)>>;
+
+/// Whether register `reg` (with field `field`, if given) exists on every
+/// project of `set`; if not, a PR125 at `(path, item)` saying `what` and
+/// the projects where it does not.
+fn exists(
+    (b, cat, regs): (&RBlock, &Catalogue, &Regs),
+    d: &mut Diagnostics,
     set: ProjectSet,
-    name: &str,
+    reg: &str,
     field: Option<&str>,
-) -> ProjectSet {
-    ProjectSet(
-        set.iter()
-            .filter(|&p| match regs.get(&(p, name.to_string())) {
-                None => true,
-                Some(fields) => field.is_some_and(|f| !fields.iter().any(|x| x == f)),
-            })
-            .fold(0, |m, p| m | 1 << p),
-    )
+    (path, item): (&str, &str),
+    what: String,
+) -> bool {
+    let lacking = set
+        .iter()
+        .filter(|&p| match regs.get(&(p, reg.to_string())) {
+            None => true,
+            Some(fields) => field.is_some_and(|f| !fields.iter().any(|x| x.0 == f)),
+        })
+        .fold(0, |m, p| m | 1 << p);
+    if lacking != 0 {
+        let on = cat.names(ProjectSet(lacking));
+        d.push(b.source.diag(
+            Code::UnknownReference,
+            path,
+            item,
+            format!("{what} on {on}"),
+        ));
+    }
+    lacking == 0
 }
 
-/// A domain is always-on or has a request and an ack register that exist.
+/// A domain is always-on or has a request and an ack register that exist;
+/// the section names the request register's request bit (`request_field`),
+/// a field of every request register of the section.
 pub(super) fn power_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
     let regs = register_names(blocks);
     for b in blocks {
+        let ctx = (b, cat, &regs);
         for x in &b.sections.domains {
             match (x.always_on, &x.request, &x.ack) {
                 (true, None, None) | (false, Some(_), Some(_)) => {}
@@ -143,19 +145,38 @@ pub(super) fn power_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnost
             }
             for (key, reg) in [("request", &x.request), ("ack", &x.ack)] {
                 let Some(reg) = reg else { continue };
-                // The driver's request bit is the request register's `kernel` field.
-                let field = (key == "request").then_some("kernel");
-                let m = missing(&regs, x.projects, reg, field);
-                if !m.is_empty() {
-                    let what = match field {
-                        Some(f) => format!("no register `{reg}` with field `{f}`"),
-                        None => format!("no register `{reg}`"),
-                    };
+                let at = format!("{}/{key}", x.path);
+                let what = format!("no register `{reg}`");
+                if !exists(ctx, d, x.projects, reg, None, (&at, &x.name), what) || key == "ack" {
+                    continue;
+                }
+                let (field, field_path) = &x.request_field;
+                let Some(field) = field else {
                     d.push(b.source.diag(
-                        Code::UnknownReference,
-                        &format!("{}/{key}", x.path),
+                        Code::BadPowerDomain,
+                        field_path,
                         &x.name,
-                        format!("{what} on {}", cat.names(m)),
+                        format!("request register `{reg}` given, but the section has no `request_field` naming its request bit"),
+                    ));
+                    continue;
+                };
+                let what = format!("request_field `{field}` is not a field of `{reg}`");
+                let at = (field_path.as_str(), x.name.as_str());
+                if !exists(ctx, d, x.projects, reg, Some(field), at, what) {
+                    continue;
+                }
+                // The handshake sets and acknowledges one bit.
+                let wide = x.projects.iter().find_map(|p| {
+                    let fields = regs.get(&(p, reg.clone()))?;
+                    let (m, l) = fields.iter().find(|f| &f.0 == field)?.1?;
+                    (m != l).then_some((m, l))
+                });
+                if let Some((m, l)) = wide {
+                    d.push(b.source.diag(
+                        Code::BadPowerDomain,
+                        field_path,
+                        &x.name,
+                        format!("request_field `{field}` of `{reg}` is bits {m}:{l}; the request bit is one bit"),
                     ));
                 }
             }
@@ -177,42 +198,38 @@ pub(super) fn replication_groups(blocks: &[RBlock], cat: &Catalogue, d: &mut Dia
                 ));
             }
             if let Some((reg, field, _)) = &x.fuse {
-                let m = missing(&regs, x.projects, reg, Some(field));
-                if !m.is_empty() {
-                    d.push(b.source.diag(
-                        Code::UnknownReference,
-                        &format!("{}/fuse", x.path),
-                        &x.name,
-                        format!(
-                            "no register `{reg}` with field `{field}` on {}",
-                            cat.names(m)
-                        ),
-                    ));
-                }
+                let at = format!("{}/fuse", x.path);
+                let what = format!("no register `{reg}` with field `{field}`");
+                exists(
+                    (b, cat, &regs),
+                    d,
+                    x.projects,
+                    reg,
+                    Some(field),
+                    (&at, &x.name),
+                    what,
+                );
             }
         }
     }
 }
 
-/// Steering selectors name existing registers with the selector fields.
+/// Steering selectors name existing registers, and each role
+/// (multicast, slice, subslice) a field of the register.
 pub(super) fn steering(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
     let regs = register_names(blocks);
     for b in blocks {
-        for (path, set, reg) in &b.sections.steering {
-            for field in ["multicast", "slice_id", "subslice_id"] {
-                let m = missing(&regs, *set, reg, Some(field));
-                if !m.is_empty() {
-                    d.push(b.source.diag(
-                        Code::UnknownReference,
-                        path,
-                        reg,
-                        format!(
-                            "no register `{reg}` with field `{field}` on {}",
-                            cat.names(m)
-                        ),
-                    ));
-                    break;
-                }
+        for st in &b.sections.steering {
+            let (ctx, reg) = ((b, cat, &regs), &st.register);
+            let at = format!("{}/register", st.path);
+            let what = format!("no register `{reg}`");
+            if !exists(ctx, d, st.projects, reg, None, (&at, reg), what) {
+                continue;
+            }
+            for (role, field) in &st.roles {
+                let at = format!("{}/{role}", st.path);
+                let what = format!("{role} field `{field}` is not a field of `{reg}`");
+                exists(ctx, d, st.projects, reg, Some(field), (&at, reg), what);
             }
         }
     }
@@ -238,23 +255,22 @@ pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
     for b in blocks {
         for r in &b.sections.rows {
             let item = format!("row {:#x}..{:#x}", r.start, r.end);
+            // A diagnostic at key `key` of this row.
+            let at_key = |code, key: &str, message| {
+                b.source
+                    .diag(code, &format!("{}/{key}", r.path), &item, message)
+            };
             if r.start > r.end {
-                d.push(b.source.diag(
-                    Code::MapRow,
-                    &format!("{}/end", r.path),
-                    &item,
-                    "end is below start".into(),
-                ));
+                d.push(at_key(Code::MapRow, "end", "end is below start".into()));
                 continue;
             }
             if let Some(bytes) = r.bytes {
                 // In u128: the row 0..=u64::MAX has 2^64 bytes.
                 let size = u128::from(r.end - r.start) + 1;
                 if size != u128::from(bytes) {
-                    d.push(b.source.diag(
+                    d.push(at_key(
                         Code::MapRow,
-                        &format!("{}/bytes", r.path),
-                        &item,
+                        "bytes",
                         format!(
                             "{bytes} bytes, but {:#x}..={:#x} is {} bytes",
                             r.start, r.end, size
@@ -270,10 +286,9 @@ pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                         .fold(0, |m, p| m | 1 << p),
                 );
                 if !m.is_empty() {
-                    d.push(b.source.diag(
+                    d.push(at_key(
                         Code::UnknownReference,
-                        &format!("{}/wake", r.path),
-                        &item,
+                        "wake",
                         format!("no power domain `{w}` on {}", cat.names(m)),
                     ));
                 }
@@ -283,10 +298,9 @@ pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                     for p in r.projects.iter() {
                         match groups.get(&(p, g.as_str())) {
                             None => {
-                                d.push(b.source.diag(
+                                d.push(at_key(
                                     Code::UnknownReference,
-                                    &format!("{}/group", r.path),
-                                    &item,
+                                    "group",
                                     format!(
                                         "no replication group `{g}` on {}",
                                         cat.projects[p].name
@@ -295,10 +309,9 @@ pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                                 break;
                             }
                             Some(n) if inst.is_some_and(|i| i != *n) => {
-                                d.push(b.source.diag(
+                                d.push(at_key(
                                     Code::MapRow,
-                                    &format!("{}/instances", r.path),
-                                    &item,
+                                    "instances",
                                     format!(
                                         "{} instances, but group `{g}` has {n}",
                                         inst.unwrap_or(0)
@@ -311,10 +324,9 @@ pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                     }
                 }
                 (None, Some(i)) if i != 1 => {
-                    d.push(b.source.diag(
+                    d.push(at_key(
                         Code::MapRow,
-                        &format!("{}/instances", r.path),
-                        &item,
+                        "instances",
                         format!("{i} instances but no replication group"),
                     ));
                 }
