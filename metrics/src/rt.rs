@@ -360,17 +360,17 @@ pub mod ops {
     pub fn ueq(a: u64, b: u64) -> bool {
         a == b
     }
-    /// `FADD`.
+    /// `FADD` with a float operand (two integers: `fl(uadd(a, b))`).
     #[inline]
     pub fn fadd(a: f64, b: f64) -> f64 {
         a + b
     }
-    /// `FSUB`.
+    /// `FSUB` with a float operand (two integers: `fl(usub(a, b))`).
     #[inline]
     pub fn fsub(a: f64, b: f64) -> f64 {
         a - b
     }
-    /// `FMUL`.
+    /// `FMUL` with a float operand (two integers: `fl(umul(a, b))`).
     #[inline]
     pub fn fmul(a: f64, b: f64) -> f64 {
         a * b

@@ -451,6 +451,10 @@ fn expr(set: &CheckedSet, e: &Expr, fname: &dyn Fn(usize) -> String) -> (String,
                 OpClass::Int if ta == Type::Float || tb == Type::Float => {
                     format!("{name}_f({}, {})", f(ca, ta), f(cb, tb))
                 }
+                // Two integers: C's `uint64_t` arithmetic, then `double`.
+                OpClass::Float if ta == Type::Int && tb == Type::Int && wrapping(*op).is_some() => {
+                    format!("fl({}({ca}, {cb}))", wrapping(*op).unwrap_or(name))
+                }
                 OpClass::Float => format!("{name}({}, {})", f(ca, ta), f(cb, tb)),
                 OpClass::Logic => {
                     let b = |c: String, t: Type| {
@@ -467,6 +471,17 @@ fn expr(set: &CheckedSet, e: &Expr, fname: &dyn Fn(usize) -> String) -> (String,
         }
     };
     (code, ty)
+}
+
+/// The integer helper `FADD`, `FSUB` and `FMUL` use on two integers (IGT's C
+/// computes them in `uint64_t` and converts the result).
+fn wrapping(op: Op) -> Option<&'static str> {
+    match op {
+        Op::FAdd => Some("uadd"),
+        Op::FSub => Some("usub"),
+        Op::FMul => Some("umul"),
+        _ => None,
+    }
 }
 
 fn op_fn(op: Op) -> &'static str {

@@ -32,9 +32,16 @@
 //!   too large gives `u64::MAX`) where C leaves the out-of-range case
 //!   undefined. `AND OR << >>` and the comparisons refuse floats.
 //! - `ULT ULTE UGT UGTE ==` take two integers and give a boolean.
-//! - `F*` operators take integers or floats (an integer becomes the nearest
-//!   `f64`, as C converts `uint64_t` to `double`) and give a float; `FDIV` by
-//!   zero gives 0; `FMAX` is C's `a > b ? a : b`.
+//! - `F*` operators take integers or floats and give a float, exactly as the
+//!   C IGT generates (`double tmpN = a + b;` with the operands as they are):
+//!   - `FADD`, `FSUB`, `FMUL` with two integer operands compute in
+//!     `uint64_t`, wrapping, and only the result becomes the nearest `f64`
+//!     (`A 7 READ A 8 READ FADD` with both at 2^63 gives 0.0; `3 5 FSUB`
+//!     gives 2^64 - 2 as `f64`); with a float operand the integer operand
+//!     becomes the nearest `f64` first and the operation is in `f64`.
+//!   - `FDIV` and `FMAX` store each operand in a `double` first (an integer
+//!     becomes the nearest `f64`), then compute in `f64`: `FDIV` by zero
+//!     gives 0; `FMAX` is C's `a > b ? a : b`.
 //! - `&&` takes booleans or integers (an integer is true when non-zero, as in
 //!   C) and gives a boolean. Both sides are always evaluated (no
 //!   short-circuit), so a value missing on either side makes it missing.
@@ -167,13 +174,13 @@ pub enum Op {
     UGte,
     /// `==`: `a == b`.
     Eq,
-    /// `FADD`.
+    /// `FADD`: `a + b` as a float (two integers: wrapping in `u64`, then converted).
     FAdd,
-    /// `FSUB`.
+    /// `FSUB`: `a - b` as a float (two integers: wrapping in `u64`, then converted).
     FSub,
-    /// `FMUL`.
+    /// `FMUL`: `a * b` as a float (two integers: wrapping in `u64`, then converted).
     FMul,
-    /// `FDIV`: `a / b`, 0 when `b` is 0.
+    /// `FDIV`: `a / b` in `f64` (operands converted first), 0 when `b` is 0.
     FDiv,
     /// `FMAX`: `a > b ? a : b`.
     FMax,

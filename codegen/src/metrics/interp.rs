@@ -209,6 +209,11 @@ pub fn apply(op: Op, a: Value, b: Value) -> Option<Value> {
             };
             Int(r as u64)
         }
+        // FADD FSUB FMUL of two integers: IGT's C computes in `uint64_t`
+        // (wrapping) and converts the result to `double`.
+        (Op::FAdd, Int(a), Int(b)) => Float(a.wrapping_add(b) as f64),
+        (Op::FSub, Int(a), Int(b)) => Float(a.wrapping_sub(b) as f64),
+        (Op::FMul, Int(a), Int(b)) => Float(a.wrapping_mul(b) as f64),
         (Op::FAdd | Op::FSub | Op::FMul | Op::FDiv | Op::FMax, a, b) => {
             let (a, b) = (a.as_f64()?, b.as_f64()?);
             Float(match op {
@@ -413,6 +418,29 @@ mod tests {
         assert_eq!(apply(Op::UDiv, Float(7.9), Int(2)), Some(Int(3)));
         assert_eq!(apply(Op::UMul, Float(2.5), Int(3)), Some(Int(7)));
         assert_eq!(apply(Op::USub, Float(1.0), Int(2)), Some(Int(0)));
+        // FADD FSUB FMUL of two integers wrap in u64 before the conversion;
+        // with a float operand the other converts first; FDIV and FMAX
+        // always convert first.
+        let near = (1u64 << 63) + 5;
+        assert_eq!(apply(Op::FAdd, Int(near), Int(near)), Some(Float(10.0)));
+        assert_eq!(
+            apply(Op::FAdd, Float(near as f64), Int(near)),
+            Some(Float(2.0 * 9_223_372_036_854_775_808.0))
+        );
+        assert_eq!(
+            apply(Op::FSub, Int(3), Int(5)),
+            Some(Float(18_446_744_073_709_551_614u64 as f64))
+        );
+        assert_eq!(apply(Op::FSub, Float(3.0), Int(5)), Some(Float(-2.0)));
+        assert_eq!(
+            apply(Op::FMul, Int(1 << 32), Int(1 << 32)),
+            Some(Float(0.0))
+        );
+        assert_eq!(
+            apply(Op::FMul, Int(1 << 32), Int(3)),
+            Some(Float(12_884_901_888.0))
+        );
+        assert_eq!(apply(Op::FMax, Int(3), Int(5)), Some(Float(5.0)));
         // Types a checked expression never mixes.
         assert_eq!(apply(Op::And, Float(1.0), Int(1)), None);
         assert_eq!(apply(Op::FAdd, Bool(true), Int(1)), None);
