@@ -1,12 +1,14 @@
 //! Metric-set counters: every counter of every BDW set computed by the
 //! generated functions (`perfregs-metrics`) against the run-time interpreter
 //! (`perfregs_codegen::metrics::interp`, for XML loaded at run time), on the
-//! same sample, in the same run.
+//! same sample and device, in the same run. Both sides do the same work (one
+//! vector of values per set) and are checked to give the same values before
+//! either is timed.
 //!
 //! Run with `cargo bench --bench metrics`.
 
 use divan::{black_box, Bencher};
-use perfregs::metrics::{DeviceInfo, Sample};
+use perfregs::metrics::{DeviceInfo, Sample, Value};
 use perfregs_codegen::metrics::{interp, load, Loaded};
 
 fn sample() -> Sample {
@@ -41,26 +43,8 @@ fn device() -> DeviceInfo {
     }
 }
 
-#[divan::bench]
-fn generated(bencher: Bencher) {
-    let (s, d) = (sample(), device());
-    let n: usize = perfregs::metrics::bdw::ALL
-        .iter()
-        .map(|x| x.counters.len())
-        .sum();
-    bencher
-        .counter(divan::counter::ItemsCount::new(n))
-        .bench_local(|| {
-            for set in perfregs::metrics::bdw::ALL {
-                for c in set.counters {
-                    black_box(c.value(black_box(&s), black_box(&d)));
-                }
-            }
-        });
-}
-
-#[divan::bench]
-fn interpreted(bencher: Bencher) {
+/// The interpreter's copy of the BDW file, and its sample and device.
+fn interpreter() -> (Loaded, interp::Sample, interp::Device) {
     let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
         .expect("shipped descriptions");
     let (file, project, text) = perfregs_regdefs::METRIC_SETS
@@ -71,7 +55,8 @@ fn interpreted(bencher: Bencher) {
     let l: Loaded = load(&ir, project, file, text).expect("clean");
     let g = sample();
     let mut s = interp::Sample::empty();
-    (s.gpu_time, s.gpu_clock, s.a, s.b, s.c) = (g.gpu_time, g.gpu_clock, g.a, g.b, g.c);
+    (s.gpu_time, s.gpu_clock, s.a, s.b, s.c, s.perfcnt) =
+        (g.gpu_time, g.gpu_clock, g.a, g.b, g.c, g.perfcnt);
     let d0 = device();
     let d = interp::Device {
         eu_cores_total_count: d0.eu_cores_total_count,
@@ -86,16 +71,71 @@ fn interpreted(bencher: Bencher) {
         gpu_timestamp_frequency: d0.gpu_timestamp_frequency,
         query_mode: d0.query_mode,
     };
+    (l, s, d)
+}
+
+/// The work both sides time: every counter of every BDW set, in order, one
+/// vector per set.
+fn by_generated(s: &Sample, d: &DeviceInfo) -> Vec<Vec<Option<Value>>> {
+    perfregs::metrics::bdw::ALL
+        .iter()
+        .map(|set| set.counters.iter().map(|c| c.value(s, d)).collect())
+        .collect()
+}
+
+fn by_interpreter(
+    l: &Loaded,
+    s: &interp::Sample,
+    d: &interp::Device,
+) -> Vec<Vec<Option<interp::Value>>> {
+    l.checked
+        .sets
+        .iter()
+        .map(|set| interp::counters(set, s, d))
+        .collect()
+}
+
+/// Both sides give the same values (checked before either is timed).
+fn check_equal() {
+    let (l, is, id) = interpreter();
+    let g = by_generated(&sample(), &device());
+    let i = by_interpreter(&l, &is, &id);
+    let as_interp = |v: &Option<Value>| match *v {
+        Some(Value::U64(x)) => Some(interp::Value::Int(x)),
+        Some(Value::F64(x)) => Some(interp::Value::Float(x)),
+        None => None,
+    };
+    let g: Vec<Vec<_>> = g
+        .iter()
+        .map(|set| set.iter().map(as_interp).collect())
+        .collect();
+    assert_eq!(g, i, "generated and interpreted BDW counters differ");
+    let n: usize = g.iter().map(Vec::len).sum();
+    assert!(n > 500, "{n} counters");
+}
+
+#[divan::bench]
+fn generated(bencher: Bencher) {
+    let (s, d) = (sample(), device());
+    let n: usize = perfregs::metrics::bdw::ALL
+        .iter()
+        .map(|x| x.counters.len())
+        .sum();
+    bencher
+        .counter(divan::counter::ItemsCount::new(n))
+        .bench_local(|| by_generated(black_box(&s), black_box(&d)));
+}
+
+#[divan::bench]
+fn interpreted(bencher: Bencher) {
+    let (l, s, d) = interpreter();
     let n: usize = l.checked.sets.iter().map(|x| x.counters.len()).sum();
     bencher
         .counter(divan::counter::ItemsCount::new(n))
-        .bench_local(|| {
-            for set in &l.checked.sets {
-                black_box(interp::counters(set, black_box(&s), black_box(&d)));
-            }
-        });
+        .bench_local(|| by_interpreter(&l, black_box(&s), black_box(&d)));
 }
 
 fn main() {
+    check_equal();
     divan::main();
 }

@@ -99,6 +99,13 @@ struct Counted {
     available: bool,
 }
 
+fn u(v: u64) -> Counted {
+    Counted {
+        value: Some(Value::U64(v)),
+        available: true,
+    }
+}
+
 fn f(v: f64) -> Counted {
     Counted {
         value: Some(Value::F64(v)),
@@ -144,5 +151,200 @@ fn integer_fadd_and_fmul_wrap_in_u64_as_igt_c() {
     assert_eq!(
         counter("bdw", "vme_pipe", "eu_thread_occupancy", &s, &d),
         f(12.5)
+    );
+}
+
+/// A HSW GT2 as the counters below need it: 20 EUs, 2 slices (for the
+/// slice factors), subslices 0 and 1, a 12.5 MHz timestamp.
+fn hsw() -> DeviceInfo {
+    DeviceInfo {
+        eu_cores_total_count: 20,
+        eu_slices_total_count: 2,
+        subslice_mask: 0x3,
+        gpu_timestamp_frequency: 12_500_000,
+        ..DeviceInfo::default()
+    }
+}
+
+#[test]
+fn hsw_render_basic_by_hand() {
+    let d = hsw();
+    let mut s = Sample::EMPTY;
+    s.gpu_time = Some(25_000);
+    s.a[0] = Some(30_000);
+    s.a[1] = Some(12_000);
+    s.a[36] = Some(120);
+    s.a[39] = Some(500);
+    s.b[2] = Some(1_500);
+    s.b[3] = Some(3_000);
+    s.b[4] = Some(10);
+    s.b[5] = Some(7);
+    s.c[2] = Some(6_000); // GpuCoreClocks on HSW: C 2 READ
+    s.c[7] = Some(400);
+    s.perfcnt[0] = Some(1_000);
+    let c = |name: &str, s: &Sample, d: &DeviceInfo| counter("hsw", "render_basic", name, s, d);
+    // GpuTime: GPU_TIME 0 READ 1000000000 UMUL $GpuTimestampFrequency UDIV
+    //   = 25,000 * 10^9 / 12,500,000 = 2,000,000 ns.
+    assert_eq!(c("gpu_time", &s, &d), u(2_000_000));
+    // EuActive: A 0 READ $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV
+    //   = 30,000 / 20 = 1,500; * 100 = 150,000; / 6,000 = 25.0.
+    assert_eq!(c("eu_active", &s, &d), f(25.0));
+    // EuStall: A 1 READ ... = 12,000 / 20 = 600; * 100 = 60,000; / 6,000 = 10.0.
+    assert_eq!(c("eu_stall", &s, &d), f(10.0));
+    // EuIdle: 100 $EuActive $EuStall FADD FSUB = 100 - (25 + 10) = 65.0.
+    assert_eq!(c("eu_idle", &s, &d), f(65.0));
+    // PostPsDepthTestFails: A 39 READ $SamplesKilledInPs USUB, SamplesKilledInPs
+    //   = A 36 READ: 500 - 120 = 380.
+    assert_eq!(c("post_ps_depth_test_fails", &s, &d), u(380));
+    // ... and 120 - 500 wraps: 2^64 - 380.
+    let mut w = s;
+    (w.a[39], w.a[36]) = (Some(120), Some(500));
+    assert_eq!(
+        c("post_ps_depth_test_fails", &w, &d),
+        u(18_446_744_073_709_551_236)
+    );
+    // SamplerTexels: $Sampler0Texels $Sampler1Texels UADD $EuSlicesTotalCount UMUL,
+    //   Sampler0Texels = B 4 READ 4 UMUL = 40, Sampler1Texels = B 5 READ 4 UMUL = 28:
+    //   (40 + 28) * 2 slices = 136.
+    assert_eq!(c("sampler_texels", &s, &d), u(136));
+    // SamplerBottleneck: $Sampler0Bottleneck $Sampler1Bottleneck FMAX,
+    //   Sampler0Bottleneck = B 2 READ 100 UMUL $GpuCoreClocks FDIV = 150,000 / 6,000 = 25.0,
+    //   Sampler1Bottleneck = B 3 READ ... = 300,000 / 6,000 = 50.0: max 50.0.
+    assert_eq!(c("sampler_bottleneck", &s, &d), f(50.0));
+    // LlcGpuThroughput: PERFCNT 0 READ C 7 READ USUB 64 UMUL = (1,000 - 400) * 64
+    //   = 38,400; availability `true $QueryMode &&`: false with QueryMode 0 ...
+    assert_eq!(
+        c("llc_gpu_throughput", &s, &d),
+        Counted {
+            value: Some(Value::U64(38_400)),
+            available: false
+        }
+    );
+    // ... true with QueryMode 1.
+    let q = DeviceInfo {
+        query_mode: 1,
+        ..hsw()
+    };
+    assert_eq!(c("llc_gpu_throughput", &s, &q), u(38_400));
+}
+
+/// A BDW GT2 as the counters below need it: 24 EUs, 7 threads each, slice 0,
+/// subslices 0..2, a 12.5 MHz timestamp.
+fn bdw() -> DeviceInfo {
+    DeviceInfo {
+        eu_cores_total_count: 24,
+        eu_threads_count: 7,
+        slice_mask: 0x1,
+        subslice_mask: 0x7,
+        gpu_timestamp_frequency: 12_500_000,
+        ..DeviceInfo::default()
+    }
+}
+
+#[test]
+fn bdw_counters_by_hand() {
+    let d = bdw();
+    let mut s = Sample::EMPTY;
+    s.gpu_time = Some(12_500);
+    s.gpu_clock = Some(8_000);
+    s.a[9] = Some(100);
+    s.a[10] = Some(200);
+    s.a[11] = Some(300);
+    s.a[13] = Some(4_200);
+    s.b[0] = Some(10);
+    s.b[1] = Some(20);
+    s.b[4] = Some(100);
+    s.b[5] = Some(300);
+    s.c[0] = Some(25);
+    // ComputeBasic EuAvgIpcRate:
+    //   A 9 READ  A 10 READ  A 11 READ UADD  A 9 READ USUB FDIV 1 FADD
+    //   = 100 / ((200 + 300) - 100) + 1 = 100 / 400 + 1 = 1.25.
+    assert_eq!(
+        counter("bdw", "compute_basic", "eu_avg_ipc_rate", &s, &d),
+        f(1.25)
+    );
+    // ComputeBasic EuThreadOccupancy:
+    //   A 13 READ 8 UMUL $EuCoresTotalCount UDIV $EuThreadsCount UDIV 100 UMUL
+    //   $GpuCoreClocks FDIV = 4,200 * 8 = 33,600; / 24 = 1,400; / 7 = 200;
+    //   * 100 = 20,000; / GPU_CLOCK 8,000 = 2.5.
+    assert_eq!(
+        counter("bdw", "compute_basic", "eu_thread_occupancy", &s, &d),
+        f(2.5)
+    );
+    // ComputeL3Cache L3Bank00IcAccesses:
+    //   B 0 READ B 1 READ UADD 2 UMUL $L3Bank00Accesses UMIN, L3Bank00Accesses
+    //   = C 0 READ 2 UMUL = 50: min((10 + 20) * 2, 50) = min(60, 50) = 50;
+    //   availability `$SliceMask 0x01 AND`: slice 0 is on.
+    assert_eq!(
+        counter("bdw", "compute_l3_cache", "l3_bank00_ic_accesses", &s, &d),
+        u(50)
+    );
+    let slice1 = DeviceInfo {
+        slice_mask: 0x2,
+        ..bdw()
+    };
+    assert!(
+        !counter(
+            "bdw",
+            "compute_l3_cache",
+            "l3_bank00_ic_accesses",
+            &s,
+            &slice1
+        )
+        .available
+    );
+    // HdcAndSf NonSamplerShader10AccessStalledOnL3:
+    //   B 5 READ B 4 READ USUB 100 UMUL $GpuCoreClocks FDIV
+    //   = (300 - 100) * 100 / 8,000 = 2.5; availability `$SubsliceMask 0x8 AND`:
+    //   subslice 3 is off on a 0x7 mask, on with 0xf.
+    let name = "non_sampler_shader10_access_stalled_on_l3";
+    assert_eq!(
+        counter("bdw", "hdc_and_sf", name, &s, &d),
+        Counted {
+            value: Some(Value::F64(2.5)),
+            available: false
+        }
+    );
+    let ss3 = DeviceInfo {
+        subslice_mask: 0xf,
+        ..bdw()
+    };
+    assert_eq!(counter("bdw", "hdc_and_sf", name, &s, &ss3), f(2.5));
+    // RenderBasic AvgGpuCoreFrequency: $GpuCoreClocks 1000000000 UMUL $GpuTime UDIV,
+    //   GpuTime = 12,500 * 10^9 / 12,500,000 = 1,000,000 ns:
+    //   8,000 * 10^9 / 1,000,000 = 8,000,000 Hz.
+    assert_eq!(
+        counter("bdw", "render_basic", "avg_gpu_core_frequency", &s, &d),
+        u(8_000_000)
+    );
+}
+
+#[test]
+fn tgl_counters_by_hand() {
+    let d = DeviceInfo {
+        eu_cores_total_count: 48,
+        gpu_timestamp_frequency: 19_200_000,
+        ..DeviceInfo::default()
+    };
+    let mut s = Sample::EMPTY;
+    s.gpu_time = Some(19_200);
+    // GT1 RenderBasic GpuTime: 19,200 * 10^9 / 19,200,000 = 1,000,000 ns.
+    assert_eq!(
+        counter("tgl_gt1", "render_basic", "gpu_time", &s, &d),
+        u(1_000_000)
+    );
+    // GT2 EuActivity7 EuAvgIpcRate:
+    //   X Y Z FADD X FSUB FDIV 1 FADD with X = A7+A8+A9+A10, Y = A11+..+A14,
+    //   Z = A15+..+A18 = X / ((Y + Z) - X) + 1; with A7..A10 = 10, A11..A18 = 25:
+    //   X = 40, Y + Z = 200: 40 / 160 + 1 = 1.25.
+    for k in 7..=10 {
+        s.a[k] = Some(10);
+    }
+    for k in 11..=18 {
+        s.a[k] = Some(25);
+    }
+    assert_eq!(
+        counter("tgl_gt2", "eu_activity7", "eu_avg_ipc_rate", &s, &d),
+        f(1.25)
     );
 }
