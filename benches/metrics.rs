@@ -43,8 +43,8 @@ fn device() -> DeviceInfo {
     }
 }
 
-/// The interpreter's copy of the BDW file, and its sample and device.
-fn interpreter() -> (Loaded, interp::Sample, interp::Device) {
+/// The interpreter's copy of the BDW file.
+fn interpreter() -> Loaded {
     let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
         .expect("shipped descriptions");
     let (file, project, text) = perfregs_regdefs::METRIC_SETS
@@ -52,26 +52,7 @@ fn interpreter() -> (Loaded, interp::Sample, interp::Device) {
         .find(|f| f.1 == "bdw")
         .copied()
         .expect("the BDW file");
-    let l: Loaded = load(&ir, project, file, text).expect("clean");
-    let g = sample();
-    let mut s = interp::Sample::empty();
-    (s.gpu_time, s.gpu_clock, s.a, s.b, s.c, s.perfcnt) =
-        (g.gpu_time, g.gpu_clock, g.a, g.b, g.c, g.perfcnt);
-    let d0 = device();
-    let d = interp::Device {
-        eu_cores_total_count: d0.eu_cores_total_count,
-        eu_slices_total_count: d0.eu_slices_total_count,
-        eu_subslices_total_count: d0.eu_subslices_total_count,
-        eu_threads_count: d0.eu_threads_count,
-        slice_mask: d0.slice_mask,
-        subslice_mask: d0.subslice_mask,
-        dual_subslice_mask: d0.dual_subslice_mask,
-        gpu_max_frequency: d0.gpu_max_frequency,
-        gpu_min_frequency: d0.gpu_min_frequency,
-        gpu_timestamp_frequency: d0.gpu_timestamp_frequency,
-        query_mode: d0.query_mode,
-    };
-    (l, s, d)
+    load(&ir, project, file, text).expect("clean")
 }
 
 /// The work both sides time: every counter of every BDW set, in order, one
@@ -83,11 +64,7 @@ fn by_generated(s: &Sample, d: &DeviceInfo) -> Vec<Vec<Option<Value>>> {
         .collect()
 }
 
-fn by_interpreter(
-    l: &Loaded,
-    s: &interp::Sample,
-    d: &interp::Device,
-) -> Vec<Vec<Option<interp::Value>>> {
+fn by_interpreter(l: &Loaded, s: &Sample, d: &DeviceInfo) -> Vec<Vec<Option<interp::Value>>> {
     l.checked
         .sets
         .iter()
@@ -97,9 +74,9 @@ fn by_interpreter(
 
 /// Both sides give the same values (checked before either is timed).
 fn check_equal() {
-    let (l, is, id) = interpreter();
-    let g = by_generated(&sample(), &device());
-    let i = by_interpreter(&l, &is, &id);
+    let (s, d) = (sample(), device());
+    let g = by_generated(&s, &d);
+    let i = by_interpreter(&interpreter(), &s, &d);
     let as_interp = |v: &Option<Value>| match *v {
         Some(Value::U64(x)) => Some(interp::Value::Int(x)),
         Some(Value::F64(x)) => Some(interp::Value::Float(x)),
@@ -128,7 +105,7 @@ fn generated(bencher: Bencher) {
 
 #[divan::bench]
 fn interpreted(bencher: Bencher) {
-    let (l, s, d) = interpreter();
+    let (l, s, d) = (interpreter(), sample(), device());
     let n: usize = l.checked.sets.iter().map(|x| x.counters.len()).sum();
     bencher
         .counter(divan::counter::ItemsCount::new(n))

@@ -230,36 +230,17 @@ fn generated_and_interpreted_agree_on_emulated_reports() {
             .find(|(f, _)| f.ends_with(file))
             .expect("shipped");
         let d = device(project);
-        let id = interp::Device {
-            eu_cores_total_count: d.eu_cores_total_count,
-            eu_slices_total_count: d.eu_slices_total_count,
-            eu_subslices_total_count: d.eu_subslices_total_count,
-            eu_threads_count: d.eu_threads_count,
-            slice_mask: d.slice_mask,
-            subslice_mask: d.subslice_mask,
-            dual_subslice_mask: d.dual_subslice_mask,
-            gpu_max_frequency: d.gpu_max_frequency,
-            gpu_min_frequency: d.gpu_min_frequency,
-            gpu_timestamp_frequency: d.gpu_timestamp_frequency,
-            query_mode: d.query_mode,
-        };
         assert_eq!(sets.len(), loaded.file.sets.len());
         for (k, set) in sets.iter().enumerate() {
             let checked = &loaded.checked.sets[k];
             assert_eq!(set.symbol, loaded.file.sets[k].symbol_name);
             for delta in deltas(project, &run(project, set, 3)) {
-                let g = Sample::from_delta(&delta);
-                let mut i = interp::Sample::empty();
-                i.gpu_time = g.gpu_time;
-                i.gpu_clock = g.gpu_clock;
-                i.a = g.a;
-                i.b = g.b;
-                i.c = g.c;
+                let s = Sample::from_delta(&delta);
                 // All at once (each counter computed once) as one by one.
-                let all = interp::counters(checked, &i, &id);
+                let all = interp::counters(checked, &s, &d);
                 for (n, c) in set.counters.iter().enumerate() {
-                    let gv = c.value(&g, &d);
-                    let iv = interp::counter(checked, n, &i, &id);
+                    let gv = c.value(&s, &d);
+                    let iv = interp::counter(checked, n, &s, &d);
                     assert_eq!(
                         all.get(n).copied().flatten(),
                         iv,

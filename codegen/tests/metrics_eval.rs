@@ -6,7 +6,7 @@
 
 use perfregs_codegen::diag::{Diagnostics, Pos};
 use perfregs_codegen::metrics::equation::{self, CheckedFile, Op, OpClass, ReportCaps};
-use perfregs_codegen::metrics::interp::{self, Device, Sample, Value};
+use perfregs_codegen::metrics::interp::{self, DeviceInfo, Sample, Value};
 use perfregs_codegen::metrics::model::{Counter, Located, MetricFile, MetricSet};
 use std::collections::HashMap;
 
@@ -53,7 +53,7 @@ fn checked(counters: &[(&str, &str, Option<&str>)]) -> (MetricFile, CheckedFile)
 /// The value of `eq` as a counter of type `ty` on `s`.
 fn eval(ty: &str, eq: &str, s: &Sample) -> Option<Value> {
     let (_, c) = checked(&[(ty, eq, None)]);
-    interp::counter(&c.sets[0], 0, s, &Device::default())
+    interp::counter(&c.sets[0], 0, s, &DeviceInfo::default())
 }
 
 fn int(eq: &str) -> u64 {
@@ -73,7 +73,7 @@ fn float(eq: &str) -> f64 {
 /// A boolean equation, evaluated as a counter's availability.
 fn truth(cond: &str) -> bool {
     let (_, c) = checked(&[("uint64", "1", Some(cond))]);
-    interp::counter_available(&c.sets[0], 0, &Device::default()).expect("counter 0")
+    interp::counter_available(&c.sets[0], 0, &DeviceInfo::default()).expect("counter 0")
 }
 
 #[test]

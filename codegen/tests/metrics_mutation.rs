@@ -1082,7 +1082,7 @@ fn outside(text: &str, line: usize, column: usize) -> Option<String> {
 
 /// Samples: nothing measured, all 0, all `u64::MAX`, and random ones.
 fn samples(rng: &mut Rng) -> Vec<interp::Sample> {
-    let mut out = vec![interp::Sample::empty()];
+    let mut out = vec![interp::Sample::EMPTY];
     for v in [Some(0), Some(u64::MAX)] {
         out.push(interp::Sample {
             gpu_time: v,
@@ -1094,7 +1094,7 @@ fn samples(rng: &mut Rng) -> Vec<interp::Sample> {
         });
     }
     for _ in 0..2 {
-        let mut s = interp::Sample::empty();
+        let mut s = interp::Sample::EMPTY;
         let v = |rng: &mut Rng| match rng.below(6) {
             0 => None,
             1 => Some(0),
@@ -1119,12 +1119,12 @@ fn samples(rng: &mut Rng) -> Vec<interp::Sample> {
     out
 }
 
-fn devices(rng: &mut Rng) -> Vec<interp::Device> {
+fn devices(rng: &mut Rng) -> Vec<interp::DeviceInfo> {
     let m = u64::MAX;
     let mut r = || rng.next() >> (rng.next() % 64);
     vec![
-        interp::Device::default(),
-        interp::Device {
+        interp::DeviceInfo::default(),
+        interp::DeviceInfo {
             eu_cores_total_count: m,
             eu_slices_total_count: m,
             eu_subslices_total_count: m,
@@ -1137,7 +1137,7 @@ fn devices(rng: &mut Rng) -> Vec<interp::Device> {
             gpu_timestamp_frequency: m,
             query_mode: m,
         },
-        interp::Device {
+        interp::DeviceInfo {
             eu_cores_total_count: 24,
             eu_slices_total_count: 1,
             eu_subslices_total_count: 3,
@@ -1150,7 +1150,7 @@ fn devices(rng: &mut Rng) -> Vec<interp::Device> {
             gpu_timestamp_frequency: 12_500_000,
             query_mode: 1,
         },
-        interp::Device {
+        interp::DeviceInfo {
             eu_cores_total_count: r(),
             eu_slices_total_count: r(),
             eu_subslices_total_count: r(),

@@ -4,7 +4,7 @@
 
 use perfregs_codegen::diag::Diagnostics;
 use perfregs_codegen::metrics::equation::{self, ReportCaps};
-use perfregs_codegen::metrics::interp::{self, Device, Value as IValue};
+use perfregs_codegen::metrics::interp::{self, Value as IValue};
 use perfregs_codegen::metrics::xml;
 use perfregs_metrics::{DeviceInfo, Sample, Value};
 use std::path::Path;
@@ -30,37 +30,30 @@ impl Rng {
     }
 }
 
-fn pair_sample(r: &mut Rng, missing: u64) -> (Sample, interp::Sample) {
-    let mut g = Sample::EMPTY;
-    let mut i = interp::Sample::empty();
-    let pick = |r: &mut Rng| {
+/// A sample with each counter present but for one in `missing` (0: none
+/// missing).
+fn sample(r: &mut Rng, missing: u64) -> Sample {
+    let mut pick = || {
         let v = r.counter();
         (missing == 0 || r.next() % missing != 0).then_some(v)
     };
-    g.gpu_time = pick(r);
-    i.gpu_time = g.gpu_time;
-    g.gpu_clock = pick(r);
-    i.gpu_clock = g.gpu_clock;
-    for k in 0..g.a.len() {
-        g.a[k] = pick(r);
-        i.a[k] = g.a[k];
+    let mut s = Sample::EMPTY;
+    s.gpu_time = pick();
+    s.gpu_clock = pick();
+    let counters =
+        s.a.iter_mut()
+            .chain(&mut s.b)
+            .chain(&mut s.c)
+            .chain(&mut s.perfcnt);
+    for c in counters {
+        *c = pick();
     }
-    for k in 0..g.b.len() {
-        g.b[k] = pick(r);
-        i.b[k] = g.b[k];
-        g.c[k] = pick(r);
-        i.c[k] = g.c[k];
-    }
-    for k in 0..g.perfcnt.len() {
-        g.perfcnt[k] = pick(r);
-        i.perfcnt[k] = g.perfcnt[k];
-    }
-    (g, i)
+    s
 }
 
-fn pair_device(r: &mut Rng) -> (DeviceInfo, Device) {
+fn device(r: &mut Rng) -> DeviceInfo {
     let mut v = || r.counter() % 5000;
-    let g = DeviceInfo {
+    DeviceInfo {
         eu_cores_total_count: v(),
         eu_slices_total_count: v() % 4,
         eu_subslices_total_count: v() % 16,
@@ -72,21 +65,7 @@ fn pair_device(r: &mut Rng) -> (DeviceInfo, Device) {
         gpu_min_frequency: v() * 100_000,
         gpu_timestamp_frequency: v() * 10_000,
         query_mode: v() % 2,
-    };
-    let i = Device {
-        eu_cores_total_count: g.eu_cores_total_count,
-        eu_slices_total_count: g.eu_slices_total_count,
-        eu_subslices_total_count: g.eu_subslices_total_count,
-        eu_threads_count: g.eu_threads_count,
-        slice_mask: g.slice_mask,
-        subslice_mask: g.subslice_mask,
-        dual_subslice_mask: g.dual_subslice_mask,
-        gpu_max_frequency: g.gpu_max_frequency,
-        gpu_min_frequency: g.gpu_min_frequency,
-        gpu_timestamp_frequency: g.gpu_timestamp_frequency,
-        query_mode: g.query_mode,
-    };
-    (g, i)
+    }
 }
 
 fn same(g: Option<Value>, i: Option<IValue>) -> bool {
@@ -129,13 +108,13 @@ fn generated_and_interpreted_agree() {
                 assert_eq!(ws, gc.writes, "{} config {k}", ms.symbol_name);
             }
             for round in 0..8u64 {
-                let (gd, id) = pair_device(&mut r);
+                let d = device(&mut r);
                 // Rounds 0..4: every counter present; then more and more missing.
                 let missing = [0, 0, 0, 0, 17, 5, 2, 1][round as usize];
-                let (gsm, ism) = pair_sample(&mut r, missing);
+                let s = sample(&mut r, missing);
                 for (i, gc) in gs.counters.iter().enumerate() {
-                    let g = gc.value(&gsm, &gd);
-                    let v = interp::counter(cs, i, &ism, &id);
+                    let g = gc.value(&s, &d);
+                    let v = interp::counter(cs, i, &s, &d);
                     assert!(
                         same(g, v),
                         "{file} {}.{}: generated {g:?}, interpreted {v:?}",
@@ -147,8 +126,8 @@ fn generated_and_interpreted_agree() {
                     } else {
                         none += 1
                     }
-                    let gm = gc.max.map(|m| m.call(&gsm, &gd));
-                    let im = interp::counter_max(cs, i, &ism, &id);
+                    let gm = gc.max.map(|m| m.call(&s, &d));
+                    let im = interp::counter_max(cs, i, &s, &d);
                     assert_eq!(gm.is_some(), im.is_some());
                     if let (Some(gm), Some(im)) = (gm, im) {
                         assert!(
@@ -158,15 +137,15 @@ fn generated_and_interpreted_agree() {
                             gc.symbol
                         );
                     }
-                    let ga = gc.is_available(&gd);
-                    assert_eq!(Some(ga), interp::counter_available(cs, i, &id));
+                    let ga = gc.is_available(&d);
+                    assert_eq!(Some(ga), interp::counter_available(cs, i, &d));
                     avail += usize::from(ga);
                     checked_values += 1;
                 }
                 for (k, gb) in gs.configs.iter().enumerate() {
                     assert_eq!(
-                        Some(gb.is_available(&gd)),
-                        interp::config_available(cs, k, &id)
+                        Some(gb.is_available(&d)),
+                        interp::config_available(cs, k, &d)
                     );
                 }
             }

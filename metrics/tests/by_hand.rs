@@ -24,31 +24,6 @@ fn loaded() -> &'static [(&'static str, Loaded)] {
     })
 }
 
-/// The interpreter's sample for `s`.
-fn interp_sample(s: &Sample) -> interp::Sample {
-    let mut i = interp::Sample::empty();
-    (i.gpu_time, i.gpu_clock, i.a, i.b, i.c, i.perfcnt) =
-        (s.gpu_time, s.gpu_clock, s.a, s.b, s.c, s.perfcnt);
-    i
-}
-
-/// The interpreter's device for `d`.
-fn interp_device(d: &DeviceInfo) -> interp::Device {
-    interp::Device {
-        eu_cores_total_count: d.eu_cores_total_count,
-        eu_slices_total_count: d.eu_slices_total_count,
-        eu_subslices_total_count: d.eu_subslices_total_count,
-        eu_threads_count: d.eu_threads_count,
-        slice_mask: d.slice_mask,
-        subslice_mask: d.subslice_mask,
-        dual_subslice_mask: d.dual_subslice_mask,
-        gpu_max_frequency: d.gpu_max_frequency,
-        gpu_min_frequency: d.gpu_min_frequency,
-        gpu_timestamp_frequency: d.gpu_timestamp_frequency,
-        query_mode: d.query_mode,
-    }
-}
-
 /// Counter `counter` (underscore name) of set `set` of the shipped file
 /// whose module is `module` (`bdw`, `tgl_gt2`, ...) on `s` and `d`: its
 /// value and availability from the generated code, after checking that the
@@ -70,7 +45,6 @@ fn counter(module: &str, set: &str, counter: &str, s: &Sample, d: &DeviceInfo) -
     let g = &sets[k].counters[n];
     let (_, l) = loaded().iter().find(|(f, _)| f == file).expect("loaded");
     let checked = &l.checked.sets[k];
-    let (is, id) = (interp_sample(s), interp_device(d));
     let value = g.value(s, d);
     let want = match value {
         Some(Value::U64(v)) => Some(IValue::Int(v)),
@@ -79,13 +53,13 @@ fn counter(module: &str, set: &str, counter: &str, s: &Sample, d: &DeviceInfo) -
     };
     let what = format!("{module}::{set}::{counter}");
     assert_eq!(
-        interp::counter(checked, n, &is, &id),
+        interp::counter(checked, n, s, d),
         want,
         "{what}: interpreted vs generated"
     );
     let available = g.is_available(d);
     assert_eq!(
-        interp::counter_available(checked, n, &id),
+        interp::counter_available(checked, n, d),
         Some(available),
         "{what}: availability"
     );

@@ -9,8 +9,8 @@
 use hal::meta::ProjectInfo;
 use hal::oa_buffer::{reports_between, ReportDelta};
 use hal::ReportFormat;
-use perfregs_codegen::metrics::equation::{self, CheckedSet, ExprKind, Source};
-use perfregs_codegen::metrics::interp::{self, Device, Sample, Value};
+use perfregs_codegen::metrics::equation::{self, CheckedSet, ExprKind};
+use perfregs_codegen::metrics::interp::{self, DeviceInfo, Sample, Value};
 use perfregs_codegen::metrics::model::MetricSet;
 use perfregs_codegen::metrics::{self, Loaded};
 use perfregs_codegen::Ir;
@@ -112,23 +112,9 @@ pub fn device_override(arg: &str) -> Result<(equation::DeviceVar, u64), String> 
 }
 
 /// `d` with the `--device` values of `choice` applied.
-fn with_overrides(mut d: Device, choice: &[(equation::DeviceVar, u64)]) -> Device {
-    use equation::DeviceVar as V;
+fn with_overrides(mut d: DeviceInfo, choice: &[(equation::DeviceVar, u64)]) -> DeviceInfo {
     for &(var, v) in choice {
-        let slot = match var {
-            V::EuCoresTotalCount => &mut d.eu_cores_total_count,
-            V::EuSlicesTotalCount => &mut d.eu_slices_total_count,
-            V::EuSubslicesTotalCount => &mut d.eu_subslices_total_count,
-            V::EuThreadsCount => &mut d.eu_threads_count,
-            V::SliceMask => &mut d.slice_mask,
-            V::SubsliceMask => &mut d.subslice_mask,
-            V::DualSubsliceMask => &mut d.dual_subslice_mask,
-            V::GpuMaxFrequency => &mut d.gpu_max_frequency,
-            V::GpuMinFrequency => &mut d.gpu_min_frequency,
-            V::GpuTimestampFrequency => &mut d.gpu_timestamp_frequency,
-            V::QueryMode => &mut d.query_mode,
-        };
-        *slot = v;
+        d.set(var, v);
     }
     d
 }
@@ -511,7 +497,7 @@ const MAX_REPORTS: usize = 10_000;
 
 /// The emulated part of `project` as the metric sets' device variables, and
 /// its GPU clock in Hz. `None` for a project without an OA emulation here.
-pub fn emulated_device(project: &str, gt: Option<Gt>) -> Option<(Device, u64)> {
+pub fn emulated_device(project: &str, gt: Option<Gt>) -> Option<(DeviceInfo, u64)> {
     const MHZ: u64 = 1_000_000;
     // (timestamp Hz, EUs, subslices, subslice mask, dual-subslice mask, max MHz)
     let (ts, eus, subslices, ss_mask, dss_mask, max) = match (project, gt) {
@@ -521,7 +507,7 @@ pub fn emulated_device(project: &str, gt: Option<Gt>) -> Option<(Device, u64)> {
         ("tgl", _) => (19_200_000, 96, 6, 0x3f, 0x3f, 1350),
         _ => return None,
     };
-    let d = Device {
+    let d = DeviceInfo {
         eu_cores_total_count: eus,
         eu_slices_total_count: 1,
         eu_subslices_total_count: subslices,
@@ -539,7 +525,7 @@ pub fn emulated_device(project: &str, gt: Option<Gt>) -> Option<(Device, u64)> {
 }
 
 /// The device values, one line.
-fn device_line(d: &Device, gpu_clock_hz: Option<u64>) -> String {
+fn device_line(d: &DeviceInfo, gpu_clock_hz: Option<u64>) -> String {
     let mut s = format!(
         "device: GpuTimestampFrequency {} Hz",
         d.gpu_timestamp_frequency
@@ -571,19 +557,7 @@ fn device_line(d: &Device, gpu_clock_hz: Option<u64>) -> String {
 /// the timestamp delta, GPU_CLOCK = the GPU_TICKS delta (none on formats
 /// without GPU_TICKS, such as HSW's), no PERFCNT.
 pub fn sample(d: &ReportDelta) -> Sample {
-    let mut s = Sample::empty();
-    s.gpu_time = d.timestamp;
-    s.gpu_clock = d.gpu_ticks;
-    for (to, from) in s.a.iter_mut().zip(&d.a) {
-        *to = *from;
-    }
-    for (to, from) in s.b.iter_mut().zip(&d.b) {
-        *to = *from;
-    }
-    for (to, from) in s.c.iter_mut().zip(&d.c) {
-        *to = *from;
-    }
-    s
+    Sample::from_delta(d)
 }
 
 /// The samples of the consecutive report pairs of `buf` (head 0, tail at its
@@ -607,25 +581,14 @@ fn show(v: Value) -> String {
     }
 }
 
-fn source_name(s: Source) -> &'static str {
-    match s {
-        Source::A => "A",
-        Source::B => "B",
-        Source::C => "C",
-        Source::GpuTime => "GPU_TIME",
-        Source::GpuClock => "GPU_CLOCK",
-        Source::PerfCnt => "PERFCNT",
-    }
-}
-
 /// Why counter `i` is unavailable on `s`: the reads it lacks and the
 /// unavailable counters it uses.
-fn missing(set: &MetricSet, checked: &CheckedSet, i: usize, s: &Sample, d: &Device) -> String {
+fn missing(set: &MetricSet, checked: &CheckedSet, i: usize, s: &Sample, d: &DeviceInfo) -> String {
     let mut why = Vec::new();
     if let Some(c) = checked.counters.get(i) {
         c.equation.expr.visit(&mut |e| match &e.kind {
             ExprKind::Read(src, n) if s.read(*src, *n).is_none() => {
-                why.push(format!("{} {n}", source_name(*src)));
+                why.push(format!("{} {n}", src.as_str()));
             }
             ExprKind::Counter(k) if interp::counter(checked, *k, s, d).is_none() => {
                 let name = set.counters.get(*k).map_or("?", |c| c.symbol_name.as_str());
@@ -648,7 +611,7 @@ fn missing(set: &MetricSet, checked: &CheckedSet, i: usize, s: &Sample, d: &Devi
 pub fn print_table(
     set: &MetricSet,
     checked: &CheckedSet,
-    d: &Device,
+    d: &DeviceInfo,
     samples: &[Sample],
     out: &mut dyn FnMut(&str),
 ) {
@@ -897,7 +860,7 @@ fn emulate_tgl(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String>
 pub struct Chosen {
     loaded: Loaded,
     index: usize,
-    device: Device,
+    device: DeviceInfo,
     /// Where the set comes from, for the heading.
     pub heading: String,
 }

@@ -57,91 +57,9 @@ use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
 use crate::ir::Ir;
 use std::collections::HashMap;
 
-/// What `READ` reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Source {
-    /// `A n`: an A counter.
-    A,
-    /// `B n`: a B counter.
-    B,
-    /// `C n`: a C counter.
-    C,
-    /// `GPU_TIME 0`: timestamp ticks.
-    GpuTime,
-    /// `GPU_CLOCK 0`: GPU clock ticks (the GPU_TICKS dword; HSW has none).
-    GpuClock,
-    /// `PERFCNT n`: the OA unit's free-running PERFCNT registers (read by
-    /// the driver around a query; not in OA reports).
-    PerfCnt,
-}
-
-impl Source {
-    /// The token (`A`, `GPU_TIME`, ...).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Source::A => "A",
-            Source::B => "B",
-            Source::C => "C",
-            Source::GpuTime => "GPU_TIME",
-            Source::GpuClock => "GPU_CLOCK",
-            Source::PerfCnt => "PERFCNT",
-        }
-    }
-    fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "A" => Source::A,
-            "B" => Source::B,
-            "C" => Source::C,
-            "GPU_TIME" => Source::GpuTime,
-            "GPU_CLOCK" => Source::GpuClock,
-            "PERFCNT" => Source::PerfCnt,
-            _ => return None,
-        })
-    }
-}
-
-macro_rules! device_vars {
-    ($($v:ident $field:ident $doc:literal,)*) => {
-        /// A property of the device an equation may name (`$EuCoresTotalCount`).
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum DeviceVar {
-            $(#[doc = $doc] $v,)*
-        }
-        impl DeviceVar {
-            /// Every variable, in declaration order.
-            pub const ALL: &'static [DeviceVar] = &[$(DeviceVar::$v),*];
-            /// The name without `$` (`EuCoresTotalCount`).
-            pub fn name(self) -> &'static str {
-                match self { $(DeviceVar::$v => stringify!($v),)* }
-            }
-            /// The snake_case field name in device structures (`eu_cores_total_count`).
-            pub fn field(self) -> &'static str {
-                match self { $(DeviceVar::$v => stringify!($field),)* }
-            }
-        }
-    };
-}
-
-device_vars! {
-    EuCoresTotalCount eu_cores_total_count "Number of EUs.",
-    EuSlicesTotalCount eu_slices_total_count "Number of slices.",
-    EuSubslicesTotalCount eu_subslices_total_count "Number of subslices.",
-    EuThreadsCount eu_threads_count "Hardware threads per EU.",
-    SliceMask slice_mask "Enabled slices, one bit each.",
-    SubsliceMask subslice_mask "Enabled subslices, one bit each.",
-    DualSubsliceMask dual_subslice_mask "Enabled dual subslices, one bit each.",
-    GpuMaxFrequency gpu_max_frequency "Highest GPU frequency (Hz).",
-    GpuMinFrequency gpu_min_frequency "Lowest GPU frequency (Hz).",
-    GpuTimestampFrequency gpu_timestamp_frequency "Timestamp frequency (Hz).",
-    QueryMode query_mode "Query mode (non-zero for a query, as IGT's `query_mode`).",
-}
-
-impl DeviceVar {
-    /// The variable named `name` (without `$`).
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|v| v.name() == name)
-    }
-}
+/// What `READ` reads, and the device variables an equation may name: the
+/// types the run-time sample and device share (`perfregs-types`).
+pub use perfregs_types::{DeviceVar, Source};
 
 /// A binary operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
