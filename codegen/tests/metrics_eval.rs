@@ -168,3 +168,25 @@ fn the_emitter_keeps_operand_order_and_igt_integer_arithmetic() {
         assert!(code.contains(want), "{helper}: no {want} in {code}");
     }
 }
+
+#[test]
+fn names_that_are_not_rust_fail_the_build_loudly() {
+    let (f, c) = checked(&[("uint64", "A 1 READ", None)]);
+    let bad_module =
+        perfregs_codegen::metrics::emit::emit_file("t-1", "bdw", &f, &c, &HashMap::new());
+    assert!(
+        bad_module.contains("compile_error!")
+            && bad_module.contains("`t-1` is not a Rust identifier"),
+        "{bad_module}"
+    );
+    let mut keyword = f.clone();
+    keyword.sets[0].counters[0].underscore_name = "fn".into();
+    let bad_counter =
+        perfregs_codegen::metrics::emit::emit_file("t", "bdw", &keyword, &c, &HashMap::new());
+    assert!(bad_counter.contains("compile_error!"), "{bad_counter}");
+    let ok = perfregs_codegen::metrics::emit::emit_file("t", "bdw", &f, &c, &HashMap::new());
+    assert!(
+        !ok.contains("compile_error!") && ok.contains("pub fn c0"),
+        "{ok}"
+    );
+}
