@@ -28,19 +28,7 @@ fn sample() -> Sample {
 }
 
 fn device() -> DeviceInfo {
-    DeviceInfo {
-        eu_cores_total_count: 24,
-        eu_slices_total_count: 1,
-        eu_subslices_total_count: 3,
-        eu_threads_count: 7,
-        slice_mask: 1,
-        subslice_mask: 7,
-        dual_subslice_mask: 0,
-        gpu_max_frequency: 1_000_000_000,
-        gpu_min_frequency: 300_000_000,
-        gpu_timestamp_frequency: 12_500_000,
-        query_mode: 0,
-    }
+    DeviceInfo::BDW_GT2
 }
 
 /// The interpreter's copy of the BDW file.

@@ -19,8 +19,6 @@ use std::sync::OnceLock;
 const BASE: u64 = 0x0100_0000;
 /// A report every 2^(p+1) timestamp ticks.
 const PERIOD: u64 = 6;
-/// EUs of the emulated parts (a GT2 of each).
-const EUS: [(&str, u64); 3] = [("hsw", 20), ("bdw", 24), ("tgl", 96)];
 
 /// Events per tick of the A counters: a bounded synthetic load (at most
 /// 8 x 20 per tick, the GPU clocks per tick times HSW's EU count).
@@ -28,21 +26,9 @@ fn workload() -> Workload {
     (0..45).fold(Workload::new(), |w, n| w.rate(n, u64::from(n % 7) * 3 + 1))
 }
 
+/// The library's values of the emulated part (a GT2 of each).
 fn device(project: &str) -> DeviceInfo {
-    let eus = EUS.iter().find(|e| e.0 == project).map_or(0, |e| e.1);
-    DeviceInfo {
-        eu_cores_total_count: eus,
-        eu_slices_total_count: 1,
-        eu_subslices_total_count: if project == "tgl" { 6 } else { 3 },
-        eu_threads_count: 7,
-        slice_mask: 0x1,
-        subslice_mask: 0x7,
-        dual_subslice_mask: 0x3F,
-        gpu_max_frequency: 1_000_000_000,
-        gpu_min_frequency: 300_000_000,
-        gpu_timestamp_frequency: 12_500_000,
-        query_mode: 0,
-    }
+    DeviceInfo::preset(project, 2).expect("a preset for every emulated project")
 }
 
 fn emulator(project: &'static perfregs::hal::meta::ProjectInfo) -> Emulator {

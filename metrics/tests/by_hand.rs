@@ -322,3 +322,21 @@ fn tgl_counters_by_hand() {
         f(1.25)
     );
 }
+
+#[test]
+fn default_device_is_zeros_and_presets_are_the_parts() {
+    // DeviceInfo::default() is all zeros (documented): GpuTime =
+    // GPU_TIME x 10^9 / $GpuTimestampFrequency divides by 0 and gives 0, as
+    // IGT's C does; the BDW GT2 preset's 12.5 MHz gives 12,500 x 10^9 /
+    // 12,500,000 = 1,000,000 ns.
+    let mut s = Sample::EMPTY;
+    s.gpu_time = Some(12_500);
+    let zero = DeviceInfo::default();
+    assert_eq!(counter("bdw", "render_basic", "gpu_time", &s, &zero), u(0));
+    let gt2 = DeviceInfo::BDW_GT2;
+    assert_eq!(
+        counter("bdw", "render_basic", "gpu_time", &s, &gt2),
+        u(1_000_000)
+    );
+    assert_eq!(perfregs_metrics::DeviceInfo::preset("bdw", 2), Some(gt2));
+}

@@ -69,6 +69,28 @@ impl Gt {
             Gt::Gt2 => "GT2",
         }
     }
+    /// The part's number (`DeviceInfo::preset`).
+    fn number(self) -> u8 {
+        match self {
+            Gt::Gt1 => 1,
+            Gt::Gt2 => 2,
+        }
+    }
+}
+
+/// The part `list`, `run` and `oa-decode --metric-set` take on `project`
+/// when no `--gt1` / `--gt2` names one: GT2 on tgl (the only project with
+/// two shipped parts).
+const DEFAULT_GT: Gt = Gt::Gt2;
+
+/// The note that says which part was taken by default (stderr).
+fn default_part_note(project: &str, choice: &Choice) -> Option<String> {
+    (project == "tgl" && choice.gt.is_none() && choice.file.is_none()).then(|| {
+        format!(
+            "note: tgl {} (the default part; --gt1 for GT1)",
+            DEFAULT_GT.label()
+        )
+    })
 }
 
 /// Where the metric sets come from (`--file`, `--gt1` / `--gt2`) and the
@@ -155,7 +177,7 @@ fn texts(project: &str, choice: &Choice) -> Result<Vec<MetricText>, Fail> {
         let name = f.display().to_string();
         let gt = choice
             .gt
-            .or_else(|| (project == "tgl").then(|| Gt::of_file(&name).unwrap_or(Gt::Gt2)));
+            .or_else(|| (project == "tgl").then(|| Gt::of_file(&name).unwrap_or(DEFAULT_GT)));
         return Ok(vec![MetricText { name, text, gt }]);
     }
     let all: Vec<MetricText> = perfregs_regdefs::METRIC_SETS
@@ -170,7 +192,8 @@ fn texts(project: &str, choice: &Choice) -> Result<Vec<MetricText>, Fail> {
                 None
             },
         })
-        .filter(|m| choice.gt.is_none() || m.gt == choice.gt)
+        // Without --gt1 / --gt2: the default part, as `run` takes it.
+        .filter(|m| m.gt.is_none() || m.gt == Some(choice.gt.unwrap_or(DEFAULT_GT)))
         .collect();
     if all.is_empty() {
         let mut shipped: Vec<&str> = perfregs_regdefs::METRIC_SETS
@@ -186,12 +209,11 @@ fn texts(project: &str, choice: &Choice) -> Result<Vec<MetricText>, Fail> {
     Ok(all)
 }
 
-/// One file for `project`: the chosen one, else the only shipped one, else
-/// (tgl) the GT2 file.
+/// One file for `project`: the chosen one, else the shipped one of the
+/// chosen (or default) part.
 fn one_text(project: &str, choice: &Choice) -> Result<MetricText, Fail> {
     let mut all = texts(project, choice)?;
-    let pick = all.iter().position(|m| m.gt == Some(Gt::Gt2)).unwrap_or(0);
-    Ok(all.swap_remove(pick))
+    Ok(all.swap_remove(0))
 }
 
 /// Compile the descriptions in `dir`.
@@ -281,6 +303,9 @@ pub fn main(
                 Some(_) => return Err(Fail::usage("metrics list: two files given")),
                 None => choice,
             };
+            if let Some(note) = default_part_note(p.name, &choice) {
+                eprintln!("{note}");
+            }
             let files = texts(p.name, &choice)?;
             let ir = compile(regdefs)?;
             list(p, &ir, &files, counters.as_deref(), out)
@@ -291,6 +316,9 @@ pub fn main(
                     "metrics run: no emulated OA part for {} (hsw, bdw, tgl)",
                     p.name
                 )));
+            }
+            if let Some(note) = default_part_note(p.name, &choice) {
+                eprintln!("{note}");
             }
             let m = one_text(p.name, &choice)?;
             let ir = compile(regdefs)?;
@@ -495,33 +523,13 @@ fn list(
 /// Largest `--reports`.
 const MAX_REPORTS: usize = 10_000;
 
-/// The emulated part of `project` as the metric sets' device variables, and
-/// its GPU clock in Hz. `None` for a project without an OA emulation here.
+/// The emulated part of `project` as the metric sets' device variables (the
+/// library's preset of the part: `DeviceInfo::preset`), and its GPU clock in
+/// Hz. `None` for a project without an OA emulation here.
 pub fn emulated_device(project: &str, gt: Option<Gt>) -> Option<(DeviceInfo, u64)> {
-    const MHZ: u64 = 1_000_000;
-    // (timestamp Hz, EUs, subslices, subslice mask, dual-subslice mask, max MHz)
-    let (ts, eus, subslices, ss_mask, dss_mask, max) = match (project, gt) {
-        ("hsw", _) => (12_500_000, 20, 2, 0x3, 0, 1200),
-        ("bdw", _) => (12_500_000, 24, 3, 0x7, 0, 1000),
-        ("tgl", Some(Gt::Gt1)) => (19_200_000, 48, 3, 0x7, 0x7, 1350),
-        ("tgl", _) => (19_200_000, 96, 6, 0x3f, 0x3f, 1350),
-        _ => return None,
-    };
-    let d = DeviceInfo {
-        eu_cores_total_count: eus,
-        eu_slices_total_count: 1,
-        eu_subslices_total_count: subslices,
-        eu_threads_count: 7,
-        slice_mask: 1,
-        subslice_mask: ss_mask,
-        dual_subslice_mask: dss_mask,
-        gpu_max_frequency: max * MHZ,
-        gpu_min_frequency: 300 * MHZ,
-        gpu_timestamp_frequency: ts,
-        query_mode: 0,
-    };
+    let d = DeviceInfo::preset(project, gt.unwrap_or(DEFAULT_GT).number())?;
     let clocks = perfregs_emu::OaConfig::default().gpu_clocks_per_tick;
-    Some((d, ts * clocks))
+    Some((d, d.gpu_timestamp_frequency * clocks))
 }
 
 /// The device values, one line.
@@ -763,6 +771,7 @@ fn run(
         e.samples.len()
     ));
     out(&device_line(&device, Some(clock_hz)));
+    out(NO_WORKLOAD);
     print_table(set, checked, &device, &e.samples, out);
     out(&format!("emulator warnings: {}", e.warnings.len()));
     for w in &e.warnings {
@@ -770,6 +779,10 @@ fn run(
     }
     Ok(e)
 }
+
+/// The line `run` prints before the table: the emulator runs no shader
+/// work, so rows of zeros are what it measures, not a fault.
+pub const NO_WORKLOAD: &str = "workload: none scripted (the emulator runs no shader work): counters of shader events stay 0; clocks, timestamps and what the set's programming derives from them count";
 
 fn emulator(p: &'static ProjectInfo) -> perfregs_emu::Emulator {
     perfregs_emu::Emulator::with_oa(

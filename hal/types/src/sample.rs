@@ -188,7 +188,9 @@ macro_rules! device_vars {
         /// [`DeviceInfo::default()`] is all zeros: counters dividing by a
         /// device value (most of them divide by `$EuCoresTotalCount` or
         /// `$GpuTimestampFrequency`) then give 0, as IGT's C gives for a
-        /// division by zero.
+        /// division by zero, and counters gated on a slice or subslice mask
+        /// are unavailable. Start from the running device's values, or from a
+        /// part's ([`DeviceInfo::preset`], [`DeviceInfo::BDW_GT2`], ...).
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
         pub struct DeviceInfo {
             $(#[doc = concat!("`$", stringify!($v), "`: ", $doc)] pub $field: u64,)*
@@ -219,6 +221,87 @@ device_vars! {
     GpuMinFrequency gpu_min_frequency "Lowest GPU frequency (Hz).",
     GpuTimestampFrequency gpu_timestamp_frequency "Timestamp frequency (Hz).",
     QueryMode query_mode "Query mode (non-zero for a query, as IGT's `query_mode`).",
+}
+
+const MHZ: u64 = 1_000_000;
+
+/// The values common to the presets: one slice, 7 threads per EU, 300 MHz
+/// lowest frequency, not a query.
+const GEN_COMMON: DeviceInfo = DeviceInfo {
+    eu_cores_total_count: 0,
+    eu_slices_total_count: 1,
+    eu_subslices_total_count: 0,
+    eu_threads_count: 7,
+    slice_mask: 0x1,
+    subslice_mask: 0,
+    dual_subslice_mask: 0,
+    gpu_max_frequency: 0,
+    gpu_min_frequency: 300 * MHZ,
+    gpu_timestamp_frequency: 0,
+    query_mode: 0,
+};
+
+impl DeviceInfo {
+    /// Haswell GT2: 20 EUs in 2 subslices, 1.2 GHz, a 12.5 MHz timestamp.
+    pub const HSW_GT2: DeviceInfo = DeviceInfo {
+        eu_cores_total_count: 20,
+        eu_subslices_total_count: 2,
+        subslice_mask: 0x3,
+        gpu_max_frequency: 1200 * MHZ,
+        gpu_timestamp_frequency: 12_500_000,
+        ..GEN_COMMON
+    };
+    /// Broadwell GT2: 24 EUs in 3 subslices, 1 GHz, a 12.5 MHz timestamp.
+    pub const BDW_GT2: DeviceInfo = DeviceInfo {
+        eu_cores_total_count: 24,
+        eu_subslices_total_count: 3,
+        subslice_mask: 0x7,
+        gpu_max_frequency: 1000 * MHZ,
+        gpu_timestamp_frequency: 12_500_000,
+        ..GEN_COMMON
+    };
+    /// Tiger Lake GT1: 48 EUs in 3 dual subslices, 1.35 GHz, a 19.2 MHz
+    /// timestamp (the values of `oa-tglgt1.xml`'s part).
+    pub const TGL_GT1: DeviceInfo = DeviceInfo {
+        eu_cores_total_count: 48,
+        eu_subslices_total_count: 3,
+        subslice_mask: 0x7,
+        dual_subslice_mask: 0x7,
+        gpu_max_frequency: 1350 * MHZ,
+        gpu_timestamp_frequency: 19_200_000,
+        ..GEN_COMMON
+    };
+    /// Tiger Lake GT2: 96 EUs in 6 dual subslices, 1.35 GHz, a 19.2 MHz
+    /// timestamp (the values of `oa-tglgt2.xml`'s part).
+    pub const TGL_GT2: DeviceInfo = DeviceInfo {
+        eu_cores_total_count: 96,
+        eu_subslices_total_count: 6,
+        subslice_mask: 0x3f,
+        dual_subslice_mask: 0x3f,
+        ..Self::TGL_GT1
+    };
+    /// Every preset: (project, GT number, values).
+    pub const PRESETS: &'static [(&'static str, u8, DeviceInfo)] = &[
+        ("hsw", 2, Self::HSW_GT2),
+        ("bdw", 2, Self::BDW_GT2),
+        ("tgl", 1, Self::TGL_GT1),
+        ("tgl", 2, Self::TGL_GT2),
+    ];
+
+    /// The values of part GT`gt` of `project` (`"hsw"`, `"bdw"`, `"tgl"`):
+    /// `None` for a part without a preset.
+    ///
+    /// ```
+    /// use perfregs_types::DeviceInfo;
+    /// assert_eq!(DeviceInfo::preset("tgl", 2), Some(DeviceInfo::TGL_GT2));
+    /// assert_eq!(DeviceInfo::preset("tgl", 3), None);
+    /// ```
+    pub fn preset(project: &str, gt: u8) -> Option<DeviceInfo> {
+        Self::PRESETS
+            .iter()
+            .find(|(p, g, _)| *p == project && *g == gt)
+            .map(|(_, _, d)| *d)
+    }
 }
 
 impl DeviceVar {
@@ -271,6 +354,45 @@ mod tests {
         }
         assert_eq!(DeviceVar::SliceMask.field(), "slice_mask");
         assert_eq!(DeviceVar::parse("Nope"), None);
+    }
+
+    #[test]
+    fn presets_are_whole_parts_and_default_is_zero() {
+        assert_eq!(DeviceInfo::PRESETS.len(), 4);
+        for (project, gt, d) in DeviceInfo::PRESETS {
+            assert_eq!(DeviceInfo::preset(project, *gt), Some(*d));
+            // Every divisor an equation uses is set.
+            for v in [
+                DeviceVar::EuCoresTotalCount,
+                DeviceVar::EuSlicesTotalCount,
+                DeviceVar::EuSubslicesTotalCount,
+                DeviceVar::EuThreadsCount,
+                DeviceVar::SliceMask,
+                DeviceVar::SubsliceMask,
+                DeviceVar::GpuMaxFrequency,
+                DeviceVar::GpuMinFrequency,
+                DeviceVar::GpuTimestampFrequency,
+            ] {
+                assert_ne!(d.get(v), 0, "{project} GT{gt} {}", v.name());
+            }
+            // EUs: 10 per subslice on HSW, 8 on BDW, 16 per dual subslice on TGL.
+            let per = match *project {
+                "hsw" => 10,
+                "bdw" => 8,
+                _ => 16,
+            };
+            assert_eq!(
+                d.eu_cores_total_count,
+                u64::from(d.subslice_mask.count_ones()) * per,
+                "{project}"
+            );
+        }
+        assert_eq!(DeviceInfo::TGL_GT2.eu_cores_total_count, 96);
+        assert_eq!(DeviceInfo::preset("bdw", 1), None);
+        assert_eq!(DeviceInfo::preset("skl", 2), None);
+        // Default: all zeros, documented.
+        let z = DeviceInfo::default();
+        assert!(DeviceVar::ALL.iter().all(|v| z.get(*v) == 0));
     }
 
     struct Counts;
