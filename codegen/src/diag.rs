@@ -195,6 +195,10 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// The error of [`load`](crate::metrics::load) and of the compile functions
+/// (`Box<dyn Error>`, `?` in `main`).
+impl std::error::Error for Diagnostic {}
+
 /// All diagnostics of one run, in file order.
 #[derive(Clone, Debug, Default)]
 pub struct Diagnostics(pub Vec<Diagnostic>);

@@ -27,6 +27,14 @@ pub struct Fail {
     pub message: String,
 }
 
+impl std::fmt::Display for Fail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Fail {}
+
 impl Fail {
     fn usage(message: impl Into<String>) -> Self {
         Fail {
