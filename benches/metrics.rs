@@ -9,7 +9,7 @@
 
 use divan::{black_box, Bencher};
 use perfregs::metrics::{DeviceInfo, Sample, Value};
-use perfregs_codegen::metrics::{interp, load, Loaded};
+use perfregs_codegen::metrics::{interp, load_shipped, Loaded};
 
 fn sample() -> Sample {
     let mut s = Sample::EMPTY;
@@ -35,12 +35,9 @@ fn device() -> DeviceInfo {
 fn interpreter() -> Loaded {
     let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
         .expect("shipped descriptions");
-    let (file, project, text) = perfregs_regdefs::METRIC_SETS
-        .iter()
-        .find(|f| f.1 == "bdw")
-        .copied()
-        .expect("the BDW file");
-    load(&ir, project, file, text).expect("clean")
+    let shipped = load_shipped(&ir).expect("clean");
+    let bdw = shipped.into_iter().find(|f| f.project == "bdw");
+    bdw.expect("the BDW file").loaded
 }
 
 /// The work both sides time: every counter of every BDW set, in order, one

@@ -12,7 +12,7 @@ use perfregs::emu::{Emulator, OaConfig, Sku, Workload};
 use perfregs::hal::{bdw, hsw, tgl, Device, ReportDelta, ReportFormat};
 use perfregs::metrics::rt::program;
 use perfregs::metrics::{DeviceInfo, Sample, SetInfo, Value};
-use perfregs_codegen::metrics::interp;
+use perfregs_codegen::metrics::{interp, load_shipped, Shipped};
 use std::sync::OnceLock;
 
 /// GGTT address of the OA buffer.
@@ -174,19 +174,12 @@ fn hsw_render_basic_stays_within_clock_times_eus() {
 }
 
 /// The interpreter's view of every shipped file, checked once.
-fn interpreted() -> &'static Vec<(String, perfregs_codegen::metrics::Loaded)> {
-    static L: OnceLock<Vec<(String, perfregs_codegen::metrics::Loaded)>> = OnceLock::new();
+fn interpreted() -> &'static [Shipped] {
+    static L: OnceLock<Vec<Shipped>> = OnceLock::new();
     L.get_or_init(|| {
         let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
             .expect("shipped descriptions compile");
-        perfregs_regdefs::METRIC_SETS
-            .iter()
-            .map(|(file, project, text)| {
-                let l = perfregs_codegen::metrics::load(&ir, project, file, text)
-                    .unwrap_or_else(|d| panic!("{file}: {d:?}"));
-                (file.to_string(), l)
-            })
-            .collect()
+        load_shipped(&ir).unwrap_or_else(|d| panic!("{d:?}"))
     })
 }
 
@@ -211,10 +204,11 @@ fn generated_and_interpreted_agree_on_emulated_reports() {
     ];
     let mut compared = 0;
     for (file, project, sets) in files {
-        let (_, loaded) = interpreted()
+        let loaded = &interpreted()
             .iter()
-            .find(|(f, _)| f.ends_with(file))
-            .expect("shipped");
+            .find(|l| l.file.ends_with(file))
+            .expect("shipped")
+            .loaded;
         let d = device(project);
         assert_eq!(sets.len(), loaded.file.sets.len());
         for (k, set) in sets.iter().enumerate() {

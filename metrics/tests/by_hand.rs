@@ -3,24 +3,19 @@
 //! generated function and the interpreter of `perfregs-codegen` alike: both
 //! must give the expected value exactly.
 
+use perfregs_codegen::metrics::equation::Source;
 use perfregs_codegen::metrics::interp::{self, Value as IValue};
-use perfregs_codegen::metrics::{load, Loaded};
+use perfregs_codegen::metrics::{load_shipped, Shipped};
 use perfregs_metrics::{DeviceInfo, Sample, Value};
 use std::sync::OnceLock;
 
-/// Every shipped file, loaded for the interpreter: (file name, loaded).
-fn loaded() -> &'static [(&'static str, Loaded)] {
-    static L: OnceLock<Vec<(&'static str, Loaded)>> = OnceLock::new();
+/// Every shipped file, loaded for the interpreter.
+fn loaded() -> &'static [Shipped] {
+    static L: OnceLock<Vec<Shipped>> = OnceLock::new();
     L.get_or_init(|| {
         let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
             .expect("shipped descriptions");
-        perfregs_regdefs::METRIC_SETS
-            .iter()
-            .map(|(file, project, text)| {
-                let l = load(&ir, project, file, text).unwrap_or_else(|d| panic!("{file}: {d:?}"));
-                (*file, l)
-            })
-            .collect()
+        load_shipped(&ir).expect("shipped metric sets")
     })
 }
 
@@ -43,8 +38,8 @@ fn counter(module: &str, set: &str, counter: &str, s: &Sample, d: &DeviceInfo) -
         .position(|c| c.underscore == counter)
         .unwrap_or_else(|| panic!("no counter {module}::{set}::{counter}"));
     let g = &sets[k].counters[n];
-    let (_, l) = loaded().iter().find(|(f, _)| f == file).expect("loaded");
-    let checked = &l.checked.sets[k];
+    let l = loaded().iter().find(|l| l.file == *file).expect("loaded");
+    let checked = &l.loaded.checked.sets[k];
     let value = g.value(s, d);
     let want = match value {
         Some(Value::U64(v)) => Some(IValue::Int(v)),
@@ -64,6 +59,28 @@ fn counter(module: &str, set: &str, counter: &str, s: &Sample, d: &DeviceInfo) -
         "{what}: availability"
     );
     Counted { value, available }
+}
+
+/// A sample with the reads of `spec` measured, nothing else: `X n = v`
+/// (`X n READ` gives v), separated by `;`.
+fn sample(spec: &str) -> Sample {
+    let mut s = Sample::EMPTY;
+    for read in spec.split(';').map(str::trim).filter(|r| !r.is_empty()) {
+        let (what, v) = read.split_once('=').expect("X n = v");
+        let mut w = what.split_whitespace();
+        let src = w.next().and_then(Source::parse).expect("a source");
+        let n: usize = w.next().and_then(|n| n.parse().ok()).expect("an index");
+        let slot = match src {
+            Source::A => &mut s.a[n],
+            Source::B => &mut s.b[n],
+            Source::C => &mut s.c[n],
+            Source::GpuTime => &mut s.gpu_time,
+            Source::GpuClock => &mut s.gpu_clock,
+            Source::PerfCnt => &mut s.perfcnt[n],
+        };
+        *slot = Some(v.trim().replace('_', "").parse().expect("a value"));
+    }
+    s
 }
 
 /// What [`counter`] found.
@@ -96,12 +113,10 @@ fn integer_fadd_and_fmul_wrap_in_u64_as_igt_c() {
     // + A9 (0) + A10 (0) = 96.0; UDIV 96 EUs: 96 / 96 = 1; * 100 = 100;
     // / GpuCoreClocks (GPU_CLOCK = 4) = 25.0. (Converting each operand
     // first gives 2^64 / 96 * 100 instead.)
-    let mut s = Sample::EMPTY;
-    s.a[7] = Some((1 << 63) + 48);
-    s.a[8] = Some((1 << 63) + 48);
-    s.a[9] = Some(0);
-    s.a[10] = Some(0);
-    s.gpu_clock = Some(4);
+    let s = sample(
+        "A 7 = 9_223_372_036_854_775_856; A 8 = 9_223_372_036_854_775_856; \
+         A 9 = 0; A 10 = 0; GPU_CLOCK 0 = 4",
+    );
     let d = DeviceInfo {
         eu_cores_total_count: 96,
         ..DeviceInfo::default()
@@ -114,9 +129,7 @@ fn integer_fadd_and_fmul_wrap_in_u64_as_igt_c() {
     // A10 = 2^61 + 21: 8 * A10 = 2^64 + 168 wraps to 168, then 168.0;
     // / 7 threads = 24.0; UDIV 24 EUs: 24 / 24 = 1; * 100 = 100;
     // / GpuCoreClocks (GPU_CLOCK = 8) = 12.5.
-    let mut s = Sample::EMPTY;
-    s.a[10] = Some((1 << 61) + 21);
-    s.gpu_clock = Some(8);
+    let s = sample("A 10 = 2_305_843_009_213_693_973; GPU_CLOCK 0 = 8");
     let d = DeviceInfo {
         eu_cores_total_count: 24,
         eu_threads_count: 7,
@@ -128,34 +141,23 @@ fn integer_fadd_and_fmul_wrap_in_u64_as_igt_c() {
     );
 }
 
-/// A HSW GT2 as the counters below need it: 20 EUs, 2 slices (for the
-/// slice factors), subslices 0 and 1, a 12.5 MHz timestamp.
+/// The HSW GT2 preset (20 EUs, subslices 0 and 1, a 12.5 MHz timestamp),
+/// with 2 slices (for the slice factors).
 fn hsw() -> DeviceInfo {
     DeviceInfo {
-        eu_cores_total_count: 20,
         eu_slices_total_count: 2,
-        subslice_mask: 0x3,
-        gpu_timestamp_frequency: 12_500_000,
-        ..DeviceInfo::default()
+        ..DeviceInfo::HSW_GT2
     }
 }
 
 #[test]
 fn hsw_render_basic_by_hand() {
     let d = hsw();
-    let mut s = Sample::EMPTY;
-    s.gpu_time = Some(25_000);
-    s.a[0] = Some(30_000);
-    s.a[1] = Some(12_000);
-    s.a[36] = Some(120);
-    s.a[39] = Some(500);
-    s.b[2] = Some(1_500);
-    s.b[3] = Some(3_000);
-    s.b[4] = Some(10);
-    s.b[5] = Some(7);
-    s.c[2] = Some(6_000); // GpuCoreClocks on HSW: C 2 READ
-    s.c[7] = Some(400);
-    s.perfcnt[0] = Some(1_000);
+    let s = sample(
+        "GPU_TIME 0 = 25_000; A 0 = 30_000; A 1 = 12_000; A 36 = 120; A 39 = 500; \
+         B 2 = 1_500; B 3 = 3_000; B 4 = 10; B 5 = 7; C 7 = 400; PERFCNT 0 = 1_000; \
+         C 2 = 6_000", // GpuCoreClocks on HSW: C 2 READ
+    );
     let c = |name: &str, s: &Sample, d: &DeviceInfo| counter("hsw", "render_basic", name, s, d);
     // GpuTime: GPU_TIME 0 READ 1000000000 UMUL $GpuTimestampFrequency UDIV
     //   = 25,000 * 10^9 / 12,500,000 = 2,000,000 ns.
@@ -202,34 +204,15 @@ fn hsw_render_basic_by_hand() {
     assert_eq!(c("llc_gpu_throughput", &s, &q), u(38_400));
 }
 
-/// A BDW GT2 as the counters below need it: 24 EUs, 7 threads each, slice 0,
-/// subslices 0..2, a 12.5 MHz timestamp.
-fn bdw() -> DeviceInfo {
-    DeviceInfo {
-        eu_cores_total_count: 24,
-        eu_threads_count: 7,
-        slice_mask: 0x1,
-        subslice_mask: 0x7,
-        gpu_timestamp_frequency: 12_500_000,
-        ..DeviceInfo::default()
-    }
-}
-
 #[test]
 fn bdw_counters_by_hand() {
-    let d = bdw();
-    let mut s = Sample::EMPTY;
-    s.gpu_time = Some(12_500);
-    s.gpu_clock = Some(8_000);
-    s.a[9] = Some(100);
-    s.a[10] = Some(200);
-    s.a[11] = Some(300);
-    s.a[13] = Some(4_200);
-    s.b[0] = Some(10);
-    s.b[1] = Some(20);
-    s.b[4] = Some(100);
-    s.b[5] = Some(300);
-    s.c[0] = Some(25);
+    // The BDW GT2 preset: 24 EUs, 7 threads each, slice 0, subslices 0..2,
+    // a 12.5 MHz timestamp.
+    let d = DeviceInfo::BDW_GT2;
+    let s = sample(
+        "GPU_TIME 0 = 12_500; GPU_CLOCK 0 = 8_000; A 9 = 100; A 10 = 200; A 11 = 300; \
+         A 13 = 4_200; B 0 = 10; B 1 = 20; B 4 = 100; B 5 = 300; C 0 = 25",
+    );
     // ComputeBasic EuAvgIpcRate:
     //   A 9 READ  A 10 READ  A 11 READ UADD  A 9 READ USUB FDIV 1 FADD
     //   = 100 / ((200 + 300) - 100) + 1 = 100 / 400 + 1 = 1.25.
@@ -255,7 +238,7 @@ fn bdw_counters_by_hand() {
     );
     let slice1 = DeviceInfo {
         slice_mask: 0x2,
-        ..bdw()
+        ..DeviceInfo::BDW_GT2
     };
     assert!(
         !counter(
@@ -281,7 +264,7 @@ fn bdw_counters_by_hand() {
     );
     let ss3 = DeviceInfo {
         subslice_mask: 0xf,
-        ..bdw()
+        ..DeviceInfo::BDW_GT2
     };
     assert_eq!(counter("bdw", "hdc_and_sf", name, &s, &ss3), f(2.5));
     // RenderBasic AvgGpuCoreFrequency: $GpuCoreClocks 1000000000 UMUL $GpuTime UDIV,
@@ -300,8 +283,7 @@ fn tgl_counters_by_hand() {
         gpu_timestamp_frequency: 19_200_000,
         ..DeviceInfo::default()
     };
-    let mut s = Sample::EMPTY;
-    s.gpu_time = Some(19_200);
+    let mut s = sample("GPU_TIME 0 = 19_200");
     // GT1 RenderBasic GpuTime: 19,200 * 10^9 / 19,200,000 = 1,000,000 ns.
     assert_eq!(
         counter("tgl_gt1", "render_basic", "gpu_time", &s, &d),
@@ -329,8 +311,7 @@ fn default_device_is_zeros_and_presets_are_the_parts() {
     // GPU_TIME x 10^9 / $GpuTimestampFrequency divides by 0 and gives 0, as
     // IGT's C does; the BDW GT2 preset's 12.5 MHz gives 12,500 x 10^9 /
     // 12,500,000 = 1,000,000 ns.
-    let mut s = Sample::EMPTY;
-    s.gpu_time = Some(12_500);
+    let s = sample("GPU_TIME 0 = 12_500");
     let zero = DeviceInfo::default();
     assert_eq!(counter("bdw", "render_basic", "gpu_time", &s, &zero), u(0));
     let gt2 = DeviceInfo::BDW_GT2;

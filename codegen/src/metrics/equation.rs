@@ -990,34 +990,24 @@ mod tests {
 
     #[test]
     fn parse_errors_name_the_token_where_it_is() {
-        let (c, p, m) = parse_err("A 1 READ 2 UPLUS");
-        assert_eq!((c, p), (Code::Equation, at(10, 31)));
-        assert!(m.contains("`UPLUS`"), "{m}");
-        let (c, p, m) = parse_err("1 UADD");
-        assert_eq!((c, p), (Code::Equation, at(10, 22)));
-        assert!(m.contains("two operands"), "{m}");
-        let (_, p, m) = parse_err("7 READ");
-        assert_eq!(p, at(10, 22));
-        assert!(m.contains("READ"), "{m}");
-        let (_, p, m) = parse_err("A $X READ");
-        assert_eq!(p, at(10, 25));
-        assert!(m.contains("integer literal index"), "{m}");
-        let (_, p, _) = parse_err("1 7 READ");
-        assert_eq!(p, at(10, 24));
-        // (An operator's node is at its token: `READ` here.)
-        let (_, p, m) = parse_err("A 1 READ B 2 READ");
-        assert_eq!(p, at(10, 33));
-        assert!(m.contains("left on the stack"), "{m}");
-        let (_, p, m) = parse_err("A 1 UADD");
-        assert_eq!(p, at(10, 20));
-        assert!(m.contains("not a value"), "{m}");
-        let (_, p, m) = parse_err("  ");
-        assert_eq!(p, at(10, 20));
-        assert!(m.contains("empty"), "{m}");
-        let (_, p, _) = parse_err("1 $ UADD");
-        assert_eq!(p, at(10, 22));
-        let (_, p, _) = parse_err("B");
-        assert_eq!(p, at(10, 20));
+        // (text, column of the token blamed, what the message says)
+        for (text, column, says) in [
+            ("A 1 READ 2 UPLUS", 31, "`UPLUS`"),
+            ("1 UADD", 22, "two operands"),
+            ("7 READ", 22, "READ"),
+            ("A $X READ", 25, "integer literal index"),
+            ("1 7 READ", 24, ""),
+            // (An operator's node is at its token: `READ` here.)
+            ("A 1 READ B 2 READ", 33, "left on the stack"),
+            ("A 1 UADD", 20, "not a value"),
+            ("  ", 20, "empty"),
+            ("1 $ UADD", 22, ""),
+            ("B", 20, ""),
+        ] {
+            let (c, p, m) = parse_err(text);
+            assert_eq!((c, p), (Code::Equation, at(10, column)), "{text}");
+            assert!(m.contains(says), "{text}: {m}");
+        }
     }
 
     #[test]

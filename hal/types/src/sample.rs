@@ -94,6 +94,20 @@ pub struct Sample {
     pub perfcnt: [Option<u64>; PERFCNT_COUNTERS],
 }
 
+/// `fn a(&self, n: usize) -> Option<u64>` and the like: counter `n` of a
+/// counter array of [`Sample`].
+macro_rules! counter_reads {
+    ($($array:ident $doc:literal,)*) => {
+        $(
+            #[doc = $doc]
+            #[inline]
+            pub fn $array(&self, n: usize) -> Option<u64> {
+                self.$array.get(n).copied().flatten()
+            }
+        )*
+    };
+}
+
 impl Default for Sample {
     fn default() -> Self {
         Self::EMPTY
@@ -129,25 +143,11 @@ impl Sample {
         copy(&mut s.c, d.c_counts());
         s
     }
-    /// An (`None` when absent or out of range).
-    #[inline]
-    pub fn a(&self, n: usize) -> Option<u64> {
-        self.a.get(n).copied().flatten()
-    }
-    /// Bn.
-    #[inline]
-    pub fn b(&self, n: usize) -> Option<u64> {
-        self.b.get(n).copied().flatten()
-    }
-    /// Cn.
-    #[inline]
-    pub fn c(&self, n: usize) -> Option<u64> {
-        self.c.get(n).copied().flatten()
-    }
-    /// PERFCNTn.
-    #[inline]
-    pub fn perfcnt(&self, n: usize) -> Option<u64> {
-        self.perfcnt.get(n).copied().flatten()
+    counter_reads! {
+        a "An (`None` when absent or out of range).",
+        b "Bn (`None` when absent or out of range).",
+        c "Cn (`None` when absent or out of range).",
+        perfcnt "PERFCNTn (`None` when absent or out of range).",
     }
     /// `source n READ` (`None` when absent or out of range).
     pub fn read(&self, source: Source, n: u64) -> Option<u64> {
