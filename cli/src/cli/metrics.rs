@@ -757,8 +757,14 @@ fn run(
         }
     }
     let e = match p.name {
-        "hsw" => emulate_hsw(&program, pairs),
-        "bdw" => emulate_bdw(&program, pairs),
+        "hsw" => {
+            use hal::hsw::{domains::Render, reports::A45B8C8, PROJECT};
+            emulate::<hal::Hsw, Render, A45B8C8>(&PROJECT, &program, pairs)
+        }
+        "bdw" => {
+            use hal::bdw::{domains::Render, reports::A32u40A4u32B8C8, PROJECT};
+            emulate::<hal::Bdw, Render, A32u40A4u32B8C8>(&PROJECT, &program, pairs)
+        }
         _ => emulate_tgl(&program, pairs),
     }
     .map_err(Fail::findings)?;
@@ -845,22 +851,17 @@ fn sample_emulator<F: ReportFormat>(
     })
 }
 
-fn emulate_hsw(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String> {
-    use hal::{hsw, Device as Gpu};
-    let gpu = Gpu::<hal::Hsw, _>::new(emulator(&hsw::PROJECT));
-    let _rw = gpu
-        .forcewake::<hsw::domains::Render>()
-        .map_err(|e| e.to_string())?;
-    gpu.with_bus(|e| sample_emulator::<hsw::reports::A45B8C8>(e, program, pairs))
-}
-
-fn emulate_bdw(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String> {
-    use hal::{bdw, Device as Gpu};
-    let gpu = Gpu::<hal::Bdw, _>::new(emulator(&bdw::PROJECT));
-    let _rw = gpu
-        .forcewake::<bdw::domains::Render>()
-        .map_err(|e| e.to_string())?;
-    gpu.with_bus(|e| sample_emulator::<bdw::reports::A32u40A4u32B8C8>(e, program, pairs))
+/// Run `program` on an emulated `P` device with domain `D` awake (the
+/// render domain of HSW and BDW, which holds the whole OA unit) and sample
+/// format `F`.
+fn emulate<P: hal::Project, D: hal::power::Wakeable<Project = P>, F: ReportFormat>(
+    project: &'static ProjectInfo,
+    program: &[(u64, u32)],
+    pairs: usize,
+) -> Result<Emulated, String> {
+    let gpu = hal::Device::<P, _>::new(emulator(project));
+    let _awake = gpu.forcewake::<D>().map_err(|e| e.to_string())?;
+    gpu.with_bus(|e| sample_emulator::<F>(e, program, pairs))
 }
 
 fn emulate_tgl(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String> {
