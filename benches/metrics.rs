@@ -1,13 +1,15 @@
 //! Metric-set counters: every counter of every BDW set computed by the
 //! generated functions (`perfregs-metrics`) against the run-time interpreter
 //! (`perfregs_codegen::metrics::interp`, for XML loaded at run time), on the
-//! same sample, in the same run.
+//! same sample and device, in the same run. Both sides do the same work (one
+//! vector of values per set) and are checked to give the same values before
+//! either is timed.
 //!
 //! Run with `cargo bench --bench metrics`.
 
 use divan::{black_box, Bencher};
-use perfregs::metrics::{DeviceInfo, Sample};
-use perfregs_codegen::metrics::{interp, load, Loaded};
+use perfregs::metrics::{DeviceInfo, Sample, Value};
+use perfregs_codegen::metrics::{interp, load_shipped, Loaded};
 
 fn sample() -> Sample {
     let mut s = Sample::EMPTY;
@@ -26,19 +28,52 @@ fn sample() -> Sample {
 }
 
 fn device() -> DeviceInfo {
-    DeviceInfo {
-        eu_cores_total_count: 24,
-        eu_slices_total_count: 1,
-        eu_subslices_total_count: 3,
-        eu_threads_count: 7,
-        slice_mask: 1,
-        subslice_mask: 7,
-        dual_subslice_mask: 0,
-        gpu_max_frequency: 1_000_000_000,
-        gpu_min_frequency: 300_000_000,
-        gpu_timestamp_frequency: 12_500_000,
-        query_mode: 0,
-    }
+    DeviceInfo::BDW_GT2
+}
+
+/// The interpreter's copy of the BDW file.
+fn interpreter() -> Loaded {
+    let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
+        .expect("shipped descriptions");
+    let shipped = load_shipped(&ir).expect("clean");
+    let bdw = shipped.into_iter().find(|f| f.project == "bdw");
+    bdw.expect("the BDW file").loaded
+}
+
+/// The work both sides time: every counter of every BDW set, in order, one
+/// vector per set.
+fn by_generated(s: &Sample, d: &DeviceInfo) -> Vec<Vec<Option<Value>>> {
+    perfregs::metrics::bdw::ALL
+        .iter()
+        .map(|set| set.counters.iter().map(|c| c.value(s, d)).collect())
+        .collect()
+}
+
+fn by_interpreter(l: &Loaded, s: &Sample, d: &DeviceInfo) -> Vec<Vec<Option<interp::Value>>> {
+    l.checked
+        .sets
+        .iter()
+        .map(|set| interp::counters(set, s, d))
+        .collect()
+}
+
+/// Both sides give the same values (checked before either is timed).
+fn check_equal() {
+    let (s, d) = (sample(), device());
+    let g = by_generated(&s, &d);
+    let i = by_interpreter(&interpreter(), &s, &d);
+    let as_interp = |v: &Option<Value>| match *v {
+        Some(Value::U64(x)) => Some(interp::Value::Int(x)),
+        Some(Value::F64(x)) => Some(interp::Value::Float(x)),
+        None => None,
+    };
+    let g: Vec<Vec<_>> = g
+        .iter()
+        .map(|set| set.iter().map(as_interp).collect())
+        .collect();
+    assert_eq!(g, i, "generated and interpreted BDW counters differ");
+    let n: usize = g.iter().map(Vec::len).sum();
+    assert!(n > 500, "{n} counters");
 }
 
 #[divan::bench]
@@ -50,52 +85,19 @@ fn generated(bencher: Bencher) {
         .sum();
     bencher
         .counter(divan::counter::ItemsCount::new(n))
-        .bench_local(|| {
-            for set in perfregs::metrics::bdw::ALL {
-                for c in set.counters {
-                    black_box(c.value(black_box(&s), black_box(&d)));
-                }
-            }
-        });
+        .bench_local(|| by_generated(black_box(&s), black_box(&d)));
 }
 
 #[divan::bench]
 fn interpreted(bencher: Bencher) {
-    let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
-        .expect("shipped descriptions");
-    let (file, project, text) = perfregs_regdefs::METRIC_SETS
-        .iter()
-        .find(|f| f.1 == "bdw")
-        .copied()
-        .expect("the BDW file");
-    let l: Loaded = load(&ir, project, file, text).expect("clean");
-    let g = sample();
-    let mut s = interp::Sample::empty();
-    (s.gpu_time, s.gpu_clock, s.a, s.b, s.c) = (g.gpu_time, g.gpu_clock, g.a, g.b, g.c);
-    let d0 = device();
-    let d = interp::Device {
-        eu_cores_total_count: d0.eu_cores_total_count,
-        eu_slices_total_count: d0.eu_slices_total_count,
-        eu_subslices_total_count: d0.eu_subslices_total_count,
-        eu_threads_count: d0.eu_threads_count,
-        slice_mask: d0.slice_mask,
-        subslice_mask: d0.subslice_mask,
-        dual_subslice_mask: d0.dual_subslice_mask,
-        gpu_max_frequency: d0.gpu_max_frequency,
-        gpu_min_frequency: d0.gpu_min_frequency,
-        gpu_timestamp_frequency: d0.gpu_timestamp_frequency,
-        query_mode: d0.query_mode,
-    };
+    let (l, s, d) = (interpreter(), sample(), device());
     let n: usize = l.checked.sets.iter().map(|x| x.counters.len()).sum();
     bencher
         .counter(divan::counter::ItemsCount::new(n))
-        .bench_local(|| {
-            for set in &l.checked.sets {
-                black_box(interp::counters(set, black_box(&s), black_box(&d)));
-            }
-        });
+        .bench_local(|| by_interpreter(&l, black_box(&s), black_box(&d)));
 }
 
 fn main() {
+    check_equal();
     divan::main();
 }

@@ -12,15 +12,13 @@ use perfregs::emu::{Emulator, OaConfig, Sku, Workload};
 use perfregs::hal::{bdw, hsw, tgl, Device, ReportDelta, ReportFormat};
 use perfregs::metrics::rt::program;
 use perfregs::metrics::{DeviceInfo, Sample, SetInfo, Value};
-use perfregs_codegen::metrics::interp;
+use perfregs_codegen::metrics::{interp, load_shipped, Shipped};
 use std::sync::OnceLock;
 
 /// GGTT address of the OA buffer.
 const BASE: u64 = 0x0100_0000;
 /// A report every 2^(p+1) timestamp ticks.
 const PERIOD: u64 = 6;
-/// EUs of the emulated parts (a GT2 of each).
-const EUS: [(&str, u64); 3] = [("hsw", 20), ("bdw", 24), ("tgl", 96)];
 
 /// Events per tick of the A counters: a bounded synthetic load (at most
 /// 8 x 20 per tick, the GPU clocks per tick times HSW's EU count).
@@ -28,21 +26,9 @@ fn workload() -> Workload {
     (0..45).fold(Workload::new(), |w, n| w.rate(n, u64::from(n % 7) * 3 + 1))
 }
 
+/// The library's values of the emulated part (a GT2 of each).
 fn device(project: &str) -> DeviceInfo {
-    let eus = EUS.iter().find(|e| e.0 == project).map_or(0, |e| e.1);
-    DeviceInfo {
-        eu_cores_total_count: eus,
-        eu_slices_total_count: 1,
-        eu_subslices_total_count: if project == "tgl" { 6 } else { 3 },
-        eu_threads_count: 7,
-        slice_mask: 0x1,
-        subslice_mask: 0x7,
-        dual_subslice_mask: 0x3F,
-        gpu_max_frequency: 1_000_000_000,
-        gpu_min_frequency: 300_000_000,
-        gpu_timestamp_frequency: 12_500_000,
-        query_mode: 0,
-    }
+    DeviceInfo::preset(project, 2).expect("a preset for every emulated project")
 }
 
 fn emulator(project: &'static perfregs::hal::meta::ProjectInfo) -> Emulator {
@@ -188,19 +174,12 @@ fn hsw_render_basic_stays_within_clock_times_eus() {
 }
 
 /// The interpreter's view of every shipped file, checked once.
-fn interpreted() -> &'static Vec<(String, perfregs_codegen::metrics::Loaded)> {
-    static L: OnceLock<Vec<(String, perfregs_codegen::metrics::Loaded)>> = OnceLock::new();
+fn interpreted() -> &'static [Shipped] {
+    static L: OnceLock<Vec<Shipped>> = OnceLock::new();
     L.get_or_init(|| {
         let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
             .expect("shipped descriptions compile");
-        perfregs_regdefs::METRIC_SETS
-            .iter()
-            .map(|(file, project, text)| {
-                let l = perfregs_codegen::metrics::load(&ir, project, file, text)
-                    .unwrap_or_else(|d| panic!("{file}: {d:?}"));
-                (file.to_string(), l)
-            })
-            .collect()
+        load_shipped(&ir).unwrap_or_else(|d| panic!("{d:?}"))
     })
 }
 
@@ -225,41 +204,23 @@ fn generated_and_interpreted_agree_on_emulated_reports() {
     ];
     let mut compared = 0;
     for (file, project, sets) in files {
-        let (_, loaded) = interpreted()
+        let loaded = &interpreted()
             .iter()
-            .find(|(f, _)| f.ends_with(file))
-            .expect("shipped");
+            .find(|l| l.file.ends_with(file))
+            .expect("shipped")
+            .loaded;
         let d = device(project);
-        let id = interp::Device {
-            eu_cores_total_count: d.eu_cores_total_count,
-            eu_slices_total_count: d.eu_slices_total_count,
-            eu_subslices_total_count: d.eu_subslices_total_count,
-            eu_threads_count: d.eu_threads_count,
-            slice_mask: d.slice_mask,
-            subslice_mask: d.subslice_mask,
-            dual_subslice_mask: d.dual_subslice_mask,
-            gpu_max_frequency: d.gpu_max_frequency,
-            gpu_min_frequency: d.gpu_min_frequency,
-            gpu_timestamp_frequency: d.gpu_timestamp_frequency,
-            query_mode: d.query_mode,
-        };
         assert_eq!(sets.len(), loaded.file.sets.len());
         for (k, set) in sets.iter().enumerate() {
             let checked = &loaded.checked.sets[k];
             assert_eq!(set.symbol, loaded.file.sets[k].symbol_name);
             for delta in deltas(project, &run(project, set, 3)) {
-                let g = Sample::from_delta(&delta);
-                let mut i = interp::Sample::empty();
-                i.gpu_time = g.gpu_time;
-                i.gpu_clock = g.gpu_clock;
-                i.a = g.a;
-                i.b = g.b;
-                i.c = g.c;
+                let s = Sample::from_delta(&delta);
                 // All at once (each counter computed once) as one by one.
-                let all = interp::counters(checked, &i, &id);
+                let all = interp::counters(checked, &s, &d);
                 for (n, c) in set.counters.iter().enumerate() {
-                    let gv = c.value(&g, &d);
-                    let iv = interp::counter(checked, n, &i, &id);
+                    let gv = c.value(&s, &d);
+                    let iv = interp::counter(checked, n, &s, &d);
                     assert_eq!(
                         all.get(n).copied().flatten(),
                         iv,

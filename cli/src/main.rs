@@ -64,8 +64,8 @@ usage:
                                                names, equations, every register write against the
                                                descriptions; one line per set
   perfregs metrics list <project> [file.xml] [--gt1|--gt2] [--counters SET]
-                                               the sets of a file (default: the shipped files of the
-                                               project; tgl has a GT1 and a GT2 file): symbol, name,
+                                               the sets of a file (default: the shipped file of the
+                                               project; tgl: GT2 unless --gt1, as run): symbol, name,
                                                counters, register writes, guid; --counters: one set's
                                                counters (symbol, units, data type, equation)
   perfregs metrics run <project> <SET> [--reports N] [--file F.xml] [--gt1|--gt2] [--dump OUT]

@@ -629,6 +629,16 @@ fn metrics_run_test_oa_gives_the_igt_ratios() {
 fn metrics_run_hsw_render_basic_prints_every_value() {
     let (code, out, err) = perfregs(&["metrics", "run", "hsw", "RenderBasic"]);
     assert_eq!(code, 0, "{out}{err}");
+    // Rows of zeros are explained before the table: no workload is scripted.
+    let workload = out
+        .lines()
+        .position(|l| l.starts_with("workload: none scripted"))
+        .unwrap_or_else(|| panic!("no workload line in {out}"));
+    let table = out
+        .lines()
+        .position(|l| l.starts_with("counter "))
+        .expect("a table");
+    assert!(workload < table, "{out}");
     let t = counter_table(&out);
     // 70 counters, 3 of them (LLC) only with $QueryMode.
     assert_eq!(t.len(), 67, "{out}");
@@ -812,19 +822,37 @@ fn metrics_list_shows_sets_and_counters() {
             && test_oa.contains(" 36 writes"),
         "{test_oa}"
     );
-    // TGL: both files, labelled.
-    let (code, out, _) = perfregs(&["metrics", "list", "tgl"]);
+    // TGL: each file, labelled; without --gt1 / --gt2 the part `run` takes
+    // (GT2), and stderr says so.
+    let (code, out, err) = perfregs(&["metrics", "list", "tgl"]);
     assert_eq!(code, 0);
     assert!(
-        out.contains("metricsets/oa-tglgt1.xml GT1 (tgl): 23 sets"),
+        out.contains("metricsets/oa-tglgt2.xml GT2 (tgl): 26 sets") && !out.contains("GT1"),
         "{out}"
     );
     assert!(
-        out.contains("metricsets/oa-tglgt2.xml GT2 (tgl): 26 sets"),
+        err.contains("tgl GT2 (the default part; --gt1 for GT1)"),
+        "{err}"
+    );
+    let (code, gt2, err) = perfregs(&["metrics", "list", "tgl", "--gt2"]);
+    assert_eq!((code, gt2.as_str(), err.as_str()), (0, out.as_str(), ""));
+    let (_, gt1, err) = perfregs(&["metrics", "list", "tgl", "--gt1"]);
+    assert!(
+        gt1.contains("metricsets/oa-tglgt1.xml GT1 (tgl): 23 sets") && !gt1.contains("GT2"),
+        "{gt1}"
+    );
+    assert!(err.is_empty(), "{err}");
+    // `run` takes the same part by default, and says so.
+    let (code, out, err) = perfregs(&["metrics", "run", "tgl", "TestOa", "--reports", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("tgl GT2 TestOa") && out.contains("EuCoresTotalCount 96"),
         "{out}"
     );
-    let (_, gt1, _) = perfregs(&["metrics", "list", "tgl", "--gt1"]);
-    assert!(gt1.contains("GT1") && !gt1.contains("GT2"), "{gt1}");
+    assert!(
+        err.contains("tgl GT2 (the default part; --gt1 for GT1)"),
+        "{err}"
+    );
     // A file given.
     let (code, out, _) = perfregs(&["metrics", "list", "hsw", "regdefs/metricsets/oa-hsw.xml"]);
     assert_eq!(code, 0);

@@ -195,6 +195,8 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// The error of [`load`](crate::metrics::load) and of the compile functions
+/// (`Box<dyn Error>`, `?` in `main`).
 impl core::error::Error for Diagnostic {}
 
 impl Diagnostic {

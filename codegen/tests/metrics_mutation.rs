@@ -1082,7 +1082,7 @@ fn outside(text: &str, line: usize, column: usize) -> Option<String> {
 
 /// Samples: nothing measured, all 0, all `u64::MAX`, and random ones.
 fn samples(rng: &mut Rng) -> Vec<interp::Sample> {
-    let mut out = vec![interp::Sample::empty()];
+    let mut out = vec![interp::Sample::EMPTY];
     for v in [Some(0), Some(u64::MAX)] {
         out.push(interp::Sample {
             gpu_time: v,
@@ -1094,7 +1094,7 @@ fn samples(rng: &mut Rng) -> Vec<interp::Sample> {
         });
     }
     for _ in 0..2 {
-        let mut s = interp::Sample::empty();
+        let mut s = interp::Sample::EMPTY;
         let v = |rng: &mut Rng| match rng.below(6) {
             0 => None,
             1 => Some(0),
@@ -1119,50 +1119,27 @@ fn samples(rng: &mut Rng) -> Vec<interp::Sample> {
     out
 }
 
-fn devices(rng: &mut Rng) -> Vec<interp::Device> {
-    let m = u64::MAX;
-    let mut r = || rng.next() >> (rng.next() % 64);
+fn devices(rng: &mut Rng) -> Vec<interp::DeviceInfo> {
+    use perfregs_codegen::metrics::equation::DeviceVar;
+    // Every variable from `value`, in declaration order.
+    let each = |value: &mut dyn FnMut() -> u64| {
+        let mut d = interp::DeviceInfo::default();
+        for v in DeviceVar::ALL {
+            d.set(*v, value());
+        }
+        d
+    };
+    let random = each(&mut || rng.next() >> (rng.next() % 64));
     vec![
-        interp::Device::default(),
-        interp::Device {
-            eu_cores_total_count: m,
-            eu_slices_total_count: m,
-            eu_subslices_total_count: m,
-            eu_threads_count: m,
-            slice_mask: m,
-            subslice_mask: m,
-            dual_subslice_mask: m,
-            gpu_max_frequency: m,
-            gpu_min_frequency: m,
-            gpu_timestamp_frequency: m,
-            query_mode: m,
-        },
-        interp::Device {
-            eu_cores_total_count: 24,
-            eu_slices_total_count: 1,
-            eu_subslices_total_count: 3,
-            eu_threads_count: 7,
-            slice_mask: 1,
-            subslice_mask: 7,
+        interp::DeviceInfo::default(),
+        each(&mut || u64::MAX),
+        interp::DeviceInfo {
             dual_subslice_mask: 3,
             gpu_max_frequency: 1_150_000_000,
-            gpu_min_frequency: 300_000_000,
-            gpu_timestamp_frequency: 12_500_000,
             query_mode: 1,
+            ..interp::DeviceInfo::BDW_GT2
         },
-        interp::Device {
-            eu_cores_total_count: r(),
-            eu_slices_total_count: r(),
-            eu_subslices_total_count: r(),
-            eu_threads_count: r(),
-            slice_mask: r(),
-            subslice_mask: r(),
-            dual_subslice_mask: r(),
-            gpu_max_frequency: r(),
-            gpu_min_frequency: r(),
-            gpu_timestamp_frequency: r(),
-            query_mode: r(),
-        },
+        random,
     ]
 }
 

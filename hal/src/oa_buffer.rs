@@ -320,12 +320,8 @@ impl<F: ReportFormat, T: AsReport<F> + ?Sized> AsReport<F> for &T {
     }
 }
 
-/// Number of A counters a [`ReportDelta`] holds.
-pub const A_COUNTERS: usize = 64;
-/// Number of B counters a [`ReportDelta`] holds.
-pub const B_COUNTERS: usize = 8;
-/// Number of C counters a [`ReportDelta`] holds.
-pub const C_COUNTERS: usize = 8;
+// The counters a [`ReportDelta`] holds: as many as a metric-set sample.
+pub use perfregs_types::sample::{A_COUNTERS, B_COUNTERS, C_COUNTERS};
 
 /// What changed from one report to the next: each counter's increment, taken
 /// modulo its own width (32 or 40 bits, see [`counter_delta`]); `None` for
@@ -393,6 +389,25 @@ impl ReportDelta {
     /// Increment of Cn.
     pub fn c(&self, n: usize) -> Option<u64> {
         self.c.get(n).copied().flatten()
+    }
+}
+
+/// What a metric-set sample takes from a delta (`Sample::from_delta`).
+impl perfregs_types::ReportCounts for ReportDelta {
+    fn timestamp(&self) -> Option<u64> {
+        self.timestamp
+    }
+    fn gpu_ticks(&self) -> Option<u64> {
+        self.gpu_ticks
+    }
+    fn a_counts(&self) -> &[Option<u64>] {
+        &self.a
+    }
+    fn b_counts(&self) -> &[Option<u64>] {
+        &self.b
+    }
+    fn c_counts(&self) -> &[Option<u64>] {
+        &self.c
     }
 }
 

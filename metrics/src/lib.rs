@@ -10,6 +10,11 @@
 //!
 //! Counters compute from a [`Sample`] (counter deltas between two reports)
 //! and a [`DeviceInfo`]; a counter the sample lacks makes the value `None`.
+//! Both are the types of `perfregs-types`, which the run-time interpreter of
+//! `perfregs-codegen` takes too. [`DeviceInfo::default()`] is all zeros
+//! (counters dividing by a device value give 0): use the running device's
+//! values or a part's preset ([`DeviceInfo::preset`]`("tgl", 2)`,
+//! [`DeviceInfo::BDW_GT2`], ...).
 //! Arithmetic follows IGT's generated C: integers wrap, a division by zero
 //! gives 0 (see `perfregs_codegen::metrics::equation` for every rule).
 #![no_std]

@@ -1,117 +1,9 @@
 //! The runtime the generated metric-set modules use.
 
-use hal::oa_buffer::ReportDelta;
-
-/// A counters a [`Sample`] holds.
-pub const A_COUNTERS: usize = 64;
-/// B counters a [`Sample`] holds.
-pub const B_COUNTERS: usize = 8;
-/// C counters a [`Sample`] holds.
-pub const C_COUNTERS: usize = 8;
-/// PERFCNT registers a [`Sample`] holds.
-pub const PERFCNT_COUNTERS: usize = 2;
-
-/// What changed between two reports (and the PERFCNT registers around
-/// them): `None` for what was not measured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Sample {
-    /// Timestamp ticks (`GPU_TIME 0`).
-    pub gpu_time: Option<u64>,
-    /// GPU clock ticks (`GPU_CLOCK 0`: the GPU_TICKS dword).
-    pub gpu_clock: Option<u64>,
-    /// A counters.
-    pub a: [Option<u64>; A_COUNTERS],
-    /// B counters.
-    pub b: [Option<u64>; B_COUNTERS],
-    /// C counters.
-    pub c: [Option<u64>; C_COUNTERS],
-    /// PERFCNT registers (not in OA reports: read beside them).
-    pub perfcnt: [Option<u64>; PERFCNT_COUNTERS],
-}
-
-impl Default for Sample {
-    fn default() -> Self {
-        Self::EMPTY
-    }
-}
-
-impl Sample {
-    /// Nothing measured.
-    pub const EMPTY: Sample = Sample {
-        gpu_time: None,
-        gpu_clock: None,
-        a: [None; A_COUNTERS],
-        b: [None; B_COUNTERS],
-        c: [None; C_COUNTERS],
-        perfcnt: [None; PERFCNT_COUNTERS],
-    };
-
-    /// The deltas of two OA reports: timestamp, GPU_TICKS (none on HSW,
-    /// whose reports have no GPU clock dword), A, B and C. PERFCNT is not in
-    /// reports and stays `None`.
-    pub fn from_delta(d: &ReportDelta) -> Self {
-        let mut s = Self::EMPTY;
-        s.gpu_time = d.timestamp;
-        s.gpu_clock = d.gpu_ticks;
-        copy(&mut s.a, &d.a);
-        copy(&mut s.b, &d.b);
-        copy(&mut s.c, &d.c);
-        s
-    }
-    /// An (`None` when absent or out of range).
-    #[inline]
-    pub fn a(&self, n: usize) -> Option<u64> {
-        self.a.get(n).copied().flatten()
-    }
-    /// Bn.
-    #[inline]
-    pub fn b(&self, n: usize) -> Option<u64> {
-        self.b.get(n).copied().flatten()
-    }
-    /// Cn.
-    #[inline]
-    pub fn c(&self, n: usize) -> Option<u64> {
-        self.c.get(n).copied().flatten()
-    }
-    /// PERFCNTn.
-    #[inline]
-    pub fn perfcnt(&self, n: usize) -> Option<u64> {
-        self.perfcnt.get(n).copied().flatten()
-    }
-}
-
-fn copy(to: &mut [Option<u64>], from: &[Option<u64>]) {
-    for (t, f) in to.iter_mut().zip(from) {
-        *t = *f;
-    }
-}
-
-/// The device properties equations name (`$EuCoresTotalCount`, ...).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct DeviceInfo {
-    /// `$EuCoresTotalCount`: number of EUs.
-    pub eu_cores_total_count: u64,
-    /// `$EuSlicesTotalCount`: number of slices.
-    pub eu_slices_total_count: u64,
-    /// `$EuSubslicesTotalCount`: number of subslices.
-    pub eu_subslices_total_count: u64,
-    /// `$EuThreadsCount`: hardware threads per EU.
-    pub eu_threads_count: u64,
-    /// `$SliceMask`: enabled slices.
-    pub slice_mask: u64,
-    /// `$SubsliceMask`: enabled subslices.
-    pub subslice_mask: u64,
-    /// `$DualSubsliceMask`: enabled dual subslices.
-    pub dual_subslice_mask: u64,
-    /// `$GpuMaxFrequency` (Hz).
-    pub gpu_max_frequency: u64,
-    /// `$GpuMinFrequency` (Hz).
-    pub gpu_min_frequency: u64,
-    /// `$GpuTimestampFrequency` (Hz).
-    pub gpu_timestamp_frequency: u64,
-    /// `$QueryMode`.
-    pub query_mode: u64,
-}
+pub use perfregs_types::sample::{
+    DeviceInfo, DeviceVar, ReportCounts, Sample, A_COUNTERS, B_COUNTERS, C_COUNTERS,
+    PERFCNT_COUNTERS,
+};
 
 /// A counter value.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -360,17 +252,17 @@ pub mod ops {
     pub fn ueq(a: u64, b: u64) -> bool {
         a == b
     }
-    /// `FADD`.
+    /// `FADD` with a float operand (two integers: `fl(uadd(a, b))`).
     #[inline]
     pub fn fadd(a: f64, b: f64) -> f64 {
         a + b
     }
-    /// `FSUB`.
+    /// `FSUB` with a float operand (two integers: `fl(usub(a, b))`).
     #[inline]
     pub fn fsub(a: f64, b: f64) -> f64 {
         a - b
     }
-    /// `FMUL`.
+    /// `FMUL` with a float operand (two integers: `fl(umul(a, b))`).
     #[inline]
     pub fn fmul(a: f64, b: f64) -> f64 {
         a * b

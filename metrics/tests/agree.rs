@@ -1,66 +1,70 @@
 //! For every counter of every shipped set, the generated function and the
-//! interpreter of `perfregs-codegen` agree: on pseudo-random samples and
-//! devices, and on samples with counters missing (both unavailable together).
+//! interpreter of `perfregs-codegen` agree: on samples and devices walking
+//! a table of edge values, and on samples with counters missing (both
+//! unavailable together).
 
-use perfregs_codegen::diag::Diagnostics;
-use perfregs_codegen::metrics::equation::{self, ReportCaps};
-use perfregs_codegen::metrics::interp::{self, Device, Value as IValue};
-use perfregs_codegen::metrics::xml;
+use perfregs_codegen::metrics::interp::{self, Value as IValue};
+use perfregs_codegen::metrics::load_shipped;
 use perfregs_metrics::{DeviceInfo, Sample, Value};
 use std::path::Path;
 
-/// xorshift64*: deterministic, no dependency.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+/// Counter values that reach every path of the equations: 0 (division by
+/// zero), small and counter-sized values, and values at 2^32, 2^61, 2^63
+/// and 2^64 - 1 (integer sums and products that wrap).
+const VALUES: [u64; 13] = [
+    0,
+    1,
+    3,
+    7,
+    1_000,
+    65_536,
+    8_192_000,
+    123_456_789,
+    999_999_937,
+    1 << 32,
+    (1 << 61) + 21,
+    (1 << 63) + 48,
+    u64::MAX,
+];
+
+/// Inputs: a walk over [`VALUES`] by steps of 5 (every value in turn), one
+/// step more after each 13 (neighbouring counters meet other values each
+/// time round); deterministic.
+struct Inputs(usize);
+impl Inputs {
+    fn index(&mut self) -> usize {
+        self.0 += 1;
+        self.0 * 5 + self.0 / 13
     }
-    /// Mostly counter-sized values, sometimes 0 or huge (to reach the
-    /// division-by-zero and wrapping paths).
     fn counter(&mut self) -> u64 {
-        match self.next() % 8 {
-            0 => 0,
-            1 => self.next(),
-            2 => self.next() % 4,
-            _ => self.next() % 1_000_000_000,
-        }
+        VALUES[self.index() % VALUES.len()]
     }
 }
 
-fn pair_sample(r: &mut Rng, missing: u64) -> (Sample, interp::Sample) {
-    let mut g = Sample::EMPTY;
-    let mut i = interp::Sample::empty();
-    let pick = |r: &mut Rng| {
+/// A sample with each counter present but for about one in `missing` (0:
+/// none missing).
+fn sample(r: &mut Inputs, missing: usize) -> Sample {
+    let mut pick = || {
         let v = r.counter();
-        (missing == 0 || r.next() % missing != 0).then_some(v)
+        (missing == 0 || r.index() % missing != 0).then_some(v)
     };
-    g.gpu_time = pick(r);
-    i.gpu_time = g.gpu_time;
-    g.gpu_clock = pick(r);
-    i.gpu_clock = g.gpu_clock;
-    for k in 0..g.a.len() {
-        g.a[k] = pick(r);
-        i.a[k] = g.a[k];
+    let mut s = Sample::EMPTY;
+    s.gpu_time = pick();
+    s.gpu_clock = pick();
+    let counters =
+        s.a.iter_mut()
+            .chain(&mut s.b)
+            .chain(&mut s.c)
+            .chain(&mut s.perfcnt);
+    for c in counters {
+        *c = pick();
     }
-    for k in 0..g.b.len() {
-        g.b[k] = pick(r);
-        i.b[k] = g.b[k];
-        g.c[k] = pick(r);
-        i.c[k] = g.c[k];
-    }
-    for k in 0..g.perfcnt.len() {
-        g.perfcnt[k] = pick(r);
-        i.perfcnt[k] = g.perfcnt[k];
-    }
-    (g, i)
+    s
 }
 
-fn pair_device(r: &mut Rng) -> (DeviceInfo, Device) {
+fn device(r: &mut Inputs) -> DeviceInfo {
     let mut v = || r.counter() % 5000;
-    let g = DeviceInfo {
+    DeviceInfo {
         eu_cores_total_count: v(),
         eu_slices_total_count: v() % 4,
         eu_subslices_total_count: v() % 16,
@@ -72,21 +76,7 @@ fn pair_device(r: &mut Rng) -> (DeviceInfo, Device) {
         gpu_min_frequency: v() * 100_000,
         gpu_timestamp_frequency: v() * 10_000,
         query_mode: v() % 2,
-    };
-    let i = Device {
-        eu_cores_total_count: g.eu_cores_total_count,
-        eu_slices_total_count: g.eu_slices_total_count,
-        eu_subslices_total_count: g.eu_subslices_total_count,
-        eu_threads_count: g.eu_threads_count,
-        slice_mask: g.slice_mask,
-        subslice_mask: g.subslice_mask,
-        dual_subslice_mask: g.dual_subslice_mask,
-        gpu_max_frequency: g.gpu_max_frequency,
-        gpu_min_frequency: g.gpu_min_frequency,
-        gpu_timestamp_frequency: g.gpu_timestamp_frequency,
-        query_mode: g.query_mode,
-    };
-    (g, i)
+    }
 }
 
 fn same(g: Option<Value>, i: Option<IValue>) -> bool {
@@ -108,17 +98,13 @@ fn generated_and_interpreted_agree() {
         perfregs_metrics::FILES.len(),
         perfregs_regdefs::METRIC_SETS.len()
     );
-    let mut r = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut r = Inputs(0);
     let (mut checked_values, mut some, mut none, mut avail) = (0usize, 0usize, 0usize, 0usize);
-    for ((file, project, text), (gfile, gproject, gsets)) in perfregs_regdefs::METRIC_SETS
-        .iter()
-        .zip(perfregs_metrics::FILES)
-    {
-        assert_eq!((file, project), (gfile, gproject));
-        let mut d = Diagnostics::default();
-        let f = xml::read(file, text, &mut d).expect("well-formed");
-        let caps = ReportCaps::of(&ir, project).expect("caps");
-        let c = equation::check_file(&f, &caps, &mut d).expect("clean");
+    let shipped = load_shipped(&ir).expect("clean");
+    for (l, (gfile, gproject, gsets)) in shipped.iter().zip(perfregs_metrics::FILES) {
+        let file = l.file;
+        assert_eq!((&l.file, &l.project), (gfile, gproject));
+        let (f, c) = (&l.loaded.file, &l.loaded.checked);
         assert_eq!(c.sets.len(), gsets.len());
         for ((ms, cs), gs) in f.sets.iter().zip(&c.sets).zip(gsets.iter()) {
             assert_eq!(ms.symbol_name, gs.symbol);
@@ -128,14 +114,14 @@ fn generated_and_interpreted_agree() {
                 let ws: Vec<(u64, u64)> = mc.writes.iter().map(|w| (w.address, w.value)).collect();
                 assert_eq!(ws, gc.writes, "{} config {k}", ms.symbol_name);
             }
-            for round in 0..8u64 {
-                let (gd, id) = pair_device(&mut r);
+            for round in 0..8usize {
+                let d = device(&mut r);
                 // Rounds 0..4: every counter present; then more and more missing.
-                let missing = [0, 0, 0, 0, 17, 5, 2, 1][round as usize];
-                let (gsm, ism) = pair_sample(&mut r, missing);
+                let missing = [0, 0, 0, 0, 17, 5, 2, 1][round];
+                let s = sample(&mut r, missing);
                 for (i, gc) in gs.counters.iter().enumerate() {
-                    let g = gc.value(&gsm, &gd);
-                    let v = interp::counter(cs, i, &ism, &id);
+                    let g = gc.value(&s, &d);
+                    let v = interp::counter(cs, i, &s, &d);
                     assert!(
                         same(g, v),
                         "{file} {}.{}: generated {g:?}, interpreted {v:?}",
@@ -147,8 +133,8 @@ fn generated_and_interpreted_agree() {
                     } else {
                         none += 1
                     }
-                    let gm = gc.max.map(|m| m.call(&gsm, &gd));
-                    let im = interp::counter_max(cs, i, &ism, &id);
+                    let gm = gc.max.map(|m| m.call(&s, &d));
+                    let im = interp::counter_max(cs, i, &s, &d);
                     assert_eq!(gm.is_some(), im.is_some());
                     if let (Some(gm), Some(im)) = (gm, im) {
                         assert!(
@@ -158,15 +144,15 @@ fn generated_and_interpreted_agree() {
                             gc.symbol
                         );
                     }
-                    let ga = gc.is_available(&gd);
-                    assert_eq!(Some(ga), interp::counter_available(cs, i, &id));
+                    let ga = gc.is_available(&d);
+                    assert_eq!(Some(ga), interp::counter_available(cs, i, &d));
                     avail += usize::from(ga);
                     checked_values += 1;
                 }
                 for (k, gb) in gs.configs.iter().enumerate() {
                     assert_eq!(
-                        Some(gb.is_available(&gd)),
-                        interp::config_available(cs, k, &id)
+                        Some(gb.is_available(&d)),
+                        interp::config_available(cs, k, &d)
                     );
                 }
             }

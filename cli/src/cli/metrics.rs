@@ -9,8 +9,8 @@
 use hal::meta::ProjectInfo;
 use hal::oa_buffer::{reports_between, ReportDelta};
 use hal::ReportFormat;
-use perfregs_codegen::metrics::equation::{self, CheckedSet, ExprKind, Source};
-use perfregs_codegen::metrics::interp::{self, Device, Sample, Value};
+use perfregs_codegen::metrics::equation::{self, CheckedSet, ExprKind};
+use perfregs_codegen::metrics::interp::{self, DeviceInfo, Sample, Value};
 use perfregs_codegen::metrics::model::MetricSet;
 use perfregs_codegen::metrics::{self, Loaded};
 use perfregs_codegen::Ir;
@@ -26,6 +26,14 @@ pub struct Fail {
     /// What went wrong.
     pub message: String,
 }
+
+impl std::fmt::Display for Fail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Fail {}
 
 impl Fail {
     fn usage(message: impl Into<String>) -> Self {
@@ -69,6 +77,28 @@ impl Gt {
             Gt::Gt2 => "GT2",
         }
     }
+    /// The part's number (`DeviceInfo::preset`).
+    fn number(self) -> u8 {
+        match self {
+            Gt::Gt1 => 1,
+            Gt::Gt2 => 2,
+        }
+    }
+}
+
+/// The part `list`, `run` and `oa-decode --metric-set` take on `project`
+/// when no `--gt1` / `--gt2` names one: GT2 on tgl (the only project with
+/// two shipped parts).
+const DEFAULT_GT: Gt = Gt::Gt2;
+
+/// The note that says which part was taken by default (stderr).
+fn default_part_note(project: &str, choice: &Choice) -> Option<String> {
+    (project == "tgl" && choice.gt.is_none() && choice.file.is_none()).then(|| {
+        format!(
+            "note: tgl {} (the default part; --gt1 for GT1)",
+            DEFAULT_GT.label()
+        )
+    })
 }
 
 /// Where the metric sets come from (`--file`, `--gt1` / `--gt2`) and the
@@ -112,23 +142,9 @@ pub fn device_override(arg: &str) -> Result<(equation::DeviceVar, u64), String> 
 }
 
 /// `d` with the `--device` values of `choice` applied.
-fn with_overrides(mut d: Device, choice: &[(equation::DeviceVar, u64)]) -> Device {
-    use equation::DeviceVar as V;
+fn with_overrides(mut d: DeviceInfo, choice: &[(equation::DeviceVar, u64)]) -> DeviceInfo {
     for &(var, v) in choice {
-        let slot = match var {
-            V::EuCoresTotalCount => &mut d.eu_cores_total_count,
-            V::EuSlicesTotalCount => &mut d.eu_slices_total_count,
-            V::EuSubslicesTotalCount => &mut d.eu_subslices_total_count,
-            V::EuThreadsCount => &mut d.eu_threads_count,
-            V::SliceMask => &mut d.slice_mask,
-            V::SubsliceMask => &mut d.subslice_mask,
-            V::DualSubsliceMask => &mut d.dual_subslice_mask,
-            V::GpuMaxFrequency => &mut d.gpu_max_frequency,
-            V::GpuMinFrequency => &mut d.gpu_min_frequency,
-            V::GpuTimestampFrequency => &mut d.gpu_timestamp_frequency,
-            V::QueryMode => &mut d.query_mode,
-        };
-        *slot = v;
+        d.set(var, v);
     }
     d
 }
@@ -169,7 +185,7 @@ fn texts(project: &str, choice: &Choice) -> Result<Vec<MetricText>, Fail> {
         let name = f.display().to_string();
         let gt = choice
             .gt
-            .or_else(|| (project == "tgl").then(|| Gt::of_file(&name).unwrap_or(Gt::Gt2)));
+            .or_else(|| (project == "tgl").then(|| Gt::of_file(&name).unwrap_or(DEFAULT_GT)));
         return Ok(vec![MetricText { name, text, gt }]);
     }
     let all: Vec<MetricText> = perfregs_regdefs::METRIC_SETS
@@ -184,7 +200,8 @@ fn texts(project: &str, choice: &Choice) -> Result<Vec<MetricText>, Fail> {
                 None
             },
         })
-        .filter(|m| choice.gt.is_none() || m.gt == choice.gt)
+        // Without --gt1 / --gt2: the default part, as `run` takes it.
+        .filter(|m| m.gt.is_none() || m.gt == Some(choice.gt.unwrap_or(DEFAULT_GT)))
         .collect();
     if all.is_empty() {
         let mut shipped: Vec<&str> = perfregs_regdefs::METRIC_SETS
@@ -200,12 +217,11 @@ fn texts(project: &str, choice: &Choice) -> Result<Vec<MetricText>, Fail> {
     Ok(all)
 }
 
-/// One file for `project`: the chosen one, else the only shipped one, else
-/// (tgl) the GT2 file.
+/// One file for `project`: the chosen one, else the shipped one of the
+/// chosen (or default) part.
 fn one_text(project: &str, choice: &Choice) -> Result<MetricText, Fail> {
     let mut all = texts(project, choice)?;
-    let pick = all.iter().position(|m| m.gt == Some(Gt::Gt2)).unwrap_or(0);
-    Ok(all.swap_remove(pick))
+    Ok(all.swap_remove(0))
 }
 
 /// Compile the descriptions in `dir`.
@@ -295,6 +311,9 @@ pub fn main(
                 Some(_) => return Err(Fail::usage("metrics list: two files given")),
                 None => choice,
             };
+            if let Some(note) = default_part_note(p.name, &choice) {
+                eprintln!("{note}");
+            }
             let files = texts(p.name, &choice)?;
             let ir = compile(regdefs)?;
             list(p, &ir, &files, counters.as_deref(), out)
@@ -305,6 +324,9 @@ pub fn main(
                     "metrics run: no emulated OA part for {} (hsw, bdw, tgl)",
                     p.name
                 )));
+            }
+            if let Some(note) = default_part_note(p.name, &choice) {
+                eprintln!("{note}");
             }
             let m = one_text(p.name, &choice)?;
             let ir = compile(regdefs)?;
@@ -509,37 +531,17 @@ fn list(
 /// Largest `--reports`.
 const MAX_REPORTS: usize = 10_000;
 
-/// The emulated part of `project` as the metric sets' device variables, and
-/// its GPU clock in Hz. `None` for a project without an OA emulation here.
-pub fn emulated_device(project: &str, gt: Option<Gt>) -> Option<(Device, u64)> {
-    const MHZ: u64 = 1_000_000;
-    // (timestamp Hz, EUs, subslices, subslice mask, dual-subslice mask, max MHz)
-    let (ts, eus, subslices, ss_mask, dss_mask, max) = match (project, gt) {
-        ("hsw", _) => (12_500_000, 20, 2, 0x3, 0, 1200),
-        ("bdw", _) => (12_500_000, 24, 3, 0x7, 0, 1000),
-        ("tgl", Some(Gt::Gt1)) => (19_200_000, 48, 3, 0x7, 0x7, 1350),
-        ("tgl", _) => (19_200_000, 96, 6, 0x3f, 0x3f, 1350),
-        _ => return None,
-    };
-    let d = Device {
-        eu_cores_total_count: eus,
-        eu_slices_total_count: 1,
-        eu_subslices_total_count: subslices,
-        eu_threads_count: 7,
-        slice_mask: 1,
-        subslice_mask: ss_mask,
-        dual_subslice_mask: dss_mask,
-        gpu_max_frequency: max * MHZ,
-        gpu_min_frequency: 300 * MHZ,
-        gpu_timestamp_frequency: ts,
-        query_mode: 0,
-    };
+/// The emulated part of `project` as the metric sets' device variables (the
+/// library's preset of the part: `DeviceInfo::preset`), and its GPU clock in
+/// Hz. `None` for a project without an OA emulation here.
+pub fn emulated_device(project: &str, gt: Option<Gt>) -> Option<(DeviceInfo, u64)> {
+    let d = DeviceInfo::preset(project, gt.unwrap_or(DEFAULT_GT).number())?;
     let clocks = perfregs_emu::OaConfig::default().gpu_clocks_per_tick;
-    Some((d, ts * clocks))
+    Some((d, d.gpu_timestamp_frequency * clocks))
 }
 
 /// The device values, one line.
-fn device_line(d: &Device, gpu_clock_hz: Option<u64>) -> String {
+fn device_line(d: &DeviceInfo, gpu_clock_hz: Option<u64>) -> String {
     let mut s = format!(
         "device: GpuTimestampFrequency {} Hz",
         d.gpu_timestamp_frequency
@@ -571,19 +573,7 @@ fn device_line(d: &Device, gpu_clock_hz: Option<u64>) -> String {
 /// the timestamp delta, GPU_CLOCK = the GPU_TICKS delta (none on formats
 /// without GPU_TICKS, such as HSW's), no PERFCNT.
 pub fn sample(d: &ReportDelta) -> Sample {
-    let mut s = Sample::empty();
-    s.gpu_time = d.timestamp;
-    s.gpu_clock = d.gpu_ticks;
-    for (to, from) in s.a.iter_mut().zip(&d.a) {
-        *to = *from;
-    }
-    for (to, from) in s.b.iter_mut().zip(&d.b) {
-        *to = *from;
-    }
-    for (to, from) in s.c.iter_mut().zip(&d.c) {
-        *to = *from;
-    }
-    s
+    Sample::from_delta(d)
 }
 
 /// The samples of the consecutive report pairs of `buf` (head 0, tail at its
@@ -607,25 +597,14 @@ fn show(v: Value) -> String {
     }
 }
 
-fn source_name(s: Source) -> &'static str {
-    match s {
-        Source::A => "A",
-        Source::B => "B",
-        Source::C => "C",
-        Source::GpuTime => "GPU_TIME",
-        Source::GpuClock => "GPU_CLOCK",
-        Source::PerfCnt => "PERFCNT",
-    }
-}
-
 /// Why counter `i` is unavailable on `s`: the reads it lacks and the
 /// unavailable counters it uses.
-fn missing(set: &MetricSet, checked: &CheckedSet, i: usize, s: &Sample, d: &Device) -> String {
+fn missing(set: &MetricSet, checked: &CheckedSet, i: usize, s: &Sample, d: &DeviceInfo) -> String {
     let mut why = Vec::new();
     if let Some(c) = checked.counters.get(i) {
         c.equation.expr.visit(&mut |e| match &e.kind {
             ExprKind::Read(src, n) if s.read(*src, *n).is_none() => {
-                why.push(format!("{} {n}", source_name(*src)));
+                why.push(format!("{} {n}", src.as_str()));
             }
             ExprKind::Counter(k) if interp::counter(checked, *k, s, d).is_none() => {
                 let name = set.counters.get(*k).map_or("?", |c| c.symbol_name.as_str());
@@ -648,7 +627,7 @@ fn missing(set: &MetricSet, checked: &CheckedSet, i: usize, s: &Sample, d: &Devi
 pub fn print_table(
     set: &MetricSet,
     checked: &CheckedSet,
-    d: &Device,
+    d: &DeviceInfo,
     samples: &[Sample],
     out: &mut dyn FnMut(&str),
 ) {
@@ -778,8 +757,14 @@ fn run(
         }
     }
     let e = match p.name {
-        "hsw" => emulate_hsw(&program, pairs),
-        "bdw" => emulate_bdw(&program, pairs),
+        "hsw" => {
+            use hal::hsw::{domains::Render, reports::A45B8C8, PROJECT};
+            emulate::<hal::Hsw, Render, A45B8C8>(&PROJECT, &program, pairs)
+        }
+        "bdw" => {
+            use hal::bdw::{domains::Render, reports::A32u40A4u32B8C8, PROJECT};
+            emulate::<hal::Bdw, Render, A32u40A4u32B8C8>(&PROJECT, &program, pairs)
+        }
         _ => emulate_tgl(&program, pairs),
     }
     .map_err(Fail::findings)?;
@@ -800,6 +785,7 @@ fn run(
         e.samples.len()
     ));
     out(&device_line(&device, Some(clock_hz)));
+    out(NO_WORKLOAD);
     print_table(set, checked, &device, &e.samples, out);
     out(&format!("emulator warnings: {}", e.warnings.len()));
     for w in &e.warnings {
@@ -807,6 +793,10 @@ fn run(
     }
     Ok(e)
 }
+
+/// The line `run` prints before the table: the emulator runs no shader
+/// work, so rows of zeros are what it measures, not a fault.
+pub const NO_WORKLOAD: &str = "workload: none scripted (the emulator runs no shader work): counters of shader events stay 0; clocks, timestamps and what the set's programming derives from them count";
 
 fn emulator(p: &'static ProjectInfo) -> perfregs_emu::Emulator {
     perfregs_emu::Emulator::with_oa(
@@ -861,22 +851,17 @@ fn sample_emulator<F: ReportFormat>(
     })
 }
 
-fn emulate_hsw(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String> {
-    use hal::{hsw, Device as Gpu};
-    let gpu = Gpu::<hal::Hsw, _>::new(emulator(&hsw::PROJECT));
-    let _rw = gpu
-        .forcewake::<hsw::domains::Render>()
-        .map_err(|e| e.to_string())?;
-    gpu.with_bus(|e| sample_emulator::<hsw::reports::A45B8C8>(e, program, pairs))
-}
-
-fn emulate_bdw(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String> {
-    use hal::{bdw, Device as Gpu};
-    let gpu = Gpu::<hal::Bdw, _>::new(emulator(&bdw::PROJECT));
-    let _rw = gpu
-        .forcewake::<bdw::domains::Render>()
-        .map_err(|e| e.to_string())?;
-    gpu.with_bus(|e| sample_emulator::<bdw::reports::A32u40A4u32B8C8>(e, program, pairs))
+/// Run `program` on an emulated `P` device with domain `D` awake (the
+/// render domain of HSW and BDW, which holds the whole OA unit) and sample
+/// format `F`.
+fn emulate<P: hal::Project, D: hal::power::Wakeable<Project = P>, F: ReportFormat>(
+    project: &'static ProjectInfo,
+    program: &[(u64, u32)],
+    pairs: usize,
+) -> Result<Emulated, String> {
+    let gpu = hal::Device::<P, _>::new(emulator(project));
+    let _awake = gpu.forcewake::<D>().map_err(|e| e.to_string())?;
+    gpu.with_bus(|e| sample_emulator::<F>(e, program, pairs))
 }
 
 fn emulate_tgl(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String> {
@@ -897,7 +882,7 @@ fn emulate_tgl(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String>
 pub struct Chosen {
     loaded: Loaded,
     index: usize,
-    device: Device,
+    device: DeviceInfo,
     /// Where the set comes from, for the heading.
     pub heading: String,
 }

@@ -1,12 +1,14 @@
-//! Checked metric sets -> Rust source for the `perfregs-metrics` crate.
+//! Checked metric sets -> Rust source for the `perfregs-metrics` crate,
+//! built with `quote!` as the HAL's emitter (`crate::emit`) is and laid out
+//! with `prettyplease`.
 //!
 //! One module per file, one module per set inside it: a `pub fn` per counter
 //! over `(&Sample, &DeviceInfo)` returning `Option<u64>` or `Option<f64>`,
 //! private `max` and `availability` functions, and `pub const SET: SetInfo`.
 //! Register addresses that are registers of the HAL are written as the HAL
 //! item (`<hal::bdw::OACONTROL as hal::Register>::ADDRESS`), so a renamed or
-//! moved register fails the build; the rest are literals. The text is laid
-//! out one item per line, deterministically, with no paths of the machine.
+//! moved register fails the build; the rest are literals. The output is
+//! deterministic and holds no paths of the machine.
 //!
 //! The generated code uses the runtime of `perfregs-metrics` (`crate::rt`):
 //! `Sample`, `DeviceInfo`, `SetInfo`, ... and the operator helpers of
@@ -20,8 +22,9 @@ use super::model::{MetricFile, MetricSet};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{ConfigKind, Ir};
 use crate::model::Space;
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
 use std::collections::{HashMap, HashSet};
-use std::fmt::Write;
 
 /// The module name of a shipped file: `metricsets/oa-bdw.xml` on `bdw` ->
 /// `bdw`, `oa-tglgt1.xml` on `tgl` -> `tgl_gt1`.
@@ -155,30 +158,41 @@ fn is_ident(s: &str) -> bool {
         && !RESERVED[3..].contains(&s)
 }
 
-/// Address -> HAL expression for every MMIO register (and array element) of
-/// `project` described in `ir` (`hal` is the HAL crate's path in the
-/// generated code, e.g. `hal`).
+/// Address -> HAL expression (Rust source) for every MMIO register (and
+/// array element) of `project` described in `ir` (`hal` is the HAL crate's
+/// path in the generated code, e.g. `hal`). A `hal` or a project name that
+/// is not Rust gives expressions that fail the build with a message.
 pub fn hal_addresses(ir: &Ir, project: &str, hal: &str) -> HashMap<u64, String> {
     let mut out = HashMap::new();
     let Some(p) = ir.catalogue.find(project) else {
         return out;
     };
+    let prefix = match (syn::parse_str::<syn::Path>(hal), ident(project)) {
+        (Ok(h), Ok(m)) => Ok((h, m)),
+        (Err(_), _) => Err(format!("`{hal}` is not a Rust path")),
+        (_, Err(e)) => Err(e),
+    };
     for r in ir.registers.iter().filter(|r| r.space == Space::Mmio) {
+        let name = ident(&r.ident());
         for inst in r.instances.iter().filter(|i| i.project == p) {
-            let path = format!("{hal}::{project}::{}", r.ident());
+            let (hal, module, name) = match (&prefix, &name) {
+                (Ok((h, m)), Ok(n)) => (h, m, n),
+                (Err(e), _) | (_, Err(e)) => {
+                    out.insert(inst.address, quote!(compile_error!(#e)).to_string());
+                    continue;
+                }
+            };
+            let path = quote!(#hal::#module::#name);
             match r.array {
                 None => {
-                    out.insert(
-                        inst.address,
-                        format!("<{path} as {hal}::Register>::ADDRESS"),
-                    );
+                    let e = quote!(<#path as #hal::Register>::ADDRESS);
+                    out.insert(inst.address, e.to_string());
                 }
                 Some(a) => {
                     for n in 0..inst.count {
-                        out.insert(
-                            inst.element_address(a.stride, n),
-                            format!("elem::<{path}, {n}>()"),
-                        );
+                        let k = Literal::u64_unsuffixed(n.into());
+                        let e = quote!(elem::<#path, #k>());
+                        out.insert(inst.element_address(a.stride, n), e.to_string());
                     }
                 }
             }
@@ -187,8 +201,34 @@ pub fn hal_addresses(ir: &Ir, project: &str, hal: &str) -> HashMap<u64, String> 
     out
 }
 
+/// `name` as an identifier (keywords and other text refused).
+fn ident(name: &str) -> Result<Ident, String> {
+    syn::parse_str::<Ident>(name).map_err(|_| format!("`{name}` is not a Rust identifier"))
+}
+
+/// Stack of the thread that lays the code out: syn and prettyplease recurse
+/// once per level of a nested call, and equations nest up to
+/// [`MAX_HEIGHT`](super::equation::MAX_HEIGHT) operators deep.
+const LAYOUT_STACK: usize = 256 << 20;
+
+/// Tokens of items as formatted Rust source (the unformatted tokens if they
+/// do not parse, which the tokens built here always do).
+fn layout(tokens: TokenStream) -> String {
+    let text = tokens.to_string();
+    let formatted = std::thread::Builder::new()
+        .stack_size(LAYOUT_STACK)
+        .spawn(move || match syn::parse_file(&text) {
+            Ok(file) => prettyplease::unparse(&file),
+            Err(_) => text,
+        })
+        .ok()
+        .and_then(|t| t.join().ok());
+    formatted.unwrap_or_else(|| tokens.to_string())
+}
+
 /// The Rust module of one checked file (`pub mod <module> { ... }`), behind
-/// `#[cfg(feature = "<project>")]`.
+/// `#[cfg(feature = "<project>")]`. Names that are not Rust identifiers (a
+/// file that did not pass [`check_names`]) give a `compile_error!`.
 pub fn emit_file(
     module: &str,
     project: &str,
@@ -196,277 +236,376 @@ pub fn emit_file(
     checked: &CheckedFile,
     addresses: &HashMap<u64, String>,
 ) -> String {
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "/// Metric sets of `{}` ({} sets).",
-        f.file,
-        f.sets.len()
-    );
-    let _ = writeln!(o, "#[cfg(feature = {project:?})]");
-    let _ = writeln!(o, "pub mod {module} {{");
-    for (s, c) in f.sets.iter().zip(&checked.sets) {
-        emit_set(&mut o, project, s, c, addresses);
-    }
-    let sets: Vec<String> = f
-        .sets
-        .iter()
-        .map(|s| format!("{}::SET", s.underscore_name))
-        .collect();
-    let _ = writeln!(o, "/// Every set of this file, in file order.");
-    let _ = writeln!(
-        o,
-        "pub const ALL: &[crate::rt::SetInfo] = &[{}];",
-        sets.join(", ")
-    );
-    let _ = writeln!(o, "/// Every set of this file, in file order.");
-    let _ = writeln!(o, "pub fn all() -> &'static [crate::rt::SetInfo] {{ ALL }}");
-    let _ = writeln!(o, "}}");
-    o
+    layout(match file_tokens(module, project, f, checked, addresses) {
+        Ok(t) => t,
+        Err(e) => {
+            let e = format!("{}: {e}", f.file);
+            quote!(compile_error!(#e);)
+        }
+    })
 }
 
-/// The crate-level list of files: `pub const FILES: &[(&str, &[SetInfo])]`.
-pub fn emit_files_table(files: &[(String, String, String)]) -> String {
-    let mut o = String::from("/// Every shipped file (of the enabled projects): (file name, project, sets).\npub const FILES: &[(&str, &str, &[crate::rt::SetInfo])] = &[\n");
-    for (file, project, module) in files {
-        let _ = writeln!(
-            o,
-            "#[cfg(feature = {project:?})] ({file:?}, {project:?}, {module}::ALL),"
-        );
+fn file_tokens(
+    module: &str,
+    project: &str,
+    f: &MetricFile,
+    checked: &CheckedFile,
+    addresses: &HashMap<u64, String>,
+) -> Result<TokenStream, String> {
+    let mut diags = Diagnostics::default();
+    check_names(f, &mut diags);
+    if let Some(d) = diags.sorted().first() {
+        return Err(d.to_string());
     }
-    o.push_str("];\n");
-    o
+    let m = ident(module)?;
+    let hal_type = ident(project).map(|_| crate::emit::project_type(project))?;
+    let doc = format!(" Metric sets of `{}` ({} sets).", f.file, f.sets.len());
+    let sets = f
+        .sets
+        .iter()
+        .zip(&checked.sets)
+        .map(|(s, c)| emit_set(&hal_type, s, c, addresses))
+        .collect::<Result<Vec<_>, _>>()?;
+    let names = f
+        .sets
+        .iter()
+        .map(|s| ident(&s.underscore_name))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(quote! {
+        #[doc = #doc]
+        #[cfg(feature = #project)]
+        pub mod #m {
+            #(#sets)*
+            /// Every set of this file, in file order.
+            pub const ALL: &[crate::rt::SetInfo] = &[#(#names::SET),*];
+            /// Every set of this file, in file order.
+            pub fn all() -> &'static [crate::rt::SetInfo] {
+                ALL
+            }
+        }
+    })
+}
+
+/// The crate-level list of files: `pub const FILES: &[(&str, &str, &[SetInfo])]`
+/// from (file, project, module) triples.
+pub fn emit_files_table(files: &[(String, String, String)]) -> String {
+    let rows = files
+        .iter()
+        .map(|(file, project, module)| match ident(module) {
+            Ok(m) => quote!(#[cfg(feature = #project)] (#file, #project, #m::ALL),),
+            Err(e) => quote!(compile_error!(#e),),
+        });
+    layout(quote! {
+        /// Every shipped file (of the enabled projects): (file name, project, sets).
+        pub const FILES: &[(&str, &str, &[crate::rt::SetInfo])] = &[#(#rows)*];
+    })
 }
 
 fn emit_set(
-    o: &mut String,
-    project: &str,
+    hal_type: &Ident,
     s: &MetricSet,
     c: &CheckedSet,
     addresses: &HashMap<u64, String>,
-) {
-    let _ = writeln!(
-        o,
-        "#[doc = {:?}]",
-        format!("{} (`{}`).", s.name, s.symbol_name)
-    );
-    let _ = writeln!(
-        o,
-        "#[allow(unused_variables, unused_imports, non_snake_case)]"
-    );
-    let _ = writeln!(o, "pub mod {} {{", s.underscore_name);
-    let _ = writeln!(o, "use crate::rt::ops::*;");
-    let _ = writeln!(o, "use crate::rt::*;");
-    let fname = |i: usize| s.counters[i].underscore_name.clone();
-    for (i, (mc, cc)) in s.counters.iter().zip(&c.counters).enumerate() {
-        let ret = rust_type(cc.ty);
-        let body = value(c, &cc.equation.expr, cc.ty, &fname);
-        let _ = writeln!(o, "#[doc = {:?}]", mc.description);
-        let _ = writeln!(
-            o,
-            "pub fn {}(s: &Sample, d: &DeviceInfo) -> Option<{ret}> {{ {} }}",
-            fname(i),
-            some(&body)
-        );
-    }
-    let _ = writeln!(o, "mod max {{");
-    let _ = writeln!(o, "use super::*;");
-    for (i, cc) in c.counters.iter().enumerate() {
-        if let Some(m) = &cc.max {
-            let body = value(c, &m.expr, cc.ty, &|k| format!("super::{}", fname(k)));
-            let _ = writeln!(
-                o,
-                "pub fn {}(s: &Sample, d: &DeviceInfo) -> Option<{}> {{ {} }}",
-                fname(i),
-                rust_type(cc.ty),
-                some(&body)
-            );
-        }
-    }
-    let _ = writeln!(o, "}}");
-    let _ = writeln!(o, "mod availability {{");
-    let _ = writeln!(o, "use super::*;");
-    for (i, cc) in c.counters.iter().enumerate() {
-        if let Some(a) = &cc.availability {
-            let _ = writeln!(
-                o,
-                "pub fn {}(d: &DeviceInfo) -> bool {{ {} }}",
-                fname(i),
-                cond(c, &a.expr, &fname)
-            );
-        }
-    }
-    for (k, a) in c.configs.iter().enumerate() {
-        if let Some(a) = a {
-            let _ = writeln!(
-                o,
-                "pub fn config_{k}(d: &DeviceInfo) -> bool {{ {} }}",
-                cond(c, &a.expr, &fname)
-            );
-        }
-    }
-    let _ = writeln!(o, "}}");
-    let ty = {
-        let mut c = project.chars();
-        c.next()
-            .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-            .unwrap_or_default()
+) -> Result<TokenStream, String> {
+    let doc = format!(" {} (`{}`).", s.name, s.symbol_name);
+    let m = ident(&s.underscore_name)?;
+    let fnames = s
+        .counters
+        .iter()
+        .map(|mc| ident(&mc.underscore_name))
+        .collect::<Result<Vec<_>, _>>()?;
+    let here = |i: usize| {
+        let f = &fnames[i];
+        quote!(#f)
     };
-    let _ = writeln!(
-        o,
-        "/// Program the set on a {ty} device: every block that applies on `d`, checked first, then written (see [`crate::rt::program`])."
-    );
-    let _ = writeln!(
-        o,
-        "pub fn program<B: hal::Bus<hal::Mmio>, I: hal::Identity>(gpu: &hal::Device<hal::{ty}, B, I>, d: &DeviceInfo, awake: &[&dyn hal::config::AwakeAny<I>]) -> Result<usize, hal::config::ProgramError> {{ crate::rt::program(gpu, &SET, d, awake) }}"
-    );
-    let _ = writeln!(o, "/// The set.");
-    let _ = writeln!(
-        o,
-        "pub const SET: SetInfo = SetInfo {{ name: {:?}, symbol: {:?}, underscore: {:?}, guid: {:?}, counters: &[",
-        s.name, s.symbol_name, s.underscore_name, s.guid
-    );
+    let parent = |i: usize| {
+        let f = &fnames[i];
+        quote!(super::#f)
+    };
+    let mut counters = Vec::new();
+    let mut maxes = Vec::new();
+    let mut avails = Vec::new();
+    let mut infos = Vec::new();
     for (i, (mc, cc)) in s.counters.iter().zip(&c.counters).enumerate() {
-        let n = fname(i);
+        let f = &fnames[i];
+        let ret = rust_type(cc.ty);
+        let body = value(c, &cc.equation.expr, cc.ty, &here).into_option();
+        let desc = &mc.description;
+        let doc = format!(" {desc}");
+        counters.push(quote! {
+            #[doc = #doc]
+            pub fn #f(s: &Sample, d: &DeviceInfo) -> Option<#ret> { #body }
+        });
         let eval = match cc.ty {
-            Type::Float => "Eval::F64",
-            _ => "Eval::U64",
+            Type::Float => quote!(Eval::F64),
+            _ => quote!(Eval::U64),
         };
         let max = match &cc.max {
-            Some(_) => format!("Some({eval}(max::{n}))"),
-            None => "None".into(),
+            Some(m) => {
+                let body = value(c, &m.expr, cc.ty, &parent).into_option();
+                maxes.push(quote! {
+                    pub fn #f(s: &Sample, d: &DeviceInfo) -> Option<#ret> { #body }
+                });
+                quote!(Some(#eval(max::#f)))
+            }
+            None => quote!(None),
         };
         let avail = match &cc.availability {
-            Some(_) => format!("Some(availability::{n})"),
-            None => "None".into(),
+            Some(a) => {
+                let body = cond(c, &a.expr, &here);
+                avails.push(quote!(pub fn #f(d: &DeviceInfo) -> bool { #body }));
+                quote!(Some(availability::#f))
+            }
+            None => quote!(None),
         };
-        let _ = writeln!(
-            o,
-            "CounterInfo {{ name: {:?}, symbol: {:?}, underscore: {n:?}, units: {:?}, data_type: {:?}, semantic_type: {:?}, description: {:?}, eval: {eval}({n}), max: {max}, availability: {avail} }},",
-            mc.name, mc.symbol_name, mc.units, mc.data_type, mc.semantic_type, mc.description
-        );
+        let (name, symbol, units) = (&mc.name, &mc.symbol_name, &mc.units);
+        let (data_type, semantic_type) = (&mc.data_type, &mc.semantic_type);
+        let underscore = &mc.underscore_name;
+        infos.push(quote! {
+            CounterInfo {
+                name: #name, symbol: #symbol, underscore: #underscore, units: #units,
+                data_type: #data_type, semantic_type: #semantic_type, description: #desc,
+                eval: #eval(#f), max: #max, availability: #avail,
+            }
+        });
     }
-    let _ = writeln!(o, "], configs: &[");
+    let mut configs = Vec::new();
     for (k, (rc, a)) in s.configs.iter().zip(&c.configs).enumerate() {
         let kind = match rc.kind {
-            ConfigKind::Oa => "Oa",
-            ConfigKind::Noa => "Noa",
-            ConfigKind::Flex => "Flex",
+            ConfigKind::Oa => quote!(Oa),
+            ConfigKind::Noa => quote!(Noa),
+            ConfigKind::Flex => quote!(Flex),
         };
         let avail = match a {
-            Some(_) => format!("Some(availability::config_{k})"),
-            None => "None".into(),
+            Some(a) => {
+                let f = format_ident!("config_{}", k);
+                let body = cond(c, &a.expr, &here);
+                avails.push(quote!(pub fn #f(d: &DeviceInfo) -> bool { #body }));
+                quote!(Some(availability::#f))
+            }
+            None => quote!(None),
         };
-        let _ = writeln!(
-            o,
-            "ConfigBlock {{ kind: ConfigKind::{kind}, availability: {avail}, writes: &["
-        );
-        for w in &rc.writes {
-            let addr = addresses
-                .get(&w.address)
-                .cloned()
-                .unwrap_or_else(|| format!("{:#x}", w.address));
-            let _ = writeln!(o, "({addr}, {:#010x}),", w.value);
+        let writes = rc.writes.iter().map(|w| {
+            let addr = match addresses.get(&w.address) {
+                Some(a) => a.parse().unwrap_or_else(|_| {
+                    let e = format!("address expression `{a}` is not Rust");
+                    quote!(compile_error!(#e))
+                }),
+                None => crate::emit::hex(w.address),
+            };
+            let v = crate::emit::hex(w.value);
+            quote!((#addr, #v),)
+        });
+        configs.push(quote! {
+            ConfigBlock { kind: ConfigKind::#kind, availability: #avail, writes: &[#(#writes)*] },
+        });
+    }
+    let program_doc = format!(
+        " Program the set on a {hal_type} device: every block that applies on `d`, checked first, then written (see [`crate::rt::program`])."
+    );
+    let (name, symbol, underscore, guid) = (&s.name, &s.symbol_name, &s.underscore_name, &s.guid);
+    Ok(quote! {
+        #[doc = #doc]
+        #[allow(unused_variables, unused_imports, non_snake_case)]
+        pub mod #m {
+            use crate::rt::ops::*;
+            use crate::rt::*;
+            #(#counters)*
+            mod max {
+                use super::*;
+                #(#maxes)*
+            }
+            mod availability {
+                use super::*;
+                #(#avails)*
+            }
+            #[doc = #program_doc]
+            pub fn program<B: hal::Bus<hal::Mmio>, I: hal::Identity>(
+                gpu: &hal::Device<hal::#hal_type, B, I>,
+                d: &DeviceInfo,
+                awake: &[&dyn hal::config::AwakeAny<I>],
+            ) -> Result<usize, hal::config::ProgramError> {
+                crate::rt::program(gpu, &SET, d, awake)
+            }
+            /// The set.
+            pub const SET: SetInfo = SetInfo {
+                name: #name, symbol: #symbol, underscore: #underscore, guid: #guid,
+                counters: &[#(#infos),*],
+                configs: &[#(#configs)*],
+            };
         }
-        let _ = writeln!(o, "] }},");
-    }
-    let _ = writeln!(o, "] }};");
-    let _ = writeln!(o, "}}");
+    })
 }
 
-/// `Some(body)`, or the bare `Option` when the whole body is one read or
-/// counter call (`s.a(1)?`): no `Some(x?)`.
-fn some(body: &str) -> String {
-    match body.strip_suffix('?') {
-        Some(b) => b.to_string(),
-        None => format!("Some({body})"),
-    }
-}
-
-fn rust_type(t: Type) -> &'static str {
+fn rust_type(t: Type) -> TokenStream {
     match t {
-        Type::Float => "f64",
-        Type::Int => "u64",
-        Type::Bool => "bool",
+        Type::Float => quote!(f64),
+        Type::Int => quote!(u64),
+        Type::Bool => quote!(bool),
+    }
+}
+
+/// Code of an expression: its value (reads and counters unwrapped with `?`)
+/// and, for a read or a counter alone, the `Option` itself.
+struct Rust {
+    value: TokenStream,
+    ty: Type,
+    option: Option<TokenStream>,
+}
+
+impl Rust {
+    fn plain(value: TokenStream, ty: Type) -> Self {
+        Rust {
+            value,
+            ty,
+            option: None,
+        }
+    }
+    /// The function body: the `Option` of a lone read or counter, else
+    /// `Some(value)` (no `Some(x?)`).
+    fn into_option(self) -> TokenStream {
+        match self.option {
+            Some(o) => o,
+            None => {
+                let v = self.value;
+                quote!(Some(#v))
+            }
+        }
+    }
+    /// As a float operand (`fl` for an integer).
+    fn float(self) -> TokenStream {
+        let v = self.value;
+        match self.ty {
+            Type::Int => quote!(fl(#v)),
+            _ => v,
+        }
+    }
+    /// As an integer operand (`tu` for a float).
+    fn int(self) -> TokenStream {
+        let v = self.value;
+        match self.ty {
+            Type::Float => quote!(tu(#v)),
+            _ => v,
+        }
+    }
+    /// As a condition (`nz` for an integer).
+    fn boolean(self) -> TokenStream {
+        let v = self.value;
+        match self.ty {
+            Type::Int => quote!(nz(#v)),
+            _ => v,
+        }
     }
 }
 
 /// An equation converted to the counter's declared type.
-fn value(set: &CheckedSet, e: &Expr, declared: Type, fname: &dyn Fn(usize) -> String) -> String {
-    let (code, ty) = expr(set, e, fname);
-    if declared == Type::Float && ty == Type::Int {
-        format!("fl({code})")
+fn value(set: &CheckedSet, e: &Expr, declared: Type, fname: &dyn Fn(usize) -> TokenStream) -> Rust {
+    let code = expr(set, e, fname);
+    if declared == Type::Float && code.ty == Type::Int {
+        Rust::plain(code.float(), Type::Float)
     } else {
         code
     }
 }
 
 /// A condition (an availability): a boolean, or an integer tested for non-zero.
-fn cond(set: &CheckedSet, e: &Expr, fname: &dyn Fn(usize) -> String) -> String {
-    let (code, ty) = expr(set, e, fname);
-    if ty == Type::Int {
-        format!("nz({code})")
-    } else {
-        code
+fn cond(set: &CheckedSet, e: &Expr, fname: &dyn Fn(usize) -> TokenStream) -> TokenStream {
+    expr(set, e, fname).boolean()
+}
+
+fn expr(set: &CheckedSet, e: &Expr, fname: &dyn Fn(usize) -> TokenStream) -> Rust {
+    let ty = type_of(set, e).unwrap_or(Type::Int);
+    let lone = |option: TokenStream| Rust {
+        value: quote!(#option?),
+        ty,
+        option: Some(option),
+    };
+    match &e.kind {
+        ExprKind::Int(n) => Rust::plain(
+            {
+                let n = Literal::u64_suffixed(*n);
+                quote!(#n)
+            },
+            ty,
+        ),
+        ExprKind::Bool(b) => Rust::plain(quote!(#b), ty),
+        ExprKind::Read(src, n) => {
+            let n = Literal::u64_unsuffixed(*n);
+            lone(match src {
+                Source::A => quote!(s.a(#n)),
+                Source::B => quote!(s.b(#n)),
+                Source::C => quote!(s.c(#n)),
+                Source::GpuTime => quote!(s.gpu_time),
+                Source::GpuClock => quote!(s.gpu_clock),
+                Source::PerfCnt => quote!(s.perfcnt(#n)),
+            })
+        }
+        ExprKind::Device(v) => {
+            let field = format_ident!("{}", v.field());
+            Rust::plain(quote!(d.#field), ty)
+        }
+        ExprKind::Counter(i) => {
+            let f = fname(*i);
+            lone(quote!(#f(s, d)))
+        }
+        // Unresolved names do not survive checking; keep the build failing loudly.
+        ExprKind::Var(n) => {
+            let msg = format!("unresolved ${n}");
+            Rust::plain(quote!(compile_error!(#msg)), ty)
+        }
+        ExprKind::Op(op, a, b) => {
+            let (a, b) = (expr(set, a, fname), expr(set, b, fname));
+            let f = format_ident!("{}", op_fn(*op));
+            let value = match op.class() {
+                OpClass::Int if *op == Op::UDiv => {
+                    let (a, b) = (a.int(), b.int());
+                    quote!(#f(#a, #b))
+                }
+                OpClass::Int if a.ty == Type::Float || b.ty == Type::Float => {
+                    let f = format_ident!("{}_f", op_fn(*op));
+                    let (a, b) = (a.float(), b.float());
+                    quote!(#f(#a, #b))
+                }
+                // FADD FSUB FMUL of two integers: C's `uint64_t` arithmetic,
+                // then `double`.
+                OpClass::Float if a.ty == Type::Int && b.ty == Type::Int => match wrapping(*op) {
+                    Some(w) => {
+                        let w = format_ident!("{}", w);
+                        let (a, b) = (a.value, b.value);
+                        quote!(fl(#w(#a, #b)))
+                    }
+                    None => {
+                        let (a, b) = (a.float(), b.float());
+                        quote!(#f(#a, #b))
+                    }
+                },
+                OpClass::Float => {
+                    let (a, b) = (a.float(), b.float());
+                    quote!(#f(#a, #b))
+                }
+                OpClass::Logic => {
+                    let (a, b) = (a.boolean(), b.boolean());
+                    quote!(#f(#a, #b))
+                }
+                _ => {
+                    let (a, b) = (a.value, b.value);
+                    quote!(#f(#a, #b))
+                }
+            };
+            Rust::plain(value, ty)
+        }
     }
 }
 
-fn expr(set: &CheckedSet, e: &Expr, fname: &dyn Fn(usize) -> String) -> (String, Type) {
-    let ty = type_of(set, e).unwrap_or(Type::Int);
-    let code = match &e.kind {
-        ExprKind::Int(n) => format!("{n}u64"),
-        ExprKind::Bool(b) => b.to_string(),
-        ExprKind::Read(src, n) => match src {
-            Source::A => format!("s.a({n})?"),
-            Source::B => format!("s.b({n})?"),
-            Source::C => format!("s.c({n})?"),
-            Source::GpuTime => "s.gpu_time?".into(),
-            Source::GpuClock => "s.gpu_clock?".into(),
-            Source::PerfCnt => format!("s.perfcnt({n})?"),
-        },
-        ExprKind::Device(v) => format!("d.{}", v.field()),
-        ExprKind::Counter(i) => format!("{}(s, d)?", fname(*i)),
-        // Unresolved names do not survive checking; keep the build failing loudly.
-        ExprKind::Var(n) => format!("compile_error!({:?})", format!("unresolved ${n}")),
-        ExprKind::Op(op, a, b) => {
-            let (ca, ta) = expr(set, a, fname);
-            let (cb, tb) = expr(set, b, fname);
-            let f = |c: String, t: Type| {
-                if t == Type::Int {
-                    format!("fl({c})")
-                } else {
-                    c
-                }
-            };
-            let u = |c: String, t: Type| {
-                if t == Type::Float {
-                    format!("tu({c})")
-                } else {
-                    c
-                }
-            };
-            let name = op_fn(*op);
-            match op.class() {
-                OpClass::Int if *op == Op::UDiv => format!("{name}({}, {})", u(ca, ta), u(cb, tb)),
-                OpClass::Int if ta == Type::Float || tb == Type::Float => {
-                    format!("{name}_f({}, {})", f(ca, ta), f(cb, tb))
-                }
-                OpClass::Float => format!("{name}({}, {})", f(ca, ta), f(cb, tb)),
-                OpClass::Logic => {
-                    let b = |c: String, t: Type| {
-                        if t == Type::Int {
-                            format!("nz({c})")
-                        } else {
-                            c
-                        }
-                    };
-                    format!("{name}({}, {})", b(ca, ta), b(cb, tb))
-                }
-                _ => format!("{name}({ca}, {cb})"),
-            }
-        }
-    };
-    (code, ty)
+/// The integer helper `FADD`, `FSUB` and `FMUL` use on two integers (IGT's C
+/// computes them in `uint64_t` and converts the result).
+fn wrapping(op: Op) -> Option<&'static str> {
+    match op {
+        Op::FAdd => Some("uadd"),
+        Op::FSub => Some("usub"),
+        Op::FMul => Some("umul"),
+        _ => None,
+    }
 }
 
 fn op_fn(op: Op) -> &'static str {

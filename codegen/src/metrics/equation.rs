@@ -32,9 +32,16 @@
 //!   too large gives `u64::MAX`) where C leaves the out-of-range case
 //!   undefined. `AND OR << >>` and the comparisons refuse floats.
 //! - `ULT ULTE UGT UGTE ==` take two integers and give a boolean.
-//! - `F*` operators take integers or floats (an integer becomes the nearest
-//!   `f64`, as C converts `uint64_t` to `double`) and give a float; `FDIV` by
-//!   zero gives 0; `FMAX` is C's `a > b ? a : b`.
+//! - `F*` operators take integers or floats and give a float, exactly as the
+//!   C IGT generates (`double tmpN = a + b;` with the operands as they are):
+//!   - `FADD`, `FSUB`, `FMUL` with two integer operands compute in
+//!     `uint64_t`, wrapping, and only the result becomes the nearest `f64`
+//!     (`A 7 READ A 8 READ FADD` with both at 2^63 gives 0.0; `3 5 FSUB`
+//!     gives 2^64 - 2 as `f64`); with a float operand the integer operand
+//!     becomes the nearest `f64` first and the operation is in `f64`.
+//!   - `FDIV` and `FMAX` store each operand in a `double` first (an integer
+//!     becomes the nearest `f64`), then compute in `f64`: `FDIV` by zero
+//!     gives 0; `FMAX` is C's `a > b ? a : b`.
 //! - `&&` takes booleans or integers (an integer is true when non-zero, as in
 //!   C) and gives a boolean. Both sides are always evaluated (no
 //!   short-circuit), so a value missing on either side makes it missing.
@@ -50,91 +57,9 @@ use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
 use crate::ir::Ir;
 use std::collections::HashMap;
 
-/// What `READ` reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Source {
-    /// `A n`: an A counter.
-    A,
-    /// `B n`: a B counter.
-    B,
-    /// `C n`: a C counter.
-    C,
-    /// `GPU_TIME 0`: timestamp ticks.
-    GpuTime,
-    /// `GPU_CLOCK 0`: GPU clock ticks (the GPU_TICKS dword; HSW has none).
-    GpuClock,
-    /// `PERFCNT n`: the OA unit's free-running PERFCNT registers (read by
-    /// the driver around a query; not in OA reports).
-    PerfCnt,
-}
-
-impl Source {
-    /// The token (`A`, `GPU_TIME`, ...).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Source::A => "A",
-            Source::B => "B",
-            Source::C => "C",
-            Source::GpuTime => "GPU_TIME",
-            Source::GpuClock => "GPU_CLOCK",
-            Source::PerfCnt => "PERFCNT",
-        }
-    }
-    fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "A" => Source::A,
-            "B" => Source::B,
-            "C" => Source::C,
-            "GPU_TIME" => Source::GpuTime,
-            "GPU_CLOCK" => Source::GpuClock,
-            "PERFCNT" => Source::PerfCnt,
-            _ => return None,
-        })
-    }
-}
-
-macro_rules! device_vars {
-    ($($v:ident $field:ident $doc:literal,)*) => {
-        /// A property of the device an equation may name (`$EuCoresTotalCount`).
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum DeviceVar {
-            $(#[doc = $doc] $v,)*
-        }
-        impl DeviceVar {
-            /// Every variable, in declaration order.
-            pub const ALL: &'static [DeviceVar] = &[$(DeviceVar::$v),*];
-            /// The name without `$` (`EuCoresTotalCount`).
-            pub fn name(self) -> &'static str {
-                match self { $(DeviceVar::$v => stringify!($v),)* }
-            }
-            /// The snake_case field name in device structures (`eu_cores_total_count`).
-            pub fn field(self) -> &'static str {
-                match self { $(DeviceVar::$v => stringify!($field),)* }
-            }
-        }
-    };
-}
-
-device_vars! {
-    EuCoresTotalCount eu_cores_total_count "Number of EUs.",
-    EuSlicesTotalCount eu_slices_total_count "Number of slices.",
-    EuSubslicesTotalCount eu_subslices_total_count "Number of subslices.",
-    EuThreadsCount eu_threads_count "Hardware threads per EU.",
-    SliceMask slice_mask "Enabled slices, one bit each.",
-    SubsliceMask subslice_mask "Enabled subslices, one bit each.",
-    DualSubsliceMask dual_subslice_mask "Enabled dual subslices, one bit each.",
-    GpuMaxFrequency gpu_max_frequency "Highest GPU frequency (Hz).",
-    GpuMinFrequency gpu_min_frequency "Lowest GPU frequency (Hz).",
-    GpuTimestampFrequency gpu_timestamp_frequency "Timestamp frequency (Hz).",
-    QueryMode query_mode "Query mode (non-zero for a query, as IGT's `query_mode`).",
-}
-
-impl DeviceVar {
-    /// The variable named `name` (without `$`).
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|v| v.name() == name)
-    }
-}
+/// What `READ` reads, and the device variables an equation may name: the
+/// types the run-time sample and device share (`perfregs-types`).
+pub use perfregs_types::{DeviceVar, Source};
 
 /// A binary operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -167,13 +92,13 @@ pub enum Op {
     UGte,
     /// `==`: `a == b`.
     Eq,
-    /// `FADD`.
+    /// `FADD`: `a + b` as a float (two integers: wrapping in `u64`, then converted).
     FAdd,
-    /// `FSUB`.
+    /// `FSUB`: `a - b` as a float (two integers: wrapping in `u64`, then converted).
     FSub,
-    /// `FMUL`.
+    /// `FMUL`: `a * b` as a float (two integers: wrapping in `u64`, then converted).
     FMul,
-    /// `FDIV`: `a / b`, 0 when `b` is 0.
+    /// `FDIV`: `a / b` in `f64` (operands converted first), 0 when `b` is 0.
     FDiv,
     /// `FMAX`: `a > b ? a : b`.
     FMax,
@@ -1065,34 +990,24 @@ mod tests {
 
     #[test]
     fn parse_errors_name_the_token_where_it_is() {
-        let (c, p, m) = parse_err("A 1 READ 2 UPLUS");
-        assert_eq!((c, p), (Code::Equation, at(10, 31)));
-        assert!(m.contains("`UPLUS`"), "{m}");
-        let (c, p, m) = parse_err("1 UADD");
-        assert_eq!((c, p), (Code::Equation, at(10, 22)));
-        assert!(m.contains("two operands"), "{m}");
-        let (_, p, m) = parse_err("7 READ");
-        assert_eq!(p, at(10, 22));
-        assert!(m.contains("READ"), "{m}");
-        let (_, p, m) = parse_err("A $X READ");
-        assert_eq!(p, at(10, 25));
-        assert!(m.contains("integer literal index"), "{m}");
-        let (_, p, _) = parse_err("1 7 READ");
-        assert_eq!(p, at(10, 24));
-        // (An operator's node is at its token: `READ` here.)
-        let (_, p, m) = parse_err("A 1 READ B 2 READ");
-        assert_eq!(p, at(10, 33));
-        assert!(m.contains("left on the stack"), "{m}");
-        let (_, p, m) = parse_err("A 1 UADD");
-        assert_eq!(p, at(10, 20));
-        assert!(m.contains("not a value"), "{m}");
-        let (_, p, m) = parse_err("  ");
-        assert_eq!(p, at(10, 20));
-        assert!(m.contains("empty"), "{m}");
-        let (_, p, _) = parse_err("1 $ UADD");
-        assert_eq!(p, at(10, 22));
-        let (_, p, _) = parse_err("B");
-        assert_eq!(p, at(10, 20));
+        // (text, column of the token blamed, what the message says)
+        for (text, column, says) in [
+            ("A 1 READ 2 UPLUS", 31, "`UPLUS`"),
+            ("1 UADD", 22, "two operands"),
+            ("7 READ", 22, "READ"),
+            ("A $X READ", 25, "integer literal index"),
+            ("1 7 READ", 24, ""),
+            // (An operator's node is at its token: `READ` here.)
+            ("A 1 READ B 2 READ", 33, "left on the stack"),
+            ("A 1 UADD", 20, "not a value"),
+            ("  ", 20, "empty"),
+            ("1 $ UADD", 22, ""),
+            ("B", 20, ""),
+        ] {
+            let (c, p, m) = parse_err(text);
+            assert_eq!((c, p), (Code::Equation, at(10, column)), "{text}");
+            assert!(m.contains(says), "{text}: {m}");
+        }
     }
 
     #[test]

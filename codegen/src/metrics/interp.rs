@@ -5,112 +5,11 @@
 //! documentation. A read of a counter the [`Sample`] does not have makes the
 //! value unavailable (`None`), never 0.
 
-use super::equation::{CheckedSet, DeviceVar, Expr, ExprKind, Op, Source, Type, Typed};
+use super::equation::{CheckedSet, Expr, ExprKind, Op, Type, Typed};
 
-/// A counters a [`Sample`] holds.
-pub const A_COUNTERS: usize = 64;
-/// B counters a [`Sample`] holds.
-pub const B_COUNTERS: usize = 8;
-/// C counters a [`Sample`] holds.
-pub const C_COUNTERS: usize = 8;
-/// PERFCNT registers a [`Sample`] holds.
-pub const PERFCNT_COUNTERS: usize = 2;
-
-/// What changed between two reports (and the PERFCNT registers around them):
-/// `None` for what was not measured.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Sample {
-    /// Timestamp ticks (`GPU_TIME 0`).
-    pub gpu_time: Option<u64>,
-    /// GPU clock ticks (`GPU_CLOCK 0`).
-    pub gpu_clock: Option<u64>,
-    /// A counters.
-    pub a: [Option<u64>; A_COUNTERS],
-    /// B counters.
-    pub b: [Option<u64>; B_COUNTERS],
-    /// C counters.
-    pub c: [Option<u64>; C_COUNTERS],
-    /// PERFCNT registers.
-    pub perfcnt: [Option<u64>; PERFCNT_COUNTERS],
-}
-
-impl Default for Sample {
-    fn default() -> Self {
-        Self::empty()
-    }
-}
-
-impl Sample {
-    /// A sample with nothing measured.
-    pub fn empty() -> Self {
-        Sample {
-            gpu_time: None,
-            gpu_clock: None,
-            a: [None; A_COUNTERS],
-            b: [None; B_COUNTERS],
-            c: [None; C_COUNTERS],
-            perfcnt: [None; PERFCNT_COUNTERS],
-        }
-    }
-    /// `source n READ` (`None` when absent or out of range).
-    pub fn read(&self, source: Source, n: u64) -> Option<u64> {
-        let n = usize::try_from(n).ok()?;
-        match source {
-            Source::A => self.a.get(n).copied().flatten(),
-            Source::B => self.b.get(n).copied().flatten(),
-            Source::C => self.c.get(n).copied().flatten(),
-            Source::GpuTime => (n == 0).then_some(self.gpu_time).flatten(),
-            Source::GpuClock => (n == 0).then_some(self.gpu_clock).flatten(),
-            Source::PerfCnt => self.perfcnt.get(n).copied().flatten(),
-        }
-    }
-}
-
-/// The device variables (see [`DeviceVar`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Device {
-    /// `$EuCoresTotalCount`.
-    pub eu_cores_total_count: u64,
-    /// `$EuSlicesTotalCount`.
-    pub eu_slices_total_count: u64,
-    /// `$EuSubslicesTotalCount`.
-    pub eu_subslices_total_count: u64,
-    /// `$EuThreadsCount`.
-    pub eu_threads_count: u64,
-    /// `$SliceMask`.
-    pub slice_mask: u64,
-    /// `$SubsliceMask`.
-    pub subslice_mask: u64,
-    /// `$DualSubsliceMask`.
-    pub dual_subslice_mask: u64,
-    /// `$GpuMaxFrequency`.
-    pub gpu_max_frequency: u64,
-    /// `$GpuMinFrequency`.
-    pub gpu_min_frequency: u64,
-    /// `$GpuTimestampFrequency`.
-    pub gpu_timestamp_frequency: u64,
-    /// `$QueryMode`.
-    pub query_mode: u64,
-}
-
-impl Device {
-    /// The value of `v`.
-    pub fn get(&self, v: DeviceVar) -> u64 {
-        match v {
-            DeviceVar::EuCoresTotalCount => self.eu_cores_total_count,
-            DeviceVar::EuSlicesTotalCount => self.eu_slices_total_count,
-            DeviceVar::EuSubslicesTotalCount => self.eu_subslices_total_count,
-            DeviceVar::EuThreadsCount => self.eu_threads_count,
-            DeviceVar::SliceMask => self.slice_mask,
-            DeviceVar::SubsliceMask => self.subslice_mask,
-            DeviceVar::DualSubsliceMask => self.dual_subslice_mask,
-            DeviceVar::GpuMaxFrequency => self.gpu_max_frequency,
-            DeviceVar::GpuMinFrequency => self.gpu_min_frequency,
-            DeviceVar::GpuTimestampFrequency => self.gpu_timestamp_frequency,
-            DeviceVar::QueryMode => self.query_mode,
-        }
-    }
-}
+pub use perfregs_types::sample::{
+    DeviceInfo, Sample, A_COUNTERS, B_COUNTERS, C_COUNTERS, PERFCNT_COUNTERS,
+};
 
 /// A typed value.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -209,6 +108,11 @@ pub fn apply(op: Op, a: Value, b: Value) -> Option<Value> {
             };
             Int(r as u64)
         }
+        // FADD FSUB FMUL of two integers: IGT's C computes in `uint64_t`
+        // (wrapping) and converts the result to `double`.
+        (Op::FAdd, Int(a), Int(b)) => Float(a.wrapping_add(b) as f64),
+        (Op::FSub, Int(a), Int(b)) => Float(a.wrapping_sub(b) as f64),
+        (Op::FMul, Int(a), Int(b)) => Float(a.wrapping_mul(b) as f64),
         (Op::FAdd | Op::FSub | Op::FMul | Op::FDiv | Op::FMax, a, b) => {
             let (a, b) = (a.as_f64()?, b.as_f64()?);
             Float(match op {
@@ -237,7 +141,7 @@ pub fn apply(op: Op, a: Value, b: Value) -> Option<Value> {
 
 /// Evaluate `e` (an expression of `set`) on a sample and a device. `None`:
 /// it reads something the sample lacks.
-pub fn eval(set: &CheckedSet, e: &Expr, s: &Sample, d: &Device) -> Option<Value> {
+pub fn eval(set: &CheckedSet, e: &Expr, s: &Sample, d: &DeviceInfo) -> Option<Value> {
     let mut memo = Memo::new(set, s, d);
     let mut needed = Vec::new();
     e.visit(&mut |x| {
@@ -258,7 +162,7 @@ pub fn eval(set: &CheckedSet, e: &Expr, s: &Sample, d: &Device) -> Option<Value>
 struct Memo<'a> {
     set: &'a CheckedSet,
     s: &'a Sample,
-    d: &'a Device,
+    d: &'a DeviceInfo,
     /// `None`: not computed yet.
     values: Vec<Option<Option<Value>>>,
     /// Counters whose dependencies are being computed (a cycle check).
@@ -268,7 +172,7 @@ struct Memo<'a> {
 }
 
 impl<'a> Memo<'a> {
-    fn new(set: &'a CheckedSet, s: &'a Sample, d: &'a Device) -> Self {
+    fn new(set: &'a CheckedSet, s: &'a Sample, d: &'a DeviceInfo) -> Self {
         Memo {
             set,
             s,
@@ -349,46 +253,52 @@ impl<'a> Memo<'a> {
 
 /// Counter `i` of `set`: its equation, in its declared type (`None`:
 /// unavailable on this sample).
-pub fn counter(set: &CheckedSet, i: usize, s: &Sample, d: &Device) -> Option<Value> {
+pub fn counter(set: &CheckedSet, i: usize, s: &Sample, d: &DeviceInfo) -> Option<Value> {
     Memo::new(set, s, d).compute(i)
 }
 
 /// Every counter of `set` on one sample, in order (as [`counter`] for each,
 /// but a counter named by others is computed once for all of them).
-pub fn counters(set: &CheckedSet, s: &Sample, d: &Device) -> Vec<Option<Value>> {
+pub fn counters(set: &CheckedSet, s: &Sample, d: &DeviceInfo) -> Vec<Option<Value>> {
     let mut m = Memo::new(set, s, d);
     (0..set.counters.len()).map(|i| m.compute(i)).collect()
 }
 
 /// Counter `i`'s `max_equation`, in its declared type: `None` when it has
 /// none, `Some(None)` when it is unavailable on this sample.
-pub fn counter_max(set: &CheckedSet, i: usize, s: &Sample, d: &Device) -> Option<Option<Value>> {
+pub fn counter_max(
+    set: &CheckedSet,
+    i: usize,
+    s: &Sample,
+    d: &DeviceInfo,
+) -> Option<Option<Value>> {
     let c = set.counters.get(i)?;
     let m = c.max.as_ref()?;
     Some(eval(set, &m.expr, s, d).and_then(|v| v.convert(c.ty)))
 }
 
-fn condition(set: &CheckedSet, t: Option<&Typed>, d: &Device) -> Option<bool> {
+fn condition(set: &CheckedSet, t: Option<&Typed>, d: &DeviceInfo) -> Option<bool> {
     match t {
         None => Some(true),
-        Some(t) => eval(set, &t.expr, &Sample::empty(), d)?.truthy(),
+        Some(t) => eval(set, &t.expr, &Sample::EMPTY, d)?.truthy(),
     }
 }
 
 /// Whether counter `i` exists on device `d` (its `availability`; true when
 /// it has none). `None` only for an index out of range.
-pub fn counter_available(set: &CheckedSet, i: usize, d: &Device) -> Option<bool> {
+pub fn counter_available(set: &CheckedSet, i: usize, d: &DeviceInfo) -> Option<bool> {
     condition(set, set.counters.get(i)?.availability.as_ref(), d)
 }
 
 /// Whether `register_config` `k` applies on device `d`. `None` only for an
 /// index out of range.
-pub fn config_available(set: &CheckedSet, k: usize, d: &Device) -> Option<bool> {
+pub fn config_available(set: &CheckedSet, k: usize, d: &DeviceInfo) -> Option<bool> {
     condition(set, set.configs.get(k)?.as_ref(), d)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::equation::Source;
     use super::*;
 
     #[test]
@@ -413,6 +323,29 @@ mod tests {
         assert_eq!(apply(Op::UDiv, Float(7.9), Int(2)), Some(Int(3)));
         assert_eq!(apply(Op::UMul, Float(2.5), Int(3)), Some(Int(7)));
         assert_eq!(apply(Op::USub, Float(1.0), Int(2)), Some(Int(0)));
+        // FADD FSUB FMUL of two integers wrap in u64 before the conversion;
+        // with a float operand the other converts first; FDIV and FMAX
+        // always convert first.
+        let near = (1u64 << 63) + 5;
+        assert_eq!(apply(Op::FAdd, Int(near), Int(near)), Some(Float(10.0)));
+        assert_eq!(
+            apply(Op::FAdd, Float(near as f64), Int(near)),
+            Some(Float(2.0 * 9_223_372_036_854_775_808.0))
+        );
+        assert_eq!(
+            apply(Op::FSub, Int(3), Int(5)),
+            Some(Float(18_446_744_073_709_551_614u64 as f64))
+        );
+        assert_eq!(apply(Op::FSub, Float(3.0), Int(5)), Some(Float(-2.0)));
+        assert_eq!(
+            apply(Op::FMul, Int(1 << 32), Int(1 << 32)),
+            Some(Float(0.0))
+        );
+        assert_eq!(
+            apply(Op::FMul, Int(1 << 32), Int(3)),
+            Some(Float(12_884_901_888.0))
+        );
+        assert_eq!(apply(Op::FMax, Int(3), Int(5)), Some(Float(5.0)));
         // Types a checked expression never mixes.
         assert_eq!(apply(Op::And, Float(1.0), Int(1)), None);
         assert_eq!(apply(Op::FAdd, Bool(true), Int(1)), None);
@@ -455,13 +388,13 @@ mod tests {
     fn each_counter_is_computed_once() {
         // Evaluated counter by counter, counter 60 took 2^60 evaluations.
         let set = sums(61);
-        let mut s = Sample::empty();
+        let mut s = Sample::EMPTY;
         s.a[0] = Some(1);
-        let d = Device::default();
+        let d = DeviceInfo::default();
         // c(k) = 1 + sum c(j<k) = 2^k.
         assert_eq!(counter(&set, 60, &s, &d), Some(Value::Int(1 << 60)));
         assert_eq!(counter(&set, 61, &s, &d), None);
-        assert_eq!(counter(&set, 3, &Sample::empty(), &d), None);
+        assert_eq!(counter(&set, 3, &Sample::EMPTY, &d), None);
     }
 
     #[test]
@@ -498,24 +431,9 @@ mod tests {
             counters,
             configs: vec![],
         };
-        let mut s = Sample::empty();
+        let mut s = Sample::EMPTY;
         s.a[0] = Some(2);
-        let d = Device::default();
+        let d = DeviceInfo::default();
         assert_eq!(counter(&set, n - 1, &s, &d), Some(Value::Int(2 * n as u64)));
-    }
-
-    #[test]
-    fn missing_reads_are_unavailable() {
-        let mut s = Sample::empty();
-        s.a[3] = Some(5);
-        assert_eq!(s.read(Source::A, 3), Some(5));
-        assert_eq!(s.read(Source::A, 4), None);
-        assert_eq!(s.read(Source::A, 1000), None);
-        assert_eq!(s.read(Source::GpuTime, 1), None);
-        let d = Device {
-            slice_mask: 0b10,
-            ..Device::default()
-        };
-        assert_eq!(d.get(DeviceVar::SliceMask), 2);
     }
 }

@@ -60,3 +60,36 @@ pub fn load(ir: &Ir, project: &str, file: &str, text: &str) -> Result<Loaded, Ve
         _ => Err(diags.sorted()),
     }
 }
+
+/// One shipped metric-set file, loaded.
+#[derive(Debug, Clone)]
+pub struct Shipped {
+    /// Its name in `perfregs_regdefs::METRIC_SETS` (`metricsets/oa-bdw.xml`).
+    pub file: &'static str,
+    /// Its project (`bdw`).
+    pub project: &'static str,
+    /// What [`load`] made of it.
+    pub loaded: Loaded,
+}
+
+/// Every shipped metric-set file (`perfregs_regdefs::METRIC_SETS`, in its
+/// order) [`load`]ed against `ir`; the diagnostics of every file that fails.
+pub fn load_shipped(ir: &Ir) -> Result<Vec<Shipped>, Vec<Diagnostic>> {
+    let mut out = Vec::new();
+    let mut diags = Vec::new();
+    for (file, project, text) in perfregs_regdefs::METRIC_SETS {
+        match load(ir, project, file, text) {
+            Ok(loaded) => out.push(Shipped {
+                file,
+                project,
+                loaded,
+            }),
+            Err(d) => diags.extend(d),
+        }
+    }
+    if diags.is_empty() {
+        Ok(out)
+    } else {
+        Err(diags)
+    }
+}

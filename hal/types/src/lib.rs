@@ -6,3 +6,7 @@
 
 #![no_std]
 #![warn(missing_docs)]
+
+pub mod sample;
+
+pub use sample::{DeviceInfo, DeviceVar, ReportCounts, Sample, Source};
