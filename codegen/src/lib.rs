@@ -7,6 +7,7 @@
 
 pub mod access;
 pub mod bindings;
+pub mod build;
 pub mod conformance;
 pub mod diag;
 pub mod emit;
