@@ -14,12 +14,11 @@
 //! A build script is a few lines:
 //!
 //! ```no_run
-//! // build.rs of a crate that includes `OUT_DIR/perfregs_generated.rs`
-//! fn main() {
-//!     if let Err(e) = perfregs_codegen::build::Config::new().hal() {
-//!         // Each diagnostic as `cargo:warning` and on stderr, then exit(1).
-//!         e.exit();
-//!     }
+//! // The body of `fn main` in the build script of a crate that includes
+//! // `OUT_DIR/perfregs_generated.rs` (as `hal/build.rs` does):
+//! if let Err(e) = perfregs_codegen::build::Config::new().hal() {
+//!     // Each line as `cargo:warning` and on stderr, then exit status 1.
+//!     e.exit();
 //! }
 //! ```
 //!
@@ -52,6 +51,9 @@ pub const REGDEFS_ENV: &str = "PERFREGS_REGDEFS";
 /// The name of the constant every generated output defines (or, for the
 /// emulator's bindings, checks): the [`fingerprint`] of its descriptions.
 pub const HASH_CONST: &str = "DESCRIPTIONS_HASH";
+
+/// How generated code names the HAL: `hal`, the library name of `perfregs-hal`.
+const HAL: &str = "hal";
 
 /// The description folder a build uses when none is set on the [`Config`]:
 /// `$PERFREGS_REGDEFS`, else the folder shipped in `perfregs-regdefs`.
@@ -238,45 +240,38 @@ pub struct Config {
     descriptions: Option<PathBuf>,
     out_dir: Option<PathBuf>,
     manifest_dir: Option<PathBuf>,
-    hal_crate: Option<String>,
 }
 
 impl Config {
     /// Defaults: the descriptions of [`descriptions_dir`], outputs in
-    /// `$OUT_DIR`, the crate's own files under `$CARGO_MANIFEST_DIR`, the HAL
-    /// named `hal` in generated code.
+    /// `$OUT_DIR`, the crate's own files under `$CARGO_MANIFEST_DIR`.
     pub fn new() -> Config {
         Config::default()
     }
 
     /// Compile this description folder instead of [`descriptions_dir`].
-    pub fn descriptions(mut self, dir: impl Into<PathBuf>) -> Config {
-        self.descriptions = Some(dir.into());
-        self
+    pub fn descriptions(self, dir: impl Into<PathBuf>) -> Config {
+        Config {
+            descriptions: Some(dir.into()),
+            ..self
+        }
     }
 
     /// Write the outputs here instead of `$OUT_DIR`.
-    pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Config {
-        self.out_dir = Some(dir.into());
-        self
+    pub fn out_dir(self, dir: impl Into<PathBuf>) -> Config {
+        Config {
+            out_dir: Some(dir.into()),
+            ..self
+        }
     }
 
     /// Resolve the crate's own inputs (its `Cargo.toml`, `bindings.yaml`,
     /// fixtures) against this folder instead of `$CARGO_MANIFEST_DIR`.
-    pub fn manifest_dir(mut self, dir: impl Into<PathBuf>) -> Config {
-        self.manifest_dir = Some(dir.into());
-        self
-    }
-
-    /// The path generated code names the HAL by (default `hal`, the library
-    /// name of `perfregs-hal`).
-    pub fn hal_crate(mut self, path: impl Into<String>) -> Config {
-        self.hal_crate = Some(path.into());
-        self
-    }
-
-    fn hal_path(&self) -> &str {
-        self.hal_crate.as_deref().unwrap_or("hal")
+    pub fn manifest_dir(self, dir: impl Into<PathBuf>) -> Config {
+        Config {
+            manifest_dir: Some(dir.into()),
+            ..self
+        }
     }
 
     fn dir_from_env(set: &Option<PathBuf>, var: &'static str) -> Result<PathBuf, BuildError> {
@@ -361,9 +356,9 @@ impl Config {
     pub fn bindings(&self, spec: &str) -> Result<Built, BuildError> {
         let mut built = self.start()?;
         let text = self.read_crate_file(&mut built, spec)?;
-        let mut code = crate::bindings::generate(&built.ir, spec, &text, self.hal_path())
+        let mut code = crate::bindings::generate(&built.ir, spec, &text, HAL)
             .map_err(|d| BuildError::diagnostics(spec, d))?;
-        code += &self.same_hal_check(built.fingerprint);
+        code += &same_hal_check(built.fingerprint);
         built.write("bindings.rs", &code)?;
         Ok(built)
     }
@@ -395,7 +390,7 @@ impl Config {
                 }
             };
             let module = emit::module_name(file, project);
-            let addresses = emit::hal_addresses(&built.ir, project, self.hal_path());
+            let addresses = emit::hal_addresses(&built.ir, project, HAL);
             out += &emit::emit_file(&module, project, &loaded.file, &loaded.checked, &addresses);
             files.push((file.to_string(), project.to_string(), module));
         }
@@ -404,7 +399,7 @@ impl Config {
         }
         out += &emit::emit_files_table(&files);
         out += &hash_const(built.fingerprint, "the metric sets were checked against");
-        out += &self.same_hal_check(built.fingerprint);
+        out += &same_hal_check(built.fingerprint);
         built.write("metrics_generated.rs", &out)?;
         Ok(built)
     }
@@ -420,15 +415,14 @@ impl Config {
         crate::compile_user_sources(&[(rel.to_string(), text)])
             .map_err(|d| BuildError::diagnostics(rel, d))
     }
+}
 
-    /// A compile-time check, in a crate built on the HAL, that the HAL was
-    /// generated from the descriptions of `fingerprint`.
-    fn same_hal_check(&self, fingerprint: u64) -> String {
-        format!(
-            "\n// The HAL must be generated from the same descriptions as this file.\nconst _: () = assert!(::{hal}::{HASH_CONST} == {fingerprint:#018x}_u64, \"perfregs: the HAL was generated from other register descriptions than this crate (PERFREGS_REGDEFS differs between the builds?)\");\n",
-            hal = self.hal_path(),
-        )
-    }
+/// A compile-time check, in a crate built on the HAL, that the HAL was
+/// generated from the descriptions of `fingerprint`.
+fn same_hal_check(fingerprint: u64) -> String {
+    format!(
+        "\n// The HAL must be generated from the same descriptions as this file.\nconst _: () = assert!(::{HAL}::{HASH_CONST} == {fingerprint:#018x}_u64, \"perfregs: the HAL was generated from other register descriptions than this crate (PERFREGS_REGDEFS differs between the builds?)\");\n",
+    )
 }
 
 /// Print `cargo:rerun-if-changed` for `path` and record it.
@@ -526,13 +520,20 @@ mod tests {
         d
     }
 
-    #[test]
-    fn hal_step_writes_once_and_records_inputs() {
-        let out = scratch("hal-out");
+    /// A [`Config`] on the shipped descriptions, the [`crate_folder`] and a
+    /// fresh output folder (returned too).
+    fn shipped_config(name: &str) -> (Config, PathBuf) {
+        let out = scratch(&format!("{name}-out"));
         let cfg = Config::new()
             .descriptions(perfregs_regdefs::dir())
-            .manifest_dir(crate_folder("hal-crate"))
+            .manifest_dir(crate_folder(&format!("{name}-crate")))
             .out_dir(&out);
+        (cfg, out)
+    }
+
+    #[test]
+    fn hal_step_writes_once_and_records_inputs() {
+        let (cfg, out) = shipped_config("hal");
         let built = cfg.hal().expect("the shipped descriptions build");
         let path = out.join("perfregs_generated.rs");
         let code = std::fs::read_to_string(&path).expect("written");
@@ -555,11 +556,7 @@ mod tests {
 
     #[test]
     fn every_step_watches_the_same_descriptions() {
-        let out = scratch("steps-out");
-        let cfg = Config::new()
-            .descriptions(perfregs_regdefs::dir())
-            .manifest_dir(crate_folder("steps-crate"))
-            .out_dir(&out);
+        let (cfg, out) = shipped_config("steps");
         let hal = cfg.hal().expect("hal");
         let emu = cfg.bindings("spec.yaml").expect("bindings");
         let metrics = cfg.metric_sets().expect("metric sets");
