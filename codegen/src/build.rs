@@ -208,8 +208,9 @@ pub struct Built {
     pub fingerprint: u64,
     /// The folder the outputs were written to.
     pub out_dir: PathBuf,
-    /// Every file and folder a `cargo:rerun-if-changed` line was printed for,
-    /// in order (the descriptions first, then the step's own inputs).
+    /// Every file and folder the step printed a `cargo:rerun-if-changed` line
+    /// for, in order (the descriptions first, then the step's own inputs;
+    /// [`Config::user_descriptions`] prints its own).
     pub inputs: Vec<PathBuf>,
 }
 
