@@ -14,3 +14,32 @@ fn metric_sets_and_hal_share_their_descriptions() {
         dir.display()
     );
 }
+
+/// One access-kind type on both sides of the build/run line: the kind the
+/// generator reads from the descriptions (`perfregs_codegen::access::Access`)
+/// is the kind the HAL's run-time tables hold (`hal::meta::AccessKind`), so
+/// a value passes from one to the other unconverted.
+#[test]
+fn generator_and_hal_share_the_access_kind() {
+    for a in perfregs_codegen::access::Access::ALL {
+        let run: hal::meta::AccessKind = a;
+        assert_eq!(hal::meta::AccessKind::parse(run.as_str()), Some(a));
+    }
+    // Every field of the HAL's tables carries a kind the generator spells back.
+    let mut fields = 0;
+    for p in hal::PROJECTS {
+        for r in p.registers {
+            for f in r.fields {
+                assert_eq!(
+                    perfregs_codegen::access::Access::parse(f.access.as_str()),
+                    Some(f.access),
+                    "{}.{}",
+                    r.name,
+                    f.name
+                );
+                fields += 1;
+            }
+        }
+    }
+    assert!(fields > 500, "only {fields} fields in the HAL's tables");
+}
