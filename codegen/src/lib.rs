@@ -12,6 +12,7 @@
 
 pub mod access;
 pub mod bindings;
+pub mod build;
 pub mod conformance;
 pub mod diag;
 pub mod emit;

@@ -1,54 +1,9 @@
 //! Runtime descriptions of registers and fields, generated from the same IR as
 //! the typed API: used by decoders, the CLI and (later) the emulator.
 
-/// Access type of a field, at run time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AccessKind {
-    /// Read and write.
-    Rw,
-    /// Read only.
-    Ro,
-    /// Write only.
-    Wo,
-    /// Write one to clear.
-    Rw1c,
-    /// Write one to set.
-    Rw1s,
-    /// Clear on read.
-    Rc,
-    /// Must be zero.
-    Mbz,
-    /// Reserved.
-    Rsvd,
-    /// Preserve.
-    Pbc,
-    /// Read/write, hardware-updated.
-    RwV,
-    /// Read only, hardware-updated.
-    RoV,
-    /// Read/write, double buffered.
-    RwDb,
-}
-
-impl AccessKind {
-    /// Canonical spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            AccessKind::Rw => "RW",
-            AccessKind::Ro => "RO",
-            AccessKind::Wo => "WO",
-            AccessKind::Rw1c => "RW1C",
-            AccessKind::Rw1s => "RW1S",
-            AccessKind::Rc => "RC",
-            AccessKind::Mbz => "MBZ",
-            AccessKind::Rsvd => "RSVD",
-            AccessKind::Pbc => "PBC",
-            AccessKind::RwV => "RW-V",
-            AccessKind::RoV => "RO-V",
-            AccessKind::RwDb => "RW-DB",
-        }
-    }
-}
+/// Access type of a field, at run time: the same type the generator reads
+/// from the descriptions (crate `perfregs-types`).
+pub use perfregs_types::AccessKind;
 
 /// Address space, at run time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
