@@ -6,15 +6,15 @@
 //! Run with `cargo bench --bench oa`.
 
 use divan::{black_box, Bencher};
-use perfregs::emu::{Emulator, OaConfig, Sku, Workload};
+use perfregs::emu::{Emulator, OaConfig, OaUnit, Sku, Workload};
 use perfregs::hal::{bdw, Register};
 
 const REPORTS: usize = 1024;
 
 /// An emulator with BDW OA configured for the 256-byte format and a workload.
 fn bdw_emulator() -> Emulator {
-    let mut e = Emulator::with_oa(&bdw::PROJECT, Sku::default(), OaConfig::default());
-    e.oa_mut()
+    let mut e = Emulator::builder(&bdw::PROJECT, Sku::default()).with::<OaUnit>(OaConfig::default()).build();
+    e.unit_mut::<OaUnit>()
         .set_workload(Workload::new().rate(0, 40).rate(7, 12).rate(31, 3));
     // Counters on, format 5 (A32u40_A4u32_B8_C8): OACONTROL = 5 << 2 | 1,
     // set through the backdoor (the render domain is not woken here).
@@ -31,7 +31,7 @@ fn render_report(bencher: Bencher) {
         .counter(divan::counter::BytesCount::new(256 * REPORTS))
         .bench_local(|| {
             for chunk in out.chunks_exact_mut(256) {
-                black_box(e.oa_mut().render_report(black_box(0x10), chunk));
+                black_box(e.unit_mut::<OaUnit>().render_report(black_box(0x10), chunk));
             }
         });
 }
@@ -55,7 +55,7 @@ fn main() {
     let mut e = bdw_emulator();
     let mut out = [0u8; 256];
     assert_eq!(
-        e.oa_mut().render_report(0x10, &mut out),
+        e.unit_mut::<OaUnit>().render_report(0x10, &mut out),
         Some(256),
         "a 256-byte report"
     );

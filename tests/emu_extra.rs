@@ -11,7 +11,7 @@ perfregs::regdefs!(mod extra, "tests/fixtures/extra.yaml");
 #[test]
 fn user_registers_join_the_emulated_project() {
     let emu =
-        Emulator::with_registers(&hsw::PROJECT, Sku::default(), extra::hsw::PROJECT.registers);
+        Emulator::builder(&hsw::PROJECT, Sku::default()).registers(extra::hsw::PROJECT.registers).build();
     let gpu = Device::<Hsw, _>::new(emu);
     let rw = gpu
         .forcewake::<hsw::domains::Render>()
@@ -30,7 +30,7 @@ fn user_registers_join_the_emulated_project() {
         );
         assert!(e.warnings().is_empty(), "{:?}", e.warnings());
         assert!(e.trace().iter().all(|t| t.outcome == Outcome::Ok));
-        assert_eq!(e.peek(0x100).map(|v| v & 1), Some(1), "stored");
+        assert_eq!(e.peek(0x100, 0).map(|v| v & 1), Some(1), "stored");
     });
 }
 

@@ -809,11 +809,7 @@ fn run(
 }
 
 fn emulator(p: &'static ProjectInfo) -> perfregs_emu::Emulator {
-    perfregs_emu::Emulator::with_oa(
-        p,
-        perfregs_emu::Sku::default(),
-        perfregs_emu::OaConfig::default(),
-    )
+    perfregs_emu::Emulator::builder(p, perfregs_emu::Sku::default()).with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default()).build()
 }
 
 /// Ticks to run for `pairs` report pairs (the first report comes within one
@@ -824,7 +820,7 @@ fn run_ticks(pairs: usize) -> u64 {
 
 fn warnings(e: &perfregs_emu::Emulator) -> Vec<String> {
     let mut w: Vec<String> = e.warnings().iter().map(ToString::to_string).collect();
-    let dropped = e.warnings_dropped();
+    let dropped = e.counts().warnings_dropped;
     if dropped > 0 {
         w.push(format!("({dropped} more warnings dropped)"));
     }
@@ -839,12 +835,12 @@ fn sample_emulator<F: ReportFormat>(
     pairs: usize,
 ) -> Result<Emulated, String> {
     program.iter().for_each(|&(a, v)| e.write32(a, v));
-    e.oa_mut()
+    e.unit_mut::<OaUnit>()
         .start_periodic(BASE, BUFFER_SIZE, PERIOD_EXPONENT, F::INFO.select)
         .map_err(|x| x.to_string())?;
     e.advance(run_ticks(pairs));
     let reports = e
-        .oa()
+        .unit::<OaUnit>()
         .stats()
         .map_or(0, |s| s.timer_reports + s.context_reports);
     let used = usize::try_from(reports)
@@ -852,7 +848,7 @@ fn sample_emulator<F: ReportFormat>(
         .and_then(|n| n.checked_mul(F::INFO.size))
         .filter(|&n| n as u64 <= BUFFER_SIZE)
         .ok_or("the run filled the OA buffer")?;
-    let buf = e.gpu_mem(BASE, used);
+    let buf = e.gpu_mem().read(BASE, used);
     Ok(Emulated {
         format: F::INFO.name,
         samples: samples::<F>(&buf, pairs),

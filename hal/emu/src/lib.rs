@@ -7,13 +7,14 @@
 //! time ([`bind`]).
 //!
 //! ```
-//! use perfregs_emu::{Emulator, Outcome, Sku};
+//! use perfregs_emu::{Emulator, OaUnit, Outcome, Sku};
 //! use hal::{hsw, Bus, Mmio, Register};
 //!
 //! let oacontrol = <hsw::OACONTROL as Register>::ADDRESS;
 //! let request = <hsw::FORCEWAKE_MT as Register>::ADDRESS;
-//! let mut emu = Emulator::new(&hsw::PROJECT, Sku::default());
-//! emu.disable_oa(); // the register file alone
+//! let mut emu = Emulator::builder(&hsw::PROJECT, Sku::default())
+//!     .without::<OaUnit>() // the register file alone
+//!     .build();
 //!
 //! assert_eq!(emu.read32(oacontrol), 0); // render is asleep: terminated
 //! assert_eq!(emu.trace()[0].outcome, Outcome::Terminated);
@@ -53,7 +54,7 @@
 //!   writes ([`Outcome::Unclaimed`]), unless its force-wake table row names a
 //!   sleeping domain ([`Outcome::Terminated`]). An aligned dword inside an
 //!   opaque range ([`ProjectInfo::opaque`], or extra ones given to
-//!   [`Emulator::with_descriptions`]) is plain 32-bit storage instead (reset
+//!   [`Builder::opaque`]) is plain 32-bit storage instead (reset
 //!   0, every bit kept, traced under the range's name), terminated while the
 //!   range's wake domain sleeps.
 //! - **Force-wake.** For each [`DomainInfo`] with a request and an ack
@@ -90,21 +91,23 @@
 //!
 //! [`Emulator::new`] turns on a model of the OA unit and the CEC B counters
 //! (PRM 000 for SNB..HSW, 001 for BDW, 003 for TGL's OAG unit) on every
-//! project whose bindings have an OA unit; [`Emulator::disable_oa`] turns it
+//! project whose bindings have an OA unit; [`UnitMut::disable`] (`emu.unit_mut::<OaUnit>().disable()`) turns it
 //! off, so the register file behaves exactly as described above (only
-//! force-wake acks change with time). [`Emulator::with_oa`] /
-//! [`Emulator::enable_oa`] set its configuration. The registers, fields,
+//! force-wake acks change with time). [`UnitMut::enable`] /
+//! [`Builder::with`] set its configuration. The registers, fields,
 //! table cells and buffer sizes it uses come from the generated bindings
 //! ([`bind`], from `bindings.yaml`, checked against the descriptions at
 //! build time): nothing is looked up by name at run time, and a project
 //! without an OA unit (IVT, P4) has none.
 //!
 //! ```
-//! use perfregs_emu::{Emulator, OaConfig, Sku, Workload};
+//! use perfregs_emu::{Emulator, OaConfig, OaUnit, Sku, Workload};
 //! use hal::hsw;
 //!
 //! let p = &hsw::PROJECT;
-//! let mut emu = Emulator::with_oa(p, Sku::default(), OaConfig::default());
+//! let mut emu = Emulator::builder(p, Sku::default())
+//!     .with::<OaUnit>(OaConfig::default())
+//!     .build();
 //! emu.write32(p.register("FORCEWAKE_MT").unwrap().address, 0x0001_0001);
 //! emu.advance(Sku::DEFAULT_WAKE_LATENCY);
 //! // A register value from named fields, positions from the metadata.
@@ -120,7 +123,7 @@
 //! set(&mut emu, "OASTATUS2", &[("head_pointer", base >> 6)]);
 //! set(&mut emu, "OABUFFER", &[("report_buffer_offset", base >> 6)]);
 //! set(&mut emu, "OASTATUS1", &[("tail_pointer", base >> 6)]);
-//! emu.oa_mut().set_workload(Workload::new().rate(0, 5));
+//! emu.unit_mut::<OaUnit>().set_workload(Workload::new().rate(0, 5));
 //! set(&mut emu, "OACONTROL", &[
 //!     ("counter_enable", 1),
 //!     ("counter_select", 5), // A45_B8_C8, 256 bytes
@@ -128,15 +131,15 @@
 //!     ("timer_period", 3), // every 16 ticks, at ticks 8 + 16k
 //! ]);
 //! emu.advance(100); // ticks 4..=103: reports at 8, 24, 40, 56, 72, 88
-//! assert_eq!(emu.oa().stats().unwrap().timer_reports, 6);
-//! let format = emu.oa().format().unwrap();
-//! let report = emu.gpu_mem(base, format.size);
+//! assert_eq!(emu.unit::<OaUnit>().stats().unwrap().timer_reports, 6);
+//! let format = emu.unit::<OaUnit>().format().unwrap();
+//! let report = emu.gpu_mem().read(base, format.size);
 //! assert_eq!(format.counter("TIME_STAMP").unwrap().read(&report), Some(8));
 //! assert_eq!(format.counter("A0").unwrap().read(&report), Some(5 * (8 - 3)));
 //! ```
 //!
 //! - **Graphics memory.** A sparse GGTT byte store ([`Emulator::gpu_mem`],
-//!   [`Emulator::gpu_mem_read_into`], [`Emulator::gpu_mem_write`]; available
+//!   [`GpuMem::read_into`], [`GpuMem::write`]; available
 //!   with the model off too): 64 KiB chunks allocated on first write, zeros
 //!   where unwritten, 4 GiB; bytes at or above 4 GiB are dropped (warning
 //!   [`OaWarningKind::OutsideGgtt`] for reports). PPGTT is not modelled.
@@ -148,7 +151,7 @@
 //! - **Counters.** A: as many as the project's layouts carry (HSW A0..A44,
 //!   32-bit; BDW/TGL A0..A31 40-bit and A32..A35 32-bit: each counter is as
 //!   wide as its widest layout slot), fed by a scripted [`Workload`]
-//!   (events per tick, [`OaUnit::set_workload`](crate::OaUnit::set_workload)). B0..B7 (32-bit) from
+//!   (events per tick, [`OaUnit`'s `set_workload`](crate::UnitMut::set_workload)). B0..B7 (32-bit) from
 //!   the CEC logic, one evaluation per GPU clock (see [`NoaSource`] for
 //!   the compare semantics, the NOA source, the Boolean stage and the bulk
 //!   evaluation; "NOA mux" below for what feeds the Boolean stage). C: no
@@ -158,7 +161,7 @@
 //!   while the OA counter enable is set (`counter_enable` of
 //!   `OACONTROL` / `OAG_OACONTROL`) and, when `specific_context_enable` is
 //!   set (HSW, BDW; TGL's OAG has none), the active context
-//!   ([`OaUnit::set_context`](crate::OaUnit::set_context)) matches the selected one: HSW compares
+//!   ([`OaUnit`'s `set_context`](crate::UnitMut::set_context)) matches the selected one: HSW compares
 //!   `OACONTROL.select_context_id` (bits 31:12) with the same bits of the
 //!   context id (drivers program the context's address there); BDW
 //!   compares `OACTXID` with all 32 bits. No context: no counting. A
@@ -243,22 +246,22 @@
 //!   buffer-overflow, even in disable-overrun mode. Head writes alone
 //!   (consuming reports) and tail-register writes alone (clearing HSW
 //!   status bits) do not disturb an in-order state. Each violation is
-//!   recorded in [`OaUnit::warnings`](crate::OaUnit::warnings) (a report written while the tail
+//!   recorded in [`OaUnit`'s `warnings`](crate::UnitRef::warnings) (a report written while the tail
 //!   write is missing is recorded once); the access trace keeps one entry
 //!   per access, so warnings are not trace entries.
-//! - **Context switches.** [`OaUnit::set_context`](crate::OaUnit::set_context) /
-//!   [`OaUnit::clear_context`](crate::OaUnit::clear_context) change the active context. On projects
+//! - **Context switches.** [`OaUnit`'s `set_context`](crate::UnitMut::set_context) /
+//!   [`OaUnit`'s `clear_context`](crate::UnitMut::clear_context) change the active context. On projects
 //!   with a context-switch report reason (BDW, TGL; PRM 001/003 "Context
 //!   Switch Triggered Reports") and with the counter enable set and
 //!   `OA_DEBUG.disable_ctx_switch_reports` clear, a change writes a report
 //!   into the OA buffer at the current tick, carrying the new context's id
 //!   (the context being loaded).
-//! - **MI_REPORT_PERF_COUNT** ([`OaUnit::mi_report_perf_count`](crate::OaUnit::mi_report_perf_count)): one
+//! - **MI_REPORT_PERF_COUNT** ([`OaUnit`'s `mi_report_perf_count`](crate::UnitMut::mi_report_perf_count)): one
 //!   report of the current format at the given address (bits 5:0 ignored),
 //!   RPT_ID = the command's report id (the whole dword: "RPT_ID is always
 //!   stored in the lowest addressed DWORD"), counters as they are (enabled
 //!   or not); the tail does not move; PPGTT writes nothing visible.
-//!   [`OaUnit::execute_mi_rpc`](crate::OaUnit::execute_mi_rpc) takes the
+//!   [`OaUnit`'s `execute_mi_rpc`](crate::UnitMut::execute_mi_rpc) takes the
 //!   command's dwords instead, decoded with the project's description of
 //!   the command (`regdefs/oa_commands.yaml`, bound in `bindings.yaml`):
 //!   dwords that are not the command (opcode, command type, length) are an
@@ -307,7 +310,7 @@
 //! every write of the project's `noa_test_signal_routing` table (the mux
 //! writes of IGT's TestOa configuration: all of them on BDW, those GT1 and
 //! GT2 share on TGL) is the latest under its key
-//! ([`Emulator::noa_test_signals_routed`]). Writing the TestOa list alone
+//! ([`UnitRef::<NoaMux>::test_signals_routed`](UnitRef::test_signals_routed)). Writing the TestOa list alone
 //! then gives IGT's TestOa expectations (B3 = clock/2, B4 = B5 = clock/3,
 //! B6 = clock/6, B7 = 2 x clock/3). Otherwise a CEC comparison that reads
 //! the Boolean stage counts nothing and the OA model records
@@ -334,8 +337,7 @@
 //! and fields come from the generated bindings ([`bind`]); a project
 //! without them gets a model that does nothing.
 //!
-//! **Pentium 4** ([`Emulator::with_p4_events`] /
-//! [`Emulator::enable_p4_events`], PRM 002, Intel SDM Vol 3B):
+//! **Pentium 4** (`emu.unit_mut::<P4Unit>().enable(events)`, PRM 002, Intel SDM Vol 3B):
 //! `P4_COUNTERn` (the 40-bit `count` field) and `P4_CCCRn` (`enable`,
 //! `cascade`, `ovf`, `ovf_pmi`, `force_ovf`, `compare`, `complement`,
 //! `threshold`, `edge`), n = 0..17; cascade sources from the project's
@@ -369,13 +371,13 @@
 //!   and a pair not in the table (16 from 12, 14 from 16, 0 from 4, ...)
 //!   never starts. Chains (12 -> 14 -> 16) resolve within one tick.
 //! - *PMI.* An overflow with `ovf_pmi` set makes the interrupt pending; it
-//!   is raised ([`P4Unit::interrupts`](crate::P4Unit::interrupts), tick and counter) at the next
+//!   is raised ([`P4Unit`'s `interrupts`](crate::UnitRef::interrupts), tick and counter) at the next
 //!   event the counter counts (SDM: "on the next event after the
 //!   overflow"): in the same tick when the overflow was not its last event
 //!   of the tick, else in the first later tick in which it counts. At most
 //!   one interrupt per counter per tick; `ovf_pmi_t1` is ignored; the list
 //!   keeps [`CPU_INTERRUPT_CAP`] entries, then counts
-//!   ([`P4Unit::interrupts_dropped`](crate::P4Unit::interrupts_dropped)).
+//!   ([`P4Unit`'s `interrupts_dropped`](crate::UnitRef::interrupts_dropped)).
 //! - *Threshold.* With `compare` = 1 a counter adds at most 1 per tick: when
 //!   its event count of the tick (the events it could count: from its start
 //!   round for a counter started in that tick) is > `threshold`
@@ -387,8 +389,7 @@
 //!   to the next overflow; ticks with overflows (FORCE_OVF) are stepped one
 //!   by one.
 //!
-//! **R2PCIe and UBox** ([`Emulator::with_uncore`] /
-//! [`Emulator::enable_uncore`], [`UncoreUnit::set_events`](crate::UncoreUnit::set_events); PRM 004,
+//! **R2PCIe and UBox** (`emu.unit_mut::<UncoreUnit>().enable(cfg)`, [`UnitMut::<UncoreUnit>::set_events`](UnitMut::set_events); PRM 004,
 //! the Xeon E5 v2 uncore manual): `R2_PCI_PMON_CTLn` (`en`, `ov_en`, `edge_det`,
 //! `thresh`, `rst`), `R2_PCI_PMON_CTRn` (44-bit `count`), n = 0..3,
 //! `R2_PCI_PMON_BOX_CTL` (`frz`, `rst_ctrs`, `rst_ctrl`),
@@ -410,7 +411,7 @@
 //!   scheduled [`UncoreConfig::freeze_delay`] cycles later (default 10): the
 //!   counters keep counting (and wrap) in exactly those cycles, and the
 //!   freeze takes effect at the end of the cycle `overflow + delay`
-//!   ([`UncoreUnit::freeze_at`](crate::UncoreUnit::freeze_at), [`UncoreUnit::frozen`](crate::UncoreUnit::frozen)). A
+//!   ([`UncoreUnit`'s `freeze_at`](crate::UnitRef::freeze_at), [`UncoreUnit`'s `frozen`](crate::UnitRef::frozen)). A
 //!   freeze already scheduled or in effect is not rescheduled. Both status
 //!   bits are RW1C in the register file (software writes 1 to clear).
 //! - *Commands* (write-only bits, acted on when written or poked, then
@@ -876,14 +877,6 @@ impl Emulator {
         self.rf.regs.get(ri).map(|r| r.info)
     }
 
-    /// The wake domain an access to `addr` needs: the decoded register's
-    /// [`domain`](RegisterInfo::domain), or for an address with no register,
-    /// its force-wake table row's. Two array loads, no search.
-    #[inline]
-    pub fn domain_of(&self, addr: u64) -> Option<&'static str> {
-        self.rf.domain_of(addr)
-    }
-
     /// The wake domain of the force-wake table row holding `addr`, from the
     /// direct index: the same answer as
     /// `project.row_at(addr).and_then(|r| r.wake)` (a binary search), for
@@ -893,27 +886,30 @@ impl Emulator {
         self.rf.target_name(self.rf.index.row_target(addr))
     }
 
-    /// Backdoor read, without side effects or trace: the stored value of the
-    /// register whose address is `addr` (all its bits, WO bits included;
-    /// instance 0 of a replicated register), or of the aligned dword at
-    /// `addr` inside an opaque range (0 until written). `None` when neither
-    /// is there (address + 4 of a 64-bit register included).
-    pub fn peek(&self, addr: u64) -> Option<u64> {
-        match self.rf.own_register(addr) {
-            Some(_) => self.peek_instance(addr, 0),
-            None => self.rf.peek_opaque(addr).map(u64::from),
-        }
-    }
-
-    /// Backdoor read of instance `instance` of the register at `addr`
-    /// (instance 0 for a register that is not replicated); `None` when there
-    /// is no such register or instance.
-    pub fn peek_instance(&self, addr: u64, instance: u32) -> Option<u64> {
+    /// Backdoor read, without side effects or trace: the stored value of
+    /// instance `instance` of the register whose address is `addr` (all its
+    /// bits, WO bits included; instance 0 for a register that is not
+    /// replicated). `None` when no register has this address (address + 4
+    /// of a 64-bit register included) or it has no such instance.
+    pub fn peek(&self, addr: u64, instance: u32) -> Option<u64> {
         let (_, reg) = self.rf.own_register(addr)?;
         if instance >= reg.instances {
             return None;
         }
         self.rf.values.get(reg.base + instance as usize).copied()
+    }
+
+    /// Backdoor read of the dword at `addr` inside an opaque range (0 until
+    /// written; what a register at that address holds is not looked at);
+    /// `None` when `addr` is not an aligned dword of one.
+    pub fn peek_opaque(&self, addr: u64) -> Option<u32> {
+        self.rf.peek_opaque(addr)
+    }
+
+    /// The opaque ranges the emulator stores (the project's and extra ones),
+    /// by ascending start.
+    pub fn opaque_ranges(&self) -> impl Iterator<Item = &OpaqueRange> {
+        self.rf.opaque.iter().map(|(r, _)| r)
     }
 
     /// Backdoor (hardware-side) update: store `value` in the register at

@@ -12,8 +12,8 @@ use crate::unit::{Machinery, Unit, UnitMut, UnitRef};
 /// Number of P4 counters.
 pub const P4_COUNTERS: usize = 18;
 
-/// Interrupts kept by [`P4Unit::interrupts`](crate::P4Unit::interrupts); later ones are only
-/// counted ([`P4Unit::interrupts_dropped`](crate::P4Unit::interrupts_dropped)).
+/// Interrupts kept by [`P4Unit`'s `interrupts`](crate::UnitRef::interrupts); later ones are only
+/// counted ([`P4Unit`'s `interrupts_dropped`](crate::UnitRef::interrupts_dropped)).
 pub const CPU_INTERRUPT_CAP: usize = 1 << 16;
 
 /// Scripted event source for the Pentium 4 counters: how many times, per
@@ -50,7 +50,7 @@ impl CpuEvents {
 }
 
 /// A performance-monitoring interrupt recorded by the P4 model
-/// ([`P4Unit::interrupts`](crate::P4Unit::interrupts)).
+/// ([`P4Unit`'s `interrupts`](crate::UnitRef::interrupts)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CpuInterrupt {
     /// The tick in which the interrupt was raised (the tick of the first

@@ -472,17 +472,6 @@ impl RegFile {
         self.counts.get(outcome.index()).copied().unwrap_or(0)
     }
 
-    /// The wake domain an access to `addr` needs (see
-    /// [`Emulator::domain_of`](crate::Emulator::domain_of)).
-    #[inline]
-    pub(crate) fn domain_of(&self, addr: u64) -> Option<&'static str> {
-        let t = match unslot(self.index.slot_at(addr)) {
-            Some((ri, _)) => self.regs.get(ri).map_or(NONE16, |r| r.target),
-            None => self.index.row_target(addr),
-        };
-        self.target_name(t)
-    }
-
     /// The stored value of register `ri` (its first instance; 0 if none).
     pub(crate) fn value(&self, ri: usize) -> u64 {
         self.regs
@@ -1016,5 +1005,19 @@ fn plain_rule(stored: &mut u64, h: Hot, write: Option<u32>) -> u32 {
             0
         }
         None => old & h.readable,
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_direct_index_stays_small() {
+        for b in crate::bind::ALL {
+            let rf = RegFile::new(**b, &[], &[], Sku::default());
+            let bytes = rf.index.footprint();
+            std::println!("{}: direct index {bytes} bytes", b.project.name);
+            assert!(bytes > 0 && bytes < 1 << 20, "{}: {bytes} bytes", b.project.name);
+        }
     }
 }

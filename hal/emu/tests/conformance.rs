@@ -34,7 +34,7 @@ use hal::{
     Awake, Bits, Device, Layout, MaskedWritable, OnProject, Project, ReadValue, Readable, Register,
     Replicated, Steered, Unicast, Writable, WriteValue,
 };
-use perfregs_emu::{Emulator, Sku};
+use perfregs_emu::{Emulator, OaUnit, Sku};
 
 /// The registers of `tests/fixtures/conformance.yaml`, as `regdefs!` emits them.
 #[allow(non_camel_case_types, dead_code, unused_imports, clippy::all)]
@@ -242,7 +242,7 @@ impl<'g, P: Project> Saved<'g, P> {
     fn new(gpu: &'g Gpu<P>, spec: &RegSpec) -> Self {
         let values = gpu.with_bus(|e| {
             (0..spec.instances)
-                .map(|i| e.peek_instance(spec.address, i))
+                .map(|i| e.peek(spec.address, i))
                 .collect()
         });
         Saved {
@@ -581,8 +581,8 @@ fn emulator(
     extra: &[&'static RegisterInfo],
     traced: bool,
 ) -> Emulator {
-    let mut e = Emulator::with_registers(project, sku(), extra);
-    e.disable_oa();
+    let mut e = Emulator::builder(project, sku()).registers(extra).build();
+    e.unit_mut::<OaUnit>().disable();
     e.set_tracing(traced);
     e
 }
@@ -655,7 +655,7 @@ impl Checker {
         let e = emulator(project, extra, self.traced);
         for &(name, address, instances, stored) in table {
             for i in 0..instances {
-                let got = e.peek_instance(address, i);
+                let got = e.peek(address, i);
                 self.eq(&|| format!("{name} instance {i}"), "reset", got, stored);
             }
         }
@@ -839,7 +839,7 @@ impl Checker {
         });
         let present = t.present();
         let here = |i: u32| present >> i & 1 != 0;
-        let peek = |i: u32| t.gpu().with_bus(|e| e.peek_instance(addr, i));
+        let peek = |i: u32| t.gpu().with_bus(|e| e.peek(addr, i));
         let poke = |v: u64| t.gpu().with_bus(|e| e.poke(addr, v));
         for (k, &(op, bg, poked, stored, read, after)) in steps.iter().enumerate() {
             let ctx = || {

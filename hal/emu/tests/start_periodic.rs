@@ -28,14 +28,14 @@ fn every_gpu_project_samples() {
     ] {
         let mut e = awake(p);
         let format = p.formats.last().expect("a format");
-        e.oa_mut()
+        e.unit_mut::<OaUnit>()
             .start_periodic(0x0100_0000, 128 << 10, 5, format.select)
             .unwrap_or_else(|x| panic!("{}: {x}", p.name));
         e.advance(512 * 10); // SNB: 2^(5+4) ticks a report; others 2^(5+1)
-        let stats = e.oa().stats().expect("OA on");
+        let stats = e.unit::<OaUnit>().stats().expect("OA on");
         assert!(stats.timer_reports >= 9, "{}: {stats:?}", p.name);
         assert_eq!(
-            e.oa().format().map(|f| f.name),
+            e.unit::<OaUnit>().format().map(|f| f.name),
             Some(format.name),
             "{}",
             p.name
@@ -54,13 +54,13 @@ fn bad_arguments_write_nothing() {
         ((0x0100_0000, 16 << 20, 1000, 5), StartError::Period(1000)),
     ];
     for ((base, size, exp, fmt), want) in cases {
-        assert_eq!(e.oa_mut().start_periodic(base, size, exp, fmt), Err(want));
+        assert_eq!(e.unit_mut::<OaUnit>().start_periodic(base, size, exp, fmt), Err(want));
         assert!(!want.to_string().is_empty());
     }
     assert!(e.take_trace().is_empty(), "nothing written");
-    e.disable_oa();
+    e.unit_mut::<OaUnit>().disable();
     assert_eq!(
-        e.oa_mut().start_periodic(0x0100_0000, 16 << 20, 5, 5),
+        e.unit_mut::<OaUnit>().start_periodic(0x0100_0000, 16 << 20, 5, 5),
         Err(StartError::NoOaUnit)
     );
 }

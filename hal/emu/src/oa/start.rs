@@ -55,7 +55,7 @@ impl UnitMut<'_, OaUnit> {
         let Some(addr) = self.emu.rf.regs.get(ri).map(|r| r.info.address) else {
             return;
         };
-        let mut v = self.emu.peek(addr).unwrap_or(0);
+        let mut v = self.emu.peek(addr, 0).unwrap_or(0);
         for &(f, x) in fields {
             if let Some(f) = f.filter(|f| f.ri == ri) {
                 v = (v & !f.mask) | (x.checked_shl(f.lsb).unwrap_or(0) & f.mask);
