@@ -828,19 +828,19 @@ fn warnings(e: &perfregs_emu::Emulator) -> Vec<String> {
 }
 
 /// Write the set's programming, start periodic sampling of format `F` as a
-/// driver does (`OaUnit::start_periodic`), run, and decode the buffer.
+/// driver does (`start_periodic` of the OA unit), run, and decode the buffer.
 fn sample_emulator<F: ReportFormat>(
     e: &mut perfregs_emu::Emulator,
     program: &[(u64, u32)],
     pairs: usize,
 ) -> Result<Emulated, String> {
     program.iter().for_each(|&(a, v)| e.write32(a, v));
-    e.unit_mut::<OaUnit>()
+    e.unit_mut::<perfregs_emu::OaUnit>()
         .start_periodic(BASE, BUFFER_SIZE, PERIOD_EXPONENT, F::INFO.select)
         .map_err(|x| x.to_string())?;
     e.advance(run_ticks(pairs));
     let reports = e
-        .unit::<OaUnit>()
+        .unit::<perfregs_emu::OaUnit>()
         .stats()
         .map_or(0, |s| s.timer_reports + s.context_reports);
     let used = usize::try_from(reports)

@@ -5,12 +5,12 @@
 //! project, patterns are written through the typed HAL (generic `set` /
 //! `clear` / `set_ones` with the field constants, `write`, `modify`,
 //! `write_masked`, the steering API) into an [`Emulator`], and both the
-//! stored value ([`Emulator::peek_instance`]) and the typed read-back are
+//! stored value ([`Emulator::peek`]) and the typed read-back are
 //! checked against what the IR says the field's access type does. The
 //! expected values are computed by the generator; this file is the harness
 //! the generated code drives.
 //!
-//! Set-up: the OA unit is off ([`Emulator::disable_oa`]; the CPU counter
+//! Set-up: the OA unit is off (`unit_mut::<OaUnit>().disable()`; the CPU counter
 //! models are off after construction), so only the register file's rules
 //! act; wakeable domains are held by real force-wake guards (the emulator
 //! acks after its wake latency, through the polls' `pause`); dual subslice

@@ -1,4 +1,4 @@
-//! `OaUnit::start_periodic`: periodic sampling started by register writes in
+//! `start_periodic` of the OA unit (`emu.unit_mut::<OaUnit>()`): periodic sampling started by register writes in
 //! the PRMs' order, on every GPU project; bad arguments write nothing.
 
 use perfregs_emu::*;
