@@ -54,7 +54,11 @@ fn run() -> Result<(), String> {
         gpu_timestamp_frequency: TIMESTAMP_HZ,
         query_mode: 0,
     };
-    let gpu = Device::<perfregs::hal::Bdw, _>::new(Emulator::builder(&bdw::PROJECT, Sku::default()).with::<OaUnit>(config).build());
+    let gpu = Device::<perfregs::hal::Bdw, _>::new(
+        Emulator::builder(&bdw::PROJECT, Sku::default())
+            .with::<OaUnit>(config)
+            .build(),
+    );
     // Every GT register of Broadwell is in the one render domain.
     let rw = gpu
         .forcewake::<bdw::domains::Render>()

@@ -50,7 +50,9 @@ fn main() {
 }
 
 fn emulator(project: &'static ProjectInfo) -> Emulator {
-    let mut e = Emulator::builder(project, Sku::default()).with::<OaUnit>(OaConfig::default()).build();
+    let mut e = Emulator::builder(project, Sku::default())
+        .with::<OaUnit>(OaConfig::default())
+        .build();
     e.unit_mut::<OaUnit>().set_workload(workload());
     e
 }

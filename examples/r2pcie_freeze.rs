@@ -12,7 +12,9 @@ use perfregs::hal::{ivt, AlwaysAwake, Bits, Device, Ivt};
 const N: u64 = 1000;
 
 fn main() {
-    let mut emu = Emulator::builder(&ivt::PROJECT, Sku::default()).with::<UncoreUnit>(UncoreConfig::default()).build();
+    let mut emu = Emulator::builder(&ivt::PROJECT, Sku::default())
+        .with::<UncoreUnit>(UncoreConfig::default())
+        .build();
     emu.unit_mut::<UncoreUnit>()
         .set_events(UncoreEvents::new().per_cycle(0, 1u64));
     let dev = Device::<Ivt, _>::new(emu);

@@ -10,8 +10,9 @@ perfregs::regdefs!(mod extra, "tests/fixtures/extra.yaml");
 
 #[test]
 fn user_registers_join_the_emulated_project() {
-    let emu =
-        Emulator::builder(&hsw::PROJECT, Sku::default()).registers(extra::hsw::PROJECT.registers).build();
+    let emu = Emulator::builder(&hsw::PROJECT, Sku::default())
+        .registers(extra::hsw::PROJECT.registers)
+        .build();
     let gpu = Device::<Hsw, _>::new(emu);
     let rw = gpu
         .forcewake::<hsw::domains::Render>()

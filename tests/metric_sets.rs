@@ -46,7 +46,9 @@ fn device(project: &str) -> DeviceInfo {
 }
 
 fn emulator(project: &'static perfregs::hal::meta::ProjectInfo) -> Emulator {
-    let mut e = Emulator::builder(project, Sku::default()).with::<OaUnit>(OaConfig::default()).build();
+    let mut e = Emulator::builder(project, Sku::default())
+        .with::<OaUnit>(OaConfig::default())
+        .build();
     e.unit_mut::<OaUnit>().set_workload(workload());
     e
 }

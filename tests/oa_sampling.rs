@@ -15,7 +15,9 @@ const CLOCKS_PER_TICK: u64 = 8;
 
 fn sample(period_exponent: u64, ticks: u64, cec0: (CecCompareFunction, u64)) -> Vec<Vec<u8>> {
     let cfg = OaConfig::default().with_gpu_clocks_per_tick(CLOCKS_PER_TICK);
-    let mut emu = Emulator::builder(&hsw::PROJECT, Sku::default()).with::<OaUnit>(cfg).build();
+    let mut emu = Emulator::builder(&hsw::PROJECT, Sku::default())
+        .with::<OaUnit>(cfg)
+        .build();
     emu.unit_mut::<OaUnit>()
         .set_workload(Workload::new().rate(0, 5).rate(44, 2));
     let gpu = Device::<Hsw, _>::new(emu);

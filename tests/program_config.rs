@@ -7,7 +7,11 @@ use perfregs::hal::{bdw, hsw, tgl, Device};
 use perfregs::metrics::DeviceInfo;
 
 fn bdw_gpu() -> Device<perfregs::hal::Bdw, Emulator> {
-    Device::new(Emulator::builder(&bdw::PROJECT, Sku::default()).with::<OaUnit>(OaConfig::default()).build())
+    Device::new(
+        Emulator::builder(&bdw::PROJECT, Sku::default())
+            .with::<OaUnit>(OaConfig::default())
+            .build(),
+    )
 }
 
 #[test]
@@ -143,6 +147,10 @@ fn bad_writes_are_refused_with_their_index() {
     for (writes, want) in cases {
         assert_eq!(gpu.program(writes, &[&rw]), Err(want));
     }
-    assert_eq!(gpu.with_bus(|e| e.peek(0x2744, 0)), Some(0), "nothing written");
+    assert_eq!(
+        gpu.with_bus(|e| e.peek(0x2744, 0)),
+        Some(0),
+        "nothing written"
+    );
     assert_eq!(gpu.program(&[(0x20CC, 0x0001_0001)], &[&rw]), Ok(1));
 }

@@ -868,7 +868,9 @@ fn bdw_test_oa_buffer() -> Vec<u8> {
         .iter()
         .find(|s| s.symbol_name == "TestOa")
         .expect("TestOa");
-    let mut emu = perfregs_emu::Emulator::builder(p, perfregs_emu::Sku::default()).with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default()).build();
+    let mut emu = perfregs_emu::Emulator::builder(p, perfregs_emu::Sku::default())
+        .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
+        .build();
     for d in p.domains {
         if let Some(req) = d.request.and_then(|n| p.register(n)) {
             emu.write32(req.address, 0x0001_0001);

@@ -809,7 +809,9 @@ fn run(
 }
 
 fn emulator(p: &'static ProjectInfo) -> perfregs_emu::Emulator {
-    perfregs_emu::Emulator::builder(p, perfregs_emu::Sku::default()).with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default()).build()
+    perfregs_emu::Emulator::builder(p, perfregs_emu::Sku::default())
+        .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
+        .build()
 }
 
 /// Ticks to run for `pairs` report pairs (the first report comes within one

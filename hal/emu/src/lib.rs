@@ -963,7 +963,8 @@ impl Emulator {
     pub fn write64(&mut self, addr: u64, value: u64) {
         let (lo, hi) = self.rf.pair(addr);
         let hi_addr = addr.wrapping_add(4);
-        self.rf.access(addr, lo, Some(value as u32), &mut self.units);
+        self.rf
+            .access(addr, lo, Some(value as u32), &mut self.units);
         self.rf
             .access(hi_addr, hi, Some((value >> 32) as u32), &mut self.units);
     }

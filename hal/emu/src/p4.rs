@@ -371,7 +371,9 @@ impl Unit for P4Unit {
 
     fn attach(rf: &mut RegFile, events: CpuEvents) -> Self {
         let b = rf.bindings;
-        P4Unit::new(b.p4.as_ref(), events, &|a| rf.locate(a).map(|(_, base)| base))
+        P4Unit::new(b.p4.as_ref(), events, &|a| {
+            rf.locate(a).map(|(_, base)| base)
+        })
     }
 
     fn configure(&mut self, _rf: &mut RegFile, events: CpuEvents) {

@@ -620,7 +620,12 @@ impl RegFile {
     /// cache holds only while tracing is off and no domain has gone to
     /// sleep since it was filled (both empty it), so a hit needs no check.
     #[inline(always)]
-    pub(crate) fn access_at(&mut self, addr: u64, write: Option<u32>, units: &mut [BoxedUnit]) -> u32 {
+    pub(crate) fn access_at(
+        &mut self,
+        addr: u64,
+        write: Option<u32>,
+        units: &mut [BoxedUnit],
+    ) -> u32 {
         let (last_addr, h, _) = self.last;
         if addr == last_addr {
             if let Some(stored) = self.values.get_mut(h.base as usize) {
@@ -1017,7 +1022,11 @@ mod tests {
             let rf = RegFile::new(**b, &[], &[], Sku::default());
             let bytes = rf.index.footprint();
             std::println!("{}: direct index {bytes} bytes", b.project.name);
-            assert!(bytes > 0 && bytes < 1 << 20, "{}: {bytes} bytes", b.project.name);
+            assert!(
+                bytes > 0 && bytes < 1 << 20,
+                "{}: {bytes} bytes",
+                b.project.name
+            );
         }
     }
 }

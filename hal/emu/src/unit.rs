@@ -120,7 +120,9 @@ impl<U: fmt::Debug> fmt::Debug for UnitRef<'_, U> {
 
 impl<U: Unit> fmt::Debug for UnitMut<'_, U> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("UnitMut").field(&self.emu.find::<U>()).finish()
+        f.debug_tuple("UnitMut")
+            .field(&self.emu.find::<U>())
+            .finish()
     }
 }
 

@@ -594,6 +594,10 @@ pub struct Checker {
     registers: usize,
     fields: usize,
     checks: usize,
+    /// Registers the reset table lists (each must get its typed checks).
+    listed: usize,
+    /// Fields the listed registers have in the metadata.
+    listed_fields: usize,
     failed: usize,
     failures: Vec<String>,
     skipped: Vec<String>,
@@ -611,6 +615,8 @@ impl Checker {
             registers: 0,
             fields: 0,
             checks: 0,
+            listed: 0,
+            listed_fields: 0,
             failed: 0,
             failures: Vec::new(),
             skipped: Vec::new(),
@@ -653,6 +659,36 @@ impl Checker {
         table: &[(&str, u64, u32, u64)],
     ) {
         let e = emulator(project, extra, self.traced);
+        // The table covers every register checked (the extra ones when
+        // there are, else the project's; not the fuse mirrors, which the SKU
+        // sets at construction): a generator that leaves one out fails here,
+        // one that lists none fails every register.
+        let checked = if extra.is_empty() {
+            project.registers
+        } else {
+            extra
+        };
+        let fuse = |r: &RegisterInfo| {
+            project
+                .groups
+                .iter()
+                .any(|g| g.fuse.is_some_and(|f| f.register == r.name))
+        };
+        for r in checked.iter().filter(|r| !fuse(r)) {
+            let listed = table
+                .iter()
+                .any(|&(n, a, ..)| n == r.name && a == r.address);
+            let project = self.project;
+            self.check(listed, || {
+                format!("{project} {}: not in the generated reset table", r.name)
+            });
+        }
+        self.listed = table.len();
+        self.listed_fields = table
+            .iter()
+            .filter_map(|&(n, a, ..)| checked.iter().find(|r| r.name == n && r.address == a))
+            .map(|r| r.fields.len())
+            .sum();
         for &(name, address, instances, stored) in table {
             for i in 0..instances {
                 let got = e.peek(address, i);
@@ -980,8 +1016,31 @@ impl Checker {
         }
     }
 
-    /// Print the counts; fail with the failures, if any.
+    /// Print the counts; fail with the failures, if any, and when fewer
+    /// registers or fields were checked than the reset table lists (each
+    /// listed register is checked or skipped with a reason; each of its
+    /// fields is checked unless the register is skipped).
     pub fn finish(self) {
+        assert!(
+            self.listed > 0,
+            "conformance {}: the generated reset table lists no register",
+            self.project
+        );
+        assert!(
+            self.registers + self.skipped.len() >= self.listed,
+            "conformance {}: {} registers checked and {} skipped, the reset table lists {}",
+            self.project,
+            self.registers,
+            self.skipped.len(),
+            self.listed
+        );
+        assert!(
+            self.skipped.len() > 0 || self.fields >= self.listed_fields,
+            "conformance {}: {} fields checked, the listed registers have {}",
+            self.project,
+            self.fields,
+            self.listed_fields
+        );
         println!(
             "conformance {}{}: {} registers, {} fields, {} checks, {} skipped, {:.2?}",
             self.project,

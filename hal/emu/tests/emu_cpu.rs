@@ -65,7 +65,9 @@ fn count(emu: &mut Emulator, n: usize) -> u64 {
 }
 
 fn p4_emu(events: CpuEvents) -> Emulator {
-    Emulator::builder(P4, Sku::default()).with::<P4Unit>(events).build()
+    Emulator::builder(P4, Sku::default())
+        .with::<P4Unit>(events)
+        .build()
 }
 
 /// The cascade source of `target` per the `cascade_pairs` table.
@@ -150,7 +152,11 @@ fn p4_ovf_pmi_is_raised_on_the_next_event() {
         }]
     );
     emu.advance(10);
-    assert_eq!(emu.unit::<P4Unit>().interrupts().len(), 1, "one PMI per overflow");
+    assert_eq!(
+        emu.unit::<P4Unit>().interrupts().len(),
+        1,
+        "one PMI per overflow"
+    );
 
     // No events after the overflow: the PMI waits for the next one.
     let mut emu = p4_emu(CpuEvents::new().rate(5, 1));
@@ -160,7 +166,8 @@ fn p4_ovf_pmi_is_raised_on_the_next_event() {
     emu.unit_mut::<P4Unit>().set_events(CpuEvents::new());
     emu.advance(20);
     assert!(emu.unit::<P4Unit>().interrupts().is_empty());
-    emu.unit_mut::<P4Unit>().set_events(CpuEvents::new().rate(5, 1));
+    emu.unit_mut::<P4Unit>()
+        .set_events(CpuEvents::new().rate(5, 1));
     emu.advance(1);
     assert_eq!(emu.unit::<P4Unit>().interrupts()[0].time, 23);
 
@@ -203,7 +210,12 @@ fn p4_force_ovf_overflows_on_every_increment() {
     assert_eq!(cccr(&mut emu, 8, "ovf"), 1, "first increment overflows");
     assert!(emu.unit::<P4Unit>().interrupts().is_empty());
     emu.advance(3);
-    let times: Vec<u64> = emu.unit::<P4Unit>().interrupts().iter().map(|i| i.time).collect();
+    let times: Vec<u64> = emu
+        .unit::<P4Unit>()
+        .interrupts()
+        .iter()
+        .map(|i| i.time)
+        .collect();
     assert_eq!(times, [2, 3, 4], "each increment follows an overflow");
     // Cleared OVF comes back at the next increment.
     set_cccr(&mut emu, 8, &[("enable", 1), ("force_ovf", 1)]);
@@ -424,7 +436,8 @@ fn p4_threshold_complement_edge() {
     );
     for (rate, ticks) in [(3, 3), (1, 2), (4, 1), (2, 4), (9, 2)] {
         for e in [&mut emu, &mut level] {
-            e.unit_mut::<P4Unit>().set_events(CpuEvents::new().rate(n, rate));
+            e.unit_mut::<P4Unit>()
+                .set_events(CpuEvents::new().rate(n, rate));
             e.advance(ticks);
         }
     }
@@ -468,7 +481,10 @@ fn p4_determinism_and_bulk_equals_stepwise() {
     for n in 0..18 {
         assert_eq!(count(&mut bulk, n), count(&mut step, n), "counter {n}");
     }
-    assert_eq!(bulk.unit::<P4Unit>().interrupts(), step.unit::<P4Unit>().interrupts());
+    assert_eq!(
+        bulk.unit::<P4Unit>().interrupts(),
+        step.unit::<P4Unit>().interrupts()
+    );
     assert!(!bulk.unit::<P4Unit>().interrupts().is_empty());
     let mut again = setup();
     again.advance(3000);
@@ -486,7 +502,9 @@ fn r2(name: &str) -> &'static RegisterInfo {
 }
 
 fn uncore(cfg: UncoreConfig, events: UncoreEvents) -> Emulator {
-    let mut emu = Emulator::builder(IVT, Sku::default()).with::<UncoreUnit>(cfg).build();
+    let mut emu = Emulator::builder(IVT, Sku::default())
+        .with::<UncoreUnit>(cfg)
+        .build();
     emu.unit_mut::<UncoreUnit>().set_events(events);
     emu
 }
@@ -774,7 +792,10 @@ fn r2_determinism_and_bulk_equals_stepwise() {
         assert_eq!(ctr(&mut bulk, n), ctr(&mut step, n), "counter {n}");
     }
     assert!(bulk.unit::<UncoreUnit>().frozen());
-    assert_eq!(bulk.unit::<UncoreUnit>().frozen(), step.unit::<UncoreUnit>().frozen());
+    assert_eq!(
+        bulk.unit::<UncoreUnit>().frozen(),
+        step.unit::<UncoreUnit>().frozen()
+    );
     let mut a = setup();
     let mut b = setup();
     a.advance(777);
@@ -844,14 +865,22 @@ fn random_ops(p: &'static ProjectInfo, seed: u64, mut emu: Emulator) -> Emulator
 #[test]
 fn random_ops_never_panic_and_are_deterministic() {
     for seed in 1..4u64 {
-        let mk = || Emulator::builder(P4, Sku::default()).with::<P4Unit>(CpuEvents::new()).build();
+        let mk = || {
+            Emulator::builder(P4, Sku::default())
+                .with::<P4Unit>(CpuEvents::new())
+                .build()
+        };
         let a = random_ops(P4, seed, mk());
         let b = random_ops(P4, seed, mk());
         assert_eq!(a.trace(), b.trace());
-        assert_eq!(a.unit::<P4Unit>().interrupts(), b.unit::<P4Unit>().interrupts());
+        assert_eq!(
+            a.unit::<P4Unit>().interrupts(),
+            b.unit::<P4Unit>().interrupts()
+        );
         let mk = || {
-            let mut e =
-                Emulator::builder(IVT, Sku::default()).with::<UncoreUnit>(UncoreConfig { freeze_delay: seed }).build();
+            let mut e = Emulator::builder(IVT, Sku::default())
+                .with::<UncoreUnit>(UncoreConfig { freeze_delay: seed })
+                .build();
             e.unit_mut::<P4Unit>().enable(CpuEvents::new()); // no P4 registers: no-op
             e
         };
@@ -859,8 +888,9 @@ fn random_ops_never_panic_and_are_deterministic() {
         let b = random_ops(IVT, seed, mk());
         assert_eq!(a.trace(), b.trace());
         // Both models on a project with neither.
-        let mut e =
-            Emulator::builder(&hal::hsw::PROJECT, Sku::default()).with::<UncoreUnit>(UncoreConfig::default()).build();
+        let mut e = Emulator::builder(&hal::hsw::PROJECT, Sku::default())
+            .with::<UncoreUnit>(UncoreConfig::default())
+            .build();
         e.unit_mut::<P4Unit>().enable(CpuEvents::new().rate(0, 1));
         e.advance(1000);
         assert!(e.unit::<P4Unit>().interrupts().is_empty());

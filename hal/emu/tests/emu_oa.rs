@@ -104,7 +104,9 @@ impl Rig {
     }
 
     fn with(p: &'static ProjectInfo, cfg: OaConfig) -> Self {
-        let mut emu = Emulator::builder(p, Sku::default()).with::<OaUnit>(cfg).build();
+        let mut emu = Emulator::builder(p, Sku::default())
+            .with::<OaUnit>(cfg)
+            .build();
         for d in p.domains {
             if let Some(req) = d.request.and_then(|n| p.register(n)) {
                 emu.write32(req.address, 0x0001_0001);
@@ -208,7 +210,10 @@ impl Rig {
     }
 
     fn format(&self) -> &'static FormatInfo {
-        self.emu.unit::<OaUnit>().format().expect("a format with a layout")
+        self.emu
+            .unit::<OaUnit>()
+            .format()
+            .expect("a format with a layout")
     }
 
     fn report(&self, addr: u64) -> Vec<u8> {
@@ -363,9 +368,18 @@ fn cec_0x4_never_counts_whatever_the_signals() {
         rig.start(5, None);
         rig.emu.advance(500);
         for n in 0..8 {
-            assert_eq!(rig.emu.unit::<OaUnit>().counter(SlotKind::B(n as u32)), Some(0));
+            assert_eq!(
+                rig.emu.unit::<OaUnit>().counter(SlotKind::B(n as u32)),
+                Some(0)
+            );
         }
-        assert!(rig.emu.unit::<OaUnit>().counter(SlotKind::GpuTicks).unwrap() > 4000);
+        assert!(
+            rig.emu
+                .unit::<OaUnit>()
+                .counter(SlotKind::GpuTicks)
+                .unwrap()
+                > 4000
+        );
     }
 }
 
@@ -419,11 +433,25 @@ fn each_compare_function_on_a_known_noa_pattern() {
         }
         rig.start(5, None);
         rig.emu.advance(3);
-        let before = rig.emu.unit_mut::<OaUnit>().mi_report_perf_count(0x10_0000, 1, true);
-        let c0 = rig.emu.unit::<OaUnit>().counter(SlotKind::GpuTicks).unwrap();
+        let before = rig
+            .emu
+            .unit_mut::<OaUnit>()
+            .mi_report_perf_count(0x10_0000, 1, true);
+        let c0 = rig
+            .emu
+            .unit::<OaUnit>()
+            .counter(SlotKind::GpuTicks)
+            .unwrap();
         rig.emu.advance(700);
-        let after = rig.emu.unit_mut::<OaUnit>().mi_report_perf_count(0x10_1000, 2, true);
-        let c1 = rig.emu.unit::<OaUnit>().counter(SlotKind::GpuTicks).unwrap();
+        let after = rig
+            .emu
+            .unit_mut::<OaUnit>()
+            .mi_report_perf_count(0x10_1000, 2, true);
+        let c1 = rig
+            .emu
+            .unit::<OaUnit>()
+            .counter(SlotKind::GpuTicks)
+            .unwrap();
         assert!(matches!(before, ReportOutcome::Written { .. }));
         assert!(matches!(after, ReportOutcome::Written { .. }));
         let (a, b) = (rig.report(0x10_0000), rig.report(0x10_1000));
@@ -474,10 +502,24 @@ fn select_previous_cec_output_chains() {
     let c = val(p, "CEC3_0", &[("compare_function", 2), ("select", 2)]);
     program_cec(&mut rig, 3, c, 0);
     rig.start(5, None);
-    let c0 = rig.emu.unit::<OaUnit>().counter(SlotKind::GpuTicks).unwrap();
+    let c0 = rig
+        .emu
+        .unit::<OaUnit>()
+        .counter(SlotKind::GpuTicks)
+        .unwrap();
     rig.emu.advance(1001);
-    let clocks = rig.emu.unit::<OaUnit>().counter(SlotKind::GpuTicks).unwrap() - c0;
-    let b = |n: usize| rig.emu.unit::<OaUnit>().counter(SlotKind::B(n as u32)).unwrap();
+    let clocks = rig
+        .emu
+        .unit::<OaUnit>()
+        .counter(SlotKind::GpuTicks)
+        .unwrap()
+        - c0;
+    let b = |n: usize| {
+        rig.emu
+            .unit::<OaUnit>()
+            .counter(SlotKind::B(n as u32))
+            .unwrap()
+    };
     let quarter = (c0..c0 + clocks).filter(|c| c % 4 == 3).count() as u64;
     assert_eq!(b(0), quarter);
     assert_eq!(b(1), b(0));
@@ -500,11 +542,17 @@ fn a_deltas_are_rate_times_ticks() {
                 .rate(100, 9),
         );
         rig.start(5, None);
-        rig.emu.unit_mut::<OaUnit>().mi_report_perf_count(0x10_0000, 1, true);
+        rig.emu
+            .unit_mut::<OaUnit>()
+            .mi_report_perf_count(0x10_0000, 1, true);
         rig.emu.advance(100);
-        rig.emu.unit_mut::<OaUnit>().set_workload(Workload::new().rate(0, 9));
+        rig.emu
+            .unit_mut::<OaUnit>()
+            .set_workload(Workload::new().rate(0, 9));
         rig.emu.advance(50);
-        rig.emu.unit_mut::<OaUnit>().mi_report_perf_count(0x10_1000, 2, true);
+        rig.emu
+            .unit_mut::<OaUnit>()
+            .mi_report_perf_count(0x10_1000, 2, true);
         let (a, b) = (rig.report(0x10_0000), rig.report(0x10_1000));
         let d = |n: u32| rig.slot(&b, &format!("A{n}")) - rig.slot(&a, &format!("A{n}"));
         assert_eq!(d(0), 5 * 100 + 9 * 50, "{}", p.name);
@@ -520,7 +568,9 @@ fn a_deltas_are_rate_times_ticks() {
 fn counter_registers_mirror_the_counters() {
     for p in [&hsw::PROJECT, &bdw::PROJECT] {
         let mut rig = Rig::new(p);
-        rig.emu.unit_mut::<OaUnit>().set_workload(Workload::new().rate(3, 7));
+        rig.emu
+            .unit_mut::<OaUnit>()
+            .set_workload(Workload::new().rate(3, 7));
         rig.start(5, None);
         rig.emu.advance(10);
         let a3 = reg(p, "OAPERF_A3").address;
@@ -533,7 +583,11 @@ fn counter_registers_mirror_the_counters() {
             let ticks = rig.emu.read32(reg(p, "GPU_TICKS").address);
             assert_eq!(
                 u64::from(ticks),
-                rig.emu.unit::<OaUnit>().counter(SlotKind::GpuTicks).unwrap() & 0xFFFF_FFFF
+                rig.emu
+                    .unit::<OaUnit>()
+                    .counter(SlotKind::GpuTicks)
+                    .unwrap()
+                    & 0xFFFF_FFFF
             );
         }
         // A software write loads the counter.
@@ -548,11 +602,16 @@ fn counter_registers_mirror_the_counters() {
 fn hsw_counter_overflow_on_a_32_bit_wrap() {
     let mut rig = Rig::new(&hsw::PROJECT);
     let p = rig.p;
-    rig.emu.unit_mut::<OaUnit>().set_workload(Workload::new().rate(0, 8));
+    rig.emu
+        .unit_mut::<OaUnit>()
+        .set_workload(Workload::new().rate(0, 8));
     rig.start(5, None);
     rig.emu.write32(reg(p, "OAPERF_A0").address, 0xFFFF_FFF0);
     rig.emu.advance(1);
-    assert_eq!(rig.emu.unit::<OaUnit>().counter(SlotKind::A(0)), Some(0xFFFF_FFF8));
+    assert_eq!(
+        rig.emu.unit::<OaUnit>().counter(SlotKind::A(0)),
+        Some(0xFFFF_FFF8)
+    );
     assert_eq!(rig.status("counter_overflow"), 0);
     rig.emu.advance(1);
     assert_eq!(rig.emu.unit::<OaUnit>().counter(SlotKind::A(0)), Some(0));
@@ -579,12 +638,17 @@ fn bdw_40_bit_counters_go_beyond_2_32() {
     rig.start(5, None);
     rig.emu.write32(reg(p, "OAPERF_A0").address, 0xFFFF_FF00);
     rig.emu.advance(1);
-    assert_eq!(rig.emu.unit::<OaUnit>().counter(SlotKind::A(0)), Some(0x1_0000_0100));
+    assert_eq!(
+        rig.emu.unit::<OaUnit>().counter(SlotKind::A(0)),
+        Some(0x1_0000_0100)
+    );
     assert_eq!(rig.status("counter_overflow"), 0, "no wrap below 2^40");
     assert_eq!(rig.emu.read32(reg(p, "OAPERF_A0").address), 0x100);
     assert_eq!(rig.emu.read32(reg(p, "OAPERF_A0_UPPER").address), 1);
     assert!(matches!(
-        rig.emu.unit_mut::<OaUnit>().mi_report_perf_count(0x10_0000, 7, true),
+        rig.emu
+            .unit_mut::<OaUnit>()
+            .mi_report_perf_count(0x10_0000, 7, true),
         ReportOutcome::Written { address: 0x10_0000 }
     ));
     let r = rig.report(0x10_0000);
@@ -594,9 +658,15 @@ fn bdw_40_bit_counters_go_beyond_2_32() {
     // Wrap at 2^40.
     rig.emu.write32(reg(p, "OAPERF_A0_UPPER").address, 0xFF);
     rig.emu.write32(reg(p, "OAPERF_A0").address, 0xFFFF_FFFF);
-    assert_eq!(rig.emu.unit::<OaUnit>().counter(SlotKind::A(0)), Some(0xFF_FFFF_FFFF));
+    assert_eq!(
+        rig.emu.unit::<OaUnit>().counter(SlotKind::A(0)),
+        Some(0xFF_FFFF_FFFF)
+    );
     rig.emu.advance(1);
-    assert_eq!(rig.emu.unit::<OaUnit>().counter(SlotKind::A(0)), Some(0x1FF));
+    assert_eq!(
+        rig.emu.unit::<OaUnit>().counter(SlotKind::A(0)),
+        Some(0x1FF)
+    );
     assert_eq!(rig.status("counter_overflow"), 1);
 }
 
@@ -762,7 +832,11 @@ fn tail_wraps_with_a_report_straddling_the_end() {
         u64::from(OaConfig::DEFAULT_LEGACY_TIMER_RPT_ID)
     );
     assert_eq!(rig.slot(&r, "TIME_STAMP"), t);
-    assert_ne!(rig.emu.gpu_mem().read(BASE, 64), first, "the base was overwritten");
+    assert_ne!(
+        rig.emu.gpu_mem().read(BASE, 64),
+        first,
+        "the base was overwritten"
+    );
     // The one before is intact and one period earlier.
     let prev = rig.report(BASE + 681 * 192);
     assert_eq!(rig.slot(&prev, "TIME_STAMP"), t - 2);
@@ -845,8 +919,12 @@ fn skipped_reports_match_report_by_report() {
     ] {
         let run = |step: bool| {
             let mut rig = Rig::new(p);
-            rig.emu.unit_mut::<OaUnit>().set_workload(Workload::new().rate(1, 3));
-            rig.emu.unit_mut::<OaUnit>().set_noa(NoaSource::new().divider(0, 5));
+            rig.emu
+                .unit_mut::<OaUnit>()
+                .set_workload(Workload::new().rate(1, 3));
+            rig.emu
+                .unit_mut::<OaUnit>()
+                .set_noa(NoaSource::new().divider(0, 5));
             program_cec(&mut rig, 2, 0x2 | 1 << 3, 0xFFFE); // B2: bit 0 == 1
             rig.program(BASE, 0, overrun);
             rig.start(5, Some(0));
@@ -887,7 +965,9 @@ fn report_lost_on_a_same_tick_mi_report_perf_count() {
         rig.until_timer_reports(1, 100); // a timer report at this tick
         assert_eq!(rig.status("report_lost"), 0);
         assert_eq!(
-            rig.emu.unit_mut::<OaUnit>().mi_report_perf_count(0x10_0000, 5, true),
+            rig.emu
+                .unit_mut::<OaUnit>()
+                .mi_report_perf_count(0x10_0000, 5, true),
             ReportOutcome::Lost
         );
         assert_eq!(rig.status("report_lost"), 1, "{}", p.name);
@@ -895,12 +975,16 @@ fn report_lost_on_a_same_tick_mi_report_perf_count() {
         assert_eq!(rig.stats().lost, 1);
         rig.emu.advance(1);
         assert!(matches!(
-            rig.emu.unit_mut::<OaUnit>().mi_report_perf_count(0x10_0000, 5, true),
+            rig.emu
+                .unit_mut::<OaUnit>()
+                .mi_report_perf_count(0x10_0000, 5, true),
             ReportOutcome::Written { .. }
         ));
         // And two commands in one tick.
         assert_eq!(
-            rig.emu.unit_mut::<OaUnit>().mi_report_perf_count(0x10_1000, 6, true),
+            rig.emu
+                .unit_mut::<OaUnit>()
+                .mi_report_perf_count(0x10_1000, 6, true),
             ReportOutcome::Lost
         );
         // Software clears the RW-V bit by writing 0.
@@ -937,7 +1021,9 @@ fn mi_report_perf_count_writes_its_id_at_its_address() {
         // PPGTT: nothing visible, a warning.
         rig.emu.advance(1);
         assert_eq!(
-            rig.emu.unit_mut::<OaUnit>().mi_report_perf_count(0x30_0000, 1, false),
+            rig.emu
+                .unit_mut::<OaUnit>()
+                .mi_report_perf_count(0x30_0000, 1, false),
             ReportOutcome::Invisible
         );
         assert_eq!(rig.emu.gpu_mem().read(0x30_0000, 128), vec![0; 128]);
@@ -955,7 +1041,9 @@ fn mi_report_perf_count_writes_its_id_at_its_address() {
             .any(|w| w.kind == WarningKind::Oa(OaWarningKind::Ppgtt { address: 0x30_0000 })));
         // Beyond the 4 GiB GGTT.
         rig.emu.advance(1);
-        rig.emu.unit_mut::<OaUnit>().mi_report_perf_count(0xFFFF_FFC0, 1, true);
+        rig.emu
+            .unit_mut::<OaUnit>()
+            .mi_report_perf_count(0xFFFF_FFC0, 1, true);
         assert!(rig
             .emu
             .unit::<OaUnit>()
@@ -973,7 +1061,9 @@ fn unknown_formats_write_nothing_and_warn_once() {
     rig.start(1, Some(0)); // BDW has no format 1
     rig.emu.advance(100);
     assert_eq!(
-        rig.emu.unit_mut::<OaUnit>().mi_report_perf_count(0x1000, 1, true),
+        rig.emu
+            .unit_mut::<OaUnit>()
+            .mi_report_perf_count(0x1000, 1, true),
         ReportOutcome::NoLayout
     );
     assert_eq!(rig.stats().timer_reports, 0);
@@ -989,7 +1079,9 @@ fn unknown_formats_write_nothing_and_warn_once() {
 fn context_filtering_counts_only_the_selected_context() {
     for p in [&hsw::PROJECT, &bdw::PROJECT] {
         let mut rig = Rig::new(p);
-        rig.emu.unit_mut::<OaUnit>().set_workload(Workload::new().rate(0, 1));
+        rig.emu
+            .unit_mut::<OaUnit>()
+            .set_workload(Workload::new().rate(0, 1));
         let ctx = 0x1234_5000u32;
         if p.name == "hsw" {
             rig.w(
@@ -1021,14 +1113,24 @@ fn context_filtering_counts_only_the_selected_context() {
         rig.emu.advance(5);
         rig.emu.unit_mut::<OaUnit>().clear_context();
         rig.emu.advance(7);
-        assert_eq!(rig.emu.unit::<OaUnit>().counter(SlotKind::A(0)), Some(25), "{}", p.name);
+        assert_eq!(
+            rig.emu.unit::<OaUnit>().counter(SlotKind::A(0)),
+            Some(25),
+            "{}",
+            p.name
+        );
         // Filtering off: everything counts.
         rig.w(
             rig.n.control,
             &[("counter_enable", 1), ("counter_select", 5)],
         );
         rig.emu.advance(3);
-        assert_eq!(rig.emu.unit::<OaUnit>().counter(SlotKind::A(0)), Some(28), "{}", p.name);
+        assert_eq!(
+            rig.emu.unit::<OaUnit>().counter(SlotKind::A(0)),
+            Some(28),
+            "{}",
+            p.name
+        );
     }
 }
 
@@ -1061,7 +1163,10 @@ fn gen8_context_switches_write_reports() {
         assert_eq!(rig.slot(&r, "RPT_ID") as u32, reason, "{}", p.name);
         assert_eq!(rig.slot(&r, "CTX_ID"), 0);
         // Two switches in one tick: the second is lost.
-        assert_eq!(rig.emu.unit_mut::<OaUnit>().set_context(6), ReportOutcome::Lost);
+        assert_eq!(
+            rig.emu.unit_mut::<OaUnit>().set_context(6),
+            ReportOutcome::Lost
+        );
         assert_eq!(rig.emu.unit::<OaUnit>().context(), Some(6));
         assert_eq!(rig.status("report_lost"), 1);
         // OA_DEBUG disables them (a masked register: enable bit in 31:16).
@@ -1070,7 +1175,10 @@ fn gen8_context_switches_write_reports() {
         let bit = u64::from(val(p, debug, &[("disable_ctx_switch_reports", 1)]));
         rig.emu
             .write32(reg(p, debug).address, (bit << 16 | bit) as u32);
-        assert_eq!(rig.emu.unit_mut::<OaUnit>().set_context(7), ReportOutcome::NotTriggered);
+        assert_eq!(
+            rig.emu.unit_mut::<OaUnit>().set_context(7),
+            ReportOutcome::NotTriggered
+        );
         assert_eq!(rig.stats().context_reports, 2);
         assert_eq!(rig.tail(), BASE + 512);
     }
@@ -1078,7 +1186,10 @@ fn gen8_context_switches_write_reports() {
     let mut rig = Rig::new(&hsw::PROJECT);
     rig.program(BASE, 0, false);
     rig.start(5, None);
-    assert_eq!(rig.emu.unit_mut::<OaUnit>().set_context(5), ReportOutcome::NotTriggered);
+    assert_eq!(
+        rig.emu.unit_mut::<OaUnit>().set_context(5),
+        ReportOutcome::NotTriggered
+    );
     assert_eq!(rig.tail(), BASE);
 }
 
@@ -1093,7 +1204,12 @@ fn programming_order_violations_are_recorded() {
         rig.program_buffer(BASE, 0, false);
         rig.set_head(BASE);
         rig.program_tail(BASE, 0);
-        assert_eq!(rig.emu.unit::<OaUnit>().overflow_detection(), Some(false), "{}", p.name);
+        assert_eq!(
+            rig.emu.unit::<OaUnit>().overflow_detection(),
+            Some(false),
+            "{}",
+            p.name
+        );
         let w = rig.emu.unit_mut::<OaUnit>().take_warnings();
         assert_eq!(w.len(), 1, "{}: {w:?}", p.name);
         assert!(matches!(
@@ -1158,7 +1274,12 @@ fn a_missing_tail_write_is_reported_when_a_report_comes() {
 fn the_oa_model_is_on_after_new_for_gpu_projects_only() {
     for p in hal::PROJECTS.iter().copied() {
         let gpu = !p.formats.is_empty();
-        assert_eq!(Emulator::new(p, Sku::default()).unit::<OaUnit>().is_on(), gpu, "{}", p.name);
+        assert_eq!(
+            Emulator::new(p, Sku::default()).unit::<OaUnit>().is_on(),
+            gpu,
+            "{}",
+            p.name
+        );
     }
 }
 
@@ -1202,18 +1323,28 @@ fn the_oa_model_can_be_turned_off() {
 #[test]
 fn every_project_accepts_the_oa_model() {
     for p in hal::PROJECTS.iter().copied() {
-        let mut emu = Emulator::builder(p, Sku::default()).with::<OaUnit>(OaConfig::default()).build();
-        emu.unit_mut::<OaUnit>().set_workload(Workload::new().rate(0, 1));
-        emu.unit_mut::<OaUnit>().set_noa(NoaSource::new().random(0, 1));
+        let mut emu = Emulator::builder(p, Sku::default())
+            .with::<OaUnit>(OaConfig::default())
+            .build();
+        emu.unit_mut::<OaUnit>()
+            .set_workload(Workload::new().rate(0, 1));
+        emu.unit_mut::<OaUnit>()
+            .set_noa(NoaSource::new().random(0, 1));
         for r in p.registers {
             emu.write32(r.address, u32::MAX);
         }
         emu.advance(100);
         emu.unit_mut::<OaUnit>().set_context(3);
-        emu.unit_mut::<OaUnit>().mi_report_perf_count(0x1000, 1, true);
+        emu.unit_mut::<OaUnit>()
+            .mi_report_perf_count(0x1000, 1, true);
         emu.advance(u64::MAX);
         let snapshot = emu.clone();
-        assert_eq!(snapshot.unit::<OaUnit>().stats(), emu.unit::<OaUnit>().stats(), "{}", p.name);
+        assert_eq!(
+            snapshot.unit::<OaUnit>().stats(),
+            emu.unit::<OaUnit>().stats(),
+            "{}",
+            p.name
+        );
         let _ = format!("{emu:?}");
     }
 }
@@ -1224,25 +1355,55 @@ fn gpu_clocks_per_tick_is_configurable() {
         &bdw::PROJECT,
         OaConfig::default().with_gpu_clocks_per_tick(3),
     );
-    let c0 = rig.emu.unit::<OaUnit>().counter(SlotKind::GpuTicks).unwrap();
+    let c0 = rig
+        .emu
+        .unit::<OaUnit>()
+        .counter(SlotKind::GpuTicks)
+        .unwrap();
     rig.emu.advance(100);
-    assert_eq!(rig.emu.unit::<OaUnit>().counter(SlotKind::GpuTicks).unwrap() - c0, 300);
-    assert_eq!(rig.emu.unit::<OaUnit>().config().unwrap().gpu_clocks_per_tick, 3);
+    assert_eq!(
+        rig.emu
+            .unit::<OaUnit>()
+            .counter(SlotKind::GpuTicks)
+            .unwrap()
+            - c0,
+        300
+    );
+    assert_eq!(
+        rig.emu
+            .unit::<OaUnit>()
+            .config()
+            .unwrap()
+            .gpu_clocks_per_tick,
+        3
+    );
 }
 
 #[test]
 fn rendering_a_report_has_no_side_effects() {
     let mut rig = Rig::new(&bdw::PROJECT);
-    rig.emu.unit_mut::<OaUnit>().set_workload(Workload::new().rate(2, 4));
+    rig.emu
+        .unit_mut::<OaUnit>()
+        .set_workload(Workload::new().rate(2, 4));
     rig.start(5, None);
     rig.emu.advance(5);
     let mut out = [0u8; 256];
-    assert_eq!(rig.emu.unit_mut::<OaUnit>().render_report(9, &mut out), Some(256));
+    assert_eq!(
+        rig.emu.unit_mut::<OaUnit>().render_report(9, &mut out),
+        Some(256)
+    );
     assert_eq!(rig.slot(&out, "RPT_ID"), 9);
     assert_eq!(rig.slot(&out, "A2"), 20);
-    assert_eq!(rig.emu.unit_mut::<OaUnit>().render_report(9, &mut [0u8; 100]), None);
+    assert_eq!(
+        rig.emu
+            .unit_mut::<OaUnit>()
+            .render_report(9, &mut [0u8; 100]),
+        None
+    );
     assert!(matches!(
-        rig.emu.unit_mut::<OaUnit>().mi_report_perf_count(0x1000, 1, true),
+        rig.emu
+            .unit_mut::<OaUnit>()
+            .mi_report_perf_count(0x1000, 1, true),
         ReportOutcome::Written { .. }
     ));
     assert_eq!(rig.emu.gpu_mem().read(0x1000, 256)[16..], out[16..]);
@@ -1277,9 +1438,11 @@ fn script(p: &'static ProjectInfo) -> ScriptResult {
             rig.emu.unit_mut::<OaUnit>().set_context(i as u32);
         }
         if i % 11 == 0 {
-            rig.emu
-                .unit_mut::<OaUnit>()
-                .mi_report_perf_count(0x20_0000 + i * 256, i as u32, i % 3 != 0);
+            rig.emu.unit_mut::<OaUnit>().mi_report_perf_count(
+                0x20_0000 + i * 256,
+                i as u32,
+                i % 3 != 0,
+            );
         }
         if i % 29 == 0 {
             rig.set_head(rig.tail());
@@ -1359,7 +1522,9 @@ fn random_oa_programming_never_panics() {
                     );
                 }
                 11 => {
-                    rig.emu.unit_mut::<OaUnit>().set_context(rng.next() as u32 % 4);
+                    rig.emu
+                        .unit_mut::<OaUnit>()
+                        .set_context(rng.next() as u32 % 4);
                 }
                 12 => {
                     let r = oa_regs[(rng.next() % oa_regs.len() as u64) as usize];
@@ -1376,7 +1541,8 @@ fn random_oa_programming_never_panics() {
                 14 if !noisy && step % 7 == 0 => rig.emu.advance(u64::MAX / 2 - rig.emu.now() / 2),
                 _ => {
                     rig.emu
-                        .gpu_mem_mut().write(rng.next() >> (rng.next() % 64), &[1, 2, 3]);
+                        .gpu_mem_mut()
+                        .write(rng.next() >> (rng.next() % 64), &[1, 2, 3]);
                     let _ = rig.emu.gpu_mem().read(rng.next(), 16);
                 }
             }

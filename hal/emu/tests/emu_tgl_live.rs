@@ -23,7 +23,9 @@ fn write_field(emu: &mut Emulator, p: &ProjectInfo, name: &str, fields: &[(&str,
 /// An emulator with every domain awake and the OA counters enabled
 /// (format 5, no timer).
 fn started(p: &'static ProjectInfo) -> Emulator {
-    let mut emu = Emulator::builder(p, Sku::default()).with::<OaUnit>(OaConfig::default()).build();
+    let mut emu = Emulator::builder(p, Sku::default())
+        .with::<OaUnit>(OaConfig::default())
+        .build();
     for d in p.domains {
         if let Some(req) = d.request.and_then(|n| p.register(n)) {
             emu.write32(req.address, 0x0001_0001);

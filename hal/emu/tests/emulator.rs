@@ -1045,17 +1045,10 @@ fn l3bank_and_sqidi_presence() {
     emu.write32(l3.address, 7);
     emu.write32(sq.address, 9);
     for i in 0..8 {
-        assert_eq!(
-            emu.peek(l3.address, i),
-            Some(if i == 5 { 0 } else { 7 })
-        );
+        assert_eq!(emu.peek(l3.address, i), Some(if i == 5 { 0 } else { 7 }));
     }
     for i in 0..2 {
-        assert_eq!(
-            emu.peek(sq.address, i),
-            Some(9),
-            "SQIDI is always present"
-        );
+        assert_eq!(emu.peek(sq.address, i), Some(9), "SQIDI is always present");
     }
     emu.write32(sel, mcr(true, 0, 5));
     emu.read32(l3.address);
@@ -1230,7 +1223,13 @@ fn direct_index_agrees_with_binary_search() {
         assert!(n > 0);
         for r in p.registers {
             if emu.register_at(r.address).map(|x| x.name) == Some(r.name) {
-                assert_eq!(domain_of(&emu, r.address), r.domain, "{} {}", p.name, r.name);
+                assert_eq!(
+                    domain_of(&emu, r.address),
+                    r.domain,
+                    "{} {}",
+                    p.name,
+                    r.name
+                );
             }
         }
     }

@@ -148,7 +148,11 @@ use std::time::Instant;
 use hal::meta::{AccessKind, CommandInfo, FieldInfo, OpaqueRange, ProjectInfo, RegisterInfo};
 use hal::{bdw, hsw, ivb, ivt, p4, snb, tgl, vlv};
 use perfregs_emu::bind::{Bindings, FieldRef, RegRef};
-use perfregs_emu::{CecUnknown, CpuEvents, Emulator, EventPattern, MAX_WARNINGS, NoaBit, NoaMux, NoaSource, OaConfig, OaUnit, OaWarningKind, Outcome, P4Unit, ReportOutcome, Sku, SlotKind, UncoreConfig, UncoreEvents, UncoreUnit, Warning, WarningKind, Workload};
+use perfregs_emu::{
+    CecUnknown, CpuEvents, Emulator, EventPattern, NoaBit, NoaMux, NoaSource, OaConfig, OaUnit,
+    OaWarningKind, Outcome, P4Unit, ReportOutcome, Sku, SlotKind, UncoreConfig, UncoreEvents,
+    UncoreUnit, Warning, WarningKind, Workload, MAX_WARNINGS,
+};
 
 /// Operations per run in CI (per project/SKU).
 const CI_OPS: usize = 12_000;
@@ -349,10 +353,7 @@ impl Model {
         out.clear();
         for o in self.or.iter().filter(|o| o.visible) {
             for i in 0..o.instances {
-                out.push(
-                    emu.peek(o.info.address, i)
-                        .expect("visible register"),
-                );
+                out.push(emu.peek(o.info.address, i).expect("visible register"));
             }
         }
         debug_assert_eq!(out.len(), self.len);
@@ -1831,7 +1832,11 @@ fn episode(
                 freeze_delay: rng.below(20),
             });
             emu.unit_mut::<UncoreUnit>().set_events(uncore_events(rng));
-            assert!(emu.unit::<OaUnit>().is_on() && emu.unit::<P4Unit>().is_on() && emu.unit::<UncoreUnit>().is_on());
+            assert!(
+                emu.unit::<OaUnit>().is_on()
+                    && emu.unit::<P4Unit>().is_on()
+                    && emu.unit::<UncoreUnit>().is_on()
+            );
         }
     }
     let m = Model::new(&emu);
@@ -2391,7 +2396,9 @@ fn episode(
                     .chunks(4)
                     .map(|regs| {
                         core::array::from_fn(|i| {
-                            regs.get(i).and_then(|r| emu.peek(r.address, 0)).unwrap_or(0)
+                            regs.get(i)
+                                .and_then(|r| emu.peek(r.address, 0))
+                                .unwrap_or(0)
                         })
                     })
                     .collect();
@@ -2457,8 +2464,9 @@ fn episode(
                     }
                 }
                 if let Check::Time = check {
-                    let b_after: [Option<u64>; 8] =
-                        core::array::from_fn(|n| emu.unit::<OaUnit>().counter(SlotKind::B(n as u32)));
+                    let b_after: [Option<u64>; 8] = core::array::from_fn(|n| {
+                        emu.unit::<OaUnit>().counter(SlotKind::B(n as u32))
+                    });
                     let db = |n: usize| match (b_before[n], b_after[n]) {
                         (Some(x), Some(y)) => y.wrapping_sub(x) & 0xFFFF_FFFF,
                         _ => 0,
@@ -2536,7 +2544,8 @@ fn episode(
         stats.lost += s.lost;
         stats.suppressed += s.suppressed;
     }
-    stats.cpu_interrupts += emu.unit::<P4Unit>().interrupts().len() as u64 + emu.unit::<P4Unit>().interrupts_dropped();
+    stats.cpu_interrupts +=
+        emu.unit::<P4Unit>().interrupts().len() as u64 + emu.unit::<P4Unit>().interrupts_dropped();
     stats.noa_mux_writes += emu.unit::<NoaMux>().writes();
     if !drain {
         for w in emu.warnings() {
@@ -2551,7 +2560,10 @@ fn episode(
         );
     }
     stats.warnings[10] += emu.counts().warnings_dropped;
-    stats.warnings[11] += emu.unit::<OaUnit>().stats().map_or(0, |s| s.warnings_dropped);
+    stats.warnings[11] += emu
+        .unit::<OaUnit>()
+        .stats()
+        .map_or(0, |s| s.warnings_dropped);
     assert!(stats.ops > start_ops, "{}: empty episode", c.name);
 }
 

@@ -17,7 +17,9 @@ fn rig(p: &'static ProjectInfo) -> Emulator {
         }
     }
     emu.advance(emu.sku().wake_latency);
-    let oa = bind::Bindings::of(p).and_then(|b| b.oa).expect("an OA unit");
+    let oa = bind::Bindings::of(p)
+        .and_then(|b| b.oa)
+        .expect("an OA unit");
     let (en, fmt) = (oa.enable.expect("enable"), oa.format.expect("format"));
     let code = p
         .formats
@@ -41,7 +43,9 @@ fn rig(p: &'static ProjectInfo) -> Emulator {
 fn same_report(p: &'static ProjectInfo, dwords: &[u32], address: u64, id: u32) {
     let mut a = rig(p);
     let mut b = a.clone();
-    let typed = a.unit_mut::<OaUnit>().mi_report_perf_count(address, id, true);
+    let typed = a
+        .unit_mut::<OaUnit>()
+        .mi_report_perf_count(address, id, true);
     let got = b.unit_mut::<OaUnit>().execute_mi_rpc(dwords);
     assert_eq!(got, Ok(typed), "{}", p.name);
     assert_eq!(typed, ReportOutcome::Written { address }, "{}", p.name);
@@ -178,7 +182,8 @@ fn snb_has_no_mi_report_perf_count() {
     assert!(p.command("MI_REPORT_PERF_COUNT").is_none());
     let mut emu = Emulator::new(p, Sku::default());
     assert_eq!(
-        emu.unit_mut::<OaUnit>().execute_mi_rpc(&[0x1400_0001, 0x2001, 1]),
+        emu.unit_mut::<OaUnit>()
+            .execute_mi_rpc(&[0x1400_0001, 0x2001, 1]),
         Ok(ReportOutcome::NotTriggered)
     );
 }

@@ -54,13 +54,17 @@ fn bad_arguments_write_nothing() {
         ((0x0100_0000, 16 << 20, 1000, 5), StartError::Period(1000)),
     ];
     for ((base, size, exp, fmt), want) in cases {
-        assert_eq!(e.unit_mut::<OaUnit>().start_periodic(base, size, exp, fmt), Err(want));
+        assert_eq!(
+            e.unit_mut::<OaUnit>().start_periodic(base, size, exp, fmt),
+            Err(want)
+        );
         assert!(!want.to_string().is_empty());
     }
     assert!(e.take_trace().is_empty(), "nothing written");
     e.unit_mut::<OaUnit>().disable();
     assert_eq!(
-        e.unit_mut::<OaUnit>().start_periodic(0x0100_0000, 16 << 20, 5, 5),
+        e.unit_mut::<OaUnit>()
+            .start_periodic(0x0100_0000, 16 << 20, 5, 5),
         Err(StartError::NoOaUnit)
     );
 }

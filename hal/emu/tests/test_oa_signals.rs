@@ -98,7 +98,9 @@ fn oa_names(p: &ProjectInfo) -> [&'static str; 6] {
 
 /// An emulator of `p` with every domain awake.
 fn awake(p: &'static ProjectInfo) -> Emulator {
-    let mut emu = Emulator::builder(p, Sku::default()).with::<OaUnit>(OaConfig::default()).build();
+    let mut emu = Emulator::builder(p, Sku::default())
+        .with::<OaUnit>(OaConfig::default())
+        .build();
     for d in p.domains {
         if let Some(req) = d.request.and_then(|n| p.register(n)) {
             emu.write32(req.address, 0x0001_0001);
@@ -307,7 +309,10 @@ fn routing_needs_every_write_and_the_noa_enable() {
                 emu.write32(w.1, w.2);
             }
         }
-        assert!(!emu.unit::<NoaMux>().test_signals_routed(), "without write {skip}");
+        assert!(
+            !emu.unit::<NoaMux>().test_signals_routed(),
+            "without write {skip}"
+        );
     }
     // All of them, NOA enabled, then disabled, then a later write under the
     // same mux key (RenderBasic reprograms 0x258B....).
@@ -315,7 +320,10 @@ fn routing_needs_every_write_and_the_noa_enable() {
     write_all(&mut emu, &writes, true);
     assert!(emu.unit::<NoaMux>().test_signals_routed());
     emu.write32(chicken, 0x0);
-    assert!(!emu.unit::<NoaMux>().test_signals_routed(), "GT_NOA_ENABLE clear");
+    assert!(
+        !emu.unit::<NoaMux>().test_signals_routed(),
+        "GT_NOA_ENABLE clear"
+    );
     emu.write32(chicken, 0x80);
     assert!(emu.unit::<NoaMux>().test_signals_routed());
     let rb = set_writes("oa-bdw.xml", "RenderBasic");
@@ -378,7 +386,11 @@ fn routing_changes_replan_the_counters() {
         }
     }
     emu.advance(10);
-    assert_eq!(emu.peek(b3, 0), Some(40), "10 ticks = 80 clocks, half of them");
+    assert_eq!(
+        emu.peek(b3, 0),
+        Some(40),
+        "10 ticks = 80 clocks, half of them"
+    );
 }
 
 #[test]
@@ -498,8 +510,16 @@ fn test_oa_counts_run_on_across_the_gpu_clock_wrap() {
             reg(p, control).address,
             val(p, control, &[(format, fmt), ("counter_enable", 1)]),
         );
-        let per_tick = emu.unit::<OaUnit>().config().expect("OA on").gpu_clocks_per_tick;
-        let clock = |emu: &Emulator| emu.unit::<OaUnit>().counter(SlotKind::GpuTicks).expect("clock");
+        let per_tick = emu
+            .unit::<OaUnit>()
+            .config()
+            .expect("OA on")
+            .gpu_clocks_per_tick;
+        let clock = |emu: &Emulator| {
+            emu.unit::<OaUnit>()
+                .counter(SlotKind::GpuTicks)
+                .expect("clock")
+        };
         // To 10 ticks before the wrap.
         let left = (u64::MAX - clock(&emu)) / per_tick;
         emu.advance(left - 10);

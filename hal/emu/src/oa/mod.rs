@@ -18,9 +18,9 @@ use hal::meta::FormatInfo;
 use crate::bind::{self, Bindings, FieldRef, RegRef, SlotKind};
 use crate::cec::{CecConfig, CecPlan, CECS, TEST_SIGNAL_BITS};
 use crate::regfile::RegFile;
+use crate::sku::low_bits;
 use crate::unit::{Machinery, Unit, UnitMut, UnitRef};
 use crate::warn::Warning;
-use crate::sku::low_bits;
 use crate::NoaSource;
 
 mod counters;
@@ -367,7 +367,11 @@ impl Machinery for OaUnit {
     }
 
     fn take_warnings(&mut self, out: &mut Vec<Warning>) {
-        out.extend(core::mem::take(&mut self.warnings).into_iter().map(Warning::from));
+        out.extend(
+            core::mem::take(&mut self.warnings)
+                .into_iter()
+                .map(Warning::from),
+        );
     }
 }
 
@@ -559,7 +563,9 @@ impl UnitMut<'_, OaUnit> {
 
 /// A bound field's value (0 when unbound).
 fn get(rf: &RegFile, f: Option<Rf>) -> u64 {
-    f.map_or(0, |f| (rf.value(f.ri) & f.mask).checked_shr(f.lsb).unwrap_or(0))
+    f.map_or(0, |f| {
+        (rf.value(f.ri) & f.mask).checked_shr(f.lsb).unwrap_or(0)
+    })
 }
 
 /// The field's bits in place (for address fields).
@@ -795,7 +801,9 @@ impl OaUnit {
                 }
             }
             MirrorKind::B(n) => self.ctr.set(Bank::B, n, cur & 0xFFFF_FFFF),
-            MirrorKind::Ticks => self.gpu_clock = (self.gpu_clock & !0xFFFF_FFFF) | (cur & 0xFFFF_FFFF),
+            MirrorKind::Ticks => {
+                self.gpu_clock = (self.gpu_clock & !0xFFFF_FFFF) | (cur & 0xFFFF_FFFF)
+            }
         }
         if let Some(m) = self.mirrors.get_mut(i) {
             m.last = cur;
@@ -887,8 +895,7 @@ impl OaUnit {
         if get(rf, m.timer_enable) == 0 || get(rf, m.enable) == 0 {
             return None;
         }
-        let e = get(rf, m.timer_period)
-            .saturating_add(u64::from(m.timer_shift));
+        let e = get(rf, m.timer_period).saturating_add(u64::from(m.timer_shift));
         u32::try_from(e).ok().and_then(|e| 1u128.checked_shl(e))
     }
 
@@ -1138,10 +1145,7 @@ impl OaUnit {
             }
             if let (true, Some((_, register))) = (buffer, self.map.buffer_reg) {
                 if let Some(reason) = self.order.buffer() {
-                    self.warn(
-                        rf.now,
-                        OaWarningKind::ProgrammingOrder { register, reason },
-                    );
+                    self.warn(rf.now, OaWarningKind::ProgrammingOrder { register, reason });
                 }
             }
             if tail {
@@ -1150,7 +1154,6 @@ impl OaUnit {
         }
         self.observe(rf);
     }
-
 }
 
 #[cfg(test)]

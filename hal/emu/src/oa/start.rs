@@ -81,7 +81,12 @@ impl UnitMut<'_, OaUnit> {
         exponent: u64,
         format: u64,
     ) -> Result<(), StartError> {
-        let m = self.emu.find::<OaUnit>().ok_or(StartError::NoOaUnit)?.map.clone();
+        let m = self
+            .emu
+            .find::<OaUnit>()
+            .ok_or(StartError::NoOaUnit)?
+            .map
+            .clone();
         let (Some(head), Some(tail), Some(b)) = (m.head, m.tail, m.base) else {
             return Err(StartError::NoOaUnit);
         };
