@@ -1268,6 +1268,35 @@ fn a_missing_tail_write_is_reported_when_a_report_comes() {
     assert_eq!(rig.emu.unit::<OaUnit>().warnings().len(), 1, "once");
 }
 
+#[test]
+fn one_programming_order_mistake_is_one_warning() {
+    for p in [&hsw::PROJECT, &bdw::PROJECT, &tgl::PROJECT] {
+        let mut rig = Rig::new(p);
+        let buffer = rig.n.buffer;
+        // Head, tail, buffer, and no tail write after the buffer: the
+        // buffer write is out of order, and reports then come while the
+        // completing tail write is missing. One mistake, one warning.
+        rig.set_head(BASE);
+        rig.program_tail(BASE, 0);
+        rig.program_buffer(BASE, 0, false);
+        rig.start(5, Some(0));
+        rig.until_timer_reports(3, 200);
+        let w = rig.emu.unit::<OaUnit>().warnings();
+        assert_eq!(w.len(), 1, "{}: {w:?}", p.name);
+        assert!(
+            matches!(w[0].kind, OaWarningKind::ProgrammingOrder { register, .. } if register == buffer),
+            "{}: {w:?}",
+            p.name
+        );
+        assert_eq!(
+            rig.emu.unit::<OaUnit>().overflow_detection(),
+            Some(false),
+            "{}",
+            p.name
+        );
+    }
+}
+
 // ------------------------------------------------------------- the rest
 
 #[test]
