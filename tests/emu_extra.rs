@@ -36,6 +36,25 @@ fn user_registers_join_the_emulated_project() {
 }
 
 #[test]
+fn the_register_table_and_the_project_list_both_join() {
+    // What the docs say to pass: a `regdefs!` module's register table
+    // (`REGISTERS`, descriptions) or its project's list (`PROJECT.registers`,
+    // references); the same registers either way.
+    let by_table = Emulator::builder(&hsw::PROJECT, Sku::default())
+        .registers(&extra::hsw::REGISTERS)
+        .build();
+    let by_list = Emulator::builder(&hsw::PROJECT, Sku::default())
+        .registers(extra::hsw::PROJECT.registers)
+        .build();
+    assert!(!extra::hsw::REGISTERS.is_empty());
+    for r in &extra::hsw::REGISTERS {
+        let at = |e: &Emulator| e.register_at(r.address).map(|x| x.name);
+        assert_eq!(at(&by_table), Some(r.name));
+        assert_eq!(at(&by_list), Some(r.name));
+    }
+}
+
+#[test]
 fn without_them_the_writes_vanish_loudly() {
     let gpu = Device::<Hsw, _>::new(Emulator::new(&hsw::PROJECT, Sku::default()));
     let rw = gpu
