@@ -68,3 +68,19 @@ fn bad_arguments_write_nothing() {
         Err(StartError::NoOaUnit)
     );
 }
+
+#[test]
+fn start_error_is_an_error_with_a_message() {
+    fn error<E: core::error::Error + core::fmt::Display>(e: E) -> String {
+        e.to_string()
+    }
+    for e in [
+        StartError::NoOaUnit,
+        StartError::Size(3),
+        StartError::Base(0x40),
+        StartError::Format(99),
+        StartError::Period(99),
+    ] {
+        assert!(!error(e).is_empty(), "{e:?}");
+    }
+}
