@@ -762,41 +762,17 @@ impl RegFile {
             };
             (read, Outcome::Ok)
         };
-        self.total = self.total.wrapping_add(1);
         let domain = self.target_name(t);
-        if outcome != Outcome::Ok {
-            if let Some(c) = self.counts.get_mut(outcome.index()) {
-                *c = c.saturating_add(1);
-            }
-            let w = Warning::access(
-                self.now,
-                addr,
-                Some(range.name),
-                domain,
-                None,
-                write.is_some(),
-                outcome,
-            );
-            if let Some(w) = w {
-                if self.warnings.len() < MAX_WARNINGS {
-                    self.warnings.push(w);
-                } else {
-                    self.warnings_dropped = self.warnings_dropped.saturating_add(1);
-                }
-            }
-        }
-        if self.tracing {
-            self.trace.push(TraceEntry {
-                time: self.now,
-                addr,
-                register: Some(range.name),
-                value: u64::from(write.unwrap_or(read)),
-                write: write.is_some(),
-                domain,
-                instance: None,
-                outcome,
-            });
-        }
+        self.log(TraceEntry {
+            time: self.now,
+            addr,
+            register: Some(range.name),
+            value: u64::from(write.unwrap_or(read)),
+            write: write.is_some(),
+            domain,
+            instance: None,
+            outcome,
+        });
         read
     }
 
@@ -879,7 +855,7 @@ impl RegFile {
     }
 
     /// Count an access and trace it when tracing; `ri` is the register
-    /// index (`usize::MAX`: none), resolved to a name only when traced.
+    /// index (`usize::MAX`: none).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn record(
@@ -892,22 +868,27 @@ impl RegFile {
         instance: Option<u32>,
         outcome: Outcome,
     ) {
+        if outcome == Outcome::Ok && !self.tracing {
+            // Nothing to warn about or trace: no names to resolve.
+            self.total = self.total.wrapping_add(1);
+            return;
+        }
+        let e = self.entry(addr, ri, write, read, target, instance, outcome);
+        self.log(e);
+    }
+
+    /// Count access `e`, warn when it did not end `Ok`, and trace it when
+    /// tracing.
+    fn log(&mut self, e: TraceEntry) {
         self.total = self.total.wrapping_add(1);
-        if outcome != Outcome::Ok {
-            if let Some(c) = self.counts.get_mut(outcome.index()) {
+        if e.outcome != Outcome::Ok {
+            if let Some(c) = self.counts.get_mut(e.outcome.index()) {
                 *c = c.saturating_add(1);
             }
-            let register = self.regs.get(ri).map(|r| r.info.name);
-            let domain = self.target_name(target);
-            if let Some(w) = Warning::access(
-                self.now,
-                addr,
-                register,
-                domain,
-                instance,
-                write.is_some(),
-                outcome,
-            ) {
+            let w = Warning::access(
+                e.time, e.addr, e.register, e.domain, e.instance, e.write, e.outcome,
+            );
+            if let Some(w) = w {
                 if self.warnings.len() < MAX_WARNINGS {
                     self.warnings.push(w);
                 } else {
@@ -916,7 +897,7 @@ impl RegFile {
             }
         }
         if self.tracing {
-            self.push_trace(addr, ri, write, read, target, instance, outcome);
+            self.trace.push(e);
         }
     }
 
@@ -932,12 +913,14 @@ impl RegFile {
         outcome: Outcome,
     ) {
         let target = self.regs.get(ri).map_or(NONE16, |r| r.target);
-        self.push_trace(addr, ri, write, read, target, instance, outcome);
+        let e = self.entry(addr, ri, write, read, target, instance, outcome);
+        self.trace.push(e);
     }
 
+    /// The trace entry of an access to register `ri` (`usize::MAX`: none).
     #[allow(clippy::too_many_arguments)]
-    fn push_trace(
-        &mut self,
+    fn entry(
+        &self,
         addr: u64,
         ri: usize,
         write: Option<u32>,
@@ -945,18 +928,17 @@ impl RegFile {
         target: u16,
         instance: Option<u32>,
         outcome: Outcome,
-    ) {
-        let register = self.regs.get(ri).map(|r| r.info.name);
-        self.trace.push(TraceEntry {
+    ) -> TraceEntry {
+        TraceEntry {
             time: self.now,
             addr,
-            register,
+            register: self.regs.get(ri).map(|r| r.info.name),
             value: u64::from(write.unwrap_or(read)),
             write: write.is_some(),
             domain: self.target_name(target),
             instance,
             outcome,
-        });
+        }
     }
 
     /// Side effects of a change of register `ri`'s stored value.

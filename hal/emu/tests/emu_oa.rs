@@ -12,26 +12,13 @@ use hal::meta::{FormatInfo, ProjectInfo, RegisterInfo};
 use hal::{bdw, hsw, tgl};
 use perfregs_emu::*;
 
+mod support;
+use support::*;
+
 // ------------------------------------------------------------------ helpers
 
 const BASE: u64 = 0x0100_0000; // 16 MiB aligned (the HSW PRM asks for it)
 const KIB128: u64 = 128 << 10;
-
-fn reg(p: &ProjectInfo, name: &str) -> &'static RegisterInfo {
-    p.register(name)
-        .unwrap_or_else(|| panic!("{} has no register {name}", p.name))
-}
-
-/// A register value from `(field, value)` pairs, positions from the metadata.
-fn val(p: &ProjectInfo, name: &str, fields: &[(&str, u64)]) -> u32 {
-    let r = reg(p, name);
-    fields.iter().fold(0u64, |v, &(f, x)| {
-        let fi = r
-            .field(f)
-            .unwrap_or_else(|| panic!("{}: {name} has no field {f}", p.name));
-        v | ((x << fi.lsb) & fi.mask())
-    }) as u32
-}
 
 /// The value a graphics address takes in an address field (bits 31:6).
 fn addr_field(p: &ProjectInfo, name: &str, field: &str, addr: u64) -> u64 {
@@ -107,12 +94,7 @@ impl Rig {
         let mut emu = Emulator::builder(p, Sku::default())
             .with::<OaUnit>(cfg)
             .build();
-        for d in p.domains {
-            if let Some(req) = d.request.and_then(|n| p.register(n)) {
-                emu.write32(req.address, 0x0001_0001);
-            }
-        }
-        emu.advance(emu.sku().wake_latency);
+        wake_all(&mut emu);
         Rig {
             emu,
             p,

@@ -6,6 +6,9 @@ use hal::meta::{ProjectInfo, RegisterInfo};
 use hal::{bdw, tgl};
 use perfregs_emu::*;
 
+mod support;
+use support::*;
+
 fn reg(p: &ProjectInfo, name: &str) -> &'static RegisterInfo {
     p.register(name)
         .unwrap_or_else(|| panic!("{} has no register {name}", p.name))
@@ -26,12 +29,7 @@ fn started(p: &'static ProjectInfo) -> Emulator {
     let mut emu = Emulator::builder(p, Sku::default())
         .with::<OaUnit>(OaConfig::default())
         .build();
-    for d in p.domains {
-        if let Some(req) = d.request.and_then(|n| p.register(n)) {
-            emu.write32(req.address, 0x0001_0001);
-        }
-    }
-    emu.advance(emu.sku().wake_latency);
+    wake_all(&mut emu);
     let (control, format) = match p.name {
         "tgl" => ("OAG_OACONTROL", "report_format"),
         _ => ("OACONTROL", "counter_select"),

@@ -39,18 +39,6 @@ fn readable(r: &RegisterInfo) -> u64 {
     }
 }
 
-/// Request every force-wake domain (masked enable of the kernel bit) and let
-/// the acks arrive.
-fn wake_all(emu: &mut Emulator) {
-    let p = emu.project();
-    for d in p.domains {
-        if let Some(req) = d.request.and_then(|n| p.register(n)) {
-            emu.write32(req.address, 0x0001_0001);
-        }
-    }
-    emu.advance(emu.sku().wake_latency);
-}
-
 /// The register file of `p` with its units off (these tests look at the
 /// register file alone): built-in projects by their generated bindings,
 /// the hand-built ones here by bindings written out.
@@ -160,6 +148,9 @@ const fn register(
 }
 
 use AccessKind::*;
+
+mod support;
+use support::*;
 
 /// Bits 3:0 RW, 7:4 RW1S, 11:8 RC, 15:12 PBC, 19:16 MBZ, 23:20 RSVD,
 /// 27:24 undescribed, 31:28 WO.

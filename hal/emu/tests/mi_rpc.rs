@@ -7,16 +7,14 @@ use hal::meta::{CommandError, ProjectInfo};
 use hal::{bdw, hsw, ivb, snb, tgl};
 use perfregs_emu::*;
 
+mod support;
+use support::*;
+
 /// An emulator of `p` with every domain awake, the counters on and a
 /// report format with a layout selected.
 fn rig(p: &'static ProjectInfo) -> Emulator {
     let mut emu = Emulator::new(p, Sku::default());
-    for d in p.domains {
-        if let Some(req) = d.request.and_then(|n| p.register(n)) {
-            emu.write32(req.address, 0x0001_0001);
-        }
-    }
-    emu.advance(emu.sku().wake_latency);
+    wake_all(&mut emu);
     let oa = bind::Bindings::of(p)
         .and_then(|b| b.oa)
         .expect("an OA unit");

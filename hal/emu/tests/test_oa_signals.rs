@@ -10,9 +10,12 @@
 //! (`perfregs_regdefs::METRIC_SETS`); positions of the OA registers the test
 //! programs come from the metadata.
 
-use hal::meta::{ProjectInfo, RegisterInfo};
+use hal::meta::ProjectInfo;
 use hal::{bdw, tgl, ReportDelta, ReportFormat};
 use perfregs_emu::*;
+
+mod support;
+use support::*;
 
 const BASE: u64 = 0x0100_0000;
 /// A report every 2^(5+1) = 64 ticks: 512 GPU clocks at 8 clocks a tick
@@ -61,19 +64,6 @@ fn set_writes(file: &str, symbol: &str) -> Vec<Write> {
     out
 }
 
-fn reg(p: &ProjectInfo, name: &str) -> &'static RegisterInfo {
-    p.register(name)
-        .unwrap_or_else(|| panic!("{} has no register {name}", p.name))
-}
-
-fn val(p: &ProjectInfo, name: &str, fields: &[(&str, u64)]) -> u32 {
-    let r = reg(p, name);
-    fields.iter().fold(0u64, |v, &(f, x)| {
-        let fi = r.field(f).unwrap_or_else(|| panic!("{name}.{f}"));
-        v | ((x << fi.lsb) & fi.mask())
-    }) as u32
-}
-
 /// OA register names: (control, format field, timer, head, buffer, tail).
 fn oa_names(p: &ProjectInfo) -> [&'static str; 6] {
     match p.name {
@@ -101,12 +91,7 @@ fn awake(p: &'static ProjectInfo) -> Emulator {
     let mut emu = Emulator::builder(p, Sku::default())
         .with::<OaUnit>(OaConfig::default())
         .build();
-    for d in p.domains {
-        if let Some(req) = d.request.and_then(|n| p.register(n)) {
-            emu.write32(req.address, 0x0001_0001);
-        }
-    }
-    emu.advance(emu.sku().wake_latency);
+    wake_all(&mut emu);
     emu.take_warnings();
     emu
 }
