@@ -2,8 +2,6 @@
 //! steering and the trace, checked against the shipped metadata and against
 //! small hand-built projects for access kinds the shipped descriptions lack.
 
-use std::sync::OnceLock;
-
 use hal::meta::{AccessKind, DomainInfo, FieldInfo, MapRow, ProjectInfo, RegisterInfo, SpaceKind};
 use hal::{hsw, tgl, Bus, Mmio};
 use perfregs_emu::bind::{self, Bindings, WakeRef};
@@ -289,46 +287,6 @@ static TINY: ProjectInfo = ProjectInfo {
     opaque: &[],
     commands: &[],
 };
-
-/// TGL with a replicated register in every replication group: the shipped
-/// ones where the descriptions have one, else an added `REPL_<GROUP>`
-/// (`value[31:0]` RW) at the first free dword of the group's first table row,
-/// with that row's wake domain.
-fn tgl_replicated() -> &'static ProjectInfo {
-    static P: OnceLock<&'static ProjectInfo> = OnceLock::new();
-    P.get_or_init(|| {
-        let base = &tgl::PROJECT;
-        let mut regs: Vec<&'static RegisterInfo> = base.registers.to_vec();
-        for g in base.groups {
-            if base
-                .registers
-                .iter()
-                .any(|r| r.replication.is_some_and(|(n, _)| n == g.name))
-            {
-                continue;
-            }
-            let row = base
-                .map
-                .iter()
-                .find(|r| r.group == Some(g.name))
-                .expect("a table row of the group");
-            let at = (row.start..row.end)
-                .step_by(4)
-                .find(|&a| base.registers.iter().all(|r| r.address != a))
-                .expect("a free address in the row");
-            let name: &'static str =
-                Box::leak(format!("REPL_{}", g.name.to_uppercase()).into_boxed_str());
-            regs.push(Box::leak(Box::new(RegisterInfo {
-                replication: Some((g.name, row.instances)),
-                ..register(name, at, 32, 0, false, &RW32, row.wake)
-            })));
-        }
-        Box::leak(Box::new(ProjectInfo {
-            registers: Box::leak(regs.into_boxed_slice()),
-            ..*base
-        }))
-    })
-}
 
 /// The first replicated register of `group` whose fields are all RW
 /// (value storage without side effects).

@@ -148,11 +148,14 @@ use std::time::Instant;
 use hal::meta::{AccessKind, CommandInfo, FieldInfo, OpaqueRange, ProjectInfo, RegisterInfo};
 use hal::{bdw, hsw, ivb, ivt, p4, snb, tgl, vlv};
 use perfregs_emu::bind::{Bindings, FieldRef, RegRef};
+
+mod support;
 use perfregs_emu::{
     CecUnknown, CpuEvents, Emulator, EventPattern, NoaBit, NoaMux, NoaSource, OaConfig, OaUnit,
     OaWarningKind, Outcome, P4Unit, ReportOutcome, Sku, SlotKind, UncoreConfig, UncoreEvents,
     UncoreUnit, Warning, WarningKind, Workload, MAX_WARNINGS,
 };
+use support::tgl_replicated;
 
 /// Operations per run in CI (per project/SKU).
 const CI_OPS: usize = 12_000;
@@ -721,57 +724,6 @@ impl Driven {
         d.targets.retain(|t| reg(t.addr).is_some());
         d
     }
-}
-
-/// TGL with a replicated register in every replication group: where the
-/// shipped descriptions have none, an added `value[31:0]` RW register at the
-/// first free dword of the group's first table row.
-fn tgl_replicated() -> &'static ProjectInfo {
-    static RW32: [FieldInfo; 1] = [FieldInfo {
-        name: "value",
-        lsb: 0,
-        width: 32,
-        access: AccessKind::Rw,
-        values: &[],
-        description: "",
-    }];
-    static CELL: std::sync::OnceLock<&'static ProjectInfo> = std::sync::OnceLock::new();
-    CELL.get_or_init(|| {
-        let base = &tgl::PROJECT;
-        let mut regs: Vec<&'static RegisterInfo> = base.registers.to_vec();
-        for g in base.groups {
-            if base
-                .registers
-                .iter()
-                .any(|r| r.replication.is_some_and(|(n, _)| n == g.name))
-            {
-                continue;
-            }
-            let Some(row) = base.map.iter().find(|r| r.group == Some(g.name)) else {
-                continue;
-            };
-            let Some(at) = (row.start..row.end)
-                .step_by(4)
-                .find(|&a| base.registers.iter().all(|r| r.address != a))
-            else {
-                continue;
-            };
-            let mut r = *regs[0];
-            r.name = Box::leak(format!("REPL_{}", g.name.to_uppercase()).into_boxed_str());
-            r.address = at;
-            r.width = 32;
-            r.reset = 0;
-            r.masked = false;
-            r.fields = &RW32;
-            r.domain = row.wake;
-            r.replication = Some((g.name, row.instances));
-            regs.push(Box::leak(Box::new(r)));
-        }
-        Box::leak(Box::new(ProjectInfo {
-            registers: Box::leak(regs.into_boxed_slice()),
-            ..*base
-        }))
-    })
 }
 
 #[derive(Clone, Debug)]
