@@ -664,9 +664,9 @@ impl Builder {
         self
     }
 
-    /// The emulator at reset. The units the bindings have are on: the NOA
-    /// mux (which only follows its registers) and the OA unit (with
-    /// [`OaConfig::default`]); then the [`with`](Builder::with) and
+    /// The emulator at reset. The units the bindings have are on: the OA
+    /// unit (with [`OaConfig::default`]) and the NOA mux (which only
+    /// follows its registers); then the [`with`](Builder::with) and
     /// [`without`](Builder::without) steps, in order.
     pub fn build(self) -> Emulator {
         let b = self.bindings;
@@ -675,11 +675,13 @@ impl Builder {
             rf,
             units: Vec::new(),
         };
-        if b.noa.is_some() {
-            emu.unit_mut::<NoaMux>().enable(());
-        }
+        // The OA unit first: found first by `unit_mut::<OaUnit>()` (its
+        // report rendering is benchmarked) and told first of a store.
         if b.oa.is_some() {
             emu.unit_mut::<OaUnit>().enable(OaConfig::default());
+        }
+        if b.noa.is_some() {
+            emu.unit_mut::<NoaMux>().enable(());
         }
         for step in self.steps {
             step(&mut emu);

@@ -15,7 +15,7 @@ use crate::index::{slot, unslot, AddressIndex, Slot, NONE16};
 use crate::sku::{low_bits, Sku};
 use crate::steering::Steering;
 use crate::trace::{Outcome, TraceEntry};
-use crate::unit::BoxedUnit;
+use crate::unit::Units;
 use crate::warn::{Warning, MAX_WARNINGS};
 
 /// What else happens when a register's stored value changes.
@@ -620,12 +620,7 @@ impl RegFile {
     /// cache holds only while tracing is off and no domain has gone to
     /// sleep since it was filled (both empty it), so a hit needs no check.
     #[inline(always)]
-    pub(crate) fn access_at(
-        &mut self,
-        addr: u64,
-        write: Option<u32>,
-        units: &mut [BoxedUnit],
-    ) -> u32 {
+    pub(crate) fn access_at(&mut self, addr: u64, write: Option<u32>, units: &mut Units) -> u32 {
         let (last_addr, h, _) = self.last;
         if addr == last_addr {
             if let Some(stored) = self.values.get_mut(h.base as usize) {
@@ -655,7 +650,7 @@ impl RegFile {
         addr: u64,
         s: Slot,
         write: Option<u32>,
-        units: &mut [BoxedUnit],
+        units: &mut Units,
     ) -> u32 {
         let Some((ri, high)) = unslot(s) else {
             return self.no_register(addr, write);
@@ -682,7 +677,7 @@ impl RegFile {
         ri: usize,
         high: bool,
         write: Option<u32>,
-        units: &mut [BoxedUnit],
+        units: &mut Units,
     ) -> u32 {
         let Some(&reg) = self.regs.get(ri) else {
             return self.no_register(addr, write);
@@ -784,7 +779,7 @@ impl RegFile {
         reg: &Reg,
         high: bool,
         write: Option<u32>,
-        units: &mut [BoxedUnit],
+        units: &mut Units,
     ) -> u32 {
         let (multicast, inst) = self.steering.select(&self.values);
         let present = self
@@ -977,7 +972,7 @@ impl RegFile {
 
 /// Tell every unit that register `ri` was stored (`software`: through the
 /// bus, else a poke).
-pub(crate) fn notify(units: &mut [BoxedUnit], rf: &mut RegFile, ri: usize, software: bool) {
+pub(crate) fn notify(units: &mut Units, rf: &mut RegFile, ri: usize, software: bool) {
     for u in units {
         u.written(rf, ri, software);
     }

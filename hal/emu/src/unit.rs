@@ -78,6 +78,11 @@ impl<T: Machinery + Clone + 'static> Erased for T {
 /// A unit in the emulator's list.
 pub type BoxedUnit = Box<dyn Machinery>;
 
+/// The emulator's list of units (passed by reference to the register
+/// file's access path: one pointer, read only when a watched register is
+/// stored).
+pub type Units = Vec<BoxedUnit>;
+
 impl Clone for BoxedUnit {
     fn clone(&self) -> Self {
         self.boxed_clone()
