@@ -1035,7 +1035,7 @@ impl Checker {
             self.listed
         );
         assert!(
-            self.skipped.len() > 0 || self.fields >= self.listed_fields,
+            !self.skipped.is_empty() || self.fields >= self.listed_fields,
             "conformance {}: {} fields checked, the listed registers have {}",
             self.project,
             self.fields,
