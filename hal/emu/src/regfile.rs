@@ -593,6 +593,7 @@ impl RegFile {
         self.regs.get(ri).map(|r| (ri, r.base))
     }
 
+    #[inline]
     pub(crate) fn target_name(&self, t: u16) -> Option<&'static str> {
         self.targets.get(usize::from(t)).copied()
     }
