@@ -638,9 +638,10 @@ impl RegFile {
     fn plain_access(&mut self, addr: u64, h: Hot, ri: usize, write: Option<u32>) -> Option<u32> {
         let stored = self.values.get_mut(h.base as usize)?;
         let r = plain_rule(stored, h, write);
-        self.total = self.total.wrapping_add(1);
         if self.tracing {
-            self.record_traced(addr, ri, write, r, None, Outcome::Ok);
+            self.record_traced(addr, ri, write, r);
+        } else {
+            self.total = self.total.wrapping_add(1);
         }
         Some(r)
     }
@@ -869,8 +870,16 @@ impl RegFile {
             self.total = self.total.wrapping_add(1);
             return;
         }
-        let e = self.entry(addr, ri, write, read, target, instance, outcome);
-        self.log(e);
+        self.log(TraceEntry {
+            time: self.now,
+            addr,
+            register: self.regs.get(ri).map(|r| r.info.name),
+            value: u64::from(write.unwrap_or(read)),
+            write: write.is_some(),
+            domain: self.target_name(target),
+            instance,
+            outcome,
+        });
     }
 
     /// Count access `e`, warn when it did not end `Ok`, and trace it when
@@ -897,44 +906,11 @@ impl RegFile {
         }
     }
 
-    /// The fast path's trace entry (its target is the register's).
+    /// The fast path's access, traced (its target is the register's).
     #[inline(never)]
-    fn record_traced(
-        &mut self,
-        addr: u64,
-        ri: usize,
-        write: Option<u32>,
-        read: u32,
-        instance: Option<u32>,
-        outcome: Outcome,
-    ) {
+    fn record_traced(&mut self, addr: u64, ri: usize, write: Option<u32>, read: u32) {
         let target = self.regs.get(ri).map_or(NONE16, |r| r.target);
-        let e = self.entry(addr, ri, write, read, target, instance, outcome);
-        self.trace.push(e);
-    }
-
-    /// The trace entry of an access to register `ri` (`usize::MAX`: none).
-    #[allow(clippy::too_many_arguments)]
-    fn entry(
-        &self,
-        addr: u64,
-        ri: usize,
-        write: Option<u32>,
-        read: u32,
-        target: u16,
-        instance: Option<u32>,
-        outcome: Outcome,
-    ) -> TraceEntry {
-        TraceEntry {
-            time: self.now,
-            addr,
-            register: self.regs.get(ri).map(|r| r.info.name),
-            value: u64::from(write.unwrap_or(read)),
-            write: write.is_some(),
-            domain: self.target_name(target),
-            instance,
-            outcome,
-        }
+        self.record(addr, ri, write, read, target, None, Outcome::Ok);
     }
 
     /// Side effects of a change of register `ri`'s stored value.
