@@ -472,12 +472,7 @@ fn p4_determinism_and_bulk_equals_stepwise() {
         set_cccr(&mut emu, 14, &[("cascade", 1)]);
         emu
     };
-    let mut bulk = setup();
-    bulk.advance(3000);
-    let mut step = setup();
-    for _ in 0..3000 {
-        step.advance(1);
-    }
+    let (mut bulk, mut step) = bulk_and_step(setup, 3000);
     for n in 0..18 {
         assert_eq!(count(&mut bulk, n), count(&mut step, n), "counter {n}");
     }
@@ -782,12 +777,7 @@ fn r2_determinism_and_bulk_equals_stepwise() {
         set_ctl(&mut emu, 3, &[("en", 1)]);
         emu
     };
-    let mut bulk = setup();
-    bulk.advance(2000);
-    let mut step = setup();
-    for _ in 0..2000 {
-        step.advance(1);
-    }
+    let (mut bulk, mut step) = bulk_and_step(setup, 2000);
     for n in 0..4 {
         assert_eq!(ctr(&mut bulk, n), ctr(&mut step, n), "counter {n}");
     }
@@ -895,4 +885,16 @@ fn random_ops_never_panic_and_are_deterministic() {
         e.advance(1000);
         assert!(e.unit::<P4Unit>().interrupts().is_empty());
     }
+}
+
+/// Two emulators from `setup`: one advanced `ticks` at once, one tick by
+/// tick (the bulk path and the stepped path must agree).
+fn bulk_and_step(setup: impl Fn() -> Emulator, ticks: u64) -> (Emulator, Emulator) {
+    let mut bulk = setup();
+    bulk.advance(ticks);
+    let mut step = setup();
+    for _ in 0..ticks {
+        step.advance(1);
+    }
+    (bulk, step)
 }

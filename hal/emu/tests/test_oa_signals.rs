@@ -102,12 +102,7 @@ fn sample(emu: &mut Emulator, ticks: u64) -> Vec<u8> {
     let p = emu.project();
     let [control, format, timer, head, buffer, tail] = oa_names(p);
     let ptr = BASE >> 6;
-    let fmt = p
-        .formats
-        .iter()
-        .find(|f| f.name == "A32U40_A4U32_B8_C8")
-        .expect("format")
-        .select;
+    let fmt = a32u40_select(p);
     let w = |emu: &mut Emulator, name: &str, fields: &[(&str, u64)]| {
         emu.write32(reg(p, name).address, val(p, name, fields));
     };
@@ -485,12 +480,7 @@ fn test_oa_counts_run_on_across_the_gpu_clock_wrap() {
         write_all(&mut emu, &set_writes(file, "TestOa"), true);
         assert!(emu.unit::<NoaMux>().test_signals_routed());
         let [control, format, ..] = oa_names(p);
-        let fmt = p
-            .formats
-            .iter()
-            .find(|f| f.name == "A32U40_A4U32_B8_C8")
-            .expect("format")
-            .select;
+        let fmt = a32u40_select(p);
         emu.write32(
             reg(p, control).address,
             val(p, control, &[(format, fmt), ("counter_enable", 1)]),
@@ -538,4 +528,13 @@ fn test_oa_counts_run_on_across_the_gpu_clock_wrap() {
             }
         }
     }
+}
+
+/// The select code of `p`'s A32U40_A4U32_B8_C8 report format (B0..B7).
+fn a32u40_select(p: &ProjectInfo) -> u64 {
+    p.formats
+        .iter()
+        .find(|f| f.name == "A32U40_A4U32_B8_C8")
+        .expect("format")
+        .select
 }
