@@ -884,6 +884,7 @@ impl RegFile {
 
     /// Count access `e`, warn when it did not end `Ok`, and trace it when
     /// tracing.
+    #[inline]
     fn log(&mut self, e: TraceEntry) {
         self.total = self.total.wrapping_add(1);
         if e.outcome != Outcome::Ok {
