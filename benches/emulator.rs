@@ -24,7 +24,7 @@
 mod benches {
     use divan::counter::ItemsCount;
     use divan::{black_box, Bencher};
-    use perfregs::emu::{Emulator, Sku};
+    use perfregs::emu::{Emulator, OaUnit, Sku};
     use perfregs::hal::meta::MapRow;
     use perfregs::hal::{hsw, tgl, Bus, Mmio};
 
@@ -50,7 +50,7 @@ mod benches {
         assert!(emu.awake::<perfregs::hal::hsw::domains::Render>());
         emu.set_tracing(tracing);
         emu.take_trace();
-        emu.disable_oa();
+        emu.unit_mut::<OaUnit>().disable();
         emu
     }
 
@@ -103,7 +103,7 @@ mod benches {
         let mut emu = awake_hsw(false);
         let mut mem = vec![0u32; (addr / 4) as usize + 1];
         assert_eq!(rounds(&mut emu, addr), rounds_vec(&mut mem, addr));
-        assert_eq!(emu.peek(addr), Some(u64::from(mem[(addr / 4) as usize])));
+        assert_eq!(emu.peek(addr, 0), Some(u64::from(mem[(addr / 4) as usize])));
         let emu = Emulator::new(&tgl::PROJECT, Sku::default());
         for a in addresses() {
             assert_eq!(emu.row_domain_of(a), search(tgl::PROJECT.map, a), "{a:#x}");

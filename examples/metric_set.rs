@@ -16,7 +16,7 @@
 //!
 //! Run: `cargo run --example metric_set`.
 
-use perfregs::emu::{Emulator, OaConfig, Sku};
+use perfregs::emu::{Emulator, OaConfig, OaUnit, Sku};
 use perfregs::hal::bdw::enums::{BufferSize, MemorySelect, ReportFormat};
 use perfregs::hal::bdw::reports::A32u40A4u32B8C8;
 use perfregs::hal::{bdw, reports_between, Bits, Device, ReportDelta};
@@ -54,11 +54,11 @@ fn run() -> Result<(), String> {
         gpu_timestamp_frequency: TIMESTAMP_HZ,
         query_mode: 0,
     };
-    let gpu = Device::<perfregs::hal::Bdw, _>::new(Emulator::with_oa(
-        &bdw::PROJECT,
-        Sku::default(),
-        config,
-    ));
+    let gpu = Device::<perfregs::hal::Bdw, _>::new(
+        Emulator::builder(&bdw::PROJECT, Sku::default())
+            .with::<OaUnit>(config)
+            .build(),
+    );
     // Every GT register of Broadwell is in the one render domain.
     let rw = gpu
         .forcewake::<bdw::domains::Render>()
@@ -96,7 +96,7 @@ fn run() -> Result<(), String> {
 
     let tail = gpu.read(bdw::OATAILPTR, &rw).tail_pointer().get() << 6;
     let used = usize::try_from(tail.saturating_sub(BASE)).map_err(|e| e.to_string())?;
-    let buffer = gpu.with_bus(|e| e.gpu_mem(BASE, used));
+    let buffer = gpu.with_bus(|e| e.gpu_mem().read(BASE, used));
     let reports: Vec<_> = reports_between::<A32u40A4u32B8C8>(&buffer, 0, buffer.len()).collect();
     println!("{} reports", reports.len());
 

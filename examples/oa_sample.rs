@@ -7,7 +7,7 @@
 //! `-- --project bdw` / `-- --project tgl` (A32u40_A4u32_B8_C8, 40-bit A counters).
 
 use perfregs::bits;
-use perfregs::emu::{Emulator, OaConfig, Sku, Workload};
+use perfregs::emu::{Emulator, OaConfig, OaUnit, Sku, Workload};
 use perfregs::hal::enums::CecCompareFunction;
 use perfregs::hal::meta::ProjectInfo;
 use perfregs::hal::{bdw, hsw, tgl, Bits, Device, ReportDelta, ReportFormat};
@@ -50,8 +50,10 @@ fn main() {
 }
 
 fn emulator(project: &'static ProjectInfo) -> Emulator {
-    let mut e = Emulator::with_oa(project, Sku::default(), OaConfig::default());
-    e.oa_mut().set_workload(workload());
+    let mut e = Emulator::builder(project, Sku::default())
+        .with::<OaUnit>(OaConfig::default())
+        .build();
+    e.unit_mut::<OaUnit>().set_workload(workload());
     e
 }
 
@@ -90,7 +92,7 @@ fn run_hsw() -> Result<(), String> {
     let status = gpu.read(hsw::OASTATUS1, &rw);
     println!("hsw: {status:?}");
     let used = tail.saturating_sub(BASE) as usize;
-    let buffer = gpu.with_bus(|e| e.gpu_mem(BASE, used));
+    let buffer = gpu.with_bus(|e| e.gpu_mem().read(BASE, used));
     print_reports::<hsw::reports::A45B8C8>(&hsw::PROJECT, &buffer);
     // Consumed: move the head up to the tail.
     gpu.write(hsw::OASTATUS2, &rw, |w| {
@@ -139,7 +141,7 @@ fn run_bdw() -> Result<(), String> {
     let tail = gpu.read(bdw::OATAILPTR, &rw).tail_pointer().get() << 6;
     println!("bdw: {:?}", gpu.read(bdw::OASTATUS, &rw));
     let used = tail.saturating_sub(BASE) as usize;
-    let buffer = gpu.with_bus(|e| e.gpu_mem(BASE, used));
+    let buffer = gpu.with_bus(|e| e.gpu_mem().read(BASE, used));
     print_reports::<bdw::reports::A32u40A4u32B8C8>(&bdw::PROJECT, &buffer);
     // What the emulated hardware did wrong without telling.
     let n = gpu.with_bus(|e| e.print_warnings());
@@ -184,7 +186,7 @@ fn run_tgl() -> Result<(), String> {
     let tail = gpu.read(tgl::OAG_OATAILPTR, &gt).tail_pointer().get() << 6;
     println!("tgl: {:?}", gpu.read(tgl::OAG_OASTATUS, &gt));
     let used = tail.saturating_sub(BASE) as usize;
-    let buffer = gpu.with_bus(|e| e.gpu_mem(BASE, used));
+    let buffer = gpu.with_bus(|e| e.gpu_mem().read(BASE, used));
     print_reports::<tgl::reports::A32u40A4u32B8C8>(&tgl::PROJECT, &buffer);
     // What the emulated hardware did wrong without telling.
     let n = gpu.with_bus(|e| e.print_warnings());

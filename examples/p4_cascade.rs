@@ -5,17 +5,17 @@
 //!
 //! Run: `cargo run --example p4_cascade`
 
-use perfregs::emu::{CpuEvents, Emulator, Sku};
+use perfregs::emu::{CpuEvents, Emulator, P4Unit, Sku};
 use perfregs::hal::{p4, Device, P4Counter, P4};
 
 fn main() {
     // One event A (for X) and one event B (for Y) per tick.
     let events = CpuEvents::new().rate(0, 1).rate(2, 1);
-    let cpu = Device::<P4, _>::new(Emulator::with_p4_events(
-        &p4::PROJECT,
-        Sku::default(),
-        events,
-    ));
+    let cpu = Device::<P4, _>::new(
+        Emulator::builder(&p4::PROJECT, Sku::default())
+            .with::<P4Unit>(events)
+            .build(),
+    );
     let (x, y) = (P4Counter::<0>, P4Counter::<2>);
     cpu.preset(x, -200);
     cpu.preset(y, -400);

@@ -6,14 +6,16 @@
 //!
 //! Run: `cargo run --example r2pcie_freeze`
 
-use perfregs::emu::{Emulator, Sku, UncoreConfig, UncoreEvents};
+use perfregs::emu::{Emulator, Sku, UncoreConfig, UncoreEvents, UncoreUnit};
 use perfregs::hal::{ivt, AlwaysAwake, Bits, Device, Ivt};
 
 const N: u64 = 1000;
 
 fn main() {
-    let mut emu = Emulator::with_uncore(&ivt::PROJECT, Sku::default(), UncoreConfig::default());
-    emu.uncore_mut()
+    let mut emu = Emulator::builder(&ivt::PROJECT, Sku::default())
+        .with::<UncoreUnit>(UncoreConfig::default())
+        .build();
+    emu.unit_mut::<UncoreUnit>()
         .set_events(UncoreEvents::new().per_cycle(0, 1u64));
     let dev = Device::<Ivt, _>::new(emu);
     let on = &AlwaysAwake;

@@ -2,17 +2,17 @@
 //! example and R2PCIe freeze-on-overflow.
 #![cfg(feature = "emu")]
 
-use perfregs::emu::{CpuEvents, Emulator, Sku, UncoreConfig, UncoreEvents};
+use perfregs::emu::{CpuEvents, Emulator, P4Unit, Sku, UncoreConfig, UncoreEvents, UncoreUnit};
 use perfregs::hal::{ivt, p4, AlwaysAwake, Bits, Device, Ivt, P4Counter, P4};
 
 #[test]
 fn sdm_cascade_example() {
     let events = CpuEvents::new().rate(0, 1).rate(2, 1);
-    let cpu = Device::<P4, _>::new(Emulator::with_p4_events(
-        &p4::PROJECT,
-        Sku::default(),
-        events,
-    ));
+    let cpu = Device::<P4, _>::new(
+        Emulator::builder(&p4::PROJECT, Sku::default())
+            .with::<P4Unit>(events)
+            .build(),
+    );
     let (x, y) = (P4Counter::<0>, P4Counter::<2>);
     cpu.preset(x, -200);
     cpu.preset(y, -400);
@@ -45,8 +45,10 @@ fn sdm_cascade_example() {
 #[test]
 fn r2pcie_freezes_after_n_events_and_counts_meanwhile() {
     let delay = UncoreConfig::default().freeze_delay;
-    let mut emu = Emulator::with_uncore(&ivt::PROJECT, Sku::default(), UncoreConfig::default());
-    emu.uncore_mut()
+    let mut emu = Emulator::builder(&ivt::PROJECT, Sku::default())
+        .with::<UncoreUnit>(UncoreConfig::default())
+        .build();
+    emu.unit_mut::<UncoreUnit>()
         .set_events(UncoreEvents::new().per_cycle(0, 1u64));
     let dev = Device::<Ivt, _>::new(emu);
     let on = &AlwaysAwake;

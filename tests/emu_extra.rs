@@ -10,8 +10,9 @@ perfregs::regdefs!(mod extra, "tests/fixtures/extra.yaml");
 
 #[test]
 fn user_registers_join_the_emulated_project() {
-    let emu =
-        Emulator::with_registers(&hsw::PROJECT, Sku::default(), extra::hsw::PROJECT.registers);
+    let emu = Emulator::builder(&hsw::PROJECT, Sku::default())
+        .registers(extra::hsw::PROJECT.registers)
+        .build();
     let gpu = Device::<Hsw, _>::new(emu);
     let rw = gpu
         .forcewake::<hsw::domains::Render>()
@@ -30,8 +31,27 @@ fn user_registers_join_the_emulated_project() {
         );
         assert!(e.warnings().is_empty(), "{:?}", e.warnings());
         assert!(e.trace().iter().all(|t| t.outcome == Outcome::Ok));
-        assert_eq!(e.peek(0x100).map(|v| v & 1), Some(1), "stored");
+        assert_eq!(e.peek(0x100, 0).map(|v| v & 1), Some(1), "stored");
     });
+}
+
+#[test]
+fn the_register_table_and_the_project_list_both_join() {
+    // What the docs say to pass: a `regdefs!` module's register table
+    // (`REGISTERS`, descriptions) or its project's list (`PROJECT.registers`,
+    // references); the same registers either way.
+    let by_table = Emulator::builder(&hsw::PROJECT, Sku::default())
+        .registers(&extra::hsw::REGISTERS)
+        .build();
+    let by_list = Emulator::builder(&hsw::PROJECT, Sku::default())
+        .registers(extra::hsw::PROJECT.registers)
+        .build();
+    assert!(!extra::hsw::REGISTERS.is_empty());
+    for r in &extra::hsw::REGISTERS {
+        let at = |e: &Emulator| e.register_at(r.address).map(|x| x.name);
+        assert_eq!(at(&by_table), Some(r.name));
+        assert_eq!(at(&by_list), Some(r.name));
+    }
 }
 
 #[test]

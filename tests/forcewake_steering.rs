@@ -170,7 +170,7 @@ fn steering_reads_each_instance_and_skips_fused_ones() {
     let sel = gpu.read(tgl::MCR_SELECTOR, &AlwaysAwake);
     assert!(sel.multicast());
     let addr = <tgl::EU_PERF_CNT_CTL0 as Register>::ADDRESS;
-    assert_eq!(gpu.with_bus(|e| e.peek_instance(addr, 2)), Some(0));
+    assert_eq!(gpu.with_bus(|e| e.peek(addr, 2)), Some(0));
     assert!(gpu.try_steering(&gt).is_ok(), "free again");
 }
 

@@ -8,7 +8,7 @@
 //! - For every counter of every shipped set, on these emulated reports, the
 //!   generated function and the run-time interpreter give the same value.
 
-use perfregs::emu::{Emulator, OaConfig, Sku, Workload};
+use perfregs::emu::{Emulator, OaConfig, OaUnit, Sku, Workload};
 use perfregs::hal::{bdw, hsw, tgl, Device, ReportDelta, ReportFormat};
 use perfregs::metrics::rt::program;
 use perfregs::metrics::{DeviceInfo, Sample, SetInfo, Value};
@@ -32,21 +32,23 @@ fn device(project: &str) -> DeviceInfo {
 }
 
 fn emulator(project: &'static perfregs::hal::meta::ProjectInfo) -> Emulator {
-    let mut e = Emulator::with_oa(project, Sku::default(), OaConfig::default());
-    e.oa_mut().set_workload(workload());
+    let mut e = Emulator::builder(project, Sku::default())
+        .with::<OaUnit>(OaConfig::default())
+        .build();
+    e.unit_mut::<OaUnit>().set_workload(workload());
     e
 }
 
 /// Start periodic sampling in format `F` as a driver does, run, and return
 /// the reports (raw bytes, in order); no emulator warning on HSW.
 fn sample<F: ReportFormat>(e: &mut Emulator, set: &SetInfo, reports: u64) -> Vec<Vec<u8>> {
-    e.oa_mut()
+    e.unit_mut::<OaUnit>()
         .start_periodic(BASE, 16 << 20, PERIOD, F::INFO.select)
         .unwrap_or_else(|x| panic!("{}: {x}", set.symbol));
     e.advance(reports * (2 << PERIOD) + 5);
-    let n = e.oa().stats().map_or(0, |s| s.timer_reports) as usize;
+    let n = e.unit::<OaUnit>().stats().map_or(0, |s| s.timer_reports) as usize;
     assert!(n as u64 >= reports, "{}: {n} reports", set.symbol);
-    let mem = e.gpu_mem(BASE, n * F::INFO.size);
+    let mem = e.gpu_mem().read(BASE, n * F::INFO.size);
     mem.chunks_exact(F::INFO.size).map(<[u8]>::to_vec).collect()
 }
 

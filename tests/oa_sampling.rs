@@ -4,7 +4,7 @@
 #![cfg(feature = "emu")]
 
 use perfregs::bits;
-use perfregs::emu::{Emulator, OaConfig, Sku, Workload};
+use perfregs::emu::{Emulator, OaConfig, OaUnit, Sku, Workload};
 use perfregs::hal::enums::{
     BufferSizeHsw, CecCompareFunction, CecSelect, ReportFormatHsw, TimerEnable,
 };
@@ -15,8 +15,10 @@ const CLOCKS_PER_TICK: u64 = 8;
 
 fn sample(period_exponent: u64, ticks: u64, cec0: (CecCompareFunction, u64)) -> Vec<Vec<u8>> {
     let cfg = OaConfig::default().with_gpu_clocks_per_tick(CLOCKS_PER_TICK);
-    let mut emu = Emulator::with_oa(&hsw::PROJECT, Sku::default(), cfg);
-    emu.oa_mut()
+    let mut emu = Emulator::builder(&hsw::PROJECT, Sku::default())
+        .with::<OaUnit>(cfg)
+        .build();
+    emu.unit_mut::<OaUnit>()
         .set_workload(Workload::new().rate(0, 5).rate(44, 2));
     let gpu = Device::<Hsw, _>::new(emu);
     let rw = gpu
@@ -45,7 +47,7 @@ fn sample(period_exponent: u64, ticks: u64, cec0: (CecCompareFunction, u64)) -> 
     gpu.with_bus(|e| e.advance(ticks));
     let tail = gpu.read(hsw::OASTATUS1, &rw).tail_pointer().get() << 6;
     let used = (tail - BASE) as usize;
-    let mem = gpu.with_bus(|e| e.gpu_mem(BASE, used));
+    let mem = gpu.with_bus(|e| e.gpu_mem().read(BASE, used));
     reports_between::<hsw::reports::A45B8C8>(&mem, 0, mem.len())
         .map(|r| r.bytes().to_vec())
         .collect()

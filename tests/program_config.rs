@@ -1,17 +1,17 @@
 //! `Device::program`: configuration lists (metric-set programming) checked
 //! against the descriptions before anything is written.
 
-use perfregs::emu::{Emulator, OaConfig, Sku};
+use perfregs::emu::{Emulator, OaConfig, OaUnit, Sku};
 use perfregs::hal::config::ProgramError;
 use perfregs::hal::{bdw, hsw, tgl, Device};
 use perfregs::metrics::DeviceInfo;
 
 fn bdw_gpu() -> Device<perfregs::hal::Bdw, Emulator> {
-    Device::new(Emulator::with_oa(
-        &bdw::PROJECT,
-        Sku::default(),
-        OaConfig::default(),
-    ))
+    Device::new(
+        Emulator::builder(&bdw::PROJECT, Sku::default())
+            .with::<OaUnit>(OaConfig::default())
+            .build(),
+    )
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn a_missing_domain_is_refused_and_nothing_is_written() {
         }
     );
     assert!(err.to_string().contains("SCEC0_0"), "{err}");
-    let cec0 = gpu.with_bus(|e| e.peek(0xD940));
+    let cec0 = gpu.with_bus(|e| e.peek(0xD940, 0));
     assert_eq!(cec0, Some(0), "the first write was not made either");
 }
 
@@ -147,6 +147,10 @@ fn bad_writes_are_refused_with_their_index() {
     for (writes, want) in cases {
         assert_eq!(gpu.program(writes, &[&rw]), Err(want));
     }
-    assert_eq!(gpu.with_bus(|e| e.peek(0x2744)), Some(0), "nothing written");
+    assert_eq!(
+        gpu.with_bus(|e| e.peek(0x2744, 0)),
+        Some(0),
+        "nothing written"
+    );
     assert_eq!(gpu.program(&[(0x20CC, 0x0001_0001)], &[&rw]), Ok(1));
 }

@@ -896,11 +896,9 @@ fn bdw_test_oa_buffer() -> Vec<u8> {
         .iter()
         .find(|s| s.symbol_name == "TestOa")
         .expect("TestOa");
-    let mut emu = perfregs_emu::Emulator::with_oa(
-        p,
-        perfregs_emu::Sku::default(),
-        perfregs_emu::OaConfig::default(),
-    );
+    let mut emu = perfregs_emu::Emulator::builder(p, perfregs_emu::Sku::default())
+        .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
+        .build();
     for d in p.domains {
         if let Some(req) = d.request.and_then(|n| p.register(n)) {
             emu.write32(req.address, 0x0001_0001);
@@ -950,10 +948,10 @@ fn bdw_test_oa_buffer() -> Vec<u8> {
     let t = tail
         .field("tail_pointer")
         .expect("tail_pointer")
-        .extract(emu.peek(tail.address).expect("tail"));
+        .extract(emu.peek(tail.address, 0).expect("tail"));
     let used = ((t << 6) - BASE) as usize;
     assert!(emu.warnings().is_empty(), "{:?}", emu.warnings());
-    emu.gpu_mem(BASE, used)
+    emu.gpu_mem().read(BASE, used)
 }
 
 #[test]

@@ -73,7 +73,7 @@ pub struct Options {
     /// Name of the generated module.
     pub module: String,
     /// The registers are extra ones (not the HAL's own): the emulator is built
-    /// with them (`Emulator::with_registers`), and only they are checked.
+    /// with them (`Builder::registers`), and only they are checked.
     pub extra: bool,
 }
 

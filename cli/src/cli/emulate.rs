@@ -132,7 +132,9 @@ pub fn run(
             _ => return Err(format!("`{op}`: unknown step `{verb}`")),
         });
     }
-    let mut emu = Emulator::with_registers(project, Sku::default(), &extra);
+    let mut emu = Emulator::builder(project, Sku::default())
+        .registers(&extra)
+        .build();
     for op in script {
         match op {
             Op::Read(a) => {

@@ -799,11 +799,9 @@ fn run(
 pub const NO_WORKLOAD: &str = "workload: none scripted (the emulator runs no shader work): counters of shader events stay 0; clocks, timestamps and what the set's programming derives from them count";
 
 fn emulator(p: &'static ProjectInfo) -> perfregs_emu::Emulator {
-    perfregs_emu::Emulator::with_oa(
-        p,
-        perfregs_emu::Sku::default(),
-        perfregs_emu::OaConfig::default(),
-    )
+    perfregs_emu::Emulator::builder(p, perfregs_emu::Sku::default())
+        .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
+        .build()
 }
 
 /// Ticks to run for `pairs` report pairs (the first report comes within one
@@ -814,7 +812,7 @@ fn run_ticks(pairs: usize) -> u64 {
 
 fn warnings(e: &perfregs_emu::Emulator) -> Vec<String> {
     let mut w: Vec<String> = e.warnings().iter().map(ToString::to_string).collect();
-    let dropped = e.warnings_dropped();
+    let dropped = e.counts().warnings_dropped;
     if dropped > 0 {
         w.push(format!("({dropped} more warnings dropped)"));
     }
@@ -822,19 +820,19 @@ fn warnings(e: &perfregs_emu::Emulator) -> Vec<String> {
 }
 
 /// Write the set's programming, start periodic sampling of format `F` as a
-/// driver does (`OaUnit::start_periodic`), run, and decode the buffer.
+/// driver does (`start_periodic` of the OA unit), run, and decode the buffer.
 fn sample_emulator<F: ReportFormat>(
     e: &mut perfregs_emu::Emulator,
     program: &[(u64, u32)],
     pairs: usize,
 ) -> Result<Emulated, String> {
     program.iter().for_each(|&(a, v)| e.write32(a, v));
-    e.oa_mut()
+    e.unit_mut::<perfregs_emu::OaUnit>()
         .start_periodic(BASE, BUFFER_SIZE, PERIOD_EXPONENT, F::INFO.select)
         .map_err(|x| x.to_string())?;
     e.advance(run_ticks(pairs));
     let reports = e
-        .oa()
+        .unit::<perfregs_emu::OaUnit>()
         .stats()
         .map_or(0, |s| s.timer_reports + s.context_reports);
     let used = usize::try_from(reports)
@@ -842,7 +840,7 @@ fn sample_emulator<F: ReportFormat>(
         .and_then(|n| n.checked_mul(F::INFO.size))
         .filter(|&n| n as u64 <= BUFFER_SIZE)
         .ok_or("the run filled the OA buffer")?;
-    let buf = e.gpu_mem(BASE, used);
+    let buf = e.gpu_mem().read(BASE, used);
     Ok(Emulated {
         format: F::INFO.name,
         samples: samples::<F>(&buf, pairs),

@@ -17,9 +17,12 @@ const CHUNK: usize = 1 << CHUNK_BITS;
 /// Chunks covering [`GpuMem::LIMIT`].
 const CHUNKS: usize = 1 << (32 - CHUNK_BITS);
 
-/// Sparse graphics memory: 64 KiB chunks allocated on first write.
+/// Emulated graphics memory (GGTT, [`Emulator::gpu_mem`](crate::Emulator::gpu_mem)):
+/// a sparse byte store of 64 KiB chunks allocated on first write, zeros
+/// where unwritten; bytes at or above 4 GiB ([`GpuMem::LIMIT`]) read 0 and
+/// are dropped when written. PPGTT is not modelled.
 #[derive(Clone, Default)]
-pub(crate) struct GpuMem {
+pub struct GpuMem {
     /// Empty until the first write, then [`CHUNKS`] entries.
     chunks: Vec<Option<Box<[u8]>>>,
     /// Chunks allocated.
@@ -36,11 +39,11 @@ impl core::fmt::Debug for GpuMem {
 
 impl GpuMem {
     /// First address outside the modelled GGTT (4 GiB).
-    pub(crate) const LIMIT: u64 = 1 << 32;
+    pub const LIMIT: u64 = 1 << 32;
 
     /// Copy `out.len()` bytes from `addr` into `out` (zeros where nothing
     /// was written or the address is at or above [`GpuMem::LIMIT`]).
-    pub(crate) fn read_into(&self, addr: u64, out: &mut [u8]) {
+    pub fn read_into(&self, addr: u64, out: &mut [u8]) {
         let mut done = 0usize;
         while done < out.len() {
             let a = addr.checked_add(done as u64);
@@ -74,7 +77,7 @@ impl GpuMem {
 
     /// Write `data` at `addr`; bytes at or above [`GpuMem::LIMIT`] are
     /// dropped. Returns how many bytes were stored.
-    pub(crate) fn write(&mut self, addr: u64, data: &[u8]) -> usize {
+    pub fn write(&mut self, addr: u64, data: &[u8]) -> usize {
         let mut done = 0usize;
         let mut stored = 0usize;
         while done < data.len() {
@@ -95,8 +98,20 @@ impl GpuMem {
         stored
     }
 
+    /// `len` bytes from `addr` (as [`GpuMem::read_into`], allocating).
+    pub fn read(&self, addr: u64, len: usize) -> Vec<u8> {
+        let mut v = std::vec![0u8; len];
+        self.read_into(addr, &mut v);
+        v
+    }
+
+    /// Bytes allocated so far (64 KiB chunks, on first write).
+    pub fn allocated(&self) -> usize {
+        self.allocated_chunks().saturating_mul(CHUNK)
+    }
+
     /// Chunks allocated so far (64 KiB each).
-    pub(crate) fn allocated_chunks(&self) -> usize {
+    fn allocated_chunks(&self) -> usize {
         self.allocated
     }
 

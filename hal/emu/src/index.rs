@@ -220,6 +220,7 @@ impl AddressIndex {
     }
 
     /// Bytes of memory held by the index (for documentation and tests).
+    #[cfg(test)]
     pub(crate) fn footprint(&self) -> usize {
         self.pages.len() * core::mem::size_of::<PageEntry>()
             + self.slot_pages.len() * 4

@@ -7,13 +7,14 @@
 //! time ([`bind`]).
 //!
 //! ```
-//! use perfregs_emu::{Emulator, Outcome, Sku};
+//! use perfregs_emu::{Emulator, OaUnit, Outcome, Sku};
 //! use hal::{hsw, Bus, Mmio, Register};
 //!
 //! let oacontrol = <hsw::OACONTROL as Register>::ADDRESS;
 //! let request = <hsw::FORCEWAKE_MT as Register>::ADDRESS;
-//! let mut emu = Emulator::new(&hsw::PROJECT, Sku::default());
-//! emu.disable_oa(); // the register file alone
+//! let mut emu = Emulator::builder(&hsw::PROJECT, Sku::default())
+//!     .without::<OaUnit>() // the register file alone
+//!     .build();
 //!
 //! assert_eq!(emu.read32(oacontrol), 0); // render is asleep: terminated
 //! assert_eq!(emu.trace()[0].outcome, Outcome::Terminated);
@@ -53,7 +54,7 @@
 //!   writes ([`Outcome::Unclaimed`]), unless its force-wake table row names a
 //!   sleeping domain ([`Outcome::Terminated`]). An aligned dword inside an
 //!   opaque range ([`ProjectInfo::opaque`], or extra ones given to
-//!   [`Emulator::with_descriptions`]) is plain 32-bit storage instead (reset
+//!   [`Builder::opaque`]) is plain 32-bit storage instead (reset
 //!   0, every bit kept, traced under the range's name), terminated while the
 //!   range's wake domain sleeps.
 //! - **Force-wake.** For each [`DomainInfo`] with a request and an ack
@@ -90,21 +91,23 @@
 //!
 //! [`Emulator::new`] turns on a model of the OA unit and the CEC B counters
 //! (PRM 000 for SNB..HSW, 001 for BDW, 003 for TGL's OAG unit) on every
-//! project whose bindings have an OA unit; [`Emulator::disable_oa`] turns it
+//! project whose bindings have an OA unit; [`UnitMut::disable`] (`emu.unit_mut::<OaUnit>().disable()`) turns it
 //! off, so the register file behaves exactly as described above (only
-//! force-wake acks change with time). [`Emulator::with_oa`] /
-//! [`Emulator::enable_oa`] set its configuration. The registers, fields,
+//! force-wake acks change with time). [`UnitMut::enable`] /
+//! [`Builder::with`] set its configuration. The registers, fields,
 //! table cells and buffer sizes it uses come from the generated bindings
 //! ([`bind`], from `bindings.yaml`, checked against the descriptions at
 //! build time): nothing is looked up by name at run time, and a project
 //! without an OA unit (IVT, P4) has none.
 //!
 //! ```
-//! use perfregs_emu::{Emulator, OaConfig, Sku, Workload};
+//! use perfregs_emu::{Emulator, OaConfig, OaUnit, Sku, Workload};
 //! use hal::hsw;
 //!
 //! let p = &hsw::PROJECT;
-//! let mut emu = Emulator::with_oa(p, Sku::default(), OaConfig::default());
+//! let mut emu = Emulator::builder(p, Sku::default())
+//!     .with::<OaUnit>(OaConfig::default())
+//!     .build();
 //! emu.write32(p.register("FORCEWAKE_MT").unwrap().address, 0x0001_0001);
 //! emu.advance(Sku::DEFAULT_WAKE_LATENCY);
 //! // A register value from named fields, positions from the metadata.
@@ -120,7 +123,7 @@
 //! set(&mut emu, "OASTATUS2", &[("head_pointer", base >> 6)]);
 //! set(&mut emu, "OABUFFER", &[("report_buffer_offset", base >> 6)]);
 //! set(&mut emu, "OASTATUS1", &[("tail_pointer", base >> 6)]);
-//! emu.oa_mut().set_workload(Workload::new().rate(0, 5));
+//! emu.unit_mut::<OaUnit>().set_workload(Workload::new().rate(0, 5));
 //! set(&mut emu, "OACONTROL", &[
 //!     ("counter_enable", 1),
 //!     ("counter_select", 5), // A45_B8_C8, 256 bytes
@@ -128,15 +131,15 @@
 //!     ("timer_period", 3), // every 16 ticks, at ticks 8 + 16k
 //! ]);
 //! emu.advance(100); // ticks 4..=103: reports at 8, 24, 40, 56, 72, 88
-//! assert_eq!(emu.oa().stats().unwrap().timer_reports, 6);
-//! let format = emu.oa().format().unwrap();
-//! let report = emu.gpu_mem(base, format.size);
+//! assert_eq!(emu.unit::<OaUnit>().stats().unwrap().timer_reports, 6);
+//! let format = emu.unit::<OaUnit>().format().unwrap();
+//! let report = emu.gpu_mem().read(base, format.size);
 //! assert_eq!(format.counter("TIME_STAMP").unwrap().read(&report), Some(8));
 //! assert_eq!(format.counter("A0").unwrap().read(&report), Some(5 * (8 - 3)));
 //! ```
 //!
 //! - **Graphics memory.** A sparse GGTT byte store ([`Emulator::gpu_mem`],
-//!   [`Emulator::gpu_mem_read_into`], [`Emulator::gpu_mem_write`]; available
+//!   [`GpuMem::read_into`], [`GpuMem::write`]; available
 //!   with the model off too): 64 KiB chunks allocated on first write, zeros
 //!   where unwritten, 4 GiB; bytes at or above 4 GiB are dropped (warning
 //!   [`OaWarningKind::OutsideGgtt`] for reports). PPGTT is not modelled.
@@ -148,7 +151,7 @@
 //! - **Counters.** A: as many as the project's layouts carry (HSW A0..A44,
 //!   32-bit; BDW/TGL A0..A31 40-bit and A32..A35 32-bit: each counter is as
 //!   wide as its widest layout slot), fed by a scripted [`Workload`]
-//!   (events per tick, [`OaUnit::set_workload`](crate::OaUnit::set_workload)). B0..B7 (32-bit) from
+//!   (events per tick, [`OaUnit`'s `set_workload`](crate::UnitMut::set_workload)). B0..B7 (32-bit) from
 //!   the CEC logic, one evaluation per GPU clock (see [`NoaSource`] for
 //!   the compare semantics, the NOA source, the Boolean stage and the bulk
 //!   evaluation; "NOA mux" below for what feeds the Boolean stage). C: no
@@ -158,7 +161,7 @@
 //!   while the OA counter enable is set (`counter_enable` of
 //!   `OACONTROL` / `OAG_OACONTROL`) and, when `specific_context_enable` is
 //!   set (HSW, BDW; TGL's OAG has none), the active context
-//!   ([`OaUnit::set_context`](crate::OaUnit::set_context)) matches the selected one: HSW compares
+//!   ([`OaUnit`'s `set_context`](crate::UnitMut::set_context)) matches the selected one: HSW compares
 //!   `OACONTROL.select_context_id` (bits 31:12) with the same bits of the
 //!   context id (drivers program the context's address there); BDW
 //!   compares `OACTXID` with all 32 bits. No context: no counting. A
@@ -243,22 +246,22 @@
 //!   buffer-overflow, even in disable-overrun mode. Head writes alone
 //!   (consuming reports) and tail-register writes alone (clearing HSW
 //!   status bits) do not disturb an in-order state. Each violation is
-//!   recorded in [`OaUnit::warnings`](crate::OaUnit::warnings) (a report written while the tail
+//!   recorded in [`OaUnit`'s `warnings`](crate::UnitRef::warnings) (a report written while the tail
 //!   write is missing is recorded once); the access trace keeps one entry
 //!   per access, so warnings are not trace entries.
-//! - **Context switches.** [`OaUnit::set_context`](crate::OaUnit::set_context) /
-//!   [`OaUnit::clear_context`](crate::OaUnit::clear_context) change the active context. On projects
+//! - **Context switches.** [`OaUnit`'s `set_context`](crate::UnitMut::set_context) /
+//!   [`OaUnit`'s `clear_context`](crate::UnitMut::clear_context) change the active context. On projects
 //!   with a context-switch report reason (BDW, TGL; PRM 001/003 "Context
 //!   Switch Triggered Reports") and with the counter enable set and
 //!   `OA_DEBUG.disable_ctx_switch_reports` clear, a change writes a report
 //!   into the OA buffer at the current tick, carrying the new context's id
 //!   (the context being loaded).
-//! - **MI_REPORT_PERF_COUNT** ([`OaUnit::mi_report_perf_count`](crate::OaUnit::mi_report_perf_count)): one
+//! - **MI_REPORT_PERF_COUNT** ([`OaUnit`'s `mi_report_perf_count`](crate::UnitMut::mi_report_perf_count)): one
 //!   report of the current format at the given address (bits 5:0 ignored),
 //!   RPT_ID = the command's report id (the whole dword: "RPT_ID is always
 //!   stored in the lowest addressed DWORD"), counters as they are (enabled
 //!   or not); the tail does not move; PPGTT writes nothing visible.
-//!   [`OaUnit::execute_mi_rpc`](crate::OaUnit::execute_mi_rpc) takes the
+//!   [`OaUnit`'s `execute_mi_rpc`](crate::UnitMut::execute_mi_rpc) takes the
 //!   command's dwords instead, decoded with the project's description of
 //!   the command (`regdefs/oa_commands.yaml`, bound in `bindings.yaml`):
 //!   dwords that are not the command (opcode, command type, length) are an
@@ -307,7 +310,7 @@
 //! every write of the project's `noa_test_signal_routing` table (the mux
 //! writes of IGT's TestOa configuration: all of them on BDW, those GT1 and
 //! GT2 share on TGL) is the latest under its key
-//! ([`Emulator::noa_test_signals_routed`]). Writing the TestOa list alone
+//! ([`UnitRef::<NoaMux>::test_signals_routed`](UnitRef::test_signals_routed)). Writing the TestOa list alone
 //! then gives IGT's TestOa expectations (B3 = clock/2, B4 = B5 = clock/3,
 //! B6 = clock/6, B7 = 2 x clock/3). Otherwise a CEC comparison that reads
 //! the Boolean stage counts nothing and the OA model records
@@ -334,8 +337,7 @@
 //! and fields come from the generated bindings ([`bind`]); a project
 //! without them gets a model that does nothing.
 //!
-//! **Pentium 4** ([`Emulator::with_p4_events`] /
-//! [`Emulator::enable_p4_events`], PRM 002, Intel SDM Vol 3B):
+//! **Pentium 4** (`emu.unit_mut::<P4Unit>().enable(events)`, PRM 002, Intel SDM Vol 3B):
 //! `P4_COUNTERn` (the 40-bit `count` field) and `P4_CCCRn` (`enable`,
 //! `cascade`, `ovf`, `ovf_pmi`, `force_ovf`, `compare`, `complement`,
 //! `threshold`, `edge`), n = 0..17; cascade sources from the project's
@@ -369,13 +371,13 @@
 //!   and a pair not in the table (16 from 12, 14 from 16, 0 from 4, ...)
 //!   never starts. Chains (12 -> 14 -> 16) resolve within one tick.
 //! - *PMI.* An overflow with `ovf_pmi` set makes the interrupt pending; it
-//!   is raised ([`P4Unit::interrupts`](crate::P4Unit::interrupts), tick and counter) at the next
+//!   is raised ([`P4Unit`'s `interrupts`](crate::UnitRef::interrupts), tick and counter) at the next
 //!   event the counter counts (SDM: "on the next event after the
 //!   overflow"): in the same tick when the overflow was not its last event
 //!   of the tick, else in the first later tick in which it counts. At most
 //!   one interrupt per counter per tick; `ovf_pmi_t1` is ignored; the list
 //!   keeps [`CPU_INTERRUPT_CAP`] entries, then counts
-//!   ([`P4Unit::interrupts_dropped`](crate::P4Unit::interrupts_dropped)).
+//!   ([`P4Unit`'s `interrupts_dropped`](crate::UnitRef::interrupts_dropped)).
 //! - *Threshold.* With `compare` = 1 a counter adds at most 1 per tick: when
 //!   its event count of the tick (the events it could count: from its start
 //!   round for a counter started in that tick) is > `threshold`
@@ -387,8 +389,7 @@
 //!   to the next overflow; ticks with overflows (FORCE_OVF) are stepped one
 //!   by one.
 //!
-//! **R2PCIe and UBox** ([`Emulator::with_uncore`] /
-//! [`Emulator::enable_uncore`], [`UncoreUnit::set_events`](crate::UncoreUnit::set_events); PRM 004,
+//! **R2PCIe and UBox** (`emu.unit_mut::<UncoreUnit>().enable(cfg)`, [`UnitMut::<UncoreUnit>::set_events`](UnitMut::set_events); PRM 004,
 //! the Xeon E5 v2 uncore manual): `R2_PCI_PMON_CTLn` (`en`, `ov_en`, `edge_det`,
 //! `thresh`, `rst`), `R2_PCI_PMON_CTRn` (44-bit `count`), n = 0..3,
 //! `R2_PCI_PMON_BOX_CTL` (`frz`, `rst_ctrs`, `rst_ctrl`),
@@ -410,7 +411,7 @@
 //!   scheduled [`UncoreConfig::freeze_delay`] cycles later (default 10): the
 //!   counters keep counting (and wrap) in exactly those cycles, and the
 //!   freeze takes effect at the end of the cycle `overflow + delay`
-//!   ([`UncoreUnit::freeze_at`](crate::UncoreUnit::freeze_at), [`UncoreUnit::frozen`](crate::UncoreUnit::frozen)). A
+//!   ([`UncoreUnit`'s `freeze_at`](crate::UnitRef::freeze_at), [`UncoreUnit`'s `frozen`](crate::UnitRef::frozen)). A
 //!   freeze already scheduled or in effect is not rescheduled. Both status
 //!   bits are RW1C in the register file (software writes 1 to clear).
 //! - *Commands* (write-only bits, acted on when written or poked, then
@@ -483,559 +484,346 @@ mod sku;
 mod steering;
 mod trace;
 mod unit;
-mod units_api;
 mod warn;
 
 pub use bind::SlotKind;
 pub use cec::{CecUnknown, NoaBit, NoaSource, TEST_SIGNAL_BITS};
-pub use oa::{OaConfig, OaStats, OaWarning, OaWarningKind, ReportOutcome, StartError, Workload};
-pub use p4::{CpuEvents, CpuInterrupt, CPU_INTERRUPT_CAP, P4_COUNTERS};
-pub use r2pcie::{EventPattern, UncoreConfig, UncoreEvents, R2_COUNTERS};
+pub use gpumem::GpuMem;
+pub use noa::NoaMux;
+pub use oa::{
+    OaConfig, OaStats, OaUnit, OaWarning, OaWarningKind, ReportOutcome, StartError, Workload,
+};
+pub use p4::{CpuEvents, CpuInterrupt, P4Unit, CPU_INTERRUPT_CAP, P4_COUNTERS};
+pub use r2pcie::{EventPattern, UncoreConfig, UncoreEvents, UncoreUnit, R2_COUNTERS};
 pub use sku::Sku;
-pub use trace::{Outcome, TraceEntry};
-pub use units_api::{OaUnit, P4Unit, UncoreUnit};
+pub use trace::{Counts, Outcome, TraceEntry};
+pub use unit::{Unit, UnitMut, UnitRef};
 pub use warn::{Warning, WarningKind, MAX_WARNINGS};
 
 use bind::Bindings;
-use forcewake::ForceWake;
-use index::{slot, unslot, AddressIndex, Slot, NONE16};
-use regfile::{Hot, Reg, Role};
-use sku::low_bits;
-use steering::Steering;
-use unit::Unit;
+use index::unslot;
+use regfile::{notify, RegFile};
+use unit::BoxedUnit;
 
-/// The emulated register file of one project.
+/// The emulated register file of one project, with its units.
 ///
-/// Build it with [`Emulator::new`], access it through [`Bus`] (or the
-/// inherent [`read32`](Emulator::read32) & co.), move time with
-/// [`advance`](Emulator::advance), and look at what happened with
-/// [`trace`](Emulator::trace). No sequence of calls panics. See the
-/// [module documentation](self) for the model. Cloning snapshots the whole
-/// state (registers, time, pending acks, trace).
+/// Build it with [`Emulator::new`] (or [`Emulator::builder`]), access it
+/// through [`Bus`] (or the inherent [`read32`](Emulator::read32) & co.),
+/// move time with [`advance`](Emulator::advance), look at what happened
+/// with [`trace`](Emulator::trace), and reach a unit by its type with
+/// [`unit`](Emulator::unit) / [`unit_mut`](Emulator::unit_mut). No sequence
+/// of calls panics. See the [module documentation](self) for the model.
+/// Cloning snapshots the whole state (registers, time, pending acks,
+/// trace, units).
 #[derive(Clone)]
 pub struct Emulator {
-    project: &'static ProjectInfo,
-    /// What the units bind (generated per project).
-    bindings: Bindings,
-    sku: Sku,
-    now: u64,
-    regs: Vec<Reg>,
-    /// Stored values: each register's instances from `Reg::base`.
-    values: Vec<u64>,
-    index: AddressIndex,
-    /// Wake target names: the project's domains first (same order), then
-    /// names registers or table rows use that no domain describes.
-    targets: Vec<&'static str>,
-    /// Per wake target: accesses pass.
-    awake: Vec<bool>,
-    /// Bit t set: wake target t (t < 64) sleeps (the fast path's check).
-    asleep: u64,
-    /// Per register: the fast path's view.
-    hot: Vec<Hot>,
-    /// The last plain register accessed: its address and view (drivers
-    /// poll and read-modify-write one register at a time).
-    last: (u64, Hot, usize),
-    fw: Vec<ForceWake>,
-    /// Per replication group: present instances.
-    present: Vec<u64>,
-    steering: Steering,
-    tracing: bool,
-    trace: Vec<TraceEntry>,
-    /// Accesses, every outcome.
-    total: usize,
-    /// Register-file warnings (the OA model keeps its own).
-    warnings: Vec<Warning>,
-    /// Register-file warnings not kept (beyond [`MAX_WARNINGS`]).
-    warnings_dropped: u64,
-    /// Accesses per outcome other than `Ok` (which is `total` minus these).
-    counts: [usize; 4],
-    /// The OA model, when on ([`Emulator::enable_oa`]).
-    oa: Option<Box<oa::Oa>>,
-    /// Emulated graphics memory (GGTT).
-    mem: gpumem::GpuMem,
-    /// The Pentium 4 counter model, when on ([`Emulator::enable_p4_events`]).
-    p4: Option<Box<p4::P4>>,
-    /// The R2PCIe / UBox model, when on ([`Emulator::enable_uncore`]).
-    r2: Option<Box<r2pcie::R2>>,
-    /// The NOA mux model (projects whose bindings have a `noa` unit).
-    mux: Option<Box<noa::Noa>>,
-    /// Opaque ranges (the project's, then extra ones) with their wake
-    /// target, sorted by start; overlapping later ones are dropped.
-    opaque: Vec<(OpaqueRange, u16)>,
-    /// Dwords written inside opaque ranges (absent: 0).
-    opaque_values: std::collections::BTreeMap<u64, u32>,
+    /// Registers, power, steering, memory, time, trace.
+    rf: RegFile,
+    /// The units that are on, each reached through the register file
+    /// handle it is given.
+    units: Vec<BoxedUnit>,
 }
 
 impl fmt::Debug for Emulator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Emulator")
-            .field("project", &self.project.name)
-            .field("sku", &self.sku)
-            .field("now", &self.now)
-            .field("registers", &self.regs.len())
-            .field("tracing", &self.tracing)
-            .field("trace_len", &self.trace.len())
-            .field("oa", &self.oa.is_some())
-            .field("p4", &self.p4.is_some())
-            .field("uncore", &self.r2.is_some())
-            .field("gpu_mem_bytes", &self.gpu_mem_allocated())
+            .field("project", &self.rf.project.name)
+            .field("sku", &self.rf.sku)
+            .field("now", &self.rf.now)
+            .field("registers", &self.rf.regs.len())
+            .field("tracing", &self.rf.tracing)
+            .field("trace_len", &self.rf.trace.len())
+            .field("units", &self.units.len())
+            .field("gpu_mem", &self.rf.mem)
             .finish_non_exhaustive()
+    }
+}
+
+/// A register description [`Builder::registers`] takes: `&'static
+/// RegisterInfo` (the items of a `regdefs!` module's `REGISTERS` table) or
+/// a reference to one (the items of a `PROJECT.registers` list).
+pub trait ExtraRegister {
+    /// The description.
+    fn info(self) -> &'static RegisterInfo;
+}
+
+impl ExtraRegister for &'static RegisterInfo {
+    fn info(self) -> &'static RegisterInfo {
+        self
+    }
+}
+
+impl ExtraRegister for &&'static RegisterInfo {
+    fn info(self) -> &'static RegisterInfo {
+        self
+    }
+}
+
+/// A step [`Builder::build`] runs on the new emulator.
+type Step = Box<dyn FnOnce(&mut Emulator)>;
+
+/// How to build an [`Emulator`] other than [`Emulator::new`]: extra
+/// registers and opaque ranges, explicit bindings, units on or off.
+///
+/// ```
+/// use perfregs_emu::{CpuEvents, Emulator, OaUnit, P4Unit, Sku};
+/// use hal::hsw;
+///
+/// let emu = Emulator::builder(&hsw::PROJECT, Sku::default())
+///     .without::<OaUnit>()
+///     .with::<P4Unit>(CpuEvents::new())
+///     .build();
+/// assert!(!emu.unit::<OaUnit>().is_on());
+/// assert!(emu.unit::<P4Unit>().is_on());
+/// ```
+pub struct Builder {
+    bindings: Bindings,
+    sku: Sku,
+    registers: Vec<&'static RegisterInfo>,
+    ranges: Vec<OpaqueRange>,
+    steps: Vec<Step>,
+}
+
+impl fmt::Debug for Builder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Builder")
+            .field("project", &self.bindings.project.name)
+            .field("sku", &self.sku)
+            .field("registers", &self.registers.len())
+            .field("ranges", &self.ranges)
+            .field("steps", &self.steps.len())
+            .finish()
+    }
+}
+
+impl Builder {
+    /// More registers in the emulated project: descriptions of your own (a
+    /// `regdefs!` module's `REGISTERS` table or `PROJECT.registers`, or
+    /// registers built at run time). They decode, keep their values and
+    /// follow their access rules like the built-in ones; a register at an
+    /// address the project already has is shadowed by the built-in one
+    /// (the first listed wins).
+    ///
+    /// ```
+    /// use hal::{hsw, p4};
+    /// use perfregs_emu::{Emulator, Sku};
+    ///
+    /// // A generated module's `REGISTERS` table (as a `regdefs!` module has
+    /// // it) or its `PROJECT.registers` list: the same registers.
+    /// for emu in [
+    ///     Emulator::builder(&hsw::PROJECT, Sku::default()).registers(&p4::REGISTERS).build(),
+    ///     Emulator::builder(&hsw::PROJECT, Sku::default()).registers(p4::PROJECT.registers).build(),
+    /// ] {
+    ///     let r = &p4::REGISTERS[0];
+    ///     assert_eq!(emu.register_at(r.address).map(|x| x.name), Some(r.name));
+    /// }
+    /// ```
+    pub fn registers<T>(mut self, table: T) -> Self
+    where
+        T: IntoIterator,
+        T::Item: ExtraRegister,
+    {
+        self.registers
+            .extend(table.into_iter().map(ExtraRegister::info));
+        self
+    }
+
+    /// More opaque ranges (a `regdefs!` module's `PROJECT.opaque`):
+    /// aligned dword accesses inside an opaque range of the project or of
+    /// `ranges` read and write plain storage (reset 0, every bit kept)
+    /// instead of ending unclaimed, under the range's wake domain. A range
+    /// overlapping an earlier one (the project's come first) is ignored; a
+    /// register at an address inside a range wins over the range.
+    pub fn opaque(mut self, ranges: &[OpaqueRange]) -> Self {
+        self.ranges.extend_from_slice(ranges);
+        self
+    }
+
+    /// Explicit bindings (a hand-built project's force-wake handshakes,
+    /// steering or units); the emulated project becomes
+    /// `bindings.project`.
+    pub fn bindings(mut self, bindings: Bindings) -> Self {
+        self.bindings = bindings;
+        self
+    }
+
+    /// Turn unit `U` on with `cfg` (see [`UnitMut::enable`]).
+    pub fn with<U: Unit>(mut self, cfg: U::Config) -> Self
+    where
+        U::Config: 'static,
+    {
+        self.steps
+            .push(Box::new(move |emu| emu.unit_mut::<U>().enable(cfg)));
+        self
+    }
+
+    /// Turn unit `U` off (see [`UnitMut::disable`]).
+    pub fn without<U: Unit>(mut self) -> Self {
+        self.steps
+            .push(Box::new(|emu| emu.unit_mut::<U>().disable()));
+        self
+    }
+
+    /// The emulator at reset. The units the bindings have are on: the OA
+    /// unit (with [`OaConfig::default`]) and the NOA mux (which only
+    /// follows its registers); then the [`with`](Builder::with) and
+    /// [`without`](Builder::without) steps, in order.
+    pub fn build(self) -> Emulator {
+        let b = self.bindings;
+        let rf = RegFile::new(b, &self.registers, &self.ranges, self.sku);
+        let mut emu = Emulator {
+            rf,
+            units: Vec::new(),
+        };
+        // The OA unit first: found first by `unit_mut::<OaUnit>()` (its
+        // report rendering is benchmarked) and told first of a store.
+        if b.oa.is_some() {
+            emu.unit_mut::<OaUnit>().enable(OaConfig::default());
+        }
+        if b.noa.is_some() {
+            emu.unit_mut::<NoaMux>().enable(());
+        }
+        for step in self.steps {
+            step(&mut emu);
+        }
+        emu
     }
 }
 
 impl Emulator {
     /// The register file of `project` at reset, with the units its
-    /// generated [`Bindings`] give it. A GPU project gets its OA model on
-    /// (with [`OaConfig::default`]; turn it off with
-    /// [`Emulator::disable_oa`]); the CPU counter models stay off until
-    /// enabled. A project the generator did not see (a hand-built
-    /// [`ProjectInfo`]) gets no units, force-wake or steering: use
-    /// [`Emulator::with_bindings`] to give it some.
+    /// generated [`Bindings`] give it: a GPU project gets its OA model on
+    /// (with [`OaConfig::default`]); the CPU counter models stay off until
+    /// enabled ([`Emulator::unit_mut`]). A project the generator did not
+    /// see (a hand-built [`ProjectInfo`]) gets no units, force-wake or
+    /// steering: use [`Builder::bindings`] to give it some.
     pub fn new(project: &'static ProjectInfo, sku: Sku) -> Self {
-        Self::with_registers(project, sku, &[])
+        Self::builder(project, sku).build()
     }
 
-    /// [`Emulator::new`] with more registers in the emulated project:
-    /// descriptions of your own (a `regdefs!` module's register table, or
-    /// registers built at run time). They decode, keep their values and
-    /// follow their access rules like the built-in ones; a register at an
-    /// address the project already has is shadowed by the built-in one
-    /// (the first listed wins).
-    pub fn with_registers(
-        project: &'static ProjectInfo,
-        sku: Sku,
-        extra: &[&'static RegisterInfo],
-    ) -> Self {
-        Self::with_descriptions(project, sku, extra, &[])
-    }
-
-    /// [`Emulator::with_registers`] with more opaque ranges too (a
-    /// `regdefs!` module's `PROJECT.opaque`): aligned dword accesses inside
-    /// an opaque range of the project or of `ranges` read and write plain
-    /// storage (reset 0, every bit kept) instead of ending unclaimed, under
-    /// the range's wake domain. A range overlapping an earlier one (the
-    /// project's come first) is ignored; a register at an address inside a
-    /// range wins over the range.
-    pub fn with_descriptions(
-        project: &'static ProjectInfo,
-        sku: Sku,
-        registers: &[&'static RegisterInfo],
-        ranges: &[OpaqueRange],
-    ) -> Self {
-        let bindings = Bindings::of(project)
-            .copied()
-            .unwrap_or(Bindings::empty(project));
-        let mut emu = Self::assemble(bindings, registers, ranges, sku);
-        if bindings.oa.is_some() {
-            emu.enable_oa(OaConfig::default());
-        }
-        emu
-    }
-
-    /// The register file of `bindings.project` with explicit bindings (a
-    /// hand-built project's force-wake handshakes, steering or units). No
-    /// unit is turned on; the NOA mux, which only follows the registers,
-    /// is there when the bindings have one (as with [`Emulator::new`]).
-    pub fn with_bindings(bindings: Bindings, sku: Sku) -> Self {
-        Self::assemble(bindings, &[], &[], sku)
-    }
-
-    fn assemble(
-        bindings: Bindings,
-        extra: &[&'static RegisterInfo],
-        extra_ranges: &[OpaqueRange],
-        sku: Sku,
-    ) -> Self {
-        let project = bindings.project;
-        let infos: Vec<&'static RegisterInfo> =
-            project.registers.iter().chain(extra).copied().collect();
-        // Opaque ranges: the first of overlapping ones wins.
-        let mut ranges: Vec<OpaqueRange> = Vec::new();
-        for &r in project.opaque.iter().chain(extra_ranges) {
-            if r.start <= r.end && !ranges.iter().any(|o| o.start <= r.end && r.start <= o.end) {
-                ranges.push(r);
-            }
-        }
-        ranges.sort_by_key(|r| r.start);
-        // Wake targets: the project's domains first (same order), then names
-        // registers or map rows use that no domain describes.
-        let mut targets: Vec<&'static str> = project.domains.iter().map(|d| d.name).collect();
-        let extra_targets = infos
-            .iter()
-            .filter_map(|r| r.domain)
-            .chain(project.map.iter().filter_map(|r| r.wake))
-            .chain(ranges.iter().filter_map(|r| r.domain));
-        for name in extra_targets {
-            if !targets.contains(&name) {
-                targets.push(name);
-            }
-        }
-        let target_id = |name: Option<&str>| -> u16 {
-            name.and_then(|n| targets.iter().position(|&t| t == n))
-                .and_then(|i| u16::try_from(i).ok())
-                .filter(|&i| i != NONE16)
-                .unwrap_or(NONE16)
-        };
-
-        // Registers and their storage.
-        let mut regs = Vec::with_capacity(infos.len());
-        let mut values = Vec::with_capacity(infos.len());
-        for &info in &infos {
-            let instances = info.replication.map_or(1, |(_, n)| n.clamp(1, 64));
-            let mut reg = Reg::new(info, values.len(), instances);
-            reg.target = target_id(info.domain);
-            if let Some((group, _)) = info.replication {
-                reg.group = project
-                    .groups
-                    .iter()
-                    .position(|g| g.name == group)
-                    .and_then(|i| u16::try_from(i).ok())
-                    .unwrap_or(NONE16);
-            }
-            let reset = info.reset & reg.defined;
-            values.extend(core::iter::repeat_n(reset, instances as usize));
-            regs.push(reg);
-        }
-
-        // The address index: registers' own addresses first, then the high
-        // dwords of 64-bit registers where free.
-        let mut claims: Vec<(u64, Slot)> = Vec::with_capacity(regs.len() * 2);
-        claims.extend(
-            regs.iter()
-                .enumerate()
-                .map(|(i, r)| (r.info.address, slot(i, false))),
-        );
-        for (i, r) in regs.iter().enumerate() {
-            if let (true, Some(a)) = (r.wide, r.info.address.checked_add(4)) {
-                claims.push((a, slot(i, true)));
-            }
-        }
-        claims.retain(|&(_, s)| s != 0);
-        let rows: Vec<_> = project
-            .map
-            .iter()
-            .map(|row| (row, target_id(row.wake)))
-            .collect();
-        let index = AddressIndex::new(&claims, &rows);
-        // A bound address's own register (bindings are resolved against the
-        // same descriptions, so every bound address decodes).
-        let reg_at = |addr: u64| match unslot(index.slot_at(addr)) {
-            Some((ri, false)) => Some(ri),
-            _ => None,
-        };
-
-        // Replication groups and their fuse mirrors.
-        let mut present = Vec::with_capacity(project.groups.len());
-        for (gi, g) in project.groups.iter().enumerate() {
-            present.push(sku.group_present(&bindings, gi) & low_bits(g.instances.min(64)));
-        }
-        for fuse in bindings.fuses {
-            let (Some(ri), Some(&have), Some(g)) = (
-                reg_at(fuse.address),
-                present.get(fuse.group),
-                project.groups.get(fuse.group),
-            ) else {
-                continue;
-            };
-            let Some(reg) = regs.get(ri) else { continue };
-            let all = low_bits(g.instances.min(64));
-            let bits = if fuse.set_means_present {
-                have
-            } else {
-                !have & all
-            };
-            let fm = low_bits(fuse.width).checked_shl(fuse.lsb).unwrap_or(0);
-            let fv = bits.checked_shl(fuse.lsb).unwrap_or(0) & fm;
-            let n = reg.instances as usize;
-            for v in values.iter_mut().skip(reg.base).take(n) {
-                *v = ((*v & !fm) | fv) & reg.defined;
-            }
-        }
-
-        // Force-wake domains.
-        let mut awake = vec![true; targets.len()];
-        let mut fw = Vec::new();
-        for w in bindings.wake {
-            let (Some(rq), Some(ak)) = (reg_at(w.request), reg_at(w.ack)) else {
-                continue;
-            };
-            let Ok(t) = u16::try_from(w.domain) else {
-                continue;
-            };
-            if rq == ak
-                || regs.get(rq).is_none_or(|r| r.role != Role::Plain)
-                || regs.get(ak).is_none_or(|r| r.role != Role::Plain)
-            {
-                continue;
-            }
-            let n = fw.len();
-            let rv = regs.get(rq).and_then(|r| values.get(r.base)).copied();
-            let av = regs.get(ak).and_then(|r| values.get(r.base)).copied();
-            let (rv, av) = (rv.unwrap_or(0), av.unwrap_or(0));
-            let mut f = ForceWake::new(t, rq, ak, sku.domain_present(&bindings, w.domain), rv);
-            f.start(sku.wake_latency, av);
-            fw.push(f);
-            if let Some(r) = regs.get_mut(rq) {
-                r.role = Role::Request(n);
-            }
-            if let Some(r) = regs.get_mut(ak) {
-                r.role = Role::Ack(n);
-            }
-            if let Some(a) = awake.get_mut(usize::from(t)) {
-                *a = rv & 0xFFFF != 0 && av != 0;
-            }
-        }
-
-        // Steering.
-        let steering = bindings
-            .steering
-            .and_then(|s| {
-                let r = regs.get(reg_at(s.address)?)?;
-                Some(Steering::new(&s, r.base))
-            })
-            .unwrap_or_default();
-
-        let opaque: Vec<(OpaqueRange, u16)> =
-            ranges.iter().map(|&r| (r, target_id(r.domain))).collect();
-        let mut emu = Emulator {
-            project,
-            bindings,
+    /// A [`Builder`] for `project` (extra registers and opaque ranges,
+    /// explicit bindings, units on or off).
+    pub fn builder(project: &'static ProjectInfo, sku: Sku) -> Builder {
+        Builder {
+            bindings: Bindings::of(project)
+                .copied()
+                .unwrap_or(Bindings::empty(project)),
             sku,
-            now: 0,
-            regs,
-            values,
-            index,
-            targets,
-            awake,
-            fw,
-            present,
-            steering,
-            tracing: true,
-            trace: Vec::new(),
-            total: 0,
-            warnings: Vec::new(),
-            warnings_dropped: 0,
-            counts: [0; 4],
-            asleep: 0,
-            hot: Vec::new(),
-            last: (u64::MAX, Hot::NONE, usize::MAX),
-            oa: None,
-            mem: gpumem::GpuMem::default(),
-            p4: None,
-            r2: None,
-            mux: None,
-            opaque,
-            opaque_values: std::collections::BTreeMap::new(),
-        };
-        // The NOA mux follows the mux registers from reset, whatever else
-        // is turned on (with explicit bindings too: otherwise their routing
-        // writes would be ignored and select 2 reported unrouted).
-        emu.mux = noa::Noa::new(&bindings, &|a| emu.reg_at(a)).map(Box::new);
-        emu.rebuild_hot();
-        emu
+            registers: Vec::new(),
+            ranges: Vec::new(),
+            steps: Vec::new(),
+        }
     }
 
-    /// Recompute the fast path's view of every register and target (after
-    /// construction, and when a unit starts watching registers).
+    /// Unit `U`, to look at (answers as documented with each unit when `U`
+    /// is off).
+    pub fn unit<U: Unit>(&self) -> UnitRef<'_, U> {
+        UnitRef {
+            unit: self.find::<U>(),
+            rf: &self.rf,
+        }
+    }
+
+    /// Unit `U`, to act on, or to turn on or off.
+    pub fn unit_mut<U: Unit>(&mut self) -> UnitMut<'_, U> {
+        UnitMut::new(self)
+    }
+
+    /// Unit `U` when on.
+    pub(crate) fn find<U: Unit>(&self) -> Option<&U> {
+        self.units
+            .iter()
+            .find_map(|u| u.as_any().downcast_ref::<U>())
+    }
+
+    /// Unit `U` when on, and the register file.
+    pub(crate) fn parts<U: Unit>(&mut self) -> (Option<&mut U>, &mut RegFile) {
+        let u = self
+            .units
+            .iter_mut()
+            .find_map(|u| u.as_any_mut().downcast_mut::<U>());
+        (u, &mut self.rf)
+    }
+
+    /// Recompute the fast path after the list of units changed.
     pub(crate) fn rebuild_hot(&mut self) {
         let mut watched = Vec::new();
-        let b = self.bindings;
-        for u in self.units() {
+        let b = self.rf.bindings;
+        for u in &self.units {
             u.watches(&b, &mut watched);
         }
-        let watched: Vec<usize> = watched.iter().filter_map(|&a| self.reg_at(a)).collect();
-        self.hot = self
-            .regs
-            .iter()
-            .enumerate()
-            .map(|(ri, r)| {
-                let t = usize::from(r.target);
-                let wake_bit = if r.target == NONE16 {
-                    0
-                } else {
-                    1u64.checked_shl(t as u32).unwrap_or(0)
-                };
-                let plain =
-                    r.is_plain() && !watched.contains(&ri) && (r.target == NONE16 || t < 64);
-                Hot {
-                    base: u32::try_from(r.base).unwrap_or(u32::MAX),
-                    take: r.take as u32,
-                    readable: r.readable as u32,
-                    wake_bit,
-                    plain,
-                }
-            })
-            .collect();
-        self.last = (u64::MAX, Hot::NONE, usize::MAX);
-        self.asleep = 0;
-        for (t, &a) in self.awake.iter().enumerate().take(64) {
-            if !a {
-                self.asleep |= 1 << t;
-            }
-        }
-    }
-
-    /// The units that are on.
-    fn units(&self) -> impl Iterator<Item = &dyn Unit> {
-        let oa = self.oa.as_deref().map(|u| u as &dyn Unit);
-        let p4 = self.p4.as_deref().map(|u| u as &dyn Unit);
-        let r2 = self.r2.as_deref().map(|u| u as &dyn Unit);
-        let mux = self.mux.as_deref().map(|u| u as &dyn Unit);
-        [oa, p4, r2, mux].into_iter().flatten()
-    }
-
-    /// Run `f` on every unit that is on, each taken out of the emulator
-    /// while it runs (so it can use the register file).
-    fn each_unit(&mut self, mut f: impl FnMut(&mut dyn Unit, &mut Emulator)) {
-        if let Some(mut u) = self.oa.take() {
-            f(&mut *u, self);
-            self.oa = Some(u);
-        }
-        if let Some(mut u) = self.p4.take() {
-            f(&mut *u, self);
-            self.p4 = Some(u);
-        }
-        if let Some(mut u) = self.r2.take() {
-            f(&mut *u, self);
-            self.r2 = Some(u);
-        }
-        if let Some(mut u) = self.mux.take() {
-            f(&mut *u, self);
-            self.mux = Some(u);
-        }
-    }
-
-    /// Register `ri`'s stored value changed (`software`: a bus write, else
-    /// a poke): tell the units.
-    fn stored(&mut self, ri: usize, software: bool) {
-        if self.oa.is_some() || self.p4.is_some() || self.r2.is_some() || self.mux.is_some() {
-            self.each_unit(|u, emu| u.written(emu, ri, software));
-        }
-    }
-
-    /// Record whether wake target `t` lets accesses pass.
-    fn set_awake(&mut self, t: usize, on: bool) {
-        if let Some(a) = self.awake.get_mut(t) {
-            *a = on;
-        }
-        if t < 64 {
-            if on {
-                self.asleep &= !(1 << t);
-            } else {
-                self.asleep |= 1 << t;
-            }
-        }
-        if !on {
-            self.last = (u64::MAX, Hot::NONE, usize::MAX);
-        }
-    }
-
-    /// The bindings the emulator runs on.
-    pub fn bindings(&self) -> &Bindings {
-        &self.bindings
-    }
-
-    /// The own register at `addr` (not the high dword of a 64-bit one).
-    pub(crate) fn reg_at(&self, addr: u64) -> Option<usize> {
-        match unslot(self.index.slot_at(addr))? {
-            (ri, false) => Some(ri),
-            (_, true) => None,
-        }
+        self.rf.rebuild_hot(&watched);
     }
 
     /// The emulated project.
     pub fn project(&self) -> &'static ProjectInfo {
-        self.project
+        self.rf.project
     }
 
     /// The emulated SKU.
     pub fn sku(&self) -> &Sku {
-        &self.sku
+        &self.rf.sku
     }
 
     /// Current time in ticks (starts at 0).
     pub fn now(&self) -> u64 {
-        self.now
+        self.rf.now
     }
 
     /// Move time forward by `ticks` (saturating): force-wake acks that are
-    /// due by the new time follow their requests; with the OA model on
-    /// ([`Emulator::enable_oa`]), the OA unit runs for those ticks (counters,
-    /// timer reports, status bits; see "OA unit" in the module
-    /// documentation). Nothing else changes with time, and nothing changes
-    /// without it.
+    /// due by the new time follow their requests, then every unit that is
+    /// on runs for those ticks (the OA unit: counters, timer reports,
+    /// status bits; see "OA unit" in the module documentation). Nothing
+    /// else changes with time, and nothing changes without it.
     pub fn advance(&mut self, ticks: u64) {
-        let from = self.now;
-        self.now = self.now.saturating_add(ticks);
-        for d in 0..self.fw.len() {
-            let Some(f) = self.fw.get_mut(d) else { break };
-            let Some(v) = f.due(self.now) else { continue };
-            let ack = f.ack;
-            if let Some(r) = self.regs.get(ack) {
-                if let Some(slot) = self.values.get_mut(r.base) {
-                    *slot = v & r.defined;
-                }
-            }
-            self.refresh(d);
+        let from = self.rf.now;
+        self.rf.advance_time(ticks);
+        let to = self.rf.now;
+        for u in &mut self.units {
+            u.advance(&mut self.rf, from, to);
         }
-        let to = self.now;
-        self.each_unit(|u, emu| u.advance(emu, from, to));
     }
 
     /// Turn tracing on or off (on after [`Emulator::new`]). Off, accesses
-    /// are still counted ([`Emulator::count`]) but not recorded.
+    /// are still counted ([`Emulator::counts`]) but not recorded.
     pub fn set_tracing(&mut self, on: bool) {
-        self.tracing = on;
-        self.last = (u64::MAX, Hot::NONE, usize::MAX);
+        self.rf.set_tracing(on);
     }
 
-    /// Whether accesses are being recorded.
-    pub fn tracing(&self) -> bool {
-        self.tracing
-    }
-
-    /// The accesses recorded so far, oldest first.
+    /// The accesses recorded so far, oldest first (each displays as one
+    /// line).
     pub fn trace(&self) -> &[TraceEntry] {
-        &self.trace
+        &self.rf.trace
     }
 
     /// Take the recorded accesses, leaving the trace empty.
     pub fn take_trace(&mut self) -> Vec<TraceEntry> {
-        core::mem::take(&mut self.trace)
-    }
-
-    /// Print the recorded accesses to standard output, one
-    /// [`TraceEntry`] (its `Display`) per line.
-    pub fn print_trace(&self) {
-        for e in &self.trace {
-            std::println!("{e}");
-        }
+        core::mem::take(&mut self.rf.trace)
     }
 
     /// Everything the emulated hardware did wrong without telling, oldest
     /// first: accesses to sleeping domains, to addresses where no register
-    /// decodes and to fused-off instances, and the OA model's complaints
-    /// (PPGTT reports, programming order, formats without a layout). At
-    /// most [`MAX_WARNINGS`] register-file warnings are kept, plus the OA
-    /// model's own.
+    /// decodes and to fused-off instances, and the units' complaints (the
+    /// OA model's PPGTT reports, programming order, formats without a
+    /// layout). At most [`MAX_WARNINGS`] register-file warnings are kept
+    /// (see [`Counts::warnings_dropped`]), plus the units' own.
     pub fn warnings(&self) -> Vec<Warning> {
-        let mut all = self.warnings.clone();
-        all.extend(self.oa_warnings().into_iter().map(Warning::from));
+        let mut all = self.rf.warnings.clone();
+        for u in &self.units {
+            u.warnings(&mut all);
+        }
         all.sort_by_key(|w| w.time);
         all
     }
 
     /// Take the warnings (see [`Emulator::warnings`]), leaving none.
     pub fn take_warnings(&mut self) -> Vec<Warning> {
-        let mut all = core::mem::take(&mut self.warnings);
-        all.extend(self.take_oa_warnings().into_iter().map(Warning::from));
+        let mut all = core::mem::take(&mut self.rf.warnings);
+        for u in &mut self.units {
+            u.take_warnings(&mut all);
+        }
         all.sort_by_key(|w| w.time);
         all
-    }
-
-    /// Register-file warnings not kept because the list was full.
-    pub fn warnings_dropped(&self) -> u64 {
-        self.warnings_dropped
     }
 
     /// Print every warning to stderr, one line each with a `warning:`
@@ -1045,8 +833,8 @@ impl Emulator {
         for w in &all {
             std::eprintln!("warning: {w}");
         }
-        if self.warnings_dropped > 0 {
-            std::eprintln!("warning: {} more not kept", self.warnings_dropped);
+        if self.rf.warnings_dropped > 0 {
+            std::eprintln!("warning: {} more not kept", self.rf.warnings_dropped);
         }
         all.len()
     }
@@ -1056,7 +844,8 @@ impl Emulator {
     /// handshake for (not this project's, or its request register is not
     /// bound) is reported asleep.
     pub fn awake<D: hal::power::Wakeable>(&self) -> bool {
-        self.bindings
+        self.rf
+            .bindings
             .wake
             .iter()
             .find(|w| w.request == D::REQUEST && w.ack == D::ACK)
@@ -1065,51 +854,29 @@ impl Emulator {
 
     /// Whether the domain at index `domain` of the project's `domains`
     /// lets accesses through now (always-on domains and domains without a
-    /// handshake: true; an index past the list: false).
+    /// handshake: true; an index past the list: false). For projects
+    /// without domain types ([`Emulator::awake`] takes the type).
     pub fn domain_awake(&self, domain: usize) -> bool {
-        self.awake.get(domain).copied().unwrap_or(false)
+        self.rf.awake.get(domain).copied().unwrap_or(false)
     }
 
-    /// Accesses that ended unclaimed or terminated (the emulator's
-    /// "unclaimed access" count: both read 0 and drop writes).
-    pub fn unclaimed(&self) -> usize {
-        self.count(Outcome::Unclaimed)
-            .saturating_add(self.count(Outcome::Terminated))
-    }
-
-    /// Dword accesses that ended with `outcome`, traced or not.
-    pub fn count(&self, outcome: Outcome) -> usize {
-        match outcome {
-            Outcome::Ok => self
-                .counts
-                .iter()
-                .fold(self.total, |a, &c| a.saturating_sub(c)),
-            o => self.counts.get(o.index()).copied().unwrap_or(0),
+    /// How many dword accesses ended how, traced or not, and how many
+    /// register-file warnings were not kept.
+    pub fn counts(&self) -> Counts {
+        Counts {
+            accesses: self.rf.total,
+            terminated: self.rf.outcome_count(Outcome::Terminated),
+            unclaimed: self.rf.outcome_count(Outcome::Unclaimed),
+            fused_off: self.rf.outcome_count(Outcome::FusedOff),
+            warnings_dropped: self.rf.warnings_dropped,
         }
-    }
-
-    /// Dword accesses so far, traced or not (a 64-bit access counts twice).
-    pub fn accesses(&self) -> usize {
-        self.total
     }
 
     /// The register at `addr` (its own address or, for a 64-bit register,
     /// address + 4), as decoded by the index.
     pub fn register_at(&self, addr: u64) -> Option<&'static RegisterInfo> {
-        let (ri, _) = unslot(self.index.slot_at(addr))?;
-        self.regs.get(ri).map(|r| r.info)
-    }
-
-    /// The wake domain an access to `addr` needs: the decoded register's
-    /// [`domain`](RegisterInfo::domain), or for an address with no register,
-    /// its force-wake table row's. Two array loads, no search.
-    #[inline]
-    pub fn domain_of(&self, addr: u64) -> Option<&'static str> {
-        let t = match unslot(self.index.slot_at(addr)) {
-            Some((ri, _)) => self.regs.get(ri).map_or(NONE16, |r| r.target),
-            None => self.index.row_target(addr),
-        };
-        self.target_name(t)
+        let (ri, _) = unslot(self.rf.index.slot_at(addr))?;
+        self.rf.regs.get(ri).map(|r| r.info)
     }
 
     /// The wake domain of the force-wake table row holding `addr`, from the
@@ -1118,515 +885,101 @@ impl Emulator {
     /// sorted, disjoint rows, without searching.
     #[inline]
     pub fn row_domain_of(&self, addr: u64) -> Option<&'static str> {
-        self.target_name(self.index.row_target(addr))
+        self.rf.target_name(self.rf.index.row_target(addr))
     }
 
-    /// Bytes of memory held by the direct address index.
-    pub fn index_bytes(&self) -> usize {
-        self.index.footprint()
-    }
-
-    /// Backdoor read, without side effects or trace: the stored value of the
-    /// register whose address is `addr` (all its bits, WO bits included);
-    /// instance 0 of a replicated register. `None` when no register has this
-    /// address (address + 4 of a 64-bit register included).
-    pub fn peek(&self, addr: u64) -> Option<u64> {
-        self.peek_instance(addr, 0)
-    }
-
-    /// Backdoor read of instance `instance` of the register at `addr`
-    /// (instance 0 for a register that is not replicated); `None` when there
-    /// is no such register or instance.
-    pub fn peek_instance(&self, addr: u64, instance: u32) -> Option<u64> {
-        let (_, reg) = self.own_register(addr)?;
+    /// Backdoor read, without side effects or trace: the stored value of
+    /// instance `instance` of the register whose address is `addr` (all its
+    /// bits, WO bits included; instance 0 for a register that is not
+    /// replicated). `None` when no register has this address (address + 4
+    /// of a 64-bit register included) or it has no such instance.
+    pub fn peek(&self, addr: u64, instance: u32) -> Option<u64> {
+        let (_, reg) = self.rf.own_register(addr)?;
         if instance >= reg.instances {
             return None;
         }
-        self.values.get(reg.base + instance as usize).copied()
+        self.rf.values.get(reg.base + instance as usize).copied()
+    }
+
+    /// Backdoor read of the dword at `addr` inside an opaque range (0 until
+    /// written; what a register at that address holds is not looked at);
+    /// `None` when `addr` is not an aligned dword of one.
+    pub fn peek_opaque(&self, addr: u64) -> Option<u32> {
+        self.rf.peek_opaque(addr)
+    }
+
+    /// The opaque ranges the emulator stores (the project's and extra ones),
+    /// by ascending start.
+    pub fn opaque_ranges(&self) -> impl Iterator<Item = &OpaqueRange> {
+        self.rf.opaque.iter().map(|(r, _)| r)
     }
 
     /// Backdoor (hardware-side) update: store `value` in the register at
     /// `addr` (every instance of a replicated register), bypassing access
     /// rules, power and steering. Bits that cannot hold a value (MBZ, RSVD,
     /// undescribed, beyond the width) stay 0. A force-wake request poked
-    /// schedules its ack like a write. Not traced. Returns false when no
-    /// register has this address.
+    /// schedules its ack like a write; units see the store. Not traced.
+    /// Returns false when no register has this address.
     pub fn poke(&mut self, addr: u64, value: u64) -> bool {
-        let Some((ri, reg)) = self.own_register(addr) else {
+        let Some(ri) = self.rf.poke(addr, None, value) else {
             return false;
         };
-        let v = value & reg.defined;
-        let n = reg.instances as usize;
-        for slot in self.values.iter_mut().skip(reg.base).take(n) {
-            *slot = v;
-        }
-        self.after_store(ri);
-        self.stored(ri, false);
+        notify(&mut self.units, &mut self.rf, ri, false);
         true
     }
 
     /// [`Emulator::poke`] of one instance; false when there is no such
     /// register or instance.
     pub fn poke_instance(&mut self, addr: u64, instance: u32, value: u64) -> bool {
-        let Some((ri, reg)) = self.own_register(addr) else {
+        let Some(ri) = self.rf.poke(addr, Some(instance), value) else {
             return false;
         };
-        if instance >= reg.instances {
-            return false;
-        }
-        let Some(slot) = self.values.get_mut(reg.base + instance as usize) else {
-            return false;
-        };
-        *slot = value & reg.defined;
-        self.after_store(ri);
-        self.stored(ri, false);
+        notify(&mut self.units, &mut self.rf, ri, false);
         true
     }
 
     /// Read the dword at `addr` (as [`Bus::read32`]).
     #[inline(always)]
     pub fn read32(&mut self, addr: u64) -> u32 {
-        self.access_at(addr, None)
+        self.rf.access_at(addr, None, &mut self.units)
     }
 
     /// Write the dword at `addr` (as [`Bus::write32`]).
     #[inline(always)]
     pub fn write32(&mut self, addr: u64, value: u32) {
-        self.access_at(addr, Some(value));
+        self.rf.access_at(addr, Some(value), &mut self.units);
     }
 
     /// Read 64 bits as two dword accesses, low dword first: at a 64-bit
     /// register's address, its two halves; elsewhere `addr` and `addr + 4`.
     pub fn read64(&mut self, addr: u64) -> u64 {
-        let (lo, hi) = self.pair(addr);
+        let (lo, hi) = self.rf.pair(addr);
         let hi_addr = addr.wrapping_add(4);
-        let l = self.access(addr, lo, None);
-        let h = self.access(hi_addr, hi, None);
+        let l = self.rf.access(addr, lo, None, &mut self.units);
+        let h = self.rf.access(hi_addr, hi, None, &mut self.units);
         u64::from(l) | u64::from(h) << 32
     }
 
     /// Write 64 bits as two dword accesses, low dword first (see
     /// [`Emulator::read64`]).
     pub fn write64(&mut self, addr: u64, value: u64) {
-        let (lo, hi) = self.pair(addr);
+        let (lo, hi) = self.rf.pair(addr);
         let hi_addr = addr.wrapping_add(4);
-        self.access(addr, lo, Some(value as u32));
-        self.access(hi_addr, hi, Some((value >> 32) as u32));
+        self.rf
+            .access(addr, lo, Some(value as u32), &mut self.units);
+        self.rf
+            .access(hi_addr, hi, Some((value >> 32) as u32), &mut self.units);
     }
 
-    // ------------------------------------------------------------ internals
-
-    /// The register whose own address is `addr`: its index in the register
-    /// list and the value-store index of its instance 0.
-    fn locate(&self, addr: u64) -> Option<(usize, usize)> {
-        let ri = self.reg_at(addr)?;
-        self.regs.get(ri).map(|r| (ri, r.base))
+    /// Emulated graphics memory (GGTT), to read; available whether or not
+    /// a unit uses it.
+    pub fn gpu_mem(&self) -> &GpuMem {
+        &self.rf.mem
     }
 
-    fn target_name(&self, t: u16) -> Option<&'static str> {
-        self.targets.get(usize::from(t)).copied()
-    }
-
-    /// The register whose own address is `addr`.
-    fn own_register(&self, addr: u64) -> Option<(usize, Reg)> {
-        match unslot(self.index.slot_at(addr))? {
-            (ri, false) => self.regs.get(ri).map(|r| (ri, *r)),
-            (_, true) => None,
-        }
-    }
-
-    /// Slots of a 64-bit access at `addr`.
-    fn pair(&self, addr: u64) -> (Slot, Slot) {
-        let lo = self.index.slot_at(addr);
-        let hi = match unslot(lo) {
-            Some((ri, false)) if self.regs.get(ri).is_some_and(|r| r.wide) => lo | 1,
-            _ => self.index.slot_at(addr.wrapping_add(4)),
-        };
-        (lo, hi)
-    }
-
-    /// One dword access to `addr`, decoded as `s`.
-    /// A plain register at `addr`, as last cached or from the index. The
-    /// cache holds only while tracing is off and no domain has gone to
-    /// sleep since it was filled (both empty it), so a hit needs no check.
-    #[inline(always)]
-    fn access_at(&mut self, addr: u64, write: Option<u32>) -> u32 {
-        let (last_addr, h, _) = self.last;
-        if addr == last_addr {
-            if let Some(stored) = self.values.get_mut(h.base as usize) {
-                self.total = self.total.wrapping_add(1);
-                return plain_rule(stored, h, write);
-            }
-        }
-        let s = self.index.slot_at(addr);
-        self.access(addr, s, write)
-    }
-
-    /// The fast path's work on plain register `ri` (its domain awake).
-    #[inline(always)]
-    fn plain_access(&mut self, addr: u64, h: Hot, ri: usize, write: Option<u32>) -> Option<u32> {
-        let stored = self.values.get_mut(h.base as usize)?;
-        let r = plain_rule(stored, h, write);
-        self.total = self.total.wrapping_add(1);
-        if self.tracing {
-            self.record_traced(addr, ri, write, r, None, Outcome::Ok);
-        }
-        Some(r)
-    }
-
-    #[inline(always)]
-    fn access(&mut self, addr: u64, s: Slot, write: Option<u32>) -> u32 {
-        let Some((ri, high)) = unslot(s) else {
-            return self.no_register(addr, write);
-        };
-        // The fast path: a plain register whose domain is awake.
-        if let Some(&h) = self.hot.get(ri) {
-            if h.plain && !high && self.asleep & h.wake_bit == 0 {
-                if !self.tracing {
-                    self.last = (addr, h, ri);
-                }
-                if let Some(r) = self.plain_access(addr, h, ri, write) {
-                    return r;
-                }
-            }
-        }
-        self.general(addr, ri, high, write)
-    }
-
-    /// Every access the fast path does not take.
-    #[inline(never)]
-    fn general(&mut self, addr: u64, ri: usize, high: bool, write: Option<u32>) -> u32 {
-        let Some(&reg) = self.regs.get(ri) else {
-            return self.no_register(addr, write);
-        };
-        let target = reg.target;
-        if target != NONE16 && !self.awake.get(usize::from(target)).copied().unwrap_or(true) {
-            self.record(addr, ri, write, 0, target, None, Outcome::Terminated);
-            return 0;
-        }
-        if reg.instances > 1 {
-            return self.replicated(addr, ri, &reg, high, write);
-        }
-        // One stored value under the general rules (masked, 64-bit,
-        // RW1C/RW1S/RC, force-wake roles, registers units watch).
-        let r = self.touch(&reg, reg.base, high, write);
-        self.record(addr, ri, write, r, target, None, Outcome::Ok);
-        if write.is_some() {
-            self.after_store(ri);
-            self.stored(ri, true);
-        }
-        r
-    }
-
-    #[cold]
-    fn no_register(&mut self, addr: u64, write: Option<u32>) -> u32 {
-        if let Some(k) = self.opaque_slot(addr) {
-            return self.opaque_access(addr, k, write);
-        }
-        let t = self.index.row_target(addr);
-        let asleep = t != NONE16 && !self.awake.get(usize::from(t)).copied().unwrap_or(true);
-        let outcome = if asleep {
-            Outcome::Terminated
-        } else {
-            Outcome::Unclaimed
-        };
-        self.record(addr, usize::MAX, write, 0, t, None, outcome);
-        0
-    }
-
-    /// The opaque range (index into `self.opaque`) an aligned dword access
-    /// at `addr` falls in: all four bytes inside it (a dword straddling the
-    /// range's end, whose end is not the last byte of a dword, is as
-    /// unclaimed as one straddling its start).
-    fn opaque_slot(&self, addr: u64) -> Option<usize> {
-        if addr % 4 != 0 {
-            return None;
-        }
-        let last = addr.checked_add(3)?;
-        let i = self.opaque.partition_point(|(r, _)| r.end < addr);
-        self.opaque
-            .get(i)
-            .filter(|(r, _)| r.start <= addr && last <= r.end)
-            .map(|_| i)
-    }
-
-    /// A dword access inside opaque range `k`: plain storage, or terminated
-    /// while the range's wake domain sleeps.
-    fn opaque_access(&mut self, addr: u64, k: usize, write: Option<u32>) -> u32 {
-        let Some(&(range, t)) = self.opaque.get(k) else {
-            return 0;
-        };
-        let asleep = t != NONE16 && !self.awake.get(usize::from(t)).copied().unwrap_or(true);
-        let (read, outcome) = if asleep {
-            (0, Outcome::Terminated)
-        } else {
-            let read = match write {
-                // Unwritten dwords read 0: a zero needs no entry.
-                Some(0) => {
-                    self.opaque_values.remove(&addr);
-                    0
-                }
-                Some(v) => {
-                    self.opaque_values.insert(addr, v);
-                    0
-                }
-                None => self.opaque_values.get(&addr).copied().unwrap_or(0),
-            };
-            (read, Outcome::Ok)
-        };
-        self.total = self.total.wrapping_add(1);
-        let domain = self.target_name(t);
-        if outcome != Outcome::Ok {
-            if let Some(c) = self.counts.get_mut(outcome.index()) {
-                *c = c.saturating_add(1);
-            }
-            let w = Warning::access(
-                self.now,
-                addr,
-                Some(range.name),
-                domain,
-                None,
-                write.is_some(),
-                outcome,
-            );
-            if let Some(w) = w {
-                if self.warnings.len() < MAX_WARNINGS {
-                    self.warnings.push(w);
-                } else {
-                    self.warnings_dropped = self.warnings_dropped.saturating_add(1);
-                }
-            }
-        }
-        if self.tracing {
-            self.trace.push(TraceEntry {
-                time: self.now,
-                addr,
-                register: Some(range.name),
-                value: u64::from(write.unwrap_or(read)),
-                write: write.is_some(),
-                domain,
-                instance: None,
-                outcome,
-            });
-        }
-        read
-    }
-
-    /// Backdoor read of the dword at `addr` inside an opaque range (0 until
-    /// written); `None` when `addr` is not an aligned dword of one.
-    pub fn peek_opaque(&self, addr: u64) -> Option<u32> {
-        self.opaque_slot(addr)?;
-        Some(self.opaque_values.get(&addr).copied().unwrap_or(0))
-    }
-
-    /// The opaque ranges the emulator stores (the project's and extra ones),
-    /// by ascending start.
-    pub fn opaque_ranges(&self) -> impl Iterator<Item = &OpaqueRange> {
-        self.opaque.iter().map(|(r, _)| r)
-    }
-
-    /// An access to a replicated register, steered.
-    fn replicated(
-        &mut self,
-        addr: u64,
-        ri: usize,
-        reg: &Reg,
-        high: bool,
-        write: Option<u32>,
-    ) -> u32 {
-        let (multicast, inst) = self.steering.select(&self.values);
-        let present = self
-            .present
-            .get(usize::from(reg.group))
-            .copied()
-            .unwrap_or(u64::MAX)
-            & low_bits(reg.instances);
-        if let (Some(_), true) = (write, multicast) {
-            if present == 0 {
-                self.record(addr, ri, write, 0, reg.target, None, Outcome::FusedOff);
-                return 0;
-            }
-            for i in 0..reg.instances {
-                if present >> i & 1 != 0 {
-                    self.touch(reg, reg.base + i as usize, high, write);
-                }
-            }
-            self.record(addr, ri, write, 0, reg.target, None, Outcome::Ok);
-            if reg.role != Role::Plain {
-                self.after_store(ri);
-            }
-            self.stored(ri, true);
-            return 0;
-        }
-        let here = inst < reg.instances && present.checked_shr(inst).unwrap_or(0) & 1 != 0;
-        if !here {
-            self.record(
-                addr,
-                ri,
-                write,
-                0,
-                reg.target,
-                Some(inst),
-                Outcome::FusedOff,
-            );
-            return 0;
-        }
-        let r = self.touch(reg, reg.base + inst as usize, high, write);
-        self.record(addr, ri, write, r, reg.target, Some(inst), Outcome::Ok);
-        if write.is_some() && reg.role != Role::Plain {
-            self.after_store(ri);
-        }
-        if write.is_some() {
-            self.stored(ri, true);
-        }
-        r
-    }
-
-    /// Apply a read or write to the stored value at `idx`; the dword read
-    /// (0 for a write).
-    #[inline]
-    fn touch(&mut self, reg: &Reg, idx: usize, high: bool, write: Option<u32>) -> u32 {
-        let Some(stored) = self.values.get_mut(idx) else {
-            return 0;
-        };
-        match write {
-            Some(v) => {
-                *stored = reg.write(*stored, v, high);
-                0
-            }
-            None => {
-                let (r, left) = reg.read(*stored, high);
-                *stored = left;
-                r
-            }
-        }
-    }
-
-    /// Count an access and trace it when tracing; `ri` is the register
-    /// index (`usize::MAX`: none), resolved to a name only when traced.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn record(
-        &mut self,
-        addr: u64,
-        ri: usize,
-        write: Option<u32>,
-        read: u32,
-        target: u16,
-        instance: Option<u32>,
-        outcome: Outcome,
-    ) {
-        self.total = self.total.wrapping_add(1);
-        if outcome != Outcome::Ok {
-            if let Some(c) = self.counts.get_mut(outcome.index()) {
-                *c = c.saturating_add(1);
-            }
-            let register = self.regs.get(ri).map(|r| r.info.name);
-            let domain = self.target_name(target);
-            if let Some(w) = Warning::access(
-                self.now,
-                addr,
-                register,
-                domain,
-                instance,
-                write.is_some(),
-                outcome,
-            ) {
-                if self.warnings.len() < MAX_WARNINGS {
-                    self.warnings.push(w);
-                } else {
-                    self.warnings_dropped = self.warnings_dropped.saturating_add(1);
-                }
-            }
-        }
-        if self.tracing {
-            self.push_trace(addr, ri, write, read, target, instance, outcome);
-        }
-    }
-
-    /// The fast path's trace entry (its target is the register's).
-    #[inline(never)]
-    fn record_traced(
-        &mut self,
-        addr: u64,
-        ri: usize,
-        write: Option<u32>,
-        read: u32,
-        instance: Option<u32>,
-        outcome: Outcome,
-    ) {
-        let target = self.regs.get(ri).map_or(NONE16, |r| r.target);
-        self.push_trace(addr, ri, write, read, target, instance, outcome);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn push_trace(
-        &mut self,
-        addr: u64,
-        ri: usize,
-        write: Option<u32>,
-        read: u32,
-        target: u16,
-        instance: Option<u32>,
-        outcome: Outcome,
-    ) {
-        let register = self.regs.get(ri).map(|r| r.info.name);
-        self.trace.push(TraceEntry {
-            time: self.now,
-            addr,
-            register,
-            value: u64::from(write.unwrap_or(read)),
-            write: write.is_some(),
-            domain: self.target_name(target),
-            instance,
-            outcome,
-        });
-    }
-
-    /// Side effects of a change of register `ri`'s stored value.
-    fn after_store(&mut self, ri: usize) {
-        let Some(reg) = self.regs.get(ri) else { return };
-        let d = match reg.role {
-            Role::Plain => return,
-            Role::Request(d) => {
-                let req = self.values.get(reg.base).copied().unwrap_or(0);
-                let (now, latency) = (self.now, self.sku.wake_latency);
-                if let Some(f) = self.fw.get_mut(d) {
-                    f.requested(now, latency, req);
-                }
-                d
-            }
-            Role::Ack(d) => d,
-        };
-        self.refresh(d);
-    }
-
-    /// Recompute whether force-wake domain `d` is awake.
-    fn refresh(&mut self, d: usize) {
-        let Some(f) = self.fw.get(d) else { return };
-        let value = |ri: usize| {
-            self.regs
-                .get(ri)
-                .and_then(|r| self.values.get(r.base))
-                .copied()
-                .unwrap_or(0)
-        };
-        let on = value(f.request) & 0xFFFF != 0 && value(f.ack) != 0;
-        let t = usize::from(f.target);
-        self.set_awake(t, on);
-    }
-}
-
-/// Read or write a plain register's stored value (see [`Hot`]).
-#[inline(always)]
-fn plain_rule(stored: &mut u64, h: Hot, write: Option<u32>) -> u32 {
-    let old = *stored as u32;
-    match write {
-        Some(v) => {
-            *stored = u64::from((old & !h.take) | (v & h.take));
-            0
-        }
-        None => old & h.readable,
+    /// Emulated graphics memory (GGTT), to write.
+    pub fn gpu_mem_mut(&mut self) -> &mut GpuMem {
+        &mut self.rf.mem
     }
 }
 

@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use std::vec::Vec;
 
 use crate::bind::{Bindings, FieldRef};
-use crate::Emulator;
+use crate::regfile::RegFile;
+use crate::unit::{Machinery, Unit, UnitRef};
 
 /// A bound field resolved to the register file.
 #[derive(Clone, Copy, Debug)]
@@ -29,16 +30,18 @@ impl Rf {
         })
     }
 
-    fn get(self, emu: &Emulator) -> u64 {
-        (emu.stored_value(self.ri) & self.mask)
+    fn get(self, rf: &RegFile) -> u64 {
+        (rf.value(self.ri) & self.mask)
             .checked_shr(self.lsb)
             .unwrap_or(0)
     }
 }
 
-/// The mux state of one emulator.
+/// The NOA mux of an emulator (projects whose bindings have a `noa` unit:
+/// on from reset, following the mux registers). Look at it with
+/// [`Emulator::unit::<NoaMux>()`](crate::Emulator::unit).
 #[derive(Clone, Debug)]
-pub(crate) struct Noa {
+pub struct NoaMux {
     write: Option<Rf>,
     high: Option<Rf>,
     enable: Option<Rf>,
@@ -53,13 +56,13 @@ pub(crate) struct Noa {
     routed: bool,
 }
 
-impl Noa {
-    /// The model on `b`'s NOA bindings (`None` when the project has none).
-    pub(crate) fn new(b: &Bindings, reg_at: &dyn Fn(u64) -> Option<usize>) -> Option<Self> {
-        let u = b.noa?;
-        let write = Rf::new(u.write, reg_at)?;
-        Some(Noa {
-            write: Some(write),
+impl NoaMux {
+    /// The model on `b`'s NOA bindings (without them: a mux with no write
+    /// port, which never routes).
+    fn new(b: &Bindings, reg_at: &dyn Fn(u64) -> Option<usize>) -> Self {
+        let u = b.noa.unwrap_or_default();
+        NoaMux {
+            write: Rf::new(u.write, reg_at),
             high: Rf::new(u.write_high, reg_at),
             enable: Rf::new(u.enable, reg_at),
             routing: u
@@ -71,26 +74,15 @@ impl Noa {
             mux: BTreeMap::new(),
             writes: 0,
             routed: false,
-        })
-    }
-
-    /// The Boolean stage carries the test signals: the NOA enable bit is
-    /// set and every write of the routing table is the latest under its key.
-    pub(crate) fn routed(&self) -> bool {
-        self.routed
-    }
-
-    /// Mux writes seen since the emulator was built.
-    pub(crate) fn writes(&self) -> u64 {
-        self.writes
+        }
     }
 
     fn key(high: u64, write: u64) -> (u64, u64) {
         (high, write >> 16)
     }
 
-    fn update(&mut self, emu: &Emulator) {
-        let enabled = self.enable.is_some_and(|f| f.get(emu) != 0);
+    fn update(&mut self, rf: &RegFile) {
+        let enabled = self.enable.is_some_and(|f| f.get(rf) != 0);
         self.routed = enabled
             && !self.routing.is_empty()
             && self
@@ -100,24 +92,33 @@ impl Noa {
     }
 }
 
-impl crate::unit::Unit for Noa {
-    fn written(&mut self, emu: &mut Emulator, ri: usize, software: bool) {
-        let was = self.routed;
+impl Unit for NoaMux {
+    type Config = ();
+
+    fn attach(rf: &mut RegFile, _cfg: ()) -> Self {
+        let b = rf.bindings;
+        NoaMux::new(&b, &|a| rf.reg_at(a))
+    }
+
+    fn configure(&mut self, _rf: &mut RegFile, _cfg: ()) {}
+}
+
+impl Machinery for NoaMux {
+    fn written(&mut self, rf: &mut RegFile, ri: usize, software: bool) {
         if let (Some(w), true) = (self.write, software) {
             if w.ri == ri {
-                let value = w.get(emu);
-                let high = self.high.map_or(0, |h| h.get(emu));
+                let value = w.get(rf);
+                let high = self.high.map_or(0, |h| h.get(rf));
                 self.mux.insert(Self::key(high, value), value);
                 self.writes = self.writes.saturating_add(1);
             }
         }
-        self.update(emu);
-        if self.routed != was {
-            emu.boolean_stage_changed();
-        }
+        self.update(rf);
+        // The OA unit plans its CEC counting again when this changes.
+        rf.test_signals_routed = self.routed;
     }
 
-    fn advance(&mut self, _emu: &mut Emulator, _from: u64, _to: u64) {}
+    fn advance(&mut self, _rf: &mut RegFile, _from: u64, _to: u64) {}
 
     fn watches(&self, b: &Bindings, out: &mut Vec<u64>) {
         if let Some(u) = b.noa {
@@ -131,32 +132,18 @@ impl crate::unit::Unit for Noa {
     }
 }
 
-impl Emulator {
-    /// The stored value of register `ri` (its first instance; 0 if none).
-    pub(crate) fn stored_value(&self, ri: usize) -> u64 {
-        self.regs
-            .get(ri)
-            .and_then(|r| self.values.get(r.base))
-            .copied()
-            .unwrap_or(0)
-    }
-
-    /// Whether the NOA mux routes the test signals to the Boolean stage
-    /// now (false on projects without a NOA model).
-    pub(crate) fn boolean_routed(&self) -> bool {
-        self.mux.as_ref().is_some_and(|m| m.routed())
-    }
-
-    /// Mux writes seen through the NOA write port (0 without a NOA model).
-    pub fn noa_mux_writes(&self) -> u64 {
-        self.mux.as_ref().map_or(0, |m| m.writes())
+impl UnitRef<'_, NoaMux> {
+    /// Mux writes seen through the NOA write port (0 when off).
+    pub fn writes(&self) -> u64 {
+        self.unit.map_or(0, |m| m.writes)
     }
 
     /// Whether the NOA mux routes the test-signal generator to the Boolean
     /// stage of the CEC logic (CECn-0 select 2 then reads
-    /// [`NoaSource::test_signals`](crate::NoaSource::test_signals)); see
-    /// "NOA mux" in the crate documentation.
-    pub fn noa_test_signals_routed(&self) -> bool {
-        self.boolean_routed()
+    /// [`NoaSource::test_signals`](crate::NoaSource::test_signals)): the
+    /// NOA enable bit is set and every write of the routing table is the
+    /// latest under its key; see "NOA mux" in the crate documentation.
+    pub fn test_signals_routed(&self) -> bool {
+        self.unit.is_some_and(|m| m.routed)
     }
 }

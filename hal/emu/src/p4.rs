@@ -5,16 +5,15 @@
 
 use std::vec::Vec;
 
-use hal::meta::ProjectInfo;
-
-use super::Emulator;
 use crate::bind::Bits as F;
+use crate::regfile::RegFile;
+use crate::unit::{Machinery, Unit, UnitMut, UnitRef};
 
 /// Number of P4 counters.
 pub const P4_COUNTERS: usize = 18;
 
-/// Interrupts kept by [`P4Unit::interrupts`](crate::P4Unit::interrupts); later ones are only
-/// counted ([`P4Unit::interrupts_dropped`](crate::P4Unit::interrupts_dropped)).
+/// Interrupts kept by [`P4Unit`'s `interrupts`](crate::UnitRef::interrupts); later ones are only
+/// counted ([`P4Unit`'s `interrupts_dropped`](crate::UnitRef::interrupts_dropped)).
 pub const CPU_INTERRUPT_CAP: usize = 1 << 16;
 
 /// Scripted event source for the Pentium 4 counters: how many times, per
@@ -51,7 +50,7 @@ impl CpuEvents {
 }
 
 /// A performance-monitoring interrupt recorded by the P4 model
-/// ([`P4Unit::interrupts`](crate::P4Unit::interrupts)).
+/// ([`P4Unit`'s `interrupts`](crate::UnitRef::interrupts)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CpuInterrupt {
     /// The tick in which the interrupt was raised (the tick of the first
@@ -75,9 +74,11 @@ struct Cccr {
     compare: F,
 }
 
-/// The P4 model's state.
+/// The Pentium 4 counter model (PRM 002; see "CPU counters" in the crate
+/// documentation): off until turned on with
+/// [`Emulator::unit_mut::<P4Unit>()`](crate::Emulator::unit_mut)`.enable(events)`.
 #[derive(Clone, Debug)]
-pub(super) struct P4 {
+pub struct P4Unit {
     pub(super) events: CpuEvents,
     /// Value-store index of each counter / CCCR register.
     counter: [Option<usize>; P4_COUNTERS],
@@ -104,7 +105,7 @@ struct Tick {
     inc: [u64; P4_COUNTERS],
 }
 
-impl P4 {
+impl P4Unit {
     /// The model on the bound registers (`None`: a model that does
     /// nothing); `base` gives the value-store index of the register at an
     /// address.
@@ -148,7 +149,7 @@ impl P4 {
             count = F::of(b.count);
             width = b.count.map_or(0, |f| f.width.min(63));
         }
-        P4 {
+        P4Unit {
             events,
             counter,
             cccr,
@@ -365,80 +366,65 @@ impl P4 {
     }
 }
 
-impl Emulator {
-    /// [`Emulator::new`] with the Pentium 4 counter model on, fed by
-    /// `events` (see "CPU counters" in the [crate documentation](crate)).
-    pub fn with_p4_events(
-        project: &'static ProjectInfo,
-        sku: super::Sku,
-        events: CpuEvents,
-    ) -> Self {
-        let mut emu = Emulator::new(project, sku);
-        emu.enable_p4_events(events);
-        emu
+impl Unit for P4Unit {
+    type Config = CpuEvents;
+
+    fn attach(rf: &mut RegFile, events: CpuEvents) -> Self {
+        let b = rf.bindings;
+        P4Unit::new(b.p4.as_ref(), events, &|a| {
+            rf.locate(a).map(|(_, base)| base)
+        })
     }
 
-    /// Turn the Pentium 4 counter model on (a project without `P4_COUNTERn`
-    /// registers gets a model that does nothing). Already on: only the
-    /// events change.
-    pub fn enable_p4_events(&mut self, events: CpuEvents) {
-        match self.p4.as_mut() {
-            Some(m) => m.events = events,
-            None => {
-                let m = P4::new(self.bindings.p4.as_ref(), events, &|a| {
-                    self.locate(a).map(|(_, base)| base)
-                });
-                self.p4 = Some(std::boxed::Box::new(m));
-            }
-        }
+    fn configure(&mut self, _rf: &mut RegFile, events: CpuEvents) {
+        self.events = events;
+    }
+}
+
+impl Machinery for P4Unit {
+    fn written(&mut self, _rf: &mut RegFile, _ri: usize, _software: bool) {
+        // The model reads its registers at every tick: nothing to do here.
     }
 
-    /// Whether the Pentium 4 counter model is on.
-    pub fn has_p4(&self) -> bool {
-        self.p4.is_some()
+    fn advance(&mut self, rf: &mut RegFile, from: u64, to: u64) {
+        P4Unit::advance(self, &mut rf.values, from, to);
     }
 
-    /// Replace the scripted P4 events from the next tick on (no effect
-    /// when the model is off).
-    pub(crate) fn set_cpu_events(&mut self, events: CpuEvents) {
-        if let Some(m) = self.p4.as_mut() {
+    fn watches(&self, _b: &crate::bind::Bindings, _out: &mut Vec<u64>) {}
+}
+
+impl<'a> UnitRef<'a, P4Unit> {
+    /// The scripted events (`None` when off).
+    pub fn events(&self) -> Option<&'a CpuEvents> {
+        self.unit.map(|m| &m.events)
+    }
+
+    /// The performance-monitoring interrupts raised so far, oldest first
+    /// (at most [`CPU_INTERRUPT_CAP`]; empty when off).
+    pub fn interrupts(&self) -> &'a [CpuInterrupt] {
+        self.unit.map_or(&[], |m| &m.interrupts)
+    }
+
+    /// Interrupts not recorded because the list was full.
+    pub fn interrupts_dropped(&self) -> u64 {
+        self.unit.map_or(0, |m| m.dropped)
+    }
+}
+
+impl UnitMut<'_, P4Unit> {
+    /// Replace the scripted events from the next tick on (no effect when
+    /// off).
+    pub fn set_events(&mut self, events: CpuEvents) {
+        if let (Some(m), _) = self.parts() {
             m.events = events;
         }
     }
 
-    /// The P4 events in use (`None` when the model is off).
-    pub(crate) fn cpu_events(&self) -> Option<&CpuEvents> {
-        self.p4.as_ref().map(|m| &m.events)
+    /// Take the recorded interrupts, leaving none.
+    pub fn take_interrupts(&mut self) -> Vec<CpuInterrupt> {
+        match self.parts() {
+            (Some(m), _) => core::mem::take(&mut m.interrupts),
+            (None, _) => Vec::new(),
+        }
     }
-
-    /// The performance-monitoring interrupts raised so far, oldest first
-    /// (at most [`CPU_INTERRUPT_CAP`]).
-    pub(crate) fn cpu_interrupts(&self) -> &[CpuInterrupt] {
-        self.p4.as_ref().map_or(&[], |m| &m.interrupts)
-    }
-
-    /// Take the recorded interrupts, leaving the list empty.
-    pub(crate) fn take_cpu_interrupts(&mut self) -> Vec<CpuInterrupt> {
-        self.p4
-            .as_mut()
-            .map(|m| core::mem::take(&mut m.interrupts))
-            .unwrap_or_default()
-    }
-
-    /// Interrupts not recorded because the list was full.
-    pub(crate) fn cpu_interrupts_dropped(&self) -> u64 {
-        self.p4.as_ref().map_or(0, |m| m.dropped)
-    }
-}
-
-impl crate::unit::Unit for P4 {
-    fn written(&mut self, _emu: &mut Emulator, _ri: usize, _software: bool) {
-        // The model reads its registers at every tick: nothing to do here.
-    }
-
-    fn advance(&mut self, emu: &mut Emulator, from: u64, to: u64) {
-        P4::advance(self, &mut emu.values, from, to);
-    }
-
-    fn watches(&self, _b: &crate::bind::Bindings, _out: &mut Vec<u64>) {}
 }

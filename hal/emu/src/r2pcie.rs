@@ -5,10 +5,9 @@
 
 use std::vec::Vec;
 
-use hal::meta::ProjectInfo;
-
-use super::Emulator;
 use crate::bind::Bits as F;
+use crate::regfile::RegFile;
+use crate::unit::{Machinery, Unit, UnitMut, UnitRef};
 
 /// Number of R2PCIe counters.
 pub const R2_COUNTERS: usize = 4;
@@ -123,8 +122,11 @@ impl Default for UncoreConfig {
 /// A register: index in the emulator's register list and value-store index.
 type Loc = Option<(usize, usize)>;
 
+/// The R2PCIe / UBox counter model (PRM 004; see "CPU counters" in the
+/// crate documentation): off until turned on with
+/// [`Emulator::unit_mut::<UncoreUnit>()`](crate::Emulator::unit_mut)`.enable(cfg)`.
 #[derive(Clone, Debug)]
-pub(super) struct R2 {
+pub struct UncoreUnit {
     pub(super) cfg: UncoreConfig,
     pub(super) events: UncoreEvents,
     /// Cycles since the events were set.
@@ -161,7 +163,7 @@ pub(super) struct R2 {
     pub(super) freeze_at: Option<u64>,
 }
 
-impl R2 {
+impl UncoreUnit {
     /// The model on the bound registers (`None`: a model that does
     /// nothing); `loc` locates the register at an address.
     pub(super) fn new(
@@ -182,7 +184,7 @@ impl R2 {
         }
         let field =
             |f: fn(&crate::bind::Uncore) -> Option<crate::bind::FieldRef>| F::of(b.and_then(f));
-        R2 {
+        UncoreUnit {
             cfg,
             events: UncoreEvents::default(),
             cycle: 0,
@@ -431,66 +433,55 @@ fn low(width: u32) -> u64 {
     (1u64 << width.min(63)) - 1
 }
 
-impl Emulator {
-    /// [`Emulator::new`] with the R2PCIe / UBox counter model on, configured
-    /// by `cfg` (no events until [`UncoreUnit::set_events`](crate::UncoreUnit::set_events)).
-    pub fn with_uncore(project: &'static ProjectInfo, sku: super::Sku, cfg: UncoreConfig) -> Self {
-        let mut emu = Emulator::new(project, sku);
-        emu.enable_uncore(cfg);
-        emu
+impl Unit for UncoreUnit {
+    type Config = UncoreConfig;
+
+    fn attach(rf: &mut RegFile, cfg: UncoreConfig) -> Self {
+        let b = rf.bindings;
+        UncoreUnit::new(b.uncore.as_ref(), cfg, &|a| rf.locate(a))
     }
 
-    /// Turn the R2PCIe / UBox model on (a project without the registers gets
-    /// a model that does nothing). Already on: only the configuration
-    /// changes.
-    pub fn enable_uncore(&mut self, cfg: UncoreConfig) {
-        match self.r2.as_mut() {
-            Some(m) => m.cfg = cfg,
-            None => {
-                let m = R2::new(self.bindings.uncore.as_ref(), cfg, &|a| self.locate(a));
-                self.r2 = Some(std::boxed::Box::new(m));
-            }
-        }
-        self.rebuild_hot();
-    }
-
-    /// Whether the R2PCIe / UBox model is on.
-    pub fn has_uncore(&self) -> bool {
-        self.r2.is_some()
-    }
-
-    /// Replace the scripted uncore events; the patterns restart at cycle 0
-    /// with the next tick. No effect when the model is off.
-    pub(crate) fn set_uncore_events(&mut self, events: UncoreEvents) {
-        if let Some(m) = self.r2.as_mut() {
-            m.set_events(events);
-        }
-    }
-
-    /// Whether the UBox global freeze is in effect (after `frz_all` or an
-    /// ov_en overflow's delayed freeze, until `unfrz_all`).
-    pub(crate) fn uncore_frozen(&self) -> bool {
-        self.r2.as_ref().is_some_and(|m| m.frozen)
-    }
-
-    /// The tick at whose end a scheduled global freeze takes effect.
-    pub(crate) fn uncore_freeze_at(&self) -> Option<u64> {
-        self.r2.as_ref().and_then(|m| m.freeze_at)
+    fn configure(&mut self, _rf: &mut RegFile, cfg: UncoreConfig) {
+        self.cfg = cfg;
     }
 }
 
-impl crate::unit::Unit for R2 {
-    fn written(&mut self, emu: &mut Emulator, ri: usize, _software: bool) {
-        R2::written(self, &mut emu.values, ri);
+impl Machinery for UncoreUnit {
+    fn written(&mut self, rf: &mut RegFile, ri: usize, _software: bool) {
+        UncoreUnit::written(self, &mut rf.values, ri);
     }
 
-    fn advance(&mut self, emu: &mut Emulator, from: u64, to: u64) {
-        R2::advance(self, &mut emu.values, from, to);
+    fn advance(&mut self, rf: &mut RegFile, from: u64, to: u64) {
+        UncoreUnit::advance(self, &mut rf.values, from, to);
     }
 
     fn watches(&self, b: &crate::bind::Bindings, out: &mut Vec<u64>) {
         if let Some(u) = b.uncore {
             u.addresses(out);
+        }
+    }
+}
+
+impl UnitRef<'_, UncoreUnit> {
+    /// Whether the UBox global freeze is in effect (after `frz_all` or an
+    /// `ov_en` overflow's delayed freeze, until `unfrz_all`; false when
+    /// off).
+    pub fn frozen(&self) -> bool {
+        self.unit.is_some_and(|m| m.frozen)
+    }
+
+    /// The tick at whose end a scheduled global freeze takes effect.
+    pub fn freeze_at(&self) -> Option<u64> {
+        self.unit.and_then(|m| m.freeze_at)
+    }
+}
+
+impl UnitMut<'_, UncoreUnit> {
+    /// Replace the scripted events; the patterns restart at cycle 0 with
+    /// the next tick (no effect when off).
+    pub fn set_events(&mut self, events: UncoreEvents) {
+        if let (Some(m), _) = self.parts() {
+            m.set_events(events);
         }
     }
 }

@@ -18,6 +18,39 @@ pub enum Outcome {
     FusedOff,
 }
 
+/// How many dword accesses ended how ([`Emulator::counts`](crate::Emulator::counts)),
+/// traced or not (a 64-bit access counts twice).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Counts {
+    /// Every access, whatever its outcome.
+    pub accesses: usize,
+    /// Accesses that ended [`Outcome::Terminated`].
+    pub terminated: usize,
+    /// Accesses that ended [`Outcome::Unclaimed`].
+    pub unclaimed: usize,
+    /// Accesses that ended [`Outcome::FusedOff`].
+    pub fused_off: usize,
+    /// Register-file warnings not kept because the list was full
+    /// ([`MAX_WARNINGS`](crate::MAX_WARNINGS)).
+    pub warnings_dropped: u64,
+}
+
+impl Counts {
+    /// Accesses that ended with `outcome` (`Ok`: the rest).
+    pub fn of(&self, outcome: Outcome) -> usize {
+        match outcome {
+            Outcome::Ok => self
+                .accesses
+                .saturating_sub(self.terminated)
+                .saturating_sub(self.unclaimed)
+                .saturating_sub(self.fused_off),
+            Outcome::Terminated => self.terminated,
+            Outcome::Unclaimed => self.unclaimed,
+            Outcome::FusedOff => self.fused_off,
+        }
+    }
+}
+
 impl Outcome {
     /// Every outcome, in declaration order.
     pub const ALL: [Outcome; 4] = [

@@ -77,3 +77,39 @@ fn a_renamed_field_fails_too() {
         "{diags:#?}"
     );
 }
+
+#[test]
+fn the_oa_buffer_registers_document_the_programming_order() {
+    // The registers the OA unit binds as the buffer (its `base` field's
+    // register): their descriptions name the order the model checks.
+    let mut names: Vec<&str> = perfregs_emu::bind::ALL
+        .iter()
+        .filter_map(|b| b.oa.and_then(|o| o.base))
+        .map(|f| f.reg.name)
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    assert!(names.len() >= 2, "{names:?}");
+    for name in names {
+        let header = format!("  - name: {name}\n");
+        let mut found = 0;
+        for (file, text) in perfregs_regdefs::FILES {
+            let mut rest = *text;
+            while let Some(i) = rest.find(&header) {
+                let block = &rest[i + header.len()..];
+                let end = block.find("\n  - name: ").unwrap_or(block.len());
+                let words = block[..end]
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                assert!(
+                    words.contains("Programming order: head pointer"),
+                    "{file}: {name}: the description does not give the programming order"
+                );
+                found += 1;
+                rest = &block[end..];
+            }
+        }
+        assert!(found > 0, "{name}: no description found");
+    }
+}

@@ -5,12 +5,12 @@
 //! project, patterns are written through the typed HAL (generic `set` /
 //! `clear` / `set_ones` with the field constants, `write`, `modify`,
 //! `write_masked`, the steering API) into an [`Emulator`], and both the
-//! stored value ([`Emulator::peek_instance`]) and the typed read-back are
+//! stored value ([`Emulator::peek`]) and the typed read-back are
 //! checked against what the IR says the field's access type does. The
 //! expected values are computed by the generator; this file is the harness
 //! the generated code drives.
 //!
-//! Set-up: the OA unit is off ([`Emulator::disable_oa`]; the CPU counter
+//! Set-up: the OA unit is off (`unit_mut::<OaUnit>().disable()`; the CPU counter
 //! models are off after construction), so only the register file's rules
 //! act; wakeable domains are held by real force-wake guards (the emulator
 //! acks after its wake latency, through the polls' `pause`); dual subslice
@@ -34,7 +34,7 @@ use hal::{
     Awake, Bits, Device, Layout, MaskedWritable, OnProject, Project, ReadValue, Readable, Register,
     Replicated, Steered, Unicast, Writable, WriteValue,
 };
-use perfregs_emu::{Emulator, Sku};
+use perfregs_emu::{Emulator, OaUnit, Sku};
 
 /// The registers of `tests/fixtures/conformance.yaml`, as `regdefs!` emits them.
 #[allow(non_camel_case_types, dead_code, unused_imports, clippy::all)]
@@ -242,7 +242,7 @@ impl<'g, P: Project> Saved<'g, P> {
     fn new(gpu: &'g Gpu<P>, spec: &RegSpec) -> Self {
         let values = gpu.with_bus(|e| {
             (0..spec.instances)
-                .map(|i| e.peek_instance(spec.address, i))
+                .map(|i| e.peek(spec.address, i))
                 .collect()
         });
         Saved {
@@ -581,8 +581,8 @@ fn emulator(
     extra: &[&'static RegisterInfo],
     traced: bool,
 ) -> Emulator {
-    let mut e = Emulator::with_registers(project, sku(), extra);
-    e.disable_oa();
+    let mut e = Emulator::builder(project, sku()).registers(extra).build();
+    e.unit_mut::<OaUnit>().disable();
     e.set_tracing(traced);
     e
 }
@@ -594,6 +594,10 @@ pub struct Checker {
     registers: usize,
     fields: usize,
     checks: usize,
+    /// Registers the reset table lists (each must get its typed checks).
+    listed: usize,
+    /// Fields the listed registers have in the metadata.
+    listed_fields: usize,
     failed: usize,
     failures: Vec<String>,
     skipped: Vec<String>,
@@ -611,6 +615,8 @@ impl Checker {
             registers: 0,
             fields: 0,
             checks: 0,
+            listed: 0,
+            listed_fields: 0,
             failed: 0,
             failures: Vec::new(),
             skipped: Vec::new(),
@@ -653,9 +659,39 @@ impl Checker {
         table: &[(&str, u64, u32, u64)],
     ) {
         let e = emulator(project, extra, self.traced);
+        // The table covers every register checked (the extra ones when
+        // there are, else the project's; not the fuse mirrors, which the SKU
+        // sets at construction): a generator that leaves one out fails here,
+        // one that lists none fails every register.
+        let checked = if extra.is_empty() {
+            project.registers
+        } else {
+            extra
+        };
+        let fuse = |r: &RegisterInfo| {
+            project
+                .groups
+                .iter()
+                .any(|g| g.fuse.is_some_and(|f| f.register == r.name))
+        };
+        for r in checked.iter().filter(|r| !fuse(r)) {
+            let listed = table
+                .iter()
+                .any(|&(n, a, ..)| n == r.name && a == r.address);
+            let project = self.project;
+            self.check(listed, || {
+                format!("{project} {}: not in the generated reset table", r.name)
+            });
+        }
+        self.listed = table.len();
+        self.listed_fields = table
+            .iter()
+            .filter_map(|&(n, a, ..)| checked.iter().find(|r| r.name == n && r.address == a))
+            .map(|r| r.fields.len())
+            .sum();
         for &(name, address, instances, stored) in table {
             for i in 0..instances {
-                let got = e.peek_instance(address, i);
+                let got = e.peek(address, i);
                 self.eq(&|| format!("{name} instance {i}"), "reset", got, stored);
             }
         }
@@ -839,7 +875,7 @@ impl Checker {
         });
         let present = t.present();
         let here = |i: u32| present >> i & 1 != 0;
-        let peek = |i: u32| t.gpu().with_bus(|e| e.peek_instance(addr, i));
+        let peek = |i: u32| t.gpu().with_bus(|e| e.peek(addr, i));
         let poke = |v: u64| t.gpu().with_bus(|e| e.poke(addr, v));
         for (k, &(op, bg, poked, stored, read, after)) in steps.iter().enumerate() {
             let ctx = || {
@@ -980,8 +1016,31 @@ impl Checker {
         }
     }
 
-    /// Print the counts; fail with the failures, if any.
+    /// Print the counts; fail with the failures, if any, and when fewer
+    /// registers or fields were checked than the reset table lists (each
+    /// listed register is checked or skipped with a reason; each of its
+    /// fields is checked unless the register is skipped).
     pub fn finish(self) {
+        assert!(
+            self.listed > 0,
+            "conformance {}: the generated reset table lists no register",
+            self.project
+        );
+        assert!(
+            self.registers + self.skipped.len() >= self.listed,
+            "conformance {}: {} registers checked and {} skipped, the reset table lists {}",
+            self.project,
+            self.registers,
+            self.skipped.len(),
+            self.listed
+        );
+        assert!(
+            !self.skipped.is_empty() || self.fields >= self.listed_fields,
+            "conformance {}: {} fields checked, the listed registers have {}",
+            self.project,
+            self.fields,
+            self.listed_fields
+        );
         println!(
             "conformance {}{}: {} registers, {} fields, {} checks, {} skipped, {:.2?}",
             self.project,

@@ -65,7 +65,9 @@ fn count(emu: &mut Emulator, n: usize) -> u64 {
 }
 
 fn p4_emu(events: CpuEvents) -> Emulator {
-    Emulator::with_p4_events(P4, Sku::default(), events)
+    Emulator::builder(P4, Sku::default())
+        .with::<P4Unit>(events)
+        .build()
 }
 
 /// The cascade source of `target` per the `cascade_pairs` table.
@@ -138,56 +140,61 @@ fn p4_ovf_pmi_is_raised_on_the_next_event() {
         "overflow at the 3rd event, tick 3"
     );
     assert!(
-        emu.p4().interrupts().is_empty(),
+        emu.unit::<P4Unit>().interrupts().is_empty(),
         "no PMI at the overflow itself"
     );
     emu.advance(1);
     assert_eq!(
-        emu.p4().interrupts(),
+        emu.unit::<P4Unit>().interrupts(),
         &[CpuInterrupt {
             time: 4,
             counter: 5
         }]
     );
     emu.advance(10);
-    assert_eq!(emu.p4().interrupts().len(), 1, "one PMI per overflow");
+    assert_eq!(
+        emu.unit::<P4Unit>().interrupts().len(),
+        1,
+        "one PMI per overflow"
+    );
 
     // No events after the overflow: the PMI waits for the next one.
     let mut emu = p4_emu(CpuEvents::new().rate(5, 1));
     preset(&mut emu, 5, 2);
     set_cccr(&mut emu, 5, &[("enable", 1), ("ovf_pmi", 1)]);
     emu.advance(2);
-    emu.p4_mut().set_events(CpuEvents::new());
+    emu.unit_mut::<P4Unit>().set_events(CpuEvents::new());
     emu.advance(20);
-    assert!(emu.p4().interrupts().is_empty());
-    emu.p4_mut().set_events(CpuEvents::new().rate(5, 1));
+    assert!(emu.unit::<P4Unit>().interrupts().is_empty());
+    emu.unit_mut::<P4Unit>()
+        .set_events(CpuEvents::new().rate(5, 1));
     emu.advance(1);
-    assert_eq!(emu.p4().interrupts()[0].time, 23);
+    assert_eq!(emu.unit::<P4Unit>().interrupts()[0].time, 23);
 
     // Several events per tick: the event after the overflow is in the same tick.
     let mut emu = p4_emu(CpuEvents::new().rate(5, 4));
     preset(&mut emu, 5, 6); // 6th event: tick 2, second event of the tick
     set_cccr(&mut emu, 5, &[("enable", 1), ("ovf_pmi", 1)]);
     emu.advance(1);
-    assert!(emu.p4().interrupts().is_empty());
+    assert!(emu.unit::<P4Unit>().interrupts().is_empty());
     emu.advance(1);
-    assert_eq!(emu.p4().interrupts()[0].time, 2);
+    assert_eq!(emu.unit::<P4Unit>().interrupts()[0].time, 2);
     // Overflow on the last event of a tick: PMI in the next tick.
     let mut emu = p4_emu(CpuEvents::new().rate(5, 4));
     preset(&mut emu, 5, 8);
     set_cccr(&mut emu, 5, &[("enable", 1), ("ovf_pmi", 1)]);
     emu.advance(2);
     assert_eq!(cccr(&mut emu, 5, "ovf"), 1);
-    assert!(emu.p4().interrupts().is_empty());
+    assert!(emu.unit::<P4Unit>().interrupts().is_empty());
     emu.advance(1);
-    assert_eq!(emu.p4().interrupts()[0].time, 3);
+    assert_eq!(emu.unit::<P4Unit>().interrupts()[0].time, 3);
     // Without OVF_PMI: no interrupt.
     let mut emu = p4_emu(CpuEvents::new().rate(5, 4));
     preset(&mut emu, 5, 8);
     set_cccr(&mut emu, 5, &[("enable", 1)]);
     emu.advance(10);
     assert_eq!(cccr(&mut emu, 5, "ovf"), 1);
-    assert!(emu.p4().interrupts().is_empty());
+    assert!(emu.unit::<P4Unit>().interrupts().is_empty());
 }
 
 #[test]
@@ -201,9 +208,14 @@ fn p4_force_ovf_overflows_on_every_increment() {
     emu.advance(1);
     assert_eq!(count(&mut emu, 8), 1);
     assert_eq!(cccr(&mut emu, 8, "ovf"), 1, "first increment overflows");
-    assert!(emu.p4().interrupts().is_empty());
+    assert!(emu.unit::<P4Unit>().interrupts().is_empty());
     emu.advance(3);
-    let times: Vec<u64> = emu.p4().interrupts().iter().map(|i| i.time).collect();
+    let times: Vec<u64> = emu
+        .unit::<P4Unit>()
+        .interrupts()
+        .iter()
+        .map(|i| i.time)
+        .collect();
     assert_eq!(times, [2, 3, 4], "each increment follows an overflow");
     // Cleared OVF comes back at the next increment.
     set_cccr(&mut emu, 8, &[("enable", 1), ("force_ovf", 1)]);
@@ -272,8 +284,8 @@ fn sdm_example(rate_a: u64, rate_b: u64) {
     );
     // Y's PMI comes with its next event.
     emu.advance(1);
-    assert_eq!(emu.p4().interrupts().len(), 1);
-    assert_eq!(emu.p4().interrupts()[0].counter, y as u8);
+    assert_eq!(emu.unit::<P4Unit>().interrupts().len(), 1);
+    assert_eq!(emu.unit::<P4Unit>().interrupts()[0].counter, y as u8);
 }
 
 #[test]
@@ -424,7 +436,8 @@ fn p4_threshold_complement_edge() {
     );
     for (rate, ticks) in [(3, 3), (1, 2), (4, 1), (2, 4), (9, 2)] {
         for e in [&mut emu, &mut level] {
-            e.p4_mut().set_events(CpuEvents::new().rate(n, rate));
+            e.unit_mut::<P4Unit>()
+                .set_events(CpuEvents::new().rate(n, rate));
             e.advance(ticks);
         }
     }
@@ -459,17 +472,15 @@ fn p4_determinism_and_bulk_equals_stepwise() {
         set_cccr(&mut emu, 14, &[("cascade", 1)]);
         emu
     };
-    let mut bulk = setup();
-    bulk.advance(3000);
-    let mut step = setup();
-    for _ in 0..3000 {
-        step.advance(1);
-    }
+    let (mut bulk, mut step) = bulk_and_step(setup, 3000);
     for n in 0..18 {
         assert_eq!(count(&mut bulk, n), count(&mut step, n), "counter {n}");
     }
-    assert_eq!(bulk.p4().interrupts(), step.p4().interrupts());
-    assert!(!bulk.p4().interrupts().is_empty());
+    assert_eq!(
+        bulk.unit::<P4Unit>().interrupts(),
+        step.unit::<P4Unit>().interrupts()
+    );
+    assert!(!bulk.unit::<P4Unit>().interrupts().is_empty());
     let mut again = setup();
     again.advance(3000);
     assert_eq!(again.trace(), {
@@ -486,8 +497,10 @@ fn r2(name: &str) -> &'static RegisterInfo {
 }
 
 fn uncore(cfg: UncoreConfig, events: UncoreEvents) -> Emulator {
-    let mut emu = Emulator::with_uncore(IVT, Sku::default(), cfg);
-    emu.uncore_mut().set_events(events);
+    let mut emu = Emulator::builder(IVT, Sku::default())
+        .with::<UncoreUnit>(cfg)
+        .build();
+    emu.unit_mut::<UncoreUnit>().set_events(events);
     emu
 }
 
@@ -608,13 +621,13 @@ fn r2_44_bit_overflow_sets_ov_and_ov_rp() {
     assert_eq!(ctr(&mut emu, 0), 0, "carry out of bit 43 wraps");
     assert_eq!(box_ov(&mut emu), 0b01);
     assert_eq!(ov_rp(&mut emu), 0, "no ov_en: no message to the UBox");
-    assert!(emu.uncore().freeze_at().is_none());
+    assert!(emu.unit::<UncoreUnit>().freeze_at().is_none());
     load_ctr(&mut emu, 1, M44);
     set_ctl(&mut emu, 1, &[("en", 1), ("ov_en", 1)]);
     emu.advance(1);
     assert_eq!(box_ov(&mut emu), 0b11);
     assert_eq!(ov_rp(&mut emu), 1);
-    assert_eq!(emu.uncore().freeze_at(), Some(3 + 10));
+    assert_eq!(emu.unit::<UncoreUnit>().freeze_at(), Some(3 + 10));
 }
 
 #[test]
@@ -635,14 +648,14 @@ fn r2_freeze_after_n_events() {
         assert_eq!(ctr(&mut emu, 0), after, "wrapped at tick {t_ovf}");
         assert_eq!(box_ov(&mut emu), 1);
         assert_eq!(ov_rp(&mut emu), 1);
-        assert_eq!(emu.uncore().frozen(), delay == 0);
+        assert_eq!(emu.unit::<UncoreUnit>().frozen(), delay == 0);
         emu.advance(delay);
         assert_eq!(
             ctr(&mut emu, 0),
             after + delay * rate,
             "keeps counting for freeze_delay cycles"
         );
-        assert!(emu.uncore().frozen());
+        assert!(emu.unit::<UncoreUnit>().frozen());
         emu.advance(50);
         assert_eq!(ctr(&mut emu, 0), after + delay * rate, "frozen");
         assert_eq!(ctr(&mut emu, 1), t_ovf + delay, "the freeze is global");
@@ -719,7 +732,7 @@ fn r2_unfreeze_resumes_and_frz_all_stops() {
     load_ctr(&mut emu, 0, M44 - 4);
     set_ctl(&mut emu, 0, &[("en", 1), ("ov_en", 1)]);
     emu.advance(20);
-    assert!(emu.uncore().frozen());
+    assert!(emu.unit::<UncoreUnit>().frozen());
     assert_eq!(ctr(&mut emu, 0), 2);
     // Re-arm: rst_ctrs, clear ov, reload, unfrz_all.
     let b = r2("R2_PCI_PMON_BOX_CTL");
@@ -728,11 +741,11 @@ fn r2_unfreeze_resumes_and_frz_all_stops() {
     assert_eq!(box_ov(&mut emu), 0);
     load_ctr(&mut emu, 0, M44 - 9);
     global_ctl(&mut emu, &[("unfrz_all", 1)]);
-    assert!(!emu.uncore().frozen());
+    assert!(!emu.unit::<UncoreUnit>().frozen());
     emu.advance(5);
     assert_eq!(ctr(&mut emu, 0), M44 - 4, "counting again");
     global_ctl(&mut emu, &[("frz_all", 1)]);
-    assert!(emu.uncore().frozen());
+    assert!(emu.unit::<UncoreUnit>().frozen());
     emu.advance(5);
     assert_eq!(ctr(&mut emu, 0), M44 - 4, "frz_all stops");
     let g = r2("U_MSR_PMON_GLOBAL_CTL");
@@ -740,10 +753,10 @@ fn r2_unfreeze_resumes_and_frz_all_stops() {
     global_ctl(&mut emu, &[("unfrz_all", 1)]);
     emu.advance(5); // ticks 31..35: the 5th event overflows
     assert_eq!(ctr(&mut emu, 0), 0, "second overflow");
-    assert_eq!(emu.uncore().freeze_at(), Some(35 + 2));
+    assert_eq!(emu.unit::<UncoreUnit>().freeze_at(), Some(35 + 2));
     emu.advance(10);
     assert_eq!(ctr(&mut emu, 0), 2);
-    assert!(emu.uncore().frozen());
+    assert!(emu.unit::<UncoreUnit>().frozen());
 }
 
 #[test]
@@ -764,17 +777,15 @@ fn r2_determinism_and_bulk_equals_stepwise() {
         set_ctl(&mut emu, 3, &[("en", 1)]);
         emu
     };
-    let mut bulk = setup();
-    bulk.advance(2000);
-    let mut step = setup();
-    for _ in 0..2000 {
-        step.advance(1);
-    }
+    let (mut bulk, mut step) = bulk_and_step(setup, 2000);
     for n in 0..4 {
         assert_eq!(ctr(&mut bulk, n), ctr(&mut step, n), "counter {n}");
     }
-    assert!(bulk.uncore().frozen());
-    assert_eq!(bulk.uncore().frozen(), step.uncore().frozen());
+    assert!(bulk.unit::<UncoreUnit>().frozen());
+    assert_eq!(
+        bulk.unit::<UncoreUnit>().frozen(),
+        step.unit::<UncoreUnit>().frozen()
+    );
     let mut a = setup();
     let mut b = setup();
     a.advance(777);
@@ -824,12 +835,12 @@ fn random_ops(p: &'static ProjectInfo, seed: u64, mut emu: Emulator) -> Emulator
             6 => emu.advance(rng.next() % 64),
             _ => {
                 let r = rng.next();
-                emu.p4_mut().set_events(
+                emu.unit_mut::<P4Unit>().set_events(
                     CpuEvents::new()
                         .rate((r % 20) as usize, r >> 40)
                         .rate(((r >> 8) % 18) as usize, (r >> 16) % 5),
                 );
-                emu.uncore_mut().set_events(
+                emu.unit_mut::<UncoreUnit>().set_events(
                     UncoreEvents::new()
                         .per_cycle((r % 5) as usize, r >> 20)
                         .per_cycle(((r >> 4) % 4) as usize, vec![r % 3, 0, r >> 50])
@@ -844,25 +855,46 @@ fn random_ops(p: &'static ProjectInfo, seed: u64, mut emu: Emulator) -> Emulator
 #[test]
 fn random_ops_never_panic_and_are_deterministic() {
     for seed in 1..4u64 {
-        let mk = || Emulator::with_p4_events(P4, Sku::default(), CpuEvents::new());
+        let mk = || {
+            Emulator::builder(P4, Sku::default())
+                .with::<P4Unit>(CpuEvents::new())
+                .build()
+        };
         let a = random_ops(P4, seed, mk());
         let b = random_ops(P4, seed, mk());
         assert_eq!(a.trace(), b.trace());
-        assert_eq!(a.p4().interrupts(), b.p4().interrupts());
+        assert_eq!(
+            a.unit::<P4Unit>().interrupts(),
+            b.unit::<P4Unit>().interrupts()
+        );
         let mk = || {
-            let mut e =
-                Emulator::with_uncore(IVT, Sku::default(), UncoreConfig { freeze_delay: seed });
-            e.enable_p4_events(CpuEvents::new()); // no P4 registers: no-op
+            let mut e = Emulator::builder(IVT, Sku::default())
+                .with::<UncoreUnit>(UncoreConfig { freeze_delay: seed })
+                .build();
+            e.unit_mut::<P4Unit>().enable(CpuEvents::new()); // no P4 registers: no-op
             e
         };
         let a = random_ops(IVT, seed, mk());
         let b = random_ops(IVT, seed, mk());
         assert_eq!(a.trace(), b.trace());
         // Both models on a project with neither.
-        let mut e =
-            Emulator::with_uncore(&hal::hsw::PROJECT, Sku::default(), UncoreConfig::default());
-        e.enable_p4_events(CpuEvents::new().rate(0, 1));
+        let mut e = Emulator::builder(&hal::hsw::PROJECT, Sku::default())
+            .with::<UncoreUnit>(UncoreConfig::default())
+            .build();
+        e.unit_mut::<P4Unit>().enable(CpuEvents::new().rate(0, 1));
         e.advance(1000);
-        assert!(e.p4().interrupts().is_empty());
+        assert!(e.unit::<P4Unit>().interrupts().is_empty());
     }
+}
+
+/// Two emulators from `setup`: one advanced `ticks` at once, one tick by
+/// tick (the bulk path and the stepped path must agree).
+fn bulk_and_step(setup: impl Fn() -> Emulator, ticks: u64) -> (Emulator, Emulator) {
+    let mut bulk = setup();
+    bulk.advance(ticks);
+    let mut step = setup();
+    for _ in 0..ticks {
+        step.advance(1);
+    }
+    (bulk, step)
 }

@@ -12,26 +12,13 @@ use hal::meta::{FormatInfo, ProjectInfo, RegisterInfo};
 use hal::{bdw, hsw, tgl};
 use perfregs_emu::*;
 
+mod support;
+use support::*;
+
 // ------------------------------------------------------------------ helpers
 
 const BASE: u64 = 0x0100_0000; // 16 MiB aligned (the HSW PRM asks for it)
 const KIB128: u64 = 128 << 10;
-
-fn reg(p: &ProjectInfo, name: &str) -> &'static RegisterInfo {
-    p.register(name)
-        .unwrap_or_else(|| panic!("{} has no register {name}", p.name))
-}
-
-/// A register value from `(field, value)` pairs, positions from the metadata.
-fn val(p: &ProjectInfo, name: &str, fields: &[(&str, u64)]) -> u32 {
-    let r = reg(p, name);
-    fields.iter().fold(0u64, |v, &(f, x)| {
-        let fi = r
-            .field(f)
-            .unwrap_or_else(|| panic!("{}: {name} has no field {f}", p.name));
-        v | ((x << fi.lsb) & fi.mask())
-    }) as u32
-}
 
 /// The value a graphics address takes in an address field (bits 31:6).
 fn addr_field(p: &ProjectInfo, name: &str, field: &str, addr: u64) -> u64 {
@@ -99,18 +86,25 @@ struct Rig {
 }
 
 impl Rig {
+    /// The OA unit, to look at.
+    fn oa(&self) -> UnitRef<'_, OaUnit> {
+        self.emu.unit::<OaUnit>()
+    }
+
+    /// The OA unit, to act on.
+    fn oa_mut(&mut self) -> UnitMut<'_, OaUnit> {
+        self.emu.unit_mut::<OaUnit>()
+    }
+
     fn new(p: &'static ProjectInfo) -> Self {
         Self::with(p, OaConfig::default())
     }
 
     fn with(p: &'static ProjectInfo, cfg: OaConfig) -> Self {
-        let mut emu = Emulator::with_oa(p, Sku::default(), cfg);
-        for d in p.domains {
-            if let Some(req) = d.request.and_then(|n| p.register(n)) {
-                emu.write32(req.address, 0x0001_0001);
-            }
-        }
-        emu.advance(emu.sku().wake_latency);
+        let mut emu = Emulator::builder(p, Sku::default())
+            .with::<OaUnit>(cfg)
+            .build();
+        wake_all(&mut emu);
         Rig {
             emu,
             p,
@@ -127,7 +121,7 @@ impl Rig {
         let r = reg(self.p, name);
         r.field(field)
             .expect("field")
-            .extract(self.emu.peek(r.address).expect("register"))
+            .extract(self.emu.peek(r.address, 0).expect("register"))
     }
 
     fn status(&self, field: &str) -> u64 {
@@ -204,15 +198,15 @@ impl Rig {
     fn tail(&self) -> u64 {
         let r = reg(self.p, self.n.tail);
         let f = r.field("tail_pointer").expect("tail");
-        self.emu.peek(r.address).expect("tail") & f.mask()
+        self.emu.peek(r.address, 0).expect("tail") & f.mask()
     }
 
     fn format(&self) -> &'static FormatInfo {
-        self.emu.oa().format().expect("a format with a layout")
+        self.oa().format().expect("a format with a layout")
     }
 
     fn report(&self, addr: u64) -> Vec<u8> {
-        self.emu.gpu_mem(addr, self.format().size)
+        self.emu.gpu_mem().read(addr, self.format().size)
     }
 
     fn slot(&self, report: &[u8], name: &str) -> u64 {
@@ -224,7 +218,7 @@ impl Rig {
     }
 
     fn stats(&self) -> OaStats {
-        self.emu.oa().stats().expect("OA model on")
+        self.oa().stats().expect("OA model on")
     }
 
     /// Advance one tick at a time until `n` timer reports were written (at
@@ -282,8 +276,8 @@ fn timer_writes_one_report_per_period() {
             steps.emu.advance(run % 7);
             assert_eq!(steps.stats(), stats);
             assert_eq!(
-                steps.emu.gpu_mem(BASE, 0x4000),
-                rig.emu.gpu_mem(BASE, 0x4000)
+                steps.emu.gpu_mem().read(BASE, 0x4000),
+                rig.emu.gpu_mem().read(BASE, 0x4000)
             );
         }
     }
@@ -321,7 +315,7 @@ fn prm_example_counts_every_gpu_clock_and_0x4_never() {
         let mut rig = Rig::new(p);
         // Every NOA bit pseudo-random: the masked compare must not care.
         let noa = (0..16).fold(NoaSource::new(), |s, i| s.random(i, 1000 + u64::from(i)));
-        rig.emu.oa_mut().set_noa(noa);
+        rig.oa_mut().set_noa(noa);
         program_cec(&mut rig, 0, 0x3, 0xFFFE);
         program_cec(&mut rig, 1, 0x4, 0xFFFE);
         rig.program(BASE, 0, false);
@@ -356,16 +350,16 @@ fn cec_0x4_never_counts_whatever_the_signals() {
         NoaSource::new().divider(0, 1).random(1, 5),
     ] {
         let mut rig = Rig::new(&bdw::PROJECT);
-        rig.emu.oa_mut().set_noa(noa);
+        rig.oa_mut().set_noa(noa);
         for n in 0..8 {
             program_cec(&mut rig, n, 0x4, 0xFFFE);
         }
         rig.start(5, None);
         rig.emu.advance(500);
         for n in 0..8 {
-            assert_eq!(rig.emu.oa().counter(SlotKind::B(n as u32)), Some(0));
+            assert_eq!(rig.oa().counter(SlotKind::B(n as u32)), Some(0));
         }
-        assert!(rig.emu.oa().counter(SlotKind::GpuTicks).unwrap() > 4000);
+        assert!(rig.oa().counter(SlotKind::GpuTicks).unwrap() > 4000);
     }
 }
 
@@ -407,7 +401,7 @@ fn each_compare_function_on_a_known_noa_pattern() {
     for (mask, value) in [(0xFFF0u16, 0b0101u16), (0xFFF8, 0b101), (0xFFF8, 0b011)] {
         let mut rig = Rig::new(&hsw::PROJECT);
         let p = rig.p;
-        rig.emu.oa_mut().set_noa(noa.clone());
+        rig.oa_mut().set_noa(noa.clone());
         for n in 0..8u64 {
             let c0 = val(
                 p,
@@ -419,11 +413,11 @@ fn each_compare_function_on_a_known_noa_pattern() {
         }
         rig.start(5, None);
         rig.emu.advance(3);
-        let before = rig.emu.oa_mut().mi_report_perf_count(0x10_0000, 1, true);
-        let c0 = rig.emu.oa().counter(SlotKind::GpuTicks).unwrap();
+        let before = rig.oa_mut().mi_report_perf_count(0x10_0000, 1, true);
+        let c0 = rig.oa().counter(SlotKind::GpuTicks).unwrap();
         rig.emu.advance(700);
-        let after = rig.emu.oa_mut().mi_report_perf_count(0x10_1000, 2, true);
-        let c1 = rig.emu.oa().counter(SlotKind::GpuTicks).unwrap();
+        let after = rig.oa_mut().mi_report_perf_count(0x10_1000, 2, true);
+        let c1 = rig.oa().counter(SlotKind::GpuTicks).unwrap();
         assert!(matches!(before, ReportOutcome::Written { .. }));
         assert!(matches!(after, ReportOutcome::Written { .. }));
         let (a, b) = (rig.report(0x10_0000), rig.report(0x10_1000));
@@ -445,8 +439,7 @@ fn each_compare_function_on_a_known_noa_pattern() {
 fn select_previous_cec_output_chains() {
     let mut rig = Rig::new(&bdw::PROJECT);
     let p = rig.p;
-    rig.emu
-        .oa_mut()
+    rig.oa_mut()
         .set_noa(NoaSource::new().divider(0, 1).divider(1, 2));
     // CEC0: bits 1:0 == 0b11 (one clock in four).
     let cec0 = val(
@@ -474,10 +467,10 @@ fn select_previous_cec_output_chains() {
     let c = val(p, "CEC3_0", &[("compare_function", 2), ("select", 2)]);
     program_cec(&mut rig, 3, c, 0);
     rig.start(5, None);
-    let c0 = rig.emu.oa().counter(SlotKind::GpuTicks).unwrap();
+    let c0 = rig.oa().counter(SlotKind::GpuTicks).unwrap();
     rig.emu.advance(1001);
-    let clocks = rig.emu.oa().counter(SlotKind::GpuTicks).unwrap() - c0;
-    let b = |n: usize| rig.emu.oa().counter(SlotKind::B(n as u32)).unwrap();
+    let clocks = rig.oa().counter(SlotKind::GpuTicks).unwrap() - c0;
+    let b = |n: usize| rig.oa().counter(SlotKind::B(n as u32)).unwrap();
     let quarter = (c0..c0 + clocks).filter(|c| c % 4 == 3).count() as u64;
     assert_eq!(b(0), quarter);
     assert_eq!(b(1), b(0));
@@ -492,7 +485,7 @@ fn a_deltas_are_rate_times_ticks() {
     for p in [&hsw::PROJECT, &bdw::PROJECT, &tgl::PROJECT] {
         let mut rig = Rig::new(p);
         let last = if p.name == "hsw" { 44 } else { 35 };
-        rig.emu.oa_mut().set_workload(
+        rig.oa_mut().set_workload(
             Workload::new()
                 .rate(0, 5)
                 .rate(7, 2)
@@ -500,19 +493,19 @@ fn a_deltas_are_rate_times_ticks() {
                 .rate(100, 9),
         );
         rig.start(5, None);
-        rig.emu.oa_mut().mi_report_perf_count(0x10_0000, 1, true);
+        rig.oa_mut().mi_report_perf_count(0x10_0000, 1, true);
         rig.emu.advance(100);
-        rig.emu.oa_mut().set_workload(Workload::new().rate(0, 9));
+        rig.oa_mut().set_workload(Workload::new().rate(0, 9));
         rig.emu.advance(50);
-        rig.emu.oa_mut().mi_report_perf_count(0x10_1000, 2, true);
+        rig.oa_mut().mi_report_perf_count(0x10_1000, 2, true);
         let (a, b) = (rig.report(0x10_0000), rig.report(0x10_1000));
         let d = |n: u32| rig.slot(&b, &format!("A{n}")) - rig.slot(&a, &format!("A{n}"));
         assert_eq!(d(0), 5 * 100 + 9 * 50, "{}", p.name);
         assert_eq!(d(7), 2 * 100, "{}", p.name);
         assert_eq!(d(last), 3 * 100, "{}", p.name);
         assert_eq!(d(1), 0, "{}", p.name);
-        assert_eq!(rig.emu.oa().counter(SlotKind::A(0)), Some(950));
-        assert_eq!(rig.emu.oa().counter(SlotKind::A(100)), None);
+        assert_eq!(rig.oa().counter(SlotKind::A(0)), Some(950));
+        assert_eq!(rig.oa().counter(SlotKind::A(100)), None);
     }
 }
 
@@ -520,25 +513,25 @@ fn a_deltas_are_rate_times_ticks() {
 fn counter_registers_mirror_the_counters() {
     for p in [&hsw::PROJECT, &bdw::PROJECT] {
         let mut rig = Rig::new(p);
-        rig.emu.oa_mut().set_workload(Workload::new().rate(3, 7));
+        rig.oa_mut().set_workload(Workload::new().rate(3, 7));
         rig.start(5, None);
         rig.emu.advance(10);
         let a3 = reg(p, "OAPERF_A3").address;
         assert_eq!(u64::from(rig.emu.read32(a3)), 70);
         assert_eq!(
             u64::from(rig.emu.read32(reg(p, "OAPERF_B0").address)),
-            rig.emu.oa().counter(SlotKind::B(0)).unwrap() & 0xFFFF_FFFF
+            rig.oa().counter(SlotKind::B(0)).unwrap() & 0xFFFF_FFFF
         );
         if p.name == "bdw" {
             let ticks = rig.emu.read32(reg(p, "GPU_TICKS").address);
             assert_eq!(
                 u64::from(ticks),
-                rig.emu.oa().counter(SlotKind::GpuTicks).unwrap() & 0xFFFF_FFFF
+                rig.oa().counter(SlotKind::GpuTicks).unwrap() & 0xFFFF_FFFF
             );
         }
         // A software write loads the counter.
         rig.emu.write32(a3, 1000);
-        assert_eq!(rig.emu.oa().counter(SlotKind::A(3)), Some(1000));
+        assert_eq!(rig.oa().counter(SlotKind::A(3)), Some(1000));
         rig.emu.advance(1);
         assert_eq!(rig.emu.read32(a3), 1007);
     }
@@ -548,14 +541,14 @@ fn counter_registers_mirror_the_counters() {
 fn hsw_counter_overflow_on_a_32_bit_wrap() {
     let mut rig = Rig::new(&hsw::PROJECT);
     let p = rig.p;
-    rig.emu.oa_mut().set_workload(Workload::new().rate(0, 8));
+    rig.oa_mut().set_workload(Workload::new().rate(0, 8));
     rig.start(5, None);
     rig.emu.write32(reg(p, "OAPERF_A0").address, 0xFFFF_FFF0);
     rig.emu.advance(1);
-    assert_eq!(rig.emu.oa().counter(SlotKind::A(0)), Some(0xFFFF_FFF8));
+    assert_eq!(rig.oa().counter(SlotKind::A(0)), Some(0xFFFF_FFF8));
     assert_eq!(rig.status("counter_overflow"), 0);
     rig.emu.advance(1);
-    assert_eq!(rig.emu.oa().counter(SlotKind::A(0)), Some(0));
+    assert_eq!(rig.oa().counter(SlotKind::A(0)), Some(0));
     assert_eq!(rig.status("counter_overflow"), 1);
     assert_eq!(rig.emu.read32(reg(p, "OAPERF_A0").address), 0);
     // RW-V: software clears it by writing 0.
@@ -565,7 +558,7 @@ fn hsw_counter_overflow_on_a_32_bit_wrap() {
     program_cec(&mut rig, 0, 0x3, 0xFFFE);
     rig.emu.write32(reg(p, "OAPERF_B0").address, 0xFFFF_FFFF);
     rig.emu.advance(1);
-    assert_eq!(rig.emu.oa().counter(SlotKind::B(0)), Some(7));
+    assert_eq!(rig.oa().counter(SlotKind::B(0)), Some(7));
     assert_eq!(rig.status("counter_overflow"), 1);
 }
 
@@ -573,18 +566,16 @@ fn hsw_counter_overflow_on_a_32_bit_wrap() {
 fn bdw_40_bit_counters_go_beyond_2_32() {
     let mut rig = Rig::new(&bdw::PROJECT);
     let p = rig.p;
-    rig.emu
-        .oa_mut()
-        .set_workload(Workload::new().rate(0, 0x200));
+    rig.oa_mut().set_workload(Workload::new().rate(0, 0x200));
     rig.start(5, None);
     rig.emu.write32(reg(p, "OAPERF_A0").address, 0xFFFF_FF00);
     rig.emu.advance(1);
-    assert_eq!(rig.emu.oa().counter(SlotKind::A(0)), Some(0x1_0000_0100));
+    assert_eq!(rig.oa().counter(SlotKind::A(0)), Some(0x1_0000_0100));
     assert_eq!(rig.status("counter_overflow"), 0, "no wrap below 2^40");
     assert_eq!(rig.emu.read32(reg(p, "OAPERF_A0").address), 0x100);
     assert_eq!(rig.emu.read32(reg(p, "OAPERF_A0_UPPER").address), 1);
     assert!(matches!(
-        rig.emu.oa_mut().mi_report_perf_count(0x10_0000, 7, true),
+        rig.oa_mut().mi_report_perf_count(0x10_0000, 7, true),
         ReportOutcome::Written { address: 0x10_0000 }
     ));
     let r = rig.report(0x10_0000);
@@ -594,9 +585,9 @@ fn bdw_40_bit_counters_go_beyond_2_32() {
     // Wrap at 2^40.
     rig.emu.write32(reg(p, "OAPERF_A0_UPPER").address, 0xFF);
     rig.emu.write32(reg(p, "OAPERF_A0").address, 0xFFFF_FFFF);
-    assert_eq!(rig.emu.oa().counter(SlotKind::A(0)), Some(0xFF_FFFF_FFFF));
+    assert_eq!(rig.oa().counter(SlotKind::A(0)), Some(0xFF_FFFF_FFFF));
     rig.emu.advance(1);
-    assert_eq!(rig.emu.oa().counter(SlotKind::A(0)), Some(0x1FF));
+    assert_eq!(rig.oa().counter(SlotKind::A(0)), Some(0x1FF));
     assert_eq!(rig.status("counter_overflow"), 1);
 }
 
@@ -609,7 +600,7 @@ fn hsw_a45_b8_c8_report_is_byte_exact() {
     // both dwords of the 64-bit TIME_STAMP slot matter.
     rig.emu.advance(0x1_0000_0005);
     let w = (0..45).fold(Workload::new(), |w, n| w.rate(n, u64::from(n) + 1));
-    rig.emu.oa_mut().set_workload(w);
+    rig.oa_mut().set_workload(w);
     program_cec(&mut rig, 0, 0x3, 0xFFFE);
     program_cec(&mut rig, 1, 0x4, 0xFFFE);
     for n in 2..8 {
@@ -620,9 +611,7 @@ fn hsw_a45_b8_c8_report_is_byte_exact() {
     rig.emu.advance(10);
     let now = rig.emu.now();
     assert_eq!(
-        rig.emu
-            .oa_mut()
-            .mi_report_perf_count(0x2000, 0xDEAD_BEEF, true),
+        rig.oa_mut().mi_report_perf_count(0x2000, 0xDEAD_BEEF, true),
         ReportOutcome::Written { address: 0x2000 }
     );
     // PRM 000 [DevHSW] Counter Select = 101, rows of eight dwords, right to
@@ -639,7 +628,7 @@ fn hsw_a45_b8_c8_report_is_byte_exact() {
         le32(&mut e, 192 + 4 * n, if n == 1 { 0 } else { clocks });
     }
     le32(&mut e, 224 + 8, now * OaConfig::DEFAULT_GPU_CLOCKS_PER_TICK); // C2
-    assert_eq!(rig.emu.gpu_mem(0x2000, 256), e);
+    assert_eq!(rig.emu.gpu_mem().read(0x2000, 256), e);
     assert_eq!(rig.format().name, "A45_B8_C8");
 }
 
@@ -672,7 +661,7 @@ fn gen8_a32u40_timer_report_is_byte_exact() {
         let mut rig = Rig::new(p);
         let mut w = (0..36).fold(Workload::new(), |w, n| w.rate(n, u64::from(n) + 1));
         w = w.rate(3, 0x1_0000_0001);
-        rig.emu.oa_mut().set_workload(w);
+        rig.oa_mut().set_workload(w);
         for n in 0..8 {
             program_cec(&mut rig, n, 0x4, 0xFFFE); // never
         }
@@ -683,10 +672,7 @@ fn gen8_a32u40_timer_report_is_byte_exact() {
             rig.emu.write32(reg(p, "OAPERF_A0_UPPER").address, 0x12);
             preset = 0x12_9ABC_DEF0;
         }
-        assert_eq!(
-            rig.emu.oa_mut().set_context(0x42),
-            ReportOutcome::NotTriggered
-        );
+        assert_eq!(rig.oa_mut().set_context(0x42), ReportOutcome::NotTriggered);
         rig.program(BASE, 0, false);
         rig.start(5, Some(3)); // period 16: reports at 8, 24, ...
         let t0 = rig.emu.now();
@@ -716,12 +702,12 @@ fn gen8_a32u40_timer_report_is_byte_exact() {
             &a,
             &b,
         );
-        assert_eq!(rig.emu.gpu_mem(BASE, 256), e, "{}", p.name);
+        assert_eq!(rig.emu.gpu_mem().read(BASE, 256), e, "{}", p.name);
         assert_eq!(rig.format().name, "A32U40_A4U32_B8_C8");
         // Without a context: no valid bit, CTX_ID 0.
         rig.emu.advance(1);
         assert!(matches!(
-            rig.emu.oa_mut().clear_context(), // a context-switch report
+            rig.oa_mut().clear_context(), // a context-switch report
             ReportOutcome::Written { .. }
         ));
         rig.until_timer_reports(2, 100);
@@ -749,20 +735,24 @@ fn tail_wraps_with_a_report_straddling_the_end() {
     rig.set_head(BASE + 100 * 192); // software consumed 100 reports
     rig.until_timer_reports(682, 2000);
     assert_eq!(rig.tail(), BASE + 682 * 192);
-    let first = rig.emu.gpu_mem(BASE, 64);
+    let first = rig.emu.gpu_mem().read(BASE, 64);
     rig.until_timer_reports(683, 10);
     let t = rig.emu.now();
     assert_eq!(rig.tail(), BASE + 64, "tail wrapped past the end");
     assert_eq!(rig.status("buffer_overflow"), 0);
     // The report: 128 bytes at the end, 64 at the base.
-    let mut r = rig.emu.gpu_mem(BASE + 682 * 192, 128);
-    r.extend(rig.emu.gpu_mem(BASE, 64));
+    let mut r = rig.emu.gpu_mem().read(BASE + 682 * 192, 128);
+    r.extend(rig.emu.gpu_mem().read(BASE, 64));
     assert_eq!(
         rig.slot(&r, "RPT_ID"),
         u64::from(OaConfig::DEFAULT_LEGACY_TIMER_RPT_ID)
     );
     assert_eq!(rig.slot(&r, "TIME_STAMP"), t);
-    assert_ne!(rig.emu.gpu_mem(BASE, 64), first, "the base was overwritten");
+    assert_ne!(
+        rig.emu.gpu_mem().read(BASE, 64),
+        first,
+        "the base was overwritten"
+    );
     // The one before is intact and one period earlier.
     let prev = rig.report(BASE + 681 * 192);
     assert_eq!(rig.slot(&prev, "TIME_STAMP"), t - 2);
@@ -791,7 +781,7 @@ fn default_mode_overflow_sets_status_and_overwrites() {
         assert_eq!(rig.tail(), BASE + 256);
         // Software clears the RW-V bit by writing 0 (other fields kept).
         let status = reg(p, rig.n.status);
-        let v = rig.emu.peek(status.address).unwrap() as u32;
+        let v = rig.emu.peek(status.address, 0).unwrap() as u32;
         let bit = status.field("buffer_overflow").unwrap().mask() as u32;
         rig.emu.write32(status.address, v & !bit);
         assert_eq!(rig.status("buffer_overflow"), 0);
@@ -845,8 +835,8 @@ fn skipped_reports_match_report_by_report() {
     ] {
         let run = |step: bool| {
             let mut rig = Rig::new(p);
-            rig.emu.oa_mut().set_workload(Workload::new().rate(1, 3));
-            rig.emu.oa_mut().set_noa(NoaSource::new().divider(0, 5));
+            rig.oa_mut().set_workload(Workload::new().rate(1, 3));
+            rig.oa_mut().set_noa(NoaSource::new().divider(0, 5));
             program_cec(&mut rig, 2, 0x2 | 1 << 3, 0xFFFE); // B2: bit 0 == 1
             rig.program(BASE, 0, overrun);
             rig.start(5, Some(0));
@@ -859,9 +849,9 @@ fn skipped_reports_match_report_by_report() {
             } else {
                 rig.emu.advance(3000);
             }
-            let status = rig.emu.peek(reg(p, rig.n.status).address);
+            let status = rig.emu.peek(reg(p, rig.n.status).address, 0);
             (
-                rig.emu.gpu_mem(BASE, KIB128 as usize),
+                rig.emu.gpu_mem().read(BASE, KIB128 as usize),
                 rig.tail(),
                 status,
                 rig.stats(),
@@ -887,25 +877,25 @@ fn report_lost_on_a_same_tick_mi_report_perf_count() {
         rig.until_timer_reports(1, 100); // a timer report at this tick
         assert_eq!(rig.status("report_lost"), 0);
         assert_eq!(
-            rig.emu.oa_mut().mi_report_perf_count(0x10_0000, 5, true),
+            rig.oa_mut().mi_report_perf_count(0x10_0000, 5, true),
             ReportOutcome::Lost
         );
         assert_eq!(rig.status("report_lost"), 1, "{}", p.name);
-        assert_eq!(rig.emu.gpu_mem(0x10_0000, 64), vec![0; 64]);
+        assert_eq!(rig.emu.gpu_mem().read(0x10_0000, 64), vec![0; 64]);
         assert_eq!(rig.stats().lost, 1);
         rig.emu.advance(1);
         assert!(matches!(
-            rig.emu.oa_mut().mi_report_perf_count(0x10_0000, 5, true),
+            rig.oa_mut().mi_report_perf_count(0x10_0000, 5, true),
             ReportOutcome::Written { .. }
         ));
         // And two commands in one tick.
         assert_eq!(
-            rig.emu.oa_mut().mi_report_perf_count(0x10_1000, 6, true),
+            rig.oa_mut().mi_report_perf_count(0x10_1000, 6, true),
             ReportOutcome::Lost
         );
         // Software clears the RW-V bit by writing 0.
         let status = reg(p, rig.n.status);
-        let v = rig.emu.peek(status.address).unwrap() as u32;
+        let v = rig.emu.peek(status.address, 0).unwrap() as u32;
         let bit = status.field("report_lost").unwrap().mask() as u32;
         rig.emu.write32(status.address, v & !bit);
         assert_eq!(rig.status("report_lost"), 0);
@@ -922,8 +912,7 @@ fn mi_report_perf_count_writes_its_id_at_its_address() {
         rig.start(2, None);
         let tail = rig.tail();
         assert_eq!(
-            rig.emu
-                .oa_mut()
+            rig.oa_mut()
                 .mi_report_perf_count(0x20_0013, 0x1234_5678, true),
             ReportOutcome::Written { address: 0x20_0000 },
             "{}: bits 5:0 of the address are ignored",
@@ -937,12 +926,11 @@ fn mi_report_perf_count_writes_its_id_at_its_address() {
         // PPGTT: nothing visible, a warning.
         rig.emu.advance(1);
         assert_eq!(
-            rig.emu.oa_mut().mi_report_perf_count(0x30_0000, 1, false),
+            rig.oa_mut().mi_report_perf_count(0x30_0000, 1, false),
             ReportOutcome::Invisible
         );
-        assert_eq!(rig.emu.gpu_mem(0x30_0000, 128), vec![0; 128]);
+        assert_eq!(rig.emu.gpu_mem().read(0x30_0000, 128), vec![0; 128]);
         assert!(rig
-            .emu
             .oa()
             .warnings()
             .iter()
@@ -955,14 +943,13 @@ fn mi_report_perf_count_writes_its_id_at_its_address() {
             .any(|w| w.kind == WarningKind::Oa(OaWarningKind::Ppgtt { address: 0x30_0000 })));
         // Beyond the 4 GiB GGTT.
         rig.emu.advance(1);
-        rig.emu.oa_mut().mi_report_perf_count(0xFFFF_FFC0, 1, true);
+        rig.oa_mut().mi_report_perf_count(0xFFFF_FFC0, 1, true);
         assert!(rig
-            .emu
             .oa()
             .warnings()
             .iter()
             .any(|w| matches!(w.kind, OaWarningKind::OutsideGgtt { .. })));
-        assert_eq!(rig.emu.gpu_mem(0xFFFF_FFC0, 4), 1u32.to_le_bytes());
+        assert_eq!(rig.emu.gpu_mem().read(0xFFFF_FFC0, 4), 1u32.to_le_bytes());
     }
 }
 
@@ -973,12 +960,12 @@ fn unknown_formats_write_nothing_and_warn_once() {
     rig.start(1, Some(0)); // BDW has no format 1
     rig.emu.advance(100);
     assert_eq!(
-        rig.emu.oa_mut().mi_report_perf_count(0x1000, 1, true),
+        rig.oa_mut().mi_report_perf_count(0x1000, 1, true),
         ReportOutcome::NoLayout
     );
     assert_eq!(rig.stats().timer_reports, 0);
     assert_eq!(rig.tail(), BASE);
-    let w = rig.emu.oa().warnings();
+    let w = rig.oa().warnings();
     assert_eq!(w.len(), 1, "{w:?}");
     assert_eq!(w[0].kind, OaWarningKind::NoLayout { format: 1 });
 }
@@ -989,7 +976,7 @@ fn unknown_formats_write_nothing_and_warn_once() {
 fn context_filtering_counts_only_the_selected_context() {
     for p in [&hsw::PROJECT, &bdw::PROJECT] {
         let mut rig = Rig::new(p);
-        rig.emu.oa_mut().set_workload(Workload::new().rate(0, 1));
+        rig.oa_mut().set_workload(Workload::new().rate(0, 1));
         let ctx = 0x1234_5000u32;
         if p.name == "hsw" {
             rig.w(
@@ -1013,22 +1000,22 @@ fn context_filtering_counts_only_the_selected_context() {
             );
         }
         rig.emu.advance(10); // no context: nothing counts
-        rig.emu.oa_mut().set_context(ctx);
+        rig.oa_mut().set_context(ctx);
         rig.emu.advance(20);
-        rig.emu.oa_mut().set_context(0x9999_9000);
+        rig.oa_mut().set_context(0x9999_9000);
         rig.emu.advance(40);
-        rig.emu.oa_mut().set_context(ctx);
+        rig.oa_mut().set_context(ctx);
         rig.emu.advance(5);
-        rig.emu.oa_mut().clear_context();
+        rig.oa_mut().clear_context();
         rig.emu.advance(7);
-        assert_eq!(rig.emu.oa().counter(SlotKind::A(0)), Some(25), "{}", p.name);
+        assert_eq!(rig.oa().counter(SlotKind::A(0)), Some(25), "{}", p.name);
         // Filtering off: everything counts.
         rig.w(
             rig.n.control,
             &[("counter_enable", 1), ("counter_select", 5)],
         );
         rig.emu.advance(3);
-        assert_eq!(rig.emu.oa().counter(SlotKind::A(0)), Some(28), "{}", p.name);
+        assert_eq!(rig.oa().counter(SlotKind::A(0)), Some(28), "{}", p.name);
     }
 }
 
@@ -1042,7 +1029,7 @@ fn gen8_context_switches_write_reports() {
         let reason: u32 = 1 << 22;
         rig.emu.advance(3);
         assert_eq!(
-            rig.emu.oa_mut().set_context(5),
+            rig.oa_mut().set_context(5),
             ReportOutcome::Written { address: BASE }
         );
         let r = rig.report(BASE);
@@ -1051,18 +1038,18 @@ fn gen8_context_switches_write_reports() {
         assert_eq!(rig.slot(&r, "TIME_STAMP"), rig.emu.now());
         assert_eq!(rig.tail(), BASE + 256);
         assert_eq!(
-            rig.emu.oa_mut().set_context(5),
+            rig.oa_mut().set_context(5),
             ReportOutcome::NotTriggered,
             "no change"
         );
         rig.emu.advance(1);
-        rig.emu.oa_mut().clear_context();
+        rig.oa_mut().clear_context();
         let r = rig.report(BASE + 256);
         assert_eq!(rig.slot(&r, "RPT_ID") as u32, reason, "{}", p.name);
         assert_eq!(rig.slot(&r, "CTX_ID"), 0);
         // Two switches in one tick: the second is lost.
-        assert_eq!(rig.emu.oa_mut().set_context(6), ReportOutcome::Lost);
-        assert_eq!(rig.emu.oa().context(), Some(6));
+        assert_eq!(rig.oa_mut().set_context(6), ReportOutcome::Lost);
+        assert_eq!(rig.oa().context(), Some(6));
         assert_eq!(rig.status("report_lost"), 1);
         // OA_DEBUG disables them (a masked register: enable bit in 31:16).
         rig.emu.advance(1);
@@ -1070,7 +1057,7 @@ fn gen8_context_switches_write_reports() {
         let bit = u64::from(val(p, debug, &[("disable_ctx_switch_reports", 1)]));
         rig.emu
             .write32(reg(p, debug).address, (bit << 16 | bit) as u32);
-        assert_eq!(rig.emu.oa_mut().set_context(7), ReportOutcome::NotTriggered);
+        assert_eq!(rig.oa_mut().set_context(7), ReportOutcome::NotTriggered);
         assert_eq!(rig.stats().context_reports, 2);
         assert_eq!(rig.tail(), BASE + 512);
     }
@@ -1078,7 +1065,7 @@ fn gen8_context_switches_write_reports() {
     let mut rig = Rig::new(&hsw::PROJECT);
     rig.program(BASE, 0, false);
     rig.start(5, None);
-    assert_eq!(rig.emu.oa_mut().set_context(5), ReportOutcome::NotTriggered);
+    assert_eq!(rig.oa_mut().set_context(5), ReportOutcome::NotTriggered);
     assert_eq!(rig.tail(), BASE);
 }
 
@@ -1093,8 +1080,8 @@ fn programming_order_violations_are_recorded() {
         rig.program_buffer(BASE, 0, false);
         rig.set_head(BASE);
         rig.program_tail(BASE, 0);
-        assert_eq!(rig.emu.oa().overflow_detection(), Some(false), "{}", p.name);
-        let w = rig.emu.oa_mut().take_warnings();
+        assert_eq!(rig.oa().overflow_detection(), Some(false), "{}", p.name);
+        let w = rig.oa_mut().take_warnings();
         assert_eq!(w.len(), 1, "{}: {w:?}", p.name);
         assert!(matches!(
             w[0].kind,
@@ -1110,25 +1097,25 @@ fn programming_order_violations_are_recorded() {
         rig.program_tail(BASE, 0);
         rig.program_buffer(BASE, 0, false);
         rig.program_tail(BASE, 0);
-        assert_eq!(rig.emu.oa_mut().take_warnings().len(), 1);
-        assert_eq!(rig.emu.oa().overflow_detection(), Some(false));
+        assert_eq!(rig.oa_mut().take_warnings().len(), 1);
+        assert_eq!(rig.oa().overflow_detection(), Some(false));
         // In order again: detection back on.
         rig.program(BASE, 0, false);
-        assert_eq!(rig.emu.oa().overflow_detection(), Some(true));
-        assert!(rig.emu.oa().warnings().is_empty());
+        assert_eq!(rig.oa().overflow_detection(), Some(true));
+        assert!(rig.oa().warnings().is_empty());
         let n = rig.stats().timer_reports;
         rig.until_timer_reports(n + 513, 2000);
         assert_eq!(rig.status("buffer_overflow"), 1, "{}", p.name);
         // Consuming (head writes) and clearing status do not disturb it.
         rig.set_head(rig.tail());
         let status = reg(p, rig.n.status);
-        let v = rig.emu.peek(status.address).unwrap() as u32;
+        let v = rig.emu.peek(status.address, 0).unwrap() as u32;
         rig.emu.write32(
             status.address,
             v & !(status.field("buffer_overflow").unwrap().mask() as u32),
         );
-        assert_eq!(rig.emu.oa().overflow_detection(), Some(true));
-        assert!(rig.emu.oa().warnings().is_empty());
+        assert_eq!(rig.oa().overflow_detection(), Some(true));
+        assert!(rig.oa().warnings().is_empty());
     }
 }
 
@@ -1139,7 +1126,7 @@ fn a_missing_tail_write_is_reported_when_a_report_comes() {
     rig.program_buffer(BASE, 0, false);
     rig.start(5, Some(0));
     rig.emu.advance(4);
-    let w = rig.emu.oa().warnings();
+    let w = rig.oa().warnings();
     assert_eq!(w.len(), 1, "{w:?}");
     assert!(matches!(
         w[0].kind,
@@ -1149,7 +1136,31 @@ fn a_missing_tail_write_is_reported_when_a_report_comes() {
         }
     ));
     rig.emu.advance(4);
-    assert_eq!(rig.emu.oa().warnings().len(), 1, "once");
+    assert_eq!(rig.oa().warnings().len(), 1, "once");
+}
+
+#[test]
+fn one_programming_order_mistake_is_one_warning() {
+    for p in [&hsw::PROJECT, &bdw::PROJECT, &tgl::PROJECT] {
+        let mut rig = Rig::new(p);
+        let buffer = rig.n.buffer;
+        // Head, tail, buffer, and no tail write after the buffer: the
+        // buffer write is out of order, and reports then come while the
+        // completing tail write is missing. One mistake, one warning.
+        rig.set_head(BASE);
+        rig.program_tail(BASE, 0);
+        rig.program_buffer(BASE, 0, false);
+        rig.start(5, Some(0));
+        rig.until_timer_reports(3, 200);
+        let w = rig.oa().warnings();
+        assert_eq!(w.len(), 1, "{}: {w:?}", p.name);
+        assert!(
+            matches!(w[0].kind, OaWarningKind::ProgrammingOrder { register, .. } if register == buffer),
+            "{}: {w:?}",
+            p.name
+        );
+        assert_eq!(rig.oa().overflow_detection(), Some(false), "{}", p.name);
+    }
 }
 
 // ------------------------------------------------------------- the rest
@@ -1158,7 +1169,12 @@ fn a_missing_tail_write_is_reported_when_a_report_comes() {
 fn the_oa_model_is_on_after_new_for_gpu_projects_only() {
     for p in hal::PROJECTS.iter().copied() {
         let gpu = !p.formats.is_empty();
-        assert_eq!(Emulator::new(p, Sku::default()).has_oa(), gpu, "{}", p.name);
+        assert_eq!(
+            Emulator::new(p, Sku::default()).unit::<OaUnit>().is_on(),
+            gpu,
+            "{}",
+            p.name
+        );
     }
 }
 
@@ -1166,8 +1182,8 @@ fn the_oa_model_is_on_after_new_for_gpu_projects_only() {
 fn the_oa_model_can_be_turned_off() {
     let p = &hsw::PROJECT;
     let mut emu = Emulator::new(p, Sku::default());
-    assert!(emu.has_oa());
-    emu.disable_oa();
+    assert!(emu.unit::<OaUnit>().is_on());
+    emu.unit_mut::<OaUnit>().disable();
     emu.write32(reg(p, "FORCEWAKE_MT").address, 0x0001_0001);
     emu.advance(Sku::DEFAULT_WAKE_LATENCY);
     let ctl = reg(p, "OACONTROL").address;
@@ -1179,41 +1195,51 @@ fn the_oa_model_can_be_turned_off() {
             &[("counter_enable", 1), ("timer_enable", 1)],
         ),
     );
-    let status = emu.peek(reg(p, "OASTATUS1").address);
+    let status = emu.peek(reg(p, "OASTATUS1").address, 0);
     emu.advance(1000);
-    assert!(!emu.has_oa());
-    assert_eq!(emu.peek(reg(p, "OASTATUS1").address), status);
-    assert_eq!(emu.gpu_mem_allocated(), 0);
+    assert!(!emu.unit::<OaUnit>().is_on());
+    assert_eq!(emu.peek(reg(p, "OASTATUS1").address, 0), status);
+    assert_eq!(emu.gpu_mem().allocated(), 0);
     assert_eq!(
-        emu.oa_mut().mi_report_perf_count(0, 1, true),
+        emu.unit_mut::<OaUnit>().mi_report_perf_count(0, 1, true),
         ReportOutcome::NotTriggered
     );
-    assert_eq!(emu.oa().counter(SlotKind::A(0)), None);
-    assert!(emu.oa().warnings().is_empty());
+    assert_eq!(emu.unit::<OaUnit>().counter(SlotKind::A(0)), None);
+    assert!(emu.unit::<OaUnit>().warnings().is_empty());
     // Graphics memory works all the same.
-    emu.gpu_mem_write(0xFFFE, &[1, 2, 3, 4]);
-    assert_eq!(emu.gpu_mem(0xFFFD, 6), [0, 1, 2, 3, 4, 0]);
+    emu.gpu_mem_mut().write(0xFFFE, &[1, 2, 3, 4]);
+    assert_eq!(emu.gpu_mem().read(0xFFFD, 6), [0, 1, 2, 3, 4, 0]);
     let mut buf = [9u8; 3];
-    emu.gpu_mem_read_into(0x1_0000, &mut buf);
+    emu.gpu_mem().read_into(0x1_0000, &mut buf);
     assert_eq!(buf, [3, 4, 0]);
-    assert_eq!(emu.gpu_mem_allocated(), 2 << 16);
+    assert_eq!(emu.gpu_mem().allocated(), 2 << 16);
 }
 
 #[test]
 fn every_project_accepts_the_oa_model() {
     for p in hal::PROJECTS.iter().copied() {
-        let mut emu = Emulator::with_oa(p, Sku::default(), OaConfig::default());
-        emu.oa_mut().set_workload(Workload::new().rate(0, 1));
-        emu.oa_mut().set_noa(NoaSource::new().random(0, 1));
+        let mut emu = Emulator::builder(p, Sku::default())
+            .with::<OaUnit>(OaConfig::default())
+            .build();
+        emu.unit_mut::<OaUnit>()
+            .set_workload(Workload::new().rate(0, 1));
+        emu.unit_mut::<OaUnit>()
+            .set_noa(NoaSource::new().random(0, 1));
         for r in p.registers {
             emu.write32(r.address, u32::MAX);
         }
         emu.advance(100);
-        emu.oa_mut().set_context(3);
-        emu.oa_mut().mi_report_perf_count(0x1000, 1, true);
+        emu.unit_mut::<OaUnit>().set_context(3);
+        emu.unit_mut::<OaUnit>()
+            .mi_report_perf_count(0x1000, 1, true);
         emu.advance(u64::MAX);
         let snapshot = emu.clone();
-        assert_eq!(snapshot.oa().stats(), emu.oa().stats(), "{}", p.name);
+        assert_eq!(
+            snapshot.unit::<OaUnit>().stats(),
+            emu.unit::<OaUnit>().stats(),
+            "{}",
+            p.name
+        );
         let _ = format!("{emu:?}");
     }
 }
@@ -1224,28 +1250,28 @@ fn gpu_clocks_per_tick_is_configurable() {
         &bdw::PROJECT,
         OaConfig::default().with_gpu_clocks_per_tick(3),
     );
-    let c0 = rig.emu.oa().counter(SlotKind::GpuTicks).unwrap();
+    let c0 = rig.oa().counter(SlotKind::GpuTicks).unwrap();
     rig.emu.advance(100);
-    assert_eq!(rig.emu.oa().counter(SlotKind::GpuTicks).unwrap() - c0, 300);
-    assert_eq!(rig.emu.oa().config().unwrap().gpu_clocks_per_tick, 3);
+    assert_eq!(rig.oa().counter(SlotKind::GpuTicks).unwrap() - c0, 300);
+    assert_eq!(rig.oa().config().unwrap().gpu_clocks_per_tick, 3);
 }
 
 #[test]
 fn rendering_a_report_has_no_side_effects() {
     let mut rig = Rig::new(&bdw::PROJECT);
-    rig.emu.oa_mut().set_workload(Workload::new().rate(2, 4));
+    rig.oa_mut().set_workload(Workload::new().rate(2, 4));
     rig.start(5, None);
     rig.emu.advance(5);
     let mut out = [0u8; 256];
-    assert_eq!(rig.emu.oa_mut().render_report(9, &mut out), Some(256));
+    assert_eq!(rig.oa_mut().render_report(9, &mut out), Some(256));
     assert_eq!(rig.slot(&out, "RPT_ID"), 9);
     assert_eq!(rig.slot(&out, "A2"), 20);
-    assert_eq!(rig.emu.oa_mut().render_report(9, &mut [0u8; 100]), None);
+    assert_eq!(rig.oa_mut().render_report(9, &mut [0u8; 100]), None);
     assert!(matches!(
-        rig.emu.oa_mut().mi_report_perf_count(0x1000, 1, true),
+        rig.oa_mut().mi_report_perf_count(0x1000, 1, true),
         ReportOutcome::Written { .. }
     ));
-    assert_eq!(rig.emu.gpu_mem(0x1000, 256)[16..], out[16..]);
+    assert_eq!(rig.emu.gpu_mem().read(0x1000, 256)[16..], out[16..]);
 }
 
 /// What a scripted run leaves behind: OA buffer bytes, every register,
@@ -1255,11 +1281,9 @@ type ScriptResult = (Vec<u8>, Vec<Option<u64>>, OaStats, Vec<String>, Vec<String
 /// A scripted run touching everything.
 fn script(p: &'static ProjectInfo) -> ScriptResult {
     let mut rig = Rig::new(p);
-    rig.emu
-        .oa_mut()
+    rig.oa_mut()
         .set_noa(NoaSource::new().random(0, 3).divider(1, 7).random(2, 11));
-    rig.emu
-        .oa_mut()
+    rig.oa_mut()
         .set_workload(Workload::new().rate(0, 3).rate(5, 1));
     for n in 0..8 {
         let c = val(
@@ -1274,11 +1298,10 @@ fn script(p: &'static ProjectInfo) -> ScriptResult {
     for i in 0..200u64 {
         rig.emu.advance(i % 13);
         if i % 17 == 0 {
-            rig.emu.oa_mut().set_context(i as u32);
+            rig.oa_mut().set_context(i as u32);
         }
         if i % 11 == 0 {
-            rig.emu
-                .oa_mut()
+            rig.oa_mut()
                 .mi_report_perf_count(0x20_0000 + i * 256, i as u32, i % 3 != 0);
         }
         if i % 29 == 0 {
@@ -1288,19 +1311,14 @@ fn script(p: &'static ProjectInfo) -> ScriptResult {
     let regs = p
         .registers
         .iter()
-        .map(|r| rig.emu.peek(r.address))
+        .map(|r| rig.emu.peek(r.address, 0))
         .collect();
     (
-        rig.emu.gpu_mem(BASE, 1 << 17),
+        rig.emu.gpu_mem().read(BASE, 1 << 17),
         regs,
         rig.stats(),
         rig.emu.trace().iter().map(|e| e.to_string()).collect(),
-        rig.emu
-            .oa()
-            .warnings()
-            .iter()
-            .map(|w| w.to_string())
-            .collect(),
+        rig.oa().warnings().iter().map(|w| w.to_string()).collect(),
     )
 }
 
@@ -1352,14 +1370,11 @@ fn random_oa_programming_never_panics() {
                 }
                 8 | 9 => rig.emu.advance(rng.next() % 64),
                 10 => {
-                    rig.emu.oa_mut().mi_report_perf_count(
-                        rng.next(),
-                        rng.next() as u32,
-                        x & 1 == 0,
-                    );
+                    rig.oa_mut()
+                        .mi_report_perf_count(rng.next(), rng.next() as u32, x & 1 == 0);
                 }
                 11 => {
-                    rig.emu.oa_mut().set_context(rng.next() as u32 % 4);
+                    rig.oa_mut().set_context(rng.next() as u32 % 4);
                 }
                 12 => {
                     let r = oa_regs[(rng.next() % oa_regs.len() as u64) as usize];
@@ -1367,7 +1382,7 @@ fn random_oa_programming_never_panics() {
                 }
                 13 => {
                     noisy = !noisy;
-                    rig.emu.oa_mut().set_noa(if noisy {
+                    rig.oa_mut().set_noa(if noisy {
                         NoaSource::new().random(0, x).divider(3, x % 9)
                     } else {
                         NoaSource::new()
@@ -1376,8 +1391,9 @@ fn random_oa_programming_never_panics() {
                 14 if !noisy && step % 7 == 0 => rig.emu.advance(u64::MAX / 2 - rig.emu.now() / 2),
                 _ => {
                     rig.emu
-                        .gpu_mem_write(rng.next() >> (rng.next() % 64), &[1, 2, 3]);
-                    let _ = rig.emu.gpu_mem(rng.next(), 16);
+                        .gpu_mem_mut()
+                        .write(rng.next() >> (rng.next() % 64), &[1, 2, 3]);
+                    let _ = rig.emu.gpu_mem().read(rng.next(), 16);
                 }
             }
             // Invariants: stored values within the registers' bits, the
@@ -1386,7 +1402,7 @@ fn random_oa_programming_never_panics() {
             assert_eq!(tail % 64, 0, "{} step {step}", p.name);
         }
         let mut out = [0u8; 512];
-        let _ = rig.emu.oa_mut().render_report(1, &mut out);
+        let _ = rig.oa_mut().render_report(1, &mut out);
         let _ = format!("{:?}", rig.emu);
     }
 }

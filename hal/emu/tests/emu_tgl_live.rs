@@ -6,6 +6,9 @@ use hal::meta::{ProjectInfo, RegisterInfo};
 use hal::{bdw, tgl};
 use perfregs_emu::*;
 
+mod support;
+use support::*;
+
 fn reg(p: &ProjectInfo, name: &str) -> &'static RegisterInfo {
     p.register(name)
         .unwrap_or_else(|| panic!("{} has no register {name}", p.name))
@@ -23,13 +26,10 @@ fn write_field(emu: &mut Emulator, p: &ProjectInfo, name: &str, fields: &[(&str,
 /// An emulator with every domain awake and the OA counters enabled
 /// (format 5, no timer).
 fn started(p: &'static ProjectInfo) -> Emulator {
-    let mut emu = Emulator::with_oa(p, Sku::default(), OaConfig::default());
-    for d in p.domains {
-        if let Some(req) = d.request.and_then(|n| p.register(n)) {
-            emu.write32(req.address, 0x0001_0001);
-        }
-    }
-    emu.advance(emu.sku().wake_latency);
+    let mut emu = Emulator::builder(p, Sku::default())
+        .with::<OaUnit>(OaConfig::default())
+        .build();
+    wake_all(&mut emu);
     let (control, format) = match p.name {
         "tgl" => ("OAG_OACONTROL", "report_format"),
         _ => ("OACONTROL", "counter_select"),
@@ -57,13 +57,13 @@ fn tgl_live_registers_sit_at_the_oag_addresses() {
 fn live_registers_follow_the_counters_on_bdw_and_tgl() {
     for p in [&bdw::PROJECT, &tgl::PROJECT] {
         let mut emu = started(p);
-        emu.oa_mut()
+        emu.unit_mut::<OaUnit>()
             .set_workload(Workload::new().rate(3, 7).rate(33, 2));
         emu.advance(10);
         let a3 = reg(p, "OAPERF_A3").address;
         assert_eq!(emu.read32(a3), 70, "{}", p.name);
         assert_eq!(emu.read32(reg(p, "OAPERF_A33").address), 20, "{}", p.name);
-        let live = |emu: &Emulator, k| emu.oa().counter(k).unwrap() & 0xFFFF_FFFF;
+        let live = |emu: &Emulator, k| emu.unit::<OaUnit>().counter(k).unwrap() & 0xFFFF_FFFF;
         assert_eq!(
             u64::from(emu.read32(reg(p, "OAPERF_B0").address)),
             live(&emu, SlotKind::B(0)),
@@ -82,7 +82,7 @@ fn live_registers_follow_the_counters_on_bdw_and_tgl() {
         emu.write32(a3, 0xFFFF_FFF0);
         emu.write32(reg(p, "OAPERF_A3_UPPER").address, 0x12);
         assert_eq!(
-            emu.oa().counter(SlotKind::A(3)),
+            emu.unit::<OaUnit>().counter(SlotKind::A(3)),
             Some(0x12_FFFF_FFF0),
             "{}",
             p.name

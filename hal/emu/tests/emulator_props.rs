@@ -148,11 +148,14 @@ use std::time::Instant;
 use hal::meta::{AccessKind, CommandInfo, FieldInfo, OpaqueRange, ProjectInfo, RegisterInfo};
 use hal::{bdw, hsw, ivb, ivt, p4, snb, tgl, vlv};
 use perfregs_emu::bind::{Bindings, FieldRef, RegRef};
+
+mod support;
 use perfregs_emu::{
-    CecUnknown, CpuEvents, Emulator, EventPattern, NoaBit, NoaSource, OaConfig, OaWarningKind,
-    Outcome, ReportOutcome, Sku, SlotKind, UncoreConfig, UncoreEvents, Warning, WarningKind,
-    Workload, MAX_WARNINGS,
+    CecUnknown, CpuEvents, Emulator, EventPattern, NoaBit, NoaMux, NoaSource, OaConfig, OaUnit,
+    OaWarningKind, Outcome, P4Unit, ReportOutcome, Sku, SlotKind, UncoreConfig, UncoreEvents,
+    UncoreUnit, Warning, WarningKind, Workload, MAX_WARNINGS,
 };
+use support::tgl_replicated;
 
 /// Operations per run in CI (per project/SKU).
 const CI_OPS: usize = 12_000;
@@ -304,7 +307,7 @@ impl Model {
                 let visible = emu
                     .register_at(info.address)
                     .is_some_and(|r| core::ptr::eq(r, info))
-                    && emu.peek(info.address).is_some();
+                    && emu.peek(info.address, 0).is_some();
                 let instances = info.replication.map_or(1, |(_, n)| n);
                 let o = Oracle {
                     info,
@@ -353,10 +356,7 @@ impl Model {
         out.clear();
         for o in self.or.iter().filter(|o| o.visible) {
             for i in 0..o.instances {
-                out.push(
-                    emu.peek_instance(o.info.address, i)
-                        .expect("visible register"),
-                );
+                out.push(emu.peek(o.info.address, i).expect("visible register"));
             }
         }
         debug_assert_eq!(out.len(), self.len);
@@ -435,7 +435,7 @@ struct Driven {
 
 impl Driven {
     fn new(emu: &Emulator, m: &Model) -> Self {
-        let b: Bindings = *emu.bindings();
+        let b: Bindings = bindings_of(emu.project());
         let n = m.or.len();
         let mut d = Driven {
             time: vec![0; n],
@@ -453,9 +453,9 @@ impl Driven {
                 .collect(),
             steering: b.steering.map(|s| s.address),
             formats: emu.project().formats.iter().map(|f| f.select).collect(),
-            oa: b.oa.filter(|_| emu.has_oa()),
-            p4: b.p4.filter(|_| emu.has_p4()),
-            uncore: b.uncore.filter(|_| emu.has_uncore()),
+            oa: b.oa.filter(|_| emu.unit::<OaUnit>().is_on()),
+            p4: b.p4.filter(|_| emu.unit::<P4Unit>().is_on()),
+            uncore: b.uncore.filter(|_| emu.unit::<UncoreUnit>().is_on()),
         };
         let reg = |a: u64| m.own.get(&a).copied();
         // A field at `f`'s position in register `r` (arrays of registers
@@ -724,57 +724,6 @@ impl Driven {
         d.targets.retain(|t| reg(t.addr).is_some());
         d
     }
-}
-
-/// TGL with a replicated register in every replication group: where the
-/// shipped descriptions have none, an added `value[31:0]` RW register at the
-/// first free dword of the group's first table row.
-fn tgl_replicated() -> &'static ProjectInfo {
-    static RW32: [FieldInfo; 1] = [FieldInfo {
-        name: "value",
-        lsb: 0,
-        width: 32,
-        access: AccessKind::Rw,
-        values: &[],
-        description: "",
-    }];
-    static CELL: std::sync::OnceLock<&'static ProjectInfo> = std::sync::OnceLock::new();
-    CELL.get_or_init(|| {
-        let base = &tgl::PROJECT;
-        let mut regs: Vec<&'static RegisterInfo> = base.registers.to_vec();
-        for g in base.groups {
-            if base
-                .registers
-                .iter()
-                .any(|r| r.replication.is_some_and(|(n, _)| n == g.name))
-            {
-                continue;
-            }
-            let Some(row) = base.map.iter().find(|r| r.group == Some(g.name)) else {
-                continue;
-            };
-            let Some(at) = (row.start..row.end)
-                .step_by(4)
-                .find(|&a| base.registers.iter().all(|r| r.address != a))
-            else {
-                continue;
-            };
-            let mut r = *regs[0];
-            r.name = Box::leak(format!("REPL_{}", g.name.to_uppercase()).into_boxed_str());
-            r.address = at;
-            r.width = 32;
-            r.reset = 0;
-            r.masked = false;
-            r.fields = &RW32;
-            r.domain = row.wake;
-            r.replication = Some((g.name, row.instances));
-            regs.push(Box::leak(Box::new(r)));
-        }
-        Box::leak(Box::new(ProjectInfo {
-            registers: Box::leak(regs.into_boxed_slice()),
-            ..*base
-        }))
-    })
 }
 
 #[derive(Clone, Debug)]
@@ -1418,7 +1367,7 @@ const TEST_OA_FRACTIONS: [(usize, u64, u64); 5] =
 type CecCfg = [Option<(u8, u16, u8, u16)>; 8];
 
 fn field_of(emu: &Emulator, f: &FieldRef) -> u64 {
-    (emu.peek(f.reg.address).unwrap_or(0) & f.mask()) >> f.lsb
+    (emu.peek(f.reg.address, 0).unwrap_or(0) & f.mask()) >> f.lsb
 }
 
 fn cec_cfg(emu: &Emulator, c: &perfregs_emu::bind::Cec) -> CecCfg {
@@ -1762,17 +1711,25 @@ struct Stats {
     warnings: [u64; 12],
 }
 
+/// The bindings [`new_emulator`] gives `p`.
+fn bindings_of(p: &'static ProjectInfo) -> Bindings {
+    Bindings::of(p).copied().unwrap_or(Bindings {
+        project: p,
+        ..perfregs_emu::bind::TGL
+    })
+}
+
 fn new_emulator(p: &'static ProjectInfo, sku: Sku, ranges: &[OpaqueRange]) -> Emulator {
     match Bindings::of(p) {
-        Some(_) => Emulator::with_descriptions(p, sku, &[], ranges),
+        Some(_) => Emulator::builder(p, sku).opaque(ranges).build(),
         // TGL plus registers (same addresses): TGL's bindings hold.
-        None => Emulator::with_bindings(
-            Bindings {
+        None => Emulator::builder(p, sku)
+            .bindings(Bindings {
                 project: p,
                 ..perfregs_emu::bind::TGL
-            },
-            sku,
-        ),
+            })
+            .without::<OaUnit>()
+            .build(),
     }
 }
 
@@ -1813,21 +1770,25 @@ fn episode(
     match units {
         // The register file alone: values change with time only through
         // force-wake.
-        Units::Off => emu.disable_oa(),
+        Units::Off => emu.unit_mut::<OaUnit>().disable(),
         Units::On => {
-            if !emu.has_oa() {
-                emu.enable_oa(OaConfig::default());
+            if !emu.unit::<OaUnit>().is_on() {
+                emu.unit_mut::<OaUnit>().enable(OaConfig::default());
             }
-            emu.oa_mut()
+            emu.unit_mut::<OaUnit>()
                 .set_workload(workload(rng).rate(0, 1 + rng.below(9)));
-            emu.oa_mut().set_noa(noa(rng));
-            emu.oa_mut().set_context(rng.below(4) as u32);
-            emu.enable_p4_events(cpu_events(rng));
-            emu.enable_uncore(UncoreConfig {
+            emu.unit_mut::<OaUnit>().set_noa(noa(rng));
+            emu.unit_mut::<OaUnit>().set_context(rng.below(4) as u32);
+            emu.unit_mut::<P4Unit>().enable(cpu_events(rng));
+            emu.unit_mut::<UncoreUnit>().enable(UncoreConfig {
                 freeze_delay: rng.below(20),
             });
-            emu.uncore_mut().set_events(uncore_events(rng));
-            assert!(emu.has_oa() && emu.has_p4() && emu.has_uncore());
+            emu.unit_mut::<UncoreUnit>().set_events(uncore_events(rng));
+            assert!(
+                emu.unit::<OaUnit>().is_on()
+                    && emu.unit::<P4Unit>().is_on()
+                    && emu.unit::<UncoreUnit>().is_on()
+            );
         }
     }
     let m = Model::new(&emu);
@@ -1840,7 +1801,7 @@ fn episode(
         .max()
         .unwrap_or(0)
         + 0x100;
-    let b = *emu.bindings();
+    let b = bindings_of(p);
     let mi =
         b.oa.and_then(|o| o.mi_rpc)
             .and_then(|i| p.commands.get(i).copied());
@@ -1869,18 +1830,18 @@ fn episode(
     // per report trigger: warned since last seen disabled.
     let mut start_warned: [Option<[u64; 4]>; 2] = [None; 2];
     let mut report_warned = [false; 2];
-    let oa_on = units == Units::On && emu.has_oa() && b.oa.is_some();
+    let oa_on = units == Units::On && emu.unit::<OaUnit>().is_on() && b.oa.is_some();
     if late {
         let left = (1u64 << rng.below(40)) + rng.below(1 << 16);
         gen.queue.push_back(Op::Advance(u64::MAX - left));
     }
     let mut exempt = vec![0u64; m.or.len()];
     let mut exempted: Vec<usize> = Vec::new();
-    let mut accesses = emu.accesses();
+    let mut accesses = emu.counts().accesses;
     let mut before = Vec::with_capacity(m.len);
     let mut after = Vec::with_capacity(m.len);
     m.snapshot_into(&emu, &mut before);
-    let mut frozen = emu.uncore().frozen();
+    let mut frozen = emu.unit::<UncoreUnit>().frozen();
     let start_ops = stats.ops;
     for step in 0..n {
         let op = match gen.next(rng, units == Units::On) {
@@ -1889,7 +1850,7 @@ fn episode(
             Op::Field(t, v) => {
                 let o = &m.or[m.own[&t.addr]];
                 let mask = (low(t.width) << t.lsb) & low(o.info.width.min(64));
-                let cur = emu.peek(t.addr).unwrap_or(0);
+                let cur = emu.peek(t.addr, 0).unwrap_or(0);
                 let new = (cur & !mask) | (v & mask);
                 if o.info.masked {
                     Op::Write(t.addr, ((mask as u32) << 16) | (new as u32 & 0xFFFF))
@@ -1905,12 +1866,12 @@ fn episode(
         let mut mi_result = None;
         // The OA state the checks of time need (before the op).
         let b_before: [Option<u64>; 8] = if oa_on {
-            core::array::from_fn(|n| emu.oa().counter(SlotKind::B(n as u32)))
+            core::array::from_fn(|n| emu.unit::<OaUnit>().counter(SlotKind::B(n as u32)))
         } else {
             [None; 8]
         };
         let clock_before = if oa_on {
-            emu.oa().counter(SlotKind::GpuTicks)
+            emu.unit::<OaUnit>().counter(SlotKind::GpuTicks)
         } else {
             None
         };
@@ -1989,59 +1950,59 @@ fn episode(
                 Check::Poke(r)
             }
             Op::SetContext(id) => {
-                emu.oa_mut().set_context(id);
+                emu.unit_mut::<OaUnit>().set_context(id);
                 Check::Action(Some(d.ctx.as_slice()))
             }
             Op::ClearContext => {
-                emu.oa_mut().clear_context();
+                emu.unit_mut::<OaUnit>().clear_context();
                 Check::Action(Some(d.ctx.as_slice()))
             }
             Op::MiReport(a, id, ggtt) => {
-                emu.oa_mut().mi_report_perf_count(a, id, ggtt);
+                emu.unit_mut::<OaUnit>().mi_report_perf_count(a, id, ggtt);
                 Check::Action(Some(d.mi.as_slice()))
             }
             Op::SetWorkload(ref w) => {
-                emu.oa_mut().set_workload(w.clone());
+                emu.unit_mut::<OaUnit>().set_workload(w.clone());
                 Check::Action(None)
             }
             Op::SetNoa(ref s) => {
-                emu.oa_mut().set_noa(s.clone());
+                emu.unit_mut::<OaUnit>().set_noa(s.clone());
                 Check::Action(None)
             }
             Op::SetCpuEvents(ref e) => {
-                emu.p4_mut().set_events(e.clone());
+                emu.unit_mut::<P4Unit>().set_events(e.clone());
                 Check::Action(None)
             }
             Op::SetUncoreEvents(ref e) => {
-                emu.uncore_mut().set_events(e.clone());
+                emu.unit_mut::<UncoreUnit>().set_events(e.clone());
                 Check::Action(None)
             }
             Op::OaConfig(cfg) => {
-                emu.enable_oa(cfg);
+                emu.unit_mut::<OaUnit>().enable(cfg);
                 Check::Action(None)
             }
             Op::UncoreConfig(cfg) => {
-                emu.enable_uncore(cfg);
+                emu.unit_mut::<UncoreUnit>().enable(cfg);
                 Check::Action(None)
             }
             Op::ExecMiRpc(ref dw) => {
                 let at = mi.map_or(0, |i| mi_address(i, dw));
-                let mem_before = emu.gpu_mem(at, 256);
-                let alloc = emu.gpu_mem_allocated();
-                let reports = emu.oa().stats().map_or(0, |s| s.mi_reports);
-                let r = emu.oa_mut().execute_mi_rpc(dw);
+                let mem_before = emu.gpu_mem().read(at, 256);
+                let alloc = emu.gpu_mem().allocated();
+                let reports = emu.unit::<OaUnit>().stats().map_or(0, |s| s.mi_reports);
+                let r = emu.unit_mut::<OaUnit>().execute_mi_rpc(dw);
                 mi_result = Some(r);
-                let reports_after = emu.oa().stats().map_or(0, |s| s.mi_reports);
+                let reports_after = emu.unit::<OaUnit>().stats().map_or(0, |s| s.mi_reports);
                 match r {
                     Err(_) => {
                         stats.mi_rpc_errors += 1;
                         assert_eq!(
-                            emu.gpu_mem(at, 256),
+                            emu.gpu_mem().read(at, 256),
                             mem_before,
                             "bad MI_RPC wrote memory: {dw:x?}"
                         );
                         assert_eq!(
-                            emu.gpu_mem_allocated(),
+                            emu.gpu_mem().allocated(),
                             alloc,
                             "bad MI_RPC allocated memory"
                         );
@@ -2056,7 +2017,7 @@ fn episode(
                         let id = mi_field(info, "report_id", dw).unwrap_or(0) as u32;
                         if address.checked_add(256).is_some_and(|e| e <= 1 << 32) {
                             assert_eq!(
-                                emu.gpu_mem(address, 4),
+                                emu.gpu_mem().read(address, 4),
                                 id.to_le_bytes(),
                                 "RPT_ID of {dw:x?}"
                             );
@@ -2081,7 +2042,7 @@ fn episode(
             )
         };
         assert_eq!(emu.trace().len() - trace_before, dwords, "{}", ctx());
-        assert_eq!(emu.accesses(), accesses, "{}", ctx());
+        assert_eq!(emu.counts().accesses, accesses, "{}", ctx());
         let new_entries = &emu.trace()[trace_before..];
         let mut ok_regs: Vec<usize> = Vec::new();
         for e in new_entries.iter().filter(|e| e.outcome == Outcome::Ok) {
@@ -2290,7 +2251,7 @@ fn episode(
         stats.unit_changes += usize::from(unit_change);
         stats.sticky_sets += usize::from(sticky_set);
         stats.commands += usize::from(command);
-        let now_frozen = emu.uncore().frozen();
+        let now_frozen = emu.unit::<UncoreUnit>().frozen();
         stats.uncore_freezes += usize::from(now_frozen && !frozen);
         frozen = now_frozen;
         // Warnings: every access that did not pass has its warning.
@@ -2342,14 +2303,14 @@ fn episode(
                 all.len() - regfile
             );
             assert_eq!(
-                regfile as u64 + emu.warnings_dropped(),
+                regfile as u64 + emu.counts().warnings_dropped,
                 non_ok_accesses,
                 "{}: access warnings kept + dropped",
                 ctx()
             );
         }
         if oa_on {
-            let routed = emu.noa_test_signals_routed();
+            let routed = emu.unit::<NoaMux>().test_signals_routed();
             if let (Some(u), Some(wf)) = (b.noa, b.noa.and_then(|u| u.write)) {
                 for e in emu.trace()[trace_before..].iter() {
                     if e.write && e.outcome == Outcome::Ok && e.addr == wf.reg.address {
@@ -2387,7 +2348,9 @@ fn episode(
                     .chunks(4)
                     .map(|regs| {
                         core::array::from_fn(|i| {
-                            regs.get(i).and_then(|r| emu.peek(r.address)).unwrap_or(0)
+                            regs.get(i)
+                                .and_then(|r| emu.peek(r.address, 0))
+                                .unwrap_or(0)
                         })
                     })
                     .collect();
@@ -2453,8 +2416,9 @@ fn episode(
                     }
                 }
                 if let Check::Time = check {
-                    let b_after: [Option<u64>; 8] =
-                        core::array::from_fn(|n| emu.oa().counter(SlotKind::B(n as u32)));
+                    let b_after: [Option<u64>; 8] = core::array::from_fn(|n| {
+                        emu.unit::<OaUnit>().counter(SlotKind::B(n as u32))
+                    });
                     let db = |n: usize| match (b_before[n], b_after[n]) {
                         (Some(x), Some(y)) => y.wrapping_sub(x) & 0xFFFF_FFFF,
                         _ => 0,
@@ -2483,7 +2447,7 @@ fn episode(
                         *c == Some(t) || (n < 3 && *c == Some((t.0, t.1, t.2, 0xFFFF)))
                     });
                     let clk = emu
-                        .oa()
+                        .unit::<OaUnit>()
                         .counter(SlotKind::GpuTicks)
                         .zip(clock_before)
                         .map_or(0, |(a, b)| a.wrapping_sub(b));
@@ -2520,11 +2484,11 @@ fn episode(
             emu.take_trace();
         }
         stats.ops += 1;
-        if emu.gpu_mem_allocated() > MEM_CAP {
+        if emu.gpu_mem().allocated() > MEM_CAP {
             break;
         }
     }
-    if let Some(s) = emu.oa().stats() {
+    if let Some(s) = emu.unit::<OaUnit>().stats() {
         stats.timer_reports += s.timer_reports;
         stats.context_reports += s.context_reports;
         stats.mi_reports += s.mi_reports;
@@ -2532,22 +2496,26 @@ fn episode(
         stats.lost += s.lost;
         stats.suppressed += s.suppressed;
     }
-    stats.cpu_interrupts += emu.p4().interrupts().len() as u64 + emu.p4().interrupts_dropped();
-    stats.noa_mux_writes += emu.noa_mux_writes();
+    stats.cpu_interrupts +=
+        emu.unit::<P4Unit>().interrupts().len() as u64 + emu.unit::<P4Unit>().interrupts_dropped();
+    stats.noa_mux_writes += emu.unit::<NoaMux>().writes();
     if !drain {
         for w in emu.warnings() {
             stats.warnings[warning_kind(&w)] += 1;
         }
     } else {
         assert_eq!(
-            emu.warnings_dropped(),
+            emu.counts().warnings_dropped,
             0,
             "{}: warnings dropped while drained",
             c.name
         );
     }
-    stats.warnings[10] += emu.warnings_dropped();
-    stats.warnings[11] += emu.oa().stats().map_or(0, |s| s.warnings_dropped);
+    stats.warnings[10] += emu.counts().warnings_dropped;
+    stats.warnings[11] += emu
+        .unit::<OaUnit>()
+        .stats()
+        .map_or(0, |s| s.warnings_dropped);
     assert!(stats.ops > start_ops, "{}: empty episode", c.name);
 }
 

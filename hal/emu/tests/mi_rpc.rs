@@ -7,17 +7,17 @@ use hal::meta::{CommandError, ProjectInfo};
 use hal::{bdw, hsw, ivb, snb, tgl};
 use perfregs_emu::*;
 
+mod support;
+use support::*;
+
 /// An emulator of `p` with every domain awake, the counters on and a
 /// report format with a layout selected.
 fn rig(p: &'static ProjectInfo) -> Emulator {
     let mut emu = Emulator::new(p, Sku::default());
-    for d in p.domains {
-        if let Some(req) = d.request.and_then(|n| p.register(n)) {
-            emu.write32(req.address, 0x0001_0001);
-        }
-    }
-    emu.advance(emu.sku().wake_latency);
-    let oa = emu.bindings().oa.expect("an OA unit");
+    wake_all(&mut emu);
+    let oa = bind::Bindings::of(p)
+        .and_then(|b| b.oa)
+        .expect("an OA unit");
     let (en, fmt) = (oa.enable.expect("enable"), oa.format.expect("format"));
     let code = p
         .formats
@@ -26,7 +26,7 @@ fn rig(p: &'static ProjectInfo) -> Emulator {
         .max()
         .expect("a report format");
     let put = |emu: &mut Emulator, f: bind::FieldRef, v: u64| {
-        let old = emu.peek(f.reg.address).expect("register");
+        let old = emu.peek(f.reg.address, 0).expect("register");
         let new = (old & !f.mask()) | (v << f.lsb & f.mask());
         emu.write32(f.reg.address, new as u32);
     };
@@ -41,18 +41,20 @@ fn rig(p: &'static ProjectInfo) -> Emulator {
 fn same_report(p: &'static ProjectInfo, dwords: &[u32], address: u64, id: u32) {
     let mut a = rig(p);
     let mut b = a.clone();
-    let typed = a.oa_mut().mi_report_perf_count(address, id, true);
-    let got = b.oa_mut().execute_mi_rpc(dwords);
+    let typed = a
+        .unit_mut::<OaUnit>()
+        .mi_report_perf_count(address, id, true);
+    let got = b.unit_mut::<OaUnit>().execute_mi_rpc(dwords);
     assert_eq!(got, Ok(typed), "{}", p.name);
     assert_eq!(typed, ReportOutcome::Written { address }, "{}", p.name);
     assert_eq!(
-        b.gpu_mem(address, 256),
-        a.gpu_mem(address, 256),
+        b.gpu_mem().read(address, 256),
+        a.gpu_mem().read(address, 256),
         "{}",
         p.name
     );
     assert_eq!(
-        b.gpu_mem(address, 4),
+        b.gpu_mem().read(address, 4),
         id.to_le_bytes(),
         "{}: RPT_ID",
         p.name
@@ -123,7 +125,7 @@ fn bad_dwords_are_an_error_and_a_warning() {
     let mut emu = rig(p);
     // MI_STORE_REGISTER_MEM's opcode (0x24), right length.
     let other = [0x1200_0001u32, 0x2001, 1];
-    let err = emu.oa_mut().execute_mi_rpc(&other).unwrap_err();
+    let err = emu.unit_mut::<OaUnit>().execute_mi_rpc(&other).unwrap_err();
     assert_eq!(
         err,
         CommandError::Constant {
@@ -136,7 +138,7 @@ fn bad_dwords_are_an_error_and_a_warning() {
     // The Gen8 form on HSW: the length field says 4 dwords.
     let gen8 = [0x1400_0002u32, 0x2001, 0, 1];
     assert!(matches!(
-        emu.oa_mut().execute_mi_rpc(&gen8),
+        emu.unit_mut::<OaUnit>().execute_mi_rpc(&gen8),
         Err(CommandError::Constant {
             field: "dword_length",
             expected: 1,
@@ -147,7 +149,7 @@ fn bad_dwords_are_an_error_and_a_warning() {
     // Right header, a dword missing.
     let short = [0x1400_0001u32, 0x2001];
     assert_eq!(
-        emu.oa_mut().execute_mi_rpc(&short),
+        emu.unit_mut::<OaUnit>().execute_mi_rpc(&short),
         Err(CommandError::Length {
             command: "MI_REPORT_PERF_COUNT",
             expected: 3,
@@ -166,7 +168,7 @@ fn bad_dwords_are_an_error_and_a_warning() {
         bad[0]
     );
     assert_eq!(
-        emu.oa().stats().map(|s| s.mi_reports),
+        emu.unit::<OaUnit>().stats().map(|s| s.mi_reports),
         Some(0),
         "nothing was written"
     );
@@ -178,7 +180,8 @@ fn snb_has_no_mi_report_perf_count() {
     assert!(p.command("MI_REPORT_PERF_COUNT").is_none());
     let mut emu = Emulator::new(p, Sku::default());
     assert_eq!(
-        emu.oa_mut().execute_mi_rpc(&[0x1400_0001, 0x2001, 1]),
+        emu.unit_mut::<OaUnit>()
+            .execute_mi_rpc(&[0x1400_0001, 0x2001, 1]),
         Ok(ReportOutcome::NotTriggered)
     );
 }

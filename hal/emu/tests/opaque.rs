@@ -20,7 +20,7 @@ fn forcewake_mt(p: &ProjectInfo) -> u64 {
 
 fn awake_hsw(ranges: &[OpaqueRange]) -> Emulator {
     let p = &hsw::PROJECT;
-    let mut emu = Emulator::with_descriptions(p, Sku::default(), &[], ranges);
+    let mut emu = Emulator::builder(p, Sku::default()).opaque(ranges).build();
     emu.write32(forcewake_mt(p), 0x0001_0001);
     emu.advance(100);
     emu.take_trace();
@@ -59,7 +59,7 @@ fn dwords_inside_a_range_are_storage() {
     assert_eq!(emu.peek_opaque(0x1F100), None, "past the end");
     assert_eq!(emu.peek_opaque(0x1F002), None, "not dword aligned");
     assert!(emu.warnings().is_empty(), "{:?}", emu.warnings());
-    assert_eq!(emu.unclaimed(), 0);
+    assert_eq!((emu.counts().unclaimed + emu.counts().terminated), 0);
     let lines: Vec<String> = emu.trace().iter().map(|e| e.to_string()).collect();
     assert_eq!(
         lines[0],
@@ -77,7 +77,7 @@ fn outside_a_range_or_unaligned_stays_unclaimed() {
     emu.write32(0x1F100, 1);
     emu.write32(0x1F001, 1);
     assert_eq!(emu.read32(0x1F100), 0);
-    assert_eq!(emu.count(Outcome::Unclaimed), 3);
+    assert_eq!(emu.counts().of(Outcome::Unclaimed), 3);
     // Without the range, the same write is unclaimed, loudly.
     let mut plain = awake_hsw(&[]);
     plain.write32(0x1F000, 5);
@@ -94,9 +94,9 @@ fn outside_a_range_or_unaligned_stays_unclaimed() {
 #[test]
 fn a_sleeping_domain_terminates_range_accesses() {
     let p = &hsw::PROJECT;
-    let mut emu = Emulator::with_descriptions(p, Sku::default(), &[], &[UNIT]);
+    let mut emu = Emulator::builder(p, Sku::default()).opaque(&[UNIT]).build();
     emu.write32(0x1F000, 7);
-    assert_eq!(emu.count(Outcome::Terminated), 1);
+    assert_eq!(emu.counts().of(Outcome::Terminated), 1);
     assert_eq!(emu.peek_opaque(0x1F000), Some(0), "dropped");
     let w = emu.warnings();
     assert!(
@@ -147,7 +147,7 @@ fn registers_win_over_ranges_and_the_first_range_wins() {
     );
     assert_eq!(emu.peek_opaque(ctl.address), Some(0));
     emu.write32(0x1F100, 1);
-    assert_eq!(emu.count(Outcome::Unclaimed), 1, "LATER was dropped");
+    assert_eq!(emu.counts().of(Outcome::Unclaimed), 1, "LATER was dropped");
 }
 
 /// A project's own ranges (`ProjectInfo::opaque`) are used by `new`.
@@ -165,7 +165,7 @@ fn a_projects_own_ranges_are_storage() {
     // A copied project has no generated bindings: no force-wake, always awake.
     emu.write32(0x1F008, 3);
     assert_eq!(emu.read32(0x1F008), 3);
-    assert_eq!(emu.count(Outcome::Ok), 2);
+    assert_eq!(emu.counts().of(Outcome::Ok), 2);
 }
 
 /// Regression (emulator_props): a range whose end is not the last byte of
@@ -187,7 +187,7 @@ fn a_dword_straddling_the_end_is_unclaimed() {
         "bytes 0x1F0FE..F are outside"
     );
     assert_eq!(emu.read32(0x1F0FC), 0);
-    assert_eq!(emu.count(Outcome::Unclaimed), 2);
+    assert_eq!(emu.counts().of(Outcome::Unclaimed), 2);
     assert!(emu.warnings().iter().any(|w| matches!(
         w.kind,
         WarningKind::Unclaimed {

@@ -1,4 +1,4 @@
-//! `OaUnit::start_periodic`: periodic sampling started by register writes in
+//! `start_periodic` of the OA unit (`emu.unit_mut::<OaUnit>()`): periodic sampling started by register writes in
 //! the PRMs' order, on every GPU project; bad arguments write nothing.
 
 use perfregs_emu::*;
@@ -28,14 +28,14 @@ fn every_gpu_project_samples() {
     ] {
         let mut e = awake(p);
         let format = p.formats.last().expect("a format");
-        e.oa_mut()
+        e.unit_mut::<OaUnit>()
             .start_periodic(0x0100_0000, 128 << 10, 5, format.select)
             .unwrap_or_else(|x| panic!("{}: {x}", p.name));
         e.advance(512 * 10); // SNB: 2^(5+4) ticks a report; others 2^(5+1)
-        let stats = e.oa().stats().expect("OA on");
+        let stats = e.unit::<OaUnit>().stats().expect("OA on");
         assert!(stats.timer_reports >= 9, "{}: {stats:?}", p.name);
         assert_eq!(
-            e.oa().format().map(|f| f.name),
+            e.unit::<OaUnit>().format().map(|f| f.name),
             Some(format.name),
             "{}",
             p.name
@@ -54,13 +54,33 @@ fn bad_arguments_write_nothing() {
         ((0x0100_0000, 16 << 20, 1000, 5), StartError::Period(1000)),
     ];
     for ((base, size, exp, fmt), want) in cases {
-        assert_eq!(e.oa_mut().start_periodic(base, size, exp, fmt), Err(want));
+        assert_eq!(
+            e.unit_mut::<OaUnit>().start_periodic(base, size, exp, fmt),
+            Err(want)
+        );
         assert!(!want.to_string().is_empty());
     }
     assert!(e.take_trace().is_empty(), "nothing written");
-    e.disable_oa();
+    e.unit_mut::<OaUnit>().disable();
     assert_eq!(
-        e.oa_mut().start_periodic(0x0100_0000, 16 << 20, 5, 5),
+        e.unit_mut::<OaUnit>()
+            .start_periodic(0x0100_0000, 16 << 20, 5, 5),
         Err(StartError::NoOaUnit)
     );
+}
+
+#[test]
+fn start_error_is_an_error_with_a_message() {
+    fn error<E: core::error::Error + core::fmt::Display>(e: E) -> String {
+        e.to_string()
+    }
+    for e in [
+        StartError::NoOaUnit,
+        StartError::Size(3),
+        StartError::Base(0x40),
+        StartError::Format(99),
+        StartError::Period(99),
+    ] {
+        assert!(!error(e).is_empty(), "{e:?}");
+    }
 }

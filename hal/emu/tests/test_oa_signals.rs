@@ -10,9 +10,12 @@
 //! (`perfregs_regdefs::METRIC_SETS`); positions of the OA registers the test
 //! programs come from the metadata.
 
-use hal::meta::{ProjectInfo, RegisterInfo};
+use hal::meta::ProjectInfo;
 use hal::{bdw, tgl, ReportDelta, ReportFormat};
 use perfregs_emu::*;
+
+mod support;
+use support::*;
 
 const BASE: u64 = 0x0100_0000;
 /// A report every 2^(5+1) = 64 ticks: 512 GPU clocks at 8 clocks a tick
@@ -61,19 +64,6 @@ fn set_writes(file: &str, symbol: &str) -> Vec<Write> {
     out
 }
 
-fn reg(p: &ProjectInfo, name: &str) -> &'static RegisterInfo {
-    p.register(name)
-        .unwrap_or_else(|| panic!("{} has no register {name}", p.name))
-}
-
-fn val(p: &ProjectInfo, name: &str, fields: &[(&str, u64)]) -> u32 {
-    let r = reg(p, name);
-    fields.iter().fold(0u64, |v, &(f, x)| {
-        let fi = r.field(f).unwrap_or_else(|| panic!("{name}.{f}"));
-        v | ((x << fi.lsb) & fi.mask())
-    }) as u32
-}
-
 /// OA register names: (control, format field, timer, head, buffer, tail).
 fn oa_names(p: &ProjectInfo) -> [&'static str; 6] {
     match p.name {
@@ -98,13 +88,10 @@ fn oa_names(p: &ProjectInfo) -> [&'static str; 6] {
 
 /// An emulator of `p` with every domain awake.
 fn awake(p: &'static ProjectInfo) -> Emulator {
-    let mut emu = Emulator::with_oa(p, Sku::default(), OaConfig::default());
-    for d in p.domains {
-        if let Some(req) = d.request.and_then(|n| p.register(n)) {
-            emu.write32(req.address, 0x0001_0001);
-        }
-    }
-    emu.advance(emu.sku().wake_latency);
+    let mut emu = Emulator::builder(p, Sku::default())
+        .with::<OaUnit>(OaConfig::default())
+        .build();
+    wake_all(&mut emu);
     emu.take_warnings();
     emu
 }
@@ -115,12 +102,7 @@ fn sample(emu: &mut Emulator, ticks: u64) -> Vec<u8> {
     let p = emu.project();
     let [control, format, timer, head, buffer, tail] = oa_names(p);
     let ptr = BASE >> 6;
-    let fmt = p
-        .formats
-        .iter()
-        .find(|f| f.name == "A32U40_A4U32_B8_C8")
-        .expect("format")
-        .select;
+    let fmt = a32u40_select(p);
     let w = |emu: &mut Emulator, name: &str, fields: &[(&str, u64)]| {
         emu.write32(reg(p, name).address, val(p, name, fields));
     };
@@ -147,7 +129,7 @@ fn sample(emu: &mut Emulator, ticks: u64) -> Vec<u8> {
     let t = r
         .field("tail_pointer")
         .expect("tail_pointer")
-        .extract(emu.peek(r.address).expect("tail"));
+        .extract(emu.peek(r.address, 0).expect("tail"));
     let used = (t << 6).saturating_sub(BASE) as usize;
     assert!(
         used > 0,
@@ -155,7 +137,7 @@ fn sample(emu: &mut Emulator, ticks: u64) -> Vec<u8> {
         p.name,
         ticks
     );
-    emu.gpu_mem(BASE, used)
+    emu.gpu_mem().read(BASE, used)
 }
 
 fn deltas<F: ReportFormat>(buf: &[u8]) -> Vec<ReportDelta> {
@@ -219,7 +201,7 @@ fn run_full(p: &'static ProjectInfo, file: &str) {
     assert!(writes.iter().any(|w| w.0 == "NOA"), "{file}: NOA writes");
     let mut emu = awake(p);
     write_all(&mut emu, &writes, true);
-    assert!(emu.noa_test_signals_routed(), "{file}: routed");
+    assert!(emu.unit::<NoaMux>().test_signals_routed(), "{file}: routed");
     let buf = sample(&mut emu, 130 * 64 + 40);
     let ds = match p.name {
         "bdw" => deltas::<bdw::reports::A32u40A4u32B8C8>(&buf),
@@ -254,8 +236,8 @@ fn without_the_mux_writes_b3_to_b7_stay_zero_loudly() {
         let writes = set_writes(file, "TestOa");
         let mut emu = awake(p);
         write_all(&mut emu, &writes, false);
-        assert!(!emu.noa_test_signals_routed());
-        assert_eq!(emu.noa_mux_writes(), 0);
+        assert!(!emu.unit::<NoaMux>().test_signals_routed());
+        assert_eq!(emu.unit::<NoaMux>().writes(), 0);
         let buf = sample(&mut emu, 20 * 64);
         // More advances: the warning is not repeated.
         emu.advance(100);
@@ -307,21 +289,27 @@ fn routing_needs_every_write_and_the_noa_enable() {
                 emu.write32(w.1, w.2);
             }
         }
-        assert!(!emu.noa_test_signals_routed(), "without write {skip}");
+        assert!(
+            !emu.unit::<NoaMux>().test_signals_routed(),
+            "without write {skip}"
+        );
     }
     // All of them, NOA enabled, then disabled, then a later write under the
     // same mux key (RenderBasic reprograms 0x258B....).
     let mut emu = awake(p);
     write_all(&mut emu, &writes, true);
-    assert!(emu.noa_test_signals_routed());
+    assert!(emu.unit::<NoaMux>().test_signals_routed());
     emu.write32(chicken, 0x0);
-    assert!(!emu.noa_test_signals_routed(), "GT_NOA_ENABLE clear");
+    assert!(
+        !emu.unit::<NoaMux>().test_signals_routed(),
+        "GT_NOA_ENABLE clear"
+    );
     emu.write32(chicken, 0x80);
-    assert!(emu.noa_test_signals_routed());
+    assert!(emu.unit::<NoaMux>().test_signals_routed());
     let rb = set_writes("oa-bdw.xml", "RenderBasic");
     write_all(&mut emu, &rb, true);
     assert!(
-        !emu.noa_test_signals_routed(),
+        !emu.unit::<NoaMux>().test_signals_routed(),
         "RenderBasic reprograms the mux"
     );
     // Pokes are not mux writes.
@@ -330,8 +318,8 @@ fn routing_needs_every_write_and_the_noa_enable() {
     for w in &noa_writes {
         emu.poke(w.1, u64::from(w.2));
     }
-    assert_eq!(emu.noa_mux_writes(), 0);
-    assert!(!emu.noa_test_signals_routed());
+    assert_eq!(emu.unit::<NoaMux>().writes(), 0);
+    assert!(!emu.unit::<NoaMux>().test_signals_routed());
 }
 
 #[test]
@@ -345,7 +333,7 @@ fn tgl_routing_follows_noa_write_high() {
             emu.write32(*addr, *value);
         }
     }
-    assert!(!emu.noa_test_signals_routed());
+    assert!(!emu.unit::<NoaMux>().test_signals_routed());
     // RPM_CONFIG1.gt_noa_enable is needed.
     let mut emu = awake(p);
     for (_, addr, value) in &writes {
@@ -353,12 +341,12 @@ fn tgl_routing_follows_noa_write_high() {
             emu.write32(*addr, *value);
         }
     }
-    assert!(!emu.noa_test_signals_routed());
+    assert!(!emu.unit::<NoaMux>().test_signals_routed());
     emu.write32(
         reg(p, "RPM_CONFIG1").address,
         val(p, "RPM_CONFIG1", &[("gt_noa_enable", 1)]),
     );
-    assert!(emu.noa_test_signals_routed());
+    assert!(emu.unit::<NoaMux>().test_signals_routed());
 }
 
 #[test]
@@ -371,14 +359,18 @@ fn routing_changes_replan_the_counters() {
     write_all(&mut emu, &writes, false);
     let _ = sample(&mut emu, 64);
     let b3 = reg(p, "OAPERF_B3").address;
-    assert_eq!(emu.peek(b3), Some(0));
+    assert_eq!(emu.peek(b3, 0), Some(0));
     for (kind, addr, value) in &writes {
         if kind == "NOA" {
             emu.write32(*addr, *value);
         }
     }
     emu.advance(10);
-    assert_eq!(emu.peek(b3), Some(40), "10 ticks = 80 clocks, half of them");
+    assert_eq!(
+        emu.peek(b3, 0),
+        Some(40),
+        "10 ticks = 80 clocks, half of them"
+    );
 }
 
 #[test]
@@ -457,8 +449,11 @@ fn explicit_bindings_keep_the_noa_mux() {
         project: p,
         ..bind::TGL
     };
-    let mut emu = Emulator::with_bindings(b, Sku::default());
-    emu.enable_oa(OaConfig::default());
+    let mut emu = Emulator::builder(p, Sku::default())
+        .bindings(b)
+        .without::<OaUnit>()
+        .build();
+    emu.unit_mut::<OaUnit>().enable(OaConfig::default());
     for d in p.domains {
         if let Some(req) = d.request.and_then(|n| p.register(n)) {
             emu.write32(req.address, 0x0001_0001);
@@ -466,8 +461,8 @@ fn explicit_bindings_keep_the_noa_mux() {
     }
     emu.advance(emu.sku().wake_latency);
     write_all(&mut emu, &set_writes("oa-tglgt2.xml", "TestOa"), true);
-    assert!(emu.noa_mux_writes() > 0);
-    assert!(emu.noa_test_signals_routed());
+    assert!(emu.unit::<NoaMux>().writes() > 0);
+    assert!(emu.unit::<NoaMux>().test_signals_routed());
 }
 
 /// Regression (emulator_props, a late episode): the CEC logic evaluated
@@ -483,20 +478,23 @@ fn test_oa_counts_run_on_across_the_gpu_clock_wrap() {
     ] {
         let mut emu = awake(p);
         write_all(&mut emu, &set_writes(file, "TestOa"), true);
-        assert!(emu.noa_test_signals_routed());
+        assert!(emu.unit::<NoaMux>().test_signals_routed());
         let [control, format, ..] = oa_names(p);
-        let fmt = p
-            .formats
-            .iter()
-            .find(|f| f.name == "A32U40_A4U32_B8_C8")
-            .expect("format")
-            .select;
+        let fmt = a32u40_select(p);
         emu.write32(
             reg(p, control).address,
             val(p, control, &[(format, fmt), ("counter_enable", 1)]),
         );
-        let per_tick = emu.oa().config().expect("OA on").gpu_clocks_per_tick;
-        let clock = |emu: &Emulator| emu.oa().counter(SlotKind::GpuTicks).expect("clock");
+        let per_tick = emu
+            .unit::<OaUnit>()
+            .config()
+            .expect("OA on")
+            .gpu_clocks_per_tick;
+        let clock = |emu: &Emulator| {
+            emu.unit::<OaUnit>()
+                .counter(SlotKind::GpuTicks)
+                .expect("clock")
+        };
         // To 10 ticks before the wrap.
         let left = (u64::MAX - clock(&emu)) / per_tick;
         emu.advance(left - 10);
@@ -504,7 +502,7 @@ fn test_oa_counts_run_on_across_the_gpu_clock_wrap() {
         assert!(start > u128::from(u64::MAX) - 16 * u128::from(per_tick));
         let b = |emu: &Emulator| -> Vec<u64> {
             (0..8)
-                .map(|n| emu.oa().counter(SlotKind::B(n)).expect("B"))
+                .map(|n| emu.unit::<OaUnit>().counter(SlotKind::B(n)).expect("B"))
                 .collect()
         };
         let b0 = b(&emu);
@@ -530,4 +528,13 @@ fn test_oa_counts_run_on_across_the_gpu_clock_wrap() {
             }
         }
     }
+}
+
+/// The select code of `p`'s A32U40_A4U32_B8_C8 report format (B0..B7).
+fn a32u40_select(p: &ProjectInfo) -> u64 {
+    p.formats
+        .iter()
+        .find(|f| f.name == "A32U40_A4U32_B8_C8")
+        .expect("format")
+        .select
 }

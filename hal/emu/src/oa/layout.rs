@@ -231,7 +231,7 @@ pub(super) struct Header {
     pub(super) time: u64,
 }
 
-impl Oa {
+impl OaUnit {
     /// Render the current counters into `buf` (the layout's size).
     /// Write a whole report of `layout` into `buf`: every slot, and zeros
     /// where no slot is.

@@ -10,17 +10,18 @@
 //! with their slot kinds classified at build time.
 
 use core::fmt;
-use std::boxed::Box;
 use std::vec;
 use std::vec::Vec;
 
-use hal::meta::{FormatInfo, ProjectInfo};
+use hal::meta::FormatInfo;
 
 use crate::bind::{self, Bindings, FieldRef, RegRef, SlotKind};
-
-use super::cec::{CecConfig, CecPlan, CECS, TEST_SIGNAL_BITS};
-use super::sku::low_bits;
-use super::{Emulator, NoaSource};
+use crate::cec::{CecConfig, CecPlan, CECS, TEST_SIGNAL_BITS};
+use crate::regfile::RegFile;
+use crate::sku::low_bits;
+use crate::unit::{Machinery, Unit, UnitMut, UnitRef};
+use crate::warn::Warning;
+use crate::NoaSource;
 
 mod counters;
 mod layout;
@@ -38,7 +39,7 @@ use ring::*;
 pub use settings::{OaConfig, Workload};
 pub use start::StartError;
 
-/// Most warnings kept by [`OaUnit::warnings`](crate::OaUnit::warnings); later ones are counted
+/// Most warnings kept by the OA unit ([`UnitRef::warnings`]); later ones are counted
 /// only ([`OaStats::warnings_dropped`]).
 const MAX_WARNINGS: usize = 1024;
 
@@ -54,9 +55,13 @@ enum Plan {
     Nothing,
 }
 
-/// The OA unit's state.
+/// The OA unit (with the CEC B counters): reach it with
+/// [`Emulator::unit::<OaUnit>()`](crate::Emulator::unit) to look and
+/// [`Emulator::unit_mut::<OaUnit>()`](crate::Emulator::unit_mut) to act or
+/// to turn it on ([`UnitMut::enable`] with an [`OaConfig`]) or off. The
+/// model is documented in the crate documentation ("OA unit").
 #[derive(Clone, Debug)]
-pub(crate) struct Oa {
+pub struct OaUnit {
     cfg: OaConfig,
     map: OaMap,
     rpt: RptBits,
@@ -131,7 +136,7 @@ fn ungated_start(v: &[u64; 4]) -> bool {
     *v == [0; 4] || (v[1] & THRESHOLD_ENABLE != 0 && v[0] & 0xFFFF == 0)
 }
 
-impl Oa {
+impl OaUnit {
     /// The model on `b`'s OA and CEC bindings (a project without them gets
     /// a model that does nothing); `reg_at` gives the register at an address.
     pub(crate) fn new(b: &Bindings, cfg: OaConfig, reg_at: &dyn Fn(u64) -> Option<usize>) -> Self {
@@ -224,7 +229,7 @@ impl Oa {
                 *slot = RegRole::Trigger;
             }
         }
-        Oa {
+        OaUnit {
             cfg,
             map,
             rpt: RptBits::new(&unit),
@@ -319,226 +324,92 @@ fn next_event(cur: u64, p: u128) -> Option<u64> {
     u64::try_from(t).ok()
 }
 
-// ------------------------------------------------------------- emulator
+// ------------------------------------------------------------- the unit
 
-impl Emulator {
-    /// [`Emulator::new`] with the OA model on ([`Emulator::enable_oa`]).
-    pub fn with_oa(project: &'static ProjectInfo, sku: super::Sku, cfg: OaConfig) -> Self {
-        let mut emu = Emulator::new(project, sku);
-        emu.enable_oa(cfg);
-        emu
-    }
+impl Unit for OaUnit {
+    type Config = OaConfig;
 
-    /// Turn the OA model on with `cfg` (see the module documentation, "OA
-    /// unit"). Already on: only the configuration changes, counters and
-    /// buffer state stay.
-    pub fn enable_oa(&mut self, cfg: OaConfig) {
-        match self.oa.as_mut() {
-            Some(oa) => oa.cfg = cfg,
-            None => {
-                self.oa = Some(Box::new(Oa::new(&self.bindings, cfg, &|a| self.reg_at(a))));
-                // The counters start from their registers.
-                self.with_oa_state(|emu, oa| {
-                    for i in 0..oa.mirrors.len() {
-                        emu.oa_load_mirror(oa, i);
-                    }
-                });
-            }
+    fn attach(rf: &mut RegFile, cfg: OaConfig) -> Self {
+        let b = rf.bindings;
+        let mut oa = OaUnit::new(&b, cfg, &|a| rf.reg_at(a));
+        // The counters start from their registers.
+        for i in 0..oa.mirrors.len() {
+            oa.load_mirror(rf, i);
         }
-        self.rebuild_hot();
+        oa
     }
 
-    /// Turn the OA model off (its counters, buffer state and warnings are
-    /// dropped): the register file then behaves as described with no OA
-    /// side effects, and a programmed OA unit writes nothing.
-    pub fn disable_oa(&mut self) {
-        self.oa = None;
-        self.rebuild_hot();
+    fn configure(&mut self, _rf: &mut RegFile, cfg: OaConfig) {
+        self.cfg = cfg;
+    }
+}
+
+impl Machinery for OaUnit {
+    fn written(&mut self, rf: &mut RegFile, ri: usize, software: bool) {
+        self.stored(rf, ri, software);
     }
 
-    /// Whether the OA model is on.
-    pub fn has_oa(&self) -> bool {
-        self.oa.is_some()
+    fn advance(&mut self, rf: &mut RegFile, from: u64, to: u64) {
+        self.run(rf, from, to);
     }
 
-    /// The OA model's configuration (`None` when off).
-    pub(crate) fn oa_config(&self) -> Option<OaConfig> {
-        self.oa.as_ref().map(|o| o.cfg)
-    }
-
-    /// Replace the synthetic workload feeding the A counters, from now on.
-    /// No effect when the OA model is off.
-    pub(crate) fn set_workload(&mut self, workload: Workload) {
-        if let Some(oa) = self.oa.as_mut() {
-            oa.workload = workload;
+    fn watches(&self, b: &Bindings, out: &mut Vec<u64>) {
+        if let Some(u) = b.oa {
+            u.addresses(out);
+        }
+        if let Some(u) = b.cec {
+            u.addresses(out);
         }
     }
 
-    /// The synthetic workload (`None` when the OA model is off).
-    pub(crate) fn workload(&self) -> Option<&Workload> {
-        self.oa.as_ref().map(|o| &o.workload)
+    fn warnings(&self, out: &mut Vec<Warning>) {
+        out.extend(self.warnings.iter().cloned().map(Warning::from));
     }
 
-    /// The NOA mux changed what the Boolean stage carries: plan the CEC
-    /// counting again.
-    pub(crate) fn boolean_stage_changed(&mut self) {
-        if let Some(oa) = self.oa.as_mut() {
-            oa.plan = None;
-        }
-    }
-
-    /// Replace the NOA signal source feeding the CEC logic, from now on.
-    /// No effect when the OA model is off.
-    pub(crate) fn set_noa(&mut self, noa: NoaSource) {
-        if let Some(oa) = self.oa.as_mut() {
-            oa.noa = noa;
-            oa.plan = None;
-        }
-    }
-
-    /// The NOA signal source (`None` when the OA model is off).
-    pub(crate) fn noa(&self) -> Option<&NoaSource> {
-        self.oa.as_ref().map(|o| &o.noa)
-    }
-
-    /// Make context `id` the active render context (a context switch; see
-    /// the module documentation for the context-switch report).
-    pub(crate) fn set_context(&mut self, id: u32) -> ReportOutcome {
-        self.switch_context(Some(id))
-    }
-
-    /// Leave the render engine without a valid context.
-    pub(crate) fn clear_context(&mut self) -> ReportOutcome {
-        self.switch_context(None)
-    }
-
-    /// The active render context (`None`: none, or the OA model is off).
-    pub(crate) fn context(&self) -> Option<u32> {
-        self.oa.as_ref().and_then(|o| o.ctx)
-    }
-
-    /// The emulated MI_REPORT_PERF_COUNT command: write one report of the
-    /// current format at `address` (bits 5:0 ignored: the command carries
-    /// a 64-byte aligned address) with RPT_ID = `report_id` (the whole
-    /// dword). The OA tail pointer does not move. `ggtt == false` (PPGTT)
-    /// writes nowhere visible and records a warning. A second report in
-    /// the same tick is lost (report-lost status). `NotTriggered` when the
-    /// OA model is off.
-    pub(crate) fn mi_report_perf_count(
-        &mut self,
-        address: u64,
-        report_id: u32,
-        ggtt: bool,
-    ) -> ReportOutcome {
-        self.with_oa_state(|emu, oa| {
-            emu.oa_sync_in(oa);
-            let t = emu.now;
-            if oa.busy == Some(t) {
-                return emu.oa_lost(oa);
-            }
-            let Some(layout) = emu.oa_layout(oa) else {
-                return ReportOutcome::NoLayout;
-            };
-            let address = address & !0x3F;
-            oa.busy = Some(t);
-            oa.stats.mi_reports = oa.stats.mi_reports.saturating_add(1);
-            if !ggtt {
-                oa.layout = Some(layout);
-                oa.warn(t, OaWarningKind::Ppgtt { address });
-                return ReportOutcome::Invisible;
-            }
-            let h = Header {
-                rpt_id: report_id,
-                time: t,
-            };
-            let size = layout.info.size;
-            let mut stack = [0u8; STACK_REPORT];
-            let mut heap = Vec::new();
-            let buf = report_buffer(&mut stack, &mut heap, size);
-            oa.render(&layout, h, buf);
-            if emu.mem.write(address, buf) < size {
-                oa.warn(t, OaWarningKind::OutsideGgtt { address });
-            }
-            oa.layout = Some(layout);
-            ReportOutcome::Written { address }
-        })
-        .unwrap_or(ReportOutcome::NotTriggered)
-    }
-
-    /// The emulated MI_REPORT_PERF_COUNT command given as its dwords,
-    /// decoded with the project's command description (bound in
-    /// `bindings.yaml`): the address from the low (and, BDW+, high) address
-    /// fields, the GTT select and the report id, then as
-    /// [`Emulator::mi_report_perf_count`]. Dwords that are not the command
-    /// (another opcode or command type, a wrong length) are an error and a
-    /// warning ([`OaWarningKind::BadCommand`]); nothing is written. A
-    /// project without the command (SNB), or the OA model off:
-    /// `NotTriggered`.
-    pub(crate) fn execute_mi_rpc(
-        &mut self,
-        dwords: &[u32],
-    ) -> Result<ReportOutcome, hal::meta::CommandError> {
-        let b = self.bindings.oa;
-        let info = b
-            .and_then(|o| o.mi_rpc)
-            .and_then(|i| self.project.commands.get(i).copied());
-        let (Some(o), Some(info)) = (b, info) else {
-            return Ok(ReportOutcome::NotTriggered);
-        };
-        if let Err(error) = info.check(dwords) {
-            let t = self.now;
-            if let Some(oa) = self.oa.as_mut() {
-                oa.warn(t, OaWarningKind::BadCommand { error });
-            }
-            return Err(error);
-        }
-        let field = |i: Option<usize>| i.and_then(|i| info.fields.get(i));
-        let value = |i: Option<usize>| field(i).map_or(0, |f| f.get(dwords));
-        let low = field(o.mi_rpc_address).map_or(0, |f| u64::from(f.get(dwords)) << f.lsb);
-        let high = u64::from(value(o.mi_rpc_address_high)) << 32;
-        let ggtt = value(o.mi_rpc_ggtt) != 0;
-        Ok(self.mi_report_perf_count(high | low, value(o.mi_rpc_report_id), ggtt))
-    }
-
-    /// Render a report of the current format, with RPT_ID `report_id` and
-    /// the counters as they are now, into `out` without writing it anywhere
-    /// (no status, no report-lost). Returns its size; `None` when the OA
-    /// model is off, the format has no layout or `out` is too short. For
-    /// benchmarks and tools.
-    pub(crate) fn oa_render_report(&mut self, report_id: u32, out: &mut [u8]) -> Option<usize> {
-        // The layout is resolved once per format change (a store to the
-        // format register forgets it, see `oa_stored`).
-        if self.oa.as_deref()?.layout_sel.is_none() {
-            self.with_oa_state(|emu, oa| emu.oa_sync_in(oa));
-        }
-        let oa = self.oa.as_deref()?;
-        let layout = oa.layout.as_ref()?;
-        let buf = out.get_mut(..layout.info.size)?;
-        oa.render(
-            layout,
-            Header {
-                rpt_id: report_id,
-                time: self.now,
-            },
-            buf,
+    fn take_warnings(&mut self, out: &mut Vec<Warning>) {
+        out.extend(
+            core::mem::take(&mut self.warnings)
+                .into_iter()
+                .map(Warning::from),
         );
-        Some(buf.len())
+    }
+}
+
+impl<'a> UnitRef<'a, OaUnit> {
+    /// Its configuration (`None` when off).
+    pub fn config(&self) -> Option<OaConfig> {
+        self.unit.map(|o| o.cfg)
+    }
+
+    /// The scripted A-counter events (`None` when off).
+    pub fn workload(&self) -> Option<&'a Workload> {
+        self.unit.map(|o| &o.workload)
+    }
+
+    /// The NOA signals the B counters see (`None` when off).
+    pub fn noa(&self) -> Option<&'a NoaSource> {
+        self.unit.map(|o| &o.noa)
+    }
+
+    /// The active context (`None`: none, or the model is off).
+    pub fn context(&self) -> Option<u32> {
+        self.unit.and_then(|o| o.ctx)
     }
 
     /// The current value of a counter: `SlotKind::A(7)`, `B(0)`, `C(2)`,
     /// `GpuTicks` (the full 64-bit GPU clock), `TimeStamp` (now), `CtxId`
-    /// (the active context). `None` when the OA model is off or the
-    /// project has no such counter.
-    pub(crate) fn oa_counter(&self, slot: SlotKind) -> Option<u64> {
-        self.oa.as_ref()?.counter(slot, self.now)
+    /// (the active context). `None` when off or the project has no such
+    /// counter.
+    pub fn counter(&self, slot: SlotKind) -> Option<u64> {
+        self.unit?.counter(slot, self.rf.now)
     }
 
-    /// The layout the OA format field selects now (`None` when the OA model
-    /// is off or the code has no layout).
-    pub(crate) fn oa_format(&self) -> Option<&'static FormatInfo> {
-        let oa = self.oa.as_ref()?;
-        let sel = self.oa_get(oa.map.format);
-        self.project
+    /// The layout the OA format field selects now (`None` when off or the
+    /// code has no layout).
+    pub fn format(&self) -> Option<&'static FormatInfo> {
+        let sel = get(self.rf, self.unit?.map.format);
+        self.rf
+            .project
             .formats
             .iter()
             .copied()
@@ -546,177 +417,286 @@ impl Emulator {
     }
 
     /// Whether buffer-overflow detection is on (off after an out-of-order
-    /// programming of the OA buffer, until it is reprogrammed in order).
-    pub(crate) fn oa_overflow_detection(&self) -> Option<bool> {
-        self.oa.as_ref().map(|o| o.order.valid)
+    /// programming of the OA buffer, until it is reprogrammed in order;
+    /// `None` when off).
+    pub fn overflow_detection(&self) -> Option<bool> {
+        self.unit.map(|o| o.order.valid)
     }
 
-    /// Counts of what the OA model did (`None` when off).
-    pub(crate) fn oa_stats(&self) -> Option<OaStats> {
-        self.oa.as_ref().map(|o| o.stats)
+    /// Counts of what the model did (`None` when off).
+    pub fn stats(&self) -> Option<OaStats> {
+        self.unit.map(|o| o.stats)
     }
 
-    /// The OA model's warnings, oldest first (at most 1024 are kept; also
-    /// in [`Emulator::warnings`]).
-    pub(crate) fn oa_warnings(&self) -> Vec<OaWarning> {
-        self.oa
-            .as_ref()
-            .map_or_else(Vec::new, |o| o.warnings.clone())
+    /// The model's warnings, oldest first (at most 1024 are kept; also in
+    /// [`Emulator::warnings`](crate::Emulator::warnings)).
+    pub fn warnings(&self) -> Vec<OaWarning> {
+        self.unit.map_or_else(Vec::new, |o| o.warnings.clone())
     }
+}
 
-    /// Take the OA model's warnings, leaving the list empty.
-    pub(crate) fn take_oa_warnings(&mut self) -> Vec<OaWarning> {
-        self.oa
-            .as_mut()
-            .map(|o| core::mem::take(&mut o.warnings))
-            .unwrap_or_default()
-    }
-
-    /// `len` bytes of emulated graphics memory (GGTT) from `addr`; zeros
-    /// where nothing was written and at or above 4 GiB.
-    pub fn gpu_mem(&self, addr: u64, len: usize) -> Vec<u8> {
-        let mut v = vec![0u8; len];
-        self.mem.read_into(addr, &mut v);
-        v
-    }
-
-    /// Fill `out` from emulated graphics memory at `addr` (as
-    /// [`Emulator::gpu_mem`], without allocating).
-    pub fn gpu_mem_read_into(&self, addr: u64, out: &mut [u8]) {
-        self.mem.read_into(addr, out);
-    }
-
-    /// Write `data` to emulated graphics memory at `addr` (bytes at or
-    /// above 4 GiB are dropped). Works with the OA model off as well.
-    pub fn gpu_mem_write(&mut self, addr: u64, data: &[u8]) {
-        self.mem.write(addr, data);
-    }
-
-    /// Bytes of graphics memory allocated (64 KiB chunks, on first write).
-    pub fn gpu_mem_allocated(&self) -> usize {
-        self.mem.allocated_chunks().saturating_mul(64 << 10)
-    }
-
-    // -------------------------------------------------------- internals
-
-    fn with_oa_state<R>(&mut self, f: impl FnOnce(&mut Emulator, &mut Oa) -> R) -> Option<R> {
-        let mut oa = self.oa.take()?;
-        let r = f(self, &mut oa);
-        self.oa = Some(oa);
-        Some(r)
-    }
-
-    fn oa_raw(&self, ri: usize) -> u64 {
-        self.regs
-            .get(ri)
-            .and_then(|r| self.values.get(r.base))
-            .copied()
-            .unwrap_or(0)
-    }
-
-    /// Hardware-side store (no access rules, no trace); the stored value.
-    fn oa_store(&mut self, ri: usize, v: u64) -> u64 {
-        let Some(r) = self.regs.get(ri) else { return 0 };
-        let v = v & r.defined;
-        match self.values.get_mut(r.base) {
-            Some(s) => {
-                *s = v;
-                v
-            }
-            None => 0,
+impl UnitMut<'_, OaUnit> {
+    /// Replace the scripted A-counter events, from now on (no effect when
+    /// off).
+    pub fn set_workload(&mut self, workload: Workload) {
+        if let (Some(oa), _) = self.parts() {
+            oa.workload = workload;
         }
     }
 
-    fn oa_get(&self, f: Option<Rf>) -> u64 {
-        f.map_or(0, |f| {
-            (self.oa_raw(f.ri) & f.mask).checked_shr(f.lsb).unwrap_or(0)
-        })
-    }
-
-    /// The field's bits in place (for address fields).
-    fn oa_addr(&self, f: Option<Rf>) -> u64 {
-        f.map_or(0, |f| self.oa_raw(f.ri) & f.mask)
-    }
-
-    fn oa_set(&mut self, f: Option<Rf>, on: bool) {
-        if let Some(f) = f {
-            let old = self.oa_raw(f.ri);
-            let new = if on { old | f.mask } else { old & !f.mask };
-            if new != old {
-                self.oa_store(f.ri, new);
-            }
+    /// Replace the NOA signals the B counters see, from now on (no effect
+    /// when off).
+    pub fn set_noa(&mut self, noa: NoaSource) {
+        if let (Some(oa), _) = self.parts() {
+            oa.noa = noa;
+            oa.plan = None;
         }
     }
 
-    fn oa_set_addr(&mut self, f: Option<Rf>, addr: u64) {
-        if let Some(f) = f {
-            let old = self.oa_raw(f.ri);
-            self.oa_store(f.ri, (old & !f.mask) | (addr & f.mask));
+    /// Make context `id` the active render context (a context switch: a
+    /// context-switch report where the project has them; see the crate
+    /// documentation).
+    pub fn set_context(&mut self, id: u32) -> ReportOutcome {
+        match self.parts() {
+            (Some(oa), rf) => oa.switch_context(rf, Some(id)),
+            (None, _) => ReportOutcome::NotTriggered,
         }
     }
 
-    fn oa_ring(&self, oa: &Oa) -> Ring {
-        let m = &oa.map;
-        let base_lo = self.oa_addr(m.base) & 0xFFFF_FFFF;
-        let udw = self.oa_get(m.udw) & 0xFFFF_FFFF;
-        let enc = self.oa_get(m.size).min(7) as usize;
+    /// Leave the render engine without a valid context.
+    pub fn clear_context(&mut self) -> ReportOutcome {
+        match self.parts() {
+            (Some(oa), rf) => oa.switch_context(rf, None),
+            (None, _) => ReportOutcome::NotTriggered,
+        }
+    }
+
+    /// MI_REPORT_PERF_COUNT: one report of the current format at `address`
+    /// (bits 5:0 ignored: the command carries a 64-byte aligned address)
+    /// with RPT_ID = `report_id` (the whole dword). The OA tail pointer does
+    /// not move. `ggtt == false` (PPGTT) writes nowhere visible and records
+    /// a warning. A second report in the same tick is lost (report-lost
+    /// status). `NotTriggered` when off.
+    pub fn mi_report_perf_count(
+        &mut self,
+        address: u64,
+        report_id: u32,
+        ggtt: bool,
+    ) -> ReportOutcome {
+        match self.parts() {
+            (Some(oa), rf) => oa.mi_report(rf, address, report_id, ggtt),
+            (None, _) => ReportOutcome::NotTriggered,
+        }
+    }
+
+    /// MI_REPORT_PERF_COUNT given as the command's dwords (as a driver
+    /// writes them into a ring or batch buffer), decoded with the project's
+    /// description of the command (`hal::<project>::commands`, bound in
+    /// `bindings.yaml`): the address from the low (and, BDW+, high) address
+    /// fields, the GTT select and the report id, then as
+    /// [`mi_report_perf_count`](Self::mi_report_perf_count). Dwords that
+    /// are not the command on this project (wrong opcode or length) are an
+    /// error and a warning
+    /// ([`OaWarningKind::BadCommand`](crate::OaWarningKind::BadCommand)),
+    /// and write nothing. `NotTriggered` on a project without the command
+    /// (SNB) or with the OA model off.
+    pub fn execute_mi_rpc(
+        &mut self,
+        dwords: &[u32],
+    ) -> Result<ReportOutcome, hal::meta::CommandError> {
+        let (Some(oa), rf) = self.parts() else {
+            return Ok(ReportOutcome::NotTriggered);
+        };
+        let b = rf.bindings.oa;
+        let info = b
+            .and_then(|o| o.mi_rpc)
+            .and_then(|i| rf.project.commands.get(i).copied());
+        let (Some(o), Some(info)) = (b, info) else {
+            return Ok(ReportOutcome::NotTriggered);
+        };
+        if let Err(error) = info.check(dwords) {
+            oa.warn(rf.now, OaWarningKind::BadCommand { error });
+            return Err(error);
+        }
+        let field = |i: Option<usize>| i.and_then(|i| info.fields.get(i));
+        let value = |i: Option<usize>| field(i).map_or(0, |f| f.get(dwords));
+        let low = field(o.mi_rpc_address).map_or(0, |f| u64::from(f.get(dwords)) << f.lsb);
+        let high = u64::from(value(o.mi_rpc_address_high)) << 32;
+        let ggtt = value(o.mi_rpc_ggtt) != 0;
+        Ok(oa.mi_report(rf, high | low, value(o.mi_rpc_report_id), ggtt))
+    }
+
+    /// Render a report of the current format, with RPT_ID `report_id` and
+    /// the counters as they are now, into `out` without writing it anywhere
+    /// (no status, no report-lost). Returns its size; `None` when off, the
+    /// format has no layout or `out` is too short. For benchmarks and
+    /// tools.
+    pub fn render_report(&mut self, report_id: u32, out: &mut [u8]) -> Option<usize> {
+        let (oa, rf) = self.parts();
+        let oa = oa?;
+        // The layout is resolved once per format change (a store to the
+        // format register forgets it, see `stored`).
+        if oa.layout_sel.is_none() {
+            oa.sync_in(rf);
+        }
+        let layout = oa.layout.as_ref()?;
+        let buf = out.get_mut(..layout.info.size)?;
+        oa.render(
+            layout,
+            Header {
+                rpt_id: report_id,
+                time: rf.now,
+            },
+            buf,
+        );
+        Some(buf.len())
+    }
+
+    /// Take the model's warnings, leaving none.
+    pub fn take_warnings(&mut self) -> Vec<OaWarning> {
+        match self.parts() {
+            (Some(oa), _) => core::mem::take(&mut oa.warnings),
+            (None, _) => Vec::new(),
+        }
+    }
+}
+
+/// A bound field's value (0 when unbound).
+fn get(rf: &RegFile, f: Option<Rf>) -> u64 {
+    f.map_or(0, |f| {
+        (rf.value(f.ri) & f.mask).checked_shr(f.lsb).unwrap_or(0)
+    })
+}
+
+/// The field's bits in place (for address fields).
+fn addr(rf: &RegFile, f: Option<Rf>) -> u64 {
+    f.map_or(0, |f| rf.value(f.ri) & f.mask)
+}
+
+/// Set or clear every bit of a bound field (a hardware-side store).
+fn set(rf: &mut RegFile, f: Option<Rf>, on: bool) {
+    if let Some(f) = f {
+        let old = rf.value(f.ri);
+        let new = if on { old | f.mask } else { old & !f.mask };
+        if new != old {
+            rf.store(f.ri, new);
+        }
+    }
+}
+
+/// Store an address field's bits in place (a hardware-side store).
+fn set_addr(rf: &mut RegFile, f: Option<Rf>, addr: u64) {
+    if let Some(f) = f {
+        let old = rf.value(f.ri);
+        rf.store(f.ri, (old & !f.mask) | (addr & f.mask));
+    }
+}
+
+// ------------------------------------------------------------- the model
+
+impl OaUnit {
+    /// MI_REPORT_PERF_COUNT (see [`UnitMut::mi_report_perf_count`]).
+    fn mi_report(
+        &mut self,
+        rf: &mut RegFile,
+        address: u64,
+        report_id: u32,
+        ggtt: bool,
+    ) -> ReportOutcome {
+        self.sync_in(rf);
+        let t = rf.now;
+        if self.busy == Some(t) {
+            return self.lost(rf);
+        }
+        let Some(layout) = self.take_layout(rf) else {
+            return ReportOutcome::NoLayout;
+        };
+        let address = address & !0x3F;
+        self.busy = Some(t);
+        self.stats.mi_reports = self.stats.mi_reports.saturating_add(1);
+        if !ggtt {
+            self.layout = Some(layout);
+            self.warn(t, OaWarningKind::Ppgtt { address });
+            return ReportOutcome::Invisible;
+        }
+        let h = Header {
+            rpt_id: report_id,
+            time: t,
+        };
+        let size = layout.info.size;
+        let mut stack = [0u8; STACK_REPORT];
+        let mut heap = Vec::new();
+        let buf = report_buffer(&mut stack, &mut heap, size);
+        self.render(&layout, h, buf);
+        if rf.mem.write(address, buf) < size {
+            self.warn(t, OaWarningKind::OutsideGgtt { address });
+        }
+        self.layout = Some(layout);
+        ReportOutcome::Written { address }
+    }
+
+    fn ring(&self, rf: &RegFile) -> Ring {
+        let m = &self.map;
+        let base_lo = addr(rf, m.base) & 0xFFFF_FFFF;
+        let udw = get(rf, m.udw) & 0xFFFF_FFFF;
+        let enc = get(rf, m.size).min(7) as usize;
         Ring {
             base: udw << 32 | base_lo,
             base_lo,
             size: m.sizes.get(enc).copied().unwrap_or(128 << 10).max(64),
-            head: self.oa_addr(m.head),
-            tail: self.oa_addr(m.tail),
+            head: addr(rf, m.head),
+            tail: addr(rf, m.tail),
         }
     }
 
     /// Note the buffer geometry: any change (software moved the head,
     /// reprogrammed the buffer, ...) ends the "full with head == tail"
     /// state.
-    fn oa_observe(&self, oa: &mut Oa) -> Ring {
-        let ring = self.oa_ring(oa);
-        if oa.geom != Some(ring) {
-            oa.full = false;
-            oa.geom = Some(ring);
+    fn observe(&mut self, rf: &RegFile) -> Ring {
+        let ring = self.ring(rf);
+        if self.geom != Some(ring) {
+            self.full = false;
+            self.geom = Some(ring);
         }
         ring
     }
 
     /// Bring the model up to date with the registers: the CEC plan after a
     /// CEC store or a NOA change, the layout after a format change. (Counter
-    /// registers are loaded by the store hook, [`Emulator::oa_written`].)
-    fn oa_sync_in(&mut self, oa: &mut Oa) {
-        let routed = self.boolean_routed();
-        if oa
+    /// registers are loaded by the store hook, [`Machinery::written`].)
+    fn sync_in(&mut self, rf: &mut RegFile) {
+        let routed = rf.test_signals_routed;
+        if self
             .plan
             .as_ref()
             .is_some_and(|p| p.boolean.is_some() != routed)
         {
-            oa.plan = None;
+            self.plan = None;
         }
-        if oa.trig.dirty {
-            oa.trig.dirty = false;
-            self.oa_check_triggers(oa);
+        if self.trig.dirty {
+            self.trig.dirty = false;
+            self.check_triggers(rf);
         }
-        if oa.plan.is_none() {
+        if self.plan.is_none() {
             let mut cfg = [CecConfig::default(); CECS];
-            for (c, r) in cfg.iter_mut().zip(oa.map.cec) {
+            for (c, r) in cfg.iter_mut().zip(self.map.cec) {
                 *c = CecConfig {
                     present: r.func.is_some(),
-                    func: self.oa_get(r.func) as u8,
-                    value: self.oa_get(r.value) as u16,
-                    select: self.oa_get(r.select) as u8,
-                    mask: self.oa_get(r.mask) as u16,
+                    func: get(rf, r.func) as u8,
+                    value: get(rf, r.value) as u16,
+                    select: get(rf, r.select) as u8,
+                    mask: get(rf, r.mask) as u16,
                 };
             }
             let test = NoaSource::test_signals();
             let boolean = routed.then_some((&test, TEST_SIGNAL_BITS));
-            let plan = CecPlan::new(cfg, &oa.noa, boolean);
-            if oa.warned_cec != Some((cfg, routed)) {
-                oa.warned_cec = Some((cfg, routed));
+            let plan = CecPlan::new(cfg, &self.noa, boolean);
+            if self.warned_cec != Some((cfg, routed)) {
+                self.warned_cec = Some((cfg, routed));
                 for (n, why) in plan.unknown() {
                     let select = cfg.get(n).map_or(0, |c| c.select);
-                    oa.warn(
-                        self.now,
+                    self.warn(
+                        rf.now,
                         OaWarningKind::CecInputUnknown {
                             cec: n as u8,
                             select,
@@ -725,13 +705,13 @@ impl Emulator {
                     );
                 }
             }
-            oa.plan = Some(plan);
+            self.plan = Some(plan);
         }
-        let sel = self.oa_get(oa.map.format);
-        if oa.layout_sel != Some(sel) {
-            oa.layout_sel = Some(sel);
-            let slots = self.bindings.slots;
-            oa.layout = self
+        let sel = get(rf, self.map.format);
+        if self.layout_sel != Some(sel) {
+            self.layout_sel = Some(sel);
+            let slots = rf.bindings.slots;
+            self.layout = rf
                 .project
                 .formats
                 .iter()
@@ -739,34 +719,34 @@ impl Emulator {
                 .find(|(_, f)| f.select == sel)
                 .map(|(i, f)| {
                     let kinds = slots.get(i).copied().unwrap_or_default();
-                    Layout::new(f, kinds, &oa.ctr, oa.c2_clock)
+                    Layout::new(f, kinds, &self.ctr, self.c2_clock)
                 });
             // The counters move to where this layout's reports hold them.
-            if let Some(l) = &oa.layout {
-                oa.ctr.arrange(l.info, &l.places);
+            if let Some(l) = &self.layout {
+                self.ctr.arrange(l.info, &l.places);
             }
         }
     }
 
     /// Warn about trigger programming the model does not follow (once per
     /// programming; see [`OaWarningKind::TriggerNotModelled`]).
-    fn oa_check_triggers(&self, oa: &mut Oa) {
+    fn check_triggers(&mut self, rf: &RegFile) {
         for set in 0..2 {
-            let regs = &oa.trig.start[set * 4..set * 4 + 4];
+            let regs = &self.trig.start[set * 4..set * 4 + 4];
             if regs.iter().all(Option::is_none) {
                 continue;
             }
             let mut v = [0u64; 4];
             for (x, r) in v.iter_mut().zip(regs) {
-                *x = r.map_or(0, |(ri, _)| self.oa_raw(ri));
+                *x = r.map_or(0, |(ri, _)| rf.value(ri));
             }
             if ungated_start(&v) {
-                oa.trig.warned_start[set] = None;
-            } else if oa.trig.warned_start[set] != Some(v) {
-                oa.trig.warned_start[set] = Some(v);
+                self.trig.warned_start[set] = None;
+            } else if self.trig.warned_start[set] != Some(v) {
+                self.trig.warned_start[set] = Some(v);
                 let register = regs[1].or(regs[0]).map_or("start trigger", |r| r.1);
-                oa.warn(
-                    self.now,
+                self.warn(
+                    rf.now,
                     OaWarningKind::TriggerNotModelled {
                         register,
                         value: v[1],
@@ -776,14 +756,14 @@ impl Emulator {
             }
         }
         for k in 0..2 {
-            let Some((f, register)) = oa.trig.report[k] else {
+            let Some((f, register)) = self.trig.report[k] else {
                 continue;
             };
-            let on = self.oa_get(Some(f)) != 0;
-            if on && !oa.trig.warned_report[k] {
-                let value = self.oa_raw(f.ri);
-                oa.warn(
-                    self.now,
+            let on = get(rf, Some(f)) != 0;
+            if on && !self.trig.warned_report[k] {
+                let value = rf.value(f.ri);
+                self.warn(
+                    rf.now,
                     OaWarningKind::TriggerNotModelled {
                         register,
                         value,
@@ -791,39 +771,41 @@ impl Emulator {
                     },
                 );
             }
-            oa.trig.warned_report[k] = on;
+            self.trig.warned_report[k] = on;
         }
     }
 
     /// Load counter mirror `i` when its register changed behind the model.
-    fn oa_load_mirror(&mut self, oa: &mut Oa, i: usize) {
-        let Some(m) = oa.mirrors.get(i).copied() else {
+    fn load_mirror(&mut self, rf: &mut RegFile, i: usize) {
+        let Some(m) = self.mirrors.get(i).copied() else {
             return;
         };
-        let cur = self.oa_raw(m.ri);
+        let cur = rf.value(m.ri);
         if cur == m.last {
             return;
         }
         match m.kind {
             MirrorKind::ALow(n) => {
-                if let Some(a) = oa.ctr.get(Bank::A, n) {
-                    oa.ctr
+                if let Some(a) = self.ctr.get(Bank::A, n) {
+                    self.ctr
                         .set(Bank::A, n, (a & !0xFFFF_FFFF) | (cur & 0xFFFF_FFFF));
                 }
             }
             MirrorKind::AHigh(n) => {
-                if let Some(a) = oa.ctr.get(Bank::A, n) {
-                    oa.ctr.set(
+                if let Some(a) = self.ctr.get(Bank::A, n) {
+                    self.ctr.set(
                         Bank::A,
                         n,
                         (a & 0xFFFF_FFFF) | cur.checked_shl(32).unwrap_or(0),
                     );
                 }
             }
-            MirrorKind::B(n) => oa.ctr.set(Bank::B, n, cur & 0xFFFF_FFFF),
-            MirrorKind::Ticks => oa.gpu_clock = (oa.gpu_clock & !0xFFFF_FFFF) | (cur & 0xFFFF_FFFF),
+            MirrorKind::B(n) => self.ctr.set(Bank::B, n, cur & 0xFFFF_FFFF),
+            MirrorKind::Ticks => {
+                self.gpu_clock = (self.gpu_clock & !0xFFFF_FFFF) | (cur & 0xFFFF_FFFF)
+            }
         }
-        if let Some(m) = oa.mirrors.get_mut(i) {
+        if let Some(m) = self.mirrors.get_mut(i) {
             m.last = cur;
         }
     }
@@ -831,150 +813,147 @@ impl Emulator {
     /// Show the model's counters in their registers: the GPU clock, and
     /// when the counters `counted`, the A counters of the workload and the
     /// B counters (no other counter changes).
-    fn oa_sync_out(&mut self, oa: &mut Oa, counted: bool) {
-        self.oa_store_mirror(oa, oa.ticks_mirror);
+    fn sync_out(&mut self, rf: &mut RegFile, counted: bool) {
+        self.store_mirror(rf, self.ticks_mirror);
         if !counted {
             return;
         }
-        for k in 0..oa.workload.rates().len() {
-            let n = oa
+        for k in 0..self.workload.rates().len() {
+            let n = self
                 .workload
                 .rates()
                 .get(k)
                 .map_or(usize::MAX, |r| r.0 as usize);
-            let [lo, hi] = oa.a_mirrors.get(n).copied().unwrap_or([usize::MAX; 2]);
-            self.oa_store_mirror(oa, lo);
-            self.oa_store_mirror(oa, hi);
+            let [lo, hi] = self.a_mirrors.get(n).copied().unwrap_or([usize::MAX; 2]);
+            self.store_mirror(rf, lo);
+            self.store_mirror(rf, hi);
         }
         for n in 0..CECS {
-            let i = oa.b_mirrors.get(n).copied().unwrap_or(usize::MAX);
-            self.oa_store_mirror(oa, i);
+            let i = self.b_mirrors.get(n).copied().unwrap_or(usize::MAX);
+            self.store_mirror(rf, i);
         }
     }
 
     /// Store mirror `i`'s counter in its register.
-    fn oa_store_mirror(&mut self, oa: &mut Oa, i: usize) {
-        let Some(m) = oa.mirrors.get(i).copied() else {
+    fn store_mirror(&mut self, rf: &mut RegFile, i: usize) {
+        let Some(m) = self.mirrors.get(i).copied() else {
             return;
         };
         let v = match m.kind {
-            MirrorKind::ALow(n) => oa.ctr.get(Bank::A, n).map_or(0, |a| a & 0xFFFF_FFFF),
-            MirrorKind::AHigh(n) => oa.ctr.get(Bank::A, n).map_or(0, |a| a >> 32),
-            MirrorKind::B(n) => oa.ctr.get(Bank::B, n).unwrap_or(0),
-            MirrorKind::Ticks => oa.gpu_clock & 0xFFFF_FFFF,
+            MirrorKind::ALow(n) => self.ctr.get(Bank::A, n).map_or(0, |a| a & 0xFFFF_FFFF),
+            MirrorKind::AHigh(n) => self.ctr.get(Bank::A, n).map_or(0, |a| a >> 32),
+            MirrorKind::B(n) => self.ctr.get(Bank::B, n).unwrap_or(0),
+            MirrorKind::Ticks => self.gpu_clock & 0xFFFF_FFFF,
         };
-        let stored = self.oa_store(m.ri, v);
-        if let Some(m) = oa.mirrors.get_mut(i) {
+        let stored = rf.store(m.ri, v);
+        if let Some(m) = self.mirrors.get_mut(i) {
             m.last = stored;
         }
     }
 
     /// The layout of the current format (taken out of `oa`; put it back),
     /// warning once per format code that has none.
-    fn oa_layout(&self, oa: &mut Oa) -> Option<Layout> {
-        match oa.layout.take() {
+    fn take_layout(&mut self, rf: &RegFile) -> Option<Layout> {
+        match self.layout.take() {
             Some(l) => Some(l),
             None => {
-                let sel = oa.layout_sel.unwrap_or(0);
-                if oa.warned_layout != Some(sel) {
-                    oa.warned_layout = Some(sel);
-                    oa.warn(self.now, OaWarningKind::NoLayout { format: sel });
+                let sel = self.layout_sel.unwrap_or(0);
+                if self.warned_layout != Some(sel) {
+                    self.warned_layout = Some(sel);
+                    self.warn(rf.now, OaWarningKind::NoLayout { format: sel });
                 }
                 None
             }
         }
     }
 
-    fn oa_lost(&mut self, oa: &mut Oa) -> ReportOutcome {
-        self.oa_set(oa.map.report_lost, true);
-        oa.stats.lost = oa.stats.lost.saturating_add(1);
+    fn lost(&mut self, rf: &mut RegFile) -> ReportOutcome {
+        set(rf, self.map.report_lost, true);
+        self.stats.lost = self.stats.lost.saturating_add(1);
         ReportOutcome::Lost
     }
 
     /// The counters count now: counter enable set and, with specific
     /// context filtering on, the active context is the selected one.
-    fn oa_counting(&self, oa: &Oa) -> bool {
-        let m = &oa.map;
-        if self.oa_get(m.enable) == 0 {
+    fn counting(&self, rf: &RegFile) -> bool {
+        let m = &self.map;
+        if get(rf, m.enable) == 0 {
             return false;
         }
-        if m.ctx_enable.is_none() || self.oa_get(m.ctx_enable) == 0 {
+        if m.ctx_enable.is_none() || get(rf, m.ctx_enable) == 0 {
             return true;
         }
         let Some(f) = m.ctx_id else { return true };
-        oa.ctx
-            .is_some_and(|id| u64::from(id) & f.mask == self.oa_raw(f.ri) & f.mask)
+        self.ctx
+            .is_some_and(|id| u64::from(id) & f.mask == rf.value(f.ri) & f.mask)
     }
 
     /// The timer period in ticks when the timer reports (timer enabled and
     /// the OA unit enabled).
-    fn oa_timer(&self, oa: &Oa) -> Option<u128> {
-        let m = &oa.map;
-        if self.oa_get(m.timer_enable) == 0 || self.oa_get(m.enable) == 0 {
+    fn timer_period(&self, rf: &RegFile) -> Option<u128> {
+        let m = &self.map;
+        if get(rf, m.timer_enable) == 0 || get(rf, m.enable) == 0 {
             return None;
         }
-        let e = self
-            .oa_get(m.timer_period)
-            .saturating_add(u64::from(m.timer_shift));
+        let e = get(rf, m.timer_period).saturating_add(u64::from(m.timer_shift));
         u32::try_from(e).ok().and_then(|e| 1u128.checked_shl(e))
     }
 
-    /// Time moves from `from` to `to` (the OA part of [`Emulator::advance`]).
-    pub(super) fn oa_advance_in(&mut self, oa: &mut Oa, from: u64, to: u64) {
-        let emu = self;
-        emu.oa_sync_in(oa);
-        let enabled = emu.oa_counting(oa);
+    /// Time moves from `from` to `to` (the OA part of [`Emulator::advance`](crate::Emulator::advance)).
+    pub(super) fn run(&mut self, rf: &mut RegFile, from: u64, to: u64) {
+        self.sync_in(rf);
+        let enabled = self.counting(rf);
         let mut cur = from;
-        if let Some(p) = emu.oa_timer(oa) {
+        if let Some(p) = self.timer_period(rf) {
             while let Some(t) = next_event(cur, p).filter(|&t| t <= to) {
                 let remaining = u128::from(to - t) / p + 1;
-                match emu.oa_timer_plan(oa, remaining) {
+                match self.timer_plan(rf, remaining) {
                     Plan::One => {
-                        emu.oa_count(oa, t - cur, enabled);
+                        self.tick(rf, t - cur, enabled);
                         cur = t;
-                        let valid = oa.ctx.is_some();
-                        let id = oa.rpt.timer_report(valid, oa.cfg.legacy_timer_rpt_id);
-                        emu.oa_buffer_report(oa, t, id, false);
+                        let valid = self.ctx.is_some();
+                        let id = self.rpt.timer_report(valid, self.cfg.legacy_timer_rpt_id);
+                        self.buffer_report(rf, t, id, false);
                     }
                     Plan::Skip(n) => {
                         // The n-th event from t.
                         let last = u64::try_from(u128::from(t) + u128::from(n - 1) * p)
                             .unwrap_or(to)
                             .min(to);
-                        emu.oa_count(oa, last - cur, enabled);
+                        self.tick(rf, last - cur, enabled);
                         cur = last;
-                        emu.oa_skip_reports(oa, n, last);
+                        self.skip_reports(rf, n, last);
                     }
                     Plan::Nothing => break,
                 }
             }
         }
-        emu.oa_count(oa, to - cur, enabled);
-        emu.oa_sync_out(oa, enabled);
+        self.tick(rf, to - cur, enabled);
+        self.sync_out(rf, enabled);
     }
 
-    fn oa_count(&mut self, oa: &mut Oa, ticks: u64, enabled: bool) {
-        if oa.count(ticks, enabled) {
-            self.oa_set(oa.map.counter_overflow, true);
+    fn tick(&mut self, rf: &mut RegFile, ticks: u64, enabled: bool) {
+        if self.count(ticks, enabled) {
+            set(rf, self.map.counter_overflow, true);
         }
     }
 
     /// How to handle the next `remaining` timer events of this advance.
-    fn oa_timer_plan(&mut self, oa: &mut Oa, remaining: u128) -> Plan {
-        let Some(layout) = self.oa_layout(oa) else {
+    fn timer_plan(&mut self, rf: &mut RegFile, remaining: u128) -> Plan {
+        let Some(layout) = self.take_layout(rf) else {
             return Plan::Nothing;
         };
         let r = layout.info.size as u64;
-        oa.layout = Some(layout);
-        let ring = self.oa_observe(oa);
-        let detect = oa.order.valid;
-        if detect && self.oa_get(oa.map.disable_overrun) != 0 {
-            if ring.used(oa.full) + r > ring.size {
+        self.layout = Some(layout);
+        let ring = self.observe(rf);
+        let detect = self.order.valid;
+        if detect && get(rf, self.map.disable_overrun) != 0 {
+            if ring.used(self.full) + r > ring.size {
                 // Full in disable-overrun mode: the head cannot move during
                 // this advance, so no remaining event writes.
-                self.oa_set(oa.map.overrun_status, true);
+                set(rf, self.map.overrun_status, true);
                 let n = u64::try_from(remaining).unwrap_or(u64::MAX);
-                oa.stats.suppressed = oa.stats.suppressed.saturating_add(n);
+                self.stats.suppressed = self.stats.suppressed.saturating_add(n);
                 return Plan::Nothing;
             }
             return Plan::One;
@@ -990,58 +969,58 @@ impl Emulator {
 
     /// Account for `n` timer reports (the last at tick `last`) whose bytes
     /// later reports overwrite: tail, overflow status, statistics.
-    fn oa_skip_reports(&mut self, oa: &mut Oa, n: u64, last: u64) {
-        let Some(r) = oa.layout.as_ref().map(|l| l.info.size as u64) else {
+    fn skip_reports(&mut self, rf: &mut RegFile, n: u64, last: u64) {
+        let Some(r) = self.layout.as_ref().map(|l| l.info.size as u64) else {
             return;
         };
-        let ring = self.oa_observe(oa);
-        let used = u128::from(ring.used(oa.full));
+        let ring = self.observe(rf);
+        let used = u128::from(ring.used(self.full));
         let total = u128::from(n) * u128::from(r);
-        if oa.order.valid && used + total > u128::from(ring.size) {
+        if self.order.valid && used + total > u128::from(ring.size) {
             let fit = (u128::from(ring.size) - used.min(u128::from(ring.size))) / u128::from(r);
             let over = u64::try_from(u128::from(n) - fit.min(u128::from(n))).unwrap_or(u64::MAX);
-            oa.stats.overwrites = oa.stats.overwrites.saturating_add(over);
-            self.oa_set(oa.map.buffer_overflow, true);
+            self.stats.overwrites = self.stats.overwrites.saturating_add(over);
+            set(rf, self.map.buffer_overflow, true);
         }
-        let overflowed = oa.order.valid && used + total > u128::from(ring.size);
+        let overflowed = self.order.valid && used + total > u128::from(ring.size);
         let tail = ((u128::from(ring.tail_off()) + total) % u128::from(ring.size)) as u64;
-        self.oa_finish_write(oa, &ring, tail, last, overflowed);
-        oa.stats.timer_reports = oa.stats.timer_reports.saturating_add(n);
+        self.finish_write(rf, &ring, tail, last, overflowed);
+        self.stats.timer_reports = self.stats.timer_reports.saturating_add(n);
     }
 
     /// After writing to the buffer: new tail offset, full state (`overflowed`:
     /// unread data was overwritten), busy tick.
-    fn oa_finish_write(
+    fn finish_write(
         &mut self,
-        oa: &mut Oa,
+        rf: &mut RegFile,
         ring: &Ring,
         tail_off: u64,
         t: u64,
         overflowed: bool,
     ) {
-        self.oa_set_addr(oa.map.tail, (ring.base_lo + tail_off) & 0xFFFF_FFFF);
-        self.oa_set(oa.map.overrun_status, false);
-        oa.full = overflowed || tail_off == ring.head_off();
-        oa.geom = Some(self.oa_ring(oa));
-        oa.busy = Some(t);
+        set_addr(rf, self.map.tail, (ring.base_lo + tail_off) & 0xFFFF_FFFF);
+        set(rf, self.map.overrun_status, false);
+        self.full = overflowed || tail_off == ring.head_off();
+        self.geom = Some(self.ring(rf));
+        self.busy = Some(t);
     }
 
     /// A report into the OA buffer at tick `t` (timer or context switch).
-    fn oa_buffer_report(&mut self, oa: &mut Oa, t: u64, rpt_id: u32, ctx: bool) -> ReportOutcome {
-        if oa.busy == Some(t) {
-            return self.oa_lost(oa);
+    fn buffer_report(&mut self, rf: &mut RegFile, t: u64, rpt_id: u32, ctx: bool) -> ReportOutcome {
+        if self.busy == Some(t) {
+            return self.lost(rf);
         }
-        let Some(layout) = self.oa_layout(oa) else {
+        let Some(layout) = self.take_layout(rf) else {
             return ReportOutcome::NoLayout;
         };
         let size = layout.info.size;
         let r = size as u64;
-        let ring = self.oa_observe(oa);
-        let detect = oa.order.valid;
-        if !detect && oa.order.pending && !oa.order.warned_pending {
-            oa.order.warned_pending = true;
-            if let Some((_, name)) = oa.map.tail_reg {
-                oa.warn(
+        let ring = self.observe(rf);
+        let detect = self.order.valid;
+        if !detect && self.order.pending && !self.order.warned_pending {
+            self.order.warned_pending = true;
+            if let Some((_, name)) = self.map.tail_reg {
+                self.warn(
                     t,
                     OaWarningKind::ProgrammingOrder {
                         register: name,
@@ -1050,49 +1029,49 @@ impl Emulator {
                 );
             }
         }
-        let overflowed = detect && ring.used(oa.full) + r > ring.size;
+        let overflowed = detect && ring.used(self.full) + r > ring.size;
         if overflowed {
-            if self.oa_get(oa.map.disable_overrun) != 0 {
-                self.oa_set(oa.map.overrun_status, true);
-                oa.stats.suppressed = oa.stats.suppressed.saturating_add(1);
-                oa.layout = Some(layout);
+            if get(rf, self.map.disable_overrun) != 0 {
+                set(rf, self.map.overrun_status, true);
+                self.stats.suppressed = self.stats.suppressed.saturating_add(1);
+                self.layout = Some(layout);
                 return ReportOutcome::Suppressed;
             }
-            self.oa_set(oa.map.buffer_overflow, true);
-            oa.stats.overwrites = oa.stats.overwrites.saturating_add(1);
+            set(rf, self.map.buffer_overflow, true);
+            self.stats.overwrites = self.stats.overwrites.saturating_add(1);
         }
         let tail_off = ring.tail_off();
         let address = ring.base.wrapping_add(tail_off);
-        let ppgtt = oa.map.mem_select.is_some() && self.oa_get(oa.map.mem_select) == 0;
+        let ppgtt = self.map.mem_select.is_some() && get(rf, self.map.mem_select) == 0;
         let mut outcome = ReportOutcome::Written { address };
         if ppgtt {
             outcome = ReportOutcome::Invisible;
-            if !oa.warned_ppgtt_buffer {
-                oa.warned_ppgtt_buffer = true;
-                oa.warn(t, OaWarningKind::Ppgtt { address });
+            if !self.warned_ppgtt_buffer {
+                self.warned_ppgtt_buffer = true;
+                self.warn(t, OaWarningKind::Ppgtt { address });
             }
         } else {
             let mut stack = [0u8; STACK_REPORT];
             let mut heap = Vec::new();
             let buf = report_buffer(&mut stack, &mut heap, size);
-            oa.render(&layout, Header { rpt_id, time: t }, buf);
-            if !self.oa_ring_write(&ring, tail_off, buf) {
-                oa.warn(t, OaWarningKind::OutsideGgtt { address });
+            self.render(&layout, Header { rpt_id, time: t }, buf);
+            if !Self::ring_write(rf, &ring, tail_off, buf) {
+                self.warn(t, OaWarningKind::OutsideGgtt { address });
             }
         }
-        oa.layout = Some(layout);
-        self.oa_finish_write(oa, &ring, (tail_off + r) % ring.size, t, overflowed);
+        self.layout = Some(layout);
+        self.finish_write(rf, &ring, (tail_off + r) % ring.size, t, overflowed);
         if ctx {
-            oa.stats.context_reports = oa.stats.context_reports.saturating_add(1);
+            self.stats.context_reports = self.stats.context_reports.saturating_add(1);
         } else {
-            oa.stats.timer_reports = oa.stats.timer_reports.saturating_add(1);
+            self.stats.timer_reports = self.stats.timer_reports.saturating_add(1);
         }
         outcome
     }
 
     /// Write `bytes` into the ring from offset `off`, wrapping byte-wise at
     /// the end. False when some bytes fell outside the GGTT.
-    fn oa_ring_write(&mut self, ring: &Ring, mut off: u64, bytes: &[u8]) -> bool {
+    fn ring_write(rf: &mut RegFile, ring: &Ring, mut off: u64, bytes: &[u8]) -> bool {
         let mut rest = bytes;
         let mut all = true;
         while !rest.is_empty() {
@@ -1100,104 +1079,80 @@ impl Emulator {
             let n = rest.len().min(room).max(1);
             let (now, later) = rest.split_at(n.min(rest.len()));
             let addr = ring.base.wrapping_add(off % ring.size);
-            all &= self.mem.write(addr, now) == now.len();
+            all &= rf.mem.write(addr, now) == now.len();
             rest = later;
             off = (off % ring.size + n as u64) % ring.size;
         }
         all
     }
 
-    fn switch_context(&mut self, new: Option<u32>) -> ReportOutcome {
-        self.with_oa_state(|emu, oa| {
-            if oa.ctx == new {
+    fn switch_context(&mut self, rf: &mut RegFile, new: Option<u32>) -> ReportOutcome {
+        {
+            if self.ctx == new {
                 return ReportOutcome::NotTriggered;
             }
-            emu.oa_sync_in(oa);
-            oa.ctx = new;
-            let m = &oa.map;
-            let report = oa.rpt.ctx_switch != 0
-                && emu.oa_get(m.enable) != 0
-                && emu.oa_get(m.no_ctx_reports) == 0;
+            self.sync_in(rf);
+            self.ctx = new;
+            let m = &self.map;
+            let report = self.rpt.ctx_switch != 0
+                && get(rf, m.enable) != 0
+                && get(rf, m.no_ctx_reports) == 0;
             if !report {
                 return ReportOutcome::NotTriggered;
             }
-            let timer_on = emu.oa_get(m.timer_enable) != 0;
-            let id = oa.rpt.ctx_report(new.is_some(), timer_on);
-            let t = emu.now;
-            emu.oa_buffer_report(oa, t, id, true)
-        })
-        .unwrap_or(ReportOutcome::NotTriggered)
+            let timer_on = get(rf, m.timer_enable) != 0;
+            let id = self.rpt.ctx_report(new.is_some(), timer_on);
+            let t = rf.now;
+            self.buffer_report(rf, t, id, true)
+        }
     }
 
     /// A register was stored through the bus (`software`) or by a poke:
     /// load counter registers into the model, track the buffer programming
     /// order (software writes only), note buffer geometry changes.
-    pub(super) fn oa_stored(&mut self, oa: &mut Oa, ri: usize, software: bool) {
-        if oa.map.format.is_some_and(|f| f.ri == ri) {
+    pub(super) fn stored(&mut self, rf: &mut RegFile, ri: usize, software: bool) {
+        if self.map.format.is_some_and(|f| f.ri == ri) {
             // The report format may have changed: resolve it again when
             // next needed.
-            oa.layout_sel = None;
+            self.layout_sel = None;
         }
-        let role = oa.roles.get(ri).copied().unwrap_or(RegRole::None);
-        let emu = self;
+        let role = self.roles.get(ri).copied().unwrap_or(RegRole::None);
         match role {
             RegRole::None => return,
             RegRole::Mirror(i) => {
-                emu.oa_load_mirror(oa, i);
+                self.load_mirror(rf, i);
                 return;
             }
             RegRole::Cec => {
-                oa.plan = None;
+                self.plan = None;
                 return;
             }
             RegRole::Trigger => {
-                oa.trig.dirty = true;
+                self.trig.dirty = true;
                 return;
             }
             RegRole::Ring => {}
         }
         let is = |r: Option<(usize, &'static str)>| r.is_some_and(|(x, _)| x == ri);
         let (head, buffer, tail) = (
-            is(oa.map.head_reg),
-            is(oa.map.buffer_reg),
-            is(oa.map.tail_reg),
+            is(self.map.head_reg),
+            is(self.map.buffer_reg),
+            is(self.map.tail_reg),
         );
         if software {
             if head {
-                oa.order.head();
+                self.order.head();
             }
-            if let (true, Some((_, register))) = (buffer, oa.map.buffer_reg) {
-                if let Some(reason) = oa.order.buffer() {
-                    oa.warn(
-                        emu.now,
-                        OaWarningKind::ProgrammingOrder { register, reason },
-                    );
+            if let (true, Some((_, register))) = (buffer, self.map.buffer_reg) {
+                if let Some(reason) = self.order.buffer() {
+                    self.warn(rf.now, OaWarningKind::ProgrammingOrder { register, reason });
                 }
             }
             if tail {
-                oa.order.tail();
+                self.order.tail();
             }
         }
-        emu.oa_observe(oa);
-    }
-}
-
-impl crate::unit::Unit for Oa {
-    fn written(&mut self, emu: &mut Emulator, ri: usize, software: bool) {
-        emu.oa_stored(self, ri, software);
-    }
-
-    fn advance(&mut self, emu: &mut Emulator, from: u64, to: u64) {
-        emu.oa_advance_in(self, from, to);
-    }
-
-    fn watches(&self, b: &Bindings, out: &mut Vec<u64>) {
-        if let Some(u) = b.oa {
-            u.addresses(out);
-        }
-        if let Some(u) = b.cec {
-            u.addresses(out);
-        }
+        self.observe(rf);
     }
 }
 
@@ -1248,7 +1203,7 @@ mod tests {
     /// Render with distinct counter values, then read every slot back.
     fn round_trip(b: &Bindings, fi: usize) {
         let (p, f) = (b.project, b.project.formats[fi]);
-        let mut oa = Oa::new(b, OaConfig::default(), &|_| None);
+        let mut oa = OaUnit::new(b, OaConfig::default(), &|_| None);
         for n in 0..oa.ctr.len(Bank::A) {
             oa.ctr
                 .set(Bank::A, n, 0x11_2233_4400 + n as u64 * 0x1_0101_0101);
@@ -1361,7 +1316,7 @@ mod tests {
             slots: &SLOT_KINDS,
             ..bind::BDW
         };
-        let mut oa = Oa::new(&b, OaConfig::default(), &|_| None);
+        let mut oa = OaUnit::new(&b, OaConfig::default(), &|_| None);
         let layout = Layout::new(&F, &KINDS, &oa.ctr, false);
         // A0..A2 (split, high bytes 40, 42, 43) and B0, B1 are run counters.
         let b0 = oa.ctr.index(Bank::B, 0).expect("B0");

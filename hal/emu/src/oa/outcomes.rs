@@ -28,7 +28,7 @@ pub enum ReportOutcome {
     NotTriggered,
 }
 
-/// Why the OA model complained ([`OaUnit::warnings`](crate::OaUnit::warnings)).
+/// Why the OA model complained ([`OaUnit`'s `warnings`](crate::UnitRef::warnings)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OaWarningKind {
     /// The OA buffer registers were not programmed in the PRM order (head

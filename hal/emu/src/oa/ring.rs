@@ -14,7 +14,8 @@ pub(super) struct Order {
     pub(super) seq_ok: bool,
     /// Overflow detection is on.
     pub(super) valid: bool,
-    /// The missing tail write was reported.
+    /// The missing tail write was reported, or needs no report (the
+    /// sequence was already reported out of order).
     pub(super) warned_pending: bool,
 }
 
@@ -48,7 +49,9 @@ impl Order {
         self.seq_ok = reason.is_none();
         self.pending = true;
         self.valid = false;
-        self.warned_pending = false;
+        // One mistake, one warning: a sequence already reported out of
+        // order is not reported again for its missing tail write.
+        self.warned_pending = !self.seq_ok;
         reason
     }
 

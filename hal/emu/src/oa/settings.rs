@@ -3,7 +3,7 @@
 
 use super::*;
 
-/// Configuration of the OA model ([`Emulator::with_oa`]).
+/// Configuration of the OA model ([`UnitMut::enable`](crate::UnitMut::enable) of [`OaUnit`](crate::OaUnit)).
 ///
 /// ```
 /// use perfregs_emu::OaConfig;

@@ -4,7 +4,7 @@
 
 use super::*;
 
-/// Why [`OaUnit::start_periodic`](crate::OaUnit::start_periodic) did not
+/// Why [`UnitMut::<OaUnit>::start_periodic`](UnitMut::start_periodic) did not
 /// start sampling (nothing was written).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StartError {
@@ -43,36 +43,50 @@ impl fmt::Display for StartError {
     }
 }
 
-impl std::error::Error for StartError {}
+impl core::error::Error for StartError {}
 
-impl Emulator {
+impl UnitMut<'_, OaUnit> {
     /// Read-modify-write of fields through the bus (so every unit sees it):
     /// each `(field, value)` with the value shifted into place.
     fn bus_set(&mut self, fields: &[(Option<Rf>, u64)]) {
         let Some(ri) = fields.iter().find_map(|(f, _)| f.map(|f| f.ri)) else {
             return;
         };
-        let Some(addr) = self.regs.get(ri).map(|r| r.info.address) else {
+        let Some(addr) = self.emu.rf.regs.get(ri).map(|r| r.info.address) else {
             return;
         };
-        let mut v = self.peek(addr).unwrap_or(0);
+        let mut v = self.emu.peek(addr, 0).unwrap_or(0);
         for &(f, x) in fields {
             if let Some(f) = f.filter(|f| f.ri == ri) {
                 v = (v & !f.mask) | (x.checked_shl(f.lsb).unwrap_or(0) & f.mask);
             }
         }
-        self.write32(addr, v as u32);
+        self.emu.write32(addr, v as u32);
     }
 
-    /// See [`OaUnit::start_periodic`](crate::OaUnit::start_periodic).
-    pub(crate) fn start_periodic(
+    /// Start periodic sampling as a driver does: register writes through
+    /// the bus (every unit and the trace see them), in the PRMs' order:
+    /// status cleared, head, upper address, buffer (base, GGTT, size), tail,
+    /// then the timer (a report every 2^(`exponent` + the project's shift)
+    /// timestamp ticks), the report format code `format` and the counter
+    /// enable. The buffer is `size` bytes at GGTT address `base` (aligned to
+    /// its size). The power domains must be awake (else the writes are
+    /// dropped, with warnings). Checked first: on an error nothing is
+    /// written. For tools and tests; a driver uses the typed HAL
+    /// (`examples/oa_sample.rs`).
+    pub fn start_periodic(
         &mut self,
         base: u64,
         size: u64,
         exponent: u64,
         format: u64,
     ) -> Result<(), StartError> {
-        let m = self.oa.as_ref().ok_or(StartError::NoOaUnit)?.map.clone();
+        let m = self
+            .emu
+            .find::<OaUnit>()
+            .ok_or(StartError::NoOaUnit)?
+            .map
+            .clone();
         let (Some(head), Some(tail), Some(b)) = (m.head, m.tail, m.base) else {
             return Err(StartError::NoOaUnit);
         };
@@ -100,9 +114,9 @@ impl Emulator {
         // Status first (cleared), then head, upper address, buffer, tail:
         // the order the PRMs ask for (the buffer between head and tail).
         if let Some(s) = m.report_lost {
-            let addr = self.regs.get(s.ri).map(|r| r.info.address);
+            let addr = self.emu.rf.regs.get(s.ri).map(|r| r.info.address);
             if let Some(addr) = addr.filter(|_| s.ri != tail.ri && s.ri != head.ri) {
-                self.write32(addr, 0);
+                self.emu.write32(addr, 0);
             }
         }
         self.bus_set(&[(Some(head), place(head, low))]);
