@@ -622,44 +622,38 @@ mod oa_program_x1000 {
 
 // ------------------------------------------------------------- sanity check
 
+/// A register's hand-written address, reset value and keep mask are the HAL's.
+fn same_constants<R: Register>(address: u64, reset: u32, keep_mask: u32) {
+    assert_eq!(
+        (address, u64::from(reset), u64::from(keep_mask)),
+        (R::ADDRESS, R::RESET, R::KEEP_MASK),
+        "{}: address, reset, keep mask",
+        core::any::type_name::<R>()
+    );
+}
+
 /// Run every pair once on fresh buses: same results, same memory.
 fn sanity_check() {
     // The hand-written constants agree with the HAL's.
-    assert_eq!(regs::OACONTROL, <hsw::OACONTROL as Register>::ADDRESS);
-    assert_eq!(regs::OASTATUS1, <hsw::OASTATUS1 as Register>::ADDRESS);
-    assert_eq!(regs::OASTATUS2, <hsw::OASTATUS2 as Register>::ADDRESS);
-    assert_eq!(regs::OABUFFER, <hsw::OABUFFER as Register>::ADDRESS);
-    assert_eq!(
-        u64::from(regs::OACONTROL_RESET),
-        <hsw::OACONTROL as Register>::RESET
+    same_constants::<hsw::OACONTROL>(
+        regs::OACONTROL,
+        regs::OACONTROL_RESET,
+        regs::OACONTROL_KEEP_MASK,
     );
-    assert_eq!(
-        u64::from(regs::OASTATUS1_RESET),
-        <hsw::OASTATUS1 as Register>::RESET
+    same_constants::<hsw::OASTATUS1>(
+        regs::OASTATUS1,
+        regs::OASTATUS1_RESET,
+        regs::OASTATUS1_KEEP_MASK,
     );
-    assert_eq!(
-        u64::from(regs::OASTATUS2_RESET),
-        <hsw::OASTATUS2 as Register>::RESET
+    same_constants::<hsw::OASTATUS2>(
+        regs::OASTATUS2,
+        regs::OASTATUS2_RESET,
+        regs::OASTATUS2_KEEP_MASK,
     );
-    assert_eq!(
-        u64::from(regs::OABUFFER_RESET),
-        <hsw::OABUFFER as Register>::RESET
-    );
-    assert_eq!(
-        u64::from(regs::OACONTROL_KEEP_MASK),
-        <hsw::OACONTROL as Register>::KEEP_MASK
-    );
-    assert_eq!(
-        u64::from(regs::OASTATUS1_KEEP_MASK),
-        <hsw::OASTATUS1 as Register>::KEEP_MASK
-    );
-    assert_eq!(
-        u64::from(regs::OASTATUS2_KEEP_MASK),
-        <hsw::OASTATUS2 as Register>::KEEP_MASK
-    );
-    assert_eq!(
-        u64::from(regs::OABUFFER_KEEP_MASK),
-        <hsw::OABUFFER as Register>::KEEP_MASK
+    same_constants::<hsw::OABUFFER>(
+        regs::OABUFFER,
+        regs::OABUFFER_RESET,
+        regs::OABUFFER_KEEP_MASK,
     );
     assert_eq!(
         u64::from(COUNTER_SELECT_CODE),
