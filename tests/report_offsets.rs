@@ -232,8 +232,9 @@ fn every_format_matches_the_prm_table() {
             checked += 1;
         }
     }
-    // 4 SNB + 6 IVB + 6 VLV + 8 HSW + 4 BDW + 4 TGL.
+    // 4 SNB + 6 IVB + 6 VLV + 8 HSW + 4 BDW + 4 TGL: every listed format.
     assert_eq!(checked, 32);
+    assert_eq!(support::listed_formats(), checked);
 }
 
 /// The typed views read a buffer laid out by the drawing (not by the

@@ -11,3 +11,11 @@ pub fn visit_every_gpu_format<V: FormatVisitor>(v: &mut V) {
     perfregs::hal::bdw::reports::visit_all(v);
     perfregs::hal::tgl::reports::visit_all(v);
 }
+
+/// How many report formats the metadata lists, over every project.
+pub fn listed_formats() -> usize {
+    perfregs::hal::PROJECTS
+        .iter()
+        .map(|p| p.formats.len())
+        .sum()
+}
