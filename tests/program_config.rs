@@ -4,7 +4,7 @@
 use perfregs::emu::{Emulator, OaConfig, OaUnit, Sku};
 use perfregs::hal::config::ProgramError;
 use perfregs::hal::{bdw, hsw, tgl, Device};
-use perfregs::metrics::DeviceInfo;
+use perfregs::metrics::{DeviceInfo, SetInfo};
 
 fn bdw_gpu() -> Device<perfregs::hal::Bdw, Emulator> {
     Device::new(
@@ -12,6 +12,22 @@ fn bdw_gpu() -> Device<perfregs::hal::Bdw, Emulator> {
             .with::<OaUnit>(OaConfig::default())
             .build(),
     )
+}
+
+/// Program every block of `sets` available on `device` with `program`; the
+/// number of writes made. Panics, naming the set, on a refused block.
+fn program_sets(
+    sets: &[SetInfo],
+    device: &DeviceInfo,
+    program: impl Fn(&[(u64, u64)]) -> Result<usize, ProgramError>,
+) -> usize {
+    let mut total = 0;
+    for set in sets {
+        for b in set.configs.iter().filter(|b| b.is_available(device)) {
+            total += program(b.writes).unwrap_or_else(|e| panic!("{}: {e}", set.symbol));
+        }
+    }
+    total
 }
 
 #[test]
@@ -27,25 +43,17 @@ fn every_shipped_set_programs_on_its_emulated_project() {
     let rw = gpu
         .forcewake::<bdw::domains::Render>()
         .expect("render wakes");
-    for set in perfregs::metrics::bdw::ALL {
-        for b in set.configs.iter().filter(|b| b.is_available(&all)) {
-            total += gpu
-                .program(b.writes, &[&rw])
-                .unwrap_or_else(|e| panic!("bdw {}: {e}", set.symbol));
-        }
-    }
+    total += program_sets(perfregs::metrics::bdw::ALL, &all, |w| {
+        gpu.program(w, &[&rw])
+    });
     drop(rw);
     let gpu = Device::<perfregs::hal::Hsw, _>::new(Emulator::new(&hsw::PROJECT, Sku::default()));
     let rw = gpu
         .forcewake::<hsw::domains::Render>()
         .expect("render wakes");
-    for set in perfregs::metrics::hsw::ALL {
-        for b in set.configs.iter().filter(|b| b.is_available(&all)) {
-            total += gpu
-                .program(b.writes, &[&rw])
-                .unwrap_or_else(|e| panic!("hsw {}: {e}", set.symbol));
-        }
-    }
+    total += program_sets(perfregs::metrics::hsw::ALL, &all, |w| {
+        gpu.program(w, &[&rw])
+    });
     // HSW's NOA unit writes land in the opaque range and read back.
     assert_eq!(gpu.with_bus(|e| e.warnings().len()), 0);
     drop(rw);
@@ -54,15 +62,11 @@ fn every_shipped_set_programs_on_its_emulated_project() {
     let render = gpu
         .forcewake::<tgl::domains::Render>()
         .expect("render wakes");
-    for set in perfregs::metrics::tgl_gt2::ALL
-        .iter()
-        .chain(perfregs::metrics::tgl_gt1::ALL)
-    {
-        for b in set.configs.iter().filter(|b| b.is_available(&all)) {
-            total += gpu
-                .program(b.writes, &[&gt, &render])
-                .unwrap_or_else(|e| panic!("tgl {}: {e}", set.symbol));
-        }
+    for sets in [
+        perfregs::metrics::tgl_gt2::ALL,
+        perfregs::metrics::tgl_gt1::ALL,
+    ] {
+        total += program_sets(sets, &all, |w| gpu.program(w, &[&gt, &render]));
     }
     assert_eq!(
         gpu.with_bus(|e| e.warnings().len()),
