@@ -63,6 +63,7 @@ REPO_TARGET=$(cd "$REPO" && cargo metadata --format-version 1 --no-deps |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 WORK="$REPO_TARGET/compile_race"
 mkdir -p "$WORK"
+CPU_FILE="$WORK/last-cpu"
 
 say "building the perfregs CLI (dev profile; $REPO)"
 (cd "$REPO" && cargo build -q -p perfregs-cli --bin perfregs)
@@ -102,17 +103,24 @@ EOF
 }
 
 # timed_clean_build WORKSPACE TARGET PKG... -> seconds for `cargo build` of
-# just those packages after `cargo clean -p` of them (dependencies stay built).
+# just those packages after `cargo clean -p` of them (dependencies stay built);
+# the CPU seconds it took (user + sys) are written to $CPU_FILE.
 timed_clean_build() {
     local ws=$1 target=$2
     shift 2
     local pkgs=() p
     for p in "$@"; do pkgs+=(-p "$p"); done
     (cd "$ws" && CARGO_TARGET_DIR="$target" cargo clean -q "${pkgs[@]}")
-    local t0 t1
+    local t0 t1 cpu
     t0=$(now)
-    (cd "$ws" && CARGO_TARGET_DIR="$target" cargo build -q "${pkgs[@]}")
+    # CPU seconds (user + sys of cargo and the compilers it ran) go to CPU_FILE.
+    local log="$WORK/last-build.log"
+    if ! cpu=$( { TIMEFORMAT='%U %S'; time (cd "$ws" && CARGO_TARGET_DIR="$target" cargo build -q "${pkgs[@]}" 2>"$log"); } 2>&1); then
+        cat "$log" >&2
+        return 1
+    fi
     t1=$(now)
+    echo "$cpu" | tail -n1 | awk '{ printf "%.2f\n", $1 + $2 }' >"$CPU_FILE"
     elapsed "$t0" "$t1"
 }
 
@@ -185,16 +193,18 @@ EOF
     say "warm-up: building both crates and their dependencies (target $target)"
     (cd "$dir" && CARGO_TARGET_DIR="$target" cargo build -q --workspace)
 
-    local a=() b=() i t
+    local a=() b=() ac=() bc=() i t
     for i in $(seq 1 "$RUNS"); do
         say "run $i/$RUNS: cargo clean -p perfregs-race && cargo build -p perfregs-race"
         t=$(timed_clean_build "$dir" "$target" perfregs-race)
-        echo "perfregs-race: $t s" >&2
+        echo "perfregs-race: $t s (CPU $(cat "$CPU_FILE") s)" >&2
         a+=("$t")
+        ac+=("$(cat "$CPU_FILE")")
         say "run $i/$RUNS: cargo clean -p svd-race && cargo build -p svd-race"
         t=$(timed_clean_build "$dir" "$target" svd-race)
-        echo "svd-race: $t s" >&2
+        echo "svd-race: $t s (CPU $(cat "$CPU_FILE") s)" >&2
         b+=("$t")
+        bc+=("$(cat "$CPU_FILE")")
     done
     [ "${TIME_PASSES:-0}" = 0 ] || time_passes "$dir" "$target" "$variant"
     local ma mb
@@ -203,8 +213,12 @@ EOF
     echo
     echo "synthetic $variant ($REGISTERS registers, $LAYOUTS layouts, tgl; dev profile; median of $RUNS)"
     echo "runs perfregs: ${a[*]} s; svd2rust: ${b[*]} s"
-    echo "perfregs: $ma s, svd2rust: $mb s, ratio svd2rust/perfregs: $(ratio "$mb" "$ma")"
-    echo "RESULT mode=synthetic placement=$PLACEMENT enums=$ENUMS registers=$REGISTERS layouts=$LAYOUTS runs=$RUNS perfregs_s=$ma svd2rust_s=$mb ratio=$(ratio "$mb" "$ma") svd2rust_version=$SVD2RUST_VERSION"
+    local mac mbc
+    mac=$(median "${ac[@]}")
+    mbc=$(median "${bc[@]}")
+    echo "CPU (user + sys) perfregs: ${ac[*]} s; svd2rust: ${bc[*]} s"
+    echo "perfregs: $ma s, svd2rust: $mb s, ratio svd2rust/perfregs: $(ratio "$mb" "$ma") (CPU $mac s, $mbc s, ratio $(ratio "$mbc" "$mac"))"
+    echo "RESULT mode=synthetic placement=$PLACEMENT enums=$ENUMS registers=$REGISTERS layouts=$LAYOUTS runs=$RUNS perfregs_s=$ma svd2rust_s=$mb ratio=$(ratio "$mb" "$ma") perfregs_cpu_s=$mac svd2rust_cpu_s=$mbc cpu_ratio=$(ratio "$mbc" "$mac") svd2rust_version=$SVD2RUST_VERSION"
 }
 
 shipped() {
