@@ -317,3 +317,18 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::table_cell;
+
+    #[test]
+    fn table_cells_keep_the_whole_description() {
+        let text = "First line\ncontinues here.\n\nSecond paragraph: a | b, [DevHSW].\n";
+        assert_eq!(
+            table_cell(text),
+            "First line continues here.<br>Second paragraph: a \\| b, \\[DevHSW\\]."
+        );
+        assert_eq!(table_cell(""), "");
+    }
+}
