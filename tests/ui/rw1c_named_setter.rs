@@ -1,24 +1,10 @@
 // An RW1C field's named setter explains the access type (like the generic
-// `w.set(FIELD, ..)`) instead of reporting a missing method: the field is
-// cleared with `clear_overflow()`.
-use perfregs::hal::{Device, Hsw, SliceBus};
-
-perfregs::regdefs!(mod regs, r#"
-block: status
-space: mmio
-source: compile-fail test
-registers:
-  - name: STATUS
-    projects: hsw
-    address: 0x100
-    fields:
-      - { name: overflow, bits: 1, access: RW1C }
-      - { name: enable, bits: 0, access: RW }
-"#);
+// `w.set(FIELD, ..)`) instead of reporting a missing method: `ov` is cleared
+// with `clear_ov()`.
+use perfregs::hal::{ivt, AlwaysAwake, Bits, Device, Ivt, SliceBus};
 
 fn main() {
-    let mut mem = [0u32; 0x200 / 4];
-    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    let rw = gpu.assume_awake::<perfregs::hal::hsw::domains::Render>();
-    gpu.write(regs::hsw::STATUS, &rw, |w| w.overflow(false).enable(true));
+    let mut mem = [0u32; 0x100 / 4];
+    let dev = Device::<Ivt, _>::new(SliceBus::new(&mut mem));
+    dev.write(ivt::R2_PCI_PMON_BOX_STATUS, &AlwaysAwake, |w| w.ov(Bits::truncate(1)));
 }
