@@ -79,11 +79,11 @@ pub mod layouts {
         }
         impl W {
             #[doc(hidden)]
-            pub fn ready(&mut self, value: bool) -> &mut Self
+            pub fn ready(&mut self, _value: bool) -> &mut Self
             where
                 for<'a> ::perfregs::hal::access::Ro: ::perfregs::hal::access::Settable,
             {
-                ::perfregs::hal::WriteValue::set(self, READY, value)
+                self
             }
             /// `kick` (bits 1, WO).
             #[inline]
@@ -91,11 +91,11 @@ pub mod layouts {
                 ::perfregs::hal::WriteValue::set(self, KICK, value)
             }
             #[doc(hidden)]
-            pub fn overflow(&mut self, value: bool) -> &mut Self
+            pub fn overflow(&mut self, _value: bool) -> &mut Self
             where
                 for<'a> ::perfregs::hal::access::Rw1c: ::perfregs::hal::access::Settable,
             {
-                ::perfregs::hal::WriteValue::set(self, OVERFLOW, value)
+                self
             }
             /// Clear `overflow` (write-one-to-clear): writes ones to bits 2.
             #[inline]
@@ -103,11 +103,11 @@ pub mod layouts {
                 ::perfregs::hal::WriteValue::clear(self, OVERFLOW)
             }
             #[doc(hidden)]
-            pub fn arm(&mut self, value: bool) -> &mut Self
+            pub fn arm(&mut self, _value: bool) -> &mut Self
             where
                 for<'a> ::perfregs::hal::access::Rw1s: ::perfregs::hal::access::Settable,
             {
-                ::perfregs::hal::WriteValue::set(self, ARM, value)
+                self
             }
             /// Set `arm` (write-one-to-set): writes ones to bits 3.
             #[inline]
@@ -115,25 +115,25 @@ pub mod layouts {
                 ::perfregs::hal::WriteValue::set_ones(self, ARM)
             }
             #[doc(hidden)]
-            pub fn zero(&mut self, value: Bits<4>) -> &mut Self
+            pub fn zero(&mut self, _value: Bits<4>) -> &mut Self
             where
                 for<'a> ::perfregs::hal::access::Mbz: ::perfregs::hal::access::Settable,
             {
-                ::perfregs::hal::WriteValue::set(self, ZERO, value)
+                self
             }
             #[doc(hidden)]
-            pub fn reserved_11_8(&mut self, value: Bits<4>) -> &mut Self
+            pub fn reserved_11_8(&mut self, _value: Bits<4>) -> &mut Self
             where
                 for<'a> ::perfregs::hal::access::Rsvd: ::perfregs::hal::access::Settable,
             {
-                ::perfregs::hal::WriteValue::set(self, RESERVED_11_8, value)
+                self
             }
             #[doc(hidden)]
-            pub fn keep(&mut self, value: Bits<4>) -> &mut Self
+            pub fn keep(&mut self, _value: Bits<4>) -> &mut Self
             where
                 for<'a> ::perfregs::hal::access::Pbc: ::perfregs::hal::access::Settable,
             {
-                ::perfregs::hal::WriteValue::set(self, KEEP, value)
+                self
             }
             /// `level` (bits 23:16, RW).
             #[inline]

@@ -72,11 +72,11 @@ pub mod layouts {
                 ::perfregs::hal::WriteValue::set(self, CORE_SEL, value)
             }
             #[doc(hidden)]
-            pub fn overflow(&mut self, value: bool) -> &mut Self
+            pub fn overflow(&mut self, _value: bool) -> &mut Self
             where
                 for<'a> ::perfregs::hal::access::Rw1c: ::perfregs::hal::access::Settable,
             {
-                ::perfregs::hal::WriteValue::set(self, OVERFLOW, value)
+                self
             }
             /// Clear `overflow` (write-one-to-clear): writes ones to bits 30.
             #[inline]
@@ -94,11 +94,11 @@ pub mod layouts {
                 ::perfregs::hal::WriteValue::set(self, COUNT, value)
             }
             #[doc(hidden)]
-            pub fn reserved_63_40(&mut self, value: Bits<24>) -> &mut Self
+            pub fn reserved_63_40(&mut self, _value: Bits<24>) -> &mut Self
             where
                 for<'a> ::perfregs::hal::access::Rsvd: ::perfregs::hal::access::Settable,
             {
-                ::perfregs::hal::WriteValue::set(self, RESERVED_63_40, value)
+                self
             }
         }
         /// `core_sel`: bits 14:0, RW
