@@ -2,23 +2,42 @@
 # Compile race: perfregs' generated registers vs svd2rust's PAC of the same
 # registers (exported as CMSIS-SVD by `perfregs export`). See README.md here.
 #
-#   benches/compile_race/run.sh            synthetic: 1,000 registers on tgl
+#   benches/compile_race/run.sh [synthetic] [outside|inside] [enums|no-enums]
+#                                          synthetic: 1,000 registers on tgl
+#   benches/compile_race/run.sh variants   both synthetic variants of issue 16:
+#                                          outside+enums, then inside+no-enums
 #   benches/compile_race/run.sh shipped    the shipped descriptions (regdefs/)
 #
 # Environment: RUNS (default 3), REGISTERS (1000), LAYOUTS (100),
+# PLACEMENT (outside|inside, default outside), ENUMS (on|off, default on),
 # CARGO_TARGET_DIR (the work folder is <target dir>/compile_race).
 # Tracked files are never modified: everything is written under the target dir.
 set -euo pipefail
 
-MODE=${1:-synthetic}
-case "$MODE" in
-    synthetic | shipped) ;;
-    -h | --help)
-        sed -n '2,10p' "$0"
-        exit 0
-        ;;
+usage() { echo "usage: $0 [synthetic [outside|inside] [enums|no-enums] | variants | shipped]" >&2; }
+MODE=synthetic
+PLACEMENT=${PLACEMENT:-outside}
+ENUMS=${ENUMS:-on}
+for arg in "$@"; do
+    case "$arg" in
+        synthetic | variants | shipped) MODE=$arg ;;
+        outside | inside) PLACEMENT=$arg ;;
+        enums) ENUMS=on ;;
+        no-enums) ENUMS=off ;;
+        -h | --help)
+            sed -n '2,14p' "$0"
+            exit 0
+            ;;
+        *)
+            usage
+            exit 2
+            ;;
+    esac
+done
+case "$PLACEMENT/$ENUMS" in
+    outside/on | outside/off | inside/on | inside/off) ;;
     *)
-        echo "usage: $0 [synthetic|shipped]" >&2
+        echo "PLACEMENT must be outside or inside, ENUMS on or off (got $PLACEMENT, $ENUMS)" >&2
         exit 2
         ;;
 esac
@@ -44,6 +63,7 @@ REPO_TARGET=$(cd "$REPO" && cargo metadata --format-version 1 --no-deps |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 WORK="$REPO_TARGET/compile_race"
 mkdir -p "$WORK"
+CPU_FILE="$WORK/last-cpu"
 
 say "building the perfregs CLI (dev profile; $REPO)"
 (cd "$REPO" && cargo build -q -p perfregs-cli --bin perfregs)
@@ -83,30 +103,59 @@ EOF
 }
 
 # timed_clean_build WORKSPACE TARGET PKG... -> seconds for `cargo build` of
-# just those packages after `cargo clean -p` of them (dependencies stay built).
+# just those packages after `cargo clean -p` of them (dependencies stay built);
+# the CPU seconds it took (user + sys) are written to $CPU_FILE.
 timed_clean_build() {
     local ws=$1 target=$2
     shift 2
     local pkgs=() p
     for p in "$@"; do pkgs+=(-p "$p"); done
     (cd "$ws" && CARGO_TARGET_DIR="$target" cargo clean -q "${pkgs[@]}")
-    local t0 t1
+    local t0 t1 cpu
     t0=$(now)
-    (cd "$ws" && CARGO_TARGET_DIR="$target" cargo build -q "${pkgs[@]}")
+    # CPU seconds (user + sys of cargo and the compilers it ran) go to CPU_FILE.
+    local log="$WORK/last-build.log"
+    if ! cpu=$( { TIMEFORMAT='%U %S'; time (cd "$ws" && CARGO_TARGET_DIR="$target" cargo build -q "${pkgs[@]}" 2>"$log"); } 2>&1); then
+        cat "$log" >&2
+        return 1
+    fi
     t1=$(now)
+    echo "$cpu" | tail -n1 | awk '{ printf "%.2f\n", $1 + $2 }' >"$CPU_FILE"
     elapsed "$t0" "$t1"
 }
 
+# time_passes WORKSPACE TARGET VARIANT: one more clean build of perfregs-race
+# with rustc's `-Z time-passes` (RUSTC_BOOTSTRAP=1); the whole output goes to
+# WORKSPACE/time-passes.txt, the main passes to stdout.
+time_passes() {
+    local ws=$1 target=$2 variant=$3 out="$1/time-passes.txt"
+    say "time passes ($variant): cargo rustc -p perfregs-race -- -Z time-passes"
+    (cd "$ws" && CARGO_TARGET_DIR="$target" cargo clean -q -p perfregs-race)
+    (cd "$ws" && RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$target" cargo rustc -q -p perfregs-race -- -Z time-passes) 2>"$out"
+    echo "time-passes $variant (seconds; all passes in $out):"
+    grep -E 'time: +[0-9.]+;.*[[:space:]](total|macro_expand_crate|type_check_crate|coherence_checking|MIR_borrow_checking|MIR_effect_checking|codegen_crate|LLVM_passes|link|generate_crate_metadata|monomorphization_collector|hir_lowering|resolve_crate|lint_checking|misc_checking_[0-9]|analysis)$' "$out" |
+        awk '{ printf "  %-28s %s\n", $NF, $2 }' | tr -d ';'
+}
+
 synthetic() {
-    local dir="$WORK/synthetic" target="$WORK/target"
+    local variant="$PLACEMENT-$([ "$ENUMS" = on ] && echo enums || echo no-enums)"
+    local dir="$WORK/synthetic-$variant" target="$WORK/target"
     mkdir -p "$dir"
     local yaml_dir="$dir/regdefs"
     rm -rf "$yaml_dir" "$dir/perfregs-race" "$dir/svd-race"
     mkdir -p "$yaml_dir"
 
-    say "generating $REGISTERS registers, $LAYOUTS layouts on tgl -> $yaml_dir/regs.yaml"
+    local place=(--placement "$PLACEMENT")
+    if [ "$PLACEMENT" = inside ]; then
+        # Inside: the wake rows of the TGL map, avoiding the shipped registers' addresses.
+        "$PERFREGS" export tgl --format markdown >"$dir/shipped-tgl.md"
+        place+=(--map "$REPO/regdefs/tgl_gt_map.yaml" --avoid "$dir/shipped-tgl.md")
+    fi
+    local enums=(--enums)
+    [ "$ENUMS" = on ] || enums=(--no-enums)
+    say "generating $REGISTERS registers, $LAYOUTS layouts on tgl ($variant) -> $yaml_dir/regs.yaml"
     python3 "$HERE/gen_yaml.py" --registers "$REGISTERS" --layouts "$LAYOUTS" \
-        --project tgl -o "$yaml_dir/regs.yaml"
+        --project tgl "${place[@]}" "${enums[@]}" -o "$yaml_dir/regs.yaml"
     say "validating: cargo run -q -- check $yaml_dir/regs.yaml"
     (cd "$REPO" && cargo run -q -- check "$yaml_dir/regs.yaml") >&2
 
@@ -144,25 +193,32 @@ EOF
     say "warm-up: building both crates and their dependencies (target $target)"
     (cd "$dir" && CARGO_TARGET_DIR="$target" cargo build -q --workspace)
 
-    local a=() b=() i t
+    local a=() b=() ac=() bc=() i t
     for i in $(seq 1 "$RUNS"); do
         say "run $i/$RUNS: cargo clean -p perfregs-race && cargo build -p perfregs-race"
         t=$(timed_clean_build "$dir" "$target" perfregs-race)
-        echo "perfregs-race: $t s" >&2
+        echo "perfregs-race: $t s (CPU $(cat "$CPU_FILE") s)" >&2
         a+=("$t")
+        ac+=("$(cat "$CPU_FILE")")
         say "run $i/$RUNS: cargo clean -p svd-race && cargo build -p svd-race"
         t=$(timed_clean_build "$dir" "$target" svd-race)
-        echo "svd-race: $t s" >&2
+        echo "svd-race: $t s (CPU $(cat "$CPU_FILE") s)" >&2
         b+=("$t")
+        bc+=("$(cat "$CPU_FILE")")
     done
+    [ "${TIME_PASSES:-0}" = 0 ] || time_passes "$dir" "$target" "$variant"
     local ma mb
     ma=$(median "${a[@]}")
     mb=$(median "${b[@]}")
     echo
-    echo "synthetic ($REGISTERS registers, $LAYOUTS layouts, tgl; dev profile; median of $RUNS)"
+    echo "synthetic $variant ($REGISTERS registers, $LAYOUTS layouts, tgl; dev profile; median of $RUNS)"
     echo "runs perfregs: ${a[*]} s; svd2rust: ${b[*]} s"
-    echo "perfregs: $ma s, svd2rust: $mb s, ratio svd2rust/perfregs: $(ratio "$mb" "$ma")"
-    echo "RESULT mode=synthetic registers=$REGISTERS layouts=$LAYOUTS runs=$RUNS perfregs_s=$ma svd2rust_s=$mb ratio=$(ratio "$mb" "$ma") svd2rust_version=$SVD2RUST_VERSION"
+    local mac mbc
+    mac=$(median "${ac[@]}")
+    mbc=$(median "${bc[@]}")
+    echo "CPU (user + sys) perfregs: ${ac[*]} s; svd2rust: ${bc[*]} s"
+    echo "perfregs: $ma s, svd2rust: $mb s, ratio svd2rust/perfregs: $(ratio "$mb" "$ma") (CPU $mac s, $mbc s, ratio $(ratio "$mbc" "$mac"))"
+    echo "RESULT mode=synthetic placement=$PLACEMENT enums=$ENUMS registers=$REGISTERS layouts=$LAYOUTS runs=$RUNS perfregs_s=$ma svd2rust_s=$mb ratio=$(ratio "$mb" "$ma") perfregs_cpu_s=$mac svd2rust_cpu_s=$mbc cpu_ratio=$(ratio "$mbc" "$mac") svd2rust_version=$SVD2RUST_VERSION"
 }
 
 shipped() {
@@ -231,6 +287,12 @@ shipped() {
     [ "${#skipped[@]}" -eq 0 ] || echo "skipped (export or svd2rust failed): ${skipped[*]}"
     echo "perfregs: $ma s, svd2rust: $mb s, ratio svd2rust/perfregs: $(ratio "$mb" "$ma")"
     echo "RESULT mode=shipped pacs=${#members[@]} skipped=${skipped[*]:-none} runs=$RUNS perfregs_s=$ma svd2rust_s=$mb ratio=$(ratio "$mb" "$ma") svd2rust_version=$SVD2RUST_VERSION"
+}
+
+# The two synthetic variants issue 16 names, one after the other (same target folder).
+variants() {
+    PLACEMENT=outside ENUMS=on synthetic
+    PLACEMENT=inside ENUMS=off synthetic
 }
 
 "$MODE"

@@ -44,7 +44,9 @@ impl<const N: u32> Bits<N> {
     /// stops compilation there. Outside a constant context prefer [`Bits::new`].
     #[inline]
     pub const fn lit(v: u64) -> Self {
-        assert!(v <= Self::MAX, "literal does not fit in the field's width");
+        if v > Self::MAX {
+            too_wide(v, N, Self::MAX)
+        }
         Bits(v)
     }
 
@@ -59,6 +61,57 @@ impl<const N: u32> Bits<N> {
     #[inline(always)]
     pub(crate) const fn unmasked(self) -> u64 {
         self.0
+    }
+}
+
+/// Stop constant evaluation with "literal `v` does not fit in the field's
+/// width: `width` bits hold at most `max`" (a constant panic cannot format
+/// numbers, so the message is written into a buffer here).
+#[cold]
+const fn too_wide(v: u64, width: u32, max: u64) -> ! {
+    const PARTS: [&str; 4] = [
+        "literal ",
+        " does not fit in the field's width: ",
+        " bits hold at most ",
+        "",
+    ];
+    // Three numbers of at most 20 digits and the text.
+    let mut buf = [0u8; 128];
+    let mut len = 0;
+    let nums = [v, width as u64, max];
+    let mut part = 0;
+    while part < PARTS.len() {
+        let text = PARTS[part].as_bytes();
+        let mut i = 0;
+        while i < text.len() {
+            buf[len] = text[i];
+            len += 1;
+            i += 1;
+        }
+        if part < nums.len() {
+            // Digits of the number, most significant first.
+            let mut digits = [0u8; 20];
+            let (mut n, mut d) = (nums[part], 0);
+            loop {
+                digits[d] = b'0' + (n % 10) as u8;
+                d += 1;
+                n /= 10;
+                if n == 0 {
+                    break;
+                }
+            }
+            while d > 0 {
+                d -= 1;
+                buf[len] = digits[d];
+                len += 1;
+            }
+        }
+        part += 1;
+    }
+    let (text, _) = buf.split_at(len);
+    match core::str::from_utf8(text) {
+        Ok(message) => panic!("{}", message),
+        Err(_) => panic!("literal does not fit in the field's width"),
     }
 }
 

@@ -82,18 +82,19 @@ pub trait Register: Copy + 'static {
     type Layout: Layout;
     /// [`Single`] or [`Multicast`].
     type Cast: Cast;
+    /// Runtime description (of element 0 for an array). A generated register
+    /// gives only this: its name, address and reset are read from it.
+    const INFO: &'static RegisterInfo;
     /// Name as in the PRM (`OACONTROL`; `CEC{n}_0` for an array).
-    const NAME: &'static str;
+    const NAME: &'static str = Self::INFO.name;
     /// Address: byte offset (MMIO, PCI) or MSR index (of element 0 for an array).
-    const ADDRESS: u64;
+    const ADDRESS: u64 = Self::INFO.address;
     /// 32 or 64.
     const WIDTH: u32 = <Self::Layout as Layout>::WIDTH;
     /// Reset value on this project.
-    const RESET: u64;
+    const RESET: u64 = Self::INFO.reset;
     /// See [`Layout::KEEP_MASK`].
     const KEEP_MASK: u64 = <Self::Layout as Layout>::KEEP_MASK;
-    /// Runtime description (of element 0 for an array).
-    const INFO: &'static RegisterInfo;
     /// The address of this register (of this element, for an array element).
     #[inline(always)]
     fn address(self) -> u64 {

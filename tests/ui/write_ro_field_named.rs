@@ -1,4 +1,5 @@
-// RO fields have no named setter either.
+// The named setter of an RO field explains the access type, as the generic
+// `w.set(FIELD, ..)` does.
 use perfregs::hal::enums::MemorySelect;
 use perfregs::hal::{hsw, Device, Hsw, SliceBus};
 

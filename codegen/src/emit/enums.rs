@@ -10,7 +10,7 @@ use quote::{format_ident, quote};
 /// Whether reads of an enum's fields always decode to a named value: the
 /// enum names every encoding of a power-of-two range, and every field using
 /// it is exactly that wide.
-fn enum_complete(ir: &Ir, index: usize) -> bool {
+pub(super) fn enum_complete(ir: &Ir, index: usize) -> bool {
     let e = &ir.enums[index];
     let n = e.values.len() as u64;
     if !n.is_power_of_two() || !(0..n).all(|v| e.values.iter().any(|x| x.value == v)) {

@@ -25,7 +25,7 @@ fn field_value_type(f: &FieldIr, ir: &Ir) -> TokenStream {
     }
 }
 
-/// The `use` items of a layout module: `FieldAt`, `FieldValue`, the access
+/// The `use` items of a layout module: `FieldAt`, `FieldValue` (when needed), the access
 /// markers, `Bits` and the enums its fields use (so field declarations read
 /// `FieldAt<FieldLayout, Rw, Bits<6>, 2>`).
 fn imports(l: &LayoutIr, ir: &Ir, hal: &TokenStream) -> TokenStream {
@@ -56,10 +56,11 @@ fn imports(l: &LayoutIr, ir: &Ir, hal: &TokenStream) -> TokenStream {
     if l.fields.is_empty() {
         return quote!();
     }
+    // Getters name `FieldValue::Read` only for enums of the HAL's (see `field_read_type`).
     let value = l
         .fields
         .iter()
-        .any(|f| f.access.readable())
+        .any(|f| f.access.readable() && f.enum_index.is_some_and(|i| ir.enums[i].external))
         .then(|| quote!(FieldValue,));
     quote! {
         use #hal::access::{FieldAt, #value #(#access),*};
@@ -71,6 +72,38 @@ fn imports(l: &LayoutIr, ir: &Ir, hal: &TokenStream) -> TokenStream {
 /// Layout text with `{n}` (the element index of an array) shown as `n`.
 fn n_text(s: &str) -> String {
     md(&s.replace("{n}", "n"))
+}
+
+/// A whole description in one table cell: the lines of a paragraph joined by
+/// spaces, paragraphs by `<br>`, and `|` escaped.
+fn table_cell(description: &str) -> String {
+    let mut out = String::with_capacity(description.len());
+    let mut blank = false;
+    for line in description.lines().map(str::trim) {
+        if line.is_empty() {
+            blank = true;
+            continue;
+        }
+        if !out.is_empty() {
+            out += if blank { "<br>" } else { " " };
+        }
+        blank = false;
+        out += &n_text(line).replace('|', "\\|");
+    }
+    out
+}
+
+/// What a getter of `f` returns: the value type itself, or `Result<E, u64>`
+/// for an enum that does not name every encoding (an enum of the HAL's, whose
+/// kind another run decided, keeps the `FieldValue::Read` projection).
+fn field_read_type(f: &FieldIr, ir: &Ir, vty: &TokenStream) -> TokenStream {
+    match f.enum_index {
+        Some(i) if ir.enums[i].external => quote!(<#vty as FieldValue>::Read),
+        Some(i) if !super::enums::enum_complete(ir, i) => {
+            quote!(::core::result::Result<#vty, u64>)
+        }
+        _ => vty.clone(),
+    }
 }
 
 /// The module doc: which registers use the layout, and the field table.
@@ -96,13 +129,12 @@ fn layout_doc(ir: &Ir, index: usize, l: &LayoutIr) -> String {
     if !l.fields.is_empty() {
         s += "\n| bits | field | access | description |\n|---|---|---|---|\n";
         for f in l.fields.iter().rev() {
-            let first = n_text(f.description.lines().next().unwrap_or("")).replace('|', "\\|");
             s += &format!(
                 "| {} | `{}` | {} | {} |\n",
                 bits_str(f),
                 f.name,
                 f.access.as_str(),
-                first
+                table_cell(&f.description)
             );
         }
     }
@@ -171,10 +203,11 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
             }
         });
         if f.access.readable() {
+            let rty = field_read_type(f, ir, &vty);
             getters.push(quote! {
                 #short
                 #[inline]
-                pub fn #fname(self) -> <#vty as FieldValue>::Read {
+                pub fn #fname(self) -> #rty {
                     #hal::ReadValue::get(self, #konst)
                 }
             });
@@ -188,31 +221,40 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
                     #hal::WriteValue::set(self, #konst, value)
                 }
             });
-        }
-        if f.access == Access::Rw1c {
-            let clear = format_ident!("clear_{}", f.name);
-            let cdoc = doc(&format!(
-                "Clear `{}` (write-one-to-clear): writes ones to bits {}.",
-                f.name,
-                bits_str(f)
-            ));
+        } else {
+            // A named setter for a field that has none, so calling it reports
+            // `Settable`'s message (the access type and what to do) instead
+            // of "no method named ..". The higher-ranked bound is not checked
+            // where the method is defined, only where it is called, and it
+            // never holds (the access types and `Settable` are the HAL's), so
+            // the body never runs: it is kept trivial, for compile time.
             setters.push(quote! {
-                #cdoc
-                #[inline]
-                pub fn #clear(&mut self) -> &mut Self { #hal::WriteValue::clear(self, #konst) }
+                #[doc(hidden)]
+                pub fn #fname(&mut self, _value: #vty) -> &mut Self
+                where
+                    for<'a> #hal::access::#acc: #hal::access::Settable,
+                {
+                    self
+                }
             });
         }
-        if f.access == Access::Rw1s {
-            let set = format_ident!("set_{}", f.name);
-            let sdoc = doc(&format!(
-                "Set `{}` (write-one-to-set): writes ones to bits {}.",
+        // Write-one-to-clear and write-one-to-set fields: `clear_<f>` / `set_<f>`.
+        let ones = match f.access {
+            Access::Rw1c => Some(("clear", "Clear", "write-one-to-clear", quote!(clear))),
+            Access::Rw1s => Some(("set", "Set", "write-one-to-set", quote!(set_ones))),
+            _ => None,
+        };
+        if let Some((prefix, verb, what, method)) = ones {
+            let name = format_ident!("{prefix}_{}", f.name);
+            let odoc = doc(&format!(
+                "{verb} `{}` ({what}): writes ones to bits {}.",
                 f.name,
                 bits_str(f)
             ));
             setters.push(quote! {
-                #sdoc
+                #odoc
                 #[inline]
-                pub fn #set(&mut self) -> &mut Self { #hal::WriteValue::set_ones(self, #konst) }
+                pub fn #name(&mut self) -> &mut Self { #hal::WriteValue::#method(self, #konst) }
             });
         }
     }
@@ -275,5 +317,20 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
 
             #(#field_types)*
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::table_cell;
+
+    #[test]
+    fn table_cells_keep_the_whole_description() {
+        let text = "First line\ncontinues here.\n\nSecond paragraph: a | b, [DevHSW].\n";
+        assert_eq!(
+            table_cell(text),
+            "First line continues here.<br>Second paragraph: a \\| b, \\[DevHSW\\]."
+        );
+        assert_eq!(table_cell(""), "");
     }
 }

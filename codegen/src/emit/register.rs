@@ -152,9 +152,7 @@ pub(super) fn emit_register(
                 type Domain = #domain_ty;
                 type Layout = #module::FieldLayout;
                 type Cast = #cast;
-                const NAME: &'static str = #name_str;
-                const ADDRESS: u64 = #addr;
-                const RESET: u64 = #reset;
+                // Name, address and reset are read from the table row.
                 const INFO: &'static #hal::meta::RegisterInfo = &REGISTERS[#first_lit];
             }
             #reexport

@@ -17,9 +17,7 @@ pub mod layouts {
  | 1 | `kick` | WO |  |
  | 0 | `ready` | RO |  |*/
     pub mod status {
-        use ::perfregs::hal::access::{
-            FieldAt, FieldValue, Mbz, Pbc, Ro, Rsvd, Rw, Rw1c, Rw1s, Wo,
-        };
+        use ::perfregs::hal::access::{FieldAt, Mbz, Pbc, Ro, Rsvd, Rw, Rw1c, Rw1s, Wo};
         use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -50,22 +48,22 @@ pub mod layouts {
         impl R {
             /// `ready` (bits 0, RO).
             #[inline]
-            pub fn ready(self) -> <bool as FieldValue>::Read {
+            pub fn ready(self) -> bool {
                 ::perfregs::hal::ReadValue::get(self, READY)
             }
             /// `overflow` (bits 2, RW1C).
             #[inline]
-            pub fn overflow(self) -> <bool as FieldValue>::Read {
+            pub fn overflow(self) -> bool {
                 ::perfregs::hal::ReadValue::get(self, OVERFLOW)
             }
             /// `arm` (bits 3, RW1S).
             #[inline]
-            pub fn arm(self) -> <bool as FieldValue>::Read {
+            pub fn arm(self) -> bool {
                 ::perfregs::hal::ReadValue::get(self, ARM)
             }
             /// `level` (bits 23:16, RW).
             #[inline]
-            pub fn level(self) -> <Bits<8> as FieldValue>::Read {
+            pub fn level(self) -> Bits<8> {
                 ::perfregs::hal::ReadValue::get(self, LEVEL)
             }
         }
@@ -80,20 +78,62 @@ pub mod layouts {
             }
         }
         impl W {
+            #[doc(hidden)]
+            pub fn ready(&mut self, _value: bool) -> &mut Self
+            where
+                for<'a> ::perfregs::hal::access::Ro: ::perfregs::hal::access::Settable,
+            {
+                self
+            }
             /// `kick` (bits 1, WO).
             #[inline]
             pub fn kick(&mut self, value: bool) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, KICK, value)
+            }
+            #[doc(hidden)]
+            pub fn overflow(&mut self, _value: bool) -> &mut Self
+            where
+                for<'a> ::perfregs::hal::access::Rw1c: ::perfregs::hal::access::Settable,
+            {
+                self
             }
             /// Clear `overflow` (write-one-to-clear): writes ones to bits 2.
             #[inline]
             pub fn clear_overflow(&mut self) -> &mut Self {
                 ::perfregs::hal::WriteValue::clear(self, OVERFLOW)
             }
+            #[doc(hidden)]
+            pub fn arm(&mut self, _value: bool) -> &mut Self
+            where
+                for<'a> ::perfregs::hal::access::Rw1s: ::perfregs::hal::access::Settable,
+            {
+                self
+            }
             /// Set `arm` (write-one-to-set): writes ones to bits 3.
             #[inline]
             pub fn set_arm(&mut self) -> &mut Self {
                 ::perfregs::hal::WriteValue::set_ones(self, ARM)
+            }
+            #[doc(hidden)]
+            pub fn zero(&mut self, _value: Bits<4>) -> &mut Self
+            where
+                for<'a> ::perfregs::hal::access::Mbz: ::perfregs::hal::access::Settable,
+            {
+                self
+            }
+            #[doc(hidden)]
+            pub fn reserved_11_8(&mut self, _value: Bits<4>) -> &mut Self
+            where
+                for<'a> ::perfregs::hal::access::Rsvd: ::perfregs::hal::access::Settable,
+            {
+                self
+            }
+            #[doc(hidden)]
+            pub fn keep(&mut self, _value: Bits<4>) -> &mut Self
+            where
+                for<'a> ::perfregs::hal::access::Pbc: ::perfregs::hal::access::Settable,
+            {
+                self
             }
             /// `level` (bits 23:16, RW).
             #[inline]
@@ -159,9 +199,6 @@ pub mod hsw {
         type Domain = ::perfregs::hal::hsw::domains::Render;
         type Layout = status::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        const NAME: &'static str = "STATUS";
-        const ADDRESS: u64 = 0x2000;
-        const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
     #[doc(no_inline)]

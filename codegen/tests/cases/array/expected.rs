@@ -10,7 +10,7 @@ pub mod layouts {
  |---|---|---|---|
  | 31:0 | `value` | RW-V | Value of counter n. |*/
     pub mod cntn {
-        use ::perfregs::hal::access::{FieldAt, FieldValue, RwV};
+        use ::perfregs::hal::access::{FieldAt, RwV};
         use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -34,7 +34,7 @@ pub mod layouts {
         impl R {
             /// `value` (bits 31:0, RW-V).
             #[inline]
-            pub fn value(self) -> <Bits<32> as FieldValue>::Read {
+            pub fn value(self) -> Bits<32> {
                 ::perfregs::hal::ReadValue::get(self, VALUE)
             }
         }
@@ -63,7 +63,7 @@ pub mod layouts {
  |---|---|---|---|
  | 7:0 | `event` | RW |  |*/
     pub mod seln {
-        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use ::perfregs::hal::access::{FieldAt, Rw};
         use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -87,7 +87,7 @@ pub mod layouts {
         impl R {
             /// `event` (bits 7:0, RW).
             #[inline]
-            pub fn event(self) -> <Bits<8> as FieldValue>::Read {
+            pub fn event(self) -> Bits<8> {
                 ::perfregs::hal::ReadValue::get(self, EVENT)
             }
         }

@@ -27,7 +27,7 @@ pub mod layouts {
  |---|---|---|---|
  | 1:0 | `speed` | RW |  |*/
     pub mod clk_ivb {
-        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use ::perfregs::hal::access::{FieldAt, Rw};
         use super::super::enums::Speed;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -51,7 +51,7 @@ pub mod layouts {
         impl R {
             /// `speed` (bits 1:0, RW).
             #[inline]
-            pub fn speed(self) -> <Speed as FieldValue>::Read {
+            pub fn speed(self) -> ::core::result::Result<Speed, u64> {
                 ::perfregs::hal::ReadValue::get(self, SPEED)
             }
         }
@@ -78,7 +78,7 @@ pub mod layouts {
  |---|---|---|---|
  | 5:4 | `speed` | RW |  |*/
     pub mod clk_hsw {
-        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use ::perfregs::hal::access::{FieldAt, Rw};
         use super::super::enums::Speed;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -102,7 +102,7 @@ pub mod layouts {
         impl R {
             /// `speed` (bits 5:4, RW).
             #[inline]
-            pub fn speed(self) -> <Speed as FieldValue>::Read {
+            pub fn speed(self) -> ::core::result::Result<Speed, u64> {
                 ::perfregs::hal::ReadValue::get(self, SPEED)
             }
         }
@@ -168,9 +168,6 @@ pub mod ivb {
         type Domain = ::perfregs::hal::power::NoDomain;
         type Layout = clk_ivb::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        const NAME: &'static str = "CLK_IVB";
-        const ADDRESS: u64 = 0x5000;
-        const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
     #[doc(no_inline)]
@@ -222,9 +219,6 @@ pub mod hsw {
         type Domain = ::perfregs::hal::hsw::domains::Render;
         type Layout = clk_hsw::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        const NAME: &'static str = "CLK_HSW";
-        const ADDRESS: u64 = 0x5100;
-        const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
     #[doc(no_inline)]

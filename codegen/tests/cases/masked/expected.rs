@@ -12,7 +12,7 @@ pub mod layouts {
  | 1 | `user` | RW |  |
  | 0 | `kernel` | RW |  |*/
     pub mod wake {
-        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use ::perfregs::hal::access::{FieldAt, Rw};
         use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -38,17 +38,17 @@ pub mod layouts {
         impl R {
             /// `kernel` (bits 0, RW).
             #[inline]
-            pub fn kernel(self) -> <bool as FieldValue>::Read {
+            pub fn kernel(self) -> bool {
                 ::perfregs::hal::ReadValue::get(self, KERNEL)
             }
             /// `user` (bits 1, RW).
             #[inline]
-            pub fn user(self) -> <bool as FieldValue>::Read {
+            pub fn user(self) -> bool {
                 ::perfregs::hal::ReadValue::get(self, USER)
             }
             /// `level` (bits 11:8, RW).
             #[inline]
-            pub fn level(self) -> <Bits<4> as FieldValue>::Read {
+            pub fn level(self) -> Bits<4> {
                 ::perfregs::hal::ReadValue::get(self, LEVEL)
             }
         }
@@ -126,9 +126,6 @@ pub mod hsw {
         type Domain = ::perfregs::hal::power::NoDomain;
         type Layout = wake::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        const NAME: &'static str = "WAKE";
-        const ADDRESS: u64 = 0x4a188;
-        const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
     #[doc(no_inline)]

@@ -14,7 +14,7 @@ pub mod layouts {
  | 30 | `overflow` | RW1C |  |
  | 14:0 | `core_sel` | RW |  |*/
     pub mod pmon_ctl {
-        use ::perfregs::hal::access::{FieldAt, FieldValue, Rsvd, Rw, Rw1c, Wo};
+        use ::perfregs::hal::access::{FieldAt, Rsvd, Rw, Rw1c, Wo};
         use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -42,17 +42,17 @@ pub mod layouts {
         impl R {
             /// `core_sel` (bits 14:0, RW).
             #[inline]
-            pub fn core_sel(self) -> <Bits<15> as FieldValue>::Read {
+            pub fn core_sel(self) -> Bits<15> {
                 ::perfregs::hal::ReadValue::get(self, CORE_SEL)
             }
             /// `overflow` (bits 30, RW1C).
             #[inline]
-            pub fn overflow(self) -> <bool as FieldValue>::Read {
+            pub fn overflow(self) -> bool {
                 ::perfregs::hal::ReadValue::get(self, OVERFLOW)
             }
             /// `count` (bits 39:32, RW).
             #[inline]
-            pub fn count(self) -> <Bits<8> as FieldValue>::Read {
+            pub fn count(self) -> Bits<8> {
                 ::perfregs::hal::ReadValue::get(self, COUNT)
             }
         }
@@ -71,6 +71,13 @@ pub mod layouts {
             pub fn core_sel(&mut self, value: Bits<15>) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, CORE_SEL, value)
             }
+            #[doc(hidden)]
+            pub fn overflow(&mut self, _value: bool) -> &mut Self
+            where
+                for<'a> ::perfregs::hal::access::Rw1c: ::perfregs::hal::access::Settable,
+            {
+                self
+            }
             /// Clear `overflow` (write-one-to-clear): writes ones to bits 30.
             #[inline]
             pub fn clear_overflow(&mut self) -> &mut Self {
@@ -85,6 +92,13 @@ pub mod layouts {
             #[inline]
             pub fn count(&mut self, value: Bits<8>) -> &mut Self {
                 ::perfregs::hal::WriteValue::set(self, COUNT, value)
+            }
+            #[doc(hidden)]
+            pub fn reserved_63_40(&mut self, _value: Bits<24>) -> &mut Self
+            where
+                for<'a> ::perfregs::hal::access::Rsvd: ::perfregs::hal::access::Settable,
+            {
+                self
             }
         }
         /// `core_sel`: bits 14:0, RW
@@ -138,9 +152,6 @@ pub mod ivt {
         type Domain = ::perfregs::hal::power::NoDomain;
         type Layout = pmon_ctl::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        const NAME: &'static str = "PMON_CTL";
-        const ADDRESS: u64 = 0xc40;
-        const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
     #[doc(no_inline)]

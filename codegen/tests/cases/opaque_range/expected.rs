@@ -10,7 +10,7 @@ pub mod layouts {
  |---|---|---|---|
  | 0 | `enable` | RW |  |*/
     pub mod unit_ctl {
-        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use ::perfregs::hal::access::{FieldAt, Rw};
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
         #[derive(Clone, Copy)]
@@ -33,7 +33,7 @@ pub mod layouts {
         impl R {
             /// `enable` (bits 0, RW).
             #[inline]
-            pub fn enable(self) -> <bool as FieldValue>::Read {
+            pub fn enable(self) -> bool {
                 ::perfregs::hal::ReadValue::get(self, ENABLE)
             }
         }
@@ -100,9 +100,6 @@ pub mod hsw {
         type Domain = ::perfregs::hal::hsw::domains::Render;
         type Layout = unit_ctl::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        const NAME: &'static str = "UNIT_CTL";
-        const ADDRESS: u64 = 0x1f100;
-        const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
     #[doc(no_inline)]

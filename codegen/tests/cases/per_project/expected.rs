@@ -11,7 +11,7 @@ pub mod layouts {
  | 7:4 | `select` | RW |  |
  | 0 | `go` | RW |  |*/
     pub mod cfg {
-        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use ::perfregs::hal::access::{FieldAt, Rw};
         use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -36,12 +36,12 @@ pub mod layouts {
         impl R {
             /// `go` (bits 0, RW).
             #[inline]
-            pub fn go(self) -> <bool as FieldValue>::Read {
+            pub fn go(self) -> bool {
                 ::perfregs::hal::ReadValue::get(self, GO)
             }
             /// `select` (bits 7:4, RW).
             #[inline]
-            pub fn select(self) -> <Bits<4> as FieldValue>::Read {
+            pub fn select(self) -> Bits<4> {
                 ::perfregs::hal::ReadValue::get(self, SELECT)
             }
         }
@@ -80,7 +80,7 @@ pub mod layouts {
  | 2 | `fast` | RW |  |
  | 0 | `go` | RW |  |*/
     pub mod cfg_hsw {
-        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use ::perfregs::hal::access::{FieldAt, Rw};
         use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -106,17 +106,17 @@ pub mod layouts {
         impl R {
             /// `go` (bits 0, RW).
             #[inline]
-            pub fn go(self) -> <bool as FieldValue>::Read {
+            pub fn go(self) -> bool {
                 ::perfregs::hal::ReadValue::get(self, GO)
             }
             /// `fast` (bits 2, RW).
             #[inline]
-            pub fn fast(self) -> <bool as FieldValue>::Read {
+            pub fn fast(self) -> bool {
                 ::perfregs::hal::ReadValue::get(self, FAST)
             }
             /// `select` (bits 7:4, RW).
             #[inline]
-            pub fn select(self) -> <Bits<4> as FieldValue>::Read {
+            pub fn select(self) -> Bits<4> {
                 ::perfregs::hal::ReadValue::get(self, SELECT)
             }
         }
@@ -195,9 +195,6 @@ pub mod ivb {
         type Domain = ::perfregs::hal::power::NoDomain;
         type Layout = cfg::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        const NAME: &'static str = "CFG";
-        const ADDRESS: u64 = 0x2100;
-        const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
     #[doc(no_inline)]
@@ -244,9 +241,6 @@ pub mod hsw {
         type Domain = ::perfregs::hal::hsw::domains::Render;
         type Layout = cfg::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        const NAME: &'static str = "CFG";
-        const ADDRESS: u64 = 0x2200;
-        const RESET: u64 = 0x4;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
     #[doc(no_inline)]

@@ -30,7 +30,7 @@ pub mod layouts {
  | 7:4 | `period` | RW | Timer period exponent. |
  | 0 | `enable` | RW | Enable the unit. |*/
     pub mod ctl {
-        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use ::perfregs::hal::access::{FieldAt, Rw};
         use ::perfregs::hal::Bits;
         use super::super::enums::CtlMode;
         /// This layout, as a type (the `Layout` of the registers that use it).
@@ -57,17 +57,17 @@ pub mod layouts {
         impl R {
             /// `enable` (bits 0, RW).
             #[inline]
-            pub fn enable(self) -> <bool as FieldValue>::Read {
+            pub fn enable(self) -> bool {
                 ::perfregs::hal::ReadValue::get(self, ENABLE)
             }
             /// `period` (bits 7:4, RW).
             #[inline]
-            pub fn period(self) -> <Bits<4> as FieldValue>::Read {
+            pub fn period(self) -> Bits<4> {
                 ::perfregs::hal::ReadValue::get(self, PERIOD)
             }
             /// `mode` (bits 9:8, RW).
             #[inline]
-            pub fn mode(self) -> <CtlMode as FieldValue>::Read {
+            pub fn mode(self) -> ::core::result::Result<CtlMode, u64> {
                 ::perfregs::hal::ReadValue::get(self, MODE)
             }
         }
@@ -159,9 +159,6 @@ pub mod hsw {
         type Domain = ::perfregs::hal::hsw::domains::Render;
         type Layout = ctl::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        const NAME: &'static str = "CTL";
-        const ADDRESS: u64 = 0x1000;
-        const RESET: u64 = 0x10;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
     #[doc(no_inline)]

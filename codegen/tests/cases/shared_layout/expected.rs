@@ -11,7 +11,7 @@ pub mod layouts {
  | 31 | `valid` | RW |  |
  | 15:0 | `value` | RW |  |*/
     pub mod limit_lo {
-        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use ::perfregs::hal::access::{FieldAt, Rw};
         use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
@@ -36,12 +36,12 @@ pub mod layouts {
         impl R {
             /// `value` (bits 15:0, RW).
             #[inline]
-            pub fn value(self) -> <Bits<16> as FieldValue>::Read {
+            pub fn value(self) -> Bits<16> {
                 ::perfregs::hal::ReadValue::get(self, VALUE)
             }
             /// `valid` (bits 31, RW).
             #[inline]
-            pub fn valid(self) -> <bool as FieldValue>::Read {
+            pub fn valid(self) -> bool {
                 ::perfregs::hal::ReadValue::get(self, VALID)
             }
         }
@@ -112,9 +112,6 @@ pub mod hsw {
         type Domain = ::perfregs::hal::hsw::domains::Render;
         type Layout = limit_lo::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        const NAME: &'static str = "LIMIT_LO";
-        const ADDRESS: u64 = 0x4000;
-        const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
     #[doc(no_inline)]
@@ -136,9 +133,6 @@ pub mod hsw {
         type Domain = ::perfregs::hal::hsw::domains::Render;
         type Layout = limit_hi::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        const NAME: &'static str = "LIMIT_HI";
-        const ADDRESS: u64 = 0x4004;
-        const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[1];
     }
     #[doc(no_inline)]

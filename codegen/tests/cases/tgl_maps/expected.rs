@@ -10,7 +10,7 @@ pub mod layouts {
  |---|---|---|---|
  | 0 | `go` | RW |  |*/
     pub mod my_gt_reg {
-        use ::perfregs::hal::access::{FieldAt, FieldValue, Rw};
+        use ::perfregs::hal::access::{FieldAt, Rw};
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
         #[derive(Clone, Copy)]
@@ -33,7 +33,7 @@ pub mod layouts {
         impl R {
             /// `go` (bits 0, RW).
             #[inline]
-            pub fn go(self) -> <bool as FieldValue>::Read {
+            pub fn go(self) -> bool {
                 ::perfregs::hal::ReadValue::get(self, GO)
             }
         }
@@ -95,9 +95,6 @@ pub mod tgl {
         type Domain = ::perfregs::hal::tgl::domains::Gt;
         type Layout = my_gt_reg::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        const NAME: &'static str = "MY_GT_REG";
-        const ADDRESS: u64 = 0x9400;
-        const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
     }
     #[doc(no_inline)]
@@ -121,9 +118,6 @@ pub mod tgl {
         type Cast = ::perfregs::hal::register::Multicast<
             ::perfregs::hal::tgl::groups::Dss,
         >;
-        const NAME: &'static str = "MY_DSS_REG";
-        const ADDRESS: u64 = 0x8150;
-        const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[1];
     }
     #[doc(no_inline)]
@@ -145,9 +139,6 @@ pub mod tgl {
         type Domain = ::perfregs::hal::power::NoDomain;
         type Layout = my_plain_reg::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
-        const NAME: &'static str = "MY_PLAIN_REG";
-        const ADDRESS: u64 = 0x300000;
-        const RESET: u64 = 0x0;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[2];
     }
     #[doc(no_inline)]
