@@ -50,33 +50,8 @@ pub type Gpu<P> = Device<P, Emulator>;
 type Wr<L> = <L as Layout>::Write;
 type Rd<L> = <L as Layout>::Read;
 
-/// What one step does through the HAL (see `perfregs_codegen::conformance`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
-    /// The field's typed setter with the value of these raw bits.
-    Set(u64),
-    /// `clear(field)` (RW1C).
-    Clear,
-    /// `set_ones(field)` (RW1S).
-    SetOnes,
-    /// The register's typed write of `WriteValue::from_raw(bits)`.
-    Raw(u64),
-    /// A raw bus write of the word (no typed way exists).
-    Bus(u64),
-    /// No write.
-    Read,
-    /// `write` setting nothing (from the reset value).
-    Write,
-    /// `modify` changing nothing.
-    Modify,
-    /// `modify` setting the field (typed setter) to these raw bits.
-    ModifySet(u64),
-    /// `modify` with `set_ones(field)` (RW1S).
-    ModifySetOnes,
-    /// `Device::clear(reg, field)` (RW1C).
-    DeviceClear,
-}
-pub use Op::*;
+/// What one step does through the HAL: the generator's own type.
+pub use perfregs_codegen::conformance::Op::{self, *};
 
 /// `(op, poke, poked, stored, read, after)`: poke `poke` (expect `poked`
 /// stored), do `op`, expect `stored`, read expecting `read`, then expect

@@ -155,7 +155,7 @@ use perfregs_emu::{
     OaWarningKind, Outcome, P4Unit, ReportOutcome, Sku, SlotKind, UncoreConfig, UncoreEvents,
     UncoreUnit, Warning, WarningKind, Workload, MAX_WARNINGS,
 };
-use support::tgl_replicated;
+use support::{tgl_replicated, Rng};
 
 /// Operations per run in CI (per project/SKU).
 const CI_OPS: usize = 12_000;
@@ -188,23 +188,8 @@ fn seed_from_env() -> u64 {
         .unwrap_or(0)
 }
 
-struct Rng(u64);
-
+/// The generators of this file, on the shared xorshift stream.
 impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next() % n
-        }
-    }
     fn pick<T: Copy>(&mut self, v: &[T]) -> Option<T> {
         v.get(self.below(v.len() as u64) as usize).copied()
     }
