@@ -103,6 +103,19 @@ pub struct FieldSpec {
     pub steps: &'static [Step],
 }
 
+impl FieldSpec {
+    /// The field's bits in its register, from the IR's position (not the
+    /// HAL's constants, which it checks).
+    fn mask(&self) -> u64 {
+        let ones = if self.width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.width) - 1
+        };
+        ones << self.lsb
+    }
+}
+
 /// `FieldSpec` from the generated tables.
 pub const fn field(
     name: &'static str,
@@ -715,12 +728,7 @@ impl Checker {
             Some(u64::from(F::WIDTH)),
             u64::from(spec.width),
         );
-        let mask = (if spec.width >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << spec.width) - 1
-        }) << spec.lsb;
-        self.eq(&c, "HAL mask", Some(F::MASK), mask);
+        self.eq(&c, "HAL mask", Some(F::MASK), spec.mask());
         let access = <F::Access as AccessType>::NAME;
         self.check(access == spec.access, || {
             format!("{ctx}: HAL access {access}")
@@ -840,14 +848,7 @@ impl Checker {
         let project = self.project;
         let spec = t.spec();
         let (addr, n) = (spec.address, spec.instances);
-        let (fmask, lsb) = field.map_or((0, 0), |f| {
-            let ones = if f.width >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << f.width) - 1
-            };
-            (ones << f.lsb, f.lsb)
-        });
+        let (fmask, lsb) = field.map_or((0, 0), |f| (f.mask(), f.lsb));
         let present = t.present();
         let here = |i: u32| present >> i & 1 != 0;
         let peek = |i: u32| t.gpu().with_bus(|e| e.peek(addr, i));

@@ -1419,6 +1419,17 @@ const WARNING_KINDS: [&str; 12] = [
     "OA dropped",
 ];
 
+/// The kinds with a non-zero count, as `kind count, ...`.
+fn warning_list(counts: &[u64; 12]) -> String {
+    let w: Vec<String> = WARNING_KINDS
+        .iter()
+        .zip(counts)
+        .filter(|(_, n)| **n > 0)
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect();
+    w.join(", ")
+}
+
 fn warning_kind(w: &Warning) -> usize {
     match w.kind {
         WarningKind::Asleep { .. } => 0,
@@ -2639,13 +2650,7 @@ fn long_run_every_unit_on() {
             s.mi_rpc_other,
             s.mi_rpc_errors,
         );
-        let w: Vec<String> = WARNING_KINDS
-            .iter()
-            .zip(s.warnings)
-            .filter(|(_, n)| *n > 0)
-            .map(|(k, n)| format!("{k} {n}"))
-            .collect();
-        println!("{:<40} warnings: {}", "", w.join(", "));
+        println!("{:<40} warnings: {}", "", warning_list(&s.warnings));
         for (t, n) in totals.warnings.iter_mut().zip(s.warnings) {
             *t += n;
         }
@@ -2663,12 +2668,6 @@ fn long_run_every_unit_on() {
             *t += n;
         }
     }
-    let w: Vec<String> = WARNING_KINDS
-        .iter()
-        .zip(totals.warnings)
-        .filter(|(_, n)| *n > 0)
-        .map(|(k, n)| format!("{k} {n}"))
-        .collect();
     println!(
         "totals: OA timer reports {}, MI reports {}, NOA mux writes {}, TestOa spans {} (B3..B7 {:?}), MI_RPC dwords written {} errors {}; warnings: {}",
         totals.timer_reports,
@@ -2678,7 +2677,7 @@ fn long_run_every_unit_on() {
         &totals.test_signal_counts[3..],
         totals.mi_rpc_written,
         totals.mi_rpc_errors,
-        w.join(", ")
+        warning_list(&totals.warnings)
     );
     let secs = all.elapsed().as_secs_f64();
     println!(
