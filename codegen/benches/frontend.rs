@@ -24,6 +24,12 @@ use divan::{black_box, Bencher};
 use perfregs_codegen::{compile_user_sources, emit, generate, EmitOptions, Ir};
 use std::fmt::Write as _;
 
+/// The mutation tests' helpers, for their deterministic generator
+/// (xorshift64*): the description is the same on every run.
+#[path = "../tests/support/harness.rs"]
+mod harness;
+use harness::Rng;
+
 fn main() {
     divan::main();
 }
@@ -35,21 +41,6 @@ const ENUMS: usize = 10;
 /// First register address: above every row of the TGL force-wake and
 /// steering table (which ends at 0x23FFFF), so the registers are plain.
 const BASE: u64 = 0x30_0000;
-
-/// A small deterministic PRNG (xorshift64*), so the description is the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// One field of a layout: (name, lsb, msb, access, enum index).
 type Field = (String, u32, u32, &'static str, Option<usize>);

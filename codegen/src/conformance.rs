@@ -179,9 +179,12 @@ impl Kind {
     }
 }
 
-/// What a step does through the HAL.
+/// What a step does through the HAL: the generator emits steps as these
+/// variants' names (`Set(0x1)`, `Clear`, ...), and the harness that includes
+/// the generated checks (`hal/emu/tests/conformance.rs`) runs them with this
+/// same type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Op {
+pub enum Op {
     /// The field's typed setter (generic `set`) with these raw bits.
     Set(u64),
     /// `clear(field)` (RW1C).

@@ -5,6 +5,17 @@
 /// from the descriptions (crate `perfregs-types`).
 pub use perfregs_types::AccessKind;
 
+/// The low `n` bits set (all 64 when `n >= 64`): the unshifted mask of a
+/// field `n` bits wide.
+#[inline]
+pub const fn low_bits(n: u32) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
 /// Address space, at run time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpaceKind {
@@ -36,11 +47,7 @@ pub struct FieldInfo {
 impl FieldInfo {
     /// Mask of the field's bits.
     pub const fn mask(&self) -> u64 {
-        (if self.width >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.width) - 1
-        }) << self.lsb
+        low_bits(self.width) << self.lsb
     }
     /// The field's value in `raw`.
     pub const fn extract(&self, raw: u64) -> u64 {
@@ -288,11 +295,7 @@ pub struct CommandField {
 impl CommandField {
     /// Mask of the field's bits in its dword.
     pub const fn mask(&self) -> u32 {
-        (if self.width >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << self.width) - 1
-        }) << self.lsb
+        (low_bits(self.width) as u32) << self.lsb
     }
     /// The field's value in `dwords` (0 when the dword is missing).
     pub fn get(&self, dwords: &[u32]) -> u32 {

@@ -22,8 +22,9 @@ fn splitmix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// xorshift64*, seeded through SplitMix64 (never zero).
-pub struct Rng(u64);
+/// xorshift64*, seeded through SplitMix64 (never zero), or with a fixed
+/// non-zero state.
+pub struct Rng(pub u64);
 
 impl Rng {
     /// The stream of input `index` of a run with `seed`.

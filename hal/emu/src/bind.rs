@@ -4,7 +4,7 @@
 //! Nothing here is looked up by name at run time: a project's bindings are
 //! found by the identity of its [`ProjectInfo`].
 
-use hal::meta::ProjectInfo;
+use hal::meta::{low_bits, ProjectInfo};
 
 /// A register's location.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,11 +33,7 @@ pub struct FieldRef {
 impl FieldRef {
     /// The field's bits in its register.
     pub const fn mask(&self) -> u64 {
-        (if self.width >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.width) - 1
-        }) << self.lsb
+        low_bits(self.width) << self.lsb
     }
 }
 
@@ -53,7 +49,7 @@ impl Bits {
     /// `width` bits from `lsb`.
     pub(crate) fn at(lsb: u32, width: u32) -> Self {
         Bits {
-            mask: crate::sku::low_bits(width).checked_shl(lsb).unwrap_or(0),
+            mask: low_bits(width).checked_shl(lsb).unwrap_or(0),
             lsb,
         }
     }

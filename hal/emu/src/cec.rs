@@ -708,6 +708,22 @@ mod tests {
         }
     }
 
+    /// `count` over `n` clocks from `c0` equals the sum of `eval` clock by
+    /// clock, for each `(c0, n)`.
+    fn counts_match_clock_by_clock(plan: &CecPlan, windows: &[(u128, u128)]) {
+        for &(c0, n) in windows {
+            let mut fast = [0u128; CECS];
+            plan.count(c0, n, &mut fast);
+            let mut slow = [0u128; CECS];
+            for i in 0..n {
+                for (s, h) in slow.iter_mut().zip(plan.eval(c0 + i)) {
+                    *s += u128::from(h);
+                }
+            }
+            assert_eq!(fast, slow, "c0 {c0} n {n}");
+        }
+    }
+
     #[test]
     fn periodic_counts_match_clock_by_clock() {
         let noa = NoaSource::new()
@@ -722,21 +738,10 @@ mod tests {
         let plan = CecPlan::new(c, &noa, None);
         assert!(plan.periodic.is_some());
         // Across 2^64 too (the CEC clock does not wrap there).
-        for (c0, n) in [
-            (0u128, 1000u128),
-            (17, 12345),
-            (u128::from(u64::MAX) - 50, 100),
-        ] {
-            let mut fast = [0u128; CECS];
-            plan.count(c0, n, &mut fast);
-            let mut slow = [0u128; CECS];
-            for i in 0..n {
-                for (s, h) in slow.iter_mut().zip(plan.eval(c0 + i)) {
-                    *s += u128::from(h);
-                }
-            }
-            assert_eq!(fast, slow, "c0 {c0} n {n}");
-        }
+        counts_match_clock_by_clock(
+            &plan,
+            &[(0, 1000), (17, 12345), (u128::from(u64::MAX) - 50, 100)],
+        );
     }
 
     #[test]
@@ -873,16 +878,6 @@ mod tests {
         c[2] = cfg(2, 1, 1, 0xFFFE); // follows CEC1
         let plan = CecPlan::new(c, &noa, Some((&test, TEST_SIGNAL_BITS)));
         assert_eq!(plan.periodic.as_ref().map(|p| p.len), Some(12));
-        for (c0, n) in [(0u128, 1000u128), (17, 12345), (3, 5)] {
-            let mut fast = [0u128; CECS];
-            plan.count(c0, n, &mut fast);
-            let mut slow = [0u128; CECS];
-            for i in 0..n {
-                for (s, h) in slow.iter_mut().zip(plan.eval(c0 + i)) {
-                    *s += u128::from(h);
-                }
-            }
-            assert_eq!(fast, slow, "c0 {c0} n {n}");
-        }
+        counts_match_clock_by_clock(&plan, &[(0, 1000), (17, 12345), (3, 5)]);
     }
 }

@@ -144,11 +144,4 @@ fn bit(n: u32) -> u64 {
     1u64.checked_shl(n).unwrap_or(0)
 }
 
-/// The low `n` bits set (all 64 when `n >= 64`).
-pub(crate) fn low_bits(n: u32) -> u64 {
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
-    }
-}
+pub(crate) use hal::meta::low_bits;

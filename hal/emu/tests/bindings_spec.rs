@@ -36,6 +36,20 @@ fn spec_line(needle: &str) -> usize {
         .expect("the spec names it")
 }
 
+/// Resolving `sources` fails with a diagnostic saying `message` at the line
+/// of the spec containing `binding`.
+#[track_caller]
+fn fails_at(sources: &[(String, String)], binding: &str, message: &str) {
+    let diags = resolve(sources).expect_err("the build must fail");
+    let line = spec_line(binding);
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.contains(&format!("bindings.yaml:{line}:")) && d.contains(message)),
+        "{diags:#?}"
+    );
+}
+
 #[test]
 fn the_shipped_descriptions_resolve() {
     let code = resolve(&descriptions("", str::to_string)).expect("bindings resolve");
@@ -51,14 +65,10 @@ fn a_renamed_register_fails_at_the_binding_that_names_it() {
     let renamed = descriptions("oa_gen7.yaml", |t| {
         t.replace("  - name: OACONTROL\n", "  - name: OA_CONTROL\n")
     });
-    let diags = resolve(&renamed).expect_err("the build must fail");
-    let line = spec_line("enable: {default: OACONTROL.counter_enable");
-    assert!(
-        diags
-            .iter()
-            .any(|d| d.contains(&format!("bindings.yaml:{line}:"))
-                && d.contains("oa.enable: on hsw: no register `OACONTROL`")),
-        "{diags:#?}"
+    fails_at(
+        &renamed,
+        "enable: {default: OACONTROL.counter_enable",
+        "oa.enable: on hsw: no register `OACONTROL`",
     );
 }
 
@@ -67,14 +77,10 @@ fn a_renamed_field_fails_too() {
     let renamed = descriptions("p4.yaml", |t| {
         t.replacen("name: cascade\n", "name: cascade_on\n", 1)
     });
-    let diags = resolve(&renamed).expect_err("the build must fail");
-    let line = spec_line("cascade: P4_CCCR0.cascade");
-    assert!(
-        diags
-            .iter()
-            .any(|d| d.contains(&format!("bindings.yaml:{line}:"))
-                && d.contains("p4.cascade: on p4: register `P4_CCCR0` has no field `cascade`")),
-        "{diags:#?}"
+    fails_at(
+        &renamed,
+        "cascade: P4_CCCR0.cascade",
+        "p4.cascade: on p4: register `P4_CCCR0` has no field `cascade`",
     );
 }
 

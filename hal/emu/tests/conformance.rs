@@ -50,33 +50,8 @@ pub type Gpu<P> = Device<P, Emulator>;
 type Wr<L> = <L as Layout>::Write;
 type Rd<L> = <L as Layout>::Read;
 
-/// What one step does through the HAL (see `perfregs_codegen::conformance`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
-    /// The field's typed setter with the value of these raw bits.
-    Set(u64),
-    /// `clear(field)` (RW1C).
-    Clear,
-    /// `set_ones(field)` (RW1S).
-    SetOnes,
-    /// The register's typed write of `WriteValue::from_raw(bits)`.
-    Raw(u64),
-    /// A raw bus write of the word (no typed way exists).
-    Bus(u64),
-    /// No write.
-    Read,
-    /// `write` setting nothing (from the reset value).
-    Write,
-    /// `modify` changing nothing.
-    Modify,
-    /// `modify` setting the field (typed setter) to these raw bits.
-    ModifySet(u64),
-    /// `modify` with `set_ones(field)` (RW1S).
-    ModifySetOnes,
-    /// `Device::clear(reg, field)` (RW1C).
-    DeviceClear,
-}
-pub use Op::*;
+/// What one step does through the HAL: the generator's own type.
+pub use perfregs_codegen::conformance::Op::{self, *};
 
 /// `(op, poke, poked, stored, read, after)`: poke `poke` (expect `poked`
 /// stored), do `op`, expect `stored`, read expecting `read`, then expect
@@ -126,6 +101,19 @@ pub struct FieldSpec {
     pub width: u32,
     pub access: &'static str,
     pub steps: &'static [Step],
+}
+
+impl FieldSpec {
+    /// The field's bits in its register, from the IR's position (not the
+    /// HAL's constants, which it checks).
+    fn mask(&self) -> u64 {
+        let ones = if self.width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.width) - 1
+        };
+        ones << self.lsb
+    }
 }
 
 /// `FieldSpec` from the generated tables.
@@ -740,12 +728,7 @@ impl Checker {
             Some(u64::from(F::WIDTH)),
             u64::from(spec.width),
         );
-        let mask = (if spec.width >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << spec.width) - 1
-        }) << spec.lsb;
-        self.eq(&c, "HAL mask", Some(F::MASK), mask);
+        self.eq(&c, "HAL mask", Some(F::MASK), spec.mask());
         let access = <F::Access as AccessType>::NAME;
         self.check(access == spec.access, || {
             format!("{ctx}: HAL access {access}")
@@ -865,14 +848,7 @@ impl Checker {
         let project = self.project;
         let spec = t.spec();
         let (addr, n) = (spec.address, spec.instances);
-        let (fmask, lsb) = field.map_or((0, 0), |f| {
-            let ones = if f.width >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << f.width) - 1
-            };
-            (ones << f.lsb, f.lsb)
-        });
+        let (fmask, lsb) = field.map_or((0, 0), |f| (f.mask(), f.lsb));
         let present = t.present();
         let here = |i: u32| present >> i & 1 != 0;
         let peek = |i: u32| t.gpu().with_bus(|e| e.peek(addr, i));

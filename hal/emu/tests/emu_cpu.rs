@@ -95,11 +95,20 @@ fn p4_counts_only_when_enabled() {
     set_cccr(&mut emu, 0, &[]);
     emu.advance(10);
     assert_eq!(count(&mut emu, 0), 30, "disabling stops counting");
-    // The model is opt-in.
-    let mut plain = Emulator::new(P4, Sku::default());
-    set_cccr(&mut plain, 0, &[("enable", 1)]);
-    plain.advance(10);
-    assert_eq!(count(&mut plain, 0), 0);
+}
+
+/// The CPU counter models are opt-in: without its unit, an enabled counter
+/// of a plain emulator does not count.
+#[test]
+fn p4_and_r2_models_are_opt_in() {
+    let mut p4 = Emulator::new(P4, Sku::default());
+    set_cccr(&mut p4, 0, &[("enable", 1)]);
+    let mut r2 = Emulator::new(IVT, Sku::default());
+    set_ctl(&mut r2, 0, &[("en", 1)]);
+    p4.advance(10);
+    r2.advance(10);
+    assert_eq!(count(&mut p4, 0), 0, "P4 without its unit");
+    assert_eq!(ctr(&mut r2, 0), 0, "R2PCIe without its unit");
 }
 
 #[test]
@@ -328,6 +337,18 @@ fn p4_cascade_single_event_over_two_counters() {
     }
 }
 
+/// Counter `target` set to cascade from `src`, `src` enabled one event
+/// before its overflow, both counting one event a tick, after ten ticks.
+fn cascade_after_ten_ticks(target: u64, src: u64) -> Emulator {
+    let (t, s) = (target as usize, src as usize);
+    let mut emu = p4_emu(CpuEvents::new().rate(t, 1).rate(s, 1));
+    preset(&mut emu, s, 1);
+    set_cccr(&mut emu, t, &[("cascade", 1)]);
+    set_cccr(&mut emu, s, &[("enable", 1)]);
+    emu.advance(10);
+    emu
+}
+
 #[test]
 fn p4_illegal_cascade_pairs_do_not_start() {
     // (target, overflowing counter): not in the table.
@@ -341,14 +362,13 @@ fn p4_illegal_cascade_pairs_do_not_start() {
         (12, 13),
     ] {
         assert_ne!(source_of(target), Some(src), "{target} from {src}");
-        let (t, s) = (target as usize, src as usize);
-        let mut emu = p4_emu(CpuEvents::new().rate(t, 1).rate(s, 1));
-        preset(&mut emu, s, 1);
-        set_cccr(&mut emu, t, &[("cascade", 1)]);
-        set_cccr(&mut emu, s, &[("enable", 1)]);
-        emu.advance(10);
-        assert_eq!(cccr(&mut emu, s, "ovf"), 1);
-        assert_eq!(count(&mut emu, t), 0, "{target} must not start from {src}");
+        let mut emu = cascade_after_ten_ticks(target, src);
+        assert_eq!(cccr(&mut emu, src as usize, "ovf"), 1);
+        assert_eq!(
+            count(&mut emu, target as usize),
+            0,
+            "{target} must not start from {src}"
+        );
     }
     // The legal ones do.
     for (target, src) in [
@@ -361,13 +381,8 @@ fn p4_illegal_cascade_pairs_do_not_start() {
         (9, 11),
     ] {
         assert_eq!(source_of(target), Some(src));
-        let (t, s) = (target as usize, src as usize);
-        let mut emu = p4_emu(CpuEvents::new().rate(t, 1).rate(s, 1));
-        preset(&mut emu, s, 1);
-        set_cccr(&mut emu, t, &[("cascade", 1)]);
-        set_cccr(&mut emu, s, &[("enable", 1)]);
-        emu.advance(10);
-        assert_eq!(count(&mut emu, t), 9, "{target} from {src}");
+        let mut emu = cascade_after_ten_ticks(target, src);
+        assert_eq!(count(&mut emu, target as usize), 9, "{target} from {src}");
     }
 }
 
@@ -563,11 +578,6 @@ fn r2_plain_counting() {
     set_ctl(&mut emu, 2, &[("en", 1)]);
     emu.advance(4);
     assert_eq!(ctr(&mut emu, 2), 0x1_0000_0004);
-    // The model is opt-in.
-    let mut plain = Emulator::new(IVT, Sku::default());
-    set_ctl(&mut plain, 0, &[("en", 1)]);
-    plain.advance(10);
-    assert_eq!(ctr(&mut plain, 0), 0);
 }
 
 #[test]

@@ -1333,15 +1333,6 @@ fn same_script_same_result() {
 
 #[test]
 fn random_oa_programming_never_panics() {
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-    }
     for (i, p) in [&hsw::PROJECT, &bdw::PROJECT, &tgl::PROJECT]
         .into_iter()
         .enumerate()

@@ -288,6 +288,16 @@ static TINY: ProjectInfo = ProjectInfo {
     commands: &[],
 };
 
+/// TGL with a replicated register in every group (see
+/// `support::tgl_replicated`) on `sku`, every domain awake: the project, its
+/// DSS register, the steering selector's address and the emulator.
+fn steering_rig(sku: Sku) -> (&'static ProjectInfo, &'static RegisterInfo, u64, Emulator) {
+    let p = tgl_replicated();
+    let mut emu = emulator(p, sku);
+    wake_all(&mut emu);
+    (p, repl(p, "dss"), addr(p, "MCR_SELECTOR"), emu)
+}
+
 /// The first replicated register of `group` whose fields are all RW
 /// (value storage without side effects).
 fn repl(p: &ProjectInfo, group: &str) -> &'static RegisterInfo {
@@ -885,10 +895,7 @@ fn poked_request_schedules_the_ack() {
 
 #[test]
 fn multicast_write_reaches_every_enabled_instance() {
-    let p = tgl_replicated();
-    let r = repl(p, "dss");
-    let mut emu = emulator(p, Sku::default().fuse_dss(2));
-    wake_all(&mut emu);
+    let (_, r, _, mut emu) = steering_rig(Sku::default().fuse_dss(2));
     emu.write32(r.address, 0x1234);
     let e = last(&emu);
     assert_eq!((e.outcome, e.instance), (Outcome::Ok, None));
@@ -901,11 +908,7 @@ fn multicast_write_reaches_every_enabled_instance() {
 
 #[test]
 fn fused_off_instance_reads_zero_and_drops_writes() {
-    let p = tgl_replicated();
-    let r = repl(p, "dss");
-    let sel = addr(p, "MCR_SELECTOR");
-    let mut emu = emulator(p, Sku::default().fuse_dss(2));
-    wake_all(&mut emu);
+    let (p, r, sel, mut emu) = steering_rig(Sku::default().fuse_dss(2));
     emu.poke_instance(r.address, 2, 0x55);
     for multicast in [true, false] {
         emu.write32(sel, mcr(multicast, 0, 2));
@@ -939,11 +942,7 @@ fn fused_off_instance_reads_zero_and_drops_writes() {
 
 #[test]
 fn unicast_write_hits_one_instance() {
-    let p = tgl_replicated();
-    let r = repl(p, "dss");
-    let sel = addr(p, "MCR_SELECTOR");
-    let mut emu = emulator(p, Sku::default());
-    wake_all(&mut emu);
+    let (_, r, sel, mut emu) = steering_rig(Sku::default());
     emu.write32(sel, mcr(false, 0, 4));
     emu.write32(r.address, 0xABCD);
     assert_eq!(
@@ -959,11 +958,7 @@ fn unicast_write_hits_one_instance() {
 
 #[test]
 fn reads_follow_slice_and_subslice_even_when_multicast() {
-    let p = tgl_replicated();
-    let r = repl(p, "dss");
-    let sel = addr(p, "MCR_SELECTOR");
-    let mut emu = emulator(p, Sku::default());
-    wake_all(&mut emu);
+    let (_, r, sel, mut emu) = steering_rig(Sku::default());
     for i in 0..6 {
         assert!(emu.poke_instance(r.address, i, 0x100 + u64::from(i)));
     }
@@ -981,16 +976,11 @@ fn reads_follow_slice_and_subslice_even_when_multicast() {
 
 #[test]
 fn l3bank_and_sqidi_presence() {
-    let p = tgl_replicated();
-    let l3 = repl(p, "l3bank");
-    let sq = repl(p, "sqidi");
-    let sel = addr(p, "MCR_SELECTOR");
-    let sku = Sku {
+    let (p, _, sel, mut emu) = steering_rig(Sku {
         dss_enable: 0,
         ..Sku::default().fuse_l3bank(5)
-    };
-    let mut emu = emulator(p, sku);
-    wake_all(&mut emu);
+    });
+    let (l3, sq) = (repl(p, "l3bank"), repl(p, "sqidi"));
     emu.write32(l3.address, 7);
     emu.write32(sq.address, 9);
     for i in 0..8 {
@@ -1008,11 +998,8 @@ fn l3bank_and_sqidi_presence() {
 
 #[test]
 fn non_replicated_registers_ignore_steering() {
-    let p = tgl_replicated();
+    let (p, _, sel, mut emu) = steering_rig(Sku::default().fuse_dss(2));
     let ctl = addr(p, "OAG_OACONTROL");
-    let sel = addr(p, "MCR_SELECTOR");
-    let mut emu = emulator(p, Sku::default().fuse_dss(2));
-    wake_all(&mut emu);
     for v in [mcr(false, 0, 2), mcr(true, 1, 7), mcr(false, 0, 0)] {
         emu.write32(sel, v);
         emu.write32(ctl, v >> 24 & 0x1d);

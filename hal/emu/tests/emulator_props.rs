@@ -155,7 +155,7 @@ use perfregs_emu::{
     OaWarningKind, Outcome, P4Unit, ReportOutcome, Sku, SlotKind, UncoreConfig, UncoreEvents,
     UncoreUnit, Warning, WarningKind, Workload, MAX_WARNINGS,
 };
-use support::tgl_replicated;
+use support::{tgl_replicated, Rng};
 
 /// Operations per run in CI (per project/SKU).
 const CI_OPS: usize = 12_000;
@@ -188,23 +188,8 @@ fn seed_from_env() -> u64 {
         .unwrap_or(0)
 }
 
-struct Rng(u64);
-
+/// The generators of this file, on the shared xorshift stream.
 impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next() % n
-        }
-    }
     fn pick<T: Copy>(&mut self, v: &[T]) -> Option<T> {
         v.get(self.below(v.len() as u64) as usize).copied()
     }
@@ -1434,6 +1419,17 @@ const WARNING_KINDS: [&str; 12] = [
     "OA dropped",
 ];
 
+/// The kinds with a non-zero count, as `kind count, ...`.
+fn warning_list(counts: &[u64; 12]) -> String {
+    let w: Vec<String> = WARNING_KINDS
+        .iter()
+        .zip(counts)
+        .filter(|(_, n)| **n > 0)
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect();
+    w.join(", ")
+}
+
 fn warning_kind(w: &Warning) -> usize {
     match w.kind {
         WarningKind::Asleep { .. } => 0,
@@ -2654,13 +2650,7 @@ fn long_run_every_unit_on() {
             s.mi_rpc_other,
             s.mi_rpc_errors,
         );
-        let w: Vec<String> = WARNING_KINDS
-            .iter()
-            .zip(s.warnings)
-            .filter(|(_, n)| *n > 0)
-            .map(|(k, n)| format!("{k} {n}"))
-            .collect();
-        println!("{:<40} warnings: {}", "", w.join(", "));
+        println!("{:<40} warnings: {}", "", warning_list(&s.warnings));
         for (t, n) in totals.warnings.iter_mut().zip(s.warnings) {
             *t += n;
         }
@@ -2678,12 +2668,6 @@ fn long_run_every_unit_on() {
             *t += n;
         }
     }
-    let w: Vec<String> = WARNING_KINDS
-        .iter()
-        .zip(totals.warnings)
-        .filter(|(_, n)| *n > 0)
-        .map(|(k, n)| format!("{k} {n}"))
-        .collect();
     println!(
         "totals: OA timer reports {}, MI reports {}, NOA mux writes {}, TestOa spans {} (B3..B7 {:?}), MI_RPC dwords written {} errors {}; warnings: {}",
         totals.timer_reports,
@@ -2693,7 +2677,7 @@ fn long_run_every_unit_on() {
         &totals.test_signal_counts[3..],
         totals.mi_rpc_written,
         totals.mi_rpc_errors,
-        w.join(", ")
+        warning_list(&totals.warnings)
     );
     let secs = all.elapsed().as_secs_f64();
     println!(

@@ -87,32 +87,24 @@ fn gen7_dwords_from_the_generated_struct() {
 
 #[test]
 fn gen8_dwords_carry_the_upper_address() {
-    for (p, dw) in [
-        (
-            &bdw::PROJECT,
-            bdw::commands::MiReportPerfCount {
-                memory_address: 0x10_0040 >> 6,
-                use_global_gtt: true,
-                memory_address_high: 0,
-                report_id: 42,
-                core_mode_enable: false,
-            }
-            .encode()
-            .expect("fits"),
-        ),
-        (
-            &tgl::PROJECT,
-            tgl::commands::MiReportPerfCount {
-                memory_address: 0x10_0040 >> 6,
-                use_global_gtt: true,
-                memory_address_high: 0,
-                report_id: 42,
-                core_mode_enable: false,
-            }
-            .encode()
-            .expect("fits"),
-        ),
-    ] {
+    // The same command through each project's own generated struct.
+    macro_rules! gen8 {
+        ($project:ident) => {
+            (
+                &$project::PROJECT,
+                $project::commands::MiReportPerfCount {
+                    memory_address: 0x10_0040 >> 6,
+                    use_global_gtt: true,
+                    memory_address_high: 0,
+                    report_id: 42,
+                    core_mode_enable: false,
+                }
+                .encode()
+                .expect("fits"),
+            )
+        };
+    }
+    for (p, dw) in [gen8!(bdw), gen8!(tgl)] {
         // Linux i915 on Gen8+: MI_REPORT_PERF_COUNT | 2, addr | GGTT, 0, id.
         assert_eq!(dw, [0x1400_0002, 0x10_0041, 0, 42], "{}", p.name);
         same_report(p, &dw, 0x10_0040, 42);

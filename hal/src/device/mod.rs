@@ -397,8 +397,7 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
         R: Readable + Unicast + OnProject<P>,
         B: Bus<R::Space>,
     {
-        self.check(awake);
-        accessors::read_counter(self, reg)
+        self.io().read_counter(reg, awake)
     }
 
     /// Write a register from its reset value (see [`Io::write`]).

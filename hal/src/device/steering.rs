@@ -6,6 +6,7 @@ use super::accessors::{self, Port};
 use super::{Device, STEERING_SLOT};
 use crate::brand::{Identity, Unbranded};
 use crate::bus::{Bus, Mmio};
+use crate::meta::low_bits;
 use crate::power::Awake;
 use crate::register::{
     OnProject, ReadOf, Readable, Replicated, ReplicationGroup, Steered, Writable, WriteOf,
@@ -21,21 +22,12 @@ fn select_multicast<P: Steered, B: Bus<Mmio>>(bus: &mut B) {
 pub(super) fn present_instances<P: Steered, B: Bus<Mmio>>(bus: &mut B) -> [u64; 8] {
     let mut present = [0u64; 8];
     for (i, (instances, fuse)) in P::GROUPS.iter().enumerate().take(8) {
-        let all = if *instances >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << instances) - 1
-        };
+        let all = low_bits(*instances);
         present[i] = match fuse {
             None => all,
             Some(f) => {
                 let raw = u64::from(bus.read32(f.address));
-                let bits = (raw >> f.lsb)
-                    & if f.width >= 64 {
-                        u64::MAX
-                    } else {
-                        (1u64 << f.width) - 1
-                    };
+                let bits = (raw >> f.lsb) & low_bits(f.width);
                 (if f.set_means_present { bits } else { !bits }) & all
             }
         };

@@ -4,6 +4,29 @@
 use hal::meta::{FieldInfo, ProjectInfo, RegisterInfo};
 use perfregs_emu::Emulator;
 
+/// A small deterministic generator (xorshift64*): seeded sequences of
+/// operations that are the same on every run.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next value.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            self.next() % n
+        }
+    }
+}
+
 /// Register `name` of `p` (panics with the name when missing).
 pub fn reg(p: &ProjectInfo, name: &str) -> &'static RegisterInfo {
     p.register(name)
