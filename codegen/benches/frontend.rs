@@ -19,8 +19,14 @@
 //! depend on the shape of the generated API. Each size takes 20 samples (one
 //! 10,000-register iteration takes seconds); `--sample-count N` overrides it.
 
+// The xorshift64* of the mutation tests, so the description is the same on
+// every run.
+#[path = "../tests/support/harness.rs"]
+mod harness;
+
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
+use harness::Rng;
 use perfregs_codegen::{compile_user_sources, emit, generate, EmitOptions, Ir};
 use std::fmt::Write as _;
 
@@ -36,21 +42,6 @@ const ENUMS: usize = 10;
 /// steering table (which ends at 0x23FFFF), so the registers are plain.
 const BASE: u64 = 0x30_0000;
 
-/// A small deterministic PRNG (xorshift64*), so the description is the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// One field of a layout: (name, lsb, msb, access, enum index).
 type Field = (String, u32, u32, &'static str, Option<usize>);
 
@@ -60,7 +51,7 @@ fn synthetic_yaml(registers: usize) -> String {
     const ACCESS: [&str; 4] = ["RW", "RO", "RW1C", "WO"];
     const WIDTHS: [u32; 7] = [1, 2, 3, 4, 5, 6, 8];
     let enum_width = |e: usize| 2 + (e % 2) as u32;
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::from_state(0x9E37_79B9_7F4A_7C15);
 
     let mut layouts: Vec<Vec<Field>> = Vec::with_capacity(LAYOUTS);
     while layouts.len() < LAYOUTS {

@@ -410,12 +410,7 @@ fn sections_at_the_top_of_the_address_space() {
 #[test]
 fn mutated_descriptions_never_panic() {
     let report = mutate::run(0x9E37_79B9_7F4A_7C15, 0, 1000, 1, None);
-    assert_eq!(report.failed(), 0, "{}", report.summary());
-    assert!(
-        report.clean > 0 && report.rejected > 0,
-        "{}",
-        report.summary()
-    );
+    harness::assert_short_run(&report);
 }
 
 /// The role fields are declared, not guessed: a request register without
