@@ -99,51 +99,48 @@ const RUST_KEYWORDS: &[&str] = &[
 /// Names have the case the generated code needs; `{n}` only and always in array names.
 fn names(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
     for b in blocks {
-        let s = &b.source;
-        if !is_snake(&b.block) {
-            d.push(s.diag(
-                Code::BadName,
-                "block",
-                &b.block,
-                "block name must be snake_case".into(),
-            ));
-        }
-        for r in &b.registers {
-            if !is_upper_snake(&r.name) {
-                d.push(s.diag(
-                    Code::BadName,
-                    &format!("{}/name", r.path),
-                    &r.name,
-                    "register name must be UPPER_SNAKE_CASE (digits and `{n}` allowed)".into(),
-                ));
+        // A `BadName` at `path` about `item` unless `ok`.
+        let mut check = |ok: bool, path: &str, item: &str, rule: &str| {
+            if !ok {
+                d.push(b.source.diag(Code::BadName, path, item, rule.into()));
             }
+        };
+        check(
+            is_snake(&b.block),
+            "block",
+            &b.block,
+            "block name must be snake_case",
+        );
+        for r in &b.registers {
+            check(
+                is_upper_snake(&r.name),
+                &format!("{}/name", r.path),
+                &r.name,
+                "register name must be UPPER_SNAKE_CASE (digits and `{n}` allowed)",
+            );
             for f in &r.fields {
-                if !is_snake(&f.name) {
-                    d.push(s.diag(Code::BadName, &format!("{}/name", f.path), &format!("{}.{}", r.name, f.name), "field name must be snake_case and not a Rust keyword or a HAL method name (bits, raw, get, set, clear)".into()));
-                }
+                check(
+                    is_snake(&f.name),
+                    &format!("{}/name", f.path),
+                    &format!("{}.{}", r.name, f.name),
+                    "field name must be snake_case and not a Rust keyword or a HAL method name (bits, raw, get, set, clear)",
+                );
             }
         }
         for e in &b.enums {
-            if !is_camel(&e.name) {
-                d.push(s.diag(
-                    Code::BadName,
-                    &format!("{}/name", e.path),
-                    &e.name,
-                    "enum name must be UpperCamelCase".into(),
-                ));
-            }
+            check(
+                is_camel(&e.name),
+                &format!("{}/name", e.path),
+                &e.name,
+                "enum name must be UpperCamelCase",
+            );
             for (i, v) in e.values.iter().enumerate() {
-                if !is_snake(&v.name) {
-                    d.push(
-                        s.diag(
-                            Code::BadName,
-                            &format!("{}/values/{i}/name", e.path)
-                                .replace("/values/values/", "/values/"),
-                            &format!("{}::{}", e.name, v.name),
-                            "enum value name must be snake_case, starting with a letter".into(),
-                        ),
-                    );
-                }
+                check(
+                    is_snake(&v.name),
+                    &format!("{}/values/{i}/name", e.path).replace("/values/values/", "/values/"),
+                    &format!("{}::{}", e.name, v.name),
+                    "enum value name must be snake_case, starting with a letter",
+                );
             }
         }
     }
