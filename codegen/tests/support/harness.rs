@@ -98,6 +98,14 @@ pub fn any_pos(rng: &mut Rng, s: &str) -> usize {
     floor_boundary(s, rng.below(s.len() + 1))
 }
 
+/// Insert one of `inserts` at a random char boundary; what was done.
+pub fn insert_any(rng: &mut Rng, text: &mut String, inserts: &[&str]) -> String {
+    let at = any_pos(rng, text);
+    let s = rng.pick(inserts);
+    text.insert_str(at, s);
+    format!("insert {s:?} at byte {at}")
+}
+
 /// Byte spans of the lines, each with its `\n`.
 pub fn line_spans(s: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();

@@ -24,7 +24,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
-use crate::harness::{any_pos, catch, floor_boundary, line_spans, Done, Rng, WIDE_INTEGERS};
+use crate::harness::{
+    any_pos, catch, floor_boundary, insert_any, line_spans, Done, Rng, WIDE_INTEGERS,
+};
 pub use crate::harness::{Failure, Outcome, Report};
 
 /// Name under which the standard catalogue is given (as `perfregs check` does).
@@ -563,12 +565,7 @@ fn mutate_once(rng: &mut Rng, corpus: &Corpus, text: &mut String) -> String {
             text.replace_range(at..end, "");
             format!("delete {gone:?} at byte {at}")
         }
-        "insert" => {
-            let at = any_pos(rng, text);
-            let s = rng.pick(INSERTS);
-            text.insert_str(at, s);
-            format!("insert {s:?} at byte {at}")
-        }
+        "insert" => insert_any(rng, text, INSERTS),
         "dup-line" | "delete-line" | "indent" if lines.is_empty() => format!("{name}: no lines"),
         "dup-line" => {
             let (a, e) = lines[rng.below(lines.len())];
