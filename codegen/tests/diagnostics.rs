@@ -200,6 +200,31 @@ fn per_project_maps_cover_exactly() {
     );
 }
 
+/// Block, enum and enum value names are checked too, each located at its name.
+#[test]
+fn block_and_enum_names() {
+    let text = "block: Fw\nspace: mmio\nsource: test\nenums:\n  - name: speed\n    values: [ { name: Slow, value: 0 } ]\nregisters:\n  - name: CTL\n    projects: hsw\n    address: 0x100\n    fields:\n      - { name: go, bits: 0, access: RW }\n";
+    let got = diagnose_text(text);
+    for (want, rule) in [
+        ("PR121 t.yaml:1:8 Fw", "block name must be snake_case"),
+        (
+            "PR121 t.yaml:5:11 speed",
+            "enum name must be UpperCamelCase",
+        ),
+        (
+            "PR121 t.yaml:6:23 speed::Slow",
+            "enum value name must be snake_case",
+        ),
+    ] {
+        assert!(got.iter().any(|g| g == want), "{want} not in {got:?}");
+        let err = errors(&[("t.yaml".to_string(), text.to_string())]);
+        assert!(
+            err.iter().any(|e| e.message.starts_with(rule)),
+            "{rule}: {err:?}"
+        );
+    }
+}
+
 #[test]
 fn masked_layout_and_names() {
     expect(
