@@ -322,9 +322,6 @@ const VALUES: &[&str] = &[
     "\u{FEFF}",
 ];
 
-/// Every replacement for a number.
-const NUMBER_POOL: &[&[&str]] = &[NUMBERS, EDGE_INDICES, WIDE_INTEGERS];
-
 /// Tokens an equation may hold (and some it may not), besides those of
 /// [`TOKEN_POOL`]'s other parts.
 const TOKENS: &[&str] = &[
@@ -402,6 +399,9 @@ const OPS: &[&str] = &[
     "FMAX",
     "&amp;&amp;",
 ];
+
+/// Every replacement for a number.
+const NUMBER_POOL: &[&[&str]] = &[NUMBERS, EDGE_INDICES, WIDE_INTEGERS];
 
 /// Every token an equation mutation inserts.
 const TOKEN_POOL: &[&[&str]] = &[TOKENS, EDGE_INDICES, OPS];
