@@ -954,21 +954,26 @@ fn bdw_test_oa_buffer() -> Vec<u8> {
     emu.gpu_mem().read(BASE, used)
 }
 
+/// `oa-decode PROJECT FORMAT FILE --metric-set SET EXTRA..`, which must
+/// succeed: its output.
+fn decode_with_set(project: &str, format: &str, file: &str, set: &str, extra: &[&str]) -> String {
+    let args = [
+        &["oa-decode", project, format, file, "--metric-set", set][..],
+        extra,
+    ]
+    .concat();
+    let (code, out, err) = perfregs(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    out
+}
+
 #[test]
 fn oa_decode_computes_the_metric_set() {
     let buf = bdw_test_oa_buffer();
     assert_eq!(buf.len(), 5 * 256);
     let path = temp_file("oa-decode-test-oa", &buf);
     let file = path.to_string_lossy().into_owned();
-    let (code, out, err) = perfregs(&[
-        "oa-decode",
-        "bdw",
-        "A32U40_A4U32_B8_C8",
-        &file,
-        "--metric-set",
-        "TestOa",
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = decode_with_set("bdw", "A32U40_A4U32_B8_C8", &file, "TestOa", &[]);
     assert!(
         out.contains("metric set TestOa (MDAPI testing set) from metricsets/oa-bdw.xml"),
         "{out}"
@@ -989,17 +994,13 @@ fn oa_decode_computes_the_metric_set() {
         );
     }
     // The same buffer, with the set from a file given.
-    let (code, out2, _) = perfregs(&[
-        "oa-decode",
+    let out2 = decode_with_set(
         "bdw",
         "A32U40_A4U32_B8_C8",
         &file,
-        "--metric-set",
         "testoa",
-        "--metric-file",
-        "regdefs/metricsets/oa-bdw.xml",
-    ]);
-    assert_eq!(code, 0);
+        &["--metric-file", "regdefs/metricsets/oa-bdw.xml"],
+    );
     assert_eq!(counter_table(&out2), t);
     // Bad metric-set arguments.
     let decode = |extra: &[&str]| {
@@ -1034,15 +1035,7 @@ fn oa_decode_computes_the_metric_set() {
 fn oa_decode_metric_set_on_hsw_uses_c2_as_the_clock() {
     let path = temp_file("oa-decode-hsw-rb", &hsw_a45_buffer());
     let file = path.to_string_lossy().into_owned();
-    let (code, out, err) = perfregs(&[
-        "oa-decode",
-        "hsw",
-        "A45_B8_C8",
-        &file,
-        "--metric-set",
-        "RenderBasic",
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = decode_with_set("hsw", "A45_B8_C8", &file, "RenderBasic", &[]);
     let t = counter_table(&out);
     assert_eq!(ints(&t, "GpuCoreClocks"), [400, 800]);
     assert_eq!(
@@ -1072,17 +1065,13 @@ fn metrics_run_dump_round_trips_through_oa_decode() {
     ]);
     assert_eq!(code, 0, "{run}{err}");
     assert!(run.contains(&format!("written to {file}")), "{run}");
-    let (code, dec, err) = perfregs(&[
-        "oa-decode",
+    let dec = decode_with_set(
         "hsw",
         "A45_B8_C8",
         &file,
-        "--metric-set",
         "RenderBasic",
-        "--tail",
-        "0x400",
-    ]);
-    assert_eq!(code, 0, "{dec}{err}");
+        &["--tail", "0x400"],
+    );
     assert_eq!(counter_table(&dec), counter_table(&run));
     let _ = std::fs::remove_file(path);
 }
@@ -1094,15 +1083,7 @@ fn oa_decode_metric_set_marks_unavailable_counters() {
     // Four all-zero A13 reports (64 bytes each: no B or C counters).
     let path = temp_file("oa-decode-a13", &[0u8; 256]);
     let file = path.to_string_lossy().into_owned();
-    let (code, out, err) = perfregs(&[
-        "oa-decode",
-        "hsw",
-        "A13",
-        &file,
-        "--metric-set",
-        "RenderBasic",
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = decode_with_set("hsw", "A13", &file, "RenderBasic", &[]);
     let t = counter_table(&out);
     assert_eq!(t["GpuCoreClocks"].1, ["-", "-", "-"], "{out}");
     assert_eq!(ints(&t, "GpuTime"), [0, 0, 0]);

@@ -19,8 +19,14 @@
 //! depend on the shape of the generated API. Each size takes 20 samples (one
 //! 10,000-register iteration takes seconds); `--sample-count N` overrides it.
 
+// The xorshift64* of the mutation tests, so the description is the same on
+// every run.
+#[path = "../tests/support/harness.rs"]
+mod harness;
+
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
+use harness::Rng;
 use perfregs_codegen::{compile_user_sources, emit, generate, EmitOptions, Ir};
 use std::fmt::Write as _;
 
@@ -51,7 +57,7 @@ fn synthetic_yaml(registers: usize) -> String {
     const ACCESS: [&str; 4] = ["RW", "RO", "RW1C", "WO"];
     const WIDTHS: [u32; 7] = [1, 2, 3, 4, 5, 6, 8];
     let enum_width = |e: usize| 2 + (e % 2) as u32;
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::from_state(0x9E37_79B9_7F4A_7C15);
 
     let mut layouts: Vec<Vec<Field>> = Vec::with_capacity(LAYOUTS);
     while layouts.len() < LAYOUTS {

@@ -41,7 +41,7 @@
 
 use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
 use crate::emit::hex;
-use crate::ir::{Element, Ir};
+use crate::ir::{emitted_on, Element, Ir};
 use crate::locate::PosIndex;
 use crate::model::Cell;
 use proc_macro2::{Ident, TokenStream};
@@ -373,7 +373,7 @@ fn bind(ir: &Ir, p: usize, v: &Value) -> Result<Bound, String> {
     };
     let text = text.trim();
     if let Some(name) = text.strip_prefix("group ") {
-        let groups = ir.groups.iter().filter(|g| g.project == p && !g.external);
+        let groups = emitted_on(&ir.groups, p);
         return groups
             .enumerate()
             .find(|(_, g)| g.name == name.trim())
@@ -385,7 +385,7 @@ fn bind(ir: &Ir, p: usize, v: &Value) -> Result<Bound, String> {
             Some((n, f)) => (n, Some(f)),
             None => (rest.trim(), None),
         };
-        let mut cmds = ir.commands.iter().filter(|c| c.project == p && !c.external);
+        let mut cmds = emitted_on(&ir.commands, p);
         let (ci, cmd) = cmds
             .by_ref()
             .enumerate()
@@ -404,7 +404,7 @@ fn bind(ir: &Ir, p: usize, v: &Value) -> Result<Bound, String> {
     if let Some(names) = text.strip_prefix("domains ") {
         let mut out = Vec::new();
         for name in names.split_whitespace() {
-            let mut domains = ir.domains.iter().filter(|d| d.project == p && !d.external);
+            let mut domains = emitted_on(&ir.domains, p);
             match domains.position(|d| d.name == name) {
                 Some(i) => out.push(i),
                 None => return Err(format!("no power domain `{name}`")),
@@ -762,16 +762,13 @@ fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
         let module = format_ident!("{}", p.name);
         let stat = format_ident!("{}", p.name.to_uppercase());
         let feature = &p.name;
-        let domains: Vec<_> = ir
-            .domains
-            .iter()
-            .filter(|d| d.project == pi && !d.external)
-            .collect();
-        let wake = domains.iter().enumerate().filter_map(|(i, d)| {
-            let w = d.wake?;
-            let (req, ack, bit) = (hex(w.request), hex(w.ack), w.bit);
-            Some(quote!(WakeRef { domain: #i, request: #req, ack: #ack, bit: #bit }))
-        });
+        let wake = emitted_on(&ir.domains, pi)
+            .enumerate()
+            .filter_map(|(i, d)| {
+                let w = d.wake?;
+                let (req, ack, bit) = (hex(w.request), hex(w.ack), w.bit);
+                Some(quote!(WakeRef { domain: #i, request: #req, ack: #ack, bit: #bit }))
+            });
         let steering = match ir.steering.iter().find(|s| s.project == pi) {
             Some(s) => {
                 let (a, m) = (hex(s.address), hex(s.multicast_mask));
@@ -781,24 +778,15 @@ fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
             }
             None => quote!(None),
         };
-        let groups: Vec<_> = ir
-            .groups
-            .iter()
-            .filter(|g| g.project == pi && !g.external)
-            .collect();
-        let fuses = groups.iter().enumerate().filter_map(|(i, g)| {
+        let fuses = emitted_on(&ir.groups, pi).enumerate().filter_map(|(i, g)| {
             let f = g.fuse.as_ref()?;
             let (a, l, w, s) = (hex(f.address), f.lsb, f.width, f.set_means_present);
             Some(quote!(FuseRef { group: #i, address: #a, lsb: #l, width: #w, set_means_present: #s }))
         });
-        let slots = ir
-            .formats
-            .iter()
-            .filter(|f| f.project == pi && !f.external)
-            .map(|f| {
-                let kinds = f.counters.iter().map(|c| slot_kind(&c.name));
-                quote!(&[#(#kinds),*])
-            });
+        let slots = emitted_on(&ir.formats, pi).map(|f| {
+            let kinds = f.counters.iter().map(|c| slot_kind(&c.name));
+            quote!(&[#(#kinds),*])
+        });
         let unit_values = units.iter().map(|u| {
             let name = format_ident!("{}", u.name);
             if !u.present[pi] {

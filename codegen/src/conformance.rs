@@ -908,23 +908,24 @@ mod tests {
         crate::compile_path(Path::new(perfregs_regdefs::dir())).expect("shipped descriptions")
     }
 
-    fn field(name: &str, lsb: u32, width: u32, access: Access) -> FieldIr {
-        FieldIr {
-            name: name.into(),
-            lsb,
-            width,
-            access,
-            description: String::new(),
-            note: String::new(),
-            enum_index: None,
-        }
-    }
-
-    fn layout(masked: bool, width: u32, fields: Vec<FieldIr>) -> LayoutIr {
+    /// A 32-bit layout of `(name, lsb, width, access)` fields.
+    fn layout(masked: bool, fields: &[(&str, u32, u32, Access)]) -> LayoutIr {
+        let fields = fields
+            .iter()
+            .map(|&(name, lsb, width, access)| FieldIr {
+                name: name.into(),
+                lsb,
+                width,
+                access,
+                description: String::new(),
+                note: String::new(),
+                enum_index: None,
+            })
+            .collect();
         LayoutIr {
             name: "x".into(),
             title: "X".into(),
-            width,
+            width: 32,
             masked,
             fields,
         }
@@ -934,15 +935,14 @@ mod tests {
     fn rules_per_access_type() {
         let l = layout(
             false,
-            32,
-            vec![
-                field("rw", 0, 2, Access::Rw),
-                field("ro", 2, 2, Access::Ro),
-                field("wo", 4, 2, Access::Wo),
-                field("w1c", 6, 2, Access::Rw1c),
-                field("w1s", 8, 2, Access::Rw1s),
-                field("rc", 10, 2, Access::Rc),
-                field("mbz", 12, 2, Access::Mbz),
+            &[
+                ("rw", 0, 2, Access::Rw),
+                ("ro", 2, 2, Access::Ro),
+                ("wo", 4, 2, Access::Wo),
+                ("w1c", 6, 2, Access::Rw1c),
+                ("w1s", 8, 2, Access::Rw1s),
+                ("rc", 10, 2, Access::Rc),
+                ("mbz", 12, 2, Access::Mbz),
             ],
         );
         let m = Model::new(&l, 0);
@@ -965,7 +965,7 @@ mod tests {
 
     #[test]
     fn masked_writes_need_enables() {
-        let l = layout(true, 32, vec![field("a", 0, 4, Access::Rw)]);
+        let l = layout(true, &[("a", 0, 4, Access::Rw)]);
         let m = Model::new(&l, 0);
         assert_eq!(m.write(0x5, 0x000A), 0x5, "no enable, no change");
         assert_eq!(m.write(0x5, 0x0003_000A), 0x6, "bits 1:0 enabled");
@@ -985,11 +985,7 @@ mod tests {
     fn write_starts_from_reset_without_side_effect_bits() {
         let l = layout(
             false,
-            32,
-            vec![
-                field("rw", 0, 4, Access::Rw),
-                field("w1c", 4, 4, Access::Rw1c),
-            ],
+            &[("rw", 0, 4, Access::Rw), ("w1c", 4, 4, Access::Rw1c)],
         );
         let m = Model::new(&l, 0xFF);
         assert_eq!(m.word(Kind::Plain, Op::Write, None), Some(0x0F));

@@ -355,6 +355,43 @@ pub struct EnumIr {
     pub external: bool,
 }
 
+/// An item of one project that may be built in (see [`DomainIr::external`]).
+pub trait ProjectItem {
+    /// Catalogue index of its project.
+    fn project(&self) -> usize;
+    /// Built in: not emitted.
+    fn external(&self) -> bool;
+}
+
+macro_rules! project_items {
+    ($($t:ty),*) => {$(
+        impl ProjectItem for $t {
+            fn project(&self) -> usize {
+                self.project
+            }
+            fn external(&self) -> bool {
+                self.external
+            }
+        }
+    )*};
+}
+project_items!(
+    CommandIr,
+    OpaqueRangeIr,
+    DomainIr,
+    GroupIr,
+    MapRowIr,
+    FormatIr
+);
+
+/// The items of `items` on project `p` that are emitted (not built in), in
+/// order: the position among them is the index generated code uses.
+pub fn emitted_on<T: ProjectItem>(items: &[T], p: usize) -> impl Iterator<Item = &T> {
+    items
+        .iter()
+        .filter(move |x| x.project() == p && !x.external())
+}
+
 /// One named encoding of an enum.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EnumValueIr {

@@ -3,6 +3,7 @@
 //! shipped `regdefs/` (every project; skipped only when the descriptions do
 //! not compile, e.g. while someone is editing them).
 
+use perfregs_codegen::diag::Diagnostics;
 use perfregs_codegen::export::{export, Format};
 use perfregs_codegen::Ir;
 use std::path::{Path, PathBuf};
@@ -18,15 +19,8 @@ fn folder_ir(name: &str) -> Ir {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(name);
-    perfregs_codegen::compile_path(&dir).unwrap_or_else(|d| {
-        panic!(
-            "fixture does not compile:\n{}",
-            d.iter()
-                .map(|e| e.to_string())
-                .collect::<Vec<_>>()
-                .join("\n")
-        )
-    })
+    perfregs_codegen::compile_path(&dir)
+        .unwrap_or_else(|d| panic!("fixture does not compile:\n{}", Diagnostics(d)))
 }
 
 fn project(ir: &Ir, name: &str) -> usize {

@@ -2,6 +2,7 @@
 //! shipped IGT files validate clean on their projects, and damaged copies
 //! fail with the code at the XML line of the damage.
 
+use perfregs_codegen::diag::Diagnostics;
 use perfregs_codegen::metrics::{load, Loaded};
 use perfregs_codegen::Ir;
 use std::sync::OnceLock;
@@ -27,15 +28,8 @@ fn shipped_files_validate_clean_with_counts() {
     // (file, writes, against fields, in opaque ranges, multicast)
     let mut got = Vec::new();
     for (file, project, text) in perfregs_regdefs::METRIC_SETS {
-        let l: Loaded = load(ir(), project, file, text).unwrap_or_else(|d| {
-            panic!(
-                "{file}: {}",
-                d.iter()
-                    .map(|d| d.to_string())
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            )
-        });
+        let l: Loaded = load(ir(), project, file, text)
+            .unwrap_or_else(|d| panic!("{file}: {}", Diagnostics(d)));
         let sum = |f: fn(&perfregs_codegen::metrics::check::SetReport) -> usize| {
             l.reports.iter().map(f).sum::<usize>()
         };

@@ -61,13 +61,7 @@ fn shipped_files_are_clean() {
     for (file, project, text) in perfregs_regdefs::METRIC_SETS {
         let (f, c) = match front(file, project, text) {
             Ok(x) => x,
-            Err(d) => panic!(
-                "{file}: {}",
-                d.iter()
-                    .map(|d| d.to_string())
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            ),
+            Err(d) => panic!("{file}: {}", Diagnostics(d)),
         };
         assert_eq!(f.sets.len(), c.sets.len());
         totals.0 += f.sets.len();

@@ -29,7 +29,10 @@
 #[path = "support/harness.rs"]
 mod harness;
 
-use harness::{any_pos, catch, floor_boundary, line_spans, Done, Failure, Outcome, Report, Rng};
+use harness::{
+    any_pos, catch, floor_boundary, insert_any, line_spans, Done, Failure, Outcome, Report, Rng,
+    WIDE_INTEGERS,
+};
 use perfregs_codegen::diag::Diagnostic;
 use perfregs_codegen::metrics::{self, emit, interp, Loaded};
 use perfregs_codegen::Ir;
@@ -45,20 +48,6 @@ const SEED: u64 = 0x0A11_5E75_F022_0001;
 /// slowest of a 300,000-input run (5.3 MB: 51 sets whose counters each name
 /// up to 75 others) took 5.2 s, load, evaluation and emission together.
 const SLOW: Duration = Duration::from_secs(30);
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    match std::env::var(name) {
-        Ok(v) => {
-            let v = v.trim().replace('_', "");
-            let parsed = match v.strip_prefix("0x") {
-                Some(hex) => u64::from_str_radix(hex, 16),
-                None => v.parse(),
-            };
-            parsed.unwrap_or_else(|e| panic!("{name}={v}: {e}"))
-        }
-        Err(_) => default,
-    }
-}
 
 // ---------------------------------------------------------------- corpus
 
@@ -223,6 +212,10 @@ const INSERTS: &[&str] = &[
     "</x>",
 ];
 
+/// READ indices and shift counts at the edges of the A counter banks (36 A
+/// counters on BDW, 45 on HSW) and of 64 bits: numbers and equation tokens.
+const EDGE_INDICES: &[&str] = &["7", "8", "35", "36", "44", "45", "63", "64"];
+
 /// Replacements for a number (addresses, values, READ indices, literals).
 const NUMBERS: &[&str] = &[
     "0",
@@ -230,14 +223,6 @@ const NUMBERS: &[&str] = &[
     "2",
     "3",
     "4",
-    "7",
-    "8",
-    "35",
-    "36",
-    "44",
-    "45",
-    "63",
-    "64",
     "65",
     "255",
     "256",
@@ -247,19 +232,6 @@ const NUMBERS: &[&str] = &[
     "0x4",
     "0x2710",
     "0x9888",
-    "0xFFFF",
-    "0xFFFFFFFF",
-    "0x100000000",
-    "0x7FFFFFFFFFFFFFFF",
-    "0xFFFFFFFFFFFFFFFF",
-    "0x10000000000000000",
-    "0xFFFFFFFFFFFFFFFFFFFF",
-    "4294967295",
-    "4294967296",
-    "9223372036854775807",
-    "9223372036854775808",
-    "18446744073709551615",
-    "18446744073709551616",
     "99999999999999999999999999999",
     "-1",
     "-0x1",
@@ -350,7 +322,8 @@ const VALUES: &[&str] = &[
     "\u{FEFF}",
 ];
 
-/// Tokens an equation may hold (and some it may not).
+/// Tokens an equation may hold (and some it may not), besides those of
+/// [`TOKEN_POOL`]'s other parts.
 const TOKENS: &[&str] = &[
     "A",
     "B",
@@ -362,43 +335,15 @@ const TOKENS: &[&str] = &[
     "0",
     "1",
     "2",
-    "7",
-    "8",
-    "35",
-    "36",
-    "44",
-    "45",
-    "63",
-    "64",
     "0x0",
     "0xFFFFFFFFFFFFFFFF",
     "18446744073709551615",
     "18446744073709551616",
     "true",
     "false",
-    "UADD",
-    "USUB",
-    "UMUL",
-    "UDIV",
-    "UMIN",
-    "AND",
-    "OR",
     "<<",
     ">>",
-    "&lt;&lt;",
-    "&gt;&gt;",
-    "ULT",
-    "ULTE",
-    "UGT",
-    "UGTE",
-    "==",
-    "FADD",
-    "FSUB",
-    "FMUL",
-    "FDIV",
-    "FMAX",
     "&&",
-    "&amp;&amp;",
     "$GpuTime",
     "$GpuCoreClocks",
     "$EuCoresTotalCount",
@@ -454,6 +399,12 @@ const OPS: &[&str] = &[
     "FMAX",
     "&amp;&amp;",
 ];
+
+/// Every replacement for a number.
+const NUMBER_POOL: &[&[&str]] = &[NUMBERS, EDGE_INDICES, WIDE_INTEGERS];
+
+/// Every token an equation mutation inserts.
+const TOKEN_POOL: &[&[&str]] = &[TOKENS, EDGE_INDICES, OPS];
 
 /// Operands for generated equations.
 const OPERANDS: &[&str] = &[
@@ -550,10 +501,31 @@ fn element_spans(s: &str, tag: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// Counters per set: (symbol_name, equation value span), in file order.
-fn counters_by_set(s: &str) -> Vec<Vec<(String, (usize, usize))>> {
+/// The attributes that hold an equation.
+const EQUATION_ATTRS: &[&str] = &["equation", "max_equation", "availability"];
+
+/// The value span of a random equation attribute (`None`: there is none).
+fn pick_equation(rng: &mut Rng, text: &str) -> Option<(usize, usize)> {
+    let spans = attr_spans(text, EQUATION_ATTRS);
+    (!spans.is_empty()).then(|| spans[rng.below(spans.len())])
+}
+
+/// The counters of a random set and the index of a random one of them
+/// (`None`: that set has no counter).
+fn pick_counter(rng: &mut Rng, text: &str) -> Option<(Vec<Counter>, usize)> {
+    let sets = counters_by_set(text);
+    let cs = sets.get(rng.below(sets.len())).filter(|c| !c.is_empty())?;
+    let k = rng.below(cs.len());
+    Some((cs.clone(), k))
+}
+
+/// A counter: its `symbol_name` and the span of its equation's value.
+type Counter = (String, (usize, usize));
+
+/// Counters per set, in file order.
+fn counters_by_set(s: &str) -> Vec<Vec<Counter>> {
     let sets: Vec<usize> = s.match_indices("<set ").map(|(i, _)| i).collect();
-    let mut out: Vec<Vec<(String, (usize, usize))>> = vec![Vec::new(); sets.len().max(1)];
+    let mut out: Vec<Vec<Counter>> = vec![Vec::new(); sets.len().max(1)];
     for (a, e) in element_spans(s, "counter") {
         let el = &s[a..e];
         let sym = el
@@ -654,7 +626,6 @@ fn mutate_once(rng: &mut Rng, text: &mut String) -> String {
 }
 
 fn mutate_with(rng: &mut Rng, text: &mut String, op: &str) -> String {
-    let eq_attrs = ["equation", "max_equation", "availability"];
     match op {
         "flip" => {
             let at = any_pos(rng, text);
@@ -674,12 +645,7 @@ fn mutate_with(rng: &mut Rng, text: &mut String, op: &str) -> String {
             text.replace_range(a..e, "");
             format!("delete bytes {a}..{e}")
         }
-        "insert" => {
-            let at = any_pos(rng, text);
-            let s = rng.pick(INSERTS);
-            text.insert_str(at, s);
-            format!("insert {s:?} at byte {at}")
-        }
+        "insert" => insert_any(rng, text, INSERTS),
         "dup-span" => {
             let a = any_pos(rng, text);
             let e = floor_boundary(text, a + rng.below(400));
@@ -755,7 +721,7 @@ fn mutate_with(rng: &mut Rng, text: &mut String, op: &str) -> String {
             while e < b.len() && b[e].is_ascii_hexdigit() {
                 e += 1;
             }
-            let with = rng.pick(NUMBERS);
+            let with = rng.pick_in(NUMBER_POOL);
             text.replace_range(a..e, with);
             format!("number at byte {a} -> {with:?}")
         }
@@ -775,11 +741,9 @@ fn mutate_with(rng: &mut Rng, text: &mut String, op: &str) -> String {
             format!("attribute value at {a}..{e} -> {:?}", trim(&with))
         }
         "token" => {
-            let spans = attr_spans(text, &eq_attrs);
-            if spans.is_empty() {
+            let Some((a, e)) = pick_equation(rng, text) else {
                 return "token: no equation (no-op)".into();
-            }
-            let (a, e) = spans[rng.below(spans.len())];
+            };
             let mut toks: Vec<String> = text[a..e].split(' ').map(String::from).collect();
             let n = toks.len();
             let what = match rng.below(5) {
@@ -801,13 +765,13 @@ fn mutate_with(rng: &mut Rng, text: &mut String, op: &str) -> String {
                 }
                 3 => {
                     let i = rng.below(n + 1);
-                    let t = rng.pick(TOKENS);
+                    let t = rng.pick_in(TOKEN_POOL);
                     toks.insert(i, t.into());
                     format!("insert token {t:?} at {i}")
                 }
                 _ => {
                     let i = rng.below(n);
-                    let t = rng.pick(TOKENS);
+                    let t = rng.pick_in(TOKEN_POOL);
                     toks[i] = t.into();
                     format!("token {i} -> {t:?}")
                 }
@@ -882,11 +846,9 @@ fn mutate_with(rng: &mut Rng, text: &mut String, op: &str) -> String {
             format!("nest {open:?} x{depth} at byte {at}")
         }
         "deep-rpn" => {
-            let spans = attr_spans(text, &eq_attrs);
-            if spans.is_empty() {
+            let Some((a, e)) = pick_equation(rng, text) else {
                 return "deep-rpn: no equation (no-op)".into();
-            }
-            let (a, e) = spans[rng.below(spans.len())];
+            };
             let depth = rng.pick(&[10usize, 100, 255, 256, 257, 1000, 5000, 20_000]);
             let s = deep_rpn(rng, depth);
             text.replace_range(a..e, &s);
@@ -894,11 +856,10 @@ fn mutate_with(rng: &mut Rng, text: &mut String, op: &str) -> String {
         }
         "refs" => {
             // `$` references to every counter of the set (itself included: a cycle).
-            let sets = counters_by_set(text);
-            let Some(cs) = sets.get(rng.below(sets.len())).filter(|c| !c.is_empty()) else {
+            let Some((cs, k)) = pick_counter(rng, text) else {
                 return "refs: no counter (no-op)".into();
             };
-            let (_, (a, e)) = cs[rng.below(cs.len())].clone();
+            let (_, (a, e)) = cs[k].clone();
             let op = rng.pick(&["UADD", "FADD", "UMUL", "FMAX"]);
             let mut s = format!("${}", cs[0].0);
             for (sym, _) in &cs[1..] {
@@ -934,34 +895,29 @@ fn mutate_with(rng: &mut Rng, text: &mut String, op: &str) -> String {
             format!("every equation refers to every earlier counter ({n} equations)")
         }
         "self-ref" => {
-            let sets = counters_by_set(text);
-            let Some(cs) = sets.get(rng.below(sets.len())).filter(|c| !c.is_empty()) else {
+            let Some((cs, k)) = pick_counter(rng, text) else {
                 return "self-ref: no counter (no-op)".into();
             };
-            let (sym, (a, e)) = cs[rng.below(cs.len())].clone();
+            let (sym, (a, e)) = cs[k].clone();
             let s = rng.pick(&["${s}", "${s} 1 UADD", "1 ${s} UDIV", "${s} ${s} FADD"]);
             let s = s.replace("{s}", &sym);
             text.replace_range(a..e, &s);
             format!("equation at byte {a} -> {s:?}")
         }
         "read" => {
-            let spans = attr_spans(text, &eq_attrs);
-            if spans.is_empty() {
+            let Some((a, e)) = pick_equation(rng, text) else {
                 return "read: no equation (no-op)".into();
-            }
-            let (a, e) = spans[rng.below(spans.len())];
+            };
             let src = rng.pick(&["A", "B", "C", "GPU_TIME", "GPU_CLOCK", "PERFCNT", "X", "$A"]);
-            let idx = rng.pick(NUMBERS);
+            let idx = rng.pick_in(NUMBER_POOL);
             let s = format!("{src} {idx} READ");
             text.replace_range(a..e, &s);
             format!("equation at byte {a} -> {s:?}")
         }
         "div-chain" => {
-            let spans = attr_spans(text, &eq_attrs);
-            if spans.is_empty() {
+            let Some((a, e)) = pick_equation(rng, text) else {
                 return "div-chain: no equation (no-op)".into();
-            }
-            let (a, e) = spans[rng.below(spans.len())];
+            };
             let op = rng.pick(&["UDIV", "FDIV"]);
             let n = rng.pick(&[2usize, 10, 100]);
             let mut s = text[a..e].to_string();
@@ -1310,28 +1266,13 @@ fn run(seed: u64, start: u64, count: u64, threads: usize, progress: Option<Durat
 fn short_run() {
     let report = run(SEED, 0, 300, 1, None);
     eprintln!("{}", report.summary());
-    assert_eq!(report.failed(), 0, "{}", report.summary());
-    assert!(
-        report.clean > 0 && report.rejected > 0,
-        "{}",
-        report.summary()
-    );
+    harness::assert_short_run(&report);
 }
 
 #[test]
 #[ignore = "long run (minutes in --release): see the module documentation"]
 fn long_run() {
-    let count = env_u64("PERFREGS_XML_MUTATIONS", 200_000);
-    let seed = env_u64("PERFREGS_XML_MUTATION_SEED", SEED);
-    let start = env_u64("PERFREGS_XML_MUTATION_START", 0);
-    let threads = env_u64("PERFREGS_XML_MUTATION_THREADS", 1) as usize;
-    eprintln!(
-        "xml mutation run: seed {seed:#x}, inputs {start}..{}, {threads} thread(s)",
-        start + count
-    );
-    let report = run(seed, start, count, threads, Some(Duration::from_secs(30)));
-    eprintln!("{}", report.summary());
-    assert_eq!(report.failed(), 0, "failed checks: see above");
+    harness::long_run("xml mutation", "PERFREGS_XML_MUTATION", 200_000, SEED, run);
 }
 
 /// An input is a function of seed and index alone; every operator is drawn.

@@ -20,39 +20,19 @@ mod harness;
 #[path = "support/mutate.rs"]
 mod mutate;
 
-use std::time::Duration;
-
 /// Default seed of the long run.
 const SEED: u64 = 0x5EED_0FBA_D1DE_A000;
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    match std::env::var(name) {
-        Ok(v) => {
-            let v = v.trim().replace('_', "");
-            let parsed = match v.strip_prefix("0x") {
-                Some(hex) => u64::from_str_radix(hex, 16),
-                None => v.parse(),
-            };
-            parsed.unwrap_or_else(|e| panic!("{name}={v}: {e}"))
-        }
-        Err(_) => default,
-    }
-}
 
 #[test]
 #[ignore = "long run (minutes in --release): see codegen/README.md"]
 fn long_run() {
-    let count = env_u64("PERFREGS_MUTATIONS", 1_000_000);
-    let seed = env_u64("PERFREGS_MUTATION_SEED", SEED);
-    let start = env_u64("PERFREGS_MUTATION_START", 0);
-    let threads = env_u64("PERFREGS_MUTATION_THREADS", 1) as usize;
-    eprintln!(
-        "mutation run: seed {seed:#x}, inputs {start}..{}, {threads} thread(s)",
-        start + count
+    harness::long_run(
+        "mutation",
+        "PERFREGS_MUTATION",
+        1_000_000,
+        SEED,
+        mutate::run,
     );
-    let report = mutate::run(seed, start, count, threads, Some(Duration::from_secs(30)));
-    eprintln!("{}", report.summary());
-    assert_eq!(report.failed(), 0, "failed checks: see above");
 }
 
 /// An input is a function of seed and index alone.

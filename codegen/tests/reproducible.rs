@@ -2,6 +2,7 @@
 //! from two copies of `regdefs/` at different paths is byte-identical and names
 //! no absolute path; diagnostics still name the files as given.
 
+use perfregs_codegen::diag::Diagnostics;
 use perfregs_codegen::{compile_path, generate, EmitOptions};
 use std::path::{Path, PathBuf};
 
@@ -41,16 +42,8 @@ fn copy_regdefs(to: &Path) {
 }
 
 fn hal_code(dir: &Path) -> String {
-    let ir = compile_path(dir).unwrap_or_else(|d| {
-        panic!(
-            "{} does not compile: {}",
-            dir.display(),
-            d.iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("\n")
-        )
-    });
+    let ir = compile_path(dir)
+        .unwrap_or_else(|d| panic!("{} does not compile: {}", dir.display(), Diagnostics(d)));
     generate(&ir, &EmitOptions::for_hal())
 }
 

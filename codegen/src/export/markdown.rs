@@ -53,21 +53,20 @@ pub(super) fn render(ir: &Ir, p: usize) -> String {
     if regs.is_empty() {
         out.push_str("No registers on this project.\n");
     } else {
-        let _ = writeln!(out, "{REGISTER_TABLE_HEADER}");
-        out.push_str("|---|---|---|---|---|---|---|\n");
+        table_header(&mut out, REGISTER_TABLE_HEADER);
         for e in &regs {
             let r = e.register;
-            let _ = writeln!(
-                out,
-                "| {} | [{}](#{}) | {} | {} | {} | {} | {} |",
-                address(e),
-                e.name,
-                anchor(&e.name),
-                cell(&e.text(&r.title)),
-                r.width,
-                hex_width(e.instance.reset, r.width),
-                domain(ir, e),
-                replication(ir, e),
+            table_row(
+                &mut out,
+                &[
+                    &address(e),
+                    &format_args!("[{}](#{})", e.name, anchor(&e.name)),
+                    &cell(&e.text(&r.title)),
+                    &r.width,
+                    &hex_width(e.instance.reset, r.width),
+                    &domain(ir, e),
+                    &replication(ir, e),
+                ],
             );
         }
     }
@@ -150,20 +149,20 @@ fn register(out: &mut String, ir: &Ir, e: &Element) {
         out.push_str("No fields: every bit is reserved.\n");
         return;
     }
-    let _ = writeln!(out, "{FIELD_TABLE_HEADER}");
-    out.push_str("|---|---|---|---|---|---|\n");
+    table_header(out, FIELD_TABLE_HEADER);
     let mut fields: Vec<&FieldIr> = e.fields().iter().collect();
     fields.sort_by_key(|f| std::cmp::Reverse(f.lsb));
     for f in fields {
-        let _ = writeln!(
+        table_row(
             out,
-            "| {} | {} | {} | {} | {} | {} |",
-            bits(f),
-            f.name,
-            f.access.as_str(),
-            hex(field_reset(i.reset, f)),
-            cell(&summary(&e.text(&f.description))),
-            values(ir, f),
+            &[
+                &bits(f),
+                &f.name,
+                &f.access.as_str(),
+                &hex(field_reset(i.reset, f)),
+                &cell(&summary(&e.text(&f.description))),
+                &values(ir, f),
+            ],
         );
     }
 }
@@ -176,21 +175,19 @@ fn opaque(out: &mut String, ir: &Ir, p: usize) {
     }
     out.push_str("\n## Opaque ranges\n\n");
     out.push_str("MMIO ranges whose registers have no public layout (end inclusive).\n\n");
-    let _ = writeln!(out, "{OPAQUE_TABLE_HEADER}");
-    out.push_str("|---|---|---|---|---|---|\n");
+    table_header(out, OPAQUE_TABLE_HEADER);
     for o in os {
-        let _ = writeln!(
+        let domain = opaque_domain(ir, o).as_deref().map(cell);
+        table_row(
             out,
-            "| {} | {} | {} | {} | {} | {} |",
-            cell(&o.name),
-            hex(o.start),
-            hex(o.end),
-            opaque_domain(ir, o)
-                .as_deref()
-                .map(cell)
-                .unwrap_or_else(|| "-".into()),
-            o.config.map_or("-", |k| k.as_str()),
-            cell(&o.description),
+            &[
+                &cell(&o.name),
+                &hex(o.start),
+                &hex(o.end),
+                &domain.as_deref().unwrap_or("-"),
+                &o.config.map_or("-", |k| k.as_str()),
+                &cell(&o.description),
+            ],
         );
     }
 }
@@ -214,21 +211,22 @@ fn commands(out: &mut String, ir: &Ir, p: usize) {
         }
         out.push('\n');
         text_and_note(out, &c.description, &c.note);
-        let _ = writeln!(out, "{COMMAND_TABLE_HEADER}");
-        out.push_str("|---|---|---|---|---|\n");
+        table_header(out, COMMAND_TABLE_HEADER);
         for dw in 0..c.dwords {
             let fields = dword_fields(c, dw);
             if fields.is_empty() {
-                let _ = writeln!(out, "| {dw} | 31:0 | (reserved) | 0 |  |");
+                table_row(out, &[&dw, &"31:0", &"(reserved)", &0, &""]);
             }
             for f in fields {
-                let _ = writeln!(
+                table_row(
                     out,
-                    "| {dw} | {} | {} | {} | {} |",
-                    command_bits(f),
-                    f.name,
-                    f.value.map(hex).unwrap_or_default(),
-                    cell(&f.description),
+                    &[
+                        &dw,
+                        &command_bits(f),
+                        &f.name,
+                        &f.value.map(hex).unwrap_or_default(),
+                        &cell(&f.description),
+                    ],
                 );
             }
         }
@@ -262,15 +260,16 @@ fn formats(out: &mut String, ir: &Ir, p: usize) {
             f.name, f.select, f.size
         );
         text_and_note(out, &f.description, &f.note);
-        out.push_str("| Offset | Counter | Bits | High byte |\n|---|---|---|---|\n");
+        table_header(out, "| Offset | Counter | Bits | High byte |");
         for c in &f.counters {
-            let _ = writeln!(
+            table_row(
                 out,
-                "| {} | {} | {} | {} |",
-                hex(c.offset),
-                cell(&c.name),
-                c.bits,
-                c.high_byte_offset.map(hex).unwrap_or_default()
+                &[
+                    &hex(c.offset),
+                    &cell(&c.name),
+                    &c.bits,
+                    &c.high_byte_offset.map(hex).unwrap_or_default(),
+                ],
             );
         }
     }
@@ -281,25 +280,24 @@ fn domains(out: &mut String, ir: &Ir, p: usize) {
     let ds: Vec<_> = ir.domains.iter().filter(|d| d.project == p).collect();
     if !ds.is_empty() {
         out.push_str("\n## Power domains\n\n");
-        out.push_str(
-            "| Domain | Always on | Request | Ack | Description |\n|---|---|---|---|---|\n",
-        );
+        table_header(out, "| Domain | Always on | Request | Ack | Description |");
         for d in ds {
-            let _ = writeln!(
+            table_row(
                 out,
-                "| {} | {} | {} | {} | {} |",
-                cell(&d.name),
-                if d.always_on { "yes" } else { "no" },
-                d.request.as_deref().map(cell).unwrap_or_default(),
-                d.ack.as_deref().map(cell).unwrap_or_default(),
-                cell(&d.description)
+                &[
+                    &cell(&d.name),
+                    &if d.always_on { "yes" } else { "no" },
+                    &d.request.as_deref().map(cell).unwrap_or_default(),
+                    &d.ack.as_deref().map(cell).unwrap_or_default(),
+                    &cell(&d.description),
+                ],
             );
         }
     }
     let gs: Vec<_> = ir.groups.iter().filter(|g| g.project == p).collect();
     if !gs.is_empty() {
         out.push_str("\n## Replication groups\n\n");
-        out.push_str("| Group | Instances | Fuse | Description |\n|---|---|---|---|\n");
+        table_header(out, "| Group | Instances | Fuse | Description |");
         for g in gs {
             let fuse = match &g.fuse {
                 Some(f) => format!(
@@ -314,13 +312,14 @@ fn domains(out: &mut String, ir: &Ir, p: usize) {
                 ),
                 None => String::new(),
             };
-            let _ = writeln!(
+            table_row(
                 out,
-                "| {} | {} | {} | {} |",
-                cell(&g.name),
-                g.instances,
-                cell(&fuse),
-                cell(&g.description)
+                &[
+                    &cell(&g.name),
+                    &g.instances,
+                    &cell(&fuse),
+                    &cell(&g.description),
+                ],
             );
         }
     }
@@ -333,23 +332,39 @@ fn map(out: &mut String, ir: &Ir, p: usize) {
         return;
     }
     out.push_str("\n## Force-wake and steering table\n\n");
-    out.push_str("| Start | End | Wake domain | Group | Instances | Steering |\n");
-    out.push_str("|---|---|---|---|---|---|\n");
+    table_header(
+        out,
+        "| Start | End | Wake domain | Group | Instances | Steering |",
+    );
     for r in rows {
-        let _ = writeln!(
+        let wake = r.wake.as_deref().map(cell);
+        table_row(
             out,
-            "| {} | {} | {} | {} | {} | {} |",
-            hex(r.start),
-            hex(r.end),
-            r.wake
-                .as_deref()
-                .map(cell)
-                .unwrap_or_else(|| "(reserved)".into()),
-            r.group.as_deref().map(cell).unwrap_or_default(),
-            r.instances,
-            cell(&r.steering)
+            &[
+                &hex(r.start),
+                &hex(r.end),
+                &wake.as_deref().unwrap_or("(reserved)"),
+                &r.group.as_deref().map(cell).unwrap_or_default(),
+                &r.instances,
+                &cell(&r.steering),
+            ],
         );
     }
+}
+
+/// A table's header row (`| A | B |`) and the separator row after it.
+fn table_header(out: &mut String, header: &str) {
+    let columns = header.matches('|').count().saturating_sub(1);
+    let _ = writeln!(out, "{header}\n{}|", "|---".repeat(columns));
+}
+
+/// One table row of `cells` (each already escaped for a cell).
+fn table_row(out: &mut String, cells: &[&dyn std::fmt::Display]) {
+    out.push('|');
+    for c in cells {
+        let _ = write!(out, " {c} |");
+    }
+    out.push('\n');
 }
 
 /// Address cell: hex, with the space unless MMIO.

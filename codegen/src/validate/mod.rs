@@ -99,55 +99,49 @@ const RUST_KEYWORDS: &[&str] = &[
 /// Names have the case the generated code needs; `{n}` only and always in array names.
 fn names(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
     for b in blocks {
-        let s = &b.source;
-        if !is_snake(&b.block) {
-            d.push(s.diag(
-                Code::BadName,
-                "block",
-                &b.block,
-                "block name must be snake_case".into(),
-            ));
-        }
-        for r in &b.registers {
-            if !is_upper_snake(&r.name) {
-                d.push(s.diag(
-                    Code::BadName,
-                    &format!("{}/name", r.path),
-                    &r.name,
-                    "register name must be UPPER_SNAKE_CASE (digits and `{n}` allowed)".into(),
-                ));
+        // A `BadName` at `path` about `item` unless `name` keeps `rule`.
+        let mut check = |(keeps, rule): NameRule, path: &str, name: &str, item: &str| {
+            if !keeps(name) {
+                d.push(b.source.diag(Code::BadName, path, item, rule.into()));
             }
+        };
+        check(BLOCK_NAME, "block", &b.block, &b.block);
+        for r in &b.registers {
+            check(REGISTER_NAME, &format!("{}/name", r.path), &r.name, &r.name);
             for f in &r.fields {
-                if !is_snake(&f.name) {
-                    d.push(s.diag(Code::BadName, &format!("{}/name", f.path), &format!("{}.{}", r.name, f.name), "field name must be snake_case and not a Rust keyword or a HAL method name (bits, raw, get, set, clear)".into()));
-                }
+                let item = format!("{}.{}", r.name, f.name);
+                check(FIELD_NAME, &format!("{}/name", f.path), &f.name, &item);
             }
         }
         for e in &b.enums {
-            if !is_camel(&e.name) {
-                d.push(s.diag(
-                    Code::BadName,
-                    &format!("{}/name", e.path),
-                    &e.name,
-                    "enum name must be UpperCamelCase".into(),
-                ));
-            }
+            check(ENUM_NAME, &format!("{}/name", e.path), &e.name, &e.name);
             for (i, v) in e.values.iter().enumerate() {
-                if !is_snake(&v.name) {
-                    d.push(
-                        s.diag(
-                            Code::BadName,
-                            &format!("{}/values/{i}/name", e.path)
-                                .replace("/values/values/", "/values/"),
-                            &format!("{}::{}", e.name, v.name),
-                            "enum value name must be snake_case, starting with a letter".into(),
-                        ),
-                    );
-                }
+                let path =
+                    format!("{}/values/{i}/name", e.path).replace("/values/values/", "/values/");
+                let item = format!("{}::{}", e.name, v.name);
+                check(ENUM_VALUE_NAME, &path, &v.name, &item);
             }
         }
     }
 }
+
+/// A naming rule: the test a name must pass, and what a failing name is told.
+type NameRule = (fn(&str) -> bool, &'static str);
+
+const BLOCK_NAME: NameRule = (is_snake, "block name must be snake_case");
+const REGISTER_NAME: NameRule = (
+    is_upper_snake,
+    "register name must be UPPER_SNAKE_CASE (digits and `{n}` allowed)",
+);
+const FIELD_NAME: NameRule = (
+    is_snake,
+    "field name must be snake_case and not a Rust keyword or a HAL method name (bits, raw, get, set, clear)",
+);
+const ENUM_NAME: NameRule = (is_camel, "enum name must be UpperCamelCase");
+const ENUM_VALUE_NAME: NameRule = (
+    is_snake,
+    "enum value name must be snake_case, starting with a letter",
+);
 
 fn label(r: &RRegister, f: &RField) -> String {
     format!("{}.{}", r.name, f.name)

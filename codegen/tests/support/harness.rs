@@ -31,6 +31,10 @@ impl Rng {
     pub fn for_input(seed: u64, index: u64) -> Rng {
         Rng(splitmix(seed ^ splitmix(index)) | 1)
     }
+    /// The stream that starts from `state` (not zero).
+    pub fn from_state(state: u64) -> Rng {
+        Rng(state)
+    }
     pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
@@ -49,7 +53,37 @@ impl Rng {
     pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[self.below(items.len())]
     }
+    /// One item of the concatenation of `parts` (not all empty), each item
+    /// equally likely.
+    pub fn pick_in<T: Copy>(&mut self, parts: &[&[T]]) -> T {
+        let mut i = self.below(parts.iter().map(|p| p.len()).sum());
+        for p in parts {
+            if i < p.len() {
+                return p[i];
+            }
+            i -= p.len();
+        }
+        panic!("pick_in: no items")
+    }
 }
+
+/// Integers at the edges of 16, 32, 64 and more bits, which both front ends
+/// are given in place of a number.
+pub const WIDE_INTEGERS: &[&str] = &[
+    "0xFFFF",
+    "0xFFFFFFFF",
+    "0x100000000",
+    "0x7FFFFFFFFFFFFFFF",
+    "0xFFFFFFFFFFFFFFFF",
+    "0x10000000000000000",
+    "0xFFFFFFFFFFFFFFFFFFFF",
+    "4294967295",
+    "4294967296",
+    "9223372036854775807",
+    "9223372036854775808",
+    "18446744073709551615",
+    "18446744073709551616",
+];
 
 /// The char boundary at or before byte `i` (clamped to the text).
 pub fn floor_boundary(s: &str, mut i: usize) -> usize {
@@ -63,6 +97,14 @@ pub fn floor_boundary(s: &str, mut i: usize) -> usize {
 /// A random char boundary in `0..=len`.
 pub fn any_pos(rng: &mut Rng, s: &str) -> usize {
     floor_boundary(s, rng.below(s.len() + 1))
+}
+
+/// Insert one of `inserts` at a random char boundary; what was done.
+pub fn insert_any(rng: &mut Rng, text: &mut String, inserts: &[&str]) -> String {
+    let at = any_pos(rng, text);
+    let s = rng.pick(inserts);
+    text.insert_str(at, s);
+    format!("insert {s:?} at byte {at}")
 }
 
 /// Byte spans of the lines, each with its `\n`.
@@ -328,4 +370,57 @@ pub fn run(
     });
     report.elapsed = t0.elapsed();
     report
+}
+
+/// `u64` from the environment variable `name` (decimal, or hex after `0x`;
+/// `_` separators allowed), `default` when it is unset.
+pub fn env_u64(name: &str, default: u64) -> u64 {
+    match std::env::var(name) {
+        Ok(v) => {
+            let v = v.trim().replace('_', "");
+            let parsed = match v.strip_prefix("0x") {
+                Some(hex) => u64::from_str_radix(hex, 16),
+                None => v.parse(),
+            };
+            parsed.unwrap_or_else(|e| panic!("{name}={v}: {e}"))
+        }
+        Err(_) => default,
+    }
+}
+
+/// The checks of a short run: no failed check, and the mutations neither
+/// break every input nor leave every input valid (some clean, some
+/// rejected).
+pub fn assert_short_run(report: &Report) {
+    assert_eq!(report.failed(), 0, "{}", report.summary());
+    assert!(
+        report.clean > 0 && report.rejected > 0,
+        "{}",
+        report.summary()
+    );
+}
+
+/// A long run named `what`, its size from the environment: inputs from
+/// `{prefix}S` (default `count`), seed from `{prefix}_SEED` (default
+/// `seed`), first input from `{prefix}_START`, threads from
+/// `{prefix}_THREADS` (default 1). `run(seed, start, count, threads,
+/// progress)` runs the inputs; any failed check fails the test.
+pub fn long_run(
+    what: &str,
+    prefix: &str,
+    count: u64,
+    seed: u64,
+    run: impl Fn(u64, u64, u64, usize, Option<Duration>) -> Report,
+) {
+    let count = env_u64(&format!("{prefix}S"), count);
+    let seed = env_u64(&format!("{prefix}_SEED"), seed);
+    let start = env_u64(&format!("{prefix}_START"), 0);
+    let threads = env_u64(&format!("{prefix}_THREADS"), 1) as usize;
+    eprintln!(
+        "{what} run: seed {seed:#x}, inputs {start}..{}, {threads} thread(s)",
+        start + count
+    );
+    let report = run(seed, start, count, threads, Some(Duration::from_secs(30)));
+    eprintln!("{}", report.summary());
+    assert_eq!(report.failed(), 0, "failed checks: see above");
 }

@@ -24,7 +24,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
-use crate::harness::{any_pos, catch, floor_boundary, line_spans, Done, Rng};
+use crate::harness::{
+    any_pos, catch, floor_boundary, insert_any, line_spans, Done, Rng, WIDE_INTEGERS,
+};
 pub use crate::harness::{Failure, Outcome, Report};
 
 /// Name under which the standard catalogue is given (as `perfregs check` does).
@@ -337,7 +339,7 @@ const VALUES: &[&str] = &[
     "!!int 7",
 ];
 
-/// Replacements for a number token.
+/// Replacements for a number token, drawn together with [`WIDE_INTEGERS`].
 const NUMBERS: &[&str] = &[
     "0",
     "1",
@@ -363,19 +365,6 @@ const NUMBERS: &[&str] = &[
     "0x0",
     "0x1",
     "0x3",
-    "0xFFFF",
-    "0xFFFFFFFF",
-    "0x100000000",
-    "0x7FFFFFFFFFFFFFFF",
-    "0xFFFFFFFFFFFFFFFF",
-    "0x10000000000000000",
-    "0xFFFFFFFFFFFFFFFFFFFF",
-    "4294967295",
-    "4294967296",
-    "9223372036854775807",
-    "9223372036854775808",
-    "18446744073709551615",
-    "18446744073709551616",
     "340282366920938463463374607431768211456",
     "-0x1",
     "-9223372036854775808",
@@ -453,6 +442,22 @@ fn token_from(
         .chain(0..from)
         .find_map(|i| find(b, i))
         .filter(|&(a, e)| s.is_char_boundary(a) && s.is_char_boundary(e))
+}
+
+/// Replace a token (found by `find` from a random place, as [`token_from`])
+/// with `with(rng, old)`: its first byte, the old and the new text, or
+/// `None` when the text holds no such token.
+fn replace_token(
+    rng: &mut Rng,
+    text: &mut String,
+    find: impl Fn(&[u8], usize) -> Option<(usize, usize)>,
+    with: impl FnOnce(&mut Rng, &str) -> String,
+) -> Option<(usize, String, String)> {
+    let (a, e) = token_from(rng, text, find)?;
+    let old = text[a..e].to_string();
+    let new = with(rng, &old);
+    text.replace_range(a..e, &new);
+    Some((a, old, new))
 }
 
 /// A number (decimal or `0x` hex) starting at `i`.
@@ -560,12 +565,7 @@ fn mutate_once(rng: &mut Rng, corpus: &Corpus, text: &mut String) -> String {
             text.replace_range(at..end, "");
             format!("delete {gone:?} at byte {at}")
         }
-        "insert" => {
-            let at = any_pos(rng, text);
-            let s = rng.pick(INSERTS);
-            text.insert_str(at, s);
-            format!("insert {s:?} at byte {at}")
-        }
+        "insert" => insert_any(rng, text, INSERTS),
         "dup-line" | "delete-line" | "indent" if lines.is_empty() => format!("{name}: no lines"),
         "dup-line" => {
             let (a, e) = lines[rng.below(lines.len())];
@@ -611,58 +611,44 @@ fn mutate_once(rng: &mut Rng, corpus: &Corpus, text: &mut String) -> String {
             }
             format!("re-indent line {}", i + 1)
         }
-        "number" => match token_from(rng, text, number_at) {
-            Some((a, e)) => {
-                let old = text[a..e].to_string();
-                let new = rng.pick(NUMBERS);
-                text.replace_range(a..e, new);
-                format!("number {old} at byte {a} -> {new}")
-            }
+        "number" => match replace_token(rng, text, number_at, |rng, _| {
+            rng.pick_in(&[NUMBERS, WIDE_INTEGERS]).to_string()
+        }) {
+            Some((a, old, new)) => format!("number {old} at byte {a} -> {new}"),
             None => "number: none (no-op)".into(),
         },
-        "bit-range" => match token_from(rng, text, range_at) {
-            Some((a, e)) => {
-                let old = text[a..e].to_string();
-                let new = if rng.one_in(2) {
-                    let (m, l) = old.split_once(':').expect("a range has a colon");
-                    format!("{l}:{m}")
-                } else {
-                    rng.pick(RANGES).to_string()
-                };
-                text.replace_range(a..e, &new);
-                format!("bit range {old} at byte {a} -> {new}")
+        "bit-range" => match replace_token(rng, text, range_at, |rng, old| {
+            if rng.one_in(2) {
+                let (m, l) = old.split_once(':').expect("a range has a colon");
+                format!("{l}:{m}")
+            } else {
+                rng.pick(RANGES).to_string()
             }
+        }) {
+            Some((a, old, new)) => format!("bit range {old} at byte {a} -> {new}"),
             None => "bit-range: none (no-op)".into(),
         },
-        "rename-key" => match token_from(rng, text, key_at) {
-            Some((a, e)) => {
-                let old = text[a..e].to_string();
-                let new = match rng.below(5) {
-                    0 | 1 => corpus.keys[rng.below(corpus.keys.len())].clone(),
-                    2 => {
-                        let mut k = old.clone();
-                        k.remove(rng.below(k.len()));
-                        k
-                    }
-                    3 => old.to_ascii_uppercase(),
-                    _ => rng
-                        .pick(&["<<", "?", "\"name\"", "'bits'", "name name", "1", "~"])
-                        .to_string(),
-                };
-                text.replace_range(a..e, &new);
-                format!("key {old} at byte {a} -> {new}")
+        "rename-key" => match replace_token(rng, text, key_at, |rng, old| match rng.below(5) {
+            0 | 1 => corpus.keys[rng.below(corpus.keys.len())].clone(),
+            2 => {
+                let mut k = old.to_string();
+                k.remove(rng.below(k.len()));
+                k
             }
+            3 => old.to_ascii_uppercase(),
+            _ => rng
+                .pick(&["<<", "?", "\"name\"", "'bits'", "name name", "1", "~"])
+                .to_string(),
+        }) {
+            Some((a, old, new)) => format!("key {old} at byte {a} -> {new}"),
             None => "rename-key: none (no-op)".into(),
         },
-        "value" => match token_from(rng, text, value_at) {
-            Some((a, e)) => {
-                let old = text[a..e].to_string();
-                let new = rng.pick(VALUES);
-                text.replace_range(a..e, new);
-                format!("value {old:?} at byte {a} -> {new}")
+        "value" => {
+            match replace_token(rng, text, value_at, |rng, _| rng.pick(VALUES).to_string()) {
+                Some((a, old, new)) => format!("value {old:?} at byte {a} -> {new}"),
+                None => "value: none (no-op)".into(),
             }
-            None => "value: none (no-op)".into(),
-        },
+        }
         "truncate" => {
             let at = any_pos(rng, text);
             text.truncate(at);
