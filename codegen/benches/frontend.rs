@@ -30,12 +30,6 @@ use harness::Rng;
 use perfregs_codegen::{compile_user_sources, emit, generate, EmitOptions, Ir};
 use std::fmt::Write as _;
 
-/// The mutation tests' helpers, for their deterministic generator
-/// (xorshift64*): the description is the same on every run.
-#[path = "../tests/support/harness.rs"]
-mod harness;
-use harness::Rng;
-
 fn main() {
     divan::main();
 }
