@@ -92,6 +92,20 @@ usage:
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // `perfregs <command> ... --help`: that command's part of the usage.
+    if let (Some(cmd), true) = (
+        args.first(),
+        args.iter()
+            .skip(1)
+            .any(|a| matches!(a.as_str(), "-h" | "--help")),
+    ) {
+        let text = usage_of(cmd);
+        if text.is_empty() {
+            return usage_error(&format!("unknown command `{cmd}`"));
+        }
+        say!("{text}");
+        return ExitCode::SUCCESS;
+    }
     match args.first().map(String::as_str) {
         Some("check") => check(&args[1..]),
         Some("decode") => decode(&args[1..]),
@@ -109,6 +123,25 @@ fn main() -> ExitCode {
         }
         _ => usage_error("expected a command"),
     }
+}
+
+/// The usage entries of one command: each entry starts with a line
+/// `  perfregs <command> ...`, and its indented lines follow.
+fn usage_of(command: &str) -> String {
+    let head = format!("  perfregs {command} ");
+    let mut keep = false;
+    let mut out = Vec::new();
+    for line in USAGE.lines() {
+        if line.starts_with("  perfregs ") {
+            keep = line.starts_with(&head) || line.trim_end() == head.trim_end();
+        } else if !line.starts_with("    ") {
+            keep = false;
+        }
+        if keep {
+            out.push(line);
+        }
+    }
+    out.join("\n")
 }
 
 fn usage_error(msg: &str) -> ExitCode {

@@ -1208,3 +1208,46 @@ fn dump_has_opaque_ranges_and_commands() {
     assert_eq!(snb["opaque_ranges"], serde_json::json!([]));
     assert_eq!(snb["commands"], serde_json::json!([]));
 }
+
+#[test]
+fn command_help_prints_that_commands_usage() {
+    for cmd in [
+        "check",
+        "decode",
+        "list",
+        "dump",
+        "lookup",
+        "diff",
+        "export",
+        "oa-decode",
+        "emulate",
+        "metrics",
+    ] {
+        let (code, out, err) = perfregs(&[cmd, "--help"]);
+        assert_eq!(code, 0, "{cmd} --help: {err}");
+        assert!(
+            out.starts_with(&format!("  perfregs {cmd} ")),
+            "{cmd} --help:\n{out}"
+        );
+        let others = out.lines().filter(|l| l.starts_with("  perfregs ")).count();
+        let own = out
+            .lines()
+            .filter(|l| l.starts_with(&format!("  perfregs {cmd} ")))
+            .count();
+        assert_eq!(
+            others, own,
+            "{cmd} --help shows only its own entries:\n{out}"
+        );
+    }
+    // `metrics run ... -h` too: all three metrics verbs.
+    let (_, out, _) = perfregs(&["metrics", "run", "bdw", "-h"]);
+    for verb in ["check", "list", "run"] {
+        assert!(
+            out.contains(&format!("perfregs metrics {verb} ")),
+            "{verb}:\n{out}"
+        );
+    }
+    let (code, _, err) = perfregs(&["nosuch", "--help"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown command `nosuch`"), "{err}");
+}
