@@ -955,6 +955,7 @@ pub(crate) fn notify(units: &mut Units, rf: &mut RegFile, ri: usize, software: b
         u.written(rf, ri, software);
     }
 }
+
 /// Read or write a plain register's stored value (see [`Hot`]).
 #[inline(always)]
 fn plain_rule(stored: &mut u64, h: Hot, write: Option<u32>) -> u32 {
