@@ -262,7 +262,8 @@ fn steering_masks_as_the_device_does() {
     let gpu = Device::<Tgl, _>::new(SliceBus::new(&mut mem));
     let rw = gpu.assume_awake::<tgl::domains::Render>();
     let gt = gpu.assume_awake::<tgl::domains::Gt>();
-    let reg = kinds::tgl::STEERED_STATUS;
+    // A register is not `Copy`; a reference to it is a register too.
+    let reg = &kinds::tgl::STEERED_STATUS;
     let subslice = |gpu: &Device<Tgl, _>| gpu.read(tgl::MCR_SELECTOR, &AlwaysAwake).subslice_id();
     let mut mcr = gpu.steering(&gt);
 

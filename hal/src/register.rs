@@ -29,7 +29,7 @@ pub trait Project: Copy + Default + core::fmt::Debug + 'static {
 
 /// A field layout: the value types, fields and masks that every register with
 /// the same fields shares (across registers and projects).
-pub trait Layout: Copy + 'static {
+pub trait Layout: 'static {
     /// Value read from a register of this layout.
     type Read: ReadValue<Layout = Self>;
     /// Value built to write a register of this layout.
@@ -71,7 +71,7 @@ pub struct Multicast<G>(PhantomData<G>);
 impl<G: ReplicationGroup> Cast for Multicast<G> {}
 
 /// A register of one project.
-pub trait Register: Copy + 'static {
+pub trait Register: Sized {
     /// The project it belongs to.
     type Project: Project;
     /// Its address space.
@@ -97,13 +97,38 @@ pub trait Register: Copy + 'static {
     const KEEP_MASK: u64 = <Self::Layout as Layout>::KEEP_MASK;
     /// The address of this register (of this element, for an array element).
     #[inline(always)]
-    fn address(self) -> u64 {
+    fn address(&self) -> u64 {
         Self::ADDRESS
     }
     /// Runtime description of this register (of this element).
     #[inline]
-    fn info(self) -> &'static RegisterInfo {
+    fn info(&self) -> &'static RegisterInfo {
         Self::INFO
+    }
+}
+
+/// A reference to a register is that register: code that keeps a register
+/// (a generic helper, a table, a struct field) passes `&reg` as often as it
+/// likes. Generated registers are zero-sized values that are not `Copy` (the
+/// two impls a register would need cost compile time in every crate that
+/// generates registers); name the register again or pass a reference.
+impl<R: Register> Register for &R {
+    type Project = R::Project;
+    type Space = R::Space;
+    type Domain = R::Domain;
+    type Layout = R::Layout;
+    type Cast = R::Cast;
+    const INFO: &'static RegisterInfo = R::INFO;
+    const NAME: &'static str = R::NAME;
+    const ADDRESS: u64 = R::ADDRESS;
+    const RESET: u64 = R::RESET;
+    #[inline(always)]
+    fn address(&self) -> u64 {
+        R::address(self)
+    }
+    #[inline]
+    fn info(&self) -> &'static RegisterInfo {
+        R::info(self)
     }
 }
 
@@ -113,7 +138,7 @@ pub trait Register: Copy + 'static {
     label = "this register is write-only",
     note = "reads of write-only registers return nothing meaningful; keep a copy of what you wrote"
 )]
-pub trait Readable: Register {}
+pub trait Readable: Register<Layout: ReadableLayout> {}
 // Hidden from the docs: a register page states what it allows in its table.
 #[doc(hidden)]
 #[diagnostic::do_not_recommend]
@@ -125,7 +150,7 @@ impl<R: Register> Readable for R where R::Layout: ReadableLayout {}
     label = "this register is read-only or masked",
     note = "read-only registers ignore writes; a masked register (bits 31:16 enable bits 15:0) is written with `write_masked`, never read-modify-written"
 )]
-pub trait Writable: Register {}
+pub trait Writable: Register<Layout: WritableLayout> {}
 // Hidden from the docs: a register page states what it allows in its table.
 #[doc(hidden)]
 #[diagnostic::do_not_recommend]
@@ -137,7 +162,7 @@ impl<R: Register> Writable for R where R::Layout: WritableLayout {}
     label = "`write_masked` is only for masked registers",
     note = "write ordinary registers with `write` or `modify`"
 )]
-pub trait MaskedWritable: Register {}
+pub trait MaskedWritable: Register<Layout: MaskedLayout> {}
 // Hidden from the docs: a register page states what it allows in its table.
 #[doc(hidden)]
 #[diagnostic::do_not_recommend]
@@ -149,11 +174,11 @@ impl<R: Register> MaskedWritable for R where R::Layout: MaskedLayout {}
     label = "this register is not available on `{P}`",
     note = "each project has its own module of registers (`perfregs::hal::hsw`, `perfregs::hal::ivb`, ...): use the one your device handle is for"
 )]
-pub trait OnProject<P: Project>: Register {}
+pub trait OnProject<P: Project>: Register<Project: SameProject<P>> {}
 // Hidden from the docs: a register page states what it allows in its table.
 #[doc(hidden)]
 #[diagnostic::do_not_recommend]
-impl<R: Register, P: Project> OnProject<P> for R where P: SameProject<R::Project> {}
+impl<R: Register, P: Project> OnProject<P> for R where R::Project: SameProject<P> {}
 
 /// `P` and `Q` are one project (a trait, so a mismatch reports [`OnProject`]'s message).
 #[doc(hidden)]
@@ -167,7 +192,7 @@ impl<P: Project> SameProject<P> for P {}
     label = "a plain access would hit whichever instance the steering register selects",
     note = "use the steering API: `let mut mcr = gpu.steering(&proof);` then `mcr.read(reg, instance, &guard)`, `read_any`, `read_each`, `write` (multicast) or `write_one`"
 )]
-pub trait Unicast: Register {}
+pub trait Unicast: Register<Cast = Single> {}
 // Hidden from the docs: a register page states what it allows in its table.
 #[doc(hidden)]
 #[diagnostic::do_not_recommend]
@@ -179,18 +204,29 @@ impl<R: Register<Cast = Single>> Unicast for R {}
     label = "the steering API is for multicast registers",
     note = "access it with `gpu.read`/`gpu.write`"
 )]
-pub trait Replicated: Register {
+pub trait Replicated: Register<Cast: MulticastCast> {
     /// Its replication group.
     type Group: ReplicationGroup;
 }
 // Hidden from the docs: a register page states what it allows in its table.
 #[doc(hidden)]
 #[diagnostic::do_not_recommend]
-impl<R, G> Replicated for R
+impl<R> Replicated for R
 where
-    R: Register<Cast = Multicast<G>>,
-    G: ReplicationGroup,
+    R: Register<Cast: MulticastCast>,
 {
+    type Group = <R::Cast as MulticastCast>::Group;
+}
+
+/// [`Multicast`], with its group (a trait, so that `R: Replicated` tells
+/// generic code that `&R` is replicated too).
+#[doc(hidden)]
+pub trait MulticastCast: Cast {
+    /// The replication group.
+    type Group: ReplicationGroup;
+}
+#[doc(hidden)]
+impl<G: ReplicationGroup> MulticastCast for Multicast<G> {
     type Group = G;
 }
 
@@ -295,11 +331,11 @@ impl<A: RegisterArray> Register for Elem<A> {
     const RESET: u64 = A::RESET;
     const INFO: &'static RegisterInfo = A::INFOS[0];
     #[inline(always)]
-    fn address(self) -> u64 {
+    fn address(&self) -> u64 {
         A::BASE.wrapping_add((self.index as u64).wrapping_mul(A::STRIDE))
     }
     #[inline]
-    fn info(self) -> &'static RegisterInfo {
+    fn info(&self) -> &'static RegisterInfo {
         A::INFOS[self.index as usize]
     }
 }

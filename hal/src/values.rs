@@ -3,6 +3,19 @@
 //! with their trait impls. The generated code adds only what differs per
 //! layout: the field getters and setters and `R`'s `Debug`.
 
+/// A field's value in a generated `R`'s `Debug` output: hexadecimal, as
+/// [`Bits`](crate::Bits) prints it. Generated code formats plain fields
+/// through it, not through their typed getters, so `Debug` instantiates no
+/// generic code per field.
+#[doc(hidden)]
+pub struct DebugBits(pub u64);
+
+impl core::fmt::Debug for DebugBits {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{:#x}", self.0)
+    }
+}
+
 /// Define `R` and `W` for the layout module it is invoked in (`FieldLayout`
 /// must be in scope): `plain` registers, or `masked` ones (bits 31:16 of a
 /// write enable bits 15:0). The first argument names the layout in `Debug`;
@@ -19,8 +32,8 @@ macro_rules! layout_values {
     ($title:literal, plain, $word:ty) => {
         $crate::layout_values!(@read);
         /// A value being built for a write to a register of this layout.
-        #[derive(Clone, Copy)]
         pub struct W($word);
+        $crate::layout_values!(@copy W);
         impl $crate::WriteValue for W {
             type Layout = FieldLayout;
             #[inline]
@@ -46,11 +59,11 @@ macro_rules! layout_values {
         $crate::layout_values!(@read);
         /// A value being built for a write to a masked register of this layout:
         /// only fields set here are enabled in bits 31:16.
-        #[derive(Clone, Copy)]
         pub struct W {
             value: $word,
             enable: $word,
         }
+        $crate::layout_values!(@copy W);
         impl $crate::WriteValue for W {
             type Layout = FieldLayout;
             #[inline]
@@ -83,10 +96,28 @@ macro_rules! layout_values {
             }
         }
     };
+    (@copy $t:ident) => {
+        impl ::core::clone::Clone for $t {
+            #[inline(always)]
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl ::core::marker::Copy for $t {}
+    };
     (@read) => {
         /// A value read from a register of this layout.
-        #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct R(u64);
+        $crate::layout_values!(@copy R);
+        // By hand: the derive also emits a function per type that is compiled
+        // in every build.
+        impl ::core::cmp::PartialEq for R {
+            #[inline]
+            fn eq(&self, other: &Self) -> bool {
+                self.0 == other.0
+            }
+        }
+        impl ::core::cmp::Eq for R {}
         impl $crate::ReadValue for R {
             type Layout = FieldLayout;
             #[inline]

@@ -211,7 +211,20 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
                     #hal::ReadValue::get(self, #konst)
                 }
             });
-            debug_fields.push(quote!(.field(#fname_str, &self.#fname())));
+            // Plain fields print from the raw value (no getter instantiated
+            // per field); enumerated ones through their typed getter.
+            let shown = match f.enum_index {
+                Some(_) => quote!(self.#fname()),
+                None if fw == 1 => {
+                    let bit = hex(f.mask());
+                    quote!((self.0 & #bit != 0))
+                }
+                None => {
+                    let m = hex(f.mask() >> lsb);
+                    quote!(#hal::DebugBits(self.0 >> #lsb & #m))
+                }
+            };
+            debug_fields.push(quote!(.field(#fname_str, &#shown)));
         }
         if f.access.settable() {
             setters.push(quote! {
@@ -286,7 +299,6 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
             #uses
             /// This layout, as a type (the `Layout` of the registers that use it).
             #[doc(hidden)]
-            #[derive(Clone, Copy)]
             pub struct FieldLayout;
             impl #hal::register::Layout for FieldLayout {
                 type Read = R;

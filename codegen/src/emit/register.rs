@@ -144,7 +144,6 @@ pub(super) fn emit_register(
     let Some(array) = r.array else {
         return quote! {
             #rdoc
-            #[derive(Clone, Copy)]
             pub struct #name;
             impl #hal::Register for #name {
                 type Project = #hal::#project_ty;

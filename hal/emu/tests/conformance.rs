@@ -341,35 +341,35 @@ where
         self.spec
     }
     fn hal(&self) -> (&'static str, u64, u64, u32, bool) {
-        hal_of(self.reg)
+        hal_of(&self.reg)
     }
     fn write(&self, instance: Option<u32>, op: Typed<'_, R::Layout>) -> Option<bool> {
         if instance.is_some() {
             return None;
         }
         match op {
-            Typed::Build(f) => self.gpu.write_from_zero(self.reg, self.proof, |w| {
+            Typed::Build(f) => self.gpu.write_from_zero(&self.reg, self.proof, |w| {
                 f(w);
                 w
             }),
-            Typed::Reset => self.gpu.write(self.reg, self.proof, |w| w),
-            Typed::Modify(f) => self.gpu.modify(self.reg, self.proof, |_, w| {
+            Typed::Reset => self.gpu.write(&self.reg, self.proof, |w| w),
+            Typed::Modify(f) => self.gpu.modify(&self.reg, self.proof, |_, w| {
                 f(w);
                 w
             }),
-            Typed::Bus(v) => bus_write(self.gpu, self.reg, v),
+            Typed::Bus(v) => bus_write(self.gpu, &self.reg, v),
         }
         Some(true)
     }
     fn read(&self, instance: u32) -> Option<Rd<R::Layout>> {
-        (instance == 0).then(|| self.gpu.read(self.reg, self.proof))
+        (instance == 0).then(|| self.gpu.read(&self.reg, self.proof))
     }
     fn clear<F>(&self, f: F) -> Option<()>
     where
         F: Field<Layout = R::Layout>,
         F::Access: Clearable,
     {
-        self.gpu.clear(self.reg, self.proof, f);
+        self.gpu.clear(&self.reg, self.proof, f);
         Some(())
     }
 }
@@ -390,21 +390,21 @@ where
         self.spec
     }
     fn hal(&self) -> (&'static str, u64, u64, u32, bool) {
-        hal_of(self.reg)
+        hal_of(&self.reg)
     }
     fn write(&self, instance: Option<u32>, op: Typed<'_, R::Layout>) -> Option<bool> {
         match (instance, op) {
-            (None, Typed::Build(f)) => self.gpu.write_masked(self.reg, self.proof, |w| {
+            (None, Typed::Build(f)) => self.gpu.write_masked(&self.reg, self.proof, |w| {
                 f(w);
                 w
             }),
-            (None, Typed::Bus(v)) => bus_write(self.gpu, self.reg, v),
+            (None, Typed::Bus(v)) => bus_write(self.gpu, &self.reg, v),
             _ => return None,
         }
         Some(true)
     }
     fn read(&self, instance: u32) -> Option<Rd<R::Layout>> {
-        (instance == 0).then(|| self.gpu.read(self.reg, self.proof))
+        (instance == 0).then(|| self.gpu.read(&self.reg, self.proof))
     }
 }
 
@@ -424,17 +424,17 @@ where
         self.spec
     }
     fn hal(&self) -> (&'static str, u64, u64, u32, bool) {
-        hal_of(self.reg)
+        hal_of(&self.reg)
     }
     fn write(&self, instance: Option<u32>, op: Typed<'_, R::Layout>) -> Option<bool> {
         match (instance, op) {
-            (None, Typed::Bus(v)) => bus_write(self.gpu, self.reg, v),
+            (None, Typed::Bus(v)) => bus_write(self.gpu, &self.reg, v),
             _ => return None,
         }
         Some(true)
     }
     fn read(&self, instance: u32) -> Option<Rd<R::Layout>> {
-        (instance == 0).then(|| self.gpu.read(self.reg, self.proof))
+        (instance == 0).then(|| self.gpu.read(&self.reg, self.proof))
     }
 }
 
@@ -454,23 +454,23 @@ where
         self.spec
     }
     fn hal(&self) -> (&'static str, u64, u64, u32, bool) {
-        hal_of(self.reg)
+        hal_of(&self.reg)
     }
     fn write(&self, instance: Option<u32>, op: Typed<'_, R::Layout>) -> Option<bool> {
         match (instance, op) {
-            (None, Typed::Build(f)) => self.gpu.write_from_zero(self.reg, self.proof, |w| {
+            (None, Typed::Build(f)) => self.gpu.write_from_zero(&self.reg, self.proof, |w| {
                 f(w);
                 w
             }),
-            (None, Typed::Reset) => self.gpu.write(self.reg, self.proof, |w| w),
-            (None, Typed::Bus(v)) => bus_write(self.gpu, self.reg, v),
+            (None, Typed::Reset) => self.gpu.write(&self.reg, self.proof, |w| w),
+            (None, Typed::Bus(v)) => bus_write(self.gpu, &self.reg, v),
             _ => return None,
         }
         Some(true)
     }
     fn read(&self, instance: u32) -> Option<Rd<R::Layout>> {
         // The HAL does not read a write-only register: what the bus returns.
-        (instance == 0).then(|| ReadValue::from_raw(bus_read(self.gpu, self.reg)))
+        (instance == 0).then(|| ReadValue::from_raw(bus_read(self.gpu, &self.reg)))
     }
 }
 
@@ -523,7 +523,7 @@ where
         self.spec
     }
     fn hal(&self) -> (&'static str, u64, u64, u32, bool) {
-        hal_of(self.reg)
+        hal_of(&self.reg)
     }
     fn present(&self) -> u64 {
         self.gpu.steering(self.steer).present::<R>()
@@ -538,13 +538,13 @@ where
         match (instance, op) {
             (_, Typed::Modify(_) | Typed::Bus(_)) => None,
             (None, _) => {
-                s.write(self.reg, self.proof, |w| {
+                s.write(&self.reg, self.proof, |w| {
                     build(w);
                     w
                 });
                 Some(true)
             }
-            (Some(i), _) => Some(s.write_one(self.reg, i, self.proof, |w| {
+            (Some(i), _) => Some(s.write_one(&self.reg, i, self.proof, |w| {
                 build(w);
                 w
             })),
@@ -553,7 +553,7 @@ where
     fn read(&self, instance: u32) -> Option<Rd<R::Layout>> {
         self.gpu
             .steering(self.steer)
-            .read(self.reg, instance, self.proof)
+            .read(&self.reg, instance, self.proof)
     }
 }
 

@@ -42,28 +42,29 @@ impl Start {
 }
 
 #[inline]
-fn raw_read<R: Register, B: Bus<R::Space>>(reg: R, bus: &mut B) -> u64 {
+fn raw_read<R: Register, B: Bus<R::Space>>(addr: u64, bus: &mut B) -> u64 {
     if R::WIDTH == 64 {
-        bus.read64(reg.address())
+        bus.read64(addr)
     } else {
-        u64::from(bus.read32(reg.address()))
+        u64::from(bus.read32(addr))
     }
 }
 
 #[inline]
-fn raw_write<R: Register, B: Bus<R::Space>>(reg: R, bus: &mut B, value: u64) {
+fn raw_write<R: Register, B: Bus<R::Space>>(addr: u64, bus: &mut B, value: u64) {
     if R::WIDTH == 64 {
-        bus.write64(reg.address(), value)
+        bus.write64(addr, value)
     } else {
-        bus.write32(reg.address(), value as u32)
+        bus.write32(addr, value as u32)
     }
 }
 
 /// Read `reg` into a typed value.
 #[inline]
 #[track_caller]
-pub(super) fn read<R: Register, B: Bus<R::Space>>(mut port: impl Port<B>, reg: R) -> ReadOf<R> {
-    ReadOf::<R>::from_raw(port.with_bus(|bus| raw_read(reg, bus)))
+pub(super) fn read<R: Register, B: Bus<R::Space>>(mut port: impl Port<B>, reg: &R) -> ReadOf<R> {
+    let addr = reg.address();
+    ReadOf::<R>::from_raw(port.with_bus(|bus| raw_read::<R, B>(addr, bus)))
 }
 
 /// Read a counter whose hardware is two dwords that keep counting: high,
@@ -75,16 +76,17 @@ pub(super) fn read_counter<R: Register, B: Bus<R::Space>>(
     mut port: impl Port<B>,
     reg: R,
 ) -> ReadOf<R> {
+    let addr = reg.address();
     let raw = port.with_bus(|bus| {
         if R::WIDTH != 64 {
-            return u64::from(bus.read32(reg.address()));
+            return u64::from(bus.read32(addr));
         }
-        let hi_addr = reg.address().wrapping_add(4);
+        let hi_addr = addr.wrapping_add(4);
         let hi1 = bus.read32(hi_addr);
-        let mut lo = bus.read32(reg.address());
+        let mut lo = bus.read32(addr);
         let hi2 = bus.read32(hi_addr);
         if hi1 != hi2 {
-            lo = bus.read32(reg.address());
+            lo = bus.read32(addr);
         }
         u64::from(hi2) << 32 | u64::from(lo)
     });
@@ -112,8 +114,8 @@ pub(super) fn write<R: Register, B: Bus<R::Space>>(
     start: Start,
     f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
 ) {
-    let w = build::<R>(start, f);
-    port.with_bus(|bus| raw_write(reg, bus, w.raw()));
+    let (addr, w) = (reg.address(), build::<R>(start, f));
+    port.with_bus(|bus| raw_write::<R, B>(addr, bus, w.raw()));
 }
 
 /// Read `reg`, let `f` change fields, write it back: bits that must not be
@@ -127,10 +129,11 @@ pub(super) fn modify<R: Register, B: Bus<R::Space>>(
     reg: R,
     f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
 ) {
-    let raw = port.with_bus(|bus| raw_read(reg, bus));
+    let addr = reg.address();
+    let raw = port.with_bus(|bus| raw_read::<R, B>(addr, bus));
     let mut w = WriteOf::<R>::from_raw(raw & R::KEEP_MASK);
     f(ReadOf::<R>::from_raw(raw), &mut w);
-    port.with_bus(|bus| raw_write(reg, bus, w.raw()));
+    port.with_bus(|bus| raw_write::<R, B>(addr, bus, w.raw()));
 }
 
 /// The device as a port of the shared accessors: the bus is borrowed for each

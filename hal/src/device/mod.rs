@@ -715,7 +715,7 @@ impl<P: Project, B, I: Identity> Io<'_, P, B, I> {
         B: Bus<R::Space>,
     {
         self.check(awake);
-        accessors::read(self, reg)
+        accessors::read(self, &reg)
     }
 
     /// Read a counter as two dwords that keep counting (see

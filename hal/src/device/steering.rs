@@ -111,7 +111,7 @@ impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
         B: Bus<R::Space>,
     {
         self.device.check(awake);
-        Some(accessors::read(self.at::<R>(instance)?, reg))
+        Some(accessors::read(self.at::<R>(instance)?, &reg))
     }
 
     /// Read the lowest present instance (as drivers do for a representative value).
@@ -149,7 +149,7 @@ impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
         list.into_iter()
             .take(count)
             .filter(move |n| mask & (1 << n) != 0)
-            .filter_map(move |n| self.read(reg, n, awake).map(|v| (n, v)))
+            .filter_map(move |n| Some((n, accessors::read(self.at::<R>(n)?, &reg))))
     }
 
     /// Multicast write: every present instance gets the value `f` builds

@@ -21,7 +21,6 @@ pub mod layouts {
         use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
-        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -70,10 +69,10 @@ pub mod layouts {
         impl ::core::fmt::Debug for R {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("STATUS")
-                    .field("ready", &self.ready())
-                    .field("overflow", &self.overflow())
-                    .field("arm", &self.arm())
-                    .field("level", &self.level())
+                    .field("ready", &(self.0 & 0x1 != 0))
+                    .field("overflow", &(self.0 & 0x4 != 0))
+                    .field("arm", &(self.0 & 0x8 != 0))
+                    .field("level", &::perfregs::hal::DebugBits(self.0 >> 16u32 & 0xff))
                     .finish()
             }
         }
@@ -191,7 +190,6 @@ pub mod hsw {
  | power domain | `render`; unicast |
  | source | golden test |
  | fields | [`STATUS`](status), defined at `access_mix/input.yaml:6:9` |*/
-    #[derive(Clone, Copy)]
     pub struct STATUS;
     impl ::perfregs::hal::Register for STATUS {
         type Project = ::perfregs::hal::Hsw;

@@ -14,7 +14,6 @@ pub mod layouts {
         use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
-        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -40,7 +39,12 @@ pub mod layouts {
         }
         impl ::core::fmt::Debug for R {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct("CNTn").field("value", &self.value()).finish()
+                f.debug_struct("CNTn")
+                    .field(
+                        "value",
+                        &::perfregs::hal::DebugBits(self.0 >> 0u32 & 0xffffffff),
+                    )
+                    .finish()
             }
         }
         impl W {
@@ -67,7 +71,6 @@ pub mod layouts {
         use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
-        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -93,7 +96,9 @@ pub mod layouts {
         }
         impl ::core::fmt::Debug for R {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct("SELn").field("event", &self.event()).finish()
+                f.debug_struct("SELn")
+                    .field("event", &::perfregs::hal::DebugBits(self.0 >> 0u32 & 0xff))
+                    .finish()
             }
         }
         impl W {

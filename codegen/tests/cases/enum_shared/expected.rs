@@ -31,7 +31,6 @@ pub mod layouts {
         use super::super::enums::Speed;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
-        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -82,7 +81,6 @@ pub mod layouts {
         use super::super::enums::Speed;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
-        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -160,7 +158,6 @@ pub mod ivb {
  | power domain | none (outside every force-wake range); unicast |
  | source | golden test |
  | fields | [`CLK_IVB`](clk_ivb), defined at `enum_shared/input.yaml:13:9` |*/
-    #[derive(Clone, Copy)]
     pub struct CLK_IVB;
     impl ::perfregs::hal::Register for CLK_IVB {
         type Project = ::perfregs::hal::Ivb;
@@ -211,7 +208,6 @@ pub mod hsw {
  | power domain | `render`; unicast |
  | source | golden test |
  | fields | [`CLK_HSW`](clk_hsw), defined at `enum_shared/input.yaml:18:9` |*/
-    #[derive(Clone, Copy)]
     pub struct CLK_HSW;
     impl ::perfregs::hal::Register for CLK_HSW {
         type Project = ::perfregs::hal::Hsw;

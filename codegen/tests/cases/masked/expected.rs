@@ -16,7 +16,6 @@ pub mod layouts {
         use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
-        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -55,9 +54,9 @@ pub mod layouts {
         impl ::core::fmt::Debug for R {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("WAKE")
-                    .field("kernel", &self.kernel())
-                    .field("user", &self.user())
-                    .field("level", &self.level())
+                    .field("kernel", &(self.0 & 0x1 != 0))
+                    .field("user", &(self.0 & 0x2 != 0))
+                    .field("level", &::perfregs::hal::DebugBits(self.0 >> 8u32 & 0xf))
                     .finish()
             }
         }
@@ -118,7 +117,6 @@ pub mod hsw {
  | power domain | none (outside every force-wake range); unicast |
  | source | golden test |
  | fields | [`WAKE`](wake), defined at `masked/input.yaml:6:9` |*/
-    #[derive(Clone, Copy)]
     pub struct WAKE;
     impl ::perfregs::hal::Register for WAKE {
         type Project = ::perfregs::hal::Hsw;

@@ -18,7 +18,6 @@ pub mod layouts {
         use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
-        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -59,9 +58,12 @@ pub mod layouts {
         impl ::core::fmt::Debug for R {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("PMON_CTL")
-                    .field("core_sel", &self.core_sel())
-                    .field("overflow", &self.overflow())
-                    .field("count", &self.count())
+                    .field(
+                        "core_sel",
+                        &::perfregs::hal::DebugBits(self.0 >> 0u32 & 0x7fff),
+                    )
+                    .field("overflow", &(self.0 & 0x40000000 != 0))
+                    .field("count", &::perfregs::hal::DebugBits(self.0 >> 32u32 & 0xff))
                     .finish()
             }
         }
@@ -144,7 +146,6 @@ pub mod ivt {
  | access | read, write, modify |
  | source | golden test |
  | fields | [`PMON_CTL`](pmon_ctl), defined at `msr_64bit/input.yaml:6:9` |*/
-    #[derive(Clone, Copy)]
     pub struct PMON_CTL;
     impl ::perfregs::hal::Register for PMON_CTL {
         type Project = ::perfregs::hal::Ivt;

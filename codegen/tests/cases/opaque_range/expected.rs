@@ -13,7 +13,6 @@ pub mod layouts {
         use ::perfregs::hal::access::{FieldAt, Rw};
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
-        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -39,7 +38,7 @@ pub mod layouts {
         }
         impl ::core::fmt::Debug for R {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct("UNIT_CTL").field("enable", &self.enable()).finish()
+                f.debug_struct("UNIT_CTL").field("enable", &(self.0 & 0x1 != 0)).finish()
             }
         }
         impl W {
@@ -92,7 +91,6 @@ pub mod hsw {
  | power domain | `render`; unicast |
  | source | golden test |
  | fields | [`UNIT_CTL`](unit_ctl), defined at `opaque_range/input.yaml:7:9` |*/
-    #[derive(Clone, Copy)]
     pub struct UNIT_CTL;
     impl ::perfregs::hal::Register for UNIT_CTL {
         type Project = ::perfregs::hal::Hsw;

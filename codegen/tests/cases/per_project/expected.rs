@@ -15,7 +15,6 @@ pub mod layouts {
         use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
-        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -48,8 +47,8 @@ pub mod layouts {
         impl ::core::fmt::Debug for R {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("CFG")
-                    .field("go", &self.go())
-                    .field("select", &self.select())
+                    .field("go", &(self.0 & 0x1 != 0))
+                    .field("select", &::perfregs::hal::DebugBits(self.0 >> 4u32 & 0xf))
                     .finish()
             }
         }
@@ -84,7 +83,6 @@ pub mod layouts {
         use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
-        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -123,9 +121,9 @@ pub mod layouts {
         impl ::core::fmt::Debug for R {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("CFG")
-                    .field("go", &self.go())
-                    .field("fast", &self.fast())
-                    .field("select", &self.select())
+                    .field("go", &(self.0 & 0x1 != 0))
+                    .field("fast", &(self.0 & 0x4 != 0))
+                    .field("select", &::perfregs::hal::DebugBits(self.0 >> 4u32 & 0xf))
                     .finish()
             }
         }
@@ -187,7 +185,6 @@ pub mod ivb {
  | other projects | hsw `0x2200` |
  | source | golden test |
  | fields | [`CFG`](cfg), defined at `per_project/input.yaml:6:9` |*/
-    #[derive(Clone, Copy)]
     pub struct CFG;
     impl ::perfregs::hal::Register for CFG {
         type Project = ::perfregs::hal::Ivb;
@@ -233,7 +230,6 @@ pub mod hsw {
  | other projects | ivb `0x2100` |
  | source | golden test |
  | fields | [`CFG`](cfg), defined at `per_project/input.yaml:6:9` |*/
-    #[derive(Clone, Copy)]
     pub struct CFG;
     impl ::perfregs::hal::Register for CFG {
         type Project = ::perfregs::hal::Hsw;

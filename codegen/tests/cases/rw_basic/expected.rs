@@ -35,7 +35,6 @@ pub mod layouts {
         use super::super::enums::CtlMode;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
-        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -74,8 +73,8 @@ pub mod layouts {
         impl ::core::fmt::Debug for R {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("CTL")
-                    .field("enable", &self.enable())
-                    .field("period", &self.period())
+                    .field("enable", &(self.0 & 0x1 != 0))
+                    .field("period", &::perfregs::hal::DebugBits(self.0 >> 4u32 & 0xf))
                     .field("mode", &self.mode())
                     .finish()
             }
@@ -151,7 +150,6 @@ pub mod hsw {
  | power domain | `render`; unicast |
  | source | golden test |
  | fields | [`CTL`](ctl), defined at `rw_basic/input.yaml:6:9` |*/
-    #[derive(Clone, Copy)]
     pub struct CTL;
     impl ::perfregs::hal::Register for CTL {
         type Project = ::perfregs::hal::Hsw;

@@ -15,7 +15,6 @@ pub mod layouts {
         use ::perfregs::hal::Bits;
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
-        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -48,8 +47,8 @@ pub mod layouts {
         impl ::core::fmt::Debug for R {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("LIMIT_LO")
-                    .field("value", &self.value())
-                    .field("valid", &self.valid())
+                    .field("value", &::perfregs::hal::DebugBits(self.0 >> 0u32 & 0xffff))
+                    .field("valid", &(self.0 & 0x80000000 != 0))
                     .finish()
             }
         }
@@ -104,7 +103,6 @@ pub mod hsw {
  | power domain | `render`; unicast |
  | source | golden test |
  | fields | [`LIMIT_LO`](limit_lo), defined at `shared_layout/input.yaml:6:9` |*/
-    #[derive(Clone, Copy)]
     pub struct LIMIT_LO;
     impl ::perfregs::hal::Register for LIMIT_LO {
         type Project = ::perfregs::hal::Hsw;
@@ -125,7 +123,6 @@ pub mod hsw {
  | power domain | `render`; unicast |
  | source | golden test |
  | fields | [`LIMIT_LO`](limit_hi), defined at `shared_layout/input.yaml:12:9` |*/
-    #[derive(Clone, Copy)]
     pub struct LIMIT_HI;
     impl ::perfregs::hal::Register for LIMIT_HI {
         type Project = ::perfregs::hal::Hsw;

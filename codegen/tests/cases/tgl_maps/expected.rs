@@ -13,7 +13,6 @@ pub mod layouts {
         use ::perfregs::hal::access::{FieldAt, Rw};
         /// This layout, as a type (the `Layout` of the registers that use it).
         #[doc(hidden)]
-        #[derive(Clone, Copy)]
         pub struct FieldLayout;
         impl ::perfregs::hal::register::Layout for FieldLayout {
             type Read = R;
@@ -39,7 +38,7 @@ pub mod layouts {
         }
         impl ::core::fmt::Debug for R {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct("MY_GT_REG").field("go", &self.go()).finish()
+                f.debug_struct("MY_GT_REG").field("go", &(self.0 & 0x1 != 0)).finish()
             }
         }
         impl W {
@@ -87,7 +86,6 @@ pub mod tgl {
  | power domain | `gt`; unicast |
  | source | golden case tgl_maps |
  | fields | [`MY_GT_REG`](my_gt_reg), defined at `tgl_maps/input.yaml:7:5` |*/
-    #[derive(Clone, Copy)]
     pub struct MY_GT_REG;
     impl ::perfregs::hal::Register for MY_GT_REG {
         type Project = ::perfregs::hal::Tgl;
@@ -108,7 +106,6 @@ pub mod tgl {
  | power domain | `render`; replicated: `dss`, 6 instances (steering API) |
  | source | golden case tgl_maps |
  | fields | [`MY_GT_REG`](my_dss_reg), defined at `tgl_maps/input.yaml:8:5` |*/
-    #[derive(Clone, Copy)]
     pub struct MY_DSS_REG;
     impl ::perfregs::hal::Register for MY_DSS_REG {
         type Project = ::perfregs::hal::Tgl;
@@ -131,7 +128,6 @@ pub mod tgl {
  | power domain | none (outside every force-wake range); unicast |
  | source | golden case tgl_maps |
  | fields | [`MY_GT_REG`](my_plain_reg), defined at `tgl_maps/input.yaml:9:5` |*/
-    #[derive(Clone, Copy)]
     pub struct MY_PLAIN_REG;
     impl ::perfregs::hal::Register for MY_PLAIN_REG {
         type Project = ::perfregs::hal::Tgl;
