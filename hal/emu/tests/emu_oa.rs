@@ -372,16 +372,18 @@ fn cec_0x4_never_counts_whatever_the_signals() {
 fn reference(func: u32, signals: u16, value: u16, mask: u16) -> bool {
     let keep = !mask;
     let (s, v) = (signals & keep, value & keep);
-    match func {
-        0 => (0..16).any(|i| keep >> i & 1 == 1 && (s >> i & 1) == (v >> i & 1)),
-        1 => s > v,
-        2 => s == v,
-        3 => s >= v,
-        4 => s < v,
-        5 => s != v,
-        6 => s <= v,
-        _ => true,
-    }
+    // By function code: 0 some unmasked bit equal, 1 greater, 2 equal,
+    // 3 greater or equal, 4 less, 5 not equal, 6 less or equal, 7 true.
+    let by_code = [
+        (0..16).any(|i| keep >> i & 1 == 1 && (s >> i & 1) == (v >> i & 1)),
+        s > v,
+        s == v,
+        s >= v,
+        s < v,
+        s != v,
+        s <= v,
+    ];
+    by_code.get(func as usize).copied().unwrap_or(true)
 }
 
 #[test]
