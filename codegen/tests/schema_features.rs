@@ -212,9 +212,10 @@ fn commands_reach_the_ir_per_project() {
             .collect();
         (c.dwords, fields)
     };
-    // (project, dwords, fields: name, dword, lsb, value)
+    // (project, dwords, fields)
+    type Field = (&'static str, u32, u32, Option<u64>); // name, dword, lsb, value
     #[rustfmt::skip]
-    let want: [(usize, _, &[(&str, u32, u32, Option<u64>)]); 2] = [
+    let want: [(usize, _, &[Field]); 2] = [
         (hsw, 2, &[("dword_length", 0, 0, Some(1)), ("opcode", 0, 23, Some(0x28)), ("report_id", 1, 0, None)]),
         (bdw, 3, &[
             ("dword_length", 0, 0, Some(2)), ("opcode", 0, 23, Some(0x28)),
