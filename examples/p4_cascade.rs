@@ -8,7 +8,9 @@
 use perfregs::emu::{CpuEvents, Emulator, P4Unit, Sku};
 use perfregs::hal::{p4, Device, P4Counter, P4};
 
-fn main() {
+/// The example's set-up (also run by `tests/cpu_counters.rs`): X preset to
+/// -200 and enabled, Y preset to -400 and cascaded from X.
+pub fn cascade() -> (Device<P4, Emulator>, P4Counter<0>, P4Counter<2>) {
     // One event A (for X) and one event B (for Y) per tick.
     let events = CpuEvents::new().rate(0, 1).rate(2, 1);
     let cpu = Device::<P4, _>::new(
@@ -21,7 +23,11 @@ fn main() {
     cpu.preset(y, -400);
     cpu.cascade(y, x); // Y's CCCR: cascade = 1, enable = 0 (x -> y is a legal pair)
     cpu.enable(x);
+    (cpu, x, y)
+}
 
+fn main() {
+    let (cpu, x, y) = cascade();
     let (mut x_overflow, mut y_start, mut y_overflow) = (None, None, None);
     let y_preset = cpu.count(y);
     for tick in 1..=700u64 {

@@ -11,7 +11,9 @@ use perfregs::hal::{ivt, AlwaysAwake, Bits, Device, Ivt};
 
 const N: u64 = 1000;
 
-fn main() {
+/// The example's set-up (also run by `tests/cpu_counters.rs`): one event a
+/// cycle on counter 0, preloaded with 2^44 - `n`, enabled with `ov_en`.
+pub fn armed(n: u64) -> Device<Ivt, Emulator> {
     let mut emu = Emulator::builder(&ivt::PROJECT, Sku::default())
         .with::<UncoreUnit>(UncoreConfig::default())
         .build();
@@ -19,11 +21,16 @@ fn main() {
         .set_events(UncoreEvents::new().per_cycle(0, 1u64));
     let dev = Device::<Ivt, _>::new(emu);
     let on = &AlwaysAwake;
-
     dev.write(ivt::R2_PCI_PMON_CTR0, on, |w| {
-        w.count(Bits::truncate((1u64 << 44) - N))
+        w.count(Bits::truncate((1u64 << 44) - n))
     });
     dev.write(ivt::R2_PCI_PMON_CTL0, on, |w| w.en(true).ov_en(true));
+    dev
+}
+
+fn main() {
+    let dev = armed(N);
+    let on = &AlwaysAwake;
     let show = |when: &str| {
         let ctr = dev.read_counter(ivt::R2_PCI_PMON_CTR0, on).count().get();
         let ov = dev.read(ivt::R2_PCI_PMON_BOX_STATUS, on).ov().get();

@@ -2,22 +2,20 @@
 //! example and R2PCIe freeze-on-overflow.
 #![cfg(feature = "emu")]
 
-use perfregs::emu::{CpuEvents, Emulator, P4Unit, Sku, UncoreConfig, UncoreEvents, UncoreUnit};
-use perfregs::hal::{ivt, p4, AlwaysAwake, Bits, Device, Ivt, P4Counter, P4};
+use perfregs::emu::UncoreConfig;
+use perfregs::hal::{ivt, AlwaysAwake};
+
+// The examples' set-ups, so the test checks what they show.
+#[path = "../examples/p4_cascade.rs"]
+#[allow(dead_code)] // its `main`
+mod p4_cascade;
+#[path = "../examples/r2pcie_freeze.rs"]
+#[allow(dead_code)] // its `main`
+mod r2pcie_freeze;
 
 #[test]
 fn sdm_cascade_example() {
-    let events = CpuEvents::new().rate(0, 1).rate(2, 1);
-    let cpu = Device::<P4, _>::new(
-        Emulator::builder(&p4::PROJECT, Sku::default())
-            .with::<P4Unit>(events)
-            .build(),
-    );
-    let (x, y) = (P4Counter::<0>, P4Counter::<2>);
-    cpu.preset(x, -200);
-    cpu.preset(y, -400);
-    cpu.cascade(y, x);
-    cpu.enable(x);
+    let (cpu, x, y) = p4_cascade::cascade();
     let y_preset = cpu.count(y);
     let (mut x_ovf, mut y_start, mut y_ovf) = (0, 0, 0);
     for tick in 1..=700u64 {
@@ -45,17 +43,8 @@ fn sdm_cascade_example() {
 #[test]
 fn r2pcie_freezes_after_n_events_and_counts_meanwhile() {
     let delay = UncoreConfig::default().freeze_delay;
-    let mut emu = Emulator::builder(&ivt::PROJECT, Sku::default())
-        .with::<UncoreUnit>(UncoreConfig::default())
-        .build();
-    emu.unit_mut::<UncoreUnit>()
-        .set_events(UncoreEvents::new().per_cycle(0, 1u64));
-    let dev = Device::<Ivt, _>::new(emu);
+    let dev = r2pcie_freeze::armed(1000);
     let on = &AlwaysAwake;
-    dev.write(ivt::R2_PCI_PMON_CTR0, on, |w| {
-        w.count(Bits::truncate((1u64 << 44) - 1000))
-    });
-    dev.write(ivt::R2_PCI_PMON_CTL0, on, |w| w.en(true).ov_en(true));
     dev.with_bus(|e| e.advance(999));
     assert_eq!(
         dev.read_counter(ivt::R2_PCI_PMON_CTR0, on).count(),

@@ -7,7 +7,8 @@ use perfregs::bits;
 use perfregs::hal::enums::{MemorySelect, ReportFormatHsw, ReportFormatIvb, TimerEnable};
 use perfregs::hal::prelude::*;
 use perfregs::hal::{
-    hsw, ivb, snb, tgl, AlwaysAwake, Bits, Bus, Device, Hsw, Ivb, Mmio, RawMmio, SliceBus, Snb, Tgl,
+    hsw, ivb, snb, tgl, AlwaysAwake, Assumed, Bits, Bus, Device, Hsw, Ivb, Mmio, RawMmio, SliceBus,
+    Snb, Tgl,
 };
 
 perfregs::regdefs!(mod extra, "tests/fixtures/extra.yaml");
@@ -62,6 +63,32 @@ macro_rules! via {
 
 const WORDS: usize = 0x3000 / 4;
 
+/// Run `check` once per path, each time as [`with_hsw`] does (user registers
+/// below 0x40000 lie in HSW's render domain, like the built-in ones).
+fn each_path(
+    init: &[(u64, u32)],
+    check: impl Fn(Path, &Device<Hsw, SliceBus<'_>>, &Assumed<'_, hsw::domains::Render>),
+) {
+    for path in PATHS {
+        with_hsw(init, |gpu, rw| check(path, gpu, rw));
+    }
+}
+
+/// Run `f` on a fresh HSW device whose memory holds the `init` words
+/// (address, value), with the render domain assumed awake.
+fn with_hsw(
+    init: &[(u64, u32)],
+    f: impl FnOnce(&Device<Hsw, SliceBus<'_>>, &Assumed<'_, hsw::domains::Render>),
+) {
+    let mut mem = [0u32; WORDS];
+    for &(addr, value) in init {
+        mem[addr as usize / 4] = value;
+    }
+    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+    let rw = gpu.assume_awake::<hsw::domains::Render>();
+    f(&gpu, &rw);
+}
+
 fn word<P: perfregs::hal::Project, B: Bus<Mmio>>(gpu: &Device<P, B>, addr: u64) -> u32 {
     gpu.with_bus(|b| b.read32(addr))
 }
@@ -72,54 +99,49 @@ fn poke<P: perfregs::hal::Project, B: Bus<Mmio>>(gpu: &Device<P, B>, addr: u64, 
 
 #[test]
 fn read_decodes_fields() {
-    let mut mem = [0u32; WORDS];
-    mem[0x2360 / 4] = 0xABD;
-    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    let rw = gpu.assume_awake::<hsw::domains::Render>();
-    let ctl = gpu.read(hsw::OACONTROL, &rw);
-    assert_eq!(ctl.bits(), 0xABD);
-    assert_eq!(ctl.timer_period(), 42);
-    assert_eq!(ctl.timer_enable(), TimerEnable::Enable);
-    assert_eq!(ctl.counter_select(), ReportFormatHsw::C4B8);
-    assert!(ctl.counter_enable());
-    assert_eq!(ctl.select_context_id(), 0);
-    // Generic field API gives the same.
-    assert_eq!(
-        ctl.get(hsw::oacontrol::TIMER_PERIOD),
-        Bits::<6>::new(42).unwrap()
-    );
+    with_hsw(&[(0x2360, 0xABD)], |gpu, rw| {
+        let ctl = gpu.read(hsw::OACONTROL, rw);
+        assert_eq!(ctl.bits(), 0xABD);
+        assert_eq!(ctl.timer_period(), 42);
+        assert_eq!(ctl.timer_enable(), TimerEnable::Enable);
+        assert_eq!(ctl.counter_select(), ReportFormatHsw::C4B8);
+        assert!(ctl.counter_enable());
+        assert_eq!(ctl.select_context_id(), 0);
+        // Generic field API gives the same.
+        assert_eq!(
+            ctl.get(hsw::oacontrol::TIMER_PERIOD),
+            Bits::<6>::new(42).unwrap()
+        );
+    });
 }
 
 #[test]
 fn debug_prints_named_fields() {
-    let mut mem = [0u32; WORDS];
-    mem[0x2360 / 4] = 0xABD;
-    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    let rw = gpu.assume_awake::<hsw::domains::Render>();
-    let text = format!("{:?}", gpu.read(hsw::OACONTROL, &rw));
-    assert_eq!(
-        text,
-        "OACONTROL { counter_enable: true, specific_context_enable: Disable, counter_select: C4B8, timer_enable: Enable, timer_period: 0x2a, select_context_id: 0x0 }"
-    );
+    with_hsw(&[(0x2360, 0xABD)], |gpu, rw| {
+        let text = format!("{:?}", gpu.read(hsw::OACONTROL, rw));
+        assert_eq!(
+            text,
+            "OACONTROL { counter_enable: true, specific_context_enable: Disable, counter_select: C4B8, timer_enable: Enable, timer_period: 0x2a, select_context_id: 0x0 }"
+        );
+    });
 }
 
 #[test]
 fn write_builds_from_reset_value() {
-    let mut mem = [0u32; WORDS];
-    let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-    let rw = gpu.assume_awake::<hsw::domains::Render>();
-    gpu.write(hsw::OACONTROL, &rw, |w| {
-        w.timer_period(bits!(5))
-            .timer_enable(TimerEnable::Enable)
-            .counter_select(ReportFormatHsw::A45B8C8)
-            .counter_enable(true)
+    with_hsw(&[], |gpu, rw| {
+        gpu.write(hsw::OACONTROL, rw, |w| {
+            w.timer_period(bits!(5))
+                .timer_enable(TimerEnable::Enable)
+                .counter_select(ReportFormatHsw::A45B8C8)
+                .counter_enable(true)
+        });
+        // OASTATUS2 resets to 1 on HSW (GGTT, RO): a write carries it, as drivers do.
+        gpu.write(hsw::OASTATUS2, rw, |w| {
+            w.head_pointer(Bits::new(0x10_0000 >> 6).unwrap())
+        });
+        assert_eq!(word(gpu, 0x2360), 5 << 6 | 1 << 5 | 5 << 2 | 1);
+        assert_eq!(word(gpu, 0x2368), 0x10_0000 | 1);
     });
-    // OASTATUS2 resets to 1 on HSW (GGTT, RO): a write carries it, as drivers do.
-    gpu.write(hsw::OASTATUS2, &rw, |w| {
-        w.head_pointer(Bits::new(0x10_0000 >> 6).unwrap())
-    });
-    assert_eq!(word(&gpu, 0x2360), 5 << 6 | 1 << 5 | 5 << 2 | 1);
-    assert_eq!(word(&gpu, 0x2368), 0x10_0000 | 1);
 }
 
 #[test]
@@ -157,22 +179,18 @@ fn one_register_moves_between_projects() {
 
 #[test]
 fn modify_keeps_fields_and_zeroes_mbz_bits() {
-    for path in PATHS {
-        let mut mem = [0u32; WORDS];
-        mem[0x2368 / 4] = 0xFFFF_FFFF;
-        let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-        let rw = gpu.assume_awake::<hsw::domains::Render>();
+    each_path(&[(0x2368, 0xFFFF_FFFF)], |path, gpu, rw| {
         via!(
             path,
             gpu,
-            modify(hsw::OASTATUS2, &rw, |r, w| {
+            modify(hsw::OASTATUS2, rw, |r, w| {
                 assert_eq!(r.memory_select(), MemorySelect::Ggtt);
                 w.head_pointer(Bits::new(0x40).unwrap())
             })
         );
         // head 31:6 = 0x40; bit 5 (MBZ) written 0; bits 4:0 written back as read.
-        assert_eq!(word(&gpu, 0x2368), 0x40 << 6 | 0x1F, "{path:?}");
-    }
+        assert_eq!(word(gpu, 0x2368), 0x40 << 6 | 0x1F, "{path:?}");
+    });
 }
 
 /// What `modify` setting `level` to 3 writes to a `STATUS` layout that read
@@ -185,70 +203,53 @@ const STATUS_CLEARED: u32 = 0x0FF0_0FF3;
 
 #[test]
 fn modify_never_writes_back_rw1c_and_clear_is_explicit() {
-    for path in PATHS {
-        let mut mem = [0u32; WORDS];
-        // Hardware state: overflow and lost set, kick reads 1, every other bit set too.
-        mem[0x100 / 4] = 0xFFFF_FFFF;
-        let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-        // User registers below 0x40000 lie in HSW's render domain, like the built-in ones.
-        let rw = gpu.assume_awake::<hsw::domains::Render>();
+    // Hardware state: overflow and lost set, kick reads 1, every other bit set too.
+    each_path(&[(0x100, 0xFFFF_FFFF)], |path, gpu, rw| {
         via!(
             path,
             gpu,
-            modify(extra::hsw::STATUS, &rw, |r, w| {
+            modify(extra::hsw::STATUS, rw, |r, w| {
                 assert!(r.overflow() && r.lost());
                 w.level(bits!(3))
             })
         );
-        let written = word(&gpu, 0x100);
+        let written = word(gpu, 0x100);
         assert_eq!(written, STATUS_MODIFIED, "{path:?}: {written:#x}");
         // Clearing one RW1C bit writes exactly that one.
-        poke(&gpu, 0x100, 0xFFFF_FFFF);
+        poke(gpu, 0x100, 0xFFFF_FFFF);
         via!(
             path,
             gpu,
-            clear(extra::hsw::STATUS, &rw, extra::hsw::status::OVERFLOW)
+            clear(extra::hsw::STATUS, rw, extra::hsw::status::OVERFLOW)
         );
-        let written = word(&gpu, 0x100);
+        let written = word(gpu, 0x100);
         assert_eq!(written, STATUS_CLEARED, "{path:?}: {written:#x}");
         // Named forms do the same.
         via!(
             path,
             gpu,
-            write(extra::hsw::STATUS, &rw, |w| w.clear_lost().set_kick())
+            write(extra::hsw::STATUS, rw, |w| w.clear_lost().set_kick())
         );
-        assert_eq!(word(&gpu, 0x100) & 0b1110, 0b1100, "{path:?}");
-    }
+        assert_eq!(word(gpu, 0x100) & 0b1110, 0b1100, "{path:?}");
+    });
 }
 
 #[test]
 fn write_from_reset_drops_rw1c_and_reserved_reset_bits() {
-    for path in PATHS {
-        let mut mem = [0u32; WORDS];
-        let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
-        // User registers below 0x40000 lie in HSW's render domain, like the built-in ones.
-        let rw = gpu.assume_awake::<hsw::domains::Render>();
-        via!(
-            path,
-            gpu,
-            write(extra::hsw::STATUS, &rw, |w| w.enable(true))
-        );
+    each_path(&[], |path, gpu, rw| {
+        via!(path, gpu, write(extra::hsw::STATUS, rw, |w| w.enable(true)));
         // reset 0xF0 is level = 0xF; enable set.
-        assert_eq!(word(&gpu, 0x100), 0xF1, "{path:?}");
+        assert_eq!(word(gpu, 0x100), 0xF1, "{path:?}");
         via!(
             path,
             gpu,
-            write_from_zero(extra::hsw::STATUS, &rw, |w| w.magic(bits!(0xAB)))
+            write_from_zero(extra::hsw::STATUS, rw, |w| w.magic(bits!(0xAB)))
         );
-        assert_eq!(word(&gpu, 0x100), 0xAB << 20, "{path:?}");
+        assert_eq!(word(gpu, 0x100), 0xAB << 20, "{path:?}");
         // A reset value with RW1C (2:1) and RW1S (3) bits: a write does not carry them.
-        via!(
-            path,
-            gpu,
-            write(kinds::hsw::STATUS, &rw, |w| w.enable(true))
-        );
-        assert_eq!(word(&gpu, 0x110), 0xF1, "{path:?}");
-    }
+        via!(path, gpu, write(kinds::hsw::STATUS, rw, |w| w.enable(true)));
+        assert_eq!(word(gpu, 0x110), 0xF1, "{path:?}");
+    });
 }
 
 /// The steering handle's writes and read-modify-writes mask as the device's:
@@ -435,26 +436,17 @@ fn snb_has_its_own_formula_and_write_only_buffer() {
         w.report_buffer_offset(Bits::new(0x80_0000 >> 6).unwrap())
     });
     assert_eq!(word(&gpu, 0x23B0), 0x80_0000);
-    let info = snb::PROJECT
-        .register("OACONTROL")
-        .unwrap()
-        .field("timer_period")
-        .unwrap();
-    assert!(
-        info.description.contains("2^(TimerPeriod + 4)"),
-        "{}",
-        info.description
-    );
-    let info = hsw::PROJECT
-        .register("OACONTROL")
-        .unwrap()
-        .field("timer_period")
-        .unwrap();
-    assert!(
-        info.description.contains("2^(TimerPeriod + 1)"),
-        "{}",
-        info.description
-    );
+    for (project, period) in [
+        (&snb::PROJECT, "2^(TimerPeriod + 4)"),
+        (&hsw::PROJECT, "2^(TimerPeriod + 1)"),
+    ] {
+        let info = project
+            .register("OACONTROL")
+            .unwrap()
+            .field("timer_period")
+            .unwrap();
+        assert!(info.description.contains(period), "{}", info.description);
+    }
 }
 
 #[test]

@@ -9,7 +9,8 @@
 //!   generated function and the run-time interpreter give the same value.
 
 use perfregs::emu::{Emulator, OaConfig, OaUnit, Sku, Workload};
-use perfregs::hal::{bdw, hsw, tgl, Device, ReportDelta, ReportFormat};
+use perfregs::hal::config::AwakeAny;
+use perfregs::hal::{bdw, hsw, tgl, Device, Project, ReportDelta, ReportFormat, Unbranded};
 use perfregs::metrics::rt::program;
 use perfregs::metrics::{DeviceInfo, Sample, SetInfo, Value};
 use perfregs_codegen::metrics::{interp, load_shipped, Shipped};
@@ -55,16 +56,13 @@ fn sample<F: ReportFormat>(e: &mut Emulator, set: &SetInfo, reports: u64) -> Vec
 /// The reports of `reports` periods after programming `set` on `project`
 /// with `Device::program` (every write checked against the descriptions).
 fn run(project: &str, set: &SetInfo, reports: u64) -> Vec<Vec<u8>> {
-    let d = device(project);
-    let fail = |e: perfregs::hal::config::ProgramError| panic!("{}: {e}", set.symbol);
     match project {
         "hsw" => {
             let gpu = Device::<perfregs::hal::Hsw, _>::new(emulator(&hsw::PROJECT));
             let rw = gpu
                 .forcewake::<hsw::domains::Render>()
                 .expect("render wakes");
-            program(&gpu, set, &d, &[&rw]).unwrap_or_else(fail);
-            let out = gpu.with_bus(|e| sample::<hsw::reports::A45B8C8>(e, set, reports));
+            let out = program_and_sample::<_, hsw::reports::A45B8C8>(&gpu, set, &[&rw], reports);
             let w = gpu.with_bus(|e| e.warnings().to_vec());
             assert!(w.is_empty(), "{}: {w:?}", set.symbol);
             out
@@ -74,8 +72,7 @@ fn run(project: &str, set: &SetInfo, reports: u64) -> Vec<Vec<u8>> {
             let rw = gpu
                 .forcewake::<bdw::domains::Render>()
                 .expect("render wakes");
-            program(&gpu, set, &d, &[&rw]).unwrap_or_else(fail);
-            gpu.with_bus(|e| sample::<bdw::reports::A32u40A4u32B8C8>(e, set, reports))
+            program_and_sample::<_, bdw::reports::A32u40A4u32B8C8>(&gpu, set, &[&rw], reports)
         }
         _ => {
             let gpu = Device::<perfregs::hal::Tgl, _>::new(emulator(&tgl::PROJECT));
@@ -83,10 +80,23 @@ fn run(project: &str, set: &SetInfo, reports: u64) -> Vec<Vec<u8>> {
             let render = gpu
                 .forcewake::<tgl::domains::Render>()
                 .expect("render wakes");
-            program(&gpu, set, &d, &[&gt, &render]).unwrap_or_else(fail);
-            gpu.with_bus(|e| sample::<tgl::reports::A32u40A4u32B8C8>(e, set, reports))
+            let awake: [&dyn AwakeAny<Unbranded>; 2] = [&gt, &render];
+            program_and_sample::<_, tgl::reports::A32u40A4u32B8C8>(&gpu, set, &awake, reports)
         }
     }
+}
+
+/// Program `set` on `gpu` (GT2 values; `awake` holds its domains awake),
+/// then sample `reports` reports in format `F`.
+fn program_and_sample<P: Project, F: ReportFormat>(
+    gpu: &Device<P, Emulator>,
+    set: &SetInfo,
+    awake: &[&dyn AwakeAny<Unbranded>],
+    reports: u64,
+) -> Vec<Vec<u8>> {
+    let d = device(P::NAME);
+    program(gpu, set, &d, awake).unwrap_or_else(|e| panic!("{}: {e}", set.symbol));
+    gpu.with_bus(|e| sample::<F>(e, set, reports))
 }
 
 /// The deltas of consecutive reports.

@@ -214,16 +214,11 @@ perfregs::regdefs!(mod big, r#"
 block: oa_buffer_test
 space: mmio
 source: tests/oa_buffer.rs
-registers:
-  - { name: OA_CTL, projects: tgl, address: 0x2B00 }
+registers: [ { name: OA_CTL, projects: tgl, address: 0x2B00 } ]
 report_formats:
-  - name: HUGE
-    projects: tgl
-    select: 1
-    size: 512
-    layout:
-      - { name: RPT_ID, offset: 0x0, bits: 32 }
-      - { name: TIME_STAMP, offset: 0x4, bits: 32 }
+  - { name: HUGE, projects: tgl, select: 1, size: 512, layout: [
+      { name: RPT_ID, offset: 0x0, bits: 32 },
+      { name: TIME_STAMP, offset: 0x4, bits: 32 } ] }
 "#);
 
 #[test]

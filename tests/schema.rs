@@ -191,69 +191,31 @@ fn schema_rejects_malformed_descriptions() {
         assert!(GOOD_BLOCK.contains(from), "`{from}` not in GOOD_BLOCK");
         GOOD_BLOCK.replacen(from, to, 1)
     };
+    #[rustfmt::skip]
     let bad: Vec<(&str, String)> = vec![
-        (
-            "unknown key in a register",
-            spoil("    width: 32\n", "    width: 32\n    offset: 0x2360\n"),
-        ),
-        (
-            "access R/W",
-            spoil("bits: 5, access: RW", "bits: 5, access: \"R/W\""),
-        ),
-        (
-            "lower-case register name",
-            spoil("name: OACONTROL", "name: oacontrol"),
-        ),
+        ("unknown key in a register", spoil("    width: 32\n", "    width: 32\n    offset: 0x2360\n")),
+        ("access R/W", spoil("bits: 5, access: RW", "bits: 5, access: \"R/W\"")),
+        ("lower-case register name", spoil("name: OACONTROL", "name: oacontrol")),
         ("bits 7-4", spoil("bits: \"4:2\"", "bits: \"7-4\"")),
         ("width 48", spoil("width: 32", "width: 48")),
-        (
-            "camelCase field name",
-            spoil("name: timer_enable", "name: timerEnable"),
-        ),
+        ("camelCase field name", spoil("name: timer_enable", "name: timerEnable")),
         ("space io", spoil("space: mmio", "space: io")),
         ("negative address", spoil("address: 0x2770", "address: -16")),
         ("missing address", spoil("    address: 0x2770\n", "")),
-        (
-            "empty project expression",
-            spoil("projects: hsw\n", "projects: \"\"\n"),
-        ),
+        ("empty project expression", spoil("projects: hsw\n", "projects: \"\"\n")),
         ("array count 0", spoil("count: 8", "count: 0")),
         ("array without {n}", spoil("name: CEC{n}_0", "name: CEC0_0")),
-        (
-            "both enum and values",
-            spoil("enum: TimerEnable", "enum: TimerEnable, values: []"),
-        ),
-        (
-            "snake_case enum name",
-            spoil("- name: TimerEnable", "- name: timer_enable"),
-        ),
+        ("both enum and values", spoil("enum: TimerEnable", "enum: TimerEnable, values: []")),
+        ("snake_case enum name", spoil("- name: TimerEnable", "- name: timer_enable")),
         ("missing block", spoil("block: oa\n", "")),
         ("lower-case config kind", spoil("config: OA", "config: oa")),
         ("unknown config kind", spoil("config: OA", "config: MUX")),
-        (
-            "misaligned opaque range",
-            spoil("start: 0x25100", "start: 0x25102"),
-        ),
-        (
-            "opaque range end not at a dword's last byte",
-            spoil("end: 0x2FF93", "end: 0x2FF94"),
-        ),
-        (
-            "command field without bits",
-            spoil("{ name: report_id, bits: \"31:0\" }", "{ name: report_id }"),
-        ),
-        (
-            "opaque range without projects",
-            spoil("projects: hsw, start", "start"),
-        ),
-        (
-            "catalogue and block keys mixed",
-            format!("{GOOD_BLOCK}{GOOD_CATALOGUE}"),
-        ),
-        (
-            "unknown key in a project",
-            GOOD_CATALOGUE.replacen("rank: 60,", "rank: 60, gen: 6,", 1),
-        ),
+        ("misaligned opaque range", spoil("start: 0x25100", "start: 0x25102")),
+        ("opaque range end not at a dword's last byte", spoil("end: 0x2FF93", "end: 0x2FF94")),
+        ("command field without bits", spoil("{ name: report_id, bits: \"31:0\" }", "{ name: report_id }")),
+        ("opaque range without projects", spoil("projects: hsw, start", "start")),
+        ("catalogue and block keys mixed", format!("{GOOD_BLOCK}{GOOD_CATALOGUE}")),
+        ("unknown key in a project", GOOD_CATALOGUE.replacen("rank: 60,", "rank: 60, gen: 6,", 1)),
     ];
 
     let mut accepted = Vec::new();

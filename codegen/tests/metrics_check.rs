@@ -94,56 +94,26 @@ fn codes_at(project: &str, text: &str) -> Vec<(usize, String)> {
 #[test]
 fn damaged_copies_fail_at_the_xml_line() {
     let (project, text) = shipped("oa-bdw.xml");
+    // (from, to, the code expected at the damaged line)
+    #[rustfmt::skip]
     let cases = [
         // unaligned
-        (
-            r#"address="0x00002744" value="0x00800000""#,
-            r#"address="0x00002746" value="0x00800000""#,
-            "PR206",
-        ),
+        (r#"address="0x00002744" value="0x00800000""#, r#"address="0x00002746" value="0x00800000""#, "PR206"),
         // undescribed
-        (
-            r#"address="0x00002744" value="0x00800000""#,
-            r#"address="0x00002F00" value="0x00800000""#,
-            "PR206",
-        ),
+        (r#"address="0x00002744" value="0x00800000""#, r#"address="0x00002F00" value="0x00800000""#, "PR206"),
         // reserved bit: CEC0_1 bits 31:16 are "considerations", so use
         // OASTARTTRIG2's MBZ bit 24.
-        (
-            r#"address="0x00002714" value="0xF0800000""#,
-            r#"address="0x00002714" value="0xF1800000""#,
-            "PR207",
-        ),
+        (r#"address="0x00002714" value="0xF0800000""#, r#"address="0x00002714" value="0xF1800000""#, "PR207"),
         // a value wider than the register
-        (
-            r#"address="0x00002744" value="0x00800000""#,
-            r#"address="0x00002744" value="0x100800000""#,
-            "PR207",
-        ),
+        (r#"address="0x00002744" value="0x00800000""#, r#"address="0x00002744" value="0x100800000""#, "PR207"),
         // a masked write without enables (the one masked mux register)
-        (
-            r#"address="0x00009840" value="0x000000A0""#,
-            r#"address="0x000020CC" value="0x00000001""#,
-            "PR208",
-        ),
+        (r#"address="0x00009840" value="0x000000A0""#, r#"address="0x000020CC" value="0x00000001""#, "PR208"),
         // an OA block writing a FLEX register
-        (
-            r#"type="OA" address="0x00002744""#,
-            r#"type="OA" address="0x0000E458""#,
-            "PR209",
-        ),
+        (r#"type="OA" address="0x00002744""#, r#"type="OA" address="0x0000E458""#, "PR209"),
         // a register that is not a configuration register at all (OACONTROL)
-        (
-            r#"type="OA" address="0x00002744""#,
-            r#"type="OA" address="0x00002B00""#,
-            "PR209",
-        ),
+        (r#"type="OA" address="0x00002744""#, r#"type="OA" address="0x00002B00""#, "PR209"),
         // a malformed equation
-        (
-            r#"equation="B 3 READ""#,
-            r#"equation="B 3 READ UADD""#,
-            "PR204",
-        ),
+        (r#"equation="B 3 READ""#, r#"equation="B 3 READ UADD""#, "PR204"),
     ];
     for (from, to, code) in cases {
         let (bad, line) = damage(text, from, to);

@@ -212,29 +212,19 @@ fn commands_reach_the_ir_per_project() {
             .collect();
         (c.dwords, fields)
     };
-    assert_eq!(
-        on(hsw),
-        (
-            2,
-            vec![
-                ("dword_length", 0, 0, Some(1)),
-                ("opcode", 0, 23, Some(0x28)),
-                ("report_id", 1, 0, None),
-            ]
-        )
-    );
-    assert_eq!(
-        on(bdw),
-        (
-            3,
-            vec![
-                ("dword_length", 0, 0, Some(2)),
-                ("opcode", 0, 23, Some(0x28)),
-                ("extra", 1, 0, None),
-                ("report_id", 2, 0, None),
-            ]
-        )
-    );
+    // (project, dwords, fields)
+    type Field = (&'static str, u32, u32, Option<u64>); // name, dword, lsb, value
+    #[rustfmt::skip]
+    let want: [(usize, _, &[Field]); 2] = [
+        (hsw, 2, &[("dword_length", 0, 0, Some(1)), ("opcode", 0, 23, Some(0x28)), ("report_id", 1, 0, None)]),
+        (bdw, 3, &[
+            ("dword_length", 0, 0, Some(2)), ("opcode", 0, 23, Some(0x28)),
+            ("extra", 1, 0, None), ("report_id", 2, 0, None),
+        ]),
+    ];
+    for (p, dwords, fields) in want {
+        assert_eq!(on(p), (dwords, fields.to_vec()));
+    }
 }
 
 /// The shipped MI_REPORT_PERF_COUNT: 3 dwords on IVB..HSW (PRM 000), 4 on

@@ -7,12 +7,9 @@ block: wo
 space: mmio
 source: compile-fail test
 registers:
-  - name: DOORBELL
-    projects: hsw
-    address: 0x100
-    fields:
-      - { name: ring, bits: "7:0", access: WO }
-      - { name: state, bits: 8, access: RO }
+  - { name: DOORBELL, projects: hsw, address: 0x100, fields: [
+      { name: ring, bits: "7:0", access: WO },
+      { name: state, bits: 8, access: RO } ] }
 "#);
 
 fn main() {

@@ -8,12 +8,8 @@ block: status
 space: mmio
 source: compile-fail test
 registers:
-  - name: STATUS
-    projects: hsw
-    address: 0x100
-    fields:
-      - { name: overflow, bits: 1, access: RW1C }
-      - { name: enable, bits: 0, access: RW }
+  - { name: STATUS, projects: hsw, address: 0x100,
+      fields: [ { name: overflow, bits: 1, access: RW1C }, { name: enable, bits: 0, access: RW } ] }
 "#);
 
 fn main() {

@@ -279,8 +279,38 @@ fn hal_of<R: Register>(reg: R) -> (&'static str, u64, u64, u32, bool) {
     (info.name, reg.address(), R::RESET, R::WIDTH, info.masked)
 }
 
+/// The [`Target`] items every target type has alike (fields `gpu`, `reg`,
+/// `spec`; type parameters `P`, `R`).
+macro_rules! target_basics {
+    () => {
+        type L = R::Layout;
+        type P = P;
+        fn gpu(&self) -> &Gpu<P> {
+            self.gpu
+        }
+        fn spec(&self) -> &RegSpec {
+            self.spec
+        }
+        fn hal(&self) -> (&'static str, u64, u64, u32, bool) {
+            hal_of(&self.reg)
+        }
+    };
+}
+
+/// A unicast target type: the struct, its `new` and its [`Target`] impl.
+/// `reads`: `hal` (the HAL's `read`) or `bus` (a raw bus read); `writes`:
+/// the typed ops the HAL has for it, each with the method doing it (raw bus
+/// writes are for all; none writes one instance); `extra` adds methods.
 macro_rules! target {
-    ($name:ident, $doc:literal, [$($bound:tt)*]) => {
+    (
+        $name:ident,
+        $doc:literal,
+        [$($bound:tt)*],
+        reads: $reads:ident,
+        writes: { $($op:ident: $method:ident),* }
+        $(, extra: { $($extra:tt)* })?
+        $(,)?
+    ) => {
         #[doc = $doc]
         pub struct $name<'g, P: Project, R, A> {
             gpu: &'g Gpu<P>,
@@ -301,178 +331,90 @@ macro_rules! target {
                 $name { gpu, reg, proof, spec, _saved }
             }
         }
+        impl<P, R, A> Target for $name<'_, P, R, A>
+        where
+            P: Project,
+            R: $($bound)* + OnProject<P>,
+            A: Awake<R::Domain>,
+            Emulator: hal::Bus<R::Space>,
+        {
+            target_basics!();
+            fn write(&self, instance: Option<u32>, op: Typed<'_, R::Layout>) -> Option<bool> {
+                if instance.is_some() {
+                    return None;
+                }
+                match op {
+                    Typed::Bus(v) => bus_write(self.gpu, &self.reg, v),
+                    $(target!(@op $op f) => target!(@call self $op $method f),)*
+                    #[allow(unreachable_patterns)]
+                    _ => return None,
+                }
+                Some(true)
+            }
+            fn read(&self, instance: u32) -> Option<Rd<R::Layout>> {
+                (instance == 0).then(|| target!(@read self $reads))
+            }
+            $($($extra)*)?
+        }
     };
+    (@op Reset $f:ident) => { Typed::Reset };
+    (@op $op:ident $f:ident) => { Typed::$op($f) };
+    (@call $s:tt Build $method:ident $f:ident) => {
+        $s.gpu.$method(&$s.reg, $s.proof, |w| {
+            $f(w);
+            w
+        })
+    };
+    (@call $s:tt Reset $method:ident $f:ident) => { $s.gpu.$method(&$s.reg, $s.proof, |w| w) };
+    (@call $s:tt Modify $method:ident $f:ident) => {
+        $s.gpu.$method(&$s.reg, $s.proof, |_, w| {
+            $f(w);
+            w
+        })
+    };
+    (@read $s:tt hal) => { $s.gpu.read(&$s.reg, $s.proof) };
+    // The HAL does not read a write-only register: what the bus returns.
+    (@read $s:tt bus) => { ReadValue::from_raw(bus_read($s.gpu, &$s.reg)) };
 }
 
 target!(
     Plain,
     "A readable, writable register: `write_from_zero`, `write`, `modify`, `read`.",
-    [Readable + Writable + Unicast]
+    [Readable + Writable + Unicast],
+    reads: hal,
+    writes: { Build: write_from_zero, Reset: write, Modify: modify },
+    extra: {
+        fn clear<F>(&self, f: F) -> Option<()>
+        where
+            F: Field<Layout = R::Layout>,
+            F::Access: Clearable,
+        {
+            self.gpu.clear(&self.reg, self.proof, f);
+            Some(())
+        }
+    },
 );
 target!(
     Masked,
     "A masked register: `write_masked`, `read`.",
-    [Readable + MaskedWritable + Unicast]
+    [Readable + MaskedWritable + Unicast],
+    reads: hal,
+    writes: { Build: write_masked },
 );
 target!(
     ReadOnly,
     "A read-only register: `read` (writes are raw bus writes).",
-    [Readable + Unicast]
+    [Readable + Unicast],
+    reads: hal,
+    writes: {},
 );
 target!(
     WriteOnly,
     "A write-only register: `write_from_zero`, `write` (reads are raw bus reads).",
-    [Writable + Unicast]
+    [Writable + Unicast],
+    reads: bus,
+    writes: { Build: write_from_zero, Reset: write },
 );
-
-impl<P, R, A> Target for Plain<'_, P, R, A>
-where
-    P: Project,
-    R: Readable + Writable + Unicast + OnProject<P>,
-    A: Awake<R::Domain>,
-    Emulator: hal::Bus<R::Space>,
-{
-    type L = R::Layout;
-    type P = P;
-    fn gpu(&self) -> &Gpu<P> {
-        self.gpu
-    }
-    fn spec(&self) -> &RegSpec {
-        self.spec
-    }
-    fn hal(&self) -> (&'static str, u64, u64, u32, bool) {
-        hal_of(&self.reg)
-    }
-    fn write(&self, instance: Option<u32>, op: Typed<'_, R::Layout>) -> Option<bool> {
-        if instance.is_some() {
-            return None;
-        }
-        match op {
-            Typed::Build(f) => self.gpu.write_from_zero(&self.reg, self.proof, |w| {
-                f(w);
-                w
-            }),
-            Typed::Reset => self.gpu.write(&self.reg, self.proof, |w| w),
-            Typed::Modify(f) => self.gpu.modify(&self.reg, self.proof, |_, w| {
-                f(w);
-                w
-            }),
-            Typed::Bus(v) => bus_write(self.gpu, &self.reg, v),
-        }
-        Some(true)
-    }
-    fn read(&self, instance: u32) -> Option<Rd<R::Layout>> {
-        (instance == 0).then(|| self.gpu.read(&self.reg, self.proof))
-    }
-    fn clear<F>(&self, f: F) -> Option<()>
-    where
-        F: Field<Layout = R::Layout>,
-        F::Access: Clearable,
-    {
-        self.gpu.clear(&self.reg, self.proof, f);
-        Some(())
-    }
-}
-
-impl<P, R, A> Target for Masked<'_, P, R, A>
-where
-    P: Project,
-    R: Readable + MaskedWritable + Unicast + OnProject<P>,
-    A: Awake<R::Domain>,
-    Emulator: hal::Bus<R::Space>,
-{
-    type L = R::Layout;
-    type P = P;
-    fn gpu(&self) -> &Gpu<P> {
-        self.gpu
-    }
-    fn spec(&self) -> &RegSpec {
-        self.spec
-    }
-    fn hal(&self) -> (&'static str, u64, u64, u32, bool) {
-        hal_of(&self.reg)
-    }
-    fn write(&self, instance: Option<u32>, op: Typed<'_, R::Layout>) -> Option<bool> {
-        match (instance, op) {
-            (None, Typed::Build(f)) => self.gpu.write_masked(&self.reg, self.proof, |w| {
-                f(w);
-                w
-            }),
-            (None, Typed::Bus(v)) => bus_write(self.gpu, &self.reg, v),
-            _ => return None,
-        }
-        Some(true)
-    }
-    fn read(&self, instance: u32) -> Option<Rd<R::Layout>> {
-        (instance == 0).then(|| self.gpu.read(&self.reg, self.proof))
-    }
-}
-
-impl<P, R, A> Target for ReadOnly<'_, P, R, A>
-where
-    P: Project,
-    R: Readable + Unicast + OnProject<P>,
-    A: Awake<R::Domain>,
-    Emulator: hal::Bus<R::Space>,
-{
-    type L = R::Layout;
-    type P = P;
-    fn gpu(&self) -> &Gpu<P> {
-        self.gpu
-    }
-    fn spec(&self) -> &RegSpec {
-        self.spec
-    }
-    fn hal(&self) -> (&'static str, u64, u64, u32, bool) {
-        hal_of(&self.reg)
-    }
-    fn write(&self, instance: Option<u32>, op: Typed<'_, R::Layout>) -> Option<bool> {
-        match (instance, op) {
-            (None, Typed::Bus(v)) => bus_write(self.gpu, &self.reg, v),
-            _ => return None,
-        }
-        Some(true)
-    }
-    fn read(&self, instance: u32) -> Option<Rd<R::Layout>> {
-        (instance == 0).then(|| self.gpu.read(&self.reg, self.proof))
-    }
-}
-
-impl<P, R, A> Target for WriteOnly<'_, P, R, A>
-where
-    P: Project,
-    R: Writable + Unicast + OnProject<P>,
-    A: Awake<R::Domain>,
-    Emulator: hal::Bus<R::Space>,
-{
-    type L = R::Layout;
-    type P = P;
-    fn gpu(&self) -> &Gpu<P> {
-        self.gpu
-    }
-    fn spec(&self) -> &RegSpec {
-        self.spec
-    }
-    fn hal(&self) -> (&'static str, u64, u64, u32, bool) {
-        hal_of(&self.reg)
-    }
-    fn write(&self, instance: Option<u32>, op: Typed<'_, R::Layout>) -> Option<bool> {
-        match (instance, op) {
-            (None, Typed::Build(f)) => self.gpu.write_from_zero(&self.reg, self.proof, |w| {
-                f(w);
-                w
-            }),
-            (None, Typed::Reset) => self.gpu.write(&self.reg, self.proof, |w| w),
-            (None, Typed::Bus(v)) => bus_write(self.gpu, &self.reg, v),
-            _ => return None,
-        }
-        Some(true)
-    }
-    fn read(&self, instance: u32) -> Option<Rd<R::Layout>> {
-        // The HAL does not read a write-only register: what the bus returns.
-        (instance == 0).then(|| ReadValue::from_raw(bus_read(self.gpu, &self.reg)))
-    }
-}
 
 /// A replicated register, through the steering API: multicast `write`,
 /// `write_one`, per-instance `read`.
@@ -485,14 +427,8 @@ pub struct Multicast<'g, P: Project, R, A, S> {
     _saved: Saved<'g, P>,
 }
 
-impl<'g, P, R, A, S> Multicast<'g, P, R, A, S>
-where
-    P: Steered,
-    R: Readable + Writable + Replicated + OnProject<P>,
-    A: Awake<R::Domain>,
-    S: Awake<<P as Steered>::Domain>,
-    Emulator: hal::Bus<R::Space>,
-{
+// The bounds are on the `Target` impl, which is what a checker needs.
+impl<'g, P: Project, R, A, S> Multicast<'g, P, R, A, S> {
     pub fn new(gpu: &'g Gpu<P>, reg: R, proof: &'g A, steer: &'g S, spec: &'g RegSpec) -> Self {
         let _saved = Saved::new(gpu, spec);
         Multicast {
@@ -514,17 +450,7 @@ where
     S: Awake<<P as Steered>::Domain>,
     Emulator: hal::Bus<R::Space>,
 {
-    type L = R::Layout;
-    type P = P;
-    fn gpu(&self) -> &Gpu<P> {
-        self.gpu
-    }
-    fn spec(&self) -> &RegSpec {
-        self.spec
-    }
-    fn hal(&self) -> (&'static str, u64, u64, u32, bool) {
-        hal_of(&self.reg)
-    }
+    target_basics!();
     fn present(&self) -> u64 {
         self.gpu.steering(self.steer).present::<R>()
     }
@@ -555,6 +481,42 @@ where
             .steering(self.steer)
             .read(&self.reg, instance, self.proof)
     }
+}
+
+/// The typed write of a settable field: `set`, on its own or in a `modify`.
+fn setter<L: Layout, F: Field<Layout = L>>(f: F) -> impl Fn(Op, &mut Wr<L>) -> bool
+where
+    F::Access: Settable,
+    F::Value: Value,
+{
+    move |op, w| match op {
+        Set(v) | ModifySet(v) => F::Value::of(v).map(|x| w.set(f, x)).is_some(),
+        _ => false,
+    }
+}
+
+/// The typed write of a field with one write op and no value (`clear`,
+/// `set_ones`): `act` on the ops `hit` picks.
+fn one_op<L: Layout>(
+    hit: impl Fn(Op) -> bool,
+    act: impl Fn(&mut Wr<L>),
+) -> impl Fn(Op, &mut Wr<L>) -> bool {
+    move |op, w| {
+        let yes = hit(op);
+        if yes {
+            act(w);
+        }
+        yes
+    }
+}
+
+/// The typed getter of a field, as bits.
+fn getter<L: Layout, F: Field<Layout = L>>(f: F) -> impl Fn(Rd<L>) -> u64
+where
+    F::Access: Gettable,
+    <F::Value as FieldValue>::Read: ReadBits,
+{
+    move |r| r.get(f).read_bits()
 }
 
 /// The SKU checked: dual subslice 1 and L3 bank 2 fused off.
@@ -736,101 +698,81 @@ impl Checker {
     }
 
     /// An RW, RW-V or RW-DB field: typed setter and getter.
-    pub fn rw<T, F>(&mut self, t: &T, f: F, spec: &FieldSpec)
+    pub fn rw<T: Target, F: Field<Layout = T::L>>(&mut self, t: &T, f: F, spec: &FieldSpec)
     where
-        T: Target,
-        F: Field<Layout = T::L>,
         F::Access: Settable + Gettable,
         F::Value: Value,
         <F::Value as FieldValue>::Read: ReadBits,
     {
-        self.field_meta::<T, F>(t, spec);
-        let build = |op: Op, w: &mut Wr<T::L>| match op {
-            Set(v) | ModifySet(v) => F::Value::of(v).map(|x| w.set(f, x)).is_some(),
-            _ => false,
-        };
-        let get = |r: Rd<T::L>| r.get(f).read_bits();
-        self.run(t, Some(spec), spec.steps, &build, Some(&get), None);
+        self.field(t, f, spec, &setter(f), Some(&getter(f)), None);
     }
 
     /// A WO field: typed setter, no getter.
-    pub fn wo<T, F>(&mut self, t: &T, f: F, spec: &FieldSpec)
+    pub fn wo<T: Target, F: Field<Layout = T::L>>(&mut self, t: &T, f: F, spec: &FieldSpec)
     where
-        T: Target,
-        F: Field<Layout = T::L>,
         F::Access: Settable,
         F::Value: Value,
     {
-        self.field_meta::<T, F>(t, spec);
-        let build = |op: Op, w: &mut Wr<T::L>| match op {
-            Set(v) | ModifySet(v) => F::Value::of(v).map(|x| w.set(f, x)).is_some(),
-            _ => false,
-        };
-        self.run(t, Some(spec), spec.steps, &build, None, None);
+        self.field(t, f, spec, &setter(f), None, None);
     }
 
     /// An RW1C field: `clear`, getter.
-    pub fn w1c<T, F>(&mut self, t: &T, f: F, spec: &FieldSpec)
+    pub fn w1c<T: Target, F: Field<Layout = T::L>>(&mut self, t: &T, f: F, spec: &FieldSpec)
     where
-        T: Target,
-        F: Field<Layout = T::L>,
         F::Access: Clearable + Gettable,
         <F::Value as FieldValue>::Read: ReadBits,
     {
-        self.field_meta::<T, F>(t, spec);
-        let build = |op: Op, w: &mut Wr<T::L>| match op {
-            Clear => {
+        let build = one_op::<T::L>(
+            |op| matches!(op, Clear),
+            |w| {
                 w.clear(f);
-                true
-            }
-            _ => false,
-        };
-        let get = |r: Rd<T::L>| r.get(f).read_bits();
+            },
+        );
         let clear = || t.clear(f);
-        self.run(t, Some(spec), spec.steps, &build, Some(&get), Some(&clear));
+        self.field(t, f, spec, &build, Some(&getter(f)), Some(&clear));
     }
 
     /// An RW1S field: `set_ones`, getter.
-    pub fn w1s<T, F>(&mut self, t: &T, f: F, spec: &FieldSpec)
+    pub fn w1s<T: Target, F: Field<Layout = T::L>>(&mut self, t: &T, f: F, spec: &FieldSpec)
     where
-        T: Target,
-        F: Field<Layout = T::L>,
         F::Access: OneSettable + Gettable,
         <F::Value as FieldValue>::Read: ReadBits,
     {
-        self.field_meta::<T, F>(t, spec);
-        let build = |op: Op, w: &mut Wr<T::L>| match op {
-            SetOnes | ModifySetOnes => {
+        let build = one_op::<T::L>(
+            |op| matches!(op, SetOnes | ModifySetOnes),
+            |w| {
                 w.set_ones(f);
-                true
-            }
-            _ => false,
-        };
-        let get = |r: Rd<T::L>| r.get(f).read_bits();
-        self.run(t, Some(spec), spec.steps, &build, Some(&get), None);
+            },
+        );
+        self.field(t, f, spec, &build, Some(&getter(f)), None);
     }
 
     /// An RO, RO-V or RC field: getter only.
-    pub fn ro<T, F>(&mut self, t: &T, f: F, spec: &FieldSpec)
+    pub fn ro<T: Target, F: Field<Layout = T::L>>(&mut self, t: &T, f: F, spec: &FieldSpec)
     where
-        T: Target,
-        F: Field<Layout = T::L>,
         F::Access: Gettable,
         <F::Value as FieldValue>::Read: ReadBits,
     {
-        self.field_meta::<T, F>(t, spec);
-        let get = |r: Rd<T::L>| r.get(f).read_bits();
-        self.run(t, Some(spec), spec.steps, &|_, _| false, Some(&get), None);
+        self.field(t, f, spec, &|_, _| false, Some(&getter(f)), None);
     }
 
     /// An MBZ, RSVD or PBC field: neither setter nor getter.
-    pub fn opaque<T, F>(&mut self, t: &T, _f: F, spec: &FieldSpec)
-    where
-        T: Target,
-        F: Field<Layout = T::L>,
-    {
+    pub fn opaque<T: Target, F: Field<Layout = T::L>>(&mut self, t: &T, f: F, spec: &FieldSpec) {
+        self.field(t, f, spec, &|_, _| false, None, None);
+    }
+
+    /// The field's HAL constants against the IR, then its steps (see [`Checker::run`]).
+    fn field<T: Target, F: Field<Layout = T::L>>(
+        &mut self,
+        t: &T,
+        _f: F,
+        spec: &FieldSpec,
+        build: &dyn Fn(Op, &mut Wr<T::L>) -> bool,
+        get: Option<&dyn Fn(Rd<T::L>) -> u64>,
+        clear: Option<&dyn Fn() -> Option<()>>,
+    ) {
         self.field_meta::<T, F>(t, spec);
-        self.run(t, Some(spec), spec.steps, &|_, _| false, None, None);
+        self.run(t, Some(spec), spec.steps, build, get, clear);
     }
 
     /// Carry out `steps` on `t`; `build` makes the field's typed writes
@@ -884,14 +826,7 @@ impl Checker {
             };
             // Multicast (or the only instance).
             poke(bg);
-            for i in 0..n {
-                self.eq(
-                    &|| format!("{} instance {i}", ctx()),
-                    "poked",
-                    peek(i),
-                    poked,
-                );
-            }
+            self.each_instance(&ctx, "poked", n, &peek, |_| poked);
             let wrote = match (op, typed) {
                 (Read, _) => Some(true),
                 (DeviceClear, _) => clear.and_then(|c| c()).map(|()| true),
@@ -901,25 +836,21 @@ impl Checker {
             self.check(wrote == Some(true) && built.get(), || {
                 format!("{}: the HAL has no such write ({wrote:?})", ctx())
             });
-            for i in 0..n {
-                let want = if here(i) { stored } else { poked };
-                self.eq(
-                    &|| format!("{} instance {i}", ctx()),
-                    "stored",
-                    peek(i),
-                    want,
-                );
-            }
+            self.each_instance(&ctx, "stored", n, &peek, |i| {
+                if here(i) {
+                    stored
+                } else {
+                    poked
+                }
+            });
             self.read_back(t, &ctx, read, fmask, lsb, get, None);
-            for i in 0..n {
-                let want = if here(i) { after } else { poked };
-                self.eq(
-                    &|| format!("{} instance {i}", ctx()),
-                    "after the read",
-                    peek(i),
-                    want,
-                );
-            }
+            self.each_instance(&ctx, "after the read", n, &peek, |i| {
+                if here(i) {
+                    after
+                } else {
+                    poked
+                }
+            });
             // Unicast writes of each instance of a replicated register.
             let unicast = n > 1 && matches!(op, Set(_) | Clear | SetOnes | Raw(_) | Write);
             let Some(typed) = typed.filter(|_| unicast) else {
@@ -932,15 +863,13 @@ impl Checker {
                 self.check(wrote == Some(here(i)) && built.get(), || {
                     format!("{}: wrote {wrote:?}, instance present: {}", ctx(), here(i))
                 });
-                for j in 0..n {
-                    let want = if j == i && here(i) { stored } else { poked };
-                    self.eq(
-                        &|| format!("{} instance {j}", ctx()),
-                        "stored",
-                        peek(j),
-                        want,
-                    );
-                }
+                self.each_instance(&ctx, "stored", n, &peek, |j| {
+                    if j == i && here(i) {
+                        stored
+                    } else {
+                        poked
+                    }
+                });
                 if here(i) {
                     self.read_back(t, &ctx, read, fmask, lsb, get, Some(i));
                     self.eq(
@@ -951,6 +880,25 @@ impl Checker {
                     );
                 }
             }
+        }
+    }
+
+    /// The stored value of each of the `n` instances (`peek`) against `want`.
+    fn each_instance(
+        &mut self,
+        ctx: &dyn Fn() -> String,
+        what: &str,
+        n: u32,
+        peek: &dyn Fn(u32) -> Option<u64>,
+        want: impl Fn(u32) -> u64,
+    ) {
+        for i in 0..n {
+            self.eq(
+                &|| format!("{} instance {i}", ctx()),
+                what,
+                peek(i),
+                want(i),
+            );
         }
     }
 

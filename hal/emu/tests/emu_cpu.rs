@@ -511,7 +511,12 @@ fn r2(name: &str) -> &'static RegisterInfo {
     reg(IVT, name)
 }
 
-fn uncore(cfg: UncoreConfig, events: UncoreEvents) -> Emulator {
+/// The uncore model with the default configuration, counting `events`.
+fn uncore(events: UncoreEvents) -> Emulator {
+    uncore_with(UncoreConfig::default(), events)
+}
+
+fn uncore_with(cfg: UncoreConfig, events: UncoreEvents) -> Emulator {
     let mut emu = Emulator::builder(IVT, Sku::default())
         .with::<UncoreUnit>(cfg)
         .build();
@@ -558,7 +563,6 @@ fn global_ctl(emu: &mut Emulator, fields: &[(&str, u64)]) {
 #[test]
 fn r2_plain_counting() {
     let mut emu = uncore(
-        UncoreConfig::default(),
         UncoreEvents::new()
             .per_cycle(0, 3)
             .per_cycle(1, [0, 3, 0, 1])
@@ -583,7 +587,6 @@ fn r2_plain_counting() {
 #[test]
 fn r2_threshold_counts_cycles() {
     let mut emu = uncore(
-        UncoreConfig::default(),
         UncoreEvents::new()
             .per_cycle(0, [0, 3, 0, 1, 2])
             .per_cycle(1, 4),
@@ -601,7 +604,6 @@ fn r2_threshold_counts_cycles() {
 #[test]
 fn r2_edge_detect_with_threshold() {
     let mut emu = uncore(
-        UncoreConfig::default(),
         UncoreEvents::new()
             .per_cycle(0, [0, 1, 1, 0, 2, 0])
             .per_cycle(1, [0, 1, 1, 0, 2, 0])
@@ -618,10 +620,7 @@ fn r2_edge_detect_with_threshold() {
 
 #[test]
 fn r2_44_bit_overflow_sets_ov_and_ov_rp() {
-    let mut emu = uncore(
-        UncoreConfig::default(),
-        UncoreEvents::new().per_cycle(0, 1).per_cycle(1, 1),
-    );
+    let mut emu = uncore(UncoreEvents::new().per_cycle(0, 1).per_cycle(1, 1));
     load_ctr(&mut emu, 0, M44 - 1);
     set_ctl(&mut emu, 0, &[("en", 1)]);
     emu.advance(1);
@@ -643,7 +642,7 @@ fn r2_44_bit_overflow_sets_ov_and_ov_rp() {
 #[test]
 fn r2_freeze_after_n_events() {
     for (delay, rate, n) in [(10u64, 1u64, 100u64), (0, 1, 5), (7, 3, 100), (1, 2, 1)] {
-        let mut emu = uncore(
+        let mut emu = uncore_with(
             UncoreConfig {
                 freeze_delay: delay,
             },
@@ -674,10 +673,7 @@ fn r2_freeze_after_n_events() {
 
 #[test]
 fn r2_reset_bits_clear() {
-    let mut emu = uncore(
-        UncoreConfig::default(),
-        UncoreEvents::new().per_cycle(0, 2).per_cycle(1, 3),
-    );
+    let mut emu = uncore(UncoreEvents::new().per_cycle(0, 2).per_cycle(1, 3));
     set_ctl(&mut emu, 0, &[("en", 1)]);
     set_ctl(&mut emu, 1, &[("en", 1), ("ev_sel", 0x11)]);
     emu.advance(5);
@@ -713,10 +709,7 @@ fn r2_reset_bits_clear() {
 
 #[test]
 fn r2_ov_is_rw1c() {
-    let mut emu = uncore(
-        UncoreConfig::default(),
-        UncoreEvents::new().per_cycle(0, 1).per_cycle(2, 1),
-    );
+    let mut emu = uncore(UncoreEvents::new().per_cycle(0, 1).per_cycle(2, 1));
     for n in [0, 2] {
         load_ctr(&mut emu, n, M44);
         set_ctl(&mut emu, n, &[("en", 1), ("ov_en", 1)]);
@@ -735,7 +728,7 @@ fn r2_ov_is_rw1c() {
 
 #[test]
 fn r2_unfreeze_resumes_and_frz_all_stops() {
-    let mut emu = uncore(
+    let mut emu = uncore_with(
         UncoreConfig { freeze_delay: 2 },
         UncoreEvents::new().per_cycle(0, 1),
     );
@@ -772,7 +765,7 @@ fn r2_unfreeze_resumes_and_frz_all_stops() {
 #[test]
 fn r2_determinism_and_bulk_equals_stepwise() {
     let setup = || {
-        let mut emu = uncore(
+        let mut emu = uncore_with(
             UncoreConfig { freeze_delay: 13 },
             UncoreEvents::new()
                 .per_cycle(0, 7)
@@ -805,7 +798,7 @@ fn r2_determinism_and_bulk_equals_stepwise() {
     }
     assert_eq!(a.trace(), b.trace());
     // A huge advance with constant patterns is bulk, not per cycle.
-    let mut emu = uncore(UncoreConfig::default(), UncoreEvents::new().per_cycle(0, 1));
+    let mut emu = uncore(UncoreEvents::new().per_cycle(0, 1));
     set_ctl(&mut emu, 0, &[("en", 1)]);
     emu.advance(1 << 43);
     assert_eq!(ctr(&mut emu, 0), 1 << 43);

@@ -100,6 +100,15 @@ impl Rig {
         Self::with(p, OaConfig::default())
     }
 
+    /// A rig whose buffer is at `BASE` (size encoding 0: 128 KiB), started
+    /// (see [`Rig::start`]).
+    fn sampling(p: &'static ProjectInfo, format: u64, timer: Option<u64>) -> Self {
+        let mut rig = Self::new(p);
+        rig.program(BASE, 0, false);
+        rig.start(format, timer);
+        rig
+    }
+
     fn with(p: &'static ProjectInfo, cfg: OaConfig) -> Self {
         let mut emu = Emulator::builder(p, Sku::default())
             .with::<OaUnit>(cfg)
@@ -245,9 +254,7 @@ fn timer_writes_one_report_per_period() {
     for p in [&hsw::PROJECT, &bdw::PROJECT, &tgl::PROJECT] {
         for (e, run) in [(3u64, 1000u64), (0, 37), (6, 1000)] {
             let period = 1u64 << (e + 1);
-            let mut rig = Rig::new(p);
-            rig.program(BASE, 0, false);
-            rig.start(0, Some(e));
+            let mut rig = Rig::sampling(p, 0, Some(e));
             let t0 = rig.emu.now();
             rig.emu.advance(run);
             // Independent count: rising edges of TIME_STAMP bit e.
@@ -285,9 +292,7 @@ fn timer_writes_one_report_per_period() {
 
 #[test]
 fn no_reports_without_timer_or_counter_enable() {
-    let mut rig = Rig::new(&hsw::PROJECT);
-    rig.program(BASE, 0, false);
-    rig.start(0, None);
+    let mut rig = Rig::sampling(&hsw::PROJECT, 0, None);
     rig.emu.advance(1000);
     assert_eq!(rig.stats().timer_reports, 0);
     // Timer on, counters off: the OA unit is off.
@@ -367,16 +372,18 @@ fn cec_0x4_never_counts_whatever_the_signals() {
 fn reference(func: u32, signals: u16, value: u16, mask: u16) -> bool {
     let keep = !mask;
     let (s, v) = (signals & keep, value & keep);
-    match func {
-        0 => (0..16).any(|i| keep >> i & 1 == 1 && (s >> i & 1) == (v >> i & 1)),
-        1 => s > v,
-        2 => s == v,
-        3 => s >= v,
-        4 => s < v,
-        5 => s != v,
-        6 => s <= v,
-        _ => true,
-    }
+    // By function code: 0 some unmasked bit equal, 1 greater, 2 equal,
+    // 3 greater or equal, 4 less, 5 not equal, 6 less or equal, 7 true.
+    let by_code = [
+        (0..16).any(|i| keep >> i & 1 == 1 && (s >> i & 1) == (v >> i & 1)),
+        s > v,
+        s == v,
+        s >= v,
+        s < v,
+        s != v,
+        s <= v,
+    ];
+    by_code.get(func as usize).copied().unwrap_or(true)
 }
 
 #[test]
@@ -537,14 +544,21 @@ fn counter_registers_mirror_the_counters() {
     }
 }
 
+/// A rig on `p` with A0 counting `rate` a tick, started, A0 written `a0`,
+/// one tick later.
+fn a0_one_tick_after(p: &'static ProjectInfo, rate: u64, a0: u32) -> Rig {
+    let mut rig = Rig::new(p);
+    rig.oa_mut().set_workload(Workload::new().rate(0, rate));
+    rig.start(5, None);
+    rig.emu.write32(reg(p, "OAPERF_A0").address, a0);
+    rig.emu.advance(1);
+    rig
+}
+
 #[test]
 fn hsw_counter_overflow_on_a_32_bit_wrap() {
-    let mut rig = Rig::new(&hsw::PROJECT);
+    let mut rig = a0_one_tick_after(&hsw::PROJECT, 8, 0xFFFF_FFF0);
     let p = rig.p;
-    rig.oa_mut().set_workload(Workload::new().rate(0, 8));
-    rig.start(5, None);
-    rig.emu.write32(reg(p, "OAPERF_A0").address, 0xFFFF_FFF0);
-    rig.emu.advance(1);
     assert_eq!(rig.oa().counter(SlotKind::A(0)), Some(0xFFFF_FFF8));
     assert_eq!(rig.status("counter_overflow"), 0);
     rig.emu.advance(1);
@@ -564,12 +578,8 @@ fn hsw_counter_overflow_on_a_32_bit_wrap() {
 
 #[test]
 fn bdw_40_bit_counters_go_beyond_2_32() {
-    let mut rig = Rig::new(&bdw::PROJECT);
+    let mut rig = a0_one_tick_after(&bdw::PROJECT, 0x200, 0xFFFF_FF00);
     let p = rig.p;
-    rig.oa_mut().set_workload(Workload::new().rate(0, 0x200));
-    rig.start(5, None);
-    rig.emu.write32(reg(p, "OAPERF_A0").address, 0xFFFF_FF00);
-    rig.emu.advance(1);
     assert_eq!(rig.oa().counter(SlotKind::A(0)), Some(0x1_0000_0100));
     assert_eq!(rig.status("counter_overflow"), 0, "no wrap below 2^40");
     assert_eq!(rig.emu.read32(reg(p, "OAPERF_A0").address), 0x100);
@@ -727,9 +737,7 @@ fn gen8_a32u40_timer_report_is_byte_exact() {
 #[test]
 fn tail_wraps_with_a_report_straddling_the_end() {
     // HSW A29_B8_C8: 192 bytes; 128 KiB holds 682 of them plus 128 bytes.
-    let mut rig = Rig::new(&hsw::PROJECT);
-    rig.program(BASE, 0, false);
-    rig.start(3, Some(0)); // a report every 2 ticks
+    let mut rig = Rig::sampling(&hsw::PROJECT, 3, Some(0)); // a report every 2 ticks
     assert_eq!(rig.format().size, 192);
     rig.until_timer_reports(100, 1000);
     rig.set_head(BASE + 100 * 192); // software consumed 100 reports
@@ -761,9 +769,7 @@ fn tail_wraps_with_a_report_straddling_the_end() {
 #[test]
 fn default_mode_overflow_sets_status_and_overwrites() {
     for p in [&hsw::PROJECT, &bdw::PROJECT, &tgl::PROJECT] {
-        let mut rig = Rig::new(p);
-        rig.program(BASE, 0, false);
-        rig.start(5, Some(0));
+        let mut rig = Rig::sampling(p, 5, Some(0));
         rig.until_timer_reports(512, 2000); // 128 KiB / 256: exactly full
         assert_eq!(rig.status("buffer_overflow"), 0, "{}", p.name);
         assert_eq!(rig.tail(), BASE);
@@ -871,9 +877,7 @@ fn skipped_reports_match_report_by_report() {
 #[test]
 fn report_lost_on_a_same_tick_mi_report_perf_count() {
     for p in [&hsw::PROJECT, &bdw::PROJECT, &tgl::PROJECT] {
-        let mut rig = Rig::new(p);
-        rig.program(BASE, 0, false);
-        rig.start(0, Some(3));
+        let mut rig = Rig::sampling(p, 0, Some(3));
         rig.until_timer_reports(1, 100); // a timer report at this tick
         assert_eq!(rig.status("report_lost"), 0);
         assert_eq!(
@@ -907,9 +911,7 @@ fn report_lost_on_a_same_tick_mi_report_perf_count() {
 #[test]
 fn mi_report_perf_count_writes_its_id_at_its_address() {
     for p in [&hsw::PROJECT, &bdw::PROJECT, &tgl::PROJECT] {
-        let mut rig = Rig::new(p);
-        rig.program(BASE, 0, false);
-        rig.start(2, None);
+        let mut rig = Rig::sampling(p, 2, None);
         let tail = rig.tail();
         assert_eq!(
             rig.oa_mut()
@@ -955,9 +957,7 @@ fn mi_report_perf_count_writes_its_id_at_its_address() {
 
 #[test]
 fn unknown_formats_write_nothing_and_warn_once() {
-    let mut rig = Rig::new(&bdw::PROJECT);
-    rig.program(BASE, 0, false);
-    rig.start(1, Some(0)); // BDW has no format 1
+    let mut rig = Rig::sampling(&bdw::PROJECT, 1, Some(0)); // BDW has no format 1
     rig.emu.advance(100);
     assert_eq!(
         rig.oa_mut().mi_report_perf_count(0x1000, 1, true),
@@ -1022,9 +1022,7 @@ fn context_filtering_counts_only_the_selected_context() {
 #[test]
 fn gen8_context_switches_write_reports() {
     for p in [&bdw::PROJECT, &tgl::PROJECT] {
-        let mut rig = Rig::new(p);
-        rig.program(BASE, 0, false);
-        rig.start(5, None);
+        let mut rig = Rig::sampling(p, 5, None);
         let valid: u32 = if p.name == "bdw" { 1 << 25 } else { 1 << 16 };
         let reason: u32 = 1 << 22;
         rig.emu.advance(3);
@@ -1062,9 +1060,7 @@ fn gen8_context_switches_write_reports() {
         assert_eq!(rig.tail(), BASE + 512);
     }
     // HSW has no context-switch reports.
-    let mut rig = Rig::new(&hsw::PROJECT);
-    rig.program(BASE, 0, false);
-    rig.start(5, None);
+    let mut rig = Rig::sampling(&hsw::PROJECT, 5, None);
     assert_eq!(rig.oa_mut().set_context(5), ReportOutcome::NotTriggered);
     assert_eq!(rig.tail(), BASE);
 }

@@ -696,12 +696,28 @@ fn far_addresses_use_the_fallback_path() {
 
 // ------------------------------------------------------------- force-wake
 
+/// TGL's register `name`, which must be in wake domain `domain`, and a TGL
+/// emulator.
+fn tgl_register_in(name: &str, domain: &str) -> (&'static RegisterInfo, Emulator) {
+    let p = &tgl::PROJECT;
+    let r = reg(p, name);
+    assert_eq!(r.domain, Some(domain), "{name}");
+    (r, emulator(p, Sku::default()))
+}
+
+/// The addresses of the request and ack registers of `p`'s domain `domain`.
+fn request_ack(p: &ProjectInfo, domain: &str) -> (u64, u64) {
+    let d = p.domain(domain).expect("domain");
+    (
+        addr(p, d.request.expect("req")),
+        addr(p, d.ack.expect("ack")),
+    )
+}
+
 #[test]
 fn asleep_domain_terminates_accesses() {
     let p = &tgl::PROJECT;
-    let r = reg(p, "OAG_OACONTROL");
-    assert_eq!(r.domain, Some("gt"));
-    let mut emu = emulator(p, Sku::default());
+    let (r, mut emu) = tgl_register_in("OAG_OACONTROL", "gt");
     assert!(!awake(&emu, "gt"));
     emu.poke(r.address, 0x5);
     assert_eq!(emu.read32(r.address), 0);
@@ -737,9 +753,7 @@ fn asleep_domain_terminates_accesses() {
 #[test]
 fn domain_wakes_only_after_latency() {
     let p = &tgl::PROJECT;
-    let d = p.domain("gt").expect("gt");
-    let req = addr(p, d.request.expect("req"));
-    let ack = addr(p, d.ack.expect("ack"));
+    let (req, ack) = request_ack(p, "gt");
     let ctl = addr(p, "OAG_OACONTROL");
     let mut emu = emulator(p, Sku::default());
     emu.write32(req, 0x0001_0001);
@@ -769,9 +783,7 @@ fn domain_wakes_only_after_latency() {
 #[test]
 fn release_puts_domain_to_sleep() {
     let p = &tgl::PROJECT;
-    let d = p.domain("render").expect("render");
-    let req = addr(p, d.request.expect("req"));
-    let ack = addr(p, d.ack.expect("ack"));
+    let (req, ack) = request_ack(p, "render");
     let mut emu = emulator(p, Sku::default());
     // Kernel and user requests; the ack follows both bits.
     emu.write32(req, 0x0003_0003);
@@ -796,9 +808,7 @@ fn release_puts_domain_to_sleep() {
 #[test]
 fn always_on_domain_needs_no_waking() {
     let p = &tgl::PROJECT;
-    let sel = reg(p, "MCR_SELECTOR");
-    assert_eq!(sel.domain, Some("aon"));
-    let mut emu = emulator(p, Sku::default());
+    let (sel, mut emu) = tgl_register_in("MCR_SELECTOR", "aon");
     assert!(awake(&emu, "aon"));
     emu.write32(sel.address, mcr(false, 0, 3));
     assert_eq!(emu.read32(sel.address), mcr(false, 0, 3));

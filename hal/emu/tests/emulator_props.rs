@@ -361,6 +361,18 @@ struct Wrap {
 }
 
 impl Wrap {
+    /// A counter that is field `count` of register `lo` alone.
+    fn of_field(lo: usize, count: FieldRef, flag_reg: usize, flag: u64) -> Self {
+        Wrap {
+            lo,
+            lo_mask: count.mask(),
+            lo_lsb: count.lsb,
+            hi: None,
+            flag_reg,
+            flag,
+        }
+    }
+
     fn value(&self, m: &Model, snap: &[u64]) -> u64 {
         let at = |r: usize| snap[m.or[r].at];
         let lo = (at(self.lo) & self.lo_mask) >> self.lo_lsb;
@@ -607,14 +619,8 @@ impl Driven {
             if let (Some(count), Some(ovf)) = (p.count, p.ovf) {
                 for (c, cc) in p.counters.iter().zip(p.cccrs) {
                     if let (Some(lo), Some(flag_reg)) = (reg(c.address), reg(cc.address)) {
-                        d.wraps.push(Wrap {
-                            lo,
-                            lo_mask: count.mask(),
-                            lo_lsb: count.lsb,
-                            hi: None,
-                            flag_reg,
-                            flag: ovf.mask(),
-                        });
+                        d.wraps
+                            .push(Wrap::of_field(lo, count, flag_reg, ovf.mask()));
                     }
                 }
             }
@@ -655,14 +661,8 @@ impl Driven {
             if let (Some(cnt), Some(ov), Some(st)) = (u.count, u.ov, at(u.box_status)) {
                 for (n, &c) in ctrs.iter().enumerate() {
                     if let Some(lo) = c {
-                        d.wraps.push(Wrap {
-                            lo,
-                            lo_mask: cnt.mask(),
-                            lo_lsb: cnt.lsb,
-                            hi: None,
-                            flag_reg: st,
-                            flag: (1u64 << (ov.lsb as usize + n)) & ov.mask(),
-                        });
+                        let flag = (1u64 << (ov.lsb as usize + n)) & ov.mask();
+                        d.wraps.push(Wrap::of_field(lo, cnt, st, flag));
                     }
                 }
             }
@@ -694,15 +694,12 @@ impl Driven {
                 in_regs(&mut d, u.ctls, f);
             }
             in_regs(&mut d, u.ctrs, u.count);
-            for f in [
-                u.frz,
-                u.rst_ctrs,
-                u.rst_ctrl,
-                u.ov,
-                u.frz_all,
-                u.unfrz_all,
-                u.ov_rp,
-            ] {
+            // The box's and the UBox's fields.
+            let box_fields = [u.frz, u.rst_ctrs, u.rst_ctrl, u.ov];
+            for f in box_fields
+                .into_iter()
+                .chain([u.frz_all, u.unfrz_all, u.ov_rp])
+            {
                 field(&mut d, f, Kind::Plain);
             }
         }
@@ -1573,84 +1570,55 @@ struct Config {
 }
 
 fn configs() -> Vec<Config> {
+    let c = |name, project, sku, seed| Config {
+        name,
+        project,
+        sku,
+        seed,
+    };
     vec![
-        Config {
-            name: "snb",
-            project: || &snb::PROJECT,
-            sku: Sku::default,
-            seed: 0x5EED_0011,
-        },
-        Config {
-            name: "ivb",
-            project: || &ivb::PROJECT,
-            sku: Sku::default,
-            seed: 0x5EED_0012,
-        },
-        Config {
-            name: "vlv",
-            project: || &vlv::PROJECT,
-            sku: Sku::default,
-            seed: 0x5EED_0013,
-        },
-        Config {
-            name: "hsw",
-            project: || &hsw::PROJECT,
-            sku: Sku::default,
-            seed: 0x5EED_0003,
-        },
-        Config {
-            name: "bdw",
-            project: || &bdw::PROJECT,
-            sku: Sku::default,
-            seed: 0x5EED_0004,
-        },
-        Config {
-            name: "tgl",
-            project: || &tgl::PROJECT,
-            sku: || Sku::for_project(&tgl::PROJECT),
-            seed: 0x5EED_0014,
-        },
-        Config {
-            name: "tgl+repl dss2/l3bank5/vdbox1 fused",
-            project: tgl_replicated,
-            sku: || Sku::default().fuse_dss(2).fuse_l3bank(5).without_vdbox(1),
-            seed: 0x5EED_0001,
-        },
-        Config {
-            name: "tgl+repl wake latency 1",
-            project: tgl_replicated,
-            sku: || Sku::default().with_wake_latency(1),
-            seed: 0x5EED_0002,
-        },
-        Config {
-            name: "tgl+repl vebox0 absent, wake latency 0",
-            project: tgl_replicated,
-            sku: || {
+        c("snb", || &snb::PROJECT, Sku::default, 0x5EED_0011),
+        c("ivb", || &ivb::PROJECT, Sku::default, 0x5EED_0012),
+        c("vlv", || &vlv::PROJECT, Sku::default, 0x5EED_0013),
+        c("hsw", || &hsw::PROJECT, Sku::default, 0x5EED_0003),
+        c("bdw", || &bdw::PROJECT, Sku::default, 0x5EED_0004),
+        c(
+            "tgl",
+            || &tgl::PROJECT,
+            || Sku::for_project(&tgl::PROJECT),
+            0x5EED_0014,
+        ),
+        c(
+            "tgl+repl dss2/l3bank5/vdbox1 fused",
+            tgl_replicated,
+            || Sku::default().fuse_dss(2).fuse_l3bank(5).without_vdbox(1),
+            0x5EED_0001,
+        ),
+        c(
+            "tgl+repl wake latency 1",
+            tgl_replicated,
+            || Sku::default().with_wake_latency(1),
+            0x5EED_0002,
+        ),
+        c(
+            "tgl+repl vebox0 absent, wake latency 0",
+            tgl_replicated,
+            || {
                 Sku::for_project(&tgl::PROJECT)
                     .without_vebox(0)
                     .fuse_dss(0)
                     .with_wake_latency(0)
             },
-            seed: 0x5EED_0015,
-        },
-        Config {
-            name: "tgl+repl wake latency 9, l3bank0 fused",
-            project: tgl_replicated,
-            sku: || Sku::default().with_wake_latency(9).fuse_l3bank(0),
-            seed: 0x5EED_0016,
-        },
-        Config {
-            name: "p4",
-            project: || &p4::PROJECT,
-            sku: Sku::default,
-            seed: 0x5EED_0006,
-        },
-        Config {
-            name: "ivt",
-            project: || &ivt::PROJECT,
-            sku: Sku::default,
-            seed: 0x5EED_0005,
-        },
+            0x5EED_0015,
+        ),
+        c(
+            "tgl+repl wake latency 9, l3bank0 fused",
+            tgl_replicated,
+            || Sku::default().with_wake_latency(9).fuse_l3bank(0),
+            0x5EED_0016,
+        ),
+        c("p4", || &p4::PROJECT, Sku::default, 0x5EED_0006),
+        c("ivt", || &ivt::PROJECT, Sku::default, 0x5EED_0005),
     ]
 }
 
@@ -1742,6 +1710,19 @@ fn run(c: &Config, units: Units, ops: usize) -> Stats {
         stats.episodes += 1;
     }
     stats
+}
+
+/// Set a unit's inputs or configuration (the ops that only do that).
+fn configure(emu: &mut Emulator, op: &Op) {
+    match op {
+        Op::SetWorkload(w) => emu.unit_mut::<OaUnit>().set_workload(w.clone()),
+        Op::SetNoa(s) => emu.unit_mut::<OaUnit>().set_noa(s.clone()),
+        Op::SetCpuEvents(e) => emu.unit_mut::<P4Unit>().set_events(e.clone()),
+        Op::SetUncoreEvents(e) => emu.unit_mut::<UncoreUnit>().set_events(e.clone()),
+        Op::OaConfig(cfg) => emu.unit_mut::<OaUnit>().enable(*cfg),
+        Op::UncoreConfig(cfg) => emu.unit_mut::<UncoreUnit>().enable(*cfg),
+        _ => {}
+    }
 }
 
 /// Up to `n` operations on a fresh emulator; `late`: the first one moves
@@ -1957,28 +1938,13 @@ fn episode(
                 emu.unit_mut::<OaUnit>().mi_report_perf_count(a, id, ggtt);
                 Check::Action(Some(d.mi.as_slice()))
             }
-            Op::SetWorkload(ref w) => {
-                emu.unit_mut::<OaUnit>().set_workload(w.clone());
-                Check::Action(None)
-            }
-            Op::SetNoa(ref s) => {
-                emu.unit_mut::<OaUnit>().set_noa(s.clone());
-                Check::Action(None)
-            }
-            Op::SetCpuEvents(ref e) => {
-                emu.unit_mut::<P4Unit>().set_events(e.clone());
-                Check::Action(None)
-            }
-            Op::SetUncoreEvents(ref e) => {
-                emu.unit_mut::<UncoreUnit>().set_events(e.clone());
-                Check::Action(None)
-            }
-            Op::OaConfig(cfg) => {
-                emu.unit_mut::<OaUnit>().enable(cfg);
-                Check::Action(None)
-            }
-            Op::UncoreConfig(cfg) => {
-                emu.unit_mut::<UncoreUnit>().enable(cfg);
+            Op::SetWorkload(_)
+            | Op::SetNoa(_)
+            | Op::SetCpuEvents(_)
+            | Op::SetUncoreEvents(_)
+            | Op::OaConfig(_)
+            | Op::UncoreConfig(_) => {
+                configure(&mut emu, &op);
                 Check::Action(None)
             }
             Op::ExecMiRpc(ref dw) => {
@@ -2134,34 +2100,33 @@ fn episode(
                         ctx()
                     );
                 };
-                match check {
-                    Check::Time => {
-                        assert_eq!(
-                            changed & !d.time[k],
-                            0,
-                            "{}: {name}[{i}] changed with time outside the bits units drive {b:#x} -> {a:#x}",
-                            ctx()
-                        );
-                        sticky("time");
-                        unit_change = true;
-                        sticky_set |= set & d.sticky[k] != 0;
-                        continue;
-                    }
-                    Check::Action(allowed) => {
-                        let allowed = allowed.map_or(0, |x| x[k]);
-                        assert_eq!(
-                            changed & !allowed,
-                            0,
-                            "{}: {name}[{i}] changed by a unit action {b:#x} -> {a:#x}",
-                            ctx()
-                        );
-                        sticky("a unit action");
-                        unit_change = true;
-                        sticky_set |= set & d.sticky[k] != 0;
-                        continue;
-                    }
+                // Time and unit actions: the bits they may change, the cause
+                // (for `sticky`) and how a change outside them is told.
+                let by_unit = match check {
+                    Check::Time => Some((
+                        d.time[k],
+                        "time",
+                        "changed with time outside the bits units drive",
+                    )),
+                    Check::Action(allowed) => Some((
+                        allowed.map_or(0, |x| x[k]),
+                        "a unit action",
+                        "changed by a unit action",
+                    )),
                     Check::Poke(r) if r == Some(k) => continue,
-                    Check::Poke(_) | Check::Access => {}
+                    Check::Poke(_) | Check::Access => None,
+                };
+                if let Some((allowed, cause, outside)) = by_unit {
+                    assert_eq!(
+                        changed & !allowed,
+                        0,
+                        "{}: {name}[{i}] {outside} {b:#x} -> {a:#x}",
+                        ctx()
+                    );
+                    sticky(cause);
+                    unit_change = true;
+                    sticky_set |= set & d.sticky[k] != 0;
+                    continue;
                 }
                 // Software access (or poke): the uncore command exemptions
                 // only clear; everything else follows the access rules.

@@ -22,9 +22,9 @@ fn main() {
     let rw = gpu.assume_awake::<hsw::domains::Render>();
     // Literals that fit, enums by name.
     gpu.write(hsw::OACONTROL, &rw, |w| {
-        w.timer_period(bits!(63))
+        w.counter_select(ReportFormatHsw::A45B8C8)
             .timer_enable(TimerEnable::Enable)
-            .counter_select(ReportFormatHsw::A45B8C8)
+            .timer_period(bits!(63))
     });
     // Runtime values go through a checked constructor.
     let period = Bits::<6>::new(std::env::args().count() as u64).expect("fits");
