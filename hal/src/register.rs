@@ -71,6 +71,34 @@ pub struct Multicast<G>(PhantomData<G>);
 impl<G: ReplicationGroup> Cast for Multicast<G> {}
 
 /// A register of one project.
+///
+/// A generated register is a zero-sized value that is not `Copy`: the two
+/// impls would be compiled again for every register of every crate that
+/// generates registers. Name the register again, or pass a reference (a
+/// reference to a register is that register, with the same capabilities,
+/// in generic code too):
+///
+/// ```
+/// use hal::{hsw, Awake, Device, Hsw, OnProject, ReadOf, Readable, SliceBus, Unicast, Writable};
+///
+/// /// Clear a register and read it back (a helper that keeps its register).
+/// fn clear_and_read<R, A>(gpu: &Device<Hsw, SliceBus<'_>>, reg: R, rw: &A) -> ReadOf<R>
+/// where
+///     R: Readable + Writable + Unicast + OnProject<Hsw>,
+///     A: Awake<R::Domain>,
+/// {
+///     gpu.write_from_zero(&reg, rw, |w| w);
+///     gpu.read(&reg, rw)
+/// }
+///
+/// let mut mem = [0u32; 0x3000 / 4];
+/// mem[0x2360 / 4] = 0xABD;
+/// let gpu = Device::<Hsw, _>::new(SliceBus::new(&mut mem));
+/// let rw = gpu.assume_awake::<hsw::domains::Render>();
+/// assert_eq!(clear_and_read(&gpu, hsw::OACONTROL, &rw).bits(), 0);
+/// let oacontrol = &hsw::OACONTROL; // a reference is `Copy`
+/// assert_eq!(gpu.read(oacontrol, &rw).bits(), gpu.read(oacontrol, &rw).bits());
+/// ```
 pub trait Register: Sized {
     /// The project it belongs to.
     type Project: Project;
