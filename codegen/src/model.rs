@@ -240,7 +240,7 @@ pub struct ReplicationGroupsDef {
     pub projects: String,
     /// The steering (MCR selector) register used for CPU accesses, with
     /// the roles of its fields.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "steering_def")]
     pub steering: Option<SteeringDef>,
     /// Groups.
     pub groups: Vec<ReplicationGroupDef>,
@@ -275,6 +275,32 @@ pub struct SteeringDef {
     pub slice: String,
     /// Field that selects the subslice of a unicast access.
     pub subslice: String,
+}
+
+/// `steering:` as a mapping; the register name alone (the form before the
+/// field roles were declared) gets an error that shows the mapping to write.
+fn steering_def<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<SteeringDef>, D::Error> {
+    struct Visit;
+    impl<'de> serde::de::Visitor<'de> for Visit {
+        type Value = Option<SteeringDef>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a mapping { register, multicast, slice, subslice }")
+        }
+        fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Self::Value, E> {
+            Err(E::custom(format!(
+                "`steering: {name}` names only the register; the roles of its fields are \
+                 declared too: `steering: {{ register: {name}, multicast: <field>, \
+                 slice: <field>, subslice: <field> }}` (regdefs/SCHEMA.md)"
+            )))
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            SteeringDef::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Some)
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+    d.deserialize_any(Visit)
 }
 
 /// A fuse mirror field.

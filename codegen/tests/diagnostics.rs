@@ -452,4 +452,21 @@ fn role_fields_are_declared() {
         ],
     );
     expect("roles_missing.yaml", &["PR003 roles_missing.yaml:11:15 "]);
+    // The register name alone (the form before the roles were declared):
+    // the error shows the mapping to write instead.
+    expect(
+        "roles_old_steering.yaml",
+        &["PR003 roles_old_steering.yaml:11:15 "],
+    );
+    let got = errors(&[fixture("roles_old_steering.yaml")]);
+    assert!(
+        got[0]
+            .message
+            .contains("`steering: STEER` names only the register")
+            && got[0]
+                .message
+                .contains("{ register: STEER, multicast: <field>"),
+        "{}",
+        got[0]
+    );
 }

@@ -53,7 +53,8 @@ pub mod os;
 pub mod power;
 pub mod register;
 pub mod report;
-mod values;
+#[doc(hidden)]
+pub mod values;
 
 pub use access::{Field, FieldValue, ReadValue, WriteValue};
 pub use bits::Bits;

@@ -16,6 +16,28 @@ impl core::fmt::Debug for DebugBits {
     }
 }
 
+// The `Debug` impls of the generated value types are `#[inline]` one-line
+// calls into these functions: a formatting body in each of them would be
+// compiled to machine code in every crate that generates registers, used or
+// not.
+
+/// `W`'s `Debug`: `TITLE(0x..)`.
+#[doc(hidden)]
+pub fn debug_word(f: &mut core::fmt::Formatter<'_>, title: &str, word: u64) -> core::fmt::Result {
+    write!(f, "{title}({word:#x})")
+}
+
+/// A masked register's `W`'s `Debug`: `TITLE(enable 0x...., value 0x....)`.
+#[doc(hidden)]
+pub fn debug_masked_word(
+    f: &mut core::fmt::Formatter<'_>,
+    title: &str,
+    enable: u64,
+    value: u64,
+) -> core::fmt::Result {
+    write!(f, "{title}(enable {enable:#06x}, value {value:#06x})")
+}
+
 /// Define `R` and `W` for the layout module it is invoked in (`FieldLayout`
 /// must be in scope): `plain` registers, or `masked` ones (bits 31:16 of a
 /// write enable bits 15:0). The first argument names the layout in `Debug`;
@@ -50,8 +72,9 @@ macro_rules! layout_values {
             }
         }
         impl ::core::fmt::Debug for W {
+            #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(f, "{}({:#x})", $title, self.0)
+                $crate::values::debug_word(f, $title, ::core::convert::From::from(self.0))
             }
         }
     };
@@ -87,11 +110,13 @@ macro_rules! layout_values {
             }
         }
         impl ::core::fmt::Debug for W {
+            #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(
+                $crate::values::debug_masked_word(
                     f,
-                    "{}(enable {:#06x}, value {:#06x})",
-                    $title, self.enable, self.value
+                    $title,
+                    ::core::convert::From::from(self.enable),
+                    ::core::convert::From::from(self.value),
                 )
             }
         }

@@ -319,6 +319,7 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
                 #(#getters)*
             }
             impl ::core::fmt::Debug for R {
+                #[inline]
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     f.debug_struct(#title) #(#debug_fields)* .finish()
                 }

@@ -38,6 +38,7 @@ pub mod layouts {
             }
         }
         impl ::core::fmt::Debug for R {
+            #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("CNTn")
                     .field(
@@ -95,6 +96,7 @@ pub mod layouts {
             }
         }
         impl ::core::fmt::Debug for R {
+            #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("SELn")
                     .field("event", &::perfregs::hal::DebugBits(self.0 >> 0u32 & 0xff))

@@ -52,6 +52,7 @@ pub mod layouts {
             }
         }
         impl ::core::fmt::Debug for R {
+            #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("WAKE")
                     .field("kernel", &(self.0 & 0x1 != 0))

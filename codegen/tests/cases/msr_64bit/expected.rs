@@ -56,6 +56,7 @@ pub mod layouts {
             }
         }
         impl ::core::fmt::Debug for R {
+            #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("PMON_CTL")
                     .field(

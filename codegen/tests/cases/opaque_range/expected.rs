@@ -37,6 +37,7 @@ pub mod layouts {
             }
         }
         impl ::core::fmt::Debug for R {
+            #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("UNIT_CTL").field("enable", &(self.0 & 0x1 != 0)).finish()
             }

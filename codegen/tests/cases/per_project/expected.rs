@@ -45,6 +45,7 @@ pub mod layouts {
             }
         }
         impl ::core::fmt::Debug for R {
+            #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("CFG")
                     .field("go", &(self.0 & 0x1 != 0))
@@ -119,6 +120,7 @@ pub mod layouts {
             }
         }
         impl ::core::fmt::Debug for R {
+            #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("CFG")
                     .field("go", &(self.0 & 0x1 != 0))

@@ -45,6 +45,7 @@ pub mod layouts {
             }
         }
         impl ::core::fmt::Debug for R {
+            #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("LIMIT_LO")
                     .field("value", &::perfregs::hal::DebugBits(self.0 >> 0u32 & 0xffff))
