@@ -473,8 +473,8 @@ pub struct ProjectInfo {
     pub name: &'static str,
     /// Human name.
     pub title: &'static str,
-    /// Every register.
-    pub registers: &'static [&'static RegisterInfo],
+    /// Every register (array elements expanded): the project's `REGISTERS` table.
+    pub registers: &'static [RegisterInfo],
     /// Counter events.
     pub events: &'static [CounterEvent],
     /// Force-wake power domains.
@@ -511,13 +511,12 @@ impl ProjectInfo {
                     n(x) == n(y)
                 })
         };
-        self.registers.iter().copied().find(|r| eq(r.name))
+        self.registers.iter().find(|r| eq(r.name))
     }
     /// Find the register at an address.
     pub fn at(&self, space: SpaceKind, address: u64) -> Option<&'static RegisterInfo> {
         self.registers
             .iter()
-            .copied()
             .find(|r| r.space == space && r.address == address)
     }
     /// The force-wake table row holding `address` (binary search).

@@ -102,7 +102,11 @@ pub fn run(
         })?;
         user_registers(&ir, project.name)
     };
-    let all: Vec<&'static RegisterInfo> = project.registers.iter().chain(&extra).copied().collect();
+    let all: Vec<&'static RegisterInfo> = project
+        .registers
+        .iter()
+        .chain(extra.iter().copied())
+        .collect();
     let address = |s: &str| -> Result<u64, String> {
         parse_value(s)
             .or_else(|| {

@@ -133,10 +133,6 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
                 t
             })
             .collect();
-        let infos = (0..count).map(|i| {
-            let i = proc_macro2::Literal::usize_unsuffixed(i);
-            quote!(&REGISTERS[#i])
-        });
         let events: Vec<_> = ir
             .events
             .iter()
@@ -160,7 +156,7 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
                 /// Everything described for this project, at run time.
                 pub static PROJECT: #hal::meta::ProjectInfo = #hal::meta::ProjectInfo {
                     name: #tag, title: #title,
-                    registers: &[#(#infos),*],
+                    registers: &REGISTERS,
                     events: &[#(#events),*],
                     formats: &[#(#format_refs),*],
                     commands: &[#(#command_refs),*],

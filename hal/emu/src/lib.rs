@@ -540,8 +540,9 @@ impl fmt::Debug for Emulator {
 }
 
 /// A register description [`Builder::registers`] takes: `&'static
-/// RegisterInfo` (the items of a `regdefs!` module's `REGISTERS` table) or
-/// a reference to one (the items of a `PROJECT.registers` list).
+/// RegisterInfo` (the items of a generated `REGISTERS` table, which is also
+/// its `PROJECT.registers`) or a reference to one (the items of a list of
+/// your own).
 pub trait ExtraRegister {
     /// The description.
     fn info(self) -> &'static RegisterInfo;
@@ -609,7 +610,7 @@ impl Builder {
     /// use perfregs_emu::{Emulator, Sku};
     ///
     /// // A generated module's `REGISTERS` table (as a `regdefs!` module has
-    /// // it) or its `PROJECT.registers` list: the same registers.
+    /// // it) or its `PROJECT.registers`: the same table.
     /// for emu in [
     ///     Emulator::builder(&hsw::PROJECT, Sku::default()).registers(&p4::REGISTERS).build(),
     ///     Emulator::builder(&hsw::PROJECT, Sku::default()).registers(p4::PROJECT.registers).build(),

@@ -262,8 +262,11 @@ impl RegFile {
         sku: Sku,
     ) -> Self {
         let project = bindings.project;
-        let infos: Vec<&'static RegisterInfo> =
-            project.registers.iter().chain(extra).copied().collect();
+        let infos: Vec<&'static RegisterInfo> = project
+            .registers
+            .iter()
+            .chain(extra.iter().copied())
+            .collect();
         // Opaque ranges: the first of overlapping ones wins.
         let mut ranges: Vec<OpaqueRange> = Vec::new();
         for &r in project.opaque.iter().chain(extra_ranges) {

@@ -528,7 +528,7 @@ fn sku() -> Sku {
 /// off after construction), tracing or not.
 fn emulator(
     project: &'static ProjectInfo,
-    extra: &[&'static RegisterInfo],
+    extra: &'static [RegisterInfo],
     traced: bool,
 ) -> Emulator {
     let mut e = Emulator::builder(project, sku()).registers(extra).build();
@@ -578,7 +578,7 @@ impl Checker {
     pub fn device<P: Project>(
         &self,
         project: &'static ProjectInfo,
-        extra: &[&'static RegisterInfo],
+        extra: &'static [RegisterInfo],
     ) -> Gpu<P> {
         Device::new(emulator(project, extra, self.traced))
     }
@@ -605,7 +605,7 @@ impl Checker {
     pub fn reset(
         &mut self,
         project: &'static ProjectInfo,
-        extra: &[&'static RegisterInfo],
+        extra: &'static [RegisterInfo],
         table: &[(&str, u64, u32, u64)],
     ) {
         let e = emulator(project, extra, self.traced);

@@ -1338,7 +1338,6 @@ fn random_oa_programming_never_panics() {
         let oa_regs: Vec<&RegisterInfo> = p
             .registers
             .iter()
-            .copied()
             .filter(|r| r.block.starts_with("oa") || r.block.starts_with("cec"))
             .collect();
         assert!(oa_regs.len() > 20);

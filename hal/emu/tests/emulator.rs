@@ -99,7 +99,7 @@ fn shipped_field(
     &'static FieldInfo,
 )> {
     hal::PROJECTS.iter().copied().find_map(|p| {
-        p.registers.iter().copied().find_map(|r| {
+        p.registers.iter().find_map(|r| {
             r.fields
                 .iter()
                 .find(|f| f.access == kind)
@@ -230,8 +230,8 @@ static MASKED: RegisterInfo = register(
     &MASKED_FIELDS,
     None,
 );
-static TINY_REGS: [&RegisterInfo; 11] = [
-    &KINDS, &WIDE, &ODD, &ODD2, &REQ, &ACK, &PWR, &GHOST, &UNKNOWN, &FAR, &MASKED,
+static TINY_REGS: [RegisterInfo; 11] = [
+    KINDS, WIDE, ODD, ODD2, REQ, ACK, PWR, GHOST, UNKNOWN, FAR, MASKED,
 ];
 static TINY_DOMAINS: [DomainInfo; 2] = [
     DomainInfo {
@@ -303,7 +303,6 @@ fn steering_rig(sku: Sku) -> (&'static ProjectInfo, &'static RegisterInfo, u64, 
 fn repl(p: &ProjectInfo, group: &str) -> &'static RegisterInfo {
     p.registers
         .iter()
-        .copied()
         .find(|r| {
             r.replication.is_some_and(|(g, _)| g == group)
                 && r.width == 32
@@ -333,7 +332,7 @@ fn reset_values_read_back_on_every_project() {
             .flatten()
             .collect();
         let mut checked = 0;
-        for &r in p.registers {
+        for r in p.registers {
             if special.contains(&r.name)
                 || r.replication.is_some()
                 || emu.register_at(r.address).map(|x| x.name) != Some(r.name)
@@ -671,7 +670,6 @@ fn sixty_four_bit_registers_are_two_dwords() {
 fn emu_register_at(p: &ProjectInfo, a: u64) -> &'static RegisterInfo {
     p.registers
         .iter()
-        .copied()
         .find(|r| r.address == a)
         .expect("a register at the address")
 }

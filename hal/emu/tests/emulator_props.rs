@@ -284,7 +284,7 @@ impl Model {
             .project()
             .registers
             .iter()
-            .map(|&info| {
+            .map(|info| {
                 let width = low(info.width.min(64));
                 let low16 = if info.masked { 0xFFFF } else { u64::MAX };
                 let all = [Rw, Ro, Wo, Rw1c, Rw1s, Rc, Pbc, RwV, RoV, RwDb];

@@ -122,7 +122,7 @@ pub mod ivb {
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
         name: "ivb",
         title: "Ivy Bridge (Gen7)",
-        registers: &[&REGISTERS[0], &REGISTERS[1]],
+        registers: &REGISTERS,
         events: &[],
         formats: &[],
         commands: &[],
@@ -199,10 +199,7 @@ pub mod hsw {
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
         name: "hsw",
         title: "Haswell (Gen7.5)",
-        registers: &[
-            &REGISTERS[0], &REGISTERS[1], &REGISTERS[2], &REGISTERS[3], &REGISTERS[4],
-            &REGISTERS[5], &REGISTERS[6],
-        ],
+        registers: &REGISTERS,
         events: &[],
         formats: &[],
         commands: &[],

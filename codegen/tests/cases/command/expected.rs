@@ -6,7 +6,7 @@ pub mod hsw {
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
         name: "hsw",
         title: "Haswell (Gen7.5)",
-        registers: &[],
+        registers: &REGISTERS,
         events: &[],
         formats: &[],
         commands: &[&commands::MI_USER_MARK],

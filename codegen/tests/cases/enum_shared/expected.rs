@@ -130,7 +130,7 @@ pub mod ivb {
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
         name: "ivb",
         title: "Ivy Bridge (Gen7)",
-        registers: &[&REGISTERS[0]],
+        registers: &REGISTERS,
         events: &[],
         formats: &[],
         commands: &[],
@@ -180,7 +180,7 @@ pub mod hsw {
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
         name: "hsw",
         title: "Haswell (Gen7.5)",
-        registers: &[&REGISTERS[0]],
+        registers: &REGISTERS,
         events: &[],
         formats: &[],
         commands: &[],

@@ -124,7 +124,7 @@ pub mod ivt {
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
         name: "ivt",
         title: "Ivy Bridge-EP / Xeon E5 v2 (IVT)",
-        registers: &[&REGISTERS[0]],
+        registers: &REGISTERS,
         events: &[],
         formats: &[],
         commands: &[],

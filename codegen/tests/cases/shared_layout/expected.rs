@@ -79,7 +79,7 @@ pub mod hsw {
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
         name: "hsw",
         title: "Haswell (Gen7.5)",
-        registers: &[&REGISTERS[0], &REGISTERS[1]],
+        registers: &REGISTERS,
         events: &[],
         formats: &[],
         commands: &[],

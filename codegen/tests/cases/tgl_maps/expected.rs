@@ -61,7 +61,7 @@ pub mod tgl {
     pub static PROJECT: ::perfregs::hal::meta::ProjectInfo = ::perfregs::hal::meta::ProjectInfo {
         name: "tgl",
         title: "Tiger Lake (Gen12 LP)",
-        registers: &[&REGISTERS[0], &REGISTERS[1], &REGISTERS[2]],
+        registers: &REGISTERS,
         events: &[],
         formats: &[],
         commands: &[],

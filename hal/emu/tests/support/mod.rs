@@ -71,7 +71,7 @@ pub fn tgl_replicated() -> &'static ProjectInfo {
     static CELL: std::sync::OnceLock<&'static ProjectInfo> = std::sync::OnceLock::new();
     CELL.get_or_init(|| {
         let base = &hal::tgl::PROJECT;
-        let mut regs: Vec<&'static RegisterInfo> = base.registers.to_vec();
+        let mut regs: Vec<RegisterInfo> = base.registers.to_vec();
         for g in base.groups {
             if base
                 .registers
@@ -89,7 +89,7 @@ pub fn tgl_replicated() -> &'static ProjectInfo {
             else {
                 continue;
             };
-            let mut r = *regs[0];
+            let mut r = regs[0];
             r.name = Box::leak(format!("REPL_{}", g.name.to_uppercase()).into_boxed_str());
             r.address = at;
             r.width = 32;
@@ -98,7 +98,7 @@ pub fn tgl_replicated() -> &'static ProjectInfo {
             r.fields = &RW32;
             r.domain = row.wake;
             r.replication = Some((g.name, row.instances));
-            regs.push(Box::leak(Box::new(r)));
+            regs.push(r);
         }
         Box::leak(Box::new(ProjectInfo {
             registers: Box::leak(regs.into_boxed_slice()),
