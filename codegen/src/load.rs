@@ -96,28 +96,50 @@ fn serde_diag(name: &str, text: &str, err: &serde_yaml::Error) -> Diagnostic {
 /// for a BOM either.
 pub fn load_str(name: &str, text: &str, diags: &mut Diagnostics) -> Option<Loaded> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-    let index = PosIndex::build(text);
-    let source = SourceFile {
-        name: name.to_string(),
-        rel_name: name.to_string(),
-        text: text.to_string(),
-        index,
-        external: false,
-    };
-    // The top-level key tells the kind; serde then reports shape errors with locations.
-    let is_catalogue = source.index.has_key("families") && !source.index.has_key("registers");
-    let doc = if is_catalogue {
-        serde_yaml::from_str::<CatalogueFile>(text).map(Document::Catalogue)
-    } else {
-        serde_yaml::from_str::<BlockFile>(text).map(|b| Document::Block(Box::new(b)))
-    };
-    match doc {
-        Ok(doc) => Some(Loaded { source, doc }),
-        Err(e) => {
-            diags.push(serde_diag(name, text, &e));
-            None
+    // The position index and the deserialization each parse the whole text;
+    // they run side by side (on one thread where none can be started).
+    std::thread::scope(|scope| {
+        let mut indexing = std::thread::Builder::new()
+            .name("perfregs-pos-index".into())
+            .spawn_scoped(scope, || PosIndex::build(text))
+            .ok();
+        let mut index = None;
+        let mut index_now = || match indexing.take() {
+            Some(t) => t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            None => PosIndex::build(text),
+        };
+        // The top-level key tells the kind; serde then reports shape errors
+        // with locations. A `registers:` line at column 0 is a top-level key
+        // of a block file; anything else asks the index.
+        let is_catalogue = if text.lines().any(|l| l.starts_with("registers:")) {
+            false
+        } else {
+            let i = index_now();
+            let catalogue = i.has_key("families") && !i.has_key("registers");
+            index = Some(i);
+            catalogue
+        };
+        let doc = if is_catalogue {
+            serde_yaml::from_str::<CatalogueFile>(text).map(Document::Catalogue)
+        } else {
+            serde_yaml::from_str::<BlockFile>(text).map(|b| Document::Block(Box::new(b)))
+        };
+        let index = index.unwrap_or_else(index_now);
+        let source = SourceFile {
+            name: name.to_string(),
+            rel_name: name.to_string(),
+            text: text.to_string(),
+            index,
+            external: false,
+        };
+        match doc {
+            Ok(doc) => Some(Loaded { source, doc }),
+            Err(e) => {
+                diags.push(serde_diag(name, text, &e));
+                None
+            }
         }
-    }
+    })
 }
 
 /// Read and deserialize one file; diagnostics name it as given, generated output by `rel_name`.
