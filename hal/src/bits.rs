@@ -160,7 +160,8 @@ impl<const N: u32> PartialEq<u64> for Bits<N> {
 
 impl<const N: u32> fmt::Debug for Bits<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:#x}", self.get())
+        // One hexadecimal form, shared with the generated `Debug` of a read value.
+        fmt::Debug::fmt(&crate::values::DebugBits(self.get()), f)
     }
 }
 

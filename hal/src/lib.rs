@@ -74,8 +74,6 @@ pub use register::{
     Replicated, Steered, Unicast, Writable, WriteOf,
 };
 pub use report::{reports, FormatVisitor, Report, ReportFormat};
-#[doc(hidden)]
-pub use values::DebugBits;
 
 /// Traits needed to call the generic field API (`get`, `set`, `clear`).
 pub mod prelude {

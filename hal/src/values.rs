@@ -1,10 +1,11 @@
 //! The value types every generated layout has, written once: `layout_values!`
 //! expands, inside a layout module, to its read value `R` and write value `W`
 //! with their trait impls. The generated code adds only what differs per
-//! layout: the field getters and setters and `R`'s `Debug`.
+//! layout: the field getters and setters and `R`'s `Debug`. Also the
+//! non-generic formatting those `Debug` impls call.
 
-/// A field's value in a generated `R`'s `Debug` output: hexadecimal, as
-/// [`Bits`](crate::Bits) prints it. Generated code formats plain fields
+/// A field's value in `Debug` output: hexadecimal (also how
+/// [`Bits`](crate::Bits) prints). Generated code formats plain fields
 /// through it, not through their typed getters, so `Debug` instantiates no
 /// generic code per field.
 #[doc(hidden)]

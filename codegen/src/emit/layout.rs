@@ -221,7 +221,7 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
                 }
                 None => {
                     let m = hex(f.mask() >> lsb);
-                    quote!(#hal::DebugBits(self.0 >> #lsb & #m))
+                    quote!(#hal::values::DebugBits(self.0 >> #lsb & #m))
                 }
             };
             debug_fields.push(quote!(.field(#fname_str, &#shown)));

@@ -73,7 +73,10 @@ pub mod layouts {
                     .field("ready", &(self.0 & 0x1 != 0))
                     .field("overflow", &(self.0 & 0x4 != 0))
                     .field("arm", &(self.0 & 0x8 != 0))
-                    .field("level", &::perfregs::hal::DebugBits(self.0 >> 16u32 & 0xff))
+                    .field(
+                        "level",
+                        &::perfregs::hal::values::DebugBits(self.0 >> 16u32 & 0xff),
+                    )
                     .finish()
             }
         }

@@ -43,7 +43,7 @@ pub mod layouts {
                 f.debug_struct("CNTn")
                     .field(
                         "value",
-                        &::perfregs::hal::DebugBits(self.0 >> 0u32 & 0xffffffff),
+                        &::perfregs::hal::values::DebugBits(self.0 >> 0u32 & 0xffffffff),
                     )
                     .finish()
             }
@@ -99,7 +99,10 @@ pub mod layouts {
             #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("SELn")
-                    .field("event", &::perfregs::hal::DebugBits(self.0 >> 0u32 & 0xff))
+                    .field(
+                        "event",
+                        &::perfregs::hal::values::DebugBits(self.0 >> 0u32 & 0xff),
+                    )
                     .finish()
             }
         }

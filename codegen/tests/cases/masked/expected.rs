@@ -57,7 +57,10 @@ pub mod layouts {
                 f.debug_struct("WAKE")
                     .field("kernel", &(self.0 & 0x1 != 0))
                     .field("user", &(self.0 & 0x2 != 0))
-                    .field("level", &::perfregs::hal::DebugBits(self.0 >> 8u32 & 0xf))
+                    .field(
+                        "level",
+                        &::perfregs::hal::values::DebugBits(self.0 >> 8u32 & 0xf),
+                    )
                     .finish()
             }
         }

@@ -61,10 +61,13 @@ pub mod layouts {
                 f.debug_struct("PMON_CTL")
                     .field(
                         "core_sel",
-                        &::perfregs::hal::DebugBits(self.0 >> 0u32 & 0x7fff),
+                        &::perfregs::hal::values::DebugBits(self.0 >> 0u32 & 0x7fff),
                     )
                     .field("overflow", &(self.0 & 0x40000000 != 0))
-                    .field("count", &::perfregs::hal::DebugBits(self.0 >> 32u32 & 0xff))
+                    .field(
+                        "count",
+                        &::perfregs::hal::values::DebugBits(self.0 >> 32u32 & 0xff),
+                    )
                     .finish()
             }
         }

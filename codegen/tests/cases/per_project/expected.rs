@@ -49,7 +49,10 @@ pub mod layouts {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("CFG")
                     .field("go", &(self.0 & 0x1 != 0))
-                    .field("select", &::perfregs::hal::DebugBits(self.0 >> 4u32 & 0xf))
+                    .field(
+                        "select",
+                        &::perfregs::hal::values::DebugBits(self.0 >> 4u32 & 0xf),
+                    )
                     .finish()
             }
         }
@@ -125,7 +128,10 @@ pub mod layouts {
                 f.debug_struct("CFG")
                     .field("go", &(self.0 & 0x1 != 0))
                     .field("fast", &(self.0 & 0x4 != 0))
-                    .field("select", &::perfregs::hal::DebugBits(self.0 >> 4u32 & 0xf))
+                    .field(
+                        "select",
+                        &::perfregs::hal::values::DebugBits(self.0 >> 4u32 & 0xf),
+                    )
                     .finish()
             }
         }

@@ -75,7 +75,10 @@ pub mod layouts {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("CTL")
                     .field("enable", &(self.0 & 0x1 != 0))
-                    .field("period", &::perfregs::hal::DebugBits(self.0 >> 4u32 & 0xf))
+                    .field(
+                        "period",
+                        &::perfregs::hal::values::DebugBits(self.0 >> 4u32 & 0xf),
+                    )
                     .field("mode", &self.mode())
                     .finish()
             }

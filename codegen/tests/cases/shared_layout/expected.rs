@@ -48,7 +48,10 @@ pub mod layouts {
             #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct("LIMIT_LO")
-                    .field("value", &::perfregs::hal::DebugBits(self.0 >> 0u32 & 0xffff))
+                    .field(
+                        "value",
+                        &::perfregs::hal::values::DebugBits(self.0 >> 0u32 & 0xffff),
+                    )
                     .field("valid", &(self.0 & 0x80000000 != 0))
                     .finish()
             }
