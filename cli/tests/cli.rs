@@ -1223,31 +1223,139 @@ fn command_help_prints_that_commands_usage() {
         "emulate",
         "metrics",
     ] {
-        let (code, out, err) = perfregs(&[cmd, "--help"]);
-        assert_eq!(code, 0, "{cmd} --help: {err}");
-        assert!(
-            out.starts_with(&format!("  perfregs {cmd} ")),
-            "{cmd} --help:\n{out}"
-        );
-        let others = out.lines().filter(|l| l.starts_with("  perfregs ")).count();
-        let own = out
-            .lines()
-            .filter(|l| l.starts_with(&format!("  perfregs {cmd} ")))
-            .count();
-        assert_eq!(
-            others, own,
-            "{cmd} --help shows only its own entries:\n{out}"
-        );
+        for help in ["--help", "-h"] {
+            let (code, out, err) = perfregs(&[cmd, help]);
+            assert_eq!(code, 0, "{cmd} {help}: {err}");
+            assert!(
+                out.contains(&format!("\nUsage: perfregs {cmd} ")),
+                "{cmd} {help}:\n{out}"
+            );
+            // Only its own usage, not the list of every command.
+            assert_eq!(out.matches("Usage: ").count(), 1, "{cmd} {help}:\n{out}");
+            assert!(!out.contains("completions"), "{cmd} {help}:\n{out}");
+            // `perfregs help <cmd>` is the long help.
+            if help == "--help" {
+                assert_eq!(
+                    perfregs(&["help", cmd]),
+                    (0, out, String::new()),
+                    "help {cmd}"
+                );
+            }
+        }
     }
-    // `metrics run ... -h` too: all three metrics verbs.
-    let (_, out, _) = perfregs(&["metrics", "run", "bdw", "-h"]);
+    // The long help keeps the explanations of the old usage text.
+    let (_, out, _) = perfregs(&["oa-decode", "--help"]);
+    let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("(* = straddles the end of the buffer, reassembled)"),
+        "{out}"
+    );
+    // `metrics --help` lists its verbs; each verb has its own help.
+    let (code, out, _) = perfregs(&["metrics", "--help"]);
+    assert_eq!(code, 0);
     for verb in ["check", "list", "run"] {
         assert!(
-            out.contains(&format!("perfregs metrics {verb} ")),
+            out.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{verb} "))),
             "{verb}:\n{out}"
         );
+        let (code, own, _) = perfregs(&["metrics", verb, "--help"]);
+        assert_eq!(code, 0);
+        assert!(
+            own.contains(&format!("Usage: perfregs metrics {verb} ")),
+            "{own}"
+        );
     }
+    let (_, out, _) = perfregs(&["metrics", "run", "bdw", "-h"]);
+    assert!(
+        out.contains("--reports <N>") && out.contains("--dump <OUT>"),
+        "{out}"
+    );
+    let (_, out, _) = perfregs(&["help", "metrics", "run"]);
+    let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("GpuMinFrequency 300 MHz"), "{out}");
     let (code, _, err) = perfregs(&["nosuch", "--help"]);
     assert_eq!(code, 2);
-    assert!(err.contains("unknown command `nosuch`"), "{err}");
+    assert!(err.contains("unrecognized subcommand 'nosuch'"), "{err}");
+}
+
+#[test]
+fn version_and_usage_errors() {
+    let (code, out, err) = perfregs(&["--version"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        out.trim(),
+        format!("perfregs {}", env!("CARGO_PKG_VERSION"))
+    );
+    // Usage errors: exit code 2, the error in one line and clap's hint, no
+    // usage text.
+    let (code, out, err) = perfregs(&["frobnicate"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "error: unrecognized subcommand 'frobnicate'\nFor more information, try '--help'.\n"
+    );
+    let (code, _, err) = perfregs(&["lsit", "hsw"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.lines().collect::<Vec<_>>(),
+        [
+            "error: unrecognized subcommand 'lsit'",
+            "  tip: a similar subcommand exists: 'list'",
+            "For more information, try '--help'."
+        ]
+    );
+    let (code, _, err) = perfregs(&["metrics", "run", "bdw", "TestOa", "--report", "3"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("error: unexpected argument '--report' found\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("tip: a similar argument exists: '--reports'"),
+        "{err}"
+    );
+    let (code, _, err) = perfregs(&["decode", "hsw", "OACONTROL"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.lines().next(),
+        Some("error: the following required arguments were not provided: <VALUE>")
+    );
+    let (code, _, err) = perfregs(&["list", "hsq"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("error: invalid value 'hsq' for '<PROJECT>' [possible values: snb, ivb,"),
+        "{err}"
+    );
+    assert!(err.contains("tip: a similar value exists: 'hsw'"), "{err}");
+    // No command: the help, on stderr.
+    let (code, out, err) = perfregs(&[]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.contains("Usage: perfregs <COMMAND>") && err.contains("oa-decode"),
+        "{err}"
+    );
+}
+
+#[test]
+fn completions_are_generated_for_each_shell() {
+    let (code, out, err) = perfregs(&["completions", "bash"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("_perfregs()") && out.contains("complete -F _perfregs"),
+        "{out}"
+    );
+    // Subcommands, options and project names are completed.
+    for word in ["oa-decode", "--metric-set", "--reports", "tgl"] {
+        assert!(out.contains(word), "{word} missing");
+    }
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let (code, out, err) = perfregs(&["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {err}");
+        assert!(
+            out.contains("perfregs") && out.contains("metrics"),
+            "{shell}"
+        );
+    }
+    assert_eq!(perfregs(&["completions", "tcsh"]).0, 2);
 }

@@ -10,98 +10,124 @@ use hal::oa_buffer::{available, timestamp32, OaBuffer, ReportDelta, Summary, MAX
 use hal::{FormatVisitor, Report, ReportFormat};
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use super::metrics::{self, Choice, Chosen};
+use perfregs_codegen::metrics::equation::DeviceVar;
 
 /// The command line of `oa-decode`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, clap::Args)]
+#[command(
+    about = "The reports of a raw OA buffer dump, one row per report",
+    long_about = "The reports of a raw OA buffer dump (base at byte 0), from head (default 0) to \
+tail (default: the file's length), wrapping when tail < head. One row per report: index, offset \
+(* = straddles the end of the buffer, reassembled), RPT_ID, timestamp (low 32 bits), d_ts, \
+[CTX_ID], [GPU clock: GPU_TICKS, or C2 on HSW; d_gpu] and the counters: on the first row the \
+A/B/C values (`A0=12`), then the non-zero increments since the previous report (`A0+5`, \
+wrap-aware).\n\n\
+With --metric-set, also SET's counters for each report pair (hsw, bdw, tgl; the shipped file \
+unless --metric-file; tgl: GT2 unless --gt1), with the emulated part's device values or, for a \
+dump of a real part, --device values (NAME: an equation variable, e.g. EuCoresTotalCount=96, \
+SliceMask=0x1). See `perfregs help metrics run` for the emulated parts' values."
+)]
 pub struct Options {
-    /// Project tag.
-    pub project: String,
-    /// Report format name.
+    /// The project.
+    #[arg(value_parser = super::project_parser())]
+    pub project: &'static ProjectInfo,
+    /// The report format (`perfregs dump <project> --json` lists them;
+    /// case-insensitive, `_` and `-` ignored: A45_B8_C8 = a45b8c8).
+    #[arg(value_name = "FORMAT")]
     pub format: String,
     /// The buffer dump.
     pub file: PathBuf,
-    /// `--head`: first byte to decode (default 0).
+    /// First byte to decode (default 0).
+    #[arg(long, value_name = "H", value_parser = super::offset)]
     pub head: Option<usize>,
-    /// `--tail`: end of the data (default: the file's length).
+    /// End of the data (default: the file's length).
+    #[arg(long, value_name = "T", value_parser = super::offset)]
     pub tail: Option<usize>,
-    /// `--all`: every counter of the format on every row.
+    /// Every counter of the format on every row, as `A0=17(+5)`.
+    #[arg(long)]
     pub all: bool,
-    /// `--hz`: timestamp frequency, for a rate summary.
+    /// Timestamp frequency in Hz: adds rates per second (a summary below
+    /// the rows).
+    #[arg(long, value_name = "HZ", value_parser = frequency)]
     pub hz: Option<f64>,
-    /// `--metric-set`: also this set's counters per report pair.
+    /// Also this metric set's counters per report pair (column #k: report
+    /// k-1 to report k).
+    #[arg(long, value_name = "SET")]
     pub metric_set: Option<String>,
-    /// `--metric-file`, `--gt1` / `--gt2`: where the set comes from.
-    pub metric_choice: Choice,
+    /// The set's metric-set file (IGT perf-configs XML) instead of the
+    /// shipped one.
+    #[arg(long, value_name = "F.xml")]
+    pub metric_file: Option<PathBuf>,
+    /// The TGL part of the set and device values.
+    #[command(flatten)]
+    pub part: metrics::Part,
+    /// A device value of the set's equations by hand (NAME=VALUE, e.g.
+    /// EuCoresTotalCount=96, SliceMask=0x1); may repeat, a later one wins.
+    #[arg(long, value_name = "NAME=VALUE", value_parser = metrics::device_override)]
+    pub device: Vec<(DeviceVar, u64)>,
+}
+
+/// `--hz`: a positive, finite frequency (`_` separators allowed).
+fn frequency(v: &str) -> Result<f64, String> {
+    v.replace('_', "")
+        .parse::<f64>()
+        .ok()
+        .filter(|f| f.is_finite() && *f > 0.0)
+        .ok_or_else(|| "not a positive frequency".to_string())
 }
 
 impl Options {
-    /// Parse the arguments after `oa-decode`; `number` parses a decimal / hex
-    /// value. `Err` is a usage message.
-    pub fn parse(args: &[String], number: fn(&str) -> Option<u64>) -> Result<Self, String> {
-        let mut positional = Vec::new();
-        let (mut head, mut tail, mut all, mut hz) = (None, None, false, None);
-        let (mut metric_set, mut metric_choice) = (None, Choice::default());
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut offset = |flag: &str| -> Result<usize, String> {
-                let v = it
-                    .next()
-                    .ok_or_else(|| format!("{flag} takes a byte offset"))?;
-                number(v)
-                    .and_then(|n| usize::try_from(n).ok())
-                    .ok_or_else(|| format!("{flag}: `{v}` is not an offset (decimal or 0x hex)"))
-            };
-            match a.as_str() {
-                "--head" => head = Some(offset("--head")?),
-                "--tail" => tail = Some(offset("--tail")?),
-                "--all" => all = true,
-                "--metric-set" => {
-                    metric_set = Some(it.next().ok_or("--metric-set takes a set name")?.clone());
-                }
-                "--device" => {
-                    let v = it.next().ok_or("--device takes NAME=VALUE")?;
-                    metric_choice.device.push(metrics::device_override(v)?);
-                }
-                "--metric-file" => {
-                    let f = it.next().ok_or("--metric-file takes a file")?;
-                    metric_choice.file = Some(PathBuf::from(f));
-                }
-                flag @ ("--gt1" | "--gt2") => {
-                    let gt = metrics::gt_flag(flag);
-                    if metric_choice.gt.is_some() && metric_choice.gt != gt {
-                        return Err("--gt1 and --gt2 exclude each other".to_string());
-                    }
-                    metric_choice.gt = gt;
-                }
-                "--hz" => {
-                    let v = it.next().ok_or("--hz takes a frequency in Hz")?;
-                    let f = v
-                        .replace('_', "")
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|f| f.is_finite() && *f > 0.0)
-                        .ok_or_else(|| format!("--hz: `{v}` is not a positive frequency"))?;
-                    hz = Some(f);
-                }
-                flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
-                _ => positional.push(a.clone()),
-            }
+    /// The metric-set choice of `--metric-file`, `--gt1` / `--gt2` and
+    /// `--device`.
+    pub fn metric_choice(&self) -> Choice {
+        Choice {
+            file: self.metric_file.clone(),
+            gt: self.part.gt(),
+            device: self.device.clone(),
         }
-        let [project, format, file] = <[String; 3]>::try_from(positional)
-            .map_err(|_| "oa-decode takes <project> <format> <file>".to_string())?;
-        Ok(Options {
-            project,
-            format,
-            file: PathBuf::from(file),
-            head,
-            tail,
-            all,
-            hz,
-            metric_set,
-            metric_choice,
-        })
+    }
+
+    /// Run `oa-decode`.
+    pub fn run(self) -> ExitCode {
+        let p = self.project;
+        if self.metric_set.is_none() && self.metric_choice() != Choice::default() {
+            return super::usage_error(
+                "--metric-file, --gt1, --gt2 and --device go with --metric-set",
+            );
+        }
+        let format = match find_format(p, &self.format) {
+            Ok(f) => f,
+            Err(msg) => return super::usage_error(&msg),
+        };
+        let mem = match std::fs::read(&self.file) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("perfregs: cannot read {}: {e}", self.file.display());
+                return ExitCode::FAILURE;
+            }
+        };
+        let chosen = match &self.metric_set {
+            None => None,
+            Some(set) => {
+                match Chosen::load(p, &super::default_regdefs(), set, &self.metric_choice()) {
+                    Ok(c) => Some(c),
+                    Err(f) => {
+                        if !f.message.is_empty() {
+                            eprintln!("perfregs: {}", f.message);
+                        }
+                        return ExitCode::from(f.code);
+                    }
+                }
+            }
+        };
+        let out = &mut |line: &str| say!("{line}");
+        match decode(p, format, &self, &mem, chosen.as_ref(), out) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(msg) => super::usage_error(&msg),
+        }
     }
 }
 
