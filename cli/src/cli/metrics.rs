@@ -15,6 +15,8 @@ use perfregs_codegen::metrics::model::MetricSet;
 use perfregs_codegen::metrics::{self, Loaded};
 use perfregs_codegen::Ir;
 use std::fmt::Write as _;
+
+use super::output::{self, Column, Interval, Series};
 use std::path::{Path, PathBuf};
 
 /// A failed command: the exit code and a message for stderr (empty when the
@@ -386,6 +388,12 @@ pub struct RunArgs {
     /// EuCoresTotalCount=96, SliceMask=0x1); may repeat, a later one wins.
     #[arg(long, value_name = "NAME=VALUE", value_parser = device_override)]
     pub device: Vec<(equation::DeviceVar, u64)>,
+    /// Output format of the counters: table (text); csv, json or perfetto
+    /// (a trace the Perfetto UI opens) on stdout, the text around them on
+    /// stderr. The table summarises more than 16 report pairs (min, mean,
+    /// max per counter).
+    #[arg(long, value_enum, default_value_t = output::Format::Table)]
+    pub format: output::Format,
 }
 
 /// `--reports`: a count from 1 to [`MAX_REPORTS`].
@@ -401,7 +409,17 @@ impl MetricsArgs {
     /// shipped ones).
     pub fn run(self) -> std::process::ExitCode {
         let dir = super::default_regdefs();
-        match self.verb.run(&dir, &mut |line| say!("{line}")) {
+        // Text around a CSV, JSON or trace document goes to stderr.
+        let document =
+            matches!(&self.verb, MetricsCommand::Run(a) if a.format != output::Format::Table);
+        let info = &mut |line: &str| {
+            if document {
+                eprintln!("{line}");
+            } else {
+                say!("{line}");
+            }
+        };
+        match self.verb.run(&dir, &mut |line| say!("{line}"), info) {
             Ok(()) => std::process::ExitCode::SUCCESS,
             Err(f) => {
                 if !f.message.is_empty() {
@@ -414,8 +432,15 @@ impl MetricsArgs {
 }
 
 impl MetricsCommand {
-    /// Run the verb with descriptions from `regdefs`, printing through `out`.
-    pub fn run(self, regdefs: &Path, out: &mut dyn FnMut(&str)) -> Result<(), Fail> {
+    /// Run the verb with descriptions from `regdefs`, printing the data
+    /// (lists, tables, documents) through `out` and the text around it
+    /// (headings, device values, warnings) through `info`.
+    pub fn run(
+        self,
+        regdefs: &Path,
+        out: &mut dyn FnMut(&str),
+        info: &mut dyn FnMut(&str),
+    ) -> Result<(), Fail> {
         match self {
             MetricsCommand::Check(a) => {
                 let choice = Choice {
@@ -450,20 +475,20 @@ impl MetricsCommand {
                     )));
                 }
                 let choice = Choice {
-                    file: a.file,
+                    file: a.file.clone(),
                     gt: a.part.gt(),
-                    device: a.device,
+                    device: a.device.clone(),
                 };
                 if let Some(note) = default_part_note(p.name, &choice) {
                     eprintln!("{note}");
                 }
                 let m = one_text(p.name, &choice)?;
                 let ir = compile(regdefs)?;
-                let e = run(p, &ir, &m, &a.set, a.reports, &choice.device, out)?;
+                let e = run(p, &ir, &m, &a, out, info)?;
                 if let Some(f) = a.dump {
                     std::fs::write(&f, &e.buffer)
                         .map_err(|e| Fail::usage(format!("cannot write {}: {e}", f.display())))?;
-                    out(&format!(
+                    info(&format!(
                         "OA buffer ({} bytes, {}) written to {}",
                         e.buffer.len(),
                         e.format,
@@ -647,15 +672,6 @@ fn samples<F: ReportFormat>(buf: &[u8], pairs: usize) -> Vec<Sample> {
         .collect()
 }
 
-fn show(v: Value) -> String {
-    match v {
-        Value::Int(i) => i.to_string(),
-        Value::Float(f) if f.abs() >= 1000.0 => format!("{f:.1}"),
-        Value::Float(f) => format!("{f:.4}"),
-        Value::Bool(b) => b.to_string(),
-    }
-}
-
 /// Why counter `i` is unavailable on `s`: the reads it lacks and the
 /// unavailable counters it uses.
 fn missing(set: &MetricSet, checked: &CheckedSet, i: usize, s: &Sample, d: &DeviceInfo) -> String {
@@ -680,81 +696,83 @@ fn missing(set: &MetricSet, checked: &CheckedSet, i: usize, s: &Sample, d: &Devi
     }
 }
 
-/// Print one row per counter of `set` available on `d`, one column per
-/// sample (`#k`: from report k-1 to report k), with footnotes for values
-/// the samples cannot give and counters the device does not have.
-pub fn print_table(
+/// The counters of `set` available on `d` per sample (interval `#k`: from
+/// report k-1 to report k), timed by the samples' timestamp ticks at `d`'s
+/// timestamp frequency; the notes say what the samples cannot give (the
+/// reads a `-` lacks) and which counters the device does not have.
+pub fn series(
+    title: String,
     set: &MetricSet,
     checked: &CheckedSet,
     d: &DeviceInfo,
     samples: &[Sample],
-    out: &mut dyn FnMut(&str),
-) {
-    let mut rows: Vec<Vec<String>> = vec![{
-        let mut h = vec!["counter".to_string(), "unit".to_string()];
-        h.extend((1..=samples.len()).map(|k| format!("#{k}")));
-        h
-    }];
+) -> Series {
     let (mut unavailable, mut absent) = (Vec::new(), Vec::new());
     // Every counter of each sample, computed once.
     let values: Vec<Vec<Option<Value>>> = samples
         .iter()
         .map(|s| interp::counters(checked, s, d))
         .collect();
+    let mut columns = Vec::new();
+    let mut kept = Vec::new();
     for (i, c) in set.counters.iter().enumerate() {
         if interp::counter_available(checked, i, d) != Some(true) {
             absent.push(c.symbol_name.as_str());
             continue;
         }
-        let mut row = vec![c.symbol_name.clone(), c.units.clone()];
-        let mut gap = None;
-        for (s, v) in samples.iter().zip(&values) {
-            match v.get(i).copied().flatten() {
-                Some(v) => row.push(show(v)),
-                None => {
-                    row.push("-".to_string());
-                    gap.get_or_insert_with(|| missing(set, checked, i, s, d));
-                }
-            }
+        columns.push(Column::counter(&c.symbol_name, &c.units));
+        kept.push(i);
+        let gap = samples
+            .iter()
+            .zip(&values)
+            .find(|(_, v)| v.get(i).copied().flatten().is_none());
+        if let Some((s, _)) = gap {
+            unavailable.push(format!(
+                "{}: {}",
+                c.symbol_name,
+                missing(set, checked, i, s, d)
+            ));
         }
-        if let Some(why) = gap {
-            unavailable.push(format!("{}: {why}", c.symbol_name));
-        }
-        rows.push(row);
     }
-    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let width: Vec<usize> = (0..cols)
-        .map(|k| {
-            rows.iter()
-                .filter_map(|r| r.get(k))
-                .map(String::len)
-                .max()
-                .unwrap_or(0)
+    let ns_per_tick =
+        (d.gpu_timestamp_frequency > 0).then(|| 1e9 / d.gpu_timestamp_frequency as f64);
+    let mut start = Some(0.0);
+    let intervals = samples
+        .iter()
+        .zip(&values)
+        .enumerate()
+        .map(|(k, (s, v))| {
+            let duration = s.gpu_time.zip(ns_per_tick).map(|(t, n)| t as f64 * n);
+            let iv = Interval {
+                index: k + 1,
+                start_ns: start,
+                duration_ns: duration,
+                values: kept
+                    .iter()
+                    .map(|&i| v.get(i).copied().flatten().map(Into::into))
+                    .collect(),
+                flags: Vec::new(),
+            };
+            start = start.zip(duration).map(|(a, b)| a + b);
+            iv
         })
         .collect();
-    for r in &rows {
-        let mut line = String::new();
-        for (k, cell) in r.iter().enumerate() {
-            let w = width[k];
-            if k < 2 {
-                let _ = write!(line, "{cell:<w$}  ");
-            } else {
-                let _ = write!(line, "{cell:>w$}  ");
-            }
-        }
-        out(line.trim_end());
-    }
+    let mut notes = Vec::new();
     if !unavailable.is_empty() {
-        out("- = unavailable: the reports do not carry what the equation reads");
-        for u in &unavailable {
-            out(&format!("  {u}"));
-        }
+        notes.push("- = unavailable: the reports do not carry what the equation reads".to_string());
+        notes.extend(unavailable.iter().map(|u| format!("  {u}")));
     }
     if !absent.is_empty() {
-        out(&format!(
+        notes.push(format!(
             "not on this device (availability false): {}",
             absent.join(", ")
         ));
+    }
+    Series {
+        title,
+        columns,
+        intervals,
+        notes,
     }
 }
 
@@ -783,11 +801,11 @@ fn run(
     p: &'static ProjectInfo,
     ir: &Ir,
     m: &MetricText,
-    set_name: &str,
-    pairs: usize,
-    overrides: &[(equation::DeviceVar, u64)],
+    a: &RunArgs,
     out: &mut dyn FnMut(&str),
+    info: &mut dyn FnMut(&str),
 ) -> Result<Emulated, Fail> {
+    let (set_name, pairs, overrides, format) = (&a.set, a.reports, &a.device, a.format);
     let (device, clock_hz) = emulated_device(p.name, m.gt).ok_or_else(|| {
         Fail::usage(format!(
             "metrics run: no emulated OA part for {} (hsw, bdw, tgl)",
@@ -828,7 +846,7 @@ fn run(
     }
     .map_err(Fail::findings)?;
     let part = m.gt.map_or(String::new(), |g| format!(" {}", g.label()));
-    out(&format!(
+    info(&format!(
         "{}{part} {} ({}) from {}: {} register writes programmed{}, format {}, a report every {PERIOD} timestamp ticks; {} report pairs",
         p.name,
         set.symbol_name,
@@ -843,12 +861,14 @@ fn run(
         e.format,
         e.samples.len()
     ));
-    out(&device_line(&device, Some(clock_hz)));
-    out(NO_WORKLOAD);
-    print_table(set, checked, &device, &e.samples, out);
-    out(&format!("emulator warnings: {}", e.warnings.len()));
+    info(&device_line(&device, Some(clock_hz)));
+    info(NO_WORKLOAD);
+    let title = format!("{}{part} {} ({})", p.name, set.symbol_name, set.name);
+    let series = series(title, set, checked, &device, &e.samples);
+    output::print(&series, format, out).map_err(Fail::usage)?;
+    info(&format!("emulator warnings: {}", e.warnings.len()));
     for w in &e.warnings {
-        out(&format!("  {w}"));
+        info(&format!("  {w}"));
     }
     Ok(e)
 }
@@ -981,16 +1001,30 @@ impl Chosen {
         })
     }
 
-    /// Print the heading, device values and the counters of `samples`.
-    pub fn print(&self, samples: &[Sample], out: &mut dyn FnMut(&str)) {
-        out(&self.heading);
-        out(&format!("  {}", device_line(&self.device, None)));
-        print_table(
+    /// Print the heading and the device values.
+    pub fn describe(&self, info: &mut dyn FnMut(&str)) {
+        info(&self.heading);
+        info(&format!("  {}", device_line(&self.device, None)));
+    }
+
+    /// The set's counters of `samples` (one interval per sample).
+    pub fn series(&self, title: String, samples: &[Sample]) -> Series {
+        series(
+            title,
             &self.loaded.file.sets[self.index],
             &self.loaded.checked.sets[self.index],
             &self.device,
             samples,
-            out,
-        );
+        )
+    }
+
+    /// The device values the counters are computed with.
+    pub fn device(&self) -> &DeviceInfo {
+        &self.device
+    }
+
+    /// The set's symbol name.
+    pub fn symbol(&self) -> &str {
+        &self.loaded.file.sets[self.index].symbol_name
     }
 }

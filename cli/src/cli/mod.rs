@@ -13,6 +13,7 @@ pub mod emulate;
 pub mod lookup;
 pub mod metrics;
 pub mod oa_decode;
+pub mod output;
 pub mod regs;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
