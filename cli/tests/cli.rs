@@ -1731,3 +1731,45 @@ fn oa_decode_writes_each_format() {
     assert_eq!(decode(&["--format", "xml"]).0, 2);
     let _ = std::fs::remove_file(path);
 }
+
+#[test]
+fn decode_takes_an_address_and_suggests_names() {
+    let by_name = perfregs(&["decode", "hsw", "OACONTROL", "0xABD"]);
+    assert_eq!(by_name.0, 0);
+    assert_eq!(perfregs(&["decode", "hsw", "0x2360", "0xABD"]), by_name);
+    assert_eq!(
+        perfregs(&["decode", "hsw", "9056", "0xABD"]),
+        by_name,
+        "decimal"
+    );
+    let (code, out, err) = perfregs(&["decode", "tgl", "0xdaf4", "0x1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("OAG_OACONTROL "), "{out}");
+    // No register there: exit 1, and where to look.
+    let (code, out, err) = perfregs(&["decode", "tgl", "0x2b2c", "0x1"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.contains("no register at 0x2b2c on tgl (`perfregs lookup tgl 0x2b2c`"),
+        "{err}"
+    );
+    let (code, _, err) = perfregs(&["decode", "hsw", "0x2362", "0x1"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("0x2362 is inside OACONTROL (+0x2) on hsw"),
+        "{err}"
+    );
+    // A misspelt name: the close ones.
+    let (code, _, err) = perfregs(&["decode", "hsw", "OACONTRL", "0x1"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("perfregs: no register `OACONTRL` on hsw (did you mean OACONTROL?)"),
+        "{err}"
+    );
+    let (_, _, err) = perfregs(&["decode", "hsw", "oastatus", "0x1"]);
+    assert!(
+        err.contains("(did you mean OASTATUS1, OASTATUS2?)"),
+        "{err}"
+    );
+    let (_, _, err) = perfregs(&["decode", "hsw", "FROBNICATE", "0x1"]);
+    assert!(!err.contains("did you mean"), "{err}");
+}
