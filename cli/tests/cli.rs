@@ -1325,6 +1325,17 @@ fn version_and_usage_errors() {
         err.contains("tip: a similar argument exists: '--reports'"),
         "{err}"
     );
+    // The option the user tried first.
+    let (code, _, err) = perfregs(&["metrics", "run", "bdw", "TestOa", "--json"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.lines().collect::<Vec<_>>(),
+        [
+            "error: unexpected argument '--json' found",
+            "  tip: output formats are chosen with --format json (metrics run, oa-decode)",
+            "For more information, try '--help'."
+        ]
+    );
     let (code, _, err) = perfregs(&["decode", "hsw", "OACONTROL"]);
     assert_eq!(code, 2);
     assert_eq!(

@@ -136,10 +136,38 @@ fn clap_error(e: &clap::Error) -> ExitCode {
             ExitCode::from(2)
         }
         _ => {
-            eprintln!("{}", one_line(&e.render().to_string()));
+            let mut text = one_line(&e.render().to_string());
+            if let Some(tip) = format_tip(e) {
+                // Instead of clap's tip to pass it as a value, before its
+                // `For more information` line.
+                text = text
+                    .lines()
+                    .filter(|l| !l.contains("as a value, use '--"))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                let at = text.rfind('\n').map_or(text.len(), |i| i + 1);
+                text.insert_str(at, &format!("  tip: {tip}\n"));
+            }
+            eprintln!("{text}");
             ExitCode::from(2)
         }
     }
+}
+
+/// `--json`, `--csv`, `--perfetto` or `--table` given as an option of its
+/// own: the tip to write `--format NAME`.
+fn format_tip(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let name = arg.strip_prefix("--")?;
+    ["table", "csv", "json", "perfetto"]
+        .contains(&name)
+        .then(|| format!("output formats are chosen with --format {name} (metrics run, oa-decode)"))
 }
 
 /// A rendered clap error in one line (the message, with the lists clap
