@@ -28,6 +28,10 @@ tail (default: the file's length), wrapping when tail < head. One row per report
 [CTX_ID], [GPU clock: GPU_TICKS, or C2 on HSW; d_gpu] and the counters: on the first row the \
 A/B/C values (`A0=12`), then the non-zero increments since the previous report (`A0+5`, \
 wrap-aware).\n\n\
+Flagged with `!`, not printed as data, and counted in a summary line: a report that is all zero \
+(never written: not decoded, and no increments are taken from it) and a timestamp that steps \
+back (stale or unwritten memory reached through a wrong head or tail: its increments and the \
+set's counters of that pair are left out).\n\n\
 With --metric-set, also SET's counters for each report pair (hsw, bdw, tgl; the shipped file \
 unless --metric-file; tgl: GT2 unless --gt1), with the emulated part's device values or, for a \
 dump of a real part, --device values (NAME: an equation variable, e.g. EuCoresTotalCount=96, \
