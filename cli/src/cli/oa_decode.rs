@@ -78,8 +78,9 @@ pub struct Options {
     /// Output format: table (the listing, and the set's table); csv, json
     /// or perfetto (a trace the Perfetto UI opens; needs --hz or
     /// --metric-set for the time) on stdout: the set's counters per report
-    /// pair with --metric-set, else every counter's value and increment per
-    /// report; the text around them on stderr.
+    /// pair with --metric-set (interval k: report k-1 to k), else every
+    /// counter's value and increment per report (interval k: report k); the
+    /// text around them on stderr.
     #[arg(long = "format", value_name = "F", value_enum, default_value_t = Format::Table)]
     pub output: Format,
 }

@@ -19,7 +19,8 @@
 //! - [`json`]: one document: `title`, `columns` (name, unit, kind),
 //!   `intervals` (one object per interval: `interval`, `start_ns`,
 //!   `duration_ns`, `flags`, `counters` {name: {value, unit}}, `labels`
-//!   {name: value}) and `notes`. Unavailable values are `null`.
+//!   {name: value}) and `notes`. Unavailable values are `null`; the
+//!   objects are keyed by name, `columns` gives the order.
 //! - [`perfetto`]: the Chrome / Perfetto JSON trace format: process and
 //!   thread name metadata, one counter track (`"ph":"C"`) per counter
 //!   column, named `NAME (UNIT)`, with a value at the start of each interval
