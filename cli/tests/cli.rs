@@ -1080,13 +1080,23 @@ fn metrics_run_dump_round_trips_through_oa_decode() {
 /// missing reads in a footnote, never a made-up 0.
 #[test]
 fn oa_decode_metric_set_marks_unavailable_counters() {
-    // Four all-zero A13 reports (64 bytes each: no B or C counters).
-    let path = temp_file("oa-decode-a13", &[0u8; 256]);
+    // Four A13 reports (64 bytes each: no B or C counters), 100 timestamp
+    // ticks apart, A counters 0.
+    let mut buf = [0u8; 256];
+    for k in 0..4 {
+        buf[k * 64] = 0x10 + k as u8;
+        buf[k * 64 + 4..k * 64 + 8].copy_from_slice(&(1000 + 100 * k as u32).to_le_bytes());
+    }
+    let path = temp_file("oa-decode-a13", &buf);
     let file = path.to_string_lossy().into_owned();
     let out = decode_with_set("hsw", "A13", &file, "RenderBasic", &[]);
     let t = counter_table(&out);
     assert_eq!(t["GpuCoreClocks"].1, ["-", "-", "-"], "{out}");
-    assert_eq!(ints(&t, "GpuTime"), [0, 0, 0]);
+    assert_eq!(
+        ints(&t, "GpuTime"),
+        [8000, 8000, 8000],
+        "100 ticks of 80 ns"
+    );
     assert_eq!(ints(&t, "VsThreads"), [0, 0, 0], "A counters are there");
     assert!(
         out.contains("- = unavailable: the reports do not carry what the equation reads"),
@@ -1223,31 +1233,554 @@ fn command_help_prints_that_commands_usage() {
         "emulate",
         "metrics",
     ] {
-        let (code, out, err) = perfregs(&[cmd, "--help"]);
-        assert_eq!(code, 0, "{cmd} --help: {err}");
-        assert!(
-            out.starts_with(&format!("  perfregs {cmd} ")),
-            "{cmd} --help:\n{out}"
-        );
-        let others = out.lines().filter(|l| l.starts_with("  perfregs ")).count();
-        let own = out
-            .lines()
-            .filter(|l| l.starts_with(&format!("  perfregs {cmd} ")))
-            .count();
-        assert_eq!(
-            others, own,
-            "{cmd} --help shows only its own entries:\n{out}"
-        );
+        for help in ["--help", "-h"] {
+            let (code, out, err) = perfregs(&[cmd, help]);
+            assert_eq!(code, 0, "{cmd} {help}: {err}");
+            assert!(
+                out.contains(&format!("\nUsage: perfregs {cmd} ")),
+                "{cmd} {help}:\n{out}"
+            );
+            // Only its own usage, not the list of every command.
+            assert_eq!(out.matches("Usage: ").count(), 1, "{cmd} {help}:\n{out}");
+            assert!(!out.contains("completions"), "{cmd} {help}:\n{out}");
+            // `perfregs help <cmd>` is the long help.
+            if help == "--help" {
+                assert_eq!(
+                    perfregs(&["help", cmd]),
+                    (0, out, String::new()),
+                    "help {cmd}"
+                );
+            }
+        }
     }
-    // `metrics run ... -h` too: all three metrics verbs.
-    let (_, out, _) = perfregs(&["metrics", "run", "bdw", "-h"]);
+    // The long help keeps the explanations of the old usage text.
+    let (_, out, _) = perfregs(&["oa-decode", "--help"]);
+    let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("(* = straddles the end of the buffer, reassembled)"),
+        "{out}"
+    );
+    // `metrics --help` lists its verbs; each verb has its own help.
+    let (code, out, _) = perfregs(&["metrics", "--help"]);
+    assert_eq!(code, 0);
     for verb in ["check", "list", "run"] {
         assert!(
-            out.contains(&format!("perfregs metrics {verb} ")),
+            out.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{verb} "))),
             "{verb}:\n{out}"
         );
+        let (code, own, _) = perfregs(&["metrics", verb, "--help"]);
+        assert_eq!(code, 0);
+        assert!(
+            own.contains(&format!("Usage: perfregs metrics {verb} ")),
+            "{own}"
+        );
     }
+    let (_, out, _) = perfregs(&["metrics", "run", "bdw", "-h"]);
+    assert!(
+        out.contains("--reports <N>") && out.contains("--dump <OUT>"),
+        "{out}"
+    );
+    let (_, out, _) = perfregs(&["help", "metrics", "run"]);
+    let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("GpuMinFrequency 300 MHz"), "{out}");
     let (code, _, err) = perfregs(&["nosuch", "--help"]);
     assert_eq!(code, 2);
-    assert!(err.contains("unknown command `nosuch`"), "{err}");
+    assert!(err.contains("unrecognized subcommand 'nosuch'"), "{err}");
+}
+
+#[test]
+fn version_and_usage_errors() {
+    let (code, out, err) = perfregs(&["--version"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        out.trim(),
+        format!("perfregs {}", env!("CARGO_PKG_VERSION"))
+    );
+    // Usage errors: exit code 2, the error in one line and clap's hint, no
+    // usage text.
+    let (code, out, err) = perfregs(&["frobnicate"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "error: unrecognized subcommand 'frobnicate'\nFor more information, try '--help'.\n"
+    );
+    let (code, _, err) = perfregs(&["lsit", "hsw"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.lines().collect::<Vec<_>>(),
+        [
+            "error: unrecognized subcommand 'lsit'",
+            "  tip: a similar subcommand exists: 'list'",
+            "For more information, try '--help'."
+        ]
+    );
+    let (code, _, err) = perfregs(&["metrics", "run", "bdw", "TestOa", "--report", "3"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("error: unexpected argument '--report' found\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("tip: a similar argument exists: '--reports'"),
+        "{err}"
+    );
+    // The option the issue's user tried first.
+    let (code, _, err) = perfregs(&["metrics", "run", "bdw", "TestOa", "--json"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.lines().collect::<Vec<_>>(),
+        [
+            "error: unexpected argument '--json' found",
+            "  tip: output formats are chosen with --format json (metrics run, oa-decode)",
+            "For more information, try '--help'."
+        ]
+    );
+    let (code, _, err) = perfregs(&["decode", "hsw", "OACONTROL"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.lines().next(),
+        Some("error: the following required arguments were not provided: <VALUE>")
+    );
+    let (code, _, err) = perfregs(&["list", "hsq"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("error: invalid value 'hsq' for '<PROJECT>' [possible values: snb, ivb,"),
+        "{err}"
+    );
+    assert!(err.contains("tip: a similar value exists: 'hsw'"), "{err}");
+    // No command: the help, on stderr.
+    let (code, out, err) = perfregs(&[]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.contains("Usage: perfregs <COMMAND>") && err.contains("oa-decode"),
+        "{err}"
+    );
+}
+
+#[test]
+fn completions_are_generated_for_each_shell() {
+    let (code, out, err) = perfregs(&["completions", "bash"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("_perfregs()") && out.contains("complete -F _perfregs"),
+        "{out}"
+    );
+    // Subcommands, options and project names are completed.
+    for word in ["oa-decode", "--metric-set", "--reports", "tgl"] {
+        assert!(out.contains(word), "{word} missing");
+    }
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let (code, out, err) = perfregs(&["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {err}");
+        assert!(
+            out.contains("perfregs") && out.contains("metrics"),
+            "{shell}"
+        );
+    }
+    assert_eq!(perfregs(&["completions", "tcsh"]).0, 2);
+}
+
+// --- `--format table|csv|json|perfetto` (metrics run, oa-decode).
+
+/// A CSV document parsed as RFC 4180 describes (quoted fields with doubled
+/// quotes; separators and line breaks inside quotes).
+fn parse_csv(text: &str) -> Vec<Vec<String>> {
+    let (mut records, mut record, mut field) = (Vec::new(), Vec::new(), String::new());
+    let (mut quoted, mut chars) = (false, text.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') => quoted = true,
+            (false, ',') => record.push(std::mem::take(&mut field)),
+            (false, '\r') => {}
+            (false, '\n') => {
+                record.push(std::mem::take(&mut field));
+                records.push(std::mem::take(&mut record));
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    assert!(
+        !quoted && field.is_empty() && record.is_empty(),
+        "unterminated: {text}"
+    );
+    records
+}
+
+/// `NAME (UNIT)` of a CSV heading.
+fn name_unit(heading: &str) -> (&str, &str) {
+    match heading.rsplit_once(" (") {
+        Some((n, u)) => (n, u.trim_end_matches(')')),
+        None => (heading, ""),
+    }
+}
+
+#[test]
+fn metrics_run_writes_csv_json_and_perfetto() {
+    let run = |format: &str| {
+        let (code, out, err) = perfregs(&[
+            "metrics",
+            "run",
+            "bdw",
+            "TestOa",
+            "--reports",
+            "3",
+            "--format",
+            format,
+        ]);
+        assert_eq!(code, 0, "{format}: {err}");
+        // The text around the document goes to stderr.
+        assert!(err.contains("bdw TestOa (MDAPI testing set)"), "{err}");
+        assert!(err.contains("emulator warnings: 0"), "{err}");
+        out
+    };
+    // CSV: one record per report pair, units in the headings.
+    let csv = parse_csv(&run("csv"));
+    assert_eq!(csv.len(), 1 + 3, "{csv:?}");
+    let head: Vec<(&str, &str)> = csv[0].iter().map(|h| name_unit(h)).collect();
+    assert_eq!(
+        &head[..3],
+        [("interval", ""), ("start_ns", ""), ("duration_ns", "")]
+    );
+    assert_eq!(head.last(), Some(&("flags", "")));
+    let col = |name: &str| {
+        head.iter()
+            .position(|(n, _)| *n == name)
+            .unwrap_or_else(|| panic!("no column {name}: {head:?}"))
+    };
+    assert_eq!(head[col("GpuTime")].1, "ns");
+    assert_eq!(head[col("GpuCoreClocks")].1, "cycles");
+    assert_eq!(head[col("Counter3")].1, "events");
+    for (k, r) in csv[1..].iter().enumerate() {
+        assert_eq!(r.len(), head.len());
+        let int = |name: &str| r[col(name)].parse::<u64>().expect(name);
+        assert_eq!(int("interval"), k as u64 + 1);
+        assert_eq!(
+            r[col("start_ns")].parse::<f64>().ok(),
+            Some(81920.0 * k as f64)
+        );
+        assert_eq!(int("GpuTime"), 81920);
+        let clock = int("GpuCoreClocks");
+        assert_eq!(clock, 8192);
+        assert!(near(int("Counter3"), clock, 1, 2) && near(int("Counter7"), clock, 2, 3));
+        assert_eq!(r[col("flags")], "");
+    }
+    // JSON: one object per interval, counters with units, the same values.
+    let json: serde_json::Value = serde_json::from_str(&run("json")).expect("JSON");
+    assert_eq!(json["title"], "bdw TestOa (MDAPI testing set)");
+    let intervals = json["intervals"].as_array().expect("intervals");
+    assert_eq!(intervals.len(), 3);
+    for (k, iv) in intervals.iter().enumerate() {
+        assert_eq!(iv["interval"], k + 1);
+        assert_eq!(iv["duration_ns"], 81920.0);
+        assert_eq!(
+            iv["counters"]["GpuTime"],
+            serde_json::json!({"value": 81920, "unit": "ns"})
+        );
+        let c = &iv["counters"]["GpuCoreClocks"];
+        assert_eq!(
+            (c["value"].as_u64(), c["unit"].as_str()),
+            (Some(8192), Some("cycles"))
+        );
+        let freq = &iv["counters"]["AvgGpuCoreFrequency"];
+        assert_eq!(
+            (freq["value"].as_u64(), freq["unit"].as_str()),
+            (Some(100_000_000), Some("hz"))
+        );
+        // The same value as in the CSV.
+        let c3 = iv["counters"]["Counter3"]["value"]
+            .as_u64()
+            .expect("Counter3");
+        assert_eq!(c3.to_string(), csv[k + 1][col("Counter3")]);
+    }
+    let columns = json["columns"].as_array().expect("columns");
+    assert_eq!(columns.len(), head.len() - 4, "every counter column");
+    // Perfetto: a JSON trace, one counter track per metric, rising time.
+    let trace: serde_json::Value = serde_json::from_str(&run("perfetto")).expect("trace JSON");
+    assert_eq!(trace["displayTimeUnit"], "ns");
+    let events = trace["traceEvents"].as_array().expect("traceEvents");
+    assert!(events.iter().any(|e| e["ph"] == "M"
+        && e["name"] == "process_name"
+        && e["args"]["name"]
+            .as_str()
+            .is_some_and(|n| n.contains("TestOa"))));
+    assert!(events
+        .iter()
+        .any(|e| e["ph"] == "M" && e["name"] == "thread_name"));
+    let mut tracks: std::collections::BTreeMap<String, Vec<(f64, serde_json::Value)>> =
+        Default::default();
+    for e in events.iter().filter(|e| e["ph"] == "C") {
+        let name = e["name"].as_str().expect("name").to_string();
+        let ts = e["ts"].as_f64().expect("ts in µs");
+        assert_eq!(e["args"].as_object().map(|a| a.len()), Some(1), "{e}");
+        tracks
+            .entry(name)
+            .or_default()
+            .push((ts, e["args"]["value"].clone()));
+    }
+    assert_eq!(
+        tracks.len(),
+        columns.len(),
+        "one track per counter: {:?}",
+        tracks.keys()
+    );
+    for (name, points) in &tracks {
+        assert_eq!(points.len(), 3, "{name}");
+        assert!(
+            points.windows(2).all(|w| w[0].0 < w[1].0),
+            "{name}: {points:?}"
+        );
+    }
+    assert_eq!(tracks["GpuTime (ns)"][1], (81.92, serde_json::json!(81920)));
+    assert_eq!(tracks["GpuCoreClocks (cycles)"][2].1, 8192);
+}
+
+/// `--reports 10000` used to print a table with 10,000 columns: beyond 16
+/// report pairs the table is a summary per counter, with a hint.
+#[test]
+fn a_long_run_prints_a_summary_table() {
+    let (code, out, err) = perfregs(&["metrics", "run", "bdw", "TestOa", "--reports", "40"]);
+    assert_eq!(code, 0, "{err}");
+    let header = out
+        .lines()
+        .find(|l| l.starts_with("counter "))
+        .expect("table");
+    assert_eq!(
+        header.split_whitespace().collect::<Vec<_>>(),
+        ["counter", "unit", "intervals", "min", "mean", "max"]
+    );
+    let row = counter_row(&out, "GpuCoreClocks");
+    assert_eq!(row, ["40", "8192", "8192.0", "8192"]);
+    assert!(
+        out.contains("40 intervals summarised (over those with a value); every value: --format csv, json or perfetto"),
+        "{out}"
+    );
+    let table: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("counter "))
+        .take_while(|l| !l.starts_with("40 intervals"))
+        .collect();
+    assert!(table.iter().all(|l| l.len() < 100), "{table:?}");
+    // 16 pairs still print as columns.
+    let (_, out, _) = perfregs(&["metrics", "run", "bdw", "TestOa", "--reports", "16"]);
+    assert_eq!(counter_table(&out)["GpuTime"].1.len(), 16);
+}
+
+/// The hand-made HSW buffer and one all-zero (never written) report after
+/// it.
+fn hsw_buffer_with_zero_report() -> Vec<u8> {
+    let mut buf = hsw_a45_buffer();
+    buf.extend([0u8; 256]);
+    buf
+}
+
+#[test]
+fn oa_decode_flags_zero_reports_and_timestamp_jumps() {
+    let path = temp_file("oa-decode-zero", &hsw_buffer_with_zero_report());
+    let file = path.to_string_lossy().into_owned();
+    let (code, out, err) = perfregs(&["oa-decode", "hsw", "A45_B8_C8", &file]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2 + 4 + 1, "{out}");
+    assert_eq!(
+        lines[5],
+        "    3  0x000300   ! all zero (never written): not decoded"
+    );
+    assert_eq!(
+        lines[6],
+        "! flagged: 1 all-zero report(s) (never written: not decoded, no increments from them), 0 timestamp jump(s) (stale or unwritten memory: no increments, no counters)"
+    );
+    // Read from the last report around the end: the zero report, then the
+    // first report, whose timestamp is 1100 ticks earlier.
+    let wrap = ["--head", "0x200", "--tail", "0x100"];
+    let (code, out, _) = perfregs(&[&["oa-decode", "hsw", "A45_B8_C8", &file][..], &wrap].concat());
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[3],
+        "    1  0x000300   ! all zero (never written): not decoded"
+    );
+    assert!(
+        lines[4].starts_with("    2  0x000000   0x00000010        1000"),
+        "{out}"
+    );
+    assert_eq!(lines[5], "       ! after 1 all-zero report(s)");
+    assert_eq!(
+        lines[6],
+        "       ! timestamp jump: 1100 ticks back (stale or unwritten memory, not the next report)"
+    );
+    assert!(
+        out.contains("! flagged: 1 all-zero report(s)") && out.contains(", 1 timestamp jump(s)"),
+        "{out}"
+    );
+    // The set's counters of that pair are not data: `-` and flagged.
+    let out = decode_with_set("hsw", "A45_B8_C8", &file, "RenderBasic", &wrap);
+    let t = counter_table(&out);
+    assert_eq!(t["GpuTime"].1, ["-"], "{out}");
+    assert_eq!(t["GpuCoreClocks"].1, ["-"], "{out}");
+    assert!(out.contains("flagged intervals: 1 of 1: #1 (after 1 all-zero report(s), timestamp jump: 1100 ticks back"), "{out}");
+    // Without the jump: the pairs before the zero report are data.
+    let out = decode_with_set("hsw", "A45_B8_C8", &file, "RenderBasic", &[]);
+    assert_eq!(ints(&counter_table(&out), "GpuCoreClocks"), [400, 800]);
+    // CSV and JSON carry the flags, never the zero report's values.
+    let (code, csv, _) = perfregs(
+        &[
+            &["oa-decode", "hsw", "A45_B8_C8", &file, "--format", "csv"][..],
+            &wrap,
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 0);
+    let csv = parse_csv(&csv);
+    let flags = csv[0].iter().position(|h| h == "flags").expect("flags");
+    let d_a0 = csv[0]
+        .iter()
+        .position(|h| h == "d_A0 (events)")
+        .expect("d_A0");
+    let a0 = csv[0].iter().position(|h| h == "A0 (events)").expect("A0");
+    assert_eq!(csv.len(), 4);
+    assert_eq!(
+        (csv[2][flags].as_str(), csv[2][a0].as_str()),
+        ("all zero (never written)", "")
+    );
+    assert!(
+        csv[3][flags].contains("timestamp jump: 1100 ticks back"),
+        "{csv:?}"
+    );
+    assert_eq!((csv[3][a0].as_str(), csv[3][d_a0].as_str()), ("100", ""));
+    let (code, json, _) = perfregs(
+        &[
+            &[
+                "oa-decode",
+                "hsw",
+                "A45_B8_C8",
+                &file,
+                "--format",
+                "json",
+                "--metric-set",
+                "RenderBasic",
+            ][..],
+            &wrap,
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let iv = &json["intervals"][0];
+    assert_eq!(
+        iv["counters"]["GpuTime"],
+        serde_json::json!({"value": null, "unit": "ns"})
+    );
+    assert_eq!(iv["flags"].as_array().map(Vec::len), Some(2), "{iv}");
+    assert!(
+        json["notes"].as_array().is_some_and(|n| n.iter().any(|n| n
+            .as_str()
+            .is_some_and(|n| n.starts_with("! flagged: 1 all-zero")))),
+        "{json}"
+    );
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn oa_decode_writes_each_format() {
+    let path = temp_file("oa-decode-formats", &hsw_a45_buffer());
+    let file = path.to_string_lossy().into_owned();
+    let decode =
+        |extra: &[&str]| perfregs(&[&["oa-decode", "hsw", "A45_B8_C8", &file][..], extra].concat());
+    // Raw counters per report: values and increments, with units.
+    let (code, out, err) = decode(&["--format", "json", "--hz", "1000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.starts_with("hsw A45_B8_C8: 256-byte reports"), "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let iv = &json["intervals"][1];
+    assert_eq!(iv["start_ns"], 500_000_000.0, "500 ticks at 1 kHz");
+    assert_eq!(iv["labels"]["rpt_id"], 0x11);
+    assert_eq!(iv["labels"]["A0"], 130);
+    assert_eq!(
+        iv["counters"]["d_A0"],
+        serde_json::json!({"value": 30, "unit": "events"})
+    );
+    assert_eq!(
+        iv["counters"]["d_ts"],
+        serde_json::json!({"value": 500, "unit": "ticks"})
+    );
+    assert_eq!(
+        iv["counters"]["d_gpu"],
+        serde_json::json!({"value": 400, "unit": "cycles"})
+    );
+    assert_eq!(
+        json["intervals"][0]["counters"]["d_A0"]["value"],
+        serde_json::Value::Null
+    );
+    // A trace needs the frequency.
+    let (code, _, err) = decode(&["--format", "perfetto"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--hz HZ or --metric-set SET"), "{err}");
+    let (code, out, _) = decode(&["--format", "perfetto", "--metric-set", "RenderBasic"]);
+    assert_eq!(code, 0);
+    let trace: serde_json::Value = serde_json::from_str(&out).expect("trace");
+    let clocks: Vec<(f64, u64)> = trace["traceEvents"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["ph"] == "C" && e["name"] == "GpuCoreClocks (cycles)")
+        .map(|e| {
+            (
+                e["ts"].as_f64().unwrap_or(-1.0),
+                e["args"]["value"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    // 500 ticks of 80 ns: the second pair starts at 40 µs.
+    assert_eq!(clocks, [(0.0, 400), (40.0, 800)]);
+    assert_eq!(decode(&["--format", "xml"]).0, 2);
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn decode_takes_an_address_and_suggests_names() {
+    let by_name = perfregs(&["decode", "hsw", "OACONTROL", "0xABD"]);
+    assert_eq!(by_name.0, 0);
+    assert_eq!(perfregs(&["decode", "hsw", "0x2360", "0xABD"]), by_name);
+    assert_eq!(
+        perfregs(&["decode", "hsw", "9056", "0xABD"]),
+        by_name,
+        "decimal"
+    );
+    let (code, out, err) = perfregs(&["decode", "tgl", "0xdaf4", "0x1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("OAG_OACONTROL "), "{out}");
+    // No register there: exit 1, and where to look.
+    let (code, out, err) = perfregs(&["decode", "tgl", "0x2b2c", "0x1"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.contains("no register at 0x2b2c on tgl (`perfregs lookup tgl 0x2b2c`"),
+        "{err}"
+    );
+    let (code, _, err) = perfregs(&["decode", "hsw", "0x2362", "0x1"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("0x2362 is inside OACONTROL (+0x2) on hsw"),
+        "{err}"
+    );
+    // A misspelt name: the close ones.
+    let (code, _, err) = perfregs(&["decode", "hsw", "OACONTRL", "0x1"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("perfregs: no register `OACONTRL` on hsw (did you mean OACONTROL?)"),
+        "{err}"
+    );
+    let (_, _, err) = perfregs(&["decode", "hsw", "oastatus", "0x1"]);
+    assert!(
+        err.contains("(did you mean OASTATUS1, OASTATUS2?)"),
+        "{err}"
+    );
+    let (_, _, err) = perfregs(&["decode", "hsw", "FROBNICATE", "0x1"]);
+    assert!(!err.contains("did you mean"), "{err}");
 }

@@ -81,6 +81,42 @@ pub fn user_registers(ir: &Ir, project: &str) -> Vec<&'static RegisterInfo> {
         .collect()
 }
 
+/// `perfregs emulate <project> [--with FILE.yaml]... STEP...`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Run register accesses on the emulator and print the trace and the warnings",
+    long_about = "Run register accesses on the emulator (its OA model on for GPU projects) and \
+print the trace and the warnings (a read of a sleeping power domain, a write to a read-only \
+field, ...). Descriptions of your own (--with) are loaded at run time and join the emulated \
+project.",
+    after_help = "Example: perfregs emulate hsw w:FORCEWAKE_MT=0x00010001 t:3 w:OACONTROL=0x335 r:0x2360"
+)]
+pub struct EmulateArgs {
+    /// The project.
+    #[arg(value_parser = super::project_parser())]
+    pub project: &'static ProjectInfo,
+    /// Descriptions of your own (YAML), loaded at run time; may repeat.
+    #[arg(long = "with", value_name = "FILE.yaml")]
+    pub with: Vec<String>,
+    /// The steps, in order: r:REG (read), w:REG=VALUE (write), t:TICKS
+    /// (advance time); REG: a register name or an address.
+    #[arg(value_name = "STEP")]
+    pub steps: Vec<String>,
+}
+
+impl EmulateArgs {
+    /// Run `emulate`.
+    pub fn run(self) -> std::process::ExitCode {
+        match run(self.project, &self.with, &self.steps, super::parse_value) {
+            Ok(()) => std::process::ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("perfregs: {e}");
+                std::process::ExitCode::FAILURE
+            }
+        }
+    }
+}
+
 /// Run the command: `perfregs emulate <project> [--with FILE.yaml]... OP...`.
 pub fn run(
     project: &'static ProjectInfo,

@@ -15,6 +15,8 @@ use perfregs_codegen::metrics::model::MetricSet;
 use perfregs_codegen::metrics::{self, Loaded};
 use perfregs_codegen::Ir;
 use std::fmt::Write as _;
+
+use super::output::{self, Column, Interval, Series};
 use std::path::{Path, PathBuf};
 
 /// A failed command: the exit code and a message for stderr (empty when the
@@ -149,20 +151,6 @@ fn with_overrides(mut d: DeviceInfo, choice: &[(equation::DeviceVar, u64)]) -> D
     d
 }
 
-impl Choice {
-    /// Take `--gt1` / `--gt2` from `arg`; false when it is neither.
-    fn flag(&mut self, arg: &str) -> Result<bool, Fail> {
-        let Some(gt) = gt_flag(arg) else {
-            return Ok(false);
-        };
-        if self.gt.is_some_and(|g| g != gt) {
-            return Err(Fail::usage("--gt1 and --gt2 exclude each other"));
-        }
-        self.gt = Some(gt);
-        Ok(true)
-    }
-}
-
 /// One metric-set file to read.
 struct MetricText {
     /// Its name in diagnostics and headings.
@@ -265,163 +253,259 @@ fn writes(set: &MetricSet) -> usize {
     set.configs.iter().map(|c| c.writes.len()).sum()
 }
 
-/// `perfregs metrics <check|list|run> ...` with descriptions from `regdefs`.
-pub fn main(
-    project: impl Fn(&str) -> Option<&'static ProjectInfo>,
-    regdefs: &Path,
-    args: &[String],
-    out: &mut dyn FnMut(&str),
-) -> Result<(), Fail> {
-    let (verb, rest) = args
-        .split_first()
-        .ok_or_else(|| Fail::usage("metrics: expected check, list or run"))?;
-    let Parsed {
-        positional,
-        choice,
-        counters,
-        reports,
-        dump,
-    } = parse(rest, verb)?;
-    let Some(pname) = positional.first() else {
-        return Err(Fail::usage(format!("metrics {verb}: expected a project")));
-    };
-    let p = project(pname).ok_or_else(|| {
-        let known: Vec<&str> = hal::PROJECTS.iter().map(|p| p.name).collect();
-        Fail::usage(format!(
-            "unknown project `{pname}` (known: {})",
-            known.join(", ")
-        ))
-    })?;
-    match (verb.as_str(), &positional[1..]) {
-        ("check", [file]) => {
-            let choice = Choice {
-                file: Some(PathBuf::from(file)),
-                ..choice
-            };
-            let m = one_text(p.name, &choice)?;
-            let ir = compile(regdefs)?;
-            check(p, &ir, &m, out)
+/// `perfregs metrics <check|list|run>`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Check, list and run IGT metric sets",
+    subcommand_required = true,
+    arg_required_else_help = true
+)]
+pub struct MetricsArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub verb: MetricsCommand,
+}
+
+/// The verbs of `perfregs metrics`.
+#[derive(Debug, clap::Subcommand)]
+pub enum MetricsCommand {
+    // Check a metric-set file (IGT perf-configs XML).
+    #[allow(missing_docs)]
+    Check(CheckArgs),
+    // The sets of a metric-set file, or one set's counters.
+    #[allow(missing_docs)]
+    List(ListArgs),
+    // Program a set on the emulated part, sample and print its counters.
+    #[allow(missing_docs)]
+    Run(RunArgs),
+}
+
+/// `--gt1` / `--gt2`: the TGL part (file and device values).
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct Part {
+    /// TGL GT1: the shipped oa-tglgt1.xml and GT1's device values (48 EUs).
+    #[arg(long, conflicts_with = "gt2")]
+    pub gt1: bool,
+    /// TGL GT2 (the default): oa-tglgt2.xml and GT2's device values (96 EUs).
+    #[arg(long)]
+    pub gt2: bool,
+}
+
+impl Part {
+    /// The part named, if any.
+    pub fn gt(&self) -> Option<Gt> {
+        match (self.gt1, self.gt2) {
+            (true, _) => Some(Gt::Gt1),
+            (_, true) => Some(Gt::Gt2),
+            _ => None,
         }
-        ("list", rest @ ([] | [_])) => {
-            let choice = match rest.first() {
-                Some(f) if choice.file.is_none() => Choice {
-                    file: Some(PathBuf::from(f)),
-                    ..choice
-                },
-                Some(_) => return Err(Fail::usage("metrics list: two files given")),
-                None => choice,
-            };
-            if let Some(note) = default_part_note(p.name, &choice) {
-                eprintln!("{note}");
-            }
-            let files = texts(p.name, &choice)?;
-            let ir = compile(regdefs)?;
-            list(p, &ir, &files, counters.as_deref(), out)
-        }
-        ("run", [set]) => {
-            if emulated_device(p.name, None).is_none() {
-                return Err(Fail::usage(format!(
-                    "metrics run: no emulated OA part for {} (hsw, bdw, tgl)",
-                    p.name
-                )));
-            }
-            if let Some(note) = default_part_note(p.name, &choice) {
-                eprintln!("{note}");
-            }
-            let m = one_text(p.name, &choice)?;
-            let ir = compile(regdefs)?;
-            let e = run(p, &ir, &m, set, reports.unwrap_or(4), &choice.device, out)?;
-            if let Some(f) = dump {
-                std::fs::write(&f, &e.buffer)
-                    .map_err(|e| Fail::usage(format!("cannot write {}: {e}", f.display())))?;
-                out(&format!(
-                    "OA buffer ({} bytes, {}) written to {}",
-                    e.buffer.len(),
-                    e.format,
-                    f.display()
-                ));
-            }
-            if e.samples.len() < reports.unwrap_or(4) {
-                return Err(Fail::findings(format!(
-                    "only {} report pairs, {} asked for",
-                    e.samples.len(),
-                    reports.unwrap_or(4)
-                )));
-            }
-            Ok(())
-        }
-        ("check", _) => Err(Fail::usage("metrics check takes <project> <file.xml>")),
-        ("list", _) => Err(Fail::usage("metrics list takes <project> [file.xml]")),
-        ("run", _) => Err(Fail::usage("metrics run takes <project> <SET>")),
-        _ => Err(Fail::usage(format!(
-            "metrics: unknown subcommand `{verb}` (check, list, run)"
-        ))),
     }
 }
 
-/// The arguments after `metrics <verb>`.
-struct Parsed {
-    positional: Vec<String>,
-    choice: Choice,
-    /// `list --counters SET`.
-    counters: Option<String>,
-    /// `run --reports N`.
-    reports: Option<usize>,
-    /// `run --dump FILE`.
-    dump: Option<PathBuf>,
+/// `perfregs metrics check <project> <file.xml>`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Check a metric-set file (IGT perf-configs XML)",
+    long_about = "Check a metric-set file (IGT perf-configs XML): its shape, names, equations \
+and every register write against the descriptions (regdefs/ in the current directory, else \
+the shipped ones). One line per set (counters, writes: against fields, in opaque ranges, \
+multicast), then a total; errors located as FILE:LINE:COLUMN, exit code 1."
+)]
+pub struct CheckArgs {
+    /// The project.
+    #[arg(value_parser = super::project_parser())]
+    pub project: &'static ProjectInfo,
+    /// The metric-set file.
+    #[arg(value_name = "file.xml")]
+    pub file: PathBuf,
+    /// The TGL part.
+    #[command(flatten)]
+    pub part: Part,
 }
 
-fn parse(args: &[String], verb: &str) -> Result<Parsed, Fail> {
-    let (mut positional, mut choice, mut counters, mut reports, mut dump) =
-        (Vec::new(), Choice::default(), None, None, None);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if choice.flag(a)? {
-            continue;
-        }
-        let mut value = |flag: &str| {
-            it.next()
-                .cloned()
-                .ok_or_else(|| Fail::usage(format!("{flag} needs a value")))
+/// `perfregs metrics list <project> [file.xml] [--gt1|--gt2] [--counters SET]`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "The sets of a metric-set file, or one set's counters",
+    long_about = "The sets of a metric-set file (default: the shipped file of the project; tgl: \
+GT2 unless --gt1, as `run` takes it): symbol, name, counters, register writes, guid. With \
+--counters, one set's counters: symbol, units, data type, equation (and availability)."
+)]
+pub struct ListArgs {
+    /// The project.
+    #[arg(value_parser = super::project_parser())]
+    pub project: &'static ProjectInfo,
+    /// A metric-set file instead of the shipped one(s).
+    #[arg(value_name = "file.xml")]
+    pub file: Option<PathBuf>,
+    /// The same as the positional file.
+    #[arg(long = "file", value_name = "F.xml", conflicts_with = "file")]
+    pub file_option: Option<PathBuf>,
+    /// One set's counters (symbol or underscore name, case-insensitive).
+    #[arg(long, value_name = "SET")]
+    pub counters: Option<String>,
+    /// The TGL part.
+    #[command(flatten)]
+    pub part: Part,
+}
+
+/// `perfregs metrics run <project> <SET> [--reports N] ...`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Program a set on the emulated part, sample and print its counters",
+    long_about = "Program SET on the emulated part (hsw, bdw, tgl; tgl: GT2 unless --gt1), sample \
+N+1 periodic reports (a report every 1024 timestamp ticks) and print every counter per report \
+pair, the device values used and the emulator's warnings.\n\n\
+Table: one row per counter (symbol, unit), column #k = report k-1 to report k; `-` = \
+unavailable (what the reports lack is footnoted); counters whose availability is false on the \
+device are named below the table.\n\n\
+Device values of the emulated parts: timestamp 12.5 MHz (hsw, bdw), 19.2 MHz (tgl); GPU clock \
+8 x timestamp; hsw GT2: 20 EUs, 1 slice, 2 subslices; bdw GT2: 24 EUs, 1 slice, 3 subslices; \
+tgl GT2: 96 EUs, 1 slice, 6 dual subslices (GT1: 48 EUs, 3); 7 threads per EU; \
+GpuMaxFrequency 1200/1000/1350 MHz, GpuMinFrequency 300 MHz, QueryMode 0 (periodic sampling); \
+tgl with --file: GT1 values when --gt1 or the file name says gt1; --device NAME=VALUE sets one \
+of them by hand."
+)]
+pub struct RunArgs {
+    /// The project.
+    #[arg(value_parser = super::project_parser())]
+    pub project: &'static ProjectInfo,
+    /// The metric set (symbol or underscore name, case-insensitive).
+    pub set: String,
+    /// Report pairs to sample (1 to 10000).
+    #[arg(long, value_name = "N", default_value = "4", value_parser = report_count)]
+    pub reports: usize,
+    /// A metric-set file instead of the shipped one.
+    #[arg(long, value_name = "F.xml")]
+    pub file: Option<PathBuf>,
+    /// The TGL part.
+    #[command(flatten)]
+    pub part: Part,
+    /// Write the OA buffer to OUT (input for `perfregs oa-decode`).
+    #[arg(long, value_name = "OUT")]
+    pub dump: Option<PathBuf>,
+    /// A device value by hand (NAME=VALUE: an equation variable, e.g.
+    /// EuCoresTotalCount=96, SliceMask=0x1); may repeat, a later one wins.
+    #[arg(long, value_name = "NAME=VALUE", value_parser = device_override)]
+    pub device: Vec<(equation::DeviceVar, u64)>,
+    /// Output format of the counters: table (text); csv, json or perfetto
+    /// (a trace the Perfetto UI opens) on stdout, the text around them on
+    /// stderr. The table summarises more than 16 report pairs (min, mean,
+    /// max per counter).
+    #[arg(long, value_enum, default_value_t = output::Format::Table)]
+    pub format: output::Format,
+}
+
+/// `--reports`: a count from 1 to [`MAX_REPORTS`].
+fn report_count(v: &str) -> Result<usize, String> {
+    v.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=MAX_REPORTS).contains(n))
+        .ok_or_else(|| format!("not a count from 1 to {MAX_REPORTS}"))
+}
+
+impl MetricsArgs {
+    /// Run `metrics <verb>` with the descriptions of `regdefs/` (or the
+    /// shipped ones).
+    pub fn run(self) -> std::process::ExitCode {
+        let dir = super::default_regdefs();
+        // Text around a CSV, JSON or trace document goes to stderr.
+        let document =
+            matches!(&self.verb, MetricsCommand::Run(a) if a.format != output::Format::Table);
+        let info = &mut |line: &str| {
+            if document {
+                eprintln!("{line}");
+            } else {
+                say!("{line}");
+            }
         };
-        match a.as_str() {
-            "--file" if verb != "check" => choice.file = Some(PathBuf::from(value("--file")?)),
-            "--counters" if verb == "list" => counters = Some(value("--counters")?),
-            "--device" if verb == "run" => {
-                let v = value("--device")?;
-                choice
-                    .device
-                    .push(device_override(&v).map_err(Fail::usage)?);
+        match self.verb.run(&dir, &mut |line| say!("{line}"), info) {
+            Ok(()) => std::process::ExitCode::SUCCESS,
+            Err(f) => {
+                if !f.message.is_empty() {
+                    eprintln!("perfregs: {}", f.message);
+                }
+                std::process::ExitCode::from(f.code)
             }
-            "--dump" if verb == "run" => dump = Some(PathBuf::from(value("--dump")?)),
-            "--reports" if verb == "run" => {
-                let v = value("--reports")?;
-                let n = v
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|n| (1..=MAX_REPORTS).contains(n))
-                    .ok_or_else(|| {
-                        Fail::usage(format!(
-                            "--reports: `{v}` is not a count from 1 to {MAX_REPORTS}"
-                        ))
-                    })?;
-                reports = Some(n);
-            }
-            flag if flag.starts_with("--") => {
-                return Err(Fail::usage(format!(
-                    "metrics {verb}: unknown option `{flag}`"
-                )))
-            }
-            _ => positional.push(a.clone()),
         }
     }
-    Ok(Parsed {
-        positional,
-        choice,
-        counters,
-        reports,
-        dump,
-    })
+}
+
+impl MetricsCommand {
+    /// Run the verb with descriptions from `regdefs`, printing the data
+    /// (lists, tables, documents) through `out` and the text around it
+    /// (headings, device values, warnings) through `info`.
+    pub fn run(
+        self,
+        regdefs: &Path,
+        out: &mut dyn FnMut(&str),
+        info: &mut dyn FnMut(&str),
+    ) -> Result<(), Fail> {
+        match self {
+            MetricsCommand::Check(a) => {
+                let choice = Choice {
+                    file: Some(a.file),
+                    gt: a.part.gt(),
+                    device: Vec::new(),
+                };
+                let m = one_text(a.project.name, &choice)?;
+                let ir = compile(regdefs)?;
+                check(a.project, &ir, &m, out)
+            }
+            MetricsCommand::List(a) => {
+                let p = a.project;
+                let choice = Choice {
+                    file: a.file.or(a.file_option),
+                    gt: a.part.gt(),
+                    device: Vec::new(),
+                };
+                if let Some(note) = default_part_note(p.name, &choice) {
+                    eprintln!("{note}");
+                }
+                let files = texts(p.name, &choice)?;
+                let ir = compile(regdefs)?;
+                list(p, &ir, &files, a.counters.as_deref(), out)
+            }
+            MetricsCommand::Run(a) => {
+                let p = a.project;
+                if emulated_device(p.name, None).is_none() {
+                    return Err(Fail::usage(format!(
+                        "metrics run: no emulated OA part for {} (hsw, bdw, tgl)",
+                        p.name
+                    )));
+                }
+                let choice = Choice {
+                    file: a.file.clone(),
+                    gt: a.part.gt(),
+                    device: a.device.clone(),
+                };
+                if let Some(note) = default_part_note(p.name, &choice) {
+                    eprintln!("{note}");
+                }
+                let m = one_text(p.name, &choice)?;
+                let ir = compile(regdefs)?;
+                let e = run(p, &ir, &m, &a, out, info)?;
+                if let Some(f) = a.dump {
+                    std::fs::write(&f, &e.buffer)
+                        .map_err(|e| Fail::usage(format!("cannot write {}: {e}", f.display())))?;
+                    info(&format!(
+                        "OA buffer ({} bytes, {}) written to {}",
+                        e.buffer.len(),
+                        e.format,
+                        f.display()
+                    ));
+                }
+                if e.samples.len() < a.reports {
+                    return Err(Fail::findings(format!(
+                        "only {} report pairs, {} asked for",
+                        e.samples.len(),
+                        a.reports
+                    )));
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 fn check(p: &ProjectInfo, ir: &Ir, m: &MetricText, out: &mut dyn FnMut(&str)) -> Result<(), Fail> {
@@ -588,15 +672,6 @@ fn samples<F: ReportFormat>(buf: &[u8], pairs: usize) -> Vec<Sample> {
         .collect()
 }
 
-fn show(v: Value) -> String {
-    match v {
-        Value::Int(i) => i.to_string(),
-        Value::Float(f) if f.abs() >= 1000.0 => format!("{f:.1}"),
-        Value::Float(f) => format!("{f:.4}"),
-        Value::Bool(b) => b.to_string(),
-    }
-}
-
 /// Why counter `i` is unavailable on `s`: the reads it lacks and the
 /// unavailable counters it uses.
 fn missing(set: &MetricSet, checked: &CheckedSet, i: usize, s: &Sample, d: &DeviceInfo) -> String {
@@ -621,81 +696,83 @@ fn missing(set: &MetricSet, checked: &CheckedSet, i: usize, s: &Sample, d: &Devi
     }
 }
 
-/// Print one row per counter of `set` available on `d`, one column per
-/// sample (`#k`: from report k-1 to report k), with footnotes for values
-/// the samples cannot give and counters the device does not have.
-pub fn print_table(
+/// The counters of `set` available on `d` per sample (interval `#k`: from
+/// report k-1 to report k), timed by the samples' timestamp ticks at `d`'s
+/// timestamp frequency; the notes say what the samples cannot give (the
+/// reads a `-` lacks) and which counters the device does not have.
+pub fn series(
+    title: String,
     set: &MetricSet,
     checked: &CheckedSet,
     d: &DeviceInfo,
     samples: &[Sample],
-    out: &mut dyn FnMut(&str),
-) {
-    let mut rows: Vec<Vec<String>> = vec![{
-        let mut h = vec!["counter".to_string(), "unit".to_string()];
-        h.extend((1..=samples.len()).map(|k| format!("#{k}")));
-        h
-    }];
+) -> Series {
     let (mut unavailable, mut absent) = (Vec::new(), Vec::new());
     // Every counter of each sample, computed once.
     let values: Vec<Vec<Option<Value>>> = samples
         .iter()
         .map(|s| interp::counters(checked, s, d))
         .collect();
+    let mut columns = Vec::new();
+    let mut kept = Vec::new();
     for (i, c) in set.counters.iter().enumerate() {
         if interp::counter_available(checked, i, d) != Some(true) {
             absent.push(c.symbol_name.as_str());
             continue;
         }
-        let mut row = vec![c.symbol_name.clone(), c.units.clone()];
-        let mut gap = None;
-        for (s, v) in samples.iter().zip(&values) {
-            match v.get(i).copied().flatten() {
-                Some(v) => row.push(show(v)),
-                None => {
-                    row.push("-".to_string());
-                    gap.get_or_insert_with(|| missing(set, checked, i, s, d));
-                }
-            }
+        columns.push(Column::counter(&c.symbol_name, &c.units));
+        kept.push(i);
+        let gap = samples
+            .iter()
+            .zip(&values)
+            .find(|(_, v)| v.get(i).copied().flatten().is_none());
+        if let Some((s, _)) = gap {
+            unavailable.push(format!(
+                "{}: {}",
+                c.symbol_name,
+                missing(set, checked, i, s, d)
+            ));
         }
-        if let Some(why) = gap {
-            unavailable.push(format!("{}: {why}", c.symbol_name));
-        }
-        rows.push(row);
     }
-    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let width: Vec<usize> = (0..cols)
-        .map(|k| {
-            rows.iter()
-                .filter_map(|r| r.get(k))
-                .map(String::len)
-                .max()
-                .unwrap_or(0)
+    let ns_per_tick =
+        (d.gpu_timestamp_frequency > 0).then(|| 1e9 / d.gpu_timestamp_frequency as f64);
+    let mut start = Some(0.0);
+    let intervals = samples
+        .iter()
+        .zip(&values)
+        .enumerate()
+        .map(|(k, (s, v))| {
+            let duration = s.gpu_time.zip(ns_per_tick).map(|(t, n)| t as f64 * n);
+            let iv = Interval {
+                index: k + 1,
+                start_ns: start,
+                duration_ns: duration,
+                values: kept
+                    .iter()
+                    .map(|&i| v.get(i).copied().flatten().map(Into::into))
+                    .collect(),
+                flags: Vec::new(),
+            };
+            start = start.zip(duration).map(|(a, b)| a + b);
+            iv
         })
         .collect();
-    for r in &rows {
-        let mut line = String::new();
-        for (k, cell) in r.iter().enumerate() {
-            let w = width[k];
-            if k < 2 {
-                let _ = write!(line, "{cell:<w$}  ");
-            } else {
-                let _ = write!(line, "{cell:>w$}  ");
-            }
-        }
-        out(line.trim_end());
-    }
+    let mut notes = Vec::new();
     if !unavailable.is_empty() {
-        out("- = unavailable: the reports do not carry what the equation reads");
-        for u in &unavailable {
-            out(&format!("  {u}"));
-        }
+        notes.push("- = unavailable: the reports do not carry what the equation reads".to_string());
+        notes.extend(unavailable.iter().map(|u| format!("  {u}")));
     }
     if !absent.is_empty() {
-        out(&format!(
+        notes.push(format!(
             "not on this device (availability false): {}",
             absent.join(", ")
         ));
+    }
+    Series {
+        title,
+        columns,
+        intervals,
+        notes,
     }
 }
 
@@ -724,11 +801,11 @@ fn run(
     p: &'static ProjectInfo,
     ir: &Ir,
     m: &MetricText,
-    set_name: &str,
-    pairs: usize,
-    overrides: &[(equation::DeviceVar, u64)],
+    a: &RunArgs,
     out: &mut dyn FnMut(&str),
+    info: &mut dyn FnMut(&str),
 ) -> Result<Emulated, Fail> {
+    let (set_name, pairs, overrides, format) = (&a.set, a.reports, &a.device, a.format);
     let (device, clock_hz) = emulated_device(p.name, m.gt).ok_or_else(|| {
         Fail::usage(format!(
             "metrics run: no emulated OA part for {} (hsw, bdw, tgl)",
@@ -769,7 +846,7 @@ fn run(
     }
     .map_err(Fail::findings)?;
     let part = m.gt.map_or(String::new(), |g| format!(" {}", g.label()));
-    out(&format!(
+    info(&format!(
         "{}{part} {} ({}) from {}: {} register writes programmed{}, format {}, a report every {PERIOD} timestamp ticks; {} report pairs",
         p.name,
         set.symbol_name,
@@ -784,12 +861,14 @@ fn run(
         e.format,
         e.samples.len()
     ));
-    out(&device_line(&device, Some(clock_hz)));
-    out(NO_WORKLOAD);
-    print_table(set, checked, &device, &e.samples, out);
-    out(&format!("emulator warnings: {}", e.warnings.len()));
+    info(&device_line(&device, Some(clock_hz)));
+    info(NO_WORKLOAD);
+    let title = format!("{}{part} {} ({})", p.name, set.symbol_name, set.name);
+    let series = series(title, set, checked, &device, &e.samples);
+    output::print(&series, format, out).map_err(Fail::usage)?;
+    info(&format!("emulator warnings: {}", e.warnings.len()));
     for w in &e.warnings {
-        out(&format!("  {w}"));
+        info(&format!("  {w}"));
     }
     Ok(e)
 }
@@ -922,25 +1001,30 @@ impl Chosen {
         })
     }
 
-    /// Print the heading, device values and the counters of `samples`.
-    pub fn print(&self, samples: &[Sample], out: &mut dyn FnMut(&str)) {
-        out(&self.heading);
-        out(&format!("  {}", device_line(&self.device, None)));
-        print_table(
+    /// Print the heading and the device values.
+    pub fn describe(&self, info: &mut dyn FnMut(&str)) {
+        info(&self.heading);
+        info(&format!("  {}", device_line(&self.device, None)));
+    }
+
+    /// The set's counters of `samples` (one interval per sample).
+    pub fn series(&self, title: String, samples: &[Sample]) -> Series {
+        series(
+            title,
             &self.loaded.file.sets[self.index],
             &self.loaded.checked.sets[self.index],
             &self.device,
             samples,
-            out,
-        );
+        )
     }
-}
 
-/// `--gt1` / `--gt2` for other commands' parsers: Some(gt) when `arg` is one.
-pub fn gt_flag(arg: &str) -> Option<Gt> {
-    match arg {
-        "--gt1" => Some(Gt::Gt1),
-        "--gt2" => Some(Gt::Gt2),
-        _ => None,
+    /// The device values the counters are computed with.
+    pub fn device(&self) -> &DeviceInfo {
+        &self.device
+    }
+
+    /// The set's symbol name.
+    pub fn symbol(&self) -> &str {
+        &self.loaded.file.sets[self.index].symbol_name
     }
 }

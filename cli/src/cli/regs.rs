@@ -1,0 +1,353 @@
+//! `perfregs decode`, `list`, `dump`, `lookup` and `diff`: the commands on a
+//! project's compiled-in register metadata.
+
+use super::{number, parse_value, project_parser};
+use hal::meta::{ProjectInfo, RegisterInfo};
+use std::process::ExitCode;
+
+/// `perfregs decode <project> <REGISTER> <value>`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Decode a value into the named fields of a register",
+    long_about = "Decode a value into the named fields of a register: one line per field with \
+its bits, value (decimal and hex), the name of its encoding and its access; bits set outside \
+every field are shown as reserved. Exit code 1 when the project has no such register or the \
+value does not fit it."
+)]
+pub struct DecodeArgs {
+    /// The project.
+    #[arg(value_parser = project_parser())]
+    pub project: &'static ProjectInfo,
+    /// The register: its name (case-insensitive) or its address (0x hex,
+    /// decimal).
+    #[arg(value_name = "REGISTER|ADDRESS")]
+    pub register: String,
+    /// The value: decimal, 0x hex or 0b binary (`_` separators allowed).
+    #[arg(value_parser = number)]
+    pub value: u64,
+}
+
+impl DecodeArgs {
+    /// Run `decode`.
+    pub fn run(self) -> ExitCode {
+        let (p, v) = (self.project, self.value);
+        let r = match resolve(p, &self.register) {
+            Ok(r) => r,
+            Err(msg) => {
+                eprintln!("perfregs: {msg}");
+                return ExitCode::FAILURE;
+            }
+        };
+        if r.width < 64 && v >> r.width != 0 {
+            eprintln!(
+                "perfregs: {v:#x} does not fit the {}-bit register {}",
+                r.width, r.name
+            );
+            return ExitCode::FAILURE;
+        }
+        say!(
+            "{} ({}) @ {:#x} on {} = {v:#x}",
+            r.name,
+            r.title,
+            r.address,
+            p.name
+        );
+        let mut covered = 0u64;
+        for f in r.fields.iter().rev() {
+            covered |= f.mask();
+            let x = f.extract(v);
+            let bits = if f.width == 1 {
+                format!("{}", f.lsb)
+            } else {
+                format!("{}:{}", f.lsb + f.width - 1, f.lsb)
+            };
+            let name = match (f.values.is_empty(), f.value_name(x)) {
+                (false, Some(n)) => format!(" ({n})"),
+                (false, None) => " (no named encoding)".to_string(),
+                _ => String::new(),
+            };
+            say!(
+                "  [{bits:>5}] {:<24} = {x} ({x:#x}){name}  {}",
+                f.name,
+                f.access.as_str()
+            );
+        }
+        let stray = v & !covered;
+        if stray != 0 {
+            say!("  bits {stray:#x} set outside every field (reserved)");
+        }
+        ExitCode::SUCCESS
+    }
+}
+
+/// The register `reg` of `p`: by name, else by address (the register that
+/// starts there). `Err` says why there is none: the close names of a
+/// misspelt one, or what the address is inside.
+pub fn resolve(p: &ProjectInfo, reg: &str) -> Result<&'static RegisterInfo, String> {
+    if let Some(r) = p.register(reg) {
+        return Ok(r);
+    }
+    if let Some(address) = parse_value(reg) {
+        let at: Vec<&RegisterInfo> = p
+            .registers
+            .iter()
+            .filter(|r| r.address == address)
+            .collect();
+        return match at.as_slice() {
+            [r] => Ok(r),
+            [] => {
+                let inside = p.registers.iter().find(|r| {
+                    r.address < address && address < r.address + u64::from(r.width / 8).max(1)
+                });
+                Err(match inside {
+                    Some(r) => format!(
+                        "{address:#x} is inside {} (+{:#x}) on {}: decode {} ({:#x}) with its whole value",
+                        r.name,
+                        address - r.address,
+                        p.name,
+                        r.name,
+                        r.address
+                    ),
+                    None => format!(
+                        "no register at {address:#x} on {} (`perfregs lookup {} {address:#x}` says what is there)",
+                        p.name, p.name
+                    ),
+                })
+            }
+            many => Err(format!(
+                "{} registers at {address:#x} on {}: {}; name one",
+                many.len(),
+                p.name,
+                many.iter().map(|r| r.name).collect::<Vec<_>>().join(", ")
+            )),
+        };
+    }
+    let close = close_names(reg, p.registers.iter().map(|r| r.name));
+    let hint = if close.is_empty() {
+        String::new()
+    } else {
+        format!(" (did you mean {}?)", close.join(", "))
+    };
+    Err(format!(
+        "no register `{reg}` on {}{hint}; {} registers described, `perfregs list {}` lists them",
+        p.name,
+        p.registers.len(),
+        p.name
+    ))
+}
+
+/// A name compared as `ProjectInfo::register` does: upper case, `-` as `_`.
+fn canonical(name: &str) -> Vec<u8> {
+    name.bytes()
+        .map(|c| {
+            if c == b'-' {
+                b'_'
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
+        .collect()
+}
+
+/// The edit distance of `a` and `b` (insertions, deletions, substitutions
+/// and swaps of two neighbours, each 1).
+fn distance(a: &[u8], b: &[u8]) -> usize {
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = d;
+        }
+    }
+    rows[a.len()][b.len()]
+}
+
+/// Up to three of `names` close to `wanted`: within an edit distance of
+/// about a quarter of its length (at least 1, at most 3), or containing it
+/// (4 characters or more); closest first.
+pub fn close_names(wanted: &str, names: impl Iterator<Item = &'static str>) -> Vec<&'static str> {
+    let w = canonical(wanted);
+    let limit = (w.len() / 4).clamp(1, 3);
+    let mut found: Vec<(usize, &'static str)> = names
+        .filter_map(|n| {
+            let c = canonical(n);
+            let d = distance(&w, &c);
+            let contains = w.len() >= 4 && c.windows(w.len()).any(|x| x == w.as_slice());
+            (d <= limit || contains).then_some((if contains { d.min(limit) } else { d }, n))
+        })
+        .collect();
+    found.sort_unstable();
+    found.dedup_by_key(|(_, n)| *n);
+    found.into_iter().take(3).map(|(_, n)| n).collect()
+}
+
+/// `perfregs list <project>`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "List a project's registers, opaque ranges and commands",
+    long_about = "List a project's registers (address, name, block, title), then its opaque \
+ranges (marked [range]) and GPU commands (marked [command])."
+)]
+pub struct ListArgs {
+    /// The project.
+    #[arg(value_parser = project_parser())]
+    pub project: &'static ProjectInfo,
+}
+
+impl ListArgs {
+    /// Run `list`.
+    pub fn run(self) -> ExitCode {
+        let p = self.project;
+        for r in p.registers {
+            say!(
+                "{:#08x}  {:<14} {:<10} {}",
+                r.address,
+                r.name,
+                r.block,
+                r.title
+            );
+        }
+        for line in super::lookup::list_extras(p) {
+            say!("{line}");
+        }
+        ExitCode::SUCCESS
+    }
+}
+
+/// `perfregs dump <project> --json`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "The compiled view of a project as JSON",
+    long_about = "The compiled view of a project as JSON: registers (space, address, width, \
+reset, masked, wake domain, replication, fields), the force-wake and replication tables, \
+report formats, opaque ranges and GPU commands."
+)]
+pub struct DumpArgs {
+    /// The project.
+    #[arg(value_parser = project_parser())]
+    pub project: &'static ProjectInfo,
+    /// Write JSON (the only output; required so that a later text form
+    /// does not change what scripts get).
+    #[arg(long, required = true)]
+    pub json: bool,
+}
+
+impl DumpArgs {
+    /// Run `dump`.
+    pub fn run(self) -> ExitCode {
+        match serde_json::to_string_pretty(&super::dump::project_json(self.project)) {
+            Ok(text) => {
+                say!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("perfregs: cannot serialise: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+/// `perfregs lookup <project> <address>`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Register (or opaque range), wake domain and replication at an address",
+    long_about = "What lives at an address: the register (or opaque range) with the offset into \
+it, the wake domain of the force-wake table (or that the address is outside it) and the \
+replication (steering group and instances)."
+)]
+pub struct LookupArgs {
+    /// The project.
+    #[arg(value_parser = project_parser())]
+    pub project: &'static ProjectInfo,
+    /// The address: decimal, 0x hex or 0b binary.
+    #[arg(value_parser = number)]
+    pub address: u64,
+}
+
+impl LookupArgs {
+    /// Run `lookup`.
+    pub fn run(self) -> ExitCode {
+        for line in super::lookup::lookup(self.project, self.address) {
+            say!("{line}");
+        }
+        ExitCode::SUCCESS
+    }
+}
+
+/// `perfregs diff <projectA> <projectB>`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Registers added, removed, moved; fields changed between two projects",
+    long_about = "Registers added (+), removed (-) and moved (~) from project A to project B, \
+fields and resets changed, then the number of differences."
+)]
+pub struct DiffArgs {
+    /// Project A.
+    #[arg(value_name = "PROJECT_A", value_parser = project_parser())]
+    pub a: &'static ProjectInfo,
+    /// Project B.
+    #[arg(value_name = "PROJECT_B", value_parser = project_parser())]
+    pub b: &'static ProjectInfo,
+}
+
+impl DiffArgs {
+    /// Run `diff`.
+    pub fn run(self) -> ExitCode {
+        let (a, b) = (self.a, self.b);
+        let lines = super::diff::diff(a, b);
+        for line in &lines {
+            say!("{line}");
+        }
+        say!(
+            "{} difference(s) from {} to {}",
+            lines.len(),
+            a.name,
+            b.name
+        );
+        ExitCode::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distance_counts_edits() {
+        let d = |a: &str, b: &str| distance(a.as_bytes(), b.as_bytes());
+        assert_eq!(d("OACONTROL", "OACONTROL"), 0);
+        assert_eq!(d("OACONTRL", "OACONTROL"), 1);
+        assert_eq!(d("OACNOTROL", "OACONTROL"), 1, "a swap");
+        assert_eq!(d("", "ABC"), 3);
+        assert_eq!(d("KITTEN", "SITTING"), 3);
+    }
+
+    #[test]
+    fn close_names_are_ranked() {
+        let names = [
+            "OACONTROL",
+            "OASTATUS1",
+            "OASTATUS2",
+            "OAG_OACONTROL",
+            "GPU_TICKS",
+        ];
+        let close = |w| close_names(w, names.iter().copied());
+        assert_eq!(close("oacontrl"), ["OACONTROL"]);
+        assert_eq!(close("OASTATUS"), ["OASTATUS1", "OASTATUS2"]);
+        assert_eq!(close("control"), ["OACONTROL", "OAG_OACONTROL"]);
+        assert!(close("FROB").is_empty());
+    }
+}
