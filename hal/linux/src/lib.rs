@@ -4,9 +4,21 @@
 //!   and its payload) as typed records, with every framing error located by
 //!   byte offset and record index. Pure code: it builds on every system.
 //!
+//! - [`msr`] (Linux): one CPU's MSRs through `/dev/cpu/N/msr`, as a
+//!   `Bus<Msr>` ([`msr::MsrFile`]).
+//! - [`pci`] (Linux): a PCI function's configuration space through sysfs, as
+//!   a `Bus<Pci>` ([`pci::PciConfigFile`]).
+//!
 //! The modules that make system calls are compiled on Linux only; on other
 //! systems this crate holds the pure parts.
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
 pub mod record;
+
+#[cfg(target_os = "linux")]
+mod devfile;
+#[cfg(target_os = "linux")]
+pub mod msr;
+#[cfg(target_os = "linux")]
+pub mod pci;

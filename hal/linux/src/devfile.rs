@@ -1,35 +1,21 @@
-//! Hardware buses on Linux (feature `os`): MSRs through `/dev/cpu/N/msr`
-//! and PCI configuration space through sysfs.
-//!
-//! Both need privileges: the `msr` driver must be loaded (`modprobe msr`)
-//! and the process needs root (or `CAP_SYS_RAWIO`); sysfs configuration
-//! space beyond the first 64 bytes is readable by root only, and writes
-//! always need root. Nothing here is exercised against hardware in CI; the
-//! tests only check that opening a missing path fails.
-//!
-//! [`Bus`] cannot report errors, so a failed access is documented here:
-//! a failed read returns all ones (`u32::MAX` / `u64::MAX`, what PCI
-//! returns for a missing device), a failed write is dropped, and the last
-//! error is kept for [`MsrFile::last_error`] / [`PciConfigFile::last_error`].
+//! A device file read and written at offsets (the MSR and PCI
+//! configuration-space buses share it).
 
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
-use std::string::String;
-
-use crate::bus::{Bus, Msr, Pci};
 
 /// A device file read and written at offsets, keeping the last error.
 #[derive(Debug)]
-struct DevFile {
+pub(crate) struct DevFile {
     file: File,
-    last_error: Option<io::Error>,
+    pub(crate) last_error: Option<io::Error>,
 }
 
 impl DevFile {
     /// Open read-write, or read-only when writing is not permitted.
-    fn open(path: &Path) -> io::Result<Self> {
+    pub(crate) fn open(path: &Path) -> io::Result<Self> {
         let file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -41,18 +27,18 @@ impl DevFile {
         })
     }
 
-    fn read<const N: usize>(&self, offset: u64) -> io::Result<[u8; N]> {
+    pub(crate) fn read<const N: usize>(&self, offset: u64) -> io::Result<[u8; N]> {
         let mut b = [0u8; N];
         self.file.read_exact_at(&mut b, offset)?;
         Ok(b)
     }
 
-    fn write(&self, offset: u64, bytes: &[u8]) -> io::Result<()> {
+    pub(crate) fn write(&self, offset: u64, bytes: &[u8]) -> io::Result<()> {
         self.file.write_all_at(bytes, offset)
     }
 
     /// The value of `r`, or `on_error` after keeping the error.
-    fn latch<T>(&mut self, r: io::Result<T>, on_error: T) -> T {
+    pub(crate) fn latch<T>(&mut self, r: io::Result<T>, on_error: T) -> T {
         r.unwrap_or_else(|e| {
             self.last_error = Some(e);
             on_error
@@ -107,91 +93,13 @@ macro_rules! dev_file_methods {
     };
 }
 
-/// One CPU's MSRs through the Linux `msr` driver (`/dev/cpu/N/msr`): the
-/// file offset is the MSR index, each access reads or writes 8 bytes.
-///
-/// `read32` returns the low dword of the MSR; `write32` writes the MSR with
-/// the given low dword and the current high dword (read, modify, write).
-/// The `addr + 4` convention of the default 64-bit bus methods does not
-/// apply: `read64` / `write64` access the whole MSR at `addr`.
-#[derive(Debug)]
-pub struct MsrFile {
-    dev: DevFile,
-}
-
-impl MsrFile {
-    /// Open `/dev/cpu/{cpu}/msr` (read-write, or read-only when writing is
-    /// not permitted).
-    pub fn open(cpu: u32) -> io::Result<Self> {
-        Self::open_path(std::format!("/dev/cpu/{cpu}/msr"))
-    }
-
-    dev_file_methods!(MsrFile, u64, "an MSR", index);
-}
-
-impl Bus<Msr> for MsrFile {
-    /// The low dword of MSR `addr`; all ones on error.
-    fn read32(&mut self, addr: u64) -> u32 {
-        let r = self.try_read(addr).map(|v| v as u32);
-        self.dev.latch(r, u32::MAX)
-    }
-
-    /// Replace the low dword of MSR `addr` (the high dword is read first);
-    /// dropped on error.
-    fn write32(&mut self, addr: u64, value: u32) {
-        let r = self
-            .try_read(addr)
-            .and_then(|old| self.try_write(addr, old & !0xFFFF_FFFF | u64::from(value)));
-        self.dev.latch(r, ());
-    }
-
-    /// MSR `addr`; all ones on error.
-    fn read64(&mut self, addr: u64) -> u64 {
-        self.read_word(addr)
-    }
-
-    /// Write MSR `addr`; dropped on error.
-    fn write64(&mut self, addr: u64, value: u64) {
-        self.write_word(addr, value)
-    }
-}
-
-/// A PCI function's configuration space through sysfs
-/// (`/sys/bus/pci/devices/DDDD:BB:DD.F/config`): dword accesses at the
-/// byte offset. 64-bit accesses are the bus default (low dword at `addr`,
-/// high dword at `addr + 4`, not atomic).
-#[derive(Debug)]
-pub struct PciConfigFile {
-    dev: DevFile,
-}
-
-impl PciConfigFile {
-    /// Open the configuration space of `domain:bus:device.function`.
-    pub fn open(domain: u16, bus: u8, device: u8, function: u8) -> io::Result<Self> {
-        let path: String = std::format!(
-            "/sys/bus/pci/devices/{domain:04x}:{bus:02x}:{device:02x}.{function:x}/config"
-        );
-        Self::open_path(path)
-    }
-
-    dev_file_methods!(PciConfigFile, u32, "a configuration-space", offset);
-}
-
-impl Bus<Pci> for PciConfigFile {
-    /// The dword at `addr`; all ones on error.
-    fn read32(&mut self, addr: u64) -> u32 {
-        self.read_word(addr)
-    }
-
-    /// Write the dword at `addr`; dropped on error.
-    fn write32(&mut self, addr: u64, value: u32) {
-        self.write_word(addr, value)
-    }
-}
+pub(crate) use dev_file_methods;
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::msr::MsrFile;
+    use crate::pci::PciConfigFile;
+    use hal::bus::{Bus, Msr, Pci};
 
     #[test]
     fn opening_a_missing_path_fails() {
