@@ -60,7 +60,7 @@ pub use bits::Bits;
 #[doc(hidden)]
 pub use brand::__private;
 pub use brand::{Brand, Identity, Unbranded};
-pub use bus::{Bus, Mmio, Msr, Pci, RawMmio, Recording, SliceBus};
+pub use bus::{Bus, BusFault, Mmio, Msr, Pci, RawMmio, Recording, SliceBus};
 #[cfg(feature = "p4")]
 pub use cascade::{CascadesFrom, Counter, P4Counter};
 pub use device::{

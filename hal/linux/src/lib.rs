@@ -4,6 +4,8 @@
 //!   and its payload) as typed records, with every framing error located by
 //!   byte offset and record index. Pure code: it builds on every system.
 //!
+//! - [`fault`]: bus faults and `io::Error` (the kind of fault an OS error
+//!   means, and back).
 //! - [`msr`] (Linux): one CPU's MSRs through `/dev/cpu/N/msr`, as a
 //!   `Bus<Msr>` ([`msr::MsrFile`]).
 //! - [`pci`] (Linux): a PCI function's configuration space through sysfs, as
@@ -18,6 +20,7 @@ pub mod record;
 
 #[cfg(target_os = "linux")]
 mod devfile;
+pub mod fault;
 #[cfg(target_os = "linux")]
 pub mod msr;
 #[cfg(target_os = "linux")]

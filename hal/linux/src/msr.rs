@@ -4,14 +4,17 @@
 //! Needs the `msr` driver (`modprobe msr`) and root (or `CAP_SYS_RAWIO`).
 //! Nothing here is exercised against hardware in CI.
 //!
-//! [`Bus`] cannot report errors, so a failed read returns all ones, a failed
-//! write is dropped, and the last error is kept for [`MsrFile::last_error`].
+//! Through [`Bus`], a failed read returns all ones and a failed write is
+//! dropped, and the failure is kept as a [`BusFault`](hal::BusFault) (the
+//! address, the access and the kind of `io::Error`) for
+//! [`Bus::take_fault`], which the HAL's `try_` accessors
+//! (`Device::try_read`, ...) return as their error.
 
 use std::io;
 use std::path::Path;
 
 use crate::devfile::DevFile;
-use hal::bus::{Bus, Msr};
+use hal::bus::{Bus, BusFault, Msr};
 
 /// One CPU's MSRs through the Linux `msr` driver (`/dev/cpu/N/msr`): the
 /// file offset is the MSR index, each access reads or writes 8 bytes.
@@ -36,28 +39,34 @@ impl MsrFile {
 }
 
 impl Bus<Msr> for MsrFile {
-    /// The low dword of MSR `addr`; all ones on error.
+    /// The low dword of MSR `addr`; all ones on error (kept as a fault).
     fn read32(&mut self, addr: u64) -> u32 {
         let r = self.try_read(addr).map(|v| v as u32);
-        self.dev.latch(r, u32::MAX)
+        self.dev.latch::<Msr, _>(r, u32::MAX, addr, 32, false)
     }
 
     /// Replace the low dword of MSR `addr` (the high dword is read first);
-    /// dropped on error.
+    /// dropped on error (kept as a fault).
     fn write32(&mut self, addr: u64, value: u32) {
         let r = self
             .try_read(addr)
             .and_then(|old| self.try_write(addr, old & !0xFFFF_FFFF | u64::from(value)));
-        self.dev.latch(r, ());
+        self.dev.latch::<Msr, _>(r, (), addr, 32, true);
     }
 
-    /// MSR `addr`; all ones on error.
+    /// MSR `addr`; all ones on error (kept as a fault).
     fn read64(&mut self, addr: u64) -> u64 {
-        self.read_word(addr)
+        let r = self.try_read(addr);
+        self.dev.latch::<Msr, _>(r, u64::MAX, addr, 64, false)
     }
 
-    /// Write MSR `addr`; dropped on error.
+    /// Write MSR `addr`; dropped on error (kept as a fault).
     fn write64(&mut self, addr: u64, value: u64) {
-        self.write_word(addr, value)
+        let r = self.try_write(addr, value);
+        self.dev.latch::<Msr, _>(r, (), addr, 64, true);
+    }
+
+    fn take_fault(&mut self) -> Option<BusFault> {
+        self.dev.take_fault()
     }
 }

@@ -12,6 +12,12 @@
 //! [`Device::try_with_bus`] and [`Device::try_steering`] return a
 //! [`BusyError`] instead. A proof made by another device does not compile
 //! between [branded](crate::brand!) devices and panics between unbranded ones.
+//! A bus that can fail (a device file, a mapped BAR) keeps the fault of a
+//! failed access ([`Bus::take_fault`]); the `try_` accessors
+//! ([`Device::try_read`], [`Device::try_write`], [`Device::try_modify`],
+//! [`Device::try_write_masked`] and the same on [`Io`]) return it as a
+//! [`BusFault`](crate::BusFault), while the plain ones return what the bus
+//! gave (all ones, for most) and leave the fault for the next check.
 //!
 //! Here: the device, its bus borrowed once ([`Io`]), and their accessors.
 //! The one implementation behind the accessors of [`Device`], [`Io`] and
@@ -21,7 +27,7 @@
 use crate::access::{Clearable, Field, WriteValue};
 use crate::brand::sealed::Proof;
 use crate::brand::{Brand, Identity, Unbranded};
-use crate::bus::{Bus, Mmio};
+use crate::bus::{Bus, BusFault, Mmio};
 use crate::power::{Awake, WakeError, Wakeable, MAX_DOMAINS};
 use crate::register::{
     MaskedWritable, OnProject, Project, ReadOf, Readable, Steered, Unicast, Writable, WriteOf,
@@ -477,6 +483,81 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
         self.check(awake);
         accessors::write(self, reg, accessors::Start::Zero, f);
     }
+
+    /// As [`Device::read`], with the bus's fault as the error instead of
+    /// the all-ones (or zero) value a failing bus returns. A fault left by
+    /// an earlier access and not yet taken ([`Bus::take_fault`]) is
+    /// returned first, without making this access. On an infallible bus
+    /// this is `Ok(read)`, at no cost.
+    #[inline]
+    #[track_caller]
+    pub fn try_read<R>(
+        &self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+    ) -> Result<ReadOf<R>, BusFault>
+    where
+        R: Readable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::try_read(self, &reg)
+    }
+
+    /// As [`Device::write`], with the bus's fault as the error (see
+    /// [`Device::try_read`]).
+    #[inline]
+    #[track_caller]
+    pub fn try_write<R>(
+        &self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> Result<(), BusFault>
+    where
+        R: Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::try_write(self, reg, accessors::Start::Reset, f)
+    }
+
+    /// As [`Device::write_masked`], with the bus's fault as the error (see
+    /// [`Device::try_read`]).
+    #[inline]
+    #[track_caller]
+    pub fn try_write_masked<R>(
+        &self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> Result<(), BusFault>
+    where
+        R: MaskedWritable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::try_write(self, reg, accessors::Start::Zero, f)
+    }
+
+    /// As [`Device::modify`], with the bus's fault as the error (see
+    /// [`Device::try_read`]): when the read fails, `f` is not called and
+    /// nothing is written.
+    #[inline]
+    #[track_caller]
+    pub fn try_modify<R>(
+        &self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> Result<(), BusFault>
+    where
+        R: Readable + Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::try_modify(self, reg, f)
+    }
 }
 
 impl<P: Project, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
@@ -810,5 +891,76 @@ impl<P: Project, B, I: Identity> Io<'_, P, B, I> {
     {
         self.check(awake);
         accessors::write(self, reg, accessors::Start::Zero, f);
+    }
+
+    /// As [`Io::read`], with the bus's fault as the error (see
+    /// [`Device::try_read`]).
+    #[inline]
+    #[track_caller]
+    pub fn try_read<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+    ) -> Result<ReadOf<R>, BusFault>
+    where
+        R: Readable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::try_read(self, &reg)
+    }
+
+    /// As [`Io::write`], with the bus's fault as the error (see
+    /// [`Device::try_read`]).
+    #[inline]
+    #[track_caller]
+    pub fn try_write<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> Result<(), BusFault>
+    where
+        R: Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::try_write(self, reg, accessors::Start::Reset, f)
+    }
+
+    /// As [`Io::write_masked`], with the bus's fault as the error (see
+    /// [`Device::try_read`]).
+    #[inline]
+    #[track_caller]
+    pub fn try_write_masked<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> Result<(), BusFault>
+    where
+        R: MaskedWritable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::try_write(self, reg, accessors::Start::Zero, f)
+    }
+
+    /// As [`Io::modify`], with the bus's fault as the error (see
+    /// [`Device::try_modify`]).
+    #[inline]
+    #[track_caller]
+    pub fn try_modify<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> Result<(), BusFault>
+    where
+        R: Readable + Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::try_modify(self, reg, f)
     }
 }
