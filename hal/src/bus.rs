@@ -135,10 +135,36 @@ pub trait Bus<S: Space> {
         self.write32(addr.wrapping_add(4), (value >> 32) as u32);
     }
     /// Called between two polls of a status register (force-wake acks):
-    /// a hardware backend may spin or sleep briefly; the emulator lets one
-    /// tick of time pass. The default does nothing.
+    /// a hardware backend spins or sleeps a short bounded step (and tells
+    /// time through [`Bus::now_ns`]); the emulator lets one tick of time
+    /// pass. The default does nothing.
     #[inline]
     fn pause(&mut self) {}
+    /// True when a kernel driver owns the device behind this bus (a live
+    /// GPU's BAR, mapped while i915 or xe drives it): the force-wake request
+    /// registers and the multicast steering selector are the kernel's, and
+    /// writing them from here races with it. [`Device::forcewake`]
+    /// (crate::Device::forcewake) then returns
+    /// [`WakeError::KernelOwned`](crate::WakeError::KernelOwned) and
+    /// [`Device::try_steering`](crate::Device::try_steering)
+    /// [`BusyError::KernelOwned`](crate::BusyError::KernelOwned); the
+    /// proof that domains are awake comes from holding the kernel's user
+    /// force-wake file instead. The default is false.
+    #[inline(always)]
+    fn kernel_owned(&self) -> bool {
+        false
+    }
+    /// A monotonic clock in nanoseconds (from an origin of the bus's
+    /// choosing), which bounds waits in time: with it, a force-wake ack is
+    /// awaited for [`FORCEWAKE_TIMEOUT_NS`](crate::power::FORCEWAKE_TIMEOUT_NS)
+    /// (the kernel's 50 ms) of this clock, with [`Bus::pause`] between polls.
+    /// `None` (the default: plain memory, the emulator, whose time is the
+    /// ticks `pause` advances) bounds waits by a number of polls instead
+    /// ([`Device::set_poll_limit`](crate::Device::set_poll_limit)).
+    #[inline(always)]
+    fn now_ns(&mut self) -> Option<u64> {
+        None
+    }
     /// The first fault since the last call, taken (so each is reported
     /// once): a bus that can fail keeps the fault of the first access that
     /// failed (which read all ones or zero, or dropped its write) until it
@@ -173,6 +199,14 @@ impl<S: Space, B: Bus<S> + ?Sized> Bus<S> for &mut B {
     #[inline(always)]
     fn take_fault(&mut self) -> Option<BusFault> {
         (**self).take_fault()
+    }
+    #[inline(always)]
+    fn now_ns(&mut self) -> Option<u64> {
+        (**self).now_ns()
+    }
+    #[inline(always)]
+    fn kernel_owned(&self) -> bool {
+        (**self).kernel_owned()
     }
 }
 
@@ -419,6 +453,12 @@ impl<S: Space, B: Bus<S>, F: FnMut(Access)> Bus<S> for Recording<B, F> {
     }
     fn take_fault(&mut self) -> Option<BusFault> {
         self.inner.take_fault()
+    }
+    fn now_ns(&mut self) -> Option<u64> {
+        self.inner.now_ns()
+    }
+    fn kernel_owned(&self) -> bool {
+        self.inner.kernel_owned()
     }
 }
 

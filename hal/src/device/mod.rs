@@ -42,10 +42,12 @@ mod wake;
 
 use steering::present_instances;
 pub use steering::Steering;
-use wake::{poll_ack, release_now};
+use wake::{poll_ack, release_now, Limit, Missed};
 pub use wake::{Assumed, ForceWake};
 
-/// How long [`Device::forcewake`] polls an ack register before giving up.
+/// How many times [`Device::forcewake`] polls an ack register before giving
+/// up, on a bus without a clock (see [`Bus::now_ns`]; a bus with one waits
+/// [`FORCEWAKE_TIMEOUT_NS`](crate::power::FORCEWAKE_TIMEOUT_NS) by it).
 pub const DEFAULT_POLL_LIMIT: u32 = 10_000;
 
 /// Bus states: free, borrowed, borrowed with writes waiting for its release.
@@ -67,6 +69,11 @@ pub enum BusyError {
     Bus,
     /// Another [`Steering`] of the device is alive.
     Steering,
+    /// The steering selector belongs to the kernel driver of a live GPU
+    /// ([`Bus::kernel_owned`]): replicated registers are steered by the
+    /// kernel under its lock, and a selector written from here could
+    /// return another instance's value to either side.
+    KernelOwned,
 }
 
 impl core::fmt::Display for BusyError {
@@ -80,6 +87,11 @@ impl core::fmt::Display for BusyError {
             BusyError::Steering => {
                 "the device's steering selector is already taken (another `Steering` is \
                  alive): use that one, or drop it first"
+            }
+            BusyError::KernelOwned => {
+                "steering belongs to the kernel on this bus (a live GPU its driver owns): \
+                 replicated registers cannot be steered from here; read them through the \
+                 kernel (an OA stream, debugfs) instead"
             }
         })
     }
@@ -140,6 +152,7 @@ pub struct Device<P: Project, B, I: Identity = Unbranded> {
     wake_refs: [Cell<u32>; MAX_DOMAINS],
     steering_taken: Cell<bool>,
     poll_limit: Cell<u32>,
+    wait_ns: Cell<u64>,
     _id: I,
     _project: PhantomData<P>,
 }
@@ -151,6 +164,7 @@ impl<P: Project, B, I: Identity> core::fmt::Debug for Device<P, B, I> {
             .field("bus_borrowed", &(self.state.get() != FREE))
             .field("steering_taken", &self.steering_taken.get())
             .field("poll_limit", &self.poll_limit.get())
+            .field("wait_ns", &self.wait_ns.get())
             .finish_non_exhaustive()
     }
 }
@@ -180,6 +194,7 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
             wake_refs: Default::default(),
             steering_taken: Cell::new(false),
             poll_limit: Cell::new(DEFAULT_POLL_LIMIT),
+            wait_ns: Cell::new(crate::power::FORCEWAKE_TIMEOUT_NS),
             _id: id,
             _project: PhantomData,
         }
@@ -244,10 +259,18 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
         self.bus.into_inner()
     }
 
-    /// Polls of an ack register before [`Device::forcewake`] gives up
-    /// (each poll is followed by [`Bus::pause`]).
+    /// Polls of an ack register before [`Device::forcewake`] gives up on a
+    /// bus without a clock (each poll is followed by [`Bus::pause`]).
     pub fn set_poll_limit(&self, polls: u32) {
         self.poll_limit.set(polls);
+    }
+
+    /// Nanoseconds of the bus's clock ([`Bus::now_ns`]) that
+    /// [`Device::forcewake`] waits for an ack on a bus with a clock
+    /// (default [`FORCEWAKE_TIMEOUT_NS`](crate::power::FORCEWAKE_TIMEOUT_NS),
+    /// the kernel's 50 ms).
+    pub fn set_wait_timeout_ns(&self, ns: u64) {
+        self.wait_ns.set(ns);
     }
 
     /// Run `f` on the bus: raw accesses that bypass every check.
@@ -568,8 +591,13 @@ impl<P: Project, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
     ///
     /// Protocol (as Linux i915): wait for a stale ack to clear, write the
     /// masked enable of the driver's request bit, poll the ack until set
-    /// (with [`Bus::pause`] between polls, at most the poll limit), and on a
-    /// timeout withdraw the request and return an error.
+    /// (with [`Bus::pause`] between polls: for the wait time by the bus's
+    /// clock, [`Device::set_wait_timeout_ns`], on a bus with one, else at
+    /// most the poll limit, [`Device::set_poll_limit`]), and on a timeout
+    /// withdraw the request and return an error. A failed bus access ends
+    /// the protocol with [`WakeError::Fault`]; a bus a kernel driver owns
+    /// ([`Bus::kernel_owned`]) is refused with [`WakeError::KernelOwned`]
+    /// (nothing is written).
     ///
     /// # Panics
     ///
@@ -597,21 +625,39 @@ impl<P: Project, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
     #[track_caller]
     fn wake<D: Wakeable>(&self) -> Result<(), WakeError> {
         let bit = 1u32 << D::BIT;
-        let limit = self.poll_limit.get();
+        let limit = Limit {
+            polls: self.poll_limit.get(),
+            ns: self.wait_ns.get(),
+        };
+        let domain = D::NAME;
         self.with_bus(|bus| {
-            if !poll_ack::<D, B>(bus, false, limit) {
-                return Err(WakeError::StaleAck { domain: D::NAME });
+            if bus.kernel_owned() {
+                return Err(WakeError::KernelOwned { domain });
+            }
+            // A fault left by an earlier access comes first (as in the
+            // `try_` accessors): the ack reads below must be this wait's.
+            if let Some(fault) = bus.take_fault() {
+                return Err(WakeError::Fault { domain, fault });
+            }
+            match poll_ack::<D, B>(bus, false, limit) {
+                Ok(()) => {}
+                Err(Missed::Fault(fault)) => return Err(WakeError::Fault { domain, fault }),
+                Err(_) => return Err(WakeError::StaleAck { domain }),
             }
             bus.write32(D::REQUEST, bit << 16 | bit);
-            if poll_ack::<D, B>(bus, true, limit) {
-                Ok(())
-            } else {
-                bus.write32(D::REQUEST, bit << 16);
-                Err(WakeError::Timeout {
-                    domain: D::NAME,
-                    polls: limit,
-                })
+            if let Some(fault) = bus.take_fault() {
+                return Err(WakeError::Fault { domain, fault });
             }
+            let missed = match poll_ack::<D, B>(bus, true, limit) {
+                Ok(()) => return Ok(()),
+                Err(missed) => missed,
+            };
+            bus.write32(D::REQUEST, bit << 16);
+            Err(match missed {
+                Missed::Polls(polls) => WakeError::Timeout { domain, polls },
+                Missed::Time(waited_ns) => WakeError::TimedOut { domain, waited_ns },
+                Missed::Fault(fault) => WakeError::Fault { domain, fault },
+            })
         })
     }
 
@@ -633,9 +679,9 @@ impl<P: Steered, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
     ///
     /// # Panics
     ///
-    /// When another [`Steering`] of the device is alive or the bus is
-    /// borrowed ([`Device::try_steering`] returns the error instead), or when
-    /// `awake` was made by another device.
+    /// When another [`Steering`] of the device is alive, the bus is
+    /// borrowed, or the kernel owns the selector ([`Device::try_steering`]
+    /// returns the error instead), or when `awake` was made by another device.
     #[track_caller]
     pub fn steering(&self, awake: &impl Awake<<P as Steered>::Domain, I>) -> Steering<'_, P, B, I> {
         match self.try_steering(awake) {
@@ -645,7 +691,9 @@ impl<P: Steered, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
     }
 
     /// As [`Device::steering`], with [`BusyError::Steering`] when another
-    /// [`Steering`] is alive and [`BusyError::Bus`] when the bus is borrowed.
+    /// [`Steering`] is alive, [`BusyError::Bus`] when the bus is borrowed and
+    /// [`BusyError::KernelOwned`] on a bus whose kernel driver owns the
+    /// selector ([`Bus::kernel_owned`]: steering belongs to the kernel).
     ///
     /// # Panics
     ///
@@ -656,6 +704,9 @@ impl<P: Steered, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
         awake: &impl Awake<<P as Steered>::Domain, I>,
     ) -> Result<Steering<'_, P, B, I>, BusyError> {
         self.check(awake);
+        if self.try_with_bus(|bus| bus.kernel_owned())? {
+            return Err(BusyError::KernelOwned);
+        }
         if self.steering_taken.get() {
             return Err(BusyError::Steering);
         }
