@@ -143,8 +143,8 @@ pub trait Bus<S: Space> {
     /// True when a kernel driver owns the device behind this bus (a live
     /// GPU's BAR, mapped while i915 or xe drives it): the force-wake request
     /// registers and the multicast steering selector are the kernel's, and
-    /// writing them from here races with it. [`Device::forcewake`]
-    /// (crate::Device::forcewake) then returns
+    /// writing them from here races with it.
+    /// [`Device::forcewake`](crate::Device::forcewake) then returns
     /// [`WakeError::KernelOwned`](crate::WakeError::KernelOwned) and
     /// [`Device::try_steering`](crate::Device::try_steering)
     /// [`BusyError::KernelOwned`](crate::BusyError::KernelOwned); the

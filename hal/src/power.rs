@@ -71,6 +71,20 @@ impl Proof for AlwaysAwake {
     }
 }
 
+/// Something whose existence means that every power domain of a device is
+/// held awake by someone else: the kernel's user force-wake file held open
+/// (`perfregs_linux::forcewake::ForcewakeHolder`). It is what
+/// [`Device::assume_awake_all`](crate::Device::assume_awake_all) takes, and
+/// the proof it gives borrows it, so no proof outlives the holding.
+///
+/// # Safety
+///
+/// Implement it only for a type whose values exist only while every power
+/// domain of the device they are used with is held awake (an accessor given
+/// a proof under a wrong assumption reads 0 or an unrelated value on real
+/// hardware, and its writes are dropped).
+pub unsafe trait HoldsAwake {}
+
 /// Why a domain could not be woken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WakeError {

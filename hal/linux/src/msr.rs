@@ -5,7 +5,7 @@
 //! Nothing here is exercised against hardware in CI.
 //!
 //! Through [`Bus`], a failed read returns all ones and a failed write is
-//! dropped, and the failure is kept as a [`BusFault`](hal::BusFault) (the
+//! dropped, and the failure is kept as a [`BusFault`] (the
 //! address, the access and the kind of `io::Error`) for
 //! [`Bus::take_fault`], which the HAL's `try_` accessors
 //! (`Device::try_read`, ...) return as their error.

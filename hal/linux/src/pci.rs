@@ -6,7 +6,7 @@
 //!
 //! Through [`Bus`], a failed read returns all ones (what PCI returns for a
 //! missing device) and a failed write is dropped, and the failure is kept as
-//! a [`BusFault`](hal::BusFault) for [`Bus::take_fault`], which the HAL's
+//! a [`BusFault`] for [`Bus::take_fault`], which the HAL's
 //! `try_` accessors (`Device::try_read`, ...) return as their error.
 
 use std::io;

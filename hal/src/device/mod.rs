@@ -28,7 +28,7 @@ use crate::access::{Clearable, Field, WriteValue};
 use crate::brand::sealed::Proof;
 use crate::brand::{Brand, Identity, Unbranded};
 use crate::bus::{Bus, BusFault, Mmio};
-use crate::power::{Awake, WakeError, Wakeable, MAX_DOMAINS};
+use crate::power::{Awake, HoldsAwake, WakeError, Wakeable, MAX_DOMAINS};
 use crate::register::{
     MaskedWritable, OnProject, Project, ReadOf, Readable, Steered, Unicast, Writable, WriteOf,
 };
@@ -43,7 +43,7 @@ mod wake;
 use steering::present_instances;
 pub use steering::Steering;
 use wake::{poll_ack, release_now, Limit, Missed};
-pub use wake::{Assumed, ForceWake};
+pub use wake::{Assumed, ForceWake, HeldAwake};
 
 /// How many times [`Device::forcewake`] polls an ack register before giving
 /// up, on a bus without a clock (see [`Bus::now_ns`]; a bus with one waits
@@ -397,6 +397,24 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
     /// hardware: reads return 0, writes are dropped.
     pub fn assume_awake<D: Wakeable<Project = P>>(&self) -> Assumed<'_, D, I> {
         Assumed {
+            device: self.addr(),
+            _proof: PhantomData,
+        }
+    }
+
+    /// A proof that every power domain is awake, for as long as `holder`
+    /// (the kernel's user force-wake file held open, see [`HoldsAwake`])
+    /// lives: it borrows both the device and the holder, so dropping the
+    /// holder while a proof is alive does not compile. Accepted by this
+    /// device only. On a live GPU this is the way to awake domains: the
+    /// kernel owns the force-wake registers, and [`Device::forcewake`] is
+    /// refused there.
+    pub fn assume_awake_all<'a, H: HoldsAwake + ?Sized>(
+        &'a self,
+        holder: &'a H,
+    ) -> HeldAwake<'a, I> {
+        let _ = holder;
+        HeldAwake {
             device: self.addr(),
             _proof: PhantomData,
         }

@@ -6,7 +6,7 @@ use super::Device;
 use crate::brand::sealed::Proof;
 use crate::brand::{Identity, Unbranded};
 use crate::bus::{Bus, BusFault, Mmio};
-use crate::power::{Awake, NoDomain, Wakeable, MAX_DOMAINS};
+use crate::power::{Awake, Domain, NoDomain, Wakeable, MAX_DOMAINS};
 use crate::register::Project;
 use core::marker::PhantomData;
 
@@ -171,6 +171,36 @@ impl<D: Wakeable, I: Identity> crate::config::AwakeAny<I> for Assumed<'_, D, I> 
 /// Registers outside every force-wake range need no domain: any proof of the
 /// device will do.
 impl<D: Wakeable, I: Identity> Awake<NoDomain, I> for Assumed<'_, D, I> {}
+
+/// The proof from [`Device::assume_awake_all`]: every power domain of the
+/// device that made it is awake, for as long as the holder it borrows lives
+/// (the kernel's user force-wake file held open). Accepted by that device
+/// only.
+pub struct HeldAwake<'d, I = Unbranded> {
+    pub(super) device: usize,
+    pub(super) _proof: PhantomData<(&'d (), I)>,
+}
+
+impl<I> Clone for HeldAwake<'_, I> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<I> Copy for HeldAwake<'_, I> {}
+
+impl<I> core::fmt::Debug for HeldAwake<'_, I> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("HeldAwake").finish_non_exhaustive()
+    }
+}
+
+impl<I: Identity> Proof for HeldAwake<'_, I> {
+    #[inline(always)]
+    fn made_by(&self, device: usize) -> bool {
+        self.device == device
+    }
+}
+impl<D: Domain, I: Identity> Awake<D, I> for HeldAwake<'_, I> {}
 
 #[cfg(all(test, feature = "tgl"))]
 mod tests {
