@@ -163,6 +163,10 @@ impl Bar {
     }
 }
 
+// SAFETY: the mapping belongs to the process, not to a thread; every access
+// goes through `&mut Bar` (one thread at a time) as a volatile read or write.
+unsafe impl Send for Bar {}
+
 impl Drop for Bar {
     fn drop(&mut self) {
         // SAFETY: the mapping made in `open`, unmapped once; `mmio` (the only

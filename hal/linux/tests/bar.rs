@@ -189,3 +189,20 @@ fn holding_a_missing_force_wake_file_says_what_is_needed() {
     assert_eq!(err.kind(), std::io::ErrorKind::NotFound);
     assert!(err.to_string().contains("needs root and debugfs"), "{err}");
 }
+
+/// On a machine with an Intel GPU bound to i915 at 0000:00:02.0 (card 0),
+/// as root: the BAR maps as kernel-owned, and the render ring's TIMESTAMP
+/// (0x2358 on every generation the project describes) moves while the
+/// force-wake file is held.
+#[test]
+#[ignore = "needs root, debugfs and an Intel GPU at 0000:00:02.0 bound to i915 (DRM minor 0)"]
+fn smoke_live_bar_with_the_kernel_force_wake_held() {
+    let mut bar = Bar::open_pci("0000:00:02.0").expect("map BAR 0 (root?)");
+    assert_eq!(bar.owner(), Owner::Kernel, "i915 is bound");
+    let _holder = ForcewakeHolder::i915(0).expect("hold i915_forcewake_user");
+    let t0 = Bus::<Mmio>::read32(&mut bar, 0x2358);
+    std::thread::sleep(std::time::Duration::from_millis(1));
+    let t1 = Bus::<Mmio>::read32(&mut bar, 0x2358);
+    assert_eq!(Bus::<Mmio>::take_fault(&mut bar), None);
+    assert_ne!(t0, t1, "the render TIMESTAMP counts while awake");
+}
