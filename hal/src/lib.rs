@@ -29,9 +29,10 @@
 //! assert_eq!(tgl::OAG_OACONTROL.address(), 0xDAF4);
 //! ```
 //!
-//! `std` is needed by `os`, the Linux buses for real machines
-//! (`/dev/cpu/N/msr`, sysfs PCI config space). The error types implement
-//! `core::error::Error` and `Display` with or without it.
+//! `std` adds nothing but `extern crate std` today: the error types
+//! implement `core::error::Error` and `Display` with or without it. The
+//! buses of real Linux machines (`/dev/cpu/N/msr`, sysfs PCI config space,
+//! the GPU's PCI BAR) are in the crate `perfregs-linux`.
 #![no_std]
 #![warn(missing_docs)]
 
@@ -48,8 +49,6 @@ pub mod config;
 mod device;
 pub mod meta;
 pub mod oa_buffer;
-#[cfg(feature = "os")]
-pub mod os;
 pub mod power;
 pub mod register;
 pub mod report;
@@ -61,11 +60,11 @@ pub use bits::Bits;
 #[doc(hidden)]
 pub use brand::__private;
 pub use brand::{Brand, Identity, Unbranded};
-pub use bus::{Bus, Mmio, Msr, Pci, RawMmio, Recording, SliceBus};
+pub use bus::{Bus, BusFault, Mmio, Msr, Pci, RawMmio, Recording, SliceBus};
 #[cfg(feature = "p4")]
 pub use cascade::{CascadesFrom, Counter, P4Counter};
 pub use device::{
-    Assumed, BusyError, Device, ForceWake, Io, IoGuard, Steering, DEFAULT_POLL_LIMIT,
+    Assumed, BusyError, Device, ForceWake, HeldAwake, Io, IoGuard, Steering, DEFAULT_POLL_LIMIT,
 };
 pub use oa_buffer::{reports_between, BufferedReport, OaBuffer, OaReports, ReportDelta, Summary};
 pub use power::{AlwaysAwake, Awake, Domain, WakeError};

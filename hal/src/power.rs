@@ -71,6 +71,20 @@ impl Proof for AlwaysAwake {
     }
 }
 
+/// Something whose existence means that every power domain of a device is
+/// held awake by someone else: the kernel's user force-wake file held open
+/// (`perfregs_linux::forcewake::ForcewakeHolder`). It is what
+/// [`Device::assume_awake_all`](crate::Device::assume_awake_all) takes, and
+/// the proof it gives borrows it, so no proof outlives the holding.
+///
+/// # Safety
+///
+/// Implement it only for a type whose values exist only while every power
+/// domain of the device they are used with is held awake (an accessor given
+/// a proof under a wrong assumption reads 0 or an unrelated value on real
+/// hardware, and its writes are dropped).
+pub unsafe trait HoldsAwake {}
+
 /// Why a domain could not be woken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WakeError {
@@ -79,14 +93,41 @@ pub enum WakeError {
         /// The domain.
         domain: &'static str,
     },
-    /// The acknowledgement did not arrive within the poll limit.
+    /// The acknowledgement did not arrive within the poll limit (a bus
+    /// without a clock, see [`Bus::now_ns`](crate::Bus::now_ns)).
     Timeout {
         /// The domain.
         domain: &'static str,
         /// Polls made.
         polls: u32,
     },
+    /// The acknowledgement did not arrive within the wait time (a bus with
+    /// a clock: [`FORCEWAKE_TIMEOUT_NS`] unless the device was told otherwise).
+    TimedOut {
+        /// The domain.
+        domain: &'static str,
+        /// Nanoseconds waited, by the bus's clock (at least the wait time).
+        waited_ns: u64,
+    },
+    /// Reading the ack register (or writing the request) failed on the bus.
+    Fault {
+        /// The domain.
+        domain: &'static str,
+        /// The failed access.
+        fault: crate::bus::BusFault,
+    },
+    /// The bus belongs to a kernel driver that owns the force-wake request
+    /// registers (a live GPU): hold its user force-wake file instead (see
+    /// [`Bus::kernel_owned`](crate::Bus::kernel_owned)).
+    KernelOwned {
+        /// The domain.
+        domain: &'static str,
+    },
 }
+
+/// How long a force-wake ack is awaited on a bus with a clock: 50 ms, the
+/// Linux i915 driver's force-wake ack timeout.
+pub const FORCEWAKE_TIMEOUT_NS: u64 = 50_000_000;
 
 impl core::fmt::Display for WakeError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -97,6 +138,16 @@ impl core::fmt::Display for WakeError {
             WakeError::Timeout { domain, polls } => {
                 write!(f, "force-wake {domain}: no ack after {polls} polls")
             }
+            WakeError::TimedOut { domain, waited_ns } => {
+                let (ms, rest) = (waited_ns / 1_000_000, waited_ns % 1_000_000 / 1000);
+                write!(f, "force-wake {domain}: no ack after {ms}.{rest:03} ms")
+            }
+            WakeError::Fault { domain, fault } => write!(f, "force-wake {domain}: {fault}"),
+            WakeError::KernelOwned { domain } => write!(
+                f,
+                "force-wake {domain}: the kernel driver owns force-wake on this bus; \
+                 hold its user force-wake file open instead"
+            ),
         }
     }
 }

@@ -4,9 +4,34 @@
 //!   and its payload) as typed records, with every framing error located by
 //!   byte offset and record index. Pure code: it builds on every system.
 //!
+//! - [`fault`]: bus faults and `io::Error` (the kind of fault an OS error
+//!   means, and back).
+//! - [`msr`] (Linux): one CPU's MSRs through `/dev/cpu/N/msr`, as a
+//!   `Bus<Msr>` ([`msr::MsrFile`]).
+//! - [`pci`] (Linux): a PCI function's configuration space through sysfs, as
+//!   a `Bus<Pci>` ([`pci::PciConfigFile`]).
+//! - [`bar`] (Linux): the GPU's registers through PCI BAR 0 (sysfs
+//!   `resource0`) mapped as a `Bus<Mmio>` ([`bar::Bar`]), bounds-checked,
+//!   with a clock for force-wake waits; the kernel owns force-wake and
+//!   steering on it.
+//! - [`forcewake`] (Linux): the kernel's user force-wake file held open
+//!   ([`forcewake::ForcewakeHolder`]), which proves every power domain awake.
+//!
 //! The modules that make system calls are compiled on Linux only; on other
 //! systems this crate holds the pure parts.
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
 pub mod record;
+
+#[cfg(target_os = "linux")]
+pub mod bar;
+#[cfg(target_os = "linux")]
+mod devfile;
+pub mod fault;
+#[cfg(target_os = "linux")]
+pub mod forcewake;
+#[cfg(target_os = "linux")]
+pub mod msr;
+#[cfg(target_os = "linux")]
+pub mod pci;

@@ -11,7 +11,7 @@
 use super::{Device, Io};
 use crate::access::{ReadValue, WriteValue};
 use crate::brand::Identity;
-use crate::bus::Bus;
+use crate::bus::{Bus, BusFault, Space};
 use crate::register::{Project, ReadOf, Register, WriteOf};
 
 /// A way to the bus of one device.
@@ -134,6 +134,65 @@ pub(super) fn modify<R: Register, B: Bus<R::Space>>(
     let mut w = WriteOf::<R>::from_raw(raw & R::KEEP_MASK);
     f(ReadOf::<R>::from_raw(raw), &mut w);
     port.with_bus(|bus| raw_write::<R, B>(addr, bus, w.raw()));
+}
+
+/// Run `access` on `bus`, reporting a fault: one left by an earlier access
+/// and not yet taken comes first (and `access` is not made), then the
+/// access's own. Free on infallible buses (`take_fault` is `None`).
+#[inline(always)]
+fn checked<S: Space, B: Bus<S>, T>(
+    bus: &mut B,
+    access: impl FnOnce(&mut B) -> T,
+) -> Result<T, BusFault> {
+    if let Some(fault) = bus.take_fault() {
+        return Err(fault);
+    }
+    let value = access(bus);
+    match bus.take_fault() {
+        Some(fault) => Err(fault),
+        None => Ok(value),
+    }
+}
+
+/// As [`read`], with the bus's fault as the error.
+#[inline]
+#[track_caller]
+pub(super) fn try_read<R: Register, B: Bus<R::Space>>(
+    mut port: impl Port<B>,
+    reg: &R,
+) -> Result<ReadOf<R>, BusFault> {
+    let addr = reg.address();
+    port.with_bus(|bus| checked(bus, |bus| raw_read::<R, B>(addr, bus)))
+        .map(ReadOf::<R>::from_raw)
+}
+
+/// As [`write`], with the bus's fault as the error.
+#[inline]
+#[track_caller]
+pub(super) fn try_write<R: Register, B: Bus<R::Space>>(
+    mut port: impl Port<B>,
+    reg: R,
+    start: Start,
+    f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+) -> Result<(), BusFault> {
+    let (addr, w) = (reg.address(), build::<R>(start, f));
+    port.with_bus(|bus| checked(bus, |bus| raw_write::<R, B>(addr, bus, w.raw())))
+}
+
+/// As [`modify`], with the bus's fault as the error: a failed read writes
+/// nothing (and `f` is not called).
+#[inline]
+#[track_caller]
+pub(super) fn try_modify<R: Register, B: Bus<R::Space>>(
+    mut port: impl Port<B>,
+    reg: R,
+    f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
+) -> Result<(), BusFault> {
+    let addr = reg.address();
+    let raw = port.with_bus(|bus| checked(bus, |bus| raw_read::<R, B>(addr, bus)))?;
+    let mut w = WriteOf::<R>::from_raw(raw & R::KEEP_MASK);
+    f(ReadOf::<R>::from_raw(raw), &mut w);
+    port.with_bus(|bus| checked(bus, |bus| raw_write::<R, B>(addr, bus, w.raw())))
 }
 
 /// The device as a port of the shared accessors: the bus is borrowed for each

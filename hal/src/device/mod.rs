@@ -12,6 +12,12 @@
 //! [`Device::try_with_bus`] and [`Device::try_steering`] return a
 //! [`BusyError`] instead. A proof made by another device does not compile
 //! between [branded](crate::brand!) devices and panics between unbranded ones.
+//! A bus that can fail (a device file, a mapped BAR) keeps the fault of a
+//! failed access ([`Bus::take_fault`]); the `try_` accessors
+//! ([`Device::try_read`], [`Device::try_write`], [`Device::try_modify`],
+//! [`Device::try_write_masked`] and the same on [`Io`]) return it as a
+//! [`BusFault`](crate::BusFault), while the plain ones return what the bus
+//! gave (all ones, for most) and leave the fault for the next check.
 //!
 //! Here: the device, its bus borrowed once ([`Io`]), and their accessors.
 //! The one implementation behind the accessors of [`Device`], [`Io`] and
@@ -21,8 +27,8 @@
 use crate::access::{Clearable, Field, WriteValue};
 use crate::brand::sealed::Proof;
 use crate::brand::{Brand, Identity, Unbranded};
-use crate::bus::{Bus, Mmio};
-use crate::power::{Awake, WakeError, Wakeable, MAX_DOMAINS};
+use crate::bus::{Bus, BusFault, Mmio};
+use crate::power::{Awake, HoldsAwake, WakeError, Wakeable, MAX_DOMAINS};
 use crate::register::{
     MaskedWritable, OnProject, Project, ReadOf, Readable, Steered, Unicast, Writable, WriteOf,
 };
@@ -36,10 +42,12 @@ mod wake;
 
 use steering::present_instances;
 pub use steering::Steering;
-use wake::{poll_ack, release_now};
-pub use wake::{Assumed, ForceWake};
+use wake::{poll_ack, release_now, Limit, Missed};
+pub use wake::{Assumed, ForceWake, HeldAwake};
 
-/// How long [`Device::forcewake`] polls an ack register before giving up.
+/// How many times [`Device::forcewake`] polls an ack register before giving
+/// up, on a bus without a clock (see [`Bus::now_ns`]; a bus with one waits
+/// [`FORCEWAKE_TIMEOUT_NS`](crate::power::FORCEWAKE_TIMEOUT_NS) by it).
 pub const DEFAULT_POLL_LIMIT: u32 = 10_000;
 
 /// Bus states: free, borrowed, borrowed with writes waiting for its release.
@@ -61,6 +69,11 @@ pub enum BusyError {
     Bus,
     /// Another [`Steering`] of the device is alive.
     Steering,
+    /// The steering selector belongs to the kernel driver of a live GPU
+    /// ([`Bus::kernel_owned`]): replicated registers are steered by the
+    /// kernel under its lock, and a selector written from here could
+    /// return another instance's value to either side.
+    KernelOwned,
 }
 
 impl core::fmt::Display for BusyError {
@@ -74,6 +87,11 @@ impl core::fmt::Display for BusyError {
             BusyError::Steering => {
                 "the device's steering selector is already taken (another `Steering` is \
                  alive): use that one, or drop it first"
+            }
+            BusyError::KernelOwned => {
+                "steering belongs to the kernel on this bus (a live GPU its driver owns): \
+                 replicated registers cannot be steered from here; read them through the \
+                 kernel (an OA stream, debugfs) instead"
             }
         })
     }
@@ -134,6 +152,7 @@ pub struct Device<P: Project, B, I: Identity = Unbranded> {
     wake_refs: [Cell<u32>; MAX_DOMAINS],
     steering_taken: Cell<bool>,
     poll_limit: Cell<u32>,
+    wait_ns: Cell<u64>,
     _id: I,
     _project: PhantomData<P>,
 }
@@ -145,6 +164,7 @@ impl<P: Project, B, I: Identity> core::fmt::Debug for Device<P, B, I> {
             .field("bus_borrowed", &(self.state.get() != FREE))
             .field("steering_taken", &self.steering_taken.get())
             .field("poll_limit", &self.poll_limit.get())
+            .field("wait_ns", &self.wait_ns.get())
             .finish_non_exhaustive()
     }
 }
@@ -174,6 +194,7 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
             wake_refs: Default::default(),
             steering_taken: Cell::new(false),
             poll_limit: Cell::new(DEFAULT_POLL_LIMIT),
+            wait_ns: Cell::new(crate::power::FORCEWAKE_TIMEOUT_NS),
             _id: id,
             _project: PhantomData,
         }
@@ -238,10 +259,18 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
         self.bus.into_inner()
     }
 
-    /// Polls of an ack register before [`Device::forcewake`] gives up
-    /// (each poll is followed by [`Bus::pause`]).
+    /// Polls of an ack register before [`Device::forcewake`] gives up on a
+    /// bus without a clock (each poll is followed by [`Bus::pause`]).
     pub fn set_poll_limit(&self, polls: u32) {
         self.poll_limit.set(polls);
+    }
+
+    /// Nanoseconds of the bus's clock ([`Bus::now_ns`]) that
+    /// [`Device::forcewake`] waits for an ack on a bus with a clock
+    /// (default [`FORCEWAKE_TIMEOUT_NS`](crate::power::FORCEWAKE_TIMEOUT_NS),
+    /// the kernel's 50 ms).
+    pub fn set_wait_timeout_ns(&self, ns: u64) {
+        self.wait_ns.set(ns);
     }
 
     /// Run `f` on the bus: raw accesses that bypass every check.
@@ -372,6 +401,24 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
             _proof: PhantomData,
         }
     }
+
+    /// A proof that every power domain is awake, for as long as `holder`
+    /// (the kernel's user force-wake file held open, see [`HoldsAwake`])
+    /// lives: it borrows both the device and the holder, so dropping the
+    /// holder while a proof is alive does not compile. Accepted by this
+    /// device only. On a live GPU this is the way to awake domains: the
+    /// kernel owns the force-wake registers, and [`Device::forcewake`] is
+    /// refused there.
+    pub fn assume_awake_all<'a, H: HoldsAwake + ?Sized>(
+        &'a self,
+        holder: &'a H,
+    ) -> HeldAwake<'a, I> {
+        let _ = holder;
+        HeldAwake {
+            device: self.addr(),
+            _proof: PhantomData,
+        }
+    }
 }
 
 impl<P: Project, B, I: Identity> Device<P, B, I> {
@@ -477,6 +524,81 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
         self.check(awake);
         accessors::write(self, reg, accessors::Start::Zero, f);
     }
+
+    /// As [`Device::read`], with the bus's fault as the error instead of
+    /// the all-ones (or zero) value a failing bus returns. A fault left by
+    /// an earlier access and not yet taken ([`Bus::take_fault`]) is
+    /// returned first, without making this access. On an infallible bus
+    /// this is `Ok(read)`, at no cost.
+    #[inline]
+    #[track_caller]
+    pub fn try_read<R>(
+        &self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+    ) -> Result<ReadOf<R>, BusFault>
+    where
+        R: Readable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::try_read(self, &reg)
+    }
+
+    /// As [`Device::write`], with the bus's fault as the error (see
+    /// [`Device::try_read`]).
+    #[inline]
+    #[track_caller]
+    pub fn try_write<R>(
+        &self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> Result<(), BusFault>
+    where
+        R: Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::try_write(self, reg, accessors::Start::Reset, f)
+    }
+
+    /// As [`Device::write_masked`], with the bus's fault as the error (see
+    /// [`Device::try_read`]).
+    #[inline]
+    #[track_caller]
+    pub fn try_write_masked<R>(
+        &self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> Result<(), BusFault>
+    where
+        R: MaskedWritable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::try_write(self, reg, accessors::Start::Zero, f)
+    }
+
+    /// As [`Device::modify`], with the bus's fault as the error (see
+    /// [`Device::try_read`]): when the read fails, `f` is not called and
+    /// nothing is written.
+    #[inline]
+    #[track_caller]
+    pub fn try_modify<R>(
+        &self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> Result<(), BusFault>
+    where
+        R: Readable + Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::try_modify(self, reg, f)
+    }
 }
 
 impl<P: Project, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
@@ -487,8 +609,13 @@ impl<P: Project, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
     ///
     /// Protocol (as Linux i915): wait for a stale ack to clear, write the
     /// masked enable of the driver's request bit, poll the ack until set
-    /// (with [`Bus::pause`] between polls, at most the poll limit), and on a
-    /// timeout withdraw the request and return an error.
+    /// (with [`Bus::pause`] between polls: for the wait time by the bus's
+    /// clock, [`Device::set_wait_timeout_ns`], on a bus with one, else at
+    /// most the poll limit, [`Device::set_poll_limit`]), and on a timeout
+    /// withdraw the request and return an error. A failed bus access ends
+    /// the protocol with [`WakeError::Fault`]; a bus a kernel driver owns
+    /// ([`Bus::kernel_owned`]) is refused with [`WakeError::KernelOwned`]
+    /// (nothing is written).
     ///
     /// # Panics
     ///
@@ -516,21 +643,39 @@ impl<P: Project, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
     #[track_caller]
     fn wake<D: Wakeable>(&self) -> Result<(), WakeError> {
         let bit = 1u32 << D::BIT;
-        let limit = self.poll_limit.get();
+        let limit = Limit {
+            polls: self.poll_limit.get(),
+            ns: self.wait_ns.get(),
+        };
+        let domain = D::NAME;
         self.with_bus(|bus| {
-            if !poll_ack::<D, B>(bus, false, limit) {
-                return Err(WakeError::StaleAck { domain: D::NAME });
+            if bus.kernel_owned() {
+                return Err(WakeError::KernelOwned { domain });
+            }
+            // A fault left by an earlier access comes first (as in the
+            // `try_` accessors): the ack reads below must be this wait's.
+            if let Some(fault) = bus.take_fault() {
+                return Err(WakeError::Fault { domain, fault });
+            }
+            match poll_ack::<D, B>(bus, false, limit) {
+                Ok(()) => {}
+                Err(Missed::Fault(fault)) => return Err(WakeError::Fault { domain, fault }),
+                Err(_) => return Err(WakeError::StaleAck { domain }),
             }
             bus.write32(D::REQUEST, bit << 16 | bit);
-            if poll_ack::<D, B>(bus, true, limit) {
-                Ok(())
-            } else {
-                bus.write32(D::REQUEST, bit << 16);
-                Err(WakeError::Timeout {
-                    domain: D::NAME,
-                    polls: limit,
-                })
+            if let Some(fault) = bus.take_fault() {
+                return Err(WakeError::Fault { domain, fault });
             }
+            let missed = match poll_ack::<D, B>(bus, true, limit) {
+                Ok(()) => return Ok(()),
+                Err(missed) => missed,
+            };
+            bus.write32(D::REQUEST, bit << 16);
+            Err(match missed {
+                Missed::Polls(polls) => WakeError::Timeout { domain, polls },
+                Missed::Time(waited_ns) => WakeError::TimedOut { domain, waited_ns },
+                Missed::Fault(fault) => WakeError::Fault { domain, fault },
+            })
         })
     }
 
@@ -552,9 +697,9 @@ impl<P: Steered, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
     ///
     /// # Panics
     ///
-    /// When another [`Steering`] of the device is alive or the bus is
-    /// borrowed ([`Device::try_steering`] returns the error instead), or when
-    /// `awake` was made by another device.
+    /// When another [`Steering`] of the device is alive, the bus is
+    /// borrowed, or the kernel owns the selector ([`Device::try_steering`]
+    /// returns the error instead), or when `awake` was made by another device.
     #[track_caller]
     pub fn steering(&self, awake: &impl Awake<<P as Steered>::Domain, I>) -> Steering<'_, P, B, I> {
         match self.try_steering(awake) {
@@ -564,7 +709,9 @@ impl<P: Steered, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
     }
 
     /// As [`Device::steering`], with [`BusyError::Steering`] when another
-    /// [`Steering`] is alive and [`BusyError::Bus`] when the bus is borrowed.
+    /// [`Steering`] is alive, [`BusyError::Bus`] when the bus is borrowed and
+    /// [`BusyError::KernelOwned`] on a bus whose kernel driver owns the
+    /// selector ([`Bus::kernel_owned`]: steering belongs to the kernel).
     ///
     /// # Panics
     ///
@@ -575,6 +722,9 @@ impl<P: Steered, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
         awake: &impl Awake<<P as Steered>::Domain, I>,
     ) -> Result<Steering<'_, P, B, I>, BusyError> {
         self.check(awake);
+        if self.try_with_bus(|bus| bus.kernel_owned())? {
+            return Err(BusyError::KernelOwned);
+        }
         if self.steering_taken.get() {
             return Err(BusyError::Steering);
         }
@@ -810,5 +960,76 @@ impl<P: Project, B, I: Identity> Io<'_, P, B, I> {
     {
         self.check(awake);
         accessors::write(self, reg, accessors::Start::Zero, f);
+    }
+
+    /// As [`Io::read`], with the bus's fault as the error (see
+    /// [`Device::try_read`]).
+    #[inline]
+    #[track_caller]
+    pub fn try_read<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+    ) -> Result<ReadOf<R>, BusFault>
+    where
+        R: Readable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::try_read(self, &reg)
+    }
+
+    /// As [`Io::write`], with the bus's fault as the error (see
+    /// [`Device::try_read`]).
+    #[inline]
+    #[track_caller]
+    pub fn try_write<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> Result<(), BusFault>
+    where
+        R: Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::try_write(self, reg, accessors::Start::Reset, f)
+    }
+
+    /// As [`Io::write_masked`], with the bus's fault as the error (see
+    /// [`Device::try_read`]).
+    #[inline]
+    #[track_caller]
+    pub fn try_write_masked<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> Result<(), BusFault>
+    where
+        R: MaskedWritable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::try_write(self, reg, accessors::Start::Zero, f)
+    }
+
+    /// As [`Io::modify`], with the bus's fault as the error (see
+    /// [`Device::try_modify`]).
+    #[inline]
+    #[track_caller]
+    pub fn try_modify<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> Result<(), BusFault>
+    where
+        R: Readable + Writable + Unicast + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.check(awake);
+        accessors::try_modify(self, reg, f)
     }
 }
