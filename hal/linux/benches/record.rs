@@ -1,0 +1,95 @@
+//! Writing and reading recordings (IGT's format), in reports per second.
+//!
+//! - `write`: 4096 SAMPLE records (TGL, 256-byte reports) as
+//!   read from a stream, checked and appended by
+//!   [`RecordingWriter::stream_bytes`] to an `io::sink` (target: >= 2,000,000
+//!   reports/s).
+//! - `write_records`: the same reports appended one typed record at a time
+//!   ([`RecordingWriter::record`]).
+//! - `read_all`: a recording of those reports read back ([`read_all`]).
+//!
+//! Run: `cargo bench -p perfregs-linux --bench record` (release).
+
+use divan::counter::ItemsCount;
+use divan::{black_box, Bencher};
+use perfregs_linux::record::{records, Record};
+use perfregs_linux::recording::{read_all, Correlation, RecordedDevice, RecordingWriter};
+use std::io;
+
+const REPORTS: usize = 4096;
+const SIZE: usize = 256;
+
+fn stream() -> Vec<u8> {
+    let mut out = Vec::with_capacity(REPORTS * (SIZE + 8));
+    let mut r = [0u8; SIZE];
+    for k in 0..REPORTS as u32 {
+        r[4..8].copy_from_slice(&k.wrapping_mul(128).to_le_bytes());
+        r[16..20].copy_from_slice(&k.to_le_bytes());
+        Record::Sample(&r)
+            .write_to(&mut out)
+            .expect("a 264-byte record");
+    }
+    out
+}
+
+fn device() -> RecordedDevice {
+    RecordedDevice {
+        timestamp_frequency: 19_200_000,
+        device_id: 0x9A49,
+        oa_format: 10,
+        metric_set_name: "RenderBasic".into(),
+        ..Default::default()
+    }
+}
+
+fn writer<W: io::Write>(out: W) -> RecordingWriter<W> {
+    let mut w = RecordingWriter::new(out, &device(), &[0; 16]).expect("header written");
+    w.correlation(Correlation::default()).expect("written");
+    w
+}
+
+#[divan::bench]
+fn write(bencher: Bencher) {
+    let bytes = stream();
+    let mut w = writer(io::sink());
+    bencher
+        .counter(ItemsCount::new(REPORTS))
+        .bench_local(|| w.stream_bytes(black_box(&bytes)).expect("valid records"));
+}
+
+#[divan::bench]
+fn write_records(bencher: Bencher) {
+    let bytes = stream();
+    let recs: Vec<Record<'_>> = records(&bytes, SIZE, 0, 0)
+        .collect::<Result<_, _>>()
+        .expect("valid records");
+    let mut w = writer(io::sink());
+    bencher.counter(ItemsCount::new(REPORTS)).bench_local(|| {
+        for r in black_box(&recs) {
+            w.record(r).expect("a valid record");
+        }
+    });
+}
+
+#[divan::bench]
+fn read(bencher: Bencher) {
+    let mut w = writer(Vec::new());
+    w.stream_bytes(&stream()).expect("valid records");
+    let file = w.finish(Correlation::default()).expect("written");
+    bencher.counter(ItemsCount::new(REPORTS)).bench_local(|| {
+        let (rec, err) = read_all(black_box(&file));
+        assert!(err.is_none());
+        black_box(rec.samples)
+    });
+}
+
+fn main() {
+    // What is timed is what it claims: the stream writes and reads back whole.
+    let mut w = writer(Vec::new());
+    assert_eq!(w.stream_bytes(&stream()).expect("valid"), REPORTS as u64);
+    let file = w.finish(Correlation::default()).expect("written");
+    let (rec, err) = read_all(&file);
+    assert!(err.is_none());
+    assert_eq!(rec.samples, REPORTS as u64);
+    divan::main();
+}
