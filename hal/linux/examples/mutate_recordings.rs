@@ -38,7 +38,7 @@ impl Rng {
         Rng(seed)
     }
     /// The next 64 bits.
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -50,7 +50,7 @@ impl Rng {
         if n == 0 {
             0
         } else {
-            (self.next() % n as u64) as usize
+            (self.next_u64() % n as u64) as usize
         }
     }
 }
@@ -139,7 +139,7 @@ pub fn mutate(b: &mut Vec<u8>, rng: &mut Rng) {
         // A size field.
         3 | 4 => {
             if let Some((at, _)) = rec(rng) {
-                let sizes = [0u16, 1, 7, 8, 65535, rng.next() as u16];
+                let sizes = [0u16, 1, 7, 8, 65535, rng.next_u64() as u16];
                 let s = sizes[rng.below(sizes.len())];
                 b[at + 6..at + 8].copy_from_slice(&s.to_le_bytes());
             }
@@ -156,7 +156,7 @@ pub fn mutate(b: &mut Vec<u8>, rng: &mut Rng) {
         6 => {
             let at = rng.below(b.len() + 1);
             let n = 1 + rng.below(16);
-            let bytes: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+            let bytes: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
             b.splice(at..at, bytes);
         }
         // Deleted bytes.
