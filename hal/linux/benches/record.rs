@@ -4,8 +4,10 @@
 //!   read from a stream, checked and appended by
 //!   [`RecordingWriter::stream_bytes`] to an `io::sink` (target: >= 2,000,000
 //!   reports/s).
+//! - `write_memory`: as `write`, into memory (a 4 MiB buffer written
+//!   round and round: the copy is paid, no file system).
 //! - `write_records`: the same reports appended one typed record at a time
-//!   ([`RecordingWriter::record`]).
+//!   ([`RecordingWriter::record`]) to an `io::sink`.
 //! - `read_all`: a recording of those reports read back ([`read_all`]).
 //!
 //! Run: `cargo bench -p perfregs-linux --bench record` (release).
@@ -55,6 +57,40 @@ fn write(bencher: Bencher) {
     bencher
         .counter(ItemsCount::new(REPORTS))
         .bench_local(|| w.stream_bytes(black_box(&bytes)).expect("valid records"));
+}
+
+/// Memory written round and round (no allocation once made).
+struct Memory {
+    buf: Vec<u8>,
+    at: usize,
+}
+
+impl io::Write for Memory {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        if self.at + b.len() > self.buf.len() {
+            self.at = 0;
+        }
+        let n = b.len().min(self.buf.len());
+        self.buf[self.at..self.at + n].copy_from_slice(&b[..n]);
+        self.at += n;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[divan::bench]
+fn write_memory(bencher: Bencher) {
+    let bytes = stream();
+    let mut w = writer(Memory {
+        buf: vec![0; 4 << 20],
+        at: 0,
+    });
+    bencher
+        .counter(ItemsCount::new(REPORTS))
+        .bench_local(|| w.stream_bytes(black_box(&bytes)).expect("valid records"));
+    assert!(w.get_ref().buf.iter().any(|&b| b != 0), "bytes were copied");
 }
 
 #[divan::bench]
