@@ -8,14 +8,18 @@
 //!   round and round: the copy is paid, no file system).
 //! - `write_records`: the same reports appended one typed record at a time
 //!   ([`RecordingWriter::record`]) to an `io::sink`.
-//! - `read_all`: a recording of those reports read back ([`read_all`]).
+//! - `read`: a recording of those reports read back from memory ([`read_all`]).
+//! - `read_stream`: the same through [`RecordingReader`] over `io::Read`
+//!   (a byte slice: the copy into its record buffer is paid).
 //!
 //! Run: `cargo bench -p perfregs-linux --bench record` (release).
 
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
 use perfregs_linux::record::{records, Record};
-use perfregs_linux::recording::{read_all, Correlation, RecordedDevice, RecordingWriter};
+use perfregs_linux::recording::{
+    read_all, Correlation, RecordedDevice, RecordingReader, RecordingWriter,
+};
 use std::io;
 
 const REPORTS: usize = 4096;
@@ -116,6 +120,20 @@ fn read(bencher: Bencher) {
         let (rec, err) = read_all(black_box(&file));
         assert!(err.is_none());
         black_box(rec.samples)
+    });
+}
+
+#[divan::bench]
+fn read_stream(bencher: Bencher) {
+    let mut w = writer(Vec::new());
+    w.stream_bytes(&stream()).expect("valid records");
+    let file = w.finish(Correlation::default()).expect("written");
+    bencher.counter(ItemsCount::new(REPORTS)).bench_local(|| {
+        let mut r = RecordingReader::new(black_box(&file[..]));
+        while let Some(e) = r.next_entry() {
+            black_box(e.expect("a valid record").offset);
+        }
+        r.records()
     });
 }
 

@@ -3,8 +3,10 @@
 //! `catch_unwind` around the reader. Counts panics and errors that are not
 //! located (an error must name the byte offset and record index where the
 //! good records end: `offset == bytes read`, `index == records read`, its
-//! message starting `record <index> at byte <offset>: `), and checks a read
-//! without error consumed the whole input. Exit code 1 on any panic or
+//! message starting `record <index> at byte <offset>: `), checks a read
+//! without error consumed the whole input, and that the stream reader
+//! (`RecordingReader` over `io::Read`) gives the same entries and error as
+//! the slice reader. Exit code 1 on any panic or
 //! unlocated error.
 //!
 //! Mutations (1 to 3 per recording): bit flips, truncation, a record's
@@ -25,7 +27,9 @@
 //! in `cargo test`.
 
 use perfregs_linux::record::Record;
-use perfregs_linux::recording::{read_all, Correlation, RecordedDevice, RecordingWriter};
+use perfregs_linux::recording::{
+    entries, read_all, Correlation, RecordedDevice, RecordingReader, RecordingWriter,
+};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
@@ -208,6 +212,9 @@ pub struct Summary {
     pub unlocated: u64,
     /// Reads without error that did not consume the whole input.
     pub unconsumed: u64,
+    /// Recordings on which the stream reader (`RecordingReader` over
+    /// `io::Read`) and the slice reader (`entries`) disagree.
+    pub reader_mismatches: u64,
     /// Reads that gave an error.
     pub errors: u64,
     /// Reads without error (the damage left a valid recording).
@@ -221,7 +228,10 @@ pub struct Summary {
 impl Summary {
     /// No panic, every error located, every clean read whole.
     pub fn ok(&self) -> bool {
-        self.panics == 0 && self.unlocated == 0 && self.unconsumed == 0
+        self.panics == 0
+            && self.unlocated == 0
+            && self.unconsumed == 0
+            && self.reader_mismatches == 0
     }
 }
 
@@ -244,6 +254,20 @@ pub fn run(seed: u64, count: u64) -> Summary {
             let (rec, err) = read_all(&b);
             (rec.bytes, rec.records, err)
         }));
+        let same = catch_unwind(AssertUnwindSafe(|| readers_agree(&b)));
+        if same.as_ref().map_or(true, |same| !same) {
+            s.reader_mismatches += 1;
+            if s.first_problem.is_none() {
+                s.first_problem = Some(format!(
+                    "recording {n}: the stream reader {} the slice reader",
+                    if same.is_err() {
+                        "panicked, unlike"
+                    } else {
+                        "disagrees with"
+                    }
+                ));
+            }
+        }
         let problem = match got {
             Err(_) => {
                 s.panics += 1;
@@ -289,6 +313,20 @@ pub fn run(seed: u64, count: u64) -> Summary {
     s
 }
 
+/// Whether [`RecordingReader`] over `io::Read` gives the same entries and
+/// error as [`entries`] on the slice.
+fn readers_agree(b: &[u8]) -> bool {
+    let mut slice = entries(b);
+    let mut stream = RecordingReader::new(b);
+    loop {
+        match (slice.next(), stream.next_entry()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if x == y => {}
+            _ => return false,
+        }
+    }
+}
+
 /// Whether arithmetic overflow panics in this build.
 fn overflow_checks_on() -> bool {
     let prev = std::panic::take_hook();
@@ -331,14 +369,15 @@ fn main() {
     let secs = t.elapsed().as_secs_f64();
     let _ = std::panic::take_hook();
     println!(
-        "{} recordings in {secs:.1} s ({:.0}/s): {} errors, {} read clean; {} panics, {} unlocated errors, {} clean reads short of the end",
+        "{} recordings in {secs:.1} s ({:.0}/s): {} errors, {} read clean; {} panics, {} unlocated errors, {} clean reads short of the end, {} stream/slice reader disagreements",
         s.recordings,
         s.recordings as f64 / secs,
         s.errors,
         s.clean,
         s.panics,
         s.unlocated,
-        s.unconsumed
+        s.unconsumed,
+        s.reader_mismatches
     );
     for (k, n) in &s.kinds {
         println!("  {n:>9}  {k}");

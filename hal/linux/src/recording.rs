@@ -588,6 +588,22 @@ pub enum RecordingErrorKind {
         /// DEVICE_INFO's `oa_format`.
         oa_format: u32,
     },
+    /// Reading the input failed ([`RecordingReader`]).
+    Io {
+        /// The error's kind.
+        kind: io::ErrorKind,
+        /// The error's message.
+        message: String,
+    },
+}
+
+impl RecordingErrorKind {
+    fn io(e: &io::Error) -> Self {
+        RecordingErrorKind::Io {
+            kind: e.kind(),
+            message: e.to_string(),
+        }
+    }
 }
 
 /// An error in a recording, located: the byte offset of the bad record's
@@ -656,6 +672,7 @@ impl fmt::Display for RecordingError {
                 f,
                 "a sample of OA format {oa_format}, whose report size is not known"
             ),
+            K::Io { message, .. } => write!(f, "reading failed: {message}"),
         }
     }
 }
@@ -693,31 +710,29 @@ pub struct Entry<'a> {
 /// gives one more error if the recording had no DEVICE_INFO or no
 /// DEVICE_TOPOLOGY record. Samples are checked against the DEVICE_INFO in
 /// force (the last one before them, as IGT's reader takes the last).
+/// [`RecordingReader`] reads the same from an [`io::Read`] without holding
+/// the whole file.
 pub fn entries(bytes: &[u8]) -> Entries<'_> {
     Entries {
         frames: frames(bytes, 0, 0),
         len: bytes.len() as u64,
-        report_size: None,
-        oa_format: None,
-        topology: false,
+        check: Checker::default(),
         done: false,
     }
 }
 
-/// Iterator of [`entries`].
-#[derive(Clone, Debug)]
-pub struct Entries<'a> {
-    frames: Frames<'a>,
-    len: u64,
+/// What a reader knows of the header records so far, to check the next record.
+#[derive(Clone, Copy, Debug, Default)]
+struct Checker {
     /// The report size of the DEVICE_INFO in force (`None` inside: unknown format).
     report_size: Option<Option<usize>>,
     oa_format: Option<u32>,
     topology: bool,
-    done: bool,
 }
 
-impl<'a> Entries<'a> {
-    fn item(&mut self, f: &Frame<'a>) -> Result<Item<'a>, RecordingErrorKind> {
+impl Checker {
+    /// The item a frame holds, checked.
+    fn item<'a>(&mut self, f: &Frame<'a>) -> Result<Item<'a>, RecordingErrorKind> {
         use RecordingErrorKind as K;
         let p = f.payload;
         Ok(match f.kind {
@@ -770,6 +785,28 @@ impl<'a> Entries<'a> {
         })
     }
 
+    /// What is missing at the end of the input.
+    fn at_end(&self) -> Option<RecordingErrorKind> {
+        if self.report_size.is_none() {
+            Some(RecordingErrorKind::MissingDeviceInfo)
+        } else if !self.topology {
+            Some(RecordingErrorKind::MissingTopology)
+        } else {
+            None
+        }
+    }
+}
+
+/// Iterator of [`entries`].
+#[derive(Clone, Debug)]
+pub struct Entries<'a> {
+    frames: Frames<'a>,
+    len: u64,
+    check: Checker,
+    done: bool,
+}
+
+impl<'a> Entries<'a> {
     fn fail(&mut self, offset: u64, index: u64, kind: RecordingErrorKind) -> RecordingError {
         self.done = true;
         RecordingError {
@@ -788,7 +825,7 @@ impl<'a> Iterator for Entries<'a> {
             return None;
         }
         match self.frames.next() {
-            Some(Ok(f)) => Some(match self.item(&f) {
+            Some(Ok(f)) => Some(match self.check.item(&f) {
                 Ok(item) => Ok(Entry {
                     offset: f.offset,
                     index: f.index,
@@ -802,22 +839,162 @@ impl<'a> Iterator for Entries<'a> {
             }
             None => {
                 let (len, index) = (self.len, self.frames.next_index());
-                if self.report_size.is_none() {
-                    Some(Err(self.fail(
-                        len,
-                        index,
-                        RecordingErrorKind::MissingDeviceInfo,
-                    )))
-                } else if !self.topology {
-                    Some(Err(self.fail(
-                        len,
-                        index,
-                        RecordingErrorKind::MissingTopology,
-                    )))
-                } else {
+                match self.check.at_end() {
+                    Some(kind) => Some(Err(self.fail(len, index, kind))),
+                    None => {
+                        self.done = true;
+                        None
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Reads a recording record by record from an [`io::Read`] (a file, a
+/// pipe), holding one record at a time (at most 65,535 bytes): the same
+/// entries and errors as [`entries`] on the whole input, plus
+/// [`RecordingErrorKind::Io`] for a failed read. Wrap a file in an
+/// `io::BufReader`: every record takes two reads.
+///
+/// ```
+/// # use perfregs_linux::recording::*;
+/// # let device = RecordedDevice { oa_format: 10, ..Default::default() };
+/// # let mut w = RecordingWriter::new(Vec::new(), &device, &[0; 16]).unwrap();
+/// # w.correlation(Correlation::default()).unwrap();
+/// # let file = w.finish(Correlation::default()).unwrap();
+/// let mut r = RecordingReader::new(&file[..]);
+/// let mut n = 0;
+/// while let Some(e) = r.next_entry() {
+///     let e = e.unwrap();
+///     assert_eq!(e.index, n);
+///     n += 1;
+/// }
+/// assert_eq!(n, 5); // VERSION, DEVICE_INFO, DEVICE_TOPOLOGY, 2 correlations
+/// ```
+#[derive(Debug)]
+pub struct RecordingReader<R> {
+    src: R,
+    buf: Vec<u8>,
+    offset: u64,
+    index: u64,
+    check: Checker,
+    done: bool,
+}
+
+impl<R: io::Read> RecordingReader<R> {
+    /// A reader of `src`, from its current position (taken as byte 0).
+    pub fn new(src: R) -> Self {
+        RecordingReader {
+            src,
+            buf: Vec::new(),
+            offset: 0,
+            index: 0,
+            check: Checker::default(),
+            done: false,
+        }
+    }
+
+    /// Bytes of the good records read so far.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Good records read so far.
+    pub fn records(&self) -> u64 {
+        self.index
+    }
+
+    /// Read into `buf` until it is full or the input ends: the bytes read.
+    fn fill(src: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+        let mut got = 0;
+        while got < buf.len() {
+            match src.read(&mut buf[got..]) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(got)
+    }
+
+    fn fail(&mut self, kind: RecordingErrorKind) -> Option<Result<Entry<'_>, RecordingError>> {
+        self.done = true;
+        Some(Err(RecordingError {
+            offset: self.offset,
+            index: self.index,
+            kind,
+        }))
+    }
+
+    /// The next record (`None` after the last one or after an error).
+    pub fn next_entry(&mut self) -> Option<Result<Entry<'_>, RecordingError>> {
+        use FramingErrorKind as F;
+        use RecordingErrorKind as K;
+        if self.done {
+            return None;
+        }
+        let mut head = [0u8; HEADER_SIZE];
+        let got = match Self::fill(&mut self.src, &mut head) {
+            Ok(n) => n,
+            Err(e) => return self.fail(K::io(&e)),
+        };
+        if got == 0 {
+            return match self.check.at_end() {
+                Some(kind) => self.fail(kind),
+                None => {
                     self.done = true;
                     None
                 }
+            };
+        }
+        let Some(h) = RecordHeader::parse(&head[..got]) else {
+            return self.fail(K::Framing(F::TruncatedHeader { have: got }));
+        };
+        let size = usize::from(h.size);
+        if size == 0 {
+            return self.fail(K::Framing(F::ZeroSize));
+        }
+        if size < HEADER_SIZE {
+            return self.fail(K::Framing(F::SizeBelowHeader { size: h.size }));
+        }
+        // At most 65,527 bytes: the size field is 16 bits.
+        self.buf.resize(size - HEADER_SIZE, 0);
+        let got = match Self::fill(&mut self.src, &mut self.buf) {
+            Ok(n) => n,
+            Err(e) => return self.fail(K::io(&e)),
+        };
+        if got < self.buf.len() {
+            return self.fail(K::Framing(F::TruncatedRecord {
+                size: h.size,
+                have: HEADER_SIZE + got,
+            }));
+        }
+        let frame = Frame {
+            kind: h.kind,
+            payload: &self.buf,
+            offset: self.offset,
+            index: self.index,
+        };
+        match self.check.item(&frame) {
+            Ok(item) => {
+                let e = Entry {
+                    offset: self.offset,
+                    index: self.index,
+                    item,
+                };
+                self.offset += size as u64;
+                self.index += 1;
+                Some(Ok(e))
+            }
+            Err(kind) => {
+                self.done = true;
+                Some(Err(RecordingError {
+                    offset: self.offset,
+                    index: self.index,
+                    kind,
+                }))
             }
         }
     }

@@ -3,9 +3,10 @@
 
 use perfregs_linux::record::{FramingErrorKind, Record};
 use perfregs_linux::recording::{
-    entries, read_all, Correlation, IgtProblem, Item, RecordedDevice, RecordingErrorKind,
-    RecordingWriter, WriteError, DEVICE_INFO_SIZE,
+    entries, read_all, Correlation, Entry, IgtProblem, Item, RecordedDevice, RecordingError,
+    RecordingErrorKind, RecordingReader, RecordingWriter, WriteError, DEVICE_INFO_SIZE,
 };
+use std::io;
 
 fn device() -> RecordedDevice {
     RecordedDevice {
@@ -615,4 +616,132 @@ fn entries_stream_the_file_in_order_and_stop_at_the_first_error() {
         (e.offset, e.index, &e.kind),
         (0, 0, &RecordingErrorKind::MissingDeviceInfo)
     );
+}
+
+/// What a reader gave: the entries, then the error if any.
+type Read<'a> = (Vec<Entry<'a>>, Option<RecordingError>);
+
+fn from_slice(b: &[u8]) -> Read<'_> {
+    let mut out = Vec::new();
+    for e in entries(b) {
+        match e {
+            Ok(e) => out.push(e),
+            Err(e) => return (out, Some(e)),
+        }
+    }
+    (out, None)
+}
+
+/// The stream reader's entries, each checked against the slice reader's
+/// (same offset, index and item) as it comes.
+fn stream_matches(b: &[u8], src: impl io::Read) {
+    let (want, want_err) = from_slice(b);
+    let mut r = RecordingReader::new(src);
+    let mut k = 0;
+    let mut err = None;
+    while let Some(e) = r.next_entry() {
+        match e {
+            Ok(e) => {
+                assert_eq!(Some(&e), want.get(k), "entry {k}");
+                k += 1;
+            }
+            Err(e) => err = Some(e),
+        }
+    }
+    assert_eq!(k, want.len());
+    assert_eq!(err, want_err);
+    assert_eq!(r.records(), k as u64);
+    assert!(r.next_entry().is_none(), "nothing after the end");
+}
+
+/// Gives one byte per read, with an `Interrupted` before each.
+struct Dribble<'a>(&'a [u8], bool);
+
+impl io::Read for Dribble<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.1 = !self.1;
+        if self.1 {
+            return Err(io::Error::from(io::ErrorKind::Interrupted));
+        }
+        match (self.0.split_first(), buf.first_mut()) {
+            (Some((b, rest)), Some(out)) => {
+                *out = *b;
+                self.0 = rest;
+                Ok(1)
+            }
+            _ => Ok(0),
+        }
+    }
+}
+
+#[test]
+fn the_stream_reader_reads_what_the_slice_reader_reads() {
+    let bytes = small_recording();
+    stream_matches(&bytes, &bytes[..]);
+    stream_matches(&bytes, Dribble(&bytes, false));
+    for cut in 0..bytes.len() {
+        stream_matches(&bytes[..cut], &bytes[..cut]);
+    }
+    for n in 0..12 {
+        let damaged = with_size(&bytes, n, 0);
+        stream_matches(&damaged, &damaged[..]);
+    }
+    let mut b = bytes.clone();
+    b[8] = 2;
+    stream_matches(&b, &b[..]);
+}
+
+/// Fails after `ok` bytes.
+struct Failing<'a> {
+    bytes: &'a [u8],
+    ok: usize,
+}
+
+impl io::Read for Failing<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.ok == 0 {
+            return Err(io::Error::other("the disk went away"));
+        }
+        let n = buf.len().min(self.ok).min(self.bytes.len());
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        self.ok -= n;
+        Ok(n)
+    }
+}
+
+#[test]
+fn a_failed_read_is_located_after_the_good_records() {
+    let bytes = small_recording();
+    let starts = boundaries(&bytes);
+    // Inside record 5 (the first loss record's header).
+    let mut r = RecordingReader::new(Failing {
+        bytes: &bytes,
+        ok: starts[5] + 3,
+    });
+    let mut good = 0;
+    let err = loop {
+        match r.next_entry() {
+            Some(Ok(_)) => good += 1,
+            Some(Err(e)) => break e,
+            None => panic!("no error"),
+        }
+    };
+    assert_eq!(good, 5);
+    assert_eq!((err.offset, err.index), (starts[5] as u64, 5));
+    assert!(matches!(
+        err.kind,
+        RecordingErrorKind::Io {
+            kind: io::ErrorKind::Other,
+            ..
+        }
+    ));
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "record 5 at byte {}: reading failed: the disk went away",
+            starts[5]
+        )
+    );
+    assert!(r.next_entry().is_none());
 }
