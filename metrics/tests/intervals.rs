@@ -278,11 +278,15 @@ fn value(set: &SetInfo, name: &str, i: &Interval, d: &DeviceInfo) -> u64 {
     }
 }
 
-/// TestOa's counters on intervals of 5 pairs give IGT's ratios, and each
+/// TestOa's counters on intervals of `window` give IGT's ratios, and each
 /// interval's sample is the sum of its pairs' samples.
-fn test_oa_on_intervals<F: ReportFormat>(set: &SetInfo, d: &DeviceInfo, reports: &[Vec<u8>]) {
-    const N: u32 = 5;
-    let mut iv = Intervals::<F>::new(Window::Pairs(NonZeroU32::new(N).unwrap()));
+fn test_oa_on_intervals<F: ReportFormat>(
+    set: &SetInfo,
+    d: &DeviceInfo,
+    reports: &[Vec<u8>],
+    window: Window,
+) {
+    let mut iv = Intervals::<F>::new(window);
     let mut pairs = Pairs::<F>::new();
     let mut by_pair = Vec::new();
     let mut out = Vec::new();
@@ -293,6 +297,10 @@ fn test_oa_on_intervals<F: ReportFormat>(set: &SetInfo, d: &DeviceInfo, reports:
     }
     out.extend(iv.finish());
     assert!(out.len() >= 4, "{} intervals", out.len());
+    // Both windows hold 5 pairs of these reports (the last may be partial).
+    let (full, last) = out.split_at(out.len() - 1);
+    assert!(full.iter().all(|i| i.pairs == 5), "{window:?}: {out:?}");
+    assert!(last[0].pairs <= 5);
     let mut pair_at = 0;
     for i in &out {
         let n = i.pairs as usize;
@@ -350,7 +358,13 @@ fn bdw_test_oa_intervals_give_igts_ratios() {
         .forcewake::<bdw::domains::Render>()
         .expect("render wakes");
     let reports = sample_reports::<_, bdw::reports::A32u40A4u32B8C8>(&gpu, set, &[&rw], &d, 22);
-    test_oa_on_intervals::<bdw::reports::A32u40A4u32B8C8>(set, &d, &reports);
+    for window in [
+        Window::Pairs(NonZeroU32::new(5).unwrap()),
+        // A report every 2^(PERIOD+1) = 128 ticks: 5 pairs per window.
+        Window::Ticks(NonZeroU64::new(640).unwrap()),
+    ] {
+        test_oa_on_intervals::<bdw::reports::A32u40A4u32B8C8>(set, &d, &reports, window);
+    }
 }
 
 #[test]
@@ -368,5 +382,10 @@ fn tgl_test_oa_intervals_give_igts_ratios() {
         .expect("render wakes");
     let awake: [&dyn AwakeAny<Unbranded>; 2] = [&gt, &render];
     let reports = sample_reports::<_, Tgl>(&gpu, set, &awake, &d, 22);
-    test_oa_on_intervals::<Tgl>(set, &d, &reports);
+    for window in [
+        Window::Pairs(NonZeroU32::new(5).unwrap()),
+        Window::Ticks(NonZeroU64::new(640).unwrap()),
+    ] {
+        test_oa_on_intervals::<Tgl>(set, &d, &reports, window);
+    }
 }
