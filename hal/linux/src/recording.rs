@@ -220,6 +220,16 @@ pub struct Correlation {
 }
 
 impl Correlation {
+    /// `gpu_timestamp` paired with the CPU's `CLOCK_MONOTONIC` now (read
+    /// the GPU timestamp as close to this call as possible).
+    #[cfg(target_os = "linux")]
+    pub fn now(gpu_timestamp: u64) -> Self {
+        Correlation {
+            cpu_ns: monotonic_ns(),
+            gpu_timestamp,
+        }
+    }
+
     /// The 16 payload bytes.
     pub fn to_payload(self) -> [u8; CORRELATION_PAYLOAD] {
         let mut p = [0u8; CORRELATION_PAYLOAD];
@@ -227,6 +237,17 @@ impl Correlation {
         p[8..].copy_from_slice(&self.gpu_timestamp.to_le_bytes());
         p
     }
+}
+
+/// `CLOCK_MONOTONIC` now, in nanoseconds (the CPU time of a
+/// [`Correlation`], as IGT's recorder takes it).
+#[cfg(target_os = "linux")]
+pub fn monotonic_ns() -> u64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::Monotonic);
+    // CLOCK_MONOTONIC is never negative.
+    let secs = u64::try_from(t.tv_sec).unwrap_or(0);
+    let nanos = u64::try_from(t.tv_nsec).unwrap_or(0);
+    secs.saturating_mul(1_000_000_000).saturating_add(nanos)
 }
 
 /// What went wrong while writing a recording.

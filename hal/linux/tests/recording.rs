@@ -745,3 +745,16 @@ fn a_failed_read_is_located_after_the_good_records() {
     );
     assert!(r.next_entry().is_none());
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn correlations_take_the_monotonic_clock() {
+    use perfregs_linux::recording::monotonic_ns;
+    let a = monotonic_ns();
+    std::thread::sleep(std::time::Duration::from_millis(2));
+    let c = Correlation::now(42);
+    assert!(a > 0);
+    assert!(c.cpu_ns >= a + 2_000_000, "{} then {}", a, c.cpu_ns);
+    assert!(c.cpu_ns - a < 10_000_000_000, "within 10 s");
+    assert_eq!(c.gpu_timestamp, 42);
+}
