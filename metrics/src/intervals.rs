@@ -115,7 +115,9 @@ pub enum Window {
     /// A time window of this many timestamp ticks: an interval closes at the
     /// first report at or past the window's end (windows are laid from the
     /// first report; windows in which no report ends are skipped, the
-    /// next interval spanning them).
+    /// next interval spanning them). A format without a timestamp never
+    /// closes a window: everything is one interval, given by
+    /// [`Intervals::finish`].
     Ticks(NonZeroU64),
 }
 
