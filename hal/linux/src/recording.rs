@@ -284,6 +284,12 @@ pub enum WriteError {
         /// Its length in bytes.
         len: usize,
     },
+    /// An earlier write failed: the recording's last record may be cut
+    /// after `offset`, so nothing more is written.
+    AfterFailure {
+        /// Bytes of whole records written before the failure.
+        offset: u64,
+    },
     /// A sample before any correlation: IGT's reader needs one before the
     /// first sample (call [`RecordingWriter::correlation`] first).
     SampleBeforeCorrelation {
@@ -310,6 +316,10 @@ impl fmt::Display for WriteError {
             WriteError::TopologyTooLong { len } => write!(
                 f,
                 "a topology of {len} bytes does not fit a record (at most {MAX_TOPOLOGY})"
+            ),
+            WriteError::AfterFailure { offset } => write!(
+                f,
+                "an earlier write failed: the recording is whole up to byte {offset} only"
             ),
             WriteError::SampleBeforeCorrelation { offset, index } => write!(
                 f,
@@ -374,6 +384,7 @@ pub struct RecordingWriter<W: Write> {
     offset: u64,
     index: u64,
     correlated: bool,
+    failed: bool,
     samples: u64,
     reports_lost: u64,
     buffers_lost: u64,
@@ -414,6 +425,7 @@ impl<W: Write> RecordingWriter<W> {
             offset: head.len() as u64,
             index: 3,
             correlated: false,
+            failed: false,
             samples: 0,
             reports_lost: 0,
             buffers_lost: 0,
@@ -426,7 +438,7 @@ impl<W: Write> RecordingWriter<W> {
         b[..HEADER_SIZE]
             .copy_from_slice(&header(RECORD_TIMESTAMP_CORRELATION, CORRELATION_PAYLOAD));
         b[HEADER_SIZE..].copy_from_slice(&c.to_payload());
-        self.out.write_all(&b)?;
+        self.write(&[&b])?;
         self.advance(b.len(), 1);
         self.correlated = true;
         Ok(())
@@ -453,7 +465,7 @@ impl<W: Write> RecordingWriter<W> {
                 Record::BufferLost => buffers_lost += 1,
             }
         }
-        self.out.write_all(bytes)?;
+        self.write(&[bytes])?;
         let n = samples + reports_lost + buffers_lost;
         self.advance(bytes.len(), n);
         self.samples += samples;
@@ -489,8 +501,7 @@ impl<W: Write> RecordingWriter<W> {
             Record::ReportLost | Record::BufferLost => &[],
         };
         // `report_size` is at most 256: the size fits a u16.
-        self.out.write_all(&header(r.kind(), payload.len()))?;
-        self.out.write_all(payload)?;
+        self.write(&[&header(r.kind(), payload.len()), payload])?;
         self.advance(HEADER_SIZE + payload.len(), 1);
         match r {
             Record::Sample(_) => self.samples += 1,
@@ -506,6 +517,22 @@ impl<W: Write> RecordingWriter<W> {
         self.correlation(closing)?;
         self.out.flush()?;
         Ok(self.out)
+    }
+
+    /// Write `parts` whole, or refuse everything from the first failure on.
+    fn write(&mut self, parts: &[&[u8]]) -> Result<(), WriteError> {
+        if self.failed {
+            return Err(WriteError::AfterFailure {
+                offset: self.offset,
+            });
+        }
+        for p in parts {
+            if let Err(e) = self.out.write_all(p) {
+                self.failed = true;
+                return Err(WriteError::Io(e));
+            }
+        }
+        Ok(())
     }
 
     /// Bytes written so far.

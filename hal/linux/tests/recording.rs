@@ -758,3 +758,66 @@ fn correlations_take_the_monotonic_clock() {
     assert!(c.cpu_ns - a < 10_000_000_000, "within 10 s");
     assert_eq!(c.gpu_timestamp, 42);
 }
+
+/// Accepts `room` bytes, then fails.
+struct Full {
+    bytes: Vec<u8>,
+    room: usize,
+}
+
+impl io::Write for Full {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        if self.room == 0 {
+            return Err(io::Error::other("no space left"));
+        }
+        let n = b.len().min(self.room);
+        self.bytes.extend_from_slice(&b[..n]);
+        self.room -= n;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn after_a_failed_write_nothing_more_is_written() {
+    let header = 16 + 344 + 8 + 24;
+    let mut w = RecordingWriter::new(
+        Full {
+            bytes: Vec::new(),
+            room: header + 24 + 100,
+        },
+        &device(),
+        &TOPOLOGY,
+    )
+    .unwrap();
+    w.correlation(Correlation::default()).unwrap();
+    // The sample is cut after 100 bytes: an I/O error.
+    let e = w.record(&Record::Sample(&report(1))).unwrap_err();
+    assert!(matches!(e, WriteError::Io(_)), "{e}");
+    assert_eq!(
+        w.bytes_written(),
+        (header + 24) as u64,
+        "the cut record is not counted"
+    );
+    // Everything after is refused, naming where the recording is whole.
+    for r in [
+        w.record(&Record::ReportLost),
+        w.correlation(Correlation::default()),
+        w.stream_bytes(&stream_bytes()).map(|_| ()),
+    ] {
+        let e = r.unwrap_err();
+        assert!(
+            matches!(e, WriteError::AfterFailure { offset } if offset == (header + 24) as u64),
+            "{e}"
+        );
+    }
+    assert_eq!(w.get_ref().bytes.len(), header + 24 + 100);
+    // What was written reads back as far as it is whole.
+    let bytes = w.get_ref().bytes.clone();
+    let (rec, err) = read_all(&bytes);
+    assert_eq!(rec.records, 4);
+    let e = err.unwrap();
+    assert_eq!((e.offset, e.index), ((header + 24) as u64, 4));
+}
