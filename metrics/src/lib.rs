@@ -17,11 +17,17 @@
 //! [`DeviceInfo::BDW_GT2`], ...).
 //! Arithmetic follows IGT's generated C: integers wrap, a division by zero
 //! gives 0 (see `perfregs_codegen::metrics::equation` for every rule).
+//!
+//! From a stream of reports to counters: [`intervals`] pairs consecutive
+//! reports into deltas (wraps handled, a loss ends the pairing) and sums
+//! them per interval (N pairs or a time window) into a [`Sample`].
 #![no_std]
 #![forbid(unsafe_code)]
 
+pub mod intervals;
 pub mod rt;
 
+pub use intervals::{Interval, Intervals, Pair, Pairs, Window};
 pub use rt::{ConfigBlock, ConfigKind, CounterInfo, DeviceInfo, Eval, Sample, SetInfo, Value};
 
 include!(concat!(env!("OUT_DIR"), "/metrics_generated.rs"));

@@ -3,6 +3,8 @@
 //! - [`record`]: the i915 perf record framing (`drm_i915_perf_record_header`
 //!   and its payload) as typed records, with every framing error located by
 //!   byte offset and record index. Pure code: it builds on every system.
+//! - [`recording`]: recordings in IGT's `i915-perf-recorder` format, written
+//!   and read (every error located). Pure code.
 //!
 //! - [`fault`]: bus faults and `io::Error` (the kind of fault an OS error
 //!   means, and back).
@@ -35,3 +37,4 @@ pub mod forcewake;
 pub mod msr;
 #[cfg(target_os = "linux")]
 pub mod pci;
+pub mod recording;

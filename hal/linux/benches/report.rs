@@ -1,0 +1,125 @@
+//! Reading an i915 perf stream: record framing into typed reports, against a
+//! memcpy of the same bytes, and on to every RenderBasic counter per report
+//! pair. Throughput in reports per second (divan's item counter).
+//!
+//! - `parse`: [`records`] over 4096 SAMPLE records of TGL's
+//!   A32u40_A4u32_B8_C8 (256-byte reports), each checked and viewed as a
+//!   typed `Report`, its timestamp read (target: within 2x of `memcpy`).
+//! - `memcpy`: the same bytes copied into a buffer of their size.
+//! - `counters`: `parse`, then each report paired with the one before
+//!   ([`Pairs`]: deltas with the wraps), the pair's `Sample`, and every
+//!   counter of TGL GT2's RenderBasic on it (target: >= 1,000,000 reports/s).
+//!
+//! Run: `cargo bench -p perfregs-linux --bench report` (release).
+
+use divan::counter::ItemsCount;
+use divan::{black_box, Bencher};
+use hal::report::Report;
+use hal::tgl::reports::A32u40A4u32B8C8 as Tgl;
+use perfregs_linux::record::{records, Record};
+use perfregs_metrics::intervals::Pairs;
+use perfregs_metrics::{DeviceInfo, Sample, Value};
+
+const REPORTS: usize = 4096;
+const SIZE: usize = 256;
+
+/// `REPORTS` SAMPLE records whose reports advance as a running GPU's do.
+fn stream() -> Vec<u8> {
+    let mut out = Vec::with_capacity(REPORTS * (SIZE + 8));
+    let mut r = [0u8; SIZE];
+    for k in 0..REPORTS as u32 {
+        for (i, dw) in r.chunks_exact_mut(4).enumerate() {
+            let v = (k.wrapping_mul(128)).wrapping_mul(i as u32 % 7 + 1);
+            dw.copy_from_slice(&v.to_le_bytes());
+        }
+        r[0..4].copy_from_slice(&(1u32 << 19).to_le_bytes()); // RPT_ID: timer
+        r[4..8].copy_from_slice(&(k.wrapping_mul(128)).to_le_bytes()); // TIME_STAMP
+        r[8..12].copy_from_slice(&7u32.to_le_bytes()); // CTX_ID
+        Record::Sample(&r)
+            .write_to(&mut out)
+            .expect("a 264-byte record");
+    }
+    out
+}
+
+/// What `parse` times: every record framed, checked, viewed, its timestamp read.
+#[inline(never)]
+fn parse_all(bytes: &[u8]) -> u64 {
+    let mut sum = 0u64;
+    for r in records(bytes, SIZE, 0, 0) {
+        match r {
+            Ok(r) => {
+                let ts = r.report::<Tgl>().and_then(|r| r.timestamp());
+                sum = sum.wrapping_add(ts.unwrap_or(u64::MAX));
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+    sum
+}
+
+#[divan::bench]
+fn parse(bencher: Bencher) {
+    let bytes = stream();
+    bencher
+        .counter(ItemsCount::new(REPORTS))
+        .bench_local(|| black_box(parse_all(black_box(&bytes))));
+}
+
+#[divan::bench]
+fn memcpy(bencher: Bencher) {
+    let bytes = stream();
+    let mut out = vec![0u8; bytes.len()];
+    bencher.counter(ItemsCount::new(REPORTS)).bench_local(|| {
+        out.copy_from_slice(black_box(&bytes));
+        black_box(&mut out);
+    });
+}
+
+/// What `counters` times: parse, pair, sample, every RenderBasic counter.
+#[inline(never)]
+fn counters_all(bytes: &[u8], device: &DeviceInfo) -> f64 {
+    let set = &perfregs_metrics::tgl_gt2::render_basic::SET;
+    let mut pairs = Pairs::<Tgl>::new();
+    let mut total = 0.0;
+    for r in records(bytes, SIZE, 0, 0) {
+        let report = match r {
+            Ok(Record::Sample(b)) => Report::<Tgl>::new(b),
+            Ok(_) => None,
+            Err(e) => panic!("{e}"),
+        };
+        let Some(report) = report else { continue };
+        if let Some(p) = pairs.push(&report) {
+            let s = Sample::from_delta(&p.delta);
+            for c in set.counters {
+                total += match c.value(&s, device) {
+                    Some(Value::U64(v)) => v as f64,
+                    Some(Value::F64(v)) => v,
+                    None => 0.5,
+                };
+            }
+        }
+    }
+    total
+}
+
+#[divan::bench]
+fn counters(bencher: Bencher) {
+    let bytes = stream();
+    let device = DeviceInfo::TGL_GT2;
+    bencher
+        .counter(ItemsCount::new(REPORTS))
+        .bench_local(|| black_box(counters_all(black_box(&bytes), &device)));
+}
+
+fn main() {
+    // What is timed works: every record parses, and the counters exist.
+    let bytes = stream();
+    assert_eq!(bytes.len(), REPORTS * (SIZE + 8));
+    let want: u64 = (0..REPORTS as u64).map(|k| k * 128).sum();
+    assert_eq!(parse_all(&bytes), want);
+    let set = &perfregs_metrics::tgl_gt2::render_basic::SET;
+    assert!(set.counters.len() > 10, "{} counters", set.counters.len());
+    assert!(counters_all(&bytes, &DeviceInfo::TGL_GT2) > 0.0);
+    divan::main();
+}

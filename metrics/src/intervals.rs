@@ -1,0 +1,349 @@
+//! Reports to counters: consecutive OA reports paired into deltas, the
+//! deltas accumulated per interval into a [`Sample`], which a set's
+//! counters then compute from (`SET.counters[i].value(&interval.sample,
+//! &device)`).
+//!
+//! - [`Pairs`] pairs each report of format `F` with the one before it
+//!   ([`ReportDelta::between`]: the timestamp wraps at 2^32, each counter at
+//!   its own width, 40 bits for the split A counters, 32 for B and C), and
+//!   carries the later report's reason (RPT_ID) and context id. A loss
+//!   (`OA_REPORT_LOST`, `OA_BUFFER_LOST`) ends the pairing: the report after
+//!   it is not paired with the one before it.
+//! - [`Intervals`] accumulates the pairs every N pairs or per time window
+//!   (in timestamp ticks) into an [`Interval`]: the summed [`Sample`], the
+//!   number of pairs, where it starts and ends on the stream's time axis,
+//!   the losses inside it, the last report reason and context.
+//!
+//! The time axis counts ticks from the first report, extending the 32-bit
+//! timestamp by its deltas (at most one wrap between two consecutive
+//! reports, about 224 s at 19.2 MHz). It continues across a loss: the
+//! timestamps of the reports on both sides still give the time between
+//! them; only the counters are not paired.
+//!
+//! No allocation: the previous report is kept as an inline copy (formats of
+//! at most [`MAX_REPORT_SIZE`] bytes; a larger format does not compile).
+
+use crate::rt::{CounterInfo, DeviceInfo, Sample, Value};
+use core::marker::PhantomData;
+use core::num::{NonZeroU32, NonZeroU64};
+use hal::oa_buffer::{counter_delta, ReportDelta, MAX_REPORT_SIZE, TIMESTAMP_BITS};
+use hal::report::{Report, ReportFormat};
+
+/// Two consecutive reports of a stream, as counter increments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pair {
+    /// The increments from the earlier report to the later one.
+    pub delta: ReportDelta,
+    /// The later report's RPT_ID dword (its reason: timer, context switch,
+    /// ...), where the format has one.
+    pub rpt_id: Option<u32>,
+    /// The later report's context id.
+    pub ctx_id: Option<u32>,
+    /// The earlier report's context id.
+    pub prev_ctx_id: Option<u32>,
+}
+
+/// Pairs each report with the one before it; a loss ends the pairing.
+#[derive(Clone, Copy)]
+pub struct Pairs<F> {
+    prev: [u8; MAX_REPORT_SIZE],
+    has_prev: bool,
+    _format: PhantomData<F>,
+}
+
+impl<F: ReportFormat> Default for Pairs<F> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<F: ReportFormat> Pairs<F> {
+    /// Nothing seen yet.
+    pub const fn new() -> Self {
+        const {
+            assert!(
+                F::INFO.size <= MAX_REPORT_SIZE,
+                "report format too large to pair"
+            )
+        };
+        Pairs {
+            prev: [0; MAX_REPORT_SIZE],
+            has_prev: false,
+            _format: PhantomData,
+        }
+    }
+
+    /// Take the next report: its pair with the previous report (`None` for
+    /// the first report and the first after a loss).
+    #[inline]
+    pub fn push(&mut self, report: &Report<'_, F>) -> Option<Pair> {
+        let size = F::INFO.size;
+        let pair = if self.has_prev {
+            Report::<F>::new(&self.prev[..size]).map(|prev| Pair {
+                delta: ReportDelta::between(&prev, report),
+                rpt_id: report.rpt_id(),
+                ctx_id: report.ctx_id(),
+                prev_ctx_id: prev.ctx_id(),
+            })
+        } else {
+            None
+        };
+        // A `Report<F>` is exactly `size` bytes.
+        let bytes = report.bytes();
+        let n = bytes.len().min(size);
+        self.prev[..n].copy_from_slice(&bytes[..n]);
+        self.has_prev = n == size;
+        pair
+    }
+
+    /// A loss: the next report is not paired with the previous one.
+    pub fn lost(&mut self) {
+        self.has_prev = false;
+    }
+
+    /// Whether the next report will be paired.
+    pub fn is_paired(&self) -> bool {
+        self.has_prev
+    }
+}
+
+/// How long an interval is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Window {
+    /// Every N report pairs.
+    Pairs(NonZeroU32),
+    /// A time window of this many timestamp ticks: an interval closes at the
+    /// first report at or past the window's end (windows are laid from the
+    /// first report; windows in which no report ends are skipped, the
+    /// next interval spanning them). A format without a timestamp never
+    /// closes a window: everything is one interval, given by
+    /// [`Intervals::finish`].
+    Ticks(NonZeroU64),
+}
+
+impl Window {
+    /// A window of `ms` milliseconds at a timestamp frequency (`None` when
+    /// it is less than one tick).
+    pub fn millis(ms: u64, timestamp_hz: u64) -> Option<Self> {
+        let ticks = u128::from(ms) * u128::from(timestamp_hz) / 1000;
+        NonZeroU64::new(u64::try_from(ticks).ok()?).map(Window::Ticks)
+    }
+}
+
+/// Counter increments accumulated over consecutive report pairs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interval {
+    /// 0 for the first interval of the stream.
+    pub index: u64,
+    /// The summed increments of its pairs ([`Sample::EMPTY`] without pairs):
+    /// what a set's counters compute from.
+    pub sample: Sample,
+    /// Report pairs summed.
+    pub pairs: u32,
+    /// Ticks from the stream's first report to the interval's first report
+    /// (`None`: the format has no timestamp).
+    pub start: Option<u64>,
+    /// Ticks from the stream's first report to the interval's last report.
+    pub end: Option<u64>,
+    /// `OA_REPORT_LOST` events inside the interval.
+    pub reports_lost: u32,
+    /// `OA_BUFFER_LOST` events inside the interval.
+    pub buffers_lost: u32,
+    /// The RPT_ID of the interval's last paired report.
+    pub rpt_id: Option<u32>,
+    /// The context id of the interval's last paired report.
+    pub ctx_id: Option<u32>,
+    /// Pairs whose two reports have different context ids.
+    pub ctx_changes: u32,
+}
+
+impl Interval {
+    const fn empty(index: u64, start: Option<u64>) -> Self {
+        Interval {
+            index,
+            sample: Sample::EMPTY,
+            pairs: 0,
+            start,
+            end: start,
+            reports_lost: 0,
+            buffers_lost: 0,
+            rpt_id: None,
+            ctx_id: None,
+            ctx_changes: 0,
+        }
+    }
+
+    /// Whether a loss happened inside the interval (its counters then miss
+    /// the lost reports' increments).
+    pub fn has_loss(&self) -> bool {
+        self.reports_lost + self.buffers_lost > 0
+    }
+
+    /// Counter `c` of a set on this interval's sample.
+    pub fn value(&self, c: &CounterInfo, device: &DeviceInfo) -> Option<Value> {
+        c.value(&self.sample, device)
+    }
+
+    fn add(&mut self, p: &Pair) {
+        let d = Sample::from_delta(&p.delta);
+        let s = &mut self.sample;
+        if self.pairs == 0 {
+            *s = d;
+        } else {
+            sum(&mut s.gpu_time, d.gpu_time);
+            sum(&mut s.gpu_clock, d.gpu_clock);
+            for (t, v) in s.a.iter_mut().zip(d.a) {
+                sum(t, v);
+            }
+            for (t, v) in s.b.iter_mut().zip(d.b) {
+                sum(t, v);
+            }
+            for (t, v) in s.c.iter_mut().zip(d.c) {
+                sum(t, v);
+            }
+        }
+        self.pairs = self.pairs.saturating_add(1);
+        self.rpt_id = p.rpt_id;
+        self.ctx_id = p.ctx_id;
+        if p.ctx_id != p.prev_ctx_id {
+            self.ctx_changes = self.ctx_changes.saturating_add(1);
+        }
+    }
+}
+
+/// A counter summed over pairs: present in every pair (a counter missing
+/// from one pair is missing from the sum, never a partial total).
+#[inline]
+fn sum(total: &mut Option<u64>, v: Option<u64>) {
+    *total = match (*total, v) {
+        (Some(t), Some(v)) => Some(t.saturating_add(v)),
+        _ => None,
+    };
+}
+
+/// Reports (and losses) of one stream of format `F` in, [`Interval`]s out.
+///
+/// ```
+/// use core::num::NonZeroU32;
+/// use hal::bdw::reports::A32u40A4u32B8C8;
+/// use hal::report::Report;
+/// use perfregs_metrics::intervals::{Intervals, Window};
+///
+/// let mut iv = Intervals::<A32u40A4u32B8C8>::new(Window::Pairs(NonZeroU32::new(2).unwrap()));
+/// let mut out = Vec::new();
+/// for t in 0..5u32 {
+///     let mut r = [0u8; 256];
+///     r[4..8].copy_from_slice(&(t * 100).to_le_bytes()); // TIME_STAMP
+///     out.extend(iv.push(&Report::new(&r).unwrap()));
+/// }
+/// out.extend(iv.finish());
+/// assert_eq!(out.len(), 2); // pairs 0-1, 1-2 | 2-3, 3-4
+/// assert_eq!((out[1].start, out[1].end, out[1].sample.gpu_time), (Some(200), Some(400), Some(200)));
+/// ```
+#[derive(Clone, Copy)]
+pub struct Intervals<F> {
+    window: Window,
+    pairs: Pairs<F>,
+    current: Interval,
+    /// The raw timestamp of the last report, and its ticks on the time axis.
+    clock: Option<(u64, u64)>,
+    /// End of the current time window on the time axis.
+    window_end: u64,
+}
+
+impl<F: ReportFormat> Intervals<F> {
+    /// Intervals of `window`.
+    pub const fn new(window: Window) -> Self {
+        Intervals {
+            window,
+            pairs: Pairs::new(),
+            current: Interval::empty(0, None),
+            clock: None,
+            window_end: 0,
+        }
+    }
+
+    /// The window.
+    pub fn window(&self) -> Window {
+        self.window
+    }
+
+    /// Take the next report; returns the interval it closes, if any.
+    #[inline]
+    pub fn push(&mut self, report: &Report<'_, F>) -> Option<Interval> {
+        let at = report.timestamp().map(|raw| match self.clock {
+            Some((prev, ticks)) => ticks.saturating_add(counter_delta(prev, raw, TIMESTAMP_BITS)),
+            None => 0,
+        });
+        let first = self.clock.is_none();
+        if let Some(raw) = report.timestamp() {
+            self.clock = Some((raw, at.unwrap_or(0)));
+        }
+        if first {
+            if let Window::Ticks(w) = self.window {
+                self.window_end = w.get();
+            }
+        }
+        if let Some(p) = self.pairs.push(report) {
+            self.current.add(&p);
+        }
+        if self.current.start.is_none() {
+            self.current.start = at;
+        }
+        self.current.end = at;
+        let close = match self.window {
+            Window::Pairs(n) => self.current.pairs >= n.get(),
+            Window::Ticks(w) => match at {
+                Some(t) if t >= self.window_end => {
+                    // The next window end past `t` (skipping empty windows).
+                    let w = w.get();
+                    self.window_end = (t / w).saturating_add(1).saturating_mul(w);
+                    true
+                }
+                _ => false,
+            },
+        };
+        if close {
+            // The next interval starts at this report (its first pair's
+            // earlier report).
+            let next = Interval::empty(self.current.index + 1, at);
+            Some(core::mem::replace(&mut self.current, next))
+        } else {
+            None
+        }
+    }
+
+    /// An `OA_REPORT_LOST`: the next report is not paired; the current
+    /// interval records it.
+    pub fn report_lost(&mut self) {
+        self.pairs.lost();
+        self.current.reports_lost = self.current.reports_lost.saturating_add(1);
+    }
+
+    /// An `OA_BUFFER_LOST`: the next report is not paired; the current
+    /// interval records it.
+    pub fn buffer_lost(&mut self) {
+        self.pairs.lost();
+        self.current.buffers_lost = self.current.buffers_lost.saturating_add(1);
+    }
+
+    /// The last, partial interval (`None` when it has neither pairs nor
+    /// losses); the next report starts a new interval, unpaired.
+    pub fn finish(&mut self) -> Option<Interval> {
+        let keep = self.current.pairs > 0 || self.current.has_loss();
+        let next = Interval::empty(self.current.index + u64::from(keep), self.current.end);
+        let last = core::mem::replace(&mut self.current, next);
+        self.pairs.lost();
+        keep.then_some(last)
+    }
+}
+
+impl<F: ReportFormat> core::fmt::Debug for Intervals<F> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Intervals")
+            .field("format", &F::INFO.name)
+            .field("window", &self.window)
+            .field("current", &self.current)
+            .finish()
+    }
+}

@@ -1,0 +1,391 @@
+//! Reports to counters: pairs across the 32-bit timestamp and 40-bit A
+//! wraps, interval boundaries (N pairs, time windows), losses ending the
+//! pairing, and TestOa's counters from accumulated emulated reports giving
+//! IGT's ratios.
+
+use core::num::{NonZeroU32, NonZeroU64};
+use hal::config::AwakeAny;
+use hal::meta::CounterSlot;
+use hal::report::{Report, ReportFormat};
+use hal::tgl::reports::A32u40A4u32B8C8 as Tgl;
+use hal::{bdw, tgl, Device, Project, Unbranded};
+use perfregs_emu::{Emulator, OaConfig, OaUnit, Sku};
+use perfregs_metrics::intervals::{Interval, Intervals, Pairs, Window};
+use perfregs_metrics::rt::program;
+use perfregs_metrics::{DeviceInfo, Sample, SetInfo, Value};
+
+/// A report of TGL's A32u40_A4u32_B8_C8 built by hand.
+#[derive(Clone)]
+struct R(Vec<u8>);
+
+impl R {
+    fn new() -> Self {
+        R(vec![0; Tgl::INFO.size])
+    }
+    fn put(mut self, slot: Option<CounterSlot>, v: u64) -> Self {
+        let s = slot.expect("the format has the counter");
+        let at = s.offset as usize;
+        self.0[at..at + 4].copy_from_slice(&(v as u32).to_le_bytes());
+        if let Some(h) = s.high_byte_offset {
+            self.0[h as usize] = (v >> 32) as u8;
+        } else {
+            assert!(v >> 32 == 0, "{} is 32 bits", s.name);
+        }
+        self
+    }
+    fn ts(self, t: u64) -> Self {
+        self.put(Tgl::TIME_STAMP, t)
+    }
+    fn a(self, n: usize, v: u64) -> Self {
+        self.put(Tgl::A[n], v)
+    }
+    fn b(self, n: usize, v: u64) -> Self {
+        self.put(Tgl::B[n], v)
+    }
+    fn c(self, n: usize, v: u64) -> Self {
+        self.put(Tgl::C[n], v)
+    }
+    fn view(&self) -> Report<'_, Tgl> {
+        Report::new(&self.0).expect("a whole report")
+    }
+}
+
+#[test]
+fn pairs_cross_the_timestamp_and_counter_wraps() {
+    let r0 = R::new()
+        .put(Tgl::RPT_ID, 0x1)
+        .ts(0xFFFF_FF00)
+        .put(Tgl::CTX_ID, 7)
+        .put(Tgl::GPU_TICKS, 0xFFFF_FFFE)
+        .a(0, (1 << 40) - 10)
+        .a(31, 0xFFFF_FFFF)
+        .a(35, 0xFFFF_FFF0)
+        .b(0, 0xFFFF_FFFF)
+        .c(7, 5);
+    let r1 = R::new()
+        .put(Tgl::RPT_ID, 0x8_0000)
+        .ts(0x100)
+        .put(Tgl::CTX_ID, 8)
+        .put(Tgl::GPU_TICKS, 3)
+        .a(0, 5)
+        .a(31, 0x1_0000_0000)
+        .a(35, 0x10)
+        .b(0, 1)
+        .c(7, 9);
+    let mut p = Pairs::<Tgl>::new();
+    assert!(p.push(&r0.view()).is_none(), "the first report has no pair");
+    let pair = p.push(&r1.view()).expect("a pair");
+    let d = pair.delta;
+    assert_eq!(d.timestamp, Some(0x200), "32-bit timestamp wrap");
+    assert_eq!(d.gpu_ticks, Some(5));
+    assert_eq!(d.a(0), Some(15), "40-bit A wrap");
+    assert_eq!(d.a(31), Some(1), "40-bit A carry into the high byte");
+    assert_eq!(d.a(35), Some(0x20), "32-bit A wrap");
+    assert_eq!(d.b(0), Some(2), "32-bit B wrap");
+    assert_eq!(d.c(7), Some(4));
+    assert_eq!(
+        (pair.rpt_id, pair.ctx_id, pair.prev_ctx_id),
+        (Some(0x8_0000), Some(8), Some(7))
+    );
+    // Into a sample: what the counters read.
+    let s = Sample::from_delta(&d);
+    assert_eq!(
+        (s.gpu_time, s.gpu_clock, s.a(0), s.b(0)),
+        (Some(0x200), Some(5), Some(15), Some(2))
+    );
+    // A 40-bit counter going "backwards" by a little is a near-full wrap, not a negative.
+    let r2 = r1.clone().a(0, 4);
+    assert_eq!(p.push(&r2.view()).unwrap().delta.a(0), Some((1 << 40) - 1));
+}
+
+/// Reports at timestamps `ts` (raw, 32-bit), A0 counting 3 per tick.
+fn timed(ts: &[u64]) -> Vec<R> {
+    let mut at = 0u64;
+    let mut prev = ts[0];
+    ts.iter()
+        .map(|&t| {
+            at += (t.wrapping_sub(prev)) & 0xFFFF_FFFF;
+            prev = t;
+            R::new()
+                .ts(t)
+                .a(0, (3 * at) & 0xFF_FFFF_FFFF)
+                .b(1, at & 0xFFFF_FFFF)
+        })
+        .collect()
+}
+
+fn run(iv: &mut Intervals<Tgl>, reports: &[R]) -> Vec<Interval> {
+    let mut out: Vec<_> = reports.iter().filter_map(|r| iv.push(&r.view())).collect();
+    out.extend(iv.finish());
+    out
+}
+
+#[test]
+fn every_n_pairs_across_a_timestamp_wrap() {
+    // Ten reports 100 ticks apart, the timestamp wrapping after the fourth.
+    let ts: Vec<u64> = (0..10u64)
+        .map(|k| (0xFFFF_FEC0 + 100 * k) & 0xFFFF_FFFF)
+        .collect();
+    assert!(ts[4] < ts[3]);
+    let mut iv = Intervals::new(Window::Pairs(NonZeroU32::new(3).unwrap()));
+    let out = run(&mut iv, &timed(&ts));
+    // Pairs 0-1,1-2,2-3 | 3-4,4-5,5-6 | 6-7,7-8,8-9 and nothing left.
+    assert_eq!(out.len(), 3);
+    for (k, i) in out.iter().enumerate() {
+        assert_eq!(i.index, k as u64);
+        assert_eq!(i.pairs, 3);
+        assert_eq!(
+            (i.start, i.end),
+            (Some(300 * k as u64), Some(300 * k as u64 + 300))
+        );
+        assert_eq!(i.sample.gpu_time, Some(300));
+        assert_eq!(i.sample.a(0), Some(900));
+        assert_eq!(i.sample.b(1), Some(300));
+        assert!(!i.has_loss());
+    }
+    // One more report: a partial interval of one pair at finish.
+    let mut iv = Intervals::new(Window::Pairs(NonZeroU32::new(3).unwrap()));
+    let out = run(&mut iv, &timed(&ts[..8]));
+    assert_eq!(out.iter().map(|i| i.pairs).collect::<Vec<_>>(), [3, 3, 1]);
+    assert_eq!(out[2].start, Some(600));
+    assert_eq!(out[2].end, Some(700));
+}
+
+#[test]
+fn time_windows_close_at_the_first_report_past_their_end() {
+    // Reports at 0, 40, 90, 120, 260, 270, 420 ticks; windows of 100.
+    let ts = [0, 40, 90, 120, 260, 270, 420];
+    let mut iv = Intervals::new(Window::Ticks(NonZeroU64::new(100).unwrap()));
+    let out = run(&mut iv, &timed(&ts));
+    let spans: Vec<_> = out
+        .iter()
+        .map(|i| {
+            (
+                i.start.unwrap(),
+                i.end.unwrap(),
+                i.pairs,
+                i.sample.gpu_time.unwrap(),
+            )
+        })
+        .collect();
+    // 120 closes [0,100); 260 closes [100,200) (the window [200,300) is
+    // next); 420 closes [200,300) and skips [300,400), which no report ends.
+    assert_eq!(
+        spans,
+        [(0, 120, 3, 120), (120, 260, 1, 140), (260, 420, 2, 160)]
+    );
+    for i in &out {
+        assert_eq!(i.sample.a(0), Some(3 * i.sample.gpu_time.unwrap()));
+    }
+    assert_eq!(
+        Window::millis(10, 19_200_000),
+        NonZeroU64::new(192_000).map(Window::Ticks)
+    );
+    assert_eq!(Window::millis(0, 19_200_000), None);
+}
+
+#[test]
+fn a_loss_ends_the_pairing_and_is_recorded() {
+    let rs = timed(&[0, 100, 200, 300, 400, 500]);
+    let mut iv = Intervals::new(Window::Pairs(NonZeroU32::new(2).unwrap()));
+    let mut out = Vec::new();
+    out.extend(iv.push(&rs[0].view()));
+    out.extend(iv.push(&rs[1].view()));
+    iv.report_lost();
+    // r2 is not paired with r1: corrupt r2's counters to show they are unused.
+    let r2 = rs[2].clone().a(0, 0xDEAD).b(1, 0xBEEF);
+    out.extend(iv.push(&r2.view()));
+    iv.buffer_lost();
+    iv.buffer_lost();
+    out.extend(iv.push(&rs[3].view()));
+    out.extend(iv.push(&rs[4].view()));
+    out.extend(iv.push(&rs[5].view()));
+    out.extend(iv.finish());
+    // Pairs: 0-1 | (loss) | (loss) 3-4 | 4-5.
+    assert_eq!(out.len(), 2);
+    let (a, b) = (&out[0], &out[1]);
+    assert_eq!((a.pairs, a.reports_lost, a.buffers_lost), (2, 1, 2));
+    assert!(a.has_loss());
+    assert_eq!(a.sample.gpu_time, Some(200), "0-1 and 3-4, not 1-2 or 2-3");
+    assert_eq!(a.sample.a(0), Some(600));
+    assert_eq!(a.sample.b(1), Some(200));
+    // The time axis goes on across the losses.
+    assert_eq!((a.start, a.end), (Some(0), Some(400)));
+    assert_eq!(
+        (b.pairs, b.start, b.end, b.has_loss()),
+        (1, Some(400), Some(500), false)
+    );
+
+    // A loss alone in the last interval is not dropped.
+    let mut iv = Intervals::<Tgl>::new(Window::Pairs(NonZeroU32::new(1).unwrap()));
+    assert!(iv.push(&rs[0].view()).is_none());
+    assert!(iv.push(&rs[1].view()).is_some());
+    iv.report_lost();
+    let last = iv.finish().expect("the loss is reported");
+    assert_eq!(
+        (last.pairs, last.reports_lost, last.sample),
+        (0, 1, Sample::EMPTY)
+    );
+    assert!(iv.finish().is_none());
+}
+
+#[test]
+fn context_and_reason_are_carried() {
+    let rs = [
+        R::new().ts(0).put(Tgl::CTX_ID, 1).put(Tgl::RPT_ID, 0x10),
+        R::new().ts(10).put(Tgl::CTX_ID, 1).put(Tgl::RPT_ID, 0x20),
+        R::new().ts(20).put(Tgl::CTX_ID, 2).put(Tgl::RPT_ID, 0x30),
+        R::new().ts(30).put(Tgl::CTX_ID, 2).put(Tgl::RPT_ID, 0x40),
+    ];
+    let mut iv = Intervals::new(Window::Pairs(NonZeroU32::new(3).unwrap()));
+    let out = run(&mut iv, &rs);
+    assert_eq!(out.len(), 1);
+    assert_eq!(
+        (out[0].ctx_id, out[0].rpt_id, out[0].ctx_changes),
+        (Some(2), Some(0x40), 1)
+    );
+}
+
+// ---- TestOa on the emulated GPU ----
+
+const BASE: u64 = 0x0100_0000;
+const PERIOD: u64 = 6;
+
+fn sample_reports<P: Project, F: ReportFormat>(
+    gpu: &Device<P, Emulator>,
+    set: &SetInfo,
+    awake: &[&dyn AwakeAny<Unbranded>],
+    d: &DeviceInfo,
+    reports: u64,
+) -> Vec<Vec<u8>> {
+    program(gpu, set, d, awake).unwrap_or_else(|e| panic!("{}: {e}", set.symbol));
+    gpu.with_bus(|e| {
+        e.unit_mut::<OaUnit>()
+            .start_periodic(BASE, 16 << 20, PERIOD, F::INFO.select)
+            .expect("periodic sampling starts");
+        e.advance(reports * (2 << PERIOD) + 5);
+        let n = e.unit::<OaUnit>().stats().map_or(0, |s| s.timer_reports) as usize;
+        assert!(n as u64 >= reports, "{n} reports");
+        let mem = e.gpu_mem().read(BASE, n * F::INFO.size);
+        mem.chunks_exact(F::INFO.size).map(<[u8]>::to_vec).collect()
+    })
+}
+
+fn value(set: &SetInfo, name: &str, i: &Interval, d: &DeviceInfo) -> u64 {
+    match set.counter(name).and_then(|c| i.value(c, d)) {
+        Some(Value::U64(v)) => v,
+        other => panic!("{name}: {other:?}"),
+    }
+}
+
+/// TestOa's counters on intervals of `window` give IGT's ratios, and each
+/// interval's sample is the sum of its pairs' samples.
+fn test_oa_on_intervals<F: ReportFormat>(
+    set: &SetInfo,
+    d: &DeviceInfo,
+    reports: &[Vec<u8>],
+    window: Window,
+) {
+    let mut iv = Intervals::<F>::new(window);
+    let mut pairs = Pairs::<F>::new();
+    let mut by_pair = Vec::new();
+    let mut out = Vec::new();
+    for r in reports {
+        let r = Report::<F>::new(r).expect("a whole report");
+        by_pair.extend(pairs.push(&r).map(|p| Sample::from_delta(&p.delta)));
+        out.extend(iv.push(&r));
+    }
+    out.extend(iv.finish());
+    assert!(out.len() >= 4, "{} intervals", out.len());
+    // Both windows hold 5 pairs of these reports (the last may be partial).
+    let (full, last) = out.split_at(out.len() - 1);
+    assert!(full.iter().all(|i| i.pairs == 5), "{window:?}: {out:?}");
+    assert!(last[0].pairs <= 5);
+    let mut pair_at = 0;
+    for i in &out {
+        let n = i.pairs as usize;
+        // The sum of the pairs' samples.
+        let mut want = Sample::EMPTY;
+        want.gpu_time = Some(
+            by_pair[pair_at..pair_at + n]
+                .iter()
+                .map(|s| s.gpu_time.unwrap())
+                .sum(),
+        );
+        assert_eq!(i.sample.gpu_time, want.gpu_time);
+        for k in 0..8 {
+            let b: u64 = by_pair[pair_at..pair_at + n]
+                .iter()
+                .map(|s| s.b(k).unwrap())
+                .sum();
+            assert_eq!(i.sample.b(k), Some(b), "B{k}");
+        }
+        pair_at += n;
+        // IGT's TestOa ratios (each pair is exact to +-1, so +-n here).
+        let clock = value(set, "GpuCoreClocks", i, d);
+        assert!(clock > 0);
+        assert_eq!(value(set, "Counter0", i, d), 0);
+        assert_eq!(value(set, "Counter1", i, d), clock);
+        assert_eq!(value(set, "Counter2", i, d), clock);
+        for (name, num, den) in [
+            ("Counter3", 1, 2),
+            ("Counter4", 1, 3),
+            ("Counter5", 1, 3),
+            ("Counter6", 1, 6),
+            ("Counter7", 2, 3),
+        ] {
+            let want = clock * num / den;
+            let got = value(set, name, i, d);
+            assert!(
+                got.abs_diff(want) <= n as u64,
+                "{name}: {got}, want {want} (+-{n}) of {clock} clocks"
+            );
+        }
+    }
+    assert_eq!(pair_at, by_pair.len(), "every pair in one interval");
+}
+
+#[test]
+fn bdw_test_oa_intervals_give_igts_ratios() {
+    let d = DeviceInfo::BDW_GT2;
+    let set = &perfregs_metrics::bdw::test_oa::SET;
+    let gpu = Device::<hal::Bdw, _>::new(
+        Emulator::builder(&bdw::PROJECT, Sku::default())
+            .with::<OaUnit>(OaConfig::default())
+            .build(),
+    );
+    let rw = gpu
+        .forcewake::<bdw::domains::Render>()
+        .expect("render wakes");
+    let reports = sample_reports::<_, bdw::reports::A32u40A4u32B8C8>(&gpu, set, &[&rw], &d, 22);
+    for window in [
+        Window::Pairs(NonZeroU32::new(5).unwrap()),
+        // A report every 2^(PERIOD+1) = 128 ticks: 5 pairs per window.
+        Window::Ticks(NonZeroU64::new(640).unwrap()),
+    ] {
+        test_oa_on_intervals::<bdw::reports::A32u40A4u32B8C8>(set, &d, &reports, window);
+    }
+}
+
+#[test]
+fn tgl_test_oa_intervals_give_igts_ratios() {
+    let d = DeviceInfo::TGL_GT2;
+    let set = &perfregs_metrics::tgl_gt2::test_oa::SET;
+    let gpu = Device::<hal::Tgl, _>::new(
+        Emulator::builder(&tgl::PROJECT, Sku::default())
+            .with::<OaUnit>(OaConfig::default())
+            .build(),
+    );
+    let gt = gpu.forcewake::<tgl::domains::Gt>().expect("gt wakes");
+    let render = gpu
+        .forcewake::<tgl::domains::Render>()
+        .expect("render wakes");
+    let awake: [&dyn AwakeAny<Unbranded>; 2] = [&gt, &render];
+    let reports = sample_reports::<_, Tgl>(&gpu, set, &awake, &d, 22);
+    for window in [
+        Window::Pairs(NonZeroU32::new(5).unwrap()),
+        Window::Ticks(NonZeroU64::new(640).unwrap()),
+    ] {
+        test_oa_on_intervals::<Tgl>(set, &d, &reports, window);
+    }
+}
