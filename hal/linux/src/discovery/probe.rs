@@ -1,0 +1,262 @@
+//! What only the driver can say, asked through a render node (Linux, i915):
+//! the PCI id and revision as the driver sees them, the perf interface
+//! revision, the command streamer timestamp frequency (`GETPARAM`) and the
+//! topology (`QUERY`, `DRM_I915_QUERY_TOPOLOGY_INFO`).
+//!
+//! The xe driver answers through its own device query, which is not read
+//! here yet: probing an xe card is [`ProbeError::NotI915`].
+
+use super::topology::{device_info, DeviceInfoError, Topology};
+use super::uapi::{
+    ioctl as nr, DrmI915Getparam, DrmI915Query, DrmI915QueryItem, DRM_I915_QUERY_TOPOLOGY_INFO,
+    I915_PARAM_CHIPSET_ID, I915_PARAM_CS_TIMESTAMP_FREQUENCY, I915_PARAM_PERF_REVISION,
+    I915_PARAM_REVISION,
+};
+use super::{Card, Driver};
+use core::fmt;
+use perfregs_types::DeviceInfo;
+use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
+use rustix::io::Errno;
+use rustix::ioctl::{ioctl, Updater};
+use std::path::{Path, PathBuf};
+
+/// Why probing failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProbeError {
+    /// The card has no render node.
+    NoRenderNode {
+        /// The card.
+        card: String,
+    },
+    /// The card is not driven by i915.
+    NotI915 {
+        /// The driver (`xe`, or none).
+        driver: String,
+    },
+    /// The render node could not be opened.
+    Open {
+        /// Its path.
+        path: PathBuf,
+        /// The error.
+        errno: Errno,
+    },
+    /// An ioctl failed.
+    Ioctl {
+        /// Which (`GETPARAM I915_PARAM_PERF_REVISION`, `QUERY topology`).
+        what: &'static str,
+        /// The error.
+        errno: Errno,
+    },
+    /// The kernel returned a length that does not make sense.
+    Length {
+        /// Which query.
+        what: &'static str,
+        /// The length.
+        length: i32,
+    },
+}
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProbeError::NoRenderNode { card } => write!(f, "{card} has no render node"),
+            ProbeError::NotI915 { driver } => write!(
+                f,
+                "driver `{driver}`: only i915's GETPARAM and QUERY are read so far"
+            ),
+            ProbeError::Open { path, errno } => {
+                write!(f, "cannot open {}: {errno}", path.display())?;
+                if *errno == Errno::ACCESS {
+                    f.write_str(" (add the user to the `render` group)")?;
+                }
+                Ok(())
+            }
+            ProbeError::Ioctl { what, errno } => write!(f, "{what}: {errno}"),
+            ProbeError::Length { what, length } => {
+                write!(f, "{what}: the kernel answered length {length}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ProbeError {}
+
+/// `DRM_IOCTL_I915_GETPARAM` of `param`.
+pub fn getparam(fd: BorrowedFd<'_>, param: i32) -> Result<i32, Errno> {
+    let mut value: i32 = 0;
+    let mut arg = DrmI915Getparam {
+        param,
+        value: core::ptr::addr_of_mut!(value),
+    };
+    // SAFETY: GETPARAM's argument is a `drm_i915_getparam_t` (asserted in
+    // `uapi`): the kernel reads `param` and writes one int through `value`,
+    // which points at a local that outlives the call.
+    unsafe {
+        ioctl(
+            fd,
+            Updater::<{ nr::I915_GETPARAM }, DrmI915Getparam>::new(&mut arg),
+        )
+    }?;
+    Ok(value)
+}
+
+/// One `DRM_IOCTL_I915_QUERY` with one item.
+fn query_once(fd: BorrowedFd<'_>, item: &mut DrmI915QueryItem) -> Result<(), Errno> {
+    let mut q = DrmI915Query {
+        num_items: 1,
+        flags: 0,
+        items_ptr: core::ptr::addr_of_mut!(*item) as u64,
+    };
+    // SAFETY: QUERY's argument is a `struct drm_i915_query` (asserted in
+    // `uapi`) pointing at one item; the item's `data_ptr` is 0 or points at
+    // a buffer of `length` bytes (see `query`), all alive across the call.
+    unsafe { ioctl(fd, Updater::<{ nr::I915_QUERY }, DrmI915Query>::new(&mut q)) }
+}
+
+/// The bytes of query item `query_id`: once for the length, once for the data.
+pub fn query(fd: BorrowedFd<'_>, query_id: u64, what: &'static str) -> Result<Vec<u8>, ProbeError> {
+    let mut item = DrmI915QueryItem {
+        query_id,
+        ..DrmI915QueryItem::default()
+    };
+    query_once(fd, &mut item).map_err(|errno| ProbeError::Ioctl { what, errno })?;
+    let len = item_length(&item, what)?;
+    let mut buf = vec![0u8; len];
+    item.data_ptr = buf.as_mut_ptr() as u64;
+    query_once(fd, &mut item).map_err(|errno| ProbeError::Ioctl { what, errno })?;
+    let got = item_length(&item, what)?;
+    if got > buf.len() {
+        return Err(ProbeError::Length {
+            what,
+            length: item.length,
+        });
+    }
+    buf.truncate(got);
+    Ok(buf)
+}
+
+/// An item's length: a negative one is the item's errno.
+fn item_length(item: &DrmI915QueryItem, what: &'static str) -> Result<usize, ProbeError> {
+    match usize::try_from(item.length) {
+        Ok(0) => Err(ProbeError::Length { what, length: 0 }),
+        Ok(n) => Ok(n),
+        Err(_) => Err(ProbeError::Ioctl {
+            what,
+            errno: Errno::from_raw_os_error(item.length.saturating_neg()),
+        }),
+    }
+}
+
+/// What the driver said about a card; each answer on its own, so an old
+/// kernel without one parameter still gives the others.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// `I915_PARAM_CHIPSET_ID`.
+    pub chipset_id: Result<i32, Errno>,
+    /// `I915_PARAM_REVISION`.
+    pub revision: Result<i32, Errno>,
+    /// `I915_PARAM_PERF_REVISION` (EINVAL before Linux 5.4 or so).
+    pub perf_revision: Result<i32, Errno>,
+    /// `I915_PARAM_CS_TIMESTAMP_FREQUENCY` (Hz).
+    pub timestamp_frequency: Result<i32, Errno>,
+    /// The raw `DRM_I915_QUERY_TOPOLOGY_INFO` answer.
+    pub topology: Result<Vec<u8>, ProbeError>,
+}
+
+impl Probe {
+    /// Ask the driver through an open render node.
+    pub fn of_fd(fd: BorrowedFd<'_>) -> Probe {
+        Probe {
+            chipset_id: getparam(fd, I915_PARAM_CHIPSET_ID),
+            revision: getparam(fd, I915_PARAM_REVISION),
+            perf_revision: getparam(fd, I915_PARAM_PERF_REVISION),
+            timestamp_frequency: getparam(fd, I915_PARAM_CS_TIMESTAMP_FREQUENCY),
+            topology: query(fd, DRM_I915_QUERY_TOPOLOGY_INFO, "QUERY topology"),
+        }
+    }
+
+    /// The device values for the metric equations (project and GT from
+    /// the card's device-table row).
+    pub fn device_info(&self, card: &Card) -> Result<DeviceInfo, ProbeDeviceInfoError> {
+        let id = card.id.ok_or(ProbeDeviceInfoError::NotDescribed)?;
+        let project = id.project.ok_or(ProbeDeviceInfoError::NotDescribed)?;
+        let bytes = self
+            .topology
+            .as_ref()
+            .map_err(|e| ProbeDeviceInfoError::Probe(e.clone()))?;
+        let freq = match self.timestamp_frequency {
+            Ok(f) => u64::try_from(f).map_err(|_| {
+                ProbeDeviceInfoError::Probe(ProbeError::Length {
+                    what: "GETPARAM I915_PARAM_CS_TIMESTAMP_FREQUENCY",
+                    length: f,
+                })
+            })?,
+            Err(errno) => {
+                return Err(ProbeDeviceInfoError::Probe(ProbeError::Ioctl {
+                    what: "GETPARAM I915_PARAM_CS_TIMESTAMP_FREQUENCY",
+                    errno,
+                }))
+            }
+        };
+        let topology = Topology::parse(bytes).map_err(DeviceInfoError::Topology)?;
+        Ok(device_info(&topology, project, id.gt, freq)?)
+    }
+}
+
+/// Why a probe gave no [`DeviceInfo`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProbeDeviceInfoError {
+    /// The card's platform is not described.
+    NotDescribed,
+    /// A probe answer is missing.
+    Probe(ProbeError),
+    /// The answers do not make device values.
+    DeviceInfo(DeviceInfoError),
+}
+
+impl From<DeviceInfoError> for ProbeDeviceInfoError {
+    fn from(e: DeviceInfoError) -> Self {
+        ProbeDeviceInfoError::DeviceInfo(e)
+    }
+}
+
+impl fmt::Display for ProbeDeviceInfoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProbeDeviceInfoError::NotDescribed => f.write_str("platform not described"),
+            ProbeDeviceInfoError::Probe(e) => e.fmt(f),
+            ProbeDeviceInfoError::DeviceInfo(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ProbeDeviceInfoError {}
+
+/// Open the card's render node under `dev_root` (`/dev`) and probe it.
+pub fn probe(dev_root: &Path, card: &Card) -> Result<Probe, ProbeError> {
+    match &card.driver {
+        Some(Driver::I915) => {}
+        other => {
+            return Err(ProbeError::NotI915 {
+                driver: other.as_ref().map_or("none".into(), |d| d.to_string()),
+            })
+        }
+    }
+    let node = card
+        .render_node
+        .as_ref()
+        .ok_or_else(|| ProbeError::NoRenderNode {
+            card: card.name.clone(),
+        })?;
+    let path = dev_root.join("dri").join(node);
+    let fd: OwnedFd = rustix::fs::open(
+        &path,
+        rustix::fs::OFlags::RDWR | rustix::fs::OFlags::CLOEXEC,
+        rustix::fs::Mode::empty(),
+    )
+    .map_err(|errno| ProbeError::Open {
+        path: path.clone(),
+        errno,
+    })?;
+    Ok(Probe::of_fd(fd.as_fd()))
+}
