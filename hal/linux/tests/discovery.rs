@@ -5,7 +5,8 @@
 #![cfg(unix)]
 
 use perfregs_linux::discovery::{
-    cards, discover, Allowed, Blocked, Discovered, DiscoveryError, Driver, OaAccess, Roots,
+    cards, discover, gt_frequencies, Allowed, Blocked, Discovered, DiscoveryError, Driver,
+    GtFrequencies, OaAccess, Roots,
 };
 use std::fs;
 use std::os::unix::fs::symlink;
@@ -279,6 +280,52 @@ fn unreadable_or_damaged_files_are_reported_not_guessed() {
     }
 }
 
+#[test]
+fn gt_frequencies_of_i915_and_xe() {
+    let t = Tree::new("freq");
+    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, Some("i915"));
+    t.card(1, "0000:03:00.0", 0x8086, 0x9A60, Some("xe"));
+    let sys = t.roots().sys;
+    let list: Vec<_> = cards(&sys)
+        .expect("readable")
+        .into_iter()
+        .map(|c| c.expect("card"))
+        .collect();
+    // Neither driver's files: none (the preset is used, and says so).
+    assert_eq!(gt_frequencies(&sys, &list[0]).expect("no error"), None);
+    t.write("sys/class/drm/card0/gt_min_freq_mhz", "100\n");
+    t.write("sys/class/drm/card0/gt_max_freq_mhz", "1300\n");
+    t.write(
+        "sys/devices/pci0000:00/0000:03:00.0/tile0/gt0/freq0/min_freq",
+        "350\n",
+    );
+    t.write(
+        "sys/devices/pci0000:00/0000:03:00.0/tile0/gt0/freq0/max_freq",
+        "1450\n",
+    );
+    assert_eq!(
+        gt_frequencies(&sys, &list[0]).expect("i915"),
+        Some(GtFrequencies {
+            min_mhz: 100,
+            max_mhz: 1300
+        })
+    );
+    assert_eq!(
+        gt_frequencies(&sys, &list[1]).expect("xe"),
+        Some(GtFrequencies {
+            min_mhz: 350,
+            max_mhz: 1450
+        })
+    );
+    // One file without the other, or a non-number: errors naming the file.
+    fs::remove_file(sys.join("class/drm/card0/gt_max_freq_mhz")).expect("rm");
+    let e = gt_frequencies(&sys, &list[0]).expect_err("half a range");
+    assert!(e.to_string().contains("gt_max_freq_mhz"), "{e}");
+    t.write("sys/class/drm/card0/gt_max_freq_mhz", "fast\n");
+    let e = gt_frequencies(&sys, &list[0]).expect_err("not a number");
+    assert!(e.to_string().contains("not a number of MHz"), "{e}");
+}
+
 fn discovered_first(t: &Tree) -> Discovered {
     discover(&t.roots())
         .expect("readable")
@@ -313,7 +360,13 @@ fn real_machine() {
                     match perfregs_linux::discovery::probe::probe(Path::new("/dev"), &d.card) {
                         Ok(p) => {
                             println!("  probe: {p:?}");
-                            println!("  device values: {:?}", p.device_info(&d.card));
+                            let f = perfregs_linux::discovery::gt_frequencies(
+                                Path::new("/sys"),
+                                &d.card,
+                            );
+                            println!("  frequencies: {f:?}");
+                            let f = f.ok().flatten();
+                            println!("  device values: {:?}", p.device_values(&d.card, f));
                         }
                         Err(e) => println!("  probe: {e}"),
                     }

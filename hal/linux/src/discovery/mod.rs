@@ -23,7 +23,9 @@ pub mod topology;
 pub mod uapi;
 
 pub use access::{verdict, AccessInputs, Allowed, Blocked, OaAccess, Paranoid, Privileges};
-pub use topology::{device_info, DeviceInfoError, Topology, TopologyError};
+pub use topology::{
+    device_values, DeviceInfoError, DeviceValues, GtFrequencies, Topology, TopologyError,
+};
 
 use core::fmt;
 use hal::meta::DeviceId;
@@ -291,6 +293,41 @@ pub fn cards(sys: &Path) -> Result<Vec<Result<Card, DiscoveryError>>, DiscoveryE
     }
     names.sort();
     Ok(names.into_iter().map(|(_, n)| read_card(sys, &n)).collect())
+}
+
+/// The card's GPU frequency range from sysfs: i915's
+/// `cardN/gt_min_freq_mhz` and `gt_max_freq_mhz`, xe's
+/// `cardN/device/tile0/gt0/freq0/min_freq` and `max_freq`. `None` when the
+/// driver has neither (the preset's values are then used and said so, see
+/// [`DeviceValues::from_preset`]); a file present but unreadable is an error.
+pub fn gt_frequencies(sys: &Path, card: &Card) -> Result<Option<GtFrequencies>, DiscoveryError> {
+    let dir = sys.join("class/drm").join(&card.name);
+    let (min, max) = match card.driver {
+        Some(Driver::Xe) => (
+            dir.join("device/tile0/gt0/freq0/min_freq"),
+            dir.join("device/tile0/gt0/freq0/max_freq"),
+        ),
+        _ => (dir.join("gt_min_freq_mhz"), dir.join("gt_max_freq_mhz")),
+    };
+    let decimal = |path: &Path| -> Result<u64, DiscoveryError> {
+        let text = read_trimmed(path)?;
+        text.parse().map_err(|_| DiscoveryError::Parse {
+            path: path.to_path_buf(),
+            why: format!("`{text}` is not a number of MHz"),
+        })
+    };
+    match (optional(&min, decimal)?, optional(&max, decimal)?) {
+        (Some(min_mhz), Some(max_mhz)) => Ok(Some(GtFrequencies { min_mhz, max_mhz })),
+        (None, None) => Ok(None),
+        (Some(_), None) => Err(DiscoveryError::Parse {
+            path: max,
+            why: "missing beside its minimum".into(),
+        }),
+        (None, Some(_)) => Err(DiscoveryError::Parse {
+            path: min,
+            why: "missing beside its maximum".into(),
+        }),
+    }
 }
 
 /// One card with its OA verdict.

@@ -6,7 +6,7 @@
 //! The xe driver answers through its own device query, which is not read
 //! here yet: probing an xe card is [`ProbeError::NotI915`].
 
-use super::topology::{device_info, DeviceInfoError, Topology};
+use super::topology::{device_values, DeviceInfoError, DeviceValues, GtFrequencies, Topology};
 use super::uapi::{
     ioctl as nr, DrmI915Getparam, DrmI915Query, DrmI915QueryItem, DRM_I915_QUERY_TOPOLOGY_INFO,
     I915_PARAM_CHIPSET_ID, I915_PARAM_CS_TIMESTAMP_FREQUENCY, I915_PARAM_PERF_REVISION,
@@ -14,7 +14,6 @@ use super::uapi::{
 };
 use super::{Card, Driver};
 use core::fmt;
-use perfregs_types::DeviceInfo;
 use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::io::Errno;
 use rustix::ioctl::{ioctl, Updater};
@@ -176,8 +175,12 @@ impl Probe {
     }
 
     /// The device values for the metric equations (project and GT from
-    /// the card's device-table row).
-    pub fn device_info(&self, card: &Card) -> Result<DeviceInfo, ProbeDeviceInfoError> {
+    /// the card's device-table row; `frequencies` from [`super::gt_frequencies`]).
+    pub fn device_values(
+        &self,
+        card: &Card,
+        frequencies: Option<GtFrequencies>,
+    ) -> Result<DeviceValues, ProbeDeviceInfoError> {
         let id = card.id.ok_or(ProbeDeviceInfoError::NotDescribed)?;
         let project = id.project.ok_or(ProbeDeviceInfoError::NotDescribed)?;
         let bytes = self
@@ -199,11 +202,11 @@ impl Probe {
             }
         };
         let topology = Topology::parse(bytes).map_err(DeviceInfoError::Topology)?;
-        Ok(device_info(&topology, project, id.gt, freq)?)
+        Ok(device_values(&topology, project, id.gt, freq, frequencies)?)
     }
 }
 
-/// Why a probe gave no [`DeviceInfo`].
+/// Why a probe gave no device values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProbeDeviceInfoError {
     /// The card's platform is not described.
@@ -259,4 +262,145 @@ pub fn probe(dev_root: &Path, card: &Card) -> Result<Probe, ProbeError> {
         errno,
     })?;
     Ok(Probe::of_fd(fd.as_fd()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discovery::uapi::DrmI915QueryTopologyInfo;
+    use perfregs_types::{DeviceInfo, DeviceVar};
+
+    fn card(pci_id: u16, driver: Option<Driver>) -> Card {
+        Card {
+            name: "card0".into(),
+            index: 0,
+            pci_address: Some("0000:00:02.0".into()),
+            vendor: 0x8086,
+            pci_id,
+            revision: Some(1),
+            subsystem_device: None,
+            driver,
+            render_node: Some("renderD128".into()),
+            id: hal::device(pci_id),
+        }
+    }
+
+    /// TGL GT2's topology: one slice, 6 dual subslices of 16 EUs.
+    fn tgl_gt2_topology() -> Vec<u8> {
+        let h = DrmI915QueryTopologyInfo {
+            flags: 0,
+            max_slices: 1,
+            max_subslices: 6,
+            max_eus_per_subslice: 16,
+            subslice_offset: 1,
+            subslice_stride: 1,
+            eu_offset: 2,
+            eu_stride: 2,
+        };
+        let mut b = h.to_bytes().to_vec();
+        b.extend_from_slice(&[0x01, 0x3f]);
+        b.extend_from_slice(&[0xff; 12]);
+        b
+    }
+
+    fn probe_answers() -> Probe {
+        Probe {
+            chipset_id: Ok(0x9A49),
+            revision: Ok(1),
+            perf_revision: Ok(5),
+            timestamp_frequency: Ok(19_200_000),
+            topology: Ok(tgl_gt2_topology()),
+        }
+    }
+
+    #[test]
+    fn answers_become_device_values() {
+        let v = probe_answers()
+            .device_values(&card(0x9A49, Some(Driver::I915)), None)
+            .expect("values");
+        assert_eq!(v.info, DeviceInfo::TGL_GT2);
+        assert!(v.from_preset.contains(&DeviceVar::GpuMaxFrequency));
+        // A missing answer is named, never replaced.
+        let mut p = probe_answers();
+        p.timestamp_frequency = Err(Errno::INVAL);
+        let e = p
+            .device_values(&card(0x9A49, Some(Driver::I915)), None)
+            .expect_err("no frequency");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "GETPARAM I915_PARAM_CS_TIMESTAMP_FREQUENCY: {}",
+                Errno::INVAL
+            )
+        );
+        let mut p = probe_answers();
+        p.timestamp_frequency = Ok(-1);
+        assert!(p
+            .device_values(&card(0x9A49, Some(Driver::I915)), None)
+            .is_err());
+        let mut p = probe_answers();
+        p.topology = Ok(vec![0; 4]);
+        assert!(matches!(
+            p.device_values(&card(0x9A49, Some(Driver::I915)), None),
+            Err(ProbeDeviceInfoError::DeviceInfo(DeviceInfoError::Topology(
+                _
+            )))
+        ));
+        assert_eq!(
+            probe_answers().device_values(&card(0x1912, Some(Driver::I915)), None),
+            Err(ProbeDeviceInfoError::NotDescribed)
+        );
+    }
+
+    #[test]
+    fn probe_needs_i915_and_a_node() {
+        let root = Path::new("/nonexistent-perfregs-dev");
+        assert_eq!(
+            probe(root, &card(0x9A49, Some(Driver::Xe))),
+            Err(ProbeError::NotI915 {
+                driver: "xe".into()
+            })
+        );
+        assert_eq!(
+            probe(root, &card(0x9A49, None)),
+            Err(ProbeError::NotI915 {
+                driver: "none".into()
+            })
+        );
+        match probe(root, &card(0x9A49, Some(Driver::I915))) {
+            Err(ProbeError::Open { path, errno }) => {
+                assert_eq!(errno, Errno::NOENT);
+                assert!(path.ends_with("dri/renderD128"));
+            }
+            other => panic!("{other:?}"),
+        }
+        let mut no_node = card(0x9A49, Some(Driver::I915));
+        no_node.render_node = None;
+        assert!(matches!(
+            probe(root, &no_node),
+            Err(ProbeError::NoRenderNode { .. })
+        ));
+    }
+
+    /// The ioctls reach the kernel: on a file that is not a DRM device
+    /// each one fails with ENOTTY, reported per answer.
+    #[test]
+    fn ioctls_on_a_non_drm_file_fail_cleanly() {
+        let fd = rustix::fs::open(
+            "/dev/null",
+            rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::CLOEXEC,
+            rustix::fs::Mode::empty(),
+        )
+        .expect("/dev/null");
+        let p = Probe::of_fd(fd.as_fd());
+        assert_eq!(p.chipset_id, Err(Errno::NOTTY));
+        assert_eq!(p.perf_revision, Err(Errno::NOTTY));
+        assert_eq!(
+            p.topology,
+            Err(ProbeError::Ioctl {
+                what: "QUERY topology",
+                errno: Errno::NOTTY
+            })
+        );
+    }
 }

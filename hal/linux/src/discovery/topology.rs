@@ -5,11 +5,11 @@
 //!
 //! Pure code: [`Topology::parse`] checks every offset and stride against the
 //! buffer (the bytes come from the kernel, or from a recording), and
-//! [`device_info`] turns a topology into a [`DeviceInfo`].
+//! [`device_values`] turns a topology into a [`DeviceInfo`].
 
 use super::uapi::{DrmI915QueryTopologyInfo, TOPOLOGY_HEADER_SIZE};
 use core::fmt;
-use perfregs_types::DeviceInfo;
+use perfregs_types::{DeviceInfo, DeviceVar};
 
 /// Why topology bytes cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -225,20 +225,43 @@ impl Topology {
     }
 }
 
+/// The GPU frequency range sysfs gives (i915 `gt_min_freq_mhz` /
+/// `gt_max_freq_mhz`, xe `tile0/gt0/freq0/min_freq` / `max_freq`), in MHz.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GtFrequencies {
+    /// Lowest frequency (MHz).
+    pub min_mhz: u64,
+    /// Highest frequency (MHz).
+    pub max_mhz: u64,
+}
+
+/// Device values and which of them are the preset's rather than measured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceValues {
+    /// The values.
+    pub info: DeviceInfo,
+    /// The variables taken from the project's preset (threads per EU always;
+    /// the frequencies when sysfs gave none).
+    pub from_preset: Vec<DeviceVar>,
+}
+
 /// Device values for the metric equations from a topology.
 ///
-/// `project` and `gt` pick the preset ([`DeviceInfo::preset`]) that supplies
-/// what the topology does not say (threads per EU, GPU frequencies, which a
-/// caller may overwrite with the values sysfs gives);
-/// `timestamp_frequency` is `I915_PARAM_CS_TIMESTAMP_FREQUENCY`. On Gen12
-/// (`tgl`) the kernel's subslices are dual subslices, so
-/// `dual_subslice_mask` is the subslice mask there and 0 before.
-pub fn device_info(
+/// `project` and `gt` pick the preset ([`DeviceInfo::preset`]; a GT
+/// without one takes the project's first) that supplies what the kernel does
+/// not say: threads per EU, and the GPU frequencies unless `frequencies`
+/// gives them (each such variable is listed in
+/// [`DeviceValues::from_preset`]). `timestamp_frequency` is
+/// `I915_PARAM_CS_TIMESTAMP_FREQUENCY`. On Gen12 (`tgl`) the kernel's
+/// subslices are dual subslices, so `dual_subslice_mask` is the subslice
+/// mask there and 0 before.
+pub fn device_values(
     topology: &Topology,
     project: &str,
     gt: Option<u8>,
     timestamp_frequency: u64,
-) -> Result<DeviceInfo, DeviceInfoError> {
+    frequencies: Option<GtFrequencies>,
+) -> Result<DeviceValues, DeviceInfoError> {
     let preset = gt
         .and_then(|g| DeviceInfo::preset(project, g))
         .or_else(|| {
@@ -258,7 +281,15 @@ pub fn device_info(
     if timestamp_frequency == 0 {
         return Err(DeviceInfoError::NoTimestampFrequency);
     }
-    Ok(DeviceInfo {
+    let mut from_preset = vec![DeviceVar::EuThreadsCount];
+    let (min, max) = match frequencies {
+        Some(f) => (f.min_mhz * 1_000_000, f.max_mhz * 1_000_000),
+        None => {
+            from_preset.extend([DeviceVar::GpuMinFrequency, DeviceVar::GpuMaxFrequency]);
+            (preset.gpu_min_frequency, preset.gpu_max_frequency)
+        }
+    };
+    let info = DeviceInfo {
         eu_cores_total_count: eus,
         eu_slices_total_count: u64::from(topology.slice_mask.count_ones()),
         eu_subslices_total_count: u64::from(subslice_mask.count_ones()),
@@ -266,8 +297,11 @@ pub fn device_info(
         subslice_mask,
         dual_subslice_mask: if project == "tgl" { subslice_mask } else { 0 },
         gpu_timestamp_frequency: timestamp_frequency,
+        gpu_min_frequency: min,
+        gpu_max_frequency: max,
         ..preset
-    })
+    };
+    Ok(DeviceValues { info, from_preset })
 }
 
 /// Why no [`DeviceInfo`] could be made.
@@ -359,8 +393,27 @@ mod tests {
         assert_eq!(t.slice_mask, 1);
         assert_eq!(t.subslice_mask(), 0x3f);
         assert_eq!(t.eu_count(), 96);
-        let d = device_info(&t, "tgl", Some(2), 19_200_000).expect("device info");
-        assert_eq!(d, DeviceInfo::TGL_GT2);
+        let d = device_values(&t, "tgl", Some(2), 19_200_000, None).expect("device info");
+        assert_eq!(d.info, DeviceInfo::TGL_GT2);
+        assert_eq!(
+            d.from_preset,
+            [
+                DeviceVar::EuThreadsCount,
+                DeviceVar::GpuMinFrequency,
+                DeviceVar::GpuMaxFrequency
+            ]
+        );
+        // Frequencies from sysfs replace the preset's.
+        let f = GtFrequencies {
+            min_mhz: 100,
+            max_mhz: 1300,
+        };
+        let d = device_values(&t, "tgl", Some(2), 19_200_000, Some(f)).expect("device info");
+        assert_eq!(
+            (d.info.gpu_min_frequency, d.info.gpu_max_frequency),
+            (100_000_000, 1_300_000_000)
+        );
+        assert_eq!(d.from_preset, [DeviceVar::EuThreadsCount]);
     }
 
     #[test]
@@ -373,7 +426,9 @@ mod tests {
         let b = build(1, 2, 10, 0x1, &[0x1], &[0x3ff, 0x3ff]);
         let t = Topology::parse(&b).expect("valid");
         assert_eq!((t.subslice_mask(), t.eu_count()), (0x1, 10));
-        let d = device_info(&t, "hsw", Some(2), 12_500_000).expect("device info");
+        let d = device_values(&t, "hsw", Some(2), 12_500_000, None)
+            .expect("device info")
+            .info;
         assert_eq!(d.eu_cores_total_count, 10);
         assert_eq!(d.eu_subslices_total_count, 1);
         assert_eq!(d.dual_subslice_mask, 0, "no dual subslices before Gen12");
@@ -385,7 +440,9 @@ mod tests {
         let b = build(2, 3, 8, 0x3, &[0x7, 0x5], &[0xff; 6]);
         let t = Topology::parse(&b).expect("valid");
         assert_eq!((t.subslice_mask(), t.eu_count()), (0x2f, 40));
-        let d = device_info(&t, "bdw", None, 12_500_000).expect("device info");
+        let d = device_values(&t, "bdw", None, 12_500_000, None)
+            .expect("device info")
+            .info;
         assert_eq!((d.eu_slices_total_count, d.slice_mask), (2, 0x3));
     }
 
@@ -455,22 +512,25 @@ mod tests {
     fn device_info_refuses_what_it_cannot_know() {
         let t = Topology::parse(&tgl_gt2()).expect("valid");
         assert_eq!(
-            device_info(&t, "skl", Some(2), 12_000_000),
+            device_values(&t, "skl", Some(2), 12_000_000, None),
             Err(DeviceInfoError::NoPreset {
                 project: "skl".into()
             })
         );
         assert_eq!(
-            device_info(&t, "tgl", Some(2), 0),
+            device_values(&t, "tgl", Some(2), 0, None),
             Err(DeviceInfoError::NoTimestampFrequency)
         );
         let none = Topology::parse(&build(1, 6, 16, 0x1, &[0x3f], &[0; 6])).expect("valid");
         assert_eq!(
-            device_info(&none, "tgl", Some(1), 19_200_000),
+            device_values(&none, "tgl", Some(1), 19_200_000, None),
             Err(DeviceInfoError::Topology(TopologyError::Empty))
         );
         // GT1 takes the GT1 preset's frequencies, a GT with no preset the project's first.
-        let d = device_info(&t, "tgl", Some(3), 19_200_000).expect("device info");
-        assert_eq!(d.gpu_max_frequency, DeviceInfo::TGL_GT1.gpu_max_frequency);
+        let d = device_values(&t, "tgl", Some(3), 19_200_000, None).expect("device info");
+        assert_eq!(
+            d.info.gpu_max_frequency,
+            DeviceInfo::TGL_GT1.gpu_max_frequency
+        );
     }
 }
