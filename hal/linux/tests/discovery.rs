@@ -215,7 +215,7 @@ fn every_reason_to_refuse() {
     let expect = [
         "no: SNB GT2 (0x0116): SNB/IVB/VLV have no OA stream under Linux (MI_REPORT_PERF_COUNT only)",
         "no: not an Intel device (vendor 0x10de)",
-        "no: platform not described yet (SKL GT2 (0x1912))",
+        "no: platform not described yet (SKL GT2, PCI id 0x1912)",
         "no: unknown Intel device 0x1234",
         "no: no kernel driver bound to the device",
         "no: driver `vfio-pci` has no OA streams",

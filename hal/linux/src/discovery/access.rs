@@ -216,7 +216,13 @@ impl fmt::Display for Blocked {
         match self {
             Blocked::NotIntel { vendor } => write!(f, "not an Intel device (vendor {vendor:#06x})"),
             Blocked::UnknownDevice { pci_id } => write!(f, "unknown Intel device {pci_id:#06x}"),
-            Blocked::NotDescribed(id) => write!(f, "platform not described yet ({id})"),
+            Blocked::NotDescribed(id) => {
+                write!(f, "platform not described yet ({}", id.platform)?;
+                if let Some(gt) = id.gt {
+                    write!(f, " GT{gt}")?;
+                }
+                write!(f, ", PCI id {:#06x})", id.pci_id)
+            }
             Blocked::NoOaStream(id) => write!(
                 f,
                 "{id}: SNB/IVB/VLV have no OA stream under Linux (MI_REPORT_PERF_COUNT only)"
