@@ -356,7 +356,7 @@ fn real_machine() {
             Ok(d) => {
                 println!("{d}");
                 #[cfg(target_os = "linux")]
-                if d.card.driver == Some(Driver::I915) && d.card.project().is_some() {
+                if d.card.project().is_some() {
                     match perfregs_linux::discovery::probe::probe(Path::new("/dev"), &d.card) {
                         Ok(p) => {
                             println!("  probe: {p:?}");

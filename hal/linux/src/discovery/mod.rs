@@ -10,7 +10,10 @@
 //!   reason and remedy.
 //! - [`topology`]: the slice/subslice/EU masks of `DRM_I915_QUERY_TOPOLOGY_INFO`
 //!   and the [`perfregs_types::DeviceInfo`] the metric equations read.
-//! - [`uapi`]: the GETPARAM and QUERY structs and ioctl numbers.
+//! - [`uapi`]: the GETPARAM and QUERY structs and ioctl numbers (and xe's
+//!   DEVICE_QUERY).
+//! - [`xe`]: xe's GT list and GT topology answers, read into the same
+//!   [`Topology`].
 //! - [`probe`] (Linux): the ioctls on a render node (perf revision,
 //!   timestamp frequency, topology).
 //!
@@ -21,6 +24,7 @@ pub mod access;
 pub mod probe;
 pub mod topology;
 pub mod uapi;
+pub mod xe;
 
 pub use access::{verdict, AccessInputs, Allowed, Blocked, OaAccess, Paranoid, Privileges};
 pub use topology::{

@@ -1,14 +1,17 @@
-//! What only the driver can say, asked through a render node (Linux, i915):
-//! the PCI id and revision as the driver sees them, the perf interface
-//! revision, the command streamer timestamp frequency (`GETPARAM`) and the
-//! topology (`QUERY`, `DRM_I915_QUERY_TOPOLOGY_INFO`).
+//! What only the driver can say, asked through a render node (Linux).
 //!
-//! The xe driver answers through its own device query, which is not read
-//! here yet: probing an xe card is [`ProbeError::NotI915`].
+//! - i915 ([`Probe`]): the PCI id and revision as the driver sees them, the
+//!   perf interface revision, the command streamer timestamp frequency
+//!   (`GETPARAM`) and the topology (`QUERY`, `DRM_I915_QUERY_TOPOLOGY_INFO`).
+//! - xe ([`XeProbe`]): the GT list (the main GT's timestamp
+//!   `reference_clock`) and the GT topology (`DRM_IOCTL_XE_DEVICE_QUERY`).
+//!   The OA timestamp frequency is the GT's reference clock here; xe's OA
+//!   units query, which gives it per OA unit, is not read yet.
 
 use super::topology::{device_values, DeviceInfoError, DeviceValues, GtFrequencies, Topology};
 use super::uapi::{
-    ioctl as nr, DrmI915Getparam, DrmI915Query, DrmI915QueryItem, DRM_I915_QUERY_TOPOLOGY_INFO,
+    ioctl as nr, DrmI915Getparam, DrmI915Query, DrmI915QueryItem, DrmXeDeviceQuery,
+    DRM_I915_QUERY_TOPOLOGY_INFO, DRM_XE_DEVICE_QUERY_GT_LIST, DRM_XE_DEVICE_QUERY_GT_TOPOLOGY,
     I915_PARAM_CHIPSET_ID, I915_PARAM_CS_TIMESTAMP_FREQUENCY, I915_PARAM_PERF_REVISION,
     I915_PARAM_REVISION,
 };
@@ -27,9 +30,9 @@ pub enum ProbeError {
         /// The card.
         card: String,
     },
-    /// The card is not driven by i915.
-    NotI915 {
-        /// The driver (`xe`, or none).
+    /// The card is driven by neither i915 nor xe.
+    UnsupportedDriver {
+        /// The driver (or `none`).
         driver: String,
     },
     /// The render node could not be opened.
@@ -59,10 +62,9 @@ impl fmt::Display for ProbeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ProbeError::NoRenderNode { card } => write!(f, "{card} has no render node"),
-            ProbeError::NotI915 { driver } => write!(
-                f,
-                "driver `{driver}`: only i915's GETPARAM and QUERY are read so far"
-            ),
+            ProbeError::UnsupportedDriver { driver } => {
+                write!(f, "driver `{driver}`: only i915 and xe can be asked")
+            }
             ProbeError::Open { path, errno } => {
                 write!(f, "cannot open {}: {errno}", path.display())?;
                 if *errno == Errno::ACCESS {
@@ -235,16 +237,125 @@ impl fmt::Display for ProbeDeviceInfoError {
 
 impl std::error::Error for ProbeDeviceInfoError {}
 
-/// Open the card's render node under `dev_root` (`/dev`) and probe it.
-pub fn probe(dev_root: &Path, card: &Card) -> Result<Probe, ProbeError> {
-    match &card.driver {
-        Some(Driver::I915) => {}
+/// One `DRM_IOCTL_XE_DEVICE_QUERY`.
+fn xe_query_once(fd: BorrowedFd<'_>, q: &mut DrmXeDeviceQuery) -> Result<(), Errno> {
+    // SAFETY: DEVICE_QUERY's argument is a `struct drm_xe_device_query`
+    // (asserted in `uapi`); `data` is 0 or points at a buffer of `size`
+    // bytes (see `xe_query`) alive across the call.
+    unsafe {
+        ioctl(
+            fd,
+            Updater::<{ nr::XE_DEVICE_QUERY }, DrmXeDeviceQuery>::new(q),
+        )
+    }
+}
+
+/// The answer to xe device query `query`: once for the size, once for the data.
+pub fn xe_query(fd: BorrowedFd<'_>, query: u32, what: &'static str) -> Result<Vec<u8>, ProbeError> {
+    let mut q = DrmXeDeviceQuery {
+        query,
+        ..DrmXeDeviceQuery::default()
+    };
+    xe_query_once(fd, &mut q).map_err(|errno| ProbeError::Ioctl { what, errno })?;
+    let len = usize::try_from(q.size).unwrap_or(usize::MAX);
+    if len == 0 || len > 1 << 24 {
+        return Err(ProbeError::Length {
+            what,
+            length: i32::try_from(q.size).unwrap_or(i32::MAX),
+        });
+    }
+    let mut buf = vec![0u8; len];
+    q.data = buf.as_mut_ptr() as u64;
+    xe_query_once(fd, &mut q).map_err(|errno| ProbeError::Ioctl { what, errno })?;
+    Ok(buf)
+}
+
+/// What the xe driver said about a card.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct XeProbe {
+    /// `DRM_XE_DEVICE_QUERY_GT_LIST`.
+    pub gt_list: Result<Vec<u8>, ProbeError>,
+    /// `DRM_XE_DEVICE_QUERY_GT_TOPOLOGY`.
+    pub topology: Result<Vec<u8>, ProbeError>,
+}
+
+impl XeProbe {
+    /// Ask the driver through an open render node.
+    pub fn of_fd(fd: BorrowedFd<'_>) -> XeProbe {
+        XeProbe {
+            gt_list: xe_query(fd, DRM_XE_DEVICE_QUERY_GT_LIST, "DEVICE_QUERY GT list"),
+            topology: xe_query(fd, DRM_XE_DEVICE_QUERY_GT_TOPOLOGY, "DEVICE_QUERY topology"),
+        }
+    }
+
+    /// The main GT's topology, in i915's layout, and its reference clock (Hz).
+    pub fn topology(&self) -> Result<(Topology, u32), ProbeDeviceInfoError> {
+        let list = self
+            .gt_list
+            .as_ref()
+            .map_err(|e| ProbeDeviceInfoError::Probe(e.clone()))?;
+        let bytes = self
+            .topology
+            .as_ref()
+            .map_err(|e| ProbeDeviceInfoError::Probe(e.clone()))?;
+        let (gt_id, clock) = super::xe::main_gt(list).map_err(DeviceInfoError::Topology)?;
+        let topology = super::xe::topology(bytes, gt_id).map_err(DeviceInfoError::Topology)?;
+        Ok((topology, clock))
+    }
+
+    /// The device values for the metric equations (see [`Probe::device_values`]).
+    pub fn device_values(
+        &self,
+        card: &Card,
+        frequencies: Option<GtFrequencies>,
+    ) -> Result<DeviceValues, ProbeDeviceInfoError> {
+        let id = card.id.ok_or(ProbeDeviceInfoError::NotDescribed)?;
+        let project = id.project.ok_or(ProbeDeviceInfoError::NotDescribed)?;
+        let (topology, clock) = self.topology()?;
+        Ok(device_values(
+            &topology,
+            project,
+            id.gt,
+            u64::from(clock),
+            frequencies,
+        )?)
+    }
+}
+
+/// A driver's answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answers {
+    /// From i915.
+    I915(Probe),
+    /// From xe.
+    Xe(XeProbe),
+}
+
+impl Answers {
+    /// The device values for the metric equations.
+    pub fn device_values(
+        &self,
+        card: &Card,
+        frequencies: Option<GtFrequencies>,
+    ) -> Result<DeviceValues, ProbeDeviceInfoError> {
+        match self {
+            Answers::I915(p) => p.device_values(card, frequencies),
+            Answers::Xe(p) => p.device_values(card, frequencies),
+        }
+    }
+}
+
+/// Open the card's render node under `dev_root` (`/dev`) and ask its driver.
+pub fn probe(dev_root: &Path, card: &Card) -> Result<Answers, ProbeError> {
+    let xe = match &card.driver {
+        Some(Driver::I915) => false,
+        Some(Driver::Xe) => true,
         other => {
-            return Err(ProbeError::NotI915 {
+            return Err(ProbeError::UnsupportedDriver {
                 driver: other.as_ref().map_or("none".into(), |d| d.to_string()),
             })
         }
-    }
+    };
     let node = card
         .render_node
         .as_ref()
@@ -261,7 +372,11 @@ pub fn probe(dev_root: &Path, card: &Card) -> Result<Probe, ProbeError> {
         path: path.clone(),
         errno,
     })?;
-    Ok(Probe::of_fd(fd.as_fd()))
+    Ok(if xe {
+        Answers::Xe(XeProbe::of_fd(fd.as_fd()))
+    } else {
+        Answers::I915(Probe::of_fd(fd.as_fd()))
+    })
 }
 
 #[cfg(test)]
@@ -356,17 +471,21 @@ mod tests {
     fn probe_needs_i915_and_a_node() {
         let root = Path::new("/nonexistent-perfregs-dev");
         assert_eq!(
-            probe(root, &card(0x9A49, Some(Driver::Xe))),
-            Err(ProbeError::NotI915 {
-                driver: "xe".into()
+            probe(root, &card(0x9A49, Some(Driver::Other("vfio-pci".into())))),
+            Err(ProbeError::UnsupportedDriver {
+                driver: "vfio-pci".into()
             })
         );
         assert_eq!(
             probe(root, &card(0x9A49, None)),
-            Err(ProbeError::NotI915 {
+            Err(ProbeError::UnsupportedDriver {
                 driver: "none".into()
             })
         );
+        assert!(matches!(
+            probe(root, &card(0x9A49, Some(Driver::Xe))),
+            Err(ProbeError::Open { .. })
+        ));
         match probe(root, &card(0x9A49, Some(Driver::I915))) {
             Err(ProbeError::Open { path, errno }) => {
                 assert_eq!(errno, Errno::NOENT);
@@ -402,5 +521,17 @@ mod tests {
                 errno: Errno::NOTTY
             })
         );
+        let x = XeProbe::of_fd(fd.as_fd());
+        assert_eq!(
+            x.gt_list,
+            Err(ProbeError::Ioctl {
+                what: "DEVICE_QUERY GT list",
+                errno: Errno::NOTTY
+            })
+        );
+        assert!(matches!(
+            Answers::Xe(x).device_values(&card(0x9A49, Some(Driver::Xe)), None),
+            Err(ProbeDeviceInfoError::Probe(ProbeError::Ioctl { .. }))
+        ));
     }
 }

@@ -186,6 +186,87 @@ impl Topology {
         })
     }
 
+    /// A one-slice topology from a subslice (DSS) mask of `max_subslices`
+    /// bits and one EU mask of `max_eus` bits shared by every enabled
+    /// subslice (what xe reports), laid out as i915's query would.
+    pub fn single_slice(
+        max_subslices: u16,
+        subslice_mask: u64,
+        max_eus: u16,
+        eu_mask: u64,
+    ) -> Result<Topology, TopologyError> {
+        for (what, bits) in [
+            ("max_slices × max_subslices", usize::from(max_subslices)),
+            ("max_eus_per_subslice", usize::from(max_eus)),
+        ] {
+            if bits > 64 {
+                return Err(TopologyError::TooWide { what, bits });
+            }
+        }
+        let ss_bytes = bytes_for(max_subslices);
+        let eu_bytes = bytes_for(max_eus);
+        let header = DrmI915QueryTopologyInfo {
+            flags: 0,
+            max_slices: 1,
+            max_subslices,
+            max_eus_per_subslice: max_eus,
+            subslice_offset: 1,
+            subslice_stride: ss_bytes as u16,
+            eu_offset: (1 + ss_bytes) as u16,
+            eu_stride: eu_bytes as u16,
+        };
+        let eu_masks = (0..usize::from(max_subslices))
+            .map(|ss| {
+                if subslice_mask >> ss & 1 == 1 {
+                    eu_mask
+                } else {
+                    0
+                }
+            })
+            .collect();
+        Ok(Topology {
+            header,
+            slice_mask: 1,
+            subslice_masks: vec![subslice_mask],
+            eu_masks,
+        })
+    }
+
+    /// The bytes of i915's topology query for this topology (header, then
+    /// the masks at the header's offsets and strides): what an IGT
+    /// recording's DEVICE_TOPOLOGY record holds.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let h = &self.header;
+        let ss_bytes = bytes_for(h.max_subslices);
+        let eu_bytes = bytes_for(h.max_eus_per_subslice);
+        let mut data: Vec<u8> = Vec::new();
+        let mut put = |offset: usize, mask: u64, n: usize| {
+            let end = offset + n;
+            if data.len() < end {
+                data.resize(end, 0);
+            }
+            data[offset..end].copy_from_slice(&mask.to_le_bytes()[..n.min(8)]);
+        };
+        put(0, self.slice_mask, bytes_for(h.max_slices));
+        for (s, m) in self.subslice_masks.iter().enumerate() {
+            put(
+                usize::from(h.subslice_offset) + s * usize::from(h.subslice_stride),
+                *m,
+                ss_bytes,
+            );
+        }
+        for (i, m) in self.eu_masks.iter().enumerate() {
+            put(
+                usize::from(h.eu_offset) + i * usize::from(h.eu_stride),
+                *m,
+                eu_bytes,
+            );
+        }
+        let mut out = h.to_bytes().to_vec();
+        out.extend_from_slice(&data);
+        out
+    }
+
     fn slice_on(&self, s: usize) -> bool {
         s < 64 && self.slice_mask >> s & 1 == 1
     }
@@ -414,6 +495,29 @@ mod tests {
             (100_000_000, 1_300_000_000)
         );
         assert_eq!(d.from_preset, [DeviceVar::EuThreadsCount]);
+    }
+
+    #[test]
+    fn to_bytes_is_what_parse_reads() {
+        for b in [
+            tgl_gt2(),
+            build(2, 3, 8, 0x3, &[0x7, 0x5], &[0xff; 6]),
+            build(1, 2, 10, 0x1, &[0x3], &[0x3ff, 0x0ff]),
+        ] {
+            let t = Topology::parse(&b).expect("valid");
+            assert_eq!(t.to_bytes(), b);
+            assert_eq!(Topology::parse(&t.to_bytes()), Ok(t));
+        }
+        let one = Topology::single_slice(6, 0x3f, 16, 0xffff).expect("fits");
+        assert_eq!(one.to_bytes(), tgl_gt2());
+        assert_eq!(one.eu_count(), 96);
+        let fused = Topology::single_slice(8, 0x0f, 16, 0x00ff).expect("fits");
+        assert_eq!((fused.subslice_mask(), fused.eu_count()), (0x0f, 32));
+        assert_eq!(Topology::parse(&fused.to_bytes()), Ok(fused));
+        assert!(matches!(
+            Topology::single_slice(65, 1, 8, 1),
+            Err(TopologyError::TooWide { .. })
+        ));
     }
 
     #[test]
