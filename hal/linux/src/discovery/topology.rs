@@ -245,7 +245,9 @@ impl Topology {
             if data.len() < end {
                 data.resize(end, 0);
             }
-            data[offset..end].copy_from_slice(&mask.to_le_bytes()[..n.min(8)]);
+            // At most 8 bytes hold bits (a mask is 64 bits); any more stay 0.
+            let k = n.min(8);
+            data[offset..offset + k].copy_from_slice(&mask.to_le_bytes()[..k]);
         };
         put(0, self.slice_mask, bytes_for(h.max_slices));
         for (s, m) in self.subslice_masks.iter().enumerate() {
@@ -518,6 +520,12 @@ mod tests {
             Topology::single_slice(65, 1, 8, 1),
             Err(TopologyError::TooWide { .. })
         ));
+        // A hand-made topology wider than 64 bits writes zeros, never panics.
+        let mut wide = Topology::single_slice(8, 1, 8, 1).expect("fits");
+        wide.header.max_eus_per_subslice = 100;
+        wide.header.eu_stride = 13;
+        let b = wide.to_bytes();
+        assert_eq!(b.len(), 16 + 2 + 8 * 13);
     }
 
     #[test]

@@ -37,7 +37,10 @@ fn out_of_bounds(what: String, offset: usize, needed: usize, len: usize) -> Topo
 pub fn main_gt(gt_list: &[u8]) -> Result<(u16, u32), TopologyError> {
     let n = u32_at(gt_list, 0, || "GT count".into())?;
     for i in 0..n as usize {
-        let base = XE_GT_LIST_HEADER_SIZE + i * XE_GT_SIZE;
+        let base = i
+            .checked_mul(XE_GT_SIZE)
+            .and_then(|x| x.checked_add(XE_GT_LIST_HEADER_SIZE))
+            .unwrap_or(usize::MAX);
         if gt_list.len() < base.saturating_add(XE_GT_SIZE) {
             return Err(out_of_bounds(
                 format!("GT list entry {i}"),
