@@ -73,6 +73,10 @@ pub enum Code {
     TableShape,
     /// Two domains, groups, formats or tables of one project share a name.
     DuplicateName,
+    /// A PCI device id listed twice in the device table.
+    DuplicateDeviceId,
+    /// A device-table entry out of range: an id above 0xFFFF, GT 0, no ids.
+    BadDeviceId,
     /// Metric-set XML that is not well-formed.
     XmlSyntax,
     /// Metric-set XML of the wrong shape: a missing or malformed attribute,
@@ -138,6 +142,8 @@ impl Code {
             Layout => "PR129",
             TableShape => "PR130",
             DuplicateName => "PR131",
+            DuplicateDeviceId => "PR132",
+            BadDeviceId => "PR133",
             XmlSyntax => "PR201",
             XmlShape => "PR202",
             UnknownConfigType => "PR203",

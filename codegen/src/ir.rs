@@ -41,6 +41,27 @@ pub struct Ir {
     pub opaque: Vec<OpaqueRangeIr>,
     /// GPU command layouts, per project.
     pub commands: Vec<CommandIr>,
+    /// The PCI device table, by ascending id.
+    pub devices: Vec<DeviceIr>,
+}
+
+/// One PCI device id: its platform, GT variant and project.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceIr {
+    /// PCI device id.
+    pub pci_id: u16,
+    /// Platform name (`SKL`, `ADL-P`).
+    pub platform: String,
+    /// GT variant, when the kernel macro names one.
+    pub gt: Option<u8>,
+    /// Project tag when described (a catalogue project).
+    pub project: Option<String>,
+    /// Kernel macro listing the id.
+    pub macro_name: String,
+    /// The table's provenance (`source:` of its file).
+    pub source: String,
+    /// Built-in (see [`DomainIr::external`]): not emitted.
+    pub external: bool,
 }
 
 /// A GPU command (`MI_REPORT_PERF_COUNT`) on one project: its length and

@@ -14,6 +14,7 @@ const ROWS: &[&str] = &[
     "meta::GroupInfo {",
     "meta::CounterEvent {",
     "meta::FuseInfo {",
+    "meta::DeviceId {",
 ];
 
 /// Widest line a packed run of short list items makes.

@@ -14,6 +14,7 @@ pub mod access;
 pub mod bindings;
 pub mod build;
 pub mod conformance;
+pub mod devices;
 pub mod diag;
 pub mod emit;
 pub mod export;
@@ -87,7 +88,7 @@ pub fn compile_user_sources(sources: &[(String, String)]) -> Result<Ir, Vec<Diag
                 || !b.replication_groups.is_empty()
                 || !b.address_map.is_empty()
         }
-        Document::Catalogue(_) => false,
+        Document::Catalogue(_) | Document::Devices(_) => false,
     });
     // Built-in files first, so a clash is reported at the user's register.
     let mut loaded: Vec<Loaded> = built_in()
@@ -95,6 +96,8 @@ pub fn compile_user_sources(sources: &[(String, String)]) -> Result<Ir, Vec<Diag
         .filter(|l| match l.doc {
             Document::Catalogue(_) => !own_catalogue,
             Document::Block(_) => !own_maps,
+            // The built-in device table is the HAL's; a user's is checked on its own.
+            Document::Devices(_) => false,
         })
         .cloned()
         .collect();
@@ -192,13 +195,18 @@ fn compile_loaded(loaded: Vec<Loaded>, mut diags: Diagnostics) -> Result<Ir, Vec
         .iter()
         .filter_map(|l| match &l.doc {
             Document::Block(b) => Some(resolve::resolve_block(&l.source, b, &cat, &mut diags)),
-            Document::Catalogue(_) => None,
+            Document::Catalogue(_) | Document::Devices(_) => None,
         })
         .collect();
+    let devices = devices::validate(&loaded, &cat, &mut diags);
     let Some(checked) = validate::validate(&blocks, &cat, &mut diags) else {
         return Err(diags.sorted());
     };
-    lower::lower(&checked, &cat).map_err(|mut e| {
+    let lowered = lower::lower(&checked, &cat).map(|mut ir| {
+        ir.devices = devices::lower(devices);
+        ir
+    });
+    lowered.map_err(|mut e| {
         e.sort_by(|a, b| {
             (&a.file, a.pos.line, a.pos.column).cmp(&(&b.file, b.pos.line, b.pos.column))
         });

@@ -3,7 +3,7 @@
 
 use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
 use crate::locate::{pos_at, PosIndex};
-use crate::model::{BlockFile, CatalogueFile};
+use crate::model::{BlockFile, CatalogueFile, DevicesFile};
 use std::path::{Path, PathBuf};
 
 /// One source text and its position index.
@@ -44,6 +44,8 @@ pub enum Document {
     Catalogue(CatalogueFile),
     /// A block of registers.
     Block(Box<BlockFile>),
+    /// The PCI device table (`devices:`).
+    Devices(DevicesFile),
 }
 
 /// A file that deserialized.
@@ -111,16 +113,20 @@ pub fn load_str(name: &str, text: &str, diags: &mut Diagnostics) -> Option<Loade
         // The top-level key tells the kind; serde then reports shape errors
         // with locations. A `registers:` line at column 0 is a top-level key
         // of a block file; anything else asks the index.
-        let is_catalogue = if text.lines().any(|l| l.starts_with("registers:")) {
-            false
+        // `devices:` without `registers:` or `families:` is the device table.
+        let (is_catalogue, is_devices) = if text.lines().any(|l| l.starts_with("registers:")) {
+            (false, false)
         } else {
             let i = index_now();
             let catalogue = i.has_key("families") && !i.has_key("registers");
+            let devices = !catalogue && i.has_key("devices") && !i.has_key("registers");
             index = Some(i);
-            catalogue
+            (catalogue, devices)
         };
         let doc = if is_catalogue {
             serde_yaml::from_str::<CatalogueFile>(text).map(Document::Catalogue)
+        } else if is_devices {
+            serde_yaml::from_str::<DevicesFile>(text).map(Document::Devices)
         } else {
             serde_yaml::from_str::<BlockFile>(text).map(|b| Document::Block(Box::new(b)))
         };

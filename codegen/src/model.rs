@@ -571,3 +571,41 @@ pub struct CounterEventDef {
     #[serde(default)]
     pub description: Option<String>,
 }
+
+/// `devices.yaml`: PCI device ids of Intel GPUs and the platform, GT variant
+/// and (when described) project each one is.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DevicesFile {
+    /// The table.
+    pub devices: DevicesDef,
+}
+
+/// The device table: its provenance and its groups of ids.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DevicesDef {
+    /// Where the ids come from (file, macro names, kernel commit).
+    pub source: String,
+    /// Groups of ids, one per kernel macro.
+    pub platforms: Vec<DeviceGroupDef>,
+}
+
+/// The ids of one kernel macro (`INTEL_SKL_GT2_IDS`): one platform and GT.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceGroupDef {
+    /// Platform name as the kernel abbreviates it (`SKL`, `ADL-P`, `DG2-G10`).
+    pub platform: String,
+    /// Project tag when the descriptions cover the platform; absent: not described yet.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// GT variant (`GT2` is 2) when the macro names one.
+    #[serde(default)]
+    pub gt: Option<u8>,
+    /// The macro the ids are listed under (provenance).
+    #[serde(rename = "macro")]
+    pub macro_name: String,
+    /// PCI device ids (16 bits each).
+    pub ids: Vec<u64>,
+}

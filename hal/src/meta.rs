@@ -657,3 +657,46 @@ mod tests {
         assert!(CMD.encode_into(&[], &mut short).is_err());
     }
 }
+
+/// One Intel GPU PCI device id: its platform, GT variant and, when the
+/// descriptions cover the platform, its project (a row of the generated
+/// `DEVICES` table, from `regdefs/devices.yaml`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeviceId {
+    /// PCI device id.
+    pub pci_id: u16,
+    /// Platform name as the kernel abbreviates it (`SKL`, `ADL-P`, `DG2-G10`).
+    pub platform: &'static str,
+    /// GT variant (`Some(2)` for GT2), when the kernel's list names one.
+    pub gt: Option<u8>,
+    /// Project tag (`hsw`) when the platform is described here; `None`: not described yet.
+    pub project: Option<&'static str>,
+    /// The kernel macro listing the id (`INTEL_HSW_GT2_IDS`): provenance.
+    pub macro_name: &'static str,
+}
+
+impl DeviceId {
+    /// Whether the platform is described here (has a project).
+    pub const fn described(&self) -> bool {
+        self.project.is_some()
+    }
+    /// The row of `pci_id` in `table` (sorted by ascending id, as the
+    /// generated `DEVICES` is), by binary search.
+    pub fn find(table: &'static [DeviceId], pci_id: u16) -> Option<&'static DeviceId> {
+        table
+            .binary_search_by_key(&pci_id, |d| d.pci_id)
+            .ok()
+            .and_then(|i| table.get(i))
+    }
+}
+
+impl core::fmt::Display for DeviceId {
+    /// `SKL GT2 (0x1912)`, `VLV (0x0f31)`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.platform)?;
+        if let Some(gt) = self.gt {
+            write!(f, " GT{gt}")?;
+        }
+        write!(f, " ({:#06x})", self.pci_id)
+    }
+}

@@ -22,6 +22,7 @@ macro_rules! files {
 
 files![
     "cec.yaml",
+    "devices.yaml",
     "forcewake_gen7.yaml",
     "ivt_r2pcie.yaml",
     "ivt_ubox.yaml",

@@ -10,6 +10,7 @@
 //!   struct with one `Register` (or `RegisterArray`) impl.
 
 mod commands;
+mod devices;
 mod enums;
 mod formats;
 mod layout;
@@ -196,11 +197,13 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
             }
         }
     });
+    let devices = devices::emit_devices(ir, hal);
     quote! {
         #(#project_types)*
         #enums_mod
         #layouts_mod
         #(#modules)*
         #table
+        #devices
     }
 }

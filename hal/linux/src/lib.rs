@@ -19,11 +19,17 @@
 //! - [`forcewake`] (Linux): the kernel's user force-wake file held open
 //!   ([`forcewake::ForcewakeHolder`]), which proves every power domain awake.
 //!
+//! - [`discovery`]: DRM cards from sysfs, PCI id to project and GT through
+//!   the HAL's device table, driver, paranoid setting, capabilities and the
+//!   verdict on OA streams; topology to the metric equations' device values;
+//!   on Linux the GETPARAM/QUERY probe of a render node.
+//!
 //! The modules that make system calls are compiled on Linux only; on other
 //! systems this crate holds the pure parts.
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+pub mod discovery;
 pub mod record;
 
 #[cfg(target_os = "linux")]
