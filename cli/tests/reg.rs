@@ -424,3 +424,90 @@ fn smoke_reads_a_live_gpu() {
     let (code, out, err) = perfregs(&["reg", "dump", &device, "--project", &project]);
     assert_eq!(code, 0, "{out}{err}");
 }
+
+/// A directory laid out as a PCI function's in sysfs (`vendor`, `resource0`,
+/// and optionally a `driver` link and `drm/cardN`), removed on drop.
+struct FakeFunction(PathBuf);
+
+impl FakeFunction {
+    fn new(name: &str, vendor: &str, driver: Option<&str>, card: Option<u32>) -> Self {
+        let root =
+            std::env::temp_dir().join(format!("perfregs-cli-reg-{}-{name}", std::process::id()));
+        let dir = root.join("0000:00:02.0");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("vendor"), format!("{vendor}\n")).unwrap();
+        File::create(dir.join("resource0"))
+            .unwrap()
+            .set_len(MIB16)
+            .unwrap();
+        if let Some(driver) = driver {
+            let target = root.join("drivers").join(driver);
+            std::fs::create_dir_all(&target).unwrap();
+            std::os::unix::fs::symlink(&target, dir.join("driver")).unwrap();
+        }
+        if let Some(n) = card {
+            std::fs::create_dir_all(dir.join("drm").join(format!("card{n}"))).unwrap();
+        }
+        FakeFunction(root)
+    }
+    fn resource0(&self) -> String {
+        self.0
+            .join("0000:00:02.0/resource0")
+            .to_str()
+            .unwrap()
+            .to_string()
+    }
+}
+
+impl Drop for FakeFunction {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn a_sysfs_resource_is_checked_and_its_card_gives_the_force_wake_file() {
+    let read = |f: &FakeFunction, extra: &[&str]| {
+        let r = f.resource0();
+        let mut args = vec!["reg", "read", r.as_str(), "--project", "tgl"];
+        args.extend_from_slice(extra);
+        args.push("OAG_OACONTROL");
+        perfregs(&args)
+    };
+    // Not Intel: refused before mapping.
+    let other = FakeFunction::new("virtio", "0x1af4", None, None);
+    let (code, _, err) = read(&other, &["--no-forcewake"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("is not an Intel device (PCI vendor 0x1af4)"),
+        "{err}"
+    );
+    // Intel, bound to i915 as card 3: the default force-wake file is card 3's.
+    let i915 = FakeFunction::new("i915", "0x8086", Some("i915"), Some(3));
+    let (code, _, err) = read(&i915, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("/sys/kernel/debug/dri/3/i915_forcewake_user"),
+        "{err}"
+    );
+    // Bound to xe as card 1.
+    let xe = FakeFunction::new("xe", "0x8086", Some("xe"), Some(1));
+    let (_, _, err) = read(&xe, &[]);
+    assert!(
+        err.contains("/sys/kernel/debug/dri/1/forcewake_all"),
+        "{err}"
+    );
+    // Without force-wake on a device a driver owns: read, with a warning.
+    let (code, out, err) = read(&i915, &["--no-forcewake"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("OAG_OACONTROL (OAG Control) @ 0xdaf4 on tgl = 0x0"),
+        "{out}"
+    );
+    assert!(err.contains("warning: no force-wake held"), "{err}");
+    // No driver: nothing owns it, no warning.
+    let unbound = FakeFunction::new("unbound", "0x8086", None, None);
+    let (code, _, err) = read(&unbound, &["--no-forcewake"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+}

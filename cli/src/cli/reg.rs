@@ -559,8 +559,7 @@ pub fn write_lines<B: Bus<Mmio>>(
             ])
         }
         Named::Described(r) => {
-            if r.replication.is_some() {
-                let (group, n) = r.replication.unwrap_or_default();
+            if let Some((group, n)) = r.replication {
                 return Err(format!(
                     "{} is replicated over {n} {group} instances: steering belongs to the kernel \
                      (a write from here could reach another instance than meant), so it is not \
@@ -863,9 +862,29 @@ mod live {
         Failure::finding(format!("{e}{hint}"))
     }
 
+    /// Refuse a PCI function at `dir` that is not Intel's: its registers
+    /// are not the ones described.
+    fn intel(dir: &Path, label: &str) -> Result<(), Failure> {
+        match std::fs::read_to_string(dir.join("vendor")) {
+            Ok(v) if v.trim() != "0x8086" => Err(Failure::finding(format!(
+                "{label} is not an Intel device (PCI vendor {}): its registers are not described",
+                v.trim()
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// Map the device's BAR and hold its force-wake file.
     pub(super) fn open(t: &Target) -> Result<Live, Failure> {
         let dev = device(&t.device)?;
+        match &dev {
+            Device::Card(dir) | Device::Pci(dir) => intel(dir, &t.device)?,
+            Device::File(path) => {
+                if let Some(dir) = path.parent().filter(|d| d.join("vendor").is_file()) {
+                    intel(dir, &t.device)?;
+                }
+            }
+        }
         let (bar, pci_dir) = match &dev {
             Device::Card(dir) | Device::Pci(dir) => {
                 let bdf = dir
