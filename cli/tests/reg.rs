@@ -1,5 +1,7 @@
 //! `perfregs reg read|write|dump` on a regular file mapped as a BAR (16 MiB,
 //! sparse), as the built binary runs it; one ignored test on a real GPU.
+//! Linux only, as the command.
+#![cfg(target_os = "linux")]
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -510,4 +512,38 @@ fn a_sysfs_resource_is_checked_and_its_card_gives_the_force_wake_file() {
     let (code, _, err) = read(&unbound, &["--no-forcewake"]);
     assert_eq!(code, 0, "{err}");
     assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn write_only_registers_are_skipped_with_a_note_and_not_read() {
+    let bar = BarFile::new("wo", MIB16);
+    let reg = |op: &str, rest: &[&str]| {
+        let mut args = vec!["reg", op, bar.path(), "--project", "snb", "--no-forcewake"];
+        args.extend_from_slice(rest);
+        perfregs(&args)
+    };
+    let (code, out, err) = reg("dump", &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("0x0023b0  OABUFFER") && l.ends_with("skipped: write-only")),
+        "{out}"
+    );
+    assert!(out.contains(", 1 skipped, 0 fault(s)"), "{out}");
+    let (code, out, err) = reg("read", &["OABUFFER"]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(err.contains("OABUFFER is write-only"), "{err}");
+    // A register of another address space.
+    let (code, _, err) = perfregs(&[
+        "reg",
+        "read",
+        bar.path(),
+        "--project",
+        "p4",
+        "--no-forcewake",
+        "P4_COUNTER0",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not in the GPU's MMIO space"), "{err}");
 }
