@@ -82,6 +82,10 @@ fn read_decodes_as_decode_does() {
         out.contains("report_format            = 2 (0x2) (a12_b8_c8)"),
         "{out}"
     );
+    // A misspelt name gets the close ones.
+    let (code, _, err) = bar.reg("read", &["OAG_OACONTRL"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("did you mean OAG_OACONTROL"), "{err}");
     // By address, the same register.
     let (code, by_addr, _) = bar.reg("read", &["0xdaf4"]);
     assert_eq!(code, 0);

@@ -72,8 +72,8 @@ impl RegArgs {
 #[derive(Debug, clap::Args)]
 pub struct Target {
     /// The GPU: a DRM card (`card0`), a PCI address (`0000:00:02.0`), or a
-    /// file to map as BAR 0 (a path with a `/`: a sysfs `resource0`, or a
-    /// regular file standing in for one).
+    /// file to map as BAR 0 (a sysfs `resource0`, or a regular file
+    /// standing in for one; a path with a `/` is always a file).
     pub device: String,
     /// The device's project (required until device discovery names it).
     #[arg(long, value_parser = project_parser())]
@@ -789,7 +789,7 @@ mod live {
     }
 
     fn device(s: &str) -> Result<Device, Failure> {
-        if s.contains('/') || Path::new(s).is_file() {
+        if s.contains('/') {
             return Ok(Device::File(PathBuf::from(s)));
         }
         if let Some(n) = s.strip_prefix("card").and_then(|n| n.parse::<u32>().ok()) {
@@ -816,6 +816,9 @@ mod live {
                 )));
             }
             return Ok(Device::Pci(dir));
+        }
+        if Path::new(s).is_file() {
+            return Ok(Device::File(PathBuf::from(s)));
         }
         let hint = match find_project(s) {
             Some(p) => format!(
