@@ -157,10 +157,13 @@ impl Failure {
 
 /// A fault as an error message: where, what, and the mapping it is on.
 fn fault_message(fault: BusFault, device: &str) -> String {
-    let hint = if matches!(fault.kind, hal::bus::FaultKind::OutOfRange) {
-        " (past the end of the mapped BAR)"
-    } else {
-        ""
+    use hal::bus::FaultKind;
+    let hint = match fault.kind {
+        FaultKind::OutOfRange => " (past the end of the mapped BAR)".to_string(),
+        FaultKind::Os(errno) => format!(" ({})", std::io::Error::from_raw_os_error(errno)),
+        FaultKind::Denied => " (run as root)".to_string(),
+        FaultKind::Gone => " (the driver was unbound or the device removed or reset)".to_string(),
+        _ => String::new(),
     };
     format!("{device}: {fault}{hint}")
 }
@@ -1042,6 +1045,22 @@ mod tests {
         let fuse = p.register("MIRROR_FUSE_DSS_ENABLE").unwrap();
         let e = check_fields(fuse, &["dss_enable=1".into()]).unwrap_err();
         assert_eq!(e, "MIRROR_FUSE_DSS_ENABLE.dss_enable is RO: not writable");
+    }
+
+    #[test]
+    fn faults_name_the_address_and_the_os_error() {
+        let f = BusFault::new::<Mmio>(0x2358, 32, false, hal::bus::FaultKind::Os(5));
+        assert_eq!(
+            fault_message(f, "card0"),
+            "card0: mmio read32 at 0x2358 failed: operating-system error 5 (Input/output error \
+             (os error 5))"
+        );
+        let f = BusFault::new::<Mmio>(0x1000000, 32, true, hal::bus::FaultKind::OutOfRange);
+        assert_eq!(
+            fault_message(f, "bar"),
+            "bar: mmio write32 at 0x1000000 failed: address out of range (past the end of the \
+             mapped BAR)"
+        );
     }
 
     #[test]
