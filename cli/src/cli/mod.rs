@@ -14,6 +14,7 @@ pub mod lookup;
 pub mod metrics;
 pub mod oa_decode;
 pub mod output;
+pub mod reg;
 pub mod regs;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
@@ -79,6 +80,9 @@ pub enum Command {
     // Check, list and run IGT metric sets.
     #[allow(missing_docs)]
     Metrics(metrics::MetricsArgs),
+    // Read, write and dump a live GPU's registers through PCI BAR 0.
+    #[allow(missing_docs)]
+    Reg(reg::RegArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     ///
     /// For example `perfregs completions bash > ~/.local/share/bash-completion/completions/perfregs`,
@@ -103,6 +107,7 @@ impl Command {
             Command::Emulate(a) => a.run(),
             Command::OaDecode(a) => a.run(),
             Command::Metrics(a) => a.run(),
+            Command::Reg(a) => a.run(),
             Command::Completions { shell } => {
                 let mut out = Vec::new();
                 clap_complete::generate(shell, &mut Cli::command(), "perfregs", &mut out);

@@ -2,7 +2,7 @@
 //! project's compiled-in register metadata.
 
 use super::{number, parse_value, project_parser};
-use hal::meta::{ProjectInfo, RegisterInfo};
+use hal::meta::{FieldInfo, ProjectInfo, RegisterInfo};
 use std::process::ExitCode;
 
 /// `perfregs decode <project> <REGISTER> <value>`.
@@ -45,38 +45,68 @@ impl DecodeArgs {
             );
             return ExitCode::FAILURE;
         }
-        say!(
-            "{} ({}) @ {:#x} on {} = {v:#x}",
-            r.name,
-            r.title,
-            r.address,
-            p.name
-        );
-        let mut covered = 0u64;
-        for f in r.fields.iter().rev() {
-            covered |= f.mask();
-            let x = f.extract(v);
-            let bits = if f.width == 1 {
-                format!("{}", f.lsb)
-            } else {
-                format!("{}:{}", f.lsb + f.width - 1, f.lsb)
-            };
-            let name = match (f.values.is_empty(), f.value_name(x)) {
-                (false, Some(n)) => format!(" ({n})"),
-                (false, None) => " (no named encoding)".to_string(),
-                _ => String::new(),
-            };
-            say!(
-                "  [{bits:>5}] {:<24} = {x} ({x:#x}){name}  {}",
-                f.name,
-                f.access.as_str()
-            );
-        }
-        let stray = v & !covered;
-        if stray != 0 {
-            say!("  bits {stray:#x} set outside every field (reserved)");
+        for line in decode_lines(p, r, v) {
+            say!("{line}");
         }
         ExitCode::SUCCESS
+    }
+}
+
+/// What `decode` prints for the value `v` of `r` on `p`: a header line,
+/// one line per field (highest first) with its bits, value, encoding name
+/// and access, and a line for bits set outside every field. `reg read` and
+/// `reg write` print the same.
+pub fn decode_lines(p: &ProjectInfo, r: &RegisterInfo, v: u64) -> Vec<String> {
+    let mut lines = vec![format!(
+        "{} ({}) @ {:#x} on {} = {v:#x}",
+        r.name, r.title, r.address, p.name
+    )];
+    let mut covered = 0u64;
+    for f in r.fields.iter().rev() {
+        covered |= f.mask();
+        let x = f.extract(v);
+        lines.push(format!(
+            "  [{:>5}] {:<24} = {}  {}",
+            bits(f),
+            f.name,
+            field_value(f, x),
+            f.access.as_str()
+        ));
+    }
+    let stray = v & !covered;
+    if stray != 0 {
+        lines.push(format!(
+            "  bits {stray:#x} set outside every field (reserved)"
+        ));
+    }
+    lines
+}
+
+/// The bits of `f`: `5` or `4:2`.
+pub fn bits(f: &FieldInfo) -> String {
+    if f.width == 1 {
+        format!("{}", f.lsb)
+    } else {
+        format!("{}:{}", f.lsb + f.width - 1, f.lsb)
+    }
+}
+
+/// The value `x` of field `f` as `decode` shows it: decimal, hex, and the
+/// name of its encoding when the field is enumerated (`2 (0x2) (a12_b8_c8)`).
+pub fn field_value(f: &FieldInfo, x: u64) -> String {
+    match encoding(f, x) {
+        Some(name) => format!("{x} ({x:#x}) ({name})"),
+        None => format!("{x} ({x:#x})"),
+    }
+}
+
+/// The name of the encoding `x` of an enumerated field `f` (`no named
+/// encoding` when it has none); `None` when `f` is not enumerated.
+pub fn encoding(f: &FieldInfo, x: u64) -> Option<&'static str> {
+    if f.values.is_empty() {
+        None
+    } else {
+        Some(f.value_name(x).unwrap_or("no named encoding"))
     }
 }
 

@@ -1,0 +1,553 @@
+//! `perfregs reg read|write|dump` on a regular file mapped as a BAR (16 MiB,
+//! sparse), as the built binary runs it; one ignored test on a real GPU.
+//! Linux only, as the command.
+#![cfg(target_os = "linux")]
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The repository root, the binary's working directory.
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+
+fn perfregs(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
+        .args(args)
+        .current_dir(ROOT)
+        .output()
+        .expect("run perfregs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A sparse file standing in for a BAR, removed on drop.
+struct BarFile(PathBuf);
+
+impl BarFile {
+    fn new(name: &str, len: u64) -> Self {
+        let path = std::env::temp_dir().join(format!(
+            "perfregs-cli-reg-{}-{name}.bar",
+            std::process::id()
+        ));
+        File::create(&path).unwrap().set_len(len).unwrap();
+        BarFile(path)
+    }
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+    fn u32_at(&self, offset: u64) -> u32 {
+        let mut f = File::open(&self.0).unwrap();
+        f.seek(SeekFrom::Start(offset)).unwrap();
+        let mut b = [0u8; 4];
+        f.read_exact(&mut b).unwrap();
+        u32::from_le_bytes(b)
+    }
+    fn put_u32(&self, offset: u64, value: u32) {
+        let mut f = OpenOptions::new().write(true).open(&self.0).unwrap();
+        f.seek(SeekFrom::Start(offset)).unwrap();
+        f.write_all(&value.to_le_bytes()).unwrap();
+    }
+    /// `perfregs reg <op> <this file> --project tgl --no-forcewake <rest>`.
+    fn reg(&self, op: &str, rest: &[&str]) -> (i32, String, String) {
+        let mut args = vec!["reg", op, self.path(), "--project", "tgl", "--no-forcewake"];
+        args.extend_from_slice(rest);
+        perfregs(&args)
+    }
+}
+
+impl Drop for BarFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+const MIB16: u64 = 16 << 20;
+/// tgl OAG_OACONTROL, OAG_OA_DEBUG (masked).
+const OACONTROL: u64 = 0xDAF4;
+const OA_DEBUG: u64 = 0xDAF8;
+
+#[test]
+fn read_decodes_as_decode_does() {
+    let bar = BarFile::new("read", MIB16);
+    bar.put_u32(OACONTROL, 0x9);
+    let (code, out, err) = bar.reg("read", &["OAG_OACONTROL"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (_, decoded, _) = perfregs(&["decode", "tgl", "OAG_OACONTROL", "0x9"]);
+    assert_eq!(out, decoded);
+    assert!(
+        out.contains("report_format            = 2 (0x2) (a12_b8_c8)"),
+        "{out}"
+    );
+    // A misspelt name gets the close ones.
+    let (code, _, err) = bar.reg("read", &["OAG_OACONTRL"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("did you mean OAG_OACONTROL"), "{err}");
+    // By address, the same register.
+    let (code, by_addr, _) = bar.reg("read", &["0xdaf4"]);
+    assert_eq!(code, 0);
+    assert_eq!(by_addr, out);
+}
+
+#[test]
+fn read_past_the_end_of_the_bar_is_a_located_fault() {
+    let bar = BarFile::new("small", 4096);
+    let (code, out, err) = bar.reg("read", &["OAG_OACONTROL"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.is_empty(), "no value printed: {out}");
+    assert!(
+        err.contains("OAG_OACONTROL")
+            && err.contains("mmio read32 at 0xdaf4 failed: address out of range"),
+        "{err}"
+    );
+}
+
+#[test]
+fn read_of_an_undescribed_address_needs_raw() {
+    let bar = BarFile::new("rawread", MIB16);
+    bar.put_u32(0x1000, 0xDEAD_BEEF);
+    let (code, _, err) = bar.reg("read", &["0x1000"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("no register at 0x1000") && err.contains("--raw"),
+        "{err}"
+    );
+    let (code, out, err) = bar.reg("read", &["0x1000", "--raw"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("0x1000 on tgl = 0xdeadbeef (undescribed"),
+        "{out}"
+    );
+}
+
+#[test]
+fn replicated_reads_say_the_instance_is_not_known() {
+    let bar = BarFile::new("mcr", MIB16);
+    let (code, out, err) = bar.reg("read", &["EU_PERF_CNT_CTL0"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("replicated over 6 dss instances")
+            && out.contains("which one is not known; steering belongs to the kernel"),
+        "{out}"
+    );
+    let (code, _, err) = bar.reg("write", &["EU_PERF_CNT_CTL0", "value=1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("steering belongs to the kernel"), "{err}");
+    assert_eq!(bar.u32_at(0xE458), 0, "nothing written");
+}
+
+#[test]
+fn the_device_and_force_wake_are_explicit() {
+    let bar = BarFile::new("fw", MIB16);
+    // A file has no kernel force-wake file.
+    let (code, _, err) = perfregs(&[
+        "reg",
+        "read",
+        bar.path(),
+        "--project",
+        "tgl",
+        "OAG_OACONTROL",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--forcewake PATH or --no-forcewake"), "{err}");
+    // A file given as the force-wake file is held.
+    let fw = BarFile::new("fw-file", 0);
+    let (code, out, err) = perfregs(&[
+        "reg",
+        "read",
+        bar.path(),
+        "--project",
+        "tgl",
+        "--forcewake",
+        fw.path(),
+        "OAG_OACONTROL",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    // A missing one is an error naming it.
+    let (code, _, err) = perfregs(&[
+        "reg",
+        "read",
+        bar.path(),
+        "--project",
+        "tgl",
+        "--forcewake",
+        "/no/such/forcewake",
+        "OAG_OACONTROL",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("/no/such/forcewake"), "{err}");
+    // The project is required; a project is not a device.
+    let (code, _, err) = perfregs(&["reg", "read", bar.path(), "--no-forcewake", "OAG_OACONTROL"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("pass --project"), "{err}");
+    let (code, _, err) = perfregs(&["reg", "read", "tgl", "OAG_OACONTROL"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`tgl` is a project, not a device"), "{err}");
+}
+
+#[test]
+fn a_bar_that_cannot_be_opened_says_to_run_as_root() {
+    let bar = BarFile::new("ro", MIB16);
+    let mut perms = std::fs::metadata(&bar.0).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o400);
+    std::fs::set_permissions(&bar.0, perms).unwrap();
+    if OpenOptions::new().write(true).open(&bar.0).is_ok() {
+        eprintln!("skipped: running as root, a read-only file opens for writing anyway");
+        return;
+    }
+    let (code, _, err) = bar.reg("read", &["OAG_OACONTROL"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("run as root"), "{err}");
+}
+
+#[test]
+fn dump_decodes_every_register_of_a_filter_one_line_each() {
+    let bar = BarFile::new("dump", MIB16);
+    bar.put_u32(OACONTROL, 0x9);
+    let (code, out, err) = bar.reg("dump", &["OAG_"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let ctl = lines
+        .iter()
+        .find(|l| l.contains(" OAG_OACONTROL "))
+        .expect("OAG_OACONTROL dumped");
+    assert_eq!(
+        *ctl,
+        "0x00daf4  OAG_OACONTROL            = 0x00000009 counter_enable=0x1 report_format=0x2(a12_b8_c8)"
+    );
+    let read = lines.len() - 1;
+    assert!(read > 10, "{out}");
+    assert!(
+        lines.iter().take(read).all(|l| l.contains(" OAG_")),
+        "{out}"
+    );
+    assert_eq!(
+        lines[read],
+        format!(
+            "{read} register(s) read, 0 skipped, 0 fault(s) on {} as tgl",
+            bar.path()
+        )
+    );
+    // A block by name.
+    let (code, out, _) = bar.reg("dump", &["oa_tgl"]);
+    assert_eq!(code, 0);
+    assert!(out.contains(" OAG_OACONTROL "), "{out}");
+    // An unknown filter lists the blocks.
+    let (code, _, err) = bar.reg("dump", &["NOTHING_LIKE_IT"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("blocks: ") && err.contains("oa_tgl"), "{err}");
+}
+
+#[test]
+fn dump_of_the_whole_project_reports_faults_past_the_end() {
+    // 64 KiB: the OAG registers (0xd900..0xdc40) are inside, registers at
+    // 0x130000 are not.
+    let bar = BarFile::new("dump-small", 64 << 10);
+    let (code, out, err) = bar.reg("dump", &[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains(" OAG_OACONTROL "), "{out}");
+    let summary = out.lines().last().unwrap();
+    // "N register(s) read, M skipped, K fault(s) on FILE as tgl"
+    let faults: usize = summary
+        .split(", ")
+        .nth(2)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("fault count");
+    assert!(faults > 0, "{summary}");
+    assert_eq!(err.lines().count(), faults, "one line per fault: {err}");
+    assert!(err.contains("address out of range"), "{err}");
+    // No faulting register is printed as data.
+    for line in err.lines() {
+        let name = line
+            .trim_start_matches("perfregs: ")
+            .split(':')
+            .next()
+            .unwrap();
+        assert!(
+            !out.lines()
+                .any(|l| l.split_whitespace().nth(1) == Some(name)),
+            "{name} printed: {out}"
+        );
+    }
+}
+
+#[test]
+fn write_sets_fields_and_echoes_before_and_after() {
+    let bar = BarFile::new("write", MIB16);
+    bar.put_u32(OACONTROL, 0x1);
+    let (code, out, err) = bar.reg("write", &["OAG_OACONTROL", "report_format=a12_b8_c8"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        bar.u32_at(OACONTROL),
+        0x9,
+        "counter_enable kept, format set"
+    );
+    assert_eq!(
+        out,
+        "OAG_OACONTROL (OAG Control) @ 0xdaf4 on tgl\n  before 0x1\n  write  0x9\n  after  0x9\n  \
+         report_format: 0 (0x0) (a12) -> 2 (0x2) (a12_b8_c8)\n"
+    );
+    // A number works as well as a name; fields unchanged are said.
+    let (code, out, _) = bar.reg(
+        "write",
+        &["OAG_OACONTROL", "report_format=2", "counter_enable=0"],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(bar.u32_at(OACONTROL), 0x8);
+    assert!(
+        out.contains("report_format: 2 (0x2) (a12_b8_c8) (unchanged)"),
+        "{out}"
+    );
+    assert!(out.contains("counter_enable: 1 (0x1) -> 0 (0x0)"), "{out}");
+}
+
+#[test]
+fn masked_writes_carry_the_enable_bits_of_the_fields_set() {
+    let bar = BarFile::new("masked", MIB16);
+    let (code, out, err) = bar.reg(
+        "write",
+        &[
+            "OAG_OA_DEBUG",
+            "include_clk_ratio=1",
+            "disable_ctx_switch_reports=1",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    // bits 6 and 1, and their enables 22 and 17.
+    assert_eq!(bar.u32_at(OA_DEBUG), 0x0042_0042);
+    assert!(
+        out.contains("write  0x420042 (masked: bits 31:16 enable the fields set)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn writes_are_refused_by_the_typed_checks() {
+    let bar = BarFile::new("refused", MIB16);
+    bar.put_u32(OACONTROL, 0x5);
+    let refused = |args: &[&str], expect: &str| {
+        let (code, out, err) = bar.reg("write", args);
+        assert_eq!(code, 1, "{args:?}: {out}{err}");
+        assert!(err.contains(expect), "{args:?}: {err}");
+        assert!(out.is_empty(), "{out}");
+    };
+    refused(
+        &["MIRROR_FUSE_DSS_ENABLE", "dss_enable=1"],
+        "MIRROR_FUSE_DSS_ENABLE.dss_enable is RO: not writable",
+    );
+    refused(
+        &["OA_IMR", "reserved_27_0=1"],
+        "OA_IMR.reserved_27_0 is MBZ: not writable",
+    );
+    refused(
+        &["OAG_OACONTROL", "counter_enable=2"],
+        "OAG_OACONTROL.counter_enable: 0x2 does not fit its 1 bit(s) (at most 0x1)",
+    );
+    refused(
+        &["OAG_OACONTROL", "report_format=a13"],
+        "neither a number nor one of its encodings",
+    );
+    refused(
+        &["OAG_OACONTROL", "no_field=1"],
+        "OAG_OACONTROL has no field `no_field`",
+    );
+    refused(&["OAG_OACONTROL=0x1"], "add --raw");
+    refused(
+        &["0x1000=0x1"],
+        "--raw accesses it as an undescribed 32-bit register",
+    );
+    refused(
+        &["OAG_OACONTROL=0x100000000", "--raw"],
+        "does not fit the 32-bit register",
+    );
+    assert_eq!(bar.u32_at(OACONTROL), 0x5, "nothing written");
+    assert_eq!(bar.u32_at(0x1000), 0);
+    // A word that is not field=value is a usage error.
+    let (code, _, err) = bar.reg("write", &["OAG_OACONTROL", "counter_enable"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn raw_writes_need_raw_and_are_echoed() {
+    let bar = BarFile::new("raw", MIB16);
+    let (code, out, err) = bar.reg("write", &["0x1000=0xcafe", "--raw"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(bar.u32_at(0x1000), 0xCAFE);
+    assert_eq!(
+        out,
+        "0x1000 on tgl (undescribed)\n  before 0x0\n  write  0xcafe\n  after  0xcafe\n"
+    );
+    let (code, out, err) = bar.reg("write", &["OAG_OACONTROL=0xd", "--raw"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(bar.u32_at(OACONTROL), 0xD);
+    assert!(
+        out.contains("report_format: 0 (0x0) (a12) -> 3 (0x3) (no named encoding)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_write_past_the_end_of_the_bar_is_a_located_fault() {
+    let bar = BarFile::new("write-small", 4096);
+    let (code, out, err) = bar.reg("write", &["OAG_OACONTROL", "counter_enable=1"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.is_empty());
+    assert!(
+        err.contains("OAG_OACONTROL: ") && err.contains("at 0xdaf4 failed: address out of range"),
+        "{err}"
+    );
+}
+
+/// On a machine with an Intel GPU bound to i915 or xe, as root with debugfs:
+/// `PERFREGS_REG_DEVICE` (default `card0`) of project `PERFREGS_REG_PROJECT`
+/// (default `tgl`): the render ring's TIMESTAMP (0x2358) moves between two
+/// reads while the kernel's force-wake file is held.
+#[test]
+#[ignore = "needs root, debugfs and an Intel GPU (PERFREGS_REG_DEVICE=card0 PERFREGS_REG_PROJECT=tgl)"]
+fn smoke_reads_a_live_gpu() {
+    let device = std::env::var("PERFREGS_REG_DEVICE").unwrap_or_else(|_| "card0".into());
+    let project = std::env::var("PERFREGS_REG_PROJECT").unwrap_or_else(|_| "tgl".into());
+    let read = || {
+        let (code, out, err) = perfregs(&[
+            "reg",
+            "read",
+            &device,
+            "--project",
+            &project,
+            "--raw",
+            "0x2358",
+        ]);
+        assert_eq!(code, 0, "{out}{err}");
+        out
+    };
+    let t0 = read();
+    std::thread::sleep(std::time::Duration::from_millis(2));
+    assert_ne!(t0, read(), "the render TIMESTAMP counts while awake");
+    let (code, out, err) = perfregs(&["reg", "dump", &device, "--project", &project]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+/// A directory laid out as a PCI function's in sysfs (`vendor`, `resource0`,
+/// and optionally a `driver` link and `drm/cardN`), removed on drop.
+struct FakeFunction(PathBuf);
+
+impl FakeFunction {
+    fn new(name: &str, vendor: &str, driver: Option<&str>, card: Option<u32>) -> Self {
+        let root =
+            std::env::temp_dir().join(format!("perfregs-cli-reg-{}-{name}", std::process::id()));
+        let dir = root.join("0000:00:02.0");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("vendor"), format!("{vendor}\n")).unwrap();
+        File::create(dir.join("resource0"))
+            .unwrap()
+            .set_len(MIB16)
+            .unwrap();
+        if let Some(driver) = driver {
+            let target = root.join("drivers").join(driver);
+            std::fs::create_dir_all(&target).unwrap();
+            std::os::unix::fs::symlink(&target, dir.join("driver")).unwrap();
+        }
+        if let Some(n) = card {
+            std::fs::create_dir_all(dir.join("drm").join(format!("card{n}"))).unwrap();
+        }
+        FakeFunction(root)
+    }
+    fn resource0(&self) -> String {
+        self.0
+            .join("0000:00:02.0/resource0")
+            .to_str()
+            .unwrap()
+            .to_string()
+    }
+}
+
+impl Drop for FakeFunction {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn a_sysfs_resource_is_checked_and_its_card_gives_the_force_wake_file() {
+    let read = |f: &FakeFunction, extra: &[&str]| {
+        let r = f.resource0();
+        let mut args = vec!["reg", "read", r.as_str(), "--project", "tgl"];
+        args.extend_from_slice(extra);
+        args.push("OAG_OACONTROL");
+        perfregs(&args)
+    };
+    // Not Intel: refused before mapping.
+    let other = FakeFunction::new("virtio", "0x1af4", None, None);
+    let (code, _, err) = read(&other, &["--no-forcewake"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("is not an Intel device (PCI vendor 0x1af4)"),
+        "{err}"
+    );
+    // Intel, bound to i915 as card 3: the default force-wake file is card 3's.
+    let i915 = FakeFunction::new("i915", "0x8086", Some("i915"), Some(3));
+    let (code, _, err) = read(&i915, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("/sys/kernel/debug/dri/3/i915_forcewake_user"),
+        "{err}"
+    );
+    // Bound to xe as card 1.
+    let xe = FakeFunction::new("xe", "0x8086", Some("xe"), Some(1));
+    let (_, _, err) = read(&xe, &[]);
+    assert!(
+        err.contains("/sys/kernel/debug/dri/1/forcewake_all"),
+        "{err}"
+    );
+    // Without force-wake on a device a driver owns: read, with a warning.
+    let (code, out, err) = read(&i915, &["--no-forcewake"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("OAG_OACONTROL (OAG Control) @ 0xdaf4 on tgl = 0x0"),
+        "{out}"
+    );
+    assert!(err.contains("warning: no force-wake held"), "{err}");
+    // No driver: nothing owns it, no warning.
+    let unbound = FakeFunction::new("unbound", "0x8086", None, None);
+    let (code, _, err) = read(&unbound, &["--no-forcewake"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn write_only_registers_are_skipped_with_a_note_and_not_read() {
+    let bar = BarFile::new("wo", MIB16);
+    let reg = |op: &str, rest: &[&str]| {
+        let mut args = vec!["reg", op, bar.path(), "--project", "snb", "--no-forcewake"];
+        args.extend_from_slice(rest);
+        perfregs(&args)
+    };
+    let (code, out, err) = reg("dump", &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("0x0023b0  OABUFFER") && l.ends_with("skipped: write-only")),
+        "{out}"
+    );
+    assert!(out.contains(", 1 skipped, 0 fault(s)"), "{out}");
+    let (code, out, err) = reg("read", &["OABUFFER"]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(err.contains("OABUFFER is write-only"), "{err}");
+    // A register of another address space.
+    let (code, _, err) = perfregs(&[
+        "reg",
+        "read",
+        bar.path(),
+        "--project",
+        "p4",
+        "--no-forcewake",
+        "P4_COUNTER0",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not in the GPU's MMIO space"), "{err}");
+}
