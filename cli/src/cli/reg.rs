@@ -645,7 +645,25 @@ impl Target {
                 self.device, p.name
             )));
         }
-        let id = live::pci_id(&self.device)
+        let pci = live::pci_id(&self.device);
+        let row = pci
+            .as_deref()
+            .and_then(|id| u16::from_str_radix(id.trim_start_matches("0x"), 16).ok())
+            .and_then(hal::device);
+        if let Some(row) = row {
+            // The device table (regdefs/devices.yaml) names the project.
+            match row.project.and_then(find_project) {
+                Some(p) => return Ok(p),
+                None => {
+                    return Err(Failure::usage(format!(
+                        "{} is {row}: platform not described yet, so its registers are unknown \
+                         to perfregs",
+                        self.device
+                    )))
+                }
+            }
+        }
+        let id = pci
             .map(|id| format!(" (its PCI device id is {id})"))
             .unwrap_or_default();
         Err(Failure::usage(format!(
