@@ -1,0 +1,1 @@
+//! OA configurations (next commit).

@@ -1,0 +1,1 @@
+//! i915 perf streams (next commit).

@@ -1,0 +1,1 @@
+//! Xe observation streams (next commit).
