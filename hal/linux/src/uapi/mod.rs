@@ -33,3 +33,51 @@ const _: () = {
 
 /// The `char uuid[36]` of a configuration: 36 bytes, no terminator.
 pub const UUID_LEN: usize = 36;
+
+/// An ioctl whose return value matters (a new fd, a config id), through
+/// rustix's [`rustix::ioctl::ioctl`].
+#[cfg(target_os = "linux")]
+pub(crate) mod call {
+    use core::ffi::c_void;
+    use rustix::ioctl::{Ioctl, IoctlOutput, Opcode};
+    use std::os::fd::AsFd;
+
+    struct Call {
+        opcode: Opcode,
+        arg: *mut c_void,
+    }
+
+    // SAFETY: the callers of `ioctl` below promise that `arg` is what the
+    // opcode expects; the output is the ioctl's return value.
+    unsafe impl Ioctl for Call {
+        type Output = IoctlOutput;
+        const IS_MUTATING: bool = true;
+        fn opcode(&self) -> Opcode {
+            self.opcode
+        }
+        fn as_ptr(&mut self) -> *mut c_void {
+            self.arg
+        }
+        unsafe fn output_from_ptr(
+            out: IoctlOutput,
+            _: *mut c_void,
+        ) -> rustix::io::Result<IoctlOutput> {
+            Ok(out)
+        }
+    }
+
+    /// `ioctl(fd, opcode, arg)`: the return value, or the errno.
+    ///
+    /// # Safety
+    /// `arg` must be what `opcode` takes (a pointer to the right struct,
+    /// valid and, for what the kernel writes, writable for the call; or an
+    /// integer argument), and everything it points to must stay valid.
+    pub(crate) unsafe fn ioctl(
+        fd: impl AsFd,
+        opcode: Opcode,
+        arg: *mut c_void,
+    ) -> Result<i32, i32> {
+        // SAFETY: forwarded to the caller.
+        unsafe { rustix::ioctl::ioctl(fd, Call { opcode, arg }) }.map_err(|e| e.raw_os_error())
+    }
+}
