@@ -267,6 +267,7 @@ impl KernelError {
             (ErrorKind::Io, _) => match (self.driver, self.status) {
                 (_, Some(s)) => format!("the OA unit's status is {}", status_names(s)),
                 (Driver::Xe, None) => "the OA unit's status is non-zero: read it with the STATUS ioctl".to_string(),
+                (_, None) if self.op == Op::Read => "the stream is disabled (i915 answers reads of a disabled stream with EIO: enable it first), or the OA unit failed".to_string(),
                 _ => "the OA unit reported an error".to_string(),
             },
             (ErrorKind::NoSpace, _) => "the read buffer is smaller than one record: read with a larger buffer".to_string(),
@@ -492,6 +493,8 @@ mod tests {
         );
         let m = msg(Driver::Xe, Op::Status, ENOTTY);
         assert!(m.contains("does not know this request"), "{m}");
+        let m = msg(Driver::I915, Op::Read, EIO);
+        assert!(m.contains("disabled") && m.contains("enable it first"), "{m}");
         let m = msg(Driver::I915, Op::Read, 1234);
         assert!(m.contains("errno 1234"), "{m}");
         for e in [EINTR, EAGAIN, EFAULT, ENOMEM] {

@@ -66,6 +66,30 @@ impl StreamFd {
     }
 }
 
+/// The write end of a [`pipe`].
+#[derive(Debug)]
+pub struct PipeWriter {
+    fd: OwnedFd,
+}
+
+impl PipeWriter {
+    /// One non-blocking `write()`: the bytes written, or the errno
+    /// (`EAGAIN` when the pipe is full).
+    pub fn write(&self, bytes: &[u8]) -> Result<usize, i32> {
+        rustix::io::write(&self.fd, bytes).map_err(|e| e.raw_os_error())
+    }
+}
+
+/// A non-blocking, close-on-exec pipe: its read end as a [`StreamFd`] of
+/// `driver` (read through the same path as a kernel stream) and its write
+/// end. For the emulated kernel (`perfregs-emu`), which writes the
+/// kernel's bytes into it.
+pub fn pipe(driver: Driver) -> Result<(StreamFd, PipeWriter), i32> {
+    let flags = rustix::pipe::PipeFlags::NONBLOCK | rustix::pipe::PipeFlags::CLOEXEC;
+    let (r, w) = rustix::pipe::pipe_with(flags).map_err(|e| e.raw_os_error())?;
+    Ok((StreamFd::new(r, driver), PipeWriter { fd: w }))
+}
+
 impl AsFd for StreamFd {
     fn as_fd(&self) -> BorrowedFd<'_> {
         self.fd.as_fd()
@@ -78,13 +102,12 @@ mod tests {
 
     #[test]
     fn reads_what_a_pipe_holds_and_polls_it() {
-        let (r, w) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::NONBLOCK).unwrap();
-        let fd = StreamFd::new(r, Driver::Emulated);
+        let (fd, w) = pipe(Driver::Emulated).unwrap();
         let mut buf = [0u8; 16];
         let e = fd.read(&mut buf).unwrap_err();
         assert_eq!(e.errno(), Some(code::EAGAIN));
         assert!(!fd.poll(Some(Duration::from_millis(1))).unwrap());
-        rustix::io::write(&w, b"abc").unwrap();
+        assert_eq!(w.write(b"abc"), Ok(3));
         assert!(fd.poll(Some(Duration::ZERO)).unwrap());
         assert_eq!(fd.read(&mut buf).unwrap(), 3);
         assert_eq!(&buf[..3], b"abc");
