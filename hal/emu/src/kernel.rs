@@ -39,6 +39,34 @@
 //!
 //! Faults ([`Fault`]) inject each loss and each errno at a chosen read, and
 //! [`StreamConfig::open_errno`] an errno at open (`EACCES`, `ENODEV`, ...).
+//!
+//! ```
+//! use perfregs_emu::kernel::{EmulatedStream, Fault, StreamConfig};
+//! use perfregs_emu::Emulator;
+//! use perfregs_linux::record::Record;
+//! use perfregs_linux::stream::{Framing, Item, StreamReader};
+//!
+//! let p = &hal::tgl::PROJECT;
+//! let format = p.formats.iter().find(|f| f.size == 256).unwrap();
+//! let mut stream = EmulatedStream::open(
+//!     Emulator::new(p, Default::default()),
+//!     StreamConfig::new(Framing::I915Records, format),
+//! )
+//! .unwrap();
+//! stream.advance_reports(10);
+//! stream.inject_next(Fault::ReportLost);
+//! let mut reader = StreamReader::new(stream);
+//! let (mut reports, mut lost) = (0, 0);
+//! reader
+//!     .drain(|item| match item {
+//!         Item::Record(Record::Sample(r)) => reports += usize::from(r.len() == 256),
+//!         Item::Record(Record::ReportLost) => lost += 1,
+//!         _ => {}
+//!     })
+//!     .unwrap();
+//! assert_eq!((reports, lost), (10, 1));
+//! assert_eq!(reader.counts().reports, 10);
+//! ```
 
 use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
@@ -517,7 +545,7 @@ impl EmulatedStream {
             let first = (size - at).min(rs) as usize;
             self.emu
                 .gpu_mem()
-                .read_into(self.cfg.base + at, &mut report[..first]);
+                .read_into(self.cfg.base.wrapping_add(at), &mut report[..first]);
             if first < report.len() {
                 self.emu
                     .gpu_mem()

@@ -494,7 +494,10 @@ mod tests {
         let m = msg(Driver::Xe, Op::Status, ENOTTY);
         assert!(m.contains("does not know this request"), "{m}");
         let m = msg(Driver::I915, Op::Read, EIO);
-        assert!(m.contains("disabled") && m.contains("enable it first"), "{m}");
+        assert!(
+            m.contains("disabled") && m.contains("enable it first"),
+            "{m}"
+        );
         let m = msg(Driver::I915, Op::Read, 1234);
         assert!(m.contains("errno 1234"), "{m}");
         for e in [EINTR, EAGAIN, EFAULT, ENOMEM] {

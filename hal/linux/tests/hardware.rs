@@ -122,7 +122,10 @@ fn i915_stream_opens_and_reads_reports() {
     perfregs_linux::stream::OaStream::enable(r.stream_mut()).unwrap_or_else(|e| panic!("{e}"));
     let mut samples = 0;
     for _ in 0..50 {
-        if !r.wait(Some(Duration::from_millis(100))).unwrap_or_else(|e| panic!("{e}")) {
+        if !r
+            .wait(Some(Duration::from_millis(100)))
+            .unwrap_or_else(|e| panic!("{e}"))
+        {
             continue;
         }
         r.drain(|item| {

@@ -129,7 +129,8 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// Loss events of every kind.
+    /// Loss events: report-lost plus buffer-lost (the Xe counter-overflow
+    /// and trigger-queue events are counted apart).
     pub fn losses(&self) -> u64 {
         self.report_lost + self.buffer_lost
     }
@@ -218,8 +219,9 @@ impl<S: OaStream> StreamReader<S> {
     }
 
     /// The next item: `Ok(None)` when nothing is available yet (`EAGAIN`;
-    /// poll with [`wait`](Self::wait)). After an error, every call returns
-    /// it again.
+    /// poll with [`wait`](Self::wait)). A framing error or the buffer limit
+    /// ends the stream (every later call returns it again); an errno from
+    /// the kernel is returned as it comes, and a later call reads again.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Option<Item<'_>>, StreamError> {
         loop {

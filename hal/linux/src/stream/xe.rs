@@ -125,6 +125,18 @@ impl XeParams {
         None
     }
 
+    /// Refuse what the kernel would refuse, before asking it.
+    pub fn check(&self) -> Result<(), StreamError> {
+        match self.suspect() {
+            Some(s) => Err(StreamError::Invalid(format!(
+                "{}: {s} (properties {})",
+                Driver::Xe,
+                self.summary()
+            ))),
+            None => Ok(()),
+        }
+    }
+
     /// The operation, for error messages.
     pub fn op(&self) -> Op {
         Op::OpenStream {
@@ -187,13 +199,7 @@ mod linux {
         /// Open a stream on DRM fd `drm` with `params` (checked first);
         /// the stream fd is made non-blocking and close-on-exec.
         pub fn open(drm: impl AsFd, params: &XeParams) -> Result<Self, StreamError> {
-            if let Some(s) = params.suspect() {
-                return Err(StreamError::Invalid(format!(
-                    "{}: {s} (properties {})",
-                    Driver::Xe,
-                    params.summary()
-                )));
-            }
+            params.check()?;
             let mut chain = params.chain();
             link(&mut chain);
             let mut arg = DrmXeObservationParam {
