@@ -5,7 +5,6 @@
 //!   byte offset and record index. Pure code: it builds on every system.
 //! - [`recording`]: recordings in IGT's `i915-perf-recorder` format, written
 //!   and read (every error located). Pure code.
-//!
 //! - [`fault`]: bus faults and `io::Error` (the kind of fault an OS error
 //!   means, and back).
 //! - [`msr`] (Linux): one CPU's MSRs through `/dev/cpu/N/msr`, as a
@@ -18,11 +17,19 @@
 //!   steering on it.
 //! - [`forcewake`] (Linux): the kernel's user force-wake file held open
 //!   ([`forcewake::ForcewakeHolder`]), which proves every power domain awake.
-//!
 //! - [`discovery`]: DRM cards from sysfs, PCI id to project and GT through
 //!   the HAL's device table, driver, paranoid setting, capabilities and the
 //!   verdict on OA streams; topology to the metric equations' device values;
 //!   on Linux the GETPARAM/QUERY probe of a render node.
+//! - [`uapi`]: the kernel structs, properties and ioctl numbers of i915 perf
+//!   and Xe observation streams.
+//! - [`stream`]: OA streams behind one trait ([`stream::OaStream`]), i915 and
+//!   Xe streams on Linux, and a reader ([`stream::StreamReader`]) that yields
+//!   the same typed records for every stream.
+//! - [`errno`]: every errno of opening, configuring and reading a stream as
+//!   an actionable message.
+//! - [`config`]: OA configurations (uuid and register lists) uploaded with
+//!   ADD_CONFIG, an existing id found through sysfs.
 //!
 //! The modules that make system calls are compiled on Linux only; on other
 //! systems this crate holds the pure parts.
@@ -34,8 +41,10 @@ pub mod record;
 
 #[cfg(target_os = "linux")]
 pub mod bar;
+pub mod config;
 #[cfg(target_os = "linux")]
 mod devfile;
+pub mod errno;
 pub mod fault;
 #[cfg(target_os = "linux")]
 pub mod forcewake;
@@ -44,3 +53,5 @@ pub mod msr;
 #[cfg(target_os = "linux")]
 pub mod pci;
 pub mod recording;
+pub mod stream;
+pub mod uapi;

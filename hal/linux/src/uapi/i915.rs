@@ -1,0 +1,297 @@
+//! i915 perf: `DRM_IOCTL_I915_PERF_*` and the stream fd's ioctls
+//! (`include/uapi/drm/i915_drm.h`).
+
+use core::mem::{offset_of, size_of};
+
+pub use crate::record::{RECORD_OA_BUFFER_LOST, RECORD_OA_REPORT_LOST, RECORD_SAMPLE};
+
+/// `DRM_I915_PERF_OPEN`: the command number (added to `DRM_COMMAND_BASE`).
+pub const DRM_I915_PERF_OPEN: u8 = 0x36;
+/// `DRM_I915_PERF_ADD_CONFIG`.
+pub const DRM_I915_PERF_ADD_CONFIG: u8 = 0x37;
+/// `DRM_I915_PERF_REMOVE_CONFIG`.
+pub const DRM_I915_PERF_REMOVE_CONFIG: u8 = 0x38;
+/// `DRM_COMMAND_BASE`: driver ioctls start here.
+pub const DRM_COMMAND_BASE: u8 = 0x40;
+/// `DRM_IOCTL_BASE`: the DRM ioctl group, `'d'`.
+pub const DRM_IOCTL_BASE: u8 = b'd';
+
+/// `I915_PERF_FLAG_FD_CLOEXEC`.
+pub const I915_PERF_FLAG_FD_CLOEXEC: u32 = 1 << 0;
+/// `I915_PERF_FLAG_FD_NONBLOCK`.
+pub const I915_PERF_FLAG_FD_NONBLOCK: u32 = 1 << 1;
+/// `I915_PERF_FLAG_DISABLED`: the stream opens disabled.
+pub const I915_PERF_FLAG_DISABLED: u32 = 1 << 2;
+
+/// `I915_PARAM_PERF_REVISION` (GETPARAM).
+pub const I915_PARAM_PERF_REVISION: i32 = 54;
+
+/// `DRM_I915_PERF_PROP_*`: the open properties (`(u64 id, u64 value)`).
+pub mod prop {
+    /// `CTX_HANDLE`: filter on one GEM context.
+    pub const CTX_HANDLE: u64 = 1;
+    /// `SAMPLE_OA`: include the raw OA report in samples.
+    pub const SAMPLE_OA: u64 = 2;
+    /// `OA_METRICS_SET`: the config id.
+    pub const OA_METRICS_SET: u64 = 3;
+    /// `OA_FORMAT`: an `I915_OA_FORMAT_*`.
+    pub const OA_FORMAT: u64 = 4;
+    /// `OA_EXPONENT`: period = timestamp period × 2^(exponent + 1).
+    pub const OA_EXPONENT: u64 = 5;
+    /// `HOLD_PREEMPTION` (revision 3).
+    pub const HOLD_PREEMPTION: u64 = 6;
+    /// `GLOBAL_SSEU` (revision 4).
+    pub const GLOBAL_SSEU: u64 = 7;
+    /// `POLL_OA_PERIOD` in ns, at least 100 µs (revision 5).
+    pub const POLL_OA_PERIOD: u64 = 8;
+    /// `OA_ENGINE_CLASS` (revision 6).
+    pub const OA_ENGINE_CLASS: u64 = 9;
+    /// `OA_ENGINE_INSTANCE` (revision 6).
+    pub const OA_ENGINE_INSTANCE: u64 = 10;
+
+    /// The property's name as the header spells it (`None`: unknown id).
+    pub fn name(id: u64) -> Option<&'static str> {
+        Some(match id {
+            CTX_HANDLE => "CTX_HANDLE",
+            SAMPLE_OA => "SAMPLE_OA",
+            OA_METRICS_SET => "OA_METRICS_SET",
+            OA_FORMAT => "OA_FORMAT",
+            OA_EXPONENT => "OA_EXPONENT",
+            HOLD_PREEMPTION => "HOLD_PREEMPTION",
+            GLOBAL_SSEU => "GLOBAL_SSEU",
+            POLL_OA_PERIOD => "POLL_OA_PERIOD",
+            OA_ENGINE_CLASS => "OA_ENGINE_CLASS",
+            OA_ENGINE_INSTANCE => "OA_ENGINE_INSTANCE",
+            _ => return None,
+        })
+    }
+
+    /// The lowest perf revision that knows property `id`.
+    pub fn revision(id: u64) -> u32 {
+        match id {
+            HOLD_PREEMPTION => 3,
+            GLOBAL_SSEU => 4,
+            POLL_OA_PERIOD => 5,
+            OA_ENGINE_CLASS | OA_ENGINE_INSTANCE => 6,
+            _ => 1,
+        }
+    }
+}
+
+/// An `enum drm_i915_oa_format` value with its name and report size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OaFormat {
+    /// `I915_OA_FORMAT_*` value.
+    pub id: u32,
+    /// The name after `I915_OA_FORMAT_`.
+    pub name: &'static str,
+    /// Report size in bytes (`None`: the MTL OAM formats, whose size the
+    /// facts page does not give; a stream of them needs the size from the
+    /// caller).
+    pub size: Option<usize>,
+}
+
+/// Every `I915_OA_FORMAT_*` with its report size.
+pub const OA_FORMATS: [OaFormat; 14] = [
+    OaFormat {
+        id: 1,
+        name: "A13",
+        size: Some(64),
+    },
+    OaFormat {
+        id: 2,
+        name: "A29",
+        size: Some(128),
+    },
+    OaFormat {
+        id: 3,
+        name: "A13_B8_C8",
+        size: Some(128),
+    },
+    OaFormat {
+        id: 4,
+        name: "B4_C8",
+        size: Some(64),
+    },
+    OaFormat {
+        id: 5,
+        name: "A45_B8_C8",
+        size: Some(256),
+    },
+    OaFormat {
+        id: 6,
+        name: "B4_C8_A16",
+        size: Some(128),
+    },
+    OaFormat {
+        id: 7,
+        name: "C4_B8",
+        size: Some(64),
+    },
+    OaFormat {
+        id: 8,
+        name: "A12",
+        size: Some(64),
+    },
+    OaFormat {
+        id: 9,
+        name: "A12_B8_C8",
+        size: Some(128),
+    },
+    OaFormat {
+        id: 10,
+        name: "A32u40_A4u32_B8_C8",
+        size: Some(256),
+    },
+    OaFormat {
+        id: 11,
+        name: "OAR_A32u40_A4u32_B8_C8",
+        size: Some(256),
+    },
+    OaFormat {
+        id: 12,
+        name: "A24u40_A14u32_B8_C8",
+        size: Some(256),
+    },
+    OaFormat {
+        id: 13,
+        name: "MPEC8u64_B8_C8",
+        size: None,
+    },
+    OaFormat {
+        id: 14,
+        name: "MPEC8u32_B8_C8",
+        size: None,
+    },
+];
+
+/// The format with id `id`.
+pub fn oa_format(id: u32) -> Option<&'static OaFormat> {
+    OA_FORMATS.iter().find(|f| f.id == id)
+}
+
+/// The format named `name` (without the `I915_OA_FORMAT_` prefix; case
+/// matters only for the `u` of the widths, compared case-insensitively).
+pub fn oa_format_by_name(name: &str) -> Option<&'static OaFormat> {
+    OA_FORMATS
+        .iter()
+        .find(|f| f.name.eq_ignore_ascii_case(name))
+}
+
+/// `struct drm_i915_perf_open_param`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrmI915PerfOpenParam {
+    /// `I915_PERF_FLAG_*`.
+    pub flags: u32,
+    /// Number of `(u64 id, u64 value)` pairs.
+    pub num_properties: u32,
+    /// Pointer to the pairs.
+    pub properties_ptr: u64,
+}
+
+const _: () = {
+    assert!(size_of::<DrmI915PerfOpenParam>() == 16);
+    assert!(offset_of!(DrmI915PerfOpenParam, flags) == 0);
+    assert!(offset_of!(DrmI915PerfOpenParam, num_properties) == 4);
+    assert!(offset_of!(DrmI915PerfOpenParam, properties_ptr) == 8);
+};
+
+/// `struct drm_i915_perf_oa_config`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrmI915PerfOaConfig {
+    /// The uuid, 36 characters, no terminator.
+    pub uuid: [u8; 36],
+    /// Entries of the mux (NOA) list.
+    pub n_mux_regs: u32,
+    /// Entries of the boolean (OA) list.
+    pub n_boolean_regs: u32,
+    /// Entries of the flex list.
+    pub n_flex_regs: u32,
+    /// Pointer to `n_mux_regs` `(u32 address, u32 value)` pairs.
+    pub mux_regs_ptr: u64,
+    /// Pointer to the boolean pairs.
+    pub boolean_regs_ptr: u64,
+    /// Pointer to the flex pairs.
+    pub flex_regs_ptr: u64,
+}
+
+const _: () = {
+    assert!(size_of::<DrmI915PerfOaConfig>() == 72);
+    assert!(offset_of!(DrmI915PerfOaConfig, uuid) == 0);
+    assert!(offset_of!(DrmI915PerfOaConfig, n_mux_regs) == 36);
+    assert!(offset_of!(DrmI915PerfOaConfig, n_boolean_regs) == 40);
+    assert!(offset_of!(DrmI915PerfOaConfig, n_flex_regs) == 44);
+    assert!(offset_of!(DrmI915PerfOaConfig, mux_regs_ptr) == 48);
+    assert!(offset_of!(DrmI915PerfOaConfig, boolean_regs_ptr) == 56);
+    assert!(offset_of!(DrmI915PerfOaConfig, flex_regs_ptr) == 64);
+};
+
+/// ioctl numbers (built with rustix's opcode helpers).
+#[cfg(target_os = "linux")]
+pub mod ioctl {
+    use super::*;
+    use rustix::ioctl::{opcode, Opcode};
+
+    /// `DRM_IOCTL_I915_PERF_OPEN`: `DRM_IOW(0x40 + 0x36, drm_i915_perf_open_param)`.
+    pub const PERF_OPEN: Opcode = opcode::write::<DrmI915PerfOpenParam>(
+        DRM_IOCTL_BASE,
+        DRM_COMMAND_BASE + DRM_I915_PERF_OPEN,
+    );
+    /// `DRM_IOCTL_I915_PERF_ADD_CONFIG`.
+    pub const PERF_ADD_CONFIG: Opcode = opcode::write::<DrmI915PerfOaConfig>(
+        DRM_IOCTL_BASE,
+        DRM_COMMAND_BASE + DRM_I915_PERF_ADD_CONFIG,
+    );
+    /// `DRM_IOCTL_I915_PERF_REMOVE_CONFIG` (argument: a pointer to a u64 id).
+    pub const PERF_REMOVE_CONFIG: Opcode = opcode::write::<u64>(
+        DRM_IOCTL_BASE,
+        DRM_COMMAND_BASE + DRM_I915_PERF_REMOVE_CONFIG,
+    );
+    /// `I915_PERF_IOCTL_ENABLE`: `_IO('i', 0)`.
+    pub const ENABLE: Opcode = opcode::none(b'i', 0);
+    /// `I915_PERF_IOCTL_DISABLE`: `_IO('i', 1)`.
+    pub const DISABLE: Opcode = opcode::none(b'i', 1);
+    /// `I915_PERF_IOCTL_CONFIG`: `_IO('i', 2)`, the argument is the config id.
+    pub const CONFIG: Opcode = opcode::none(b'i', 2);
+
+    #[cfg(target_arch = "x86_64")]
+    const _: () = {
+        assert!(PERF_OPEN as u64 == 0x4010_6476);
+        assert!(PERF_ADD_CONFIG as u64 == 0x4048_6477);
+        assert!(PERF_REMOVE_CONFIG as u64 == 0x4008_6478);
+        assert!(ENABLE as u64 == 0x6900);
+        assert!(DISABLE as u64 == 0x6901);
+        assert!(CONFIG as u64 == 0x6902);
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_are_numbered_once_with_the_facts_page_sizes() {
+        for (i, f) in OA_FORMATS.iter().enumerate() {
+            assert_eq!(f.id as usize, i + 1, "{}", f.name);
+            assert_eq!(oa_format(f.id), Some(f));
+            assert_eq!(oa_format_by_name(&f.name.to_lowercase()), Some(f));
+        }
+        let size = |n: &str| oa_format_by_name(n).and_then(|f| f.size);
+        assert_eq!(size("A13"), Some(64));
+        assert_eq!(size("A45_B8_C8"), Some(256));
+        assert_eq!(size("A32u40_A4u32_B8_C8"), Some(256));
+        assert_eq!(size("A12_B8_C8"), Some(128));
+        assert_eq!(oa_format(0), None);
+        assert_eq!(oa_format(15), None);
+    }
+
+    #[test]
+    fn property_names_and_revisions() {
+        assert_eq!(prop::name(prop::OA_EXPONENT), Some("OA_EXPONENT"));
+        assert_eq!(prop::name(11), None);
+        assert_eq!(prop::revision(prop::POLL_OA_PERIOD), 5);
+        assert_eq!(prop::revision(prop::SAMPLE_OA), 1);
+    }
+}

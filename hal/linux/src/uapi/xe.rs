@@ -1,0 +1,290 @@
+//! Xe observation streams: `DRM_IOCTL_XE_OBSERVATION` and the stream fd's
+//! ioctls (`include/uapi/drm/xe_drm.h`; no packaged header yet, so the
+//! values are those of the facts page, computed for x86_64).
+
+use core::mem::{offset_of, size_of};
+
+/// `DRM_XE_OBSERVATION`: the command number (added to `DRM_COMMAND_BASE`).
+pub const DRM_XE_OBSERVATION: u8 = 0x0b;
+
+/// `DRM_XE_OBSERVATION_TYPE_OA`.
+pub const OBSERVATION_TYPE_OA: u64 = 0;
+/// `DRM_XE_OBSERVATION_TYPE_EU_STALL`.
+pub const OBSERVATION_TYPE_EU_STALL: u64 = 1;
+/// `DRM_XE_OBSERVATION_OP_STREAM_OPEN`.
+pub const OBSERVATION_OP_STREAM_OPEN: u64 = 0;
+/// `DRM_XE_OBSERVATION_OP_ADD_CONFIG`.
+pub const OBSERVATION_OP_ADD_CONFIG: u64 = 1;
+/// `DRM_XE_OBSERVATION_OP_REMOVE_CONFIG`.
+pub const OBSERVATION_OP_REMOVE_CONFIG: u64 = 2;
+
+/// `DRM_XE_OA_EXTENSION_SET_PROPERTY`: the `name` of a set-property
+/// extension.
+pub const OA_EXTENSION_SET_PROPERTY: u32 = 0;
+
+/// `DRM_XE_OA_PROPERTY_*`.
+pub mod prop {
+    /// `OA_UNIT_ID`.
+    pub const OA_UNIT_ID: u32 = 1;
+    /// `SAMPLE_OA`.
+    pub const SAMPLE_OA: u32 = 2;
+    /// `OA_METRIC_SET`: the config id.
+    pub const OA_METRIC_SET: u32 = 3;
+    /// `OA_FORMAT`: see [`super::oa_format`].
+    pub const OA_FORMAT: u32 = 4;
+    /// `OA_PERIOD_EXPONENT`.
+    pub const OA_PERIOD_EXPONENT: u32 = 5;
+    /// `OA_DISABLED`: open disabled.
+    pub const OA_DISABLED: u32 = 6;
+    /// `EXEC_QUEUE_ID`.
+    pub const EXEC_QUEUE_ID: u32 = 7;
+    /// `OA_ENGINE_INSTANCE`.
+    pub const OA_ENGINE_INSTANCE: u32 = 8;
+    /// `NO_PREEMPT`.
+    pub const NO_PREEMPT: u32 = 9;
+    /// `NUM_SYNCS`.
+    pub const NUM_SYNCS: u32 = 10;
+    /// `SYNCS`.
+    pub const SYNCS: u32 = 11;
+    /// `OA_BUFFER_SIZE` (128 KiB..128 MiB, default 16 MiB).
+    pub const OA_BUFFER_SIZE: u32 = 12;
+    /// `WAIT_NUM_REPORTS`.
+    pub const WAIT_NUM_REPORTS: u32 = 13;
+
+    /// The property's name as the header spells it (`None`: unknown id).
+    pub fn name(id: u32) -> Option<&'static str> {
+        Some(match id {
+            OA_UNIT_ID => "OA_UNIT_ID",
+            SAMPLE_OA => "SAMPLE_OA",
+            OA_METRIC_SET => "OA_METRIC_SET",
+            OA_FORMAT => "OA_FORMAT",
+            OA_PERIOD_EXPONENT => "OA_PERIOD_EXPONENT",
+            OA_DISABLED => "OA_DISABLED",
+            EXEC_QUEUE_ID => "EXEC_QUEUE_ID",
+            OA_ENGINE_INSTANCE => "OA_ENGINE_INSTANCE",
+            NO_PREEMPT => "NO_PREEMPT",
+            NUM_SYNCS => "NUM_SYNCS",
+            SYNCS => "SYNCS",
+            OA_BUFFER_SIZE => "OA_BUFFER_SIZE",
+            WAIT_NUM_REPORTS => "WAIT_NUM_REPORTS",
+            _ => return None,
+        })
+    }
+}
+
+/// The `OA_FORMAT` property value: format type | counter select << 8 |
+/// counter size << 16 | bc report << 24 (each field 8 bits).
+pub const fn oa_format(
+    format_type: u8,
+    counter_select: u8,
+    counter_size: u8,
+    bc_report: u8,
+) -> u64 {
+    format_type as u64
+        | (counter_select as u64) << 8
+        | (counter_size as u64) << 16
+        | (bc_report as u64) << 24
+}
+
+/// STATUS bits (`DRM_XE_OASTATUS_*`).
+pub mod status {
+    /// `REPORT_LOST`.
+    pub const REPORT_LOST: u64 = 1 << 0;
+    /// `BUFFER_OVERFLOW`.
+    pub const BUFFER_OVERFLOW: u64 = 1 << 1;
+    /// `COUNTER_OVERFLOW`.
+    pub const COUNTER_OVERFLOW: u64 = 1 << 2;
+    /// `MMIO_TRG_Q_FULL`.
+    pub const MMIO_TRG_Q_FULL: u64 = 1 << 3;
+    /// Every bit with its name, lowest first.
+    pub const ALL: [(u64, &str); 4] = [
+        (REPORT_LOST, "REPORT_LOST"),
+        (BUFFER_OVERFLOW, "BUFFER_OVERFLOW"),
+        (COUNTER_OVERFLOW, "COUNTER_OVERFLOW"),
+        (MMIO_TRG_Q_FULL, "MMIO_TRG_Q_FULL"),
+    ];
+}
+
+/// `struct drm_xe_observation_param`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrmXeObservationParam {
+    /// Extension chain (0).
+    pub extensions: u64,
+    /// `DRM_XE_OBSERVATION_TYPE_*`.
+    pub observation_type: u64,
+    /// `DRM_XE_OBSERVATION_OP_*`.
+    pub observation_op: u64,
+    /// Pointer to the op's argument (the first property, a config, a u64 id).
+    pub param: u64,
+}
+
+const _: () = {
+    assert!(size_of::<DrmXeObservationParam>() == 32);
+    assert!(offset_of!(DrmXeObservationParam, extensions) == 0);
+    assert!(offset_of!(DrmXeObservationParam, observation_type) == 8);
+    assert!(offset_of!(DrmXeObservationParam, observation_op) == 16);
+    assert!(offset_of!(DrmXeObservationParam, param) == 24);
+};
+
+/// `struct drm_xe_ext_set_property` (with its `struct drm_xe_user_extension`
+/// head inlined): one link of the open-property chain.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrmXeExtSetProperty {
+    /// Pointer to the next link (0: last).
+    pub next_extension: u64,
+    /// [`OA_EXTENSION_SET_PROPERTY`].
+    pub name: u32,
+    /// Zero.
+    pub pad: u32,
+    /// `DRM_XE_OA_PROPERTY_*`.
+    pub property: u32,
+    /// Zero.
+    pub pad2: u32,
+    /// The value.
+    pub value: u64,
+    /// Zero.
+    pub reserved: [u64; 2],
+}
+
+const _: () = {
+    assert!(size_of::<DrmXeExtSetProperty>() == 48);
+    assert!(offset_of!(DrmXeExtSetProperty, next_extension) == 0);
+    assert!(offset_of!(DrmXeExtSetProperty, name) == 8);
+    assert!(offset_of!(DrmXeExtSetProperty, pad) == 12);
+    assert!(offset_of!(DrmXeExtSetProperty, property) == 16);
+    assert!(offset_of!(DrmXeExtSetProperty, pad2) == 20);
+    assert!(offset_of!(DrmXeExtSetProperty, value) == 24);
+    assert!(offset_of!(DrmXeExtSetProperty, reserved) == 32);
+};
+
+/// `struct drm_xe_oa_config`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrmXeOaConfig {
+    /// Extension chain (0).
+    pub extensions: u64,
+    /// The uuid, 36 characters, no terminator.
+    pub uuid: [u8; 36],
+    /// Entries of the one register list.
+    pub n_regs: u32,
+    /// Pointer to `n_regs` `(u32 address, u32 value)` pairs.
+    pub regs_ptr: u64,
+}
+
+const _: () = {
+    assert!(size_of::<DrmXeOaConfig>() == 56);
+    assert!(offset_of!(DrmXeOaConfig, extensions) == 0);
+    assert!(offset_of!(DrmXeOaConfig, uuid) == 8);
+    assert!(offset_of!(DrmXeOaConfig, n_regs) == 44);
+    assert!(offset_of!(DrmXeOaConfig, regs_ptr) == 48);
+};
+
+/// ioctl numbers (built with rustix's opcode helpers).
+#[cfg(target_os = "linux")]
+pub mod ioctl {
+    use super::*;
+    use crate::uapi::i915::{DRM_COMMAND_BASE, DRM_IOCTL_BASE};
+    use rustix::ioctl::{opcode, Opcode};
+
+    /// `DRM_IOCTL_XE_OBSERVATION`: `DRM_IOW(0x40 + 0x0b, drm_xe_observation_param)`.
+    pub const OBSERVATION: Opcode = opcode::write::<DrmXeObservationParam>(
+        DRM_IOCTL_BASE,
+        DRM_COMMAND_BASE + DRM_XE_OBSERVATION,
+    );
+    /// `DRM_XE_OBSERVATION_IOCTL_ENABLE`.
+    pub const ENABLE: Opcode = opcode::none(b'i', 0);
+    /// `DRM_XE_OBSERVATION_IOCTL_DISABLE`.
+    pub const DISABLE: Opcode = opcode::none(b'i', 1);
+    /// `DRM_XE_OBSERVATION_IOCTL_CONFIG` (argument: a set-property chain).
+    pub const CONFIG: Opcode = opcode::none(b'i', 2);
+    /// `DRM_XE_OBSERVATION_IOCTL_STATUS` (argument: `struct drm_xe_oa_stream_status`).
+    pub const STATUS: Opcode = opcode::none(b'i', 3);
+    /// `DRM_XE_OBSERVATION_IOCTL_INFO` (argument: `struct drm_xe_oa_stream_info`).
+    pub const INFO: Opcode = opcode::none(b'i', 4);
+
+    #[cfg(target_arch = "x86_64")]
+    const _: () = {
+        assert!(OBSERVATION as u64 == 0x4020_644b);
+        assert!(ENABLE as u64 == 0x6900);
+        assert!(DISABLE as u64 == 0x6901);
+        assert!(CONFIG as u64 == 0x6902);
+        assert!(STATUS as u64 == 0x6903);
+        assert!(INFO as u64 == 0x6904);
+    };
+}
+
+/// `struct drm_xe_oa_stream_status`: what the STATUS ioctl fills in.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrmXeOaStreamStatus {
+    /// Extension chain (0).
+    pub extensions: u64,
+    /// `DRM_XE_OASTATUS_*` bits.
+    pub oa_status: u64,
+    /// Reserved.
+    pub reserved: [u64; 3],
+}
+
+/// `struct drm_xe_oa_stream_info`: what the INFO ioctl fills in.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrmXeOaStreamInfo {
+    /// Extension chain (0).
+    pub extensions: u64,
+    /// The OA buffer size in bytes.
+    pub oa_buf_size: u64,
+    /// Reserved.
+    pub reserved: [u64; 3],
+}
+
+const _: () = {
+    assert!(size_of::<DrmXeOaStreamStatus>() == 40);
+    assert!(offset_of!(DrmXeOaStreamStatus, oa_status) == 8);
+    assert!(size_of::<DrmXeOaStreamInfo>() == 40);
+    assert!(offset_of!(DrmXeOaStreamInfo, oa_buf_size) == 8);
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_of_the_facts_page() {
+        // DRM_XE_OA_PROPERTY_* in order, 1..=13.
+        let names = (1..=13)
+            .map(prop::name)
+            .collect::<Option<Vec<_>>>()
+            .unwrap();
+        assert_eq!(names[0], "OA_UNIT_ID");
+        assert_eq!(names[4], "OA_PERIOD_EXPONENT");
+        assert_eq!(names[11], "OA_BUFFER_SIZE");
+        assert_eq!(names[12], "WAIT_NUM_REPORTS");
+        assert_eq!(prop::name(0), None);
+        assert_eq!(prop::name(14), None);
+        assert_eq!(
+            status::ALL.map(|(b, _)| b),
+            [1, 2, 4, 8],
+            "REPORT_LOST, BUFFER_OVERFLOW, COUNTER_OVERFLOW, MMIO_TRG_Q_FULL"
+        );
+        assert_eq!(oa_format(1, 2, 3, 4), 0x0403_0201);
+        assert_eq!(
+            [
+                OBSERVATION_OP_STREAM_OPEN,
+                OBSERVATION_OP_ADD_CONFIG,
+                OBSERVATION_OP_REMOVE_CONFIG
+            ],
+            [0, 1, 2]
+        );
+        assert_eq!(DRM_XE_OBSERVATION, 0x0b);
+    }
+
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    #[test]
+    fn ioctl_numbers_of_the_facts_page() {
+        assert_eq!(ioctl::OBSERVATION as u64, 0x4020_644b);
+        assert_eq!(ioctl::STATUS as u64, 0x6903);
+        assert_eq!(ioctl::INFO as u64, 0x6904);
+    }
+}
