@@ -502,6 +502,11 @@ fn values_text(d: &DeviceInfo) -> String {
         let x = d.get(*v);
         if matches!(v, V::SliceMask | V::SubsliceMask) {
             format!("{} {x:#x}", v.name())
+        } else if matches!(
+            v,
+            V::GpuTimestampFrequency | V::GpuMinFrequency | V::GpuMaxFrequency
+        ) {
+            format!("{} {x} Hz", v.name())
         } else {
             format!("{} {x}", v.name())
         }
