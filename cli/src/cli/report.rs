@@ -872,6 +872,111 @@ mod tests {
         assert_eq!(ns_text(1_500), "1500ns");
     }
 
+    /// A TGL GT2 recording of `n` hand-made reports (timestamps 128
+    /// ticks apart, GPU_TICKS 8 per tick) with a loss after the fifth.
+    fn synthetic(n: u32) -> Vec<u8> {
+        use perfregs_linux::recording::{Correlation, RecordingWriter};
+        let device = RecordedDevice {
+            timestamp_frequency: 19_200_000,
+            device_id: 0x9A49,
+            oa_format: 10,
+            metric_set_name: "TestOa".into(),
+            ..Default::default()
+        };
+        let topology = Topology::single_slice(6, 0x3f, 16, 0xffff)
+            .expect("fits")
+            .to_bytes();
+        let mut w = RecordingWriter::new(Vec::new(), &device, &topology).expect("header");
+        w.correlation(Correlation::default()).expect("correlation");
+        for k in 0..n {
+            let mut r = [0u8; 256];
+            r[4..8].copy_from_slice(&(k * 128).to_le_bytes());
+            r[12..16].copy_from_slice(&(k * 1024).to_le_bytes());
+            if k == 5 {
+                w.record(&Record::ReportLost).expect("loss");
+            }
+            w.record(&Record::Sample(&r)).expect("sample");
+        }
+        w.finish(Correlation {
+            cpu_ns: 1,
+            gpu_timestamp: 1,
+        })
+        .expect("finish")
+    }
+
+    fn args() -> ReportArgs {
+        ReportArgs {
+            file: PathBuf::from("x.record"),
+            interval: None,
+            reports: NonZeroU32::new(3),
+            format: Format::Csv,
+            metric_set: None,
+        }
+    }
+
+    /// Read `bytes` and build its series: never a panic.
+    fn report_of(bytes: &[u8]) -> Option<Read> {
+        let r = read(bytes, &args(), None).ok()?;
+        if let Some(s) = &r.setup {
+            let series = series(&r, s);
+            assert_eq!(series.intervals.len(), r.intervals.len());
+            let _ = output::csv(&series);
+            let _ = output::perfetto(&series);
+        }
+        Some(r)
+    }
+
+    #[test]
+    fn every_cut_is_located_and_keeps_the_intervals_before_it() {
+        let whole = synthetic(12);
+        let full = report_of(&whole).expect("reads");
+        assert!(full.error.is_none());
+        assert_eq!((full.samples, full.reports_lost), (12, 1));
+        // 10 pairs (11 minus the one across the loss) in 3 3 3 1.
+        let pairs: Vec<u32> = full.intervals.iter().map(|i| i.pairs).collect();
+        assert_eq!(pairs, [3, 3, 3, 1]);
+        let boundaries: Vec<u64> = perfregs_linux::recording::entries(&whole)
+            .map(|e| e.expect("valid").offset)
+            .collect();
+        for cut in 0..whole.len() {
+            let r = report_of(&whole[..cut]).expect("a cut never fails setup");
+            let at_boundary = boundaries.contains(&(cut as u64));
+            assert!(
+                r.error.is_some() || at_boundary,
+                "cut at {cut}: no error reported"
+            );
+            assert!(r.samples <= 12);
+            if let Some(e) = &r.error {
+                assert!(e.contains(" at byte "), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn damaged_recordings_never_panic() {
+        let whole = synthetic(12);
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..3000 {
+            let mut b = whole.clone();
+            for _ in 0..(next() % 4 + 1) {
+                let at = (next() % b.len() as u64) as usize;
+                b[at] = next() as u8;
+            }
+            // Every outcome is an error, a located error or a report.
+            if let Some(r) = report_of(&b) {
+                if let Some(e) = &r.error {
+                    assert!(e.starts_with("record "), "{e}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn every_typed_format_has_the_kernels_size() {
         for p in ["hsw", "bdw", "tgl"] {
