@@ -302,6 +302,11 @@ fn setup(
         ))
     })?;
     let all = formats(project);
+    if perfregs_linux::discovery::access::NO_OA_STREAM.contains(&project) {
+        return Err(Fail::findings(format!(
+            "the recording is of {id}: SNB/IVB/VLV have no OA stream under Linux, so no i915 perf recording of one can be read"
+        )));
+    }
     if all.is_empty() {
         return Err(Fail::findings(format!(
             "the recording is of {id} (project {project}): no typed report path for {project} yet (report reads hsw, bdw and tgl)"
@@ -875,7 +880,6 @@ mod tests {
     /// A TGL GT2 recording of `n` hand-made reports (timestamps 128
     /// ticks apart, GPU_TICKS 8 per tick) with a loss after the fifth.
     fn synthetic(n: u32) -> Vec<u8> {
-        use perfregs_linux::recording::{Correlation, RecordingWriter};
         let device = RecordedDevice {
             timestamp_frequency: 19_200_000,
             device_id: 0x9A49,
@@ -886,10 +890,18 @@ mod tests {
         let topology = Topology::single_slice(6, 0x3f, 16, 0xffff)
             .expect("fits")
             .to_bytes();
-        let mut w = RecordingWriter::new(Vec::new(), &device, &topology).expect("header");
+        synthetic_of(&device, &topology, n)
+    }
+
+    /// `n` hand-made reports of `device`'s format: RPT_ID, TIME_STAMP 128
+    /// ticks apart and the next dwords counting up (GPU_TICKS on Gen8+).
+    fn synthetic_of(device: &RecordedDevice, topology: &[u8], n: u32) -> Vec<u8> {
+        use perfregs_linux::recording::{Correlation, RecordingWriter};
+        let size = device.report_size().expect("a known format");
+        let mut w = RecordingWriter::new(Vec::new(), device, topology).expect("header");
         w.correlation(Correlation::default()).expect("correlation");
         for k in 0..n {
-            let mut r = [0u8; 256];
+            let mut r = vec![0u8; size];
             r[4..8].copy_from_slice(&(k * 128).to_le_bytes());
             r[12..16].copy_from_slice(&(k * 1024).to_le_bytes());
             if k == 5 {
@@ -974,6 +986,72 @@ mod tests {
                     assert!(e.starts_with("record "), "{e}");
                 }
             }
+        }
+    }
+
+    /// Each project's path: the part from the PCI id, the format from the
+    /// recorded id, the set by name, the device values from the topology.
+    #[test]
+    fn hsw_bdw_and_tgl_gt1_recordings_are_read() {
+        for (pci_id, oa_format, set, topology, eus, ts) in [
+            (
+                0x0416,
+                5,
+                "RenderBasic",
+                (2, 0x3, 10, 0x3ff),
+                20,
+                12_500_000,
+            ),
+            (0x1616, 10, "RenderBasic", (3, 0x7, 8, 0xff), 24, 12_500_000),
+            (0x9A60, 10, "TestOa", (6, 0x07, 16, 0xffff), 48, 19_200_000),
+        ] {
+            let device = RecordedDevice {
+                timestamp_frequency: ts,
+                device_id: pci_id,
+                oa_format,
+                metric_set_name: set.into(),
+                ..Default::default()
+            };
+            let (ss, ss_mask, eu, eu_mask) = topology;
+            let t = Topology::single_slice(ss, ss_mask, eu, eu_mask)
+                .expect("fits")
+                .to_bytes();
+            let r = report_of(&synthetic_of(&device, &t, 7)).expect("reads");
+            assert!(r.error.is_none(), "{pci_id:#x}: {:?}", r.error);
+            let s = r.setup.as_ref().expect("set up");
+            assert_eq!(s.id.pci_id, pci_id as u16);
+            assert_eq!(s.set.symbol, set);
+            assert_eq!(s.device.eu_cores_total_count, eus, "{pci_id:#x}");
+            assert_eq!(s.device.gpu_timestamp_frequency, ts);
+            let series = series(&r, s);
+            // 5 pairs (6 minus the one across the loss): 3 and 2.
+            assert_eq!(series.intervals.len(), 2, "{pci_id:#x}");
+            let k = series
+                .columns
+                .iter()
+                .position(|c| c.name == "GpuTime")
+                .expect("GpuTime");
+            let ns = 3 * 128 * 1_000_000_000 / ts;
+            assert_eq!(series.intervals[0].values[k], Some(Value::Int(ns)));
+        }
+        // SNB: no OA stream, said so.
+        let device = RecordedDevice {
+            timestamp_frequency: 12_500_000,
+            device_id: 0x0116,
+            oa_format: 5,
+            metric_set_name: "RenderBasic".into(),
+            ..Default::default()
+        };
+        let t = Topology::single_slice(2, 0x3, 10, 0x3ff)
+            .expect("fits")
+            .to_bytes();
+        match read(&synthetic_of(&device, &t, 3)[..], &args(), None) {
+            Err(f) => assert!(
+                f.message.contains("no OA stream under Linux"),
+                "{}",
+                f.message
+            ),
+            Ok(_) => panic!("SNB has no OA stream"),
         }
     }
 
