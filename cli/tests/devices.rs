@@ -249,3 +249,47 @@ fn the_fake_roots_are_hidden_from_help() {
     assert!(help.contains("--format"), "{help}");
     assert!(!help.contains("--sys"), "{help}");
 }
+
+/// `--dev`: the render node is asked. A regular file in its place opens
+/// but answers no ioctl: every answer says why it is missing (this is the
+/// probe's path without hardware; a missing node says it cannot be opened).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_probe_reports_each_missing_answer() {
+    let t = Tree::new("probe");
+    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, "i915");
+    t.paranoid(0);
+    t.caps(0);
+    let dev = t.0.join("dev");
+    let dev_arg = dev.to_string_lossy().into_owned();
+    // No node under --dev.
+    let (code, out, err) = t.devices(&["--dev", &dev_arg]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(&format!(
+            "  driver not asked: cannot open {}/dri/renderD128: ",
+            dev.display()
+        )),
+        "{out}"
+    );
+    // A regular file as the node: opened, every ioctl refused.
+    t.write("dev/dri/renderD128", "");
+    let (code, out, err) = t.devices(&["--dev", &dev_arg]);
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[2].starts_with("  perf revision unknown (GETPARAM: ")
+            && lines[2].contains(", timestamp frequency unknown (GETPARAM: "),
+        "{out}"
+    );
+    assert!(
+        lines[3].starts_with("  no device values: QUERY topology: "),
+        "{out}"
+    );
+    assert!(lines[4].starts_with("  OA streams: yes"), "{out}");
+    let (_, out, _) = t.devices(&["--dev", &dev_arg, "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let probe = &doc["cards"][0]["probe"];
+    assert!(probe["perf_revision_error"].is_string(), "{probe}");
+    assert!(probe["device_values_error"].is_string(), "{probe}");
+}
