@@ -55,7 +55,9 @@ pub struct DevicesArgs {
     pub dev: Option<PathBuf>,
 }
 
-/// What the driver said through the render node, as text lines and JSON.
+/// What the driver said through the render node, as text lines and JSON
+/// (built on Linux only).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 struct ProbeView {
     lines: Vec<String>,
     json: Json,
