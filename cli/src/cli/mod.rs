@@ -7,6 +7,7 @@
 //! [`Command::run`].
 
 pub mod check;
+pub mod devices;
 pub mod diff;
 pub mod dump;
 pub mod emulate;
@@ -16,6 +17,7 @@ pub mod oa_decode;
 pub mod output;
 pub mod reg;
 pub mod regs;
+pub mod report;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{CommandFactory, Parser, Subcommand};
@@ -83,6 +85,12 @@ pub enum Command {
     // Read, write and dump a live GPU's registers through PCI BAR 0.
     #[allow(missing_docs)]
     Reg(reg::RegArgs),
+    // The machine's GPUs and whether OA streams can be opened on them.
+    #[allow(missing_docs)]
+    Devices(devices::DevicesArgs),
+    // Counters per interval from an IGT-format recording.
+    #[allow(missing_docs)]
+    Report(report::ReportArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     ///
     /// For example `perfregs completions bash > ~/.local/share/bash-completion/completions/perfregs`,
@@ -108,6 +116,8 @@ impl Command {
             Command::OaDecode(a) => a.run(),
             Command::Metrics(a) => a.run(),
             Command::Reg(a) => a.run(),
+            Command::Devices(a) => a.run(),
+            Command::Report(a) => a.run(),
             Command::Completions { shell } => {
                 let mut out = Vec::new();
                 clap_complete::generate(shell, &mut Cli::command(), "perfregs", &mut out);

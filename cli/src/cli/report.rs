@@ -1,0 +1,1069 @@
+//! `perfregs report FILE.record`: the counters of a recording in IGT's
+//! `i915-perf-recorder` format (ours or IGT's), per interval, with units.
+//!
+//! What is taken from where:
+//! - project and GT: DEVICE_INFO's PCI id (its low 16 bits, as IGT's reader
+//!   takes it) through the device table (`hal::device`);
+//! - report layout: DEVICE_INFO's `oa_format` (`I915_OA_FORMAT_*`) among the
+//!   project's typed formats ([`formats`]);
+//! - metric set: DEVICE_INFO's set name, matched against the symbol names of
+//!   the project's shipped sets, as IGT's reader does (`--metric-set`
+//!   overrides it);
+//! - device values: DEVICE_TOPOLOGY (slices, subslices, EUs), the timestamp
+//!   frequency and GPU frequencies of DEVICE_INFO; what neither gives (threads
+//!   per EU, frequencies not recorded) comes from the part's preset, and the
+//!   header says so.
+//!
+//! Intervals: `--interval TIME` (default 10 ms, laid from the first report;
+//! an interval closes at the first report at or past its end) or
+//! `--reports N` (every N report pairs). Losses (`OA_REPORT_LOST`,
+//! `OA_BUFFER_LOST`) end the pairing and are counted in the interval they
+//! fall in: a label column each, a flag, and a summary note. A damaged
+//! recording is reported up to the damage, then the error (byte offset and
+//! record index) on stderr and exit code 1.
+
+use super::output::{self, Column, Format, Interval as Row, Series, Value};
+use hal::meta::DeviceId;
+use hal::report::{Report, ReportFormat};
+use perfregs_linux::discovery::{device_values, GtFrequencies, Topology};
+use perfregs_linux::record::Record;
+use perfregs_linux::recording::{oa_format_report_size, Item, RecordedDevice, RecordingReader};
+use perfregs_metrics::intervals::{Interval, Intervals, Window};
+use perfregs_metrics::{DeviceInfo, SetInfo};
+use std::num::{NonZeroU32, NonZeroU64};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `perfregs report`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Counters per interval from an IGT-format recording",
+    long_about = "Read a recording in IGT's i915-perf-recorder format (made by `perfregs record` or \
+by IGT) and print the counters of its metric set per interval, with units.\n\n\
+The project and GT come from the recorded PCI id, the report layout from the recorded OA format, \
+the metric set from the recorded set name (its symbol name, as IGT's reader finds it; \
+--metric-set overrides it), the device values from the recorded topology and timestamp \
+frequency (values the recording does not hold come from the part's preset, and the header \
+says which).\n\n\
+Intervals: --interval TIME (default 10ms; units ns, us, ms, s) lays time windows from the first \
+report, an interval closing at the first report at or past its end; --reports N sums every N \
+report pairs. Losses (OA_REPORT_LOST, OA_BUFFER_LOST records) end the pairing: the report after a \
+loss is not paired with the one before it; each interval counts its losses (columns \
+reports_lost, buffers_lost, and a flag) and a note sums them.\n\n\
+Table: the header above the counters on stdout; with csv, json or perfetto only the document is \
+on stdout and the header on stderr. A truncated or corrupt recording: the intervals read before \
+the damage are printed, then the error with its byte offset and record index on stderr, exit \
+code 1. Exit code 2: bad arguments or an unreadable file."
+)]
+pub struct ReportArgs {
+    /// The recording.
+    #[arg(value_name = "FILE.record")]
+    pub file: PathBuf,
+    /// Interval length (10ms, 500us, 1s, 2000000ns; default 10ms).
+    #[arg(long, value_name = "TIME", value_parser = duration_ns, conflicts_with = "reports")]
+    pub interval: Option<NonZeroU64>,
+    /// Sum every N report pairs into an interval instead of time windows.
+    #[arg(long, value_name = "N")]
+    pub reports: Option<NonZeroU32>,
+    /// Output format: table (text), csv, json, or perfetto (a Chrome /
+    /// Perfetto JSON trace, one counter track per metric).
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// The metric set (symbol or underscore name, case-insensitive) instead
+    /// of the recorded one.
+    #[arg(long, value_name = "SET")]
+    pub metric_set: Option<String>,
+}
+
+/// The default interval: 10 ms.
+pub const DEFAULT_INTERVAL_NS: u64 = 10_000_000;
+
+/// `--interval`: a whole number with a unit (`ns`, `us`, `µs`, `ms`, `s`),
+/// in ns, at least 1.
+pub fn duration_ns(text: &str) -> Result<NonZeroU64, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let scale: u64 = match unit.trim() {
+        "ns" => 1,
+        "us" | "µs" => 1_000,
+        "ms" => 1_000_000,
+        "s" => 1_000_000_000,
+        _ => return Err("a time with a unit: 10ms, 500us, 1s, 2000000ns".to_string()),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .and_then(NonZeroU64::new)
+        .ok_or_else(|| format!("`{t}` is not a time of at least 1 ns that fits 64 bits"))
+}
+
+/// Reports of one format in, intervals out: [`Intervals`] behind a trait,
+/// so the format is chosen from the recording at run time.
+trait Accumulate {
+    /// Take one report (`None`: it is not one report of the format).
+    fn push(&mut self, report: &[u8]) -> Option<Option<Interval>>;
+    /// An `OA_REPORT_LOST`.
+    fn report_lost(&mut self);
+    /// An `OA_BUFFER_LOST`.
+    fn buffer_lost(&mut self);
+    /// The last, partial interval.
+    fn finish(&mut self) -> Option<Interval>;
+}
+
+struct Acc<F>(Intervals<F>);
+
+impl<F: ReportFormat> Accumulate for Acc<F> {
+    fn push(&mut self, report: &[u8]) -> Option<Option<Interval>> {
+        if report.len() != F::INFO.size {
+            return None;
+        }
+        Report::<F>::new(report).map(|r| self.0.push(&r))
+    }
+    fn report_lost(&mut self) {
+        self.0.report_lost();
+    }
+    fn buffer_lost(&mut self) {
+        self.0.buffer_lost();
+    }
+    fn finish(&mut self) -> Option<Interval> {
+        self.0.finish()
+    }
+}
+
+/// A typed report format of a project with its i915 id.
+#[derive(Clone, Copy)]
+pub struct TypedFormat {
+    /// `I915_OA_FORMAT_*`.
+    pub id: u32,
+    /// The layout's name (`A32u40_A4u32_B8_C8`).
+    pub name: &'static str,
+    /// Report size in bytes.
+    pub size: usize,
+    make: fn(Window) -> Box<dyn Accumulate>,
+}
+
+fn typed<F: ReportFormat>(id: u32) -> TypedFormat {
+    TypedFormat {
+        id,
+        name: F::INFO.name,
+        size: F::INFO.size,
+        make: |w| Box::new(Acc::<F>(Intervals::new(w))),
+    }
+}
+
+/// The typed formats of `project` that i915 streams give
+/// (`enum drm_i915_oa_format`): HSW 1 to 7, Gen8+ 7 to 10. Empty for a
+/// project without a typed report path yet.
+pub fn formats(project: &str) -> Vec<TypedFormat> {
+    match project {
+        "hsw" => {
+            use hal::hsw::reports as r;
+            vec![
+                typed::<r::A13>(1),
+                typed::<r::A29>(2),
+                typed::<r::A13B8C8>(3),
+                typed::<r::B4C8>(4),
+                typed::<r::A45B8C8>(5),
+                typed::<r::B4C8A16>(6),
+                typed::<r::C4B8>(7),
+            ]
+        }
+        "bdw" => {
+            use hal::bdw::reports as r;
+            vec![
+                typed::<r::C4B8>(7),
+                typed::<r::A12>(8),
+                typed::<r::A12B8C8>(9),
+                typed::<r::A32u40A4u32B8C8>(10),
+            ]
+        }
+        "tgl" => {
+            use hal::tgl::reports as r;
+            vec![
+                typed::<r::C4B8>(7),
+                typed::<r::A12>(8),
+                typed::<r::A12B8C8>(9),
+                typed::<r::A32u40A4u32B8C8>(10),
+            ]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The shipped metric sets of a part, and the part's name (`tgl GT2`); a
+/// note when the GT was chosen by default.
+fn sets(project: &str, gt: Option<u8>) -> Option<(&'static [SetInfo], String, Option<String>)> {
+    match (project, gt) {
+        ("hsw", _) => Some((perfregs_metrics::hsw::all(), "hsw".into(), None)),
+        ("bdw", _) => Some((perfregs_metrics::bdw::all(), "bdw".into(), None)),
+        ("tgl", Some(1)) => Some((perfregs_metrics::tgl_gt1::all(), "tgl GT1".into(), None)),
+        ("tgl", Some(2)) => Some((perfregs_metrics::tgl_gt2::all(), "tgl GT2".into(), None)),
+        ("tgl", _) => Some((
+            perfregs_metrics::tgl_gt2::all(),
+            "tgl GT2".into(),
+            Some("the device table names no TGL GT: the GT2 sets are used".into()),
+        )),
+        _ => None,
+    }
+}
+
+/// A failure: the message and the exit code.
+struct Fail {
+    code: u8,
+    message: String,
+}
+
+impl Fail {
+    fn usage(message: impl Into<String>) -> Self {
+        Fail {
+            code: 2,
+            message: message.into(),
+        }
+    }
+    fn findings(message: impl Into<String>) -> Self {
+        Fail {
+            code: 1,
+            message: message.into(),
+        }
+    }
+}
+
+/// The set named `name` in `all`: the exact symbol name first (as IGT's
+/// reader finds it), then symbol or underscore name, case-insensitive.
+fn find_set(all: &'static [SetInfo], name: &str, part: &str) -> Result<&'static SetInfo, Fail> {
+    if let Some(s) = all.iter().find(|s| s.symbol == name) {
+        return Ok(s);
+    }
+    if let Some(s) = all
+        .iter()
+        .find(|s| s.symbol.eq_ignore_ascii_case(name) || s.underscore.eq_ignore_ascii_case(name))
+    {
+        return Ok(s);
+    }
+    let close = super::regs::close_names(name, all.iter().map(|s| s.symbol));
+    let hint = if close.is_empty() {
+        String::new()
+    } else {
+        format!(" (did you mean {}?)", close.join(", "))
+    };
+    Err(Fail::findings(format!(
+        "no metric set `{name}` among the {} sets of {part}{hint}; `perfregs metrics list {}` lists them, --metric-set picks one",
+        all.len(),
+        part.split(' ').next().unwrap_or(part)
+    )))
+}
+
+/// GPU frequencies of DEVICE_INFO: IGT's recorder writes Hz; a value under
+/// 1 MHz is taken as MHz. `None` when either is 0 (not recorded).
+fn recorded_frequencies(d: &RecordedDevice) -> Option<GtFrequencies> {
+    let mhz = |v: u32| {
+        let v = u64::from(v);
+        if v >= 1_000_000 {
+            v / 1_000_000
+        } else {
+            v
+        }
+    };
+    (d.gt_min_frequency != 0 && d.gt_max_frequency != 0).then(|| GtFrequencies {
+        min_mhz: mhz(d.gt_min_frequency),
+        max_mhz: mhz(d.gt_max_frequency),
+    })
+}
+
+/// Everything the recording's header decides.
+struct Setup {
+    id: &'static DeviceId,
+    format: TypedFormat,
+    set: &'static SetInfo,
+    device: DeviceInfo,
+    window: Window,
+    /// Header lines (device, format, set, values, intervals).
+    header: Vec<String>,
+}
+
+fn setup(
+    d: &RecordedDevice,
+    topology: &[u8],
+    args_set: Option<&str>,
+    interval_ns: Option<NonZeroU64>,
+    reports: Option<NonZeroU32>,
+) -> Result<Setup, Fail> {
+    let pci_id = (d.device_id & 0xFFFF) as u16;
+    let id = hal::device(pci_id).ok_or_else(|| {
+        Fail::findings(format!(
+            "the recorded PCI id {pci_id:#06x} is not in perfregs' device table (regdefs/devices.yaml, from the kernel's i915_pciids.h)"
+        ))
+    })?;
+    let project = id.project.ok_or_else(|| {
+        Fail::findings(format!(
+            "the recording is of {id}: platform not described yet (no OA registers or metric sets in regdefs/)"
+        ))
+    })?;
+    let all = formats(project);
+    if perfregs_linux::discovery::access::NO_OA_STREAM.contains(&project) {
+        return Err(Fail::findings(format!(
+            "the recording is of {id}: SNB/IVB/VLV have no OA stream under Linux, so no i915 perf recording of one can be read"
+        )));
+    }
+    if all.is_empty() {
+        return Err(Fail::findings(format!(
+            "the recording is of {id} (project {project}): no typed report path for {project} yet (report reads hsw, bdw and tgl)"
+        )));
+    }
+    let format = all
+        .iter()
+        .find(|f| f.id == d.oa_format)
+        .copied()
+        .ok_or_else(|| {
+            Fail::findings(format!(
+                "OA format {} is not one {project} describes (i915 ids: {})",
+                d.oa_format,
+                all.iter()
+                    .map(|f| format!("{} {}", f.id, f.name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?;
+    if oa_format_report_size(d.oa_format) != Some(format.size) {
+        return Err(Fail::findings(format!(
+            "OA format {} ({}): the recording's report size {:?} is not the layout's {} bytes",
+            d.oa_format,
+            format.name,
+            oa_format_report_size(d.oa_format),
+            format.size
+        )));
+    }
+    let (sets, part, gt_note) = sets(project, id.gt).ok_or_else(|| {
+        Fail::findings(format!(
+            "the recording is of {id} (project {project}): no metric sets are shipped for {project}"
+        ))
+    })?;
+    let wanted = args_set.unwrap_or(&d.metric_set_name);
+    if wanted.is_empty() {
+        return Err(Fail::findings(
+            "the recording names no metric set: give one with --metric-set",
+        ));
+    }
+    let set = find_set(sets, wanted, &part).map_err(|f| {
+        if args_set.is_some() {
+            Fail::usage(f.message)
+        } else {
+            Fail::findings(format!("the recorded set: {}", f.message))
+        }
+    })?;
+
+    let mut header = Vec::new();
+    header.push(format!(
+        "device: {id} rev {:#04x}, project {part}; OA format {} ({}, {} bytes); metric set {} ({}{})",
+        d.device_revision,
+        format.id,
+        format.name,
+        format.size,
+        set.symbol,
+        set.name,
+        if args_set.is_some() {
+            format!(", --metric-set; recorded: `{}`", d.metric_set_name)
+        } else {
+            String::new()
+        }
+    ));
+    if !d.metric_set_uuid.is_empty() && !d.metric_set_uuid.eq_ignore_ascii_case(set.guid) {
+        header.push(format!(
+            "note: the recorded set uuid {} is not {}'s {} (the set is found by name, as IGT's reader does)",
+            d.metric_set_uuid, set.symbol, set.guid
+        ));
+    }
+    if let Some(n) = gt_note {
+        header.push(format!("note: {n}"));
+    }
+
+    // Device values.
+    let preset = id
+        .gt
+        .and_then(|g| DeviceInfo::preset(project, g))
+        .or_else(|| {
+            DeviceInfo::PRESETS
+                .iter()
+                .find(|(p, _, _)| *p == project)
+                .map(|(_, _, d)| *d)
+        });
+    let mut ts = d.timestamp_frequency;
+    if ts == 0 {
+        let p = preset.map_or(0, |p| p.gpu_timestamp_frequency);
+        if p == 0 {
+            return Err(Fail::findings(
+                "the recorded timestamp frequency is 0 and no preset of the part gives one",
+            ));
+        }
+        header.push(format!(
+            "note: the recorded timestamp frequency is 0: the preset's {p} Hz is used"
+        ));
+        ts = p;
+    }
+    let frequencies = recorded_frequencies(d);
+    let device = match Topology::parse(topology)
+        .map_err(|e| e.to_string())
+        .and_then(|t| device_values(&t, project, id.gt, ts, frequencies).map_err(|e| e.to_string()))
+    {
+        Ok(v) => {
+            let names: Vec<&str> = v.from_preset.iter().map(|x| x.name()).collect();
+            header.push(format!(
+                "device values: {} (timestamp frequency from DEVICE_INFO, topology from DEVICE_TOPOLOGY{}; from the {part} preset: {})",
+                values_text(&v.info),
+                if frequencies.is_some() {
+                    ", GPU frequencies from DEVICE_INFO"
+                } else {
+                    ""
+                },
+                names.join(", ")
+            ));
+            v.info
+        }
+        Err(why) => {
+            let Some(mut p) = preset else {
+                return Err(Fail::findings(format!(
+                    "DEVICE_TOPOLOGY is unusable ({why}) and {project} has no preset"
+                )));
+            };
+            p.gpu_timestamp_frequency = ts;
+            if let Some(f) = frequencies {
+                p.gpu_min_frequency = f.min_mhz * 1_000_000;
+                p.gpu_max_frequency = f.max_mhz * 1_000_000;
+            }
+            header.push(format!(
+                "device values: {} (DEVICE_TOPOLOGY unusable: {why}; everything but the timestamp frequency{} from the {part} preset)",
+                values_text(&p),
+                if frequencies.is_some() { " and GPU frequencies" } else { "" }
+            ));
+            p
+        }
+    };
+
+    let window = match (reports, interval_ns) {
+        (Some(n), _) => {
+            header.push(format!("intervals: every {n} report pair(s) (--reports)"));
+            Window::Pairs(n)
+        }
+        (None, given) => {
+            let ns = given.map_or(DEFAULT_INTERVAL_NS, NonZeroU64::get);
+            let ticks = u128::from(ns) * u128::from(device.gpu_timestamp_frequency) / 1_000_000_000;
+            let ticks = u64::try_from(ticks)
+                .ok()
+                .and_then(NonZeroU64::new)
+                .ok_or_else(|| {
+                    Fail::usage(format!(
+                        "--interval {ns} ns is less than one timestamp tick at {} Hz (or too long)",
+                        device.gpu_timestamp_frequency
+                    ))
+                })?;
+            header.push(format!(
+                "intervals: {} windows ({ticks} timestamp ticks){}",
+                ns_text(ns),
+                if given.is_none() {
+                    " (the default; --interval or --reports to change)"
+                } else {
+                    ""
+                }
+            ));
+            Window::Ticks(ticks)
+        }
+    };
+    Ok(Setup {
+        id,
+        format,
+        set,
+        device,
+        window,
+        header,
+    })
+}
+
+fn ns_text(ns: u64) -> String {
+    for (unit, scale) in [("s", 1_000_000_000), ("ms", 1_000_000), ("us", 1_000)] {
+        if ns % scale == 0 {
+            return format!("{}{unit}", ns / scale);
+        }
+    }
+    format!("{ns}ns")
+}
+
+fn values_text(d: &DeviceInfo) -> String {
+    use perfregs_metrics::rt::DeviceVar as V;
+    [
+        V::GpuTimestampFrequency,
+        V::EuCoresTotalCount,
+        V::EuSlicesTotalCount,
+        V::EuSubslicesTotalCount,
+        V::EuThreadsCount,
+        V::SliceMask,
+        V::SubsliceMask,
+        V::GpuMinFrequency,
+        V::GpuMaxFrequency,
+    ]
+    .iter()
+    .map(|v| {
+        let x = d.get(*v);
+        if matches!(v, V::SliceMask | V::SubsliceMask) {
+            format!("{} {x:#x}", v.name())
+        } else if matches!(
+            v,
+            V::GpuTimestampFrequency | V::GpuMinFrequency | V::GpuMaxFrequency
+        ) {
+            format!("{} {x} Hz", v.name())
+        } else {
+            format!("{} {x}", v.name())
+        }
+    })
+    .collect::<Vec<_>>()
+    .join(", ")
+}
+
+/// What reading the recording gave.
+#[derive(Default)]
+struct Read {
+    setup: Option<Setup>,
+    intervals: Vec<Interval>,
+    version: Option<u32>,
+    samples: u64,
+    reports_lost: u64,
+    buffers_lost: u64,
+    correlations: u64,
+    records: u64,
+    bytes: u64,
+    /// The first error, located (with its message).
+    error: Option<String>,
+}
+
+/// Read `src` to its end or its first error.
+fn read(
+    src: impl std::io::Read,
+    args: &ReportArgs,
+    interval_ns: Option<NonZeroU64>,
+) -> Result<Read, Fail> {
+    let mut r = RecordingReader::new(src);
+    let mut out = Read::default();
+    let mut device: Option<RecordedDevice> = None;
+    let mut topology: Option<Vec<u8>> = None;
+    let mut acc: Option<Box<dyn Accumulate>> = None;
+    // Losses before the first sample (before the header is complete).
+    let (mut early_reports, mut early_buffers) = (0u32, 0u32);
+    loop {
+        let entry = match r.next_entry() {
+            None => break,
+            Some(Err(e)) => {
+                out.error = Some(e.to_string());
+                break;
+            }
+            Some(Ok(e)) => e,
+        };
+        let (offset, index) = (entry.offset, entry.index);
+        match entry.item {
+            Item::Version(v) => out.version = Some(v),
+            Item::Device(d) => {
+                if acc.is_some() && device.as_ref() != Some(&d) {
+                    out.error = Some(format!(
+                        "record {index} at byte {offset}: a second DEVICE_INFO that changes the device or set after samples: not supported (split the recording)"
+                    ));
+                    break;
+                }
+                device = Some(d);
+            }
+            Item::Topology(t) => {
+                if acc.is_some() && topology.as_deref() != Some(t) {
+                    out.error = Some(format!(
+                        "record {index} at byte {offset}: a second DEVICE_TOPOLOGY that changes the topology after samples: not supported (split the recording)"
+                    ));
+                    break;
+                }
+                topology = Some(t.to_vec());
+            }
+            Item::Correlation(_) => out.correlations += 1,
+            Item::Stream(Record::ReportLost) => {
+                out.reports_lost += 1;
+                match acc.as_mut() {
+                    Some(a) => a.report_lost(),
+                    None => early_reports = early_reports.saturating_add(1),
+                }
+            }
+            Item::Stream(Record::BufferLost) => {
+                out.buffers_lost += 1;
+                match acc.as_mut() {
+                    Some(a) => a.buffer_lost(),
+                    None => early_buffers = early_buffers.saturating_add(1),
+                }
+            }
+            Item::Stream(Record::Sample(bytes)) => {
+                if acc.is_none() {
+                    // The reader gives a sample only after both records.
+                    let (Some(d), Some(t)) = (device.as_ref(), topology.as_deref()) else {
+                        out.error = Some(format!(
+                            "record {index} at byte {offset}: a sample before DEVICE_INFO and DEVICE_TOPOLOGY"
+                        ));
+                        break;
+                    };
+                    let s = setup(d, t, args.metric_set.as_deref(), interval_ns, args.reports)?;
+                    let mut a = (s.format.make)(s.window);
+                    for _ in 0..early_reports {
+                        a.report_lost();
+                    }
+                    for _ in 0..early_buffers {
+                        a.buffer_lost();
+                    }
+                    acc = Some(a);
+                    out.setup = Some(s);
+                }
+                let Some(a) = acc.as_mut() else { break };
+                match a.push(bytes) {
+                    Some(closed) => out.intervals.extend(closed),
+                    None => {
+                        out.error = Some(format!(
+                            "record {index} at byte {offset}: a sample of {} bytes is not one report of the recorded format",
+                            bytes.len()
+                        ));
+                        break;
+                    }
+                }
+                out.samples += 1;
+            }
+        }
+        out.records = r.records();
+        out.bytes = r.offset();
+    }
+    out.records = r.records();
+    out.bytes = r.offset();
+    match acc.as_mut() {
+        Some(a) => out.intervals.extend(a.finish()),
+        None => {
+            // No sample: the header still decides what the recording is.
+            if let (Some(d), Some(t)) = (device.as_ref(), topology.as_deref()) {
+                out.setup = Some(setup(
+                    d,
+                    t,
+                    args.metric_set.as_deref(),
+                    interval_ns,
+                    args.reports,
+                )?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The flags of an interval.
+fn flags(iv: &Interval) -> Vec<String> {
+    let mut f = Vec::new();
+    if iv.reports_lost > 0 {
+        f.push(format!(
+            "{} report(s) lost (OA_REPORT_LOST)",
+            iv.reports_lost
+        ));
+    }
+    if iv.buffers_lost > 0 {
+        f.push(format!(
+            "{} buffer overflow(s) (OA_BUFFER_LOST)",
+            iv.buffers_lost
+        ));
+    }
+    if iv.pairs == 0 {
+        f.push("no report pair".to_string());
+    }
+    f
+}
+
+/// The series of the intervals read.
+fn series(r: &Read, s: &Setup) -> Series {
+    let d = &s.device;
+    let counters: Vec<_> = s
+        .set
+        .counters
+        .iter()
+        .filter(|c| c.is_available(d))
+        .collect();
+    let absent: Vec<&str> = s
+        .set
+        .counters
+        .iter()
+        .filter(|c| !c.is_available(d))
+        .map(|c| c.symbol)
+        .collect();
+    let mut columns: Vec<Column> = counters
+        .iter()
+        .map(|c| Column::counter(c.symbol, c.units))
+        .collect();
+    columns.extend([
+        Column::label("pairs", ""),
+        Column::label("reports_lost", ""),
+        Column::label("buffers_lost", ""),
+    ]);
+    let ns_per_tick = 1e9 / d.gpu_timestamp_frequency as f64;
+    let mut unavailable: Vec<&str> = Vec::new();
+    let intervals = r
+        .intervals
+        .iter()
+        .map(|iv| {
+            let mut values: Vec<Option<Value>> = counters
+                .iter()
+                .map(|c| {
+                    if iv.pairs == 0 {
+                        return None;
+                    }
+                    let v = iv.value(c, d).map(|v| match v {
+                        perfregs_metrics::Value::U64(x) => Value::Int(x),
+                        perfregs_metrics::Value::F64(x) => Value::Float(x),
+                    });
+                    if v.is_none() && !unavailable.contains(&c.symbol) {
+                        unavailable.push(c.symbol);
+                    }
+                    v
+                })
+                .collect();
+            values.extend([
+                Some(Value::Int(u64::from(iv.pairs))),
+                Some(Value::Int(u64::from(iv.reports_lost))),
+                Some(Value::Int(u64::from(iv.buffers_lost))),
+            ]);
+            Row {
+                index: usize::try_from(iv.index)
+                    .unwrap_or(usize::MAX)
+                    .saturating_add(1),
+                start_ns: iv.start.map(|t| t as f64 * ns_per_tick),
+                duration_ns: iv
+                    .start
+                    .zip(iv.end)
+                    .map(|(a, b)| b.saturating_sub(a) as f64 * ns_per_tick),
+                values,
+                flags: flags(iv),
+            }
+        })
+        .collect();
+    let mut notes = Vec::new();
+    let lossy: Vec<String> = r
+        .intervals
+        .iter()
+        .filter(|iv| iv.has_loss())
+        .map(|iv| format!("#{}", iv.index + 1))
+        .collect();
+    if r.reports_lost + r.buffers_lost == 0 {
+        notes.push("losses: none".to_string());
+    } else {
+        notes.push(format!(
+            "losses: {} OA_REPORT_LOST, {} OA_BUFFER_LOST record(s), in interval(s) {}: their counters miss the lost reports' increments",
+            r.reports_lost,
+            r.buffers_lost,
+            if lossy.is_empty() { "-".to_string() } else { lossy.join(", ") }
+        ));
+    }
+    if !unavailable.is_empty() {
+        notes.push(format!(
+            "- = unavailable: the {} reports do not carry what these counters read: {}",
+            s.format.name,
+            unavailable.join(", ")
+        ));
+    }
+    if !absent.is_empty() {
+        notes.push(format!(
+            "not on this device (availability false): {}",
+            absent.join(", ")
+        ));
+    }
+    Series {
+        title: format!("{} on {}", s.set.symbol, s.id),
+        columns,
+        intervals,
+        notes,
+    }
+}
+
+impl ReportArgs {
+    /// Run `report`.
+    pub fn run(self) -> ExitCode {
+        let file = match std::fs::File::open(&self.file) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("perfregs: report: cannot read {}: {e}", self.file.display());
+                return ExitCode::from(2);
+            }
+        };
+        let document = self.format != Format::Table;
+        let info = |line: &str| {
+            if document {
+                eprintln!("{line}");
+            } else {
+                say!("{line}");
+            }
+        };
+        let read = match read(std::io::BufReader::new(file), &self, self.interval) {
+            Ok(r) => r,
+            Err(f) => {
+                eprintln!("perfregs: report: {}: {}", self.file.display(), f.message);
+                return ExitCode::from(f.code);
+            }
+        };
+        info(&format!(
+            "recording: {}, {} record(s), {} bytes read{}",
+            self.file.display(),
+            read.records,
+            read.bytes,
+            read.version
+                .map_or(", no VERSION record".to_string(), |v| format!(
+                    ", version {v}"
+                ))
+        ));
+        info(&format!(
+            "read: {} sample(s), {} OA_REPORT_LOST, {} OA_BUFFER_LOST, {} timestamp correlation(s)",
+            read.samples, read.reports_lost, read.buffers_lost, read.correlations
+        ));
+        let mut code = ExitCode::SUCCESS;
+        match &read.setup {
+            Some(s) => {
+                for l in &s.header {
+                    info(l);
+                }
+                let series = series(&read, s);
+                if read.intervals.is_empty() {
+                    info("no interval: the recording has fewer than two reports");
+                }
+                if self.format == Format::Csv {
+                    // CSV cannot carry the notes: they go with the header.
+                    for n in &series.notes {
+                        info(n);
+                    }
+                }
+                if let Err(e) = output::print(&series, self.format, &mut |l| say!("{l}")) {
+                    eprintln!("perfregs: report: {e}");
+                    code = ExitCode::from(1);
+                }
+            }
+            None => {
+                if read.error.is_none() {
+                    eprintln!(
+                        "perfregs: report: {}: no DEVICE_INFO and DEVICE_TOPOLOGY records",
+                        self.file.display()
+                    );
+                    code = ExitCode::from(1);
+                }
+            }
+        }
+        if let Some(e) = &read.error {
+            eprintln!(
+                "perfregs: report: {}: {e}; {} interval(s) from the {} sample(s) before it are reported",
+                self.file.display(),
+                read.intervals.len(),
+                read.samples
+            );
+            code = ExitCode::from(1);
+        }
+        code
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_have_units() {
+        assert_eq!(duration_ns("10ms").map(NonZeroU64::get), Ok(10_000_000));
+        assert_eq!(duration_ns("500us").map(NonZeroU64::get), Ok(500_000));
+        assert_eq!(duration_ns("2s").map(NonZeroU64::get), Ok(2_000_000_000));
+        assert_eq!(duration_ns("7ns").map(NonZeroU64::get), Ok(7));
+        assert!(duration_ns("10").is_err());
+        assert!(duration_ns("0ms").is_err());
+        assert!(duration_ns("ms").is_err());
+        assert!(duration_ns("99999999999999999999s").is_err());
+        assert_eq!(ns_text(10_000_000), "10ms");
+        assert_eq!(ns_text(1_500), "1500ns");
+    }
+
+    /// A TGL GT2 recording of `n` hand-made reports (timestamps 128
+    /// ticks apart, GPU_TICKS 8 per tick) with a loss after the fifth.
+    fn synthetic(n: u32) -> Vec<u8> {
+        let device = RecordedDevice {
+            timestamp_frequency: 19_200_000,
+            device_id: 0x9A49,
+            oa_format: 10,
+            metric_set_name: "TestOa".into(),
+            ..Default::default()
+        };
+        let topology = Topology::single_slice(6, 0x3f, 16, 0xffff)
+            .expect("fits")
+            .to_bytes();
+        synthetic_of(&device, &topology, n)
+    }
+
+    /// `n` hand-made reports of `device`'s format: RPT_ID, TIME_STAMP 128
+    /// ticks apart and the next dwords counting up (GPU_TICKS on Gen8+).
+    fn synthetic_of(device: &RecordedDevice, topology: &[u8], n: u32) -> Vec<u8> {
+        use perfregs_linux::recording::{Correlation, RecordingWriter};
+        let size = device.report_size().expect("a known format");
+        let mut w = RecordingWriter::new(Vec::new(), device, topology).expect("header");
+        w.correlation(Correlation::default()).expect("correlation");
+        for k in 0..n {
+            let mut r = vec![0u8; size];
+            r[4..8].copy_from_slice(&(k * 128).to_le_bytes());
+            r[12..16].copy_from_slice(&(k * 1024).to_le_bytes());
+            if k == 5 {
+                w.record(&Record::ReportLost).expect("loss");
+            }
+            w.record(&Record::Sample(&r)).expect("sample");
+        }
+        w.finish(Correlation {
+            cpu_ns: 1,
+            gpu_timestamp: 1,
+        })
+        .expect("finish")
+    }
+
+    fn args() -> ReportArgs {
+        ReportArgs {
+            file: PathBuf::from("x.record"),
+            interval: None,
+            reports: NonZeroU32::new(3),
+            format: Format::Csv,
+            metric_set: None,
+        }
+    }
+
+    /// Read `bytes` and build its series: never a panic.
+    fn report_of(bytes: &[u8]) -> Option<Read> {
+        let r = read(bytes, &args(), None).ok()?;
+        if let Some(s) = &r.setup {
+            let series = series(&r, s);
+            assert_eq!(series.intervals.len(), r.intervals.len());
+            let _ = output::csv(&series);
+            let _ = output::perfetto(&series);
+        }
+        Some(r)
+    }
+
+    #[test]
+    fn every_cut_is_located_and_keeps_the_intervals_before_it() {
+        let whole = synthetic(12);
+        let full = report_of(&whole).expect("reads");
+        assert!(full.error.is_none());
+        assert_eq!((full.samples, full.reports_lost), (12, 1));
+        // 10 pairs (11 minus the one across the loss) in 3 3 3 1.
+        let pairs: Vec<u32> = full.intervals.iter().map(|i| i.pairs).collect();
+        assert_eq!(pairs, [3, 3, 3, 1]);
+        let boundaries: Vec<u64> = perfregs_linux::recording::entries(&whole)
+            .map(|e| e.expect("valid").offset)
+            .collect();
+        for cut in 0..whole.len() {
+            let r = report_of(&whole[..cut]).expect("a cut never fails setup");
+            let at_boundary = boundaries.contains(&(cut as u64));
+            assert!(
+                r.error.is_some() || at_boundary,
+                "cut at {cut}: no error reported"
+            );
+            assert!(r.samples <= 12);
+            if let Some(e) = &r.error {
+                assert!(e.contains(" at byte "), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn damaged_recordings_never_panic() {
+        let whole = synthetic(12);
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..3000 {
+            let mut b = whole.clone();
+            for _ in 0..(next() % 4 + 1) {
+                let at = (next() % b.len() as u64) as usize;
+                b[at] = next() as u8;
+            }
+            // Every outcome is an error, a located error or a report.
+            if let Some(r) = report_of(&b) {
+                if let Some(e) = &r.error {
+                    assert!(e.starts_with("record "), "{e}");
+                }
+            }
+        }
+    }
+
+    /// Each project's path: the part from the PCI id, the format from the
+    /// recorded id, the set by name, the device values from the topology.
+    #[test]
+    fn hsw_bdw_and_tgl_gt1_recordings_are_read() {
+        for (pci_id, oa_format, set, topology, eus, ts) in [
+            (
+                0x0416,
+                5,
+                "RenderBasic",
+                (2, 0x3, 10, 0x3ff),
+                20,
+                12_500_000,
+            ),
+            (0x1616, 10, "RenderBasic", (3, 0x7, 8, 0xff), 24, 12_500_000),
+            (0x9A60, 10, "TestOa", (6, 0x07, 16, 0xffff), 48, 19_200_000),
+        ] {
+            let device = RecordedDevice {
+                timestamp_frequency: ts,
+                device_id: pci_id,
+                oa_format,
+                metric_set_name: set.into(),
+                ..Default::default()
+            };
+            let (ss, ss_mask, eu, eu_mask) = topology;
+            let t = Topology::single_slice(ss, ss_mask, eu, eu_mask)
+                .expect("fits")
+                .to_bytes();
+            let r = report_of(&synthetic_of(&device, &t, 7)).expect("reads");
+            assert!(r.error.is_none(), "{pci_id:#x}: {:?}", r.error);
+            let s = r.setup.as_ref().expect("set up");
+            assert_eq!(s.id.pci_id, pci_id as u16);
+            assert_eq!(s.set.symbol, set);
+            assert_eq!(s.device.eu_cores_total_count, eus, "{pci_id:#x}");
+            assert_eq!(s.device.gpu_timestamp_frequency, ts);
+            let series = series(&r, s);
+            // 5 pairs (6 minus the one across the loss): 3 and 2.
+            assert_eq!(series.intervals.len(), 2, "{pci_id:#x}");
+            let k = series
+                .columns
+                .iter()
+                .position(|c| c.name == "GpuTime")
+                .expect("GpuTime");
+            let ns = 3 * 128 * 1_000_000_000 / ts;
+            assert_eq!(series.intervals[0].values[k], Some(Value::Int(ns)));
+        }
+        // SNB: no OA stream, said so.
+        let device = RecordedDevice {
+            timestamp_frequency: 12_500_000,
+            device_id: 0x0116,
+            oa_format: 5,
+            metric_set_name: "RenderBasic".into(),
+            ..Default::default()
+        };
+        let t = Topology::single_slice(2, 0x3, 10, 0x3ff)
+            .expect("fits")
+            .to_bytes();
+        match read(&synthetic_of(&device, &t, 3)[..], &args(), None) {
+            Err(f) => assert!(
+                f.message.contains("no OA stream under Linux"),
+                "{}",
+                f.message
+            ),
+            Ok(_) => panic!("SNB has no OA stream"),
+        }
+    }
+
+    #[test]
+    fn every_typed_format_has_the_kernels_size() {
+        for p in ["hsw", "bdw", "tgl"] {
+            let f = formats(p);
+            assert!(!f.is_empty());
+            for t in f {
+                assert_eq!(oa_format_report_size(t.id), Some(t.size), "{p} {}", t.name);
+            }
+        }
+        assert!(formats("snb").is_empty());
+    }
+}

@@ -1,0 +1,295 @@
+//! `perfregs devices` on fake sysfs/procfs trees (built as
+//! hal/linux/tests/discovery.rs builds them): an i915 TGL card blocked by
+//! the paranoid sysctl, an undescribed SKL, an SNB without OA streams, no
+//! card at all, and the JSON form.
+#![cfg(unix)]
+
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A fresh folder under the system's temp folder, removed on drop.
+struct Tree(PathBuf);
+
+impl Tree {
+    fn new(tag: &str) -> Tree {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "perfregs-cli-devices-{}-{tag}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("temp dir");
+        Tree(dir)
+    }
+    fn write(&self, rel: &str, text: &str) {
+        let p = self.0.join(rel);
+        fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        fs::write(p, text).expect("write");
+    }
+    /// A PCI function at `bdf` with a DRM card `cardN` and a render node,
+    /// bound to `driver`.
+    fn card(&self, n: u32, bdf: &str, vendor: u16, device: u16, driver: &str) {
+        let pci = format!("sys/devices/pci0000:00/{bdf}");
+        self.write(&format!("{pci}/vendor"), &format!("{vendor:#06x}\n"));
+        self.write(&format!("{pci}/device"), &format!("{device:#06x}\n"));
+        self.write(&format!("{pci}/revision"), "0x01\n");
+        fs::create_dir_all(self.0.join(format!("{pci}/drm/card{n}"))).expect("mkdir");
+        fs::create_dir_all(self.0.join(format!("{pci}/drm/renderD{}", 128 + n))).expect("mkdir");
+        fs::create_dir_all(self.0.join(format!("sys/bus/pci/drivers/{driver}"))).expect("mkdir");
+        symlink(
+            format!("../../../bus/pci/drivers/{driver}"),
+            self.0.join(format!("{pci}/driver")),
+        )
+        .expect("driver link");
+        let class = self.0.join(format!("sys/class/drm/card{n}"));
+        fs::create_dir_all(&class).expect("mkdir");
+        symlink(
+            format!("../../../devices/pci0000:00/{bdf}"),
+            class.join("device"),
+        )
+        .expect("device link");
+    }
+    fn paranoid(&self, value: u32) {
+        self.write(
+            "proc/sys/dev/i915/perf_stream_paranoid",
+            &format!("{value}\n"),
+        );
+    }
+    fn caps(&self, cap_eff: u64) {
+        self.write(
+            "proc/self/status",
+            &format!("Name:\tperfregs\nUid:\t1000\t1000\t1000\t1000\nCapEff:\t{cap_eff:016x}\n"),
+        );
+    }
+    fn devices(&self, extra: &[&str]) -> (i32, String, String) {
+        let sys = self.0.join("sys");
+        let proc = self.0.join("proc");
+        let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
+            .arg("devices")
+            .arg("--sys")
+            .arg(&sys)
+            .arg("--proc")
+            .arg(&proc)
+            .args(extra)
+            .output()
+            .expect("run perfregs");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+}
+
+impl Drop for Tree {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The line after the one that contains `needle`.
+fn line_after<'a>(out: &'a str, needle: &str) -> &'a str {
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with `{needle}` in\n{out}"));
+    lines.get(at + 1).copied().unwrap_or("")
+}
+
+#[test]
+fn an_i915_tgl_card_with_paranoid_1_and_no_caps_gets_the_sysctl_remedy() {
+    let t = Tree::new("tgl");
+    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, "i915");
+    t.paranoid(1);
+    t.caps(0);
+    let (code, out, err) = t.devices(&[]);
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0], "card0  0000:00:02.0  TGL GT2 (0x9a49) rev 0x01",
+        "{out}"
+    );
+    assert_eq!(
+        lines[1], "  project tgl GT2, driver i915, render node renderD128",
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "OA streams: no: dev.i915.perf_stream_paranoid is 1 and the process has neither CAP_PERFMON nor CAP_SYS_ADMIN"
+        ),
+        "{out}"
+    );
+    let remedy = line_after(&out, "OA streams: no:");
+    assert!(
+        remedy.trim_start().starts_with("remedy: ")
+            && remedy.contains("sudo sysctl dev.i915.perf_stream_paranoid=0")
+            && remedy.contains("CAP_PERFMON"),
+        "{remedy}"
+    );
+    // A fake tree is not probed: no line about the render node's answers.
+    assert!(!out.contains("perf revision"), "{out}");
+
+    // Paranoid 0: allowed, no remedy.
+    t.paranoid(0);
+    let (code, out, _) = t.devices(&[]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("OA streams: yes (dev.i915.perf_stream_paranoid is 0)"),
+        "{out}"
+    );
+    assert!(!out.contains("remedy"), "{out}");
+}
+
+#[test]
+fn skl_is_not_described_yet_and_snb_has_no_oa_stream() {
+    let t = Tree::new("mix");
+    t.card(0, "0000:00:02.0", 0x8086, 0x1912, "i915"); // SKL GT2
+    t.card(1, "0000:01:00.0", 0x8086, 0x0116, "i915"); // SNB GT2
+    t.paranoid(0);
+    t.caps(0);
+    let (code, out, err) = t.devices(&[]);
+    assert_eq!(code, 0, "{out}{err}");
+    let skl: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(skl.len(), 2, "a blank line between cards: {out}");
+    assert!(
+        skl[0].starts_with("card0  0000:00:02.0  SKL GT2 (0x1912)"),
+        "{out}"
+    );
+    assert!(skl[0].contains("  not described yet, driver i915"), "{out}");
+    assert!(
+        skl[0].contains("OA streams: no: platform not described yet (SKL GT2, PCI id 0x1912)"),
+        "{out}"
+    );
+    assert!(
+        line_after(skl[0], "OA streams: no:").contains("not described in regdefs/ yet"),
+        "{out}"
+    );
+    assert!(
+        skl[1].starts_with("card1  0000:01:00.0  SNB GT2 (0x0116)"),
+        "{out}"
+    );
+    assert!(skl[1].contains("project snb GT2"), "{out}");
+    assert!(
+        skl[1].contains("SNB/IVB/VLV have no OA stream under Linux"),
+        "{out}"
+    );
+    assert!(
+        line_after(skl[1], "OA streams: no:").contains("MI_REPORT_PERF_COUNT"),
+        "{out}"
+    );
+
+    // The same as JSON.
+    let (code, out, err) = t.devices(&["--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let cards = doc["cards"].as_array().expect("cards");
+    assert_eq!(cards.len(), 2);
+    assert_eq!(cards[0]["pci_id"], "0x1912");
+    assert_eq!(cards[0]["platform"], "SKL");
+    assert_eq!(cards[0]["described"], false);
+    assert_eq!(cards[0]["oa_streams"]["allowed"], false);
+    assert_eq!(cards[0]["oa_streams"]["kind"], "not_described");
+    assert_eq!(cards[1]["project"], "snb");
+    assert_eq!(cards[1]["gt"], 2);
+    assert_eq!(cards[1]["oa_streams"]["kind"], "no_oa_stream");
+    assert_eq!(cards[1]["paranoid"]["value"], 0);
+    assert!(cards[1]["oa_streams"]["remedy"]
+        .as_str()
+        .is_some_and(|r| r.contains("MI_REPORT_PERF_COUNT")));
+}
+
+#[test]
+fn no_card_says_so() {
+    let t = Tree::new("none");
+    fs::create_dir_all(t.0.join("sys/class/drm")).expect("mkdir");
+    t.caps(0);
+    let (code, out, err) = t.devices(&[]);
+    assert_eq!(code, 0, "{out}{err}");
+    let drm = t.0.join("sys/class/drm");
+    assert_eq!(out.trim(), format!("no DRM cards under {}", drm.display()));
+    // No class/drm at all (no DRM driver loaded): the same.
+    let t = Tree::new("empty");
+    let (code, out, _) = t.devices(&[]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("no DRM cards under "), "{out}");
+    let (code, out, err) = t.devices(&["--format", "json"]);
+    assert_eq!(code, 0);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(doc["cards"], serde_json::json!([]));
+    assert!(err.contains("no DRM cards under"), "{err}");
+}
+
+#[test]
+fn an_unreadable_card_is_an_error_and_the_others_are_listed() {
+    let t = Tree::new("bad");
+    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, "i915");
+    t.card(1, "0000:00:03.0", 0x8086, 0x9A49, "i915");
+    t.write("sys/devices/pci0000:00/0000:00:03.0/device", "banana\n");
+    t.paranoid(0);
+    t.caps(0);
+    let (code, out, err) = t.devices(&[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.starts_with("card0  0000:00:02.0  TGL GT2"), "{out}");
+    assert!(err.contains("banana"), "{err}");
+}
+
+#[test]
+fn the_fake_roots_are_hidden_from_help() {
+    let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
+        .args(["devices", "--help"])
+        .output()
+        .expect("run");
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(help.contains("--format"), "{help}");
+    assert!(!help.contains("--sys"), "{help}");
+}
+
+/// `--dev`: the render node is asked. A regular file in its place opens
+/// but answers no ioctl: every answer says why it is missing (this is the
+/// probe's path without hardware; a missing node says it cannot be opened).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_probe_reports_each_missing_answer() {
+    let t = Tree::new("probe");
+    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, "i915");
+    t.paranoid(0);
+    t.caps(0);
+    let dev = t.0.join("dev");
+    let dev_arg = dev.to_string_lossy().into_owned();
+    // No node under --dev.
+    let (code, out, err) = t.devices(&["--dev", &dev_arg]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(&format!(
+            "  driver not asked: cannot open {}/dri/renderD128: ",
+            dev.display()
+        )),
+        "{out}"
+    );
+    // A regular file as the node: opened, every ioctl refused.
+    t.write("dev/dri/renderD128", "");
+    let (code, out, err) = t.devices(&["--dev", &dev_arg]);
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[2].starts_with("  perf revision unknown (GETPARAM: ")
+            && lines[2].contains(", timestamp frequency unknown (GETPARAM: "),
+        "{out}"
+    );
+    assert!(
+        lines[3].starts_with("  no device values: QUERY topology: "),
+        "{out}"
+    );
+    assert!(lines[4].starts_with("  OA streams: yes"), "{out}");
+    let (_, out, _) = t.devices(&["--dev", &dev_arg, "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let probe = &doc["cards"][0]["probe"];
+    assert!(probe["perf_revision_error"].is_string(), "{probe}");
+    assert!(probe["device_values_error"].is_string(), "{probe}");
+}

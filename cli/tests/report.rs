@@ -1,0 +1,541 @@
+//! `perfregs report` on recordings built here: TestOa reports from the
+//! emulated TGL GT2 (programmed through the typed, checked path), framed as
+//! i915 gives them and written in IGT's format with `RecordingWriter`.
+//! IGT's TestOa ratios read back from the CSV and JSON output, losses shown,
+//! a truncated recording's good prefix and located error, a Perfetto trace
+//! with one counter track per metric, and clear errors for what cannot be
+//! reported.
+
+use hal::config::AwakeAny;
+use hal::report::ReportFormat;
+use hal::tgl::reports::A32u40A4u32B8C8 as Tgl;
+use hal::{tgl, Device, Unbranded};
+use perfregs_emu::{Emulator, OaConfig, OaUnit, Sku};
+use perfregs_linux::discovery::Topology;
+use perfregs_linux::record::Record;
+use perfregs_linux::recording::{entries, Correlation, Item, RecordedDevice, RecordingWriter};
+use perfregs_metrics::rt::program;
+use perfregs_metrics::DeviceInfo;
+use serde_json::Value as Json;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const BASE: u64 = 0x0100_0000;
+/// A report every 2^(6+1) = 128 timestamp ticks (6.67 µs at 19.2 MHz).
+const PERIOD: u64 = 6;
+const TICKS: u64 = 2 << PERIOD;
+
+/// `n` periodic reports of TGL GT2 running TestOa.
+fn test_oa_reports(n: u64) -> Vec<Vec<u8>> {
+    let d = DeviceInfo::TGL_GT2;
+    let set = &perfregs_metrics::tgl_gt2::test_oa::SET;
+    let gpu = Device::<hal::Tgl, _>::new(
+        Emulator::builder(&tgl::PROJECT, Sku::default())
+            .with::<OaUnit>(OaConfig::default())
+            .build(),
+    );
+    let gt = gpu.forcewake::<tgl::domains::Gt>().expect("gt wakes");
+    let render = gpu
+        .forcewake::<tgl::domains::Render>()
+        .expect("render wakes");
+    let awake: [&dyn AwakeAny<Unbranded>; 2] = [&gt, &render];
+    program(&gpu, set, &d, &awake).expect("TestOa programs");
+    gpu.with_bus(|e| {
+        e.unit_mut::<OaUnit>()
+            .start_periodic(BASE, 16 << 20, PERIOD, Tgl::INFO.select)
+            .expect("periodic sampling starts");
+        e.advance(n * TICKS + 5);
+        let got = e.unit::<OaUnit>().stats().map_or(0, |s| s.timer_reports);
+        assert!(got >= n, "{got} reports");
+        let mem = e.gpu_mem().read(BASE, n as usize * Tgl::INFO.size);
+        mem.chunks_exact(Tgl::INFO.size)
+            .map(<[u8]>::to_vec)
+            .collect()
+    })
+}
+
+/// The DEVICE_INFO of a TGL GT2 TestOa recording.
+fn device() -> RecordedDevice {
+    RecordedDevice {
+        timestamp_frequency: DeviceInfo::TGL_GT2.gpu_timestamp_frequency,
+        device_id: 0x9A49,
+        device_revision: 1,
+        oa_format: 10, // I915_OA_FORMAT_A32u40_A4u32_B8_C8
+        metric_set_name: "TestOa".into(),
+        metric_set_uuid: perfregs_metrics::tgl_gt2::test_oa::SET.guid.into(),
+        ..Default::default()
+    }
+}
+
+/// TGL GT2's topology as i915's query gives it: 1 slice, 6 dual subslices of 16 EUs.
+fn topology() -> Vec<u8> {
+    Topology::single_slice(6, 0x3f, 16, 0xffff)
+        .expect("fits")
+        .to_bytes()
+}
+
+/// A recording of `reports` with `losses` (before sample k) among them.
+fn recording(device: &RecordedDevice, reports: &[Vec<u8>], losses: &[(usize, Record)]) -> Vec<u8> {
+    let mut w = RecordingWriter::new(Vec::new(), device, &topology()).expect("header");
+    w.correlation(Correlation {
+        cpu_ns: 1,
+        gpu_timestamp: 0,
+    })
+    .expect("correlation");
+    for (k, r) in reports.iter().enumerate() {
+        for (at, loss) in losses {
+            if *at == k {
+                w.record(loss).expect("loss");
+            }
+        }
+        w.record(&Record::Sample(r)).expect("sample");
+    }
+    w.finish(Correlation {
+        cpu_ns: 2,
+        gpu_timestamp: 1 << 20,
+    })
+    .expect("finish")
+}
+
+/// `bytes` in a fresh temp file.
+fn temp_file(bytes: &[u8]) -> TempFile {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let path = std::env::temp_dir().join(format!(
+        "perfregs-cli-report-{}-{}.record",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::write(&path, bytes).expect("write");
+    TempFile(path)
+}
+
+struct TempFile(PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn report(file: &TempFile, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
+        .arg("report")
+        .arg(&file.0)
+        .args(args)
+        .output()
+        .expect("run perfregs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// RFC 4180 records (fields may be quoted; no line breaks inside fields here).
+fn csv(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .map(|line| {
+            let mut fields = Vec::new();
+            let mut f = String::new();
+            let mut quoted = false;
+            let mut chars = line.chars().peekable();
+            while let Some(c) = chars.next() {
+                match (c, quoted) {
+                    ('"', true) if chars.peek() == Some(&'"') => {
+                        f.push('"');
+                        chars.next();
+                    }
+                    ('"', _) => quoted = !quoted,
+                    (',', false) => fields.push(std::mem::take(&mut f)),
+                    (c, _) => f.push(c),
+                }
+            }
+            fields.push(f);
+            fields
+        })
+        .collect()
+}
+
+/// The CSV as one map per interval: heading -> field.
+fn csv_rows(text: &str) -> Vec<BTreeMap<String, String>> {
+    let recs = csv(text);
+    let (head, rows) = recs.split_first().expect("a header");
+    rows.iter()
+        .map(|r| {
+            assert_eq!(r.len(), head.len(), "{r:?}");
+            head.iter().cloned().zip(r.iter().cloned()).collect()
+        })
+        .collect()
+}
+
+/// The field whose heading is `name` or starts with `name (`.
+fn field<'a>(row: &'a BTreeMap<String, String>, name: &str) -> &'a str {
+    row.iter()
+        .find(|(h, _)| *h == name || h.starts_with(&format!("{name} (")))
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_else(|| panic!("no column {name}: {:?}", row.keys()))
+}
+
+fn int(row: &BTreeMap<String, String>, name: &str) -> u64 {
+    let v = field(row, name);
+    v.parse()
+        .unwrap_or_else(|_| panic!("{name}: `{v}` is not an integer"))
+}
+
+/// IGT's TestOa ratios: Counter3 = clocks/2, Counter4/5 = clocks/3,
+/// Counter6 = clocks/6, Counter7 = 2 clocks/3 (each within one count per
+/// report pair: the emulator rounds per pair).
+fn check_ratios(counter: impl Fn(&str) -> u64, pairs: u64) {
+    let clock = counter("GpuCoreClocks");
+    assert!(clock > 0);
+    assert_eq!(counter("Counter0"), 0);
+    assert_eq!(counter("Counter1"), clock);
+    assert_eq!(counter("Counter2"), clock);
+    for (name, num, den) in [
+        ("Counter3", 1, 2),
+        ("Counter4", 1, 3),
+        ("Counter5", 1, 3),
+        ("Counter6", 1, 6),
+        ("Counter7", 2, 3),
+    ] {
+        let want = clock * num / den;
+        let got = counter(name);
+        assert!(
+            got.abs_diff(want) <= pairs,
+            "{name}: {got}, want {want} of {clock} clocks"
+        );
+    }
+}
+
+#[test]
+fn csv_gives_igts_test_oa_ratios_per_interval() {
+    let reports = test_oa_reports(31);
+    let file = temp_file(&recording(&device(), &reports, &[]));
+    let (code, out, err) = report(&file, &["--format", "csv", "--reports", "5"]);
+    assert_eq!(code, 0, "{err}");
+    // The header goes to stderr: stdout is the document alone.
+    assert!(err.contains("device: TGL GT2 (0x9a49)"), "{err}");
+    assert!(err.contains("metric set TestOa"), "{err}");
+    assert!(
+        err.contains("OA format 10 (A32U40_A4U32_B8_C8, 256 bytes)"),
+        "{err}"
+    );
+    assert!(err.contains("EuCoresTotalCount 96"), "{err}");
+    assert!(
+        err.contains("from the tgl GT2 preset: EuThreadsCount"),
+        "{err}"
+    );
+    assert!(err.contains("losses: none"), "{err}");
+    assert!(out.starts_with("interval,start_ns,duration_ns,"), "{out}");
+    let rows = csv_rows(&out);
+    // 30 pairs in 6 intervals of 5.
+    assert_eq!(rows.len(), 6, "{out}");
+    for (k, row) in rows.iter().enumerate() {
+        assert_eq!(int(row, "interval"), k as u64 + 1);
+        assert_eq!(int(row, "pairs"), 5);
+        assert_eq!(int(row, "reports_lost"), 0);
+        assert_eq!(field(row, "flags"), "");
+        check_ratios(|n| int(row, n), 5);
+        // GPU time: 5 periods of 128 ticks at 19.2 MHz, in ns.
+        assert_eq!(int(row, "GpuTime"), 5 * TICKS * 1_000_000_000 / 19_200_000);
+        let start: f64 = field(row, "start_ns").parse().expect("start");
+        let want = (k as u64 * 5 * TICKS) as f64 * 1e9 / 19.2e6;
+        assert!((start - want).abs() < 1e-6, "{start} {want}");
+    }
+}
+
+#[test]
+fn json_with_time_windows_gives_the_ratios_too() {
+    let reports = test_oa_reports(31);
+    let file = temp_file(&recording(&device(), &reports, &[]));
+    // 10 report periods = 1280 ticks = 66.67 µs: 50us windows close every
+    // 960 ticks, at the first report at or past the end.
+    let (code, out, err) = report(&file, &["--format", "json", "--interval", "50us"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("intervals: 50us windows (960 timestamp ticks)"),
+        "{err}"
+    );
+    let doc: Json = serde_json::from_str(&out).expect("one JSON document");
+    let intervals = doc["intervals"].as_array().expect("intervals");
+    assert!(intervals.len() >= 4, "{out}");
+    let mut pairs_total = 0;
+    for iv in intervals {
+        let pairs = iv["labels"]["pairs"].as_u64().expect("pairs");
+        pairs_total += pairs;
+        let c = |n: &str| {
+            iv["counters"][n]["value"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("{n}: {}", iv["counters"][n]))
+        };
+        check_ratios(c, pairs);
+        assert_eq!(iv["counters"]["GpuCoreClocks"]["unit"], "cycles");
+    }
+    assert_eq!(pairs_total, 30, "every pair is in one interval");
+    // The default: 10 ms windows, here one interval of all 30 pairs.
+    let (code, out, err) = report(&file, &["--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("intervals: 10ms windows (192000 timestamp ticks) (the default"),
+        "{err}"
+    );
+    let doc: Json = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(doc["intervals"].as_array().map(Vec::len), Some(1));
+    assert_eq!(doc["intervals"][0]["labels"]["pairs"], 30);
+}
+
+#[test]
+fn the_table_has_the_header_on_stdout() {
+    let reports = test_oa_reports(11);
+    let file = temp_file(&recording(&device(), &reports, &[]));
+    let (code, out, err) = report(&file, &["--reports", "5"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("recording: "), "{out}");
+    assert!(
+        out.contains("device: TGL GT2 (0x9a49) rev 0x01, project tgl GT2"),
+        "{out}"
+    );
+    let head = lines
+        .iter()
+        .position(|l| l.starts_with("counter "))
+        .expect("a table");
+    let cells: Vec<&str> = lines[head].split_whitespace().collect();
+    assert_eq!(cells, ["counter", "unit", "#1", "#2"], "{}", lines[head]);
+    let clocks = lines
+        .iter()
+        .find(|l| l.starts_with("GpuCoreClocks "))
+        .expect("GpuCoreClocks row");
+    assert!(clocks.contains("cycles"), "{clocks}");
+    assert!(out.contains("losses: none"), "{out}");
+}
+
+#[test]
+fn injected_losses_appear_per_interval_and_in_the_summary() {
+    let reports = test_oa_reports(31);
+    let file = temp_file(&recording(
+        &device(),
+        &reports,
+        &[(12, Record::ReportLost), (23, Record::BufferLost)],
+    ));
+    let (code, out, err) = report(&file, &["--format", "csv", "--reports", "5"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("read: 31 sample(s), 1 OA_REPORT_LOST, 1 OA_BUFFER_LOST"),
+        "{err}"
+    );
+    assert!(
+        err.contains("losses: 1 OA_REPORT_LOST, 1 OA_BUFFER_LOST record(s), in interval(s) #3, #5"),
+        "{err}"
+    );
+    let rows = csv_rows(&out);
+    // 28 pairs (30 minus the two across the losses): 5 5 5 5 5 3.
+    let pairs: Vec<u64> = rows.iter().map(|r| int(r, "pairs")).collect();
+    assert_eq!(pairs, [5, 5, 5, 5, 5, 3], "{out}");
+    assert_eq!(int(&rows[2], "reports_lost"), 1);
+    assert_eq!(
+        field(&rows[2], "flags"),
+        "1 report(s) lost (OA_REPORT_LOST)"
+    );
+    assert_eq!(int(&rows[4], "buffers_lost"), 1);
+    assert_eq!(
+        field(&rows[4], "flags"),
+        "1 buffer overflow(s) (OA_BUFFER_LOST)"
+    );
+    let lost: u64 = rows
+        .iter()
+        .map(|r| int(r, "reports_lost") + int(r, "buffers_lost"))
+        .sum();
+    assert_eq!(lost, 2, "every loss is in one interval");
+    for row in &rows {
+        check_ratios(|n| int(row, n), int(row, "pairs"));
+    }
+    // The table flags them too.
+    let (code, out, _) = report(&file, &["--reports", "5"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("flagged intervals: 2 of 6: #3 (1 report(s) lost (OA_REPORT_LOST)), #5 (1 buffer overflow(s) (OA_BUFFER_LOST))"),
+        "{out}"
+    );
+    // A loss after the last sample still shows, in an interval of its own.
+    let mut r = reports.clone();
+    r.truncate(6);
+    let mut w = RecordingWriter::new(Vec::new(), &device(), &topology()).expect("header");
+    w.correlation(Correlation::default()).expect("c");
+    for s in &r {
+        w.record(&Record::Sample(s)).expect("s");
+    }
+    w.record(&Record::ReportLost).expect("loss");
+    let bytes = w
+        .finish(Correlation {
+            cpu_ns: 1,
+            gpu_timestamp: 1,
+        })
+        .expect("finish");
+    let file = temp_file(&bytes);
+    let (code, out, err) = report(&file, &["--format", "csv", "--reports", "5"]);
+    assert_eq!(code, 0, "{err}");
+    let rows = csv_rows(&out);
+    assert_eq!(rows.len(), 2, "{out}");
+    assert_eq!(int(&rows[1], "pairs"), 0);
+    assert_eq!(int(&rows[1], "reports_lost"), 1);
+    assert_eq!(
+        field(&rows[1], "flags"),
+        "1 report(s) lost (OA_REPORT_LOST); no report pair"
+    );
+    assert_eq!(field(&rows[1], "GpuCoreClocks"), "", "no made-up value");
+}
+
+#[test]
+fn a_truncated_recording_reports_the_good_prefix_and_the_located_error() {
+    let reports = test_oa_reports(31);
+    let whole = recording(&device(), &reports, &[]);
+    // The 21st sample's record: cut 100 bytes into it.
+    let samples: Vec<(u64, u64)> = entries(&whole)
+        .map(|e| e.expect("valid"))
+        .filter(|e| matches!(e.item, Item::Stream(Record::Sample(_))))
+        .map(|e| (e.offset, e.index))
+        .collect();
+    let (offset, index) = samples[20];
+    let cut = &whole[..offset as usize + 100];
+    let file = temp_file(cut);
+    let (code, out, err) = report(&file, &["--format", "csv", "--reports", "5"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let want = format!(
+        "record {index} at byte {offset}: cut off: the record is 264 bytes, 100 byte(s) left"
+    );
+    assert!(err.contains(&want), "{err}\nwant: {want}");
+    assert!(
+        err.contains("4 interval(s) from the 20 sample(s) before it are reported"),
+        "{err}"
+    );
+    // 20 samples: 19 pairs, 5 5 5 4.
+    let rows = csv_rows(&out);
+    let pairs: Vec<u64> = rows.iter().map(|r| int(r, "pairs")).collect();
+    assert_eq!(pairs, [5, 5, 5, 4], "{out}");
+    for row in &rows {
+        check_ratios(|n| int(row, n), int(row, "pairs"));
+    }
+    // A corrupt record (size 0) in place of a sample: located the same way.
+    let mut bad = whole.clone();
+    bad[offset as usize + 6..offset as usize + 8].copy_from_slice(&0u16.to_le_bytes());
+    let file = temp_file(&bad);
+    let (code, out, err) = report(&file, &["--reports", "5"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains(&format!("record {index} at byte {offset}: record size 0")),
+        "{err}"
+    );
+    assert!(
+        out.contains("counter "),
+        "the good prefix is a table: {out}"
+    );
+    // Cut inside the header: nothing to report, the error located.
+    let file = temp_file(&whole[..100]);
+    let (code, out, err) = report(&file, &[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("record 1 at byte 16: cut off"), "{err}");
+}
+
+#[test]
+fn perfetto_is_json_with_one_counter_track_per_metric() {
+    let reports = test_oa_reports(21);
+    let file = temp_file(&recording(&device(), &reports, &[(10, Record::ReportLost)]));
+    let (code, out, err) = report(&file, &["--format", "perfetto", "--reports", "4"]);
+    assert_eq!(code, 0, "{err}");
+    let trace: Json = serde_json::from_str(&out).expect("a JSON trace");
+    let events = trace["traceEvents"].as_array().expect("traceEvents");
+    let tracks: BTreeSet<&str> = events
+        .iter()
+        .filter(|e| e["ph"] == "C")
+        .filter_map(|e| e["name"].as_str())
+        .collect();
+    let d = DeviceInfo::TGL_GT2;
+    let want: BTreeSet<String> = perfregs_metrics::tgl_gt2::test_oa::SET
+        .counters
+        .iter()
+        .filter(|c| c.is_available(&d))
+        .map(|c| {
+            if c.units.is_empty() {
+                c.symbol.to_string()
+            } else {
+                format!("{} ({})", c.symbol, c.units)
+            }
+        })
+        .collect();
+    let tracks: BTreeSet<String> = tracks.into_iter().map(String::from).collect();
+    assert_eq!(tracks, want);
+    assert!(tracks.contains("GpuCoreClocks (cycles)"), "{tracks:?}");
+    // Each track has one value per interval with pairs; the loss is an instant event.
+    let clocks = events
+        .iter()
+        .filter(|e| e["ph"] == "C" && e["name"] == "GpuCoreClocks (cycles)")
+        .count();
+    assert_eq!(clocks, 5, "19 pairs in 4 4 4 4 3");
+    assert!(events
+        .iter()
+        .any(|e| e["ph"] == "i" && e["name"] == "1 report(s) lost (OA_REPORT_LOST)"));
+}
+
+#[test]
+fn what_cannot_be_reported_is_said_clearly() {
+    let reports = test_oa_reports(6);
+    // An unknown PCI id.
+    let mut d = device();
+    d.device_id = 0x1234;
+    let file = temp_file(&recording(&d, &reports, &[]));
+    let (code, out, err) = report(&file, &[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains("the recorded PCI id 0x1234 is not in perfregs' device table"),
+        "{err}"
+    );
+    // A described platform without OA report path: SKL is not described.
+    let mut d = device();
+    d.device_id = 0x1912;
+    let file = temp_file(&recording(&d, &reports, &[]));
+    let (code, _, err) = report(&file, &[]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("SKL GT2 (0x1912): platform not described yet"),
+        "{err}"
+    );
+    // A recorded set name that is not a TGL GT2 set: did you mean.
+    let mut d = device();
+    d.metric_set_name = "TestOA_".into();
+    let file = temp_file(&recording(&d, &reports, &[]));
+    let (code, _, err) = report(&file, &[]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no metric set `TestOA_`"), "{err}");
+    assert!(err.contains("did you mean TestOa"), "{err}");
+    // --metric-set overrides it (case-insensitive), and misspelt is a usage error.
+    let (code, out, err) = report(&file, &["--metric-set", "testoa", "--format", "csv"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("--metric-set; recorded: `TestOA_`"), "{err}");
+    assert_eq!(csv_rows(&out).len(), 1);
+    let (code, _, err) = report(&file, &["--metric-set", "RenderBasik"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean RenderBasic"), "{err}");
+    // An OA format TGL does not have.
+    let mut d = device();
+    d.oa_format = 5; // A45_B8_C8: HSW only, 256 bytes
+    let file = temp_file(&recording(&d, &reports, &[]));
+    let (code, _, err) = report(&file, &[]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("OA format 5 is not one tgl describes"),
+        "{err}"
+    );
+    // Bad arguments.
+    let (code, _, err) = report(&file, &["--interval", "10"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, _) = report(&file, &["--interval", "1ms", "--reports", "3"]);
+    assert_eq!(code, 2);
+    let missing = TempFile(std::env::temp_dir().join("perfregs-no-such.record"));
+    let (code, _, err) = report(&missing, &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read"), "{err}");
+}
