@@ -502,3 +502,33 @@ fn never_panics() {
         }
     }
 }
+
+/// The same i915 open properties drive the emulated stream.
+#[test]
+fn i915_params_open_the_emulated_stream() {
+    use perfregs_linux::stream::i915::I915Params;
+    let p = &hal::tgl::PROJECT;
+    let params = I915Params::new(1, 10, 7); // A32u40_A4u32_B8_C8, 256 ticks
+    let cfg = StreamConfig::from_i915(p, &params).unwrap();
+    assert_eq!(
+        (cfg.format.size, cfg.exponent, cfg.disabled),
+        (256, 7, true)
+    );
+    let mut s = EmulatedStream::open(emulator(p), cfg).unwrap();
+    s.enable().unwrap();
+    s.advance_reports(5);
+    let mut r = StreamReader::new(s);
+    let got = drain(&mut r);
+    let ts: Vec<u64> = reports(&got)
+        .iter()
+        .map(|b| field(cfg.format, "TIME_STAMP", b))
+        .collect();
+    assert_eq!(ts.len(), 5);
+    assert!(ts.windows(2).all(|w| w[1] - w[0] == 256), "{ts:?}");
+    // A HSW-only format on TGL.
+    let e = StreamConfig::from_i915(p, &I915Params::new(1, 5, 7)).unwrap_err();
+    assert!(
+        e.to_string().contains("A45_B8_C8: not a format of tgl"),
+        "{e}"
+    );
+}
