@@ -118,6 +118,44 @@ impl StreamConfig {
         }
     }
 
+    /// The stream `params` would open on `project` under i915: its format
+    /// (the project's layout of the same name as the `I915_OA_FORMAT_*`),
+    /// exponent and disabled flag; the other settings are the defaults.
+    /// `EINVAL` (naming OA_FORMAT) when the project has no such layout.
+    pub fn from_i915(
+        project: &'static ProjectInfo,
+        params: &perfregs_linux::stream::i915::I915Params,
+    ) -> Result<Self, StreamError> {
+        let name = perfregs_linux::uapi::i915::oa_format(params.format).map(|f| f.name);
+        let format = name.and_then(|n| {
+            project
+                .formats
+                .iter()
+                .copied()
+                .find(|f| f.name.eq_ignore_ascii_case(n))
+        });
+        let Some(format) = format else {
+            return Err(KernelError::new(
+                Driver::Emulated,
+                Op::OpenStream {
+                    properties: params.summary(),
+                    suspect: Some(format!(
+                        "OA_FORMAT={} ({}: not a format of {})",
+                        params.format,
+                        name.unwrap_or("unknown"),
+                        project.name
+                    )),
+                },
+                code::EINVAL,
+            )
+            .into());
+        };
+        let mut cfg = StreamConfig::new(Framing::I915Records, format);
+        cfg.exponent = params.exponent;
+        cfg.disabled = params.flags & perfregs_linux::uapi::i915::I915_PERF_FLAG_DISABLED != 0;
+        Ok(cfg)
+    }
+
     /// Timestamp ticks between timer reports: 2^(exponent + 1) (`None`
     /// when that does not fit 64 bits).
     pub fn period(&self) -> Option<u64> {

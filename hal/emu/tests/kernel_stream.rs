@@ -502,3 +502,68 @@ fn never_panics() {
         }
     }
 }
+
+/// The same i915 open properties drive the emulated stream.
+#[test]
+fn i915_params_open_the_emulated_stream() {
+    use perfregs_linux::stream::i915::I915Params;
+    let p = &hal::tgl::PROJECT;
+    let params = I915Params::new(1, 10, 7); // A32u40_A4u32_B8_C8, 256 ticks
+    let cfg = StreamConfig::from_i915(p, &params).unwrap();
+    assert_eq!(
+        (cfg.format.size, cfg.exponent, cfg.disabled),
+        (256, 7, true)
+    );
+    let mut s = EmulatedStream::open(emulator(p), cfg).unwrap();
+    s.enable().unwrap();
+    s.advance_reports(5);
+    let mut r = StreamReader::new(s);
+    let got = drain(&mut r);
+    let ts: Vec<u64> = reports(&got)
+        .iter()
+        .map(|b| field(cfg.format, "TIME_STAMP", b))
+        .collect();
+    assert_eq!(ts.len(), 5);
+    assert!(ts.windows(2).all(|w| w[1] - w[0] == 256), "{ts:?}");
+    // A HSW-only format on TGL.
+    let e = StreamConfig::from_i915(p, &I915Params::new(1, 5, 7)).unwrap_err();
+    assert!(
+        e.to_string().contains("A45_B8_C8: not a format of tgl"),
+        "{e}"
+    );
+}
+
+/// Report reasons and context ids as the OA unit writes them (the checks
+/// `non-zero-reason` makes of the reason field, applied to context-switch
+/// reports): a context switch writes a report with the context-switch
+/// reason (TGL RPT_ID bit 22), the new context's id and the context-valid
+/// bit (16); timer reports after it carry the same id.
+#[test]
+fn context_switch_reports_carry_reason_and_id() {
+    let cfg = tgl_cfg(Framing::I915Records);
+    let f = cfg.format;
+    let mut s = open(cfg);
+    s.advance(100);
+    let out = s
+        .emulator_mut()
+        .unit_mut::<OaUnit>()
+        .set_context(0x00AB_C000);
+    assert!(matches!(out, ReportOutcome::Written { .. }), "{out:?}");
+    s.advance_reports(3);
+    let mut r = StreamReader::new(s);
+    let got = drain(&mut r);
+    let reps = reports(&got);
+    assert!(reps.len() >= 4, "{}", reps.len());
+    let rpt = |b: &[u8]| field(f, "RPT_ID", b);
+    let ctx = |b: &[u8]| field(f, "CTX_ID", b);
+    let switch: Vec<&&[u8]> = reps.iter().filter(|b| rpt(b) & (1 << 22) != 0).collect();
+    assert_eq!(switch.len(), 1, "one context-switch report");
+    assert_eq!(ctx(switch[0]), 0x00AB_C000);
+    assert_ne!(rpt(switch[0]) & (1 << 16), 0, "context valid");
+    let last = reps.last().unwrap();
+    assert_eq!(
+        (ctx(last), rpt(last) >> 19 & 1),
+        (0x00AB_C000, 1),
+        "a timer report in the context"
+    );
+}

@@ -215,7 +215,9 @@ pub mod ioctl {
     };
 }
 
-/// `struct drm_xe_oa_stream_status`: what the STATUS ioctl fills in.
+/// `struct drm_xe_oa_stream_status`: what the STATUS ioctl fills in (this
+/// and [`DrmXeOaStreamInfo`] are not on the facts page: their layout is
+/// the kernel header's `xe_drm.h`, three reserved u64 after the value).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DrmXeOaStreamStatus {
