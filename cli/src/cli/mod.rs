@@ -187,7 +187,11 @@ fn format_tip(e: &clap::Error) -> Option<String> {
     let name = arg.strip_prefix("--")?;
     ["table", "csv", "json", "perfetto"]
         .contains(&name)
-        .then(|| format!("output formats are chosen with --format {name} (metrics run, oa-decode)"))
+        .then(|| {
+            format!(
+                "output formats are chosen with --format {name} (metrics run, oa-decode, report)"
+            )
+        })
 }
 
 /// A rendered clap error in one line (the message, with the lists clap

@@ -184,15 +184,15 @@ pub fn nearest_exponent(ns: u64, freq: u64) -> u64 {
 
 /// `ticks` at `freq` Hz as a time text (`853.333us`).
 fn ticks_text(ticks: u64, freq: u64) -> String {
-    let ns = u128::from(ticks) * 1_000_000_000 / u128::from(freq.max(1));
-    if ns >= 1_000_000_000 {
-        format!("{:.3}s", ns as f64 / 1e9)
-    } else if ns >= 1_000_000 {
-        format!("{:.3}ms", ns as f64 / 1e6)
-    } else if ns >= 1_000 {
-        format!("{:.3}us", ns as f64 / 1e3)
+    let ns = ticks as f64 * 1e9 / freq.max(1) as f64;
+    if ns >= 1e9 {
+        format!("{:.3}s", ns / 1e9)
+    } else if ns >= 1e6 {
+        format!("{:.3}ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.3}us", ns / 1e3)
     } else {
-        format!("{ns}ns")
+        format!("{ns:.0}ns")
     }
 }
 
