@@ -171,6 +171,7 @@ const TOPOLOGY: u32 = 65538;
 const CORRELATION: u32 = 65539;
 const SAMPLE: u32 = 1;
 const REPORT_LOST: u32 = 2;
+const BUFFER_LOST: u32 = 3;
 
 #[test]
 fn done_when_test_oa_recorded_and_reported_gives_igts_ratios() {
@@ -438,18 +439,29 @@ fn injected_losses_appear_in_the_report() {
             "3",
         ],
     );
-    assert!(err.contains("(3 report-lost, 0 buffer-lost)"), "{err}");
-    let recs_lost = walk(&file.bytes())
+    // Report-lost and buffer-lost in turn.
+    assert!(err.contains("(2 report-lost, 1 buffer-lost)"), "{err}");
+    let losses: Vec<u32> = walk(&file.bytes())
         .iter()
-        .filter(|r| r.0 == REPORT_LOST)
+        .filter(|r| r.0 == REPORT_LOST || r.0 == BUFFER_LOST)
         .inspect(|r| assert!(r.2.is_empty(), "a loss is a header alone"))
-        .count();
-    assert_eq!(recs_lost, 3);
+        .map(|r| r.0)
+        .collect();
+    assert_eq!(losses, [REPORT_LOST, BUFFER_LOST, REPORT_LOST]);
     let (code, out, rerr) = report(&file, &["--format", "csv", "--interval", "100ms"]);
     assert_eq!(code, 0, "{rerr}");
-    assert!(rerr.contains("3 OA_REPORT_LOST"), "{rerr}");
+    assert!(
+        rerr.contains("2 OA_REPORT_LOST, 1 OA_BUFFER_LOST"),
+        "{rerr}"
+    );
     let rows = csv_rows(&out);
-    assert_eq!(rows.iter().map(|r| int(r, "reports_lost")).sum::<u64>(), 3);
+    assert_eq!(rows.iter().map(|r| int(r, "reports_lost")).sum::<u64>(), 2);
+    assert_eq!(rows.iter().map(|r| int(r, "buffers_lost")).sum::<u64>(), 1);
+    assert_eq!(
+        rows.iter().filter(|r| !r["flags"].is_empty()).count(),
+        3,
+        "each loss flags its interval"
+    );
     for row in &rows {
         let pairs = int(row, "pairs");
         if pairs > 0 {

@@ -93,8 +93,8 @@ pub struct RecordArgs {
     /// The recording to write.
     #[arg(short = 'o', long = "output", value_name = "FILE.record")]
     pub output: PathBuf,
-    /// For tests: inject N OA_REPORT_LOST events into the emulated stream,
-    /// spread over the recording (with --emulate only).
+    /// For tests: inject N losses into the emulated stream, spread over the
+    /// recording, OA_REPORT_LOST and OA_BUFFER_LOST in turn (with --emulate only).
     #[arg(long, value_name = "N", hide = true, requires = "emulate")]
     pub inject_loss: Option<NonZeroU8>,
 }
@@ -107,6 +107,7 @@ const DEFAULT_EMULATED_NS: u64 = 1_000_000_000;
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
 /// A failure: the message and the exit code.
+#[derive(Debug)]
 struct Fail {
     code: u8,
     message: String,
@@ -406,10 +407,10 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     };
 
     // The emulated GPU with the set's programming.
-    let mut emu = perfregs_emu::Emulator::builder(project, perfregs_emu::Sku::default())
+    let emu = perfregs_emu::Emulator::builder(project, perfregs_emu::Sku::default())
         .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
         .build();
-    let writes = program(&mut emu, project.name, set, &preset)?;
+    let (emu, writes) = program(emu, project.name, set, &preset)?;
     let mut cfg = StreamConfig::new(Framing::I915Records, format);
     cfg.exponent = exponent;
     let mut stream = EmulatedStream::open(emu, cfg)
@@ -476,6 +477,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     let mut progress = Progress::new();
     let mut next_second = freq;
     let mut step = 0u64;
+    let mut failed: Option<Fail> = None;
     let interrupted = loop {
         if flag.load(Ordering::Relaxed) {
             break true;
@@ -496,11 +498,20 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         ticks = ticks.min(next_second - elapsed).max(1);
         step += 1;
         if losses_left > 0 && step % every == 0 {
-            reader.stream_mut().inject_next(Fault::ReportLost);
+            // Report-lost and buffer-lost in turn, report-lost first.
+            let n = args.inject_loss.map_or(0, |n| u64::from(n.get())) - losses_left;
+            reader.stream_mut().inject_next(if n % 2 == 0 {
+                Fault::ReportLost
+            } else {
+                Fault::BufferLost
+            });
             losses_left -= 1;
         }
         reader.stream_mut().advance(ticks);
-        drain(&mut reader, &mut w, &mut progress)?;
+        if let Err(e) = drain(&mut reader, &mut w, &mut progress) {
+            failed = Some(e);
+            break false;
+        }
         let elapsed = reader.stream().emulator().now() - t0;
         if elapsed >= next_second {
             w.correlation(correlation(t0 + elapsed))?;
@@ -509,7 +520,9 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         progress.tick(&w, &format!(", {} emulated", ticks_text(elapsed, freq)));
     };
     // Whatever the kernel still holds.
-    drain(&mut reader, &mut w, &mut progress)?;
+    if failed.is_none() {
+        failed = drain(&mut reader, &mut w, &mut progress).err();
+    }
     progress.done();
     let now = reader.stream().emulator().now();
     let stats = reader.stream().stats();
@@ -520,7 +533,10 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         stats.reports_taken
     );
     let mut line = summary(&w, &args.output, &progress, &how);
-    let out = w.finish(correlation(now))?;
+    let out = match w.finish(correlation(now)) {
+        Ok(out) => out,
+        Err(e) => return Err(failed.unwrap_or_else(|| e.into())),
+    };
     out.into_inner()
         .map_err(|e| Fail::findings(format!("writing {}: {}", args.output.display(), e.error())))?
         .sync_all()
@@ -532,7 +548,19 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
             reader.counts().reports
         ));
     }
-    Ok(line)
+    ended_by(failed, line)
+}
+
+/// The summary, or the stream error that ended the recording (the file,
+/// closed with its correlation, holds what was read before it).
+fn ended_by(failed: Option<Fail>, line: String) -> Result<String, Fail> {
+    match failed {
+        None => Ok(line),
+        Some(f) => Err(Fail {
+            code: f.code,
+            message: format!("{}; the recording ends there: {line}", f.message),
+        }),
+    }
 }
 
 /// Write `set`'s programming on `emu` through the typed, checked path
@@ -540,18 +568,14 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
 /// awake (HSW, BDW: render; TGL: GT and render): the number of writes.
 #[cfg(target_os = "linux")]
 fn program(
-    emu: &mut perfregs_emu::Emulator,
+    bus: perfregs_emu::Emulator,
     project: &str,
     set: &SetInfo,
     d: &DeviceInfo,
-) -> Result<usize, Fail> {
+) -> Result<(perfregs_emu::Emulator, usize), Fail> {
     use hal::config::AwakeAny;
     use hal::{Device, Unbranded};
     use perfregs_metrics::rt::program as write;
-    let bus = std::mem::replace(
-        emu,
-        perfregs_emu::Emulator::builder(emu.project(), perfregs_emu::Sku::default()).build(),
-    );
     let fail =
         |e: &dyn std::fmt::Display| Fail::findings(format!("programming {}: {e}", set.symbol));
     let (n, back) = match project {
@@ -593,8 +617,7 @@ fn program(
         }
         other => return Err(Fail::findings(format!("no emulated OA path for {other}"))),
     };
-    *emu = back;
-    Ok(n)
+    Ok((back, n))
 }
 
 impl RecordArgs {
@@ -720,9 +743,15 @@ mod device {
         let Answers::I915(p) = &answers else {
             return Err(Fail::findings(format!("{name}: not an i915 answer")));
         };
-        let frequencies = gt_frequencies(&roots.sys.join("class/drm").join(&name), card)
-            .ok()
-            .flatten();
+        let frequencies = match gt_frequencies(&roots.sys, card) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!(
+                    "note: {name}: GPU frequencies unreadable ({e}): the preset's are recorded"
+                );
+                None
+            }
+        };
         let values = answers
             .device_values(card, frequencies)
             .map_err(|e| Fail::findings(format!("{name}: device values: {e}")))?;
@@ -810,6 +839,7 @@ mod device {
         let started = Instant::now();
         let mut interrupted = false;
         let mut last_ts = None;
+        let mut failed: Option<Fail> = None;
         loop {
             if flag.load(Ordering::Relaxed) {
                 interrupted = true;
@@ -823,13 +853,21 @@ mod device {
             match reader.wait(Some(PROGRESS_EVERY)) {
                 Ok(_) => {}
                 Err(e) if e.errno() == Some(perfregs_linux::errno::code::EINTR) => continue,
-                Err(e) => return Err(Fail::findings(format!("{name}: {e}"))),
+                Err(e) => {
+                    failed = Some(Fail::findings(format!("{name}: {e}")));
+                    break;
+                }
             }
-            device_drain(&mut reader, &mut w, &mut progress, &mut last_ts)?;
+            if let Err(e) = device_drain(&mut reader, &mut w, &mut progress, &mut last_ts) {
+                failed = Some(e);
+                break;
+            }
             progress.tick(&w, "");
         }
         // What the kernel holds still (i915 refuses reads once disabled).
-        device_drain(&mut reader, &mut w, &mut progress, &mut last_ts)?;
+        if failed.is_none() {
+            failed = device_drain(&mut reader, &mut w, &mut progress, &mut last_ts).err();
+        }
         let disabled = reader.stream_mut().disable();
         progress.done();
         // The closing correlation: the last report's timestamp now (none
@@ -854,14 +892,17 @@ mod device {
         if let Err(e) = disabled {
             line.push_str(&format!("; disabling the stream failed: {e}"));
         }
-        let out = w.finish(closing)?;
+        let out = match w.finish(closing) {
+            Ok(out) => out,
+            Err(e) => return Err(failed.unwrap_or_else(|| e.into())),
+        };
         out.into_inner()
             .map_err(|e| {
                 Fail::findings(format!("writing {}: {}", args.output.display(), e.error()))
             })?
             .sync_all()
             .map_err(|e| Fail::findings(format!("writing {}: {e}", args.output.display())))?;
-        Ok(line)
+        ended_by(failed, line)
     }
 
     /// [`drain`] for a real stream: the first sample's TIME_STAMP (dword 1)
@@ -899,5 +940,47 @@ mod device {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perfregs_linux::discovery::device_values;
+
+    #[test]
+    fn the_nearest_exponent_is_chosen() {
+        // TGL, 19.2 MHz: 1 ms = 19200 ticks, nearest 2^14 (exponent 13).
+        assert_eq!(nearest_exponent(1_000_000, 19_200_000), 13);
+        // 100 us = 1920 ticks: 2^11 = 2048.
+        assert_eq!(nearest_exponent(100_000, 19_200_000), 10);
+        // HSW/BDW, 12.5 MHz: 1 ms = 12500 ticks: 2^14 = 16384 (3884 off)
+        // is nearer than 2^13 = 8192 (4308 off).
+        assert_eq!(nearest_exponent(1_000_000, 12_500_000), 13);
+        // Ties and extremes: the shortest period, the longest.
+        assert_eq!(nearest_exponent(1, 19_200_000), 0);
+        assert_eq!(nearest_exponent(u64::MAX, 19_200_000), 31);
+        // 3 ticks is as far from 2 as from 4: the shorter wins.
+        assert_eq!(nearest_exponent(3_000_000_000, 1), 0);
+    }
+
+    #[test]
+    fn preset_topologies_give_the_presets_back() {
+        for (project, gt, d) in DeviceInfo::PRESETS {
+            let bytes = preset_topology(d).expect("a topology");
+            let t = Topology::parse(&bytes).expect("parses");
+            let v = device_values(&t, project, Some(*gt), d.gpu_timestamp_frequency, None)
+                .expect("device values");
+            assert_eq!(v.info, *d, "{project} GT{gt}");
+        }
+    }
+
+    #[test]
+    fn times_read_well() {
+        assert_eq!(ticks_text(16384, 19_200_000), "853.333us");
+        assert_eq!(ticks_text(19_200_000, 19_200_000), "1.000s");
+        assert_eq!(ticks_text(2, 1_000_000_000), "2ns");
+        // A frequency of 0 is taken as 1 Hz, never a division by zero.
+        assert_eq!(ticks_text(5, 0), "5.000s");
     }
 }
