@@ -686,3 +686,146 @@ fn help_names_the_options() {
     );
     assert!(Path::new(env!("CARGO_BIN_EXE_perfregs")).exists());
 }
+
+/// `perfregs record ARGS -o FILE`: (code, stderr), any exit code.
+fn record_status(file: &TempFile, args: &[&str]) -> (Option<i32>, String) {
+    let mut all = vec!["record"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["-o", file.0.to_str().expect("utf-8 temp path")]);
+    let out = perfregs(&all);
+    (out.status.code(), text(&out.stderr))
+}
+
+#[test]
+fn kernel_errors_reach_the_user_and_the_file_stays_valid() {
+    let base = [
+        "--emulate",
+        "tgl",
+        "--metric-set",
+        "TestOa",
+        "--reports",
+        "1000",
+    ];
+    // EIO halfway: exit 1, the errno's message, the file closed with what
+    // was read before it.
+    let file = TempFile::new();
+    let mut args = base.to_vec();
+    args.extend(["--inject-errno", "EIO"]);
+    let (code, err) = record_status(&file, &args);
+    assert_eq!(code, Some(1), "{err}");
+    let last = err.lines().last().expect("a message");
+    assert!(
+        last.starts_with("perfregs record: reading the OA stream:"),
+        "{err}"
+    );
+    assert!(last.contains("failed with EIO"), "{err}");
+    assert!(
+        last.contains("the recording ends there: recorded "),
+        "{err}"
+    );
+    let bytes = file.bytes();
+    let (rec, error) = read_all(&bytes);
+    assert!(error.is_none(), "{error:?}");
+    assert!(rec.samples > 0 && rec.samples < 1000, "{}", rec.samples);
+    assert_eq!(rec.igt_readable(), Ok(()));
+    assert!(
+        last.contains(&format!("recorded {} reports", rec.samples)),
+        "{err}"
+    );
+    let (code, _, rerr) = report(&file, &["--format", "csv"]);
+    assert_eq!(code, 0, "the good part is reported: {rerr}");
+
+    // EINTR is retried and ENOSPC grows the buffer: the recording goes
+    // on, and the summary says what happened.
+    for (errno, said) in [
+        ("EINTR", "1 read(s) interrupted (EINTR) and retried"),
+        ("eintr", "1 read(s) interrupted (EINTR) and retried"),
+        ("ENOSPC", "the read buffer grown 1 time(s) (ENOSPC)"),
+    ] {
+        let file = TempFile::new();
+        let mut args = base.to_vec();
+        args.extend(["--inject-errno", errno]);
+        let (code, err) = record_status(&file, &args);
+        assert_eq!(code, Some(0), "{errno}: {err}");
+        assert!(err.contains("recorded 1000 reports"), "{errno}: {err}");
+        assert!(err.contains(said), "{errno}: {err}");
+        let bytes = file.bytes();
+        let (rec, error) = read_all(&bytes);
+        assert!(error.is_none() && rec.samples == 1000, "{errno}: {error:?}");
+    }
+
+    // Refused at open: the actionable message, no file.
+    for (errno, said) in [
+        ("EACCES", "perf_stream_paranoid=0"),
+        ("EBUSY", "another OA stream is open"),
+        ("ENODEV", "the device is gone"),
+    ] {
+        let file = TempFile::new();
+        let mut args = base.to_vec();
+        args.extend(["--inject-open-errno", errno]);
+        let (code, err) = record_status(&file, &args);
+        assert_eq!(code, Some(1), "{errno}: {err}");
+        let last = err.lines().last().expect("a message");
+        assert!(
+            last.starts_with("perfregs record: opening the emulated stream:"),
+            "{err}"
+        );
+        assert!(last.contains(&format!("failed with {errno}")), "{err}");
+        assert!(last.contains(said), "{errno}: {err}");
+        assert!(!file.0.exists(), "{errno}: no file");
+    }
+    let e = usage_error(&[
+        "record",
+        "--emulate",
+        "tgl",
+        "--metric-set",
+        "TestOa",
+        "--inject-errno",
+        "EWHAT",
+        "-o",
+        "x.record",
+    ]);
+    assert!(e.contains("not an errno name"), "{e}");
+}
+
+#[test]
+fn a_terminal_gets_a_live_progress_line() {
+    // `script` gives the recorder a terminal (util-linux).
+    let probe = Command::new("script").arg("--version").output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        println!("skipped: no `script` (util-linux) to give the recorder a terminal");
+        return;
+    }
+    let file = TempFile::new();
+    let cmd = format!(
+        "{} record --emulate tgl --metric-set TestOa --duration 20s -o {}",
+        env!("CARGO_BIN_EXE_perfregs"),
+        file.0.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .output()
+        .expect("script");
+    let all = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{all}");
+    // Updated in place: carriage return and erase-line, then the counts.
+    let updates: Vec<&str> = all.split("\r\x1b[K").skip(1).collect();
+    assert!(updates.len() >= 2, "{all:?}");
+    let live = updates[0];
+    for part in [
+        " reports, ",
+        " lost, ",
+        " MB/s, ",
+        "s elapsed, ",
+        " emulated",
+    ] {
+        assert!(live.contains(part), "{part}: {live:?}");
+    }
+    // The last update is cleared for the summary.
+    assert!(
+        updates
+            .last()
+            .is_some_and(|l| l.starts_with("recorded 23438 reports")),
+        "{all:?}"
+    );
+}

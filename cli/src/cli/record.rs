@@ -27,7 +27,7 @@ use super::report::{duration_ns, formats, TypedFormat};
 use perfregs_linux::discovery::Topology;
 use perfregs_linux::record::Record;
 use perfregs_linux::recording::{Correlation, RecordedDevice, RecordingWriter, WriteError};
-use perfregs_linux::stream::{Item, OaStream, StreamReader};
+use perfregs_linux::stream::{Counts, Item, OaStream, StreamReader};
 use perfregs_metrics::{DeviceInfo, SetInfo};
 use std::io::{BufWriter, IsTerminal as _, Write};
 use std::num::{NonZeroU64, NonZeroU8};
@@ -97,6 +97,23 @@ pub struct RecordArgs {
     /// recording, OA_REPORT_LOST and OA_BUFFER_LOST in turn (with --emulate only).
     #[arg(long, value_name = "N", hide = true, requires = "emulate")]
     pub inject_loss: Option<NonZeroU8>,
+    /// For tests: the emulated kernel answers one read halfway through with
+    /// this errno (EIO, EINTR, ENOSPC, ...; with --emulate only).
+    #[arg(long, value_name = "ERRNO", hide = true, requires = "emulate", value_parser = errno_arg)]
+    pub inject_errno: Option<i32>,
+    /// For tests: the emulated kernel refuses the open with this errno
+    /// (EACCES, ENODEV, EBUSY, ...; with --emulate only).
+    #[arg(long, value_name = "ERRNO", hide = true, requires = "emulate", value_parser = errno_arg)]
+    pub inject_open_errno: Option<i32>,
+}
+
+/// An errno by its name (`EIO`), among those the errno messages know.
+fn errno_arg(name: &str) -> Result<i32, String> {
+    (1..=200)
+        .find(|&e| {
+            perfregs_linux::errno::errno_name(e).is_some_and(|n| n.eq_ignore_ascii_case(name))
+        })
+        .ok_or_else(|| format!("`{name}` is not an errno name known here (EIO, EINTR, ...)"))
 }
 
 /// The default sampling period when neither --period nor --exponent is given.
@@ -334,10 +351,12 @@ fn drain<S: OaStream, W: Write>(
     }
 }
 
-/// The summary line.
+/// The summary line, with what the reader did beyond reading (`EINTR`s
+/// retried, the buffer grown on `ENOSPC`), from `counts`.
 /// (Before the closing correlation, whose bytes it counts.)
 fn summary<W: Write>(
     w: &RecordingWriter<W>,
+    counts: Counts,
     file: &Path,
     progress: &Progress,
     how: &str,
@@ -352,6 +371,18 @@ fn summary<W: Write>(
         w.bytes_written() + closing as u64,
         file.display()
     );
+    if counts.interrupted > 0 {
+        s.push_str(&format!(
+            "; {} read(s) interrupted (EINTR) and retried",
+            counts.interrupted
+        ));
+    }
+    if counts.buffer_grown > 0 {
+        s.push_str(&format!(
+            "; the read buffer grown {} time(s) (ENOSPC)",
+            counts.buffer_grown
+        ));
+    }
     if progress.other > 0 {
         s.push_str(&format!(
             "; {} Xe status events (counter overflow, trigger queue full) have no record type in IGT's format and are not in the file",
@@ -413,6 +444,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     let (emu, writes) = program(emu, project.name, set, &preset)?;
     let mut cfg = StreamConfig::new(Framing::I915Records, format);
     cfg.exponent = exponent;
+    cfg.open_errno = args.inject_open_errno;
     let mut stream = EmulatedStream::open(emu, cfg)
         .map_err(|e| Fail::findings(format!("opening the emulated stream: {e}")))?;
     // Time moves only as the recorder says.
@@ -507,6 +539,11 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
             });
             losses_left -= 1;
         }
+        if args.inject_errno.is_some() && step == (expected_reports / chunk_reports / 2).max(1) {
+            reader
+                .stream_mut()
+                .inject_next(Fault::Errno(args.inject_errno.unwrap_or(0)));
+        }
         reader.stream_mut().advance(ticks);
         if let Err(e) = drain(&mut reader, &mut w, &mut progress) {
             failed = Some(e);
@@ -532,7 +569,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         if interrupted { ", interrupted" } else { "" },
         stats.reports_taken
     );
-    let mut line = summary(&w, &args.output, &progress, &how);
+    let mut line = summary(&w, reader.counts(), &args.output, &progress, &how);
     let out = match w.finish(correlation(now)) {
         Ok(out) => out,
         Err(e) => return Err(failed.unwrap_or_else(|| e.into())),
@@ -878,6 +915,7 @@ mod device {
         }
         let mut line = summary(
             &w,
+            reader.counts(),
             &args.output,
             &progress,
             &format!(
