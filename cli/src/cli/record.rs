@@ -44,18 +44,23 @@ use std::time::{Duration, Instant};
     long_about = "Record an OA stream into a file in IGT's i915-perf-recorder format (VERSION, \
 DEVICE_INFO, DEVICE_TOPOLOGY and TIMESTAMP_CORRELATION records, then the stream's records as \
 read), which `perfregs report` and IGT's i915-perf-reader read.\n\n\
---device cardN records a real GPU (Linux, i915): the card must pass `perfregs devices`' \
+--device cardN records a real GPU (Linux, i915; Xe not yet): the card must pass `perfregs devices`' \
 verdict; the set's configuration is uploaded (or the one registered under its uuid reused) and \
 an OA stream opened. --emulate hsw|bdw|tgl records the emulated GPU through the same reader (a \
 pipe carrying the kernel's framing); --duration is then emulated time.\n\n\
 The period: --period TIME picks the nearest timer exponent (a report every 2^(E+1) timestamp \
 ticks) and says which; --exponent E sets it (default: the exponent nearest 1ms). The end: \
 --duration TIME, --reports N (at least N reports), or Ctrl-C (SIGINT, SIGTERM), which ends \
-the recording cleanly with a valid file. Default: until Ctrl-C on a device, 1s of emulated \
-time on the emulator.\n\n\
+the recording cleanly with a valid file (a second Ctrl-C ends at once, the file then without \
+its closing correlation). Default: until Ctrl-C on a device, 1s of emulated time on the \
+emulator.\n\n\
 On a terminal stderr shows a live progress line (reports, losses, MB/s, elapsed); the final \
-line sums reports, losses by kind, bytes and the file. Exit code 1: the device refused, a \
-kernel error, a write error (the file then ends where the error was); 2: bad arguments."
+line sums reports, losses by kind, bytes and the file. DEVICE_INFO holds the PCI id, the timestamp \
+frequency, the GT frequencies in Hz (as IGT's recorder writes them), the i915 OA format id, the \
+set's symbol name and its uuid.\n\n\
+Exit code 1: the device refused (the reason and the remedy), a kernel error (its errno \
+explained; an error while reading closes the file with what was read before it), a write \
+error; 2: bad arguments."
 )]
 pub struct RecordArgs {
     /// A real GPU: the DRM card (`card0`, or `0`), as `perfregs devices` lists it.
@@ -276,7 +281,10 @@ fn stop_flag() -> Result<Arc<AtomicBool>, Fail> {
     let flag = Arc::new(AtomicBool::new(false));
     #[cfg(unix)]
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register(sig, Arc::clone(&flag))
+        // The second signal, once the flag is set, ends the program at once
+        // (exit code 1): a way out should the recorder hang.
+        signal_hook::flag::register_conditional_shutdown(sig, 1, Arc::clone(&flag))
+            .and_then(|_| signal_hook::flag::register(sig, Arc::clone(&flag)))
             .map_err(|e| Fail::findings(format!("cannot catch signal {sig}: {e}")))?;
     }
     Ok(flag)
