@@ -829,3 +829,155 @@ fn a_terminal_gets_a_live_progress_line() {
         "{all:?}"
     );
 }
+
+/// A fake sysfs/procfs/dev tree (as cli/tests/devices.rs builds them),
+/// removed on drop.
+struct Tree(PathBuf);
+
+impl Tree {
+    fn new() -> Tree {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "perfregs-cli-record-tree-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("dev/dri")).expect("temp dir");
+        Tree(dir)
+    }
+    fn write(&self, rel: &str, text: &str) {
+        let p = self.0.join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+    /// Card `cardN` of PCI id `device` at 0000:00:02.0 bound to `driver`.
+    fn card(&self, n: u32, device: u16, driver: &str) {
+        use std::os::unix::fs::symlink;
+        let pci = "sys/devices/pci0000:00/0000:00:02.0";
+        self.write(&format!("{pci}/vendor"), "0x8086\n");
+        self.write(&format!("{pci}/device"), &format!("{device:#06x}\n"));
+        self.write(&format!("{pci}/revision"), "0x01\n");
+        for d in [
+            format!("{pci}/drm/card{n}"),
+            format!("{pci}/drm/renderD{}", 128 + n),
+        ] {
+            std::fs::create_dir_all(self.0.join(d)).expect("mkdir");
+        }
+        std::fs::create_dir_all(self.0.join(format!("sys/bus/pci/drivers/{driver}")))
+            .expect("mkdir");
+        symlink(
+            format!("../../../bus/pci/drivers/{driver}"),
+            self.0.join(format!("{pci}/driver")),
+        )
+        .expect("driver link");
+        let class = self.0.join(format!("sys/class/drm/card{n}"));
+        std::fs::create_dir_all(&class).expect("mkdir");
+        symlink(
+            "../../../devices/pci0000:00/0000:00:02.0",
+            class.join("device"),
+        )
+        .expect("device link");
+    }
+    fn access(&self, paranoid: u32, cap_eff: u64) {
+        self.write(
+            "proc/sys/dev/i915/perf_stream_paranoid",
+            &format!("{paranoid}\n"),
+        );
+        self.write(
+            "proc/self/status",
+            &format!("Name:\tperfregs\nUid:\t1000\t1000\t1000\t1000\nCapEff:\t{cap_eff:016x}\n"),
+        );
+    }
+    /// `perfregs record --device cardN` on this tree: (code, stderr).
+    fn record(&self, card: &str, set: &str, out: &TempFile) -> (Option<i32>, String) {
+        let r = Command::new(env!("CARGO_BIN_EXE_perfregs"))
+            .args([
+                "record",
+                "--device",
+                card,
+                "--metric-set",
+                set,
+                "--reports",
+                "10",
+            ])
+            .arg("--sys")
+            .arg(self.0.join("sys"))
+            .arg("--proc")
+            .arg(self.0.join("proc"))
+            .arg("--dev")
+            .arg(self.0.join("dev"))
+            .arg("-o")
+            .arg(&out.0)
+            .output()
+            .expect("run perfregs");
+        (r.status.code(), text(&r.stderr))
+    }
+}
+
+impl Drop for Tree {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn a_card_is_judged_before_anything_is_opened() {
+    // TGL GT2 on i915, paranoid 1, no capability: refused with the remedy.
+    let t = Tree::new();
+    t.card(0, 0x9A49, "i915");
+    t.access(1, 0);
+    let out = TempFile::new();
+    let (code, err) = t.record("card0", "TestOa", &out);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("perfregs record: card0 0000:00:02.0 TGL GT2 (0x9a49)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("OA streams: no: dev.i915.perf_stream_paranoid is 1"),
+        "{err}"
+    );
+    assert!(
+        err.contains("sysctl dev.i915.perf_stream_paranoid=0"),
+        "{err}"
+    );
+    assert!(!out.0.exists(), "nothing written for a refused card");
+    // `0` names card0 too; card1 does not exist and the cards are listed.
+    let (code, err) = t.record("0", "TestOa", &out);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("OA streams: no:"), "{err}");
+    let (code, err) = t.record("card1", "TestOa", &out);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("no such card `card1` (cards here: card0)"),
+        "{err}"
+    );
+
+    // Allowed (paranoid 0), but the set is not one of TGL GT2: usage error
+    // with close names, before the driver is asked.
+    t.access(0, 0);
+    let (code, err) = t.record("card0", "TestOx", &out);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no metric set `TestOx` among"), "{err}");
+    assert!(err.contains("of tgl GT2 (did you mean TestOa?)"), "{err}");
+    // Allowed, a good set: the fake tree's render node is missing, said
+    // as the driver's answer that could not be had; no file, no panic.
+    let (code, err) = t.record("card0", "TestOa", &out);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.starts_with("perfregs record: card0: asking the driver:"),
+        "{err}"
+    );
+    assert!(err.contains("renderD128"), "{err}");
+    assert!(!out.0.exists());
+
+    // SNB: no OA stream under Linux.
+    let t = Tree::new();
+    t.card(0, 0x0116, "i915");
+    t.access(0, 0);
+    let (code, err) = t.record("card0", "RenderBasic", &out);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("no OA stream under Linux"), "{err}");
+}

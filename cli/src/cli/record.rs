@@ -110,6 +110,15 @@ pub struct RecordArgs {
     /// (EACCES, ENODEV, EBUSY, ...; with --emulate only).
     #[arg(long, value_name = "ERRNO", hide = true, requires = "emulate", value_parser = errno_arg)]
     pub inject_open_errno: Option<i32>,
+    /// The sysfs root (default /sys): for tests on a fake tree, as `devices --sys`.
+    #[arg(long, value_name = "DIR", hide = true, requires = "device")]
+    pub sys: Option<PathBuf>,
+    /// The procfs root (default /proc): for tests on a fake tree.
+    #[arg(long, value_name = "DIR", hide = true, requires = "device")]
+    pub proc: Option<PathBuf>,
+    /// The devtmpfs root whose `dri/` holds the render nodes (default /dev).
+    #[arg(long, value_name = "DIR", hide = true, requires = "device")]
+    pub dev: Option<PathBuf>,
 }
 
 /// An errno by its name (`EIO`), among those the errno messages know.
@@ -730,7 +739,11 @@ mod device {
         } else {
             name.to_string()
         };
-        let roots = Roots::default();
+        let defaults = Roots::default();
+        let roots = Roots {
+            sys: args.sys.clone().unwrap_or(defaults.sys),
+            proc: args.proc.clone().unwrap_or(defaults.proc),
+        };
         let list = discover(&roots).map_err(|e| {
             Fail::findings(format!(
                 "no such card `{name}`: the DRM devices cannot be listed ({e}); `perfregs devices` says what this machine has"
@@ -782,7 +795,7 @@ mod device {
             .ok_or_else(|| Fail::findings(format!("no typed report format of {project}")))?;
 
         // The device as the driver says it.
-        let dev_root = Path::new("/dev");
+        let dev_root = args.dev.as_deref().unwrap_or(Path::new("/dev"));
         let answers = probe(dev_root, card)
             .map_err(|e| Fail::findings(format!("{name}: asking the driver: {e}")))?;
         let Answers::I915(p) = &answers else {
