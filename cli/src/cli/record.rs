@@ -712,7 +712,7 @@ fn run_emulated(_: &RecordArgs, _: &str) -> Result<String, Fail> {
 #[cfg(not(target_os = "linux"))]
 fn run_device(_: &RecordArgs, _: &str) -> Result<String, Fail> {
     Err(Fail::findings(
-        "recording a real GPU needs Linux (i915 perf); --emulate works elsewhere too on Linux only",
+        "recording a real GPU needs Linux (i915 perf)",
     ))
 }
 
