@@ -1332,7 +1332,7 @@ fn version_and_usage_errors() {
         err.lines().collect::<Vec<_>>(),
         [
             "error: unexpected argument '--json' found",
-            "  tip: output formats are chosen with --format json (metrics run, oa-decode)",
+            "  tip: output formats are chosen with --format json (metrics run, oa-decode, report)",
             "For more information, try '--help'."
         ]
     );

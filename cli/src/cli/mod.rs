@@ -15,6 +15,7 @@ pub mod lookup;
 pub mod metrics;
 pub mod oa_decode;
 pub mod output;
+pub mod record;
 pub mod reg;
 pub mod regs;
 pub mod report;
@@ -91,6 +92,9 @@ pub enum Command {
     // Counters per interval from an IGT-format recording.
     #[allow(missing_docs)]
     Report(report::ReportArgs),
+    // Record an OA stream (a real GPU or the emulated one) in IGT's recording format.
+    #[allow(missing_docs)]
+    Record(record::RecordArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     ///
     /// For example `perfregs completions bash > ~/.local/share/bash-completion/completions/perfregs`,
@@ -118,6 +122,7 @@ impl Command {
             Command::Reg(a) => a.run(),
             Command::Devices(a) => a.run(),
             Command::Report(a) => a.run(),
+            Command::Record(a) => a.run(),
             Command::Completions { shell } => {
                 let mut out = Vec::new();
                 clap_complete::generate(shell, &mut Cli::command(), "perfregs", &mut out);
@@ -182,7 +187,11 @@ fn format_tip(e: &clap::Error) -> Option<String> {
     let name = arg.strip_prefix("--")?;
     ["table", "csv", "json", "perfetto"]
         .contains(&name)
-        .then(|| format!("output formats are chosen with --format {name} (metrics run, oa-decode)"))
+        .then(|| {
+            format!(
+                "output formats are chosen with --format {name} (metrics run, oa-decode, report)"
+            )
+        })
 }
 
 /// A rendered clap error in one line (the message, with the lists clap

@@ -1,0 +1,1045 @@
+//! `perfregs record`: an OA stream written to a recording in IGT's
+//! `i915-perf-recorder` format (VERSION, DEVICE_INFO, DEVICE_TOPOLOGY,
+//! TIMESTAMP_CORRELATION records, then the stream's records as read), which
+//! `perfregs report` and IGT's `i915-perf-reader` read.
+//!
+//! Two sources, one path from the stream on: records from
+//! [`StreamReader`] appended to a [`RecordingWriter`].
+//!
+//! - `--emulate PROJECT`: the emulated GPU programmed with the set (the
+//!   blocks whose availability holds on the part's preset, through the
+//!   typed, checked path) and an [`EmulatedStream`] writing i915's framing
+//!   into a real pipe. Time is emulated: `--duration` counts emulated time,
+//!   correlations pair the GPU timestamp with the start's `CLOCK_MONOTONIC`
+//!   plus emulated nanoseconds.
+//! - `--device cardN` (Linux): the discovery verdict first, the set of the
+//!   card's part uploaded with ADD_CONFIG (or the registered config of the
+//!   same uuid reused), an i915 perf stream opened, records appended as
+//!   `poll` finds them, until `--duration` (wall time), `--reports` or
+//!   Ctrl-C.
+//!
+//! Ctrl-C (SIGINT) and SIGTERM end the recording cleanly: what was read is
+//! written, then the closing correlation; the file is valid.
+
+#![cfg_attr(not(target_os = "linux"), allow(dead_code, unused_imports))]
+
+use super::report::{duration_ns, formats, TypedFormat};
+use perfregs_linux::discovery::Topology;
+use perfregs_linux::record::Record;
+use perfregs_linux::recording::{Correlation, RecordedDevice, RecordingWriter, WriteError};
+use perfregs_linux::stream::{Counts, Item, OaStream, StreamReader};
+use perfregs_metrics::{DeviceInfo, SetInfo};
+use std::io::{BufWriter, IsTerminal as _, Write};
+use std::num::{NonZeroU64, NonZeroU8};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// `perfregs record`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Record an OA stream (a real GPU or the emulated one) in IGT's recording format",
+    long_about = "Record an OA stream into a file in IGT's i915-perf-recorder format (VERSION, \
+DEVICE_INFO, DEVICE_TOPOLOGY and TIMESTAMP_CORRELATION records, then the stream's records as \
+read), which `perfregs report` and IGT's i915-perf-reader read.\n\n\
+--device cardN records a real GPU (Linux, i915; Xe not yet): the card must pass `perfregs devices`' \
+verdict; the set's configuration is uploaded (or the one registered under its uuid reused) and \
+an OA stream opened. --emulate hsw|bdw|tgl records the emulated GPU through the same reader (a \
+pipe carrying the kernel's framing); --duration is then emulated time.\n\n\
+The period: --period TIME picks the nearest timer exponent (a report every 2^(E+1) timestamp \
+ticks) and says which; --exponent E sets it (default: the exponent nearest 1ms). The end: \
+--duration TIME, --reports N (at least N reports), or Ctrl-C (SIGINT, SIGTERM), which ends \
+the recording cleanly with a valid file (a second Ctrl-C ends at once, the file then without \
+its closing correlation). Default: until Ctrl-C on a device, 1s of emulated time on the \
+emulator.\n\n\
+On a terminal stderr shows a live progress line (reports, losses, MB/s, elapsed); the final \
+line sums reports, losses by kind, bytes and the file. DEVICE_INFO holds the PCI id, the timestamp \
+frequency, the GT frequencies in Hz (as IGT's recorder writes them), the i915 OA format id, the \
+set's symbol name and its uuid.\n\n\
+Exit code 1: the device refused (the reason and the remedy), a kernel error (its errno \
+explained; an error while reading closes the file with what was read before it), a write \
+error; 2: bad arguments."
+)]
+pub struct RecordArgs {
+    /// A real GPU: the DRM card (`card0`, or `0`), as `perfregs devices` lists it.
+    #[arg(
+        long,
+        value_name = "cardN",
+        conflicts_with = "emulate",
+        required_unless_present = "emulate"
+    )]
+    pub device: Option<String>,
+    /// The emulated GPU of a project.
+    #[arg(long, value_name = "PROJECT", value_parser = ["hsw", "bdw", "tgl"], ignore_case = true)]
+    pub emulate: Option<String>,
+    /// With --emulate tgl: the GT1 part (default GT2).
+    #[arg(long, requires = "emulate", conflicts_with = "gt2")]
+    pub gt1: bool,
+    /// With --emulate tgl: the GT2 part (the default).
+    #[arg(long, requires = "emulate")]
+    pub gt2: bool,
+    /// The metric set (symbol or underscore name, case-insensitive).
+    #[arg(long, value_name = "SET")]
+    pub metric_set: String,
+    /// The sampling period (1ms, 100us, ...): the nearest timer exponent is used.
+    #[arg(long, value_name = "TIME", value_parser = duration_ns, conflicts_with = "exponent")]
+    pub period: Option<NonZeroU64>,
+    /// The timer exponent: a report every 2^(E+1) timestamp ticks (0 to 31).
+    #[arg(long, value_name = "E", value_parser = clap::value_parser!(u64).range(0..=31))]
+    pub exponent: Option<u64>,
+    /// How long to record (emulated time with --emulate).
+    #[arg(long, value_name = "TIME", value_parser = duration_ns, conflicts_with = "reports")]
+    pub duration: Option<NonZeroU64>,
+    /// Record until at least N reports are written.
+    #[arg(long, value_name = "N")]
+    pub reports: Option<NonZeroU64>,
+    /// The recording to write.
+    #[arg(short = 'o', long = "output", value_name = "FILE.record")]
+    pub output: PathBuf,
+    /// For tests: inject N losses into the emulated stream, spread over the
+    /// recording, OA_REPORT_LOST and OA_BUFFER_LOST in turn (with --emulate only).
+    #[arg(long, value_name = "N", hide = true, requires = "emulate")]
+    pub inject_loss: Option<NonZeroU8>,
+    /// For tests: the emulated kernel answers one read halfway through with
+    /// this errno (EIO, EINTR, ENOSPC, ...; with --emulate only).
+    #[arg(long, value_name = "ERRNO", hide = true, requires = "emulate", value_parser = errno_arg)]
+    pub inject_errno: Option<i32>,
+    /// For tests: the emulated kernel refuses the open with this errno
+    /// (EACCES, ENODEV, EBUSY, ...; with --emulate only).
+    #[arg(long, value_name = "ERRNO", hide = true, requires = "emulate", value_parser = errno_arg)]
+    pub inject_open_errno: Option<i32>,
+    /// The sysfs root (default /sys): for tests on a fake tree, as `devices --sys`.
+    #[arg(long, value_name = "DIR", hide = true, requires = "device")]
+    pub sys: Option<PathBuf>,
+    /// The procfs root (default /proc): for tests on a fake tree.
+    #[arg(long, value_name = "DIR", hide = true, requires = "device")]
+    pub proc: Option<PathBuf>,
+    /// The devtmpfs root whose `dri/` holds the render nodes (default /dev).
+    #[arg(long, value_name = "DIR", hide = true, requires = "device")]
+    pub dev: Option<PathBuf>,
+}
+
+/// An errno by its name (`EIO`), among those the errno messages know.
+fn errno_arg(name: &str) -> Result<i32, String> {
+    (1..=200)
+        .find(|&e| {
+            perfregs_linux::errno::errno_name(e).is_some_and(|n| n.eq_ignore_ascii_case(name))
+        })
+        .ok_or_else(|| format!("`{name}` is not an errno name known here (EIO, EINTR, ...)"))
+}
+
+/// The default sampling period when neither --period nor --exponent is given.
+const DEFAULT_PERIOD_NS: u64 = 1_000_000;
+/// The default emulated duration.
+const DEFAULT_EMULATED_NS: u64 = 1_000_000_000;
+/// Live progress: at most this often.
+const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+
+/// A failure: the message and the exit code.
+#[derive(Debug)]
+struct Fail {
+    code: u8,
+    message: String,
+}
+
+impl Fail {
+    fn usage(message: impl Into<String>) -> Self {
+        Fail {
+            code: 2,
+            message: message.into(),
+        }
+    }
+    fn findings(message: impl Into<String>) -> Self {
+        Fail {
+            code: 1,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<WriteError> for Fail {
+    fn from(e: WriteError) -> Self {
+        Fail::findings(format!("writing the recording: {e}"))
+    }
+}
+
+/// The shipped metric sets of a part.
+fn sets(project: &str, gt: Option<u8>) -> Option<&'static [SetInfo]> {
+    match (project, gt) {
+        ("hsw", _) => Some(perfregs_metrics::hsw::all()),
+        ("bdw", _) => Some(perfregs_metrics::bdw::all()),
+        ("tgl", Some(1)) => Some(perfregs_metrics::tgl_gt1::all()),
+        ("tgl", _) => Some(perfregs_metrics::tgl_gt2::all()),
+        _ => None,
+    }
+}
+
+/// The set named `name` (symbol or underscore name, case-insensitive), or
+/// a usage error with close names.
+fn find_set(all: &'static [SetInfo], name: &str, part: &str) -> Result<&'static SetInfo, Fail> {
+    if let Some(s) = all.iter().find(|s| s.symbol == name).or_else(|| {
+        all.iter().find(|s| {
+            s.symbol.eq_ignore_ascii_case(name) || s.underscore.eq_ignore_ascii_case(name)
+        })
+    }) {
+        return Ok(s);
+    }
+    let close = super::regs::close_names(name, all.iter().map(|s| s.symbol));
+    let hint = if close.is_empty() {
+        String::new()
+    } else {
+        format!(" (did you mean {}?)", close.join(", "))
+    };
+    Err(Fail::usage(format!(
+        "no metric set `{name}` among the {} sets of {part}{hint}; `perfregs metrics list {}` lists them",
+        all.len(),
+        part.split(' ').next().unwrap_or(part)
+    )))
+}
+
+/// The report format recorded: the largest typed format of the project
+/// (HSW A45_B8_C8, Gen8+ A32u40_A4u32_B8_C8), as IGT's recorder picks.
+fn stream_format(project: &str) -> Option<TypedFormat> {
+    formats(project).into_iter().max_by_key(|f| (f.size, f.id))
+}
+
+/// The exponent whose period 2^(e+1) ticks is nearest `ns` at `freq` Hz
+/// (ties: the shorter period).
+pub fn nearest_exponent(ns: u64, freq: u64) -> u64 {
+    let ticks = u128::from(ns) * u128::from(freq) / 1_000_000_000;
+    (0..=31u64)
+        .min_by_key(|e| (1u128 << (e + 1)).abs_diff(ticks))
+        .unwrap_or(0)
+}
+
+/// `ticks` at `freq` Hz as a time text (`853.333us`).
+fn ticks_text(ticks: u64, freq: u64) -> String {
+    let ns = ticks as f64 * 1e9 / freq.max(1) as f64;
+    if ns >= 1e9 {
+        format!("{:.3}s", ns / 1e9)
+    } else if ns >= 1e6 {
+        format!("{:.3}ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.3}us", ns / 1e3)
+    } else {
+        format!("{ns:.0}ns")
+    }
+}
+
+/// The exponent from the arguments at `freq` Hz, and the line saying it.
+fn exponent_of(args: &RecordArgs, freq: u64) -> (u64, String) {
+    let (e, why) = match (args.exponent, args.period) {
+        (Some(e), _) => (e, "--exponent".to_string()),
+        (None, Some(p)) => (
+            nearest_exponent(p.get(), freq),
+            format!("nearest --period {}", ticks_text_ns(p.get())),
+        ),
+        (None, None) => (
+            nearest_exponent(DEFAULT_PERIOD_NS, freq),
+            "nearest the default 1ms".to_string(),
+        ),
+    };
+    let ticks = 1u64 << (e + 1);
+    (
+        e,
+        format!(
+            "period: exponent {e} ({why}): a report every 2^{} = {ticks} timestamp ticks = {} at {freq} Hz",
+            e + 1,
+            ticks_text(ticks, freq)
+        ),
+    )
+}
+
+fn ticks_text_ns(ns: u64) -> String {
+    ticks_text(ns, 1_000_000_000)
+}
+
+/// The topology bytes (i915's query layout) of a preset: one slice, its
+/// subslice mask, the same EUs in each subslice.
+fn preset_topology(d: &DeviceInfo) -> Result<Vec<u8>, Fail> {
+    let subslices = d.subslice_mask.count_ones();
+    let max_subslices = 64 - d.subslice_mask.leading_zeros();
+    let per = d.eu_cores_total_count / u64::from(subslices.max(1));
+    if subslices == 0 || per == 0 || per > 64 {
+        return Err(Fail::findings(format!(
+            "the preset's topology is unusable: subslice mask {:#x}, {} EUs",
+            d.subslice_mask, d.eu_cores_total_count
+        )));
+    }
+    let eu_mask = if per == 64 { u64::MAX } else { (1 << per) - 1 };
+    Topology::single_slice(max_subslices as u16, d.subslice_mask, per as u16, eu_mask)
+        .map(|t| t.to_bytes())
+        .map_err(|e| Fail::findings(format!("the preset's topology: {e}")))
+}
+
+/// Where the stream stops.
+#[derive(Clone, Copy, Debug)]
+enum Stop {
+    /// At least this many reports written.
+    Reports(u64),
+    /// After this many ns (emulated or wall time).
+    Ns(u64),
+    /// Only on a signal.
+    Signal,
+}
+
+/// The stop flag that SIGINT and SIGTERM set.
+fn stop_flag() -> Result<Arc<AtomicBool>, Fail> {
+    let flag = Arc::new(AtomicBool::new(false));
+    #[cfg(unix)]
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // The second signal, once the flag is set, ends the program at once
+        // (exit code 1): a way out should the recorder hang.
+        signal_hook::flag::register_conditional_shutdown(sig, 1, Arc::clone(&flag))
+            .and_then(|_| signal_hook::flag::register(sig, Arc::clone(&flag)))
+            .map_err(|e| Fail::findings(format!("cannot catch signal {sig}: {e}")))?;
+    }
+    Ok(flag)
+}
+
+/// Counts beyond the writer's own, and the progress line.
+struct Progress {
+    live: bool,
+    started: Instant,
+    last: Option<Instant>,
+    /// Xe status events without a record type in IGT's format.
+    other: u64,
+}
+
+impl Progress {
+    fn new() -> Self {
+        Progress {
+            live: std::io::stderr().is_terminal(),
+            started: Instant::now(),
+            last: None,
+            other: 0,
+        }
+    }
+
+    fn tick<W: Write>(&mut self, w: &RecordingWriter<W>, extra: &str) {
+        if !self.live {
+            return;
+        }
+        let now = Instant::now();
+        if self
+            .last
+            .is_some_and(|l| now.duration_since(l) < PROGRESS_EVERY)
+        {
+            return;
+        }
+        self.last = Some(now);
+        let secs = now.duration_since(self.started).as_secs_f64();
+        let mbs = w.bytes_written() as f64 / 1e6 / secs.max(1e-9);
+        eprint!(
+            "\r\x1b[K{} reports, {} lost, {mbs:.2} MB/s, {secs:.1}s elapsed{extra}",
+            w.samples(),
+            w.reports_lost() + w.buffers_lost()
+        );
+        let _ = std::io::stderr().flush();
+    }
+
+    fn done(&self) {
+        if self.live && self.last.is_some() {
+            eprint!("\r\x1b[K");
+        }
+    }
+}
+
+/// Take every item the reader has now into the writer.
+fn drain<S: OaStream, W: Write>(
+    reader: &mut StreamReader<S>,
+    w: &mut RecordingWriter<W>,
+    progress: &mut Progress,
+) -> Result<(), Fail> {
+    loop {
+        let item = match reader.next() {
+            Ok(Some(item)) => item,
+            Ok(None) => return Ok(()),
+            Err(e) => return Err(Fail::findings(format!("reading the OA stream: {e}"))),
+        };
+        match item {
+            Item::Record(r) => w.record(&r)?,
+            Item::CounterOverflow | Item::TriggerQueueFull | Item::UnknownStatus(_) => {
+                progress.other += 1
+            }
+        }
+    }
+}
+
+/// The summary line, with what the reader did beyond reading (`EINTR`s
+/// retried, the buffer grown on `ENOSPC`), from `counts`.
+/// (Before the closing correlation, whose bytes it counts.)
+fn summary<W: Write>(
+    w: &RecordingWriter<W>,
+    counts: Counts,
+    file: &Path,
+    progress: &Progress,
+    how: &str,
+) -> String {
+    let closing =
+        perfregs_linux::record::HEADER_SIZE + perfregs_linux::recording::CORRELATION_PAYLOAD;
+    let mut s = format!(
+        "recorded {} reports ({} report-lost, {} buffer-lost) in {} bytes to {}{how}",
+        w.samples(),
+        w.reports_lost(),
+        w.buffers_lost(),
+        w.bytes_written() + closing as u64,
+        file.display()
+    );
+    if counts.interrupted > 0 {
+        s.push_str(&format!(
+            "; {} read(s) interrupted (EINTR) and retried",
+            counts.interrupted
+        ));
+    }
+    if counts.buffer_grown > 0 {
+        s.push_str(&format!(
+            "; the read buffer grown {} time(s) (ENOSPC)",
+            counts.buffer_grown
+        ));
+    }
+    if progress.other > 0 {
+        s.push_str(&format!(
+            "; {} Xe status events (counter overflow, trigger queue full) have no record type in IGT's format and are not in the file",
+            progress.other
+        ));
+    }
+    s
+}
+
+fn create(path: &Path) -> Result<BufWriter<std::fs::File>, Fail> {
+    std::fs::File::create(path)
+        .map(|f| BufWriter::with_capacity(1 << 20, f))
+        .map_err(|e| Fail::findings(format!("cannot create {}: {e}", path.display())))
+}
+
+/// `--emulate`.
+#[cfg(target_os = "linux")]
+fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
+    use perfregs_emu::kernel::{EmulatedStream, Fault, StreamConfig};
+    use perfregs_linux::stream::Framing;
+
+    let project = super::find_project(project_name)
+        .ok_or_else(|| Fail::usage(format!("unknown project `{project_name}`")))?;
+    let gt = match (project.name, args.gt1) {
+        ("tgl", true) => 1,
+        (_, true) => return Err(Fail::usage("--gt1 is a TGL part; HSW and BDW are GT2")),
+        _ => 2,
+    };
+    let preset = DeviceInfo::preset(project.name, gt)
+        .ok_or_else(|| Fail::findings(format!("no preset of {} GT{gt}", project.name)))?;
+    let part = format!("{} GT{gt}", project.name);
+    let all = sets(project.name, Some(gt))
+        .ok_or_else(|| Fail::findings(format!("no metric sets for {part}")))?;
+    let set = find_set(all, &args.metric_set, &part)?;
+    let pci = hal::DEVICES
+        .iter()
+        .find(|d| d.project == Some(project.name) && d.gt == Some(gt))
+        .ok_or_else(|| Fail::findings(format!("the device table has no PCI id of {part}")))?;
+    let typed = stream_format(project.name)
+        .ok_or_else(|| Fail::findings(format!("no typed report format of {}", project.name)))?;
+    let format = project
+        .formats
+        .iter()
+        .copied()
+        .find(|f| f.name == typed.name && f.size == typed.size)
+        .ok_or_else(|| Fail::findings(format!("{} has no format {}", project.name, typed.name)))?;
+    let freq = preset.gpu_timestamp_frequency;
+    let (exponent, period_line) = exponent_of(args, freq);
+    let stop = match (args.reports, args.duration) {
+        (Some(n), _) => Stop::Reports(n.get()),
+        (None, Some(d)) => Stop::Ns(d.get()),
+        (None, None) => Stop::Ns(DEFAULT_EMULATED_NS),
+    };
+
+    // The emulated GPU with the set's programming.
+    let emu = perfregs_emu::Emulator::builder(project, perfregs_emu::Sku::default())
+        .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
+        .build();
+    let (emu, writes) = program(emu, project.name, set, &preset)?;
+    let mut cfg = StreamConfig::new(Framing::I915Records, format);
+    cfg.exponent = exponent;
+    cfg.open_errno = args.inject_open_errno;
+    let mut stream = EmulatedStream::open(emu, cfg)
+        .map_err(|e| Fail::findings(format!("opening the emulated stream: {e}")))?;
+    // Time moves only as the recorder says.
+    stream.set_ticks_per_read(0);
+    let period = cfg.period().unwrap_or(u64::MAX);
+
+    let device = RecordedDevice {
+        timestamp_frequency: freq,
+        device_id: u32::from(pci.pci_id),
+        device_revision: 0,
+        gt_min_frequency: u32::try_from(preset.gpu_min_frequency).unwrap_or(u32::MAX),
+        gt_max_frequency: u32::try_from(preset.gpu_max_frequency).unwrap_or(u32::MAX),
+        engine_class: 0,
+        engine_instance: 0,
+        oa_format: typed.id,
+        metric_set_name: set.symbol.to_string(),
+        metric_set_uuid: set.guid.to_string(),
+    };
+    let topology = preset_topology(&preset)?;
+    eprintln!(
+        "recording emulated {part} (PCI id {:#06x}, {}), {} ({}, uuid {}): {writes} register writes programmed, format {} (i915 id {}), {freq} Hz timestamp, GT {}-{} Hz",
+        pci.pci_id,
+        pci.platform,
+        set.symbol,
+        set.name,
+        set.guid,
+        typed.name,
+        typed.id,
+        device.gt_min_frequency,
+        device.gt_max_frequency
+    );
+    eprintln!("{period_line}");
+
+    let flag = stop_flag()?;
+    let mut w = RecordingWriter::new(create(&args.output)?, &device, &topology)?;
+    let cpu0 = perfregs_linux::recording::monotonic_ns();
+    let t0 = stream.emulator().now();
+    let correlation = |now: u64| {
+        let ns = u128::from(now - t0) * 1_000_000_000 / u128::from(freq);
+        Correlation {
+            cpu_ns: cpu0.saturating_add(u64::try_from(ns).unwrap_or(u64::MAX)),
+            gpu_timestamp: now,
+        }
+    };
+    w.correlation(correlation(t0))?;
+    let limit_ticks = match stop {
+        Stop::Ns(ns) => Some(
+            u64::try_from(u128::from(ns) * u128::from(freq) / 1_000_000_000).unwrap_or(u64::MAX),
+        ),
+        _ => None,
+    };
+    // Injected losses, spread over the recording (one every `every` reads).
+    let expected_reports = match stop {
+        Stop::Reports(n) => n,
+        _ => limit_ticks.unwrap_or(0) / period.max(1),
+    };
+    let chunk_reports = 64u64;
+    let mut losses_left = args.inject_loss.map_or(0, |n| u64::from(n.get()));
+    let every = (expected_reports / chunk_reports / (losses_left + 1)).max(1);
+
+    let mut reader = StreamReader::new(stream);
+    let mut progress = Progress::new();
+    let mut next_second = freq;
+    let mut step = 0u64;
+    let mut failed: Option<Fail> = None;
+    let interrupted = loop {
+        if flag.load(Ordering::Relaxed) {
+            break true;
+        }
+        let elapsed = reader.stream().emulator().now() - t0;
+        let mut ticks = chunk_reports * period;
+        match (stop, limit_ticks) {
+            (Stop::Reports(n), _) if reader.counts().reports >= n => break false,
+            (Stop::Reports(n), _) => {
+                ticks = ticks.min((n - reader.counts().reports).saturating_mul(period))
+            }
+            (_, Some(l)) if elapsed >= l => break false,
+            (_, Some(l)) => ticks = ticks.min(l - elapsed),
+            _ => {}
+        }
+        // Not past the next emulated second, so its correlation falls
+        // between the reports before and after it.
+        ticks = ticks.min(next_second - elapsed).max(1);
+        step += 1;
+        if losses_left > 0 && step % every == 0 {
+            // Report-lost and buffer-lost in turn, report-lost first.
+            let n = args.inject_loss.map_or(0, |n| u64::from(n.get())) - losses_left;
+            reader.stream_mut().inject_next(if n % 2 == 0 {
+                Fault::ReportLost
+            } else {
+                Fault::BufferLost
+            });
+            losses_left -= 1;
+        }
+        if args.inject_errno.is_some() && step == (expected_reports / chunk_reports / 2).max(1) {
+            reader
+                .stream_mut()
+                .inject_next(Fault::Errno(args.inject_errno.unwrap_or(0)));
+        }
+        reader.stream_mut().advance(ticks);
+        if let Err(e) = drain(&mut reader, &mut w, &mut progress) {
+            failed = Some(e);
+            break false;
+        }
+        let elapsed = reader.stream().emulator().now() - t0;
+        if elapsed >= next_second {
+            w.correlation(correlation(t0 + elapsed))?;
+            next_second += freq;
+        }
+        progress.tick(&w, &format!(", {} emulated", ticks_text(elapsed, freq)));
+    };
+    // Whatever the kernel still holds.
+    if failed.is_none() {
+        failed = drain(&mut reader, &mut w, &mut progress).err();
+    }
+    progress.done();
+    let now = reader.stream().emulator().now();
+    let stats = reader.stream().stats();
+    let how = format!(
+        " ({} emulated{}; the emulated kernel took {} reports)",
+        ticks_text(now - t0, freq),
+        if interrupted { ", interrupted" } else { "" },
+        stats.reports_taken
+    );
+    let mut line = summary(&w, reader.counts(), &args.output, &progress, &how);
+    let out = match w.finish(correlation(now)) {
+        Ok(out) => out,
+        Err(e) => return Err(failed.unwrap_or_else(|| e.into())),
+    };
+    out.into_inner()
+        .map_err(|e| Fail::findings(format!("writing {}: {}", args.output.display(), e.error())))?
+        .sync_all()
+        .map_err(|e| Fail::findings(format!("writing {}: {e}", args.output.display())))?;
+    if stats.reports_taken != reader.counts().reports {
+        line.push_str(&format!(
+            "; note: {} reports taken by the kernel, {} read",
+            stats.reports_taken,
+            reader.counts().reports
+        ));
+    }
+    ended_by(failed, line)
+}
+
+/// The summary, or the stream error that ended the recording (the file,
+/// closed with its correlation, holds what was read before it).
+fn ended_by(failed: Option<Fail>, line: String) -> Result<String, Fail> {
+    match failed {
+        None => Ok(line),
+        Some(f) => Err(Fail {
+            code: f.code,
+            message: format!("{}; the recording ends there: {line}", f.message),
+        }),
+    }
+}
+
+/// Write `set`'s programming on `emu` through the typed, checked path
+/// (blocks available on `d`), with the domains the set's registers need
+/// awake (HSW, BDW: render; TGL: GT and render): the number of writes.
+#[cfg(target_os = "linux")]
+fn program(
+    bus: perfregs_emu::Emulator,
+    project: &str,
+    set: &SetInfo,
+    d: &DeviceInfo,
+) -> Result<(perfregs_emu::Emulator, usize), Fail> {
+    use hal::config::AwakeAny;
+    use hal::{Device, Unbranded};
+    use perfregs_metrics::rt::program as write;
+    let fail =
+        |e: &dyn std::fmt::Display| Fail::findings(format!("programming {}: {e}", set.symbol));
+    let (n, back) = match project {
+        "hsw" => {
+            let gpu = Device::<hal::Hsw, _>::new(bus);
+            let n = {
+                let r = gpu
+                    .forcewake::<hal::hsw::domains::Render>()
+                    .map_err(|e| fail(&e))?;
+                let awake: [&dyn AwakeAny<Unbranded>; 1] = [&r];
+                write(&gpu, set, d, &awake).map_err(|e| fail(&e))?
+            };
+            (n, gpu.into_bus())
+        }
+        "bdw" => {
+            let gpu = Device::<hal::Bdw, _>::new(bus);
+            let n = {
+                let r = gpu
+                    .forcewake::<hal::bdw::domains::Render>()
+                    .map_err(|e| fail(&e))?;
+                let awake: [&dyn AwakeAny<Unbranded>; 1] = [&r];
+                write(&gpu, set, d, &awake).map_err(|e| fail(&e))?
+            };
+            (n, gpu.into_bus())
+        }
+        "tgl" => {
+            let gpu = Device::<hal::Tgl, _>::new(bus);
+            let n = {
+                let g = gpu
+                    .forcewake::<hal::tgl::domains::Gt>()
+                    .map_err(|e| fail(&e))?;
+                let r = gpu
+                    .forcewake::<hal::tgl::domains::Render>()
+                    .map_err(|e| fail(&e))?;
+                let awake: [&dyn AwakeAny<Unbranded>; 2] = [&g, &r];
+                write(&gpu, set, d, &awake).map_err(|e| fail(&e))?
+            };
+            (n, gpu.into_bus())
+        }
+        other => return Err(Fail::findings(format!("no emulated OA path for {other}"))),
+    };
+    Ok((back, n))
+}
+
+impl RecordArgs {
+    /// Run the command.
+    pub fn run(self) -> ExitCode {
+        let result = match (&self.emulate, &self.device) {
+            (Some(p), None) => run_emulated(&self, p),
+            (None, Some(card)) => run_device(&self, card),
+            _ => Err(Fail::usage(
+                "give one of --device cardN and --emulate PROJECT",
+            )),
+        };
+        match result {
+            Ok(line) => {
+                eprintln!("{line}");
+                ExitCode::SUCCESS
+            }
+            Err(f) => {
+                eprintln!("perfregs record: {}", f.message);
+                ExitCode::from(f.code)
+            }
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn run_emulated(args: &RecordArgs, project: &str) -> Result<String, Fail> {
+    emulated(args, &project.to_ascii_lowercase())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn run_emulated(_: &RecordArgs, _: &str) -> Result<String, Fail> {
+    Err(Fail::findings(
+        "the emulated stream uses a pipe and the Linux read path: Linux only",
+    ))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn run_device(_: &RecordArgs, _: &str) -> Result<String, Fail> {
+    Err(Fail::findings(
+        "recording a real GPU needs Linux (i915 perf)",
+    ))
+}
+
+#[cfg(target_os = "linux")]
+fn run_device(args: &RecordArgs, card: &str) -> Result<String, Fail> {
+    device::run(args, card)
+}
+
+/// `--device cardN`: a real GPU through i915 perf.
+#[cfg(target_os = "linux")]
+mod device {
+    use super::*;
+    use perfregs_linux::config::{self, ListKind, OaConfig};
+    use perfregs_linux::discovery::probe::{probe, Answers};
+    use perfregs_linux::discovery::{discover, gt_frequencies, Driver, Roots};
+    use perfregs_linux::errno::Driver as KernelDriver;
+    use perfregs_linux::stream::i915::{I915Params, I915Stream};
+    use perfregs_metrics::rt::ConfigKind;
+
+    /// Record card `name` (`card0` or `0`).
+    pub(super) fn run(args: &RecordArgs, name: &str) -> Result<String, Fail> {
+        let name = if name.chars().all(|c| c.is_ascii_digit()) {
+            format!("card{name}")
+        } else {
+            name.to_string()
+        };
+        let defaults = Roots::default();
+        let roots = Roots {
+            sys: args.sys.clone().unwrap_or(defaults.sys),
+            proc: args.proc.clone().unwrap_or(defaults.proc),
+        };
+        let list = discover(&roots).map_err(|e| {
+            Fail::findings(format!(
+                "no such card `{name}`: the DRM devices cannot be listed ({e}); `perfregs devices` says what this machine has"
+            ))
+        })?;
+        let mut names = Vec::new();
+        let mut found = None;
+        for d in list {
+            match d {
+                Ok(d) if d.card.name == name => found = Some(d),
+                Ok(d) => names.push(d.card.name.clone()),
+                Err(e) => names.push(format!("(unreadable: {e})")),
+            }
+        }
+        let d = found.ok_or_else(|| {
+            Fail::findings(format!(
+                "no such card `{name}` (cards here: {}); `perfregs devices` lists them",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ))
+        })?;
+        if !d.access.allowed() {
+            return Err(Fail::findings(format!("{d}")));
+        }
+        let card = &d.card;
+        let id = card
+            .id
+            .ok_or_else(|| Fail::findings(format!("{name}: not in the device table")))?;
+        let project = id
+            .project
+            .ok_or_else(|| Fail::findings(format!("{name}: {id} is not described yet")))?;
+        if card.driver != Some(Driver::I915) {
+            return Err(Fail::findings(format!(
+                "{name}: recording through the {} driver is not wired in `record` yet (i915 only)",
+                card.driver.as_ref().map_or("no".into(), |d| d.to_string())
+            )));
+        }
+        let part = match id.gt {
+            Some(g) => format!("{project} GT{g}"),
+            None => project.to_string(),
+        };
+        let all = sets(project, id.gt)
+            .ok_or_else(|| Fail::findings(format!("no metric sets for {part}")))?;
+        let set = find_set(all, &args.metric_set, &part)?;
+        let typed = stream_format(project)
+            .ok_or_else(|| Fail::findings(format!("no typed report format of {project}")))?;
+
+        // The device as the driver says it.
+        let dev_root = args.dev.as_deref().unwrap_or(Path::new("/dev"));
+        let answers = probe(dev_root, card)
+            .map_err(|e| Fail::findings(format!("{name}: asking the driver: {e}")))?;
+        let Answers::I915(p) = &answers else {
+            return Err(Fail::findings(format!("{name}: not an i915 answer")));
+        };
+        let frequencies = match gt_frequencies(&roots.sys, card) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!(
+                    "note: {name}: GPU frequencies unreadable ({e}): the preset's are recorded"
+                );
+                None
+            }
+        };
+        let values = answers
+            .device_values(card, frequencies)
+            .map_err(|e| Fail::findings(format!("{name}: device values: {e}")))?;
+        let info = values.info;
+        let topology = p
+            .topology
+            .clone()
+            .map_err(|e| Fail::findings(format!("{name}: topology: {e}")))?;
+        let revision = p.perf_revision.ok().and_then(|r| u32::try_from(r).ok());
+        let freq = info.gpu_timestamp_frequency;
+        let (exponent, period_line) = exponent_of(args, freq);
+
+        // The configuration: blocks available on this device.
+        let mut cfg =
+            OaConfig::new(set.guid).map_err(|e| Fail::findings(format!("{}: {e}", set.symbol)))?;
+        for b in set.configs.iter().filter(|b| b.is_available(&info)) {
+            let list = match b.kind {
+                ConfigKind::Oa => ListKind::Boolean,
+                ConfigKind::Noa => ListKind::Mux,
+                ConfigKind::Flex => ListKind::Flex,
+            };
+            for &(a, v) in b.writes {
+                cfg.push(list, a, v)
+                    .map_err(|e| Fail::findings(format!("{}: {e}", set.symbol)))?;
+            }
+        }
+        let node = card
+            .render_node
+            .as_ref()
+            .ok_or_else(|| Fail::findings(format!("{name}: no render node")))?;
+        let path = dev_root.join("dri").join(node);
+        let drm = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Fail::findings(format!("cannot open {}: {e}", path.display())))?;
+        let card_dir = roots.sys.join("class/drm").join(&name);
+        let (config_id, added) = config::ensure(&drm, KernelDriver::I915, &card_dir, &cfg)
+            .map_err(|e| Fail::findings(format!("{name}: the configuration: {e}")))?;
+        let params = I915Params::new(config_id, typed.id, exponent);
+        let mut stream = I915Stream::open(&drm, &params, revision)
+            .map_err(|e| Fail::findings(format!("{name}: {e}")))?;
+
+        let device = RecordedDevice {
+            timestamp_frequency: freq,
+            device_id: u32::from(card.pci_id),
+            device_revision: card.revision.map_or(0, u32::from),
+            gt_min_frequency: u32::try_from(info.gpu_min_frequency).unwrap_or(u32::MAX),
+            gt_max_frequency: u32::try_from(info.gpu_max_frequency).unwrap_or(u32::MAX),
+            engine_class: 0,
+            engine_instance: 0,
+            oa_format: typed.id,
+            metric_set_name: set.symbol.to_string(),
+            metric_set_uuid: set.guid.to_string(),
+        };
+        eprintln!(
+            "recording {name} ({id}), {} ({}): config id {config_id} ({}), format {} (i915 id {})",
+            set.symbol,
+            set.guid,
+            if added {
+                "added"
+            } else {
+                "registered already, reused"
+            },
+            typed.name,
+            typed.id
+        );
+        eprintln!("{period_line}");
+        let flag = stop_flag()?;
+        let mut w = RecordingWriter::new(create(&args.output)?, &device, &topology)?;
+        // No ioctl here reads the GPU timestamp: each correlation pairs the
+        // TIME_STAMP of a report with CLOCK_MONOTONIC when it was read (off
+        // by the read latency, under one poll period), written before the
+        // first report and after the last.
+        stream
+            .enable()
+            .map_err(|e| Fail::findings(format!("{name}: {e}")))?;
+        let stop = match (args.reports, args.duration) {
+            (Some(n), _) => Stop::Reports(n.get()),
+            (None, Some(d)) => Stop::Ns(d.get()),
+            (None, None) => Stop::Signal,
+        };
+        let mut reader = StreamReader::new(stream);
+        let mut progress = Progress::new();
+        let started = Instant::now();
+        let mut interrupted = false;
+        let mut last_ts = None;
+        let mut failed: Option<Fail> = None;
+        loop {
+            if flag.load(Ordering::Relaxed) {
+                interrupted = true;
+                break;
+            }
+            match stop {
+                Stop::Reports(n) if reader.counts().reports >= n => break,
+                Stop::Ns(ns) if started.elapsed().as_nanos() >= u128::from(ns) => break,
+                _ => {}
+            }
+            match reader.wait(Some(PROGRESS_EVERY)) {
+                Ok(_) => {}
+                Err(e) if e.errno() == Some(perfregs_linux::errno::code::EINTR) => continue,
+                Err(e) => {
+                    failed = Some(Fail::findings(format!("{name}: {e}")));
+                    break;
+                }
+            }
+            if let Err(e) = device_drain(&mut reader, &mut w, &mut progress, &mut last_ts) {
+                failed = Some(e);
+                break;
+            }
+            progress.tick(&w, "");
+        }
+        // What the kernel holds still (i915 refuses reads once disabled).
+        if failed.is_none() {
+            failed = device_drain(&mut reader, &mut w, &mut progress, &mut last_ts).err();
+        }
+        let disabled = reader.stream_mut().disable();
+        progress.done();
+        // The closing correlation: the last report's timestamp now (none
+        // read: no sample, and the first correlation is still to write).
+        let closing = Correlation::now(last_ts.unwrap_or(0));
+        if last_ts.is_none() {
+            w.correlation(closing)?;
+        }
+        let mut line = summary(
+            &w,
+            reader.counts(),
+            &args.output,
+            &progress,
+            &format!(
+                " ({:.1}s{})",
+                started.elapsed().as_secs_f64(),
+                if interrupted { ", interrupted" } else { "" }
+            ),
+        );
+        if last_ts.is_none() {
+            line.push_str("; no report was read: the correlations carry GPU timestamp 0");
+        }
+        if let Err(e) = disabled {
+            line.push_str(&format!("; disabling the stream failed: {e}"));
+        }
+        let out = match w.finish(closing) {
+            Ok(out) => out,
+            Err(e) => return Err(failed.unwrap_or_else(|| e.into())),
+        };
+        out.into_inner()
+            .map_err(|e| {
+                Fail::findings(format!("writing {}: {}", args.output.display(), e.error()))
+            })?
+            .sync_all()
+            .map_err(|e| Fail::findings(format!("writing {}: {e}", args.output.display())))?;
+        ended_by(failed, line)
+    }
+
+    /// [`drain`] for a real stream: the first sample's TIME_STAMP (dword 1)
+    /// with the CPU time now is the opening correlation; `last` keeps the
+    /// last sample's.
+    fn device_drain<S: OaStream, W: Write>(
+        reader: &mut StreamReader<S>,
+        w: &mut RecordingWriter<W>,
+        progress: &mut Progress,
+        last: &mut Option<u64>,
+    ) -> Result<(), Fail> {
+        loop {
+            let item = match reader.next() {
+                Ok(Some(item)) => item,
+                Ok(None) => return Ok(()),
+                Err(e) => return Err(Fail::findings(format!("reading the OA stream: {e}"))),
+            };
+            match item {
+                Item::Record(r) => {
+                    if let Record::Sample(b) = r {
+                        let ts = b
+                            .get(4..8)
+                            .and_then(|x| x.try_into().ok())
+                            .map(u32::from_le_bytes)
+                            .map(u64::from);
+                        if last.is_none() {
+                            w.correlation(Correlation::now(ts.unwrap_or(0)))?;
+                        }
+                        *last = ts.or(*last);
+                    }
+                    w.record(&r)?
+                }
+                Item::CounterOverflow | Item::TriggerQueueFull | Item::UnknownStatus(_) => {
+                    progress.other += 1
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perfregs_linux::discovery::device_values;
+
+    #[test]
+    fn the_nearest_exponent_is_chosen() {
+        // TGL, 19.2 MHz: 1 ms = 19200 ticks, nearest 2^14 (exponent 13).
+        assert_eq!(nearest_exponent(1_000_000, 19_200_000), 13);
+        // 100 us = 1920 ticks: 2^11 = 2048.
+        assert_eq!(nearest_exponent(100_000, 19_200_000), 10);
+        // HSW/BDW, 12.5 MHz: 1 ms = 12500 ticks: 2^14 = 16384 (3884 off)
+        // is nearer than 2^13 = 8192 (4308 off).
+        assert_eq!(nearest_exponent(1_000_000, 12_500_000), 13);
+        // Ties and extremes: the shortest period, the longest.
+        assert_eq!(nearest_exponent(1, 19_200_000), 0);
+        assert_eq!(nearest_exponent(u64::MAX, 19_200_000), 31);
+        // 3 ticks is as far from 2 as from 4: the shorter wins.
+        assert_eq!(nearest_exponent(3_000_000_000, 1), 0);
+    }
+
+    #[test]
+    fn preset_topologies_give_the_presets_back() {
+        for (project, gt, d) in DeviceInfo::PRESETS {
+            let bytes = preset_topology(d).expect("a topology");
+            let t = Topology::parse(&bytes).expect("parses");
+            let v = device_values(&t, project, Some(*gt), d.gpu_timestamp_frequency, None)
+                .expect("device values");
+            assert_eq!(v.info, *d, "{project} GT{gt}");
+        }
+    }
+
+    #[test]
+    fn times_read_well() {
+        assert_eq!(ticks_text(16384, 19_200_000), "853.333us");
+        assert_eq!(ticks_text(19_200_000, 19_200_000), "1.000s");
+        assert_eq!(ticks_text(2, 1_000_000_000), "2ns");
+        // A frequency of 0 is taken as 1 Hz, never a division by zero.
+        assert_eq!(ticks_text(5, 0), "5.000s");
+    }
+}
