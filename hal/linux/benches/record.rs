@@ -6,6 +6,8 @@
 //!   reports/s).
 //! - `write_memory`: as `write`, into memory (a 4 MiB buffer written
 //!   round and round: the copy is paid, no file system).
+//! - `write_file`: as `write`, into a real file through a `BufWriter`
+//!   (the page cache: what `perfregs record` pays), rewound every 64 MiB.
 //! - `write_records`: the same reports appended one typed record at a time
 //!   ([`RecordingWriter::record`]) to an `io::sink`.
 //! - `read`: a recording of those reports read back from memory ([`read_all`]).
@@ -95,6 +97,45 @@ fn write_memory(bencher: Bencher) {
         .counter(ItemsCount::new(REPORTS))
         .bench_local(|| w.stream_bytes(black_box(&bytes)).expect("valid records"));
     assert!(w.get_ref().buf.iter().any(|&b| b != 0), "bytes were copied");
+}
+
+/// A file in the temporary folder, rewound to its start every 64 MiB so the
+/// bench does not fill the disk.
+struct RewoundFile {
+    file: std::fs::File,
+    at: u64,
+}
+
+impl io::Write for RewoundFile {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        use io::Seek;
+        if self.at > 64 << 20 {
+            self.file.seek(io::SeekFrom::Start(0))?;
+            self.at = 0;
+        }
+        let n = self.file.write(b)?;
+        self.at += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+#[divan::bench]
+fn write_file(bencher: Bencher) {
+    let bytes = stream();
+    let path = std::env::temp_dir().join(format!("perfregs-bench-{}.record", std::process::id()));
+    let file = std::fs::File::create(&path).expect("a temporary file");
+    let mut w = writer(io::BufWriter::with_capacity(
+        1 << 20,
+        RewoundFile { file, at: 0 },
+    ));
+    bencher
+        .counter(ItemsCount::new(REPORTS))
+        .bench_local(|| w.stream_bytes(black_box(&bytes)).expect("valid records"));
+    drop(w);
+    let _ = std::fs::remove_file(&path);
 }
 
 #[divan::bench]
