@@ -1136,6 +1136,14 @@ mod device {
             failed = device_drain(&mut reader, &mut w, &mut last_ts).err();
         }
         let disabled = reader.stream_mut().disable();
+        // Xe keeps the reports taken before the disable readable (i915
+        // refuses): read them too, rather than lose them with the fd.
+        if failed.is_none()
+            && disabled.is_ok()
+            && reader.stream().framing() == perfregs_linux::stream::Framing::XeRaw
+        {
+            failed = device_drain(&mut reader, &mut w, &mut last_ts).err();
+        }
         progress.done();
         // The closing correlation: the last report's timestamp now (none
         // read: no sample, and the first correlation is still to write).
