@@ -1,6 +1,6 @@
 //! `perfregs devices` on fake sysfs/procfs trees (built as
 //! hal/linux/tests/discovery.rs builds them): an i915 TGL card blocked by
-//! the paranoid sysctl, an undescribed SKL, an SNB without OA streams, no
+//! the paranoid sysctl, an xe TGL card judged by xe's sysctl, an undescribed SKL, an SNB without OA streams, no
 //! card at all, and the JSON form.
 #![cfg(unix)]
 
@@ -143,6 +143,49 @@ fn an_i915_tgl_card_with_paranoid_1_and_no_caps_gets_the_sysctl_remedy() {
         "{out}"
     );
     assert!(!out.contains("remedy"), "{out}");
+}
+
+#[test]
+fn an_xe_tgl_card_is_judged_by_the_observation_sysctl() {
+    let t = Tree::new("xe");
+    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, "xe");
+    // Only xe's sysctl: the i915 one must not be what decides.
+    t.write("proc/sys/dev/xe/observation_paranoid", "1\n");
+    t.caps(0);
+    let (code, out, err) = t.devices(&[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("  project tgl GT2, driver xe, render node renderD128"),
+        "{out}"
+    );
+    assert!(
+        out.contains("OA streams: no: dev.xe.observation_paranoid is 1"),
+        "{out}"
+    );
+    let remedy = line_after(&out, "OA streams: no:");
+    assert!(
+        remedy.contains("sysctl dev.xe.observation_paranoid=0"),
+        "{remedy}"
+    );
+    assert!(!out.contains("perf_stream_paranoid"), "{out}");
+
+    // observation_paranoid 0: streams can be opened, no remedy; the i915
+    // sysctl at 1 beside it changes nothing.
+    t.write("proc/sys/dev/xe/observation_paranoid", "0\n");
+    t.paranoid(1);
+    let (code, out, err) = t.devices(&[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("OA streams: yes (dev.xe.observation_paranoid is 0)"),
+        "{out}"
+    );
+    assert!(!out.contains("remedy"), "{out}");
+    // CAP_PERFMON (bit 38) with paranoid 1: allowed too.
+    t.write("proc/sys/dev/xe/observation_paranoid", "1\n");
+    t.caps(1 << 38);
+    let (code, out, _) = t.devices(&[]);
+    assert_eq!(code, 0);
+    assert!(out.contains("OA streams: yes (CAP_PERFMON)"), "{out}");
 }
 
 #[test]

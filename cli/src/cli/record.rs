@@ -12,11 +12,22 @@
 //!   into a real pipe. Time is emulated: `--duration` counts emulated time,
 //!   correlations pair the GPU timestamp with the start's `CLOCK_MONOTONIC`
 //!   plus emulated nanoseconds.
+//!   `--driver xe` (TGL) makes the emulated kernel answer as Xe does: raw
+//!   reports without headers, losses as `EIO` then the STATUS ioctl.
 //! - `--device cardN` (Linux): the discovery verdict first, the set of the
 //!   card's part uploaded with ADD_CONFIG (or the registered config of the
-//!   same uuid reused), an i915 perf stream opened, records appended as
+//!   same uuid reused), an i915 perf stream or an Xe observation stream
+//!   opened (by the driver the card is bound to), records appended as
 //!   `poll` finds them, until `--duration` (wall time), `--reports` or
 //!   Ctrl-C.
+//!
+//! Xe streams carry raw reports: each becomes a SAMPLE record; an `EIO`
+//! read is answered by the STATUS ioctl, whose REPORT_LOST and
+//! BUFFER_OVERFLOW bits are written as IGT's OA_REPORT_LOST and
+//! OA_BUFFER_LOST records, and whose COUNTER_OVERFLOW and MMIO_TRG_Q_FULL
+//! bits (no record type in IGT's format) are counted in the summary.
+//! DEVICE_INFO's `oa_format` holds the i915 id of the same layout under
+//! both drivers (IGT's reader does not use it; `perfregs report` does).
 //!
 //! Ctrl-C (SIGINT) and SIGTERM end the recording cleanly: what was read is
 //! written, then the closing correlation; the file is valid.
@@ -44,10 +55,13 @@ use std::time::{Duration, Instant};
     long_about = "Record an OA stream into a file in IGT's i915-perf-recorder format (VERSION, \
 DEVICE_INFO, DEVICE_TOPOLOGY and TIMESTAMP_CORRELATION records, then the stream's records as \
 read), which `perfregs report` and IGT's i915-perf-reader read.\n\n\
---device cardN records a real GPU (Linux, i915; Xe not yet): the card must pass `perfregs devices`' \
+--device cardN records a real GPU (Linux, i915 or xe): the card must pass `perfregs devices`' \
 verdict; the set's configuration is uploaded (or the one registered under its uuid reused) and \
-an OA stream opened. --emulate hsw|bdw|tgl records the emulated GPU through the same reader (a \
-pipe carrying the kernel's framing); --duration is then emulated time.\n\n\
+an OA stream opened (xe: OA unit 0; its losses, read from the STATUS ioctl, become \
+OA_REPORT_LOST and OA_BUFFER_LOST records; counter-overflow and trigger-queue-full events are \
+counted in the summary, IGT's format has no record for them). --emulate hsw|bdw|tgl records \
+the emulated GPU through the same reader (a pipe carrying the kernel's framing; --driver xe: \
+as the xe driver frames it, TGL only); --duration is then emulated time.\n\n\
 The period: --period TIME picks the nearest timer exponent (a report every 2^(E+1) timestamp \
 ticks) and says which; --exponent E sets it (default: the exponent nearest 1ms). The end: \
 --duration TIME, --reports N (at least N reports), or Ctrl-C (SIGINT, SIGTERM), which ends \
@@ -56,8 +70,8 @@ its closing correlation). Default: until Ctrl-C on a device, 1s of emulated time
 emulator.\n\n\
 On a terminal stderr shows a live progress line (reports, losses, MB/s, elapsed); the final \
 line sums reports, losses by kind, bytes and the file. DEVICE_INFO holds the PCI id, the timestamp \
-frequency, the GT frequencies in Hz (as IGT's recorder writes them), the i915 OA format id, the \
-set's symbol name and its uuid.\n\n\
+frequency, the GT frequencies in Hz (as IGT's recorder writes them), the i915 OA format id (of \
+the same layout under xe), the set's symbol name and its uuid.\n\n\
 Exit code 1: the device refused (the reason and the remedy), a kernel error (its errno \
 explained; an error while reading closes the file with what was read before it), a write \
 error; 2: bad arguments."
@@ -80,6 +94,10 @@ pub struct RecordArgs {
     /// With --emulate tgl: the GT2 part (the default).
     #[arg(long, requires = "emulate")]
     pub gt2: bool,
+    /// With --emulate: the driver the emulated kernel answers as (i915, the
+    /// default; xe: TGL only, raw reports and losses through the STATUS ioctl).
+    #[arg(long, value_name = "DRIVER", requires = "emulate", value_parser = ["i915", "xe"], ignore_case = true)]
+    pub driver: Option<String>,
     /// The metric set (symbol or underscore name, case-insensitive).
     #[arg(long, value_name = "SET")]
     pub metric_set: String,
@@ -106,6 +124,11 @@ pub struct RecordArgs {
     /// this errno (EIO, EINTR, ENOSPC, ...; with --emulate only).
     #[arg(long, value_name = "ERRNO", hide = true, requires = "emulate", value_parser = errno_arg)]
     pub inject_errno: Option<i32>,
+    /// For tests: the emulated Xe kernel sets these STATUS bits once,
+    /// halfway (names joined by `,`: REPORT_LOST, BUFFER_OVERFLOW,
+    /// COUNTER_OVERFLOW, MMIO_TRG_Q_FULL, or a number; with --driver xe).
+    #[arg(long, value_name = "BITS", hide = true, requires = "driver", value_parser = status_arg)]
+    pub inject_status: Option<u64>,
     /// For tests: the emulated kernel refuses the open with this errno
     /// (EACCES, ENODEV, EBUSY, ...; with --emulate only).
     #[arg(long, value_name = "ERRNO", hide = true, requires = "emulate", value_parser = errno_arg)]
@@ -121,6 +144,25 @@ pub struct RecordArgs {
     pub dev: Option<PathBuf>,
 }
 
+impl RecordArgs {
+    /// The first flag given that only --emulate takes. (clap's `requires`
+    /// does not fire when --device, which conflicts with --emulate, is
+    /// there: conflicts win over requirements.)
+    fn emulate_only(&self) -> Option<&'static str> {
+        [
+            ("--driver", self.driver.is_some()),
+            ("--gt1", self.gt1),
+            ("--gt2", self.gt2),
+            ("--inject-loss", self.inject_loss.is_some()),
+            ("--inject-errno", self.inject_errno.is_some()),
+            ("--inject-open-errno", self.inject_open_errno.is_some()),
+            ("--inject-status", self.inject_status.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(flag, given)| given.then_some(flag))
+    }
+}
+
 /// An errno by its name (`EIO`), among those the errno messages know.
 fn errno_arg(name: &str) -> Result<i32, String> {
     (1..=200)
@@ -128,6 +170,29 @@ fn errno_arg(name: &str) -> Result<i32, String> {
             perfregs_linux::errno::errno_name(e).is_some_and(|n| n.eq_ignore_ascii_case(name))
         })
         .ok_or_else(|| format!("`{name}` is not an errno name known here (EIO, EINTR, ...)"))
+}
+
+/// Xe STATUS bits by name (`COUNTER_OVERFLOW,MMIO_TRG_Q_FULL`) or number.
+fn status_arg(text: &str) -> Result<u64, String> {
+    use perfregs_linux::uapi::xe::status;
+    let mut bits = 0;
+    for word in text.split(',').map(str::trim) {
+        let named = status::ALL
+            .iter()
+            .find(|(_, n)| n.eq_ignore_ascii_case(word))
+            .map(|(b, _)| *b);
+        let number = || match word.strip_prefix("0x") {
+            Some(hex) => u64::from_str_radix(hex, 16).ok(),
+            None => word.parse().ok(),
+        };
+        bits |= named.or_else(number).ok_or_else(|| {
+            format!("`{word}` is not an Xe STATUS bit (REPORT_LOST, BUFFER_OVERFLOW, COUNTER_OVERFLOW, MMIO_TRG_Q_FULL) nor a number")
+        })?;
+    }
+    if bits == 0 {
+        return Err("no STATUS bit given".into());
+    }
+    Ok(bits)
 }
 
 /// The default sampling period when neither --period nor --exponent is given.
@@ -203,6 +268,48 @@ fn find_set(all: &'static [SetInfo], name: &str, part: &str) -> Result<&'static 
 /// (HSW A45_B8_C8, Gen8+ A32u40_A4u32_B8_C8), as IGT's recorder picks.
 fn stream_format(project: &str) -> Option<TypedFormat> {
     formats(project).into_iter().max_by_key(|f| (f.size, f.id))
+}
+
+/// The Xe `OA_FORMAT` property of a layout of `project`: format type |
+/// counter select << 8 | counter size << 16 | bc report << 24
+/// ([`perfregs_linux::uapi::xe::oa_format`]); `None` for a part or layout
+/// the xe driver does not offer.
+///
+/// Source: the kernel's `drivers/gpu/drm/xe/xe_oa.c`, table `oa_formats[]`
+/// (`{ counter_select, size, type }`, counter size and bc report 0 unless
+/// given): `XE_OA_FORMAT_A32u40_A4u32_B8_C8 = { 5, 256, OAG }`,
+/// `A12 = { 0, 64, OAG }`, `A12_B8_C8 = { 2, 128, OAG }`,
+/// `C4_B8 = { 7, 64, OAG }`; `xe_oa_init_supported_formats` offers these
+/// four on graphics version 12 before 12.55 (TGL, RKL, ADL, DG1), and
+/// `decode_oa_format` matches all four packed fields. `include/uapi/drm/xe_drm.h`:
+/// `enum drm_xe_oa_format_type`, `DRM_XE_OA_FMT_TYPE_OAG` = 0. So TGL's
+/// A32u40_A4u32_B8_C8 is 0x500.
+pub fn xe_format(project: &str, layout: &str) -> Option<u64> {
+    use perfregs_linux::uapi::xe::oa_format;
+    const OAG: u8 = 0;
+    if project != "tgl" {
+        return None;
+    }
+    let select = match layout.to_ascii_uppercase().as_str() {
+        "A32U40_A4U32_B8_C8" => 5,
+        "A12" => 0,
+        "A12_B8_C8" => 2,
+        "C4_B8" => 7,
+        _ => return None,
+    };
+    Some(oa_format(OAG, select, 0, 0))
+}
+
+/// The format as the opening line says it: the i915 id, or the Xe
+/// property and the OA unit.
+fn format_text(typed: &TypedFormat, xe: Option<u64>) -> String {
+    match xe {
+        None => format!("format {} (i915 id {})", typed.name, typed.id),
+        Some(f) => format!(
+            "format {} (Xe OA_FORMAT {f:#x}, OA unit 0; i915 id {} in DEVICE_INFO)",
+            typed.name, typed.id
+        ),
+    }
 }
 
 /// The exponent whose period 2^(e+1) ticks is nearest `ns` at `freq` Hz
@@ -299,13 +406,11 @@ fn stop_flag() -> Result<Arc<AtomicBool>, Fail> {
     Ok(flag)
 }
 
-/// Counts beyond the writer's own, and the progress line.
+/// The progress line.
 struct Progress {
     live: bool,
     started: Instant,
     last: Option<Instant>,
-    /// Xe status events without a record type in IGT's format.
-    other: u64,
 }
 
 impl Progress {
@@ -314,7 +419,6 @@ impl Progress {
             live: std::io::stderr().is_terminal(),
             started: Instant::now(),
             last: None,
-            other: 0,
         }
     }
 
@@ -347,11 +451,12 @@ impl Progress {
     }
 }
 
-/// Take every item the reader has now into the writer.
+/// Take every item the reader has now into the writer (the Xe status
+/// events without a record type are counted by the reader, and the
+/// summary says them).
 fn drain<S: OaStream, W: Write>(
     reader: &mut StreamReader<S>,
     w: &mut RecordingWriter<W>,
-    progress: &mut Progress,
 ) -> Result<(), Fail> {
     loop {
         let item = match reader.next() {
@@ -361,9 +466,7 @@ fn drain<S: OaStream, W: Write>(
         };
         match item {
             Item::Record(r) => w.record(&r)?,
-            Item::CounterOverflow | Item::TriggerQueueFull | Item::UnknownStatus(_) => {
-                progress.other += 1
-            }
+            Item::CounterOverflow | Item::TriggerQueueFull | Item::UnknownStatus(_) => {}
         }
     }
 }
@@ -371,13 +474,7 @@ fn drain<S: OaStream, W: Write>(
 /// The summary line, with what the reader did beyond reading (`EINTR`s
 /// retried, the buffer grown on `ENOSPC`), from `counts`.
 /// (Before the closing correlation, whose bytes it counts.)
-fn summary<W: Write>(
-    w: &RecordingWriter<W>,
-    counts: Counts,
-    file: &Path,
-    progress: &Progress,
-    how: &str,
-) -> String {
+fn summary<W: Write>(w: &RecordingWriter<W>, counts: Counts, file: &Path, how: &str) -> String {
     let closing =
         perfregs_linux::record::HEADER_SIZE + perfregs_linux::recording::CORRELATION_PAYLOAD;
     let mut s = format!(
@@ -400,10 +497,18 @@ fn summary<W: Write>(
             counts.buffer_grown
         ));
     }
-    if progress.other > 0 {
+    if counts.status_reads > 0 {
         s.push_str(&format!(
-            "; {} Xe status events (counter overflow, trigger queue full) have no record type in IGT's format and are not in the file",
-            progress.other
+            "; {} EIO read(s) answered by the Xe STATUS ioctl",
+            counts.status_reads
+        ));
+    }
+    let events = counts.counter_overflow + counts.trigger_queue_full + counts.unknown_status;
+    if events > 0 {
+        s.push_str(&format!(
+            "; Xe status events not in the file (IGT's format has no record type for them): \
+             {} COUNTER_OVERFLOW, {} MMIO_TRG_Q_FULL, {} unknown",
+            counts.counter_overflow, counts.trigger_queue_full, counts.unknown_status
         ));
     }
     s
@@ -428,6 +533,21 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         (_, true) => return Err(Fail::usage("--gt1 is a TGL part; HSW and BDW are GT2")),
         _ => 2,
     };
+    let xe = args
+        .driver
+        .as_deref()
+        .is_some_and(|d| d.eq_ignore_ascii_case("xe"));
+    if xe && project.name != "tgl" {
+        return Err(Fail::usage(format!(
+            "--driver xe: {} runs under i915 only (xe drives TGL and later)",
+            project.name.to_ascii_uppercase()
+        )));
+    }
+    if args.inject_status.is_some() && !xe {
+        return Err(Fail::usage(
+            "--inject-status is an Xe STATUS: give --driver xe",
+        ));
+    }
     let preset = DeviceInfo::preset(project.name, gt)
         .ok_or_else(|| Fail::findings(format!("no preset of {} GT{gt}", project.name)))?;
     let part = format!("{} GT{gt}", project.name);
@@ -446,6 +566,12 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         .copied()
         .find(|f| f.name == typed.name && f.size == typed.size)
         .ok_or_else(|| Fail::findings(format!("{} has no format {}", project.name, typed.name)))?;
+    let xe_format = match xe {
+        true => Some(xe_format(project.name, typed.name).ok_or_else(|| {
+            Fail::findings(format!("xe offers no format {} on {part}", typed.name))
+        })?),
+        false => None,
+    };
     let freq = preset.gpu_timestamp_frequency;
     let (exponent, period_line) = exponent_of(args, freq);
     let stop = match (args.reports, args.duration) {
@@ -459,11 +585,22 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
         .build();
     let (emu, writes) = program(emu, project.name, set, &preset)?;
-    let mut cfg = StreamConfig::new(Framing::I915Records, format);
+    let framing = match xe {
+        true => Framing::XeRaw,
+        false => Framing::I915Records,
+    };
+    let mut cfg = StreamConfig::new(framing, format);
     cfg.exponent = exponent;
     cfg.open_errno = args.inject_open_errno;
+    // Xe: opened disabled (OA_DISABLED), then enabled, as on a device.
+    cfg.disabled = xe;
     let mut stream = EmulatedStream::open(emu, cfg)
         .map_err(|e| Fail::findings(format!("opening the emulated stream: {e}")))?;
+    if xe {
+        stream
+            .enable()
+            .map_err(|e| Fail::findings(format!("enabling the emulated stream: {e}")))?;
+    }
     // Time moves only as the recorder says.
     stream.set_ticks_per_read(0);
     let period = cfg.period().unwrap_or(u64::MAX);
@@ -482,14 +619,14 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     };
     let topology = preset_topology(&preset)?;
     eprintln!(
-        "recording emulated {part} (PCI id {:#06x}, {}), {} ({}, uuid {}): {writes} register writes programmed, format {} (i915 id {}), {freq} Hz timestamp, GT {}-{} Hz",
+        "recording emulated {part}{} (PCI id {:#06x}, {}), {} ({}, uuid {}): {writes} register writes programmed, {}, {freq} Hz timestamp, GT {}-{} Hz",
+        if xe { " under xe" } else { "" },
         pci.pci_id,
         pci.platform,
         set.symbol,
         set.name,
         set.guid,
-        typed.name,
-        typed.id,
+        format_text(&typed, xe_format),
         device.gt_min_frequency,
         device.gt_max_frequency
     );
@@ -556,13 +693,15 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
             });
             losses_left -= 1;
         }
-        if args.inject_errno.is_some() && step == (expected_reports / chunk_reports / 2).max(1) {
-            reader
-                .stream_mut()
-                .inject_next(Fault::Errno(args.inject_errno.unwrap_or(0)));
+        let halfway = step == (expected_reports / chunk_reports / 2).max(1);
+        if let Some(e) = args.inject_errno.filter(|_| halfway) {
+            reader.stream_mut().inject_next(Fault::Errno(e));
+        }
+        if let Some(bits) = args.inject_status.filter(|_| halfway) {
+            reader.stream_mut().inject_next(Fault::XeStatus(bits));
         }
         reader.stream_mut().advance(ticks);
-        if let Err(e) = drain(&mut reader, &mut w, &mut progress) {
+        if let Err(e) = drain(&mut reader, &mut w) {
             failed = Some(e);
             break false;
         }
@@ -575,7 +714,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     };
     // Whatever the kernel still holds.
     if failed.is_none() {
-        failed = drain(&mut reader, &mut w, &mut progress).err();
+        failed = drain(&mut reader, &mut w).err();
     }
     progress.done();
     let now = reader.stream().emulator().now();
@@ -586,7 +725,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         if interrupted { ", interrupted" } else { "" },
         stats.reports_taken
     );
-    let mut line = summary(&w, reader.counts(), &args.output, &progress, &how);
+    let mut line = summary(&w, reader.counts(), &args.output, &how);
     let out = match w.finish(correlation(now)) {
         Ok(out) => out,
         Err(e) => return Err(failed.unwrap_or_else(|| e.into())),
@@ -679,7 +818,12 @@ impl RecordArgs {
     pub fn run(self) -> ExitCode {
         let result = match (&self.emulate, &self.device) {
             (Some(p), None) => run_emulated(&self, p),
-            (None, Some(card)) => run_device(&self, card),
+            (None, Some(card)) => match self.emulate_only() {
+                Some(flag) => Err(Fail::usage(format!(
+                    "{flag} is for --emulate; with --device the card's own driver and part are used"
+                ))),
+                None => run_device(&self, card),
+            },
             _ => Err(Fail::usage(
                 "give one of --device cardN and --emulate PROJECT",
             )),
@@ -712,7 +856,7 @@ fn run_emulated(_: &RecordArgs, _: &str) -> Result<String, Fail> {
 #[cfg(not(target_os = "linux"))]
 fn run_device(_: &RecordArgs, _: &str) -> Result<String, Fail> {
     Err(Fail::findings(
-        "recording a real GPU needs Linux (i915 perf)",
+        "recording a real GPU needs Linux (i915 perf or Xe observation)",
     ))
 }
 
@@ -721,7 +865,7 @@ fn run_device(args: &RecordArgs, card: &str) -> Result<String, Fail> {
     device::run(args, card)
 }
 
-/// `--device cardN`: a real GPU through i915 perf.
+/// `--device cardN`: a real GPU through i915 perf or Xe observation.
 #[cfg(target_os = "linux")]
 mod device {
     use super::*;
@@ -730,6 +874,7 @@ mod device {
     use perfregs_linux::discovery::{discover, gt_frequencies, Driver, Roots};
     use perfregs_linux::errno::Driver as KernelDriver;
     use perfregs_linux::stream::i915::{I915Params, I915Stream};
+    use perfregs_linux::stream::xe::{XeParams, XeStream};
     use perfregs_metrics::rt::ConfigKind;
 
     /// Record card `name` (`card0` or `0`).
@@ -778,12 +923,16 @@ mod device {
         let project = id
             .project
             .ok_or_else(|| Fail::findings(format!("{name}: {id} is not described yet")))?;
-        if card.driver != Some(Driver::I915) {
-            return Err(Fail::findings(format!(
-                "{name}: recording through the {} driver is not wired in `record` yet (i915 only)",
-                card.driver.as_ref().map_or("no".into(), |d| d.to_string())
-            )));
-        }
+        let kernel = match card.driver {
+            Some(Driver::I915) => KernelDriver::I915,
+            Some(Driver::Xe) => KernelDriver::Xe,
+            ref other => {
+                return Err(Fail::findings(format!(
+                    "{name}: bound to the {} driver: OA streams need i915 or xe",
+                    other.as_ref().map_or("no".into(), |d| d.to_string())
+                )))
+            }
+        };
         let part = match id.gt {
             Some(g) => format!("{project} GT{g}"),
             None => project.to_string(),
@@ -793,14 +942,20 @@ mod device {
         let set = find_set(all, &args.metric_set, &part)?;
         let typed = stream_format(project)
             .ok_or_else(|| Fail::findings(format!("no typed report format of {project}")))?;
+        let xe_format = match kernel {
+            KernelDriver::Xe => Some(xe_format(project, typed.name).ok_or_else(|| {
+                Fail::findings(format!(
+                    "{name}: the xe driver offers no format {} on {part}",
+                    typed.name
+                ))
+            })?),
+            _ => None,
+        };
 
         // The device as the driver says it.
         let dev_root = args.dev.as_deref().unwrap_or(Path::new("/dev"));
         let answers = probe(dev_root, card)
             .map_err(|e| Fail::findings(format!("{name}: asking the driver: {e}")))?;
-        let Answers::I915(p) = &answers else {
-            return Err(Fail::findings(format!("{name}: not an i915 answer")));
-        };
         let frequencies = match gt_frequencies(&roots.sys, card) {
             Ok(f) => f,
             Err(e) => {
@@ -814,11 +969,22 @@ mod device {
             .device_values(card, frequencies)
             .map_err(|e| Fail::findings(format!("{name}: device values: {e}")))?;
         let info = values.info;
-        let topology = p
-            .topology
-            .clone()
-            .map_err(|e| Fail::findings(format!("{name}: topology: {e}")))?;
-        let revision = p.perf_revision.ok().and_then(|r| u32::try_from(r).ok());
+        // DEVICE_TOPOLOGY in i915's query layout (xe's main GT converted).
+        let (topology, revision) = match &answers {
+            Answers::I915(p) => (
+                p.topology
+                    .clone()
+                    .map_err(|e| Fail::findings(format!("{name}: topology: {e}")))?,
+                p.perf_revision.ok().and_then(|r| u32::try_from(r).ok()),
+            ),
+            Answers::Xe(p) => (
+                p.topology()
+                    .map_err(|e| Fail::findings(format!("{name}: topology: {e}")))?
+                    .0
+                    .to_bytes(),
+                None,
+            ),
+        };
         let freq = info.gpu_timestamp_frequency;
         let (exponent, period_line) = exponent_of(args, freq);
 
@@ -847,11 +1013,8 @@ mod device {
             .open(&path)
             .map_err(|e| Fail::findings(format!("cannot open {}: {e}", path.display())))?;
         let card_dir = roots.sys.join("class/drm").join(&name);
-        let (config_id, added) = config::ensure(&drm, KernelDriver::I915, &card_dir, &cfg)
+        let (config_id, added) = config::ensure(&drm, kernel, &card_dir, &cfg)
             .map_err(|e| Fail::findings(format!("{name}: the configuration: {e}")))?;
-        let params = I915Params::new(config_id, typed.id, exponent);
-        let mut stream = I915Stream::open(&drm, &params, revision)
-            .map_err(|e| Fail::findings(format!("{name}: {e}")))?;
 
         let device = RecordedDevice {
             timestamp_frequency: freq,
@@ -865,8 +1028,8 @@ mod device {
             metric_set_name: set.symbol.to_string(),
             metric_set_uuid: set.guid.to_string(),
         };
-        eprintln!(
-            "recording {name} ({id}), {} ({}): config id {config_id} ({}), format {} (i915 id {})",
+        let opened = format!(
+            "recording {name} ({id}), {} ({}): config id {config_id} ({}), {}",
             set.symbol,
             set.guid,
             if added {
@@ -874,12 +1037,58 @@ mod device {
             } else {
                 "registered already, reused"
             },
-            typed.name,
-            typed.id
+            format_text(&typed, xe_format)
         );
+        let topology = &topology;
+        match xe_format {
+            Some(format) => {
+                // OA unit 0 (the OAG unit), opened disabled, then enabled.
+                let mut params = XeParams::new(config_id, format, typed.size, exponent);
+                params.unit = Some(0);
+                let stream = XeStream::open(&drm, &params)
+                    .map_err(|e| Fail::findings(format!("{name}: {e}")))?;
+                record(
+                    args,
+                    &name,
+                    stream,
+                    &device,
+                    topology,
+                    &opened,
+                    &period_line,
+                )
+            }
+            None => {
+                let params = I915Params::new(config_id, typed.id, exponent);
+                let stream = I915Stream::open(&drm, &params, revision)
+                    .map_err(|e| Fail::findings(format!("{name}: {e}")))?;
+                record(
+                    args,
+                    &name,
+                    stream,
+                    &device,
+                    topology,
+                    &opened,
+                    &period_line,
+                )
+            }
+        }
+    }
+
+    /// Record `stream` (either driver's) into `args.output` until the
+    /// stop: the same loop for i915 and Xe.
+    pub(super) fn record<S: OaStream>(
+        args: &RecordArgs,
+        name: &str,
+        mut stream: S,
+        device: &RecordedDevice,
+        topology: &[u8],
+        opened: &str,
+        period_line: &str,
+    ) -> Result<String, Fail> {
+        eprintln!("{opened}");
         eprintln!("{period_line}");
         let flag = stop_flag()?;
-        let mut w = RecordingWriter::new(create(&args.output)?, &device, &topology)?;
+        let mut w = RecordingWriter::new(create(&args.output)?, device, topology)?;
         // No ioctl here reads the GPU timestamp: each correlation pairs the
         // TIME_STAMP of a report with CLOCK_MONOTONIC when it was read (off
         // by the read latency, under one poll period), written before the
@@ -916,7 +1125,7 @@ mod device {
                     break;
                 }
             }
-            if let Err(e) = device_drain(&mut reader, &mut w, &mut progress, &mut last_ts) {
+            if let Err(e) = device_drain(&mut reader, &mut w, &mut last_ts) {
                 failed = Some(e);
                 break;
             }
@@ -924,9 +1133,17 @@ mod device {
         }
         // What the kernel holds still (i915 refuses reads once disabled).
         if failed.is_none() {
-            failed = device_drain(&mut reader, &mut w, &mut progress, &mut last_ts).err();
+            failed = device_drain(&mut reader, &mut w, &mut last_ts).err();
         }
         let disabled = reader.stream_mut().disable();
+        // Xe keeps the reports taken before the disable readable (i915
+        // refuses): read them too, rather than lose them with the fd.
+        if failed.is_none()
+            && disabled.is_ok()
+            && reader.stream().framing() == perfregs_linux::stream::Framing::XeRaw
+        {
+            failed = device_drain(&mut reader, &mut w, &mut last_ts).err();
+        }
         progress.done();
         // The closing correlation: the last report's timestamp now (none
         // read: no sample, and the first correlation is still to write).
@@ -938,7 +1155,6 @@ mod device {
             &w,
             reader.counts(),
             &args.output,
-            &progress,
             &format!(
                 " ({:.1}s{})",
                 started.elapsed().as_secs_f64(),
@@ -970,7 +1186,6 @@ mod device {
     fn device_drain<S: OaStream, W: Write>(
         reader: &mut StreamReader<S>,
         w: &mut RecordingWriter<W>,
-        progress: &mut Progress,
         last: &mut Option<u64>,
     ) -> Result<(), Fail> {
         loop {
@@ -994,9 +1209,8 @@ mod device {
                     }
                     w.record(&r)?
                 }
-                Item::CounterOverflow | Item::TriggerQueueFull | Item::UnknownStatus(_) => {
-                    progress.other += 1
-                }
+                // Counted by the reader; the summary says them.
+                Item::CounterOverflow | Item::TriggerQueueFull | Item::UnknownStatus(_) => {}
             }
         }
     }
@@ -1032,6 +1246,131 @@ mod tests {
                 .expect("device values");
             assert_eq!(v.info, *d, "{project} GT{gt}");
         }
+    }
+
+    #[test]
+    fn xe_formats_are_the_kernels() {
+        // xe_oa.c oa_formats[]: { counter_select, size, OAG = 0 }.
+        assert_eq!(xe_format("tgl", "A32u40_A4u32_B8_C8"), Some(0x500));
+        assert_eq!(xe_format("tgl", "A32U40_A4U32_B8_C8"), Some(0x500));
+        assert_eq!(xe_format("tgl", "A12"), Some(0));
+        assert_eq!(xe_format("tgl", "A12_B8_C8"), Some(0x200));
+        assert_eq!(xe_format("tgl", "C4_B8"), Some(0x700));
+        // The layout recorded on TGL is one xe offers.
+        let typed = stream_format("tgl").expect("a TGL format");
+        assert_eq!(xe_format("tgl", typed.name), Some(0x500));
+        // HSW and BDW have no xe; an unknown layout is not guessed.
+        assert_eq!(xe_format("bdw", "A32u40_A4u32_B8_C8"), None);
+        assert_eq!(xe_format("hsw", "A45_B8_C8"), None);
+        assert_eq!(xe_format("tgl", "A45_B8_C8"), None);
+    }
+
+    #[test]
+    fn status_bits_read_by_name_or_number() {
+        assert_eq!(status_arg("COUNTER_OVERFLOW"), Ok(4));
+        assert_eq!(status_arg("report_lost, MMIO_TRG_Q_FULL"), Ok(9));
+        assert_eq!(status_arg("0x10"), Ok(16));
+        assert_eq!(status_arg("3"), Ok(3));
+        assert!(status_arg("0").is_err());
+        assert!(status_arg("OVERHEAT").unwrap_err().contains("OVERHEAT"));
+    }
+
+    /// The `--device` loop (the one i915 and Xe share), fed an emulated
+    /// stream in Xe mode opened disabled: raw reports become samples, the
+    /// STATUS bits after an `EIO` become loss records or are counted, and
+    /// the file is one IGT's reader takes.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_device_loop_records_an_xe_stream_with_its_losses() {
+        use clap::Parser as _;
+        use perfregs_emu::kernel::{EmulatedStream, Fault, StreamConfig};
+        use perfregs_linux::recording::read_all;
+        use perfregs_linux::stream::Framing;
+        use perfregs_linux::uapi::xe::status;
+
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: RecordArgs,
+        }
+        let out = std::env::temp_dir().join(format!(
+            "perfregs-record-unit-xe-{}.record",
+            std::process::id()
+        ));
+        let out_text = out.to_str().expect("utf-8 temp path");
+        let cli = Cli::try_parse_from([
+            "record",
+            "--device",
+            "card9",
+            "--metric-set",
+            "TestOa",
+            "--reports",
+            "500",
+            "-o",
+            out_text,
+        ])
+        .expect("arguments");
+
+        let p = &hal::tgl::PROJECT;
+        let format = p
+            .formats
+            .iter()
+            .copied()
+            .find(|f| f.size == 256)
+            .expect("a 256-byte layout");
+        let emu = perfregs_emu::Emulator::builder(p, perfregs_emu::Sku::default())
+            .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
+            .build();
+        let mut cfg = StreamConfig::new(Framing::XeRaw, format);
+        cfg.disabled = true;
+        let mut stream = EmulatedStream::open(emu, cfg).expect("the emulated stream");
+        assert!(!stream.is_enabled(), "opened disabled");
+        stream.inject(3, Fault::ReportLost);
+        stream.inject(
+            9,
+            Fault::XeStatus(status::COUNTER_OVERFLOW | status::MMIO_TRG_Q_FULL),
+        );
+        stream.inject(15, Fault::BufferLost);
+        let preset = DeviceInfo::preset("tgl", 2).expect("the TGL GT2 preset");
+        let device = RecordedDevice {
+            timestamp_frequency: preset.gpu_timestamp_frequency,
+            device_id: 0x9a49,
+            device_revision: 1,
+            gt_min_frequency: 300_000_000,
+            gt_max_frequency: 1_350_000_000,
+            engine_class: 0,
+            engine_instance: 0,
+            oa_format: 10,
+            metric_set_name: "TestOa".into(),
+            metric_set_uuid: perfregs_metrics::tgl_gt2::test_oa::SET.guid.into(),
+        };
+        let topology = preset_topology(&preset).expect("a topology");
+        let line = device::record(
+            &cli.args, "card9", stream, &device, &topology, "opened", "period",
+        )
+        .expect("the recording");
+        let bytes = std::fs::read(&out).expect("the file");
+        let _ = std::fs::remove_file(&out);
+        let (rec, error) = read_all(&bytes);
+        assert!(error.is_none(), "{error:?}");
+        assert!(rec.samples >= 500, "{}", rec.samples);
+        assert_eq!((rec.reports_lost, rec.buffers_lost), (1, 1), "{line}");
+        assert_eq!(rec.igt_readable(), Ok(()));
+        assert!(
+            line.contains(&format!(
+                "recorded {} reports (1 report-lost, 1 buffer-lost)",
+                rec.samples
+            )),
+            "{line}"
+        );
+        assert!(
+            line.contains("; 3 EIO read(s) answered by the Xe STATUS ioctl"),
+            "{line}"
+        );
+        assert!(
+            line.contains("1 COUNTER_OVERFLOW, 1 MMIO_TRG_Q_FULL, 0 unknown"),
+            "{line}"
+        );
     }
 
     #[test]
