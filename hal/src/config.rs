@@ -23,8 +23,14 @@ use crate::meta::{AccessKind, ProjectInfo, RegisterInfo, SpaceKind};
 /// configuration lists, whose registers are known only as addresses).
 /// Implemented by force-wake guards and assumed proofs.
 pub trait AwakeAny<I: Identity>: Proof {
-    /// Name of the domain proven awake (`render`).
+    /// Name of the domain proven awake (`render`; `*` for a proof of every
+    /// domain).
     fn domain_name(&self) -> &'static str;
+    /// Whether the proof covers `domain` (default: it is the domain named).
+    #[inline]
+    fn covers(&self, domain: &str) -> bool {
+        self.domain_name() == domain
+    }
 }
 
 /// Why a configuration was refused (nothing was written).
@@ -179,5 +185,5 @@ pub(crate) fn covered<I: Identity>(
     proofs: &[&dyn AwakeAny<I>],
 ) -> bool {
     let Some(d) = domain else { return true };
-    info.domain(d).is_some_and(|x| x.always_on) || proofs.iter().any(|p| p.domain_name() == d)
+    info.domain(d).is_some_and(|x| x.always_on) || proofs.iter().any(|p| p.covers(d))
 }

@@ -206,3 +206,46 @@ fn smoke_live_bar_with_the_kernel_force_wake_held() {
     assert_eq!(Bus::<Mmio>::take_fault(&mut bar), None);
     assert_ne!(t0, t1, "the render TIMESTAMP counts while awake");
 }
+
+/// A metric set's programming list (registers of the render and GT domains)
+/// passes the HAL's checks with the holder's one proof, and lands in the BAR.
+#[test]
+fn the_holder_proof_covers_every_domain_of_a_programming_list() {
+    use perfregs_metrics::{tgl_gt2, DeviceInfo};
+    let file = Temp::new("bar-program", BAR_SIZE);
+    let fw_file = Temp::new("forcewake-program", 0);
+    let gpu = Device::<Tgl, _>::new(Bar::open(&file.0, Owner::Kernel).unwrap());
+    let holder = ForcewakeHolder::open(&fw_file.0).unwrap();
+    let awake = gpu.assume_awake_all(&holder);
+    let set = tgl_gt2::all()
+        .iter()
+        .find(|s| s.symbol == "TestOa")
+        .expect("TGL GT2 TestOa");
+    let device = DeviceInfo::preset("tgl", 2).expect("a TGL GT2 preset");
+    let domains: std::collections::BTreeSet<_> = set
+        .configs
+        .iter()
+        .flat_map(|b| b.writes)
+        .filter_map(|&(a, _)| {
+            tgl::PROJECT
+                .registers
+                .iter()
+                .find(|r| r.address == a)
+                .and_then(|r| r.domain)
+        })
+        .collect();
+    assert!(domains.len() >= 2, "the list spans domains: {domains:?}");
+    let n = perfregs_metrics::rt::program(&gpu, set, &device, &[&awake]).expect("checked");
+    assert!(n > 0);
+    let &(addr, value) = set
+        .configs
+        .iter()
+        .flat_map(|b| b.writes)
+        .last()
+        .expect("writes");
+    assert_eq!(
+        u64::from(file_u32(&file.0, addr)),
+        value,
+        "the last write landed"
+    );
+}

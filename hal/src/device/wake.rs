@@ -202,6 +202,17 @@ impl<I: Identity> Proof for HeldAwake<'_, I> {
 }
 impl<D: Domain, I: Identity> Awake<D, I> for HeldAwake<'_, I> {}
 
+/// Every domain, for configuration lists (`Device::program`) on a live GPU.
+impl<I: Identity> crate::config::AwakeAny<I> for HeldAwake<'_, I> {
+    fn domain_name(&self) -> &'static str {
+        "*"
+    }
+    #[inline]
+    fn covers(&self, _domain: &str) -> bool {
+        true
+    }
+}
+
 #[cfg(all(test, feature = "tgl"))]
 mod tests {
     use crate::bus::{Bus, BusFault, FaultKind, Mmio};
