@@ -3,7 +3,7 @@
 //! query (`include/uapi/drm/i915_drm.h`). Every struct is `#[repr(C)]` with
 //! its size and field offsets asserted at compile time; the ioctl numbers are
 //! built with rustix's opcode helpers and asserted against the x86_64 values
-//! of the header. `tests/abi_query.rs` compares all of it with a C program
+//! of the header. `tests/abi.rs` compares all of it with a C program
 //! compiled against libdrm's `i915_drm.h`.
 
 use core::mem::{offset_of, size_of};
