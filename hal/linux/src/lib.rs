@@ -36,6 +36,17 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+/// Compile-time checks of a kernel struct's layout: its size, then the
+/// offset of each field (`field @ offset`).
+macro_rules! assert_layout {
+    ($t:ty: $size:expr $(, $f:ident @ $off:expr)* $(,)?) => {
+        const _: () = {
+            assert!(core::mem::size_of::<$t>() == $size);
+            $(assert!(core::mem::offset_of!($t, $f) == $off);)*
+        };
+    };
+}
+
 pub mod discovery;
 pub mod record;
 

@@ -1,8 +1,6 @@
 //! i915 perf: `DRM_IOCTL_I915_PERF_*` and the stream fd's ioctls
 //! (`include/uapi/drm/i915_drm.h`).
 
-use core::mem::{offset_of, size_of};
-
 pub use crate::record::{RECORD_OA_BUFFER_LOST, RECORD_OA_REPORT_LOST, RECORD_SAMPLE};
 
 /// `DRM_I915_PERF_OPEN`: the command number (added to `DRM_COMMAND_BASE`).
@@ -190,12 +188,7 @@ pub struct DrmI915PerfOpenParam {
     pub properties_ptr: u64,
 }
 
-const _: () = {
-    assert!(size_of::<DrmI915PerfOpenParam>() == 16);
-    assert!(offset_of!(DrmI915PerfOpenParam, flags) == 0);
-    assert!(offset_of!(DrmI915PerfOpenParam, num_properties) == 4);
-    assert!(offset_of!(DrmI915PerfOpenParam, properties_ptr) == 8);
-};
+assert_layout!(DrmI915PerfOpenParam: 16, flags @ 0, num_properties @ 4, properties_ptr @ 8);
 
 /// `struct drm_i915_perf_oa_config`.
 #[repr(C)]
@@ -217,38 +210,30 @@ pub struct DrmI915PerfOaConfig {
     pub flex_regs_ptr: u64,
 }
 
-const _: () = {
-    assert!(size_of::<DrmI915PerfOaConfig>() == 72);
-    assert!(offset_of!(DrmI915PerfOaConfig, uuid) == 0);
-    assert!(offset_of!(DrmI915PerfOaConfig, n_mux_regs) == 36);
-    assert!(offset_of!(DrmI915PerfOaConfig, n_boolean_regs) == 40);
-    assert!(offset_of!(DrmI915PerfOaConfig, n_flex_regs) == 44);
-    assert!(offset_of!(DrmI915PerfOaConfig, mux_regs_ptr) == 48);
-    assert!(offset_of!(DrmI915PerfOaConfig, boolean_regs_ptr) == 56);
-    assert!(offset_of!(DrmI915PerfOaConfig, flex_regs_ptr) == 64);
-};
+assert_layout!(
+    DrmI915PerfOaConfig: 72,
+    uuid @ 0,
+    n_mux_regs @ 36,
+    n_boolean_regs @ 40,
+    n_flex_regs @ 44,
+    mux_regs_ptr @ 48,
+    boolean_regs_ptr @ 56,
+    flex_regs_ptr @ 64,
+);
 
 /// ioctl numbers (built with rustix's opcode helpers).
 #[cfg(target_os = "linux")]
 pub mod ioctl {
     use super::*;
+    use crate::uapi::drm;
     use rustix::ioctl::{opcode, Opcode};
 
     /// `DRM_IOCTL_I915_PERF_OPEN`: `DRM_IOW(0x40 + 0x36, drm_i915_perf_open_param)`.
-    pub const PERF_OPEN: Opcode = opcode::write::<DrmI915PerfOpenParam>(
-        DRM_IOCTL_BASE,
-        DRM_COMMAND_BASE + DRM_I915_PERF_OPEN,
-    );
+    pub const PERF_OPEN: Opcode = drm::iow::<DrmI915PerfOpenParam>(DRM_I915_PERF_OPEN);
     /// `DRM_IOCTL_I915_PERF_ADD_CONFIG`.
-    pub const PERF_ADD_CONFIG: Opcode = opcode::write::<DrmI915PerfOaConfig>(
-        DRM_IOCTL_BASE,
-        DRM_COMMAND_BASE + DRM_I915_PERF_ADD_CONFIG,
-    );
+    pub const PERF_ADD_CONFIG: Opcode = drm::iow::<DrmI915PerfOaConfig>(DRM_I915_PERF_ADD_CONFIG);
     /// `DRM_IOCTL_I915_PERF_REMOVE_CONFIG` (argument: a pointer to a u64 id).
-    pub const PERF_REMOVE_CONFIG: Opcode = opcode::write::<u64>(
-        DRM_IOCTL_BASE,
-        DRM_COMMAND_BASE + DRM_I915_PERF_REMOVE_CONFIG,
-    );
+    pub const PERF_REMOVE_CONFIG: Opcode = drm::iow::<u64>(DRM_I915_PERF_REMOVE_CONFIG);
     /// `I915_PERF_IOCTL_ENABLE`: `_IO('i', 0)`.
     pub const ENABLE: Opcode = opcode::none(b'i', 0);
     /// `I915_PERF_IOCTL_DISABLE`: `_IO('i', 1)`.

@@ -119,13 +119,13 @@ pub struct DrmXeObservationParam {
     pub param: u64,
 }
 
-const _: () = {
-    assert!(size_of::<DrmXeObservationParam>() == 32);
-    assert!(offset_of!(DrmXeObservationParam, extensions) == 0);
-    assert!(offset_of!(DrmXeObservationParam, observation_type) == 8);
-    assert!(offset_of!(DrmXeObservationParam, observation_op) == 16);
-    assert!(offset_of!(DrmXeObservationParam, param) == 24);
-};
+assert_layout!(
+    DrmXeObservationParam: 32,
+    extensions @ 0,
+    observation_type @ 8,
+    observation_op @ 16,
+    param @ 24,
+);
 
 /// `struct drm_xe_ext_set_property` (with its `struct drm_xe_user_extension`
 /// head inlined): one link of the open-property chain.
@@ -148,16 +148,16 @@ pub struct DrmXeExtSetProperty {
     pub reserved: [u64; 2],
 }
 
-const _: () = {
-    assert!(size_of::<DrmXeExtSetProperty>() == 48);
-    assert!(offset_of!(DrmXeExtSetProperty, next_extension) == 0);
-    assert!(offset_of!(DrmXeExtSetProperty, name) == 8);
-    assert!(offset_of!(DrmXeExtSetProperty, pad) == 12);
-    assert!(offset_of!(DrmXeExtSetProperty, property) == 16);
-    assert!(offset_of!(DrmXeExtSetProperty, pad2) == 20);
-    assert!(offset_of!(DrmXeExtSetProperty, value) == 24);
-    assert!(offset_of!(DrmXeExtSetProperty, reserved) == 32);
-};
+assert_layout!(
+    DrmXeExtSetProperty: 48,
+    next_extension @ 0,
+    name @ 8,
+    pad @ 12,
+    property @ 16,
+    pad2 @ 20,
+    value @ 24,
+    reserved @ 32,
+);
 
 /// `struct drm_xe_oa_config`.
 #[repr(C)]
@@ -173,26 +173,17 @@ pub struct DrmXeOaConfig {
     pub regs_ptr: u64,
 }
 
-const _: () = {
-    assert!(size_of::<DrmXeOaConfig>() == 56);
-    assert!(offset_of!(DrmXeOaConfig, extensions) == 0);
-    assert!(offset_of!(DrmXeOaConfig, uuid) == 8);
-    assert!(offset_of!(DrmXeOaConfig, n_regs) == 44);
-    assert!(offset_of!(DrmXeOaConfig, regs_ptr) == 48);
-};
+assert_layout!(DrmXeOaConfig: 56, extensions @ 0, uuid @ 8, n_regs @ 44, regs_ptr @ 48);
 
 /// ioctl numbers (built with rustix's opcode helpers).
 #[cfg(target_os = "linux")]
 pub mod ioctl {
     use super::*;
-    use crate::uapi::i915::{DRM_COMMAND_BASE, DRM_IOCTL_BASE};
+    use crate::uapi::drm;
     use rustix::ioctl::{opcode, Opcode};
 
     /// `DRM_IOCTL_XE_OBSERVATION`: `DRM_IOW(0x40 + 0x0b, drm_xe_observation_param)`.
-    pub const OBSERVATION: Opcode = opcode::write::<DrmXeObservationParam>(
-        DRM_IOCTL_BASE,
-        DRM_COMMAND_BASE + DRM_XE_OBSERVATION,
-    );
+    pub const OBSERVATION: Opcode = drm::iow::<DrmXeObservationParam>(DRM_XE_OBSERVATION);
     /// `DRM_XE_OBSERVATION_IOCTL_ENABLE`.
     pub const ENABLE: Opcode = opcode::none(b'i', 0);
     /// `DRM_XE_OBSERVATION_IOCTL_DISABLE`.
