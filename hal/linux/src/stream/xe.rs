@@ -178,14 +178,13 @@ pub use linux::XeStream;
 
 #[cfg(target_os = "linux")]
 mod linux {
-    use std::os::fd::{AsFd, FromRawFd, OwnedFd};
+    use std::os::fd::AsFd;
     use std::time::Duration;
 
     use super::*;
     use crate::errno::KernelError;
     use crate::stream::fd::StreamFd;
     use crate::stream::{Framing, OaStream};
-    use crate::uapi::call;
     use crate::uapi::xe::{ioctl, DrmXeOaStreamInfo, DrmXeOaStreamStatus, DrmXeObservationParam};
 
     /// An open Xe OA stream.
@@ -212,15 +211,14 @@ mod linux {
             // param points to the first link of a linked set-property
             // chain; `chain` neither moves nor drops during the call.
             let fd = unsafe {
-                call::ioctl(
+                StreamFd::open(
                     &drm,
                     ioctl::OBSERVATION,
                     (&mut arg as *mut DrmXeObservationParam).cast(),
+                    Driver::Xe,
+                    params.op(),
                 )
-            }
-            .map_err(|e| KernelError::new(Driver::Xe, params.op(), e))?;
-            // SAFETY: the ioctl returned a new fd that nothing else owns.
-            let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+            }?;
             let flags = rustix::fs::fcntl_getfl(&fd)
                 .map_err(|e| KernelError::new(Driver::Xe, params.op(), e.raw_os_error()))?;
             rustix::fs::fcntl_setfl(&fd, flags | rustix::fs::OFlags::NONBLOCK)
@@ -228,7 +226,7 @@ mod linux {
             rustix::io::fcntl_setfd(&fd, rustix::io::FdFlags::CLOEXEC)
                 .map_err(|e| KernelError::new(Driver::Xe, params.op(), e.raw_os_error()))?;
             Ok(XeStream {
-                fd: StreamFd::new(fd, Driver::Xe),
+                fd,
                 report_size: params.report_size,
             })
         }
@@ -240,8 +238,7 @@ mod linux {
             op: Op,
         ) -> Result<i32, StreamError> {
             // SAFETY: each caller passes the argument its opcode takes.
-            unsafe { call::ioctl(&self.fd, opcode, arg) }
-                .map_err(|e| KernelError::new(Driver::Xe, op, e).into())
+            unsafe { self.fd.ioctl(opcode, arg, op) }
         }
 
         /// The OA buffer size (INFO ioctl).
@@ -257,20 +254,9 @@ mod linux {
     }
 
     impl OaStream for XeStream {
-        fn driver(&self) -> Driver {
-            Driver::Xe
-        }
+        fd_stream_methods!();
         fn framing(&self) -> Framing {
             Framing::XeRaw
-        }
-        fn report_size(&self) -> usize {
-            self.report_size
-        }
-        fn read(&mut self, buf: &mut [u8]) -> Result<usize, StreamError> {
-            self.fd.read(buf)
-        }
-        fn poll(&mut self, timeout: Option<Duration>) -> Result<bool, StreamError> {
-            self.fd.poll(timeout)
         }
         fn enable(&mut self) -> Result<(), StreamError> {
             self.call(ioctl::ENABLE, core::ptr::null_mut(), Op::Enable)
