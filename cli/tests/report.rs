@@ -24,13 +24,10 @@ const TICKS: u64 = 2 << test_support::PERIOD;
 
 /// `n` periodic reports of TGL GT2 running TestOa.
 fn test_oa_reports(n: u64) -> Vec<Vec<u8>> {
-    let d = DeviceInfo::TGL_GT2;
     let set = &perfregs_metrics::tgl_gt2::test_oa::SET;
-    let mut reports = test_support::tgl_reports(n, |gpu, awake| {
-        program(gpu, set, &d, awake).expect("TestOa programs");
-    });
-    reports.truncate(n as usize);
-    reports
+    test_support::tgl_reports(n, |gpu, awake| {
+        program(gpu, set, &DeviceInfo::TGL_GT2, awake).expect("TestOa programs");
+    })
 }
 
 /// The DEVICE_INFO of a TGL GT2 TestOa recording.

@@ -17,7 +17,7 @@ pub const OA_BASE: u64 = 0x0100_0000;
 pub const PERIOD: u64 = 6;
 
 /// Sample `gpu` (programmed by the caller) periodically in format `F` for
-/// `n` periods and return every report the OA unit wrote (at least `n`).
+/// `n` periods and return the first `n` reports the OA unit wrote.
 ///
 /// # Panics
 /// When sampling does not start or fewer than `n` reports are written.
@@ -33,7 +33,7 @@ pub fn periodic_reports<P: Project, F: ReportFormat>(
         e.advance(n * (2 << PERIOD) + 5);
         let got = e.unit::<OaUnit>().stats().map_or(0, |s| s.timer_reports);
         assert!(got >= n, "{got} reports");
-        let mem = e.gpu_mem().read(OA_BASE, got as usize * F::INFO.size);
+        let mem = e.gpu_mem().read(OA_BASE, n as usize * F::INFO.size);
         mem.chunks_exact(F::INFO.size).map(<[u8]>::to_vec).collect()
     })
 }

@@ -65,4 +65,7 @@ pub mod msr;
 pub mod pci;
 pub mod recording;
 pub mod stream;
+#[cfg(unix)]
+#[doc(hidden)]
+pub mod test_support;
 pub mod uapi;

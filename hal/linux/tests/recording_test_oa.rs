@@ -18,13 +18,10 @@ use perfregs_metrics::{DeviceInfo, Value};
 /// `n` periodic reports of TGL GT2 running TestOa (programmed through the
 /// typed, checked path).
 fn test_oa_reports(n: u64) -> Vec<Vec<u8>> {
-    let d = DeviceInfo::TGL_GT2;
     let set = &perfregs_metrics::tgl_gt2::test_oa::SET;
-    let mut reports = test_support::tgl_reports(n, |gpu, awake| {
-        program(gpu, set, &d, awake).expect("TestOa programs");
-    });
-    reports.truncate(n as usize);
-    reports
+    test_support::tgl_reports(n, |gpu, awake| {
+        program(gpu, set, &DeviceInfo::TGL_GT2, awake).expect("TestOa programs");
+    })
 }
 
 #[test]
