@@ -382,7 +382,7 @@ pub fn probe(dev_root: &Path, card: &Card) -> Result<Answers, ProbeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discovery::uapi::DrmI915QueryTopologyInfo;
+    use crate::discovery::uapi::TGL_GT2_TOPOLOGY;
     use perfregs_types::{DeviceInfo, DeviceVar};
 
     fn card(pci_id: u16, driver: Option<Driver>) -> Card {
@@ -402,16 +402,7 @@ mod tests {
 
     /// TGL GT2's topology: one slice, 6 dual subslices of 16 EUs.
     fn tgl_gt2_topology() -> Vec<u8> {
-        let h = DrmI915QueryTopologyInfo {
-            flags: 0,
-            max_slices: 1,
-            max_subslices: 6,
-            max_eus_per_subslice: 16,
-            subslice_offset: 1,
-            subslice_stride: 1,
-            eu_offset: 2,
-            eu_stride: 2,
-        };
+        let h = TGL_GT2_TOPOLOGY;
         let mut b = h.to_bytes().to_vec();
         b.extend_from_slice(&[0x01, 0x3f]);
         b.extend_from_slice(&[0xff; 12]);

@@ -235,22 +235,27 @@ pub mod ioctl {
     };
 }
 
+/// The topology header of a TGL GT2 (one slice, 6 dual subslices of 16
+/// EUs), for tests.
+#[cfg(test)]
+pub(crate) const TGL_GT2_TOPOLOGY: DrmI915QueryTopologyInfo = DrmI915QueryTopologyInfo {
+    flags: 0,
+    max_slices: 1,
+    max_subslices: 6,
+    max_eus_per_subslice: 16,
+    subslice_offset: 1,
+    subslice_stride: 1,
+    eu_offset: 2,
+    eu_stride: 2,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn topology_header_round_trips_and_needs_16_bytes() {
-        let h = DrmI915QueryTopologyInfo {
-            flags: 0,
-            max_slices: 1,
-            max_subslices: 6,
-            max_eus_per_subslice: 16,
-            subslice_offset: 1,
-            subslice_stride: 1,
-            eu_offset: 2,
-            eu_stride: 2,
-        };
+        let h = TGL_GT2_TOPOLOGY;
         let b = h.to_bytes();
         assert_eq!(&b[..4], &[0, 0, 1, 0]);
         assert_eq!(DrmI915QueryTopologyInfo::parse(&b), Some(h));
