@@ -22,20 +22,14 @@ use perfregs_linux::recording::{
 };
 use std::io;
 
-const REPORTS: usize = 4096;
-const SIZE: usize = 256;
+mod common;
+use common::{REPORTS, SIZE};
 
 fn stream() -> Vec<u8> {
-    let mut out = Vec::with_capacity(REPORTS * (SIZE + 8));
-    let mut r = [0u8; SIZE];
-    for k in 0..REPORTS as u32 {
+    common::stream(|k, r| {
         r[4..8].copy_from_slice(&k.wrapping_mul(128).to_le_bytes());
         r[16..20].copy_from_slice(&k.to_le_bytes());
-        Record::Sample(&r)
-            .write_to(&mut out)
-            .expect("a 264-byte record");
-    }
-    out
+    })
 }
 
 fn device() -> RecordedDevice {
