@@ -22,6 +22,7 @@
 //! recording is reported up to the damage, then the error (byte offset and
 //! record index) on stderr and exit code 1.
 
+use super::metrics::Fail;
 use super::output::{self, Column, Format, Interval as Row, Series, Value};
 use hal::meta::DeviceId;
 use hal::report::{Report, ReportFormat};
@@ -209,27 +210,6 @@ fn sets(project: &str, gt: Option<u8>) -> Option<(&'static [SetInfo], String, Op
     }
 }
 
-/// A failure: the message and the exit code.
-struct Fail {
-    code: u8,
-    message: String,
-}
-
-impl Fail {
-    fn usage(message: impl Into<String>) -> Self {
-        Fail {
-            code: 2,
-            message: message.into(),
-        }
-    }
-    fn findings(message: impl Into<String>) -> Self {
-        Fail {
-            code: 1,
-            message: message.into(),
-        }
-    }
-}
-
 /// The set named `name` in `all`: the exact symbol name first (as IGT's
 /// reader finds it), then symbol or underscore name, case-insensitive.
 fn find_set(all: &'static [SetInfo], name: &str, part: &str) -> Result<&'static SetInfo, Fail> {
@@ -380,15 +360,7 @@ fn setup(
     }
 
     // Device values.
-    let preset = id
-        .gt
-        .and_then(|g| DeviceInfo::preset(project, g))
-        .or_else(|| {
-            DeviceInfo::PRESETS
-                .iter()
-                .find(|(p, _, _)| *p == project)
-                .map(|(_, _, d)| *d)
-        });
+    let preset = DeviceInfo::preset_or_first(project, id.gt);
     let mut ts = d.timestamp_frequency;
     if ts == 0 {
         let p = preset.map_or(0, |p| p.gpu_timestamp_frequency);
