@@ -4,27 +4,23 @@
 //! card at all, and the JSON form.
 #![cfg(unix)]
 
+mod common;
+
 use perfregs_linux::test_support::FakeTree;
 use std::fs;
-use std::process::Command;
 
 /// `perfregs devices` on the fake tree `t`, with `extra` arguments: the
 /// exit code, stdout and stderr.
 fn devices(t: &FakeTree, extra: &[&str]) -> (i32, String, String) {
     let roots = t.roots();
-    let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
-        .arg("devices")
-        .arg("--sys")
-        .arg(&roots.sys)
-        .arg("--proc")
-        .arg(&roots.proc)
-        .args(extra)
-        .output()
-        .expect("run perfregs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    common::run(
+        common::perfregs()
+            .arg("devices")
+            .arg("--sys")
+            .arg(&roots.sys)
+            .arg("--proc")
+            .arg(&roots.proc)
+            .args(extra),
     )
 }
 
@@ -177,12 +173,8 @@ fn an_unreadable_card_is_an_error_and_the_others_are_listed() {
 
 #[test]
 fn the_fake_roots_are_hidden_from_help() {
-    let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
-        .args(["devices", "--help"])
-        .output()
-        .expect("run");
-    let help = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success());
+    let (code, help, _) = common::run(common::perfregs().args(["devices", "--help"]));
+    assert_eq!(code, 0);
     assert!(help.contains("--format"), "{help}");
     assert!(!help.contains("--sys"), "{help}");
 }

@@ -6,6 +6,8 @@
 //! with one counter track per metric, and clear errors for what cannot be
 //! reported.
 
+mod common;
+
 use perfregs_emu::test_support;
 use perfregs_linux::discovery::Topology;
 use perfregs_linux::record::Record;
@@ -16,7 +18,6 @@ use perfregs_metrics::DeviceInfo;
 use serde_json::Value as Json;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A report every 2^(PERIOD+1) = 128 timestamp ticks (6.67 µs at 19.2 MHz).
@@ -94,17 +95,7 @@ impl Drop for TempFile {
 }
 
 fn report(file: &TempFile, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
-        .arg("report")
-        .arg(&file.0)
-        .args(args)
-        .output()
-        .expect("run perfregs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run(common::perfregs().arg("report").arg(&file.0).args(args))
 }
 
 /// RFC 4180 records (fields may be quoted; no line breaks inside fields here).
