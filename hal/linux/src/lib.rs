@@ -47,6 +47,26 @@ macro_rules! assert_layout {
     };
 }
 
+/// Constants of one type, and `$lookup`: the name of a listed value
+/// (`None` for any other).
+macro_rules! named_consts {
+    (
+        $ty:ty;
+        $(#[$fdoc:meta])* $vis:vis fn $lookup:ident;
+        $($(#[$doc:meta])* $name:ident = $value:expr;)*
+    ) => {
+        $($(#[$doc])* pub const $name: $ty = $value;)*
+
+        $(#[$fdoc])*
+        $vis fn $lookup(id: $ty) -> Option<&'static str> {
+            Some(match id {
+                $($name => stringify!($name),)*
+                _ => return None,
+            })
+        }
+    };
+}
+
 pub mod discovery;
 pub mod record;
 

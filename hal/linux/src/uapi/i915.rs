@@ -26,42 +26,31 @@ pub const I915_PARAM_PERF_REVISION: i32 = 54;
 
 /// `DRM_I915_PERF_PROP_*`: the open properties (`(u64 id, u64 value)`).
 pub mod prop {
-    /// `CTX_HANDLE`: filter on one GEM context.
-    pub const CTX_HANDLE: u64 = 1;
-    /// `SAMPLE_OA`: include the raw OA report in samples.
-    pub const SAMPLE_OA: u64 = 2;
-    /// `OA_METRICS_SET`: the config id.
-    pub const OA_METRICS_SET: u64 = 3;
-    /// `OA_FORMAT`: an `I915_OA_FORMAT_*`.
-    pub const OA_FORMAT: u64 = 4;
-    /// `OA_EXPONENT`: period = timestamp period × 2^(exponent + 1).
-    pub const OA_EXPONENT: u64 = 5;
-    /// `HOLD_PREEMPTION` (revision 3).
-    pub const HOLD_PREEMPTION: u64 = 6;
-    /// `GLOBAL_SSEU` (revision 4).
-    pub const GLOBAL_SSEU: u64 = 7;
-    /// `POLL_OA_PERIOD` in ns, at least 100 µs (revision 5).
-    pub const POLL_OA_PERIOD: u64 = 8;
-    /// `OA_ENGINE_CLASS` (revision 6).
-    pub const OA_ENGINE_CLASS: u64 = 9;
-    /// `OA_ENGINE_INSTANCE` (revision 6).
-    pub const OA_ENGINE_INSTANCE: u64 = 10;
 
-    /// The property's name as the header spells it (`None`: unknown id).
-    pub fn name(id: u64) -> Option<&'static str> {
-        Some(match id {
-            CTX_HANDLE => "CTX_HANDLE",
-            SAMPLE_OA => "SAMPLE_OA",
-            OA_METRICS_SET => "OA_METRICS_SET",
-            OA_FORMAT => "OA_FORMAT",
-            OA_EXPONENT => "OA_EXPONENT",
-            HOLD_PREEMPTION => "HOLD_PREEMPTION",
-            GLOBAL_SSEU => "GLOBAL_SSEU",
-            POLL_OA_PERIOD => "POLL_OA_PERIOD",
-            OA_ENGINE_CLASS => "OA_ENGINE_CLASS",
-            OA_ENGINE_INSTANCE => "OA_ENGINE_INSTANCE",
-            _ => return None,
-        })
+    named_consts! {
+        u64;
+        /// The property's name as the header spells it (`None`: unknown id).
+        pub fn name;
+        /// `CTX_HANDLE`: filter on one GEM context.
+        CTX_HANDLE = 1;
+        /// `SAMPLE_OA`: include the raw OA report in samples.
+        SAMPLE_OA = 2;
+        /// `OA_METRICS_SET`: the config id.
+        OA_METRICS_SET = 3;
+        /// `OA_FORMAT`: an `I915_OA_FORMAT_*`.
+        OA_FORMAT = 4;
+        /// `OA_EXPONENT`: period = timestamp period × 2^(exponent + 1).
+        OA_EXPONENT = 5;
+        /// `HOLD_PREEMPTION` (revision 3).
+        HOLD_PREEMPTION = 6;
+        /// `GLOBAL_SSEU` (revision 4).
+        GLOBAL_SSEU = 7;
+        /// `POLL_OA_PERIOD` in ns, at least 100 µs (revision 5).
+        POLL_OA_PERIOD = 8;
+        /// `OA_ENGINE_CLASS` (revision 6).
+        OA_ENGINE_CLASS = 9;
+        /// `OA_ENGINE_INSTANCE` (revision 6).
+        OA_ENGINE_INSTANCE = 10;
     }
 
     /// The lowest perf revision that knows property `id`.
