@@ -31,17 +31,18 @@ impl StreamFd {
     /// [`KernelError`] of `op`.
     ///
     /// # Safety
-    /// As [`call::ioctl`]: `arg` is what `opcode` takes, and the ioctl
-    /// returns a new fd nothing else owns when it succeeds.
-    pub(crate) unsafe fn open(
+    /// As [`call::ioctl`]: `arg` is the struct `opcode` takes (what it
+    /// points to valid for the call), and the ioctl returns a new fd
+    /// nothing else owns when it succeeds.
+    pub(crate) unsafe fn open<T>(
         drm: impl AsFd,
         opcode: Opcode,
-        arg: *mut c_void,
+        arg: &mut T,
         driver: Driver,
         op: Op,
     ) -> Result<Self, KernelError> {
         // SAFETY: forwarded to the caller.
-        let fd = unsafe { call::ioctl(drm, opcode, arg) }
+        let fd = unsafe { call::ioctl(drm, opcode, (arg as *mut T).cast()) }
             .map_err(|e| KernelError::new(driver, op, e))?;
         // SAFETY: the ioctl returned a new fd that nothing else owns.
         Ok(StreamFd::new(unsafe { OwnedFd::from_raw_fd(fd) }, driver))

@@ -230,7 +230,7 @@ mod linux {
                 StreamFd::open(
                     &drm,
                     ioctl::PERF_OPEN,
-                    (&mut arg as *mut DrmI915PerfOpenParam).cast(),
+                    &mut arg,
                     Driver::I915,
                     params.op(revision),
                 )

@@ -211,13 +211,7 @@ mod linux {
             // param points to the first link of a linked set-property
             // chain; `chain` neither moves nor drops during the call.
             let fd = unsafe {
-                StreamFd::open(
-                    &drm,
-                    ioctl::OBSERVATION,
-                    (&mut arg as *mut DrmXeObservationParam).cast(),
-                    Driver::Xe,
-                    params.op(),
-                )
+                StreamFd::open(&drm, ioctl::OBSERVATION, &mut arg, Driver::Xe, params.op())
             }?;
             let flags = rustix::fs::fcntl_getfl(&fd)
                 .map_err(|e| KernelError::new(Driver::Xe, params.op(), e.raw_os_error()))?;
