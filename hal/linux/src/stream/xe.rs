@@ -237,13 +237,19 @@ mod linux {
 
         /// The OA buffer size (INFO ioctl).
         pub fn buffer_size(&mut self) -> Result<u64, StreamError> {
-            let mut info = DrmXeOaStreamInfo::default();
-            self.call(
-                ioctl::INFO,
-                (&mut info as *mut DrmXeOaStreamInfo).cast(),
-                Op::Info,
-            )?;
+            let info: DrmXeOaStreamInfo = self.query(ioctl::INFO, Op::Info)?;
             Ok(info.oa_buf_size)
+        }
+
+        /// The struct a STATUS or INFO ioctl (`opcode`) fills in.
+        fn query<T: Default>(
+            &self,
+            opcode: rustix::ioctl::Opcode,
+            op: Op,
+        ) -> Result<T, StreamError> {
+            let mut out = T::default();
+            self.call(opcode, (&mut out as *mut T).cast(), op)?;
+            Ok(out)
         }
     }
 
@@ -261,12 +267,7 @@ mod linux {
                 .map(drop)
         }
         fn status(&mut self) -> Result<u64, StreamError> {
-            let mut s = DrmXeOaStreamStatus::default();
-            self.call(
-                ioctl::STATUS,
-                (&mut s as *mut DrmXeOaStreamStatus).cast(),
-                Op::Status,
-            )?;
+            let s: DrmXeOaStreamStatus = self.query(ioctl::STATUS, Op::Status)?;
             Ok(s.oa_status)
         }
     }
