@@ -154,6 +154,19 @@ fn typed<F: ReportFormat>(id: u32) -> TypedFormat {
     }
 }
 
+/// The Gen8+ formats 7 to 10 of the report module `$r`.
+macro_rules! gen8_formats {
+    ($r:path) => {{
+        use $r as r;
+        vec![
+            typed::<r::C4B8>(7),
+            typed::<r::A12>(8),
+            typed::<r::A12B8C8>(9),
+            typed::<r::A32u40A4u32B8C8>(10),
+        ]
+    }};
+}
+
 /// The typed formats of `project` that i915 streams give
 /// (`enum drm_i915_oa_format`): HSW 1 to 7, Gen8+ 7 to 10. Empty for a
 /// project without a typed report path yet.
@@ -171,24 +184,8 @@ pub fn formats(project: &str) -> Vec<TypedFormat> {
                 typed::<r::C4B8>(7),
             ]
         }
-        "bdw" => {
-            use hal::bdw::reports as r;
-            vec![
-                typed::<r::C4B8>(7),
-                typed::<r::A12>(8),
-                typed::<r::A12B8C8>(9),
-                typed::<r::A32u40A4u32B8C8>(10),
-            ]
-        }
-        "tgl" => {
-            use hal::tgl::reports as r;
-            vec![
-                typed::<r::C4B8>(7),
-                typed::<r::A12>(8),
-                typed::<r::A12B8C8>(9),
-                typed::<r::A32u40A4u32B8C8>(10),
-            ]
-        }
+        "bdw" => gen8_formats!(hal::bdw::reports),
+        "tgl" => gen8_formats!(hal::tgl::reports),
         _ => Vec::new(),
     }
 }
