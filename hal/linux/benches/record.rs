@@ -48,6 +48,13 @@ fn writer<W: io::Write>(out: W) -> RecordingWriter<W> {
     w
 }
 
+/// A recording of [`stream`] in memory, and the reports written into it.
+fn recording() -> (u64, Vec<u8>) {
+    let mut w = writer(Vec::new());
+    let written = w.stream_bytes(&stream()).expect("valid records");
+    (written, w.finish(Correlation::default()).expect("written"))
+}
+
 #[divan::bench]
 fn write(bencher: Bencher) {
     let bytes = stream();
@@ -107,9 +114,7 @@ fn write_records(bencher: Bencher) {
 
 #[divan::bench]
 fn read(bencher: Bencher) {
-    let mut w = writer(Vec::new());
-    w.stream_bytes(&stream()).expect("valid records");
-    let file = w.finish(Correlation::default()).expect("written");
+    let file = recording().1;
     bencher.counter(ItemsCount::new(REPORTS)).bench_local(|| {
         let (rec, err) = read_all(black_box(&file));
         assert!(err.is_none());
@@ -119,9 +124,7 @@ fn read(bencher: Bencher) {
 
 #[divan::bench]
 fn read_stream(bencher: Bencher) {
-    let mut w = writer(Vec::new());
-    w.stream_bytes(&stream()).expect("valid records");
-    let file = w.finish(Correlation::default()).expect("written");
+    let file = recording().1;
     bencher.counter(ItemsCount::new(REPORTS)).bench_local(|| {
         let mut r = RecordingReader::new(black_box(&file[..]));
         while let Some(e) = r.next_entry() {
@@ -133,9 +136,8 @@ fn read_stream(bencher: Bencher) {
 
 fn main() {
     // What is timed is what it claims: the stream writes and reads back whole.
-    let mut w = writer(Vec::new());
-    assert_eq!(w.stream_bytes(&stream()).expect("valid"), REPORTS as u64);
-    let file = w.finish(Correlation::default()).expect("written");
+    let (written, file) = recording();
+    assert_eq!(written, REPORTS as u64);
     let (rec, err) = read_all(&file);
     assert!(err.is_none());
     assert_eq!(rec.samples, REPORTS as u64);
