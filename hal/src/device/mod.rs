@@ -45,6 +45,27 @@ mod wake;
 /// the bus's fault as the error. They are not in any compile-fail case, so
 /// one definition serves both types.
 macro_rules! fallible_accessors {
+    // `$name`: `$plain` (a write from `Start::$start` of a `$bound` register),
+    // with the bus's fault as the error.
+    (@write $ty:ident, $s:ident: [$($recv:tt)+] $name:ident, $plain:ident, $bound:ident, $start:ident) => {
+        #[doc = concat!("As [`", stringify!($ty), "::", stringify!($plain), "`], with the bus's fault as")]
+        /// the error (see [`Device::try_read`]).
+        #[inline]
+        #[track_caller]
+        pub fn $name<R>(
+            $($recv)+,
+            reg: R,
+            awake: &impl Awake<R::Domain, I>,
+            f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+        ) -> Result<(), BusFault>
+        where
+            R: $bound + Unicast + OnProject<P>,
+            B: Bus<R::Space>,
+        {
+            $s.check(awake);
+            accessors::try_write($s, reg, accessors::Start::$start, f)
+        }
+    };
     ($ty:ident, $s:ident: $($recv:tt)+) => {
         #[doc = concat!("As [`", stringify!($ty), "::read`], with the bus's fault as the error")]
         /// instead of the all-ones (or zero) value a failing bus returns. A
@@ -66,41 +87,10 @@ macro_rules! fallible_accessors {
             accessors::try_read($s, &reg)
         }
 
-        #[doc = concat!("As [`", stringify!($ty), "::write`], with the bus's fault as the error")]
-        /// (see [`Device::try_read`]).
-        #[inline]
-        #[track_caller]
-        pub fn try_write<R>(
-            $($recv)+,
-            reg: R,
-            awake: &impl Awake<R::Domain, I>,
-            f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
-        ) -> Result<(), BusFault>
-        where
-            R: Writable + Unicast + OnProject<P>,
-            B: Bus<R::Space>,
-        {
-            $s.check(awake);
-            accessors::try_write($s, reg, accessors::Start::Reset, f)
-        }
-
-        #[doc = concat!("As [`", stringify!($ty), "::write_masked`], with the bus's fault as the")]
-        /// error (see [`Device::try_read`]).
-        #[inline]
-        #[track_caller]
-        pub fn try_write_masked<R>(
-            $($recv)+,
-            reg: R,
-            awake: &impl Awake<R::Domain, I>,
-            f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
-        ) -> Result<(), BusFault>
-        where
-            R: MaskedWritable + Unicast + OnProject<P>,
-            B: Bus<R::Space>,
-        {
-            $s.check(awake);
-            accessors::try_write($s, reg, accessors::Start::Zero, f)
-        }
+        fallible_accessors!(@write $ty, $s: [$($recv)+] try_write, write, Writable, Reset);
+        fallible_accessors!(
+            @write $ty, $s: [$($recv)+] try_write_masked, write_masked, MaskedWritable, Zero
+        );
 
         #[doc = concat!("As [`", stringify!($ty), "::modify`], with the bus's fault as the error")]
         /// (see [`Device::try_read`]): when the read fails, `f` is not
