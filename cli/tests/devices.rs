@@ -1,94 +1,27 @@
-//! `perfregs devices` on fake sysfs/procfs trees (built as
-//! hal/linux/tests/discovery.rs builds them): an i915 TGL card blocked by
+//! `perfregs devices` on fake sysfs/procfs trees (`perfregs_linux`'s
+//! test-support `FakeTree`, as discovery's tests): an i915 TGL card blocked by
 //! the paranoid sysctl, an xe TGL card judged by xe's sysctl, an undescribed SKL, an SNB without OA streams, no
 //! card at all, and the JSON form.
 #![cfg(unix)]
 
+mod common;
+
+use perfregs_linux::test_support::FakeTree;
 use std::fs;
-use std::os::unix::fs::symlink;
-use std::path::PathBuf;
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// A fresh folder under the system's temp folder, removed on drop.
-struct Tree(PathBuf);
-
-impl Tree {
-    fn new(tag: &str) -> Tree {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "perfregs-cli-devices-{}-{tag}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("temp dir");
-        Tree(dir)
-    }
-    fn write(&self, rel: &str, text: &str) {
-        let p = self.0.join(rel);
-        fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-        fs::write(p, text).expect("write");
-    }
-    /// A PCI function at `bdf` with a DRM card `cardN` and a render node,
-    /// bound to `driver`.
-    fn card(&self, n: u32, bdf: &str, vendor: u16, device: u16, driver: &str) {
-        let pci = format!("sys/devices/pci0000:00/{bdf}");
-        self.write(&format!("{pci}/vendor"), &format!("{vendor:#06x}\n"));
-        self.write(&format!("{pci}/device"), &format!("{device:#06x}\n"));
-        self.write(&format!("{pci}/revision"), "0x01\n");
-        fs::create_dir_all(self.0.join(format!("{pci}/drm/card{n}"))).expect("mkdir");
-        fs::create_dir_all(self.0.join(format!("{pci}/drm/renderD{}", 128 + n))).expect("mkdir");
-        fs::create_dir_all(self.0.join(format!("sys/bus/pci/drivers/{driver}"))).expect("mkdir");
-        symlink(
-            format!("../../../bus/pci/drivers/{driver}"),
-            self.0.join(format!("{pci}/driver")),
-        )
-        .expect("driver link");
-        let class = self.0.join(format!("sys/class/drm/card{n}"));
-        fs::create_dir_all(&class).expect("mkdir");
-        symlink(
-            format!("../../../devices/pci0000:00/{bdf}"),
-            class.join("device"),
-        )
-        .expect("device link");
-    }
-    fn paranoid(&self, value: u32) {
-        self.write(
-            "proc/sys/dev/i915/perf_stream_paranoid",
-            &format!("{value}\n"),
-        );
-    }
-    fn caps(&self, cap_eff: u64) {
-        self.write(
-            "proc/self/status",
-            &format!("Name:\tperfregs\nUid:\t1000\t1000\t1000\t1000\nCapEff:\t{cap_eff:016x}\n"),
-        );
-    }
-    fn devices(&self, extra: &[&str]) -> (i32, String, String) {
-        let sys = self.0.join("sys");
-        let proc = self.0.join("proc");
-        let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
+/// `perfregs devices` on the fake tree `t`, with `extra` arguments: the
+/// exit code, stdout and stderr.
+fn devices(t: &FakeTree, extra: &[&str]) -> (i32, String, String) {
+    let roots = t.roots();
+    common::run(
+        common::perfregs()
             .arg("devices")
             .arg("--sys")
-            .arg(&sys)
+            .arg(&roots.sys)
             .arg("--proc")
-            .arg(&proc)
-            .args(extra)
-            .output()
-            .expect("run perfregs");
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    }
-}
-
-impl Drop for Tree {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
+            .arg(&roots.proc)
+            .args(extra),
+    )
 }
 
 /// The line after the one that contains `needle`.
@@ -103,11 +36,11 @@ fn line_after<'a>(out: &'a str, needle: &str) -> &'a str {
 
 #[test]
 fn an_i915_tgl_card_with_paranoid_1_and_no_caps_gets_the_sysctl_remedy() {
-    let t = Tree::new("tgl");
-    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, "i915");
-    t.paranoid(1);
-    t.caps(0);
-    let (code, out, err) = t.devices(&[]);
+    let t = FakeTree::new("tgl");
+    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, Some("i915"));
+    t.paranoid("i915", 1);
+    t.caps(1000, 0);
+    let (code, out, err) = devices(&t, &[]);
     assert_eq!(code, 0, "{out}{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
@@ -135,8 +68,8 @@ fn an_i915_tgl_card_with_paranoid_1_and_no_caps_gets_the_sysctl_remedy() {
     assert!(!out.contains("perf revision"), "{out}");
 
     // Paranoid 0: allowed, no remedy.
-    t.paranoid(0);
-    let (code, out, _) = t.devices(&[]);
+    t.paranoid("i915", 0);
+    let (code, out, _) = devices(&t, &[]);
     assert_eq!(code, 0);
     assert!(
         out.contains("OA streams: yes (dev.i915.perf_stream_paranoid is 0)"),
@@ -147,12 +80,12 @@ fn an_i915_tgl_card_with_paranoid_1_and_no_caps_gets_the_sysctl_remedy() {
 
 #[test]
 fn an_xe_tgl_card_is_judged_by_the_observation_sysctl() {
-    let t = Tree::new("xe");
-    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, "xe");
+    let t = FakeTree::new("xe");
+    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, Some("xe"));
     // Only xe's sysctl: the i915 one must not be what decides.
     t.write("proc/sys/dev/xe/observation_paranoid", "1\n");
-    t.caps(0);
-    let (code, out, err) = t.devices(&[]);
+    t.caps(1000, 0);
+    let (code, out, err) = devices(&t, &[]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.contains("  project tgl GT2, driver xe, render node renderD128"),
@@ -172,8 +105,8 @@ fn an_xe_tgl_card_is_judged_by_the_observation_sysctl() {
     // observation_paranoid 0: streams can be opened, no remedy; the i915
     // sysctl at 1 beside it changes nothing.
     t.write("proc/sys/dev/xe/observation_paranoid", "0\n");
-    t.paranoid(1);
-    let (code, out, err) = t.devices(&[]);
+    t.paranoid("i915", 1);
+    let (code, out, err) = devices(&t, &[]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.contains("OA streams: yes (dev.xe.observation_paranoid is 0)"),
@@ -182,20 +115,20 @@ fn an_xe_tgl_card_is_judged_by_the_observation_sysctl() {
     assert!(!out.contains("remedy"), "{out}");
     // CAP_PERFMON (bit 38) with paranoid 1: allowed too.
     t.write("proc/sys/dev/xe/observation_paranoid", "1\n");
-    t.caps(1 << 38);
-    let (code, out, _) = t.devices(&[]);
+    t.caps(1000, 1 << 38);
+    let (code, out, _) = devices(&t, &[]);
     assert_eq!(code, 0);
     assert!(out.contains("OA streams: yes (CAP_PERFMON)"), "{out}");
 }
 
 #[test]
 fn skl_is_not_described_yet_and_snb_has_no_oa_stream() {
-    let t = Tree::new("mix");
-    t.card(0, "0000:00:02.0", 0x8086, 0x1912, "i915"); // SKL GT2
-    t.card(1, "0000:01:00.0", 0x8086, 0x0116, "i915"); // SNB GT2
-    t.paranoid(0);
-    t.caps(0);
-    let (code, out, err) = t.devices(&[]);
+    let t = FakeTree::new("mix");
+    t.card(0, "0000:00:02.0", 0x8086, 0x1912, Some("i915")); // SKL GT2
+    t.card(1, "0000:01:00.0", 0x8086, 0x0116, Some("i915")); // SNB GT2
+    t.paranoid("i915", 0);
+    t.caps(1000, 0);
+    let (code, out, err) = devices(&t, &[]);
     assert_eq!(code, 0, "{out}{err}");
     let skl: Vec<&str> = out.split("\n\n").collect();
     assert_eq!(skl.len(), 2, "a blank line between cards: {out}");
@@ -227,7 +160,7 @@ fn skl_is_not_described_yet_and_snb_has_no_oa_stream() {
     );
 
     // The same as JSON.
-    let (code, out, err) = t.devices(&["--format", "json"]);
+    let (code, out, err) = devices(&t, &["--format", "json"]);
     assert_eq!(code, 0, "{err}");
     let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     let cards = doc["cards"].as_array().expect("cards");
@@ -248,19 +181,19 @@ fn skl_is_not_described_yet_and_snb_has_no_oa_stream() {
 
 #[test]
 fn no_card_says_so() {
-    let t = Tree::new("none");
+    let t = FakeTree::new("none");
     fs::create_dir_all(t.0.join("sys/class/drm")).expect("mkdir");
-    t.caps(0);
-    let (code, out, err) = t.devices(&[]);
+    t.caps(1000, 0);
+    let (code, out, err) = devices(&t, &[]);
     assert_eq!(code, 0, "{out}{err}");
     let drm = t.0.join("sys/class/drm");
     assert_eq!(out.trim(), format!("no DRM cards under {}", drm.display()));
     // No class/drm at all (no DRM driver loaded): the same.
-    let t = Tree::new("empty");
-    let (code, out, _) = t.devices(&[]);
+    let t = FakeTree::new("empty");
+    let (code, out, _) = devices(&t, &[]);
     assert_eq!(code, 0);
     assert!(out.starts_with("no DRM cards under "), "{out}");
-    let (code, out, err) = t.devices(&["--format", "json"]);
+    let (code, out, err) = devices(&t, &["--format", "json"]);
     assert_eq!(code, 0);
     let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(doc["cards"], serde_json::json!([]));
@@ -269,13 +202,13 @@ fn no_card_says_so() {
 
 #[test]
 fn an_unreadable_card_is_an_error_and_the_others_are_listed() {
-    let t = Tree::new("bad");
-    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, "i915");
-    t.card(1, "0000:00:03.0", 0x8086, 0x9A49, "i915");
+    let t = FakeTree::new("bad");
+    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, Some("i915"));
+    t.card(1, "0000:00:03.0", 0x8086, 0x9A49, Some("i915"));
     t.write("sys/devices/pci0000:00/0000:00:03.0/device", "banana\n");
-    t.paranoid(0);
-    t.caps(0);
-    let (code, out, err) = t.devices(&[]);
+    t.paranoid("i915", 0);
+    t.caps(1000, 0);
+    let (code, out, err) = devices(&t, &[]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.starts_with("card0  0000:00:02.0  TGL GT2"), "{out}");
     assert!(err.contains("banana"), "{err}");
@@ -283,12 +216,8 @@ fn an_unreadable_card_is_an_error_and_the_others_are_listed() {
 
 #[test]
 fn the_fake_roots_are_hidden_from_help() {
-    let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
-        .args(["devices", "--help"])
-        .output()
-        .expect("run");
-    let help = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success());
+    let (code, help, _) = common::run(common::perfregs().args(["devices", "--help"]));
+    assert_eq!(code, 0);
     assert!(help.contains("--format"), "{help}");
     assert!(!help.contains("--sys"), "{help}");
 }
@@ -299,14 +228,14 @@ fn the_fake_roots_are_hidden_from_help() {
 #[cfg(target_os = "linux")]
 #[test]
 fn the_probe_reports_each_missing_answer() {
-    let t = Tree::new("probe");
-    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, "i915");
-    t.paranoid(0);
-    t.caps(0);
+    let t = FakeTree::new("probe");
+    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, Some("i915"));
+    t.paranoid("i915", 0);
+    t.caps(1000, 0);
     let dev = t.0.join("dev");
     let dev_arg = dev.to_string_lossy().into_owned();
     // No node under --dev.
-    let (code, out, err) = t.devices(&["--dev", &dev_arg]);
+    let (code, out, err) = devices(&t, &["--dev", &dev_arg]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.contains(&format!(
@@ -317,7 +246,7 @@ fn the_probe_reports_each_missing_answer() {
     );
     // A regular file as the node: opened, every ioctl refused.
     t.write("dev/dri/renderD128", "");
-    let (code, out, err) = t.devices(&["--dev", &dev_arg]);
+    let (code, out, err) = devices(&t, &["--dev", &dev_arg]);
     assert_eq!(code, 0, "{out}{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert!(
@@ -330,7 +259,7 @@ fn the_probe_reports_each_missing_answer() {
         "{out}"
     );
     assert!(lines[4].starts_with("  OA streams: yes"), "{out}");
-    let (_, out, _) = t.devices(&["--dev", &dev_arg, "--format", "json"]);
+    let (_, out, _) = devices(&t, &["--dev", &dev_arg, "--format", "json"]);
     let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     let probe = &doc["cards"][0]["probe"];
     assert!(probe["perf_revision_error"].is_string(), "{probe}");

@@ -3,25 +3,17 @@
 //! Linux only, as the command.
 #![cfg(target_os = "linux")]
 
+mod common;
+
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
-use std::process::Command;
 
 /// The repository root, the binary's working directory.
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
 fn perfregs(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
-        .args(args)
-        .current_dir(ROOT)
-        .output()
-        .expect("run perfregs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run(common::perfregs().args(args).current_dir(ROOT))
 }
 
 /// A sparse file standing in for a BAR, removed on drop.

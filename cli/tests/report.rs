@@ -6,53 +6,28 @@
 //! with one counter track per metric, and clear errors for what cannot be
 //! reported.
 
-use hal::config::AwakeAny;
-use hal::report::ReportFormat;
-use hal::tgl::reports::A32u40A4u32B8C8 as Tgl;
-use hal::{tgl, Device, Unbranded};
-use perfregs_emu::{Emulator, OaConfig, OaUnit, Sku};
+mod common;
+
+use perfregs_emu::test_support;
 use perfregs_linux::discovery::Topology;
 use perfregs_linux::record::Record;
 use perfregs_linux::recording::{entries, Correlation, Item, RecordedDevice, RecordingWriter};
 use perfregs_metrics::rt::program;
+use perfregs_metrics::test_support::check_test_oa_ratios;
 use perfregs_metrics::DeviceInfo;
 use serde_json::Value as Json;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-const BASE: u64 = 0x0100_0000;
-/// A report every 2^(6+1) = 128 timestamp ticks (6.67 µs at 19.2 MHz).
-const PERIOD: u64 = 6;
-const TICKS: u64 = 2 << PERIOD;
+/// A report every 2^(PERIOD+1) = 128 timestamp ticks (6.67 µs at 19.2 MHz).
+const TICKS: u64 = 2 << test_support::PERIOD;
 
 /// `n` periodic reports of TGL GT2 running TestOa.
 fn test_oa_reports(n: u64) -> Vec<Vec<u8>> {
-    let d = DeviceInfo::TGL_GT2;
     let set = &perfregs_metrics::tgl_gt2::test_oa::SET;
-    let gpu = Device::<hal::Tgl, _>::new(
-        Emulator::builder(&tgl::PROJECT, Sku::default())
-            .with::<OaUnit>(OaConfig::default())
-            .build(),
-    );
-    let gt = gpu.forcewake::<tgl::domains::Gt>().expect("gt wakes");
-    let render = gpu
-        .forcewake::<tgl::domains::Render>()
-        .expect("render wakes");
-    let awake: [&dyn AwakeAny<Unbranded>; 2] = [&gt, &render];
-    program(&gpu, set, &d, &awake).expect("TestOa programs");
-    gpu.with_bus(|e| {
-        e.unit_mut::<OaUnit>()
-            .start_periodic(BASE, 16 << 20, PERIOD, Tgl::INFO.select)
-            .expect("periodic sampling starts");
-        e.advance(n * TICKS + 5);
-        let got = e.unit::<OaUnit>().stats().map_or(0, |s| s.timer_reports);
-        assert!(got >= n, "{got} reports");
-        let mem = e.gpu_mem().read(BASE, n as usize * Tgl::INFO.size);
-        mem.chunks_exact(Tgl::INFO.size)
-            .map(<[u8]>::to_vec)
-            .collect()
+    test_support::tgl_reports(n, |gpu, awake| {
+        program(gpu, set, &DeviceInfo::TGL_GT2, awake).expect("TestOa programs");
     })
 }
 
@@ -120,17 +95,7 @@ impl Drop for TempFile {
 }
 
 fn report(file: &TempFile, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
-        .arg("report")
-        .arg(&file.0)
-        .args(args)
-        .output()
-        .expect("run perfregs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run(common::perfregs().arg("report").arg(&file.0).args(args))
 }
 
 /// RFC 4180 records (fields may be quoted; no line breaks inside fields here).
@@ -184,31 +149,6 @@ fn int(row: &BTreeMap<String, String>, name: &str) -> u64 {
         .unwrap_or_else(|_| panic!("{name}: `{v}` is not an integer"))
 }
 
-/// IGT's TestOa ratios: Counter3 = clocks/2, Counter4/5 = clocks/3,
-/// Counter6 = clocks/6, Counter7 = 2 clocks/3 (each within one count per
-/// report pair: the emulator rounds per pair).
-fn check_ratios(counter: impl Fn(&str) -> u64, pairs: u64) {
-    let clock = counter("GpuCoreClocks");
-    assert!(clock > 0);
-    assert_eq!(counter("Counter0"), 0);
-    assert_eq!(counter("Counter1"), clock);
-    assert_eq!(counter("Counter2"), clock);
-    for (name, num, den) in [
-        ("Counter3", 1, 2),
-        ("Counter4", 1, 3),
-        ("Counter5", 1, 3),
-        ("Counter6", 1, 6),
-        ("Counter7", 2, 3),
-    ] {
-        let want = clock * num / den;
-        let got = counter(name);
-        assert!(
-            got.abs_diff(want) <= pairs,
-            "{name}: {got}, want {want} of {clock} clocks"
-        );
-    }
-}
-
 #[test]
 fn csv_gives_igts_test_oa_ratios_per_interval() {
     let reports = test_oa_reports(31);
@@ -237,7 +177,7 @@ fn csv_gives_igts_test_oa_ratios_per_interval() {
         assert_eq!(int(row, "pairs"), 5);
         assert_eq!(int(row, "reports_lost"), 0);
         assert_eq!(field(row, "flags"), "");
-        check_ratios(|n| int(row, n), 5);
+        check_test_oa_ratios("interval", |n| int(row, n), 5);
         // GPU time: 5 periods of 128 ticks at 19.2 MHz, in ns.
         assert_eq!(int(row, "GpuTime"), 5 * TICKS * 1_000_000_000 / 19_200_000);
         let start: f64 = field(row, "start_ns").parse().expect("start");
@@ -270,7 +210,7 @@ fn json_with_time_windows_gives_the_ratios_too() {
                 .as_u64()
                 .unwrap_or_else(|| panic!("{n}: {}", iv["counters"][n]))
         };
-        check_ratios(c, pairs);
+        check_test_oa_ratios("interval", c, pairs);
         assert_eq!(iv["counters"]["GpuCoreClocks"]["unit"], "cycles");
     }
     assert_eq!(pairs_total, 30, "every pair is in one interval");
@@ -351,7 +291,7 @@ fn injected_losses_appear_per_interval_and_in_the_summary() {
         .sum();
     assert_eq!(lost, 2, "every loss is in one interval");
     for row in &rows {
-        check_ratios(|n| int(row, n), int(row, "pairs"));
+        check_test_oa_ratios("interval", |n| int(row, n), int(row, "pairs"));
     }
     // The table flags them too.
     let (code, out, _) = report(&file, &["--reports", "5"]);
@@ -417,7 +357,7 @@ fn a_truncated_recording_reports_the_good_prefix_and_the_located_error() {
     let pairs: Vec<u64> = rows.iter().map(|r| int(r, "pairs")).collect();
     assert_eq!(pairs, [5, 5, 5, 4], "{out}");
     for row in &rows {
-        check_ratios(|n| int(row, n), int(row, "pairs"));
+        check_test_oa_ratios("interval", |n| int(row, n), int(row, "pairs"));
     }
     // A corrupt record (size 0) in place of a sample: located the same way.
     let mut bad = whole.clone();

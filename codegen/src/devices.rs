@@ -15,25 +15,6 @@ use crate::load::{Document, Loaded};
 use crate::projects::Catalogue;
 use std::collections::HashMap;
 
-/// One device id that passed validation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VDevice {
-    /// PCI device id.
-    pub pci_id: u16,
-    /// Platform name.
-    pub platform: String,
-    /// GT variant (never 0).
-    pub gt: Option<u8>,
-    /// Canonical project tag (an alias resolved), when described.
-    pub project: Option<String>,
-    /// Kernel macro listing the id.
-    pub macro_name: String,
-    /// Provenance of the file.
-    pub source: String,
-    /// From a built-in file (not emitted).
-    pub external: bool,
-}
-
 /// `SKL`, `ADL-P`, `DG2-G10`, `I965GM`: upper-case letters and digits, words joined by `-`.
 fn is_platform_name(s: &str) -> bool {
     !s.is_empty()
@@ -53,7 +34,7 @@ fn is_macro_name(s: &str) -> bool {
 
 /// Check every device file of `loaded`; problems go to `diags` (and the
 /// rows they concern are left out, so the run fails anyway).
-pub fn validate(loaded: &[Loaded], cat: &Catalogue, diags: &mut Diagnostics) -> Vec<VDevice> {
+pub fn validate(loaded: &[Loaded], cat: &Catalogue, diags: &mut Diagnostics) -> Vec<DeviceIr> {
     let mut out = Vec::new();
     // id -> (file, position, platform, macro) of its first listing.
     let mut seen: HashMap<u16, (String, Pos, String, String)> = HashMap::new();
@@ -73,30 +54,27 @@ pub fn validate(loaded: &[Loaded], cat: &Catalogue, diags: &mut Diagnostics) -> 
         }
         for (gi, g) in table.platforms.iter().enumerate() {
             let at = format!("devices/platforms/{gi}");
-            let mut ok = true;
+            // The group's problems (field, code, message), in order.
+            let mut problems: Vec<(&str, Code, String)> = Vec::new();
             if !is_platform_name(&g.platform) {
-                diags.push(src.diag(
+                problems.push((
+                    "platform",
                     Code::BadName,
-                    &format!("{at}/platform"),
-                    &g.platform,
                     format!(
                         "platform name `{}` must be upper-case letters and digits, words joined by `-` (`SKL`, `ADL-P`)",
                         g.platform
                     ),
                 ));
-                ok = false;
             }
             if !is_macro_name(&g.macro_name) {
-                diags.push(src.diag(
+                problems.push((
+                    "macro",
                     Code::BadName,
-                    &format!("{at}/macro"),
-                    &g.platform,
                     format!(
                         "macro name `{}` must be UPPER_SNAKE_CASE (`INTEL_SKL_GT2_IDS`)",
                         g.macro_name
                     ),
                 ));
-                ok = false;
             }
             let project = match &g.project {
                 None => None,
@@ -105,38 +83,36 @@ pub fn validate(loaded: &[Loaded], cat: &Catalogue, diags: &mut Diagnostics) -> 
                     None => {
                         let known: Vec<&str> =
                             cat.projects.iter().map(|p| p.name.as_str()).collect();
-                        diags.push(src.diag(
+                        problems.push((
+                            "project",
                             Code::UnknownProject,
-                            &format!("{at}/project"),
-                            &g.platform,
                             format!(
                                 "unknown project `{tag}` (known: {}); leave `project` out for a platform the descriptions do not cover",
                                 known.join(", ")
                             ),
                         ));
-                        ok = false;
                         None
                     }
                 },
             };
             if g.gt == Some(0) {
-                diags.push(src.diag(
+                problems.push((
+                    "gt",
                     Code::BadDeviceId,
-                    &format!("{at}/gt"),
-                    &g.platform,
                     "GT variant 0: GT variants count from 1 (leave `gt` out when the macro names none)"
                         .into(),
                 ));
-                ok = false;
             }
             if g.ids.is_empty() {
-                diags.push(src.diag(
+                problems.push((
+                    "ids",
                     Code::BadDeviceId,
-                    &format!("{at}/ids"),
-                    &g.platform,
                     format!("`{}` lists no PCI device id", g.macro_name),
                 ));
-                ok = false;
+            }
+            let ok = problems.is_empty();
+            for (field, code, message) in problems {
+                diags.push(src.diag(code, &format!("{at}/{field}"), &g.platform, message));
             }
             for (ii, &raw) in g.ids.iter().enumerate() {
                 let path = format!("{at}/ids/{ii}");
@@ -172,7 +148,7 @@ pub fn validate(loaded: &[Loaded], cat: &Catalogue, diags: &mut Diagnostics) -> 
                     ),
                 );
                 if ok {
-                    out.push(VDevice {
+                    out.push(DeviceIr {
                         pci_id: id,
                         platform: g.platform.clone(),
                         gt: g.gt,
@@ -189,21 +165,9 @@ pub fn validate(loaded: &[Loaded], cat: &Catalogue, diags: &mut Diagnostics) -> 
 }
 
 /// Lower checked devices into IR rows, by ascending id (total).
-pub fn lower(devices: Vec<VDevice>) -> Vec<DeviceIr> {
-    let mut rows: Vec<DeviceIr> = devices
-        .into_iter()
-        .map(|d| DeviceIr {
-            pci_id: d.pci_id,
-            platform: d.platform,
-            gt: d.gt,
-            project: d.project,
-            macro_name: d.macro_name,
-            source: d.source,
-            external: d.external,
-        })
-        .collect();
-    rows.sort_by_key(|r| r.pci_id);
-    rows
+pub fn lower(mut devices: Vec<DeviceIr>) -> Vec<DeviceIr> {
+    devices.sort_by_key(|r| r.pci_id);
+    devices
 }
 
 #[cfg(test)]

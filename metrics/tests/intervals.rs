@@ -8,10 +8,11 @@ use hal::config::AwakeAny;
 use hal::meta::CounterSlot;
 use hal::report::{Report, ReportFormat};
 use hal::tgl::reports::A32u40A4u32B8C8 as Tgl;
-use hal::{bdw, tgl, Device, Project, Unbranded};
-use perfregs_emu::{Emulator, OaConfig, OaUnit, Sku};
+use hal::{bdw, Device, Project, Unbranded};
+use perfregs_emu::{test_support, Emulator, OaConfig, OaUnit, Sku};
 use perfregs_metrics::intervals::{Interval, Intervals, Pairs, Window};
 use perfregs_metrics::rt::program;
+use perfregs_metrics::test_support::check_test_oa_ratios;
 use perfregs_metrics::{DeviceInfo, Sample, SetInfo, Value};
 
 /// A report of TGL's A32u40_A4u32_B8_C8 built by hand.
@@ -248,9 +249,6 @@ fn context_and_reason_are_carried() {
 
 // ---- TestOa on the emulated GPU ----
 
-const BASE: u64 = 0x0100_0000;
-const PERIOD: u64 = 6;
-
 fn sample_reports<P: Project, F: ReportFormat>(
     gpu: &Device<P, Emulator>,
     set: &SetInfo,
@@ -259,16 +257,7 @@ fn sample_reports<P: Project, F: ReportFormat>(
     reports: u64,
 ) -> Vec<Vec<u8>> {
     program(gpu, set, d, awake).unwrap_or_else(|e| panic!("{}: {e}", set.symbol));
-    gpu.with_bus(|e| {
-        e.unit_mut::<OaUnit>()
-            .start_periodic(BASE, 16 << 20, PERIOD, F::INFO.select)
-            .expect("periodic sampling starts");
-        e.advance(reports * (2 << PERIOD) + 5);
-        let n = e.unit::<OaUnit>().stats().map_or(0, |s| s.timer_reports) as usize;
-        assert!(n as u64 >= reports, "{n} reports");
-        let mem = e.gpu_mem().read(BASE, n * F::INFO.size);
-        mem.chunks_exact(F::INFO.size).map(<[u8]>::to_vec).collect()
-    })
+    test_support::periodic_reports::<P, F>(gpu, reports)
 }
 
 fn value(set: &SetInfo, name: &str, i: &Interval, d: &DeviceInfo) -> u64 {
@@ -322,25 +311,7 @@ fn test_oa_on_intervals<F: ReportFormat>(
         }
         pair_at += n;
         // IGT's TestOa ratios (each pair is exact to +-1, so +-n here).
-        let clock = value(set, "GpuCoreClocks", i, d);
-        assert!(clock > 0);
-        assert_eq!(value(set, "Counter0", i, d), 0);
-        assert_eq!(value(set, "Counter1", i, d), clock);
-        assert_eq!(value(set, "Counter2", i, d), clock);
-        for (name, num, den) in [
-            ("Counter3", 1, 2),
-            ("Counter4", 1, 3),
-            ("Counter5", 1, 3),
-            ("Counter6", 1, 6),
-            ("Counter7", 2, 3),
-        ] {
-            let want = clock * num / den;
-            let got = value(set, name, i, d);
-            assert!(
-                got.abs_diff(want) <= n as u64,
-                "{name}: {got}, want {want} (+-{n}) of {clock} clocks"
-            );
-        }
+        check_test_oa_ratios("interval", |name| value(set, name, i, d), n as u64);
     }
     assert_eq!(pair_at, by_pair.len(), "every pair in one interval");
 }
@@ -360,7 +331,7 @@ fn bdw_test_oa_intervals_give_igts_ratios() {
     let reports = sample_reports::<_, bdw::reports::A32u40A4u32B8C8>(&gpu, set, &[&rw], &d, 22);
     for window in [
         Window::Pairs(NonZeroU32::new(5).unwrap()),
-        // A report every 2^(PERIOD+1) = 128 ticks: 5 pairs per window.
+        // A report every 2^(test_support::PERIOD+1) = 128 ticks: 5 pairs per window.
         Window::Ticks(NonZeroU64::new(640).unwrap()),
     ] {
         test_oa_on_intervals::<bdw::reports::A32u40A4u32B8C8>(set, &d, &reports, window);
@@ -371,17 +342,9 @@ fn bdw_test_oa_intervals_give_igts_ratios() {
 fn tgl_test_oa_intervals_give_igts_ratios() {
     let d = DeviceInfo::TGL_GT2;
     let set = &perfregs_metrics::tgl_gt2::test_oa::SET;
-    let gpu = Device::<hal::Tgl, _>::new(
-        Emulator::builder(&tgl::PROJECT, Sku::default())
-            .with::<OaUnit>(OaConfig::default())
-            .build(),
-    );
-    let gt = gpu.forcewake::<tgl::domains::Gt>().expect("gt wakes");
-    let render = gpu
-        .forcewake::<tgl::domains::Render>()
-        .expect("render wakes");
-    let awake: [&dyn AwakeAny<Unbranded>; 2] = [&gt, &render];
-    let reports = sample_reports::<_, Tgl>(&gpu, set, &awake, &d, 22);
+    let reports = test_support::tgl_reports(22, |gpu, awake| {
+        program(gpu, set, &d, awake).unwrap_or_else(|e| panic!("{}: {e}", set.symbol));
+    });
     for window in [
         Window::Pairs(NonZeroU32::new(5).unwrap()),
         Window::Ticks(NonZeroU64::new(640).unwrap()),

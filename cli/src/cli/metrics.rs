@@ -38,13 +38,15 @@ impl std::fmt::Display for Fail {
 impl std::error::Error for Fail {}
 
 impl Fail {
-    fn usage(message: impl Into<String>) -> Self {
+    /// Bad arguments or unreadable input (exit code 2).
+    pub(super) fn usage(message: impl Into<String>) -> Self {
         Fail {
             code: 2,
             message: message.into(),
         }
     }
-    fn findings(message: impl Into<String>) -> Self {
+    /// Findings (exit code 1).
+    pub(super) fn findings(message: impl Into<String>) -> Self {
         Fail {
             code: 1,
             message: message.into(),

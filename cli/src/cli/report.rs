@@ -22,6 +22,7 @@
 //! recording is reported up to the damage, then the error (byte offset and
 //! record index) on stderr and exit code 1.
 
+use super::metrics::Fail;
 use super::output::{self, Column, Format, Interval as Row, Series, Value};
 use hal::meta::DeviceId;
 use hal::report::{Report, ReportFormat};
@@ -153,6 +154,19 @@ fn typed<F: ReportFormat>(id: u32) -> TypedFormat {
     }
 }
 
+/// The Gen8+ formats 7 to 10 of the report module `$r`.
+macro_rules! gen8_formats {
+    ($r:path) => {{
+        use $r as r;
+        vec![
+            typed::<r::C4B8>(7),
+            typed::<r::A12>(8),
+            typed::<r::A12B8C8>(9),
+            typed::<r::A32u40A4u32B8C8>(10),
+        ]
+    }};
+}
+
 /// The typed formats of `project` that i915 streams give
 /// (`enum drm_i915_oa_format`): HSW 1 to 7, Gen8+ 7 to 10. Empty for a
 /// project without a typed report path yet.
@@ -170,24 +184,8 @@ pub fn formats(project: &str) -> Vec<TypedFormat> {
                 typed::<r::C4B8>(7),
             ]
         }
-        "bdw" => {
-            use hal::bdw::reports as r;
-            vec![
-                typed::<r::C4B8>(7),
-                typed::<r::A12>(8),
-                typed::<r::A12B8C8>(9),
-                typed::<r::A32u40A4u32B8C8>(10),
-            ]
-        }
-        "tgl" => {
-            use hal::tgl::reports as r;
-            vec![
-                typed::<r::C4B8>(7),
-                typed::<r::A12>(8),
-                typed::<r::A12B8C8>(9),
-                typed::<r::A32u40A4u32B8C8>(10),
-            ]
-        }
+        "bdw" => gen8_formats!(hal::bdw::reports),
+        "tgl" => gen8_formats!(hal::tgl::reports),
         _ => Vec::new(),
     }
 }
@@ -206,27 +204,6 @@ fn sets(project: &str, gt: Option<u8>) -> Option<(&'static [SetInfo], String, Op
             Some("the device table names no TGL GT: the GT2 sets are used".into()),
         )),
         _ => None,
-    }
-}
-
-/// A failure: the message and the exit code.
-struct Fail {
-    code: u8,
-    message: String,
-}
-
-impl Fail {
-    fn usage(message: impl Into<String>) -> Self {
-        Fail {
-            code: 2,
-            message: message.into(),
-        }
-    }
-    fn findings(message: impl Into<String>) -> Self {
-        Fail {
-            code: 1,
-            message: message.into(),
-        }
     }
 }
 
@@ -380,15 +357,7 @@ fn setup(
     }
 
     // Device values.
-    let preset = id
-        .gt
-        .and_then(|g| DeviceInfo::preset(project, g))
-        .or_else(|| {
-            DeviceInfo::PRESETS
-                .iter()
-                .find(|(p, _, _)| *p == project)
-                .map(|(_, _, d)| *d)
-        });
+    let preset = DeviceInfo::preset_or_first(project, id.gt);
     let mut ts = d.timestamp_frequency;
     if ts == 0 {
         let p = preset.map_or(0, |p| p.gpu_timestamp_frequency);

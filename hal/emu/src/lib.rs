@@ -484,6 +484,8 @@ mod r2pcie;
 mod regfile;
 mod sku;
 mod steering;
+#[doc(hidden)]
+pub mod test_support;
 mod trace;
 mod unit;
 mod warn;

@@ -24,20 +24,14 @@ use perfregs_linux::recording::{
 };
 use std::io;
 
-const REPORTS: usize = 4096;
-const SIZE: usize = 256;
+mod common;
+use common::{REPORTS, SIZE};
 
 fn stream() -> Vec<u8> {
-    let mut out = Vec::with_capacity(REPORTS * (SIZE + 8));
-    let mut r = [0u8; SIZE];
-    for k in 0..REPORTS as u32 {
+    common::stream(|k, r| {
         r[4..8].copy_from_slice(&k.wrapping_mul(128).to_le_bytes());
         r[16..20].copy_from_slice(&k.to_le_bytes());
-        Record::Sample(&r)
-            .write_to(&mut out)
-            .expect("a 264-byte record");
-    }
-    out
+    })
 }
 
 fn device() -> RecordedDevice {
@@ -54,6 +48,13 @@ fn writer<W: io::Write>(out: W) -> RecordingWriter<W> {
     let mut w = RecordingWriter::new(out, &device(), &[0; 16]).expect("header written");
     w.correlation(Correlation::default()).expect("written");
     w
+}
+
+/// A recording of [`stream`] in memory, and the reports written into it.
+fn recording() -> (u64, Vec<u8>) {
+    let mut w = writer(Vec::new());
+    let written = w.stream_bytes(&stream()).expect("valid records");
+    (written, w.finish(Correlation::default()).expect("written"))
 }
 
 #[divan::bench]
@@ -154,9 +155,7 @@ fn write_records(bencher: Bencher) {
 
 #[divan::bench]
 fn read(bencher: Bencher) {
-    let mut w = writer(Vec::new());
-    w.stream_bytes(&stream()).expect("valid records");
-    let file = w.finish(Correlation::default()).expect("written");
+    let file = recording().1;
     bencher.counter(ItemsCount::new(REPORTS)).bench_local(|| {
         let (rec, err) = read_all(black_box(&file));
         assert!(err.is_none());
@@ -166,9 +165,7 @@ fn read(bencher: Bencher) {
 
 #[divan::bench]
 fn read_stream(bencher: Bencher) {
-    let mut w = writer(Vec::new());
-    w.stream_bytes(&stream()).expect("valid records");
-    let file = w.finish(Correlation::default()).expect("written");
+    let file = recording().1;
     bencher.counter(ItemsCount::new(REPORTS)).bench_local(|| {
         let mut r = RecordingReader::new(black_box(&file[..]));
         while let Some(e) = r.next_entry() {
@@ -180,9 +177,8 @@ fn read_stream(bencher: Bencher) {
 
 fn main() {
     // What is timed is what it claims: the stream writes and reads back whole.
-    let mut w = writer(Vec::new());
-    assert_eq!(w.stream_bytes(&stream()).expect("valid"), REPORTS as u64);
-    let file = w.finish(Correlation::default()).expect("written");
+    let (written, file) = recording();
+    assert_eq!(written, REPORTS as u64);
     let (rec, err) = read_all(&file);
     assert!(err.is_none());
     assert_eq!(rec.samples, REPORTS as u64);

@@ -20,14 +20,12 @@ use perfregs_linux::record::{records, Record};
 use perfregs_metrics::intervals::Pairs;
 use perfregs_metrics::{DeviceInfo, Sample, Value};
 
-const REPORTS: usize = 4096;
-const SIZE: usize = 256;
+mod common;
+use common::{REPORTS, SIZE};
 
 /// `REPORTS` SAMPLE records whose reports advance as a running GPU's do.
 fn stream() -> Vec<u8> {
-    let mut out = Vec::with_capacity(REPORTS * (SIZE + 8));
-    let mut r = [0u8; SIZE];
-    for k in 0..REPORTS as u32 {
+    common::stream(|k, r| {
         for (i, dw) in r.chunks_exact_mut(4).enumerate() {
             let v = (k.wrapping_mul(128)).wrapping_mul(i as u32 % 7 + 1);
             dw.copy_from_slice(&v.to_le_bytes());
@@ -35,11 +33,7 @@ fn stream() -> Vec<u8> {
         r[0..4].copy_from_slice(&(1u32 << 19).to_le_bytes()); // RPT_ID: timer
         r[4..8].copy_from_slice(&(k.wrapping_mul(128)).to_le_bytes()); // TIME_STAMP
         r[8..12].copy_from_slice(&7u32.to_le_bytes()); // CTX_ID
-        Record::Sample(&r)
-            .write_to(&mut out)
-            .expect("a 264-byte record");
-    }
-    out
+    })
 }
 
 /// What `parse` times: every record framed, checked, viewed, its timestamp read.

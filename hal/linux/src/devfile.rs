@@ -93,7 +93,7 @@ pub(crate) use dev_file_methods;
 mod tests {
     use crate::msr::MsrFile;
     use crate::pci::PciConfigFile;
-    use hal::bus::{Bus, FaultKind, Msr, Pci};
+    use hal::bus::{Bus, BusFault, FaultKind, Msr, Pci};
 
     #[test]
     fn opening_a_missing_path_fails() {
@@ -114,15 +114,10 @@ mod tests {
         assert_eq!(Bus::<Pci>::read32(&mut pci, 0x100), u32::MAX);
         let fault = Bus::<Pci>::take_fault(&mut pci).expect("a read past the end faults");
         assert_eq!(
-            (
-                fault.space,
-                fault.addr,
-                fault.width,
-                fault.write,
-                fault.kind
-            ),
-            ("pci", 0x100, 32, false, FaultKind::OutOfRange)
+            fault,
+            BusFault::new::<Pci>(0x100, 32, false, FaultKind::OutOfRange)
         );
+        assert_eq!(fault.space, "pci");
         assert_eq!(Bus::<Pci>::take_fault(&mut pci), None, "taken once");
         let mut msr = MsrFile::open_path(&path).unwrap();
         Bus::<Msr>::write32(&mut msr, 0, 0x1234_5678);

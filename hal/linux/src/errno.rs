@@ -10,63 +10,49 @@ use crate::record::FramingError;
 /// Linux errno numbers used here (the generic table of x86, x86_64, arm
 /// and aarch64).
 pub mod code {
-    /// Operation not permitted.
-    pub const EPERM: i32 = 1;
-    /// No such file or directory.
-    pub const ENOENT: i32 = 2;
-    /// Interrupted system call.
-    pub const EINTR: i32 = 4;
-    /// I/O error.
-    pub const EIO: i32 = 5;
-    /// No such device or address.
-    pub const ENXIO: i32 = 6;
-    /// Resource temporarily unavailable.
-    pub const EAGAIN: i32 = 11;
-    /// Out of memory.
-    pub const ENOMEM: i32 = 12;
-    /// Permission denied.
-    pub const EACCES: i32 = 13;
-    /// Bad address.
-    pub const EFAULT: i32 = 14;
-    /// Device or resource busy.
-    pub const EBUSY: i32 = 16;
-    /// No such device.
-    pub const ENODEV: i32 = 19;
-    /// Invalid argument.
-    pub const EINVAL: i32 = 22;
-    /// Inappropriate ioctl for device.
-    pub const ENOTTY: i32 = 25;
-    /// No space left (a read buffer too small for one record).
-    pub const ENOSPC: i32 = 28;
-    /// Operation not supported.
-    pub const EOPNOTSUPP: i32 = 95;
-    /// Address already in use (a config uuid already registered).
-    pub const EADDRINUSE: i32 = 98;
+    named_consts! {
+        i32;
+        /// The errno's symbolic name (see [`super::errno_name`]).
+        pub(super) fn name;
+        /// Operation not permitted.
+        EPERM = 1;
+        /// No such file or directory.
+        ENOENT = 2;
+        /// Interrupted system call.
+        EINTR = 4;
+        /// I/O error.
+        EIO = 5;
+        /// No such device or address.
+        ENXIO = 6;
+        /// Resource temporarily unavailable.
+        EAGAIN = 11;
+        /// Out of memory.
+        ENOMEM = 12;
+        /// Permission denied.
+        EACCES = 13;
+        /// Bad address.
+        EFAULT = 14;
+        /// Device or resource busy.
+        EBUSY = 16;
+        /// No such device.
+        ENODEV = 19;
+        /// Invalid argument.
+        EINVAL = 22;
+        /// Inappropriate ioctl for device.
+        ENOTTY = 25;
+        /// No space left (a read buffer too small for one record).
+        ENOSPC = 28;
+        /// Operation not supported.
+        EOPNOTSUPP = 95;
+        /// Address already in use (a config uuid already registered).
+        EADDRINUSE = 98;
+    }
 }
 
 /// The errno's symbolic name (`"EACCES"`), or `None` for one not listed
 /// in [`code`].
 pub fn errno_name(errno: i32) -> Option<&'static str> {
-    use code::*;
-    Some(match errno {
-        EPERM => "EPERM",
-        ENOENT => "ENOENT",
-        EINTR => "EINTR",
-        EIO => "EIO",
-        ENXIO => "ENXIO",
-        EAGAIN => "EAGAIN",
-        ENOMEM => "ENOMEM",
-        EACCES => "EACCES",
-        EFAULT => "EFAULT",
-        EBUSY => "EBUSY",
-        ENODEV => "ENODEV",
-        EINVAL => "EINVAL",
-        ENOTTY => "ENOTTY",
-        ENOSPC => "ENOSPC",
-        EOPNOTSUPP => "EOPNOTSUPP",
-        EADDRINUSE => "EADDRINUSE",
-        _ => return None,
-    })
+    code::name(errno)
 }
 
 /// Which kernel interface answered.

@@ -36,6 +36,37 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+/// Compile-time checks of a kernel struct's layout: its size, then the
+/// offset of each field (`field @ offset`).
+macro_rules! assert_layout {
+    ($t:ty: $size:expr $(, $f:ident @ $off:expr)* $(,)?) => {
+        const _: () = {
+            assert!(core::mem::size_of::<$t>() == $size);
+            $(assert!(core::mem::offset_of!($t, $f) == $off);)*
+        };
+    };
+}
+
+/// Constants of one type, and `$lookup`: the name of a listed value
+/// (`None` for any other).
+macro_rules! named_consts {
+    (
+        $ty:ty;
+        $(#[$fdoc:meta])* $vis:vis fn $lookup:ident;
+        $($(#[$doc:meta])* $name:ident = $value:expr;)*
+    ) => {
+        $($(#[$doc])* pub const $name: $ty = $value;)*
+
+        $(#[$fdoc])*
+        $vis fn $lookup(id: $ty) -> Option<&'static str> {
+            Some(match id {
+                $($name => stringify!($name),)*
+                _ => return None,
+            })
+        }
+    };
+}
+
 pub mod discovery;
 pub mod record;
 
@@ -54,4 +85,7 @@ pub mod msr;
 pub mod pci;
 pub mod recording;
 pub mod stream;
+#[cfg(unix)]
+#[doc(hidden)]
+pub mod test_support;
 pub mod uapi;

@@ -27,12 +27,7 @@ pub struct RecordHeader {
     pub size: u16,
 }
 
-const _: () = {
-    assert!(core::mem::size_of::<RecordHeader>() == HEADER_SIZE);
-    assert!(core::mem::offset_of!(RecordHeader, kind) == 0);
-    assert!(core::mem::offset_of!(RecordHeader, pad) == 4);
-    assert!(core::mem::offset_of!(RecordHeader, size) == 6);
-};
+assert_layout!(RecordHeader: HEADER_SIZE, kind @ 0, pad @ 4, size @ 6);
 
 impl RecordHeader {
     /// The header at the start of `bytes` (little-endian), if 8 bytes are there.

@@ -7,7 +7,7 @@ use std::fs::{self, File};
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 
-use hal::bus::{Bus, FaultKind, Mmio};
+use hal::bus::{Bus, BusFault, FaultKind, Mmio};
 use hal::{tgl, BusyError, Device, Register, Tgl, WakeError};
 use perfregs_linux::bar::{Bar, Owner};
 use perfregs_linux::forcewake::ForcewakeHolder;
@@ -70,15 +70,10 @@ fn out_of_range_and_unaligned_accesses_fault_and_never_reach_memory() {
     assert_eq!(Bus::<Mmio>::read32(&mut bar, BAR_SIZE), u32::MAX);
     let fault = Bus::<Mmio>::take_fault(&mut bar).expect("out of range");
     assert_eq!(
-        (
-            fault.space,
-            fault.addr,
-            fault.width,
-            fault.write,
-            fault.kind
-        ),
-        ("mmio", BAR_SIZE, 32, false, FaultKind::OutOfRange)
+        fault,
+        BusFault::new::<Mmio>(BAR_SIZE, 32, false, FaultKind::OutOfRange)
     );
+    assert_eq!(fault.space, "mmio");
     Bus::<Mmio>::write64(&mut bar, u64::MAX - 3, 1);
     assert_eq!(
         Bus::<Mmio>::take_fault(&mut bar).map(|f| (f.kind, f.write)),

@@ -8,92 +8,14 @@ use perfregs_linux::discovery::{
     cards, discover, gt_frequencies, Allowed, Blocked, Discovered, DiscoveryError, Driver,
     GtFrequencies, OaAccess, Roots,
 };
+use perfregs_linux::test_support::FakeTree;
 use std::fs;
-use std::os::unix::fs::symlink;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// A fresh folder under the system's temp folder, removed on drop.
-struct Tree(PathBuf);
-
-impl Tree {
-    fn new(tag: &str) -> Tree {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "perfregs-discovery-{}-{tag}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("temp dir");
-        Tree(dir)
-    }
-    fn roots(&self) -> Roots {
-        Roots {
-            sys: self.0.join("sys"),
-            proc: self.0.join("proc"),
-        }
-    }
-    fn write(&self, rel: &str, text: &str) {
-        let p = self.0.join(rel);
-        fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-        fs::write(p, text).expect("write");
-    }
-    /// A PCI function at `bdf` with a DRM card `cardN` (and a render node
-    /// `renderD{128+N}`), bound to `driver` (None: unbound).
-    fn card(&self, n: u32, bdf: &str, vendor: u16, device: u16, driver: Option<&str>) {
-        let pci = format!("sys/devices/pci0000:00/{bdf}");
-        self.write(&format!("{pci}/vendor"), &format!("{vendor:#06x}\n"));
-        self.write(&format!("{pci}/device"), &format!("{device:#06x}\n"));
-        self.write(&format!("{pci}/revision"), "0x01\n");
-        self.write(&format!("{pci}/subsystem_device"), "0x3034\n");
-        fs::create_dir_all(self.0.join(format!("{pci}/drm/card{n}"))).expect("mkdir");
-        fs::create_dir_all(self.0.join(format!("{pci}/drm/renderD{}", 128 + n))).expect("mkdir");
-        if let Some(d) = driver {
-            fs::create_dir_all(self.0.join(format!("sys/bus/pci/drivers/{d}"))).expect("mkdir");
-            symlink(
-                format!("../../../bus/pci/drivers/{d}"),
-                self.0.join(format!("{pci}/driver")),
-            )
-            .expect("driver link");
-        }
-        let class = self.0.join(format!("sys/class/drm/card{n}"));
-        fs::create_dir_all(&class).expect("mkdir");
-        symlink(
-            format!("../../../devices/pci0000:00/{bdf}"),
-            class.join("device"),
-        )
-        .expect("device link");
-        // A connector beside the card: not a card.
-        fs::create_dir_all(self.0.join(format!("sys/class/drm/card{n}-eDP-1"))).expect("mkdir");
-    }
-    fn paranoid(&self, driver: &str, value: u32) {
-        let file = match driver {
-            "i915" => "proc/sys/dev/i915/perf_stream_paranoid",
-            _ => "proc/sys/dev/xe/observation_paranoid",
-        };
-        self.write(file, &format!("{value}\n"));
-    }
-    fn caps(&self, euid: u32, cap_eff: u64) {
-        self.write(
-            "proc/self/status",
-            &format!(
-                "Name:\tperfregs\nUid:\t{euid}\t{euid}\t{euid}\t{euid}\nCapInh:\t0000000000000000\nCapEff:\t{cap_eff:016x}\n"
-            ),
-        );
-    }
-}
-
-impl Drop for Tree {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
+use std::path::Path;
 
 const PERFMON: u64 = 1 << 38;
 const SYS_ADMIN: u64 = 1 << 21;
 
-fn discovered(t: &Tree) -> Vec<Discovered> {
+fn discovered(t: &FakeTree) -> Vec<Discovered> {
     discover(&t.roots())
         .expect("class/drm readable")
         .into_iter()
@@ -103,7 +25,7 @@ fn discovered(t: &Tree) -> Vec<Discovered> {
 
 #[test]
 fn an_i915_tgl_card_is_described_and_blocked_by_paranoid() {
-    let t = Tree::new("tgl");
+    let t = FakeTree::new("tgl");
     t.card(0, "0000:00:02.0", 0x8086, 0x9A49, Some("i915"));
     t.paranoid("i915", 1);
     t.caps(1000, 0);
@@ -169,7 +91,7 @@ fn an_i915_tgl_card_is_described_and_blocked_by_paranoid() {
 
 #[test]
 fn an_xe_card_reads_the_xe_sysctl() {
-    let t = Tree::new("xe");
+    let t = FakeTree::new("xe");
     t.card(1, "0000:03:00.0", 0x8086, 0x9A60, Some("xe"));
     t.paranoid("i915", 0); // the i915 sysctl does not matter for xe
     t.paranoid("xe", 1);
@@ -196,7 +118,7 @@ fn an_xe_card_reads_the_xe_sysctl() {
 
 #[test]
 fn every_reason_to_refuse() {
-    let t = Tree::new("mix");
+    let t = FakeTree::new("mix");
     t.card(0, "0000:00:02.0", 0x8086, 0x0116, Some("i915")); // SNB GT2
     t.card(1, "0000:01:00.0", 0x10DE, 0x1C82, Some("nouveau")); // not Intel
     t.card(2, "0000:02:00.0", 0x8086, 0x1912, Some("i915")); // SKL GT2
@@ -234,7 +156,7 @@ fn every_reason_to_refuse() {
 
 #[test]
 fn unreadable_or_damaged_files_are_reported_not_guessed() {
-    let t = Tree::new("bad");
+    let t = FakeTree::new("bad");
     t.card(0, "0000:00:02.0", 0x8086, 0x9A49, Some("i915"));
     t.card(1, "0000:00:03.0", 0x8086, 0x9A49, Some("i915"));
     t.write("sys/devices/pci0000:00/0000:00:03.0/device", "banana\n");
@@ -282,7 +204,7 @@ fn unreadable_or_damaged_files_are_reported_not_guessed() {
 
 #[test]
 fn gt_frequencies_of_i915_and_xe() {
-    let t = Tree::new("freq");
+    let t = FakeTree::new("freq");
     t.card(0, "0000:00:02.0", 0x8086, 0x9A49, Some("i915"));
     t.card(1, "0000:03:00.0", 0x8086, 0x9A60, Some("xe"));
     let sys = t.roots().sys;
@@ -326,7 +248,7 @@ fn gt_frequencies_of_i915_and_xe() {
     assert!(e.to_string().contains("not a number of MHz"), "{e}");
 }
 
-fn discovered_first(t: &Tree) -> Discovered {
+fn discovered_first(t: &FakeTree) -> Discovered {
     discover(&t.roots())
         .expect("readable")
         .into_iter()
@@ -337,7 +259,7 @@ fn discovered_first(t: &Tree) -> Discovered {
 
 #[test]
 fn no_drm_folder_is_no_card() {
-    let t = Tree::new("empty");
+    let t = FakeTree::new("empty");
     assert!(cards(&t.roots().sys).expect("empty").is_empty());
     let missing = Path::new("/nonexistent-perfregs-root");
     assert!(cards(missing).expect("empty").is_empty());

@@ -84,6 +84,15 @@ fn format_for(card: &Card) -> u32 {
     i915::oa_format_by_name(name).map_or(0, |f| f.id)
 }
 
+/// The card's render node, opened read-write.
+fn open_node(card: &Card) -> fs::File {
+    fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&card.node)
+        .unwrap_or_else(|e| panic!("opening {}: {e}", card.node.display()))
+}
+
 fn i915_card() -> Option<Card> {
     let cards = intel_cards();
     if cards.is_empty() {
@@ -109,11 +118,7 @@ fn i915_card() -> Option<Card> {
 fn i915_stream_opens_and_reads_reports() {
     let Some(card) = i915_card() else { return };
     let (uuid, id) = card.config.clone().expect("checked");
-    let drm = fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(&card.node)
-        .unwrap_or_else(|e| panic!("opening {}: {e}", card.node.display()));
+    let drm = open_node(&card);
     let format = format_for(&card);
     let params = I915Params::new(id, format, 16); // about every 5 ms
     let stream = I915Stream::open(&drm, &params, None).unwrap_or_else(|e| panic!("{e}"));
@@ -152,11 +157,7 @@ fn i915_stream_opens_and_reads_reports() {
 fn i915_disabled_stream_reads_eio_and_bad_config_is_named() {
     let Some(card) = i915_card() else { return };
     let (_, id) = card.config.clone().expect("checked");
-    let drm = fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(&card.node)
-        .unwrap_or_else(|e| panic!("opening {}: {e}", card.node.display()));
+    let drm = open_node(&card);
     let params = I915Params::new(id, format_for(&card), 16);
     let mut s = I915Stream::open(&drm, &params, None).unwrap_or_else(|e| panic!("{e}"));
     let mut buf = vec![0u8; 4096];

@@ -4,11 +4,9 @@
 //! per interval, and TestOa's counters computed: IGT's ratios.
 
 use core::num::NonZeroU32;
-use hal::config::AwakeAny;
-use hal::report::{Report, ReportFormat};
+use hal::report::Report;
 use hal::tgl::reports::A32u40A4u32B8C8 as Tgl;
-use hal::{tgl, Device, Unbranded};
-use perfregs_emu::{Emulator, OaConfig, OaUnit, Sku};
+use perfregs_emu::test_support;
 use perfregs_linux::record::Record;
 use perfregs_linux::recording::{
     Correlation, Item, RecordedDevice, RecordingReader, RecordingWriter,
@@ -17,36 +15,12 @@ use perfregs_metrics::intervals::{Interval, Intervals, Window};
 use perfregs_metrics::rt::program;
 use perfregs_metrics::{DeviceInfo, Value};
 
-const BASE: u64 = 0x0100_0000;
-const PERIOD: u64 = 6;
-
 /// `n` periodic reports of TGL GT2 running TestOa (programmed through the
 /// typed, checked path).
 fn test_oa_reports(n: u64) -> Vec<Vec<u8>> {
-    let d = DeviceInfo::TGL_GT2;
     let set = &perfregs_metrics::tgl_gt2::test_oa::SET;
-    let gpu = Device::<hal::Tgl, _>::new(
-        Emulator::builder(&tgl::PROJECT, Sku::default())
-            .with::<OaUnit>(OaConfig::default())
-            .build(),
-    );
-    let gt = gpu.forcewake::<tgl::domains::Gt>().expect("gt wakes");
-    let render = gpu
-        .forcewake::<tgl::domains::Render>()
-        .expect("render wakes");
-    let awake: [&dyn AwakeAny<Unbranded>; 2] = [&gt, &render];
-    program(&gpu, set, &d, &awake).expect("TestOa programs");
-    gpu.with_bus(|e| {
-        e.unit_mut::<OaUnit>()
-            .start_periodic(BASE, 16 << 20, PERIOD, Tgl::INFO.select)
-            .expect("periodic sampling starts");
-        e.advance(n * (2 << PERIOD) + 5);
-        let got = e.unit::<OaUnit>().stats().map_or(0, |s| s.timer_reports);
-        assert!(got >= n, "{got} reports");
-        let mem = e.gpu_mem().read(BASE, n as usize * Tgl::INFO.size);
-        mem.chunks_exact(Tgl::INFO.size)
-            .map(<[u8]>::to_vec)
-            .collect()
+    test_support::tgl_reports(n, |gpu, awake| {
+        program(gpu, set, &DeviceInfo::TGL_GT2, awake).expect("TestOa programs");
     })
 }
 
@@ -125,25 +99,11 @@ fn test_oa_recorded_read_back_and_counted_gives_igts_ratios() {
         other => panic!("{name}: {other:?}"),
     };
     for i in &out {
-        let clock = value("GpuCoreClocks", i);
-        assert!(clock > 0);
-        assert_eq!(value("Counter0", i), 0);
-        assert_eq!(value("Counter1", i), clock);
-        assert_eq!(value("Counter2", i), clock);
-        for (name, num, den) in [
-            ("Counter3", 1, 2),
-            ("Counter4", 1, 3),
-            ("Counter5", 1, 3),
-            ("Counter6", 1, 6),
-            ("Counter7", 2, 3),
-        ] {
-            let want = clock * num / den;
-            let got = value(name, i);
-            assert!(
-                got.abs_diff(want) <= u64::from(i.pairs),
-                "{name}: {got}, want {want} of {clock} clocks"
-            );
-        }
+        perfregs_metrics::test_support::check_test_oa_ratios(
+            "interval",
+            |name| value(name, i),
+            u64::from(i.pairs),
+        );
         // GPU time in ns from the recorded timestamp frequency: 5 periods of 128 ticks.
         let ns = value("GpuTime", i);
         let ticks = i.sample.gpu_time.unwrap();

@@ -40,6 +40,79 @@ mod accessors;
 mod steering;
 mod wake;
 
+/// The `try_` accessors of [`Device`] and [`Io`] (`$s: $recv`: the
+/// receiver, `self: &self` or `self: &mut self`): as the plain ones, with
+/// the bus's fault as the error. They are not in any compile-fail case, so
+/// one definition serves both types.
+macro_rules! fallible_accessors {
+    // `$name`: `$plain` (a write from `Start::$start` of a `$bound` register),
+    // with the bus's fault as the error.
+    (@write $ty:ident, $s:ident: [$($recv:tt)+] $name:ident, $plain:ident, $bound:ident, $start:ident) => {
+        #[doc = concat!("As [`", stringify!($ty), "::", stringify!($plain), "`], with the bus's fault as")]
+        /// the error (see [`Device::try_read`]).
+        #[inline]
+        #[track_caller]
+        pub fn $name<R>(
+            $($recv)+,
+            reg: R,
+            awake: &impl Awake<R::Domain, I>,
+            f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
+        ) -> Result<(), BusFault>
+        where
+            R: $bound + Unicast + OnProject<P>,
+            B: Bus<R::Space>,
+        {
+            $s.check(awake);
+            accessors::try_write($s, reg, accessors::Start::$start, f)
+        }
+    };
+    ($ty:ident, $s:ident: $($recv:tt)+) => {
+        #[doc = concat!("As [`", stringify!($ty), "::read`], with the bus's fault as the error")]
+        /// instead of the all-ones (or zero) value a failing bus returns. A
+        /// fault left by an earlier access and not yet taken
+        /// ([`Bus::take_fault`]) is returned first, without making this
+        /// access. On an infallible bus this is `Ok(read)`, at no cost.
+        #[inline]
+        #[track_caller]
+        pub fn try_read<R>(
+            $($recv)+,
+            reg: R,
+            awake: &impl Awake<R::Domain, I>,
+        ) -> Result<ReadOf<R>, BusFault>
+        where
+            R: Readable + Unicast + OnProject<P>,
+            B: Bus<R::Space>,
+        {
+            $s.check(awake);
+            accessors::try_read($s, &reg)
+        }
+
+        fallible_accessors!(@write $ty, $s: [$($recv)+] try_write, write, Writable, Reset);
+        fallible_accessors!(
+            @write $ty, $s: [$($recv)+] try_write_masked, write_masked, MaskedWritable, Zero
+        );
+
+        #[doc = concat!("As [`", stringify!($ty), "::modify`], with the bus's fault as the error")]
+        /// (see [`Device::try_read`]): when the read fails, `f` is not
+        /// called and nothing is written.
+        #[inline]
+        #[track_caller]
+        pub fn try_modify<R>(
+            $($recv)+,
+            reg: R,
+            awake: &impl Awake<R::Domain, I>,
+            f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
+        ) -> Result<(), BusFault>
+        where
+            R: Readable + Writable + Unicast + OnProject<P>,
+            B: Bus<R::Space>,
+        {
+            $s.check(awake);
+            accessors::try_modify($s, reg, f)
+        }
+    };
+}
+
 use steering::present_instances;
 pub use steering::Steering;
 use wake::{poll_ack, release_now, Limit, Missed};
@@ -525,80 +598,7 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
         accessors::write(self, reg, accessors::Start::Zero, f);
     }
 
-    /// As [`Device::read`], with the bus's fault as the error instead of
-    /// the all-ones (or zero) value a failing bus returns. A fault left by
-    /// an earlier access and not yet taken ([`Bus::take_fault`]) is
-    /// returned first, without making this access. On an infallible bus
-    /// this is `Ok(read)`, at no cost.
-    #[inline]
-    #[track_caller]
-    pub fn try_read<R>(
-        &self,
-        reg: R,
-        awake: &impl Awake<R::Domain, I>,
-    ) -> Result<ReadOf<R>, BusFault>
-    where
-        R: Readable + Unicast + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.check(awake);
-        accessors::try_read(self, &reg)
-    }
-
-    /// As [`Device::write`], with the bus's fault as the error (see
-    /// [`Device::try_read`]).
-    #[inline]
-    #[track_caller]
-    pub fn try_write<R>(
-        &self,
-        reg: R,
-        awake: &impl Awake<R::Domain, I>,
-        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
-    ) -> Result<(), BusFault>
-    where
-        R: Writable + Unicast + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.check(awake);
-        accessors::try_write(self, reg, accessors::Start::Reset, f)
-    }
-
-    /// As [`Device::write_masked`], with the bus's fault as the error (see
-    /// [`Device::try_read`]).
-    #[inline]
-    #[track_caller]
-    pub fn try_write_masked<R>(
-        &self,
-        reg: R,
-        awake: &impl Awake<R::Domain, I>,
-        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
-    ) -> Result<(), BusFault>
-    where
-        R: MaskedWritable + Unicast + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.check(awake);
-        accessors::try_write(self, reg, accessors::Start::Zero, f)
-    }
-
-    /// As [`Device::modify`], with the bus's fault as the error (see
-    /// [`Device::try_read`]): when the read fails, `f` is not called and
-    /// nothing is written.
-    #[inline]
-    #[track_caller]
-    pub fn try_modify<R>(
-        &self,
-        reg: R,
-        awake: &impl Awake<R::Domain, I>,
-        f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
-    ) -> Result<(), BusFault>
-    where
-        R: Readable + Writable + Unicast + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.check(awake);
-        accessors::try_modify(self, reg, f)
-    }
+    fallible_accessors!(Device, self: &self);
 }
 
 impl<P: Project, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
@@ -962,74 +962,5 @@ impl<P: Project, B, I: Identity> Io<'_, P, B, I> {
         accessors::write(self, reg, accessors::Start::Zero, f);
     }
 
-    /// As [`Io::read`], with the bus's fault as the error (see
-    /// [`Device::try_read`]).
-    #[inline]
-    #[track_caller]
-    pub fn try_read<R>(
-        &mut self,
-        reg: R,
-        awake: &impl Awake<R::Domain, I>,
-    ) -> Result<ReadOf<R>, BusFault>
-    where
-        R: Readable + Unicast + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.check(awake);
-        accessors::try_read(self, &reg)
-    }
-
-    /// As [`Io::write`], with the bus's fault as the error (see
-    /// [`Device::try_read`]).
-    #[inline]
-    #[track_caller]
-    pub fn try_write<R>(
-        &mut self,
-        reg: R,
-        awake: &impl Awake<R::Domain, I>,
-        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
-    ) -> Result<(), BusFault>
-    where
-        R: Writable + Unicast + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.check(awake);
-        accessors::try_write(self, reg, accessors::Start::Reset, f)
-    }
-
-    /// As [`Io::write_masked`], with the bus's fault as the error (see
-    /// [`Device::try_read`]).
-    #[inline]
-    #[track_caller]
-    pub fn try_write_masked<R>(
-        &mut self,
-        reg: R,
-        awake: &impl Awake<R::Domain, I>,
-        f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
-    ) -> Result<(), BusFault>
-    where
-        R: MaskedWritable + Unicast + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.check(awake);
-        accessors::try_write(self, reg, accessors::Start::Zero, f)
-    }
-
-    /// As [`Io::modify`], with the bus's fault as the error (see
-    /// [`Device::try_modify`]).
-    #[inline]
-    #[track_caller]
-    pub fn try_modify<R>(
-        &mut self,
-        reg: R,
-        awake: &impl Awake<R::Domain, I>,
-        f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
-    ) -> Result<(), BusFault>
-    where
-        R: Readable + Writable + Unicast + OnProject<P>,
-        B: Bus<R::Space>,
-    {
-        self.check(awake);
-        accessors::try_modify(self, reg, f)
-    }
+    fallible_accessors!(Io, self: &mut self);
 }

@@ -302,6 +302,25 @@ impl DeviceInfo {
             .find(|(p, g, _)| *p == project && *g == gt)
             .map(|(_, _, d)| *d)
     }
+
+    /// The preset of part GT`gt` of `project`, or (GT unknown or without a
+    /// preset) the project's first preset: `None` for a project without one.
+    ///
+    /// ```
+    /// use perfregs_types::DeviceInfo;
+    /// assert_eq!(DeviceInfo::preset_or_first("tgl", Some(2)), Some(DeviceInfo::TGL_GT2));
+    /// assert_eq!(DeviceInfo::preset_or_first("tgl", Some(3)), Some(DeviceInfo::TGL_GT1));
+    /// assert_eq!(DeviceInfo::preset_or_first("bdw", None), Some(DeviceInfo::BDW_GT2));
+    /// assert_eq!(DeviceInfo::preset_or_first("snb", Some(2)), None);
+    /// ```
+    pub fn preset_or_first(project: &str, gt: Option<u8>) -> Option<DeviceInfo> {
+        gt.and_then(|g| Self::preset(project, g)).or_else(|| {
+            Self::PRESETS
+                .iter()
+                .find(|(p, _, _)| *p == project)
+                .map(|(_, _, d)| *d)
+        })
+    }
 }
 
 impl DeviceVar {

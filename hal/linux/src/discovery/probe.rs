@@ -176,15 +176,8 @@ impl Probe {
         }
     }
 
-    /// The device values for the metric equations (project and GT from
-    /// the card's device-table row; `frequencies` from [`super::gt_frequencies`]).
-    pub fn device_values(
-        &self,
-        card: &Card,
-        frequencies: Option<GtFrequencies>,
-    ) -> Result<DeviceValues, ProbeDeviceInfoError> {
-        let id = card.id.ok_or(ProbeDeviceInfoError::NotDescribed)?;
-        let project = id.project.ok_or(ProbeDeviceInfoError::NotDescribed)?;
+    /// The topology and the OA timestamp frequency (Hz) of the answers.
+    pub fn topology_and_frequency(&self) -> Result<(Topology, u64), ProbeDeviceInfoError> {
         let bytes = self
             .topology
             .as_ref()
@@ -204,7 +197,7 @@ impl Probe {
             }
         };
         let topology = Topology::parse(bytes).map_err(DeviceInfoError::Topology)?;
-        Ok(device_values(&topology, project, id.gt, freq, frequencies)?)
+        Ok((topology, freq))
     }
 }
 
@@ -302,24 +295,6 @@ impl XeProbe {
         let topology = super::xe::topology(bytes, gt_id).map_err(DeviceInfoError::Topology)?;
         Ok((topology, clock))
     }
-
-    /// The device values for the metric equations (see [`Probe::device_values`]).
-    pub fn device_values(
-        &self,
-        card: &Card,
-        frequencies: Option<GtFrequencies>,
-    ) -> Result<DeviceValues, ProbeDeviceInfoError> {
-        let id = card.id.ok_or(ProbeDeviceInfoError::NotDescribed)?;
-        let project = id.project.ok_or(ProbeDeviceInfoError::NotDescribed)?;
-        let (topology, clock) = self.topology()?;
-        Ok(device_values(
-            &topology,
-            project,
-            id.gt,
-            u64::from(clock),
-            frequencies,
-        )?)
-    }
 }
 
 /// A driver's answers.
@@ -332,16 +307,26 @@ pub enum Answers {
 }
 
 impl Answers {
-    /// The device values for the metric equations.
+    /// The device values for the metric equations (project and GT from
+    /// the card's device-table row; `frequencies` from [`super::gt_frequencies`]).
     pub fn device_values(
         &self,
         card: &Card,
         frequencies: Option<GtFrequencies>,
     ) -> Result<DeviceValues, ProbeDeviceInfoError> {
-        match self {
-            Answers::I915(p) => p.device_values(card, frequencies),
-            Answers::Xe(p) => p.device_values(card, frequencies),
-        }
+        let id = card.id.ok_or(ProbeDeviceInfoError::NotDescribed)?;
+        let project = id.project.ok_or(ProbeDeviceInfoError::NotDescribed)?;
+        let (topology, timestamp_frequency) = match self {
+            Answers::I915(p) => p.topology_and_frequency()?,
+            Answers::Xe(p) => p.topology().map(|(t, clock)| (t, u64::from(clock)))?,
+        };
+        Ok(device_values(
+            &topology,
+            project,
+            id.gt,
+            timestamp_frequency,
+            frequencies,
+        )?)
     }
 }
 
@@ -382,7 +367,7 @@ pub fn probe(dev_root: &Path, card: &Card) -> Result<Answers, ProbeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discovery::uapi::DrmI915QueryTopologyInfo;
+    use crate::discovery::uapi::TGL_GT2_TOPOLOGY;
     use perfregs_types::{DeviceInfo, DeviceVar};
 
     fn card(pci_id: u16, driver: Option<Driver>) -> Card {
@@ -402,16 +387,7 @@ mod tests {
 
     /// TGL GT2's topology: one slice, 6 dual subslices of 16 EUs.
     fn tgl_gt2_topology() -> Vec<u8> {
-        let h = DrmI915QueryTopologyInfo {
-            flags: 0,
-            max_slices: 1,
-            max_subslices: 6,
-            max_eus_per_subslice: 16,
-            subslice_offset: 1,
-            subslice_stride: 1,
-            eu_offset: 2,
-            eu_stride: 2,
-        };
+        let h = TGL_GT2_TOPOLOGY;
         let mut b = h.to_bytes().to_vec();
         b.extend_from_slice(&[0x01, 0x3f]);
         b.extend_from_slice(&[0xff; 12]);
@@ -430,7 +406,7 @@ mod tests {
 
     #[test]
     fn answers_become_device_values() {
-        let v = probe_answers()
+        let v = Answers::I915(probe_answers())
             .device_values(&card(0x9A49, Some(Driver::I915)), None)
             .expect("values");
         assert_eq!(v.info, DeviceInfo::TGL_GT2);
@@ -438,7 +414,7 @@ mod tests {
         // A missing answer is named, never replaced.
         let mut p = probe_answers();
         p.timestamp_frequency = Err(Errno::INVAL);
-        let e = p
+        let e = Answers::I915(p)
             .device_values(&card(0x9A49, Some(Driver::I915)), None)
             .expect_err("no frequency");
         assert_eq!(
@@ -450,19 +426,19 @@ mod tests {
         );
         let mut p = probe_answers();
         p.timestamp_frequency = Ok(-1);
-        assert!(p
+        assert!(Answers::I915(p)
             .device_values(&card(0x9A49, Some(Driver::I915)), None)
             .is_err());
         let mut p = probe_answers();
         p.topology = Ok(vec![0; 4]);
         assert!(matches!(
-            p.device_values(&card(0x9A49, Some(Driver::I915)), None),
+            Answers::I915(p).device_values(&card(0x9A49, Some(Driver::I915)), None),
             Err(ProbeDeviceInfoError::DeviceInfo(DeviceInfoError::Topology(
                 _
             )))
         ));
         assert_eq!(
-            probe_answers().device_values(&card(0x1912, Some(Driver::I915)), None),
+            Answers::I915(probe_answers()).device_values(&card(0x1912, Some(Driver::I915)), None),
             Err(ProbeDeviceInfoError::NotDescribed)
         );
     }

@@ -330,7 +330,7 @@ pub struct DeviceValues {
 
 /// Device values for the metric equations from a topology.
 ///
-/// `project` and `gt` pick the preset ([`DeviceInfo::preset`]; a GT
+/// `project` and `gt` pick the preset ([`DeviceInfo::preset_or_first`]: a GT
 /// without one takes the project's first) that supplies what the kernel does
 /// not say: threads per EU, and the GPU frequencies unless `frequencies`
 /// gives them (each such variable is listed in
@@ -345,15 +345,8 @@ pub fn device_values(
     timestamp_frequency: u64,
     frequencies: Option<GtFrequencies>,
 ) -> Result<DeviceValues, DeviceInfoError> {
-    let preset = gt
-        .and_then(|g| DeviceInfo::preset(project, g))
-        .or_else(|| {
-            DeviceInfo::PRESETS
-                .iter()
-                .find(|(p, _, _)| *p == project)
-                .map(|(_, _, d)| *d)
-        })
-        .ok_or_else(|| DeviceInfoError::NoPreset {
+    let preset =
+        DeviceInfo::preset_or_first(project, gt).ok_or_else(|| DeviceInfoError::NoPreset {
             project: project.to_string(),
         })?;
     let eus = topology.eu_count();

@@ -3,15 +3,12 @@
 //! query (`include/uapi/drm/i915_drm.h`). Every struct is `#[repr(C)]` with
 //! its size and field offsets asserted at compile time; the ioctl numbers are
 //! built with rustix's opcode helpers and asserted against the x86_64 values
-//! of the header. `tests/abi_query.rs` compares all of it with a C program
+//! of the header. `tests/abi.rs` compares all of it with a C program
 //! compiled against libdrm's `i915_drm.h`.
 
-use core::mem::{offset_of, size_of};
+use core::mem::size_of;
 
-/// `DRM_IOCTL_BASE`: the DRM ioctl group, `'d'`.
-pub const DRM_IOCTL_BASE: u8 = b'd';
-/// `DRM_COMMAND_BASE`: driver ioctls start at this number.
-pub const DRM_COMMAND_BASE: u8 = 0x40;
+pub use crate::uapi::i915::{DRM_COMMAND_BASE, DRM_IOCTL_BASE};
 /// `DRM_I915_GETPARAM`: ioctl number offset of GETPARAM.
 pub const DRM_I915_GETPARAM: u8 = 0x06;
 /// `DRM_I915_QUERY`: ioctl number offset of QUERY.
@@ -93,33 +90,26 @@ pub struct DrmI915QueryTopologyInfo {
 /// Size of the topology header; `data[]` starts here.
 pub const TOPOLOGY_HEADER_SIZE: usize = size_of::<DrmI915QueryTopologyInfo>();
 
-const _: () = {
-    assert!(offset_of!(DrmI915Getparam, param) == 0);
-    // The pointer is aligned to its own size (4 or 8 bytes).
-    assert!(offset_of!(DrmI915Getparam, value) == size_of::<*mut i32>());
-    assert!(size_of::<DrmI915Getparam>() == 2 * size_of::<*mut i32>());
-
-    assert!(size_of::<DrmI915QueryItem>() == 24);
-    assert!(offset_of!(DrmI915QueryItem, query_id) == 0);
-    assert!(offset_of!(DrmI915QueryItem, length) == 8);
-    assert!(offset_of!(DrmI915QueryItem, flags) == 12);
-    assert!(offset_of!(DrmI915QueryItem, data_ptr) == 16);
-
-    assert!(size_of::<DrmI915Query>() == 16);
-    assert!(offset_of!(DrmI915Query, num_items) == 0);
-    assert!(offset_of!(DrmI915Query, flags) == 4);
-    assert!(offset_of!(DrmI915Query, items_ptr) == 8);
-
-    assert!(TOPOLOGY_HEADER_SIZE == 16);
-    assert!(offset_of!(DrmI915QueryTopologyInfo, flags) == 0);
-    assert!(offset_of!(DrmI915QueryTopologyInfo, max_slices) == 2);
-    assert!(offset_of!(DrmI915QueryTopologyInfo, max_subslices) == 4);
-    assert!(offset_of!(DrmI915QueryTopologyInfo, max_eus_per_subslice) == 6);
-    assert!(offset_of!(DrmI915QueryTopologyInfo, subslice_offset) == 8);
-    assert!(offset_of!(DrmI915QueryTopologyInfo, subslice_stride) == 10);
-    assert!(offset_of!(DrmI915QueryTopologyInfo, eu_offset) == 12);
-    assert!(offset_of!(DrmI915QueryTopologyInfo, eu_stride) == 14);
-};
+// The pointer is aligned to its own size (4 or 8 bytes).
+assert_layout!(
+    DrmI915Getparam: 2 * size_of::<*mut i32>(),
+    param @ 0,
+    value @ size_of::<*mut i32>(),
+);
+assert_layout!(DrmI915QueryItem: 24, query_id @ 0, length @ 8, flags @ 12, data_ptr @ 16);
+assert_layout!(DrmI915Query: 16, num_items @ 0, flags @ 4, items_ptr @ 8);
+assert_layout!(
+    DrmI915QueryTopologyInfo: TOPOLOGY_HEADER_SIZE,
+    flags @ 0,
+    max_slices @ 2,
+    max_subslices @ 4,
+    max_eus_per_subslice @ 6,
+    subslice_offset @ 8,
+    subslice_stride @ 10,
+    eu_offset @ 12,
+    eu_stride @ 14,
+);
+const _: () = assert!(TOPOLOGY_HEADER_SIZE == 16);
 
 impl DrmI915QueryTopologyInfo {
     /// The header at the start of `bytes` (little-endian, as the kernel
@@ -212,33 +202,29 @@ pub const XE_GT_LIST_HEADER_SIZE: usize = 8;
 /// (`u16 gt_id; u16 type; u32 num_bytes`).
 pub const XE_TOPOLOGY_MASK_HEADER_SIZE: usize = 8;
 
-const _: () = {
-    assert!(size_of::<DrmXeDeviceQuery>() == 40);
-    assert!(offset_of!(DrmXeDeviceQuery, extensions) == 0);
-    assert!(offset_of!(DrmXeDeviceQuery, query) == 8);
-    assert!(offset_of!(DrmXeDeviceQuery, size) == 12);
-    assert!(offset_of!(DrmXeDeviceQuery, data) == 16);
-    assert!(offset_of!(DrmXeDeviceQuery, reserved) == 24);
-};
+assert_layout!(
+    DrmXeDeviceQuery: 40,
+    extensions @ 0,
+    query @ 8,
+    size @ 12,
+    data @ 16,
+    reserved @ 24,
+);
 
 /// The ioctl numbers, built with rustix's opcode helpers (Linux only).
 #[cfg(target_os = "linux")]
 pub mod ioctl {
     use super::*;
-    use rustix::ioctl::{opcode, Opcode};
+    use crate::uapi::drm;
+    use rustix::ioctl::Opcode;
 
     /// `DRM_IOCTL_I915_GETPARAM`: `DRM_IOWR(DRM_COMMAND_BASE + 0x06, drm_i915_getparam_t)`.
-    pub const I915_GETPARAM: Opcode =
-        opcode::read_write::<DrmI915Getparam>(DRM_IOCTL_BASE, DRM_COMMAND_BASE + DRM_I915_GETPARAM);
+    pub const I915_GETPARAM: Opcode = drm::iowr::<DrmI915Getparam>(DRM_I915_GETPARAM);
     /// `DRM_IOCTL_I915_QUERY`: `DRM_IOWR(DRM_COMMAND_BASE + 0x39, struct drm_i915_query)`.
-    pub const I915_QUERY: Opcode =
-        opcode::read_write::<DrmI915Query>(DRM_IOCTL_BASE, DRM_COMMAND_BASE + DRM_I915_QUERY);
+    pub const I915_QUERY: Opcode = drm::iowr::<DrmI915Query>(DRM_I915_QUERY);
 
     /// `DRM_IOCTL_XE_DEVICE_QUERY`: `DRM_IOWR(DRM_COMMAND_BASE + 0x00, struct drm_xe_device_query)`.
-    pub const XE_DEVICE_QUERY: Opcode = opcode::read_write::<DrmXeDeviceQuery>(
-        DRM_IOCTL_BASE,
-        DRM_COMMAND_BASE + DRM_XE_DEVICE_QUERY,
-    );
+    pub const XE_DEVICE_QUERY: Opcode = drm::iowr::<DrmXeDeviceQuery>(DRM_XE_DEVICE_QUERY);
 
     // The headers' values on x86_64 (and aarch64, which encodes alike).
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -249,22 +235,27 @@ pub mod ioctl {
     };
 }
 
+/// The topology header of a TGL GT2 (one slice, 6 dual subslices of 16
+/// EUs), for tests.
+#[cfg(test)]
+pub(crate) const TGL_GT2_TOPOLOGY: DrmI915QueryTopologyInfo = DrmI915QueryTopologyInfo {
+    flags: 0,
+    max_slices: 1,
+    max_subslices: 6,
+    max_eus_per_subslice: 16,
+    subslice_offset: 1,
+    subslice_stride: 1,
+    eu_offset: 2,
+    eu_stride: 2,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn topology_header_round_trips_and_needs_16_bytes() {
-        let h = DrmI915QueryTopologyInfo {
-            flags: 0,
-            max_slices: 1,
-            max_subslices: 6,
-            max_eus_per_subslice: 16,
-            subslice_offset: 1,
-            subslice_stride: 1,
-            eu_offset: 2,
-            eu_stride: 2,
-        };
+        let h = TGL_GT2_TOPOLOGY;
         let b = h.to_bytes();
         assert_eq!(&b[..4], &[0, 0, 1, 0]);
         assert_eq!(DrmI915QueryTopologyInfo::parse(&b), Some(h));

@@ -2,12 +2,15 @@
 //! on an owned file descriptor (the i915 or Xe stream fd, or the read end
 //! of the emulated kernel's pipe), through rustix.
 
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use core::ffi::c_void;
+use std::os::fd::{AsFd, BorrowedFd, FromRawFd, OwnedFd};
 use std::time::Duration;
 
 use rustix::event::{PollFd, PollFlags};
+use rustix::ioctl::Opcode;
 
 use crate::errno::{code, Driver, KernelError, Op, StreamError};
+use crate::uapi::call;
 
 /// A stream file descriptor: reads and polls, errors as [`KernelError`]s
 /// of `driver`.
@@ -21,6 +24,44 @@ impl StreamFd {
     /// Wrap `fd` (opened non-blocking by the caller) for `driver`.
     pub fn new(fd: OwnedFd, driver: Driver) -> Self {
         StreamFd { fd, driver }
+    }
+
+    /// Open a stream: `ioctl(drm, opcode, arg)` returns a new fd, owned
+    /// from here on, read for `driver`; a failure is the errno as a
+    /// [`KernelError`] of `op`.
+    ///
+    /// # Safety
+    /// As [`call::ioctl`]: `arg` is the struct `opcode` takes (what it
+    /// points to valid for the call), and the ioctl returns a new fd
+    /// nothing else owns when it succeeds.
+    pub(crate) unsafe fn open<T>(
+        drm: impl AsFd,
+        opcode: Opcode,
+        arg: &mut T,
+        driver: Driver,
+        op: Op,
+    ) -> Result<Self, KernelError> {
+        // SAFETY: forwarded to the caller.
+        let fd = unsafe { call::ioctl(drm, opcode, (arg as *mut T).cast()) }
+            .map_err(|e| KernelError::new(driver, op, e))?;
+        // SAFETY: the ioctl returned a new fd that nothing else owns.
+        Ok(StreamFd::new(unsafe { OwnedFd::from_raw_fd(fd) }, driver))
+    }
+
+    /// `ioctl(fd, opcode, arg)` on the stream: the return value, or the
+    /// errno as a [`KernelError`] of `op`.
+    ///
+    /// # Safety
+    /// As [`call::ioctl`]: `arg` is what `opcode` takes.
+    pub(crate) unsafe fn ioctl(
+        &self,
+        opcode: Opcode,
+        arg: *mut c_void,
+        op: Op,
+    ) -> Result<i32, StreamError> {
+        // SAFETY: forwarded to the caller.
+        unsafe { call::ioctl(&self.fd, opcode, arg) }
+            .map_err(|e| KernelError::new(self.driver, op, e).into())
     }
 
     /// The driver the errors name.

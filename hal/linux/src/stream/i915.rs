@@ -189,14 +189,13 @@ pub use linux::I915Stream;
 
 #[cfg(target_os = "linux")]
 mod linux {
-    use std::os::fd::{AsFd, FromRawFd, OwnedFd};
+    use std::os::fd::AsFd;
     use std::time::Duration;
 
     use super::*;
-    use crate::errno::KernelError;
     use crate::stream::fd::StreamFd;
     use crate::stream::{Framing, OaStream};
-    use crate::uapi::{call, i915::ioctl, i915::DrmI915PerfOpenParam};
+    use crate::uapi::{i915::ioctl, i915::DrmI915PerfOpenParam};
 
     /// An open i915 perf stream.
     #[derive(Debug)]
@@ -228,19 +227,15 @@ mod linux {
             // properties_ptr points to num_properties (u64, u64) pairs;
             // both live across the call.
             let fd = unsafe {
-                call::ioctl(
+                StreamFd::open(
                     &drm,
                     ioctl::PERF_OPEN,
-                    (&mut arg as *mut DrmI915PerfOpenParam).cast(),
+                    &mut arg,
+                    Driver::I915,
+                    params.op(revision),
                 )
-            }
-            .map_err(|e| KernelError::new(Driver::I915, params.op(revision), e))?;
-            // SAFETY: PERF_OPEN returned a new fd that nothing else owns.
-            let fd = unsafe { OwnedFd::from_raw_fd(fd) };
-            Ok(I915Stream {
-                fd: StreamFd::new(fd, Driver::I915),
-                report_size,
-            })
+            }?;
+            Ok(I915Stream { fd, report_size })
         }
 
         fn simple(
@@ -251,8 +246,7 @@ mod linux {
         ) -> Result<i32, StreamError> {
             // SAFETY: ENABLE and DISABLE take no argument, CONFIG an
             // integer (the config id).
-            unsafe { call::ioctl(&self.fd, opcode, arg as *mut core::ffi::c_void) }
-                .map_err(|e| KernelError::new(Driver::I915, op, e).into())
+            unsafe { self.fd.ioctl(opcode, arg as *mut core::ffi::c_void, op) }
         }
 
         /// Switch to config `id` (revision ≥ 2): the previous config id.
@@ -265,20 +259,9 @@ mod linux {
     }
 
     impl OaStream for I915Stream {
-        fn driver(&self) -> Driver {
-            Driver::I915
-        }
+        fd_stream_methods!();
         fn framing(&self) -> Framing {
             Framing::I915Records
-        }
-        fn report_size(&self) -> usize {
-            self.report_size
-        }
-        fn read(&mut self, buf: &mut [u8]) -> Result<usize, StreamError> {
-            self.fd.read(buf)
-        }
-        fn poll(&mut self, timeout: Option<Duration>) -> Result<bool, StreamError> {
-            self.fd.poll(timeout)
         }
         fn enable(&mut self) -> Result<(), StreamError> {
             self.simple(ioctl::ENABLE, 0, Op::Enable).map(drop)

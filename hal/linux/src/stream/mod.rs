@@ -20,6 +20,26 @@ use crate::errno::{code, Driver, KernelError, Op, StreamError};
 use crate::record::{frames, Record, HEADER_SIZE};
 use crate::uapi::xe::status;
 
+/// The [`OaStream`] methods a kernel stream answers from its `fd`
+/// ([`fd::StreamFd`]) and `report_size` fields.
+#[cfg(target_os = "linux")]
+macro_rules! fd_stream_methods {
+    () => {
+        fn driver(&self) -> Driver {
+            self.fd.driver()
+        }
+        fn report_size(&self) -> usize {
+            self.report_size
+        }
+        fn read(&mut self, buf: &mut [u8]) -> Result<usize, StreamError> {
+            self.fd.read(buf)
+        }
+        fn poll(&mut self, timeout: Option<Duration>) -> Result<bool, StreamError> {
+            self.fd.poll(timeout)
+        }
+    };
+}
+
 #[cfg(target_os = "linux")]
 pub mod fd;
 pub mod i915;

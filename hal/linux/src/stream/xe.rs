@@ -178,14 +178,13 @@ pub use linux::XeStream;
 
 #[cfg(target_os = "linux")]
 mod linux {
-    use std::os::fd::{AsFd, FromRawFd, OwnedFd};
+    use std::os::fd::AsFd;
     use std::time::Duration;
 
     use super::*;
     use crate::errno::KernelError;
     use crate::stream::fd::StreamFd;
     use crate::stream::{Framing, OaStream};
-    use crate::uapi::call;
     use crate::uapi::xe::{ioctl, DrmXeOaStreamInfo, DrmXeOaStreamStatus, DrmXeObservationParam};
 
     /// An open Xe OA stream.
@@ -212,15 +211,8 @@ mod linux {
             // param points to the first link of a linked set-property
             // chain; `chain` neither moves nor drops during the call.
             let fd = unsafe {
-                call::ioctl(
-                    &drm,
-                    ioctl::OBSERVATION,
-                    (&mut arg as *mut DrmXeObservationParam).cast(),
-                )
-            }
-            .map_err(|e| KernelError::new(Driver::Xe, params.op(), e))?;
-            // SAFETY: the ioctl returned a new fd that nothing else owns.
-            let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+                StreamFd::open(&drm, ioctl::OBSERVATION, &mut arg, Driver::Xe, params.op())
+            }?;
             let flags = rustix::fs::fcntl_getfl(&fd)
                 .map_err(|e| KernelError::new(Driver::Xe, params.op(), e.raw_os_error()))?;
             rustix::fs::fcntl_setfl(&fd, flags | rustix::fs::OFlags::NONBLOCK)
@@ -228,7 +220,7 @@ mod linux {
             rustix::io::fcntl_setfd(&fd, rustix::io::FdFlags::CLOEXEC)
                 .map_err(|e| KernelError::new(Driver::Xe, params.op(), e.raw_os_error()))?;
             Ok(XeStream {
-                fd: StreamFd::new(fd, Driver::Xe),
+                fd,
                 report_size: params.report_size,
             })
         }
@@ -240,37 +232,31 @@ mod linux {
             op: Op,
         ) -> Result<i32, StreamError> {
             // SAFETY: each caller passes the argument its opcode takes.
-            unsafe { call::ioctl(&self.fd, opcode, arg) }
-                .map_err(|e| KernelError::new(Driver::Xe, op, e).into())
+            unsafe { self.fd.ioctl(opcode, arg, op) }
         }
 
         /// The OA buffer size (INFO ioctl).
         pub fn buffer_size(&mut self) -> Result<u64, StreamError> {
-            let mut info = DrmXeOaStreamInfo::default();
-            self.call(
-                ioctl::INFO,
-                (&mut info as *mut DrmXeOaStreamInfo).cast(),
-                Op::Info,
-            )?;
+            let info: DrmXeOaStreamInfo = self.query(ioctl::INFO, Op::Info)?;
             Ok(info.oa_buf_size)
+        }
+
+        /// The struct a STATUS or INFO ioctl (`opcode`) fills in.
+        fn query<T: Default>(
+            &self,
+            opcode: rustix::ioctl::Opcode,
+            op: Op,
+        ) -> Result<T, StreamError> {
+            let mut out = T::default();
+            self.call(opcode, (&mut out as *mut T).cast(), op)?;
+            Ok(out)
         }
     }
 
     impl OaStream for XeStream {
-        fn driver(&self) -> Driver {
-            Driver::Xe
-        }
+        fd_stream_methods!();
         fn framing(&self) -> Framing {
             Framing::XeRaw
-        }
-        fn report_size(&self) -> usize {
-            self.report_size
-        }
-        fn read(&mut self, buf: &mut [u8]) -> Result<usize, StreamError> {
-            self.fd.read(buf)
-        }
-        fn poll(&mut self, timeout: Option<Duration>) -> Result<bool, StreamError> {
-            self.fd.poll(timeout)
         }
         fn enable(&mut self) -> Result<(), StreamError> {
             self.call(ioctl::ENABLE, core::ptr::null_mut(), Op::Enable)
@@ -281,12 +267,7 @@ mod linux {
                 .map(drop)
         }
         fn status(&mut self) -> Result<u64, StreamError> {
-            let mut s = DrmXeOaStreamStatus::default();
-            self.call(
-                ioctl::STATUS,
-                (&mut s as *mut DrmXeOaStreamStatus).cast(),
-                Op::Status,
-            )?;
+            let s: DrmXeOaStreamStatus = self.query(ioctl::STATUS, Op::Status)?;
             Ok(s.oa_status)
         }
     }

@@ -1,8 +1,6 @@
 //! i915 perf: `DRM_IOCTL_I915_PERF_*` and the stream fd's ioctls
 //! (`include/uapi/drm/i915_drm.h`).
 
-use core::mem::{offset_of, size_of};
-
 pub use crate::record::{RECORD_OA_BUFFER_LOST, RECORD_OA_REPORT_LOST, RECORD_SAMPLE};
 
 /// `DRM_I915_PERF_OPEN`: the command number (added to `DRM_COMMAND_BASE`).
@@ -28,42 +26,31 @@ pub const I915_PARAM_PERF_REVISION: i32 = 54;
 
 /// `DRM_I915_PERF_PROP_*`: the open properties (`(u64 id, u64 value)`).
 pub mod prop {
-    /// `CTX_HANDLE`: filter on one GEM context.
-    pub const CTX_HANDLE: u64 = 1;
-    /// `SAMPLE_OA`: include the raw OA report in samples.
-    pub const SAMPLE_OA: u64 = 2;
-    /// `OA_METRICS_SET`: the config id.
-    pub const OA_METRICS_SET: u64 = 3;
-    /// `OA_FORMAT`: an `I915_OA_FORMAT_*`.
-    pub const OA_FORMAT: u64 = 4;
-    /// `OA_EXPONENT`: period = timestamp period × 2^(exponent + 1).
-    pub const OA_EXPONENT: u64 = 5;
-    /// `HOLD_PREEMPTION` (revision 3).
-    pub const HOLD_PREEMPTION: u64 = 6;
-    /// `GLOBAL_SSEU` (revision 4).
-    pub const GLOBAL_SSEU: u64 = 7;
-    /// `POLL_OA_PERIOD` in ns, at least 100 µs (revision 5).
-    pub const POLL_OA_PERIOD: u64 = 8;
-    /// `OA_ENGINE_CLASS` (revision 6).
-    pub const OA_ENGINE_CLASS: u64 = 9;
-    /// `OA_ENGINE_INSTANCE` (revision 6).
-    pub const OA_ENGINE_INSTANCE: u64 = 10;
 
-    /// The property's name as the header spells it (`None`: unknown id).
-    pub fn name(id: u64) -> Option<&'static str> {
-        Some(match id {
-            CTX_HANDLE => "CTX_HANDLE",
-            SAMPLE_OA => "SAMPLE_OA",
-            OA_METRICS_SET => "OA_METRICS_SET",
-            OA_FORMAT => "OA_FORMAT",
-            OA_EXPONENT => "OA_EXPONENT",
-            HOLD_PREEMPTION => "HOLD_PREEMPTION",
-            GLOBAL_SSEU => "GLOBAL_SSEU",
-            POLL_OA_PERIOD => "POLL_OA_PERIOD",
-            OA_ENGINE_CLASS => "OA_ENGINE_CLASS",
-            OA_ENGINE_INSTANCE => "OA_ENGINE_INSTANCE",
-            _ => return None,
-        })
+    named_consts! {
+        u64;
+        /// The property's name as the header spells it (`None`: unknown id).
+        pub fn name;
+        /// `CTX_HANDLE`: filter on one GEM context.
+        CTX_HANDLE = 1;
+        /// `SAMPLE_OA`: include the raw OA report in samples.
+        SAMPLE_OA = 2;
+        /// `OA_METRICS_SET`: the config id.
+        OA_METRICS_SET = 3;
+        /// `OA_FORMAT`: an `I915_OA_FORMAT_*`.
+        OA_FORMAT = 4;
+        /// `OA_EXPONENT`: period = timestamp period × 2^(exponent + 1).
+        OA_EXPONENT = 5;
+        /// `HOLD_PREEMPTION` (revision 3).
+        HOLD_PREEMPTION = 6;
+        /// `GLOBAL_SSEU` (revision 4).
+        GLOBAL_SSEU = 7;
+        /// `POLL_OA_PERIOD` in ns, at least 100 µs (revision 5).
+        POLL_OA_PERIOD = 8;
+        /// `OA_ENGINE_CLASS` (revision 6).
+        OA_ENGINE_CLASS = 9;
+        /// `OA_ENGINE_INSTANCE` (revision 6).
+        OA_ENGINE_INSTANCE = 10;
     }
 
     /// The lowest perf revision that knows property `id`.
@@ -190,12 +177,7 @@ pub struct DrmI915PerfOpenParam {
     pub properties_ptr: u64,
 }
 
-const _: () = {
-    assert!(size_of::<DrmI915PerfOpenParam>() == 16);
-    assert!(offset_of!(DrmI915PerfOpenParam, flags) == 0);
-    assert!(offset_of!(DrmI915PerfOpenParam, num_properties) == 4);
-    assert!(offset_of!(DrmI915PerfOpenParam, properties_ptr) == 8);
-};
+assert_layout!(DrmI915PerfOpenParam: 16, flags @ 0, num_properties @ 4, properties_ptr @ 8);
 
 /// `struct drm_i915_perf_oa_config`.
 #[repr(C)]
@@ -217,38 +199,30 @@ pub struct DrmI915PerfOaConfig {
     pub flex_regs_ptr: u64,
 }
 
-const _: () = {
-    assert!(size_of::<DrmI915PerfOaConfig>() == 72);
-    assert!(offset_of!(DrmI915PerfOaConfig, uuid) == 0);
-    assert!(offset_of!(DrmI915PerfOaConfig, n_mux_regs) == 36);
-    assert!(offset_of!(DrmI915PerfOaConfig, n_boolean_regs) == 40);
-    assert!(offset_of!(DrmI915PerfOaConfig, n_flex_regs) == 44);
-    assert!(offset_of!(DrmI915PerfOaConfig, mux_regs_ptr) == 48);
-    assert!(offset_of!(DrmI915PerfOaConfig, boolean_regs_ptr) == 56);
-    assert!(offset_of!(DrmI915PerfOaConfig, flex_regs_ptr) == 64);
-};
+assert_layout!(
+    DrmI915PerfOaConfig: 72,
+    uuid @ 0,
+    n_mux_regs @ 36,
+    n_boolean_regs @ 40,
+    n_flex_regs @ 44,
+    mux_regs_ptr @ 48,
+    boolean_regs_ptr @ 56,
+    flex_regs_ptr @ 64,
+);
 
 /// ioctl numbers (built with rustix's opcode helpers).
 #[cfg(target_os = "linux")]
 pub mod ioctl {
     use super::*;
+    use crate::uapi::drm;
     use rustix::ioctl::{opcode, Opcode};
 
     /// `DRM_IOCTL_I915_PERF_OPEN`: `DRM_IOW(0x40 + 0x36, drm_i915_perf_open_param)`.
-    pub const PERF_OPEN: Opcode = opcode::write::<DrmI915PerfOpenParam>(
-        DRM_IOCTL_BASE,
-        DRM_COMMAND_BASE + DRM_I915_PERF_OPEN,
-    );
+    pub const PERF_OPEN: Opcode = drm::iow::<DrmI915PerfOpenParam>(DRM_I915_PERF_OPEN);
     /// `DRM_IOCTL_I915_PERF_ADD_CONFIG`.
-    pub const PERF_ADD_CONFIG: Opcode = opcode::write::<DrmI915PerfOaConfig>(
-        DRM_IOCTL_BASE,
-        DRM_COMMAND_BASE + DRM_I915_PERF_ADD_CONFIG,
-    );
+    pub const PERF_ADD_CONFIG: Opcode = drm::iow::<DrmI915PerfOaConfig>(DRM_I915_PERF_ADD_CONFIG);
     /// `DRM_IOCTL_I915_PERF_REMOVE_CONFIG` (argument: a pointer to a u64 id).
-    pub const PERF_REMOVE_CONFIG: Opcode = opcode::write::<u64>(
-        DRM_IOCTL_BASE,
-        DRM_COMMAND_BASE + DRM_I915_PERF_REMOVE_CONFIG,
-    );
+    pub const PERF_REMOVE_CONFIG: Opcode = drm::iow::<u64>(DRM_I915_PERF_REMOVE_CONFIG);
     /// `I915_PERF_IOCTL_ENABLE`: `_IO('i', 0)`.
     pub const ENABLE: Opcode = opcode::none(b'i', 0);
     /// `I915_PERF_IOCTL_DISABLE`: `_IO('i', 1)`.

@@ -25,14 +25,29 @@ pub struct RegPair {
     pub value: u32,
 }
 
-const _: () = {
-    assert!(core::mem::size_of::<RegPair>() == 8);
-    assert!(core::mem::offset_of!(RegPair, address) == 0);
-    assert!(core::mem::offset_of!(RegPair, value) == 4);
-};
+assert_layout!(RegPair: 8, address @ 0, value @ 4);
 
 /// The `char uuid[36]` of a configuration: 36 bytes, no terminator.
 pub const UUID_LEN: usize = 36;
+
+/// The numbers of DRM driver ioctls (`DRM_IOW`, `DRM_IOWR` of the DRM
+/// headers), built with rustix's opcode helpers.
+#[cfg(target_os = "linux")]
+pub(crate) mod drm {
+    use super::i915::{DRM_COMMAND_BASE, DRM_IOCTL_BASE};
+    use rustix::ioctl::{opcode, Opcode};
+
+    /// `DRM_IOW(DRM_COMMAND_BASE + nr, T)`: the driver ioctl `nr` reading a `T`.
+    pub(crate) const fn iow<T>(nr: u8) -> Opcode {
+        opcode::write::<T>(DRM_IOCTL_BASE, DRM_COMMAND_BASE + nr)
+    }
+
+    /// `DRM_IOWR(DRM_COMMAND_BASE + nr, T)`: the driver ioctl `nr` reading
+    /// and writing a `T`.
+    pub(crate) const fn iowr<T>(nr: u8) -> Opcode {
+        opcode::read_write::<T>(DRM_IOCTL_BASE, DRM_COMMAND_BASE + nr)
+    }
+}
 
 /// An ioctl whose return value matters (a new fd, a config id), through
 /// rustix's [`rustix::ioctl::ioctl`].

@@ -24,51 +24,37 @@ pub const OA_EXTENSION_SET_PROPERTY: u32 = 0;
 
 /// `DRM_XE_OA_PROPERTY_*`.
 pub mod prop {
-    /// `OA_UNIT_ID`.
-    pub const OA_UNIT_ID: u32 = 1;
-    /// `SAMPLE_OA`.
-    pub const SAMPLE_OA: u32 = 2;
-    /// `OA_METRIC_SET`: the config id.
-    pub const OA_METRIC_SET: u32 = 3;
-    /// `OA_FORMAT`: see [`super::oa_format`].
-    pub const OA_FORMAT: u32 = 4;
-    /// `OA_PERIOD_EXPONENT`.
-    pub const OA_PERIOD_EXPONENT: u32 = 5;
-    /// `OA_DISABLED`: open disabled.
-    pub const OA_DISABLED: u32 = 6;
-    /// `EXEC_QUEUE_ID`.
-    pub const EXEC_QUEUE_ID: u32 = 7;
-    /// `OA_ENGINE_INSTANCE`.
-    pub const OA_ENGINE_INSTANCE: u32 = 8;
-    /// `NO_PREEMPT`.
-    pub const NO_PREEMPT: u32 = 9;
-    /// `NUM_SYNCS`.
-    pub const NUM_SYNCS: u32 = 10;
-    /// `SYNCS`.
-    pub const SYNCS: u32 = 11;
-    /// `OA_BUFFER_SIZE` (128 KiB..128 MiB, default 16 MiB).
-    pub const OA_BUFFER_SIZE: u32 = 12;
-    /// `WAIT_NUM_REPORTS`.
-    pub const WAIT_NUM_REPORTS: u32 = 13;
 
-    /// The property's name as the header spells it (`None`: unknown id).
-    pub fn name(id: u32) -> Option<&'static str> {
-        Some(match id {
-            OA_UNIT_ID => "OA_UNIT_ID",
-            SAMPLE_OA => "SAMPLE_OA",
-            OA_METRIC_SET => "OA_METRIC_SET",
-            OA_FORMAT => "OA_FORMAT",
-            OA_PERIOD_EXPONENT => "OA_PERIOD_EXPONENT",
-            OA_DISABLED => "OA_DISABLED",
-            EXEC_QUEUE_ID => "EXEC_QUEUE_ID",
-            OA_ENGINE_INSTANCE => "OA_ENGINE_INSTANCE",
-            NO_PREEMPT => "NO_PREEMPT",
-            NUM_SYNCS => "NUM_SYNCS",
-            SYNCS => "SYNCS",
-            OA_BUFFER_SIZE => "OA_BUFFER_SIZE",
-            WAIT_NUM_REPORTS => "WAIT_NUM_REPORTS",
-            _ => return None,
-        })
+    named_consts! {
+        u32;
+        /// The property's name as the header spells it (`None`: unknown id).
+        pub fn name;
+        /// `OA_UNIT_ID`.
+        OA_UNIT_ID = 1;
+        /// `SAMPLE_OA`.
+        SAMPLE_OA = 2;
+        /// `OA_METRIC_SET`: the config id.
+        OA_METRIC_SET = 3;
+        /// `OA_FORMAT`: see [`super::oa_format`].
+        OA_FORMAT = 4;
+        /// `OA_PERIOD_EXPONENT`.
+        OA_PERIOD_EXPONENT = 5;
+        /// `OA_DISABLED`: open disabled.
+        OA_DISABLED = 6;
+        /// `EXEC_QUEUE_ID`.
+        EXEC_QUEUE_ID = 7;
+        /// `OA_ENGINE_INSTANCE`.
+        OA_ENGINE_INSTANCE = 8;
+        /// `NO_PREEMPT`.
+        NO_PREEMPT = 9;
+        /// `NUM_SYNCS`.
+        NUM_SYNCS = 10;
+        /// `SYNCS`.
+        SYNCS = 11;
+        /// `OA_BUFFER_SIZE` (128 KiB..128 MiB, default 16 MiB).
+        OA_BUFFER_SIZE = 12;
+        /// `WAIT_NUM_REPORTS`.
+        WAIT_NUM_REPORTS = 13;
     }
 }
 
@@ -119,13 +105,13 @@ pub struct DrmXeObservationParam {
     pub param: u64,
 }
 
-const _: () = {
-    assert!(size_of::<DrmXeObservationParam>() == 32);
-    assert!(offset_of!(DrmXeObservationParam, extensions) == 0);
-    assert!(offset_of!(DrmXeObservationParam, observation_type) == 8);
-    assert!(offset_of!(DrmXeObservationParam, observation_op) == 16);
-    assert!(offset_of!(DrmXeObservationParam, param) == 24);
-};
+assert_layout!(
+    DrmXeObservationParam: 32,
+    extensions @ 0,
+    observation_type @ 8,
+    observation_op @ 16,
+    param @ 24,
+);
 
 /// `struct drm_xe_ext_set_property` (with its `struct drm_xe_user_extension`
 /// head inlined): one link of the open-property chain.
@@ -148,16 +134,16 @@ pub struct DrmXeExtSetProperty {
     pub reserved: [u64; 2],
 }
 
-const _: () = {
-    assert!(size_of::<DrmXeExtSetProperty>() == 48);
-    assert!(offset_of!(DrmXeExtSetProperty, next_extension) == 0);
-    assert!(offset_of!(DrmXeExtSetProperty, name) == 8);
-    assert!(offset_of!(DrmXeExtSetProperty, pad) == 12);
-    assert!(offset_of!(DrmXeExtSetProperty, property) == 16);
-    assert!(offset_of!(DrmXeExtSetProperty, pad2) == 20);
-    assert!(offset_of!(DrmXeExtSetProperty, value) == 24);
-    assert!(offset_of!(DrmXeExtSetProperty, reserved) == 32);
-};
+assert_layout!(
+    DrmXeExtSetProperty: 48,
+    next_extension @ 0,
+    name @ 8,
+    pad @ 12,
+    property @ 16,
+    pad2 @ 20,
+    value @ 24,
+    reserved @ 32,
+);
 
 /// `struct drm_xe_oa_config`.
 #[repr(C)]
@@ -173,26 +159,17 @@ pub struct DrmXeOaConfig {
     pub regs_ptr: u64,
 }
 
-const _: () = {
-    assert!(size_of::<DrmXeOaConfig>() == 56);
-    assert!(offset_of!(DrmXeOaConfig, extensions) == 0);
-    assert!(offset_of!(DrmXeOaConfig, uuid) == 8);
-    assert!(offset_of!(DrmXeOaConfig, n_regs) == 44);
-    assert!(offset_of!(DrmXeOaConfig, regs_ptr) == 48);
-};
+assert_layout!(DrmXeOaConfig: 56, extensions @ 0, uuid @ 8, n_regs @ 44, regs_ptr @ 48);
 
 /// ioctl numbers (built with rustix's opcode helpers).
 #[cfg(target_os = "linux")]
 pub mod ioctl {
     use super::*;
-    use crate::uapi::i915::{DRM_COMMAND_BASE, DRM_IOCTL_BASE};
+    use crate::uapi::drm;
     use rustix::ioctl::{opcode, Opcode};
 
     /// `DRM_IOCTL_XE_OBSERVATION`: `DRM_IOW(0x40 + 0x0b, drm_xe_observation_param)`.
-    pub const OBSERVATION: Opcode = opcode::write::<DrmXeObservationParam>(
-        DRM_IOCTL_BASE,
-        DRM_COMMAND_BASE + DRM_XE_OBSERVATION,
-    );
+    pub const OBSERVATION: Opcode = drm::iow::<DrmXeObservationParam>(DRM_XE_OBSERVATION);
     /// `DRM_XE_OBSERVATION_IOCTL_ENABLE`.
     pub const ENABLE: Opcode = opcode::none(b'i', 0);
     /// `DRM_XE_OBSERVATION_IOCTL_DISABLE`.
