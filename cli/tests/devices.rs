@@ -36,10 +36,7 @@ fn line_after<'a>(out: &'a str, needle: &str) -> &'a str {
 
 #[test]
 fn an_i915_tgl_card_with_paranoid_1_and_no_caps_gets_the_sysctl_remedy() {
-    let t = FakeTree::new("tgl");
-    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, Some("i915"));
-    t.paranoid("i915", 1);
-    t.caps(1000, 0);
+    let t = FakeTree::tgl_i915("tgl", 1);
     let (code, out, err) = devices(&t, &[]);
     assert_eq!(code, 0, "{out}{err}");
     let lines: Vec<&str> = out.lines().collect();
@@ -228,10 +225,7 @@ fn the_fake_roots_are_hidden_from_help() {
 #[cfg(target_os = "linux")]
 #[test]
 fn the_probe_reports_each_missing_answer() {
-    let t = FakeTree::new("probe");
-    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, Some("i915"));
-    t.paranoid("i915", 0);
-    t.caps(1000, 0);
+    let t = FakeTree::tgl_i915("probe", 0);
     let dev = t.0.join("dev");
     let dev_arg = dev.to_string_lossy().into_owned();
     // No node under --dev.

@@ -43,6 +43,12 @@ impl BarFile {
         f.seek(SeekFrom::Start(offset)).unwrap();
         f.write_all(&value.to_le_bytes()).unwrap();
     }
+    /// `reg write` with `rest`, which must succeed: its stdout.
+    fn write_ok(&self, rest: &[&str]) -> String {
+        let (code, out, err) = self.reg("write", rest);
+        assert_eq!(code, 0, "{rest:?}: {out}{err}");
+        out
+    }
     /// `perfregs reg <op> <this file> --project tgl --no-forcewake <rest>`.
     fn reg(&self, op: &str, rest: &[&str]) -> (i32, String, String) {
         let mut args = vec!["reg", op, self.path(), "--project", "tgl", "--no-forcewake"];
@@ -271,8 +277,7 @@ fn dump_of_the_whole_project_reports_faults_past_the_end() {
 fn write_sets_fields_and_echoes_before_and_after() {
     let bar = BarFile::new("write", MIB16);
     bar.put_u32(OACONTROL, 0x1);
-    let (code, out, err) = bar.reg("write", &["OAG_OACONTROL", "report_format=a12_b8_c8"]);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = bar.write_ok(&["OAG_OACONTROL", "report_format=a12_b8_c8"]);
     assert_eq!(
         bar.u32_at(OACONTROL),
         0x9,
@@ -284,11 +289,7 @@ fn write_sets_fields_and_echoes_before_and_after() {
          report_format: 0 (0x0) (a12) -> 2 (0x2) (a12_b8_c8)\n"
     );
     // A number works as well as a name; fields unchanged are said.
-    let (code, out, _) = bar.reg(
-        "write",
-        &["OAG_OACONTROL", "report_format=2", "counter_enable=0"],
-    );
-    assert_eq!(code, 0);
+    let out = bar.write_ok(&["OAG_OACONTROL", "report_format=2", "counter_enable=0"]);
     assert_eq!(bar.u32_at(OACONTROL), 0x8);
     assert!(
         out.contains("report_format: 2 (0x2) (a12_b8_c8) (unchanged)"),
@@ -300,15 +301,11 @@ fn write_sets_fields_and_echoes_before_and_after() {
 #[test]
 fn masked_writes_carry_the_enable_bits_of_the_fields_set() {
     let bar = BarFile::new("masked", MIB16);
-    let (code, out, err) = bar.reg(
-        "write",
-        &[
-            "OAG_OA_DEBUG",
-            "include_clk_ratio=1",
-            "disable_ctx_switch_reports=1",
-        ],
-    );
-    assert_eq!(code, 0, "{out}{err}");
+    let out = bar.write_ok(&[
+        "OAG_OA_DEBUG",
+        "include_clk_ratio=1",
+        "disable_ctx_switch_reports=1",
+    ]);
     // bits 6 and 1, and their enables 22 and 17.
     assert_eq!(bar.u32_at(OA_DEBUG), 0x0042_0042);
     assert!(
@@ -366,15 +363,13 @@ fn writes_are_refused_by_the_typed_checks() {
 #[test]
 fn raw_writes_need_raw_and_are_echoed() {
     let bar = BarFile::new("raw", MIB16);
-    let (code, out, err) = bar.reg("write", &["0x1000=0xcafe", "--raw"]);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = bar.write_ok(&["0x1000=0xcafe", "--raw"]);
     assert_eq!(bar.u32_at(0x1000), 0xCAFE);
     assert_eq!(
         out,
         "0x1000 on tgl (undescribed)\n  before 0x0\n  write  0xcafe\n  after  0xcafe\n"
     );
-    let (code, out, err) = bar.reg("write", &["OAG_OACONTROL=0xd", "--raw"]);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = bar.write_ok(&["OAG_OACONTROL=0xd", "--raw"]);
     assert_eq!(bar.u32_at(OACONTROL), 0xD);
     assert!(
         out.contains("report_format: 0 (0x0) (a12) -> 3 (0x3) (no named encoding)"),

@@ -74,6 +74,12 @@ fn recording(device: &RecordedDevice, reports: &[Vec<u8>], losses: &[(usize, Rec
     .expect("finish")
 }
 
+/// A recording of `n` TestOa reports with `losses` (see [`recording`]) in
+/// a fresh temp file.
+fn test_oa_file(n: u64, losses: &[(usize, Record)]) -> TempFile {
+    temp_file(&recording(&device(), &test_oa_reports(n), losses))
+}
+
 /// `bytes` in a fresh temp file.
 fn temp_file(bytes: &[u8]) -> TempFile {
     static N: AtomicUsize = AtomicUsize::new(0);
@@ -151,8 +157,7 @@ fn int(row: &BTreeMap<String, String>, name: &str) -> u64 {
 
 #[test]
 fn csv_gives_igts_test_oa_ratios_per_interval() {
-    let reports = test_oa_reports(31);
-    let file = temp_file(&recording(&device(), &reports, &[]));
+    let file = test_oa_file(31, &[]);
     let (code, out, err) = report(&file, &["--format", "csv", "--reports", "5"]);
     assert_eq!(code, 0, "{err}");
     // The header goes to stderr: stdout is the document alone.
@@ -188,8 +193,7 @@ fn csv_gives_igts_test_oa_ratios_per_interval() {
 
 #[test]
 fn json_with_time_windows_gives_the_ratios_too() {
-    let reports = test_oa_reports(31);
-    let file = temp_file(&recording(&device(), &reports, &[]));
+    let file = test_oa_file(31, &[]);
     // 10 report periods = 1280 ticks = 66.67 µs: 50us windows close every
     // 960 ticks, at the first report at or past the end.
     let (code, out, err) = report(&file, &["--format", "json", "--interval", "50us"]);
@@ -228,8 +232,7 @@ fn json_with_time_windows_gives_the_ratios_too() {
 
 #[test]
 fn the_table_has_the_header_on_stdout() {
-    let reports = test_oa_reports(11);
-    let file = temp_file(&recording(&device(), &reports, &[]));
+    let file = test_oa_file(11, &[]);
     let (code, out, err) = report(&file, &["--reports", "5"]);
     assert_eq!(code, 0, "{err}");
     assert!(err.is_empty(), "{err}");
@@ -382,8 +385,7 @@ fn a_truncated_recording_reports_the_good_prefix_and_the_located_error() {
 
 #[test]
 fn perfetto_is_json_with_one_counter_track_per_metric() {
-    let reports = test_oa_reports(21);
-    let file = temp_file(&recording(&device(), &reports, &[(10, Record::ReportLost)]));
+    let file = test_oa_file(21, &[(10, Record::ReportLost)]);
     let (code, out, err) = report(&file, &["--format", "perfetto", "--reports", "4"]);
     assert_eq!(code, 0, "{err}");
     let trace: Json = serde_json::from_str(&out).expect("a JSON trace");

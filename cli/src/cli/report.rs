@@ -849,17 +849,31 @@ mod tests {
     /// A TGL GT2 recording of `n` hand-made reports (timestamps 128
     /// ticks apart, GPU_TICKS 8 per tick) with a loss after the fifth.
     fn synthetic(n: u32) -> Vec<u8> {
+        synthetic_part(
+            Part(0x9A49, 10, "TestOa", (6, 0x3f, 16, 0xffff), 19_200_000),
+            n,
+        )
+    }
+
+    /// A recorded part: PCI id, OA format id, metric set name, single-slice
+    /// topology (subslices, subslice mask, EUs per subslice, EU mask) and
+    /// timestamp frequency.
+    struct Part(u32, u32, &'static str, (u16, u64, u16, u64), u64);
+
+    /// [`synthetic_of`] the recorded device and topology of `part`.
+    fn synthetic_part(part: Part, n: u32) -> Vec<u8> {
+        let Part(pci_id, oa_format, set, (ss, ss_mask, eu, eu_mask), ts) = part;
         let device = RecordedDevice {
-            timestamp_frequency: 19_200_000,
-            device_id: 0x9A49,
-            oa_format: 10,
-            metric_set_name: "TestOa".into(),
+            timestamp_frequency: ts,
+            device_id: pci_id,
+            oa_format,
+            metric_set_name: set.into(),
             ..Default::default()
         };
-        let topology = Topology::single_slice(6, 0x3f, 16, 0xffff)
+        let t = Topology::single_slice(ss, ss_mask, eu, eu_mask)
             .expect("fits")
             .to_bytes();
-        synthetic_of(&device, &topology, n)
+        synthetic_of(&device, &t, n)
     }
 
     /// `n` hand-made reports of `device`'s format: RPT_ID, TIME_STAMP 128
@@ -974,18 +988,8 @@ mod tests {
             (0x1616, 10, "RenderBasic", (3, 0x7, 8, 0xff), 24, 12_500_000),
             (0x9A60, 10, "TestOa", (6, 0x07, 16, 0xffff), 48, 19_200_000),
         ] {
-            let device = RecordedDevice {
-                timestamp_frequency: ts,
-                device_id: pci_id,
-                oa_format,
-                metric_set_name: set.into(),
-                ..Default::default()
-            };
-            let (ss, ss_mask, eu, eu_mask) = topology;
-            let t = Topology::single_slice(ss, ss_mask, eu, eu_mask)
-                .expect("fits")
-                .to_bytes();
-            let r = report_of(&synthetic_of(&device, &t, 7)).expect("reads");
+            let part = Part(pci_id, oa_format, set, topology, ts);
+            let r = report_of(&synthetic_part(part, 7)).expect("reads");
             assert!(r.error.is_none(), "{pci_id:#x}: {:?}", r.error);
             let s = r.setup.as_ref().expect("set up");
             assert_eq!(s.id.pci_id, pci_id as u16);
@@ -1004,17 +1008,8 @@ mod tests {
             assert_eq!(series.intervals[0].values[k], Some(Value::Int(ns)));
         }
         // SNB: no OA stream, said so.
-        let device = RecordedDevice {
-            timestamp_frequency: 12_500_000,
-            device_id: 0x0116,
-            oa_format: 5,
-            metric_set_name: "RenderBasic".into(),
-            ..Default::default()
-        };
-        let t = Topology::single_slice(2, 0x3, 10, 0x3ff)
-            .expect("fits")
-            .to_bytes();
-        match read(&synthetic_of(&device, &t, 3)[..], &args(), None) {
+        let snb = Part(0x0116, 5, "RenderBasic", (2, 0x3, 10, 0x3ff), 12_500_000);
+        match read(&synthetic_part(snb, 3)[..], &args(), None) {
             Err(f) => assert!(
                 f.message.contains("no OA stream under Linux"),
                 "{}",

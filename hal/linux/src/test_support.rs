@@ -28,6 +28,17 @@ impl FakeTree {
         FakeTree(dir)
     }
 
+    /// A tree with a TGL GT2 (0x9A49) as `card0` at `0000:00:02.0` bound
+    /// to i915, i915's paranoid sysctl at `paranoid`, and a process of uid
+    /// 1000 without capabilities.
+    pub fn tgl_i915(tag: &str, paranoid: u32) -> FakeTree {
+        let t = FakeTree::new(tag);
+        t.card(0, "0000:00:02.0", 0x8086, 0x9A49, Some("i915"));
+        t.paranoid("i915", paranoid);
+        t.caps(1000, 0);
+        t
+    }
+
     /// The tree's `sys` and `proc` folders.
     pub fn roots(&self) -> Roots {
         Roots {

@@ -25,10 +25,7 @@ fn discovered(t: &FakeTree) -> Vec<Discovered> {
 
 #[test]
 fn an_i915_tgl_card_is_described_and_blocked_by_paranoid() {
-    let t = FakeTree::new("tgl");
-    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, Some("i915"));
-    t.paranoid("i915", 1);
-    t.caps(1000, 0);
+    let t = FakeTree::tgl_i915("tgl", 1);
     let d = discovered(&t);
     assert_eq!(d.len(), 1, "the connector is not a card");
     let c = &d[0].card;
