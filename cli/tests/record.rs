@@ -8,6 +8,7 @@
 
 use perfregs_linux::discovery::Topology;
 use perfregs_linux::recording::read_all;
+use perfregs_metrics::test_support::check_test_oa_ratios;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -103,31 +104,6 @@ fn int(row: &BTreeMap<String, String>, name: &str) -> u64 {
         .unwrap_or_else(|_| panic!("{name}: `{v}` is not an integer"))
 }
 
-/// IGT's TestOa ratios: Counter3 = clocks/2, Counter4/5 = clocks/3,
-/// Counter6 = clocks/6, Counter7 = 2 clocks/3, within the rounding of one
-/// count per report pair.
-fn check_ratios(counter: impl Fn(&str) -> u64, pairs: u64) {
-    let clock = counter("GpuCoreClocks");
-    assert!(clock > 0);
-    assert_eq!(counter("Counter0"), 0);
-    assert_eq!(counter("Counter1"), clock);
-    assert_eq!(counter("Counter2"), clock);
-    for (name, num, den) in [
-        ("Counter3", 1, 2),
-        ("Counter4", 1, 3),
-        ("Counter5", 1, 3),
-        ("Counter6", 1, 6),
-        ("Counter7", 2, 3),
-    ] {
-        let want = clock * num / den;
-        let got = counter(name);
-        assert!(
-            got.abs_diff(want) <= pairs,
-            "{name}: {got}, want {want} of {clock} clocks"
-        );
-    }
-}
-
 /// The PCI id of `project` GT`gt` that `record --emulate` writes: one of
 /// the device table's rows of that part.
 fn part_of(pci_id: u32) -> (&'static str, Option<u8>) {
@@ -213,7 +189,7 @@ fn done_when_test_oa_recorded_and_reported_gives_igts_ratios() {
     assert_eq!(rows.len(), 20, "{out}");
     for row in &rows {
         let pairs = int(row, "pairs");
-        check_ratios(|n| int(row, n), pairs);
+        check_test_oa_ratios("row", |n| int(row, n), pairs);
         assert_eq!(int(row, "reports_lost"), 0);
         // GPU time: `pairs` periods of 16384 ticks at 19.2 MHz.
         assert_eq!(
@@ -232,7 +208,8 @@ fn done_when_test_oa_recorded_and_reported_gives_igts_ratios() {
     for iv in intervals {
         let pairs = iv["labels"]["pairs"].as_u64().expect("pairs");
         total += pairs;
-        check_ratios(
+        check_test_oa_ratios(
+            "interval",
             |n| {
                 iv["counters"][n]["value"]
                     .as_u64()
@@ -465,7 +442,7 @@ fn injected_losses_appear_in_the_report() {
     for row in &rows {
         let pairs = int(row, "pairs");
         if pairs > 0 {
-            check_ratios(|n| int(row, n), pairs);
+            check_test_oa_ratios("row", |n| int(row, n), pairs);
         }
     }
     // One correlation per emulated second besides the first and last.
@@ -569,7 +546,7 @@ fn xe_test_oa_recorded_and_reported_gives_igts_ratios() {
     assert_eq!(rows.len(), 20, "{out}");
     for row in &rows {
         let pairs = int(row, "pairs");
-        check_ratios(|n| int(row, n), pairs);
+        check_test_oa_ratios("row", |n| int(row, n), pairs);
         assert_eq!(
             int(row, "GpuTime"),
             pairs * 16384 * 1_000_000_000 / 19_200_000
@@ -648,7 +625,7 @@ fn xe_status_losses_appear_in_the_report() {
     for row in &rows {
         let pairs = int(row, "pairs");
         if pairs > 0 {
-            check_ratios(|n| int(row, n), pairs);
+            check_test_oa_ratios("row", |n| int(row, n), pairs);
         }
     }
 }
@@ -823,79 +800,50 @@ fn usage_error(args: &[&str]) -> String {
 fn bad_arguments_exit_2_with_one_line() {
     let out = TempFile::new();
     let o = out.0.to_str().expect("utf-8");
-    let e = usage_error(&[
-        "record",
-        "--emulate",
-        "tgl",
-        "--metric-set",
-        "TestOx",
-        "-o",
-        o,
-    ]);
+    // `perfregs record ARGS -o FILE`, a usage error.
+    let bad = |args: &[&str]| {
+        let mut all = vec!["record"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["-o", o]);
+        usage_error(&all)
+    };
+    let e = bad(&["--emulate", "tgl", "--metric-set", "TestOx"]);
     assert!(e.contains("no metric set `TestOx`"), "{e}");
     assert!(e.contains("did you mean TestOa"), "{e}");
     assert!(!out.0.exists(), "no file for a bad set");
-    let e = usage_error(&[
-        "record",
-        "--device",
-        "card0",
-        "--emulate",
-        "tgl",
-        "--metric-set",
-        "TestOa",
-        "-o",
-        o,
-    ]);
-    assert!(e.contains("cannot be used with"), "{e}");
-    let e = usage_error(&["record", "--emulate", "tgl", "--metric-set", "TestOa"]);
+    let tgl = ["--emulate", "tgl", "--metric-set", "TestOa"];
+    for (args, want) in [
+        (
+            &[
+                "--device",
+                "card0",
+                "--emulate",
+                "tgl",
+                "--metric-set",
+                "TestOa",
+            ][..],
+            "cannot be used with",
+        ),
+        (&["--metric-set", "TestOa"], "--device <cardN>"),
+        (
+            &["--emulate", "skl", "--metric-set", "TestOa"],
+            "invalid value 'skl'",
+        ),
+        (
+            &["--emulate", "hsw", "--gt1", "--metric-set", "RenderBasic"],
+            "--gt1 is a TGL part",
+        ),
+        (&[&tgl[..], &["--exponent", "32"]].concat(), "32"),
+        (
+            &[&tgl[..], &["--period", "1"]].concat(),
+            "a time with a unit",
+        ),
+    ] {
+        let e = bad(args);
+        assert!(e.contains(want), "{args:?}: {e}");
+    }
+    let e = usage_error(&[&["record"][..], &tgl].concat());
     assert!(e.contains("--output <FILE.record>"), "{e}");
-    let e = usage_error(&["record", "--metric-set", "TestOa", "-o", o]);
-    assert!(e.contains("--device <cardN>"), "{e}");
-    let e = usage_error(&[
-        "record",
-        "--emulate",
-        "skl",
-        "--metric-set",
-        "TestOa",
-        "-o",
-        o,
-    ]);
-    assert!(e.contains("invalid value 'skl'"), "{e}");
-    let e = usage_error(&[
-        "record",
-        "--emulate",
-        "hsw",
-        "--gt1",
-        "--metric-set",
-        "RenderBasic",
-        "-o",
-        o,
-    ]);
-    assert!(e.contains("--gt1 is a TGL part"), "{e}");
-    let e = usage_error(&[
-        "record",
-        "--emulate",
-        "tgl",
-        "--metric-set",
-        "TestOa",
-        "--exponent",
-        "32",
-        "-o",
-        o,
-    ]);
-    assert!(e.contains("32"), "{e}");
-    let e = usage_error(&[
-        "record",
-        "--emulate",
-        "tgl",
-        "--metric-set",
-        "TestOa",
-        "--period",
-        "1",
-        "-o",
-        o,
-    ]);
-    assert!(e.contains("a time with a unit"), "{e}");
 }
 
 #[test]
