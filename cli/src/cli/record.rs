@@ -34,7 +34,7 @@
 
 #![cfg_attr(not(target_os = "linux"), allow(dead_code, unused_imports))]
 
-use super::report::{duration_ns, formats, TypedFormat};
+use super::report::{duration_ns, find_set, formats, sets, TypedFormat};
 use perfregs_linux::discovery::Topology;
 use perfregs_linux::record::Record;
 use perfregs_linux::recording::{Correlation, RecordedDevice, RecordingWriter, WriteError};
@@ -228,40 +228,6 @@ impl From<WriteError> for Fail {
     fn from(e: WriteError) -> Self {
         Fail::findings(format!("writing the recording: {e}"))
     }
-}
-
-/// The shipped metric sets of a part.
-fn sets(project: &str, gt: Option<u8>) -> Option<&'static [SetInfo]> {
-    match (project, gt) {
-        ("hsw", _) => Some(perfregs_metrics::hsw::all()),
-        ("bdw", _) => Some(perfregs_metrics::bdw::all()),
-        ("tgl", Some(1)) => Some(perfregs_metrics::tgl_gt1::all()),
-        ("tgl", _) => Some(perfregs_metrics::tgl_gt2::all()),
-        _ => None,
-    }
-}
-
-/// The set named `name` (symbol or underscore name, case-insensitive), or
-/// a usage error with close names.
-fn find_set(all: &'static [SetInfo], name: &str, part: &str) -> Result<&'static SetInfo, Fail> {
-    if let Some(s) = all.iter().find(|s| s.symbol == name).or_else(|| {
-        all.iter().find(|s| {
-            s.symbol.eq_ignore_ascii_case(name) || s.underscore.eq_ignore_ascii_case(name)
-        })
-    }) {
-        return Ok(s);
-    }
-    let close = super::regs::close_names(name, all.iter().map(|s| s.symbol));
-    let hint = if close.is_empty() {
-        String::new()
-    } else {
-        format!(" (did you mean {}?)", close.join(", "))
-    };
-    Err(Fail::usage(format!(
-        "no metric set `{name}` among the {} sets of {part}{hint}; `perfregs metrics list {}` lists them",
-        all.len(),
-        part.split(' ').next().unwrap_or(part)
-    )))
 }
 
 /// The report format recorded: the largest typed format of the project
@@ -551,9 +517,9 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     let preset = DeviceInfo::preset(project.name, gt)
         .ok_or_else(|| Fail::findings(format!("no preset of {} GT{gt}", project.name)))?;
     let part = format!("{} GT{gt}", project.name);
-    let all = sets(project.name, Some(gt))
+    let (all, ..) = sets(project.name, Some(gt))
         .ok_or_else(|| Fail::findings(format!("no metric sets for {part}")))?;
-    let set = find_set(all, &args.metric_set, &part)?;
+    let set = find_set(all, &args.metric_set, &part).map_err(Fail::usage)?;
     let pci = hal::DEVICES
         .iter()
         .find(|d| d.project == Some(project.name) && d.gt == Some(gt))
@@ -771,43 +737,23 @@ fn program(
     use perfregs_metrics::rt::program as write;
     let fail =
         |e: &dyn std::fmt::Display| Fail::findings(format!("programming {}: {e}", set.symbol));
+    // Wake the domains (in this order), program, release them (in the
+    // reverse order): the number of writes and the bus back.
+    macro_rules! program_awake {
+        ($part:ty; $($domain:ty),+) => {{
+            let gpu = Device::<$part, _>::new(bus);
+            let n = {
+                let awake: &[&dyn AwakeAny<Unbranded>] =
+                    &[$(&gpu.forcewake::<$domain>().map_err(|e| fail(&e))?),+];
+                write(&gpu, set, d, awake).map_err(|e| fail(&e))?
+            };
+            (n, gpu.into_bus())
+        }};
+    }
     let (n, back) = match project {
-        "hsw" => {
-            let gpu = Device::<hal::Hsw, _>::new(bus);
-            let n = {
-                let r = gpu
-                    .forcewake::<hal::hsw::domains::Render>()
-                    .map_err(|e| fail(&e))?;
-                let awake: [&dyn AwakeAny<Unbranded>; 1] = [&r];
-                write(&gpu, set, d, &awake).map_err(|e| fail(&e))?
-            };
-            (n, gpu.into_bus())
-        }
-        "bdw" => {
-            let gpu = Device::<hal::Bdw, _>::new(bus);
-            let n = {
-                let r = gpu
-                    .forcewake::<hal::bdw::domains::Render>()
-                    .map_err(|e| fail(&e))?;
-                let awake: [&dyn AwakeAny<Unbranded>; 1] = [&r];
-                write(&gpu, set, d, &awake).map_err(|e| fail(&e))?
-            };
-            (n, gpu.into_bus())
-        }
-        "tgl" => {
-            let gpu = Device::<hal::Tgl, _>::new(bus);
-            let n = {
-                let g = gpu
-                    .forcewake::<hal::tgl::domains::Gt>()
-                    .map_err(|e| fail(&e))?;
-                let r = gpu
-                    .forcewake::<hal::tgl::domains::Render>()
-                    .map_err(|e| fail(&e))?;
-                let awake: [&dyn AwakeAny<Unbranded>; 2] = [&g, &r];
-                write(&gpu, set, d, &awake).map_err(|e| fail(&e))?
-            };
-            (n, gpu.into_bus())
-        }
+        "hsw" => program_awake!(hal::Hsw; hal::hsw::domains::Render),
+        "bdw" => program_awake!(hal::Bdw; hal::bdw::domains::Render),
+        "tgl" => program_awake!(hal::Tgl; hal::tgl::domains::Gt, hal::tgl::domains::Render),
         other => return Err(Fail::findings(format!("no emulated OA path for {other}"))),
     };
     Ok((back, n))
@@ -937,9 +883,9 @@ mod device {
             Some(g) => format!("{project} GT{g}"),
             None => project.to_string(),
         };
-        let all = sets(project, id.gt)
+        let (all, ..) = sets(project, id.gt)
             .ok_or_else(|| Fail::findings(format!("no metric sets for {part}")))?;
-        let set = find_set(all, &args.metric_set, &part)?;
+        let set = find_set(all, &args.metric_set, &part).map_err(Fail::usage)?;
         let typed = stream_format(project)
             .ok_or_else(|| Fail::findings(format!("no typed report format of {project}")))?;
         let xe_format = match kernel {

@@ -192,7 +192,10 @@ pub fn formats(project: &str) -> Vec<TypedFormat> {
 
 /// The shipped metric sets of a part, and the part's name (`tgl GT2`); a
 /// note when the GT was chosen by default.
-fn sets(project: &str, gt: Option<u8>) -> Option<(&'static [SetInfo], String, Option<String>)> {
+pub(super) fn sets(
+    project: &str,
+    gt: Option<u8>,
+) -> Option<(&'static [SetInfo], String, Option<String>)> {
     match (project, gt) {
         ("hsw", _) => Some((perfregs_metrics::hsw::all(), "hsw".into(), None)),
         ("bdw", _) => Some((perfregs_metrics::bdw::all(), "bdw".into(), None)),
@@ -207,16 +210,20 @@ fn sets(project: &str, gt: Option<u8>) -> Option<(&'static [SetInfo], String, Op
     }
 }
 
-/// The set named `name` in `all`: the exact symbol name first (as IGT's
-/// reader finds it), then symbol or underscore name, case-insensitive.
-fn find_set(all: &'static [SetInfo], name: &str, part: &str) -> Result<&'static SetInfo, Fail> {
-    if let Some(s) = all.iter().find(|s| s.symbol == name) {
-        return Ok(s);
-    }
-    if let Some(s) = all
-        .iter()
-        .find(|s| s.symbol.eq_ignore_ascii_case(name) || s.underscore.eq_ignore_ascii_case(name))
-    {
+/// The set named `name` in `all` (the sets of `part`): the exact symbol
+/// name first (as IGT's reader finds it), then symbol or underscore name,
+/// case-insensitive; else the message naming close names and how to list
+/// the sets (`record` and `report` each make it a failure of their own).
+pub(super) fn find_set(
+    all: &'static [SetInfo],
+    name: &str,
+    part: &str,
+) -> Result<&'static SetInfo, String> {
+    if let Some(s) = all.iter().find(|s| s.symbol == name).or_else(|| {
+        all.iter().find(|s| {
+            s.symbol.eq_ignore_ascii_case(name) || s.underscore.eq_ignore_ascii_case(name)
+        })
+    }) {
         return Ok(s);
     }
     let close = super::regs::close_names(name, all.iter().map(|s| s.symbol));
@@ -225,11 +232,11 @@ fn find_set(all: &'static [SetInfo], name: &str, part: &str) -> Result<&'static 
     } else {
         format!(" (did you mean {}?)", close.join(", "))
     };
-    Err(Fail::findings(format!(
-        "no metric set `{name}` among the {} sets of {part}{hint}; `perfregs metrics list {}` lists them, --metric-set picks one",
+    Err(format!(
+        "no metric set `{name}` among the {} sets of {part}{hint}; `perfregs metrics list {}` lists them",
         all.len(),
         part.split(' ').next().unwrap_or(part)
-    )))
+    ))
 }
 
 /// GPU frequencies of DEVICE_INFO: IGT's recorder writes Hz; a value under
@@ -323,11 +330,12 @@ fn setup(
             "the recording names no metric set: give one with --metric-set",
         ));
     }
-    let set = find_set(sets, wanted, &part).map_err(|f| {
+    let set = find_set(sets, wanted, &part).map_err(|m| {
+        let m = format!("{m}, --metric-set picks one");
         if args_set.is_some() {
-            Fail::usage(f.message)
+            Fail::usage(m)
         } else {
-            Fail::findings(format!("the recorded set: {}", f.message))
+            Fail::findings(format!("the recorded set: {m}"))
         }
     })?;
 
