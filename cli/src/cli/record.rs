@@ -417,12 +417,14 @@ impl Progress {
     }
 }
 
-/// Take every item the reader has now into the writer (the Xe status
+/// Take every item the reader has now into the writer, `before` called
+/// with each record and the writer ahead of writing it (the Xe status
 /// events without a record type are counted by the reader, and the
 /// summary says them).
 fn drain<S: OaStream, W: Write>(
     reader: &mut StreamReader<S>,
     w: &mut RecordingWriter<W>,
+    mut before: impl FnMut(&Record, &mut RecordingWriter<W>) -> Result<(), Fail>,
 ) -> Result<(), Fail> {
     loop {
         let item = match reader.next() {
@@ -431,7 +433,10 @@ fn drain<S: OaStream, W: Write>(
             Err(e) => return Err(Fail::findings(format!("reading the OA stream: {e}"))),
         };
         match item {
-            Item::Record(r) => w.record(&r)?,
+            Item::Record(r) => {
+                before(&r, w)?;
+                w.record(&r)?
+            }
             Item::CounterOverflow | Item::TriggerQueueFull | Item::UnknownStatus(_) => {}
         }
     }
@@ -667,7 +672,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
             reader.stream_mut().inject_next(Fault::XeStatus(bits));
         }
         reader.stream_mut().advance(ticks);
-        if let Err(e) = drain(&mut reader, &mut w) {
+        if let Err(e) = drain(&mut reader, &mut w, |_, _| Ok(())) {
             failed = Some(e);
             break false;
         }
@@ -680,7 +685,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     };
     // Whatever the kernel still holds.
     if failed.is_none() {
-        failed = drain(&mut reader, &mut w).err();
+        failed = drain(&mut reader, &mut w, |_, _| Ok(())).err();
     }
     progress.done();
     let now = reader.stream().emulator().now();
@@ -1134,31 +1139,20 @@ mod device {
         w: &mut RecordingWriter<W>,
         last: &mut Option<u64>,
     ) -> Result<(), Fail> {
-        loop {
-            let item = match reader.next() {
-                Ok(Some(item)) => item,
-                Ok(None) => return Ok(()),
-                Err(e) => return Err(Fail::findings(format!("reading the OA stream: {e}"))),
-            };
-            match item {
-                Item::Record(r) => {
-                    if let Record::Sample(b) = r {
-                        let ts = b
-                            .get(4..8)
-                            .and_then(|x| x.try_into().ok())
-                            .map(u32::from_le_bytes)
-                            .map(u64::from);
-                        if last.is_none() {
-                            w.correlation(Correlation::now(ts.unwrap_or(0)))?;
-                        }
-                        *last = ts.or(*last);
-                    }
-                    w.record(&r)?
+        drain(reader, w, |r, w| {
+            if let Record::Sample(b) = r {
+                let ts = b
+                    .get(4..8)
+                    .and_then(|x| x.try_into().ok())
+                    .map(u32::from_le_bytes)
+                    .map(u64::from);
+                if last.is_none() {
+                    w.correlation(Correlation::now(ts.unwrap_or(0)))?;
                 }
-                // Counted by the reader; the summary says them.
-                Item::CounterOverflow | Item::TriggerQueueFull | Item::UnknownStatus(_) => {}
+                *last = ts.or(*last);
             }
-        }
+            Ok(())
+        })
     }
 }
 
