@@ -45,9 +45,19 @@ impl BarFile {
     }
     /// `reg write` with `rest`, which must succeed: its stdout.
     fn write_ok(&self, rest: &[&str]) -> String {
-        let (code, out, err) = self.reg("write", rest);
-        assert_eq!(code, 0, "{rest:?}: {out}{err}");
+        self.ok("write", rest)
+    }
+    /// `reg <op>` with `rest`, which must succeed: its stdout.
+    fn ok(&self, op: &str, rest: &[&str]) -> String {
+        let (out, _) = self.fails(op, rest, 0);
         out
+    }
+    /// `reg <op>` with `rest`, which must exit with `code`: its stdout and
+    /// stderr.
+    fn fails(&self, op: &str, rest: &[&str], code: i32) -> (String, String) {
+        let (got, out, err) = self.reg(op, rest);
+        assert_eq!(got, code, "{op} {rest:?}: {out}{err}");
+        (out, err)
     }
     /// `perfregs reg <op> <this file> --project tgl --no-forcewake <rest>`.
     fn reg(&self, op: &str, rest: &[&str]) -> (i32, String, String) {
@@ -72,8 +82,7 @@ const OA_DEBUG: u64 = 0xDAF8;
 fn read_decodes_as_decode_does() {
     let bar = BarFile::new("read", MIB16);
     bar.put_u32(OACONTROL, 0x9);
-    let (code, out, err) = bar.reg("read", &["OAG_OACONTROL"]);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = bar.ok("read", &["OAG_OACONTROL"]);
     let (_, decoded, _) = perfregs(&["decode", "tgl", "OAG_OACONTROL", "0x9"]);
     assert_eq!(out, decoded);
     assert!(
@@ -81,20 +90,17 @@ fn read_decodes_as_decode_does() {
         "{out}"
     );
     // A misspelt name gets the close ones.
-    let (code, _, err) = bar.reg("read", &["OAG_OACONTRL"]);
-    assert_eq!(code, 1);
+    let (_, err) = bar.fails("read", &["OAG_OACONTRL"], 1);
     assert!(err.contains("did you mean OAG_OACONTROL"), "{err}");
     // By address, the same register.
-    let (code, by_addr, _) = bar.reg("read", &["0xdaf4"]);
-    assert_eq!(code, 0);
+    let by_addr = bar.ok("read", &["0xdaf4"]);
     assert_eq!(by_addr, out);
 }
 
 #[test]
 fn read_past_the_end_of_the_bar_is_a_located_fault() {
     let bar = BarFile::new("small", 4096);
-    let (code, out, err) = bar.reg("read", &["OAG_OACONTROL"]);
-    assert_eq!(code, 1, "{out}{err}");
+    let (out, err) = bar.fails("read", &["OAG_OACONTROL"], 1);
     assert!(out.is_empty(), "no value printed: {out}");
     assert!(
         err.contains("OAG_OACONTROL")
@@ -107,14 +113,12 @@ fn read_past_the_end_of_the_bar_is_a_located_fault() {
 fn read_of_an_undescribed_address_needs_raw() {
     let bar = BarFile::new("rawread", MIB16);
     bar.put_u32(0x1000, 0xDEAD_BEEF);
-    let (code, _, err) = bar.reg("read", &["0x1000"]);
-    assert_eq!(code, 1);
+    let (_, err) = bar.fails("read", &["0x1000"], 1);
     assert!(
         err.contains("no register at 0x1000") && err.contains("--raw"),
         "{err}"
     );
-    let (code, out, err) = bar.reg("read", &["0x1000", "--raw"]);
-    assert_eq!(code, 0, "{err}");
+    let out = bar.ok("read", &["0x1000", "--raw"]);
     assert!(
         out.contains("0x1000 on tgl = 0xdeadbeef (undescribed"),
         "{out}"
@@ -124,15 +128,13 @@ fn read_of_an_undescribed_address_needs_raw() {
 #[test]
 fn replicated_reads_say_the_instance_is_not_known() {
     let bar = BarFile::new("mcr", MIB16);
-    let (code, out, err) = bar.reg("read", &["EU_PERF_CNT_CTL0"]);
-    assert_eq!(code, 0, "{err}");
+    let out = bar.ok("read", &["EU_PERF_CNT_CTL0"]);
     assert!(
         out.contains("replicated over 6 dss instances")
             && out.contains("which one is not known; steering belongs to the kernel"),
         "{out}"
     );
-    let (code, _, err) = bar.reg("write", &["EU_PERF_CNT_CTL0", "value=1"]);
-    assert_eq!(code, 1);
+    let (_, err) = bar.fails("write", &["EU_PERF_CNT_CTL0", "value=1"], 1);
     assert!(err.contains("steering belongs to the kernel"), "{err}");
     assert_eq!(bar.u32_at(0xE458), 0, "nothing written");
 }
@@ -196,8 +198,7 @@ fn a_bar_that_cannot_be_opened_says_to_run_as_root() {
         eprintln!("skipped: running as root, a read-only file opens for writing anyway");
         return;
     }
-    let (code, _, err) = bar.reg("read", &["OAG_OACONTROL"]);
-    assert_eq!(code, 1);
+    let (_, err) = bar.fails("read", &["OAG_OACONTROL"], 1);
     assert!(err.contains("run as root"), "{err}");
 }
 
@@ -205,8 +206,7 @@ fn a_bar_that_cannot_be_opened_says_to_run_as_root() {
 fn dump_decodes_every_register_of_a_filter_one_line_each() {
     let bar = BarFile::new("dump", MIB16);
     bar.put_u32(OACONTROL, 0x9);
-    let (code, out, err) = bar.reg("dump", &["OAG_"]);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = bar.ok("dump", &["OAG_"]);
     let lines: Vec<&str> = out.lines().collect();
     let ctl = lines
         .iter()
@@ -230,12 +230,10 @@ fn dump_decodes_every_register_of_a_filter_one_line_each() {
         )
     );
     // A block by name.
-    let (code, out, _) = bar.reg("dump", &["oa_tgl"]);
-    assert_eq!(code, 0);
+    let out = bar.ok("dump", &["oa_tgl"]);
     assert!(out.contains(" OAG_OACONTROL "), "{out}");
     // An unknown filter lists the blocks.
-    let (code, _, err) = bar.reg("dump", &["NOTHING_LIKE_IT"]);
-    assert_eq!(code, 1);
+    let (_, err) = bar.fails("dump", &["NOTHING_LIKE_IT"], 1);
     assert!(err.contains("blocks: ") && err.contains("oa_tgl"), "{err}");
 }
 
@@ -244,8 +242,7 @@ fn dump_of_the_whole_project_reports_faults_past_the_end() {
     // 64 KiB: the OAG registers (0xd900..0xdc40) are inside, registers at
     // 0x130000 are not.
     let bar = BarFile::new("dump-small", 64 << 10);
-    let (code, out, err) = bar.reg("dump", &[]);
-    assert_eq!(code, 1, "{out}{err}");
+    let (out, err) = bar.fails("dump", &[], 1);
     assert!(out.contains(" OAG_OACONTROL "), "{out}");
     let summary = out.lines().last().unwrap();
     // "N register(s) read, M skipped, K fault(s) on FILE as tgl"
@@ -319,8 +316,7 @@ fn writes_are_refused_by_the_typed_checks() {
     let bar = BarFile::new("refused", MIB16);
     bar.put_u32(OACONTROL, 0x5);
     let refused = |args: &[&str], expect: &str| {
-        let (code, out, err) = bar.reg("write", args);
-        assert_eq!(code, 1, "{args:?}: {out}{err}");
+        let (out, err) = bar.fails("write", args, 1);
         assert!(err.contains(expect), "{args:?}: {err}");
         assert!(out.is_empty(), "{out}");
     };
@@ -356,8 +352,7 @@ fn writes_are_refused_by_the_typed_checks() {
     assert_eq!(bar.u32_at(OACONTROL), 0x5, "nothing written");
     assert_eq!(bar.u32_at(0x1000), 0);
     // A word that is not field=value is a usage error.
-    let (code, _, err) = bar.reg("write", &["OAG_OACONTROL", "counter_enable"]);
-    assert_eq!(code, 2, "{err}");
+    bar.fails("write", &["OAG_OACONTROL", "counter_enable"], 2);
 }
 
 #[test]
@@ -380,8 +375,7 @@ fn raw_writes_need_raw_and_are_echoed() {
 #[test]
 fn a_write_past_the_end_of_the_bar_is_a_located_fault() {
     let bar = BarFile::new("write-small", 4096);
-    let (code, out, err) = bar.reg("write", &["OAG_OACONTROL", "counter_enable=1"]);
-    assert_eq!(code, 1, "{out}{err}");
+    let (out, err) = bar.fails("write", &["OAG_OACONTROL", "counter_enable=1"], 1);
     assert!(out.is_empty());
     assert!(
         err.contains("OAG_OACONTROL: ") && err.contains("at 0xdaf4 failed: address out of range"),
