@@ -149,6 +149,67 @@ const SAMPLE: u32 = 1;
 const REPORT_LOST: u32 = 2;
 const BUFFER_LOST: u32 = 3;
 
+/// `report FILE --format csv --reports 100` of a loss-free TGL TestOa
+/// recording of 2000 reports, one every 2^14 ticks: IGT's ratios in every
+/// interval, no loss, the GPU time of the interval's pairs.
+fn check_test_oa_2000_report(file: &TempFile) {
+    let (code, out, rerr) = report(file, &["--format", "csv", "--reports", "100"]);
+    assert_eq!(code, 0, "{rerr}");
+    assert!(rerr.contains("metric set TestOa"), "{rerr}");
+    assert!(rerr.contains("read: 2000 sample(s)"), "{rerr}");
+    assert!(rerr.contains("losses: none"), "{rerr}");
+    let rows = csv_rows(&out);
+    // 1999 pairs: 19 intervals of 100 and one of 99.
+    assert_eq!(rows.len(), 20, "{out}");
+    for row in &rows {
+        let pairs = int(row, "pairs");
+        check_test_oa_ratios("row", |n| int(row, n), pairs);
+        assert_eq!(int(row, "reports_lost"), 0);
+        // GPU time: `pairs` periods of 16384 ticks at 19.2 MHz.
+        assert_eq!(
+            int(row, "GpuTime"),
+            pairs * 16384 * 1_000_000_000 / 19_200_000
+        );
+    }
+    assert_eq!(rows.iter().map(|r| int(r, "pairs")).sum::<u64>(), 1999);
+}
+
+/// The loss records of a recording in order, each asserted a header alone.
+fn losses(bytes: &[u8]) -> Vec<u32> {
+    walk(bytes)
+        .iter()
+        .filter(|r| r.0 == REPORT_LOST || r.0 == BUFFER_LOST)
+        .inspect(|r| assert!(r.2.is_empty(), "a loss is a header alone"))
+        .map(|r| r.0)
+        .collect()
+}
+
+/// `report FILE --format csv --interval 100ms` of a TestOa recording with
+/// 2 report-lost and 1 buffer-lost records: the losses said and counted,
+/// each flagging its interval, IGT's ratios in every interval with pairs.
+fn check_three_losses_report(file: &TempFile) {
+    let (code, out, rerr) = report(file, &["--format", "csv", "--interval", "100ms"]);
+    assert_eq!(code, 0, "{rerr}");
+    assert!(
+        rerr.contains("2 OA_REPORT_LOST, 1 OA_BUFFER_LOST"),
+        "{rerr}"
+    );
+    let rows = csv_rows(&out);
+    assert_eq!(rows.iter().map(|r| int(r, "reports_lost")).sum::<u64>(), 2);
+    assert_eq!(rows.iter().map(|r| int(r, "buffers_lost")).sum::<u64>(), 1);
+    assert_eq!(
+        rows.iter().filter(|r| !r["flags"].is_empty()).count(),
+        3,
+        "each loss flags its interval"
+    );
+    for row in &rows {
+        let pairs = int(row, "pairs");
+        if pairs > 0 {
+            check_test_oa_ratios("row", |n| int(row, n), pairs);
+        }
+    }
+}
+
 #[test]
 fn done_when_test_oa_recorded_and_reported_gives_igts_ratios() {
     let file = TempFile::new();
@@ -179,25 +240,7 @@ fn done_when_test_oa_recorded_and_reported_gives_igts_ratios() {
     // Stderr is not a terminal here: no progress line, one summary.
     assert!(!err.contains('\r'), "{err:?}");
 
-    let (code, out, rerr) = report(&file, &["--format", "csv", "--reports", "100"]);
-    assert_eq!(code, 0, "{rerr}");
-    assert!(rerr.contains("metric set TestOa"), "{rerr}");
-    assert!(rerr.contains("read: 2000 sample(s)"), "{rerr}");
-    assert!(rerr.contains("losses: none"), "{rerr}");
-    let rows = csv_rows(&out);
-    // 1999 pairs: 19 intervals of 100 and one of 99.
-    assert_eq!(rows.len(), 20, "{out}");
-    for row in &rows {
-        let pairs = int(row, "pairs");
-        check_test_oa_ratios("row", |n| int(row, n), pairs);
-        assert_eq!(int(row, "reports_lost"), 0);
-        // GPU time: `pairs` periods of 16384 ticks at 19.2 MHz.
-        assert_eq!(
-            int(row, "GpuTime"),
-            pairs * 16384 * 1_000_000_000 / 19_200_000
-        );
-    }
-    assert_eq!(rows.iter().map(|r| int(r, "pairs")).sum::<u64>(), 1999);
+    check_test_oa_2000_report(&file);
 
     let (code, out, rerr) = report(&file, &["--format", "json", "--interval", "100ms"]);
     assert_eq!(code, 0, "{rerr}");
@@ -418,33 +461,11 @@ fn injected_losses_appear_in_the_report() {
     );
     // Report-lost and buffer-lost in turn.
     assert!(err.contains("(2 report-lost, 1 buffer-lost)"), "{err}");
-    let losses: Vec<u32> = walk(&file.bytes())
-        .iter()
-        .filter(|r| r.0 == REPORT_LOST || r.0 == BUFFER_LOST)
-        .inspect(|r| assert!(r.2.is_empty(), "a loss is a header alone"))
-        .map(|r| r.0)
-        .collect();
-    assert_eq!(losses, [REPORT_LOST, BUFFER_LOST, REPORT_LOST]);
-    let (code, out, rerr) = report(&file, &["--format", "csv", "--interval", "100ms"]);
-    assert_eq!(code, 0, "{rerr}");
-    assert!(
-        rerr.contains("2 OA_REPORT_LOST, 1 OA_BUFFER_LOST"),
-        "{rerr}"
-    );
-    let rows = csv_rows(&out);
-    assert_eq!(rows.iter().map(|r| int(r, "reports_lost")).sum::<u64>(), 2);
-    assert_eq!(rows.iter().map(|r| int(r, "buffers_lost")).sum::<u64>(), 1);
     assert_eq!(
-        rows.iter().filter(|r| !r["flags"].is_empty()).count(),
-        3,
-        "each loss flags its interval"
+        losses(&file.bytes()),
+        [REPORT_LOST, BUFFER_LOST, REPORT_LOST]
     );
-    for row in &rows {
-        let pairs = int(row, "pairs");
-        if pairs > 0 {
-            check_test_oa_ratios("row", |n| int(row, n), pairs);
-        }
-    }
+    check_three_losses_report(&file);
     // One correlation per emulated second besides the first and last.
     let corr = walk(&file.bytes())
         .iter()
@@ -537,22 +558,7 @@ fn xe_test_oa_recorded_and_reported_gives_igts_ratios() {
     };
     assert_eq!(deltas(&xe), deltas(&other), "the counter deltas");
 
-    let (code, out, rerr) = report(&file, &["--format", "csv", "--reports", "100"]);
-    assert_eq!(code, 0, "{rerr}");
-    assert!(rerr.contains("metric set TestOa"), "{rerr}");
-    assert!(rerr.contains("read: 2000 sample(s)"), "{rerr}");
-    assert!(rerr.contains("losses: none"), "{rerr}");
-    let rows = csv_rows(&out);
-    assert_eq!(rows.len(), 20, "{out}");
-    for row in &rows {
-        let pairs = int(row, "pairs");
-        check_test_oa_ratios("row", |n| int(row, n), pairs);
-        assert_eq!(
-            int(row, "GpuTime"),
-            pairs * 16384 * 1_000_000_000 / 19_200_000
-        );
-    }
-    assert_eq!(rows.iter().map(|r| int(r, "pairs")).sum::<u64>(), 1999);
+    check_test_oa_2000_report(&file);
 }
 
 #[test]
@@ -590,13 +596,7 @@ fn xe_status_losses_appear_in_the_report() {
         "{err}"
     );
     let bytes = file.bytes();
-    let losses: Vec<u32> = walk(&bytes)
-        .iter()
-        .filter(|r| r.0 == REPORT_LOST || r.0 == BUFFER_LOST)
-        .inspect(|r| assert!(r.2.is_empty(), "a loss is a header alone"))
-        .map(|r| r.0)
-        .collect();
-    assert_eq!(losses, [REPORT_LOST, BUFFER_LOST, REPORT_LOST]);
+    assert_eq!(losses(&bytes), [REPORT_LOST, BUFFER_LOST, REPORT_LOST]);
     let (rec, error) = read_all(&bytes);
     assert!(error.is_none(), "{error:?}");
     assert_eq!(rec.igt_readable(), Ok(()));
@@ -608,26 +608,7 @@ fn xe_status_losses_appear_in_the_report() {
         "{err}"
     );
 
-    let (code, out, rerr) = report(&file, &["--format", "csv", "--interval", "100ms"]);
-    assert_eq!(code, 0, "{rerr}");
-    assert!(
-        rerr.contains("2 OA_REPORT_LOST, 1 OA_BUFFER_LOST"),
-        "{rerr}"
-    );
-    let rows = csv_rows(&out);
-    assert_eq!(rows.iter().map(|r| int(r, "reports_lost")).sum::<u64>(), 2);
-    assert_eq!(rows.iter().map(|r| int(r, "buffers_lost")).sum::<u64>(), 1);
-    assert_eq!(
-        rows.iter().filter(|r| !r["flags"].is_empty()).count(),
-        3,
-        "each loss flags its interval"
-    );
-    for row in &rows {
-        let pairs = int(row, "pairs");
-        if pairs > 0 {
-            check_test_oa_ratios("row", |n| int(row, n), pairs);
-        }
-    }
+    check_three_losses_report(&file);
 }
 
 #[test]
