@@ -46,6 +46,11 @@ fn perfregs(args: &[&str]) -> Output {
         .expect("run perfregs")
 }
 
+/// A command line's words (no word of these tests has a space).
+fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -215,14 +220,7 @@ fn done_when_test_oa_recorded_and_reported_gives_igts_ratios() {
     let file = TempFile::new();
     let err = record(
         &file,
-        &[
-            "--emulate",
-            "tgl",
-            "--metric-set",
-            "TestOa",
-            "--reports",
-            "2000",
-        ],
+        &words("--emulate tgl --metric-set TestOa --reports 2000"),
     );
     assert!(err.contains("recording emulated tgl GT2"), "{err}");
     assert!(
@@ -269,14 +267,7 @@ fn the_file_is_igts_format_byte_for_byte() {
     let file = TempFile::new();
     record(
         &file,
-        &[
-            "--emulate",
-            "tgl",
-            "--metric-set",
-            "TestOa",
-            "--reports",
-            "2000",
-        ],
+        &words("--emulate tgl --metric-set TestOa --reports 2000"),
     );
     let bytes = file.bytes();
     let recs = walk(&bytes);
@@ -415,17 +406,7 @@ fn period_picks_the_nearest_exponent_and_duration_is_emulated_time() {
     // 100 us at 19.2 MHz = 1920 ticks: 2^11 = 2048 (exponent 10) is nearest.
     let err = record(
         &file,
-        &[
-            "--emulate",
-            "tgl",
-            "--gt1",
-            "--metric-set",
-            "test_oa",
-            "--period",
-            "100us",
-            "--duration",
-            "50ms",
-        ],
+        &words("--emulate tgl --gt1 --metric-set test_oa --period 100us --duration 50ms"),
     );
     assert!(err.contains("recording emulated tgl GT1"), "{err}");
     assert!(
@@ -448,16 +429,7 @@ fn injected_losses_appear_in_the_report() {
     let file = TempFile::new();
     let err = record(
         &file,
-        &[
-            "--emulate",
-            "tgl",
-            "--metric-set",
-            "TestOa",
-            "--duration",
-            "2s",
-            "--inject-loss",
-            "3",
-        ],
+        &words("--emulate tgl --metric-set TestOa --duration 2s --inject-loss 3"),
     );
     // Report-lost and buffer-lost in turn.
     assert!(err.contains("(2 report-lost, 1 buffer-lost)"), "{err}");
@@ -488,16 +460,7 @@ fn xe_test_oa_recorded_and_reported_gives_igts_ratios() {
     let file = TempFile::new();
     let err = record(
         &file,
-        &[
-            "--emulate",
-            "tgl",
-            "--driver",
-            "xe",
-            "--metric-set",
-            "TestOa",
-            "--reports",
-            "2000",
-        ],
+        &words("--emulate tgl --driver xe --metric-set TestOa --reports 2000"),
     );
     assert!(err.contains("recording emulated tgl GT2 under xe"), "{err}");
     // xe_oa.c: A32u40_A4u32_B8_C8 = counter select 5, type OAG (0).
@@ -536,14 +499,7 @@ fn xe_test_oa_recorded_and_reported_gives_igts_ratios() {
     let i915 = TempFile::new();
     record(
         &i915,
-        &[
-            "--emulate",
-            "tgl",
-            "--metric-set",
-            "TestOa",
-            "--reports",
-            "2000",
-        ],
+        &words("--emulate tgl --metric-set TestOa --reports 2000"),
     );
     let other = samples(&i915.bytes());
     assert_eq!(other.len(), xe.len());
@@ -566,20 +522,7 @@ fn xe_status_losses_appear_in_the_report() {
     let file = TempFile::new();
     let err = record(
         &file,
-        &[
-            "--emulate",
-            "tgl",
-            "--driver",
-            "xe",
-            "--metric-set",
-            "TestOa",
-            "--duration",
-            "2s",
-            "--inject-loss",
-            "3",
-            "--inject-status",
-            "COUNTER_OVERFLOW,MMIO_TRG_Q_FULL",
-        ],
+        &words("--emulate tgl --driver xe --metric-set TestOa --duration 2s --inject-loss 3 --inject-status COUNTER_OVERFLOW,MMIO_TRG_Q_FULL"),
     );
     // REPORT_LOST and BUFFER_OVERFLOW in turn, read from STATUS after EIO.
     assert!(err.contains("(2 report-lost, 1 buffer-lost)"), "{err}");
@@ -617,18 +560,7 @@ fn xe_emulation_errors_and_bad_arguments() {
     let file = TempFile::new();
     let (code, err) = record_status(
         &file,
-        &[
-            "--emulate",
-            "tgl",
-            "--driver",
-            "xe",
-            "--metric-set",
-            "TestOa",
-            "--reports",
-            "1000",
-            "--inject-errno",
-            "EIO",
-        ],
+        &words("--emulate tgl --driver xe --metric-set TestOa --reports 1000 --inject-errno EIO"),
     );
     assert_eq!(code, Some(1), "{err}");
     let last = err.lines().last().expect("a message");
@@ -983,17 +915,9 @@ fn kernel_errors_reach_the_user_and_the_file_stays_valid() {
         assert!(last.contains(said), "{errno}: {err}");
         assert!(!file.0.exists(), "{errno}: no file");
     }
-    let e = usage_error(&[
-        "record",
-        "--emulate",
-        "tgl",
-        "--metric-set",
-        "TestOa",
-        "--inject-errno",
-        "EWHAT",
-        "-o",
-        "x.record",
-    ]);
+    let e = usage_error(&words(
+        "record --emulate tgl --metric-set TestOa --inject-errno EWHAT -o x.record",
+    ));
     assert!(e.contains("not an errno name"), "{e}");
 }
 
