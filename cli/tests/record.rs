@@ -575,73 +575,24 @@ fn xe_emulation_errors_and_bad_arguments() {
     assert!(error.is_none(), "{error:?}");
     assert!(rec.samples > 0 && rec.samples < 1000, "{}", rec.samples);
 
-    let o = file.0.to_str().expect("utf-8");
-    let e = usage_error(&[
-        "record",
-        "--emulate",
-        "hsw",
-        "--driver",
-        "xe",
-        "--metric-set",
-        "RenderBasic",
-        "-o",
-        o,
-    ]);
+    let e = record_usage_error(&file, "--emulate hsw --driver xe --metric-set RenderBasic");
     assert!(e.contains("--driver xe: HSW runs under i915 only"), "{e}");
-    let e = usage_error(&[
-        "record",
-        "--emulate",
-        "tgl",
-        "--driver",
-        "i915",
-        "--inject-status",
-        "COUNTER_OVERFLOW",
-        "--metric-set",
-        "TestOa",
-        "-o",
-        o,
-    ]);
+    let e = record_usage_error(
+        &file,
+        "--emulate tgl --driver i915 --inject-status COUNTER_OVERFLOW --metric-set TestOa",
+    );
     assert!(e.contains("give --driver xe"), "{e}");
-    let e = usage_error(&[
-        "record",
-        "--emulate",
-        "tgl",
-        "--driver",
-        "xe",
-        "--inject-status",
-        "OVERHEAT",
-        "--metric-set",
-        "TestOa",
-        "-o",
-        o,
-    ]);
+    let e = record_usage_error(
+        &file,
+        "--emulate tgl --driver xe --inject-status OVERHEAT --metric-set TestOa",
+    );
     assert!(e.contains("not an Xe STATUS bit"), "{e}");
-    let e = usage_error(&[
-        "record",
-        "--device",
-        "card0",
-        "--driver",
-        "xe",
-        "--metric-set",
-        "TestOa",
-        "-o",
-        o,
-    ]);
+    let e = record_usage_error(&file, "--device card0 --driver xe --metric-set TestOa");
     assert!(
         e.contains("--driver is for --emulate; with --device the card's own driver"),
         "{e}"
     );
-    let e = usage_error(&[
-        "record",
-        "--device",
-        "card0",
-        "--inject-loss",
-        "1",
-        "--metric-set",
-        "TestOa",
-        "-o",
-        o,
-    ]);
+    let e = record_usage_error(&file, "--device card0 --inject-loss 1 --metric-set TestOa");
     assert!(e.contains("--inject-loss is for --emulate"), "{e}");
 }
 
@@ -709,53 +660,42 @@ fn usage_error(args: &[&str]) -> String {
     lines[0].to_string()
 }
 
+/// `perfregs record LINE -o FILE` (LINE's words), a usage error: its line.
+fn record_usage_error(file: &TempFile, line: &str) -> String {
+    let mut all = words("record");
+    all.extend(words(line));
+    all.extend(["-o", file.0.to_str().expect("utf-8 temp path")]);
+    usage_error(&all)
+}
+
 #[test]
 fn bad_arguments_exit_2_with_one_line() {
     let out = TempFile::new();
-    let o = out.0.to_str().expect("utf-8");
-    // `perfregs record ARGS -o FILE`, a usage error.
-    let bad = |args: &[&str]| {
-        let mut all = vec!["record"];
-        all.extend_from_slice(args);
-        all.extend_from_slice(&["-o", o]);
-        usage_error(&all)
-    };
-    let e = bad(&["--emulate", "tgl", "--metric-set", "TestOx"]);
+    let e = record_usage_error(&out, "--emulate tgl --metric-set TestOx");
     assert!(e.contains("no metric set `TestOx`"), "{e}");
     assert!(e.contains("did you mean TestOa"), "{e}");
     assert!(!out.0.exists(), "no file for a bad set");
-    let tgl = ["--emulate", "tgl", "--metric-set", "TestOa"];
-    for (args, want) in [
+    for (line, want) in [
         (
-            &[
-                "--device",
-                "card0",
-                "--emulate",
-                "tgl",
-                "--metric-set",
-                "TestOa",
-            ][..],
+            "--device card0 --emulate tgl --metric-set TestOa",
             "cannot be used with",
         ),
-        (&["--metric-set", "TestOa"], "--device <cardN>"),
+        ("--metric-set TestOa", "--device <cardN>"),
+        ("--emulate skl --metric-set TestOa", "invalid value 'skl'"),
         (
-            &["--emulate", "skl", "--metric-set", "TestOa"],
-            "invalid value 'skl'",
-        ),
-        (
-            &["--emulate", "hsw", "--gt1", "--metric-set", "RenderBasic"],
+            "--emulate hsw --gt1 --metric-set RenderBasic",
             "--gt1 is a TGL part",
         ),
-        (&[&tgl[..], &["--exponent", "32"]].concat(), "32"),
+        ("--emulate tgl --metric-set TestOa --exponent 32", "32"),
         (
-            &[&tgl[..], &["--period", "1"]].concat(),
+            "--emulate tgl --metric-set TestOa --period 1",
             "a time with a unit",
         ),
     ] {
-        let e = bad(args);
-        assert!(e.contains(want), "{args:?}: {e}");
+        let e = record_usage_error(&out, line);
+        assert!(e.contains(want), "{line}: {e}");
     }
-    let e = usage_error(&[&["record"][..], &tgl].concat());
+    let e = usage_error(&words("record --emulate tgl --metric-set TestOa"));
     assert!(e.contains("--output <FILE.record>"), "{e}");
 }
 
