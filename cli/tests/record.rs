@@ -6,6 +6,9 @@
 //! valid file, and bad arguments.
 #![cfg(target_os = "linux")]
 
+mod common;
+
+use common::says;
 use perfregs_linux::discovery::Topology;
 use perfregs_linux::recording::read_all;
 use perfregs_metrics::test_support::check_test_oa_ratios;
@@ -160,9 +163,9 @@ const BUFFER_LOST: u32 = 3;
 fn check_test_oa_2000_report(file: &TempFile) {
     let (code, out, rerr) = report(file, &["--format", "csv", "--reports", "100"]);
     assert_eq!(code, 0, "{rerr}");
-    assert!(rerr.contains("metric set TestOa"), "{rerr}");
-    assert!(rerr.contains("read: 2000 sample(s)"), "{rerr}");
-    assert!(rerr.contains("losses: none"), "{rerr}");
+    says(&rerr, "metric set TestOa");
+    says(&rerr, "read: 2000 sample(s)");
+    says(&rerr, "losses: none");
     let rows = csv_rows(&out);
     // 1999 pairs: 19 intervals of 100 and one of 99.
     assert_eq!(rows.len(), 20, "{out}");
@@ -195,10 +198,7 @@ fn losses(bytes: &[u8]) -> Vec<u32> {
 fn check_three_losses_report(file: &TempFile) {
     let (code, out, rerr) = report(file, &["--format", "csv", "--interval", "100ms"]);
     assert_eq!(code, 0, "{rerr}");
-    assert!(
-        rerr.contains("2 OA_REPORT_LOST, 1 OA_BUFFER_LOST"),
-        "{rerr}"
-    );
+    says(&rerr, "2 OA_REPORT_LOST, 1 OA_BUFFER_LOST");
     let rows = csv_rows(&out);
     assert_eq!(rows.iter().map(|r| int(r, "reports_lost")).sum::<u64>(), 2);
     assert_eq!(rows.iter().map(|r| int(r, "buffers_lost")).sum::<u64>(), 1);
@@ -222,19 +222,10 @@ fn done_when_test_oa_recorded_and_reported_gives_igts_ratios() {
         &file,
         &words("--emulate tgl --metric-set TestOa --reports 2000"),
     );
-    assert!(err.contains("recording emulated tgl GT2"), "{err}");
-    assert!(
-        err.contains("format A32U40_A4U32_B8_C8 (i915 id 10)"),
-        "{err}"
-    );
-    assert!(
-        err.contains("period: exponent 13 (nearest the default 1ms): a report every 2^14 = 16384 timestamp ticks"),
-        "{err}"
-    );
-    assert!(
-        err.contains("recorded 2000 reports (0 report-lost, 0 buffer-lost)"),
-        "{err}"
-    );
+    says(&err, "recording emulated tgl GT2");
+    says(&err, "format A32U40_A4U32_B8_C8 (i915 id 10)");
+    says(&err, "period: exponent 13 (nearest the default 1ms): a report every 2^14 = 16384 timestamp ticks");
+    says(&err, "recorded 2000 reports (0 report-lost, 0 buffer-lost)");
     // Stderr is not a terminal here: no progress line, one summary.
     assert!(!err.contains('\r'), "{err:?}");
 
@@ -385,7 +376,7 @@ fn hsw_and_bdw_recordings_are_reported() {
 
         let (code, out, rerr) = report(&file, &["--format", "csv", "--reports", "50"]);
         assert_eq!(code, 0, "{project}: {rerr}");
-        assert!(rerr.contains("metric set RenderBasic"), "{rerr}");
+        says(&rerr, "metric set RenderBasic");
         let rows = csv_rows(&out);
         assert_eq!(rows.len(), 6, "{project}: 299 pairs in 50s");
         for row in &rows {
@@ -408,11 +399,8 @@ fn period_picks_the_nearest_exponent_and_duration_is_emulated_time() {
         &file,
         &words("--emulate tgl --gt1 --metric-set test_oa --period 100us --duration 50ms"),
     );
-    assert!(err.contains("recording emulated tgl GT1"), "{err}");
-    assert!(
-        err.contains("period: exponent 10 (nearest --period 100.000us): a report every 2^11 = 2048 timestamp ticks = 106.667us"),
-        "{err}"
-    );
+    says(&err, "recording emulated tgl GT1");
+    says(&err, "period: exponent 10 (nearest --period 100.000us): a report every 2^11 = 2048 timestamp ticks = 106.667us");
     let bytes = file.bytes();
     let (rec, error) = read_all(&bytes);
     assert!(error.is_none(), "{error:?}");
@@ -432,7 +420,7 @@ fn injected_losses_appear_in_the_report() {
         &words("--emulate tgl --metric-set TestOa --duration 2s --inject-loss 3"),
     );
     // Report-lost and buffer-lost in turn.
-    assert!(err.contains("(2 report-lost, 1 buffer-lost)"), "{err}");
+    says(&err, "(2 report-lost, 1 buffer-lost)");
     assert_eq!(
         losses(&file.bytes()),
         [REPORT_LOST, BUFFER_LOST, REPORT_LOST]
@@ -462,7 +450,7 @@ fn xe_test_oa_recorded_and_reported_gives_igts_ratios() {
         &file,
         &words("--emulate tgl --driver xe --metric-set TestOa --reports 2000"),
     );
-    assert!(err.contains("recording emulated tgl GT2 under xe"), "{err}");
+    says(&err, "recording emulated tgl GT2 under xe");
     // xe_oa.c: A32u40_A4u32_B8_C8 = counter select 5, type OAG (0).
     assert!(
         err.contains(
@@ -470,10 +458,7 @@ fn xe_test_oa_recorded_and_reported_gives_igts_ratios() {
         ),
         "{err}"
     );
-    assert!(
-        err.contains("recorded 2000 reports (0 report-lost, 0 buffer-lost)"),
-        "{err}"
-    );
+    says(&err, "recorded 2000 reports (0 report-lost, 0 buffer-lost)");
     // No loss: no EIO, so no STATUS read and no status event.
     assert!(!err.contains("STATUS"), "{err}");
     assert!(!err.contains("Xe status events"), "{err}");
@@ -525,7 +510,7 @@ fn xe_status_losses_appear_in_the_report() {
         &words("--emulate tgl --driver xe --metric-set TestOa --duration 2s --inject-loss 3 --inject-status COUNTER_OVERFLOW,MMIO_TRG_Q_FULL"),
     );
     // REPORT_LOST and BUFFER_OVERFLOW in turn, read from STATUS after EIO.
-    assert!(err.contains("(2 report-lost, 1 buffer-lost)"), "{err}");
+    says(&err, "(2 report-lost, 1 buffer-lost)");
     let eios: u64 = err
         .split("; ")
         .find_map(|p| p.strip_suffix(" EIO read(s) answered by the Xe STATUS ioctl"))
@@ -534,10 +519,7 @@ fn xe_status_losses_appear_in_the_report() {
         .expect("a count");
     // Three losses and one status, two of them perhaps at the same read.
     assert!((3..=4).contains(&eios), "{err}");
-    assert!(
-        err.contains("Xe status events not in the file (IGT's format has no record type for them): 1 COUNTER_OVERFLOW, 1 MMIO_TRG_Q_FULL, 0 unknown"),
-        "{err}"
-    );
+    says(&err, "Xe status events not in the file (IGT's format has no record type for them): 1 COUNTER_OVERFLOW, 1 MMIO_TRG_Q_FULL, 0 unknown");
     let bytes = file.bytes();
     assert_eq!(losses(&bytes), [REPORT_LOST, BUFFER_LOST, REPORT_LOST]);
     let (rec, error) = read_all(&bytes);
@@ -576,24 +558,24 @@ fn xe_emulation_errors_and_bad_arguments() {
     assert!(rec.samples > 0 && rec.samples < 1000, "{}", rec.samples);
 
     let e = record_usage_error(&file, "--emulate hsw --driver xe --metric-set RenderBasic");
-    assert!(e.contains("--driver xe: HSW runs under i915 only"), "{e}");
+    says(&e, "--driver xe: HSW runs under i915 only");
     let e = record_usage_error(
         &file,
         "--emulate tgl --driver i915 --inject-status COUNTER_OVERFLOW --metric-set TestOa",
     );
-    assert!(e.contains("give --driver xe"), "{e}");
+    says(&e, "give --driver xe");
     let e = record_usage_error(
         &file,
         "--emulate tgl --driver xe --inject-status OVERHEAT --metric-set TestOa",
     );
-    assert!(e.contains("not an Xe STATUS bit"), "{e}");
+    says(&e, "not an Xe STATUS bit");
     let e = record_usage_error(&file, "--device card0 --driver xe --metric-set TestOa");
-    assert!(
-        e.contains("--driver is for --emulate; with --device the card's own driver"),
-        "{e}"
+    says(
+        &e,
+        "--driver is for --emulate; with --device the card's own driver",
     );
     let e = record_usage_error(&file, "--device card0 --inject-loss 1 --metric-set TestOa");
-    assert!(e.contains("--inject-loss is for --emulate"), "{e}");
+    says(&e, "--inject-loss is for --emulate");
 }
 
 #[test]
@@ -632,7 +614,7 @@ fn ctrl_c_ends_the_recording_with_a_valid_file() {
     let out = child.wait_with_output().expect("the recorder ends");
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
-    assert!(err.contains(", interrupted;"), "{err}");
+    says(&err, ", interrupted;");
     let bytes = file.bytes();
     let (rec, error) = read_all(&bytes);
     assert!(error.is_none(), "{error:?}");
@@ -672,8 +654,8 @@ fn record_usage_error(file: &TempFile, line: &str) -> String {
 fn bad_arguments_exit_2_with_one_line() {
     let out = TempFile::new();
     let e = record_usage_error(&out, "--emulate tgl --metric-set TestOx");
-    assert!(e.contains("no metric set `TestOx`"), "{e}");
-    assert!(e.contains("did you mean TestOa"), "{e}");
+    says(&e, "no metric set `TestOx`");
+    says(&e, "did you mean TestOa");
     assert!(!out.0.exists(), "no file for a bad set");
     for (line, want) in [
         (
@@ -696,7 +678,7 @@ fn bad_arguments_exit_2_with_one_line() {
         assert!(e.contains(want), "{line}: {e}");
     }
     let e = usage_error(&words("record --emulate tgl --metric-set TestOa"));
-    assert!(e.contains("--output <FILE.record>"), "{e}");
+    says(&e, "--output <FILE.record>");
 }
 
 #[test]
@@ -719,7 +701,7 @@ fn a_device_on_a_machine_without_it_is_a_clear_error() {
         err.starts_with("perfregs record: no such card `card97`"),
         "{err}"
     );
-    assert!(err.contains("perfregs devices"), "{err}");
+    says(&err, "perfregs devices");
     assert!(!out.0.exists(), "no file written");
     // card0: absent here (no such card), or present and judged (the verdict).
     let r = perfregs(&[
@@ -760,7 +742,7 @@ fn help_names_the_options() {
     ] {
         assert!(help.contains(opt), "{opt}: {help}");
     }
-    assert!(help.contains("--driver"), "{help}");
+    says(&help, "--driver");
     assert!(
         !help.contains("--inject-loss") && !help.contains("--inject-status"),
         "a test-only flag is hidden"
@@ -858,7 +840,7 @@ fn kernel_errors_reach_the_user_and_the_file_stays_valid() {
     let e = usage_error(&words(
         "record --emulate tgl --metric-set TestOa --inject-errno EWHAT -o x.record",
     ));
-    assert!(e.contains("not an errno name"), "{e}");
+    says(&e, "not an errno name");
 }
 
 #[test]
@@ -1008,33 +990,24 @@ fn a_card_is_judged_before_anything_is_opened() {
         err.starts_with("perfregs record: card0 0000:00:02.0 TGL GT2 (0x9a49)"),
         "{err}"
     );
-    assert!(
-        err.contains("OA streams: no: dev.i915.perf_stream_paranoid is 1"),
-        "{err}"
-    );
-    assert!(
-        err.contains("sysctl dev.i915.perf_stream_paranoid=0"),
-        "{err}"
-    );
+    says(&err, "OA streams: no: dev.i915.perf_stream_paranoid is 1");
+    says(&err, "sysctl dev.i915.perf_stream_paranoid=0");
     assert!(!out.0.exists(), "nothing written for a refused card");
     // `0` names card0 too; card1 does not exist and the cards are listed.
     let (code, err) = t.record("0", "TestOa", &out);
     assert_eq!(code, Some(1), "{err}");
-    assert!(err.contains("OA streams: no:"), "{err}");
+    says(&err, "OA streams: no:");
     let (code, err) = t.record("card1", "TestOa", &out);
     assert_eq!(code, Some(1), "{err}");
-    assert!(
-        err.contains("no such card `card1` (cards here: card0)"),
-        "{err}"
-    );
+    says(&err, "no such card `card1` (cards here: card0)");
 
     // Allowed (paranoid 0), but the set is not one of TGL GT2: usage error
     // with close names, before the driver is asked.
     t.access(0, 0);
     let (code, err) = t.record("card0", "TestOx", &out);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("no metric set `TestOx` among"), "{err}");
-    assert!(err.contains("of tgl GT2 (did you mean TestOa?)"), "{err}");
+    says(&err, "no metric set `TestOx` among");
+    says(&err, "of tgl GT2 (did you mean TestOa?)");
     // Allowed, a good set: the fake tree's render node is missing, said
     // as the driver's answer that could not be had; no file, no panic.
     let (code, err) = t.record("card0", "TestOa", &out);
@@ -1043,7 +1016,7 @@ fn a_card_is_judged_before_anything_is_opened() {
         err.starts_with("perfregs record: card0: asking the driver:"),
         "{err}"
     );
-    assert!(err.contains("renderD128"), "{err}");
+    says(&err, "renderD128");
     assert!(!out.0.exists());
 
     // SNB: no OA stream under Linux.
@@ -1052,7 +1025,7 @@ fn a_card_is_judged_before_anything_is_opened() {
     t.access(0, 0);
     let (code, err) = t.record("card0", "RenderBasic", &out);
     assert_eq!(code, Some(1), "{err}");
-    assert!(err.contains("no OA stream under Linux"), "{err}");
+    says(&err, "no OA stream under Linux");
 }
 
 #[test]
@@ -1064,14 +1037,8 @@ fn an_xe_card_is_judged_by_xes_sysctl_and_then_asked() {
     let out = TempFile::new();
     let (code, err) = t.record("card0", "TestOa", &out);
     assert_eq!(code, Some(1), "{err}");
-    assert!(
-        err.contains("OA streams: no: dev.xe.observation_paranoid is 1"),
-        "{err}"
-    );
-    assert!(
-        err.contains("sysctl dev.xe.observation_paranoid=0"),
-        "{err}"
-    );
+    says(&err, "OA streams: no: dev.xe.observation_paranoid is 1");
+    says(&err, "sysctl dev.xe.observation_paranoid=0");
     assert!(!out.0.exists());
     // Allowed: past the verdict, the xe driver is asked (the fake tree
     // has no render node to ask), as for i915; no file, no panic.
@@ -1082,7 +1049,7 @@ fn an_xe_card_is_judged_by_xes_sysctl_and_then_asked() {
         err.starts_with("perfregs record: card0: asking the driver:"),
         "{err}"
     );
-    assert!(err.contains("renderD128"), "{err}");
+    says(&err, "renderD128");
     assert!(!out.0.exists());
     // A set not of the part is a usage error before anything is opened.
     let (code, err) = t.record("card0", "TestOx", &out);
@@ -1149,7 +1116,7 @@ fn a_real_card_records_render_basic() {
         return;
     }
     assert_eq!(code, Some(0), "{err}");
-    assert!(err.contains("config id "), "{err}");
+    says(&err, "config id ");
     let bytes = file.bytes();
     let (rec, error) = read_all(&bytes);
     assert!(error.is_none(), "{error:?}");

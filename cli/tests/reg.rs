@@ -4,6 +4,7 @@
 #![cfg(target_os = "linux")]
 
 mod common;
+use common::says;
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -85,13 +86,10 @@ fn read_decodes_as_decode_does() {
     let out = bar.ok("read", &["OAG_OACONTROL"]);
     let (_, decoded, _) = perfregs(&["decode", "tgl", "OAG_OACONTROL", "0x9"]);
     assert_eq!(out, decoded);
-    assert!(
-        out.contains("report_format            = 2 (0x2) (a12_b8_c8)"),
-        "{out}"
-    );
+    says(&out, "report_format            = 2 (0x2) (a12_b8_c8)");
     // A misspelt name gets the close ones.
     let (_, err) = bar.fails("read", &["OAG_OACONTRL"], 1);
-    assert!(err.contains("did you mean OAG_OACONTROL"), "{err}");
+    says(&err, "did you mean OAG_OACONTROL");
     // By address, the same register.
     let by_addr = bar.ok("read", &["0xdaf4"]);
     assert_eq!(by_addr, out);
@@ -119,10 +117,7 @@ fn read_of_an_undescribed_address_needs_raw() {
         "{err}"
     );
     let out = bar.ok("read", &["0x1000", "--raw"]);
-    assert!(
-        out.contains("0x1000 on tgl = 0xdeadbeef (undescribed"),
-        "{out}"
-    );
+    says(&out, "0x1000 on tgl = 0xdeadbeef (undescribed");
 }
 
 #[test]
@@ -135,7 +130,7 @@ fn replicated_reads_say_the_instance_is_not_known() {
         "{out}"
     );
     let (_, err) = bar.fails("write", &["EU_PERF_CNT_CTL0", "value=1"], 1);
-    assert!(err.contains("steering belongs to the kernel"), "{err}");
+    says(&err, "steering belongs to the kernel");
     assert_eq!(bar.u32_at(0xE458), 0, "nothing written");
 }
 
@@ -152,7 +147,7 @@ fn the_device_and_force_wake_are_explicit() {
         "OAG_OACONTROL",
     ]);
     assert_eq!(code, 2);
-    assert!(err.contains("--forcewake PATH or --no-forcewake"), "{err}");
+    says(&err, "--forcewake PATH or --no-forcewake");
     // A file given as the force-wake file is held.
     let fw = BarFile::new("fw-file", 0);
     let (code, out, err) = perfregs(&[
@@ -178,14 +173,14 @@ fn the_device_and_force_wake_are_explicit() {
         "OAG_OACONTROL",
     ]);
     assert_eq!(code, 1);
-    assert!(err.contains("/no/such/forcewake"), "{err}");
+    says(&err, "/no/such/forcewake");
     // The project is required; a project is not a device.
     let (code, _, err) = perfregs(&["reg", "read", bar.path(), "--no-forcewake", "OAG_OACONTROL"]);
     assert_eq!(code, 2);
-    assert!(err.contains("pass --project"), "{err}");
+    says(&err, "pass --project");
     let (code, _, err) = perfregs(&["reg", "read", "tgl", "OAG_OACONTROL"]);
     assert_eq!(code, 2);
-    assert!(err.contains("`tgl` is a project, not a device"), "{err}");
+    says(&err, "`tgl` is a project, not a device");
 }
 
 #[test]
@@ -199,7 +194,7 @@ fn a_bar_that_cannot_be_opened_says_to_run_as_root() {
         return;
     }
     let (_, err) = bar.fails("read", &["OAG_OACONTROL"], 1);
-    assert!(err.contains("run as root"), "{err}");
+    says(&err, "run as root");
 }
 
 #[test]
@@ -231,7 +226,7 @@ fn dump_decodes_every_register_of_a_filter_one_line_each() {
     );
     // A block by name.
     let out = bar.ok("dump", &["oa_tgl"]);
-    assert!(out.contains(" OAG_OACONTROL "), "{out}");
+    says(&out, " OAG_OACONTROL ");
     // An unknown filter lists the blocks.
     let (_, err) = bar.fails("dump", &["NOTHING_LIKE_IT"], 1);
     assert!(err.contains("blocks: ") && err.contains("oa_tgl"), "{err}");
@@ -243,7 +238,7 @@ fn dump_of_the_whole_project_reports_faults_past_the_end() {
     // 0x130000 are not.
     let bar = BarFile::new("dump-small", 64 << 10);
     let (out, err) = bar.fails("dump", &[], 1);
-    assert!(out.contains(" OAG_OACONTROL "), "{out}");
+    says(&out, " OAG_OACONTROL ");
     let summary = out.lines().last().unwrap();
     // "N register(s) read, M skipped, K fault(s) on FILE as tgl"
     let faults: usize = summary
@@ -254,7 +249,7 @@ fn dump_of_the_whole_project_reports_faults_past_the_end() {
         .expect("fault count");
     assert!(faults > 0, "{summary}");
     assert_eq!(err.lines().count(), faults, "one line per fault: {err}");
-    assert!(err.contains("address out of range"), "{err}");
+    says(&err, "address out of range");
     // No faulting register is printed as data.
     for line in err.lines() {
         let name = line
@@ -288,11 +283,8 @@ fn write_sets_fields_and_echoes_before_and_after() {
     // A number works as well as a name; fields unchanged are said.
     let out = bar.write_ok(&["OAG_OACONTROL", "report_format=2", "counter_enable=0"]);
     assert_eq!(bar.u32_at(OACONTROL), 0x8);
-    assert!(
-        out.contains("report_format: 2 (0x2) (a12_b8_c8) (unchanged)"),
-        "{out}"
-    );
-    assert!(out.contains("counter_enable: 1 (0x1) -> 0 (0x0)"), "{out}");
+    says(&out, "report_format: 2 (0x2) (a12_b8_c8) (unchanged)");
+    says(&out, "counter_enable: 1 (0x1) -> 0 (0x0)");
 }
 
 #[test]
@@ -305,9 +297,9 @@ fn masked_writes_carry_the_enable_bits_of_the_fields_set() {
     ]);
     // bits 6 and 1, and their enables 22 and 17.
     assert_eq!(bar.u32_at(OA_DEBUG), 0x0042_0042);
-    assert!(
-        out.contains("write  0x420042 (masked: bits 31:16 enable the fields set)"),
-        "{out}"
+    says(
+        &out,
+        "write  0x420042 (masked: bits 31:16 enable the fields set)",
     );
 }
 
@@ -366,9 +358,9 @@ fn raw_writes_need_raw_and_are_echoed() {
     );
     let out = bar.write_ok(&["OAG_OACONTROL=0xd", "--raw"]);
     assert_eq!(bar.u32_at(OACONTROL), 0xD);
-    assert!(
-        out.contains("report_format: 0 (0x0) (a12) -> 3 (0x3) (no named encoding)"),
-        "{out}"
+    says(
+        &out,
+        "report_format: 0 (0x0) (a12) -> 3 (0x3) (no named encoding)",
     );
 }
 
@@ -465,25 +457,16 @@ fn a_sysfs_resource_is_checked_and_its_card_gives_the_force_wake_file() {
     let other = FakeFunction::new("virtio", "0x1af4", None, None);
     let (code, _, err) = read(&other, &["--no-forcewake"]);
     assert_eq!(code, 1);
-    assert!(
-        err.contains("is not an Intel device (PCI vendor 0x1af4)"),
-        "{err}"
-    );
+    says(&err, "is not an Intel device (PCI vendor 0x1af4)");
     // Intel, bound to i915 as card 3: the default force-wake file is card 3's.
     let i915 = FakeFunction::new("i915", "0x8086", Some("i915"), Some(3));
     let (code, _, err) = read(&i915, &[]);
     assert_eq!(code, 1, "{err}");
-    assert!(
-        err.contains("/sys/kernel/debug/dri/3/i915_forcewake_user"),
-        "{err}"
-    );
+    says(&err, "/sys/kernel/debug/dri/3/i915_forcewake_user");
     // Bound to xe as card 1.
     let xe = FakeFunction::new("xe", "0x8086", Some("xe"), Some(1));
     let (_, _, err) = read(&xe, &[]);
-    assert!(
-        err.contains("/sys/kernel/debug/dri/1/forcewake_all"),
-        "{err}"
-    );
+    says(&err, "/sys/kernel/debug/dri/1/forcewake_all");
     // Without force-wake on a device a driver owns: read, with a warning.
     let (code, out, err) = read(&i915, &["--no-forcewake"]);
     assert_eq!(code, 0, "{err}");
@@ -491,7 +474,7 @@ fn a_sysfs_resource_is_checked_and_its_card_gives_the_force_wake_file() {
         out.starts_with("OAG_OACONTROL (OAG Control) @ 0xdaf4 on tgl = 0x0"),
         "{out}"
     );
-    assert!(err.contains("warning: no force-wake held"), "{err}");
+    says(&err, "warning: no force-wake held");
     // No driver: nothing owns it, no warning.
     let unbound = FakeFunction::new("unbound", "0x8086", None, None);
     let (code, _, err) = read(&unbound, &["--no-forcewake"]);
@@ -514,11 +497,11 @@ fn write_only_registers_are_skipped_with_a_note_and_not_read() {
             .any(|l| l.starts_with("0x0023b0  OABUFFER") && l.ends_with("skipped: write-only")),
         "{out}"
     );
-    assert!(out.contains(", 1 skipped, 0 fault(s)"), "{out}");
+    says(&out, ", 1 skipped, 0 fault(s)");
     let (code, out, err) = reg("read", &["OABUFFER"]);
     assert_eq!(code, 1);
     assert!(out.is_empty());
-    assert!(err.contains("OABUFFER is write-only"), "{err}");
+    says(&err, "OABUFFER is write-only");
     // A register of another address space.
     let (code, _, err) = perfregs(&[
         "reg",
@@ -530,7 +513,7 @@ fn write_only_registers_are_skipped_with_a_note_and_not_read() {
         "P4_COUNTER0",
     ]);
     assert_eq!(code, 1);
-    assert!(err.contains("not in the GPU's MMIO space"), "{err}");
+    says(&err, "not in the GPU's MMIO space");
 }
 
 #[test]
@@ -550,8 +533,5 @@ fn the_pci_id_names_the_project_through_the_device_table() {
     let r = skl.resource0();
     let (code, _, err) = perfregs(&["reg", "read", &r, "--no-forcewake", "OACONTROL"]);
     assert_eq!(code, 2, "{err}");
-    assert!(
-        err.contains("SKL GT2 (0x1912): platform not described yet"),
-        "{err}"
-    );
+    says(&err, "SKL GT2 (0x1912): platform not described yet");
 }

@@ -7,6 +7,7 @@
 //! reported.
 
 mod common;
+use common::says;
 
 use perfregs_emu::test_support;
 use perfregs_linux::discovery::Topology;
@@ -161,18 +162,12 @@ fn csv_gives_igts_test_oa_ratios_per_interval() {
     let (code, out, err) = report(&file, &["--format", "csv", "--reports", "5"]);
     assert_eq!(code, 0, "{err}");
     // The header goes to stderr: stdout is the document alone.
-    assert!(err.contains("device: TGL GT2 (0x9a49)"), "{err}");
-    assert!(err.contains("metric set TestOa"), "{err}");
-    assert!(
-        err.contains("OA format 10 (A32U40_A4U32_B8_C8, 256 bytes)"),
-        "{err}"
-    );
-    assert!(err.contains("EuCoresTotalCount 96"), "{err}");
-    assert!(
-        err.contains("from the tgl GT2 preset: EuThreadsCount"),
-        "{err}"
-    );
-    assert!(err.contains("losses: none"), "{err}");
+    says(&err, "device: TGL GT2 (0x9a49)");
+    says(&err, "metric set TestOa");
+    says(&err, "OA format 10 (A32U40_A4U32_B8_C8, 256 bytes)");
+    says(&err, "EuCoresTotalCount 96");
+    says(&err, "from the tgl GT2 preset: EuThreadsCount");
+    says(&err, "losses: none");
     assert!(out.starts_with("interval,start_ns,duration_ns,"), "{out}");
     let rows = csv_rows(&out);
     // 30 pairs in 6 intervals of 5.
@@ -198,10 +193,7 @@ fn json_with_time_windows_gives_the_ratios_too() {
     // 960 ticks, at the first report at or past the end.
     let (code, out, err) = report(&file, &["--format", "json", "--interval", "50us"]);
     assert_eq!(code, 0, "{err}");
-    assert!(
-        err.contains("intervals: 50us windows (960 timestamp ticks)"),
-        "{err}"
-    );
+    says(&err, "intervals: 50us windows (960 timestamp ticks)");
     let doc: Json = serde_json::from_str(&out).expect("one JSON document");
     let intervals = doc["intervals"].as_array().expect("intervals");
     assert!(intervals.len() >= 4, "{out}");
@@ -221,9 +213,9 @@ fn json_with_time_windows_gives_the_ratios_too() {
     // The default: 10 ms windows, here one interval of all 30 pairs.
     let (code, out, err) = report(&file, &["--format", "json"]);
     assert_eq!(code, 0, "{err}");
-    assert!(
-        err.contains("intervals: 10ms windows (192000 timestamp ticks) (the default"),
-        "{err}"
+    says(
+        &err,
+        "intervals: 10ms windows (192000 timestamp ticks) (the default",
     );
     let doc: Json = serde_json::from_str(&out).expect("JSON");
     assert_eq!(doc["intervals"].as_array().map(Vec::len), Some(1));
@@ -238,10 +230,7 @@ fn the_table_has_the_header_on_stdout() {
     assert!(err.is_empty(), "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].starts_with("recording: "), "{out}");
-    assert!(
-        out.contains("device: TGL GT2 (0x9a49) rev 0x01, project tgl GT2"),
-        "{out}"
-    );
+    says(&out, "device: TGL GT2 (0x9a49) rev 0x01, project tgl GT2");
     let head = lines
         .iter()
         .position(|l| l.starts_with("counter "))
@@ -252,8 +241,8 @@ fn the_table_has_the_header_on_stdout() {
         .iter()
         .find(|l| l.starts_with("GpuCoreClocks "))
         .expect("GpuCoreClocks row");
-    assert!(clocks.contains("cycles"), "{clocks}");
-    assert!(out.contains("losses: none"), "{out}");
+    says(clocks, "cycles");
+    says(&out, "losses: none");
 }
 
 #[test]
@@ -266,13 +255,13 @@ fn injected_losses_appear_per_interval_and_in_the_summary() {
     ));
     let (code, out, err) = report(&file, &["--format", "csv", "--reports", "5"]);
     assert_eq!(code, 0, "{err}");
-    assert!(
-        err.contains("read: 31 sample(s), 1 OA_REPORT_LOST, 1 OA_BUFFER_LOST"),
-        "{err}"
+    says(
+        &err,
+        "read: 31 sample(s), 1 OA_REPORT_LOST, 1 OA_BUFFER_LOST",
     );
-    assert!(
-        err.contains("losses: 1 OA_REPORT_LOST, 1 OA_BUFFER_LOST record(s), in interval(s) #3, #5"),
-        "{err}"
+    says(
+        &err,
+        "losses: 1 OA_REPORT_LOST, 1 OA_BUFFER_LOST record(s), in interval(s) #3, #5",
     );
     let rows = csv_rows(&out);
     // 28 pairs (30 minus the two across the losses): 5 5 5 5 5 3.
@@ -299,10 +288,7 @@ fn injected_losses_appear_per_interval_and_in_the_summary() {
     // The table flags them too.
     let (code, out, _) = report(&file, &["--reports", "5"]);
     assert_eq!(code, 0);
-    assert!(
-        out.contains("flagged intervals: 2 of 6: #3 (1 report(s) lost (OA_REPORT_LOST)), #5 (1 buffer overflow(s) (OA_BUFFER_LOST))"),
-        "{out}"
-    );
+    says(&out, "flagged intervals: 2 of 6: #3 (1 report(s) lost (OA_REPORT_LOST)), #5 (1 buffer overflow(s) (OA_BUFFER_LOST))");
     // A loss after the last sample still shows, in an interval of its own.
     let mut r = reports.clone();
     r.truncate(6);
@@ -351,9 +337,9 @@ fn a_truncated_recording_reports_the_good_prefix_and_the_located_error() {
         "record {index} at byte {offset}: cut off: the record is 264 bytes, 100 byte(s) left"
     );
     assert!(err.contains(&want), "{err}\nwant: {want}");
-    assert!(
-        err.contains("4 interval(s) from the 20 sample(s) before it are reported"),
-        "{err}"
+    says(
+        &err,
+        "4 interval(s) from the 20 sample(s) before it are reported",
     );
     // 20 samples: 19 pairs, 5 5 5 4.
     let rows = csv_rows(&out);
@@ -380,7 +366,7 @@ fn a_truncated_recording_reports_the_good_prefix_and_the_located_error() {
     let file = temp_file(&whole[..100]);
     let (code, out, err) = report(&file, &[]);
     assert_eq!(code, 1, "{out}{err}");
-    assert!(err.contains("record 1 at byte 16: cut off"), "{err}");
+    says(&err, "record 1 at byte 16: cut off");
 }
 
 #[test]
@@ -431,9 +417,9 @@ fn what_cannot_be_reported_is_said_clearly() {
     let file = temp_file(&recording(&d, &reports, &[]));
     let (code, out, err) = report(&file, &[]);
     assert_eq!(code, 1, "{out}{err}");
-    assert!(
-        err.contains("the recorded PCI id 0x1234 is not in perfregs' device table"),
-        "{err}"
+    says(
+        &err,
+        "the recorded PCI id 0x1234 is not in perfregs' device table",
     );
     // A described platform without OA report path: SKL is not described.
     let mut d = device();
@@ -441,36 +427,30 @@ fn what_cannot_be_reported_is_said_clearly() {
     let file = temp_file(&recording(&d, &reports, &[]));
     let (code, _, err) = report(&file, &[]);
     assert_eq!(code, 1);
-    assert!(
-        err.contains("SKL GT2 (0x1912): platform not described yet"),
-        "{err}"
-    );
+    says(&err, "SKL GT2 (0x1912): platform not described yet");
     // A recorded set name that is not a TGL GT2 set: did you mean.
     let mut d = device();
     d.metric_set_name = "TestOA_".into();
     let file = temp_file(&recording(&d, &reports, &[]));
     let (code, _, err) = report(&file, &[]);
     assert_eq!(code, 1);
-    assert!(err.contains("no metric set `TestOA_`"), "{err}");
-    assert!(err.contains("did you mean TestOa"), "{err}");
+    says(&err, "no metric set `TestOA_`");
+    says(&err, "did you mean TestOa");
     // --metric-set overrides it (case-insensitive), and misspelt is a usage error.
     let (code, out, err) = report(&file, &["--metric-set", "testoa", "--format", "csv"]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("--metric-set; recorded: `TestOA_`"), "{err}");
+    says(&err, "--metric-set; recorded: `TestOA_`");
     assert_eq!(csv_rows(&out).len(), 1);
     let (code, _, err) = report(&file, &["--metric-set", "RenderBasik"]);
     assert_eq!(code, 2);
-    assert!(err.contains("did you mean RenderBasic"), "{err}");
+    says(&err, "did you mean RenderBasic");
     // An OA format TGL does not have.
     let mut d = device();
     d.oa_format = 5; // A45_B8_C8: HSW only, 256 bytes
     let file = temp_file(&recording(&d, &reports, &[]));
     let (code, _, err) = report(&file, &[]);
     assert_eq!(code, 1);
-    assert!(
-        err.contains("OA format 5 is not one tgl describes"),
-        "{err}"
-    );
+    says(&err, "OA format 5 is not one tgl describes");
     // Bad arguments.
     let (code, _, err) = report(&file, &["--interval", "10"]);
     assert_eq!(code, 2, "{err}");
@@ -479,5 +459,5 @@ fn what_cannot_be_reported_is_said_clearly() {
     let missing = TempFile(std::env::temp_dir().join("perfregs-no-such.record"));
     let (code, _, err) = report(&missing, &[]);
     assert_eq!(code, 2);
-    assert!(err.contains("cannot read"), "{err}");
+    says(&err, "cannot read");
 }

@@ -17,3 +17,9 @@ pub fn run(cmd: &mut Command) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// Assert that `text` contains `part`, saying `text` when it does not.
+#[track_caller]
+pub fn says(text: &str, part: &str) {
+    assert!(text.contains(part), "{text}");
+}
