@@ -1056,67 +1056,20 @@ fn an_xe_card_is_judged_by_xes_sysctl_and_then_asked() {
     assert_eq!(code, Some(2), "{err}");
 }
 
-#[test]
-#[ignore = "needs a TGL (or later described part) on the xe driver whose `perfregs devices` verdict allows OA streams"]
-fn a_real_xe_card_records_test_oa() {
-    let card = std::env::var("PERFREGS_XE_CARD").unwrap_or_else(|_| "card0".into());
+/// `record --device CARD --metric-set SET --reports 200 --period 1ms` on a
+/// real card (exit 0, a file IGT reads with at least 200 samples), then
+/// `report --format csv --reports 50` of it: the record's stderr and the
+/// CSV rows; `None` (the skip printed) where the card is absent or its
+/// verdict refuses OA streams.
+fn record_on_a_real_card(card: &str, set: &str) -> Option<(String, Vec<BTreeMap<String, String>>)> {
     let file = TempFile::new();
-    let (code, err) = record_status(
-        &file,
-        &[
-            "--device",
-            &card,
-            "--metric-set",
-            "TestOa",
-            "--reports",
-            "200",
-            "--period",
-            "1ms",
-        ],
-    );
+    let line = format!("--device {card} --metric-set {set} --reports 200 --period 1ms");
+    let (code, err) = record_status(&file, &words(&line));
     if code == Some(1) && (err.contains("no such card") || err.contains("OA streams: no:")) {
         println!("skipped: {}", err.trim());
-        return;
+        return None;
     }
     assert_eq!(code, Some(0), "{err}");
-    assert!(
-        err.contains("Xe OA_FORMAT 0x500, OA unit 0"),
-        "not an xe card: {err}"
-    );
-    let bytes = file.bytes();
-    let (rec, error) = read_all(&bytes);
-    assert!(error.is_none(), "{error:?}");
-    assert!(rec.samples >= 200, "{}", rec.samples);
-    assert_eq!(rec.igt_readable(), Ok(()));
-    let (code, out, rerr) = report(&file, &["--format", "csv", "--reports", "50"]);
-    assert_eq!(code, 0, "{rerr}");
-    assert!(!csv_rows(&out).is_empty(), "{out}");
-}
-
-#[test]
-#[ignore = "needs an Intel GPU (HSW, BDW or TGL on i915) that `perfregs devices` says can open OA streams"]
-fn a_real_card_records_render_basic() {
-    let card = std::env::var("PERFREGS_CARD").unwrap_or_else(|_| "card0".into());
-    let file = TempFile::new();
-    let (code, err) = record_status(
-        &file,
-        &[
-            "--device",
-            &card,
-            "--metric-set",
-            "RenderBasic",
-            "--reports",
-            "200",
-            "--period",
-            "1ms",
-        ],
-    );
-    if code == Some(1) && (err.contains("no such card") || err.contains("OA streams: no:")) {
-        println!("skipped: {}", err.trim());
-        return;
-    }
-    assert_eq!(code, Some(0), "{err}");
-    says(&err, "config id ");
     let bytes = file.bytes();
     let (rec, error) = read_all(&bytes);
     assert!(error.is_none(), "{error:?}");
@@ -1126,5 +1079,29 @@ fn a_real_card_records_render_basic() {
     assert_eq!(code, 0, "{rerr}");
     let rows = csv_rows(&out);
     assert!(!rows.is_empty(), "{out}");
-    assert!(rows.iter().all(|r| int(r, "GpuTime") > 0), "{out}");
+    Some((err, rows))
+}
+
+#[test]
+#[ignore = "needs a TGL (or later described part) on the xe driver whose `perfregs devices` verdict allows OA streams"]
+fn a_real_xe_card_records_test_oa() {
+    let card = std::env::var("PERFREGS_XE_CARD").unwrap_or_else(|_| "card0".into());
+    let Some((err, _)) = record_on_a_real_card(&card, "TestOa") else {
+        return;
+    };
+    assert!(
+        err.contains("Xe OA_FORMAT 0x500, OA unit 0"),
+        "not an xe card: {err}"
+    );
+}
+
+#[test]
+#[ignore = "needs an Intel GPU (HSW, BDW or TGL on i915) that `perfregs devices` says can open OA streams"]
+fn a_real_card_records_render_basic() {
+    let card = std::env::var("PERFREGS_CARD").unwrap_or_else(|_| "card0".into());
+    let Some((err, rows)) = record_on_a_real_card(&card, "RenderBasic") else {
+        return;
+    };
+    says(&err, "config id ");
+    assert!(rows.iter().all(|r| int(r, "GpuTime") > 0), "{rows:?}");
 }

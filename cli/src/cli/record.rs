@@ -991,36 +991,31 @@ mod device {
             format_text(&typed, xe_format)
         );
         let topology = &topology;
+        // Open the stream (either driver's type) and record it.
+        macro_rules! open_and_record {
+            ($open:expr) => {{
+                let stream = $open.map_err(|e| Fail::findings(format!("{name}: {e}")))?;
+                record(
+                    args,
+                    &name,
+                    stream,
+                    &device,
+                    topology,
+                    &opened,
+                    &period_line,
+                )
+            }};
+        }
         match xe_format {
             Some(format) => {
                 // OA unit 0 (the OAG unit), opened disabled, then enabled.
                 let mut params = XeParams::new(config_id, format, typed.size, exponent);
                 params.unit = Some(0);
-                let stream = XeStream::open(&drm, &params)
-                    .map_err(|e| Fail::findings(format!("{name}: {e}")))?;
-                record(
-                    args,
-                    &name,
-                    stream,
-                    &device,
-                    topology,
-                    &opened,
-                    &period_line,
-                )
+                open_and_record!(XeStream::open(&drm, &params))
             }
             None => {
                 let params = I915Params::new(config_id, typed.id, exponent);
-                let stream = I915Stream::open(&drm, &params, revision)
-                    .map_err(|e| Fail::findings(format!("{name}: {e}")))?;
-                record(
-                    args,
-                    &name,
-                    stream,
-                    &device,
-                    topology,
-                    &opened,
-                    &period_line,
-                )
+                open_and_record!(I915Stream::open(&drm, &params, revision))
             }
         }
     }
