@@ -71,6 +71,14 @@ fn record(file: &TempFile, args: &[&str]) -> String {
     err
 }
 
+/// A new file recorded by `perfregs record LINE -o FILE` (LINE's words),
+/// as [`record`]: the file and record's stderr.
+fn recorded(line: &str) -> (TempFile, String) {
+    let file = TempFile::new();
+    let err = record(&file, &words(line));
+    (file, err)
+}
+
 /// `perfregs report FILE ARGS`: (code, stdout, stderr).
 fn report(file: &TempFile, args: &[&str]) -> (i32, String, String) {
     let mut all = vec!["report", file.0.to_str().expect("utf-8 temp path")];
@@ -217,11 +225,7 @@ fn check_three_losses_report(file: &TempFile) {
 
 #[test]
 fn done_when_test_oa_recorded_and_reported_gives_igts_ratios() {
-    let file = TempFile::new();
-    let err = record(
-        &file,
-        &words("--emulate tgl --metric-set TestOa --reports 2000"),
-    );
+    let (file, err) = recorded("--emulate tgl --metric-set TestOa --reports 2000");
     says(&err, "recording emulated tgl GT2");
     says(&err, "format A32U40_A4U32_B8_C8 (i915 id 10)");
     says(&err, "period: exponent 13 (nearest the default 1ms): a report every 2^14 = 16384 timestamp ticks");
@@ -255,11 +259,7 @@ fn done_when_test_oa_recorded_and_reported_gives_igts_ratios() {
 
 #[test]
 fn the_file_is_igts_format_byte_for_byte() {
-    let file = TempFile::new();
-    record(
-        &file,
-        &words("--emulate tgl --metric-set TestOa --reports 2000"),
-    );
+    let (file, _) = recorded("--emulate tgl --metric-set TestOa --reports 2000");
     let bytes = file.bytes();
     let recs = walk(&bytes);
     // VERSION = 1 first.
@@ -344,20 +344,9 @@ fn the_file_is_igts_format_byte_for_byte() {
 #[test]
 fn hsw_and_bdw_recordings_are_reported() {
     for (project, format, ts_hz) in [("hsw", 5, 12_500_000u64), ("bdw", 10, 12_500_000)] {
-        let file = TempFile::new();
-        let err = record(
-            &file,
-            &[
-                "--emulate",
-                project,
-                "--metric-set",
-                "RenderBasic",
-                "--reports",
-                "300",
-                "--exponent",
-                "9",
-            ],
-        );
+        let (file, err) = recorded(&format!(
+            "--emulate {project} --metric-set RenderBasic --reports 300 --exponent 9"
+        ));
         assert!(
             err.contains(
                 "period: exponent 9 (--exponent): a report every 2^10 = 1024 timestamp ticks"
@@ -393,12 +382,9 @@ fn hsw_and_bdw_recordings_are_reported() {
 
 #[test]
 fn period_picks_the_nearest_exponent_and_duration_is_emulated_time() {
-    let file = TempFile::new();
     // 100 us at 19.2 MHz = 1920 ticks: 2^11 = 2048 (exponent 10) is nearest.
-    let err = record(
-        &file,
-        &words("--emulate tgl --gt1 --metric-set test_oa --period 100us --duration 50ms"),
-    );
+    let (file, err) =
+        recorded("--emulate tgl --gt1 --metric-set test_oa --period 100us --duration 50ms");
     says(&err, "recording emulated tgl GT1");
     says(&err, "period: exponent 10 (nearest --period 100.000us): a report every 2^11 = 2048 timestamp ticks = 106.667us");
     let bytes = file.bytes();
@@ -414,11 +400,7 @@ fn period_picks_the_nearest_exponent_and_duration_is_emulated_time() {
 
 #[test]
 fn injected_losses_appear_in_the_report() {
-    let file = TempFile::new();
-    let err = record(
-        &file,
-        &words("--emulate tgl --metric-set TestOa --duration 2s --inject-loss 3"),
-    );
+    let (file, err) = recorded("--emulate tgl --metric-set TestOa --duration 2s --inject-loss 3");
     // Report-lost and buffer-lost in turn.
     says(&err, "(2 report-lost, 1 buffer-lost)");
     assert_eq!(
@@ -445,11 +427,7 @@ fn samples(bytes: &[u8]) -> Vec<Vec<u8>> {
 
 #[test]
 fn xe_test_oa_recorded_and_reported_gives_igts_ratios() {
-    let file = TempFile::new();
-    let err = record(
-        &file,
-        &words("--emulate tgl --driver xe --metric-set TestOa --reports 2000"),
-    );
+    let (file, err) = recorded("--emulate tgl --driver xe --metric-set TestOa --reports 2000");
     says(&err, "recording emulated tgl GT2 under xe");
     // xe_oa.c: A32u40_A4u32_B8_C8 = counter select 5, type OAG (0).
     assert!(
@@ -481,11 +459,7 @@ fn xe_test_oa_recorded_and_reported_gives_igts_ratios() {
     // The same reports, counters for counters, as i915's framing carries
     // them (the TIME_STAMP and the report id aside: the Xe stream is
     // enabled once more after its open).
-    let i915 = TempFile::new();
-    record(
-        &i915,
-        &words("--emulate tgl --metric-set TestOa --reports 2000"),
-    );
+    let (i915, _) = recorded("--emulate tgl --metric-set TestOa --reports 2000");
     let other = samples(&i915.bytes());
     assert_eq!(other.len(), xe.len());
     let deltas = |s: &[Vec<u8>]| -> Vec<Vec<u32>> {
@@ -504,11 +478,7 @@ fn xe_test_oa_recorded_and_reported_gives_igts_ratios() {
 
 #[test]
 fn xe_status_losses_appear_in_the_report() {
-    let file = TempFile::new();
-    let err = record(
-        &file,
-        &words("--emulate tgl --driver xe --metric-set TestOa --duration 2s --inject-loss 3 --inject-status COUNTER_OVERFLOW,MMIO_TRG_Q_FULL"),
-    );
+    let (file, err) = recorded("--emulate tgl --driver xe --metric-set TestOa --duration 2s --inject-loss 3 --inject-status COUNTER_OVERFLOW,MMIO_TRG_Q_FULL");
     // REPORT_LOST and BUFFER_OVERFLOW in turn, read from STATUS after EIO.
     says(&err, "(2 report-lost, 1 buffer-lost)");
     let eios: u64 = err
@@ -761,20 +731,16 @@ fn record_status(file: &TempFile, args: &[&str]) -> (Option<i32>, String) {
 
 #[test]
 fn kernel_errors_reach_the_user_and_the_file_stays_valid() {
-    let base = [
-        "--emulate",
-        "tgl",
-        "--metric-set",
-        "TestOa",
-        "--reports",
-        "1000",
-    ];
+    // A new file recorded with `FLAG ERRNO` injected: (file, code, stderr).
+    let injected = |flag: &str, errno: &str| {
+        let file = TempFile::new();
+        let line = format!("--emulate tgl --metric-set TestOa --reports 1000 {flag} {errno}");
+        let (code, err) = record_status(&file, &words(&line));
+        (file, code, err)
+    };
     // EIO halfway: exit 1, the errno's message, the file closed with what
     // was read before it.
-    let file = TempFile::new();
-    let mut args = base.to_vec();
-    args.extend(["--inject-errno", "EIO"]);
-    let (code, err) = record_status(&file, &args);
+    let (file, code, err) = injected("--inject-errno", "EIO");
     assert_eq!(code, Some(1), "{err}");
     let last = err.lines().last().expect("a message");
     assert!(
@@ -805,10 +771,7 @@ fn kernel_errors_reach_the_user_and_the_file_stays_valid() {
         ("eintr", "1 read(s) interrupted (EINTR) and retried"),
         ("ENOSPC", "the read buffer grown 1 time(s) (ENOSPC)"),
     ] {
-        let file = TempFile::new();
-        let mut args = base.to_vec();
-        args.extend(["--inject-errno", errno]);
-        let (code, err) = record_status(&file, &args);
+        let (file, code, err) = injected("--inject-errno", errno);
         assert_eq!(code, Some(0), "{errno}: {err}");
         assert!(err.contains("recorded 1000 reports"), "{errno}: {err}");
         assert!(err.contains(said), "{errno}: {err}");
@@ -823,10 +786,7 @@ fn kernel_errors_reach_the_user_and_the_file_stays_valid() {
         ("EBUSY", "another OA stream is open"),
         ("ENODEV", "the device is gone"),
     ] {
-        let file = TempFile::new();
-        let mut args = base.to_vec();
-        args.extend(["--inject-open-errno", errno]);
-        let (code, err) = record_status(&file, &args);
+        let (file, code, err) = injected("--inject-open-errno", errno);
         assert_eq!(code, Some(1), "{errno}: {err}");
         let last = err.lines().last().expect("a message");
         assert!(
