@@ -904,8 +904,9 @@ impl Tree {
             &format!("Name:\tperfregs\nUid:\t1000\t1000\t1000\t1000\nCapEff:\t{cap_eff:016x}\n"),
         );
     }
-    /// `perfregs record --device cardN` on this tree: (code, stderr).
-    fn record(&self, card: &str, set: &str, out: &TempFile) -> (Option<i32>, String) {
+    /// `perfregs record --device cardN` on this tree, which must exit with
+    /// `code`: its stderr.
+    fn record(&self, card: &str, set: &str, out: &TempFile, code: i32) -> String {
         let r = Command::new(env!("CARGO_BIN_EXE_perfregs"))
             .args([
                 "record",
@@ -926,7 +927,9 @@ impl Tree {
             .arg(&out.0)
             .output()
             .expect("run perfregs");
-        (r.status.code(), text(&r.stderr))
+        let err = text(&r.stderr);
+        assert_eq!(r.status.code(), Some(code), "{card} {set}: {err}");
+        err
     }
 }
 
@@ -936,6 +939,17 @@ impl Drop for Tree {
     }
 }
 
+/// A card allowed OA streams on a fake tree: the driver was asked (the tree
+/// has no render node to ask), the answer said, no file written.
+fn check_asked_the_driver(err: &str, out: &TempFile) {
+    assert!(
+        err.starts_with("perfregs record: card0: asking the driver:"),
+        "{err}"
+    );
+    says(err, "renderD128");
+    assert!(!out.0.exists());
+}
+
 #[test]
 fn a_card_is_judged_before_anything_is_opened() {
     // TGL GT2 on i915, paranoid 1, no capability: refused with the remedy.
@@ -943,8 +957,7 @@ fn a_card_is_judged_before_anything_is_opened() {
     t.card(0, 0x9A49, "i915");
     t.access(1, 0);
     let out = TempFile::new();
-    let (code, err) = t.record("card0", "TestOa", &out);
-    assert_eq!(code, Some(1), "{err}");
+    let err = t.record("card0", "TestOa", &out, 1);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.starts_with("perfregs record: card0 0000:00:02.0 TGL GT2 (0x9a49)"),
@@ -954,37 +967,27 @@ fn a_card_is_judged_before_anything_is_opened() {
     says(&err, "sysctl dev.i915.perf_stream_paranoid=0");
     assert!(!out.0.exists(), "nothing written for a refused card");
     // `0` names card0 too; card1 does not exist and the cards are listed.
-    let (code, err) = t.record("0", "TestOa", &out);
-    assert_eq!(code, Some(1), "{err}");
+    let err = t.record("0", "TestOa", &out, 1);
     says(&err, "OA streams: no:");
-    let (code, err) = t.record("card1", "TestOa", &out);
-    assert_eq!(code, Some(1), "{err}");
+    let err = t.record("card1", "TestOa", &out, 1);
     says(&err, "no such card `card1` (cards here: card0)");
 
     // Allowed (paranoid 0), but the set is not one of TGL GT2: usage error
     // with close names, before the driver is asked.
     t.access(0, 0);
-    let (code, err) = t.record("card0", "TestOx", &out);
-    assert_eq!(code, Some(2), "{err}");
+    let err = t.record("card0", "TestOx", &out, 2);
     says(&err, "no metric set `TestOx` among");
     says(&err, "of tgl GT2 (did you mean TestOa?)");
     // Allowed, a good set: the fake tree's render node is missing, said
     // as the driver's answer that could not be had; no file, no panic.
-    let (code, err) = t.record("card0", "TestOa", &out);
-    assert_eq!(code, Some(1), "{err}");
-    assert!(
-        err.starts_with("perfregs record: card0: asking the driver:"),
-        "{err}"
-    );
-    says(&err, "renderD128");
-    assert!(!out.0.exists());
+    let err = t.record("card0", "TestOa", &out, 1);
+    check_asked_the_driver(&err, &out);
 
     // SNB: no OA stream under Linux.
     let t = Tree::new();
     t.card(0, 0x0116, "i915");
     t.access(0, 0);
-    let (code, err) = t.record("card0", "RenderBasic", &out);
-    assert_eq!(code, Some(1), "{err}");
+    let err = t.record("card0", "RenderBasic", &out, 1);
     says(&err, "no OA stream under Linux");
 }
 
@@ -995,25 +998,17 @@ fn an_xe_card_is_judged_by_xes_sysctl_and_then_asked() {
     t.access(0, 0); // i915's sysctl at 0 must not let an xe card through
     t.write("proc/sys/dev/xe/observation_paranoid", "1\n");
     let out = TempFile::new();
-    let (code, err) = t.record("card0", "TestOa", &out);
-    assert_eq!(code, Some(1), "{err}");
+    let err = t.record("card0", "TestOa", &out, 1);
     says(&err, "OA streams: no: dev.xe.observation_paranoid is 1");
     says(&err, "sysctl dev.xe.observation_paranoid=0");
     assert!(!out.0.exists());
     // Allowed: past the verdict, the xe driver is asked (the fake tree
     // has no render node to ask), as for i915; no file, no panic.
     t.write("proc/sys/dev/xe/observation_paranoid", "0\n");
-    let (code, err) = t.record("card0", "TestOa", &out);
-    assert_eq!(code, Some(1), "{err}");
-    assert!(
-        err.starts_with("perfregs record: card0: asking the driver:"),
-        "{err}"
-    );
-    says(&err, "renderD128");
-    assert!(!out.0.exists());
+    let err = t.record("card0", "TestOa", &out, 1);
+    check_asked_the_driver(&err, &out);
     // A set not of the part is a usage error before anything is opened.
-    let (code, err) = t.record("card0", "TestOx", &out);
-    assert_eq!(code, Some(2), "{err}");
+    t.record("card0", "TestOx", &out, 2);
 }
 
 /// `record --device CARD --metric-set SET --reports 200 --period 1ms` on a
