@@ -230,6 +230,31 @@ impl From<WriteError> for Fail {
     }
 }
 
+/// DEVICE_INFO of a recording of `set` in `format` on the device
+/// `device_id` (revision `revision`) that `info` describes (its timestamp
+/// and GT frequencies; a GT frequency past `u32` saturates), engine 0:0.
+#[cfg(target_os = "linux")]
+fn device_info(
+    info: &DeviceInfo,
+    device_id: u32,
+    revision: u32,
+    format: &TypedFormat,
+    set: &SetInfo,
+) -> RecordedDevice {
+    RecordedDevice {
+        timestamp_frequency: info.gpu_timestamp_frequency,
+        device_id,
+        device_revision: revision,
+        gt_min_frequency: u32::try_from(info.gpu_min_frequency).unwrap_or(u32::MAX),
+        gt_max_frequency: u32::try_from(info.gpu_max_frequency).unwrap_or(u32::MAX),
+        engine_class: 0,
+        engine_instance: 0,
+        oa_format: format.id,
+        metric_set_name: set.symbol.to_string(),
+        metric_set_uuid: set.guid.to_string(),
+    }
+}
+
 /// The report format recorded: the largest typed format of the project
 /// (HSW A45_B8_C8, Gen8+ A32u40_A4u32_B8_C8), as IGT's recorder picks.
 fn stream_format(project: &str) -> Option<TypedFormat> {
@@ -576,18 +601,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     stream.set_ticks_per_read(0);
     let period = cfg.period().unwrap_or(u64::MAX);
 
-    let device = RecordedDevice {
-        timestamp_frequency: freq,
-        device_id: u32::from(pci.pci_id),
-        device_revision: 0,
-        gt_min_frequency: u32::try_from(preset.gpu_min_frequency).unwrap_or(u32::MAX),
-        gt_max_frequency: u32::try_from(preset.gpu_max_frequency).unwrap_or(u32::MAX),
-        engine_class: 0,
-        engine_instance: 0,
-        oa_format: typed.id,
-        metric_set_name: set.symbol.to_string(),
-        metric_set_uuid: set.guid.to_string(),
-    };
+    let device = device_info(&preset, u32::from(pci.pci_id), 0, &typed, set);
     let topology = preset_topology(&preset)?;
     eprintln!(
         "recording emulated {part}{} (PCI id {:#06x}, {}), {} ({}, uuid {}): {writes} register writes programmed, {}, {freq} Hz timestamp, GT {}-{} Hz",
@@ -967,18 +981,13 @@ mod device {
         let (config_id, added) = config::ensure(&drm, kernel, &card_dir, &cfg)
             .map_err(|e| Fail::findings(format!("{name}: the configuration: {e}")))?;
 
-        let device = RecordedDevice {
-            timestamp_frequency: freq,
-            device_id: u32::from(card.pci_id),
-            device_revision: card.revision.map_or(0, u32::from),
-            gt_min_frequency: u32::try_from(info.gpu_min_frequency).unwrap_or(u32::MAX),
-            gt_max_frequency: u32::try_from(info.gpu_max_frequency).unwrap_or(u32::MAX),
-            engine_class: 0,
-            engine_instance: 0,
-            oa_format: typed.id,
-            metric_set_name: set.symbol.to_string(),
-            metric_set_uuid: set.guid.to_string(),
-        };
+        let device = device_info(
+            &info,
+            u32::from(card.pci_id),
+            card.revision.map_or(0, u32::from),
+            &typed,
+            set,
+        );
         let opened = format!(
             "recording {name} ({id}), {} ({}): config id {config_id} ({}), {}",
             set.symbol,
