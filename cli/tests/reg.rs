@@ -56,15 +56,20 @@ impl BarFile {
     /// `reg <op>` with `rest`, which must exit with `code`: its stdout and
     /// stderr.
     fn fails(&self, op: &str, rest: &[&str], code: i32) -> (String, String) {
-        let (got, out, err) = self.reg(op, rest);
-        assert_eq!(got, code, "{op} {rest:?}: {out}{err}");
-        (out, err)
+        self.with(
+            op,
+            &[&["--project", "tgl", "--no-forcewake"][..], rest].concat(),
+            code,
+        )
     }
-    /// `perfregs reg <op> <this file> --project tgl --no-forcewake <rest>`.
-    fn reg(&self, op: &str, rest: &[&str]) -> (i32, String, String) {
-        let mut args = vec!["reg", op, self.path(), "--project", "tgl", "--no-forcewake"];
+    /// `perfregs reg <op> <this file> <rest>` (options of its own), which
+    /// must exit with `code`: its stdout and stderr.
+    fn with(&self, op: &str, rest: &[&str], code: i32) -> (String, String) {
+        let mut args = vec!["reg", op, self.path()];
         args.extend_from_slice(rest);
-        perfregs(&args)
+        let (got, out, err) = perfregs(&args);
+        assert_eq!(got, code, "{args:?}: {out}{err}");
+        (out, err)
     }
 }
 
@@ -138,45 +143,36 @@ fn replicated_reads_say_the_instance_is_not_known() {
 fn the_device_and_force_wake_are_explicit() {
     let bar = BarFile::new("fw", MIB16);
     // A file has no kernel force-wake file.
-    let (code, _, err) = perfregs(&[
-        "reg",
-        "read",
-        bar.path(),
-        "--project",
-        "tgl",
-        "OAG_OACONTROL",
-    ]);
-    assert_eq!(code, 2);
+    let (_, err) = bar.with("read", &["--project", "tgl", "OAG_OACONTROL"], 2);
     says(&err, "--forcewake PATH or --no-forcewake");
     // A file given as the force-wake file is held.
     let fw = BarFile::new("fw-file", 0);
-    let (code, out, err) = perfregs(&[
-        "reg",
+    bar.with(
         "read",
-        bar.path(),
-        "--project",
-        "tgl",
-        "--forcewake",
-        fw.path(),
-        "OAG_OACONTROL",
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
+        &[
+            "--project",
+            "tgl",
+            "--forcewake",
+            fw.path(),
+            "OAG_OACONTROL",
+        ],
+        0,
+    );
     // A missing one is an error naming it.
-    let (code, _, err) = perfregs(&[
-        "reg",
+    let (_, err) = bar.with(
         "read",
-        bar.path(),
-        "--project",
-        "tgl",
-        "--forcewake",
-        "/no/such/forcewake",
-        "OAG_OACONTROL",
-    ]);
-    assert_eq!(code, 1);
+        &[
+            "--project",
+            "tgl",
+            "--forcewake",
+            "/no/such/forcewake",
+            "OAG_OACONTROL",
+        ],
+        1,
+    );
     says(&err, "/no/such/forcewake");
     // The project is required; a project is not a device.
-    let (code, _, err) = perfregs(&["reg", "read", bar.path(), "--no-forcewake", "OAG_OACONTROL"]);
-    assert_eq!(code, 2);
+    let (_, err) = bar.with("read", &["--no-forcewake", "OAG_OACONTROL"], 2);
     says(&err, "pass --project");
     let (code, _, err) = perfregs(&["reg", "read", "tgl", "OAG_OACONTROL"]);
     assert_eq!(code, 2);
@@ -485,34 +481,23 @@ fn a_sysfs_resource_is_checked_and_its_card_gives_the_force_wake_file() {
 #[test]
 fn write_only_registers_are_skipped_with_a_note_and_not_read() {
     let bar = BarFile::new("wo", MIB16);
-    let reg = |op: &str, rest: &[&str]| {
-        let mut args = vec!["reg", op, bar.path(), "--project", "snb", "--no-forcewake"];
-        args.extend_from_slice(rest);
-        perfregs(&args)
-    };
-    let (code, out, err) = reg("dump", &[]);
-    assert_eq!(code, 0, "{err}");
+    let snb = ["--project", "snb", "--no-forcewake"];
+    let (out, _) = bar.with("dump", &snb, 0);
     assert!(
         out.lines()
             .any(|l| l.starts_with("0x0023b0  OABUFFER") && l.ends_with("skipped: write-only")),
         "{out}"
     );
     says(&out, ", 1 skipped, 0 fault(s)");
-    let (code, out, err) = reg("read", &["OABUFFER"]);
-    assert_eq!(code, 1);
+    let (out, err) = bar.with("read", &[&snb[..], &["OABUFFER"]].concat(), 1);
     assert!(out.is_empty());
     says(&err, "OABUFFER is write-only");
     // A register of another address space.
-    let (code, _, err) = perfregs(&[
-        "reg",
+    let (_, err) = bar.with(
         "read",
-        bar.path(),
-        "--project",
-        "p4",
-        "--no-forcewake",
-        "P4_COUNTER0",
-    ]);
-    assert_eq!(code, 1);
+        &["--project", "p4", "--no-forcewake", "P4_COUNTER0"],
+        1,
+    );
     says(&err, "not in the GPU's MMIO space");
 }
 
