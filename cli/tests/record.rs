@@ -79,6 +79,14 @@ fn recorded(line: &str) -> (TempFile, String) {
     (file, err)
 }
 
+/// `perfregs report FILE ARGS`, which must exit with `code`: (stdout,
+/// stderr).
+fn reported(file: &TempFile, args: &[&str], code: i32) -> (String, String) {
+    let (got, out, err) = report(file, args);
+    assert_eq!(got, code, "{args:?}: {out}{err}");
+    (out, err)
+}
+
 /// `perfregs report FILE ARGS`: (code, stdout, stderr).
 fn report(file: &TempFile, args: &[&str]) -> (i32, String, String) {
     let mut all = vec!["report", file.0.to_str().expect("utf-8 temp path")];
@@ -235,8 +243,7 @@ fn done_when_test_oa_recorded_and_reported_gives_igts_ratios() {
 
     check_test_oa_2000_report(&file);
 
-    let (code, out, rerr) = report(&file, &["--format", "json", "--interval", "100ms"]);
-    assert_eq!(code, 0, "{rerr}");
+    let (out, _) = reported(&file, &["--format", "json", "--interval", "100ms"], 0);
     let doc: Json = serde_json::from_str(&out).expect("one JSON document");
     let intervals = doc["intervals"].as_array().expect("intervals");
     assert!(intervals.len() >= 17, "{}", intervals.len());
@@ -363,8 +370,7 @@ fn hsw_and_bdw_recordings_are_reported() {
         let samples = recs.iter().filter(|r| r.0 == SAMPLE).count();
         assert_eq!(samples, 300, "{project}");
 
-        let (code, out, rerr) = report(&file, &["--format", "csv", "--reports", "50"]);
-        assert_eq!(code, 0, "{project}: {rerr}");
+        let (out, rerr) = reported(&file, &["--format", "csv", "--reports", "50"], 0);
         says(&rerr, "metric set RenderBasic");
         let rows = csv_rows(&out);
         assert_eq!(rows.len(), 6, "{project}: 299 pairs in 50s");
@@ -761,8 +767,8 @@ fn kernel_errors_reach_the_user_and_the_file_stays_valid() {
         last.contains(&format!("recorded {} reports", rec.samples)),
         "{err}"
     );
-    let (code, _, rerr) = report(&file, &["--format", "csv"]);
-    assert_eq!(code, 0, "the good part is reported: {rerr}");
+    // The good part is reported.
+    reported(&file, &["--format", "csv"], 0);
 
     // EINTR is retried and ENOSPC grows the buffer: the recording goes
     // on, and the summary says what happened.
@@ -1030,8 +1036,7 @@ fn record_on_a_real_card(card: &str, set: &str) -> Option<(String, Vec<BTreeMap<
     assert!(error.is_none(), "{error:?}");
     assert!(rec.samples >= 200, "{}", rec.samples);
     assert_eq!(rec.igt_readable(), Ok(()));
-    let (code, out, rerr) = report(&file, &["--format", "csv", "--reports", "50"]);
-    assert_eq!(code, 0, "{rerr}");
+    let (out, _) = reported(&file, &["--format", "csv", "--reports", "50"], 0);
     let rows = csv_rows(&out);
     assert!(!rows.is_empty(), "{out}");
     Some((err, rows))

@@ -101,6 +101,14 @@ impl Drop for TempFile {
     }
 }
 
+/// `perfregs report FILE ARGS`, which must exit with `code`: (stdout,
+/// stderr).
+fn reported(file: &TempFile, args: &[&str], code: i32) -> (String, String) {
+    let (got, out, err) = report(file, args);
+    assert_eq!(got, code, "{args:?}: {out}{err}");
+    (out, err)
+}
+
 fn report(file: &TempFile, args: &[&str]) -> (i32, String, String) {
     common::run(common::perfregs().arg("report").arg(&file.0).args(args))
 }
@@ -159,8 +167,7 @@ fn int(row: &BTreeMap<String, String>, name: &str) -> u64 {
 #[test]
 fn csv_gives_igts_test_oa_ratios_per_interval() {
     let file = test_oa_file(31, &[]);
-    let (code, out, err) = report(&file, &["--format", "csv", "--reports", "5"]);
-    assert_eq!(code, 0, "{err}");
+    let (out, err) = reported(&file, &["--format", "csv", "--reports", "5"], 0);
     // The header goes to stderr: stdout is the document alone.
     says(&err, "device: TGL GT2 (0x9a49)");
     says(&err, "metric set TestOa");
@@ -191,8 +198,7 @@ fn json_with_time_windows_gives_the_ratios_too() {
     let file = test_oa_file(31, &[]);
     // 10 report periods = 1280 ticks = 66.67 µs: 50us windows close every
     // 960 ticks, at the first report at or past the end.
-    let (code, out, err) = report(&file, &["--format", "json", "--interval", "50us"]);
-    assert_eq!(code, 0, "{err}");
+    let (out, err) = reported(&file, &["--format", "json", "--interval", "50us"], 0);
     says(&err, "intervals: 50us windows (960 timestamp ticks)");
     let doc: Json = serde_json::from_str(&out).expect("one JSON document");
     let intervals = doc["intervals"].as_array().expect("intervals");
@@ -211,8 +217,7 @@ fn json_with_time_windows_gives_the_ratios_too() {
     }
     assert_eq!(pairs_total, 30, "every pair is in one interval");
     // The default: 10 ms windows, here one interval of all 30 pairs.
-    let (code, out, err) = report(&file, &["--format", "json"]);
-    assert_eq!(code, 0, "{err}");
+    let (out, err) = reported(&file, &["--format", "json"], 0);
     says(
         &err,
         "intervals: 10ms windows (192000 timestamp ticks) (the default",
@@ -225,8 +230,7 @@ fn json_with_time_windows_gives_the_ratios_too() {
 #[test]
 fn the_table_has_the_header_on_stdout() {
     let file = test_oa_file(11, &[]);
-    let (code, out, err) = report(&file, &["--reports", "5"]);
-    assert_eq!(code, 0, "{err}");
+    let (out, err) = reported(&file, &["--reports", "5"], 0);
     assert!(err.is_empty(), "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].starts_with("recording: "), "{out}");
@@ -253,8 +257,7 @@ fn injected_losses_appear_per_interval_and_in_the_summary() {
         &reports,
         &[(12, Record::ReportLost), (23, Record::BufferLost)],
     ));
-    let (code, out, err) = report(&file, &["--format", "csv", "--reports", "5"]);
-    assert_eq!(code, 0, "{err}");
+    let (out, err) = reported(&file, &["--format", "csv", "--reports", "5"], 0);
     says(
         &err,
         "read: 31 sample(s), 1 OA_REPORT_LOST, 1 OA_BUFFER_LOST",
@@ -286,8 +289,7 @@ fn injected_losses_appear_per_interval_and_in_the_summary() {
         check_test_oa_ratios("interval", |n| int(row, n), int(row, "pairs"));
     }
     // The table flags them too.
-    let (code, out, _) = report(&file, &["--reports", "5"]);
-    assert_eq!(code, 0);
+    let (out, _) = reported(&file, &["--reports", "5"], 0);
     says(&out, "flagged intervals: 2 of 6: #3 (1 report(s) lost (OA_REPORT_LOST)), #5 (1 buffer overflow(s) (OA_BUFFER_LOST))");
     // A loss after the last sample still shows, in an interval of its own.
     let mut r = reports.clone();
@@ -305,8 +307,7 @@ fn injected_losses_appear_per_interval_and_in_the_summary() {
         })
         .expect("finish");
     let file = temp_file(&bytes);
-    let (code, out, err) = report(&file, &["--format", "csv", "--reports", "5"]);
-    assert_eq!(code, 0, "{err}");
+    let (out, _) = reported(&file, &["--format", "csv", "--reports", "5"], 0);
     let rows = csv_rows(&out);
     assert_eq!(rows.len(), 2, "{out}");
     assert_eq!(int(&rows[1], "pairs"), 0);
@@ -331,8 +332,7 @@ fn a_truncated_recording_reports_the_good_prefix_and_the_located_error() {
     let (offset, index) = samples[20];
     let cut = &whole[..offset as usize + 100];
     let file = temp_file(cut);
-    let (code, out, err) = report(&file, &["--format", "csv", "--reports", "5"]);
-    assert_eq!(code, 1, "{out}{err}");
+    let (out, err) = reported(&file, &["--format", "csv", "--reports", "5"], 1);
     let want = format!(
         "record {index} at byte {offset}: cut off: the record is 264 bytes, 100 byte(s) left"
     );
@@ -352,8 +352,7 @@ fn a_truncated_recording_reports_the_good_prefix_and_the_located_error() {
     let mut bad = whole.clone();
     bad[offset as usize + 6..offset as usize + 8].copy_from_slice(&0u16.to_le_bytes());
     let file = temp_file(&bad);
-    let (code, out, err) = report(&file, &["--reports", "5"]);
-    assert_eq!(code, 1, "{out}{err}");
+    let (out, err) = reported(&file, &["--reports", "5"], 1);
     assert!(
         err.contains(&format!("record {index} at byte {offset}: record size 0")),
         "{err}"
@@ -364,16 +363,14 @@ fn a_truncated_recording_reports_the_good_prefix_and_the_located_error() {
     );
     // Cut inside the header: nothing to report, the error located.
     let file = temp_file(&whole[..100]);
-    let (code, out, err) = report(&file, &[]);
-    assert_eq!(code, 1, "{out}{err}");
+    let (_, err) = reported(&file, &[], 1);
     says(&err, "record 1 at byte 16: cut off");
 }
 
 #[test]
 fn perfetto_is_json_with_one_counter_track_per_metric() {
     let file = test_oa_file(21, &[(10, Record::ReportLost)]);
-    let (code, out, err) = report(&file, &["--format", "perfetto", "--reports", "4"]);
-    assert_eq!(code, 0, "{err}");
+    let (out, _) = reported(&file, &["--format", "perfetto", "--reports", "4"], 0);
     let trace: Json = serde_json::from_str(&out).expect("a JSON trace");
     let events = trace["traceEvents"].as_array().expect("traceEvents");
     let tracks: BTreeSet<&str> = events
@@ -415,8 +412,7 @@ fn what_cannot_be_reported_is_said_clearly() {
     let mut d = device();
     d.device_id = 0x1234;
     let file = temp_file(&recording(&d, &reports, &[]));
-    let (code, out, err) = report(&file, &[]);
-    assert_eq!(code, 1, "{out}{err}");
+    let (_, err) = reported(&file, &[], 1);
     says(
         &err,
         "the recorded PCI id 0x1234 is not in perfregs' device table",
@@ -425,39 +421,31 @@ fn what_cannot_be_reported_is_said_clearly() {
     let mut d = device();
     d.device_id = 0x1912;
     let file = temp_file(&recording(&d, &reports, &[]));
-    let (code, _, err) = report(&file, &[]);
-    assert_eq!(code, 1);
+    let (_, err) = reported(&file, &[], 1);
     says(&err, "SKL GT2 (0x1912): platform not described yet");
     // A recorded set name that is not a TGL GT2 set: did you mean.
     let mut d = device();
     d.metric_set_name = "TestOA_".into();
     let file = temp_file(&recording(&d, &reports, &[]));
-    let (code, _, err) = report(&file, &[]);
-    assert_eq!(code, 1);
+    let (_, err) = reported(&file, &[], 1);
     says(&err, "no metric set `TestOA_`");
     says(&err, "did you mean TestOa");
     // --metric-set overrides it (case-insensitive), and misspelt is a usage error.
-    let (code, out, err) = report(&file, &["--metric-set", "testoa", "--format", "csv"]);
-    assert_eq!(code, 0, "{err}");
+    let (out, err) = reported(&file, &["--metric-set", "testoa", "--format", "csv"], 0);
     says(&err, "--metric-set; recorded: `TestOA_`");
     assert_eq!(csv_rows(&out).len(), 1);
-    let (code, _, err) = report(&file, &["--metric-set", "RenderBasik"]);
-    assert_eq!(code, 2);
+    let (_, err) = reported(&file, &["--metric-set", "RenderBasik"], 2);
     says(&err, "did you mean RenderBasic");
     // An OA format TGL does not have.
     let mut d = device();
     d.oa_format = 5; // A45_B8_C8: HSW only, 256 bytes
     let file = temp_file(&recording(&d, &reports, &[]));
-    let (code, _, err) = report(&file, &[]);
-    assert_eq!(code, 1);
+    let (_, err) = reported(&file, &[], 1);
     says(&err, "OA format 5 is not one tgl describes");
     // Bad arguments.
-    let (code, _, err) = report(&file, &["--interval", "10"]);
-    assert_eq!(code, 2, "{err}");
-    let (code, _, _) = report(&file, &["--interval", "1ms", "--reports", "3"]);
-    assert_eq!(code, 2);
+    reported(&file, &["--interval", "10"], 2);
+    reported(&file, &["--interval", "1ms", "--reports", "3"], 2);
     let missing = TempFile(std::env::temp_dir().join("perfregs-no-such.record"));
-    let (code, _, err) = report(&missing, &[]);
-    assert_eq!(code, 2);
+    let (_, err) = reported(&missing, &[], 2);
     says(&err, "cannot read");
 }
