@@ -512,6 +512,28 @@ fn xe_status_losses_appear_in_the_report() {
     check_three_losses_report(&file);
 }
 
+/// A recording of 1000 reports that an injected EIO ended halfway (i915
+/// and Xe alike): exit 1, the last line of stderr the failed read and the
+/// reports recorded, the file closed valid with what was read before it.
+fn check_ended_by_eio(file: &TempFile, code: Option<i32>, err: &str) {
+    assert_eq!(code, Some(1), "{err}");
+    let last = err.lines().last().expect("a message");
+    assert!(
+        last.starts_with("perfregs record: reading the OA stream:"),
+        "{err}"
+    );
+    says(last, "failed with EIO");
+    let bytes = file.bytes();
+    let (rec, error) = read_all(&bytes);
+    assert!(error.is_none(), "{error:?}");
+    assert!(rec.samples > 0 && rec.samples < 1000, "{}", rec.samples);
+    assert_eq!(rec.igt_readable(), Ok(()));
+    says(
+        last,
+        &format!("the recording ends there: recorded {} reports", rec.samples),
+    );
+}
+
 #[test]
 fn xe_emulation_errors_and_bad_arguments() {
     // EIO with a clear status: an error, not a loss; the file stays valid.
@@ -520,18 +542,7 @@ fn xe_emulation_errors_and_bad_arguments() {
         &file,
         &words("--emulate tgl --driver xe --metric-set TestOa --reports 1000 --inject-errno EIO"),
     );
-    assert_eq!(code, Some(1), "{err}");
-    let last = err.lines().last().expect("a message");
-    assert!(
-        last.starts_with("perfregs record: reading the OA stream:"),
-        "{err}"
-    );
-    assert!(last.contains("EIO"), "{err}");
-    assert!(last.contains("the recording ends there"), "{err}");
-    let bytes = file.bytes();
-    let (rec, error) = read_all(&bytes);
-    assert!(error.is_none(), "{error:?}");
-    assert!(rec.samples > 0 && rec.samples < 1000, "{}", rec.samples);
+    check_ended_by_eio(&file, code, &err);
 
     let e = record_usage_error(&file, "--emulate hsw --driver xe --metric-set RenderBasic");
     says(&e, "--driver xe: HSW runs under i915 only");
@@ -747,26 +758,7 @@ fn kernel_errors_reach_the_user_and_the_file_stays_valid() {
     // EIO halfway: exit 1, the errno's message, the file closed with what
     // was read before it.
     let (file, code, err) = injected("--inject-errno", "EIO");
-    assert_eq!(code, Some(1), "{err}");
-    let last = err.lines().last().expect("a message");
-    assert!(
-        last.starts_with("perfregs record: reading the OA stream:"),
-        "{err}"
-    );
-    assert!(last.contains("failed with EIO"), "{err}");
-    assert!(
-        last.contains("the recording ends there: recorded "),
-        "{err}"
-    );
-    let bytes = file.bytes();
-    let (rec, error) = read_all(&bytes);
-    assert!(error.is_none(), "{error:?}");
-    assert!(rec.samples > 0 && rec.samples < 1000, "{}", rec.samples);
-    assert_eq!(rec.igt_readable(), Ok(()));
-    assert!(
-        last.contains(&format!("recorded {} reports", rec.samples)),
-        "{err}"
-    );
+    check_ended_by_eio(&file, code, &err);
     // The good part is reported.
     reported(&file, &["--format", "csv"], 0);
 
