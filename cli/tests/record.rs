@@ -671,17 +671,8 @@ fn bad_arguments_exit_2_with_one_line() {
 #[test]
 fn a_device_on_a_machine_without_it_is_a_clear_error() {
     let out = TempFile::new();
-    let r = perfregs(&[
-        "record",
-        "--device",
-        "card97",
-        "--metric-set",
-        "TestOa",
-        "-o",
-        out.0.to_str().expect("utf-8"),
-    ]);
-    let err = text(&r.stderr);
-    assert_eq!(r.status.code(), Some(1), "{err}");
+    let (code, err) = record_status(&out, &words("--device card97 --metric-set TestOa"));
+    assert_eq!(code, Some(1), "{err}");
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -691,21 +682,13 @@ fn a_device_on_a_machine_without_it_is_a_clear_error() {
     says(&err, "perfregs devices");
     assert!(!out.0.exists(), "no file written");
     // card0: absent here (no such card), or present and judged (the verdict).
-    let r = perfregs(&[
-        "record",
-        "--device",
-        "card0",
-        "--metric-set",
-        "TestOa",
-        "--reports",
-        "1",
-        "-o",
-        out.0.to_str().expect("utf-8"),
-    ]);
-    let err = text(&r.stderr);
+    let (code, err) = record_status(
+        &out,
+        &words("--device card0 --metric-set TestOa --reports 1"),
+    );
     assert!(!err.contains("panicked"), "{err}");
-    if r.status.code() != Some(0) {
-        assert_eq!(r.status.code(), Some(1), "{err}");
+    if code != Some(0) {
+        assert_eq!(code, Some(1), "{err}");
         assert!(err.starts_with("perfregs record: "), "{err}");
     } else {
         println!("card0 recorded here: {err}");
