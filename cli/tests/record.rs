@@ -513,10 +513,9 @@ fn xe_status_losses_appear_in_the_report() {
 }
 
 /// A recording of 1000 reports that an injected EIO ended halfway (i915
-/// and Xe alike): exit 1, the last line of stderr the failed read and the
+/// and Xe alike; exit 1): the last line of stderr the failed read and the
 /// reports recorded, the file closed valid with what was read before it.
-fn check_ended_by_eio(file: &TempFile, code: Option<i32>, err: &str) {
-    assert_eq!(code, Some(1), "{err}");
+fn check_ended_by_eio(file: &TempFile, err: &str) {
     let last = err.lines().last().expect("a message");
     assert!(
         last.starts_with("perfregs record: reading the OA stream:"),
@@ -542,7 +541,8 @@ fn xe_emulation_errors_and_bad_arguments() {
         &file,
         &words("--emulate tgl --driver xe --metric-set TestOa --reports 1000 --inject-errno EIO"),
     );
-    check_ended_by_eio(&file, code, &err);
+    assert_eq!(code, Some(1), "{err}");
+    check_ended_by_eio(&file, &err);
 
     let e = record_usage_error(&file, "--emulate hsw --driver xe --metric-set RenderBasic");
     says(&e, "--driver xe: HSW runs under i915 only");
@@ -731,17 +731,19 @@ fn record_status(file: &TempFile, args: &[&str]) -> (Option<i32>, String) {
 
 #[test]
 fn kernel_errors_reach_the_user_and_the_file_stays_valid() {
-    // A new file recorded with `FLAG ERRNO` injected: (file, code, stderr).
-    let injected = |flag: &str, errno: &str| {
+    // A new file recorded with `FLAG ERRNO` injected, which must exit with
+    // `want`: (file, stderr).
+    let injected = |flag: &str, errno: &str, want: i32| {
         let file = TempFile::new();
         let line = format!("--emulate tgl --metric-set TestOa --reports 1000 {flag} {errno}");
         let (code, err) = record_status(&file, &words(&line));
-        (file, code, err)
+        assert_eq!(code, Some(want), "{errno}: {err}");
+        (file, err)
     };
     // EIO halfway: exit 1, the errno's message, the file closed with what
     // was read before it.
-    let (file, code, err) = injected("--inject-errno", "EIO");
-    check_ended_by_eio(&file, code, &err);
+    let (file, err) = injected("--inject-errno", "EIO", 1);
+    check_ended_by_eio(&file, &err);
     // The good part is reported.
     reported(&file, &["--format", "csv"], 0);
 
@@ -752,8 +754,7 @@ fn kernel_errors_reach_the_user_and_the_file_stays_valid() {
         ("eintr", "1 read(s) interrupted (EINTR) and retried"),
         ("ENOSPC", "the read buffer grown 1 time(s) (ENOSPC)"),
     ] {
-        let (file, code, err) = injected("--inject-errno", errno);
-        assert_eq!(code, Some(0), "{errno}: {err}");
+        let (file, err) = injected("--inject-errno", errno, 0);
         assert!(err.contains("recorded 1000 reports"), "{errno}: {err}");
         assert!(err.contains(said), "{errno}: {err}");
         let bytes = file.bytes();
@@ -767,8 +768,7 @@ fn kernel_errors_reach_the_user_and_the_file_stays_valid() {
         ("EBUSY", "another OA stream is open"),
         ("ENODEV", "the device is gone"),
     ] {
-        let (file, code, err) = injected("--inject-open-errno", errno);
-        assert_eq!(code, Some(1), "{errno}: {err}");
+        let (file, err) = injected("--inject-open-errno", errno, 1);
         let last = err.lines().last().expect("a message");
         assert!(
             last.starts_with("perfregs record: opening the emulated stream:"),
