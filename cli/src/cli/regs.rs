@@ -152,12 +152,7 @@ pub fn resolve(p: &ProjectInfo, reg: &str) -> Result<&'static RegisterInfo, Stri
             )),
         };
     }
-    let close = close_names(reg, p.registers.iter().map(|r| r.name));
-    let hint = if close.is_empty() {
-        String::new()
-    } else {
-        format!(" (did you mean {}?)", close.join(", "))
-    };
+    let hint = did_you_mean(reg, p.registers.iter().map(|r| r.name));
     Err(format!(
         "no register `{reg}` on {}{hint}; {} registers described, `perfregs list {}` lists them",
         p.name,
@@ -202,6 +197,16 @@ fn distance(a: &[u8], b: &[u8]) -> usize {
         }
     }
     rows[a.len()][b.len()]
+}
+
+/// ` (did you mean A, B?)` for the names [`close_names`] finds, or nothing.
+pub fn did_you_mean(wanted: &str, names: impl Iterator<Item = &'static str>) -> String {
+    let close = close_names(wanted, names);
+    if close.is_empty() {
+        String::new()
+    } else {
+        format!(" (did you mean {}?)", close.join(", "))
+    }
 }
 
 /// Up to three of `names` close to `wanted`: within an edit distance of

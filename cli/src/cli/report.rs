@@ -226,12 +226,7 @@ pub(super) fn find_set(
     }) {
         return Ok(s);
     }
-    let close = super::regs::close_names(name, all.iter().map(|s| s.symbol));
-    let hint = if close.is_empty() {
-        String::new()
-    } else {
-        format!(" (did you mean {}?)", close.join(", "))
-    };
+    let hint = super::regs::did_you_mean(name, all.iter().map(|s| s.symbol));
     Err(format!(
         "no metric set `{name}` among the {} sets of {part}{hint}; `perfregs metrics list {}` lists them",
         all.len(),
