@@ -429,7 +429,9 @@ fn io_is_the_bus_behind_its_guard() {
 fn snb_has_its_own_formula_and_write_only_buffer() {
     let mut mem = [0u32; WORDS];
     let gpu = Device::<Snb, _>::new(SliceBus::new(&mut mem));
-    gpu.write(snb::OABUFFER, &AlwaysAwake, |w| {
+    // Below 0x40000 SNB's registers lie in its render domain (the kernel's Gen6 rule).
+    let rw = gpu.assume_awake::<snb::domains::Render>();
+    gpu.write(snb::OABUFFER, &rw, |w| {
         w.report_buffer_offset(Bits::new(0x80_0000 >> 6).unwrap())
     });
     assert_eq!(word(&gpu, 0x23B0), 0x80_0000);

@@ -6,7 +6,7 @@
 //! with that rule, re-stated here independently of the YAML rows.
 
 use perfregs::hal::meta::ProjectInfo;
-use perfregs::hal::{bdw, hsw, ivb};
+use perfregs::hal::{bdw, hsw, ivb, snb};
 
 /// The kernel's Gen6/7 rule: the domain the kernel wakes for `addr`.
 fn gen6_rule(addr: u64) -> Option<&'static str> {
@@ -57,6 +57,25 @@ fn ivb_follows_the_kernels_gen6_rule() {
     let req = ivb::PROJECT.register("FORCEWAKE_MT").expect("request");
     assert!(req.masked);
     assert_eq!(req.address, 0xA188);
+}
+
+#[test]
+fn snb_follows_the_kernels_gen6_rule_with_an_unmasked_request() {
+    check_project(&snb::PROJECT);
+    let render = snb::PROJECT
+        .domain("render")
+        .expect("SNB has a render domain");
+    assert!(!render.always_on);
+    assert_eq!(
+        (render.request, render.ack),
+        (Some("FORCEWAKE"), Some("FORCEWAKE_ACK"))
+    );
+    let req = snb::PROJECT.register("FORCEWAKE").expect("request");
+    // Gen6: val_set = FORCEWAKE_KERNEL, val_clear = 0 (not masked).
+    assert!(!req.masked);
+    assert_eq!(req.address, 0xA18C);
+    let ack = snb::PROJECT.register("FORCEWAKE_ACK").expect("ack");
+    assert_eq!(ack.address, 0x13_0090);
 }
 
 #[test]
