@@ -204,3 +204,43 @@ fn steering_restores_multicast_when_a_closure_panics() {
         "lock released during unwinding"
     );
 }
+
+/// SNB's FORCEWAKE is not masked (Linux i915 Gen6: val_set =
+/// FORCEWAKE_KERNEL, val_clear = 0): the guard writes the bit alone to
+/// request and 0 to release, and registers below 0x40000 need it.
+#[test]
+fn snb_wakes_through_its_unmasked_request() {
+    use perfregs::hal::{snb, Snb};
+    let gpu = Device::<Snb, _>::new(Emulator::new(&snb::PROJECT, Sku::default()));
+    let addr = <snb::OACONTROL as Register>::ADDRESS;
+    {
+        let rw = gpu
+            .forcewake::<snb::domains::Render>()
+            .expect("render wakes");
+        gpu.write(snb::OACONTROL, &rw, |w| w.counter_enable(true));
+        assert!(gpu.read(snb::OACONTROL, &rw).counter_enable());
+    }
+    assert!(!gpu.with_bus(|e| e.awake::<snb::domains::Render>()));
+    let requests: Vec<u32> = gpu.with_bus(|e| {
+        e.trace()
+            .iter()
+            .filter(|t| t.write && t.register == Some("FORCEWAKE"))
+            .map(|t| t.value as u32)
+            .collect()
+    });
+    assert_eq!(requests, [1, 0]);
+    // Asleep again: the access is terminated.
+    let assumed = gpu.assume_awake::<snb::domains::Render>();
+    assert_eq!(gpu.read(snb::OACONTROL, &assumed).bits(), 0);
+    assert_eq!(outcomes_of(&gpu, addr).last(), Some(&Outcome::Terminated));
+}
+
+fn outcomes_of<P: perfregs::hal::Project>(gpu: &Device<P, Emulator>, addr: u64) -> Vec<Outcome> {
+    gpu.with_bus(|e| {
+        e.trace()
+            .iter()
+            .filter(|t| t.addr == addr)
+            .map(|t| t.outcome)
+            .collect()
+    })
+}

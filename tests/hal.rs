@@ -148,11 +148,11 @@ fn write_builds_from_reset_value() {
 fn reset_and_fields_differ_per_project() {
     let mut mem = [0u32; WORDS];
     let gpu = Device::<Ivb, _>::new(SliceBus::new(&mut mem));
+    // Below 0x40000 IVB's registers lie in its render domain (the kernel's Gen6/7 rule).
+    let rw = gpu.assume_awake::<ivb::domains::Render>();
     // On IVB OASTATUS2 resets to 0 and memory select is RW.
-    gpu.write(ivb::OASTATUS2, &AlwaysAwake, |w| {
-        w.memory_select(MemorySelect::Ggtt)
-    });
-    gpu.write(ivb::OACONTROL, &AlwaysAwake, |w| {
+    gpu.write(ivb::OASTATUS2, &rw, |w| w.memory_select(MemorySelect::Ggtt));
+    gpu.write(ivb::OACONTROL, &rw, |w| {
         w.counter_select(ReportFormatIvb::A45B4)
     });
     assert_eq!(word(&gpu, 0x2368), 1);
@@ -165,9 +165,8 @@ fn one_register_moves_between_projects() {
     let ivb_gpu = Device::<Ivb, _>::new(SliceBus::new(&mut a));
     let hsw_gpu = Device::<Hsw, _>::new(SliceBus::new(&mut b));
     let hsw_rw = hsw_gpu.assume_awake::<hsw::domains::Render>();
-    ivb_gpu.write(ivb::CEC0_0, &AlwaysAwake, |w| {
-        w.compare_value(bits!(0x1234))
-    });
+    let ivb_rw = ivb_gpu.assume_awake::<ivb::domains::Render>();
+    ivb_gpu.write(ivb::CEC0_0, &ivb_rw, |w| w.compare_value(bits!(0x1234)));
     hsw_gpu.write(hsw::CEC0_0, &hsw_rw, |w| w.compare_value(bits!(0x1234)));
     hsw_gpu.write(hsw::CEC7_1, &hsw_rw, |w| w.mask(bits!(0xFFFE)));
     assert_eq!(word(&ivb_gpu, 0x2390), 0x1234 << 3);
@@ -335,10 +334,8 @@ fn incomplete_enums_decode_to_err() {
     let mut mem = [0u32; WORDS];
     mem[0x2360 / 4] = 4 << 2; // Counter Select 100: no IVB layout
     let gpu = Device::<Ivb, _>::new(SliceBus::new(&mut mem));
-    assert_eq!(
-        gpu.read(ivb::OACONTROL, &AlwaysAwake).counter_select(),
-        Err(4)
-    );
+    let rw = gpu.assume_awake::<ivb::domains::Render>();
+    assert_eq!(gpu.read(ivb::OACONTROL, &rw).counter_select(), Err(4));
     assert_eq!(ReportFormatIvb::from_bits(5), Some(ReportFormatIvb::A45B4));
     assert_eq!(ReportFormatIvb::A45B4.bits(), 5);
 }
@@ -432,7 +429,9 @@ fn io_is_the_bus_behind_its_guard() {
 fn snb_has_its_own_formula_and_write_only_buffer() {
     let mut mem = [0u32; WORDS];
     let gpu = Device::<Snb, _>::new(SliceBus::new(&mut mem));
-    gpu.write(snb::OABUFFER, &AlwaysAwake, |w| {
+    // Below 0x40000 SNB's registers lie in its render domain (the kernel's Gen6 rule).
+    let rw = gpu.assume_awake::<snb::domains::Render>();
+    gpu.write(snb::OABUFFER, &rw, |w| {
         w.report_buffer_offset(Bits::new(0x80_0000 >> 6).unwrap())
     });
     assert_eq!(word(&gpu, 0x23B0), 0x80_0000);

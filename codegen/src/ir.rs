@@ -215,8 +215,11 @@ pub struct DomainIr {
 pub struct WakeIr {
     /// Index among the project's wakeable domains.
     pub index: usize,
-    /// Address of the (masked) request register.
+    /// Address of the request register.
     pub request: u64,
+    /// Whether the request register is masked (bits 31:16 enable bits 15:0);
+    /// an unmasked one (SNB's FORCEWAKE) is written with the bit alone.
+    pub masked: bool,
     /// Address of the ack register.
     pub ack: u64,
     /// The driver's request bit (the field the section's `request_field` names).

@@ -537,6 +537,7 @@ fn handshakes(blocks: &[VBlock], l: &mut Lowering) {
         l.ir.domains[di].wake = Some(WakeIr {
             index: *n,
             request: req.0,
+            masked: l.ir.layouts[req.1].masked,
             ack: ack.0,
             bit: bit.lsb,
         });

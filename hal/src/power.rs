@@ -31,6 +31,10 @@ pub trait Wakeable: Domain {
     const ACK: u64;
     /// The requester bit this driver uses (the kernel-driver bit, 0).
     const BIT: u32;
+    /// Whether the request register is masked (bits 31:16 enable bits
+    /// 15:0). An unmasked one (SNB's FORCEWAKE) is written with the bit to
+    /// request and with 0 to release, as Linux i915 does on Gen6.
+    const MASKED: bool;
 }
 
 /// The domain of registers that no force-wake table covers (and of request

@@ -83,6 +83,7 @@ pub(super) fn emit_power_types(ir: &Ir, p: usize, opts: &EmitOptions) -> TokenSt
                 }
                 (false, Some(w)) => {
                     let (ra, aa, bit, index) = (hex(w.request), hex(w.ack), w.bit, w.index);
+                    let masked = w.masked;
                     quote! {
                         impl #hal::power::Wakeable for #ty {
                             type Project = #hal::#project_ty;
@@ -90,6 +91,7 @@ pub(super) fn emit_power_types(ir: &Ir, p: usize, opts: &EmitOptions) -> TokenSt
                             const REQUEST: u64 = #ra;
                             const ACK: u64 = #aa;
                             const BIT: u32 = #bit;
+                            const MASKED: bool = #masked;
                         }
                     }
                 }

@@ -76,7 +76,7 @@ impl Bits {
 pub struct WakeRef {
     /// Index into the project's `domains`.
     pub domain: usize,
-    /// Request register address (masked).
+    /// Request register address (masked, or on Gen6 unmasked).
     pub request: u64,
     /// Ack register address.
     pub ack: u64,

@@ -360,7 +360,8 @@ impl EmulatedStream {
         // The kernel holds force-wake while sampling: wake every domain.
         for d in p.domains.iter().filter(|d| !d.always_on) {
             if let Some(req) = d.request.and_then(|r| p.register(r)) {
-                emu.write32(req.address, 0x0001_0001);
+                // A masked enable, or the bit alone on an unmasked request (Gen6).
+                emu.write32(req.address, if req.masked { 0x0001_0001 } else { 1 });
             }
         }
         let wake = emu.sku().wake_latency;

@@ -115,7 +115,7 @@ macro_rules! fallible_accessors {
 
 use steering::present_instances;
 pub use steering::Steering;
-use wake::{poll_ack, release_now, Limit, Missed};
+use wake::{poll_ack, release_now, release_value, request_value, Limit, Missed};
 pub use wake::{Assumed, ForceWake, HeldAwake};
 
 /// How many times [`Device::forcewake`] polls an ack register before giving
@@ -642,7 +642,6 @@ impl<P: Project, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
 
     #[track_caller]
     fn wake<D: Wakeable>(&self) -> Result<(), WakeError> {
-        let bit = 1u32 << D::BIT;
         let limit = Limit {
             polls: self.poll_limit.get(),
             ns: self.wait_ns.get(),
@@ -662,7 +661,7 @@ impl<P: Project, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
                 Err(Missed::Fault(fault)) => return Err(WakeError::Fault { domain, fault }),
                 Err(_) => return Err(WakeError::StaleAck { domain }),
             }
-            bus.write32(D::REQUEST, bit << 16 | bit);
+            bus.write32(D::REQUEST, request_value::<D>());
             if let Some(fault) = bus.take_fault() {
                 return Err(WakeError::Fault { domain, fault });
             }
@@ -670,7 +669,7 @@ impl<P: Project, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
                 Ok(()) => return Ok(()),
                 Err(missed) => missed,
             };
-            bus.write32(D::REQUEST, bit << 16);
+            bus.write32(D::REQUEST, release_value::<D>());
             Err(match missed {
                 Missed::Polls(polls) => WakeError::Timeout { domain, polls },
                 Missed::Time(waited_ns) => WakeError::TimedOut { domain, waited_ns },

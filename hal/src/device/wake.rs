@@ -10,10 +10,31 @@ use crate::power::{Awake, Domain, NoDomain, Wakeable, MAX_DOMAINS};
 use crate::register::Project;
 use core::marker::PhantomData;
 
-/// Release domain `D`: the masked disable of the driver's request bit (the
-/// driver does not wait for the ack to clear).
+/// The request write that sets `D`'s driver bit: its masked enable, or the
+/// bit alone on an unmasked request register.
+pub(super) const fn request_value<D: Wakeable>() -> u32 {
+    let bit = 1u32 << D::BIT;
+    if D::MASKED {
+        bit << 16 | bit
+    } else {
+        bit
+    }
+}
+
+/// The request write that withdraws `D`'s driver bit: its masked disable,
+/// or 0 on an unmasked request register.
+pub(super) const fn release_value<D: Wakeable>() -> u32 {
+    if D::MASKED {
+        1u32 << (D::BIT + 16)
+    } else {
+        0
+    }
+}
+
+/// Release domain `D`: withdraw the driver's request bit (the driver does
+/// not wait for the ack to clear).
 pub(super) fn release_now<D: Wakeable, B: Bus<Mmio>>(bus: &mut B) {
-    bus.write32(D::REQUEST, 1 << (D::BIT + 16));
+    bus.write32(D::REQUEST, release_value::<D>());
 }
 
 /// What bounds a wait for an ack.

@@ -138,8 +138,8 @@ pub mod ivb {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 2usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL0", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL1", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3104, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL0", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "SEL1", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3104, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
     /** SELn
 
@@ -148,7 +148,7 @@ pub mod ivb {
  | MMIO offset | `0x3100` on ivb; 32 bits, reset `0x0` |
  | array | 2 elements, `0x4` apart: `.at::<N>()`, `.get(n)`, `.iter()`, or the constants `SEL0` .. `SEL1` |
  | access | read, write, modify |
- | power domain | none (outside every force-wake range); unicast |
+ | power domain | `render`; unicast |
  | other projects | hsw `0x3200` |
  | source | golden test |
  | fields | [`SELn`](seln), defined at `array/input.yaml:13:9` |*/
@@ -157,7 +157,7 @@ pub mod ivb {
     impl ::perfregs::hal::register::RegisterArray for SELn {
         type Project = ::perfregs::hal::Ivb;
         type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::power::NoDomain;
+        type Domain = ::perfregs::hal::ivb::domains::Render;
         type Layout = seln::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
         const NAME: &'static str = "SEL{n}";

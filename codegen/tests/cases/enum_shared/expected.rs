@@ -143,7 +143,7 @@ pub mod ivb {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CLK_IVB", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::clk_ivb::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CLK_IVB", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::clk_ivb::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
     /// The enumerated field values of this project's registers, under one
     /// naming rule for every project (`ReportFormat`, `BufferSize`, ...).
@@ -157,14 +157,14 @@ pub mod ivb {
  |---|---|
  | MMIO offset | `0x5000` on ivb; 32 bits, reset `0x0` |
  | access | read, write, modify |
- | power domain | none (outside every force-wake range); unicast |
+ | power domain | `render`; unicast |
  | source | golden test |
  | fields | [`CLK_IVB`](clk_ivb), defined at `enum_shared/input.yaml:13:9` |*/
     pub struct CLK_IVB;
     impl ::perfregs::hal::Register for CLK_IVB {
         type Project = ::perfregs::hal::Ivb;
         type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::power::NoDomain;
+        type Domain = ::perfregs::hal::ivb::domains::Render;
         type Layout = clk_ivb::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];

@@ -181,7 +181,7 @@ pub mod ivb {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CFG", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cfg::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::meta::RegisterInfo { name: "CFG", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cfg::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
     /** CFG
 
@@ -189,7 +189,7 @@ pub mod ivb {
  |---|---|
  | MMIO offset | `0x2100` on ivb; 32 bits, reset `0x0` |
  | access | read, write, modify |
- | power domain | none (outside every force-wake range); unicast |
+ | power domain | `render`; unicast |
  | other projects | hsw `0x2200` |
  | source | golden test |
  | fields | [`CFG`](cfg), defined at `per_project/input.yaml:6:9` |*/
@@ -197,7 +197,7 @@ pub mod ivb {
     impl ::perfregs::hal::Register for CFG {
         type Project = ::perfregs::hal::Ivb;
         type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::power::NoDomain;
+        type Domain = ::perfregs::hal::ivb::domains::Render;
         type Layout = cfg::FieldLayout;
         type Cast = ::perfregs::hal::register::Single;
         const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
