@@ -74,19 +74,15 @@ frequency, the GT frequencies in Hz (as IGT's recorder writes them), the i915 OA
 the same layout under xe), the set's symbol name and its uuid.\n\n\
 Exit code 1: the device refused (the reason and the remedy), a kernel error (its errno \
 explained; an error while reading closes the file with what was read before it), a write \
-error; 2: bad arguments."
+error; 2: bad arguments.",
+    group(clap::ArgGroup::new("target").required(true).args(["device", "emulate"]))
 )]
 pub struct RecordArgs {
     /// A real GPU: the DRM card (`card0`, or `0`), as `perfregs devices` lists it.
-    #[arg(
-        long,
-        value_name = "cardN",
-        conflicts_with = "emulate",
-        required_unless_present = "emulate"
-    )]
+    #[arg(long, value_name = "cardN", group = "target")]
     pub device: Option<String>,
     /// The emulated GPU of a project.
-    #[arg(long, value_name = "PROJECT", value_parser = ["hsw", "bdw", "tgl"], ignore_case = true)]
+    #[arg(long, value_name = "PROJECT", value_parser = ["hsw", "bdw", "tgl"], ignore_case = true, group = "target")]
     pub emulate: Option<String>,
     /// With --emulate tgl: the GT1 part (default GT2).
     #[arg(long, requires = "emulate", conflicts_with = "gt2")]

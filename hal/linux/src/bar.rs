@@ -101,7 +101,13 @@ impl Bar {
             .read(true)
             .write(true)
             .open(path)
-            .map_err(|e| at(path, "cannot open (mapping a BAR needs root)", e))?;
+            .map_err(|e| {
+                let what = match e.kind() {
+                    io::ErrorKind::PermissionDenied => "cannot open (mapping a BAR needs root)",
+                    _ => "cannot open",
+                };
+                at(path, what, e)
+            })?;
         let size = file
             .metadata()
             .map_err(|e| at(path, "cannot stat", e))?
