@@ -8,7 +8,7 @@ fn tgl_gpu(sku: Sku) -> Device<Tgl, Emulator> {
     Device::new(Emulator::new(&tgl::PROJECT, sku))
 }
 
-fn outcomes(gpu: &Device<Tgl, Emulator>, addr: u64) -> Vec<Outcome> {
+fn outcomes<P: perfregs::hal::Project>(gpu: &Device<P, Emulator>, addr: u64) -> Vec<Outcome> {
     gpu.with_bus(|e| {
         e.trace()
             .iter()
@@ -232,15 +232,5 @@ fn snb_wakes_through_its_unmasked_request() {
     // Asleep again: the access is terminated.
     let assumed = gpu.assume_awake::<snb::domains::Render>();
     assert_eq!(gpu.read(snb::OACONTROL, &assumed).bits(), 0);
-    assert_eq!(outcomes_of(&gpu, addr).last(), Some(&Outcome::Terminated));
-}
-
-fn outcomes_of<P: perfregs::hal::Project>(gpu: &Device<P, Emulator>, addr: u64) -> Vec<Outcome> {
-    gpu.with_bus(|e| {
-        e.trace()
-            .iter()
-            .filter(|t| t.addr == addr)
-            .map(|t| t.outcome)
-            .collect()
-    })
+    assert_eq!(outcomes(&gpu, addr).last(), Some(&Outcome::Terminated));
 }
