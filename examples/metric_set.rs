@@ -53,6 +53,8 @@ fn run() -> Result<(), String> {
         gpu_min_frequency: 300_000_000,
         gpu_timestamp_frequency: TIMESTAMP_HZ,
         query_mode: 0,
+        // No BDW set reads the revision.
+        sku_revision_id: 0,
     };
     let gpu = Device::<perfregs::hal::Bdw, _>::new(
         Emulator::builder(&bdw::PROJECT, Sku::default())

@@ -453,7 +453,10 @@ fn runtime_metadata_matches_types() {
     let names: Vec<&str> = perfregs::hal::PROJECTS.iter().map(|p| p.name).collect();
     assert_eq!(
         names,
-        ["snb", "ivb", "vlv", "hsw", "bdw", "tgl", "p4", "ivt"]
+        [
+            "snb", "ivb", "vlv", "hsw", "bdw", "chv", "skl", "bxt", "kbl", "glk", "cfl", "cnl",
+            "icl", "ehl", "tgl", "rkl", "adl", "dg1", "p4", "ivt"
+        ]
     );
     let r = hsw::PROJECT.register("oaperf-a44").unwrap();
     assert_eq!(r.address, 0x2800 + 44 * 4);

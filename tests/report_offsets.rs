@@ -109,7 +109,16 @@ const DRAWINGS: &[Drawing] = &[
 
 /// VLV has IVB's tables (PRM 000 "[DevIVB] [DevVLV] [DevVLVT]").
 fn drawings_of(project: &str) -> impl Iterator<Item = &'static Drawing> + '_ {
-    let of = if project == "vlv" { "ivb" } else { project };
+    // VLV's formats are IVB's (PRM 000). No PRM here draws the Gen9..Gen11
+    // or the later Gen12 parts' formats: i915 gives Gen8..Gen11 one format
+    // table and TGL and later another, so they are held to BDW's and TGL's
+    // drawings (tests/report_formats_igt.rs checks them against IGT's offsets).
+    let of = match project {
+        "vlv" => "ivb",
+        "chv" | "skl" | "bxt" | "kbl" | "glk" | "cfl" | "cnl" | "icl" | "ehl" => "bdw",
+        "rkl" | "adl" | "dg1" => "tgl",
+        p => p,
+    };
     DRAWINGS.iter().filter(move |d| d.0 == of)
 }
 

@@ -115,7 +115,7 @@ fn decode_uses_the_projects_layout() {
 #[test]
 fn decode_rejects_bad_input() {
     assert_eq!(perfregs(&["decode", "ivb", "OAPERF_A0", "1"]).0, 1);
-    assert_eq!(perfregs(&["decode", "skl", "OACONTROL", "1"]).0, 2);
+    assert_eq!(perfregs(&["decode", "mtl", "OACONTROL", "1"]).0, 2);
     assert_eq!(
         perfregs(&["decode", "hsw", "OACONTROL", "0x1_0000_0000"]).0,
         1
@@ -324,7 +324,7 @@ fn export_writes_each_format() {
         "svd"
     );
     assert_eq!(perfregs(&["export", "hsw", "--format", "pdf"]).0, 2);
-    assert_eq!(perfregs(&["export", "skl", "--format", "svd"]).0, 2);
+    assert_eq!(perfregs(&["export", "mtl", "--format", "svd"]).0, 2);
 }
 
 /// A file under the temp directory, unique to this process and test.
@@ -799,7 +799,7 @@ fn metrics_check_reports_located_errors() {
     assert!(err.contains("2 error(s)"), "{err}");
     // The file cannot be read, the project is unknown: usage errors.
     assert_eq!(perfregs(&["metrics", "check", "bdw", "no/such.xml"]).0, 2);
-    assert_eq!(perfregs(&["metrics", "check", "skl", &file]).0, 2);
+    assert_eq!(perfregs(&["metrics", "check", "mtl", &file]).0, 2);
     assert_eq!(perfregs(&["metrics", "check", "bdw"]).0, 2);
     let _ = std::fs::remove_file(path);
 }

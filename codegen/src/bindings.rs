@@ -33,8 +33,10 @@
 //!   `domains NAME...`: power domains' indices (`&[usize]`);
 //! - an integer: a constant (`Option<u64>`).
 //!
-//! A role has the same kind on every project. A project of the unit must be
-//! named (or covered by `default`); `~` marks the role absent there.
+//! A role has the same kind on every project. The unit's `projects` and the
+//! keys of a role's map are project expressions (`bdw..icl`, `tgl+`); a
+//! project of the unit must be named by exactly one key (or covered by
+//! `default`); `~` marks the role absent there.
 //! Per project the output also carries what every emulator needs from the
 //! IR (force-wake handshakes, the steering selector, fuse mirrors and the
 //! kind of every report-format slot), without a spec.
@@ -217,14 +219,14 @@ fn resolve(ir: &Ir, file: &str, spec: &str) -> Result<Vec<Unit>, Vec<Diagnostic>
         match u.get("projects").and_then(Value::as_sequence) {
             Some(ps) => {
                 for (i, p) in ps.iter().enumerate() {
-                    match p.as_str().and_then(|n| ir.catalogue.find(n)) {
-                        Some(pi) => present[pi] = true,
-                        None => err(
+                    match ir.catalogue.parse(&scalar(p)) {
+                        Ok(set) => set.iter().for_each(|pi| present[pi] = true),
+                        Err(msg) => err(
                             &mut diags,
                             &format!("{upath}/projects/{i}"),
                             uname,
                             Code::UnknownProject,
-                            format!("unknown project `{}`", scalar(p)),
+                            msg,
                         ),
                     }
                 }
@@ -267,6 +269,9 @@ fn resolve(ir: &Ir, file: &str, spec: &str) -> Result<Vec<Unit>, Vec<Diagnostic>
             let mut values: Vec<Option<Bound>> = vec![None; n_projects];
             let mut kind: Option<(Kind, String)> = None;
             let before = diags.0.len();
+            let keyed = map_keys(ir, rv, &present, &rpath, &mut |path, code, msg| {
+                err(&mut diags, path, &item, code, msg)
+            });
             for (pi, p) in ir.catalogue.projects.iter().enumerate() {
                 if !present[pi] {
                     continue;
@@ -274,8 +279,22 @@ fn resolve(ir: &Ir, file: &str, spec: &str) -> Result<Vec<Unit>, Vec<Diagnostic>
                 // The text for this project, and its path for diagnostics.
                 let (text, path) = match rv {
                     Value::Mapping(m) => {
-                        if let Some(v) = m.get(p.name.as_str()) {
-                            (v.clone(), format!("{rpath}/{}", p.name))
+                        let mut named = keyed.iter().filter(|(_, set, _)| set.contains(pi));
+                        if let Some((key, _, v)) = named.next() {
+                            if let Some((other, _, _)) = named.next() {
+                                err(
+                                    &mut diags,
+                                    &rpath,
+                                    &item,
+                                    Code::ProjectMapCoverage,
+                                    format!(
+                                        "project `{}` is named by two keys, `{key}` and `{other}`",
+                                        p.name
+                                    ),
+                                );
+                                continue;
+                            }
+                            (v.clone(), format!("{rpath}/{key}"))
                         } else if let Some(v) = m.get("default") {
                             (v.clone(), format!("{rpath}/default"))
                         } else {
@@ -346,6 +365,40 @@ fn resolve(ir: &Ir, file: &str, spec: &str) -> Result<Vec<Unit>, Vec<Diagnostic>
     } else {
         Err(diags.sorted())
     }
+}
+
+/// The keys of a role's project map other than `default`, each with the
+/// projects its expression names (`bdw..icl: ...`): a key that does not
+/// parse, or names no project of the unit, is an error.
+fn map_keys(
+    ir: &Ir,
+    rv: &Value,
+    present: &[bool],
+    rpath: &str,
+    report: &mut dyn FnMut(&str, Code, String),
+) -> Vec<(String, crate::projects::ProjectSet, Value)> {
+    let Value::Mapping(m) = rv else {
+        return Vec::new();
+    };
+    let mut keyed = Vec::new();
+    for (k, v) in m {
+        let key = scalar(k);
+        if key == "default" {
+            continue;
+        }
+        match ir.catalogue.parse(&key) {
+            Ok(set) if set.iter().any(|pi| present.get(pi) == Some(&true)) => {
+                keyed.push((key, set, v.clone()));
+            }
+            Ok(_) => report(
+                &format!("{rpath}/{key}"),
+                Code::ProjectMapCoverage,
+                format!("`{key}` names no project of this unit"),
+            ),
+            Err(msg) => report(&format!("{rpath}/{key}"), Code::UnknownProject, msg),
+        }
+    }
+    keyed
 }
 
 fn scalar(v: &Value) -> String {

@@ -76,6 +76,7 @@ fn device(r: &mut Inputs) -> DeviceInfo {
         gpu_min_frequency: v() * 100_000,
         gpu_timestamp_frequency: v() * 10_000,
         query_mode: v() % 2,
+        sku_revision_id: v() % 8,
     }
 }
 

@@ -221,6 +221,7 @@ device_vars! {
     GpuMinFrequency gpu_min_frequency "Lowest GPU frequency (Hz).",
     GpuTimestampFrequency gpu_timestamp_frequency "Timestamp frequency (Hz).",
     QueryMode query_mode "Query mode (non-zero for a query, as IGT's `query_mode`).",
+    SkuRevisionId sku_revision_id "The part's revision (PCI revision ID: its stepping); Gen9 sets gate some register blocks on it.",
 }
 
 const MHZ: u64 = 1_000_000;
@@ -239,6 +240,7 @@ const GEN_COMMON: DeviceInfo = DeviceInfo {
     gpu_min_frequency: 300 * MHZ,
     gpu_timestamp_frequency: 0,
     query_mode: 0,
+    sku_revision_id: 0,
 };
 
 impl DeviceInfo {
