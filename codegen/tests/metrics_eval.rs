@@ -45,7 +45,7 @@ fn checked(counters: &[(&str, &str, Option<&str>)]) -> (MetricFile, CheckedFile)
         }],
     };
     let mut d = Diagnostics::default();
-    let c = equation::check_file(&f, &CAPS, &mut d);
+    let c = equation::check_file(&f, &CAPS, &[], &mut d);
     assert!(d.is_empty(), "{:?}", d.sorted());
     (f, c.expect("checks"))
 }

@@ -1,13 +1,16 @@
 //! Size budget of the generated HAL: the shipped descriptions must generate
-//! at most 140 lines per register-project pair and 30,000 lines in all (they
-//! generated 138,212 lines for 163 pairs before layouts were shared; 23,517
-//! for 163 pairs (144 a pair) when the budget was set; the metric-set
-//! registers of issue 11 brought 212 pairs in 25,739 lines).
+//! at most 140 lines per register-project pair and 30,000 lines per 212
+//! pairs in all (they generated 138,212 lines for 163 pairs before layouts
+//! were shared; 23,517 for 163 pairs (144 a pair) when the budget was set;
+//! the metric-set registers of issue 11 brought 212 pairs in 25,739 lines,
+//! when the total was capped at 30,000; issue 18 scales the HAL's budgets
+//! with its register-project pairs, as Gen8..Gen12 share descriptions).
 
 use perfregs_codegen::{compile_path, generate, EmitOptions};
 use std::path::Path;
 
-const BUDGET: usize = 30_000;
+/// Lines allowed per 212 register-project pairs (issue 11's total).
+const BUDGET_PER_212: usize = 30_000;
 const PER_PAIR: usize = 140;
 
 #[test]
@@ -25,8 +28,9 @@ fn shipped_descriptions_generate_within_budget() {
             .map(|r| r.instances.len())
             .sum::<usize>()
     );
-    assert!(lines <= BUDGET, "{lines} generated lines, budget {BUDGET}");
     let pairs: usize = ir.registers.iter().map(|r| r.instances.len()).sum();
+    let budget = BUDGET_PER_212 * pairs / 212;
+    assert!(lines <= budget, "{lines} generated lines, budget {budget}");
     assert!(
         lines <= PER_PAIR * pairs,
         "{lines} generated lines for {pairs} register-project pairs, budget {PER_PAIR} a pair"

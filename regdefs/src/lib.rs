@@ -41,17 +41,98 @@ files![
 
 /// The shipped metric sets (`metricsets/*.xml`, copied unchanged from IGT's
 /// `lib/i915/perf-configs/`): (file name relative to [`dir`], project, text).
-/// A GT1 and a GT2 file both describe `tgl`.
+/// Files of a part's GT variants share its project (`oa-tglgt1.xml` and
+/// `oa-tglgt2.xml` both describe `tgl`; SKL has three, KBL and CFL two).
 pub const METRIC_SETS: &[(&str, &str, &str)] = &[
+    (
+        "metricsets/oa-adl.xml",
+        "adl",
+        include_str!("../metricsets/oa-adl.xml"),
+    ),
     (
         "metricsets/oa-bdw.xml",
         "bdw",
         include_str!("../metricsets/oa-bdw.xml"),
     ),
     (
+        "metricsets/oa-bxt.xml",
+        "bxt",
+        include_str!("../metricsets/oa-bxt.xml"),
+    ),
+    (
+        "metricsets/oa-cflgt2.xml",
+        "cfl",
+        include_str!("../metricsets/oa-cflgt2.xml"),
+    ),
+    (
+        "metricsets/oa-cflgt3.xml",
+        "cfl",
+        include_str!("../metricsets/oa-cflgt3.xml"),
+    ),
+    (
+        "metricsets/oa-chv.xml",
+        "chv",
+        include_str!("../metricsets/oa-chv.xml"),
+    ),
+    (
+        "metricsets/oa-cnl.xml",
+        "cnl",
+        include_str!("../metricsets/oa-cnl.xml"),
+    ),
+    (
+        "metricsets/oa-dg1.xml",
+        "dg1",
+        include_str!("../metricsets/oa-dg1.xml"),
+    ),
+    (
+        "metricsets/oa-ehl.xml",
+        "ehl",
+        include_str!("../metricsets/oa-ehl.xml"),
+    ),
+    (
+        "metricsets/oa-glk.xml",
+        "glk",
+        include_str!("../metricsets/oa-glk.xml"),
+    ),
+    (
         "metricsets/oa-hsw.xml",
         "hsw",
         include_str!("../metricsets/oa-hsw.xml"),
+    ),
+    (
+        "metricsets/oa-icl.xml",
+        "icl",
+        include_str!("../metricsets/oa-icl.xml"),
+    ),
+    (
+        "metricsets/oa-kblgt2.xml",
+        "kbl",
+        include_str!("../metricsets/oa-kblgt2.xml"),
+    ),
+    (
+        "metricsets/oa-kblgt3.xml",
+        "kbl",
+        include_str!("../metricsets/oa-kblgt3.xml"),
+    ),
+    (
+        "metricsets/oa-rkl.xml",
+        "rkl",
+        include_str!("../metricsets/oa-rkl.xml"),
+    ),
+    (
+        "metricsets/oa-sklgt2.xml",
+        "skl",
+        include_str!("../metricsets/oa-sklgt2.xml"),
+    ),
+    (
+        "metricsets/oa-sklgt3.xml",
+        "skl",
+        include_str!("../metricsets/oa-sklgt3.xml"),
+    ),
+    (
+        "metricsets/oa-sklgt4.xml",
+        "skl",
+        include_str!("../metricsets/oa-sklgt4.xml"),
     ),
     (
         "metricsets/oa-tglgt1.xml",
@@ -64,6 +145,10 @@ pub const METRIC_SETS: &[(&str, &str, &str)] = &[
         include_str!("../metricsets/oa-tglgt2.xml"),
     ),
 ];
+
+/// Errata of the shipped metric sets (`metricsets/errata.yaml`): the
+/// counters whose IGT equation the checker accepts with a named fix, and why.
+pub const METRIC_ERRATA: &str = include_str!("../metricsets/errata.yaml");
 
 /// The project catalogue (`projects.yaml`): families, projects and their order.
 pub const PROJECTS_YAML: &str = include_str!("../projects.yaml");

@@ -529,15 +529,25 @@ fn check(p: &ProjectInfo, ir: &Ir, m: &MetricText, out: &mut dyn FnMut(&str)) ->
             r.multicast
         ));
     }
+    for (item, e) in &l.checked.errata {
+        out(&format!(
+            "erratum applied: {item}: {} ({} line {})",
+            e.fix.name(),
+            metrics::errata::FILE,
+            e.line
+        ));
+    }
     out(&format!(
-        "ok: {} on {}: {} sets, {counters} counters, {} writes: {} against fields, {} in opaque ranges, {} multicast",
+        "ok: {} on {}: {} sets, {counters} counters, {} writes: {} against fields, {} in opaque ranges, {} multicast; {} equations, {} errata",
         m.name,
         p.name,
         l.file.sets.len(),
         total.writes,
         total.against_fields,
         total.opaque,
-        total.multicast
+        total.multicast,
+        l.checked.equations,
+        l.checked.errata.len()
     ));
     Ok(())
 }

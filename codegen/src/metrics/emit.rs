@@ -1,6 +1,6 @@
 //! Checked metric sets -> Rust source for the `perfregs-metrics` crate,
 //! built with `quote!` as the HAL's emitter (`crate::emit`) is and laid out
-//! with `prettyplease`.
+//! one item per line ([`lines`](super::lines)).
 //!
 //! One module per file, one module per set inside it: a `pub fn` per counter
 //! over `(&Sample, &DeviceInfo)` returning `Option<u64>` or `Option<f64>`,
@@ -206,24 +206,12 @@ fn ident(name: &str) -> Result<Ident, String> {
     syn::parse_str::<Ident>(name).map_err(|_| format!("`{name}` is not a Rust identifier"))
 }
 
-/// Stack of the thread that lays the code out: syn and prettyplease recurse
-/// once per level of a nested call, and equations nest up to
-/// [`MAX_HEIGHT`](super::equation::MAX_HEIGHT) operators deep.
-const LAYOUT_STACK: usize = 256 << 20;
-
-/// Tokens of items as formatted Rust source (the unformatted tokens if they
-/// do not parse, which the tokens built here always do).
+/// Tokens of items as compact Rust source, one item per line
+/// ([`lines::layout`](super::lines::layout)). Its recursion follows the
+/// nesting of groups, at most [`MAX_HEIGHT`](super::equation::MAX_HEIGHT)
+/// calls deep in an equation: a few hundred small frames.
 fn layout(tokens: TokenStream) -> String {
-    let text = tokens.to_string();
-    let formatted = std::thread::Builder::new()
-        .stack_size(LAYOUT_STACK)
-        .spawn(move || match syn::parse_file(&text) {
-            Ok(file) => prettyplease::unparse(&file),
-            Err(_) => text,
-        })
-        .ok()
-        .and_then(|t| t.join().ok());
-    formatted.unwrap_or_else(|| tokens.to_string())
+    super::lines::layout(tokens)
 }
 
 /// The Rust module of one checked file (`pub mod <module> { ... }`), behind
@@ -501,10 +489,14 @@ impl Rust {
 /// An equation converted to the counter's declared type.
 fn value(set: &CheckedSet, e: &Expr, declared: Type, fname: &dyn Fn(usize) -> TokenStream) -> Rust {
     let code = expr(set, e, fname);
-    if declared == Type::Float && code.ty == Type::Int {
-        Rust::plain(code.float(), Type::Float)
-    } else {
-        code
+    match (declared, code.ty) {
+        (Type::Float, Type::Int) => Rust::plain(code.float(), Type::Float),
+        // Only through an erratum (`errata::Fix::TruncateToUint`): as IGT's C.
+        (Type::Int, Type::Float) => {
+            let v = code.value;
+            Rust::plain(quote!(tu(#v)), Type::Int)
+        }
+        _ => code,
     }
 }
 

@@ -52,6 +52,7 @@
 //!   name a counter (IGT emits it as a C condition on device values).
 //! - IGT declares `float` counters as C `float`; here they are `f64`.
 
+use super::errata::{Erratum, Fix};
 use super::model::{Located, MetricFile};
 use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
 use crate::ir::Ir;
@@ -363,6 +364,8 @@ pub struct CheckedFile {
     /// Equations parsed (equations, max equations and availabilities of
     /// counters and register configs).
     pub equations: usize,
+    /// The errata applied: (`Set.Counter`, the erratum).
+    pub errata: Vec<(String, Erratum)>,
 }
 
 /// Deepest operator nesting an equation may have: the checker, the
@@ -711,11 +714,13 @@ impl Checker<'_> {
 pub fn check_file(
     f: &MetricFile,
     caps: &ReportCaps,
+    errata: &[Erratum],
     diags: &mut Diagnostics,
 ) -> Option<CheckedFile> {
     let before = diags.0.len();
     let mut sets = Vec::new();
     let mut equations = 0;
+    let mut applied = Vec::new();
     for s in &f.sets {
         let mut counters_map = HashMap::new();
         for (i, c) in s.counters.iter().enumerate() {
@@ -749,14 +754,33 @@ pub fn check_file(
                     ),
                 });
             }
-            let eq = fc.value(
-                &item,
-                &c.equation,
-                "equation",
-                declared,
-                &c.data_type,
-                diags,
-            );
+            let erratum =
+                super::errata::find(errata, &s.symbol_name, &c.symbol_name, &c.equation.value);
+            let eq = match erratum {
+                Some(e) if e.fix == Fix::TruncateToUint && declared == Some(Type::Int) => fc
+                    .run(&item, &c.equation, Use::Value, diags)
+                    .filter(|t| t.ty == Type::Float)
+                    .inspect(|_| applied.push((item.clone(), e.clone()))),
+                _ => fc.value(
+                    &item,
+                    &c.equation,
+                    "equation",
+                    declared,
+                    &c.data_type,
+                    diags,
+                ),
+            };
+            if erratum.is_some() && eq.is_none() && fc.ok {
+                // The erratum's fix does not fit this counter: say so.
+                fc.ok = false;
+                diags.push(Diagnostic {
+                    code: Code::EquationType,
+                    file: f.file.clone(),
+                    pos: c.equation.pos,
+                    item: item.clone(),
+                    message: format!("the erratum of {} line {} does not fit: its fix is for a float equation of a uint64 counter", super::errata::FILE, erratum.map_or(0, |e| e.line)),
+                });
+            }
             let max = c
                 .max_equation
                 .as_ref()
@@ -793,7 +817,11 @@ pub fn check_file(
         equations += fc.equations;
         sets.push(CheckedSet { counters, configs });
     }
-    (diags.0.len() == before).then_some(CheckedFile { sets, equations })
+    (diags.0.len() == before).then_some(CheckedFile {
+        sets,
+        equations,
+        errata: applied,
+    })
 }
 
 /// An optional item that is present but failed -> `None`; absent -> `Some(None)`.
@@ -1072,7 +1100,7 @@ mod tests {
 
     fn check(f: &MetricFile) -> Result<CheckedFile, Vec<(Code, Pos, String, String)>> {
         let mut d = Diagnostics::default();
-        check_file(f, &CAPS, &mut d).ok_or_else(|| {
+        check_file(f, &CAPS, &[], &mut d).ok_or_else(|| {
             d.sorted()
                 .into_iter()
                 .map(|d| (d.code, d.pos, d.item, d.message))

@@ -56,11 +56,14 @@ impl Value {
             Value::Float(_) => None,
         }
     }
-    /// Converted to a counter's declared type (an integer to a float counter).
+    /// Converted to a counter's declared type (an integer to a float
+    /// counter; a float to an integer counter, truncated, under an erratum).
     fn convert(self, to: Type) -> Option<Value> {
         match (self, to) {
             (v, t) if v.ty() == t => Some(v),
             (Value::Int(i), Type::Float) => Some(Value::Float(i as f64)),
+            // Only through an erratum (`errata::Fix::TruncateToUint`): as IGT's C.
+            (Value::Float(f), Type::Int) => Some(Value::Int(f as u64)),
             _ => None,
         }
     }

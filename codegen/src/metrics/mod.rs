@@ -11,7 +11,9 @@
 pub mod check;
 pub mod emit;
 pub mod equation;
+pub mod errata;
 pub mod interp;
+pub mod lines;
 pub mod model;
 pub mod xml;
 
@@ -49,7 +51,14 @@ pub fn load(ir: &Ir, project: &str, file: &str, text: &str) -> Result<Loaded, Ve
         });
         return Err(diags.sorted());
     };
-    let checked = equation::check_file(&f, &caps, &mut diags);
+    let errata = match errata::shipped() {
+        Ok(e) => e,
+        Err(d) => {
+            diags.push(d);
+            Vec::new()
+        }
+    };
+    let checked = equation::check_file(&f, &caps, &errata, &mut diags);
     let reports = check::check_file(ir, project, &f, &mut diags);
     match checked {
         Some(checked) if diags.is_empty() => Ok(Loaded {

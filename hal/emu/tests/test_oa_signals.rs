@@ -64,10 +64,11 @@ fn set_writes(file: &str, symbol: &str) -> Vec<Write> {
     out
 }
 
-/// OA register names: (control, format field, timer, head, buffer, tail).
+/// OA register names: (control, format field, timer, head, buffer, tail):
+/// BDW's OA unit on Gen8..Gen11, the OAG unit from Gen12 (TGL, RKL, ADL, DG1).
 fn oa_names(p: &ProjectInfo) -> [&'static str; 6] {
     match p.name {
-        "bdw" => [
+        "bdw" | "chv" | "skl" | "bxt" | "kbl" | "glk" | "cfl" | "cnl" | "icl" | "ehl" => [
             "OACONTROL",
             "counter_select",
             "OACTXCONTROL",
@@ -195,7 +196,22 @@ fn write_all(emu: &mut Emulator, writes: &[Write], noa: bool) {
     }
 }
 
-/// (project, file, decode) cases: BDW, TGL GT2, TGL GT1.
+/// The report deltas of `buf` read with project `p`'s own
+/// A32u40_A4u32_B8_C8 type.
+fn project_deltas(p: &ProjectInfo, buf: &[u8]) -> Vec<ReportDelta> {
+    macro_rules! by_project {
+        ($($m:ident),*) => {
+            match p.name {
+                $(stringify!($m) => deltas::<hal::$m::reports::A32u40A4u32B8C8>(buf),)*
+                other => panic!("{other}: no A32u40_A4u32_B8_C8 format"),
+            }
+        };
+    }
+    by_project!(bdw, chv, skl, bxt, kbl, glk, cfl, cnl, icl, ehl, tgl, rkl, adl, dg1)
+}
+
+/// A shipped file's TestOa, written as it is on its project's emulated
+/// GPU, gives IGT's expectations.
 fn run_full(p: &'static ProjectInfo, file: &str) {
     let writes = set_writes(file, "TestOa");
     assert!(writes.iter().any(|w| w.0 == "NOA"), "{file}: NOA writes");
@@ -203,10 +219,7 @@ fn run_full(p: &'static ProjectInfo, file: &str) {
     write_all(&mut emu, &writes, true);
     assert!(emu.unit::<NoaMux>().test_signals_routed(), "{file}: routed");
     let buf = sample(&mut emu, 130 * 64 + 40);
-    let ds = match p.name {
-        "bdw" => deltas::<bdw::reports::A32u40A4u32B8C8>(&buf),
-        _ => deltas::<tgl::reports::A32u40A4u32B8C8>(&buf),
-    };
+    let ds = project_deltas(p, &buf);
     check_test_oa(file, &ds);
     let w = other_warnings(&mut emu);
     assert!(w.is_empty(), "{file}: {w:#?}");
@@ -225,6 +238,29 @@ fn tgl_gt2_test_oa_gives_the_igt_expectations() {
 #[test]
 fn tgl_gt1_test_oa_gives_the_igt_expectations() {
     run_full(&tgl::PROJECT, "oa-tglgt1.xml");
+}
+
+/// Every shipped file with a TestOa set (all but HSW's), each on the
+/// emulated GPU of its own project, from its own programming list.
+#[test]
+fn every_shipped_test_oa_gives_the_igt_expectations() {
+    let mut ran = Vec::new();
+    for (file, project, xml) in perfregs_regdefs::METRIC_SETS {
+        if !xml.contains("symbol_name=\"TestOa\"") {
+            assert_eq!(*project, "hsw", "{file} has no TestOa");
+            continue;
+        }
+        let p = hal::PROJECTS
+            .iter()
+            .copied()
+            .find(|p| p.name == *project)
+            .unwrap_or_else(|| panic!("{file}: no project {project}"));
+        let name = file.rsplit('/').next().unwrap_or(file);
+        run_full(p, name);
+        ran.push(name);
+    }
+    // 19 of the 20 shipped files (HSW's has no TestOa).
+    assert_eq!(ran.len(), 19, "{ran:?}");
 }
 
 #[test]

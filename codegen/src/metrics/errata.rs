@@ -1,0 +1,132 @@
+//! Errata of the shipped metric files (`perfregs_regdefs::METRIC_ERRATA`,
+//! `regdefs/metricsets/errata.yaml`): a named counter whose exact equation
+//! the checker accepts with a stated fix. Nothing else is relaxed: an
+//! erratum applies to one set's counter with one equation text only, and the
+//! checker reports every erratum it applied.
+
+use crate::diag::{Code, Diagnostic};
+use crate::locate::PosIndex;
+use serde::Deserialize;
+
+/// The errata file's name in `perfregs_regdefs` (for diagnostics).
+pub const FILE: &str = "metricsets/errata.yaml";
+
+/// What the checker does for an erratum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fix {
+    /// A float equation of a `uint64` counter is converted as IGT's C does
+    /// (truncated toward zero; Rust `as u64` saturates, NaN gives 0).
+    TruncateToUint,
+}
+
+impl Fix {
+    /// The name the errata file uses (`truncate_to_uint`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Fix::TruncateToUint => "truncate_to_uint",
+        }
+    }
+}
+
+/// One erratum.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Erratum {
+    /// The chipsets whose files carry it (documentation).
+    pub chipsets: Vec<String>,
+    /// The set's `symbol_name`.
+    pub set: String,
+    /// The counter's `symbol_name`.
+    pub counter: String,
+    /// The exact `equation` text it was written for.
+    pub equation: String,
+    /// The fix.
+    pub fix: Fix,
+    /// Why.
+    pub note: String,
+    /// Its line in the errata file (filled in when loaded).
+    #[serde(skip)]
+    pub line: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ErrataFile {
+    errata: Vec<Erratum>,
+}
+
+/// Parse an errata file (`file` names it in diagnostics).
+pub fn parse(file: &str, text: &str) -> Result<Vec<Erratum>, Diagnostic> {
+    match serde_yaml::from_str::<ErrataFile>(text) {
+        Ok(f) => {
+            let idx = PosIndex::build(text);
+            Ok(f.errata
+                .into_iter()
+                .enumerate()
+                .map(|(i, mut e)| {
+                    e.line = idx.node(&format!("errata/{i}")).line;
+                    e
+                })
+                .collect())
+        }
+        Err(e) => Err(Diagnostic {
+            code: Code::Syntax,
+            file: file.to_string(),
+            pos: e
+                .location()
+                .map(|l| crate::diag::Pos {
+                    line: l.line(),
+                    column: l.column(),
+                })
+                .unwrap_or_default(),
+            item: String::new(),
+            message: e.to_string(),
+        }),
+    }
+}
+
+/// The shipped errata.
+pub fn shipped() -> Result<Vec<Erratum>, Diagnostic> {
+    parse(FILE, perfregs_regdefs::METRIC_ERRATA)
+}
+
+/// The erratum for counter `counter` of set `set` with equation `equation`.
+pub fn find<'a>(
+    errata: &'a [Erratum],
+    set: &str,
+    counter: &str,
+    equation: &str,
+) -> Option<&'a Erratum> {
+    errata
+        .iter()
+        .find(|e| e.set == set && e.counter == counter && e.equation.trim() == equation.trim())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_file_parses_with_lines() {
+        let e = shipped().expect("errata.yaml");
+        assert!(!e.is_empty());
+        assert!(e.iter().all(|e| e.line > 1 && !e.note.trim().is_empty()));
+        let first = &e[0];
+        assert!(find(&e, &first.set, &first.counter, &first.equation).is_some());
+        assert!(find(&e, &first.set, &first.counter, "A 0 READ").is_none());
+    }
+
+    #[test]
+    fn a_bad_file_is_located() {
+        let d = parse("x.yaml", "errata:\n  - set: A\n    fixx: 1\n").expect_err("unknown key");
+        assert_eq!(d.file, "x.yaml");
+        assert!(d.pos.line >= 2, "{d}");
+        let d = parse(
+            "x.yaml",
+            "errata:\n  - {chipsets: [], set: S, counter: C, equation: E, fix: round, note: n}\n",
+        )
+        .expect_err("unknown fix");
+        assert!(d.message.contains("round"), "{d}");
+    }
+}
