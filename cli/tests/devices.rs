@@ -119,9 +119,9 @@ fn an_xe_tgl_card_is_judged_by_the_observation_sysctl() {
 }
 
 #[test]
-fn skl_is_not_described_yet_and_snb_has_no_oa_stream() {
+fn dg2_is_not_described_yet_and_snb_has_no_oa_stream() {
     let t = FakeTree::new("mix");
-    t.card(0, "0000:00:02.0", 0x8086, 0x1912, Some("i915")); // SKL GT2
+    t.card(0, "0000:00:02.0", 0x8086, 0x56A0, Some("i915")); // DG2-G10
     t.card(1, "0000:01:00.0", 0x8086, 0x0116, Some("i915")); // SNB GT2
     t.paranoid("i915", 0);
     t.caps(1000, 0);
@@ -130,12 +130,12 @@ fn skl_is_not_described_yet_and_snb_has_no_oa_stream() {
     let skl: Vec<&str> = out.split("\n\n").collect();
     assert_eq!(skl.len(), 2, "a blank line between cards: {out}");
     assert!(
-        skl[0].starts_with("card0  0000:00:02.0  SKL GT2 (0x1912)"),
+        skl[0].starts_with("card0  0000:00:02.0  DG2-G10 (0x56a0)"),
         "{out}"
     );
     assert!(skl[0].contains("  not described yet, driver i915"), "{out}");
     assert!(
-        skl[0].contains("OA streams: no: platform not described yet (SKL GT2, PCI id 0x1912)"),
+        skl[0].contains("OA streams: no: platform not described yet (DG2-G10, PCI id 0x56a0)"),
         "{out}"
     );
     assert!(
@@ -162,8 +162,8 @@ fn skl_is_not_described_yet_and_snb_has_no_oa_stream() {
     let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     let cards = doc["cards"].as_array().expect("cards");
     assert_eq!(cards.len(), 2);
-    assert_eq!(cards[0]["pci_id"], "0x1912");
-    assert_eq!(cards[0]["platform"], "SKL");
+    assert_eq!(cards[0]["pci_id"], "0x56a0");
+    assert_eq!(cards[0]["platform"], "DG2-G10");
     assert_eq!(cards[0]["described"], false);
     assert_eq!(cards[0]["oa_streams"]["allowed"], false);
     assert_eq!(cards[0]["oa_streams"]["kind"], "not_described");
