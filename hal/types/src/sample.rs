@@ -787,8 +787,14 @@ mod tests {
         }
         // SkuRevisionId: oa-sklgt2.xml gates blocks on 0x02 and 0x05 and
         // oa-bxt.xml on 0x03; production parts are past all of them.
-        assert!(DeviceInfo::SKL_GT2.sku_revision_id >= 0x05);
-        assert!(DeviceInfo::BXT.sku_revision_id >= 0x03);
+        for (project, gt, d) in DeviceInfo::PRESETS {
+            let past = match *project {
+                "skl" => 0x05,
+                "bxt" => 0x03,
+                _ => continue,
+            };
+            assert!(d.sku_revision_id >= past, "{project} GT{gt}");
+        }
     }
 
     /// The union of the constants `$<var> N AND` tests in `xml`.
