@@ -195,39 +195,63 @@ impl Topology {
         max_eus: u16,
         eu_mask: u64,
     ) -> Result<Topology, TopologyError> {
+        Topology::from_masks(1, max_subslices, &[subslice_mask], max_eus, eu_mask)
+    }
+
+    /// A topology of `subslice_masks.len()` slices: the slices of
+    /// `slice_mask`, slice `s` with the subslices of `subslice_masks[s]`
+    /// (`max_subslices` bits each), every enabled subslice with the EUs of
+    /// `eu_mask` (`max_eus` bits), laid out as i915's query would.
+    pub fn from_masks(
+        slice_mask: u64,
+        max_subslices: u16,
+        subslice_masks: &[u64],
+        max_eus: u16,
+        eu_mask: u64,
+    ) -> Result<Topology, TopologyError> {
+        let slices = subslice_masks.len();
         for (what, bits) in [
-            ("max_slices × max_subslices", usize::from(max_subslices)),
+            ("max_slices", slices),
+            (
+                "max_slices × max_subslices",
+                slices.saturating_mul(usize::from(max_subslices)),
+            ),
             ("max_eus_per_subslice", usize::from(max_eus)),
         ] {
             if bits > 64 {
                 return Err(TopologyError::TooWide { what, bits });
             }
         }
+        // At most 64 slices (checked above), so the casts below are exact.
+        let s_bytes = bytes_for(slices as u16);
         let ss_bytes = bytes_for(max_subslices);
         let eu_bytes = bytes_for(max_eus);
         let header = DrmI915QueryTopologyInfo {
             flags: 0,
-            max_slices: 1,
+            max_slices: slices as u16,
             max_subslices,
             max_eus_per_subslice: max_eus,
-            subslice_offset: 1,
+            subslice_offset: s_bytes as u16,
             subslice_stride: ss_bytes as u16,
-            eu_offset: (1 + ss_bytes) as u16,
+            eu_offset: (s_bytes + slices * ss_bytes) as u16,
             eu_stride: eu_bytes as u16,
         };
-        let eu_masks = (0..usize::from(max_subslices))
-            .map(|ss| {
-                if subslice_mask >> ss & 1 == 1 {
-                    eu_mask
-                } else {
-                    0
-                }
+        let eu_masks = subslice_masks
+            .iter()
+            .flat_map(|ss_mask| {
+                (0..usize::from(max_subslices)).map(move |ss| {
+                    if ss_mask >> ss & 1 == 1 {
+                        eu_mask
+                    } else {
+                        0
+                    }
+                })
             })
             .collect();
         Ok(Topology {
             header,
-            slice_mask: 1,
-            subslice_masks: vec![subslice_mask],
+            slice_mask,
+            subslice_masks: subslice_masks.to_vec(),
             eu_masks,
         })
     }
@@ -543,6 +567,22 @@ mod tests {
             assert_eq!(t.to_bytes(), b);
             assert_eq!(Topology::parse(&t.to_bytes()), Ok(t));
         }
+        // Two slices, slice 1 without its subslice 1: its EU mask is 0.
+        let two = Topology::from_masks(0x3, 3, &[0x7, 0x5], 8, 0xff).expect("fits");
+        let b = build(
+            2,
+            3,
+            8,
+            0x3,
+            &[0x7, 0x5],
+            &[0xff, 0xff, 0xff, 0xff, 0, 0xff],
+        );
+        assert_eq!(two.to_bytes(), b);
+        assert_eq!((two.subslice_mask(), two.eu_count()), (0x2f, 40));
+        assert!(matches!(
+            Topology::from_masks(1, 8, &[0; 9], 8, 1),
+            Err(TopologyError::TooWide { .. })
+        ));
         let one = Topology::single_slice(6, 0x3f, 16, 0xffff).expect("fits");
         assert_eq!(one.to_bytes(), tgl_gt2());
         assert_eq!(one.eu_count(), 96);
