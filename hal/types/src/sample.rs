@@ -291,7 +291,10 @@ impl DeviceInfo {
     // per EU as IGT's perf.c (7, 6 on Gen9 LP); timestamp frequencies as
     // i915's gt/intel_gt_clock_utils.c computes them (see each part);
     // frequencies: the named part's graphics base and maximum dynamic
-    // frequency (Intel product specifications); `sku_revision_id`: the PCI
+    // frequency as Intel's product specifications (ark.intel.com) give them,
+    // transcribed without a stored copy to cite (only CFL GT3's 300-1200 MHz
+    // was checked against a stored page): they are fallbacks, real machines
+    // report theirs through sysfs; `sku_revision_id`: the PCI
     // revision of the highest GT stepping in i915's intel_step.c table of
     // the platform (the kernel keeps production revisions only).
 
