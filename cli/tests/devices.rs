@@ -1,6 +1,7 @@
 //! `perfregs devices` on fake sysfs/procfs trees (`perfregs_linux`'s
 //! test-support `FakeTree`, as discovery's tests): an i915 TGL card blocked by
-//! the paranoid sysctl, an xe TGL card judged by xe's sysctl, an undescribed SKL, an SNB without OA streams, no
+//! the paranoid sysctl, an xe TGL card judged by xe's sysctl, an undescribed DG2, an SNB without OA streams,
+//! the Gen9..Gen12 parts described since issue 18 (CML as cfl, RPL as adl), no
 //! card at all, and the JSON form.
 #![cfg(unix)]
 
@@ -119,9 +120,9 @@ fn an_xe_tgl_card_is_judged_by_the_observation_sysctl() {
 }
 
 #[test]
-fn skl_is_not_described_yet_and_snb_has_no_oa_stream() {
+fn dg2_is_not_described_yet_and_snb_has_no_oa_stream() {
     let t = FakeTree::new("mix");
-    t.card(0, "0000:00:02.0", 0x8086, 0x1912, Some("i915")); // SKL GT2
+    t.card(0, "0000:00:02.0", 0x8086, 0x56A0, Some("i915")); // DG2-G10
     t.card(1, "0000:01:00.0", 0x8086, 0x0116, Some("i915")); // SNB GT2
     t.paranoid("i915", 0);
     t.caps(1000, 0);
@@ -130,12 +131,12 @@ fn skl_is_not_described_yet_and_snb_has_no_oa_stream() {
     let skl: Vec<&str> = out.split("\n\n").collect();
     assert_eq!(skl.len(), 2, "a blank line between cards: {out}");
     assert!(
-        skl[0].starts_with("card0  0000:00:02.0  SKL GT2 (0x1912)"),
+        skl[0].starts_with("card0  0000:00:02.0  DG2-G10 (0x56a0)"),
         "{out}"
     );
     assert!(skl[0].contains("  not described yet, driver i915"), "{out}");
     assert!(
-        skl[0].contains("OA streams: no: platform not described yet (SKL GT2, PCI id 0x1912)"),
+        skl[0].contains("OA streams: no: platform not described yet (DG2-G10, PCI id 0x56a0)"),
         "{out}"
     );
     assert!(
@@ -162,8 +163,8 @@ fn skl_is_not_described_yet_and_snb_has_no_oa_stream() {
     let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     let cards = doc["cards"].as_array().expect("cards");
     assert_eq!(cards.len(), 2);
-    assert_eq!(cards[0]["pci_id"], "0x1912");
-    assert_eq!(cards[0]["platform"], "SKL");
+    assert_eq!(cards[0]["pci_id"], "0x56a0");
+    assert_eq!(cards[0]["platform"], "DG2-G10");
     assert_eq!(cards[0]["described"], false);
     assert_eq!(cards[0]["oa_streams"]["allowed"], false);
     assert_eq!(cards[0]["oa_streams"]["kind"], "not_described");
@@ -258,4 +259,71 @@ fn the_probe_reports_each_missing_answer() {
     let probe = &doc["cards"][0]["probe"];
     assert!(probe["perf_revision_error"].is_string(), "{probe}");
     assert!(probe["device_values_error"].is_string(), "{probe}");
+}
+
+#[test]
+fn gen9_to_gen12_cards_name_their_project_and_gt() {
+    let t = FakeTree::new("gen9-12");
+    t.card(0, "0000:00:02.0", 0x8086, 0x1926, Some("i915")); // SKL GT3 (ULT GT3e)
+    t.card(1, "0000:01:00.0", 0x8086, 0x9BC5, Some("i915")); // CML GT2: cfl
+    t.card(2, "0000:02:00.0", 0x8086, 0xA780, Some("i915")); // RPL-S: adl
+    t.card(3, "0000:03:00.0", 0x8086, 0x4E71, Some("i915")); // JSL: ehl
+    t.paranoid("i915", 0);
+    t.caps(1000, 0);
+    let (code, out, err) = devices(&t, &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    let cards: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(cards.len(), 4, "{out}");
+    for (card, head, identity) in [
+        (
+            cards[0],
+            "card0  0000:00:02.0  SKL GT3 (0x1926)",
+            "  project skl GT3, driver i915",
+        ),
+        (
+            cards[1],
+            "card1  0000:01:00.0  CML GT2 (0x9bc5)",
+            "  project cfl GT2, driver i915",
+        ),
+        (
+            cards[2],
+            "card2  0000:02:00.0  RPL-S (0xa780)",
+            "  project adl, driver i915",
+        ),
+        (
+            cards[3],
+            "card3  0000:03:00.0  JSL (0x4e71)",
+            "  project ehl, driver i915",
+        ),
+    ] {
+        assert!(card.starts_with(head), "{out}");
+        assert!(card.contains(identity), "{out}");
+        assert!(
+            card.contains("OA streams: yes (dev.i915.perf_stream_paranoid is 0)"),
+            "{out}"
+        );
+    }
+    let (code, out, err) = devices(&t, &["--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let cards = doc["cards"].as_array().expect("cards");
+    let got: Vec<(&str, &str, Option<u64>)> = cards
+        .iter()
+        .map(|c| {
+            (
+                c["platform"].as_str().unwrap_or(""),
+                c["project"].as_str().unwrap_or(""),
+                c["gt"].as_u64(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("SKL", "skl", Some(3)),
+            ("CML", "cfl", Some(2)),
+            ("RPL-S", "adl", None),
+            ("JSL", "ehl", None),
+        ]
+    );
 }

@@ -503,7 +503,7 @@ fn write_only_registers_are_skipped_with_a_note_and_not_read() {
 
 #[test]
 fn the_pci_id_names_the_project_through_the_device_table() {
-    // 0x9a49 is a TGL GT2 id (regdefs/devices.yaml); 0x1912 an SKL GT2.
+    // 0x9a49 is a TGL GT2 id (regdefs/devices.yaml); 0x56a0 a DG2-G10 (not described).
     let tgl = FakeFunction::new("by-id-tgl", "0x8086", None, None);
     std::fs::write(tgl.0.join("0000:00:02.0/device"), "0x9a49\n").unwrap();
     let r = tgl.resource0();
@@ -513,10 +513,10 @@ fn the_pci_id_names_the_project_through_the_device_table() {
         out.starts_with("OAG_OACONTROL (OAG Control) @ 0xdaf4 on tgl"),
         "{out}"
     );
-    let skl = FakeFunction::new("by-id-skl", "0x8086", None, None);
-    std::fs::write(skl.0.join("0000:00:02.0/device"), "0x1912\n").unwrap();
-    let r = skl.resource0();
+    let dg2 = FakeFunction::new("by-id-dg2", "0x8086", None, None);
+    std::fs::write(dg2.0.join("0000:00:02.0/device"), "0x56a0\n").unwrap();
+    let r = dg2.resource0();
     let (code, _, err) = perfregs(&["reg", "read", &r, "--no-forcewake", "OACONTROL"]);
     assert_eq!(code, 2, "{err}");
-    says(&err, "SKL GT2 (0x1912): platform not described yet");
+    says(&err, "DG2-G10 (0x56a0): platform not described yet");
 }

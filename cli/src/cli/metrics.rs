@@ -472,8 +472,9 @@ impl MetricsCommand {
                 let p = a.project;
                 if emulated_device(p.name, None).is_none() {
                     return Err(Fail::usage(format!(
-                        "metrics run: no emulated OA part for {} (hsw, bdw, tgl)",
-                        p.name
+                        "metrics run: no emulated OA part for {} ({})",
+                        p.name,
+                        emulated_projects()
                     )));
                 }
                 let choice = Choice {
@@ -628,12 +629,27 @@ fn list(
 const MAX_REPORTS: usize = 10_000;
 
 /// The emulated part of `project` as the metric sets' device variables (the
-/// library's preset of the part: `DeviceInfo::preset`), and its GPU clock in
-/// Hz. `None` for a project without an OA emulation here.
+/// library's preset of the part: `DeviceInfo::preset`; without a GT, the
+/// default part's, or the project's only one: `DeviceInfo::preset_or_first`),
+/// and its GPU clock in Hz. `None` for a project without a preset.
 pub fn emulated_device(project: &str, gt: Option<Gt>) -> Option<(DeviceInfo, u64)> {
-    let d = DeviceInfo::preset(project, gt.unwrap_or(DEFAULT_GT).number())?;
+    let d = match gt {
+        Some(g) => DeviceInfo::preset(project, g.number())?,
+        None => DeviceInfo::preset_or_first(project, Some(DEFAULT_GT.number()))?,
+    };
     let clocks = perfregs_emu::OaConfig::default().gpu_clocks_per_tick;
     Some((d, d.gpu_timestamp_frequency * clocks))
+}
+
+/// The projects with a part to emulate (a preset), comma-separated.
+fn emulated_projects() -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for (p, _, _) in DeviceInfo::PRESETS {
+        if !names.contains(p) {
+            names.push(p);
+        }
+    }
+    names.join(", ")
 }
 
 /// The device values, one line.
@@ -820,8 +836,9 @@ fn run(
     let (set_name, pairs, overrides, format) = (&a.set, a.reports, &a.device, a.format);
     let (device, clock_hz) = emulated_device(p.name, m.gt).ok_or_else(|| {
         Fail::usage(format!(
-            "metrics run: no emulated OA part for {} (hsw, bdw, tgl)",
-            p.name
+            "metrics run: no emulated OA part for {} ({})",
+            p.name,
+            emulated_projects()
         ))
     })?;
     let device = with_overrides(device, overrides);

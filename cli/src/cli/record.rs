@@ -350,20 +350,41 @@ fn ticks_text_ns(ns: u64) -> String {
     ticks_text(ns, 1_000_000_000)
 }
 
-/// The topology bytes (i915's query layout) of a preset: one slice, its
-/// subslice mask, the same EUs in each subslice.
+/// The topology bytes (i915's query layout) of a preset: its slices, each
+/// with its subslices (3 bits a slice in a several-slice preset's mask: the
+/// metric sets' numbering before Gen11, the only generations with several
+/// slices), the same EUs in each subslice.
 fn preset_topology(d: &DeviceInfo) -> Result<Vec<u8>, Fail> {
     let subslices = d.subslice_mask.count_ones();
-    let max_subslices = 64 - d.subslice_mask.leading_zeros();
     let per = d.eu_cores_total_count / u64::from(subslices.max(1));
-    if subslices == 0 || per == 0 || per > 64 {
-        return Err(Fail::findings(format!(
-            "the preset's topology is unusable: subslice mask {:#x}, {} EUs",
-            d.subslice_mask, d.eu_cores_total_count
-        )));
+    let unusable = || {
+        Fail::findings(format!(
+            "the preset's topology is unusable: slice mask {:#x}, subslice mask {:#x}, {} EUs",
+            d.slice_mask, d.subslice_mask, d.eu_cores_total_count
+        ))
+    };
+    if subslices == 0 || per == 0 || per > 64 || d.slice_mask == 0 {
+        return Err(unusable());
     }
     let eu_mask = if per == 64 { u64::MAX } else { (1 << per) - 1 };
-    Topology::single_slice(max_subslices as u16, d.subslice_mask, per as u16, eu_mask)
+    let topology = if d.slice_mask == 1 {
+        let max_subslices = 64 - d.subslice_mask.leading_zeros();
+        Topology::single_slice(max_subslices as u16, d.subslice_mask, per as u16, eu_mask)
+    } else {
+        let slices = 64 - d.slice_mask.leading_zeros();
+        let masks: Vec<u64> = (0..slices)
+            .map(|s| d.subslice_mask.checked_shr(3 * s).unwrap_or(0) & 0b111)
+            .collect();
+        // Every subslice bit belongs to an enabled slice.
+        let covered = (0..slices)
+            .filter(|s| d.slice_mask >> s & 1 == 1)
+            .fold(0u64, |m, s| m | 0b111u64.checked_shl(3 * s).unwrap_or(0));
+        if d.subslice_mask & !covered != 0 {
+            return Err(unusable());
+        }
+        Topology::from_masks(d.slice_mask, 3, &masks, per as u16, eu_mask)
+    };
+    topology
         .map(|t| t.to_bytes())
         .map_err(|e| Fail::findings(format!("the preset's topology: {e}")))
 }

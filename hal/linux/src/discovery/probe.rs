@@ -438,7 +438,7 @@ mod tests {
             )))
         ));
         assert_eq!(
-            Answers::I915(probe_answers()).device_values(&card(0x1912, Some(Driver::I915)), None),
+            Answers::I915(probe_answers()).device_values(&card(0x56A0, Some(Driver::I915)), None),
             Err(ProbeDeviceInfoError::NotDescribed)
         );
     }

@@ -195,39 +195,63 @@ impl Topology {
         max_eus: u16,
         eu_mask: u64,
     ) -> Result<Topology, TopologyError> {
+        Topology::from_masks(1, max_subslices, &[subslice_mask], max_eus, eu_mask)
+    }
+
+    /// A topology of `subslice_masks.len()` slices: the slices of
+    /// `slice_mask`, slice `s` with the subslices of `subslice_masks[s]`
+    /// (`max_subslices` bits each), every enabled subslice with the EUs of
+    /// `eu_mask` (`max_eus` bits), laid out as i915's query would.
+    pub fn from_masks(
+        slice_mask: u64,
+        max_subslices: u16,
+        subslice_masks: &[u64],
+        max_eus: u16,
+        eu_mask: u64,
+    ) -> Result<Topology, TopologyError> {
+        let slices = subslice_masks.len();
         for (what, bits) in [
-            ("max_slices × max_subslices", usize::from(max_subslices)),
+            ("max_slices", slices),
+            (
+                "max_slices × max_subslices",
+                slices.saturating_mul(usize::from(max_subslices)),
+            ),
             ("max_eus_per_subslice", usize::from(max_eus)),
         ] {
             if bits > 64 {
                 return Err(TopologyError::TooWide { what, bits });
             }
         }
+        // At most 64 slices (checked above), so the casts below are exact.
+        let s_bytes = bytes_for(slices as u16);
         let ss_bytes = bytes_for(max_subslices);
         let eu_bytes = bytes_for(max_eus);
         let header = DrmI915QueryTopologyInfo {
             flags: 0,
-            max_slices: 1,
+            max_slices: slices as u16,
             max_subslices,
             max_eus_per_subslice: max_eus,
-            subslice_offset: 1,
+            subslice_offset: s_bytes as u16,
             subslice_stride: ss_bytes as u16,
-            eu_offset: (1 + ss_bytes) as u16,
+            eu_offset: (s_bytes + slices * ss_bytes) as u16,
             eu_stride: eu_bytes as u16,
         };
-        let eu_masks = (0..usize::from(max_subslices))
-            .map(|ss| {
-                if subslice_mask >> ss & 1 == 1 {
-                    eu_mask
-                } else {
-                    0
-                }
+        let eu_masks = subslice_masks
+            .iter()
+            .flat_map(|ss_mask| {
+                (0..usize::from(max_subslices)).map(move |ss| {
+                    if ss_mask >> ss & 1 == 1 {
+                        eu_mask
+                    } else {
+                        0
+                    }
+                })
             })
             .collect();
         Ok(Topology {
             header,
-            slice_mask: 1,
-            subslice_masks: vec![subslice_mask],
+            slice_mask,
+            subslice_masks: subslice_masks.to_vec(),
             eu_masks,
         })
     }
@@ -288,6 +312,31 @@ impl Topology {
             })
     }
 
+    /// Enabled subslices of the enabled slices as the metric sets'
+    /// `$SubsliceMask` numbers them (IGT's `lib/i915/perf.c`): bit
+    /// `slice × bits_per_slice + subslice`, whatever the kernel's
+    /// `max_subslices` (Gen9 and Gen10 kernels report 4 subslices a slice,
+    /// the metric files count 3). Bits past 64 are dropped.
+    pub fn metric_subslice_mask(&self, bits_per_slice: u32) -> u64 {
+        let per = usize::from(self.header.max_subslices).min(64);
+        let mut mask = 0u64;
+        for (s, ss_mask) in self.subslice_masks.iter().enumerate() {
+            if !self.slice_on(s) {
+                continue;
+            }
+            for ss in 0..per {
+                if ss_mask >> ss & 1 == 1 {
+                    let bit = u32::try_from(s)
+                        .ok()
+                        .and_then(|s| s.checked_mul(bits_per_slice))
+                        .and_then(|b| b.checked_add(ss as u32));
+                    mask |= bit.and_then(|b| 1u64.checked_shl(b)).unwrap_or(0);
+                }
+            }
+        }
+        mask
+    }
+
     /// Enabled EUs of enabled subslices of enabled slices.
     pub fn eu_count(&self) -> u64 {
         let per = usize::from(self.header.max_subslices);
@@ -328,6 +377,18 @@ pub struct DeviceValues {
     pub from_preset: Vec<DeviceVar>,
 }
 
+/// How the metric sets of `project` number subslices (IGT's
+/// `lib/i915/perf.c`): bits a slice in `$SubsliceMask` (3 before Gen11, 8
+/// from Gen11), and whether the subslices are Gen12's dual subslices
+/// (`$DualSubsliceMask`).
+fn mask_layout(project: &str) -> (u32, bool) {
+    match project {
+        "tgl" | "rkl" | "adl" | "dg1" => (8, true),
+        "icl" | "ehl" => (8, false),
+        _ => (3, false),
+    }
+}
+
 /// Device values for the metric equations from a topology.
 ///
 /// `project` and `gt` pick the preset ([`DeviceInfo::preset_or_first`]: a GT
@@ -335,7 +396,9 @@ pub struct DeviceValues {
 /// not say: threads per EU, and the GPU frequencies unless `frequencies`
 /// gives them (each such variable is listed in
 /// [`DeviceValues::from_preset`]). `timestamp_frequency` is
-/// `I915_PARAM_CS_TIMESTAMP_FREQUENCY`. On Gen12 (`tgl`) the kernel's
+/// `I915_PARAM_CS_TIMESTAMP_FREQUENCY`. The subslice mask is numbered as the
+/// metric sets expect ([`Topology::metric_subslice_mask`]: 3 bits a slice
+/// before Gen11). On Gen12 (`tgl`, `rkl`, `adl`, `dg1`) the kernel's
 /// subslices are dual subslices, so `dual_subslice_mask` is the subslice
 /// mask there and 0 before.
 pub fn device_values(
@@ -350,7 +413,8 @@ pub fn device_values(
             project: project.to_string(),
         })?;
     let eus = topology.eu_count();
-    let subslice_mask = topology.subslice_mask();
+    let (bits_per_slice, gen12) = mask_layout(project);
+    let subslice_mask = topology.metric_subslice_mask(bits_per_slice);
     if topology.slice_mask == 0 || eus == 0 {
         return Err(DeviceInfoError::Topology(TopologyError::Empty));
     }
@@ -371,7 +435,7 @@ pub fn device_values(
         eu_subslices_total_count: u64::from(subslice_mask.count_ones()),
         slice_mask: topology.slice_mask,
         subslice_mask,
-        dual_subslice_mask: if project == "tgl" { subslice_mask } else { 0 },
+        dual_subslice_mask: if gen12 { subslice_mask } else { 0 },
         gpu_timestamp_frequency: timestamp_frequency,
         gpu_min_frequency: min,
         gpu_max_frequency: max,
@@ -503,6 +567,22 @@ mod tests {
             assert_eq!(t.to_bytes(), b);
             assert_eq!(Topology::parse(&t.to_bytes()), Ok(t));
         }
+        // Two slices, slice 1 without its subslice 1: its EU mask is 0.
+        let two = Topology::from_masks(0x3, 3, &[0x7, 0x5], 8, 0xff).expect("fits");
+        let b = build(
+            2,
+            3,
+            8,
+            0x3,
+            &[0x7, 0x5],
+            &[0xff, 0xff, 0xff, 0xff, 0, 0xff],
+        );
+        assert_eq!(two.to_bytes(), b);
+        assert_eq!((two.subslice_mask(), two.eu_count()), (0x2f, 40));
+        assert!(matches!(
+            Topology::from_masks(1, 8, &[0; 9], 8, 1),
+            Err(TopologyError::TooWide { .. })
+        ));
         let one = Topology::single_slice(6, 0x3f, 16, 0xffff).expect("fits");
         assert_eq!(one.to_bytes(), tgl_gt2());
         assert_eq!(one.eu_count(), 96);
@@ -549,6 +629,40 @@ mod tests {
             .expect("device info")
             .info;
         assert_eq!((d.eu_slices_total_count, d.slice_mask), (2, 0x3));
+    }
+
+    #[test]
+    fn multi_slice_gen9_and_gen10_number_subslices_as_the_metric_files() {
+        // SKL GT3 as the Gen9 kernel reports it: 3 slices of 4 subslices
+        // (intel_sseu.c gen9_sseu_info_init), slices 0-1 on with 3 each.
+        let b = build(3, 4, 8, 0x3, &[0x7, 0x7, 0], &[0xff; 12]);
+        let t = Topology::parse(&b).expect("valid");
+        assert_eq!(t.subslice_mask(), 0x77, "the kernel's layout");
+        let d = device_values(&t, "skl", Some(3), 12_000_000, None).expect("values");
+        assert_eq!(d.info.subslice_mask, 0x3f, "IGT's: 3 bits a slice");
+        assert_eq!(d.info, DeviceInfo::SKL_GT3);
+        // CNL GT2: 2 slices of 3 and 2 subslices (the kernel's 6 × 4 layout).
+        let b = build(6, 4, 8, 0x3, &[0x7, 0x3, 0, 0, 0, 0], &[0xff; 24]);
+        let t = Topology::parse(&b).expect("valid");
+        let d = device_values(&t, "cnl", Some(2), 19_200_000, None).expect("values");
+        assert_eq!(d.info, DeviceInfo::CNL);
+        // Gen12 parts other than TGL have dual subslices too.
+        let b = build(1, 2, 16, 0x1, &[0x3], &[0xffff; 2]);
+        let t = Topology::parse(&b).expect("valid");
+        let d = device_values(&t, "rkl", None, 19_200_000, None).expect("values");
+        assert_eq!(d.info, DeviceInfo::RKL);
+        // ICL: one slice of 8 subslices, 8 bits a slice.
+        let b = build(1, 8, 8, 0x1, &[0xff], &[0xff; 8]);
+        let t = Topology::parse(&b).expect("valid");
+        let d = device_values(&t, "icl", None, 19_200_000, None).expect("values");
+        assert_eq!(d.info, DeviceInfo::ICL);
+        // Bits past 64 are dropped, never a panic.
+        let b = build(8, 8, 8, 0xff, &[0xff; 8], &[0xff; 64]);
+        let t = Topology::parse(&b).expect("valid");
+        // 9 bits a slice: slices 0-6 whole, slice 7 keeps only bit 63.
+        let want = (0..7).fold(1u64 << 63, |m, s| m | 0xff << (9 * s));
+        assert_eq!(t.metric_subslice_mask(9), want);
+        assert_eq!(t.metric_subslice_mask(u32::MAX), 0xff);
     }
 
     #[test]
@@ -617,9 +731,9 @@ mod tests {
     fn device_info_refuses_what_it_cannot_know() {
         let t = Topology::parse(&tgl_gt2()).expect("valid");
         assert_eq!(
-            device_values(&t, "skl", Some(2), 12_000_000, None),
+            device_values(&t, "ivb", Some(2), 12_500_000, None),
             Err(DeviceInfoError::NoPreset {
-                project: "skl".into()
+                project: "ivb".into()
             })
         );
         assert_eq!(
