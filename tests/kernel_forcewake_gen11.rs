@@ -139,7 +139,8 @@ impl Part {
 
     /// The domain a read of `a` wakes.
     fn domain(&self, a: u64) -> Option<&'static str> {
-        if !(a < 0x4_0000 || a >= 0x11_6000) {
+        // NEEDS_FORCE_WAKE: offset < 0x40000 || offset >= 0x116000.
+        if (0x4_0000..0x11_6000).contains(&a) {
             return None;
         }
         let d = self.entry(a)?;
