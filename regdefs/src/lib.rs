@@ -24,6 +24,8 @@ files![
     "cec.yaml",
     "devices.yaml",
     "forcewake_gen7.yaml",
+    "gt_gen11.yaml",
+    "gt_gen12.yaml",
     "ivt_r2pcie.yaml",
     "ivt_ubox.yaml",
     "noa.yaml",

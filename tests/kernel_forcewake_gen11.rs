@@ -1,0 +1,359 @@
+//! Fidelity of the Gen11 (ICL, EHL) force-wake and steering rows
+//! (regdefs/gt_gen11.yaml) against the Linux kernel's i915, whose tables are
+//! re-stated here independently of the YAML:
+//!
+//! - `intel_uncore.c` `__gen11_fw_ranges` (torvalds/linux 002c6ca75289), read
+//!   as `fwtable_read32` does: `NEEDS_FORCE_WAKE(offset)` (`offset < 0x40000
+//!   || offset >= 0x116000`), then the table's entry, then only the domains
+//!   the part set up (`intel_uncore_fw_domains_init`: GT, RENDER and one
+//!   domain per video engine of `i915_pci.c` `platform_engine_mask`);
+//! - `gt/intel_workarounds.c` `mcr_ranges_gen8` (`mcr_range()` uses it for
+//!   graphics versions 8 to 11) and `gt/intel_gt_mcr.c`
+//!   `icl_l3bank_steering_table`: the replicated ranges and their steering;
+//! - `gt/intel_sseu.c` `gen11_sseu_info_init`: 8 subslices on ICL, 4 on
+//!   EHL/JSL; `GEN10_L3BANK_MASK` (0x0F): 4 L3 bank steering ids.
+//!
+//! Every 4-byte address below [`TOP`] and every described register is
+//! compared. The kernel's "no force-wake" is our `aon` row or no row.
+
+use perfregs::hal::meta::ProjectInfo;
+use perfregs::hal::{ehl, icl, tgl};
+
+/// A force-wake domain of the kernel's tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fw {
+    /// 0: no force-wake.
+    No,
+    Render,
+    Gt,
+    Vdbox0,
+    Vdbox2,
+    Vebox0,
+}
+
+impl Fw {
+    fn name(self) -> Option<&'static str> {
+        match self {
+            Fw::No => None,
+            Fw::Render => Some("render"),
+            Fw::Gt => Some("gt"),
+            Fw::Vdbox0 => Some("vdbox0"),
+            Fw::Vdbox2 => Some("vdbox2"),
+            Fw::Vebox0 => Some("vebox0"),
+        }
+    }
+}
+
+/// `__gen11_fw_ranges`: `(start, end, domain)`, inclusive.
+const GEN11_FW: &[(u64, u64, Fw)] = &[
+    (0x0, 0x1fff, Fw::No),
+    (0x2000, 0x26ff, Fw::Render),
+    (0x2700, 0x2fff, Fw::Gt),
+    (0x3000, 0x3fff, Fw::Render),
+    (0x4000, 0x51ff, Fw::Gt),
+    (0x5200, 0x7fff, Fw::Render),
+    (0x8000, 0x813f, Fw::Gt),
+    (0x8140, 0x815f, Fw::Render),
+    (0x8160, 0x82ff, Fw::Gt),
+    (0x8300, 0x84ff, Fw::Render),
+    (0x8500, 0x87ff, Fw::Gt),
+    (0x8800, 0x8bff, Fw::No),
+    (0x8c00, 0x8cff, Fw::Render),
+    (0x8d00, 0x94cf, Fw::Gt),
+    (0x94d0, 0x955f, Fw::Render),
+    (0x9560, 0x95ff, Fw::No),
+    (0x9600, 0xafff, Fw::Gt),
+    (0xb000, 0xb47f, Fw::Render),
+    (0xb480, 0xdeff, Fw::Gt),
+    (0xdf00, 0xe8ff, Fw::Render),
+    (0xe900, 0x16dff, Fw::Gt),
+    (0x16e00, 0x19fff, Fw::Render),
+    (0x1a000, 0x23fff, Fw::Gt),
+    (0x24000, 0x2407f, Fw::No),
+    (0x24080, 0x2417f, Fw::Gt),
+    (0x24180, 0x242ff, Fw::Render),
+    (0x24300, 0x243ff, Fw::Gt),
+    (0x24400, 0x24fff, Fw::Render),
+    (0x25000, 0x3ffff, Fw::Gt),
+    (0x40000, 0x1bffff, Fw::No),
+    (0x1c0000, 0x1c3fff, Fw::Vdbox0),
+    (0x1c4000, 0x1c7fff, Fw::No),
+    (0x1c8000, 0x1cffff, Fw::Vebox0),
+    (0x1d0000, 0x1d3fff, Fw::Vdbox2),
+    (0x1d4000, 0x1dbfff, Fw::No),
+];
+
+/// `mcr_ranges_gen8`: the ranges the MCR selector steers (Gen8..Gen11).
+const MCR_GEN8: &[(u64, u64)] = &[
+    (0x5500, 0x55ff),
+    (0x7000, 0x7fff),
+    (0x9400, 0x97ff),
+    (0xb000, 0xb3ff),
+    (0xe000, 0xe7ff),
+];
+
+/// `icl_l3bank_steering_table` (graphics versions 11 up to 12.55).
+const L3BANK_STEERING: &[(u64, u64)] = &[(0xb100, 0xb3ff)];
+
+/// `GEN10_L3BANK_MASK` (0x0F): one steering id per bit.
+const L3BANKS: u32 = 0x0F_u32.count_ones();
+
+/// Addresses checked: past the table's last entry (0x1DBFFF).
+const TOP: u64 = 0x20_0000;
+
+fn within(ranges: &[(u64, u64)], a: u64) -> bool {
+    ranges.iter().any(|&(s, e)| s <= a && a <= e)
+}
+
+/// A Gen11 part as the kernel sees it.
+struct Part {
+    project: &'static ProjectInfo,
+    /// Media domains set up (`platform_engine_mask`).
+    media: &'static [Fw],
+    /// `max_subslices` of `intel_sseu_set_info`.
+    subslices: u32,
+}
+
+/// ICL: `BIT(RCS0) | BIT(BCS0) | BIT(VECS0) | BIT(VCS0) | BIT(VCS2)`; 1 slice, 8 subslices.
+const ICL: Part = Part {
+    project: &icl::PROJECT,
+    media: &[Fw::Vdbox0, Fw::Vdbox2, Fw::Vebox0],
+    subslices: 8,
+};
+
+/// EHL: `BIT(RCS0) | BIT(BCS0) | BIT(VCS0) | BIT(VECS0)`; 1 slice, 4 subslices.
+const EHL: Part = Part {
+    project: &ehl::PROJECT,
+    media: &[Fw::Vdbox0, Fw::Vebox0],
+    subslices: 4,
+};
+
+impl Part {
+    /// The table entry (`find_fw_domain`'s BSEARCH), if any.
+    fn entry(&self, a: u64) -> Option<Fw> {
+        GEN11_FW
+            .iter()
+            .find(|&&(s, e, _)| s <= a && a <= e)
+            .map(|&(_, _, d)| d)
+    }
+
+    /// The domain a read of `a` wakes.
+    fn domain(&self, a: u64) -> Option<&'static str> {
+        // NEEDS_FORCE_WAKE: offset < 0x40000 || offset >= 0x116000.
+        if (0x4_0000..0x11_6000).contains(&a) {
+            return None;
+        }
+        let d = self.entry(a)?;
+        let set_up = matches!(d, Fw::Render | Fw::Gt) || self.media.contains(&d);
+        // A domain the part did not set up is masked off (`__force_wake_auto`).
+        if set_up {
+            d.name()
+        } else {
+            None
+        }
+    }
+
+    /// The replication group of `a` and its instance count.
+    fn group(&self, a: u64) -> Option<(&'static str, u32)> {
+        if within(L3BANK_STEERING, a) {
+            Some(("l3bank", L3BANKS))
+        } else if within(MCR_GEN8, a) {
+            Some(("subslice", self.subslices))
+        } else {
+            None
+        }
+    }
+}
+
+/// The force-wake request registers: FORCEWAKE_GT_GEN9 (0xa188),
+/// FORCEWAKE_RENDER_GEN9 (0xa278), FORCEWAKE_MEDIA_VDBOX_GEN11(0..7) and
+/// FORCEWAKE_MEDIA_VEBOX_GEN11(0..3) (0xa540..=0xa56c).
+fn is_request(a: u64) -> bool {
+    a == 0xa188 || a == 0xa278 || (0xa540..=0xa56c).contains(&a)
+}
+
+/// Our wake domain at `a`, with `aon` read as "no force-wake".
+fn ours(p: &ProjectInfo, a: u64) -> Option<&'static str> {
+    p.row_at(a).and_then(|r| r.wake).filter(|&w| w != "aon")
+}
+
+/// Every 4-byte address: domain, replication, and row presence.
+fn check_addresses(part: &Part) -> u64 {
+    let p = part.project;
+    let mut checked = 0;
+    for a in (0..TOP).step_by(4) {
+        assert_eq!(ours(p, a), part.domain(a), "{} {a:#x} domain", p.name);
+        let row = p.row_at(a);
+        assert_eq!(
+            row.and_then(|r| r.group.map(|g| (g, r.instances))),
+            part.group(a),
+            "{} {a:#x} replication",
+            p.name
+        );
+        // A row exactly where the kernel's table has an entry.
+        assert_eq!(row.is_some(), part.entry(a).is_some(), "{} {a:#x}", p.name);
+        checked += 1;
+    }
+    checked
+}
+
+/// Every described register: its wake domain and replication.
+fn check_registers(part: &Part) -> usize {
+    let p = part.project;
+    let mut n = 0;
+    for r in p.registers {
+        if is_request(r.address) {
+            // The kernel writes the request registers raw (fw_domain_get),
+            // never through the table; codegen gives every element of a
+            // request register array no domain.
+            assert_eq!(r.domain, None, "{} {}", p.name, r.name);
+            continue;
+        }
+        let domain = r.domain.filter(|&d| d != "aon");
+        assert_eq!(domain, part.domain(r.address), "{} {}", p.name, r.name);
+        assert_eq!(
+            r.replication,
+            part.group(r.address),
+            "{} {}",
+            p.name,
+            r.name
+        );
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn the_restated_table_is_sorted_and_watertight() {
+    // As the kernel's selftest demands (intel_fw_table_check).
+    assert_eq!(GEN11_FW[0].0, 0);
+    for w in GEN11_FW.windows(2) {
+        assert!(w[0].0 <= w[0].1, "{:#x}", w[0].0);
+        assert_eq!(w[0].1 + 1, w[1].0, "gap after {:#x}", w[0].1);
+    }
+}
+
+#[test]
+fn icl_matches_the_kernels_gen11_tables() {
+    assert_eq!(check_addresses(&ICL), TOP / 4);
+    let regs = check_registers(&ICL);
+    assert!(regs > 100, "only {regs} registers checked");
+    // The EU flex counter controls (metric-set writes) are replicated.
+    let flex = icl::PROJECT
+        .register("EU_PERF_CNT_CTL0")
+        .expect("described");
+    assert_eq!(flex.replication, Some(("subslice", 8)));
+    assert_eq!(flex.domain, Some("render"));
+}
+
+#[test]
+fn ehl_matches_the_kernels_gen11_tables() {
+    assert_eq!(check_addresses(&EHL), TOP / 4);
+    let regs = check_registers(&EHL);
+    assert!(regs > 100, "only {regs} registers checked");
+    // No VCS2 on EHL: the kernel wakes nothing for VDBOX2's range.
+    assert_eq!(EHL.entry(0x1d_0000), Some(Fw::Vdbox2));
+    assert_eq!(ours(&ehl::PROJECT, 0x1d_0000), None);
+    assert_eq!(ours(&icl::PROJECT, 0x1d_0000), Some("vdbox2"));
+}
+
+/// `intel_uncore_fw_domains_init` (Gen11+) and `intel_gt_regs.h`: the
+/// request and acknowledge register of every domain.
+fn check_domains(part: &Part, names: &[&str]) {
+    let p = part.project;
+    let got: Vec<&str> = p.domains.iter().map(|d| d.name).collect();
+    assert_eq!(got, names, "{}", p.name);
+    let addr = |name: Option<&str>| {
+        name.and_then(|n| p.register(n))
+            .map(|r| r.address)
+            .unwrap_or_else(|| panic!("{}: {name:?} not described", p.name))
+    };
+    for d in p.domains.iter().filter(|d| !d.always_on) {
+        let (req, ack) = match d.name {
+            "render" => (0xa278, 0xd84),
+            "gt" => (0xa188, 0x13_0044),
+            v if v.starts_with("vdbox") => {
+                let n: u64 = v[5..].parse().expect("index");
+                (0xa540 + n * 4, 0xd50 + n * 4)
+            }
+            v if v.starts_with("vebox") => {
+                let n: u64 = v[5..].parse().expect("index");
+                (0xa560 + n * 4, 0xd70 + n * 4)
+            }
+            other => panic!("{}: unexpected domain {other}", p.name),
+        };
+        assert_eq!(
+            (addr(d.request), addr(d.ack)),
+            (req, ack),
+            "{} {}",
+            p.name,
+            d.name
+        );
+        let request = p.register(d.request.expect("request")).expect("described");
+        assert!(request.masked, "{} {}", p.name, request.name);
+        // FORCEWAKE_KERNEL BIT(0), FORCEWAKE_USER BIT(1), FORCEWAKE_KERNEL_FALLBACK BIT(15).
+        for (f, bit) in [("kernel", 0), ("user", 1), ("fallback", 15)] {
+            assert_eq!(request.field(f).map(|x| (x.lsb, x.width)), Some((bit, 1)));
+        }
+    }
+}
+
+#[test]
+fn gen11_domains_follow_the_engine_masks_and_the_kernels_registers() {
+    check_domains(&ICL, &["aon", "gt", "render", "vdbox0", "vdbox2", "vebox0"]);
+    check_domains(&EHL, &["aon", "gt", "render", "vdbox0", "vebox0"]);
+    // The same request and ack addresses as TGL's PRM-described registers.
+    for name in [
+        "FORCEWAKE_GT",
+        "FORCEWAKE_RENDER",
+        "FORCEWAKE_ACK_GT",
+        "FORCEWAKE_ACK_RENDER",
+    ] {
+        let ours = icl::PROJECT.register(name).map(|r| r.address);
+        assert_eq!(
+            ours,
+            tgl::PROJECT.register(name).map(|r| r.address),
+            "{name}"
+        );
+    }
+}
+
+/// `GEN8_MCR_SELECTOR` with the Gen11 layout, and the groups' fuses.
+fn check_steering(part: &Part) {
+    let p = part.project;
+    assert_eq!(p.steering, Some("MCR_SELECTOR"));
+    let sel = p.register("MCR_SELECTOR").expect("selector");
+    assert_eq!(sel.address, 0xfdc);
+    let f = |n: &str| sel.field(n).map(|x| (x.lsb, x.width));
+    // GEN11_MCR_MULTICAST REG_BIT(31), GEN11_MCR_SLICE (& 0xf) << 27,
+    // GEN11_MCR_SUBSLICE (& 0x7) << 24.
+    assert_eq!(f("multicast"), Some((31, 1)));
+    assert_eq!(f("slice_id"), Some((27, 4)));
+    assert_eq!(f("subslice_id"), Some((24, 3)));
+    // Every instance is reachable through the 3-bit subslice id.
+    for g in p.groups {
+        assert!(g.instances <= 8, "{} {}", p.name, g.name);
+        let fuse = g.fuse.expect("fused");
+        let reg = p.register(fuse.register).expect("fuse register");
+        let field = reg.field(fuse.field).expect("fuse field");
+        assert!(field.width >= g.instances, "{} {}", p.name, g.name);
+        match g.name {
+            // GEN11_GT_SUBSLICE_DISABLE: a set bit is a disabled subslice.
+            "subslice" => assert_eq!((reg.address, fuse.set_means_present), (0x913c, false)),
+            // GEN10_MIRROR_FUSE3: a set bit is a disabled L3 bank.
+            "l3bank" => assert_eq!((reg.address, fuse.set_means_present), (0x9118, false)),
+            other => panic!("{}: unexpected group {other}", p.name),
+        }
+    }
+    let n = |g: &str| p.group(g).map(|g| g.instances);
+    assert_eq!(
+        (n("subslice"), n("l3bank")),
+        (Some(part.subslices), Some(L3BANKS))
+    );
+}
+
+#[test]
+fn gen11_steering_is_the_kernels_selector_and_topology() {
+    check_steering(&ICL);
+    check_steering(&EHL);
+}
