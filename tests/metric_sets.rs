@@ -2,11 +2,15 @@
 //! programming list written with `Device::program`, periodic OA reports
 //! sampled, the set's counters computed.
 //!
-//! - BDW and TGL `TestOa` give IGT's expectations from the list alone.
+//! - Every file's `TestOa` (all but HSW's) gives IGT's expectations from
+//!   its own list on its project's emulated GPU (BDW and TGL through their
+//!   typed force-wake guards, the other Gen8..Gen12 parts with every domain
+//!   woken through the emulator's request registers).
 //! - HSW `RenderBasic` runs, and every A/B/C delta stays at or below the GPU
 //!   clock delta times the EU count.
-//! - For every counter of every shipped set, on these emulated reports, the
-//!   generated function and the run-time interpreter give the same value.
+//! - For every counter of every set of the 20 shipped files, on these
+//!   emulated reports, the generated function and the run-time interpreter
+//!   give the same value.
 
 use perfregs::emu::{Emulator, OaConfig, OaUnit, Sku, Workload};
 use perfregs::hal::config::AwakeAny;
@@ -27,9 +31,90 @@ fn workload() -> Workload {
     (0..45).fold(Workload::new(), |w, n| w.rate(n, u64::from(n % 7) * 3 + 1))
 }
 
-/// The library's values of the emulated part (a GT2 of each).
+/// The library's values of the emulated part (a GT2 of each, or the
+/// project's only preset).
 fn device(project: &str) -> DeviceInfo {
-    DeviceInfo::preset(project, 2).expect("a preset for every emulated project")
+    DeviceInfo::preset_or_first(project, Some(2)).expect("a preset for every emulated project")
+}
+
+/// The part a shipped file is written for: its GT from the file name
+/// (`oa-sklgt3.xml`: GT3), else the project's GT2 or only preset.
+fn device_of_file(file: &str, project: &str) -> DeviceInfo {
+    let gt = (1..=4u8).find(|g| file.contains(&format!("gt{g}")));
+    DeviceInfo::preset_or_first(project, gt.or(Some(2)))
+        .expect("a preset for every emulated project")
+}
+
+/// Every domain of the emulated GPU held awake through its request
+/// registers (masked writes of the kernel bit), as a test's proof for
+/// `Device::assume_awake_all`.
+struct EmulatorAwake;
+
+// SAFETY: made only by `wake_every_domain`, after it requested every domain
+// of the emulator and advanced past the wake latency; nothing releases them.
+unsafe impl perfregs::hal::power::HoldsAwake for EmulatorAwake {}
+
+fn wake_every_domain(e: &mut Emulator) -> EmulatorAwake {
+    let p = e.project();
+    for d in p.domains {
+        if let Some(req) = d.request.and_then(|n| p.register(n)) {
+            e.write32(req.address, 0x0001_0001);
+        }
+    }
+    let latency = e.sku().wake_latency;
+    e.advance(latency + 1);
+    for d in p.domains {
+        if let Some(ack) = d.ack.and_then(|n| p.register(n)) {
+            assert_ne!(
+                e.peek(ack.address, 0).unwrap_or(0) & 1,
+                0,
+                "{} {} awake",
+                p.name,
+                d.name
+            );
+        }
+    }
+    EmulatorAwake
+}
+
+/// Program `set` on project `P`'s emulated GPU (the `file`'s part), every
+/// domain awake, and sample `reports` reports in format `F`.
+fn run_awake<P: Project, F: ReportFormat>(
+    info: &'static perfregs::hal::meta::ProjectInfo,
+    file: &str,
+    set: &SetInfo,
+    reports: u64,
+) -> Vec<Vec<u8>> {
+    let mut e = emulator(info);
+    let holder = wake_every_domain(&mut e);
+    let gpu = Device::<P, _>::new(e);
+    let awake = gpu.assume_awake_all(&holder);
+    let d = device_of_file(file, P::NAME);
+    program(&gpu, set, &d, &[&awake]).unwrap_or_else(|e| panic!("{file} {}: {e}", set.symbol));
+    gpu.with_bus(|e| sample::<F>(e, set, reports))
+}
+
+/// `run_awake` on the project named `project` (Gen8..Gen12 but BDW and TGL,
+/// which `run` drives through their typed guards).
+fn run_other(project: &str, file: &str, set: &SetInfo, reports: u64) -> Vec<Vec<u8>> {
+    macro_rules! on {
+        ($($m:ident $t:ident),*) => {
+            match project {
+                $(stringify!($m) => run_awake::<perfregs::hal::$t, perfregs::hal::$m::reports::A32u40A4u32B8C8>(
+                    &perfregs::hal::$m::PROJECT, file, set, reports),)*
+                other => panic!("{other}: not a Gen8..Gen12 project"),
+            }
+        };
+    }
+    on!(chv Chv, skl Skl, bxt Bxt, kbl Kbl, glk Glk, cfl Cfl, cnl Cnl, icl Icl, ehl Ehl, rkl Rkl, adl Adl, dg1 Dg1)
+}
+
+/// The reports of `set` from shipped file `file` of `project`.
+fn run_file(project: &str, file: &str, set: &SetInfo, reports: u64) -> Vec<Vec<u8>> {
+    match project {
+        "hsw" | "bdw" | "tgl" => run(project, set, reports),
+        _ => run_other(project, file, set, reports),
+    }
 }
 
 fn emulator(project: &'static perfregs::hal::meta::ProjectInfo) -> Emulator {
@@ -110,16 +195,25 @@ fn deltas(project: &str, reports: &[Vec<u8>]) -> Vec<ReportDelta> {
             })
             .collect()
     }
-    match project {
-        "hsw" => of::<hsw::reports::A45B8C8>(reports),
-        "bdw" => of::<bdw::reports::A32u40A4u32B8C8>(reports),
-        _ => of::<tgl::reports::A32u40A4u32B8C8>(reports),
+    macro_rules! by_project {
+        ($($m:ident),*) => {
+            match project {
+                "hsw" => of::<hsw::reports::A45B8C8>(reports),
+                $(stringify!($m) => of::<perfregs::hal::$m::reports::A32u40A4u32B8C8>(reports),)*
+                other => panic!("{other}: no report format here"),
+            }
+        };
     }
+    by_project!(bdw, chv, skl, bxt, kbl, glk, cfl, cnl, icl, ehl, tgl, rkl, adl, dg1)
 }
 
 fn test_oa_expectations(project: &str, set: &SetInfo) {
-    let d = device(project);
-    let ds = deltas(project, &run(project, set, 6));
+    test_oa_expectations_of(project, "", set);
+}
+
+fn test_oa_expectations_of(project: &str, file: &str, set: &SetInfo) {
+    let d = device_of_file(file, project);
+    let ds = deltas(project, &run_file(project, file, set, 6));
     assert!(ds.len() >= 5);
     let value = |name: &str, s: &Sample| match set.counter(name).and_then(|c| c.value(s, &d)) {
         Some(Value::U64(v)) => v,
@@ -129,6 +223,22 @@ fn test_oa_expectations(project: &str, set: &SetInfo) {
         let s = Sample::from_delta(delta);
         perfregs::metrics::test_support::check_test_oa_ratios(project, |name| value(name, &s), 1);
     }
+}
+
+/// The TestOa set of every shipped file but HSW's (which has none), from
+/// the generated crate's file table, on its project's emulated GPU.
+#[test]
+fn every_test_oa_meets_igt_expectations_from_its_list() {
+    let mut files = 0;
+    for (file, project, sets) in perfregs::metrics::FILES {
+        let Some(set) = sets.iter().find(|s| s.symbol == "TestOa") else {
+            assert_eq!(*project, "hsw", "{file}: no TestOa");
+            continue;
+        };
+        test_oa_expectations_of(project, file, set);
+        files += 1;
+    }
+    assert_eq!(files, 19);
 }
 
 #[test]
@@ -190,25 +300,21 @@ fn same(g: Option<Value>, i: Option<interp::Value>) -> bool {
 
 #[test]
 fn generated_and_interpreted_agree_on_emulated_reports() {
-    let files: [(&str, &str, &[SetInfo]); 4] = [
-        ("oa-hsw.xml", "hsw", perfregs::metrics::hsw::ALL),
-        ("oa-bdw.xml", "bdw", perfregs::metrics::bdw::ALL),
-        ("oa-tglgt1.xml", "tgl", perfregs::metrics::tgl_gt1::ALL),
-        ("oa-tglgt2.xml", "tgl", perfregs::metrics::tgl_gt2::ALL),
-    ];
+    let files = perfregs::metrics::FILES;
+    assert_eq!(files.len(), 20, "every shipped file is generated");
     let mut compared = 0;
-    for (file, project, sets) in files {
+    for &(file, project, sets) in files {
         let loaded = &interpreted()
             .iter()
             .find(|l| l.file.ends_with(file))
             .expect("shipped")
             .loaded;
-        let d = device(project);
+        let d = device_of_file(file, project);
         assert_eq!(sets.len(), loaded.file.sets.len());
         for (k, set) in sets.iter().enumerate() {
             let checked = &loaded.checked.sets[k];
             assert_eq!(set.symbol, loaded.file.sets[k].symbol_name);
-            for delta in deltas(project, &run(project, set, 3)) {
+            for delta in deltas(project, &run_file(project, file, set, 3)) {
                 let s = Sample::from_delta(&delta);
                 // All at once (each counter computed once) as one by one.
                 let all = interp::counters(checked, &s, &d);
@@ -233,7 +339,7 @@ fn generated_and_interpreted_agree_on_emulated_reports() {
             }
         }
     }
-    // 2233 counters, three report pairs each at least.
-    assert!(compared >= 2233 * 2, "{compared} comparisons");
+    // 12,544 counters, two report pairs each at least.
+    assert!(compared >= 12_544 * 2, "{compared} comparisons");
     println!("{compared} counter values compared");
 }
