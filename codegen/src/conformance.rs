@@ -724,6 +724,17 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
             body.push(quote!(c.skip(#why);));
             continue;
         }
+        if kind == Kind::Multicast && steering.is_some_and(|s| s.multicast_mask == 0) {
+            // The target writes multicast and unicast, which such a selector
+            // does not offer (its steered reads and `write_each` are tested
+            // by tests/gen8_steering.rs).
+            let why = format!(
+                "{}: replicated, and the steering selector has no multicast bit",
+                r.ident()
+            );
+            body.push(quote!(c.skip(#why);));
+            continue;
+        }
         let m = Model::new(l, inst.reset);
         let reg_steps = tables.steps(register_steps(&m, kind), feature);
         let layout_mod = format_ident!("{}", r.ident().to_ascii_lowercase());
