@@ -31,8 +31,8 @@ use std::time::Instant;
 use hal::access::{AccessType, Clearable, Field, FieldValue, Gettable, OneSettable, Settable};
 use hal::meta::{ProjectInfo, RegisterInfo};
 use hal::{
-    Awake, Bits, Device, Layout, MaskedWritable, OnProject, Project, ReadValue, Readable, Register,
-    Replicated, Steered, Unicast, Writable, WriteValue,
+    Awake, Bits, Device, Layout, MaskedWritable, MulticastSteered, OnProject, Project, ReadValue,
+    Readable, Register, Replicated, Steered, Unicast, Writable, WriteValue,
 };
 use perfregs_emu::{Emulator, OaUnit, Sku};
 
@@ -444,7 +444,9 @@ impl<'g, P: Project, R, A, S> Multicast<'g, P, R, A, S> {
 
 impl<P, R, A, S> Target for Multicast<'_, P, R, A, S>
 where
-    P: Steered,
+    // Multicast and unicast writes: selectors with a multicast bit only (the
+    // generator skips replicated registers of Gen8..Gen10 projects).
+    P: MulticastSteered,
     R: Readable + Writable + Replicated + OnProject<P>,
     A: Awake<R::Domain>,
     S: Awake<<P as Steered>::Domain>,
