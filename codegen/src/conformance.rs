@@ -151,7 +151,9 @@ enum Kind {
     ReadOnly,
     /// `write_from_zero` / `write` only (reads are raw bus reads).
     WriteOnly,
-    /// The steering API: multicast `write`, `write_one`, per-instance `read`.
+    /// The steering API: multicast `write`, `write_one`, per-instance `read`
+    /// (`Broadcast` in the harness, `write_each` and `read`, where the
+    /// selector has no multicast bit).
     Multicast,
 }
 
@@ -724,17 +726,6 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
             body.push(quote!(c.skip(#why);));
             continue;
         }
-        if kind == Kind::Multicast && steering.is_some_and(|s| s.multicast_mask == 0) {
-            // The target writes multicast and unicast, which such a selector
-            // does not offer (its steered reads and `write_each` are tested
-            // by tests/gen8_steering.rs).
-            let why = format!(
-                "{}: replicated, and the steering selector has no multicast bit",
-                r.ident()
-            );
-            body.push(quote!(c.skip(#why);));
-            continue;
-        }
         let m = Model::new(l, inst.reset);
         let reg_steps = tables.steps(register_steps(&m, kind), feature);
         let layout_mod = format_ident!("{}", r.ident().to_ascii_lowercase());
@@ -751,7 +742,12 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
             }
         }
         let reg_proof = proof(ir, inst.domain, &hal);
-        let target = kind.target();
+        // A selector without a multicast bit (Gen8..Gen10): `write_each`
+        // and steered reads, no multicast or unicast write.
+        let target = match steering {
+            Some(s) if kind == Kind::Multicast && s.multicast_mask == 0 => quote!(Broadcast),
+            _ => kind.target(),
+        };
         let extra = match (kind, steering) {
             (Kind::Multicast, Some(s)) => {
                 if let Some(d) = s.domain {
