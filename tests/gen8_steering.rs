@@ -49,11 +49,11 @@ fn bdw_reads_are_steered_to_slice_and_subslice_and_the_selector_is_restored() {
         let got = mcr
             .read(bdw::EU_PERF_CNT_CTL0, n, &rw)
             .expect("instance present");
-        assert_eq!(u64::from(got.bits()), 0x100 + u64::from(n), "instance {n}");
+        assert_eq!(got.bits(), 0x100 + u64::from(n), "instance {n}");
     }
     let all: Vec<_> = mcr
         .read_each(bdw::EU_PERF_CNT_CTL0, &rw)
-        .map(|(n, v)| (n, u64::from(v.bits())))
+        .map(|(n, v)| (n, v.bits()))
         .collect();
     assert_eq!(
         all,

@@ -108,7 +108,8 @@ const TOP: u64 = 0x20_0000;
 /// The kernel's domains for `a`: `None` when it wakes nothing because the
 /// table has no row (or `NEEDS_FORCE_WAKE` is false), else the row's set.
 fn kernel(table: Table, a: u64) -> Option<u8> {
-    if !(a < 0x4_0000 || a >= 0x11_6000) {
+    // NEEDS_FORCE_WAKE(a) is `a < 0x40000 || a >= 0x116000`: false here.
+    if (0x4_0000..0x11_6000).contains(&a) {
         return None;
     }
     table
