@@ -191,6 +191,7 @@ fn check(p: &ProjectInfo, table: Table, mcr: Option<u32>) -> Counts {
         c.registers += 1;
     }
     assert!(c.registers > 0, "{}: no register compared", p.name);
+    println!("{}: {c:?}", p.name);
     c
 }
 
