@@ -151,7 +151,9 @@ enum Kind {
     ReadOnly,
     /// `write_from_zero` / `write` only (reads are raw bus reads).
     WriteOnly,
-    /// The steering API: multicast `write`, `write_one`, per-instance `read`.
+    /// The steering API: multicast `write`, `write_one`, per-instance `read`
+    /// (`Broadcast` in the harness, `write_each` and `read`, where the
+    /// selector has no multicast bit).
     Multicast,
 }
 
@@ -740,7 +742,12 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
             }
         }
         let reg_proof = proof(ir, inst.domain, &hal);
-        let target = kind.target();
+        // A selector without a multicast bit (Gen8..Gen10): `write_each`
+        // and steered reads, no multicast or unicast write.
+        let target = match steering {
+            Some(s) if kind == Kind::Multicast && s.multicast_mask == 0 => quote!(Broadcast),
+            _ => kind.target(),
+        };
         let extra = match (kind, steering) {
             (Kind::Multicast, Some(s)) => {
                 if let Some(d) = s.domain {

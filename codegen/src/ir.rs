@@ -271,7 +271,7 @@ pub struct SteeringIr {
     pub register: String,
     /// Register address.
     pub address: u64,
-    /// Mask of the multicast bit.
+    /// Mask of the multicast bit; 0 when the selector has none (Gen8..Gen10).
     pub multicast_mask: u64,
     /// Slice id field.
     pub slice: BitRange,

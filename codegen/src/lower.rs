@@ -572,10 +572,14 @@ fn handshakes(blocks: &[VBlock], l: &mut Lowering) {
             let reg = &st.register;
             for p in st.projects.iter() {
                 let got = regs.get(&(p, reg.clone())).and_then(|r| {
-                    let [mc, slice, subslice] = &st.roles;
-                    let mc = field(&l.ir, r.1, &mc.1)?;
-                    let slice = field(&l.ir, r.1, &slice.1)?;
-                    let subslice = field(&l.ir, r.1, &subslice.1)?;
+                    let role = |name: &str| st.roles.iter().find(|(k, _)| *k == name);
+                    // No multicast role: the selector has no multicast bit (mask 0).
+                    let mc = match role("multicast") {
+                        Some((_, f)) => Some(field(&l.ir, r.1, f)?),
+                        None => None,
+                    };
+                    let slice = field(&l.ir, r.1, &role("slice")?.1)?;
+                    let subslice = field(&l.ir, r.1, &role("subslice")?.1)?;
                     Some((*r, mc, slice, subslice))
                 });
                 let Some(((address, _, own_domain), mc, slice, subslice)) = got else {
@@ -592,7 +596,7 @@ fn handshakes(blocks: &[VBlock], l: &mut Lowering) {
                     project: p,
                     register: reg.clone(),
                     address,
-                    multicast_mask: ((1u64 << mc.width) - 1) << mc.lsb,
+                    multicast_mask: mc.map_or(0, |mc| ((1u64 << mc.width) - 1) << mc.lsb),
                     slice,
                     subslice,
                     domain: fuse_domain.unwrap_or(own_domain),

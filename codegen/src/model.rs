@@ -269,8 +269,11 @@ pub struct ReplicationGroupDef {
 pub struct SteeringDef {
     /// Register name.
     pub register: String,
-    /// Field that, set, makes writes go to every instance.
-    pub multicast: String,
+    /// Field that, set, makes writes go to every instance; `None` for a
+    /// selector without one (Gen8..Gen10's GEN8_MCR_SELECTOR), whose
+    /// replicated registers have no multicast write in the HAL.
+    #[serde(default)]
+    pub multicast: Option<String>,
     /// Field that selects the slice of a unicast access.
     pub slice: String,
     /// Field that selects the subslice of a unicast access.
@@ -284,7 +287,7 @@ fn steering_def<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Steerin
     impl<'de> serde::de::Visitor<'de> for Visit {
         type Value = Option<SteeringDef>;
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a mapping { register, multicast, slice, subslice }")
+            f.write_str("a mapping { register, multicast (optional), slice, subslice }")
         }
         fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Self::Value, E> {
             Err(E::custom(format!(

@@ -42,9 +42,9 @@ pub struct RSteering {
     pub projects: ProjectSet,
     /// Register name.
     pub register: String,
-    /// Field names of the roles: multicast, slice, subslice (the key of
-    /// each is the path's last segment).
-    pub roles: [(&'static str, String); 3],
+    /// Field names of the roles: multicast (when the selector has one),
+    /// slice, subslice (the key of each is the path's last segment).
+    pub roles: Vec<(&'static str, String)>,
 }
 
 /// A replication group on a set of projects.
@@ -303,11 +303,15 @@ pub fn resolve_sections(
                 path: format!("{path}/steering"),
                 projects: p,
                 register: st.register.clone(),
-                roles: [
-                    ("multicast", st.multicast.clone()),
-                    ("slice", st.slice.clone()),
-                    ("subslice", st.subslice.clone()),
-                ],
+                roles: st
+                    .multicast
+                    .iter()
+                    .map(|m| ("multicast", m.clone()))
+                    .chain([
+                        ("slice", st.slice.clone()),
+                        ("subslice", st.subslice.clone()),
+                    ])
+                    .collect(),
             });
         }
         for (j, grp) in g.groups.iter().enumerate() {

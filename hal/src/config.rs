@@ -13,7 +13,9 @@
 //! Writes to replicated (multicast) registers are plain MMIO writes: they
 //! reach every instance while the steering selector is in multicast mode,
 //! its reset state, which [`Steering`](crate::Steering) restores when it is
-//! dropped.
+//! dropped. Gen8..Gen10 selectors have no multicast mode: there a plain
+//! write is the one Linux i915 makes for its multicast write (no public
+//! source says more; the emulator sends it to every instance).
 
 use crate::brand::sealed::Proof;
 use crate::brand::Identity;

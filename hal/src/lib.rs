@@ -69,8 +69,8 @@ pub use device::{
 pub use oa_buffer::{reports_between, BufferedReport, OaBuffer, OaReports, ReportDelta, Summary};
 pub use power::{AlwaysAwake, Awake, Domain, WakeError};
 pub use register::{
-    Elem, Layout, MaskedWritable, OnProject, Project, ReadOf, Readable, Register, RegisterArray,
-    Replicated, Steered, Unicast, Writable, WriteOf,
+    Elem, Layout, MaskedWritable, MulticastSteered, OnProject, Project, ReadOf, Readable, Register,
+    RegisterArray, Replicated, Steered, Unicast, Writable, WriteOf,
 };
 pub use report::{reports, FormatVisitor, Report, ReportFormat};
 

@@ -396,7 +396,8 @@ pub trait ReplicationGroup: Copy + Default + core::fmt::Debug + 'static {
 pub trait Steered: Project {
     /// MMIO address of the selector (MCR_SELECTOR).
     const SELECTOR: u64;
-    /// Mask of the multicast bit.
+    /// Mask of the multicast bit; 0 when the selector has none (Gen8..Gen10:
+    /// such a project is not [`MulticastSteered`]).
     const MULTICAST: u64;
     /// `(lsb, width)` of the slice id field.
     const SLICE: (u32, u32);
@@ -407,3 +408,17 @@ pub trait Steered: Project {
     /// Fuses of every group, indexed by [`ReplicationGroup::INDEX`].
     const GROUPS: &'static [(u32, Option<Fuse>)];
 }
+
+/// Steered projects whose selector has a multicast bit (TGL): one write can
+/// reach every instance, and a write can be made unicast. Gen8..Gen10
+/// selectors (GEN8_MCR_SELECTOR) have no such bit and no public source says
+/// whether a steered CPU write there reaches one instance or all, so those
+/// projects get only steered reads and
+/// [`Steering::write_each`](crate::Steering::write_each) (the same value
+/// written to each instance, correct either way).
+#[diagnostic::on_unimplemented(
+    message = "the steering selector of `{Self}` has no multicast bit",
+    label = "multicast and unicast writes need a selector with a multicast bit",
+    note = "write the same value to every instance with `mcr.write_each(reg, &guard, |w| ...)`"
+)]
+pub trait MulticastSteered: Steered {}

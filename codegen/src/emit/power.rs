@@ -154,7 +154,11 @@ pub(super) fn emit_power_types(ir: &Ir, p: usize, opts: &EmitOptions) -> TokenSt
                 let fuse = fuse_tokens(g.fuse.as_ref(), hal);
                 quote!((#n, #fuse))
             });
+            // Only a selector with a multicast bit gets multicast/unicast writes.
+            let multicast = (s.multicast_mask != 0)
+                .then(|| quote!(impl #hal::register::MulticastSteered for #hal::#project_ty {}));
             quote! {
+                #multicast
                 impl #hal::register::Steered for #hal::#project_ty {
                     const SELECTOR: u64 = #sel_addr;
                     const MULTICAST: u64 = #mc_mask;

@@ -73,9 +73,11 @@
 //!   ([`ProjectInfo::steering`], fields `multicast`, `slice_id`,
 //!   `subslice_id`) picks the instance `slice_id << width(subslice_id) |
 //!   subslice_id` (TGL has one slice: the instance is the subslice id, and a
-//!   non-zero slice id names no instance). Reads always come from that
-//!   instance; writes go to every present instance when `multicast` is 1,
-//!   else to that instance only. An instance that is fused off or does not
+//!   non-zero slice id names no instance; Gen8..Gen10 have four subslice
+//!   slots per slice). Reads always come from that instance; writes go to
+//!   every present instance when `multicast` is 1, else to that instance
+//!   only. A selector without a `multicast` field (Gen8..Gen10's
+//!   GEN8_MCR_SELECTOR) sends every write to every present instance. An instance that is fused off or does not
 //!   exist reads 0 and drops writes ([`Outcome::FusedOff`]). Presence comes
 //!   from the [`Sku`]: group `dss` from `dss_enable`, `l3bank` from
 //!   `!l3bank_disable`, any other group fully present. Each group's fuse

@@ -34,7 +34,11 @@ impl Steering {
     /// The instance is `slice_id << width(subslice_id) | subslice_id`: on a
     /// single-slice part (TGL) slice 0, so the instance is the subslice id,
     /// and any other slice names an instance that does not exist. Without a
-    /// steering register (or without a field): multicast, instance 0.
+    /// steering register (or without a field): multicast, instance 0. A
+    /// selector without a multicast field (Gen8..Gen10's GEN8_MCR_SELECTOR)
+    /// is always multicast: a CPU write reaches every present instance, as
+    /// the plain write Linux i915's `intel_gt_mcr_multicast_write` makes on
+    /// those parts assumes, and a read comes from the selected instance.
     #[inline]
     pub(crate) fn select(&self, values: &[u64]) -> (bool, u32) {
         let v = self.value.and_then(|i| values.get(i)).copied().unwrap_or(0);

@@ -31,8 +31,8 @@ use std::time::Instant;
 use hal::access::{AccessType, Clearable, Field, FieldValue, Gettable, OneSettable, Settable};
 use hal::meta::{ProjectInfo, RegisterInfo};
 use hal::{
-    Awake, Bits, Device, Layout, MaskedWritable, OnProject, Project, ReadValue, Readable, Register,
-    Replicated, Steered, Unicast, Writable, WriteValue,
+    Awake, Bits, Device, Layout, MaskedWritable, MulticastSteered, OnProject, Project, ReadValue,
+    Readable, Register, Replicated, Steered, Unicast, Writable, WriteValue,
 };
 use perfregs_emu::{Emulator, OaUnit, Sku};
 
@@ -209,6 +209,11 @@ pub trait Target {
     fn write(&self, instance: Option<u32>, op: Typed<'_, Self::L>) -> Option<bool>;
     /// Read instance `instance` through the HAL (`None`: absent).
     fn read(&self, instance: u32) -> Option<Rd<Self::L>>;
+    /// Whether a replicated register has unicast writes of one instance
+    /// (not on a selector without a multicast bit: Gen8..Gen10).
+    fn unicast(&self) -> bool {
+        true
+    }
     /// `Device::clear(reg, f)`; `None`: the register has no such method.
     fn clear<F>(&self, _f: F) -> Option<()>
     where
@@ -444,7 +449,9 @@ impl<'g, P: Project, R, A, S> Multicast<'g, P, R, A, S> {
 
 impl<P, R, A, S> Target for Multicast<'_, P, R, A, S>
 where
-    P: Steered,
+    // Multicast and unicast writes: selectors with a multicast bit only (the
+    // generator skips replicated registers of Gen8..Gen10 projects).
+    P: MulticastSteered,
     R: Readable + Writable + Replicated + OnProject<P>,
     A: Awake<R::Domain>,
     S: Awake<<P as Steered>::Domain>,
@@ -480,6 +487,74 @@ where
         self.gpu
             .steering(self.steer)
             .read(&self.reg, instance, self.proof)
+    }
+}
+
+/// A replicated register of a project whose selector has no multicast bit
+/// (Gen8..Gen10), through the steering API: `write_each` (one steered write
+/// per present instance) and per-instance `read`; no unicast write.
+pub struct Broadcast<'g, P: Project, R, A, S> {
+    gpu: &'g Gpu<P>,
+    reg: R,
+    proof: &'g A,
+    steer: &'g S,
+    spec: &'g RegSpec,
+    _saved: Saved<'g, P>,
+}
+
+// The bounds are on the `Target` impl, which is what a checker needs.
+impl<'g, P: Project, R, A, S> Broadcast<'g, P, R, A, S> {
+    pub fn new(gpu: &'g Gpu<P>, reg: R, proof: &'g A, steer: &'g S, spec: &'g RegSpec) -> Self {
+        let _saved = Saved::new(gpu, spec);
+        Broadcast {
+            gpu,
+            reg,
+            proof,
+            steer,
+            spec,
+            _saved,
+        }
+    }
+}
+
+impl<P, R, A, S> Target for Broadcast<'_, P, R, A, S>
+where
+    P: Steered,
+    R: Readable + Writable + Replicated + OnProject<P>,
+    A: Awake<R::Domain>,
+    S: Awake<<P as Steered>::Domain>,
+    Emulator: hal::Bus<R::Space>,
+{
+    target_basics!();
+    fn present(&self) -> u64 {
+        self.gpu.steering(self.steer).present::<R>()
+    }
+    fn write(&self, instance: Option<u32>, op: Typed<'_, R::Layout>) -> Option<bool> {
+        let build = |w: &mut Wr<R::Layout>| {
+            if let Typed::Build(f) = op {
+                f(w);
+            }
+        };
+        match (instance, op) {
+            (Some(_), _) | (_, Typed::Modify(_) | Typed::Bus(_)) => None,
+            (None, _) => {
+                let present = self.present().count_ones();
+                let mut s = self.gpu.steering(self.steer);
+                let each = s.write_each(&self.reg, self.proof, |w| {
+                    build(w);
+                    w
+                });
+                Some(each == present)
+            }
+        }
+    }
+    fn read(&self, instance: u32) -> Option<Rd<R::Layout>> {
+        self.gpu
+            .steering(self.steer)
+            .read(&self.reg, instance, self.proof)
+    }
+    fn unicast(&self) -> bool {
+        false
     }
 }
 
@@ -852,7 +927,8 @@ impl Checker {
                 }
             });
             // Unicast writes of each instance of a replicated register.
-            let unicast = n > 1 && matches!(op, Set(_) | Clear | SetOnes | Raw(_) | Write);
+            let unicast =
+                n > 1 && t.unicast() && matches!(op, Set(_) | Clear | SetOnes | Raw(_) | Write);
             let Some(typed) = typed.filter(|_| unicast) else {
                 continue;
             };

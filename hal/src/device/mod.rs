@@ -692,7 +692,8 @@ impl<P: Project, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
 impl<P: Steered, B: Bus<Mmio>, I: Identity> Device<P, B, I> {
     /// Exclusive use of the steering selector, for replicated (multicast)
     /// registers. Reads the fuse mirrors once (their domain must be awake).
-    /// Dropping it restores multicast, also when unwinding from a panic.
+    /// Dropping it restores multicast, also when unwinding from a panic (a
+    /// selector without a multicast bit is restored after each access).
     ///
     /// # Panics
     ///

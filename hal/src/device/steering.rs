@@ -1,6 +1,13 @@
 //! The steering handle for replicated (multicast) registers: the instances
 //! present (from the fuse mirrors), its accessors, the steered bus they go
 //! through, and the selector given back on drop.
+//!
+//! A selector with a multicast bit (TGL) is pointed at one instance for a
+//! unicast access and set back to multicast when the handle drops. One
+//! without (Gen8..Gen10's GEN8_MCR_SELECTOR) is changed only around each
+//! access, as Linux i915 does: read, slice/subslice fields replaced, the
+//! access, old value written back (the other bits and the default target
+//! the driver programmed are kept).
 
 use super::accessors::{self, Port};
 use super::{Device, STEERING_SLOT};
@@ -9,12 +16,16 @@ use crate::bus::{Bus, Mmio};
 use crate::meta::low_bits;
 use crate::power::Awake;
 use crate::register::{
-    OnProject, ReadOf, Readable, Replicated, ReplicationGroup, Steered, Writable, WriteOf,
+    MulticastSteered, OnProject, ReadOf, Readable, Replicated, ReplicationGroup, Steered, Writable,
+    WriteOf,
 };
 
-/// Steer `P`'s selector back to multicast.
+/// Steer `P`'s selector back to multicast (nothing for a selector without a
+/// multicast bit: it is restored after each access instead).
 fn select_multicast<P: Steered, B: Bus<Mmio>>(bus: &mut B) {
-    bus.write32(P::SELECTOR, P::MULTICAST as u32);
+    if P::MULTICAST != 0 {
+        bus.write32(P::SELECTOR, P::MULTICAST as u32);
+    }
 }
 
 /// Which instances of each replication group are present, from the fuse
@@ -58,10 +69,16 @@ fn field(value: u64, (lsb, width): (u32, u32)) -> u64 {
     (value & ((1u64 << width.min(63)) - 1)) << lsb
 }
 
-/// Instance n is steered as slice 0, subslice n (TGL has one slice).
-fn select<P: Steered, B: Bus<Mmio>>(bus: &mut B, instance: u32) {
-    let v = field(0, P::SLICE) | field(u64::from(instance), P::SUBSLICE);
-    bus.write32(P::SELECTOR, v as u32);
+/// The selector value that steers to `instance`: slice `instance >>
+/// width(subslice)`, subslice the low bits (TGL: one slice, so slice 0 and
+/// subslice n; Gen8..Gen10: four subslice slots per slice). `base` gives the
+/// other bits (0 on a multicast selector: the multicast bit clear, unicast).
+fn steered_value<P: Steered>(base: u32, instance: u32) -> u32 {
+    let sub_width = P::SUBSLICE.1.min(31);
+    let n = u64::from(instance);
+    let fields = field(n >> sub_width, P::SLICE) | field(n, P::SUBSLICE);
+    let mask = field(u64::MAX, P::SLICE) | field(u64::MAX, P::SUBSLICE);
+    ((u64::from(base) & !mask) | fields) as u32
 }
 
 impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
@@ -153,7 +170,8 @@ impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
     }
 
     /// Multicast write: every present instance gets the value `f` builds
-    /// from the reset value (as [`Device::write`]).
+    /// from the reset value (as [`Device::write`]). Only on a selector with a
+    /// multicast bit; elsewhere use [`Steering::write_each`].
     #[track_caller]
     pub fn write<R>(
         &mut self,
@@ -161,6 +179,7 @@ impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
         awake: &impl Awake<R::Domain, I>,
         f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) where
+        P: MulticastSteered,
         R: Writable + Replicated + OnProject<P>,
         B: Bus<R::Space>,
     {
@@ -169,7 +188,8 @@ impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
     }
 
     /// Unicast write of one instance (as [`Device::write`]); false (nothing
-    /// written) when it does not exist or is fused off.
+    /// written) when it does not exist or is fused off. Only on a selector
+    /// with a multicast bit (which makes the write unicast).
     #[track_caller]
     #[must_use = "false means the instance is absent and nothing was written"]
     pub fn write_one<R>(
@@ -180,6 +200,7 @@ impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
         f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
     ) -> bool
     where
+        P: MulticastSteered,
         R: Writable + Replicated + OnProject<P>,
         B: Bus<R::Space>,
     {
@@ -205,6 +226,7 @@ impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
         f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
     ) -> bool
     where
+        P: MulticastSteered,
         R: Readable + Writable + Replicated + OnProject<P>,
         B: Bus<R::Space>,
     {
@@ -214,6 +236,36 @@ impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
         };
         accessors::modify(one, reg, f);
         true
+    }
+}
+
+impl<P: Steered, B: Bus<Mmio>, I: Identity> Steering<'_, P, B, I> {
+    /// Write the value `f` builds from the reset value (as
+    /// [`Device::write`]) to every present instance, one steered write
+    /// each, ascending; returns how many were written (0: every instance
+    /// fused off). On any selector: where a steered write reaches one
+    /// instance each gets it once, where it reaches all (no public source
+    /// rules it out on Gen8..Gen10) each ends with the same value.
+    #[track_caller]
+    pub fn write_each<R>(
+        &mut self,
+        reg: R,
+        awake: &impl Awake<R::Domain, I>,
+        f: impl Fn(&mut WriteOf<R>) -> &mut WriteOf<R>,
+    ) -> u32
+    where
+        R: Writable + Replicated + OnProject<P>,
+        B: Bus<R::Space>,
+    {
+        self.device.check(awake);
+        let mut written = 0;
+        for n in 0..R::Group::INSTANCES.min(64) {
+            if let Some(one) = self.at::<R>(n) {
+                accessors::write(one, &reg, accessors::Start::Reset, &f);
+                written += 1;
+            }
+        }
+        written
     }
 }
 
@@ -228,19 +280,32 @@ impl<P: Steered, B: Bus<Mmio>, I: Identity> Port<B> for Steer<'_, P, B, I> {
     #[track_caller]
     fn with_bus<T>(&mut self, f: impl FnOnce(&mut B) -> T) -> T {
         let instance = self.instance;
-        self.device.with_bus(|bus| {
-            match instance {
-                Some(n) => select::<P, B>(bus, n),
-                None => select_multicast::<P, B>(bus),
+        self.device.with_bus(|bus| match instance {
+            // A multicast selector: unicast to `n` (restored on drop).
+            Some(n) if P::MULTICAST != 0 => {
+                bus.write32(P::SELECTOR, steered_value::<P>(0, n));
+                f(bus)
             }
-            f(bus)
+            // No multicast bit: steer around this access only, as i915 does.
+            Some(n) => {
+                let old = bus.read32(P::SELECTOR);
+                bus.write32(P::SELECTOR, steered_value::<P>(old, n));
+                let out = f(bus);
+                bus.write32(P::SELECTOR, old);
+                out
+            }
+            None => {
+                select_multicast::<P, B>(bus);
+                f(bus)
+            }
         })
     }
 }
 
 impl<P: Steered, B: Bus<Mmio>, I: Identity> Drop for Steering<'_, P, B, I> {
-    /// Restores multicast (when the bus is next freed if it is borrowed) and
-    /// frees the selector.
+    /// Restores multicast (when the bus is next freed if it is borrowed;
+    /// nothing on a selector without a multicast bit, which every access
+    /// already restored) and frees the selector.
     fn drop(&mut self) {
         self.device.steering_taken.set(false);
         self.device
