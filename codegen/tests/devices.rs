@@ -55,7 +55,10 @@ fn shipped_table() {
         d.windows(2).all(|w| w[0].pci_id < w[1].pci_id),
         "sorted, unique"
     );
-    for p in ["snb", "ivb", "vlv", "hsw", "bdw", "tgl"] {
+    for p in [
+        "snb", "ivb", "vlv", "hsw", "bdw", "chv", "skl", "bxt", "kbl", "glk", "cfl", "cnl", "icl",
+        "ehl", "tgl", "rkl", "adl", "dg1",
+    ] {
         assert!(
             d.iter().any(|r| r.project.as_deref() == Some(p)),
             "{p} has ids"
@@ -73,8 +76,8 @@ fn shipped_table() {
     assert_eq!(row(0x162E), ("BDW", Some(3), Some("bdw")));
     assert_eq!(row(0x9A49), ("TGL", Some(2), Some("tgl")));
     assert_eq!(row(0x9A60), ("TGL", Some(1), Some("tgl")));
-    assert_eq!(row(0x1912), ("SKL", Some(2), None));
-    assert_eq!(row(0x3E9B), ("CFL", Some(2), None));
+    assert_eq!(row(0x1912), ("SKL", Some(2), Some("skl")));
+    assert_eq!(row(0x3E9B), ("CFL", Some(2), Some("cfl")));
     assert_eq!(row(0x56A0), ("DG2-G10", None, None));
     assert_eq!(row(0xE20B), ("BMG", None, None));
     assert_eq!(find(0x9A49).macro_name, "INTEL_TGL_GT2_IDS");
