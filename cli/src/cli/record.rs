@@ -1238,7 +1238,18 @@ mod tests {
         // The layout recorded on TGL is one xe offers.
         let typed = stream_format("tgl").expect("a TGL format");
         assert_eq!(xe_format("tgl", typed.name), Some(0x500));
-        // HSW and BDW have no xe; an unknown layout is not guessed.
+        // The other Gen12 parts xe drives (graphics 12 before 12.55) take
+        // the same four layouts.
+        for p in ["rkl", "adl", "dg1"] {
+            assert_eq!(xe_format(p, "A32u40_A4u32_B8_C8"), Some(0x500), "{p}");
+            assert_eq!(xe_format(p, "C4_B8"), Some(0x700), "{p}");
+            let typed = stream_format(p).expect("a Gen12 format");
+            assert_eq!(xe_format(p, typed.name), Some(0x500), "{p}");
+        }
+        // HSW to ICL have no xe; an unknown layout is not guessed.
+        for p in ["chv", "skl", "kbl", "cfl", "cnl", "icl", "ehl"] {
+            assert_eq!(xe_format(p, "A32u40_A4u32_B8_C8"), None, "{p}");
+        }
         assert_eq!(xe_format("bdw", "A32u40_A4u32_B8_C8"), None);
         assert_eq!(xe_format("hsw", "A45_B8_C8"), None);
         assert_eq!(xe_format("tgl", "A45_B8_C8"), None);
@@ -1350,6 +1361,39 @@ mod tests {
             line.contains("1 COUNTER_OVERFLOW, 1 MMIO_TRG_Q_FULL, 0 unknown"),
             "{line}"
         );
+    }
+
+    /// Every set of every shipped file is programmed on its own part's
+    /// emulated GPU through the typed, checked path: the domains the
+    /// dispatch wakes cover every register written, and the emulator has
+    /// nothing to warn about.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn every_shipped_set_programs_on_its_emulated_part() {
+        let mut files = 0;
+        for (file, project, sets) in perfregs_metrics::FILES {
+            let gt = super::super::metrics::file_gt(file, project);
+            let d = DeviceInfo::preset_or_first(project, gt).expect("a preset");
+            let p = super::super::find_project(project).expect("a project");
+            for set in *sets {
+                let emu = perfregs_emu::Emulator::builder(p, perfregs_emu::Sku::default())
+                    .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
+                    .build();
+                let (emu, n) = program(emu, project, set, &d)
+                    .unwrap_or_else(|e| panic!("{file} {}: {}", set.symbol, e.message));
+                let want: usize = set
+                    .configs
+                    .iter()
+                    .filter(|b| b.is_available(&d))
+                    .map(|b| b.writes.len())
+                    .sum();
+                assert_eq!(n, want, "{file} {}", set.symbol);
+                let w: Vec<String> = emu.warnings().iter().map(ToString::to_string).collect();
+                assert!(w.is_empty(), "{file} {}: {w:#?}", set.symbol);
+            }
+            files += 1;
+        }
+        assert_eq!(files, 20);
     }
 
     #[test]
