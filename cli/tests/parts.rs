@@ -343,3 +343,44 @@ fn metrics_check_shipped_fails_with_the_errors_of_each_file() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_skl_gt3_run_dump_decodes_with_its_own_part() {
+    let path = std::env::temp_dir().join(format!("perfregs-parts-dump-{}.bin", std::process::id()));
+    let file = path.to_string_lossy().into_owned();
+    let (code, run, err) = perfregs(&[
+        "metrics",
+        "run",
+        "skl",
+        "TestOa",
+        "--gt",
+        "3",
+        "--reports",
+        "3",
+        "--dump",
+        &file,
+    ]);
+    assert_eq!(code, 0, "{run}{err}");
+    check_test_oa("run", &run, 3);
+    // 4 reports of 256 bytes: the same counters from oa-decode, with GT3's
+    // device values.
+    let (code, dec, err) = perfregs(&[
+        "oa-decode",
+        "skl",
+        "A32u40_A4u32_B8_C8",
+        &file,
+        "--tail",
+        "0x400",
+        "--metric-set",
+        "TestOa",
+        "--gt",
+        "3",
+    ]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 0, "{dec}{err}");
+    assert!(dec.contains("from metricsets/oa-sklgt3.xml"), "{dec}");
+    assert!(dec.contains("EuCoresTotalCount 48"), "{dec}");
+    for name in ["GpuCoreClocks", "Counter3", "Counter7"] {
+        assert_eq!(row(&dec, name), row(&run, name), "{name}");
+    }
+}

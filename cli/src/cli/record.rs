@@ -12,7 +12,7 @@
 //!   into a real pipe. Time is emulated: `--duration` counts emulated time,
 //!   correlations pair the GPU timestamp with the start's `CLOCK_MONOTONIC`
 //!   plus emulated nanoseconds.
-//!   `--driver xe` (TGL) makes the emulated kernel answer as Xe does: raw
+//!   `--driver xe` (TGL, RKL, ADL, DG1) makes the emulated kernel answer as Xe does: raw
 //!   reports without headers, losses as `EIO` then the STATUS ioctl.
 //! - `--device cardN` (Linux): the discovery verdict first, the set of the
 //!   card's part uploaded with ADD_CONFIG (or the registered config of the

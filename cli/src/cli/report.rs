@@ -855,6 +855,55 @@ impl ReportArgs {
 mod tests {
     use super::*;
 
+    /// The uuids of `sets` (each file's sets have their own).
+    fn guids(sets: &[SetInfo]) -> Vec<&str> {
+        sets.iter().map(|s| s.guid).collect()
+    }
+
+    #[test]
+    fn every_shipped_part_has_its_sets_and_formats() {
+        // A part of a project with several files: its own file.
+        let (s, part, note) = sets("skl", Some(3)).expect("skl GT3");
+        assert_eq!(guids(s), guids(perfregs_metrics::skl_gt3::ALL));
+        assert_eq!((part.as_str(), note), ("skl GT3", None));
+        let (s, part, _) = sets("tgl", Some(1)).expect("tgl GT1");
+        assert_eq!(guids(s), guids(perfregs_metrics::tgl_gt1::ALL));
+        assert_eq!(part, "tgl GT1");
+        // No GT known, or one without a file: GT2, and a note says why.
+        let (s, part, note) = sets("kbl", None).expect("kbl");
+        assert_eq!(guids(s), guids(perfregs_metrics::kbl_gt2::ALL));
+        assert_eq!(part, "kbl GT2");
+        assert_eq!(
+            note.as_deref(),
+            Some("the device table names no KBL GT: the GT2 sets are used")
+        );
+        let (_, part, note) = sets("skl", Some(1)).expect("skl GT1");
+        assert_eq!(part, "skl GT2");
+        assert_eq!(
+            note.as_deref(),
+            Some("SKL GT1 has no metric file: the GT2 sets are used")
+        );
+        // A project with one file: that file, whatever the GT.
+        for gt in [None, Some(1), Some(2)] {
+            let (s, part, note) = sets("chv", gt).expect("chv");
+            assert_eq!(guids(s), guids(perfregs_metrics::chv::ALL));
+            assert_eq!((part.as_str(), note), ("chv", None));
+        }
+        // None shipped.
+        assert!(sets("ivb", Some(2)).is_none());
+        // Every shipped project reads i915's Gen8+ formats 7 to 10 (HSW 1 to 7).
+        for (_, project, _) in perfregs_metrics::FILES {
+            let ids: Vec<u32> = formats(project).iter().map(|f| f.id).collect();
+            let want: &[u32] = if *project == "hsw" {
+                &[1, 2, 3, 4, 5, 6, 7]
+            } else {
+                &[7, 8, 9, 10]
+            };
+            assert_eq!(ids, want, "{project}");
+        }
+        assert!(formats("ivb").is_empty());
+    }
+
     #[test]
     fn durations_have_units() {
         assert_eq!(duration_ns("10ms").map(NonZeroU64::get), Ok(10_000_000));
