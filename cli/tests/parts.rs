@@ -91,11 +91,6 @@ fn gt_n_picks_the_skl_gt3_file_and_values() {
                 && out.contains("EuCoresTotalCount 48, EuSlicesTotalCount 2"),
             "{out}"
         );
-        let pairs = if args.contains(&"3") && args.len() == 7 {
-            3
-        } else {
-            4
-        };
         check_test_oa(&format!("{args:?}"), &out, pairs);
     }
     // `list` takes the same file.
