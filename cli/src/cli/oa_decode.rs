@@ -95,8 +95,8 @@ fn frequency(v: &str) -> Result<f64, String> {
 }
 
 impl Options {
-    /// The metric-set choice of `--metric-file`, `--gt1` / `--gt2` and
-    /// `--device`.
+    /// The metric-set choice of `--metric-file`, `--gt N` (`--gt1`,
+    /// `--gt2`) and `--device`.
     pub fn metric_choice(&self) -> Choice {
         Choice {
             file: self.metric_file.clone(),
@@ -110,7 +110,7 @@ impl Options {
         let p = self.project;
         if self.metric_set.is_none() && self.metric_choice() != Choice::default() {
             return super::usage_error(
-                "--metric-file, --gt1, --gt2 and --device go with --metric-set",
+                "--metric-file, --gt N (--gt1, --gt2) and --device go with --metric-set",
             );
         }
         let format = match find_format(p, &self.format) {

@@ -1093,7 +1093,7 @@ mod tests {
 
     #[test]
     fn every_typed_format_has_the_kernels_size() {
-        for p in ["hsw", "bdw", "tgl"] {
+        for (_, p, _) in perfregs_metrics::FILES {
             let f = formats(p);
             assert!(!f.is_empty());
             for t in f {
