@@ -546,6 +546,17 @@ fn xe_emulation_errors_and_bad_arguments() {
 
     let e = record_usage_error(&file, "--emulate hsw --driver xe --metric-set RenderBasic");
     says(&e, "--driver xe: HSW runs under i915 only");
+    // Gen9 and Gen11 parts too: xe drives the Gen12 ones.
+    for p in ["skl", "icl"] {
+        let e = record_usage_error(
+            &file,
+            &format!("--emulate {p} --driver xe --metric-set TestOa"),
+        );
+        says(
+            &e,
+            "runs under i915 only (xe drives TGL and later: tgl, rkl, adl, dg1 here)",
+        );
+    }
     let e = record_usage_error(
         &file,
         "--emulate tgl --driver i915 --inject-status COUNTER_OVERFLOW --metric-set TestOa",
@@ -650,10 +661,21 @@ fn bad_arguments_exit_2_with_one_line() {
             "cannot be used with",
         ),
         ("--metric-set TestOa", "--device <cardN>"),
-        ("--emulate skl --metric-set TestOa", "invalid value 'skl'"),
+        // SNB has no OA stream to emulate (skl, emulated since issue 18, was
+        // the example before).
+        ("--emulate snb --metric-set TestOa", "invalid value 'snb'"),
+        // A GT the project has no part for: the GTs it has are named.
         (
             "--emulate hsw --gt1 --metric-set RenderBasic",
-            "--gt1 is a TGL part",
+            "--gt 1: hsw has no GT1 metric file (its parts: GT2;",
+        ),
+        (
+            "--emulate skl --gt 1 --metric-set TestOa",
+            "--gt 1: skl has no GT1 metric file (its parts: GT2, GT3, GT4;",
+        ),
+        (
+            "--emulate skl --gt 3 --gt2 --metric-set TestOa",
+            "cannot be used with",
         ),
         ("--emulate tgl --metric-set TestOa --exponent 32", "32"),
         (
@@ -1039,4 +1061,98 @@ fn a_real_card_records_render_basic() {
     };
     says(&err, "config id ");
     assert!(rows.iter().all(|r| int(r, "GpuTime") > 0), "{rows:?}");
+}
+
+/// `report FILE --format csv --reports 50` of a loss-free TestOa recording
+/// of 200 reports, one every `period` ticks at `ts_hz`: IGT's ratios in
+/// every interval, the GPU time of the interval's pairs.
+fn check_test_oa_200_report(what: &str, file: &TempFile, period: u64, ts_hz: u64) -> String {
+    let (code, out, rerr) = report(file, &["--format", "csv", "--reports", "50"]);
+    assert_eq!(code, 0, "{what}: {rerr}");
+    says(&rerr, "metric set TestOa");
+    says(&rerr, "read: 200 sample(s)");
+    says(&rerr, "losses: none");
+    let rows = csv_rows(&out);
+    // 199 pairs: 3 intervals of 50 and one of 49.
+    assert_eq!(rows.len(), 4, "{what}: {out}");
+    for row in &rows {
+        let pairs = int(row, "pairs");
+        check_test_oa_ratios(what, |n| int(row, n), pairs);
+        assert_eq!(int(row, "reports_lost"), 0, "{what}");
+        assert_eq!(
+            int(row, "GpuTime"),
+            pairs * period * 1_000_000_000 / ts_hz,
+            "{what}"
+        );
+    }
+    assert_eq!(rows.iter().map(|r| int(r, "pairs")).sum::<u64>(), 199);
+    rerr
+}
+
+#[test]
+fn gen9_skl_gt3_test_oa_recorded_and_reported_gives_igts_ratios() {
+    // SKL: 12 MHz timestamp; 1 ms is nearest 2^13 = 8192 ticks.
+    let (file, err) = recorded("--emulate skl --gt 3 --metric-set TestOa --reports 200");
+    says(&err, "recording emulated skl GT3 (PCI id ");
+    says(
+        &err,
+        "format A32U40_A4U32_B8_C8 (i915 id 10), 12000000 Hz timestamp",
+    );
+    says(&err, "a report every 2^13 = 8192 timestamp ticks");
+    says(&err, "recorded 200 reports (0 report-lost, 0 buffer-lost)");
+    // DEVICE_INFO: a PCI id of SKL GT3, format 10, the GT3 file's set.
+    let bytes = file.bytes();
+    let recs = walk(&bytes);
+    let di = recs[1].2;
+    assert_eq!(part_of(u32_at(di, 8)), ("skl", Some(3)));
+    assert_eq!(u32_at(di, 32), 10);
+    assert_eq!(u64_at(di, 0), 12_000_000);
+    assert_eq!(c_string(&di[36..292]), "TestOa");
+    assert_eq!(
+        c_string(&di[292..]),
+        perfregs_metrics::skl_gt3::test_oa::SET.guid
+    );
+    let rerr = check_test_oa_200_report("skl GT3", &file, 8192, 12_000_000);
+    says(&rerr, "project skl GT3");
+    // The GT3 preset's topology: 48 EUs in 2 slices.
+    says(&rerr, "EuCoresTotalCount 48");
+
+    // Without --gt: GT2, the default part.
+    let (file, err) = recorded("--emulate skl --metric-set TestOa --reports 200");
+    says(&err, "recording emulated skl GT2 (PCI id ");
+    let rerr = check_test_oa_200_report("skl GT2", &file, 8192, 12_000_000);
+    says(&rerr, "project skl GT2");
+}
+
+#[test]
+fn gen12_test_oa_recorded_and_reported_gives_igts_ratios_under_i915_and_xe() {
+    // ADL under xe (0x500: xe_oa.c's A32u40_A4u32_B8_C8 on graphics 12),
+    // RKL under i915: 19.2 MHz, 1 ms nearest 2^14 ticks.
+    for (line, part) in [
+        (
+            "--emulate adl --driver xe --metric-set TestOa --reports 200",
+            "adl GT2 under xe",
+        ),
+        (
+            "--emulate rkl --metric-set TestOa --reports 200",
+            "rkl GT1 (",
+        ),
+    ] {
+        let (file, err) = recorded(line);
+        says(&err, &format!("recording emulated {part}"));
+        says(&err, "recorded 200 reports (0 report-lost, 0 buffer-lost)");
+        let bytes = file.bytes();
+        let (rec, error) = read_all(&bytes);
+        assert!(error.is_none(), "{line}: {error:?}");
+        assert_eq!(rec.igt_readable(), Ok(()), "{line}");
+        let project = &part[..3];
+        assert_eq!(part_of(u32_at(walk(&bytes)[1].2, 8)).0, project, "{line}");
+        let rerr = check_test_oa_200_report(line, &file, 16384, 19_200_000);
+        says(&rerr, &format!("project {project};"));
+    }
+    let (_, err) = recorded("--emulate adl --driver xe --metric-set TestOa --reports 10");
+    says(
+        &err,
+        "format A32U40_A4U32_B8_C8 (Xe OA_FORMAT 0x500, OA unit 0; i915 id 10 in DEVICE_INFO)",
+    );
 }

@@ -54,70 +54,150 @@ impl Fail {
     }
 }
 
-/// A TGL part: which shipped file and which device values.
+/// A part of a project: its GT number (`--gt N`, `--gt1`, `--gt2`), which
+/// picks the shipped file (`oa-sklgt3.xml`) and the device values (the
+/// part's preset, `DeviceInfo::preset`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Gt {
-    /// GT1 (`oa-tglgt1.xml`, 48 EUs).
-    Gt1,
-    /// GT2 (`oa-tglgt2.xml`, 96 EUs).
-    Gt2,
-}
+pub struct Gt(pub u8);
 
 impl Gt {
-    /// `gt1` / `gt2` in a file name.
-    fn of_file(name: &str) -> Option<Gt> {
-        let lower = name.to_ascii_lowercase();
-        if lower.contains("gt1") {
-            Some(Gt::Gt1)
-        } else if lower.contains("gt2") {
-            Some(Gt::Gt2)
-        } else {
-            None
-        }
-    }
-    fn label(self) -> &'static str {
-        match self {
-            Gt::Gt1 => "GT1",
-            Gt::Gt2 => "GT2",
-        }
-    }
-    /// The part's number (`DeviceInfo::preset`).
-    fn number(self) -> u8 {
-        match self {
-            Gt::Gt1 => 1,
-            Gt::Gt2 => 2,
-        }
+    /// `GT3`.
+    fn label(self) -> String {
+        format!("GT{}", self.0)
     }
 }
 
-/// The part `list`, `run` and `oa-decode --metric-set` take on `project`
-/// when no `--gt1` / `--gt2` names one: GT2 on tgl (the only project with
-/// two shipped parts).
-const DEFAULT_GT: Gt = Gt::Gt2;
+/// The part `list`, `run`, `record` and `oa-decode --metric-set` take on a
+/// project with several shipped files (tgl GT1/GT2, skl GT2/GT3/GT4, kbl
+/// and cfl GT2/GT3) when no `--gt` names one.
+const DEFAULT_GT: u8 = 2;
 
-/// The note that says which part was taken by default (stderr).
-fn default_part_note(project: &str, choice: &Choice) -> Option<String> {
-    (project == "tgl" && choice.gt.is_none() && choice.file.is_none()).then(|| {
-        format!(
-            "note: tgl {} (the default part; --gt1 for GT1)",
-            DEFAULT_GT.label()
-        )
+/// The GT number a file name gives (`oa-sklgt3.xml`: 3): the digit after
+/// the first `gt` of its last path component.
+fn gt_in_name(file: &str) -> Option<u8> {
+    let name = file
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(file)
+        .to_ascii_lowercase();
+    let at = name.find("gt")?;
+    let digit = name[at + 2..].chars().next()?.to_digit(10)?;
+    u8::try_from(digit).ok().filter(|&g| g > 0)
+}
+
+/// The GTs of the presets of `project` (`DeviceInfo::PRESETS`), in order.
+fn preset_gts(project: &str) -> Vec<u8> {
+    DeviceInfo::PRESETS
+        .iter()
+        .filter(|(p, _, _)| *p == project)
+        .map(|(_, g, _)| *g)
+        .collect()
+}
+
+/// The GT of shipped file `file` of `project`: `gtN` in its name, else the
+/// GT of the project's only preset (`oa-bdw.xml`: GT2, `oa-chv.xml`: GT1).
+pub fn file_gt(file: &str, project: &str) -> Option<u8> {
+    gt_in_name(file).or_else(|| match preset_gts(project)[..] {
+        [g] => Some(g),
+        _ => None,
     })
 }
 
-/// Where the metric sets come from (`--file`, `--gt1` / `--gt2`) and the
-/// device values to use instead of the emulated part's (`--device`).
+/// One shipped metric-set file: (file, text, its GT).
+type ShippedFile = (&'static str, &'static str, Option<u8>);
+
+/// The shipped files of `project` (`perfregs_regdefs::METRIC_SETS`) with
+/// their GTs.
+fn shipped_files(project: &str) -> Vec<ShippedFile> {
+    perfregs_regdefs::METRIC_SETS
+        .iter()
+        .filter(|(_, p, _)| *p == project)
+        .map(|(f, p, t)| (*f, *t, file_gt(f, p)))
+        .collect()
+}
+
+/// The GTs `project` has a part for: those of its shipped files, else
+/// those of its presets; sorted.
+pub fn part_gts(project: &str) -> Vec<u8> {
+    let mut gts: Vec<u8> = shipped_files(project).iter().filter_map(|f| f.2).collect();
+    if gts.is_empty() {
+        gts = preset_gts(project);
+    }
+    gts.sort_unstable();
+    gts.dedup();
+    gts
+}
+
+/// `GT2, GT3, GT4`.
+fn gt_list(gts: &[u8]) -> String {
+    gts.iter()
+        .map(|g| format!("GT{g}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The part of `project` that `gt` names, else its default: GT2 on a
+/// project with several parts, the only part on a project with one, `None`
+/// on a project with none. A GT the project has no part (shipped file) for
+/// is a usage error that names the GTs it has.
+pub fn choose_gt(project: &str, gt: Option<u8>) -> Result<Option<u8>, Fail> {
+    let gts = part_gts(project);
+    match gt {
+        Some(g) if gts.contains(&g) => Ok(Some(g)),
+        Some(g) if gts.is_empty() => Err(Fail::usage(format!(
+            "--gt {g}: {project} has no shipped metric file and no preset, so no GT to choose"
+        ))),
+        Some(g) => Err(Fail::usage(format!(
+            "--gt {g}: {project} has no GT{g} metric file (its parts: {}; --gt N picks one)",
+            gt_list(&gts)
+        ))),
+        None if gts.len() > 1 => Ok(Some(if gts.contains(&DEFAULT_GT) {
+            DEFAULT_GT
+        } else {
+            gts[0]
+        })),
+        None => Ok(gts.first().copied()),
+    }
+}
+
+/// Whether `project` has several parts (whose names then say the GT).
+fn several_parts(project: &str) -> bool {
+    part_gts(project).len() > 1
+}
+
+/// The note that says which part was taken by default (stderr): on a
+/// project with several parts, when neither `--gt` nor `--file` was given.
+fn default_part_note(project: &str, choice: &Choice) -> Option<String> {
+    if choice.gt.is_some() || choice.file.is_some() || !several_parts(project) {
+        return None;
+    }
+    let chosen = choose_gt(project, None).ok().flatten()?;
+    let others: Vec<String> = part_gts(project)
+        .into_iter()
+        .filter(|&g| g != chosen)
+        .map(|g| match g {
+            1 | 2 => format!("--gt{g} for GT{g}"),
+            _ => format!("--gt {g} for GT{g}"),
+        })
+        .collect();
+    Some(format!(
+        "note: {project} GT{chosen} (the default part; {})",
+        others.join(", ")
+    ))
+}
+
+/// Where the metric sets come from (`--file`, `--gt N`) and the device
+/// values to use instead of the emulated part's (`--device`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Choice {
     /// A metric-set file of the user's.
     pub file: Option<PathBuf>,
-    /// The TGL part.
+    /// The part.
     pub gt: Option<Gt>,
     /// `--device NAME=VALUE`: device variables set by hand (for a dump of a
     /// real part), in order; a later one wins.
     pub device: Vec<(equation::DeviceVar, u64)>,
 }
-
 /// Parse `--device`'s `NAME=VALUE` (`EuCoresTotalCount=96`, `SliceMask=0x1`;
 /// the names are the equations' `$` variables).
 pub fn device_override(arg: &str) -> Result<(equation::DeviceVar, u64), String> {
@@ -158,40 +238,53 @@ struct MetricText {
     /// Its name in diagnostics and headings.
     name: String,
     text: String,
-    gt: Option<Gt>,
+    /// The part whose device values go with it.
+    gt: Option<u8>,
+    /// Whether headings name the part (a project with several parts).
+    labelled: bool,
 }
 
-/// The files `choice` selects for `project` (every shipped file of the
-/// project when it names none).
-fn texts(project: &str, choice: &Choice) -> Result<Vec<MetricText>, Fail> {
-    if choice.gt.is_some() && project != "tgl" {
-        return Err(Fail::usage(format!(
-            "--gt1 / --gt2 select a TGL part; {project} has one"
-        )));
+impl MetricText {
+    /// ` GT2` after the project in headings, on a project with several parts.
+    fn part_label(&self) -> String {
+        match (self.labelled, self.gt) {
+            (true, Some(g)) => format!(" {}", Gt(g).label()),
+            _ => String::new(),
+        }
     }
+}
+
+/// The files `choice` selects for `project`: the user's file (its part:
+/// `--gt`, else the GT its name says, else the default part), else the
+/// shipped file of the chosen (or default) part.
+fn texts(project: &str, choice: &Choice) -> Result<Vec<MetricText>, Fail> {
+    let labelled = several_parts(project);
+    let chosen = choose_gt(project, choice.gt.map(|g| g.0))?;
     if let Some(f) = &choice.file {
         let text = std::fs::read_to_string(f)
             .map_err(|e| Fail::usage(format!("cannot read {}: {e}", f.display())))?;
         let name = f.display().to_string();
-        let gt = choice
-            .gt
-            .or_else(|| (project == "tgl").then(|| Gt::of_file(&name).unwrap_or(DEFAULT_GT)));
-        return Ok(vec![MetricText { name, text, gt }]);
+        let gts = part_gts(project);
+        let gt = match choice.gt {
+            Some(_) => chosen,
+            None => gt_in_name(&name).filter(|g| gts.contains(g)).or(chosen),
+        };
+        return Ok(vec![MetricText {
+            name,
+            text,
+            gt,
+            labelled,
+        }]);
     }
-    let all: Vec<MetricText> = perfregs_regdefs::METRIC_SETS
-        .iter()
-        .filter(|(_, p, _)| *p == project)
-        .map(|(f, _, t)| MetricText {
-            name: (*f).to_string(),
-            text: (*t).to_string(),
-            gt: if project == "tgl" {
-                Gt::of_file(f)
-            } else {
-                None
-            },
+    let all: Vec<MetricText> = shipped_files(project)
+        .into_iter()
+        .filter(|(_, _, g)| chosen.is_none() || *g == chosen)
+        .map(|(f, t, gt)| MetricText {
+            name: f.to_string(),
+            text: t.to_string(),
+            gt,
+            labelled,
         })
-        // Without --gt1 / --gt2: the default part, as `run` takes it.
-        .filter(|m| m.gt.is_none() || m.gt == Some(choice.gt.unwrap_or(DEFAULT_GT)))
         .collect();
     if all.is_empty() {
         let mut shipped: Vec<&str> = perfregs_regdefs::METRIC_SETS
@@ -282,45 +375,57 @@ pub enum MetricsCommand {
     Run(RunArgs),
 }
 
-/// `--gt1` / `--gt2`: the TGL part (file and device values).
+/// `--gt N` (and its aliases `--gt1`, `--gt2`): the part of the project
+/// (its shipped file and device values).
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct Part {
-    /// TGL GT1: the shipped oa-tglgt1.xml and GT1's device values (48 EUs).
-    #[arg(long, conflicts_with = "gt2")]
+    /// GT1: the same as --gt 1.
+    #[arg(long, conflicts_with_all = ["gt2", "gt"])]
     pub gt1: bool,
-    /// TGL GT2 (the default): oa-tglgt2.xml and GT2's device values (96 EUs).
-    #[arg(long)]
+    /// GT2: the same as --gt 2 (the default part of a project with several).
+    #[arg(long, conflicts_with = "gt")]
     pub gt2: bool,
+    /// The part GT N (tgl 1, 2; skl 2, 3, 4; kbl, cfl 2, 3; a project with
+    /// one file: its file's GT). Default: GT2 on a project with several
+    /// parts, the only part on the others.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=9))]
+    pub gt: Option<u8>,
 }
 
 impl Part {
     /// The part named, if any.
     pub fn gt(&self) -> Option<Gt> {
-        match (self.gt1, self.gt2) {
-            (true, _) => Some(Gt::Gt1),
-            (_, true) => Some(Gt::Gt2),
-            _ => None,
+        match (self.gt1, self.gt2, self.gt) {
+            (true, _, _) => Some(Gt(1)),
+            (_, true, _) => Some(Gt(2)),
+            (_, _, g) => g.map(Gt),
         }
     }
 }
 
-/// `perfregs metrics check <project> <file.xml>`.
+/// `perfregs metrics check <project> <file.xml>` or `perfregs metrics check --shipped`.
 #[derive(Debug, clap::Args)]
 #[command(
-    about = "Check a metric-set file (IGT perf-configs XML)",
+    about = "Check a metric-set file (IGT perf-configs XML), or every shipped one",
     long_about = "Check a metric-set file (IGT perf-configs XML): its shape, names, equations \
 and every register write against the descriptions (regdefs/ in the current directory, else \
 the shipped ones). One line per set (counters, writes: against fields, in opaque ranges, \
-multicast), then a total; errors located as FILE:LINE:COLUMN, exit code 1."
+multicast), then a total; errors located as FILE:LINE:COLUMN, exit code 1.\n\n\
+--shipped (no project, no file): every shipped file against its project, one summary line per \
+file (sets, counters, writes: against fields, opaque, multicast; equations; errata applied), \
+then a total line; exit code 1 with the located errors if any file fails."
 )]
 pub struct CheckArgs {
     /// The project.
-    #[arg(value_parser = super::project_parser())]
-    pub project: &'static ProjectInfo,
+    #[arg(value_parser = super::project_parser(), required_unless_present = "shipped")]
+    pub project: Option<&'static ProjectInfo>,
     /// The metric-set file.
-    #[arg(value_name = "file.xml")]
-    pub file: PathBuf,
-    /// The TGL part.
+    #[arg(value_name = "file.xml", required_unless_present = "shipped")]
+    pub file: Option<PathBuf>,
+    /// Check every shipped file against its project.
+    #[arg(long, conflicts_with_all = ["project", "file", "gt1", "gt2", "gt"])]
+    pub shipped: bool,
+    /// The part.
     #[command(flatten)]
     pub part: Part,
 }
@@ -329,8 +434,8 @@ pub struct CheckArgs {
 #[derive(Debug, clap::Args)]
 #[command(
     about = "The sets of a metric-set file, or one set's counters",
-    long_about = "The sets of a metric-set file (default: the shipped file of the project; tgl: \
-GT2 unless --gt1, as `run` takes it): symbol, name, counters, register writes, guid. With \
+    long_about = "The sets of a metric-set file (default: the shipped file of the project; a \
+project with several parts (tgl, skl, kbl, cfl): GT2 unless --gt N names another, as `run` takes it): symbol, name, counters, register writes, guid. With \
 --counters, one set's counters: symbol, units, data type, equation (and availability)."
 )]
 pub struct ListArgs {
@@ -346,7 +451,7 @@ pub struct ListArgs {
     /// One set's counters (symbol or underscore name, case-insensitive).
     #[arg(long, value_name = "SET")]
     pub counters: Option<String>,
-    /// The TGL part.
+    /// The part.
     #[command(flatten)]
     pub part: Part,
 }
@@ -355,18 +460,20 @@ pub struct ListArgs {
 #[derive(Debug, clap::Args)]
 #[command(
     about = "Program a set on the emulated part, sample and print its counters",
-    long_about = "Program SET on the emulated part (hsw, bdw, tgl; tgl: GT2 unless --gt1), sample \
-N+1 periodic reports (a report every 1024 timestamp ticks) and print every counter per report \
-pair, the device values used and the emulator's warnings.\n\n\
+    long_about = "Program SET on the emulated part (hsw, bdw, chv, skl, bxt, kbl, glk, cfl, cnl, \
+icl, ehl, tgl, rkl, adl, dg1; a project with several parts (tgl, skl, kbl, cfl): GT2 unless --gt N \
+names another), sample N+1 periodic reports (a report every 1024 timestamp ticks) and print every \
+counter per report pair, the device values used and the emulator's warnings.\n\n\
 Table: one row per counter (symbol, unit), column #k = report k-1 to report k; `-` = \
 unavailable (what the reports lack is footnoted); counters whose availability is false on the \
 device are named below the table.\n\n\
-Device values of the emulated parts: timestamp 12.5 MHz (hsw, bdw), 19.2 MHz (tgl); GPU clock \
-8 x timestamp; hsw GT2: 20 EUs, 1 slice, 2 subslices; bdw GT2: 24 EUs, 1 slice, 3 subslices; \
-tgl GT2: 96 EUs, 1 slice, 6 dual subslices (GT1: 48 EUs, 3); 7 threads per EU; \
-GpuMaxFrequency 1200/1000/1350 MHz, GpuMinFrequency 300 MHz, QueryMode 0 (periodic sampling); \
-tgl with --file: GT1 values when --gt1 or the file name says gt1; --device NAME=VALUE sets one \
-of them by hand."
+Device values: the preset of the emulated part (printed on the `device:` line), e.g. timestamp \
+12.5 MHz (hsw, bdw, chv), 12 MHz (skl, kbl, cfl), 19.2 MHz (the others); GPU clock 8 x \
+timestamp; hsw GT2: 20 EUs, 1 slice, 2 subslices; bdw GT2: 24 EUs, 1 slice, 3 subslices; skl \
+GT3: 48 EUs, 2 slices, 6 subslices; tgl GT2: 96 EUs, 1 slice, 6 dual subslices (GT1: 48 EUs, \
+3); 7 threads per EU on hsw, bdw, tgl; GpuMaxFrequency 1200/1000/1350 MHz (hsw, bdw, tgl), \
+GpuMinFrequency 300 MHz (hsw, bdw, tgl); QueryMode 0 (periodic sampling). With --file: the part --gt names, else the one the file \
+name says (gt1, gt3, ...), else the default; --device NAME=VALUE sets one of them by hand."
 )]
 pub struct RunArgs {
     /// The project.
@@ -380,7 +487,7 @@ pub struct RunArgs {
     /// A metric-set file instead of the shipped one.
     #[arg(long, value_name = "F.xml")]
     pub file: Option<PathBuf>,
-    /// The TGL part.
+    /// The part.
     #[command(flatten)]
     pub part: Part,
     /// Write the OA buffer to OUT (input for `perfregs oa-decode`).
@@ -445,14 +552,18 @@ impl MetricsCommand {
     ) -> Result<(), Fail> {
         match self {
             MetricsCommand::Check(a) => {
+                let (Some(project), Some(file)) = (a.project, a.file) else {
+                    let ir = compile(regdefs)?;
+                    return check_shipped(&ir, out);
+                };
                 let choice = Choice {
-                    file: Some(a.file),
+                    file: Some(file),
                     gt: a.part.gt(),
                     device: Vec::new(),
                 };
-                let m = one_text(a.project.name, &choice)?;
+                let m = one_text(project.name, &choice)?;
                 let ir = compile(regdefs)?;
-                check(a.project, &ir, &m, out)
+                check(project, &ir, &m, out)
             }
             MetricsCommand::List(a) => {
                 let p = a.project;
@@ -511,16 +622,67 @@ impl MetricsCommand {
     }
 }
 
-fn check(p: &ProjectInfo, ir: &Ir, m: &MetricText, out: &mut dyn FnMut(&str)) -> Result<(), Fail> {
-    let l = load(ir, p.name, m)?;
-    let (mut counters, mut total) = (0, metrics::check::SetReport::default());
+/// What checking one file found: its sets, counters, writes by kind,
+/// equations and errata applied.
+#[derive(Default)]
+struct Checked {
+    sets: usize,
+    counters: usize,
+    writes: metrics::check::SetReport,
+    equations: usize,
+    errata: usize,
+}
+
+impl Checked {
+    fn add(&mut self, o: &Checked) {
+        self.sets += o.sets;
+        self.counters += o.counters;
+        self.writes.writes += o.writes.writes;
+        self.writes.against_fields += o.writes.against_fields;
+        self.writes.opaque += o.writes.opaque;
+        self.writes.multicast += o.writes.multicast;
+        self.equations += o.equations;
+        self.errata += o.errata;
+    }
+
+    /// `24 sets, 291 counters, 1234 writes: ...; 300 equations, 0 errata`.
+    fn text(&self) -> String {
+        format!(
+            "{} sets, {} counters, {} writes: {} against fields, {} in opaque ranges, {} multicast; {} equations, {} errata",
+            self.sets,
+            self.counters,
+            self.writes.writes,
+            self.writes.against_fields,
+            self.writes.opaque,
+            self.writes.multicast,
+            self.equations,
+            self.errata
+        )
+    }
+}
+
+/// Load `m` on `p` and sum what it holds; `per_set` gets each set's line
+/// and each erratum applied.
+fn check_file(
+    p: &str,
+    ir: &Ir,
+    m: &MetricText,
+    per_set: &mut dyn FnMut(&str),
+) -> Result<Checked, Fail> {
+    let l = load(ir, p, m)?;
+    let mut c = Checked {
+        sets: l.file.sets.len(),
+        equations: l.checked.equations,
+        errata: l.checked.errata.len(),
+        ..Checked::default()
+    };
     for (set, r) in l.file.sets.iter().zip(&l.reports) {
-        counters += set.counters.len();
-        total.writes += r.writes;
-        total.against_fields += r.against_fields;
-        total.opaque += r.opaque;
-        total.multicast += r.multicast;
-        out(&format!(
+        c.counters += set.counters.len();
+        c.writes.writes += r.writes;
+        c.writes.against_fields += r.against_fields;
+        c.writes.opaque += r.opaque;
+        c.writes.multicast += r.multicast;
+        per_set(&format!(
             "{:<28} {:>3} counters, {:>4} writes: {} against fields, {} in opaque ranges, {} multicast",
             set.symbol_name,
             set.counters.len(),
@@ -531,26 +693,62 @@ fn check(p: &ProjectInfo, ir: &Ir, m: &MetricText, out: &mut dyn FnMut(&str)) ->
         ));
     }
     for (item, e) in &l.checked.errata {
-        out(&format!(
+        per_set(&format!(
             "erratum applied: {item}: {} ({} line {})",
             e.fix.name(),
             metrics::errata::FILE,
             e.line
         ));
     }
-    out(&format!(
-        "ok: {} on {}: {} sets, {counters} counters, {} writes: {} against fields, {} in opaque ranges, {} multicast; {} equations, {} errata",
-        m.name,
-        p.name,
-        l.file.sets.len(),
-        total.writes,
-        total.against_fields,
-        total.opaque,
-        total.multicast,
-        l.checked.equations,
-        l.checked.errata.len()
-    ));
+    Ok(c)
+}
+
+fn check(p: &ProjectInfo, ir: &Ir, m: &MetricText, out: &mut dyn FnMut(&str)) -> Result<(), Fail> {
+    let c = check_file(p.name, ir, m, out)?;
+    out(&format!("ok: {} on {}: {}", m.name, p.name, c.text()));
     Ok(())
+}
+
+/// `check --shipped`: every shipped file against its project, one line
+/// each, then the total; a failed file's errors are on stderr, and the
+/// command fails once every file was checked.
+fn check_shipped(ir: &Ir, out: &mut dyn FnMut(&str)) -> Result<(), Fail> {
+    let mut total = Checked::default();
+    let mut failed = Vec::new();
+    let files = perfregs_regdefs::METRIC_SETS;
+    for (file, project, text) in files {
+        let m = MetricText {
+            name: (*file).to_string(),
+            text: (*text).to_string(),
+            gt: file_gt(file, project),
+            labelled: false,
+        };
+        match check_file(project, ir, &m, &mut |_| {}) {
+            Ok(c) => {
+                out(&format!("ok: {file} on {project}: {}", c.text()));
+                total.add(&c);
+            }
+            Err(f) => {
+                out(&format!("FAILED: {file} on {project}: {}", f.message));
+                failed.push(*file);
+            }
+        }
+    }
+    if failed.is_empty() {
+        out(&format!(
+            "ok: {} shipped files: {}",
+            files.len(),
+            total.text()
+        ));
+        Ok(())
+    } else {
+        Err(Fail::findings(format!(
+            "{} of {} shipped files failed: {}",
+            failed.len(),
+            files.len(),
+            failed.join(", ")
+        )))
+    }
 }
 
 fn list(
@@ -563,7 +761,7 @@ fn list(
     let mut found = false;
     for m in files {
         let l = load(ir, p.name, m)?;
-        let part = m.gt.map_or(String::new(), |g| format!(" {}", g.label()));
+        let part = m.part_label();
         if let Some(name) = counters {
             let Ok(i) = find_set(&l, name, &m.name) else {
                 continue;
@@ -632,10 +830,10 @@ const MAX_REPORTS: usize = 10_000;
 /// library's preset of the part: `DeviceInfo::preset`; without a GT, the
 /// default part's, or the project's only one: `DeviceInfo::preset_or_first`),
 /// and its GPU clock in Hz. `None` for a project without a preset.
-pub fn emulated_device(project: &str, gt: Option<Gt>) -> Option<(DeviceInfo, u64)> {
+pub fn emulated_device(project: &str, gt: Option<u8>) -> Option<(DeviceInfo, u64)> {
     let d = match gt {
-        Some(g) => DeviceInfo::preset(project, g.number())?,
-        None => DeviceInfo::preset_or_first(project, Some(DEFAULT_GT.number()))?,
+        Some(g) => DeviceInfo::preset(project, g)?,
+        None => DeviceInfo::preset_or_first(project, Some(DEFAULT_GT))?,
     };
     let clocks = perfregs_emu::OaConfig::default().gpu_clocks_per_tick;
     Some((d, d.gpu_timestamp_frequency * clocks))
@@ -862,19 +1060,8 @@ fn run(
             program.push((w.address, v));
         }
     }
-    let e = match p.name {
-        "hsw" => {
-            use hal::hsw::{domains::Render, reports::A45B8C8, PROJECT};
-            emulate::<hal::Hsw, Render, A45B8C8>(&PROJECT, &program, pairs)
-        }
-        "bdw" => {
-            use hal::bdw::{domains::Render, reports::A32u40A4u32B8C8, PROJECT};
-            emulate::<hal::Bdw, Render, A32u40A4u32B8C8>(&PROJECT, &program, pairs)
-        }
-        _ => emulate_tgl(&program, pairs),
-    }
-    .map_err(Fail::findings)?;
-    let part = m.gt.map_or(String::new(), |g| format!(" {}", g.label()));
+    let e = emulate(p.name, &program, pairs).map_err(Fail::findings)?;
+    let part = m.part_label();
     info(&format!(
         "{}{part} {} ({}) from {}: {} register writes programmed{}, format {}, a report every {PERIOD} timestamp ticks; {} report pairs",
         p.name,
@@ -957,30 +1144,85 @@ fn sample_emulator<F: ReportFormat>(
     })
 }
 
-/// Run `program` on an emulated `P` device with domain `D` awake (the
-/// render domain of HSW and BDW, which holds the whole OA unit) and sample
-/// format `F`.
-fn emulate<P: hal::Project, D: hal::power::Wakeable<Project = P>, F: ReportFormat>(
-    project: &'static ProjectInfo,
-    program: &[(u64, u32)],
-    pairs: usize,
-) -> Result<Emulated, String> {
-    let gpu = hal::Device::<P, _>::new(emulator(project));
-    let _awake = gpu.forcewake::<D>().map_err(|e| e.to_string())?;
-    gpu.with_bus(|e| sample_emulator::<F>(e, program, pairs))
+/// The Gen8..Gen12 projects with an emulated OA path, written once for
+/// every per-project dispatch (`metrics run`, `record --emulate`, the
+/// report formats of `report`): `$callback!` is called with the tokens in
+/// parentheses, then one `module Type [domains]` a project: its HAL module,
+/// its project type, and the power domains a set's programming needs held
+/// awake (typed force-wake guards, in waking order: BDW's render, which
+/// holds the whole OA unit; Gen11 and Gen12: GT, which holds the OA unit,
+/// and render, which holds NOA and FLEX; none on CHV..CNL, whose
+/// descriptions have no force-wake domains yet). Every one samples the
+/// Gen8+ layout `A32u40A4u32B8C8`. HSW (other layouts) is dispatched by
+/// each caller itself.
+macro_rules! gen8_projects {
+    ($callback:ident ! ($($args:tt)*)) => {
+        $callback! {
+            ($($args)*)
+            bdw Bdw [Render],
+            chv Chv [],
+            skl Skl [],
+            bxt Bxt [],
+            kbl Kbl [],
+            glk Glk [],
+            cfl Cfl [],
+            cnl Cnl [],
+            icl Icl [Gt, Render],
+            ehl Ehl [Gt, Render],
+            tgl Tgl [Gt, Render],
+            rkl Rkl [Gt, Render],
+            adl Adl [Gt, Render],
+            dg1 Dg1 [Gt, Render]
+        }
+    };
+}
+pub(super) use gen8_projects;
+
+/// The projects `record --emulate` and `metrics run` emulate: hsw and
+/// every Gen8..Gen12 project.
+pub fn emulated_names() -> &'static [&'static str] {
+    macro_rules! names {
+        (() $($m:ident $t:ident [$($d:ident),*]),*) => {
+            &["hsw", $(stringify!($m)),*]
+        };
+    }
+    gen8_projects!(names!())
 }
 
-fn emulate_tgl(program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String> {
-    use hal::{tgl, Device as Gpu};
-    let gpu = Gpu::<hal::Tgl, _>::new(emulator(&tgl::PROJECT));
-    // The OAG unit is in the GT domain; NOA and FLEX registers in render.
-    let _gt = gpu
-        .forcewake::<tgl::domains::Gt>()
-        .map_err(|e| e.to_string())?;
-    let _render = gpu
-        .forcewake::<tgl::domains::Render>()
-        .map_err(|e| e.to_string())?;
-    gpu.with_bus(|e| sample_emulator::<tgl::reports::A32u40A4u32B8C8>(e, program, pairs))
+/// Run `program` on the emulated GPU of `project` with the domains its
+/// programming needs awake (typed force-wake guards, held while it runs)
+/// and sample its largest report layout (HSW A45_B8_C8, Gen8+
+/// A32u40_A4u32_B8_C8).
+fn emulate(project: &str, program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String> {
+    use hal::config::AwakeAny;
+    use hal::{Device, Unbranded};
+    macro_rules! arms {
+        (() $($m:ident $t:ident [$($d:ident),*]),*) => {
+            match project {
+                "hsw" => {
+                    let gpu = Device::<hal::Hsw, _>::new(emulator(&hal::hsw::PROJECT));
+                    let _render = gpu
+                        .forcewake::<hal::hsw::domains::Render>()
+                        .map_err(|e| e.to_string())?;
+                    gpu.with_bus(|e| sample_emulator::<hal::hsw::reports::A45B8C8>(e, program, pairs))
+                }
+                $(stringify!($m) => {
+                    let gpu = Device::<hal::$t, _>::new(emulator(&hal::$m::PROJECT));
+                    let awake: &[&dyn AwakeAny<Unbranded>] = &[$(
+                        &gpu.forcewake::<hal::$m::domains::$d>().map_err(|e| e.to_string())?
+                    ),*];
+                    let result = gpu.with_bus(|e| {
+                        sample_emulator::<hal::$m::reports::A32u40A4u32B8C8>(e, program, pairs)
+                    });
+                    // The guards are held until the run is sampled.
+                    let _ = awake;
+                    result
+                })*
+                other => Err(format!("no emulated OA path for {other}")),
+            }
+        };
+    }
+    gen8_projects!(arms!())
 }
 
 /// A metric set chosen for `oa-decode --metric-set`: loaded, with the
@@ -994,8 +1236,9 @@ pub struct Chosen {
 }
 
 impl Chosen {
-    /// Load set `name` of project `p` from `choice` (the shipped file(s)
-    /// when it names none; tgl: GT2 unless `--gt1`).
+    /// Load set `name` of project `p` from `choice` (the shipped file of
+    /// the chosen part when it names no file; a project with several parts:
+    /// GT2 unless `--gt` names another).
     pub fn load(
         p: &ProjectInfo,
         regdefs: &Path,
@@ -1007,7 +1250,11 @@ impl Chosen {
         let loaded = load(&ir, p.name, &m)?;
         let index = find_set(&loaded, name, &m.name)?;
         let (device, _) = emulated_device(p.name, m.gt).ok_or_else(|| {
-            Fail::usage(format!("no device values for {} (hsw, bdw, tgl)", p.name))
+            Fail::usage(format!(
+                "no device values for {} ({})",
+                p.name,
+                emulated_projects()
+            ))
         })?;
         let device = with_overrides(device, &choice.device);
         let set = &loaded.file.sets[index];

@@ -32,8 +32,8 @@ Flagged with `!`, not printed as data, and counted in a summary line: a report t
 (never written: not decoded, and no increments are taken from it) and a timestamp that steps \
 back (stale or unwritten memory reached through a wrong head or tail: its increments and the \
 set's counters of that pair are left out).\n\n\
-With --metric-set, also SET's counters for each report pair (hsw, bdw, tgl; the shipped file \
-unless --metric-file; tgl: GT2 unless --gt1), with the emulated part's device values or, for a \
+With --metric-set, also SET's counters for each report pair (hsw and the Gen8..Gen12 projects; \
+the shipped file unless --metric-file; a project with several parts: GT2 unless --gt N), with the emulated part's device values or, for a \
 dump of a real part, --device values (NAME: an equation variable, e.g. EuCoresTotalCount=96, \
 SliceMask=0x1). See `perfregs help metrics run` for the emulated parts' values."
 )]
@@ -68,7 +68,7 @@ pub struct Options {
     /// shipped one.
     #[arg(long, value_name = "F.xml")]
     pub metric_file: Option<PathBuf>,
-    /// The TGL part of the set and device values.
+    /// The part of the set and device values.
     #[command(flatten)]
     pub part: metrics::Part,
     /// A device value of the set's equations by hand (NAME=VALUE, e.g.
@@ -95,8 +95,8 @@ fn frequency(v: &str) -> Result<f64, String> {
 }
 
 impl Options {
-    /// The metric-set choice of `--metric-file`, `--gt1` / `--gt2` and
-    /// `--device`.
+    /// The metric-set choice of `--metric-file`, `--gt N` (`--gt1`,
+    /// `--gt2`) and `--device`.
     pub fn metric_choice(&self) -> Choice {
         Choice {
             file: self.metric_file.clone(),
@@ -110,7 +110,7 @@ impl Options {
         let p = self.project;
         if self.metric_set.is_none() && self.metric_choice() != Choice::default() {
             return super::usage_error(
-                "--metric-file, --gt1, --gt2 and --device go with --metric-set",
+                "--metric-file, --gt N (--gt1, --gt2) and --device go with --metric-set",
             );
         }
         let format = match find_format(p, &self.format) {
@@ -179,16 +179,20 @@ pub fn find_format(p: &ProjectInfo, name: &str) -> Result<&'static FormatInfo, S
 /// Call `v.visit::<F>()` for each report format type of project `name`;
 /// false when the project has no generated report formats.
 fn visit_project<V: FormatVisitor>(name: &str, v: &mut V) -> bool {
-    use hal::{bdw, hsw, ivb, snb, tgl, vlv};
-    match name {
-        "snb" => snb::reports::visit_all(v),
-        "ivb" => ivb::reports::visit_all(v),
-        "vlv" => vlv::reports::visit_all(v),
-        "hsw" => hsw::reports::visit_all(v),
-        "bdw" => bdw::reports::visit_all(v),
-        "tgl" => tgl::reports::visit_all(v),
-        _ => return false,
+    use hal::{hsw, ivb, snb, vlv};
+    macro_rules! arms {
+        (() $($m:ident $t:ident [$($d:ident),*]),*) => {
+            match name {
+                "snb" => snb::reports::visit_all(v),
+                "ivb" => ivb::reports::visit_all(v),
+                "vlv" => vlv::reports::visit_all(v),
+                "hsw" => hsw::reports::visit_all(v),
+                $(stringify!($m) => hal::$m::reports::visit_all(v),)*
+                _ => return false,
+            }
+        };
     }
+    metrics::gen8_projects!(arms!());
     true
 }
 

@@ -12,7 +12,7 @@
 //!   into a real pipe. Time is emulated: `--duration` counts emulated time,
 //!   correlations pair the GPU timestamp with the start's `CLOCK_MONOTONIC`
 //!   plus emulated nanoseconds.
-//!   `--driver xe` (TGL) makes the emulated kernel answer as Xe does: raw
+//!   `--driver xe` (TGL, RKL, ADL, DG1) makes the emulated kernel answer as Xe does: raw
 //!   reports without headers, losses as `EIO` then the STATUS ioctl.
 //! - `--device cardN` (Linux): the discovery verdict first, the set of the
 //!   card's part uploaded with ADD_CONFIG (or the registered config of the
@@ -59,9 +59,12 @@ read), which `perfregs report` and IGT's i915-perf-reader read.\n\n\
 verdict; the set's configuration is uploaded (or the one registered under its uuid reused) and \
 an OA stream opened (xe: OA unit 0; its losses, read from the STATUS ioctl, become \
 OA_REPORT_LOST and OA_BUFFER_LOST records; counter-overflow and trigger-queue-full events are \
-counted in the summary, IGT's format has no record for them). --emulate hsw|bdw|tgl records \
-the emulated GPU through the same reader (a pipe carrying the kernel's framing; --driver xe: \
-as the xe driver frames it, TGL only); --duration is then emulated time.\n\n\
+counted in the summary, IGT's format has no record for them). --emulate PROJECT (hsw and every \
+Gen8..Gen12 project: bdw, chv, skl, bxt, kbl, glk, cfl, cnl, icl, ehl, tgl, rkl, adl, dg1) \
+records the emulated GPU through the same reader (a pipe carrying the kernel's framing; \
+--driver xe: as the xe driver frames it, on the Gen12 parts xe drives: tgl, rkl, adl, dg1); \
+--gt N picks the part of a project with several (tgl 1, 2; skl 2, 3, 4; kbl, cfl 2, 3; default \
+GT2); --duration is then emulated time.\n\n\
 The period: --period TIME picks the nearest timer exponent (a report every 2^(E+1) timestamp \
 ticks) and says which; --exponent E sets it (default: the exponent nearest 1ms). The end: \
 --duration TIME, --reports N (at least N reports), or Ctrl-C (SIGINT, SIGTERM), which ends \
@@ -82,16 +85,15 @@ pub struct RecordArgs {
     #[arg(long, value_name = "cardN", group = "target")]
     pub device: Option<String>,
     /// The emulated GPU of a project.
-    #[arg(long, value_name = "PROJECT", value_parser = ["hsw", "bdw", "tgl"], ignore_case = true, group = "target")]
+    #[arg(long, value_name = "PROJECT", value_parser = clap::builder::PossibleValuesParser::new(super::metrics::emulated_names()), ignore_case = true, group = "target")]
     pub emulate: Option<String>,
-    /// With --emulate tgl: the GT1 part (default GT2).
-    #[arg(long, requires = "emulate", conflicts_with = "gt2")]
-    pub gt1: bool,
-    /// With --emulate tgl: the GT2 part (the default).
-    #[arg(long, requires = "emulate")]
-    pub gt2: bool,
+    /// With --emulate: the part (--gt N, --gt1, --gt2; default GT2 on a
+    /// project with several parts).
+    #[command(flatten)]
+    pub part: super::metrics::Part,
     /// With --emulate: the driver the emulated kernel answers as (i915, the
-    /// default; xe: TGL only, raw reports and losses through the STATUS ioctl).
+    /// default; xe: tgl, rkl, adl, dg1, raw reports and losses through the
+    /// STATUS ioctl).
     #[arg(long, value_name = "DRIVER", requires = "emulate", value_parser = ["i915", "xe"], ignore_case = true)]
     pub driver: Option<String>,
     /// The metric set (symbol or underscore name, case-insensitive).
@@ -147,8 +149,9 @@ impl RecordArgs {
     fn emulate_only(&self) -> Option<&'static str> {
         [
             ("--driver", self.driver.is_some()),
-            ("--gt1", self.gt1),
-            ("--gt2", self.gt2),
+            ("--gt1", self.part.gt1),
+            ("--gt2", self.part.gt2),
+            ("--gt", self.part.gt.is_some()),
             ("--inject-loss", self.inject_loss.is_some()),
             ("--inject-errno", self.inject_errno.is_some()),
             ("--inject-open-errno", self.inject_open_errno.is_some()),
@@ -274,7 +277,7 @@ fn stream_format(project: &str) -> Option<TypedFormat> {
 pub fn xe_format(project: &str, layout: &str) -> Option<u64> {
     use perfregs_linux::uapi::xe::oa_format;
     const OAG: u8 = 0;
-    if project != "tgl" {
+    if !XE_PROJECTS.contains(&project) {
         return None;
     }
     let select = match layout.to_ascii_uppercase().as_str() {
@@ -286,6 +289,10 @@ pub fn xe_format(project: &str, layout: &str) -> Option<u64> {
     };
     Some(oa_format(OAG, select, 0, 0))
 }
+
+/// The projects described here that the xe driver drives with the Gen12
+/// OA formats ([`xe_format`]): graphics version 12 before 12.55.
+const XE_PROJECTS: [&str; 4] = ["tgl", "rkl", "adl", "dg1"];
 
 /// The format as the opening line says it: the i915 id, or the Xe
 /// property and the OA unit.
@@ -541,19 +548,18 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
 
     let project = super::find_project(project_name)
         .ok_or_else(|| Fail::usage(format!("unknown project `{project_name}`")))?;
-    let gt = match (project.name, args.gt1) {
-        ("tgl", true) => 1,
-        (_, true) => return Err(Fail::usage("--gt1 is a TGL part; HSW and BDW are GT2")),
-        _ => 2,
-    };
+    let gt = super::metrics::choose_gt(project.name, args.part.gt().map(|g| g.0))
+        .map_err(|f| Fail::usage(f.message))?
+        .ok_or_else(|| Fail::usage(format!("{}: no part to emulate", project.name)))?;
     let xe = args
         .driver
         .as_deref()
         .is_some_and(|d| d.eq_ignore_ascii_case("xe"));
-    if xe && project.name != "tgl" {
+    if xe && !XE_PROJECTS.contains(&project.name) {
         return Err(Fail::usage(format!(
-            "--driver xe: {} runs under i915 only (xe drives TGL and later)",
-            project.name.to_ascii_uppercase()
+            "--driver xe: {} runs under i915 only (xe drives TGL and later: {} here)",
+            project.name.to_ascii_uppercase(),
+            XE_PROJECTS.join(", ")
         )));
     }
     if args.inject_status.is_some() && !xe {
@@ -567,9 +573,16 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     let (all, ..) = sets(project.name, Some(gt))
         .ok_or_else(|| Fail::findings(format!("no metric sets for {part}")))?;
     let set = find_set(all, &args.metric_set, &part).map_err(Fail::usage)?;
-    let pci = hal::DEVICES
-        .iter()
-        .find(|d| d.project == Some(project.name) && d.gt == Some(gt))
+    // A PCI id of the part: one the device table gives this GT, else (a
+    // project whose ids name no GT) one of the project's.
+    let of_project = || {
+        hal::DEVICES
+            .iter()
+            .filter(|d| d.project == Some(project.name))
+    };
+    let pci = of_project()
+        .find(|d| d.gt == Some(gt))
+        .or_else(|| of_project().find(|d| d.gt.is_none()))
         .ok_or_else(|| Fail::findings(format!("the device table has no PCI id of {part}")))?;
     let typed = stream_format(project.name)
         .ok_or_else(|| Fail::findings(format!("no typed report format of {}", project.name)))?;
@@ -760,7 +773,8 @@ fn ended_by(failed: Option<Fail>, line: String) -> Result<String, Fail> {
 
 /// Write `set`'s programming on `emu` through the typed, checked path
 /// (blocks available on `d`), with the domains the set's registers need
-/// awake (HSW, BDW: render; TGL: GT and render): the number of writes.
+/// awake (HSW, BDW: render; Gen11 and Gen12: GT and render; CHV..CNL: none
+/// described; see `metrics::gen8_projects`): the number of writes.
 #[cfg(target_os = "linux")]
 fn program(
     bus: perfregs_emu::Emulator,
@@ -776,22 +790,26 @@ fn program(
     // Wake the domains (in this order), program, release them (in the
     // reverse order): the number of writes and the bus back.
     macro_rules! program_awake {
-        ($part:ty; $($domain:ty),+) => {{
+        ($part:ty; $($domain:ty),*) => {{
             let gpu = Device::<$part, _>::new(bus);
             let n = {
                 let awake: &[&dyn AwakeAny<Unbranded>] =
-                    &[$(&gpu.forcewake::<$domain>().map_err(|e| fail(&e))?),+];
+                    &[$(&gpu.forcewake::<$domain>().map_err(|e| fail(&e))?),*];
                 write(&gpu, set, d, awake).map_err(|e| fail(&e))?
             };
             (n, gpu.into_bus())
         }};
     }
-    let (n, back) = match project {
-        "hsw" => program_awake!(hal::Hsw; hal::hsw::domains::Render),
-        "bdw" => program_awake!(hal::Bdw; hal::bdw::domains::Render),
-        "tgl" => program_awake!(hal::Tgl; hal::tgl::domains::Gt, hal::tgl::domains::Render),
-        other => return Err(Fail::findings(format!("no emulated OA path for {other}"))),
-    };
+    macro_rules! arms {
+        (() $($m:ident $t:ident [$($d:ident),*]),*) => {
+            match project {
+                "hsw" => program_awake!(hal::Hsw; hal::hsw::domains::Render),
+                $(stringify!($m) => program_awake!(hal::$t; $(hal::$m::domains::$d),*),)*
+                other => return Err(Fail::findings(format!("no emulated OA path for {other}"))),
+            }
+        };
+    }
+    let (n, back) = super::metrics::gen8_projects!(arms!());
     Ok((back, n))
 }
 
@@ -1220,7 +1238,18 @@ mod tests {
         // The layout recorded on TGL is one xe offers.
         let typed = stream_format("tgl").expect("a TGL format");
         assert_eq!(xe_format("tgl", typed.name), Some(0x500));
-        // HSW and BDW have no xe; an unknown layout is not guessed.
+        // The other Gen12 parts xe drives (graphics 12 before 12.55) take
+        // the same four layouts.
+        for p in ["rkl", "adl", "dg1"] {
+            assert_eq!(xe_format(p, "A32u40_A4u32_B8_C8"), Some(0x500), "{p}");
+            assert_eq!(xe_format(p, "C4_B8"), Some(0x700), "{p}");
+            let typed = stream_format(p).expect("a Gen12 format");
+            assert_eq!(xe_format(p, typed.name), Some(0x500), "{p}");
+        }
+        // HSW to ICL have no xe; an unknown layout is not guessed.
+        for p in ["chv", "skl", "kbl", "cfl", "cnl", "icl", "ehl"] {
+            assert_eq!(xe_format(p, "A32u40_A4u32_B8_C8"), None, "{p}");
+        }
         assert_eq!(xe_format("bdw", "A32u40_A4u32_B8_C8"), None);
         assert_eq!(xe_format("hsw", "A45_B8_C8"), None);
         assert_eq!(xe_format("tgl", "A45_B8_C8"), None);
@@ -1332,6 +1361,39 @@ mod tests {
             line.contains("1 COUNTER_OVERFLOW, 1 MMIO_TRG_Q_FULL, 0 unknown"),
             "{line}"
         );
+    }
+
+    /// Every set of every shipped file is programmed on its own part's
+    /// emulated GPU through the typed, checked path: the domains the
+    /// dispatch wakes cover every register written, and the emulator has
+    /// nothing to warn about.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn every_shipped_set_programs_on_its_emulated_part() {
+        let mut files = 0;
+        for (file, project, sets) in perfregs_metrics::FILES {
+            let gt = super::super::metrics::file_gt(file, project);
+            let d = DeviceInfo::preset_or_first(project, gt).expect("a preset");
+            let p = super::super::find_project(project).expect("a project");
+            for set in *sets {
+                let emu = perfregs_emu::Emulator::builder(p, perfregs_emu::Sku::default())
+                    .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
+                    .build();
+                let (emu, n) = program(emu, project, set, &d)
+                    .unwrap_or_else(|e| panic!("{file} {}: {}", set.symbol, e.message));
+                let want: usize = set
+                    .configs
+                    .iter()
+                    .filter(|b| b.is_available(&d))
+                    .map(|b| b.writes.len())
+                    .sum();
+                assert_eq!(n, want, "{file} {}", set.symbol);
+                let w: Vec<String> = emu.warnings().iter().map(ToString::to_string).collect();
+                assert!(w.is_empty(), "{file} {}: {w:#?}", set.symbol);
+            }
+            files += 1;
+        }
+        assert_eq!(files, 20);
     }
 
     #[test]

@@ -169,44 +169,64 @@ macro_rules! gen8_formats {
 
 /// The typed formats of `project` that i915 streams give
 /// (`enum drm_i915_oa_format`): HSW 1 to 7, Gen8+ 7 to 10. Empty for a
-/// project without a typed report path yet.
+/// project without a typed report path.
 pub fn formats(project: &str) -> Vec<TypedFormat> {
-    match project {
-        "hsw" => {
-            use hal::hsw::reports as r;
-            vec![
-                typed::<r::A13>(1),
-                typed::<r::A29>(2),
-                typed::<r::A13B8C8>(3),
-                typed::<r::B4C8>(4),
-                typed::<r::A45B8C8>(5),
-                typed::<r::B4C8A16>(6),
-                typed::<r::C4B8>(7),
-            ]
-        }
-        "bdw" => gen8_formats!(hal::bdw::reports),
-        "tgl" => gen8_formats!(hal::tgl::reports),
-        _ => Vec::new(),
+    macro_rules! arms {
+        (() $($m:ident $t:ident [$($d:ident),*]),*) => {
+            match project {
+                "hsw" => {
+                    use hal::hsw::reports as r;
+                    vec![
+                        typed::<r::A13>(1),
+                        typed::<r::A29>(2),
+                        typed::<r::A13B8C8>(3),
+                        typed::<r::B4C8>(4),
+                        typed::<r::A45B8C8>(5),
+                        typed::<r::B4C8A16>(6),
+                        typed::<r::C4B8>(7),
+                    ]
+                }
+                $(stringify!($m) => gen8_formats!(hal::$m::reports),)*
+                _ => Vec::new(),
+            }
+        };
     }
+    super::metrics::gen8_projects!(arms!())
 }
 
-/// The shipped metric sets of a part, and the part's name (`tgl GT2`); a
-/// note when the GT was chosen by default.
+/// The shipped metric sets of a part (`perfregs_metrics::FILES`), and the
+/// part's name (`tgl GT2`; the project alone when it has one file); a note
+/// when the GT was chosen by default (none known, or none with a file: GT2).
 pub(super) fn sets(
     project: &str,
     gt: Option<u8>,
 ) -> Option<(&'static [SetInfo], String, Option<String>)> {
-    match (project, gt) {
-        ("hsw", _) => Some((perfregs_metrics::hsw::all(), "hsw".into(), None)),
-        ("bdw", _) => Some((perfregs_metrics::bdw::all(), "bdw".into(), None)),
-        ("tgl", Some(1)) => Some((perfregs_metrics::tgl_gt1::all(), "tgl GT1".into(), None)),
-        ("tgl", Some(2)) => Some((perfregs_metrics::tgl_gt2::all(), "tgl GT2".into(), None)),
-        ("tgl", _) => Some((
-            perfregs_metrics::tgl_gt2::all(),
-            "tgl GT2".into(),
-            Some("the device table names no TGL GT: the GT2 sets are used".into()),
-        )),
-        _ => None,
+    let files: Vec<(&'static [SetInfo], Option<u8>)> = perfregs_metrics::FILES
+        .iter()
+        .filter(|(_, p, _)| *p == project)
+        .map(|(f, p, s)| (*s, super::metrics::file_gt(f, p)))
+        .collect();
+    match files[..] {
+        [] => None,
+        [(one, _)] => Some((one, project.to_string(), None)),
+        _ => {
+            let of = |g: u8| files.iter().find(|(_, fg)| *fg == Some(g)).map(|f| f.0);
+            if let Some(s) = gt.and_then(of) {
+                return gt.map(|g| (s, format!("{project} GT{g}"), None));
+            }
+            let upper = project.to_ascii_uppercase();
+            let why = match gt {
+                Some(g) => format!("{upper} GT{g} has no metric file"),
+                None => format!("the device table names no {upper} GT"),
+            };
+            of(2).map(|s| {
+                (
+                    s,
+                    format!("{project} GT2"),
+                    Some(format!("{why}: the GT2 sets are used")),
+                )
+            })
+        }
     }
 }
 
@@ -288,7 +308,7 @@ fn setup(
     }
     if all.is_empty() {
         return Err(Fail::findings(format!(
-            "the recording is of {id} (project {project}): no typed report path for {project} yet (report reads hsw, bdw and tgl)"
+            "the recording is of {id} (project {project}): no typed report path for {project} yet (report reads hsw and the Gen8..Gen12 projects)"
         )));
     }
     let format = all
@@ -835,6 +855,55 @@ impl ReportArgs {
 mod tests {
     use super::*;
 
+    /// The uuids of `sets` (each file's sets have their own).
+    fn guids(sets: &[SetInfo]) -> Vec<&str> {
+        sets.iter().map(|s| s.guid).collect()
+    }
+
+    #[test]
+    fn every_shipped_part_has_its_sets_and_formats() {
+        // A part of a project with several files: its own file.
+        let (s, part, note) = sets("skl", Some(3)).expect("skl GT3");
+        assert_eq!(guids(s), guids(perfregs_metrics::skl_gt3::ALL));
+        assert_eq!((part.as_str(), note), ("skl GT3", None));
+        let (s, part, _) = sets("tgl", Some(1)).expect("tgl GT1");
+        assert_eq!(guids(s), guids(perfregs_metrics::tgl_gt1::ALL));
+        assert_eq!(part, "tgl GT1");
+        // No GT known, or one without a file: GT2, and a note says why.
+        let (s, part, note) = sets("kbl", None).expect("kbl");
+        assert_eq!(guids(s), guids(perfregs_metrics::kbl_gt2::ALL));
+        assert_eq!(part, "kbl GT2");
+        assert_eq!(
+            note.as_deref(),
+            Some("the device table names no KBL GT: the GT2 sets are used")
+        );
+        let (_, part, note) = sets("skl", Some(1)).expect("skl GT1");
+        assert_eq!(part, "skl GT2");
+        assert_eq!(
+            note.as_deref(),
+            Some("SKL GT1 has no metric file: the GT2 sets are used")
+        );
+        // A project with one file: that file, whatever the GT.
+        for gt in [None, Some(1), Some(2)] {
+            let (s, part, note) = sets("chv", gt).expect("chv");
+            assert_eq!(guids(s), guids(perfregs_metrics::chv::ALL));
+            assert_eq!((part.as_str(), note), ("chv", None));
+        }
+        // None shipped.
+        assert!(sets("ivb", Some(2)).is_none());
+        // Every shipped project reads i915's Gen8+ formats 7 to 10 (HSW 1 to 7).
+        for (_, project, _) in perfregs_metrics::FILES {
+            let ids: Vec<u32> = formats(project).iter().map(|f| f.id).collect();
+            let want: &[u32] = if *project == "hsw" {
+                &[1, 2, 3, 4, 5, 6, 7]
+            } else {
+                &[7, 8, 9, 10]
+            };
+            assert_eq!(ids, want, "{project}");
+        }
+        assert!(formats("ivb").is_empty());
+    }
+
     #[test]
     fn durations_have_units() {
         assert_eq!(duration_ns("10ms").map(NonZeroU64::get), Ok(10_000_000));
@@ -1024,7 +1093,7 @@ mod tests {
 
     #[test]
     fn every_typed_format_has_the_kernels_size() {
-        for p in ["hsw", "bdw", "tgl"] {
+        for (_, p, _) in perfregs_metrics::FILES {
             let f = formats(p);
             assert!(!f.is_empty());
             for t in f {

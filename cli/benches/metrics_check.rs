@@ -1,0 +1,95 @@
+//! `perfregs metrics check` of every shipped metric file (divan): the
+//! issue-18 target "metrics check of all 20 files <= 1 s in release".
+//!
+//! `cargo bench -p perfregs-cli --bench metrics_check`
+//!
+//! - `check_all_shipped`: what `metrics check --shipped` does in-process:
+//!   compile the shipped descriptions once (`perfregs_codegen::compile_path`),
+//!   then load and check each of the 20 files against its project
+//!   (`perfregs_codegen::metrics::load`: XML shape, names, equations, every
+//!   register write);
+//! - `load_all_shipped`: the 20 loads alone, on descriptions compiled before
+//!   the timing;
+//! - `command`: the `perfregs metrics check --shipped` process itself, run in
+//!   the repository root (start-up, compile, 20 loads, output).
+//!
+//! Before anything is timed, every file is checked to load cleanly and the
+//! totals to be the issue's (404 sets, 12,544 counters, 35,658 writes).
+//! 10 samples each; `--sample-count N` overrides it.
+//!
+//! Measured once (release, the 2-core development machine, shared with other
+//! builds, 2026-11-26): `check_all_shipped` median 158.8 ms (fastest 131.8
+//! ms), `command` median 153.8 ms, `load_all_shipped` median 107.6 ms: the
+//! target of 1 s holds with room.
+
+use divan::{black_box, Bencher};
+use perfregs_codegen::metrics::{load, Loaded};
+use perfregs_codegen::Ir;
+use std::path::Path;
+
+fn main() {
+    check_totals();
+    divan::main();
+}
+
+/// The shipped descriptions, compiled.
+fn compile() -> Ir {
+    perfregs_codegen::compile_path(Path::new(perfregs_regdefs::dir()))
+        .unwrap_or_else(|d| panic!("the shipped descriptions: {} error(s)", d.len()))
+}
+
+/// Load and check every shipped file against its project.
+fn load_all(ir: &Ir) -> Vec<Loaded> {
+    perfregs_regdefs::METRIC_SETS
+        .iter()
+        .map(|(file, project, text)| {
+            load(ir, project, file, text).unwrap_or_else(|d| panic!("{file}: {} error(s)", d.len()))
+        })
+        .collect()
+}
+
+/// Every file loads, and the totals are the issue's.
+fn check_totals() {
+    let all = load_all(&compile());
+    assert_eq!(all.len(), 20);
+    let sets: usize = all.iter().map(|l| l.file.sets.len()).sum();
+    let counters: usize = all
+        .iter()
+        .flat_map(|l| &l.file.sets)
+        .map(|s| s.counters.len())
+        .sum();
+    let writes: usize = all.iter().flat_map(|l| &l.reports).map(|r| r.writes).sum();
+    assert_eq!((sets, counters, writes), (404, 12_544, 35_658));
+}
+
+#[divan::bench(sample_count = 10)]
+fn check_all_shipped(bencher: Bencher) {
+    bencher.bench(|| {
+        let ir = compile();
+        black_box(load_all(&ir))
+    });
+}
+
+#[divan::bench(sample_count = 10)]
+fn load_all_shipped(bencher: Bencher) {
+    let ir = compile();
+    bencher.bench(|| black_box(load_all(&ir)));
+}
+
+#[divan::bench(sample_count = 10)]
+fn command(bencher: Bencher) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    bencher.bench(|| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfregs"))
+            .args(["metrics", "check", "--shipped"])
+            .current_dir(&root)
+            .output()
+            .expect("run perfregs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        black_box(out.stdout.len())
+    });
+}

@@ -1,0 +1,381 @@
+//! The command line on every shipped metric file and every GT variant
+//! (issue 18): `--gt N` and its aliases, the default part of a project with
+//! several files, a GT a project has no file for, `metrics run` on a Gen9
+//! and a Gen11 part, `metrics check --shipped`.
+
+use std::process::Command;
+
+/// The repository root: `metrics check` reads its `regdefs/`.
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+
+/// `perfregs ARGS` in the repository root: (exit code, stdout, stderr).
+fn perfregs(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
+        .args(args)
+        .current_dir(ROOT)
+        .output()
+        .expect("run perfregs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The cells of counter `name` in a `metrics run` table, as integers.
+fn row(out: &str, name: &str) -> Vec<u64> {
+    out.lines()
+        .find(|l| l.split_whitespace().next() == Some(name))
+        .unwrap_or_else(|| panic!("no row {name} in {out}"))
+        .split_whitespace()
+        .skip(2)
+        .map(|c| {
+            c.parse()
+                .unwrap_or_else(|_| panic!("{name}: `{c}` is not a count in {out}"))
+        })
+        .collect()
+}
+
+/// IGT's TestOa ratios (B0..B7: 0, 1, 1, 1/2, 1/3, 1/3, 1/6, 2/3 of the
+/// GPU clock, +-1) in every report pair of a `metrics run` table.
+fn check_test_oa(what: &str, out: &str, pairs: usize) {
+    let clocks = row(out, "GpuCoreClocks");
+    assert_eq!(clocks.len(), pairs, "{what}: {out}");
+    for (k, &clock) in clocks.iter().enumerate() {
+        // 1024 timestamp ticks x 8 GPU clocks.
+        assert_eq!(clock, 8192, "{what} #{k}");
+        let c = |n: usize| row(out, &format!("Counter{n}"))[k];
+        assert_eq!(c(0), 0, "{what} #{k}");
+        assert_eq!(c(1), clock, "{what} #{k}");
+        assert_eq!(c(2), clock, "{what} #{k}");
+        for (n, num, den) in [(3, 1, 2), (4, 1, 3), (5, 1, 3), (6, 1, 6), (7, 2, 3)] {
+            let want = clock * num / den;
+            assert!(
+                c(n).abs_diff(want) <= 1,
+                "{what} #{k}: Counter{n} {} want {want}",
+                c(n)
+            );
+        }
+    }
+    assert!(out.contains("emulator warnings: 0"), "{what}: {out}");
+}
+
+#[test]
+fn gt_n_picks_the_skl_gt3_file_and_values() {
+    for (args, pairs) in [
+        (&["metrics", "run", "skl", "TestOa", "--gt", "3"][..], 4),
+        (
+            &[
+                "metrics",
+                "run",
+                "skl",
+                "test_oa",
+                "--gt=3",
+                "--reports",
+                "3",
+            ][..],
+            3,
+        ),
+    ] {
+        let (code, out, err) = perfregs(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        // The part chosen by hand: no note.
+        assert!(err.is_empty(), "{args:?}: {err}");
+        assert!(
+            out.starts_with("skl GT3 TestOa (MDAPI testing set) from metricsets/oa-sklgt3.xml"),
+            "{out}"
+        );
+        // SKL GT3's preset: 48 EUs, 2 slices, 12 MHz timestamp.
+        assert!(
+            out.contains("GpuTimestampFrequency 12000000 Hz")
+                && out.contains("EuCoresTotalCount 48, EuSlicesTotalCount 2"),
+            "{out}"
+        );
+        check_test_oa(&format!("{args:?}"), &out, pairs);
+    }
+    // `list` takes the same file.
+    let (code, out, err) = perfregs(&["metrics", "list", "skl", "--gt", "3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("metricsets/oa-sklgt3.xml GT3 (skl): 21 sets"),
+        "{out}"
+    );
+    assert!(!out.contains("GT2") && !out.contains("GT4"), "{out}");
+    // GT4 too.
+    let (_, out, _) = perfregs(&["metrics", "list", "skl", "--gt", "4"]);
+    assert!(
+        out.starts_with("metricsets/oa-sklgt4.xml GT4 (skl): 21 sets"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_project_with_several_files_takes_gt2_and_says_so() {
+    let (code, out, err) = perfregs(&["metrics", "list", "skl"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("metricsets/oa-sklgt2.xml GT2 (skl): 22 sets"),
+        "{out}"
+    );
+    assert_eq!(
+        err.trim(),
+        "note: skl GT2 (the default part; --gt 3 for GT3, --gt 4 for GT4)"
+    );
+    // --gt2 and --gt 2 are that part, without the note.
+    for alias in ["--gt2", "--gt=2"] {
+        let (code, same, err) = perfregs(&["metrics", "list", "skl", alias]);
+        assert_eq!((code, same.as_str(), err.as_str()), (0, out.as_str(), ""));
+    }
+    let (_, _, err) = perfregs(&["metrics", "list", "kbl"]);
+    assert_eq!(
+        err.trim(),
+        "note: kbl GT2 (the default part; --gt 3 for GT3)"
+    );
+    let (code, out, err) = perfregs(&["metrics", "run", "cfl", "TestOa", "--reports", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("cfl GT2 TestOa"), "{out}");
+    assert!(
+        err.contains("note: cfl GT2 (the default part; --gt 3 for GT3)"),
+        "{err}"
+    );
+    // A project with one file: no part named, no note; --gt of its own
+    // part (chv: GT1, its only preset) is accepted.
+    let (code, out, err) = perfregs(&["metrics", "list", "chv", "--gt1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("metricsets/oa-chv.xml (chv): 14 sets"),
+        "{out}"
+    );
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn a_gt_without_a_file_is_a_usage_error_naming_the_gts() {
+    for (args, want) in [
+        (
+            &["metrics", "run", "skl", "TestOa", "--gt", "1"][..],
+            "--gt 1: skl has no GT1 metric file (its parts: GT2, GT3, GT4; --gt N picks one)",
+        ),
+        (
+            &["metrics", "list", "kbl", "--gt1"][..],
+            "--gt 1: kbl has no GT1 metric file (its parts: GT2, GT3;",
+        ),
+        (
+            &["metrics", "list", "tgl", "--gt", "3"][..],
+            "--gt 3: tgl has no GT3 metric file (its parts: GT1, GT2;",
+        ),
+        // A project with one file: another GT than its file's is refused,
+        // not ignored.
+        (
+            &["metrics", "run", "bdw", "TestOa", "--gt", "3"][..],
+            "--gt 3: bdw has no GT3 metric file (its parts: GT2;",
+        ),
+        (
+            &["metrics", "run", "icl", "TestOa", "--gt1"][..],
+            "--gt 1: icl has no GT1 metric file (its parts: GT2;",
+        ),
+        (
+            &[
+                "metrics",
+                "check",
+                "rkl",
+                "regdefs/metricsets/oa-rkl.xml",
+                "--gt2",
+            ][..],
+            "--gt 2: rkl has no GT2 metric file (its parts: GT1;",
+        ),
+        (
+            &[
+                "oa-decode",
+                "skl",
+                "A12",
+                "/dev/null",
+                "--metric-set",
+                "TestOa",
+                "--gt",
+                "5",
+            ][..],
+            "--gt 5: skl has no GT5 metric file",
+        ),
+    ] {
+        let (code, out, err) = perfregs(args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    // --gt with --gt1 / --gt2, or out of range: clap's usage errors.
+    for args in [
+        &["metrics", "list", "skl", "--gt", "3", "--gt2"][..],
+        &["metrics", "list", "skl", "--gt", "0"][..],
+        &["metrics", "list", "skl", "--gt", "x"][..],
+    ] {
+        assert_eq!(perfregs(args).0, 2, "{args:?}");
+    }
+}
+
+#[test]
+fn a_project_with_no_file_is_a_usage_error() {
+    let (code, _, err) = perfregs(&["metrics", "list", "ivb"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no shipped metric sets for ivb"), "{err}");
+    assert!(err.contains("skl, tgl"), "{err}");
+    let (code, _, err) = perfregs(&["metrics", "list", "snb", "--gt", "2"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--gt 2: snb has no shipped metric file and no preset"),
+        "{err}"
+    );
+    let (code, _, err) = perfregs(&["metrics", "run", "vlv", "TestOa"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no emulated OA part for vlv (hsw, bdw, chv, skl,"),
+        "{err}"
+    );
+}
+
+#[test]
+fn metrics_run_test_oa_gives_igts_ratios_on_gen9_and_gen11_parts() {
+    for (args, heading) in [
+        (&["metrics", "run", "skl", "TestOa"][..], "skl GT2 TestOa"),
+        (&["metrics", "run", "bxt", "TestOa"][..], "bxt TestOa"),
+        (&["metrics", "run", "icl", "TestOa"][..], "icl TestOa"),
+        (&["metrics", "run", "dg1", "TestOa"][..], "dg1 TestOa"),
+    ] {
+        let (code, out, err) = perfregs(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(out.starts_with(heading), "{args:?}: {out}");
+        check_test_oa(&format!("{args:?}"), &out, 4);
+    }
+}
+
+#[test]
+fn metrics_check_shipped_checks_every_file() {
+    let (code, out, err) = perfregs(&["metrics", "check", "--shipped"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.is_empty(), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 21, "20 files and the total: {out}");
+    // One line per shipped file, each against its own project.
+    for ((file, project, _), line) in perfregs_regdefs::METRIC_SETS.iter().zip(&lines) {
+        assert!(
+            line.starts_with(&format!("ok: {file} on {project}: ")),
+            "{line}"
+        );
+        assert!(
+            line.contains(" sets, ") && line.contains(" equations, "),
+            "{line}"
+        );
+    }
+    // The per-file line is the one `metrics check FILE` ends with.
+    let (code, one, _) = perfregs(&["metrics", "check", "bdw", "regdefs/metricsets/oa-bdw.xml"]);
+    assert_eq!(code, 0);
+    let last = one.lines().last().unwrap_or_default();
+    let bdw = lines
+        .iter()
+        .find(|l| l.starts_with("ok: metricsets/oa-bdw.xml on bdw: "))
+        .expect("the BDW line");
+    assert_eq!(
+        last.split_once(" on bdw: ").map(|x| x.1),
+        bdw.split_once(" on bdw: ").map(|x| x.1),
+        "{last}\n{bdw}"
+    );
+    // The total: the issue's 404 sets, 12,544 counters, 35,658 writes.
+    assert!(
+        lines[20].starts_with("ok: 20 shipped files: 404 sets, 12544 counters, 35658 writes: "),
+        "{}",
+        lines[20]
+    );
+    // --shipped takes no project nor file.
+    assert_eq!(perfregs(&["metrics", "check", "--shipped", "bdw"]).0, 2);
+    assert_eq!(perfregs(&["metrics", "check"]).0, 2);
+}
+
+#[test]
+fn metrics_check_shipped_fails_with_the_errors_of_each_file() {
+    // Descriptions without the Gen12 OA unit (oa_tgl.yaml): the five Gen12
+    // files fail, each error naming its file; the 15 others pass; exit
+    // code 1 once all were checked.
+    let dir = std::env::temp_dir().join(format!("perfregs-parts-{}", std::process::id()));
+    let regdefs = dir.join("regdefs");
+    std::fs::create_dir_all(&regdefs).expect("temp dir");
+    let src = std::path::Path::new(ROOT).join("regdefs");
+    for entry in std::fs::read_dir(&src).expect("regdefs") {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if path.extension().is_some_and(|e| e == "yaml") && name != "oa_tgl.yaml" {
+            std::fs::copy(&path, regdefs.join(name)).expect("copy");
+        }
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
+        .args(["metrics", "check", "--shipped"])
+        .current_dir(&dir)
+        .output()
+        .expect("run perfregs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 20, "one line a file, no total: {stdout}");
+    let gen12 = ["adl", "dg1", "rkl", "tgl"];
+    for ((file, project, _), line) in perfregs_regdefs::METRIC_SETS.iter().zip(&lines) {
+        let want = if gen12.contains(project) {
+            "FAILED"
+        } else {
+            "ok"
+        };
+        assert!(
+            line.starts_with(&format!("{want}: {file} on {project}: ")),
+            "{line}"
+        );
+        if want == "FAILED" {
+            assert!(stderr.contains(&format!("{file}:")), "{file}: {stderr}");
+        }
+    }
+    assert!(
+        stderr.contains("5 of 20 shipped files failed: metricsets/oa-adl.xml, "),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_skl_gt3_run_dump_decodes_with_its_own_part() {
+    let path = std::env::temp_dir().join(format!("perfregs-parts-dump-{}.bin", std::process::id()));
+    let file = path.to_string_lossy().into_owned();
+    let (code, run, err) = perfregs(&[
+        "metrics",
+        "run",
+        "skl",
+        "TestOa",
+        "--gt",
+        "3",
+        "--reports",
+        "3",
+        "--dump",
+        &file,
+    ]);
+    assert_eq!(code, 0, "{run}{err}");
+    check_test_oa("run", &run, 3);
+    // 4 reports of 256 bytes: the same counters from oa-decode, with GT3's
+    // device values.
+    let (code, dec, err) = perfregs(&[
+        "oa-decode",
+        "skl",
+        "A32u40_A4u32_B8_C8",
+        &file,
+        "--tail",
+        "0x400",
+        "--metric-set",
+        "TestOa",
+        "--gt",
+        "3",
+    ]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 0, "{dec}{err}");
+    assert!(dec.contains("from metricsets/oa-sklgt3.xml"), "{dec}");
+    assert!(dec.contains("EuCoresTotalCount 48"), "{dec}");
+    for name in ["GpuCoreClocks", "Counter3", "Counter7"] {
+        assert_eq!(row(&dec, name), row(&run, name), "{name}");
+    }
+}
