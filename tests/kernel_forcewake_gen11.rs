@@ -16,33 +16,11 @@
 //! Every 4-byte address below [`TOP`] and every described register is
 //! compared. The kernel's "no force-wake" is our `aon` row or no row.
 
+#[path = "support/kernel_tables.rs"]
+mod kernel_tables;
+use kernel_tables::{Fw, MCR_GEN8};
 use perfregs::hal::meta::ProjectInfo;
 use perfregs::hal::{ehl, icl, tgl};
-
-/// A force-wake domain of the kernel's tables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Fw {
-    /// 0: no force-wake.
-    No,
-    Render,
-    Gt,
-    Vdbox0,
-    Vdbox2,
-    Vebox0,
-}
-
-impl Fw {
-    fn name(self) -> Option<&'static str> {
-        match self {
-            Fw::No => None,
-            Fw::Render => Some("render"),
-            Fw::Gt => Some("gt"),
-            Fw::Vdbox0 => Some("vdbox0"),
-            Fw::Vdbox2 => Some("vdbox2"),
-            Fw::Vebox0 => Some("vebox0"),
-        }
-    }
-}
 
 /// `__gen11_fw_ranges`: `(start, end, domain)`, inclusive.
 const GEN11_FW: &[(u64, u64, Fw)] = &[
@@ -81,15 +59,6 @@ const GEN11_FW: &[(u64, u64, Fw)] = &[
     (0x1c8000, 0x1cffff, Fw::Vebox0),
     (0x1d0000, 0x1d3fff, Fw::Vdbox2),
     (0x1d4000, 0x1dbfff, Fw::No),
-];
-
-/// `mcr_ranges_gen8`: the ranges the MCR selector steers (Gen8..Gen11).
-const MCR_GEN8: &[(u64, u64)] = &[
-    (0x5500, 0x55ff),
-    (0x7000, 0x7fff),
-    (0x9400, 0x97ff),
-    (0xb000, 0xb3ff),
-    (0xe000, 0xe7ff),
 ];
 
 /// `icl_l3bank_steering_table` (graphics versions 11 up to 12.55).

@@ -16,33 +16,11 @@
 //! compared; then TGL's PRM rows are compared with the kernel's, and the
 //! ranges where they differ must be exactly the ones gt_gen12.yaml lists.
 
+#[path = "support/kernel_tables.rs"]
+mod kernel_tables;
+use kernel_tables::Fw;
 use perfregs::hal::meta::ProjectInfo;
 use perfregs::hal::{adl, dg1, rkl, tgl};
-
-/// A force-wake domain of the kernel's tables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Fw {
-    /// 0: no force-wake.
-    No,
-    Render,
-    Gt,
-    Vdbox0,
-    Vdbox2,
-    Vebox0,
-}
-
-impl Fw {
-    fn name(self) -> Option<&'static str> {
-        match self {
-            Fw::No => None,
-            Fw::Render => Some("render"),
-            Fw::Gt => Some("gt"),
-            Fw::Vdbox0 => Some("vdbox0"),
-            Fw::Vdbox2 => Some("vdbox2"),
-            Fw::Vebox0 => Some("vebox0"),
-        }
-    }
-}
 
 /// `__gen12_fw_ranges`: `(start, end, domain)`, inclusive.
 const GEN12_FW: &[(u64, u64, Fw)] = &[

@@ -13,6 +13,9 @@
 //! described as `render` alone (one domain per address-map row), and those
 //! addresses are counted and the count checked against the kernel table.
 
+#[path = "support/kernel_tables.rs"]
+mod kernel_tables;
+use kernel_tables::MCR_GEN8;
 use perfregs::hal::meta::ProjectInfo;
 use perfregs::hal::{bdw, bxt, cfl, chv, cnl, glk, kbl, skl, vlv};
 
@@ -92,15 +95,6 @@ const GEN9: Table = &[
     (0x24400, 0x247ff, R),
     (0x24800, 0x2ffff, G),
     (0x30000, 0x3ffff, M),
-];
-
-/// `mcr_ranges_gen8`.
-const MCR_GEN8: &[(u64, u64)] = &[
-    (0x5500, 0x55ff),
-    (0x7000, 0x7fff),
-    (0x9400, 0x97ff),
-    (0xb000, 0xb3ff),
-    (0xe000, 0xe7ff),
 ];
 
 const TOP: u64 = 0x20_0000;

@@ -1,4 +1,4 @@
-//! Metric-set register writes against the shipped descriptions: the four
+//! Metric-set register writes against the shipped descriptions: the 20
 //! shipped IGT files validate clean on their projects, and damaged copies
 //! fail with the code at the XML line of the damage.
 
@@ -166,4 +166,52 @@ fn hsw_noa_unit_writes_land_in_the_opaque_range() {
     // An OA register in a NOA block: PR203 from the reader; the block and
     // range disagree with the register type.
     assert!(got.iter().any(|(l, _)| *l == line), "{got:?}");
+}
+
+/// Every erratum of `regdefs/metricsets/errata.yaml` is applied by a shipped
+/// file (none is stale), exactly where it says, and nowhere else.
+#[test]
+fn every_erratum_is_used_and_only_where_it_says() {
+    let errata = perfregs_codegen::metrics::errata::shipped().expect("errata.yaml");
+    let mut applied = Vec::new();
+    for (file, project, text) in perfregs_regdefs::METRIC_SETS {
+        let l = load(ir(), project, file, text)
+            .unwrap_or_else(|d| panic!("{file}: {}", Diagnostics(d)));
+        for (item, e) in &l.checked.errata {
+            assert_eq!(*item, format!("{}.{}", e.set, e.counter), "{file}");
+            applied.push((
+                file.rsplit('/').next().unwrap_or(file),
+                item.clone(),
+                e.line,
+            ));
+        }
+    }
+    for e in &errata {
+        assert!(
+            applied.iter().any(|a| a.2 == e.line),
+            "erratum at errata.yaml line {} ({}.{}) is applied by no shipped file",
+            e.line,
+            e.set,
+            e.counter
+        );
+    }
+    applied.sort();
+    let files: Vec<&str> = applied.iter().map(|a| a.0).collect();
+    assert_eq!(files, ["oa-ehl.xml", "oa-icl.xml"], "{applied:?}");
+}
+
+/// An erratum is for one equation text: the same counter with another
+/// float equation still fails, at the equation.
+#[test]
+fn an_erratum_does_not_cover_another_equation() {
+    let (project, text) = shipped("oa-icl.xml");
+    let eq = "B 4 READ B 5 READ FADD 2 FDIV $EuSubslicesTotalCount FMUL";
+    let (damaged, line) = damage(
+        text,
+        eq,
+        "B 4 READ B 5 READ FADD 4 FDIV $EuSubslicesTotalCount FMUL",
+    );
+    assert_eq!(codes_at(project, &damaged), [(line, "PR205".to_string())]);
+    // The shipped text passes with the erratum applied.
+    assert_eq!(codes_at(project, text), []);
 }

@@ -1150,9 +1150,9 @@ fn sample_emulator<F: ReportFormat>(
 /// parentheses, then one `module Type [domains]` a project: its HAL module,
 /// its project type, and the power domains a set's programming needs held
 /// awake (typed force-wake guards, in waking order: BDW's render, which
-/// holds the whole OA unit; Gen11 and Gen12: GT, which holds the OA unit,
-/// and render, which holds NOA and FLEX; none on CHV..CNL, whose
-/// descriptions have no force-wake domains yet). Every one samples the
+/// holds the whole OA unit; CHV's render and media (`__chv_fw_ranges`);
+/// Gen9 to Gen12: GT, which holds the OA unit and the NOA write port, and
+/// render, which holds the OA context registers and FLEX). Every one samples the
 /// Gen8+ layout `A32u40A4u32B8C8`. HSW (other layouts) is dispatched by
 /// each caller itself.
 macro_rules! gen8_projects {
@@ -1160,13 +1160,13 @@ macro_rules! gen8_projects {
         $callback! {
             ($($args)*)
             bdw Bdw [Render],
-            chv Chv [],
-            skl Skl [],
-            bxt Bxt [],
-            kbl Kbl [],
-            glk Glk [],
-            cfl Cfl [],
-            cnl Cnl [],
+            chv Chv [Render, Media],
+            skl Skl [Gt, Render],
+            bxt Bxt [Gt, Render],
+            kbl Kbl [Gt, Render],
+            glk Glk [Gt, Render],
+            cfl Cfl [Gt, Render],
+            cnl Cnl [Gt, Render],
             icl Icl [Gt, Render],
             ehl Ehl [Gt, Render],
             tgl Tgl [Gt, Render],
