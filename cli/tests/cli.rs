@@ -617,7 +617,7 @@ fn metrics_run_test_oa_gives_the_igt_ratios() {
     }
     let (_, out, _) = perfregs(&["metrics", "run", "tgl", "TestOa", "--gt1"]);
     assert!(
-        out.starts_with("tgl GT1 TestOa") && out.contains("EuCoresTotalCount 48"),
+        out.starts_with("tgl GT1 TestOa") && out.contains("EuCoresTotalCount 32"),
         "{out}"
     );
     // The GPU time of 1024 ticks at 12.5 MHz, in ns.

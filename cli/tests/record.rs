@@ -401,7 +401,7 @@ fn period_picks_the_nearest_exponent_and_duration_is_emulated_time() {
     let recs = walk(&bytes);
     assert_eq!(part_of(u32_at(recs[1].2, 8)), ("tgl", Some(1)));
     let t = Topology::parse(recs[2].2).expect("topology");
-    assert_eq!(t.eu_count(), 48);
+    assert_eq!(t.eu_count(), 32);
 }
 
 #[test]

@@ -470,8 +470,8 @@ device are named below the table.\n\n\
 Device values: the preset of the emulated part (printed on the `device:` line), e.g. timestamp \
 12.5 MHz (hsw, bdw, chv), 12 MHz (skl, kbl, cfl), 19.2 MHz (the others); GPU clock 8 x \
 timestamp; hsw GT2: 20 EUs, 1 slice, 2 subslices; bdw GT2: 24 EUs, 1 slice, 3 subslices; skl \
-GT3: 48 EUs, 2 slices, 6 subslices; tgl GT2: 96 EUs, 1 slice, 6 dual subslices (GT1: 48 EUs, \
-3); 7 threads per EU on hsw, bdw, tgl; GpuMaxFrequency 1200/1000/1350 MHz (hsw, bdw, tgl), \
+GT3: 48 EUs, 2 slices, 6 subslices; tgl GT2: 96 EUs, 1 slice, 6 dual subslices (GT1: 32 EUs, \
+2); 7 threads per EU on hsw, bdw, tgl; GpuMaxFrequency 1200/1000/1350 MHz (hsw, bdw, tgl), \
 GpuMinFrequency 300 MHz (hsw, bdw, tgl); QueryMode 0 (periodic sampling). With --file: the part --gt names, else the one the file \
 name says (gt1, gt3, ...), else the default; --device NAME=VALUE sets one of them by hand."
 )]

@@ -262,13 +262,15 @@ impl DeviceInfo {
         gpu_timestamp_frequency: 12_500_000,
         ..GEN_COMMON
     };
-    /// Tiger Lake GT1: 48 EUs in 3 dual subslices, 1.35 GHz, a 19.2 MHz
-    /// timestamp (the values of `oa-tglgt1.xml`'s part).
+    /// Tiger Lake GT1: 32 EUs in 2 dual subslices, 1.35 GHz, a 19.2 MHz
+    /// timestamp (the values of `oa-tglgt1.xml`'s part: Mesa's `tgl_gt1` has
+    /// 2 dual subslices, and the file's sets test dual subslices 0 and 1
+    /// only; before issue 18 this preset said 48 EUs in 3).
     pub const TGL_GT1: DeviceInfo = DeviceInfo {
-        eu_cores_total_count: 48,
-        eu_subslices_total_count: 3,
-        subslice_mask: 0x7,
-        dual_subslice_mask: 0x7,
+        eu_cores_total_count: 32,
+        eu_subslices_total_count: 2,
+        subslice_mask: 0x3,
+        dual_subslice_mask: 0x3,
         gpu_max_frequency: 1350 * MHZ,
         gpu_timestamp_frequency: 19_200_000,
         ..GEN_COMMON
