@@ -194,12 +194,7 @@ fn check_registers(part: &Part) -> usize {
 
 #[test]
 fn the_restated_table_is_sorted_and_watertight() {
-    // As the kernel's selftest demands (intel_fw_table_check).
-    assert_eq!(GEN11_FW[0].0, 0);
-    for w in GEN11_FW.windows(2) {
-        assert!(w[0].0 <= w[0].1, "{:#x}", w[0].0);
-        assert_eq!(w[0].1 + 1, w[1].0, "gap after {:#x}", w[0].1);
-    }
+    kernel_tables::assert_watertight(GEN11_FW);
 }
 
 #[test]

@@ -202,12 +202,7 @@ fn check_registers(p: &ProjectInfo, media: &[Fw]) -> usize {
 
 #[test]
 fn the_restated_table_is_sorted_and_watertight() {
-    // As the kernel's selftest demands (intel_fw_table_check).
-    assert_eq!(GEN12_FW[0].0, 0);
-    for w in GEN12_FW.windows(2) {
-        assert!(w[0].0 <= w[0].1, "{:#x}", w[0].0);
-        assert_eq!(w[0].1 + 1, w[1].0, "gap after {:#x}", w[0].1);
-    }
+    kernel_tables::assert_watertight(GEN12_FW);
 }
 
 #[test]

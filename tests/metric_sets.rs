@@ -85,11 +85,15 @@ fn run_awake<P: Project, F: ReportFormat>(
     set: &SetInfo,
     reports: u64,
 ) -> Vec<Vec<u8>> {
-    let mut e = emulator(info);
+    // The file's part: its preset's (dual) subslices present, the rest fused off.
+    let d = device_of_file(file, P::NAME);
+    let mut e = Emulator::builder(info, Sku::for_part(info, &d))
+        .with::<OaUnit>(OaConfig::default())
+        .build();
+    e.unit_mut::<OaUnit>().set_workload(workload());
     let holder = wake_every_domain(&mut e);
     let gpu = Device::<P, _>::new(e);
     let awake = gpu.assume_awake_all(&holder);
-    let d = device_of_file(file, P::NAME);
     program(&gpu, set, &d, &[&awake]).unwrap_or_else(|e| panic!("{file} {}: {e}", set.symbol));
     gpu.with_bus(|e| sample::<F>(e, set, reports))
 }

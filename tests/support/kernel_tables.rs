@@ -39,3 +39,13 @@ impl Fw {
         }
     }
 }
+
+/// A re-stated force-wake table starts at 0 and has neither gap nor
+/// overlap, as the kernel's selftest demands (`intel_fw_table_check`).
+pub fn assert_watertight(table: &[(u64, u64, Fw)]) {
+    assert_eq!(table.first().map(|r| r.0), Some(0));
+    for w in table.windows(2) {
+        assert!(w[0].0 <= w[0].1, "{:#x}", w[0].0);
+        assert_eq!(w[0].1 + 1, w[1].0, "gap after {:#x}", w[0].1);
+    }
+}

@@ -1060,7 +1060,7 @@ fn run(
             program.push((w.address, v));
         }
     }
-    let e = emulate(p.name, &program, pairs).map_err(Fail::findings)?;
+    let e = emulate(p.name, &device, &program, pairs).map_err(Fail::findings)?;
     let part = m.part_label();
     info(&format!(
         "{}{part} {} ({}) from {}: {} register writes programmed{}, format {}, a report every {PERIOD} timestamp ticks; {} report pairs",
@@ -1093,8 +1093,10 @@ fn run(
 /// work, so rows of zeros are what it measures, not a fault.
 pub const NO_WORKLOAD: &str = "workload: none scripted (the emulator runs no shader work): counters of shader events stay 0; clocks, timestamps and what the set's programming derives from them count";
 
-fn emulator(p: &'static ProjectInfo) -> perfregs_emu::Emulator {
-    perfregs_emu::Emulator::builder(p, perfregs_emu::Sku::default())
+/// The emulated part: `p` with the (dual) subslices of `device` present
+/// (`Sku::for_part`).
+fn emulator(p: &'static ProjectInfo, device: &DeviceInfo) -> perfregs_emu::Emulator {
+    perfregs_emu::Emulator::builder(p, perfregs_emu::Sku::for_part(p, device))
         .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
         .build()
 }
@@ -1193,21 +1195,26 @@ pub fn emulated_names() -> &'static [&'static str] {
 /// programming needs awake (typed force-wake guards, held while it runs)
 /// and sample its largest report layout (HSW A45_B8_C8, Gen8+
 /// A32u40_A4u32_B8_C8).
-fn emulate(project: &str, program: &[(u64, u32)], pairs: usize) -> Result<Emulated, String> {
+fn emulate(
+    project: &str,
+    device: &DeviceInfo,
+    program: &[(u64, u32)],
+    pairs: usize,
+) -> Result<Emulated, String> {
     use hal::config::AwakeAny;
     use hal::{Device, Unbranded};
     macro_rules! arms {
         (() $($m:ident $t:ident [$($d:ident),*]),*) => {
             match project {
                 "hsw" => {
-                    let gpu = Device::<hal::Hsw, _>::new(emulator(&hal::hsw::PROJECT));
+                    let gpu = Device::<hal::Hsw, _>::new(emulator(&hal::hsw::PROJECT, device));
                     let _render = gpu
                         .forcewake::<hal::hsw::domains::Render>()
                         .map_err(|e| e.to_string())?;
                     gpu.with_bus(|e| sample_emulator::<hal::hsw::reports::A45B8C8>(e, program, pairs))
                 }
                 $(stringify!($m) => {
-                    let gpu = Device::<hal::$t, _>::new(emulator(&hal::$m::PROJECT));
+                    let gpu = Device::<hal::$t, _>::new(emulator(&hal::$m::PROJECT, device));
                     let awake: &[&dyn AwakeAny<Unbranded>] = &[$(
                         &gpu.forcewake::<hal::$m::domains::$d>().map_err(|e| e.to_string())?
                     ),*];

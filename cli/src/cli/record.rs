@@ -606,10 +606,11 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         (None, None) => Stop::Ns(DEFAULT_EMULATED_NS),
     };
 
-    // The emulated GPU with the set's programming.
-    let emu = perfregs_emu::Emulator::builder(project, perfregs_emu::Sku::default())
-        .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
-        .build();
+    // The emulated part (its preset's subslices present) with the set's programming.
+    let emu =
+        perfregs_emu::Emulator::builder(project, perfregs_emu::Sku::for_part(project, &preset))
+            .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
+            .build();
     let (emu, writes) = program(emu, project.name, set, &preset)?;
     let framing = match xe {
         true => Framing::XeRaw,

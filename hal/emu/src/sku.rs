@@ -3,6 +3,7 @@
 
 use crate::bind::Bindings;
 use hal::meta::ProjectInfo;
+use perfregs_types::DeviceInfo;
 
 /// A SKU: the fuse configuration of the emulated part and its wake latency.
 ///
@@ -54,6 +55,35 @@ impl Sku {
             vebox_present: engines(sku.map(|s| s.vebox)),
             wake_latency: Self::DEFAULT_WAKE_LATENCY,
         }
+    }
+
+    /// The part `device` describes (a [`DeviceInfo`] preset such as
+    /// `DeviceInfo::preset("rkl", 1)`), on `project`: [`Sku::for_project`]
+    /// with only the part's (dual) subslices present. Bit `n` of its
+    /// `dual_subslice_mask` (Gen12), else of its `subslice_mask` (Gen11), is
+    /// instance `n` of the group bound as `dss`. A project without such a
+    /// group (Gen8..Gen10 describe no fuse) keeps every instance present,
+    /// as does a part whose masks are 0 (unknown).
+    ///
+    /// ```
+    /// use perfregs_emu::Sku;
+    /// use perfregs_types::DeviceInfo;
+    /// let gt1 = Sku::for_part(&hal::tgl::PROJECT, &DeviceInfo::TGL_GT1);
+    /// assert_eq!(gt1.dss_enable, 0x3);
+    /// let gt2 = Sku::for_part(&hal::tgl::PROJECT, &DeviceInfo::TGL_GT2);
+    /// assert_eq!(gt2.dss_enable, 0x3f);
+    /// ```
+    pub fn for_part(project: &ProjectInfo, device: &DeviceInfo) -> Self {
+        let mut sku = Self::for_project(project);
+        let mask = if device.dual_subslice_mask != 0 {
+            device.dual_subslice_mask
+        } else {
+            device.subslice_mask
+        };
+        if sku.dss_enable != 0 && mask != 0 {
+            sku.dss_enable &= mask;
+        }
+        sku
     }
 
     /// Fuse off dual subslice `n` (no effect when `n >= 64`).
@@ -145,3 +175,31 @@ fn bit(n: u32) -> u64 {
 }
 
 pub(crate) use hal::meta::low_bits;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_part_keeps_only_its_subslices() {
+        // Gen12: dual subslices; Gen11: subslices; Gen9: no fused group.
+        let rkl = DeviceInfo::preset_or_first("rkl", None).expect("rkl preset");
+        let s = Sku::for_part(&hal::rkl::PROJECT, &rkl);
+        assert_eq!(s.dss_enable, rkl.dual_subslice_mask);
+        assert_eq!(s.dss_enable.count_ones(), 2);
+        let ehl = DeviceInfo::preset_or_first("ehl", None).expect("ehl preset");
+        let s = Sku::for_part(&hal::ehl::PROJECT, &ehl);
+        assert_eq!(s.dss_enable, ehl.subslice_mask & 0xf);
+        assert_ne!(s.dss_enable, 0);
+        let skl = DeviceInfo::preset("skl", 2).expect("skl GT2");
+        assert_eq!(
+            Sku::for_part(&hal::skl::PROJECT, &skl),
+            Sku::for_project(&hal::skl::PROJECT)
+        );
+        // Unknown masks: everything the project has.
+        assert_eq!(
+            Sku::for_part(&hal::tgl::PROJECT, &DeviceInfo::default()),
+            Sku::for_project(&hal::tgl::PROJECT)
+        );
+    }
+}
