@@ -55,14 +55,9 @@ struct EmulatorAwake;
 unsafe impl perfregs::hal::power::HoldsAwake for EmulatorAwake {}
 
 fn wake_every_domain(e: &mut Emulator) -> EmulatorAwake {
+    perfregs::emu::test_support::wake_all(e);
+    e.advance(1);
     let p = e.project();
-    for d in p.domains {
-        if let Some(req) = d.request.and_then(|n| p.register(n)) {
-            e.write32(req.address, 0x0001_0001);
-        }
-    }
-    let latency = e.sku().wake_latency;
-    e.advance(latency + 1);
     for d in p.domains {
         if let Some(ack) = d.ack.and_then(|n| p.register(n)) {
             assert_ne!(

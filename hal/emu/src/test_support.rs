@@ -58,3 +58,15 @@ pub fn tgl_reports(
     program(&gpu, &[&gt, &render]);
     periodic_reports::<_, hal::tgl::reports::A32u40A4u32B8C8>(&gpu, n)
 }
+
+/// Request every force-wake domain of `emu` (a masked enable of the kernel
+/// bit in each request register) and let the acks arrive.
+pub fn wake_all(emu: &mut Emulator) {
+    let p = emu.project();
+    for d in p.domains {
+        if let Some(req) = d.request.and_then(|n| p.register(n)) {
+            emu.write32(req.address, 0x0001_0001);
+        }
+    }
+    emu.advance(emu.sku().wake_latency);
+}

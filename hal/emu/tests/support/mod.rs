@@ -2,7 +2,6 @@
 #![allow(dead_code)]
 
 use hal::meta::{FieldInfo, ProjectInfo, RegisterInfo};
-use perfregs_emu::Emulator;
 
 /// A small deterministic generator (xorshift64*): seeded sequences of
 /// operations that are the same on every run.
@@ -44,17 +43,9 @@ pub fn val(p: &ProjectInfo, name: &str, fields: &[(&str, u64)]) -> u32 {
     }) as u32
 }
 
-/// Request every force-wake domain (masked enable of the kernel bit) and let
-/// the acks arrive.
-pub fn wake_all(emu: &mut Emulator) {
-    let p = emu.project();
-    for d in p.domains {
-        if let Some(req) = d.request.and_then(|n| p.register(n)) {
-            emu.write32(req.address, 0x0001_0001);
-        }
-    }
-    emu.advance(emu.sku().wake_latency);
-}
+/// Request every force-wake domain and let the acks arrive.
+#[allow(unused_imports)] // not every test binary wakes domains
+pub use perfregs_emu::test_support::wake_all;
 
 /// TGL with a replicated register in every replication group: where the
 /// shipped descriptions have none, an added `value[31:0]` RW register at the
