@@ -15,6 +15,15 @@ use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
 use crate::ir::ConfigKind;
 use roxmltree::{Document, Node};
 
+/// The position just after the last character of `text`.
+fn end_of(text: &str) -> Pos {
+    let last_line = text.rsplit('\n').next().unwrap_or("");
+    Pos {
+        line: text.matches('\n').count() + 1,
+        column: last_line.chars().count() + 1,
+    }
+}
+
 /// Read one metric-set file. `None` only when the text is not well-formed
 /// XML; otherwise the file as far as it could be read (items with errors are
 /// left out, and each error is in `diags`).
@@ -40,14 +49,18 @@ pub fn read(file: &str, text: &str, diags: &mut Diagnostics) -> Option<MetricFil
     let doc = match Document::parse(text) {
         Ok(d) => d,
         Err(e) => {
-            let p = e.pos();
+            // roxmltree places an unexpected end at 1:1: say where the text ends.
+            let pos = match e {
+                roxmltree::Error::UnexpectedEndOfStream => end_of(text),
+                _ => Pos {
+                    line: e.pos().row as usize,
+                    column: e.pos().col as usize,
+                },
+            };
             diags.push(Diagnostic {
                 code: Code::XmlSyntax,
                 file: file.into(),
-                pos: Pos {
-                    line: p.row as usize,
-                    column: p.col as usize,
-                },
+                pos,
                 item: String::new(),
                 message: format!("not well-formed XML: {e}"),
             });
@@ -471,6 +484,15 @@ mod tests {
         let mut d = Diagnostics::default();
         let f = read("t.xml", text, &mut d);
         (f, d.sorted())
+    }
+
+    #[test]
+    fn a_truncated_file_is_located_at_its_end() {
+        // Cut inside the second line's element: the end is line 2, column 12.
+        let (f, d) = run("<metrics>\n  <set name");
+        assert!(f.is_none());
+        assert_eq!(codes(&d), [("PR201", 2, 12)]);
+        assert!(d[0].message.contains("end"), "{}", d[0].message);
     }
 
     fn codes(d: &[Diagnostic]) -> Vec<(&'static str, usize, usize)> {
