@@ -55,6 +55,10 @@ pub const HASH_CONST: &str = "DESCRIPTIONS_HASH";
 /// How generated code names the HAL: `hal`, the library name of `perfregs-hal`.
 const HAL: &str = "hal";
 
+/// The variable in which a dependent's build script reads the projects the
+/// HAL is compiled with (the HAL's `links = "perfregs_hal"` metadata).
+pub const HAL_PROJECTS_ENV: &str = "DEP_PERFREGS_HAL_PROJECTS";
+
 /// The description folder a build uses when none is set on the [`Config`]:
 /// `$PERFREGS_REGDEFS`, else the folder shipped in `perfregs-regdefs`.
 pub fn descriptions_dir() -> PathBuf {
@@ -80,6 +84,13 @@ pub fn fingerprint(dir: &Path) -> Result<u64, BuildError> {
         h.bytes(crate::load::relative_name(dir, f).as_bytes());
         h.bytes(&(text.len() as u64).to_le_bytes());
         h.bytes(&text);
+    }
+    // The metric files' names and chipsets: which part claims which file.
+    let sets = crate::gpu::metric_files(dir).map_err(|e| BuildError::io(&dir.join("metricsets"), e))?;
+    for (name, text) in &sets {
+        h.bytes(name.as_bytes());
+        let chipset = crate::gpu::chipset_of(text).map(|(c, _)| c).unwrap_or_default();
+        h.bytes(chipset.as_bytes());
     }
     Ok(h.0)
 }
@@ -285,14 +296,20 @@ impl Config {
         }
     }
 
-    /// Whether the metric sets of `project` are generated.
+    /// Whether the metric sets of `project` are generated: those of the
+    /// projects the HAL is compiled with (its build script's `projects`
+    /// metadata, `DEP_PERFREGS_HAL_PROJECTS` in a dependent's build script),
+    /// else of those whose cargo feature is on.
     fn metric_project_on(&self, project: &str) -> bool {
         match &self.metric_projects {
             Some(list) => list.iter().any(|p| p == project),
-            None => {
-                let var = format!("CARGO_FEATURE_{}", project.to_ascii_uppercase());
-                std::env::var_os(var).is_some()
-            }
+            None => match std::env::var(HAL_PROJECTS_ENV) {
+                Ok(list) => list.split(',').any(|p| p == project),
+                Err(_) => {
+                    let var = format!("CARGO_FEATURE_{}", project.to_ascii_uppercase());
+                    std::env::var_os(var).is_some()
+                }
+            },
         }
     }
 
@@ -328,6 +345,14 @@ impl Config {
             .map_err(|d| BuildError::diagnostics("the register descriptions", d))?;
         for f in files {
             watch(&mut built.inputs, &f);
+        }
+        // The metric files the catalogue's parts claim.
+        let sets = dir.join("metricsets");
+        if sets.is_dir() {
+            watch(&mut built.inputs, &sets);
+            for (f, _) in crate::gpu::metric_files(&dir).map_err(|e| BuildError::io(&sets, e))? {
+                watch(&mut built.inputs, &dir.join(f));
+            }
         }
         built.ir = crate::compile_path(&dir)
             .map_err(|d| BuildError::diagnostics("the register descriptions", d))?;
@@ -365,7 +390,24 @@ impl Config {
                 projects: missing,
             });
         }
-        let mut code = crate::generate(&built.ir, &crate::EmitOptions::for_hal());
+        // The lists without a `cfg` of their own (`for_each_oa_project!`)
+        // name the projects whose feature is on.
+        let enabled = built
+            .ir
+            .catalogue
+            .projects
+            .iter()
+            .map(|p| p.name.clone())
+            .filter(|n| std::env::var_os(format!("CARGO_FEATURE_{}", n.to_ascii_uppercase())).is_some())
+            .collect::<Vec<String>>();
+        // Crates that depend on the HAL follow its projects (`links`
+        // metadata: `DEP_PERFREGS_HAL_PROJECTS` in their build scripts).
+        println!("cargo:projects={}", enabled.join(","));
+        let opts = crate::EmitOptions {
+            enabled: std::env::var_os("CARGO_MANIFEST_DIR").map(|_| enabled),
+            ..crate::EmitOptions::for_hal()
+        };
+        let mut code = crate::generate(&built.ir, &opts);
         code += &hash_const(built.fingerprint, "the HAL was generated from");
         built.write("perfregs_generated.rs", &code)?;
         Ok(built)
@@ -394,19 +436,34 @@ impl Config {
     /// generated from the same descriptions.
     pub fn metric_sets(&self) -> Result<Built, BuildError> {
         use crate::metrics::{emit, load};
-        let mut built = self.start()?;
-        let shipped = Path::new(perfregs_regdefs::dir());
-        watch(&mut built.inputs, &shipped.join("metricsets"));
-        for (file, _, _) in perfregs_regdefs::METRIC_SETS {
-            watch(&mut built.inputs, &shipped.join(file));
-        }
+        let built = self.start()?;
+        // The files the catalogue's parts claim in the folder the
+        // descriptions come from (`start` watched them).
+        let dir = self.descriptions.clone().unwrap_or_else(descriptions_dir);
+        let claimed: Vec<(String, String)> = built
+            .ir
+            .gpus
+            .iter()
+            .flat_map(|g| {
+                let project = &built.ir.catalogue.projects[g.project].name;
+                g.parts.iter().flat_map(move |p| {
+                    p.metric_files.iter().map(move |f| (f.clone(), project.clone()))
+                })
+            })
+            .collect();
+        let mut claimed = claimed;
+        claimed.sort();
         let mut diags = Vec::new();
-        let mut out = String::from("// Generated by perfregs-codegen's build::Config::metric_sets from perfregs-regdefs' metricsets/*.xml. Do not edit.\n");
+        let mut out = String::from("// Generated by perfregs-codegen's build::Config::metric_sets from the metricsets/*.xml of the descriptions. Do not edit.\n");
         let mut files = Vec::new();
-        for (file, project, text) in perfregs_regdefs::METRIC_SETS {
+        for (file, project) in &claimed {
+            let (file, project) = (file.as_str(), project.as_str());
             if !self.metric_project_on(project) {
                 continue;
             }
+            let path = dir.join(file);
+            let text = std::fs::read_to_string(&path).map_err(|e| BuildError::io(&path, e))?;
+            let text = text.as_str();
             // Shape, names, equations and every register write, against the
             // descriptions of the file's project.
             let loaded = match load(&built.ir, project, file, text) {
@@ -495,6 +552,10 @@ mod tests {
     }
 
     fn copy_shipped(to: &Path) {
+        std::fs::create_dir_all(to.join("metricsets")).expect("metricsets folder");
+        for (name, _, text) in perfregs_regdefs::METRIC_SETS {
+            std::fs::write(to.join(name), text).expect("copy");
+        }
         for (name, text) in perfregs_regdefs::FILES {
             std::fs::write(to.join(name), text).expect("copy");
         }
@@ -571,7 +632,14 @@ mod tests {
         // The folder first, then every description file.
         let dir = PathBuf::from(perfregs_regdefs::dir());
         assert_eq!(built.inputs[0], dir);
-        assert_eq!(built.inputs.len(), 1 + perfregs_regdefs::FILES.len());
+        // ... and the metric files, whose chipsets give the parts their files.
+        assert_eq!(
+            built.inputs.len(),
+            1 + perfregs_regdefs::FILES.len() + 1 + perfregs_regdefs::METRIC_SETS.len()
+        );
+        for (name, _, _) in perfregs_regdefs::METRIC_SETS {
+            assert!(built.inputs.contains(&dir.join(name)), "{name}");
+        }
         for (name, _) in perfregs_regdefs::FILES {
             assert!(built.inputs.contains(&dir.join(name)), "{name}");
         }

@@ -101,6 +101,11 @@ pub enum Code {
     /// register's configuration kind, or to a register that is not a
     /// configuration register at all.
     WrongConfigKind,
+    /// A GPU fact of the catalogue (`gpu:`) that names what its project
+    /// does not have, or is inconsistent.
+    BadGpuFact,
+    /// A metric-set file whose chipset no catalogue part claims.
+    UnclaimedMetricFile,
 }
 
 impl Code {
@@ -153,6 +158,8 @@ impl Code {
             ReservedBits => "PR207",
             MaskedWithoutEnable => "PR208",
             WrongConfigKind => "PR209",
+            BadGpuFact => "PR134",
+            UnclaimedMetricFile => "PR210",
         }
     }
 }

@@ -43,6 +43,83 @@ pub struct Ir {
     pub commands: Vec<CommandIr>,
     /// The PCI device table, by ascending id.
     pub devices: Vec<DeviceIr>,
+    /// The GPU facts of the catalogue's projects (`gpu:`), in catalogue order.
+    pub gpus: Vec<GpuIr>,
+}
+
+/// The GPU facts of one project (`gpu:` in the catalogue), checked against
+/// its descriptions (see [`crate::gpu`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GpuIr {
+    /// Catalogue index of the project.
+    pub project: usize,
+    /// Graphics IP version (major = generation, minor).
+    pub graphics: (u8, u8),
+    /// Drivers that run it (`i915`, `xe`), the default first.
+    pub drivers: Vec<String>,
+    /// Bits a slice takes in the metric sets' `$SubsliceMask`.
+    pub subslices_per_slice: u32,
+    /// Whether the kernel's subslices are dual subslices.
+    pub dual_subslices: bool,
+    /// The OA unit(s), when the kernel exposes an OA stream.
+    pub oa: Option<OaIr>,
+    /// GT parts.
+    pub parts: Vec<PartIr>,
+}
+
+/// The OA facts of a project.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OaIr {
+    /// OA units, the render unit first.
+    pub units: Vec<OaUnitIr>,
+    /// Domains held awake while a metric set is programmed (indices into [`Ir::domains`]).
+    pub wake: Vec<usize>,
+    /// The layout the emulator samples (index into [`Ir::formats`]).
+    pub sample: usize,
+    /// Report formats as the drivers number them.
+    pub formats: Vec<DriverFormatIr>,
+}
+
+/// One OA unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OaUnitIr {
+    /// Name (`oag`).
+    pub name: String,
+    /// Kind (`oa`, `oag`, `oam`, ...).
+    pub kind: String,
+    /// Control register name.
+    pub control: String,
+    /// The control register's address.
+    pub base: u64,
+    /// Engine classes it observes.
+    pub engines: Vec<String>,
+}
+
+/// A report format with the drivers' numbers for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DriverFormatIr {
+    /// Index into [`Ir::formats`].
+    pub format: usize,
+    /// i915's `enum drm_i915_oa_format` value.
+    pub i915: Option<u32>,
+    /// Xe's `DRM_XE_OA_PROPERTY_OA_FORMAT` value (type | select << 8 | size << 16 | bc << 24).
+    pub xe: Option<u64>,
+}
+
+/// One GT part: its chipset, device values and metric files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartIr {
+    /// Metric-set chipset (`TGLGT2`).
+    pub chipset: String,
+    /// GT variant.
+    pub gt: u8,
+    /// The device values its metric equations read (slice and subslice
+    /// counts from the masks: dual subslices where the project numbers them).
+    pub device: perfregs_types::DeviceInfo,
+    /// Where the values come from.
+    pub note: String,
+    /// Its metric files (relative to the description folder), by name.
+    pub metric_files: Vec<String>,
 }
 
 /// One PCI device id: its platform, GT variant and project.

@@ -18,6 +18,7 @@ pub mod devices;
 pub mod diag;
 pub mod emit;
 pub mod export;
+pub mod gpu;
 pub mod ir;
 pub mod layout;
 pub mod load;
@@ -145,7 +146,26 @@ pub fn compile_path(path: &Path) -> Result<Ir, Vec<Diagnostic>> {
             loaded.push(l);
         }
     }
-    compile_loaded(loaded, diags)
+    let mut ir = compile_loaded(loaded, diags)?;
+    if path.is_dir() {
+        // Every metric file of the folder belongs to a part of the catalogue.
+        let files = gpu::metric_files(path).map_err(|e| {
+            vec![Diagnostic {
+                code: Code::Io,
+                file: path.join("metricsets").display().to_string(),
+                pos: Pos { line: 1, column: 1 },
+                item: String::new(),
+                message: format!("cannot read: {e}"),
+            }]
+        })?;
+        gpu::claim_metric_files(&mut ir, &files).map_err(|mut e| {
+            for d in &mut e {
+                d.file = path.join(&d.file).display().to_string();
+            }
+            e
+        })?;
+    }
+    Ok(ir)
 }
 
 /// The description files a path stands for (for `rerun-if-changed`).
@@ -202,9 +222,20 @@ fn compile_loaded(loaded: Vec<Loaded>, mut diags: Diagnostics) -> Result<Ir, Vec
     let Some(checked) = validate::validate(&blocks, &cat, &mut diags) else {
         return Err(diags.sorted());
     };
-    let lowered = lower::lower(&checked, &cat).map(|mut ir| {
+    let lowered = lower::lower(&checked, &cat).and_then(|mut ir| {
         ir.devices = devices::lower(devices);
-        ir
+        // The catalogue's GPU facts name formats, domains and registers of
+        // the lowered descriptions.
+        for l in &loaded {
+            if let Document::Catalogue(c) = &l.doc {
+                ir.gpus = gpu::validate(c, &l.source, &ir, &mut diags);
+            }
+        }
+        if diags.is_empty() {
+            Ok(ir)
+        } else {
+            Err(diags.sorted())
+        }
     });
     lowered.map_err(|mut e| {
         e.sort_by(|a, b| {

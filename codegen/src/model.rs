@@ -41,6 +41,128 @@ pub struct ProjectDef {
     /// Other spellings accepted in expressions.
     #[serde(default)]
     pub aliases: Vec<String>,
+    /// What differs between GPUs, as data (GPU family projects only).
+    #[serde(default)]
+    pub gpu: Option<GpuDef>,
+}
+
+/// The GPU facts of a project (`gpu:` of a catalogue project): everything
+/// code dispatches on per project, so a new GPU is data.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuDef {
+    /// Graphics IP version `"major.minor"` (`"12.10"` for DG1); the major
+    /// number is the generation.
+    pub graphics: String,
+    /// Kernel drivers that run it (`i915`, `xe`); the first is the default.
+    pub drivers: Vec<String>,
+    /// How the metric sets number subslices.
+    pub topology: TopologyDef,
+    /// The OA unit(s), when the kernel exposes an OA stream.
+    #[serde(default)]
+    pub oa: Option<OaDef>,
+    /// The GT parts (variants) with their device values.
+    #[serde(default)]
+    pub parts: Vec<PartDef>,
+}
+
+/// How the metric sets number subslices (IGT's `lib/i915/perf.c`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopologyDef {
+    /// Bits a slice takes in `$SubsliceMask` (3 before Gen11, 8 from Gen11).
+    pub subslices_per_slice: u32,
+    /// Whether the kernel's subslices are dual subslices (`$DualSubsliceMask`).
+    pub dual_subslices: bool,
+}
+
+/// The OA facts of a project.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OaDef {
+    /// OA units, the render unit first.
+    pub units: Vec<OaUnitDef>,
+    /// Power domains held awake while a metric set is programmed.
+    pub wake: Vec<String>,
+    /// The report layout the emulator samples (the largest).
+    pub sample: String,
+    /// Report formats the kernel streams give, per driver.
+    pub formats: Vec<DriverFormatDef>,
+}
+
+/// One OA unit.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OaUnitDef {
+    /// Name (`oag`).
+    pub name: String,
+    /// Kind (`oa`: the single pre-Gen12 unit; `oag`, `oam`, ...).
+    pub kind: String,
+    /// Its control register (a register of the project); its address is the unit's base.
+    pub control: String,
+    /// Engine classes whose work it observes (`render`, `video`, ...).
+    pub engines: Vec<String>,
+}
+
+/// A report format as the drivers number it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DriverFormatDef {
+    /// A report format of the project (`A32u40_A4u32_B8_C8`).
+    pub layout: String,
+    /// i915's `enum drm_i915_oa_format` value.
+    #[serde(default)]
+    pub i915: Option<u32>,
+    /// Xe's `DRM_XE_OA_PROPERTY_OA_FORMAT` tuple.
+    #[serde(default)]
+    pub xe: Option<XeFormatDef>,
+}
+
+/// Xe's OA format tuple (`DRM_XE_OA_FORMAT_MASK_*`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct XeFormatDef {
+    /// Format type (`oag`, `oar`, `oam`, `oac`, `oam_mpec`, `pec`).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Counter select.
+    pub select: u8,
+    /// Counter size code.
+    #[serde(default)]
+    pub counter_size: u8,
+    /// BC report code.
+    #[serde(default)]
+    pub bc_report: u8,
+}
+
+/// One GT part of a project: a metric-set chipset and its device values.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartDef {
+    /// The `chipset` of its metric files (`TGLGT2`).
+    pub chipset: String,
+    /// GT variant number (as `devices.yaml` gives it).
+    pub gt: u8,
+    /// EUs.
+    pub eus: u64,
+    /// Hardware threads per EU.
+    pub threads: u64,
+    /// Enabled slices.
+    pub slice_mask: u64,
+    /// Enabled subslices, numbered as the metric sets number them.
+    pub subslice_mask: u64,
+    /// Enabled dual subslices (Gen12).
+    #[serde(default)]
+    pub dual_subslice_mask: u64,
+    /// Lowest and highest GPU frequency (MHz).
+    pub mhz: [u64; 2],
+    /// Timestamp frequency (Hz).
+    pub timestamp_hz: u64,
+    /// PCI revision (stepping).
+    #[serde(default)]
+    pub revision: u64,
+    /// Where the values come from.
+    pub note: String,
 }
 
 /// The address space a block lives in.

@@ -86,3 +86,41 @@ mod generated {
 }
 #[doc(inline)]
 pub use generated::*;
+
+/// The compiled project named `name` (a row of [`PROJECTS`]).
+///
+/// ```
+/// assert_eq!(hal::project("tgl").map(|p| p.title), Some(hal::tgl::PROJECT.title));
+/// assert!(hal::project("nope").is_none());
+/// ```
+pub fn project(name: &str) -> Option<&'static meta::ProjectInfo> {
+    PROJECTS.iter().copied().find(|p| p.name == name)
+}
+
+/// Part GT`gt` of project `name` (a row of [`PARTS`]): its chipset, device
+/// values and metric files.
+///
+/// ```
+/// let gt2 = hal::part("tgl", 2).expect("TGL GT2");
+/// assert_eq!((gt2.chipset, gt2.device.eu_cores_total_count), ("TGLGT2", 96));
+/// assert!(hal::part("tgl", 3).is_none());
+/// ```
+pub fn part(name: &str, gt: u8) -> Option<&'static meta::PartInfo> {
+    PARTS
+        .iter()
+        .copied()
+        .find(|p| p.project == name && p.gt == gt)
+}
+
+/// Part GT`gt` of project `name`, or (no GT given, or none such) the
+/// project's first part: what tools assume when a device does not say.
+///
+/// ```
+/// assert_eq!(hal::part_or_first("tgl", Some(3)).map(|p| p.gt), Some(1));
+/// assert_eq!(hal::part_or_first("bdw", None).map(|p| p.gt), Some(2));
+/// assert!(hal::part_or_first("snb", Some(2)).is_none());
+/// ```
+pub fn part_or_first(name: &str, gt: Option<u8>) -> Option<&'static meta::PartInfo> {
+    gt.and_then(|g| part(name, g))
+        .or_else(|| PARTS.iter().copied().find(|p| p.project == name))
+}

@@ -466,6 +466,165 @@ impl CommandInfo {
     }
 }
 
+/// A kernel driver that runs a GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Driver {
+    /// `i915`.
+    I915,
+    /// `xe`.
+    Xe,
+}
+
+impl Driver {
+    /// The driver's name (`i915`, `xe`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Driver::I915 => "i915",
+            Driver::Xe => "xe",
+        }
+    }
+    /// The driver named `name` (case-insensitive).
+    pub fn parse(name: &str) -> Option<Driver> {
+        [Driver::I915, Driver::Xe]
+            .into_iter()
+            .find(|d| d.name().eq_ignore_ascii_case(name))
+    }
+}
+
+impl core::fmt::Display for Driver {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The GPU facts of a project (`gpu:` of the catalogue, `regdefs/projects.yaml`).
+#[derive(Clone, Copy, Debug)]
+pub struct GpuInfo {
+    /// Graphics IP version (major, minor): (12, 10) for DG1. The major
+    /// number is the generation.
+    pub graphics: (u8, u8),
+    /// Drivers that run it, the default first.
+    pub drivers: &'static [Driver],
+    /// Bits a slice takes in the metric sets' `$SubsliceMask` (IGT's
+    /// numbering: 3 before Gen11, 8 from Gen11).
+    pub subslices_per_slice: u32,
+    /// Whether the kernel's subslices are dual subslices (Gen12:
+    /// `$DualSubsliceMask`).
+    pub dual_subslices: bool,
+    /// The OA unit(s); `None` where the kernel exposes no OA stream.
+    pub oa: Option<OaInfo>,
+    /// GT parts, in catalogue order.
+    pub parts: &'static [PartInfo],
+}
+
+impl GpuInfo {
+    /// The generation (the graphics IP's major number).
+    pub const fn generation(&self) -> u8 {
+        self.graphics.0
+    }
+    /// The driver used when none is asked for.
+    pub fn default_driver(&self) -> Option<Driver> {
+        self.drivers.first().copied()
+    }
+    /// Whether `driver` runs this GPU.
+    pub fn runs_under(&self, driver: Driver) -> bool {
+        self.drivers.contains(&driver)
+    }
+    /// Part GT`gt`.
+    pub fn part(&self, gt: u8) -> Option<&'static PartInfo> {
+        self.parts.iter().find(|p| p.gt == gt)
+    }
+    /// Part GT`gt`, or (no GT given, or none such) the GT2 part, else the
+    /// first: the part tools assume when the device names none.
+    pub fn part_or_default(&self, gt: Option<u8>) -> Option<&'static PartInfo> {
+        gt.and_then(|g| self.part(g))
+            .or_else(|| self.part(2))
+            .or_else(|| self.parts.first())
+    }
+}
+
+/// The OA facts of a project.
+#[derive(Clone, Copy, Debug)]
+pub struct OaInfo {
+    /// OA units, the render unit first.
+    pub units: &'static [OaUnitInfo],
+    /// Power domains held awake while a metric set is programmed.
+    pub wake: &'static [&'static str],
+    /// The layout the emulator samples (the largest).
+    pub sample: &'static FormatInfo,
+    /// Report formats as the drivers number them.
+    pub formats: &'static [DriverFormat],
+}
+
+impl OaInfo {
+    /// The format i915 numbers `id`.
+    pub fn i915_format(&self, id: u32) -> Option<&'static DriverFormat> {
+        self.formats.iter().find(|f| f.i915 == Some(id))
+    }
+    /// The format named `layout` (case-insensitive).
+    pub fn format(&self, layout: &str) -> Option<&'static DriverFormat> {
+        self.formats
+            .iter()
+            .find(|f| f.format.name.eq_ignore_ascii_case(layout))
+    }
+    /// The format Xe numbers `value` (`DRM_XE_OA_PROPERTY_OA_FORMAT`).
+    pub fn xe_format(&self, value: u64) -> Option<&'static DriverFormat> {
+        self.formats.iter().find(|f| f.xe == Some(value))
+    }
+}
+
+/// One OA unit.
+#[derive(Clone, Copy, Debug)]
+pub struct OaUnitInfo {
+    /// Name (`oag`).
+    pub name: &'static str,
+    /// Kind (`oa`: the one unit before Gen12; `oag`, `oam`, ...).
+    pub kind: &'static str,
+    /// Its control register.
+    pub control: &'static str,
+    /// The control register's address.
+    pub base: u64,
+    /// Engine classes whose work it observes.
+    pub engines: &'static [&'static str],
+}
+
+/// A report format as the drivers number it.
+#[derive(Clone, Copy, Debug)]
+pub struct DriverFormat {
+    /// The layout.
+    pub format: &'static FormatInfo,
+    /// i915's `enum drm_i915_oa_format` value.
+    pub i915: Option<u32>,
+    /// Xe's `DRM_XE_OA_PROPERTY_OA_FORMAT` value.
+    pub xe: Option<u64>,
+}
+
+/// One GT part: the metric-set chipset, its device values and its metric files.
+#[derive(Clone, Copy, Debug)]
+pub struct PartInfo {
+    /// Project tag (`tgl`).
+    pub project: &'static str,
+    /// The metric files' `chipset` (`TGLGT2`).
+    pub chipset: &'static str,
+    /// GT variant.
+    pub gt: u8,
+    /// The device values its metric equations read (topology, frequencies,
+    /// revision): what a tool assumes where the device does not say.
+    pub device: perfregs_types::DeviceInfo,
+    /// Where the values come from.
+    pub note: &'static str,
+    /// Its metric files (`metricsets/oa-tglgt2.xml`, relative to the
+    /// description folder).
+    pub metric_files: &'static [&'static str],
+}
+
+impl core::fmt::Display for PartInfo {
+    /// `tgl GT2`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{} GT{}", self.project, self.gt)
+    }
+}
+
 /// Everything described for one project.
 #[derive(Clone, Copy, Debug)]
 pub struct ProjectInfo {
@@ -493,6 +652,9 @@ pub struct ProjectInfo {
     pub opaque: &'static [OpaqueRange],
     /// GPU command layouts.
     pub commands: &'static [&'static CommandInfo],
+    /// The GPU facts of the catalogue; `None` for CPU projects (and
+    /// projects described by a `regdefs!` of their own).
+    pub gpu: Option<&'static GpuInfo>,
 }
 
 impl ProjectInfo {

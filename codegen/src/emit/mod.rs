@@ -13,6 +13,7 @@ mod commands;
 mod devices;
 mod enums;
 mod formats;
+mod gpu;
 mod layout;
 mod power;
 mod register;
@@ -38,6 +39,9 @@ pub struct EmitOptions {
     /// Put each project module behind the cargo feature of its name (the
     /// HAL's build; a driver for one GPU compiles one project).
     pub features: bool,
+    /// The projects whose feature is on, for the lists that cannot carry a
+    /// `cfg` (`for_each_oa_project!`); `None`: every project.
+    pub enabled: Option<Vec<String>>,
 }
 
 impl EmitOptions {
@@ -47,6 +51,7 @@ impl EmitOptions {
             hal: quote!(crate),
             projects: true,
             features: true,
+            enabled: None,
         }
     }
     /// Options for the `regdefs!` proc-macro: HAL types through `hal`.
@@ -55,7 +60,14 @@ impl EmitOptions {
             hal,
             projects: false,
             features: false,
+            enabled: None,
         }
+    }
+    /// Whether project `tag` is compiled.
+    pub fn is_enabled(&self, tag: &str) -> bool {
+        self.enabled
+            .as_ref()
+            .is_none_or(|on| on.iter().any(|p| p == tag))
     }
 }
 
@@ -122,6 +134,7 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
         let (formats_mod, format_refs) = formats::emit_formats(ir, pi, opts);
         let power_types = power::emit_power_types(ir, pi, opts);
         let tables = formats::emit_project_tables(ir, pi, hal);
+        let (gpu_value, gpu_items) = gpu::emit_project_gpu(ir, pi, opts);
         let scoped = enums::scoped_module(ir, pi);
         let (table, count) = register::register_table(ir, pi, opts);
         let module = format_ident!("{}", p.name);
@@ -161,8 +174,10 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
                     events: &[#(#events),*],
                     formats: &[#(#format_refs),*],
                     commands: &[#(#command_refs),*],
+                    gpu: #gpu_value,
                     #tables
                 };
+                #gpu_items
                 #table
                 #scoped
                 #formats_mod
@@ -198,12 +213,14 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
         }
     });
     let devices = devices::emit_devices(ir, hal);
+    let gpu_tables = gpu::emit_tables(ir, opts);
     quote! {
         #(#project_types)*
         #enums_mod
         #layouts_mod
         #(#modules)*
         #table
+        #gpu_tables
         #devices
     }
 }

@@ -214,8 +214,8 @@ fn layout(tokens: TokenStream) -> String {
     super::lines::layout(tokens)
 }
 
-/// The Rust module of one checked file (`pub mod <module> { ... }`), behind
-/// `#[cfg(feature = "<project>")]`. Names that are not Rust identifiers (a
+/// The Rust module of one checked file (`pub mod <module> { ... }`; only
+/// the files of compiled projects are generated, so it needs no `cfg`). Names that are not Rust identifiers (a
 /// file that did not pass [`check_names`]) give a `compile_error!`.
 pub fn emit_file(
     module: &str,
@@ -261,7 +261,6 @@ fn file_tokens(
         .collect::<Result<Vec<_>, _>>()?;
     Ok(quote! {
         #[doc = #doc]
-        #[cfg(feature = #project)]
         pub mod #m {
             #(#sets)*
             /// Every set of this file, in file order.
@@ -280,7 +279,7 @@ pub fn emit_files_table(files: &[(String, String, String)]) -> String {
     let rows = files
         .iter()
         .map(|(file, project, module)| match ident(module) {
-            Ok(m) => quote!(#[cfg(feature = #project)] (#file, #project, #m::ALL),),
+            Ok(m) => quote!((#file, #project, #m::ALL),),
             Err(e) => quote!(compile_error!(#e),),
         });
     layout(quote! {
