@@ -28,7 +28,7 @@ fn sample() -> Sample {
 }
 
 fn device() -> DeviceInfo {
-    DeviceInfo::BDW_GT2
+    perfregs::hal::part("bdw", 2).expect("BDW GT2").device
 }
 
 /// The interpreter's copy of the BDW file.

@@ -16,7 +16,10 @@ fn main() {
     let mut project = String::new();
     for line in catalogue.lines() {
         let t = line.trim_start();
-        if let Some(rest) = t.strip_prefix("- name:").or_else(|| t.strip_prefix("- { name:")) {
+        if let Some(rest) = t
+            .strip_prefix("- name:")
+            .or_else(|| t.strip_prefix("- { name:"))
+        {
             if line.len() - t.len() == 6 {
                 project = word(rest);
             }
@@ -61,7 +64,8 @@ fn main() {
     let target = Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| fail("OUT_DIR unset")))
         .join("metric_sets.rs");
     if std::fs::read_to_string(&target).ok().as_deref() != Some(out.as_str()) {
-        std::fs::write(&target, out).unwrap_or_else(|e| fail(&format!("{}: {e}", target.display())));
+        std::fs::write(&target, out)
+            .unwrap_or_else(|e| fail(&format!("{}: {e}", target.display())));
     }
 }
 

@@ -31,18 +31,25 @@ fn workload() -> Workload {
     (0..45).fold(Workload::new(), |w, n| w.rate(n, u64::from(n % 7) * 3 + 1))
 }
 
-/// The library's values of the emulated part (a GT2 of each, or the
-/// project's only preset).
+/// The catalogue's values of the emulated part (a GT2 of each, or the
+/// project's first part).
 fn device(project: &str) -> DeviceInfo {
-    DeviceInfo::preset_or_first(project, Some(2)).expect("a preset for every emulated project")
+    perfregs::hal::part_or_first(project, Some(2))
+        .expect("a part for every emulated project")
+        .device
 }
 
-/// The part a shipped file is written for: its GT from the file name
-/// (`oa-sklgt3.xml`: GT3), else the project's GT2 or only preset.
+/// The part a shipped file is written for: the catalogue part that claims
+/// it (by its chipset); no file (`""`): the project's [`device`].
 fn device_of_file(file: &str, project: &str) -> DeviceInfo {
-    let gt = (1..=4u8).find(|g| file.contains(&format!("gt{g}")));
-    DeviceInfo::preset_or_first(project, gt.or(Some(2)))
-        .expect("a preset for every emulated project")
+    if file.is_empty() {
+        return device(project);
+    }
+    perfregs::hal::PARTS
+        .iter()
+        .find(|p| p.project == project && p.metric_files.contains(&file))
+        .unwrap_or_else(|| panic!("{file}: no catalogue part claims it"))
+        .device
 }
 
 /// Every domain of the emulated GPU held awake through its request

@@ -305,6 +305,22 @@ fn metrics_check_shipped_fails_with_the_errors_of_each_file() {
             std::fs::copy(&path, regdefs.join(name)).expect("copy");
         }
     }
+    // The catalogue without the Gen12 projects' GPU facts, which name the
+    // OA unit's formats and registers (its checks would stop the compile).
+    let catalogue = std::fs::read_to_string(src.join("projects.yaml")).expect("catalogue");
+    let (mut kept, mut gen12) = (String::new(), false);
+    for line in catalogue.lines() {
+        if let Some(name) = line.strip_prefix("      - name: ") {
+            gen12 = ["tgl", "rkl", "adl", "dg1"].contains(&name.trim());
+        } else if gen12 && line.starts_with("        gpu:") {
+            continue;
+        } else if gen12 && line.starts_with("         ") {
+            continue; // inside `gpu:`
+        }
+        kept += line;
+        kept.push('\n');
+    }
+    std::fs::write(regdefs.join("projects.yaml"), kept).expect("catalogue copy");
     let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
         .args(["metrics", "check", "--shipped"])
         .current_dir(&dir)

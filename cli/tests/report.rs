@@ -15,7 +15,6 @@ use perfregs_linux::record::Record;
 use perfregs_linux::recording::{entries, Correlation, Item, RecordedDevice, RecordingWriter};
 use perfregs_metrics::rt::program;
 use perfregs_metrics::test_support::check_test_oa_ratios;
-use perfregs_metrics::DeviceInfo;
 use serde_json::Value as Json;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -28,14 +27,23 @@ const TICKS: u64 = 2 << test_support::PERIOD;
 fn test_oa_reports(n: u64) -> Vec<Vec<u8>> {
     let set = &perfregs_metrics::tgl_gt2::test_oa::SET;
     test_support::tgl_reports(n, |gpu, awake| {
-        program(gpu, set, &DeviceInfo::TGL_GT2, awake).expect("TestOa programs");
+        program(
+            gpu,
+            set,
+            &hal::part("tgl", 2).expect("TGL GT2").device,
+            awake,
+        )
+        .expect("TestOa programs");
     })
 }
 
 /// The DEVICE_INFO of a TGL GT2 TestOa recording.
 fn device() -> RecordedDevice {
     RecordedDevice {
-        timestamp_frequency: DeviceInfo::TGL_GT2.gpu_timestamp_frequency,
+        timestamp_frequency: hal::part("tgl", 2)
+            .expect("TGL GT2")
+            .device
+            .gpu_timestamp_frequency,
         device_id: 0x9A49,
         device_revision: 1,
         oa_format: 10, // I915_OA_FORMAT_A32u40_A4u32_B8_C8
@@ -378,7 +386,7 @@ fn perfetto_is_json_with_one_counter_track_per_metric() {
         .filter(|e| e["ph"] == "C")
         .filter_map(|e| e["name"].as_str())
         .collect();
-    let d = DeviceInfo::TGL_GT2;
+    let d = hal::part("tgl", 2).expect("TGL GT2").device;
     let want: BTreeSet<String> = perfregs_metrics::tgl_gt2::test_oa::SET
         .counters
         .iter()

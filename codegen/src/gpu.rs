@@ -28,6 +28,20 @@ pub const DRIVERS: &[&str] = &["i915", "xe"];
 /// Xe's OA format types (`enum drm_xe_oa_format_type` in `xe_drm.h`), by value.
 pub const XE_FORMAT_TYPES: &[&str] = &["oag", "oar", "oam", "oac", "oam_mpec", "pec"];
 
+/// Whether the descriptions compiled beside catalogue `file` are a whole
+/// set its GPU facts can be checked against: they describe a report format
+/// of some project with `oa:` facts. A few files with the shipped catalogue
+/// (a test fixture, one file given to `perfregs check`) describe none, and
+/// their IR carries no GPU facts.
+pub fn whole(file: &CatalogueFile, ir: &Ir) -> bool {
+    file.families
+        .iter()
+        .flat_map(|f| &f.projects)
+        .filter(|p| p.gpu.as_ref().is_some_and(|g| g.oa.is_some()))
+        .filter_map(|p| ir.catalogue.find(&p.name))
+        .any(|pi| ir.formats.iter().any(|f| f.project == pi))
+}
+
 /// Check the `gpu:` facts of every project of `file` (the catalogue, read
 /// from `src`) against `ir`; problems go to `diags`, and a project with one
 /// gets no [`GpuIr`] (so the run fails anyway).
@@ -100,7 +114,10 @@ fn check_one(
                 format!("unknown driver `{d}` (known: {})", DRIVERS.join(", ")),
             );
         } else if g.drivers[..k].contains(d) {
-            bad(&format!("drivers/{k}"), format!("driver `{d}` listed twice"));
+            bad(
+                &format!("drivers/{k}"),
+                format!("driver `{d}` listed twice"),
+            );
         }
     }
     if !matches!(g.topology.subslices_per_slice, 1..=32) {
@@ -167,7 +184,10 @@ fn check_one(
                 .position(|d| d.project == project && d.name == *w)
             {
                 Some(d) if !wake.contains(&d) => wake.push(d),
-                Some(_) => bad(&format!("oa/wake/{k}"), format!("domain `{w}` listed twice")),
+                Some(_) => bad(
+                    &format!("oa/wake/{k}"),
+                    format!("domain `{w}` listed twice"),
+                ),
                 None => {
                     let known: Vec<&str> = ir
                         .domains
@@ -403,7 +423,8 @@ pub fn claim_metric_files(ir: &mut Ir, files: &[(String, String)]) -> Result<(),
                 file: name.clone(),
                 pos: Pos { line: 1, column: 1 },
                 item: String::new(),
-                message: "no `<set chipset=\"...\">`: a metric file names the part it is for".into(),
+                message: "no `<set chipset=\"...\">`: a metric file names the part it is for"
+                    .into(),
             });
             continue;
         };
@@ -473,7 +494,13 @@ mod tests {
         let text = "<?xml?>\n<metrics>\n  <set name=\"x\" chipset=\"TGLGT2\">\n";
         let (c, pos) = chipset_of(text).expect("a chipset");
         assert_eq!(c, "TGLGT2");
-        assert_eq!(pos, Pos { line: 3, column: 26 });
+        assert_eq!(
+            pos,
+            Pos {
+                line: 3,
+                column: 26
+            }
+        );
         assert_eq!(chipset_of("<metrics/>"), None);
     }
 }

@@ -55,6 +55,7 @@ pub fn compile_sources(
         .iter()
         .filter_map(|(n, t)| load::load_str(n, t, &mut diags))
         .collect();
+    let mut facts = Facts::Gpu;
     if let Some((n, t)) = catalogue {
         if !loaded
             .iter()
@@ -63,9 +64,10 @@ pub fn compile_sources(
             if let Some(l) = load::load_str(n, t, &mut diags) {
                 loaded.push(l);
             }
+            facts = Facts::ProjectsOnly;
         }
     }
-    compile_loaded(loaded, diags)
+    compile_loaded(loaded, diags, facts)
 }
 
 /// Compile a user's own descriptions (the `regdefs!` path) against the
@@ -103,7 +105,7 @@ pub fn compile_user_sources(sources: &[(String, String)]) -> Result<Ir, Vec<Diag
         .cloned()
         .collect();
     loaded.extend(user);
-    compile_loaded(loaded, diags)
+    compile_loaded(loaded, diags, Facts::ProjectsOnly)
 }
 
 /// The built-in descriptions, loaded once per process (the compiler keeps a
@@ -138,6 +140,7 @@ pub fn compile_path(path: &Path) -> Result<Ir, Vec<Diagnostic>> {
         .iter()
         .filter_map(|f| load::load_file_as(f, &load::relative_name(path, f), &mut diags))
         .collect();
+    let mut facts = Facts::Gpu;
     if !loaded
         .iter()
         .any(|l| matches!(l.doc, Document::Catalogue(_)))
@@ -145,8 +148,9 @@ pub fn compile_path(path: &Path) -> Result<Ir, Vec<Diagnostic>> {
         if let Some(l) = load::load_str("<standard projects.yaml>", STANDARD_PROJECTS, &mut diags) {
             loaded.push(l);
         }
+        facts = Facts::ProjectsOnly;
     }
-    let mut ir = compile_loaded(loaded, diags)?;
+    let mut ir = compile_loaded(loaded, diags, facts)?;
     if path.is_dir() {
         // Every metric file of the folder belongs to a part of the catalogue.
         let files = gpu::metric_files(path).map_err(|e| {
@@ -181,7 +185,24 @@ pub fn input_files(path: &Path) -> Result<(Vec<PathBuf>, ()), Vec<Diagnostic>> {
     })
 }
 
-fn compile_loaded(loaded: Vec<Loaded>, mut diags: Diagnostics) -> Result<Ir, Vec<Diagnostic>> {
+/// How much of the catalogue a compile checks.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Facts {
+    /// The inputs bring their own catalogue: check and lower its GPU facts
+    /// (`gpu:`) against the descriptions, when these are a whole set
+    /// ([`gpu::whole`]).
+    Gpu,
+    /// The catalogue is the standard one added beside a few files, or a
+    /// user's descriptions beside the built-in ones (`regdefs!`): the GPU
+    /// facts are the HAL's, not checked again.
+    ProjectsOnly,
+}
+
+fn compile_loaded(
+    loaded: Vec<Loaded>,
+    mut diags: Diagnostics,
+    facts: Facts,
+) -> Result<Ir, Vec<Diagnostic>> {
     let mut catalogue = None;
     for l in &loaded {
         if let Document::Catalogue(c) = &l.doc {
@@ -226,9 +247,11 @@ fn compile_loaded(loaded: Vec<Loaded>, mut diags: Diagnostics) -> Result<Ir, Vec
         ir.devices = devices::lower(devices);
         // The catalogue's GPU facts name formats, domains and registers of
         // the lowered descriptions.
-        for l in &loaded {
+        for l in loaded.iter().filter(|_| facts == Facts::Gpu) {
             if let Document::Catalogue(c) = &l.doc {
-                ir.gpus = gpu::validate(c, &l.source, &ir, &mut diags);
+                if gpu::whole(c, &ir) {
+                    ir.gpus = gpu::validate(c, &l.source, &ir, &mut diags);
+                }
             }
         }
         if diags.is_empty() {

@@ -115,6 +115,18 @@ fn ir() -> &'static Ir {
 }
 
 /// HAL address expressions per project (as `metrics/build.rs` makes them).
+/// The catalogue's BDW GT2 device values.
+fn bdw_gt2() -> interp::DeviceInfo {
+    let bdw = ir().catalogue.find("bdw").expect("bdw");
+    ir().gpus
+        .iter()
+        .filter(|g| g.project == bdw)
+        .flat_map(|g| &g.parts)
+        .find(|p| p.gt == 2)
+        .expect("BDW GT2")
+        .device
+}
+
 fn addresses(project: &str) -> &'static HashMap<u64, String> {
     static A: OnceLock<BTreeMap<String, HashMap<u64, String>>> = OnceLock::new();
     let all = A.get_or_init(|| {
@@ -1093,7 +1105,7 @@ fn devices(rng: &mut Rng) -> Vec<interp::DeviceInfo> {
             dual_subslice_mask: 3,
             gpu_max_frequency: 1_150_000_000,
             query_mode: 1,
-            ..interp::DeviceInfo::BDW_GT2
+            ..bdw_gt2()
         },
         random,
     ]

@@ -38,6 +38,11 @@ fn copy_regdefs(to: &Path) {
             n += 1;
         }
     }
+    // The metric files, which the catalogue's parts claim.
+    std::fs::create_dir_all(to.join("metricsets")).expect("create metricsets/");
+    for (name, _, text) in perfregs_regdefs::METRIC_SETS {
+        std::fs::write(to.join(name), text).expect("copy a metric file");
+    }
     assert_eq!(n, perfregs_regdefs::FILES.len());
 }
 

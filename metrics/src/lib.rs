@@ -13,8 +13,7 @@
 //! Both are the types of `perfregs-types`, which the run-time interpreter of
 //! `perfregs-codegen` takes too. [`DeviceInfo::default()`] is all zeros
 //! (counters dividing by a device value give 0): use the running device's
-//! values or a part's preset ([`DeviceInfo::preset`]`("tgl", 2)`,
-//! [`DeviceInfo::BDW_GT2`], ...).
+//! values or a catalogue part's (`hal::part("tgl", 2)`, `hal::PARTS`).
 //! Arithmetic follows IGT's generated C: integers wrap, a division by zero
 //! gives 0 (see `perfregs_codegen::metrics::equation` for every rule).
 //!

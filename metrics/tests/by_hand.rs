@@ -146,7 +146,7 @@ fn integer_fadd_and_fmul_wrap_in_u64_as_igt_c() {
 fn hsw() -> DeviceInfo {
     DeviceInfo {
         eu_slices_total_count: 2,
-        ..DeviceInfo::HSW_GT2
+        ..hal::part("hsw", 2).expect("HSW GT2").device
     }
 }
 
@@ -208,7 +208,7 @@ fn hsw_render_basic_by_hand() {
 fn bdw_counters_by_hand() {
     // The BDW GT2 preset: 24 EUs, 7 threads each, slice 0, subslices 0..2,
     // a 12.5 MHz timestamp.
-    let d = DeviceInfo::BDW_GT2;
+    let d = hal::part("bdw", 2).expect("BDW GT2").device;
     let s = sample(
         "GPU_TIME 0 = 12_500; GPU_CLOCK 0 = 8_000; A 9 = 100; A 10 = 200; A 11 = 300; \
          A 13 = 4_200; B 0 = 10; B 1 = 20; B 4 = 100; B 5 = 300; C 0 = 25",
@@ -238,7 +238,7 @@ fn bdw_counters_by_hand() {
     );
     let slice1 = DeviceInfo {
         slice_mask: 0x2,
-        ..DeviceInfo::BDW_GT2
+        ..hal::part("bdw", 2).expect("BDW GT2").device
     };
     assert!(
         !counter(
@@ -264,7 +264,7 @@ fn bdw_counters_by_hand() {
     );
     let ss3 = DeviceInfo {
         subslice_mask: 0xf,
-        ..DeviceInfo::BDW_GT2
+        ..hal::part("bdw", 2).expect("BDW GT2").device
     };
     assert_eq!(counter("bdw", "hdc_and_sf", name, &s, &ss3), f(2.5));
     // RenderBasic AvgGpuCoreFrequency: $GpuCoreClocks 1000000000 UMUL $GpuTime UDIV,
@@ -314,10 +314,10 @@ fn default_device_is_zeros_and_presets_are_the_parts() {
     let s = sample("GPU_TIME 0 = 12_500");
     let zero = DeviceInfo::default();
     assert_eq!(counter("bdw", "render_basic", "gpu_time", &s, &zero), u(0));
-    let gt2 = DeviceInfo::BDW_GT2;
+    let gt2 = hal::part("bdw", 2).expect("BDW GT2").device;
     assert_eq!(
         counter("bdw", "render_basic", "gpu_time", &s, &gt2),
         u(1_000_000)
     );
-    assert_eq!(perfregs_metrics::DeviceInfo::preset("bdw", 2), Some(gt2));
+    assert_eq!(hal::part("bdw", 2).map(|p| p.device), Some(gt2));
 }

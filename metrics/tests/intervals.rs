@@ -318,7 +318,7 @@ fn test_oa_on_intervals<F: ReportFormat>(
 
 #[test]
 fn bdw_test_oa_intervals_give_igts_ratios() {
-    let d = DeviceInfo::BDW_GT2;
+    let d = hal::part("bdw", 2).expect("BDW GT2").device;
     let set = &perfregs_metrics::bdw::test_oa::SET;
     let gpu = Device::<hal::Bdw, _>::new(
         Emulator::builder(&bdw::PROJECT, Sku::default())
@@ -340,7 +340,7 @@ fn bdw_test_oa_intervals_give_igts_ratios() {
 
 #[test]
 fn tgl_test_oa_intervals_give_igts_ratios() {
-    let d = DeviceInfo::TGL_GT2;
+    let d = hal::part("tgl", 2).expect("TGL GT2").device;
     let set = &perfregs_metrics::tgl_gt2::test_oa::SET;
     let reports = test_support::tgl_reports(22, |gpu, awake| {
         program(gpu, set, &d, awake).unwrap_or_else(|e| panic!("{}: {e}", set.symbol));

@@ -56,7 +56,7 @@ impl Fail {
 
 /// A part of a project: its GT number (`--gt N`, `--gt1`, `--gt2`), which
 /// picks the shipped file (`oa-sklgt3.xml`) and the device values (the
-/// part's preset, `DeviceInfo::preset`).
+/// catalogue part's, `hal::part`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Gt(pub u8);
 
@@ -73,7 +73,8 @@ impl Gt {
 const DEFAULT_GT: u8 = 2;
 
 /// The GT number a file name gives (`oa-sklgt3.xml`: 3): the digit after
-/// the first `gt` of its last path component.
+/// the first `gt` of its last path component (a user's file, which no
+/// catalogue part claims).
 fn gt_in_name(file: &str) -> Option<u8> {
     let name = file
         .rsplit(['/', '\\'])
@@ -85,22 +86,22 @@ fn gt_in_name(file: &str) -> Option<u8> {
     u8::try_from(digit).ok().filter(|&g| g > 0)
 }
 
-/// The GTs of the presets of `project` (`DeviceInfo::PRESETS`), in order.
+/// The GTs of the catalogue's parts of `project` (`hal::PARTS`), in order.
 fn preset_gts(project: &str) -> Vec<u8> {
-    DeviceInfo::PRESETS
+    hal::PARTS
         .iter()
-        .filter(|(p, _, _)| *p == project)
-        .map(|(_, g, _)| *g)
+        .filter(|p| p.project == project)
+        .map(|p| p.gt)
         .collect()
 }
 
-/// The GT of shipped file `file` of `project`: `gtN` in its name, else the
-/// GT of the project's only preset (`oa-bdw.xml`: GT2, `oa-chv.xml`: GT1).
+/// The GT of shipped file `file` of `project`: the catalogue part that
+/// claims it (by the file's `chipset`).
 pub fn file_gt(file: &str, project: &str) -> Option<u8> {
-    gt_in_name(file).or_else(|| match preset_gts(project)[..] {
-        [g] => Some(g),
-        _ => None,
-    })
+    hal::PARTS
+        .iter()
+        .find(|p| p.project == project && p.metric_files.contains(&file))
+        .map(|p| p.gt)
 }
 
 /// One shipped metric-set file: (file, text, its GT).
@@ -827,13 +828,13 @@ fn list(
 const MAX_REPORTS: usize = 10_000;
 
 /// The emulated part of `project` as the metric sets' device variables (the
-/// library's preset of the part: `DeviceInfo::preset`; without a GT, the
-/// default part's, or the project's only one: `DeviceInfo::preset_or_first`),
+/// catalogue's part: `hal::part`; without a GT, the default part's, or the
+/// project's first: `hal::part_or_first`),
 /// and its GPU clock in Hz. `None` for a project without a preset.
 pub fn emulated_device(project: &str, gt: Option<u8>) -> Option<(DeviceInfo, u64)> {
     let d = match gt {
-        Some(g) => DeviceInfo::preset(project, g)?,
-        None => DeviceInfo::preset_or_first(project, Some(DEFAULT_GT))?,
+        Some(g) => hal::part(project, g)?.device,
+        None => hal::part_or_first(project, Some(DEFAULT_GT))?.device,
     };
     let clocks = perfregs_emu::OaConfig::default().gpu_clocks_per_tick;
     Some((d, d.gpu_timestamp_frequency * clocks))
@@ -842,7 +843,7 @@ pub fn emulated_device(project: &str, gt: Option<u8>) -> Option<(DeviceInfo, u64
 /// The projects with a part to emulate (a preset), comma-separated.
 fn emulated_projects() -> String {
     let mut names: Vec<&str> = Vec::new();
-    for (p, _, _) in DeviceInfo::PRESETS {
+    for p in hal::PARTS.iter().map(|p| &p.project) {
         if !names.contains(p) {
             names.push(p);
         }
@@ -1146,55 +1147,21 @@ fn sample_emulator<F: ReportFormat>(
     })
 }
 
-/// The Gen8..Gen12 projects with an emulated OA path, written once for
-/// every per-project dispatch (`metrics run`, `record --emulate`, the
-/// report formats of `report`): `$callback!` is called with the tokens in
-/// parentheses, then one `module Type [domains]` a project: its HAL module,
-/// its project type, and the power domains a set's programming needs held
-/// awake (typed force-wake guards, in waking order: BDW's render, which
-/// holds the whole OA unit; CHV's render and media (`__chv_fw_ranges`);
-/// Gen9 to Gen12: GT, which holds the OA unit and the NOA write port, and
-/// render, which holds the OA context registers and FLEX). Every one samples the
-/// Gen8+ layout `A32u40A4u32B8C8`. HSW (other layouts) is dispatched by
-/// each caller itself.
-macro_rules! gen8_projects {
-    ($callback:ident ! ($($args:tt)*)) => {
-        $callback! {
-            ($($args)*)
-            bdw Bdw [Render],
-            chv Chv [Render, Media],
-            skl Skl [Gt, Render],
-            bxt Bxt [Gt, Render],
-            kbl Kbl [Gt, Render],
-            glk Glk [Gt, Render],
-            cfl Cfl [Gt, Render],
-            cnl Cnl [Gt, Render],
-            icl Icl [Gt, Render],
-            ehl Ehl [Gt, Render],
-            tgl Tgl [Gt, Render],
-            rkl Rkl [Gt, Render],
-            adl Adl [Gt, Render],
-            dg1 Dg1 [Gt, Render]
-        }
-    };
-}
-pub(super) use gen8_projects;
-
-/// The projects `record --emulate` and `metrics run` emulate: hsw and
-/// every Gen8..Gen12 project.
+/// The projects `record --emulate` and `metrics run` emulate: every
+/// compiled project with an OA unit (`hal::for_each_oa_project!`).
 pub fn emulated_names() -> &'static [&'static str] {
     macro_rules! names {
-        (() $($m:ident $t:ident [$($d:ident),*]),*) => {
-            &["hsw", $(stringify!($m)),*]
+        (() $({ name: $m:ident, $($rest:tt)* }),*) => {
+            &[$(stringify!($m)),*]
         };
     }
-    gen8_projects!(names!())
+    hal::for_each_oa_project!(names!())
 }
 
 /// Run `program` on the emulated GPU of `project` with the domains its
-/// programming needs awake (typed force-wake guards, held while it runs)
-/// and sample its largest report layout (HSW A45_B8_C8, Gen8+
-/// A32u40_A4u32_B8_C8).
+/// programming needs awake (typed force-wake guards, held while it runs:
+/// the catalogue's `oa: wake:`) and sample its largest report layout (the
+/// catalogue's `oa: sample:`).
 fn emulate(
     project: &str,
     device: &DeviceInfo,
@@ -1204,22 +1171,15 @@ fn emulate(
     use hal::config::AwakeAny;
     use hal::{Device, Unbranded};
     macro_rules! arms {
-        (() $($m:ident $t:ident [$($d:ident),*]),*) => {
+        (() $({ name: $m:ident, ty: $t:ident, wake: [$($d:ident),*], sample: $s:ident, $($rest:tt)* }),*) => {
             match project {
-                "hsw" => {
-                    let gpu = Device::<hal::Hsw, _>::new(emulator(&hal::hsw::PROJECT, device));
-                    let _render = gpu
-                        .forcewake::<hal::hsw::domains::Render>()
-                        .map_err(|e| e.to_string())?;
-                    gpu.with_bus(|e| sample_emulator::<hal::hsw::reports::A45B8C8>(e, program, pairs))
-                }
                 $(stringify!($m) => {
                     let gpu = Device::<hal::$t, _>::new(emulator(&hal::$m::PROJECT, device));
                     let awake: &[&dyn AwakeAny<Unbranded>] = &[$(
                         &gpu.forcewake::<hal::$m::domains::$d>().map_err(|e| e.to_string())?
                     ),*];
                     let result = gpu.with_bus(|e| {
-                        sample_emulator::<hal::$m::reports::A32u40A4u32B8C8>(e, program, pairs)
+                        sample_emulator::<hal::$m::reports::$s>(e, program, pairs)
                     });
                     // The guards are held until the run is sampled.
                     let _ = awake;
@@ -1229,7 +1189,7 @@ fn emulate(
             }
         };
     }
-    gen8_projects!(arms!())
+    hal::for_each_oa_project!(arms!())
 }
 
 /// A metric set chosen for `oa-decode --metric-set`: loaded, with the

@@ -179,21 +179,7 @@ pub fn find_format(p: &ProjectInfo, name: &str) -> Result<&'static FormatInfo, S
 /// Call `v.visit::<F>()` for each report format type of project `name`;
 /// false when the project has no generated report formats.
 fn visit_project<V: FormatVisitor>(name: &str, v: &mut V) -> bool {
-    use hal::{hsw, ivb, snb, vlv};
-    macro_rules! arms {
-        (() $($m:ident $t:ident [$($d:ident),*]),*) => {
-            match name {
-                "snb" => snb::reports::visit_all(v),
-                "ivb" => ivb::reports::visit_all(v),
-                "vlv" => vlv::reports::visit_all(v),
-                "hsw" => hsw::reports::visit_all(v),
-                $(stringify!($m) => hal::$m::reports::visit_all(v),)*
-                _ => return false,
-            }
-        };
-    }
-    metrics::gen8_projects!(arms!());
-    true
+    hal::visit_report_formats(name, v)
 }
 
 struct Decoder<'a> {

@@ -265,34 +265,33 @@ fn stream_format(project: &str) -> Option<TypedFormat> {
 /// ([`perfregs_linux::uapi::xe::oa_format`]); `None` for a part or layout
 /// the xe driver does not offer.
 ///
-/// Source: the kernel's `drivers/gpu/drm/xe/xe_oa.c`, table `oa_formats[]`
-/// (`{ counter_select, size, type }`, counter size and bc report 0 unless
-/// given): `XE_OA_FORMAT_A32u40_A4u32_B8_C8 = { 5, 256, OAG }`,
-/// `A12 = { 0, 64, OAG }`, `A12_B8_C8 = { 2, 128, OAG }`,
-/// `C4_B8 = { 7, 64, OAG }`; `xe_oa_init_supported_formats` offers these
-/// four on graphics version 12 before 12.55 (TGL, RKL, ADL, DG1), and
-/// `decode_oa_format` matches all four packed fields. `include/uapi/drm/xe_drm.h`:
-/// `enum drm_xe_oa_format_type`, `DRM_XE_OA_FMT_TYPE_OAG` = 0. So TGL's
+/// The values come from the catalogue (`regdefs/projects.yaml`, `oa:
+/// formats:` with an `xe:` tuple, given only on projects the xe driver
+/// runs): the kernel's `drivers/gpu/drm/xe/xe_oa.c`, table `oa_formats[]`
+/// (`{ counter_select, size, type }`; `xe_oa_init_supported_formats`
+/// offers TGL's four OAG formats on graphics version 12 before 12.55, and
+/// `decode_oa_format` matches all four packed fields), so TGL's
 /// A32u40_A4u32_B8_C8 is 0x500.
 pub fn xe_format(project: &str, layout: &str) -> Option<u64> {
-    use perfregs_linux::uapi::xe::oa_format;
-    const OAG: u8 = 0;
-    if !XE_PROJECTS.contains(&project) {
-        return None;
-    }
-    let select = match layout.to_ascii_uppercase().as_str() {
-        "A32U40_A4U32_B8_C8" => 5,
-        "A12" => 0,
-        "A12_B8_C8" => 2,
-        "C4_B8" => 7,
-        _ => return None,
-    };
-    Some(oa_format(OAG, select, 0, 0))
+    hal::project(project)?.gpu?.oa?.format(layout)?.xe
 }
 
-/// The projects described here that the xe driver drives with the Gen12
-/// OA formats ([`xe_format`]): graphics version 12 before 12.55.
-const XE_PROJECTS: [&str; 4] = ["tgl", "rkl", "adl", "dg1"];
+/// Whether the xe driver runs `project` (the catalogue's `drivers:`).
+fn runs_under_xe(project: &str) -> bool {
+    hal::project(project)
+        .and_then(|p| p.gpu)
+        .is_some_and(|g| g.runs_under(hal::meta::Driver::Xe))
+}
+
+/// The compiled projects the xe driver runs, comma-separated.
+fn xe_projects() -> String {
+    hal::PROJECTS
+        .iter()
+        .filter(|p| runs_under_xe(p.name))
+        .map(|p| p.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// The format as the opening line says it: the i915 id, or the Xe
 /// property and the OA unit.
@@ -555,11 +554,11 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         .driver
         .as_deref()
         .is_some_and(|d| d.eq_ignore_ascii_case("xe"));
-    if xe && !XE_PROJECTS.contains(&project.name) {
+    if xe && !runs_under_xe(project.name) {
         return Err(Fail::usage(format!(
             "--driver xe: {} runs under i915 only (xe drives TGL and later: {} here)",
             project.name.to_ascii_uppercase(),
-            XE_PROJECTS.join(", ")
+            xe_projects()
         )));
     }
     if args.inject_status.is_some() && !xe {
@@ -567,8 +566,9 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
             "--inject-status is an Xe STATUS: give --driver xe",
         ));
     }
-    let preset = DeviceInfo::preset(project.name, gt)
-        .ok_or_else(|| Fail::findings(format!("no preset of {} GT{gt}", project.name)))?;
+    let preset = hal::part(project.name, gt)
+        .ok_or_else(|| Fail::findings(format!("no part {} GT{gt} in the catalogue", project.name)))?
+        .device;
     let part = format!("{} GT{gt}", project.name);
     let (all, ..) = sets(project.name, Some(gt))
         .ok_or_else(|| Fail::findings(format!("no metric sets for {part}")))?;
@@ -773,9 +773,9 @@ fn ended_by(failed: Option<Fail>, line: String) -> Result<String, Fail> {
 }
 
 /// Write `set`'s programming on `emu` through the typed, checked path
-/// (blocks available on `d`), with the domains the set's registers need
-/// awake (HSW, BDW: render; Gen11 and Gen12: GT and render; CHV..CNL: none
-/// described; see `metrics::gen8_projects`): the number of writes.
+/// (blocks available on `d`), with the domains the catalogue says its
+/// programming needs awake (`oa: wake:`, dispatched by
+/// `hal::for_each_oa_project!`): the number of writes.
 #[cfg(target_os = "linux")]
 fn program(
     bus: perfregs_emu::Emulator,
@@ -802,15 +802,14 @@ fn program(
         }};
     }
     macro_rules! arms {
-        (() $($m:ident $t:ident [$($d:ident),*]),*) => {
+        (() $({ name: $m:ident, ty: $t:ident, wake: [$($d:ident),*], $($rest:tt)* }),*) => {
             match project {
-                "hsw" => program_awake!(hal::Hsw; hal::hsw::domains::Render),
                 $(stringify!($m) => program_awake!(hal::$t; $(hal::$m::domains::$d),*),)*
                 other => return Err(Fail::findings(format!("no emulated OA path for {other}"))),
             }
         };
     }
-    let (n, back) = super::metrics::gen8_projects!(arms!());
+    let (n, back) = hal::for_each_oa_project!(arms!());
     Ok((back, n))
 }
 
@@ -1219,7 +1218,8 @@ mod tests {
 
     #[test]
     fn preset_topologies_give_the_presets_back() {
-        for (project, gt, d) in DeviceInfo::PRESETS {
+        for part in hal::PARTS {
+            let (project, gt, d) = (part.project, &part.gt, &part.device);
             let bytes = preset_topology(d).expect("a topology");
             let t = Topology::parse(&bytes).expect("parses");
             let v = device_values(&t, project, Some(*gt), d.gpu_timestamp_frequency, None)
@@ -1322,7 +1322,7 @@ mod tests {
             Fault::XeStatus(status::COUNTER_OVERFLOW | status::MMIO_TRG_Q_FULL),
         );
         stream.inject(15, Fault::BufferLost);
-        let preset = DeviceInfo::preset("tgl", 2).expect("the TGL GT2 preset");
+        let preset = hal::part("tgl", 2).expect("the TGL GT2 part").device;
         let device = RecordedDevice {
             timestamp_frequency: preset.gpu_timestamp_frequency,
             device_id: 0x9a49,
@@ -1374,7 +1374,7 @@ mod tests {
         let mut files = 0;
         for (file, project, sets) in perfregs_metrics::FILES {
             let gt = super::super::metrics::file_gt(file, project);
-            let d = DeviceInfo::preset_or_first(project, gt).expect("a preset");
+            let d = hal::part_or_first(project, gt).expect("a part").device;
             let p = super::super::find_project(project).expect("a project");
             for set in *sets {
                 let emu = perfregs_emu::Emulator::builder(p, perfregs_emu::Sku::default())

@@ -154,44 +154,20 @@ fn typed<F: ReportFormat>(id: u32) -> TypedFormat {
     }
 }
 
-/// The Gen8+ formats 7 to 10 of the report module `$r`.
-macro_rules! gen8_formats {
-    ($r:path) => {{
-        use $r as r;
-        vec![
-            typed::<r::C4B8>(7),
-            typed::<r::A12>(8),
-            typed::<r::A12B8C8>(9),
-            typed::<r::A32u40A4u32B8C8>(10),
-        ]
-    }};
-}
-
 /// The typed formats of `project` that i915 streams give
-/// (`enum drm_i915_oa_format`): HSW 1 to 7, Gen8+ 7 to 10. Empty for a
-/// project without a typed report path.
+/// (`enum drm_i915_oa_format`, the catalogue's `oa: formats:` with an
+/// `i915:` number): HSW 1 to 7, Gen8+ 7 to 10. Empty for a project
+/// without an OA stream.
 pub fn formats(project: &str) -> Vec<TypedFormat> {
     macro_rules! arms {
-        (() $($m:ident $t:ident [$($d:ident),*]),*) => {
+        (() $({ name: $m:ident, ty: $t:ident, wake: [$($d:ident),*], sample: $s:ident, i915: [$(($id:literal, $f:ident)),*] }),*) => {
             match project {
-                "hsw" => {
-                    use hal::hsw::reports as r;
-                    vec![
-                        typed::<r::A13>(1),
-                        typed::<r::A29>(2),
-                        typed::<r::A13B8C8>(3),
-                        typed::<r::B4C8>(4),
-                        typed::<r::A45B8C8>(5),
-                        typed::<r::B4C8A16>(6),
-                        typed::<r::C4B8>(7),
-                    ]
-                }
-                $(stringify!($m) => gen8_formats!(hal::$m::reports),)*
+                $(stringify!($m) => vec![$(typed::<hal::$m::reports::$f>($id)),*],)*
                 _ => Vec::new(),
             }
         };
     }
-    super::metrics::gen8_projects!(arms!())
+    hal::for_each_oa_project!(arms!())
 }
 
 /// The shipped metric sets of a part (`perfregs_metrics::FILES`), and the
@@ -301,7 +277,7 @@ fn setup(
         ))
     })?;
     let all = formats(project);
-    if perfregs_linux::discovery::access::NO_OA_STREAM.contains(&project) {
+    if perfregs_linux::discovery::access::no_oa_stream(project) {
         return Err(Fail::findings(format!(
             "the recording is of {id}: SNB/IVB/VLV have no OA stream under Linux, so no i915 perf recording of one can be read"
         )));
@@ -380,7 +356,7 @@ fn setup(
     }
 
     // Device values.
-    let preset = DeviceInfo::preset_or_first(project, id.gt);
+    let preset = hal::part_or_first(project, id.gt).map(|p| p.device);
     let mut ts = d.timestamp_frequency;
     if ts == 0 {
         let p = preset.map_or(0, |p| p.gpu_timestamp_frequency);

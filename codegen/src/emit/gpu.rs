@@ -17,7 +17,11 @@ fn gpu_of(ir: &Ir, p: usize) -> Option<&GpuIr> {
 
 /// The `gpu:` value of project `p`'s `ProjectInfo` and the items it refers
 /// to (`GPU`, `PARTS`), when the HAL's own build emits projects.
-pub(super) fn emit_project_gpu(ir: &Ir, p: usize, opts: &EmitOptions) -> (TokenStream, TokenStream) {
+pub(super) fn emit_project_gpu(
+    ir: &Ir,
+    p: usize,
+    opts: &EmitOptions,
+) -> (TokenStream, TokenStream) {
     let hal = &opts.hal;
     let Some(g) = gpu_of(ir, p).filter(|_| opts.projects) else {
         return (quote!(None), quote!());
@@ -28,7 +32,10 @@ pub(super) fn emit_project_gpu(ir: &Ir, p: usize, opts: &EmitOptions) -> (TokenS
         let v = format_ident!("{}", camel(d));
         quote!(#hal::meta::Driver::#v)
     });
-    let (per_slice, dual) = (text::u64_lit(g.subslices_per_slice.into()), g.dual_subslices);
+    let (per_slice, dual) = (
+        text::u64_lit(g.subslices_per_slice.into()),
+        g.dual_subslices,
+    );
     let (major, minor) = (text::u64_lit(major.into()), text::u64_lit(minor.into()));
     let info = |f: usize| format_ident!("{}_INFO", ir.formats[f].name);
     let oa = match &g.oa {
@@ -152,6 +159,21 @@ pub(super) fn emit_tables(ir: &Ir, opts: &EmitOptions) -> TokenStream {
         });
         arms.push(quote!({ name: #module, ty: #ty, wake: [#(#wake),*], sample: #sample, i915: [#(#i915),*] }));
     }
+    // Every compiled project with report formats, for the visitor.
+    let visits = ir
+        .catalogue
+        .projects
+        .iter()
+        .enumerate()
+        .filter_map(|(pi, p)| {
+            if !ir.formats.iter().any(|f| f.project == pi && !f.external) {
+                return None;
+            }
+            let tag = p.name.as_str();
+            let module = format_ident!("{}", p.name);
+            let cfg = opts.features.then(|| quote!(#[cfg(feature = #tag)]));
+            Some(quote!(#cfg #tag => #module::reports::visit_all(v),))
+        });
     let listed: Vec<String> = arms.iter().map(|a| a.to_string()).collect();
     let doc = text::doc(&format!(
         "Calls `callback! {{ (args) {{ name: tgl, ty: Tgl, wake: [Gt, Render], sample: A32u40A4u32B8C8, i915: [(7, C4B8), ...] }}, ... }}` with one group per compiled project that has an OA unit (catalogue order; {} now): its module, project type, the domains its metric-set programming holds awake (types of `<module>::domains`), the report layout the emulator samples and i915's format numbers with their layouts (types of `<module>::reports`).\n\nThe one list per-project dispatch uses: a project added to the catalogue is dispatched to without a code change.\n\n```\nmacro_rules! names {{\n    (($($a:tt)*) $({{ name: $m:ident, $($rest:tt)* }}),*) => {{ [$(stringify!($m)),*] }};\n}}\nlet names: &[&str] = &hal::for_each_oa_project!(names!());\nassert!(names.contains(&\"hsw\"));\n```",
@@ -160,6 +182,15 @@ pub(super) fn emit_tables(ir: &Ir, opts: &EmitOptions) -> TokenStream {
     quote! {
         /// Every GT part of the compiled projects (catalogue `gpu: parts:`), in catalogue order.
         pub static PARTS: &[&#hal::meta::PartInfo] = &[#(#refs),*];
+        /// Call `v.visit::<F>()` for every report format of compiled project
+        /// `project`; false when it has none (or is not compiled).
+        pub fn visit_report_formats<V: #hal::FormatVisitor>(project: &str, v: &mut V) -> bool {
+            match project {
+                #(#visits)*
+                _ => return false,
+            }
+            true
+        }
         #doc
         #[macro_export]
         macro_rules! for_each_oa_project {

@@ -273,9 +273,6 @@ impl Regs {
     }
 }
 
-/// Projects whose OA unit Linux does not expose as a stream.
-const NO_OA_STREAM: [&str; 3] = ["snb", "ivb", "vlv"];
-
 /// An OA stream on the emulated GPU, answering as the kernel does (see the
 /// [module documentation](self)).
 pub struct EmulatedStream {
@@ -328,7 +325,8 @@ impl EmulatedStream {
         if let Some(e) = cfg.open_errno {
             return Err(fail(e, None));
         }
-        if NO_OA_STREAM.contains(&p.name) {
+        // The catalogue gives the project no OA unit the kernel streams.
+        if p.gpu.is_some_and(|g| g.oa.is_none()) {
             return Err(fail(code::ENODEV, None));
         }
         let Some(regs) = Regs::of(p).filter(|_| emu.unit::<OaUnit>().is_on()) else {

@@ -57,8 +57,8 @@ impl Sku {
         }
     }
 
-    /// The part `device` describes (a [`DeviceInfo`] preset such as
-    /// `DeviceInfo::preset("rkl", 1)`), on `project`: [`Sku::for_project`]
+    /// The part `device` describes (a catalogue part's values such as
+    /// `hal::part("rkl", 1)`'s `device`), on `project`: [`Sku::for_project`]
     /// with only the part's (dual) subslices present. Bit `n` of its
     /// `dual_subslice_mask` (Gen12), else of its `subslice_mask` (Gen11), is
     /// instance `n` of the group bound as `dss`. A project without such a
@@ -67,10 +67,10 @@ impl Sku {
     ///
     /// ```
     /// use perfregs_emu::Sku;
-    /// use perfregs_types::DeviceInfo;
-    /// let gt1 = Sku::for_part(&hal::tgl::PROJECT, &DeviceInfo::TGL_GT1);
+    /// let device = |gt| hal::part("tgl", gt).expect("a TGL part").device;
+    /// let gt1 = Sku::for_part(&hal::tgl::PROJECT, &device(1));
     /// assert_eq!(gt1.dss_enable, 0x3);
-    /// let gt2 = Sku::for_part(&hal::tgl::PROJECT, &DeviceInfo::TGL_GT2);
+    /// let gt2 = Sku::for_part(&hal::tgl::PROJECT, &device(2));
     /// assert_eq!(gt2.dss_enable, 0x3f);
     /// ```
     pub fn for_part(project: &ProjectInfo, device: &DeviceInfo) -> Self {
@@ -183,15 +183,15 @@ mod tests {
     #[test]
     fn a_part_keeps_only_its_subslices() {
         // Gen12: dual subslices; Gen11: subslices; Gen9: no fused group.
-        let rkl = DeviceInfo::preset_or_first("rkl", None).expect("rkl preset");
+        let rkl = hal::part_or_first("rkl", None).expect("rkl part").device;
         let s = Sku::for_part(&hal::rkl::PROJECT, &rkl);
         assert_eq!(s.dss_enable, rkl.dual_subslice_mask);
         assert_eq!(s.dss_enable.count_ones(), 2);
-        let ehl = DeviceInfo::preset_or_first("ehl", None).expect("ehl preset");
+        let ehl = hal::part_or_first("ehl", None).expect("ehl part").device;
         let s = Sku::for_part(&hal::ehl::PROJECT, &ehl);
         assert_eq!(s.dss_enable, ehl.subslice_mask & 0xf);
         assert_ne!(s.dss_enable, 0);
-        let skl = DeviceInfo::preset("skl", 2).expect("skl GT2");
+        let skl = hal::part("skl", 2).expect("skl GT2").device;
         assert_eq!(
             Sku::for_part(&hal::skl::PROJECT, &skl),
             Sku::for_project(&hal::skl::PROJECT)

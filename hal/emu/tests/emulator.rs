@@ -286,6 +286,7 @@ static TINY: ProjectInfo = ProjectInfo {
     steering: None,
     opaque: &[],
     commands: &[],
+    gpu: None,
 };
 
 /// TGL with a replicated register in every group (see

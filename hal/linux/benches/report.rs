@@ -100,7 +100,7 @@ fn counters_all(bytes: &[u8], device: &DeviceInfo) -> f64 {
 #[divan::bench]
 fn counters(bencher: Bencher) {
     let bytes = stream();
-    let device = DeviceInfo::TGL_GT2;
+    let device = hal::part("tgl", 2).expect("TGL GT2").device;
     bencher
         .counter(ItemsCount::new(REPORTS))
         .bench_local(|| black_box(counters_all(black_box(&bytes), &device)));
@@ -114,6 +114,6 @@ fn main() {
     assert_eq!(parse_all(&bytes), want);
     let set = &perfregs_metrics::tgl_gt2::render_basic::SET;
     assert!(set.counters.len() > 10, "{} counters", set.counters.len());
-    assert!(counters_all(&bytes, &DeviceInfo::TGL_GT2) > 0.0);
+    assert!(counters_all(&bytes, &hal::part("tgl", 2).expect("TGL GT2").device) > 0.0);
     divan::main();
 }

@@ -206,7 +206,7 @@ fn smoke_live_bar_with_the_kernel_force_wake_held() {
 /// passes the HAL's checks with the holder's one proof, and lands in the BAR.
 #[test]
 fn the_holder_proof_covers_every_domain_of_a_programming_list() {
-    use perfregs_metrics::{tgl_gt2, DeviceInfo};
+    use perfregs_metrics::tgl_gt2;
     let file = Temp::new("bar-program", BAR_SIZE);
     let fw_file = Temp::new("forcewake-program", 0);
     let gpu = Device::<Tgl, _>::new(Bar::open(&file.0, Owner::Kernel).unwrap());
@@ -216,7 +216,7 @@ fn the_holder_proof_covers_every_domain_of_a_programming_list() {
         .iter()
         .find(|s| s.symbol == "TestOa")
         .expect("TGL GT2 TestOa");
-    let device = DeviceInfo::preset("tgl", 2).expect("a TGL GT2 preset");
+    let device = hal::part("tgl", 2).expect("a TGL GT2 part").device;
     let domains: std::collections::BTreeSet<_> = set
         .configs
         .iter()

@@ -13,14 +13,20 @@ use perfregs_linux::recording::{
 };
 use perfregs_metrics::intervals::{Interval, Intervals, Window};
 use perfregs_metrics::rt::program;
-use perfregs_metrics::{DeviceInfo, Value};
+use perfregs_metrics::Value;
 
 /// `n` periodic reports of TGL GT2 running TestOa (programmed through the
 /// typed, checked path).
 fn test_oa_reports(n: u64) -> Vec<Vec<u8>> {
     let set = &perfregs_metrics::tgl_gt2::test_oa::SET;
     test_support::tgl_reports(n, |gpu, awake| {
-        program(gpu, set, &DeviceInfo::TGL_GT2, awake).expect("TestOa programs");
+        program(
+            gpu,
+            set,
+            &hal::part("tgl", 2).expect("TGL GT2").device,
+            awake,
+        )
+        .expect("TestOa programs");
     })
 }
 
@@ -36,7 +42,10 @@ fn test_oa_recorded_read_back_and_counted_gives_igts_ratios() {
         Record::Sample(r).write_to(&mut stream).unwrap();
     }
     let device = RecordedDevice {
-        timestamp_frequency: DeviceInfo::TGL_GT2.gpu_timestamp_frequency,
+        timestamp_frequency: hal::part("tgl", 2)
+            .expect("TGL GT2")
+            .device
+            .gpu_timestamp_frequency,
         device_id: 0x9A49,
         oa_format: 10, // I915_OA_FORMAT_A32u40_A4u32_B8_C8
         metric_set_name: "TestOa".into(),
@@ -63,7 +72,7 @@ fn test_oa_recorded_read_back_and_counted_gives_igts_ratios() {
     // Read back as `perfregs report` would: the device from the file, the
     // records one by one.
     let mut r = RecordingReader::new(&file[..]);
-    let mut dev = DeviceInfo::TGL_GT2;
+    let mut dev = hal::part("tgl", 2).expect("TGL GT2").device;
     let mut iv = Intervals::<Tgl>::new(Window::Pairs(NonZeroU32::new(5).unwrap()));
     let mut out: Vec<Interval> = Vec::new();
     let mut samples = 0;

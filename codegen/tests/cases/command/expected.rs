@@ -10,6 +10,7 @@ pub mod hsw {
         events: &[],
         formats: &[],
         commands: &[&commands::MI_USER_MARK],
+        gpu: None,
         steering: None,
         domains: &[],
         groups: &[],

@@ -131,6 +131,7 @@ pub mod ivt {
         events: &[],
         formats: &[],
         commands: &[],
+        gpu: None,
         steering: None,
         domains: &[],
         groups: &[],

@@ -65,6 +65,7 @@ pub mod hsw {
         events: &[],
         formats: &[],
         commands: &[],
+        gpu: None,
         steering: None,
         domains: &[],
         groups: &[],

@@ -65,6 +65,7 @@ pub mod tgl {
         events: &[],
         formats: &[],
         commands: &[],
+        gpu: None,
         steering: Some("MCR_SELECTOR"),
         domains: &[],
         groups: &[],

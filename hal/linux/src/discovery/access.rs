@@ -18,8 +18,14 @@ pub const CAP_SYS_ADMIN: u32 = 21;
 /// `CAP_PERFMON`'s bit in the capability sets (Linux 5.8 and later).
 pub const CAP_PERFMON: u32 = 38;
 
-/// Projects described here on which the kernel has no OA stream.
-pub const NO_OA_STREAM: &[&str] = &["snb", "ivb", "vlv"];
+/// Whether the kernel has no OA stream on `project` (the catalogue gives
+/// the project no OA unit: SNB, IVB, VLV). False for a project that is not
+/// compiled (nothing known of it here).
+pub fn no_oa_stream(project: &str) -> bool {
+    hal::project(project)
+        .and_then(|p| p.gpu)
+        .is_some_and(|g| g.oa.is_none())
+}
 
 /// What the process may do, from `/proc/self/status`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -313,7 +319,7 @@ pub fn verdict(i: &AccessInputs<'_>) -> OaAccess {
     let Some(project) = id.project else {
         return OaAccess::No(Blocked::NotDescribed(id));
     };
-    if NO_OA_STREAM.contains(&project) {
+    if no_oa_stream(project) {
         return OaAccess::No(Blocked::NoOaStream(id));
     }
     let Some(driver) = i.driver else {

@@ -368,7 +368,7 @@ pub fn probe(dev_root: &Path, card: &Card) -> Result<Answers, ProbeError> {
 mod tests {
     use super::*;
     use crate::discovery::uapi::TGL_GT2_TOPOLOGY;
-    use perfregs_types::{DeviceInfo, DeviceVar};
+    use perfregs_types::DeviceVar;
 
     fn card(pci_id: u16, driver: Option<Driver>) -> Card {
         Card {
@@ -409,7 +409,7 @@ mod tests {
         let v = Answers::I915(probe_answers())
             .device_values(&card(0x9A49, Some(Driver::I915)), None)
             .expect("values");
-        assert_eq!(v.info, DeviceInfo::TGL_GT2);
+        assert_eq!(v.info, hal::part("tgl", 2).expect("TGL GT2").device);
         assert!(v.from_preset.contains(&DeviceVar::GpuMaxFrequency));
         // A missing answer is named, never replaced.
         let mut p = probe_answers();

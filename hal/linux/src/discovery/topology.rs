@@ -377,21 +377,18 @@ pub struct DeviceValues {
     pub from_preset: Vec<DeviceVar>,
 }
 
-/// How the metric sets of `project` number subslices (IGT's
-/// `lib/i915/perf.c`): bits a slice in `$SubsliceMask` (3 before Gen11, 8
-/// from Gen11), and whether the subslices are Gen12's dual subslices
-/// (`$DualSubsliceMask`).
-fn mask_layout(project: &str) -> (u32, bool) {
-    match project {
-        "tgl" | "rkl" | "adl" | "dg1" => (8, true),
-        "icl" | "ehl" => (8, false),
-        _ => (3, false),
-    }
+/// How the metric sets of `project` number subslices (the catalogue's
+/// `gpu: topology:`, after IGT's `lib/i915/perf.c`): bits a slice in
+/// `$SubsliceMask`, and whether the subslices are dual subslices
+/// (`$DualSubsliceMask`). `None` for a project that is not a compiled GPU.
+fn mask_layout(project: &str) -> Option<(u32, bool)> {
+    let gpu = hal::project(project)?.gpu?;
+    Some((gpu.subslices_per_slice, gpu.dual_subslices))
 }
 
 /// Device values for the metric equations from a topology.
 ///
-/// `project` and `gt` pick the preset ([`DeviceInfo::preset_or_first`]: a GT
+/// `project` and `gt` pick the catalogue part ([`hal::part_or_first`]: a GT
 /// without one takes the project's first) that supplies what the kernel does
 /// not say: threads per EU, and the GPU frequencies unless `frequencies`
 /// gives them (each such variable is listed in
@@ -408,12 +405,14 @@ pub fn device_values(
     timestamp_frequency: u64,
     frequencies: Option<GtFrequencies>,
 ) -> Result<DeviceValues, DeviceInfoError> {
-    let preset =
-        DeviceInfo::preset_or_first(project, gt).ok_or_else(|| DeviceInfoError::NoPreset {
-            project: project.to_string(),
-        })?;
+    let no_preset = || DeviceInfoError::NoPreset {
+        project: project.to_string(),
+    };
+    let preset = hal::part_or_first(project, gt)
+        .ok_or_else(no_preset)?
+        .device;
     let eus = topology.eu_count();
-    let (bits_per_slice, gen12) = mask_layout(project);
+    let (bits_per_slice, gen12) = mask_layout(project).ok_or_else(no_preset)?;
     let subslice_mask = topology.metric_subslice_mask(bits_per_slice);
     if topology.slice_mask == 0 || eus == 0 {
         return Err(DeviceInfoError::Topology(TopologyError::Empty));
@@ -485,6 +484,15 @@ impl From<TopologyError> for DeviceInfoError {
 mod tests {
     use super::*;
 
+    /// The catalogue's device values of `project` GT`gt`.
+    fn dev(project: &str, gt: u8) -> DeviceInfo {
+        hal::part(project, gt).expect("a catalogue part").device
+    }
+
+    fn tgl_gt(gt: u8) -> DeviceInfo {
+        dev("tgl", gt)
+    }
+
     /// A topology buffer built by hand: `slices` bits of slice mask, then per
     /// slice its subslice mask, then per (slice, subslice) its EU mask,
     /// each mask `stride` bytes.
@@ -534,7 +542,7 @@ mod tests {
         assert_eq!(t.subslice_mask(), 0x3f);
         assert_eq!(t.eu_count(), 96);
         let d = device_values(&t, "tgl", Some(2), 19_200_000, None).expect("device info");
-        assert_eq!(d.info, DeviceInfo::TGL_GT2);
+        assert_eq!(d.info, tgl_gt(2));
         assert_eq!(
             d.from_preset,
             [
@@ -640,22 +648,22 @@ mod tests {
         assert_eq!(t.subslice_mask(), 0x77, "the kernel's layout");
         let d = device_values(&t, "skl", Some(3), 12_000_000, None).expect("values");
         assert_eq!(d.info.subslice_mask, 0x3f, "IGT's: 3 bits a slice");
-        assert_eq!(d.info, DeviceInfo::SKL_GT3);
+        assert_eq!(d.info, dev("skl", 3));
         // CNL GT2: 2 slices of 3 and 2 subslices (the kernel's 6 × 4 layout).
         let b = build(6, 4, 8, 0x3, &[0x7, 0x3, 0, 0, 0, 0], &[0xff; 24]);
         let t = Topology::parse(&b).expect("valid");
         let d = device_values(&t, "cnl", Some(2), 19_200_000, None).expect("values");
-        assert_eq!(d.info, DeviceInfo::CNL);
+        assert_eq!(d.info, dev("cnl", 2));
         // Gen12 parts other than TGL have dual subslices too.
         let b = build(1, 2, 16, 0x1, &[0x3], &[0xffff; 2]);
         let t = Topology::parse(&b).expect("valid");
         let d = device_values(&t, "rkl", None, 19_200_000, None).expect("values");
-        assert_eq!(d.info, DeviceInfo::RKL);
+        assert_eq!(d.info, dev("rkl", 1));
         // ICL: one slice of 8 subslices, 8 bits a slice.
         let b = build(1, 8, 8, 0x1, &[0xff], &[0xff; 8]);
         let t = Topology::parse(&b).expect("valid");
         let d = device_values(&t, "icl", None, 19_200_000, None).expect("values");
-        assert_eq!(d.info, DeviceInfo::ICL);
+        assert_eq!(d.info, dev("icl", 2));
         // Bits past 64 are dropped, never a panic.
         let b = build(8, 8, 8, 0xff, &[0xff; 8], &[0xff; 64]);
         let t = Topology::parse(&b).expect("valid");
@@ -747,9 +755,6 @@ mod tests {
         );
         // GT1 takes the GT1 preset's frequencies, a GT with no preset the project's first.
         let d = device_values(&t, "tgl", Some(3), 19_200_000, None).expect("device info");
-        assert_eq!(
-            d.info.gpu_max_frequency,
-            DeviceInfo::TGL_GT1.gpu_max_frequency
-        );
+        assert_eq!(d.info.gpu_max_frequency, tgl_gt(1).gpu_max_frequency);
     }
 }

@@ -168,7 +168,7 @@ mod tests {
         assert_eq!(Topology::parse(&t.to_bytes()), Ok(t.clone()));
         let v = super::super::topology::device_values(&t, "tgl", Some(2), 19_200_000, None)
             .expect("values");
-        assert_eq!(v.info, perfregs_types::DeviceInfo::TGL_GT2);
+        assert_eq!(v.info, hal::part("tgl", 2).expect("TGL GT2").device);
         // The other GT has a DSS mask but no EU mask.
         assert_eq!(topology(&tgl_gt2(), 1), Err(TopologyError::Empty));
         assert_eq!(topology(&tgl_gt2(), 7), Err(TopologyError::Empty));
