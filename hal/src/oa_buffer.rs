@@ -459,6 +459,21 @@ pub enum InvalidPair {
     },
 }
 
+impl InvalidPair {
+    /// Whether the later report is dropped rather than paired with the next
+    /// one: after a step back or an impossible clock its timestamp or clock
+    /// is not the successor of the earlier report's (stale memory, most
+    /// likely), and pairing it with the next report would count time twice.
+    /// After an unwritten report the next one is checked against it, so
+    /// every pair touching it is counted as invalid.
+    pub fn drops_later(&self) -> bool {
+        matches!(
+            self,
+            InvalidPair::Backward { .. } | InvalidPair::ImpossibleClock { .. }
+        )
+    }
+}
+
 impl core::fmt::Display for InvalidPair {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
@@ -566,7 +581,8 @@ fn accumulate<const N: usize>(total: &mut [Option<u64>; N], d: &[Option<u64>; N]
 /// as long as they wrap at most once between consecutive reports. Sums
 /// saturate at `u64::MAX`. A pair [`check_pair`] rejects (stale or
 /// unwritten memory) adds nothing and is counted
-/// ([`invalid_pairs`](Self::invalid_pairs)).
+/// ([`invalid_pairs`](Self::invalid_pairs)); its later report is dropped
+/// when [`InvalidPair::drops_later`] says so.
 ///
 /// ```
 /// use hal::bdw::reports::A32u40A4u32B8C8;
@@ -653,7 +669,14 @@ impl<F: ReportFormat> Summary<F> {
                     accumulate(&mut t.b, &d.b);
                     accumulate(&mut t.c, &d.c);
                 }
-                Err(_) => self.invalid = self.invalid.saturating_add(1),
+                Err(why) => {
+                    self.invalid = self.invalid.saturating_add(1);
+                    if why.drops_later() {
+                        self.prev = None;
+                        self.reports += 1;
+                        return;
+                    }
+                }
             }
         }
         let mut copy = [0u8; MAX_REPORT_SIZE];
@@ -866,8 +889,9 @@ mod tests {
             tgl(1100, 800, 5),
             [0u8; 256],
             tgl(1300, 2400, 15),
-            tgl(1200, 1600, 10), // stale: behind the one before
-            tgl(1400, 3200, 20),
+            tgl(1200, 1600, 10), // stale: behind the one before, dropped
+            tgl(1400, 3200, 20), // not paired with the stale report
+            tgl(1500, 4000, 25),
         ];
         let mut s = Summary::<F>::new(100.0);
         for r in &reports {
@@ -875,11 +899,12 @@ mod tests {
                 s.push(&r);
             }
         }
-        // Valid: 0-1 and 4-5 (300 ticks, 2400 clocks, A0 +15); invalid: 1-2, 2-3, 3-4.
-        assert_eq!((s.reports(), s.invalid_pairs()), (6, 3));
-        assert_eq!(s.ticks(), Some(300));
-        assert_eq!(s.totals().gpu_clock, Some(2400));
-        assert_eq!(s.totals().a(0), Some(15));
+        // Valid: 0-1 and 5-6 (200 ticks, 1600 clocks, A0 +10); invalid:
+        // 1-2, 2-3, 3-4; 4-5 not formed.
+        assert_eq!((s.reports(), s.invalid_pairs()), (7, 3));
+        assert_eq!(s.ticks(), Some(200));
+        assert_eq!(s.totals().gpu_clock, Some(1600));
+        assert_eq!(s.totals().a(0), Some(10));
     }
 
     #[test]
