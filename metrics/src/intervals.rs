@@ -119,7 +119,7 @@ impl<F: ReportFormat> Pairs<F> {
             },
             None => Ok(None),
         };
-        if matches!(pair, Err(e) if drops(e)) {
+        if matches!(pair, Err(e) if e.drops_later()) {
             self.has_prev = false;
             return pair;
         }
@@ -140,16 +140,6 @@ impl<F: ReportFormat> Pairs<F> {
     pub fn is_paired(&self) -> bool {
         self.has_prev
     }
-}
-
-/// Whether the later report of an invalid pair is dropped (not paired with
-/// the next report, not on the time axis): its timestamp or clock is not
-/// the successor of the earlier report's.
-fn drops(why: InvalidPair) -> bool {
-    matches!(
-        why,
-        InvalidPair::Backward { .. } | InvalidPair::ImpossibleClock { .. }
-    )
 }
 
 /// How long an interval is.
@@ -369,7 +359,7 @@ impl<F: ReportFormat> Intervals<F> {
         let checked = self.pairs.push_checked(report);
         // Where the report is on the time axis: unwritten and dropped
         // reports are not on it.
-        let on_axis = unwritten(report).is_none() && !matches!(checked, Err(e) if drops(e));
+        let on_axis = unwritten(report).is_none() && !matches!(checked, Err(e) if e.drops_later());
         let raw = report.timestamp().filter(|_| on_axis);
         let at = raw.map(|raw| match self.clock {
             Some((prev, ticks)) => {
