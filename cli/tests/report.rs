@@ -527,7 +527,10 @@ fn a_recording_of_zeros_is_a_finding_without_intervals() {
     for format in ["csv", "table", "json"] {
         let (out, err) = reported(&file, &["--format", format, "--reports", "10"], 1);
         let all = format!("{out}{err}");
-        says(&all, "invalid report pairs: 49: 49 with a report never written");
+        says(
+            &all,
+            "invalid report pairs: 49: 49 with a report never written",
+        );
         says(
             &err,
             "no valid report pair: all 49 report pair(s) of the 50 sample(s) are invalid (stale or unwritten memory), so no counter interval is printed",

@@ -537,7 +537,10 @@ impl ReportDelta {
         }
         match self.gpu_clock {
             Some(clocks)
-                if clocks > ticks.saturating_add(1).saturating_mul(MAX_GPU_CLOCKS_PER_TICK) =>
+                if clocks
+                    > ticks
+                        .saturating_add(1)
+                        .saturating_mul(MAX_GPU_CLOCKS_PER_TICK) =>
             {
                 Err(InvalidPair::ImpossibleClock { clocks, ticks })
             }
@@ -819,13 +822,17 @@ mod tests {
     #[cfg(feature = "tgl")]
     fn pairs_of_unwritten_stale_or_impossible_reports_are_invalid() {
         use crate::tgl::reports::A32u40A4u32B8C8 as F;
-        let check = |a: &[u8; 256], b: &[u8; 256]| match (Report::<F>::new(a), Report::<F>::new(b)) {
+        let check = |a: &[u8; 256], b: &[u8; 256]| match (Report::<F>::new(a), Report::<F>::new(b))
+        {
             (Some(a), Some(b)) => check_pair(&a, &b),
             _ => panic!("whole reports"),
         };
         // A valid pair: 100 ticks, 8 clocks a tick, across the timestamp wrap too.
         let d = check(&tgl(1000, 5000, 7), &tgl(1100, 5800, 10));
-        assert_eq!(d.map(|d| (d.timestamp, d.gpu_clock, d.a(0))), Ok((Some(100), Some(800), Some(3))));
+        assert_eq!(
+            d.map(|d| (d.timestamp, d.gpu_clock, d.a(0))),
+            Ok((Some(100), Some(800), Some(3)))
+        );
         let d = check(&tgl(0xFFFF_FFC0, 5000, 7), &tgl(0x40, 5800, 10));
         assert_eq!(d.map(|d| d.timestamp), Ok(Some(0x80)));
         // The most clocks a tick allows passes; one more does not.
@@ -833,12 +840,18 @@ mod tests {
         assert!(check(&tgl(1000, 0, 0), &tgl(1100, most, 0)).is_ok());
         assert_eq!(
             check(&tgl(1000, 0, 0), &tgl(1100, most + 1, 0)),
-            Err(InvalidPair::ImpossibleClock { clocks: u64::from(most) + 1, ticks: 100 })
+            Err(InvalidPair::ImpossibleClock {
+                clocks: u64::from(most) + 1,
+                ticks: 100
+            })
         );
         // Garbage clocks in a pair with no time between them.
         assert_eq!(
             check(&tgl(1000, 0, 0), &tgl(1000, 0x8000_0000, 0)),
-            Err(InvalidPair::ImpossibleClock { clocks: 0x8000_0000, ticks: 0 })
+            Err(InvalidPair::ImpossibleClock {
+                clocks: 0x8000_0000,
+                ticks: 0
+            })
         );
         // Backward: by a little, and by the most a step can be.
         assert_eq!(
@@ -870,10 +883,11 @@ mod tests {
             Err(InvalidPair::EarlierUnwritten(Unwritten::AllZero))
         );
         // The delta alone: what the increments say.
-        let between = |a: &[u8; 256], b: &[u8; 256]| match (Report::<F>::new(a), Report::<F>::new(b)) {
-            (Some(a), Some(b)) => ReportDelta::between(&a, &b),
-            _ => panic!("whole reports"),
-        };
+        let between =
+            |a: &[u8; 256], b: &[u8; 256]| match (Report::<F>::new(a), Report::<F>::new(b)) {
+                (Some(a), Some(b)) => ReportDelta::between(&a, &b),
+                _ => panic!("whole reports"),
+            };
         assert_eq!(
             between(&tgl(1000, 0, 0), &zero).check(),
             Err(InvalidPair::Backward { ticks: 1000 })

@@ -287,7 +287,9 @@ impl InvalidPairs {
     /// Count one.
     pub fn add(&mut self, why: InvalidPair) {
         let n = match why {
-            InvalidPair::EarlierUnwritten(_) | InvalidPair::LaterUnwritten(_) => &mut self.unwritten,
+            InvalidPair::EarlierUnwritten(_) | InvalidPair::LaterUnwritten(_) => {
+                &mut self.unwritten
+            }
             InvalidPair::Backward { .. } => &mut self.backward,
             InvalidPair::ImpossibleClock { .. } => &mut self.clock,
         };

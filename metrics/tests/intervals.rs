@@ -6,12 +6,12 @@
 use core::num::{NonZeroU32, NonZeroU64};
 use hal::config::AwakeAny;
 use hal::meta::CounterSlot;
+use hal::oa_buffer::{InvalidPair, Unwritten};
 use hal::report::{Report, ReportFormat};
 use hal::tgl::reports::A32u40A4u32B8C8 as Tgl;
 use hal::{bdw, Device, Project, Unbranded};
 use perfregs_emu::{test_support, Emulator, OaConfig, OaUnit, Sku};
-use hal::oa_buffer::{InvalidPair, Unwritten};
-use perfregs_metrics::intervals::{Interval, InvalidPairs, Intervals, Pairs, Window};
+use perfregs_metrics::intervals::{Interval, Intervals, InvalidPairs, Pairs, Window};
 use perfregs_metrics::rt::program;
 use perfregs_metrics::test_support::check_test_oa_ratios;
 use perfregs_metrics::{DeviceInfo, Sample, SetInfo, Value};
@@ -244,17 +244,17 @@ fn invalid_pairs_end_the_pairing_are_counted_and_never_enter_a_counter() {
     let reports = [
         rs[0].clone(),
         rs[1].clone(),
-        R::new(),                    // never written: 1-z invalid
-        R::new(),                    // z-z invalid
-        garbage().ts(0),             // a zero timestamp: z-z0 invalid
-        rs[5].clone(),               // z0-5 invalid; 5 starts a new pairing
-        rs[6].clone(),               // 5-6 valid
-        rs[3].clone().a(0, 0xDEAD),  // stale, back 300 ticks: dropped
-        rs[7].clone(),               // not paired with the stale report
-        rs[8].clone(),               // 7-8 valid
+        R::new(),                                            // never written: 1-z invalid
+        R::new(),                                            // z-z invalid
+        garbage().ts(0),                                     // a zero timestamp: z-z0 invalid
+        rs[5].clone(),                                       // z0-5 invalid; 5 starts a new pairing
+        rs[6].clone(),                                       // 5-6 valid
+        rs[3].clone().a(0, 0xDEAD),                          // stale, back 300 ticks: dropped
+        rs[7].clone(),                                       // not paired with the stale report
+        rs[8].clone(),                                       // 7-8 valid
         garbage().ts(1850).put(Tgl::GPU_TICKS, 0xFFFF_0000), // impossible clock: dropped
-        rs[9].clone(),               // not paired
-        rs[10].clone(),              // 9-10 valid
+        rs[9].clone(),                                       // not paired
+        rs[10].clone(),                                      // 9-10 valid
     ];
     let mut iv = Intervals::<Tgl>::new(Window::Pairs(NonZeroU32::new(100).unwrap()));
     let out = run(&mut iv, &reports);
@@ -315,7 +315,10 @@ fn invalid_pairs_end_the_pairing_are_counted_and_never_enter_a_counter() {
     let out = run(&mut iv, &vec![R::new(); 5]);
     assert_eq!(out.len(), 1);
     assert_eq!((out[0].pairs, out[0].invalid.unwritten), (0, 4));
-    assert_eq!((out[0].start, out[0].end, out[0].sample), (None, None, Sample::EMPTY));
+    assert_eq!(
+        (out[0].start, out[0].end, out[0].sample),
+        (None, None, Sample::EMPTY)
+    );
 }
 
 #[test]

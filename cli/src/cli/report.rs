@@ -33,7 +33,7 @@ use hal::report::{Report, ReportFormat};
 use perfregs_linux::discovery::{device_values, GtFrequencies, Topology};
 use perfregs_linux::record::Record;
 use perfregs_linux::recording::{oa_format_report_size, Item, RecordedDevice, RecordingReader};
-use perfregs_metrics::intervals::{Interval, InvalidPairs, Intervals, Window};
+use perfregs_metrics::intervals::{Interval, Intervals, InvalidPairs, Window};
 use perfregs_metrics::{DeviceInfo, SetInfo};
 use std::num::{NonZeroU32, NonZeroU64};
 use std::path::PathBuf;
