@@ -303,8 +303,9 @@ fn deltas_wrap_at_each_counters_width() {
 fn summary_gives_rates_per_second() {
     type F = A32u40A4u32B8C8;
     let mut mem = vec![0u8; 4 * 256];
-    // Timestamps and A0 wrap between the first two reports.
-    let stamps = [(1u64 << 32) - 1000, 0, 1000, 3000];
+    // Timestamps and A0 wrap between the first two reports (to 1: a zero
+    // timestamp is an unwritten report).
+    let stamps = [(1u64 << 32) - 1000, 1, 1000, 3000];
     let a0 = [(1u64 << 40) - 100, 0, 300, 700];
     let gpu = [0u64, 4000, 8000, 16000];
     for k in 0..4 {

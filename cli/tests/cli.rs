@@ -414,12 +414,21 @@ fn oa_decode_prints_one_row_per_report() {
         lines[3].contains(" B0=5(+4294967295) ") && lines[3].ends_with(" C7=0(+0)"),
         "{out}"
     );
+    // The one pair steps back (flagged): no rate is taken from it.
     assert!(
-        out.contains("rates over 4294966.196000 s (4294966196 ticks at 1000 Hz, 2 reports):"),
+        out.contains("rates: no valid report pair to take them from (1 invalid pair(s) left out)"),
         "{out}"
     );
-    // The GPU clock rate, from C2 on HSW (4294966096 clocks over the same span).
-    assert!(out.contains("\n  gpu_clock 1000.0/s\n"), "{out}");
+    assert!(!out.contains("rates over"), "{out}");
+    // Rates over the whole buffer; the GPU clock rate from C2 on HSW (1200
+    // clocks over 1100 ticks at 1000 Hz).
+    let (code, out, _) = perfregs(&["oa-decode", "hsw", "A45_B8_C8", &file, "--hz", "1000"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("rates over 1.100000 s (1100 ticks at 1000 Hz, 3 reports):"),
+        "{out}"
+    );
+    assert!(out.contains("\n  gpu_clock 1090.9/s\n"), "{out}");
 
     // A tail short of a whole report.
     let (code, out, _) = perfregs(&["oa-decode", "hsw", "A45_B8_C8", &file, "--tail", "600"]);

@@ -457,3 +457,93 @@ fn what_cannot_be_reported_is_said_clearly() {
     let (_, err) = reported(&missing, &[], 2);
     says(&err, "cannot read");
 }
+
+#[test]
+fn unwritten_and_stale_reports_are_flagged_and_never_counted() {
+    // 231 reports, 100 of them (60..160) zeroed as never written: the 101
+    // pairs touching them are invalid, 129 valid pairs remain.
+    let mut reports = test_oa_reports(231);
+    for r in &mut reports[60..160] {
+        r.fill(0);
+    }
+    let file = temp_file(&recording(&device(), &reports, &[]));
+    let (out, err) = reported(&file, &["--format", "csv", "--reports", "100"], 0);
+    says(&err, "losses: none");
+    says(
+        &err,
+        "invalid report pairs: 101 in interval(s) #1: 101 with a report never written (all zero or a zero timestamp); stale or unwritten memory, left out of the counters",
+    );
+    let rows = csv_rows(&out);
+    let pairs: Vec<u64> = rows.iter().map(|r| int(r, "pairs")).collect();
+    assert_eq!(pairs, [100, 29], "{out}");
+    assert_eq!(
+        field(&rows[0], "flags"),
+        "101 invalid report pair(s) (101 never written)"
+    );
+    assert_eq!(field(&rows[1], "flags"), "");
+    for row in &rows {
+        let n = int(row, "pairs");
+        check_test_oa_ratios("interval", |c| int(row, c), n);
+        // The counters hold the valid pairs' time only.
+        assert_eq!(int(row, "GpuTime"), n * TICKS * 1_000_000_000 / 19_200_000);
+    }
+    // No 2^32-tick (223 s) interval: the time axis spans the recording.
+    let whole = 230.0 * TICKS as f64 * 1e9 / 19.2e6;
+    let mut end = 0.0;
+    for row in &rows {
+        let start: f64 = field(row, "start_ns").parse().expect("start");
+        let duration: f64 = field(row, "duration_ns").parse().expect("duration");
+        assert!((start - end).abs() < 1e-3, "{out}");
+        end = start + duration;
+    }
+    assert!((end - whole).abs() < 1e-3, "{end} ns, want {whole}: {out}");
+    // The table flags it too.
+    let (out, _) = reported(&file, &["--reports", "100"], 0);
+    says(
+        &out,
+        "flagged intervals: 1 of 2: #1 (101 invalid report pair(s) (101 never written))",
+    );
+    says(&out, "invalid report pairs: 101 in interval(s) #1");
+
+    // A stale report (an earlier one again): its pair steps back, and it
+    // pairs with nothing after it.
+    let mut reports = test_oa_reports(31);
+    reports[20] = reports[10].clone();
+    let file = temp_file(&recording(&device(), &reports, &[]));
+    let (out, err) = reported(&file, &["--format", "csv", "--reports", "5"], 0);
+    says(
+        &err,
+        "invalid report pairs: 1 in interval(s) #4: 1 with the timestamp stepping back",
+    );
+    let rows = csv_rows(&out);
+    let pairs: Vec<u64> = rows.iter().map(|r| int(r, "pairs")).collect();
+    // 30 pairs but 19-20 (invalid) and 20-21 (not formed): 5 5 5 5 5 3.
+    assert_eq!(pairs, [5, 5, 5, 5, 5, 3], "{out}");
+    assert_eq!(
+        field(&rows[3], "flags"),
+        "1 invalid report pair(s) (1 timestamp back)"
+    );
+    for row in &rows {
+        check_test_oa_ratios("interval", |c| int(row, c), int(row, "pairs"));
+    }
+}
+
+#[test]
+fn a_recording_of_zeros_is_a_finding_without_intervals() {
+    let zeros = vec![vec![0u8; 256]; 50];
+    let file = temp_file(&recording(&device(), &zeros, &[]));
+    for format in ["csv", "table", "json"] {
+        let (out, err) = reported(&file, &["--format", format, "--reports", "10"], 1);
+        let all = format!("{out}{err}");
+        says(
+            &all,
+            "invalid report pairs: 49: 49 with a report never written",
+        );
+        says(
+            &err,
+            "no valid report pair: all 49 report pair(s) of the 50 sample(s) are invalid (stale or unwritten memory), so no counter interval is printed",
+        );
+        assert!(!out.contains("GpuCoreClocks"), "{format}: {out}");
+        assert!(!out.contains("interval,"), "{format}: {out}");
+    }
+}

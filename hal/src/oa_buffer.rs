@@ -392,6 +392,163 @@ impl ReportDelta {
     }
 }
 
+/// A timestamp step of at least this many ticks between two consecutive
+/// reports is a step back, not forward: the 32-bit timestamp wraps only
+/// after 2^32 ticks (minutes of sampling), so a later report 2^31 ticks or
+/// more "ahead" is behind the earlier one.
+pub const BACKWARD_TICKS: u64 = 1 << (TIMESTAMP_BITS - 1);
+
+/// The most GPU clocks one timestamp tick can hold: a 4 GHz GPU (above any
+/// Intel GPU's maximum) against the slowest OA timestamp, 12 MHz (Gen9).
+/// A pair with more than this per tick (plus one tick for the timestamp's
+/// rounding) is not two reports of one running GPU.
+pub const MAX_GPU_CLOCKS_PER_TICK: u64 = 4_000_000_000 / 12_000_000;
+
+/// Why a report is taken as never written by the OA unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unwritten {
+    /// Every byte is zero.
+    AllZero,
+    /// TIME_STAMP is zero (what i915 clears in each report it has read, to
+    /// tell reports that have not landed yet), the rest is not.
+    ZeroTimestamp,
+}
+
+impl core::fmt::Display for Unwritten {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Unwritten::AllZero => "all zero",
+            Unwritten::ZeroTimestamp => "zero timestamp",
+        })
+    }
+}
+
+/// Whether `report` was never written ([`Unwritten`]): all zero, or a zero
+/// TIME_STAMP (a written report has a zero timestamp once in 2^32 ticks).
+pub fn unwritten<F: ReportFormat>(report: &Report<'_, F>) -> Option<Unwritten> {
+    if report.bytes().iter().all(|&b| b == 0) {
+        Some(Unwritten::AllZero)
+    } else if timestamp32(report) == Some(0) {
+        Some(Unwritten::ZeroTimestamp)
+    } else {
+        None
+    }
+}
+
+/// Why two consecutive reports are not a pair whose increments are data
+/// ([`check_pair`]): stale or unwritten memory, or a report of something
+/// else. Such a pair's increments must not enter a counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InvalidPair {
+    /// The earlier report was never written.
+    EarlierUnwritten(Unwritten),
+    /// The later report was never written.
+    LaterUnwritten(Unwritten),
+    /// The timestamp steps back by `ticks` (see [`BACKWARD_TICKS`]).
+    Backward {
+        /// Ticks from the later report's timestamp up to the earlier one's.
+        ticks: u64,
+    },
+    /// More GPU clocks than `ticks` timestamp ticks can hold at any GPU
+    /// frequency (see [`MAX_GPU_CLOCKS_PER_TICK`]).
+    ImpossibleClock {
+        /// The GPU clock increment.
+        clocks: u64,
+        /// The timestamp increment.
+        ticks: u64,
+    },
+}
+
+impl InvalidPair {
+    /// Whether the later report is dropped rather than paired with the next
+    /// one: after a step back or an impossible clock its timestamp or clock
+    /// is not the successor of the earlier report's (stale memory, most
+    /// likely), and pairing it with the next report would count time twice.
+    /// After an unwritten report the next one is checked against it, so
+    /// every pair touching it is counted as invalid.
+    pub fn drops_later(&self) -> bool {
+        matches!(
+            self,
+            InvalidPair::Backward { .. } | InvalidPair::ImpossibleClock { .. }
+        )
+    }
+}
+
+impl core::fmt::Display for InvalidPair {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            InvalidPair::EarlierUnwritten(u) => write!(f, "earlier report never written ({u})"),
+            InvalidPair::LaterUnwritten(u) => write!(f, "later report never written ({u})"),
+            InvalidPair::Backward { ticks } => write!(f, "timestamp {ticks} ticks back"),
+            InvalidPair::ImpossibleClock { clocks, ticks } => {
+                write!(f, "{clocks} GPU clocks in {ticks} timestamp ticks")
+            }
+        }
+    }
+}
+
+/// The increments from `prev` to `next` ([`ReportDelta::between`]) when the
+/// two are a valid pair of consecutive reports: neither is [`unwritten`],
+/// the timestamp does not step back, and the GPU clock does not run faster
+/// than any GPU ([`ReportDelta::check`]).
+///
+/// ```
+/// use hal::bdw::reports::A32u40A4u32B8C8 as F;
+/// use hal::oa_buffer::{check_pair, InvalidPair, Unwritten};
+/// use hal::report::Report;
+///
+/// let (mut a, mut b) = ([0u8; 256], [0u8; 256]);
+/// a[4..8].copy_from_slice(&1000u32.to_le_bytes()); // TIME_STAMP
+/// b[4..8].copy_from_slice(&1100u32.to_le_bytes());
+/// let (ra, rb) = (Report::<F>::new(&a).unwrap(), Report::<F>::new(&b).unwrap());
+/// assert_eq!(check_pair(&ra, &rb).map(|d| d.timestamp), Ok(Some(100)));
+/// assert_eq!(check_pair(&rb, &ra), Err(InvalidPair::Backward { ticks: 100 }));
+/// let zero = Report::<F>::new(&[0u8; 256]).unwrap();
+/// assert_eq!(check_pair(&ra, &zero), Err(InvalidPair::LaterUnwritten(Unwritten::AllZero)));
+/// ```
+pub fn check_pair<F: ReportFormat>(
+    prev: &Report<'_, F>,
+    next: &Report<'_, F>,
+) -> Result<ReportDelta, InvalidPair> {
+    if let Some(u) = unwritten(prev) {
+        return Err(InvalidPair::EarlierUnwritten(u));
+    }
+    if let Some(u) = unwritten(next) {
+        return Err(InvalidPair::LaterUnwritten(u));
+    }
+    let d = ReportDelta::between(prev, next);
+    d.check().map(|()| d)
+}
+
+impl ReportDelta {
+    /// What the increments alone say about the pair: a timestamp step back
+    /// ([`InvalidPair::Backward`]) or more GPU clocks than the timestamp
+    /// interval allows ([`InvalidPair::ImpossibleClock`]). Whether either
+    /// report was written takes the reports: [`check_pair`].
+    pub fn check(&self) -> Result<(), InvalidPair> {
+        let Some(ticks) = self.timestamp else {
+            return Ok(());
+        };
+        if ticks >= BACKWARD_TICKS {
+            let span = counter_delta(0, u64::MAX, TIMESTAMP_BITS) + 1;
+            return Err(InvalidPair::Backward {
+                ticks: span.saturating_sub(ticks),
+            });
+        }
+        match self.gpu_clock {
+            Some(clocks)
+                if clocks
+                    > ticks
+                        .saturating_add(1)
+                        .saturating_mul(MAX_GPU_CLOCKS_PER_TICK) =>
+            {
+                Err(InvalidPair::ImpossibleClock { clocks, ticks })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 /// What a metric-set sample takes from a delta (`Sample::from_delta`).
 impl perfregs_types::ReportCounts for ReportDelta {
     fn timestamp(&self) -> Option<u64> {
@@ -425,14 +582,18 @@ fn accumulate<const N: usize>(total: &mut [Option<u64>; N], d: &[Option<u64>; N]
 /// Increments are summed pairwise (each report against the one before), so
 /// counters and the timestamp may wrap any number of times over the sequence
 /// as long as they wrap at most once between consecutive reports. Sums
-/// saturate at `u64::MAX`.
+/// saturate at `u64::MAX`. A pair [`check_pair`] rejects (stale or
+/// unwritten memory) adds nothing and is counted
+/// ([`invalid_pairs`](Self::invalid_pairs)); its later report is dropped
+/// when [`InvalidPair::drops_later`] says so.
 ///
 /// ```
 /// use hal::bdw::reports::A32u40A4u32B8C8;
 /// use hal::oa_buffer::{reports_between, Summary};
 ///
 /// let mut mem = [0u8; 512];
-/// mem[256 + 4..256 + 8].copy_from_slice(&2_000u32.to_le_bytes()); // TIME_STAMP
+/// mem[4..8].copy_from_slice(&1_000u32.to_le_bytes()); // TIME_STAMP
+/// mem[256 + 4..256 + 8].copy_from_slice(&3_000u32.to_le_bytes());
 /// mem[256 + 16..256 + 20].copy_from_slice(&500u32.to_le_bytes()); // A0 (low dword)
 /// let s = Summary::from_reports(reports_between::<A32u40A4u32B8C8>(&mem, 0, 512), 1_000.0);
 /// assert_eq!(s.seconds(), Some(2.0));
@@ -443,6 +604,7 @@ fn accumulate<const N: usize>(total: &mut [Option<u64>; N], d: &[Option<u64>; N]
 pub struct Summary<F> {
     frequency_hz: f64,
     reports: usize,
+    invalid: usize,
     prev: Option<[u8; MAX_REPORT_SIZE]>,
     total: ReportDelta,
     _format: PhantomData<F>,
@@ -454,6 +616,7 @@ impl<F: ReportFormat> Summary<F> {
         Summary {
             frequency_hz,
             reports: 0,
+            invalid: 0,
             prev: None,
             total: ReportDelta {
                 timestamp: None,
@@ -481,7 +644,8 @@ impl<F: ReportFormat> Summary<F> {
     }
 
     /// Add the next report (formats larger than [`MAX_REPORT_SIZE`] are
-    /// ignored).
+    /// ignored): its increments from the previous one unless [`check_pair`]
+    /// rejects the pair.
     pub fn push(&mut self, report: &impl AsReport<F>) {
         let r = report.as_report();
         let bytes = r.bytes();
@@ -492,20 +656,31 @@ impl<F: ReportFormat> Summary<F> {
             return;
         }
         if let Some(prev) = self.prev.as_ref().and_then(|p| Report::<F>::new(p)) {
-            let d = ReportDelta::between(&prev, &r);
-            let t = &mut self.total;
-            if let Some(ts) = d.timestamp {
-                t.timestamp = Some(t.timestamp.unwrap_or(0).saturating_add(ts));
+            match check_pair(&prev, &r) {
+                Ok(d) => {
+                    let t = &mut self.total;
+                    if let Some(ts) = d.timestamp {
+                        t.timestamp = Some(t.timestamp.unwrap_or(0).saturating_add(ts));
+                    }
+                    if let Some(g) = d.gpu_ticks {
+                        t.gpu_ticks = Some(t.gpu_ticks.unwrap_or(0).saturating_add(g));
+                    }
+                    if let Some(g) = d.gpu_clock {
+                        t.gpu_clock = Some(t.gpu_clock.unwrap_or(0).saturating_add(g));
+                    }
+                    accumulate(&mut t.a, &d.a);
+                    accumulate(&mut t.b, &d.b);
+                    accumulate(&mut t.c, &d.c);
+                }
+                Err(why) => {
+                    self.invalid = self.invalid.saturating_add(1);
+                    if why.drops_later() {
+                        self.prev = None;
+                        self.reports += 1;
+                        return;
+                    }
+                }
             }
-            if let Some(g) = d.gpu_ticks {
-                t.gpu_ticks = Some(t.gpu_ticks.unwrap_or(0).saturating_add(g));
-            }
-            if let Some(g) = d.gpu_clock {
-                t.gpu_clock = Some(t.gpu_clock.unwrap_or(0).saturating_add(g));
-            }
-            accumulate(&mut t.a, &d.a);
-            accumulate(&mut t.b, &d.b);
-            accumulate(&mut t.c, &d.c);
         }
         let mut copy = [0u8; MAX_REPORT_SIZE];
         copy[..src.len()].copy_from_slice(src);
@@ -516,6 +691,11 @@ impl<F: ReportFormat> Summary<F> {
     /// Reports added.
     pub fn reports(&self) -> usize {
         self.reports
+    }
+
+    /// Pairs of consecutive reports left out: [`check_pair`] rejected them.
+    pub fn invalid_pairs(&self) -> usize {
+        self.invalid
     }
 
     /// The timestamp frequency the summary was made for.
@@ -579,6 +759,7 @@ impl<F: ReportFormat> core::fmt::Debug for Summary<F> {
             .field("format", &F::INFO.name)
             .field("frequency_hz", &self.frequency_hz)
             .field("reports", &self.reports)
+            .field("invalid_pairs", &self.invalid)
             .field("totals", &self.total)
             .finish()
     }
@@ -618,6 +799,126 @@ mod tests {
         assert_eq!(available(usize::MAX, usize::MAX, 1024), 0);
         assert_eq!(available(0, 0, 0), 0);
         assert_eq!(available(0, usize::MAX, usize::MAX), usize::MAX);
+    }
+
+    /// A TGL A32u40_A4u32_B8_C8 report: RPT_ID 1, TIME_STAMP `ts`, GPU_TICKS
+    /// `clock`, A0 `a0`.
+    #[cfg(feature = "tgl")]
+    fn tgl(ts: u32, clock: u32, a0: u32) -> [u8; 256] {
+        use crate::tgl::reports::A32u40A4u32B8C8 as F;
+        let mut r = [0u8; 256];
+        let mut put = |slot: Option<CounterSlot>, v: u32| {
+            let at = slot.map_or(0, |s| s.offset as usize);
+            r[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        };
+        put(F::RPT_ID, 1);
+        put(F::TIME_STAMP, ts);
+        put(F::GPU_TICKS, clock);
+        put(F::A[0], a0);
+        r
+    }
+
+    #[test]
+    #[cfg(feature = "tgl")]
+    fn pairs_of_unwritten_stale_or_impossible_reports_are_invalid() {
+        use crate::tgl::reports::A32u40A4u32B8C8 as F;
+        let check = |a: &[u8; 256], b: &[u8; 256]| match (Report::<F>::new(a), Report::<F>::new(b))
+        {
+            (Some(a), Some(b)) => check_pair(&a, &b),
+            _ => panic!("whole reports"),
+        };
+        // A valid pair: 100 ticks, 8 clocks a tick, across the timestamp wrap too.
+        let d = check(&tgl(1000, 5000, 7), &tgl(1100, 5800, 10));
+        assert_eq!(
+            d.map(|d| (d.timestamp, d.gpu_clock, d.a(0))),
+            Ok((Some(100), Some(800), Some(3)))
+        );
+        let d = check(&tgl(0xFFFF_FFC0, 5000, 7), &tgl(0x40, 5800, 10));
+        assert_eq!(d.map(|d| d.timestamp), Ok(Some(0x80)));
+        // The most clocks a tick allows passes; one more does not.
+        let most = 101 * MAX_GPU_CLOCKS_PER_TICK as u32;
+        assert!(check(&tgl(1000, 0, 0), &tgl(1100, most, 0)).is_ok());
+        assert_eq!(
+            check(&tgl(1000, 0, 0), &tgl(1100, most + 1, 0)),
+            Err(InvalidPair::ImpossibleClock {
+                clocks: u64::from(most) + 1,
+                ticks: 100
+            })
+        );
+        // Garbage clocks in a pair with no time between them.
+        assert_eq!(
+            check(&tgl(1000, 0, 0), &tgl(1000, 0x8000_0000, 0)),
+            Err(InvalidPair::ImpossibleClock {
+                clocks: 0x8000_0000,
+                ticks: 0
+            })
+        );
+        // Backward: by a little, and by the most a step can be.
+        assert_eq!(
+            check(&tgl(1100, 5000, 7), &tgl(1000, 5800, 10)),
+            Err(InvalidPair::Backward { ticks: 100 })
+        );
+        assert_eq!(
+            check(&tgl(0x8000_0001, 0, 0), &tgl(1, 0, 0)),
+            Err(InvalidPair::Backward { ticks: 0x8000_0000 })
+        );
+        assert!(check(&tgl(0x8000_0000, 0, 0), &tgl(0xFFFF_FFFF, 0, 0)).is_ok());
+        // Zero timestamp, or all zero, on either side.
+        let zero = [0u8; 256];
+        let zero_ts = tgl(0, 5800, 10);
+        assert_eq!(
+            check(&tgl(1000, 5000, 7), &zero_ts),
+            Err(InvalidPair::LaterUnwritten(Unwritten::ZeroTimestamp))
+        );
+        assert_eq!(
+            check(&zero_ts, &tgl(1000, 5000, 7)),
+            Err(InvalidPair::EarlierUnwritten(Unwritten::ZeroTimestamp))
+        );
+        assert_eq!(
+            check(&tgl(1000, 5000, 7), &zero),
+            Err(InvalidPair::LaterUnwritten(Unwritten::AllZero))
+        );
+        assert_eq!(
+            check(&zero, &zero),
+            Err(InvalidPair::EarlierUnwritten(Unwritten::AllZero))
+        );
+        // The delta alone: what the increments say.
+        let between =
+            |a: &[u8; 256], b: &[u8; 256]| match (Report::<F>::new(a), Report::<F>::new(b)) {
+                (Some(a), Some(b)) => ReportDelta::between(&a, &b),
+                _ => panic!("whole reports"),
+            };
+        assert_eq!(
+            between(&tgl(1000, 0, 0), &zero).check(),
+            Err(InvalidPair::Backward { ticks: 1000 })
+        );
+    }
+
+    #[test]
+    #[cfg(feature = "tgl")]
+    fn summaries_leave_invalid_pairs_out() {
+        use crate::tgl::reports::A32u40A4u32B8C8 as F;
+        let reports = [
+            tgl(1000, 0, 0),
+            tgl(1100, 800, 5),
+            [0u8; 256],
+            tgl(1300, 2400, 15),
+            tgl(1200, 1600, 10), // stale: behind the one before, dropped
+            tgl(1400, 3200, 20), // not paired with the stale report
+            tgl(1500, 4000, 25),
+        ];
+        let mut s = Summary::<F>::new(100.0);
+        for r in &reports {
+            if let Some(r) = Report::<F>::new(r) {
+                s.push(&r);
+            }
+        }
+        // Valid: 0-1 and 5-6 (200 ticks, 1600 clocks, A0 +10); invalid:
+        // 1-2, 2-3, 3-4; 4-5 not formed.
+        assert_eq!((s.reports(), s.invalid_pairs()), (7, 3));
+        assert_eq!(s.ticks(), Some(200));
+        assert_eq!(s.totals().gpu_clock, Some(1600));
+        assert_eq!(s.totals().a(0), Some(10));
     }
 
     #[test]

@@ -9,16 +9,29 @@
 //!   carries the later report's reason (RPT_ID) and context id. A loss
 //!   (`OA_REPORT_LOST`, `OA_BUFFER_LOST`) ends the pairing: the report after
 //!   it is not paired with the one before it.
+//! - A pair that [`check_pair`] rejects (a report never written: all zero
+//!   or a zero timestamp; a timestamp stepping back; more GPU clocks than
+//!   the time between the reports allows) is not data: its increments never
+//!   enter a counter, the interval counts it ([`InvalidPairs`]), and it
+//!   ends the pairing like a loss. After an unwritten report the next
+//!   report is checked against it (a run of unwritten reports gives one
+//!   invalid pair per report, and the first written report after it starts
+//!   a new pairing); the later report of a backward or impossible-clock
+//!   pair (stale memory, most likely) is dropped: the report after it
+//!   starts a new pairing, so a stale report never pairs with a later one.
 //! - [`Intervals`] accumulates the pairs every N pairs or per time window
 //!   (in timestamp ticks) into an [`Interval`]: the summed [`Sample`], the
 //!   number of pairs, where it starts and ends on the stream's time axis,
-//!   the losses inside it, the last report reason and context.
+//!   the losses and invalid pairs inside it, the last report reason and
+//!   context.
 //!
-//! The time axis counts ticks from the first report, extending the 32-bit
-//! timestamp by its deltas (at most one wrap between two consecutive
+//! The time axis counts ticks from the first written report, extending the
+//! 32-bit timestamp by its deltas (at most one wrap between two consecutive
 //! reports, about 224 s at 19.2 MHz). It continues across a loss: the
 //! timestamps of the reports on both sides still give the time between
-//! them; only the counters are not paired.
+//! them; only the counters are not paired. Unwritten and dropped reports
+//! are not on it (the time runs from the report before them to the one
+//! after), and a step back across a loss does not move it.
 //!
 //! No allocation: the previous report is kept as an inline copy (formats of
 //! at most [`MAX_REPORT_SIZE`] bytes; a larger format does not compile).
@@ -26,7 +39,10 @@
 use crate::rt::{CounterInfo, DeviceInfo, Sample, Value};
 use core::marker::PhantomData;
 use core::num::{NonZeroU32, NonZeroU64};
-use hal::oa_buffer::{counter_delta, ReportDelta, MAX_REPORT_SIZE, TIMESTAMP_BITS};
+use hal::oa_buffer::{
+    check_pair, counter_delta, unwritten, InvalidPair, ReportDelta, BACKWARD_TICKS,
+    MAX_REPORT_SIZE, TIMESTAMP_BITS,
+};
 use hal::report::{Report, ReportFormat};
 
 /// Two consecutive reports of a stream, as counter increments.
@@ -43,7 +59,8 @@ pub struct Pair {
     pub prev_ctx_id: Option<u32>,
 }
 
-/// Pairs each report with the one before it; a loss ends the pairing.
+/// Pairs each report with the one before it; a loss ends the pairing, and
+/// so does an invalid pair ([`check_pair`]).
 #[derive(Clone, Copy)]
 pub struct Pairs<F> {
     prev: [u8; MAX_REPORT_SIZE],
@@ -74,20 +91,38 @@ impl<F: ReportFormat> Pairs<F> {
     }
 
     /// Take the next report: its pair with the previous report (`None` for
-    /// the first report and the first after a loss).
+    /// the first report, the first after a loss, and an invalid pair).
     #[inline]
     pub fn push(&mut self, report: &Report<'_, F>) -> Option<Pair> {
+        self.push_checked(report).ok().flatten()
+    }
+
+    /// Take the next report: `Ok` with its pair with the previous report
+    /// (`None` for the first report and the first after a loss), `Err` why
+    /// the two are not a valid pair ([`check_pair`]). The report is the
+    /// earlier one of the next pair, except after a backward or
+    /// impossible-clock pair (it is dropped: the next report is not paired).
+    #[inline]
+    pub fn push_checked(&mut self, report: &Report<'_, F>) -> Result<Option<Pair>, InvalidPair> {
         let size = F::INFO.size;
-        let pair = if self.has_prev {
-            Report::<F>::new(&self.prev[..size]).map(|prev| Pair {
-                delta: ReportDelta::between(&prev, report),
-                rpt_id: report.rpt_id(),
-                ctx_id: report.ctx_id(),
-                prev_ctx_id: prev.ctx_id(),
-            })
-        } else {
-            None
+        let pair = match self.prev.get(..size).filter(|_| self.has_prev) {
+            Some(prev) => match Report::<F>::new(prev) {
+                Some(prev) => check_pair(&prev, report).map(|delta| {
+                    Some(Pair {
+                        delta,
+                        rpt_id: report.rpt_id(),
+                        ctx_id: report.ctx_id(),
+                        prev_ctx_id: prev.ctx_id(),
+                    })
+                }),
+                None => Ok(None),
+            },
+            None => Ok(None),
         };
+        if matches!(pair, Err(e) if e.drops_later()) {
+            self.has_prev = false;
+            return pair;
+        }
         // A `Report<F>` is exactly `size` bytes.
         let bytes = report.bytes();
         let n = bytes.len().min(size);
@@ -149,6 +184,9 @@ pub struct Interval {
     pub reports_lost: u32,
     /// `OA_BUFFER_LOST` events inside the interval.
     pub buffers_lost: u32,
+    /// Report pairs inside the interval that [`check_pair`] rejected: not
+    /// in [`sample`](Self::sample) nor in [`pairs`](Self::pairs).
+    pub invalid: InvalidPairs,
     /// The RPT_ID of the interval's last paired report.
     pub rpt_id: Option<u32>,
     /// The context id of the interval's last paired report.
@@ -167,6 +205,7 @@ impl Interval {
             end: start,
             reports_lost: 0,
             buffers_lost: 0,
+            invalid: InvalidPairs::NONE,
             rpt_id: None,
             ctx_id: None,
             ctx_changes: 0,
@@ -177,6 +216,12 @@ impl Interval {
     /// the lost reports' increments).
     pub fn has_loss(&self) -> bool {
         self.reports_lost + self.buffers_lost > 0
+    }
+
+    /// Whether an invalid report pair was left out inside the interval (its
+    /// counters then miss that pair's time, like a loss).
+    pub fn has_invalid(&self) -> bool {
+        self.invalid.total() > 0
     }
 
     /// Counter `c` of a set on this interval's sample.
@@ -211,6 +256,47 @@ impl Interval {
     }
 }
 
+/// Report pairs left out of an interval's counters ([`check_pair`]
+/// rejected them), by why.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InvalidPairs {
+    /// A report of the pair was never written (all zero, or a zero
+    /// timestamp).
+    pub unwritten: u32,
+    /// The timestamp steps back.
+    pub backward: u32,
+    /// More GPU clocks than the time between the reports allows.
+    pub clock: u32,
+}
+
+impl InvalidPairs {
+    /// None.
+    pub const NONE: Self = InvalidPairs {
+        unwritten: 0,
+        backward: 0,
+        clock: 0,
+    };
+
+    /// All of them.
+    pub fn total(&self) -> u32 {
+        self.unwritten
+            .saturating_add(self.backward)
+            .saturating_add(self.clock)
+    }
+
+    /// Count one.
+    pub fn add(&mut self, why: InvalidPair) {
+        let n = match why {
+            InvalidPair::EarlierUnwritten(_) | InvalidPair::LaterUnwritten(_) => {
+                &mut self.unwritten
+            }
+            InvalidPair::Backward { .. } => &mut self.backward,
+            InvalidPair::ImpossibleClock { .. } => &mut self.clock,
+        };
+        *n = n.saturating_add(1);
+    }
+}
+
 /// A counter summed over pairs: present in every pair (a counter missing
 /// from one pair is missing from the sum, never a partial total).
 #[inline]
@@ -231,7 +317,7 @@ fn sum(total: &mut Option<u64>, v: Option<u64>) {
 ///
 /// let mut iv = Intervals::<A32u40A4u32B8C8>::new(Window::Pairs(NonZeroU32::new(2).unwrap()));
 /// let mut out = Vec::new();
-/// for t in 0..5u32 {
+/// for t in 1..6u32 {
 ///     let mut r = [0u8; 256];
 ///     r[4..8].copy_from_slice(&(t * 100).to_le_bytes()); // TIME_STAMP
 ///     out.extend(iv.push(&Report::new(&r).unwrap()));
@@ -245,7 +331,8 @@ pub struct Intervals<F> {
     window: Window,
     pairs: Pairs<F>,
     current: Interval,
-    /// The raw timestamp of the last report, and its ticks on the time axis.
+    /// The raw timestamp of the last written report, and its ticks on the
+    /// time axis.
     clock: Option<(u64, u64)>,
     /// End of the current time window on the time axis.
     window_end: u64,
@@ -271,26 +358,41 @@ impl<F: ReportFormat> Intervals<F> {
     /// Take the next report; returns the interval it closes, if any.
     #[inline]
     pub fn push(&mut self, report: &Report<'_, F>) -> Option<Interval> {
-        let at = report.timestamp().map(|raw| match self.clock {
-            Some((prev, ticks)) => ticks.saturating_add(counter_delta(prev, raw, TIMESTAMP_BITS)),
+        let checked = self.pairs.push_checked(report);
+        // Where the report is on the time axis: unwritten and dropped
+        // reports are not on it.
+        let on_axis = unwritten(report).is_none() && !matches!(checked, Err(e) if e.drops_later());
+        let raw = report.timestamp().filter(|_| on_axis);
+        let at = raw.map(|raw| match self.clock {
+            Some((prev, ticks)) => {
+                let step = counter_delta(prev, raw, TIMESTAMP_BITS);
+                if step >= BACKWARD_TICKS {
+                    ticks
+                } else {
+                    ticks.saturating_add(step)
+                }
+            }
             None => 0,
         });
-        let first = self.clock.is_none();
-        if let Some(raw) = report.timestamp() {
-            self.clock = Some((raw, at.unwrap_or(0)));
-        }
-        if first {
-            if let Window::Ticks(w) = self.window {
-                self.window_end = w.get();
+        if let (Some(raw), Some(t)) = (raw, at) {
+            if self.clock.is_none() {
+                if let Window::Ticks(w) = self.window {
+                    self.window_end = w.get();
+                }
             }
+            self.clock = Some((raw, t));
         }
-        if let Some(p) = self.pairs.push(report) {
-            self.current.add(&p);
+        match checked {
+            Ok(Some(p)) => self.current.add(&p),
+            Ok(None) => {}
+            Err(why) => self.current.invalid.add(why),
         }
-        if self.current.start.is_none() {
-            self.current.start = at;
+        if on_axis {
+            if self.current.start.is_none() {
+                self.current.start = at;
+            }
+            self.current.end = at;
         }
-        self.current.end = at;
         let close = match self.window {
             Window::Pairs(n) => self.current.pairs >= n.get(),
             Window::Ticks(w) => match at {
@@ -327,10 +429,11 @@ impl<F: ReportFormat> Intervals<F> {
         self.current.buffers_lost = self.current.buffers_lost.saturating_add(1);
     }
 
-    /// The last, partial interval (`None` when it has neither pairs nor
-    /// losses); the next report starts a new interval, unpaired.
+    /// The last, partial interval (`None` when it has no pairs, no losses
+    /// and no invalid pairs); the next report starts a new interval,
+    /// unpaired.
     pub fn finish(&mut self) -> Option<Interval> {
-        let keep = self.current.pairs > 0 || self.current.has_loss();
+        let keep = self.current.pairs > 0 || self.current.has_loss() || self.current.has_invalid();
         let next = Interval::empty(self.current.index + u64::from(keep), self.current.end);
         let last = core::mem::replace(&mut self.current, next);
         self.pairs.lost();

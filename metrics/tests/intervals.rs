@@ -6,11 +6,12 @@
 use core::num::{NonZeroU32, NonZeroU64};
 use hal::config::AwakeAny;
 use hal::meta::CounterSlot;
+use hal::oa_buffer::{InvalidPair, Unwritten};
 use hal::report::{Report, ReportFormat};
 use hal::tgl::reports::A32u40A4u32B8C8 as Tgl;
 use hal::{bdw, Device, Project, Unbranded};
 use perfregs_emu::{test_support, Emulator, OaConfig, OaUnit, Sku};
-use perfregs_metrics::intervals::{Interval, Intervals, Pairs, Window};
+use perfregs_metrics::intervals::{Interval, Intervals, InvalidPairs, Pairs, Window};
 use perfregs_metrics::rt::program;
 use perfregs_metrics::test_support::check_test_oa_ratios;
 use perfregs_metrics::{DeviceInfo, Sample, SetInfo, Value};
@@ -154,8 +155,9 @@ fn every_n_pairs_across_a_timestamp_wrap() {
 
 #[test]
 fn time_windows_close_at_the_first_report_past_their_end() {
-    // Reports at 0, 40, 90, 120, 260, 270, 420 ticks; windows of 100.
-    let ts = [0, 40, 90, 120, 260, 270, 420];
+    // Reports at 0, 40, 90, 120, 260, 270, 420 ticks; windows of 100 (the
+    // raw timestamps from 1000: a zero one is an unwritten report).
+    let ts = [0, 40, 90, 120, 260, 270, 420].map(|t| t + 1000);
     let mut iv = Intervals::new(Window::Ticks(NonZeroU64::new(100).unwrap()));
     let out = run(&mut iv, &timed(&ts));
     let spans: Vec<_> = out
@@ -187,7 +189,7 @@ fn time_windows_close_at_the_first_report_past_their_end() {
 
 #[test]
 fn a_loss_ends_the_pairing_and_is_recorded() {
-    let rs = timed(&[0, 100, 200, 300, 400, 500]);
+    let rs = timed(&[1000, 1100, 1200, 1300, 1400, 1500]);
     let mut iv = Intervals::new(Window::Pairs(NonZeroU32::new(2).unwrap()));
     let mut out = Vec::new();
     out.extend(iv.push(&rs[0].view()));
@@ -231,12 +233,101 @@ fn a_loss_ends_the_pairing_and_is_recorded() {
 }
 
 #[test]
+fn invalid_pairs_end_the_pairing_are_counted_and_never_enter_a_counter() {
+    // Reports 100 ticks apart from raw 1000: A0 3 a tick, B1 1, GPU_TICKS 8.
+    let rs: Vec<R> = timed(&(0..12).map(|k| 1000 + 100 * k).collect::<Vec<_>>())
+        .into_iter()
+        .enumerate()
+        .map(|(k, r)| r.put(Tgl::GPU_TICKS, 800 * k as u64))
+        .collect();
+    let garbage = || R::new().a(0, 0xDEAD).b(1, 0xBEEF);
+    let reports = [
+        rs[0].clone(),
+        rs[1].clone(),
+        R::new(),                                            // never written: 1-z invalid
+        R::new(),                                            // z-z invalid
+        garbage().ts(0),                                     // a zero timestamp: z-z0 invalid
+        rs[5].clone(),                                       // z0-5 invalid; 5 starts a new pairing
+        rs[6].clone(),                                       // 5-6 valid
+        rs[3].clone().a(0, 0xDEAD),                          // stale, back 300 ticks: dropped
+        rs[7].clone(),                                       // not paired with the stale report
+        rs[8].clone(),                                       // 7-8 valid
+        garbage().ts(1850).put(Tgl::GPU_TICKS, 0xFFFF_0000), // impossible clock: dropped
+        rs[9].clone(),                                       // not paired
+        rs[10].clone(),                                      // 9-10 valid
+    ];
+    let mut iv = Intervals::<Tgl>::new(Window::Pairs(NonZeroU32::new(100).unwrap()));
+    let out = run(&mut iv, &reports);
+    assert_eq!(out.len(), 1, "{out:?}");
+    let i = &out[0];
+    // Valid: 0-1, 5-6, 7-8, 9-10; invalid: 4 unwritten, 1 backward, 1 clock.
+    assert_eq!(i.pairs, 4);
+    assert_eq!(
+        i.invalid,
+        InvalidPairs {
+            unwritten: 4,
+            backward: 1,
+            clock: 1
+        }
+    );
+    assert_eq!(i.invalid.total(), 6);
+    assert!(i.has_invalid() && !i.has_loss());
+    // Only the valid pairs' increments: 4 pairs of 100 ticks.
+    assert_eq!(i.sample.gpu_time, Some(400));
+    assert_eq!(i.sample.gpu_clock, Some(3200));
+    assert_eq!(i.sample.a(0), Some(1200));
+    assert_eq!(i.sample.b(1), Some(400));
+    // The time axis skips the unwritten and dropped reports, never going
+    // back nor jumping 2^32 ticks: from report 0 to report 10.
+    assert_eq!((i.start, i.end), (Some(0), Some(1000)));
+
+    // Pairs alone: why, and the pairing after it.
+    let mut p = Pairs::<Tgl>::new();
+    assert_eq!(p.push_checked(&rs[0].view()), Ok(None));
+    assert!(matches!(p.push_checked(&rs[1].view()), Ok(Some(_))));
+    assert_eq!(
+        p.push_checked(&rs[0].view()),
+        Err(InvalidPair::Backward { ticks: 100 })
+    );
+    assert!(!p.is_paired(), "the stale report is dropped");
+    assert_eq!(p.push(&rs[2].view()), None, "a new pairing");
+    assert!(p.push(&rs[3].view()).is_some());
+    assert_eq!(
+        p.push_checked(&R::new().view()),
+        Err(InvalidPair::LaterUnwritten(Unwritten::AllZero))
+    );
+    assert!(p.is_paired(), "checked against the unwritten report");
+    assert_eq!(
+        p.push_checked(&rs[4].view()),
+        Err(InvalidPair::EarlierUnwritten(Unwritten::AllZero))
+    );
+    assert!(p.push(&rs[5].view()).is_some(), "4 started a new pairing");
+
+    // Time windows: unwritten reports close none, and every pair is in one.
+    let mut iv = Intervals::<Tgl>::new(Window::Ticks(NonZeroU64::new(250).unwrap()));
+    let out = run(&mut iv, &reports);
+    assert_eq!(out.iter().map(|i| i.pairs).sum::<u32>(), 4);
+    assert_eq!(out.iter().map(|i| i.invalid.total()).sum::<u32>(), 6);
+    assert!(out.iter().all(|i| i.end.unwrap() <= 1000), "{out:?}");
+
+    // Nothing but unwritten reports: one interval of invalid pairs, no pair.
+    let mut iv = Intervals::<Tgl>::new(Window::Pairs(NonZeroU32::new(3).unwrap()));
+    let out = run(&mut iv, &vec![R::new(); 5]);
+    assert_eq!(out.len(), 1);
+    assert_eq!((out[0].pairs, out[0].invalid.unwritten), (0, 4));
+    assert_eq!(
+        (out[0].start, out[0].end, out[0].sample),
+        (None, None, Sample::EMPTY)
+    );
+}
+
+#[test]
 fn context_and_reason_are_carried() {
     let rs = [
-        R::new().ts(0).put(Tgl::CTX_ID, 1).put(Tgl::RPT_ID, 0x10),
-        R::new().ts(10).put(Tgl::CTX_ID, 1).put(Tgl::RPT_ID, 0x20),
-        R::new().ts(20).put(Tgl::CTX_ID, 2).put(Tgl::RPT_ID, 0x30),
-        R::new().ts(30).put(Tgl::CTX_ID, 2).put(Tgl::RPT_ID, 0x40),
+        R::new().ts(10).put(Tgl::CTX_ID, 1).put(Tgl::RPT_ID, 0x10),
+        R::new().ts(20).put(Tgl::CTX_ID, 1).put(Tgl::RPT_ID, 0x20),
+        R::new().ts(30).put(Tgl::CTX_ID, 2).put(Tgl::RPT_ID, 0x30),
+        R::new().ts(40).put(Tgl::CTX_ID, 2).put(Tgl::RPT_ID, 0x40),
     ];
     let mut iv = Intervals::new(Window::Pairs(NonZeroU32::new(3).unwrap()));
     let out = run(&mut iv, &rs);

@@ -7,7 +7,8 @@
 
 use hal::meta::{FormatInfo, ProjectInfo};
 use hal::oa_buffer::{
-    available, timestamp32, OaBuffer, ReportDelta, Summary, MAX_REPORT_SIZE, TIMESTAMP_BITS,
+    available, check_pair, timestamp32, unwritten, InvalidPair, OaBuffer, ReportDelta, Summary,
+    Unwritten, MAX_REPORT_SIZE,
 };
 use hal::{FormatVisitor, Report, ReportFormat};
 use std::fmt::Write as _;
@@ -29,9 +30,11 @@ tail (default: the file's length), wrapping when tail < head. One row per report
 A/B/C values (`A0=12`), then the non-zero increments since the previous report (`A0+5`, \
 wrap-aware).\n\n\
 Flagged with `!`, not printed as data, and counted in a summary line: a report that is all zero \
-(never written: not decoded, and no increments are taken from it) and a timestamp that steps \
-back (stale or unwritten memory reached through a wrong head or tail: its increments and the \
-set's counters of that pair are left out).\n\n\
+or has a zero timestamp (never written: not decoded, and no increments are taken from it), and a \
+pair whose timestamp steps back or whose GPU clock runs faster than any GPU (stale or unwritten \
+memory reached through a wrong head or tail: its increments and the set's counters of that pair \
+are left out, and the next report starts a new pairing). The check is the one `perfregs report` \
+makes (hal::oa_buffer::check_pair).\n\n\
 With --metric-set, also SET's counters for each report pair (hsw and the Gen8..Gen12 projects; \
 the shipped file unless --metric-file; a project with several parts: GT2 unless --gt N), with the emulated part's device values or, for a \
 dump of a real part, --device values (NAME: an equation variable, e.g. EuCoresTotalCount=96, \
@@ -233,14 +236,11 @@ fn abc<F: ReportFormat>(
     v
 }
 
-/// A step of the 32-bit timestamp at or beyond this many ticks is a step
-/// back (the timestamp wraps only after 2^32 ticks, minutes of sampling):
-/// the report is not the successor of the previous one, but stale or
-/// unwritten memory reached through a wrong head or tail.
-const JUMP: u64 = 1 << (TIMESTAMP_BITS - 1);
-
 /// The flag of an all-zero report.
 const ZERO_FLAG: &str = "all zero (never written)";
+
+/// The flag of a report whose timestamp is zero (and the rest not).
+const ZERO_TS_FLAG: &str = "zero timestamp (never written)";
 
 /// What is wrong with a report pair.
 #[derive(Default)]
@@ -347,6 +347,7 @@ impl Decoder<'_> {
         // The last report that is not all zero: increments are taken from it.
         let mut prev: Option<[u8; MAX_REPORT_SIZE]> = None;
         let (mut straddled, mut zero, mut jumps, mut zeros_since) = (0, 0, 0, 0);
+        let (mut zero_ts, mut zero_ts_since, mut clocks) = (0, 0, 0);
         let mut summary = self.opts.hz.map(Summary::<F>::new);
         let (mut samples, mut marks) = (Vec::new(), Vec::new());
         let mut time = Some(0.0);
@@ -360,17 +361,27 @@ impl Decoder<'_> {
                 ' '
             };
             let offset = format!("{:#08x}{mark}", br.offset());
-            if r.bytes().iter().all(|&b| b == 0) {
+            if let Some(u) = unwritten(&r) {
                 // Never written: not data, not a base for increments.
-                zero += 1;
-                zeros_since += 1;
+                let flag = match u {
+                    Unwritten::AllZero => {
+                        zero += 1;
+                        zeros_since += 1;
+                        ZERO_FLAG
+                    }
+                    Unwritten::ZeroTimestamp => {
+                        zero_ts += 1;
+                        zero_ts_since += 1;
+                        ZERO_TS_FLAG
+                    }
+                };
                 if listing {
-                    self.say(&format!("{i:>5}  {offset}  ! {ZERO_FLAG}: not decoded"));
+                    self.say(&format!("{i:>5}  {offset}  ! {flag}: not decoded"));
                 }
                 raw.intervals.push(Interval {
                     index: i,
                     values: vec![None; raw.columns.len()],
-                    flags: vec![ZERO_FLAG.to_string()],
+                    flags: vec![flag.to_string()],
                     ..Interval::default()
                 });
                 continue;
@@ -379,23 +390,40 @@ impl Decoder<'_> {
                 s.push(&r);
             }
             let previous = prev.as_ref().and_then(|p| Report::<F>::new(p));
+            // The increments as read (shown even for an invalid pair), and
+            // whether they are data.
             let d = previous.map(|p| ReportDelta::between(&p, &r));
-            let back = d
-                .and_then(|d| d.timestamp)
-                .filter(|&t| t >= JUMP)
-                .map(|t| (1u64 << TIMESTAMP_BITS) - t);
+            let verdict = previous.map(|p| check_pair(&p, &r));
             let mut m = Mark::default();
             if zeros_since > 0 && d.is_some() {
                 m.flags
                     .push(format!("after {zeros_since} all-zero report(s)"));
             }
-            zeros_since = 0;
-            if let Some(b) = back {
-                jumps += 1;
-                m.flags.push(format!(
-                    "timestamp jump: {b} ticks back (stale or unwritten memory, not the next report)"
-                ));
+            if zero_ts_since > 0 && d.is_some() {
+                m.flags
+                    .push(format!("after {zero_ts_since} zero-timestamp report(s)"));
+            }
+            (zeros_since, zero_ts_since) = (0, 0);
+            let mut dropped = false;
+            if let Some(Err(why)) = verdict {
+                m.flags.push(match why {
+                    InvalidPair::Backward { ticks } => {
+                        jumps += 1;
+                        format!(
+                            "timestamp jump: {ticks} ticks back (stale or unwritten memory, not the next report)"
+                        )
+                    }
+                    InvalidPair::ImpossibleClock { clocks: c, ticks } => {
+                        clocks += 1;
+                        format!(
+                            "impossible GPU clock: {c} clocks in {ticks} ticks (stale or unwritten memory, not the next report)"
+                        )
+                    }
+                    // Unwritten reports are skipped above.
+                    other => other.to_string(),
+                });
                 m.void = true;
+                dropped = why.drops_later();
             }
             if let Some(d) = &d {
                 samples.push(metrics::sample(d));
@@ -494,6 +522,11 @@ impl Decoder<'_> {
             if d.is_some() {
                 marks.push(m);
             }
+            if dropped {
+                // Stale: the next report starts a new pairing.
+                prev = None;
+                continue;
+            }
             let mut copy = [0u8; MAX_REPORT_SIZE];
             copy[..size].copy_from_slice(r.bytes());
             prev = Some(copy);
@@ -510,10 +543,23 @@ impl Decoder<'_> {
                 "{partial} trailing byte(s) short of a whole report not decoded"
             ));
         }
-        if zero + jumps > 0 {
-            notes.push(format!(
+        if zero + jumps + zero_ts + clocks > 0 {
+            let mut line = format!(
                 "! flagged: {zero} all-zero report(s) (never written: not decoded, no increments from them), {jumps} timestamp jump(s) (stale or unwritten memory: no increments, no counters)"
-            ));
+            );
+            if zero_ts > 0 {
+                let _ = write!(
+                    line,
+                    ", {zero_ts} zero-timestamp report(s) (never written: not decoded, no increments from them)"
+                );
+            }
+            if clocks > 0 {
+                let _ = write!(
+                    line,
+                    ", {clocks} impossible GPU clock(s) (stale or unwritten memory: no increments, no counters)"
+                );
+            }
+            notes.push(line);
         }
         if listing {
             for n in &notes {
@@ -524,8 +570,8 @@ impl Decoder<'_> {
             for line in self.summary(&s) {
                 self.note(&line);
             }
-            if jumps > 0 {
-                self.note("rates: the timestamp jumps flagged above are in them");
+            if jumps + clocks > 0 {
+                self.note("rates: the pairs flagged above are left out of them");
             }
         }
         let mut series = match self.metrics {
@@ -557,6 +603,12 @@ impl Decoder<'_> {
 
     fn summary<F: ReportFormat>(&mut self, s: &Summary<F>) -> Vec<String> {
         let Some(secs) = s.seconds() else {
+            if s.invalid_pairs() > 0 {
+                return vec![format!(
+                    "rates: no valid report pair to take them from ({} invalid pair(s) left out)",
+                    s.invalid_pairs()
+                )];
+            }
             return vec![
                 "rates: no elapsed time (need two reports with different timestamps)".to_string(),
             ];

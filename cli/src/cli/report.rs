@@ -18,7 +18,11 @@
 //! an interval closes at the first report at or past its end) or
 //! `--reports N` (every N report pairs). Losses (`OA_REPORT_LOST`,
 //! `OA_BUFFER_LOST`) end the pairing and are counted in the interval they
-//! fall in: a label column each, a flag, and a summary note. A damaged
+//! fall in: a label column each, a flag, and a summary note. Invalid report
+//! pairs (`hal::oa_buffer::check_pair`: a report never written, a timestamp
+//! stepping back, an impossible GPU clock) end the pairing too and never
+//! enter a counter: a flag and a summary note; a recording without one
+//! valid pair prints no interval and exits 1. A damaged
 //! recording is reported up to the damage, then the error (byte offset and
 //! record index) on stderr and exit code 1.
 
@@ -29,7 +33,7 @@ use hal::report::{Report, ReportFormat};
 use perfregs_linux::discovery::{device_values, GtFrequencies, Topology};
 use perfregs_linux::record::Record;
 use perfregs_linux::recording::{oa_format_report_size, Item, RecordedDevice, RecordingReader};
-use perfregs_metrics::intervals::{Interval, Intervals, Window};
+use perfregs_metrics::intervals::{Interval, Intervals, InvalidPairs, Window};
 use perfregs_metrics::{DeviceInfo, SetInfo};
 use std::num::{NonZeroU32, NonZeroU64};
 use std::path::PathBuf;
@@ -50,11 +54,17 @@ Intervals: --interval TIME (default 10ms; units ns, us, ms, s) lays time windows
 report, an interval closing at the first report at or past its end; --reports N sums every N \
 report pairs. Losses (OA_REPORT_LOST, OA_BUFFER_LOST records) end the pairing: the report after a \
 loss is not paired with the one before it; each interval counts its losses (columns \
-reports_lost, buffers_lost, and a flag) and a note sums them.\n\n\
+reports_lost, buffers_lost, and a flag) and a note sums them. Invalid report pairs (a report never \
+written: all zero or a zero timestamp; a timestamp stepping back; more GPU clocks than the time \
+between the reports allows: stale or unwritten memory) end the pairing too and never enter a \
+counter: each interval flags them and a note (\"invalid report pairs: N ...\") sums them; the \
+pairs column counts the valid pairs.\n\n\
 Table: the header above the counters on stdout; with csv, json or perfetto only the document is \
 on stdout and the header on stderr. A truncated or corrupt recording: the intervals read before \
 the damage are printed, then the error with its byte offset and record index on stderr, exit \
-code 1. Exit code 2: bad arguments or an unreadable file."
+code 1. A recording without one valid report pair (all zero, say) prints no interval, the \
+summary and the reason on stderr, exit code 1; some invalid pairs among valid ones are flagged, \
+exit code 0. Exit code 2: bad arguments or an unreadable file."
 )]
 pub struct ReportArgs {
     /// The recording.
@@ -634,10 +644,49 @@ fn flags(iv: &Interval) -> Vec<String> {
             iv.buffers_lost
         ));
     }
+    if iv.has_invalid() {
+        f.push(format!(
+            "{} invalid report pair(s) ({})",
+            iv.invalid.total(),
+            invalid_kinds(&iv.invalid, false)
+        ));
+    }
     if iv.pairs == 0 {
         f.push("no report pair".to_string());
     }
     f
+}
+
+/// The kinds of `n`'s invalid pairs with their counts (`long`: as the
+/// summary says them).
+fn invalid_kinds(n: &InvalidPairs, long: bool) -> String {
+    let kinds = if long {
+        [
+            "with a report never written (all zero or a zero timestamp)",
+            "with the timestamp stepping back",
+            "with more GPU clocks than the time between the reports allows",
+        ]
+    } else {
+        ["never written", "timestamp back", "impossible GPU clock"]
+    };
+    [n.unwritten, n.backward, n.clock]
+        .into_iter()
+        .zip(kinds)
+        .filter(|(k, _)| *k > 0)
+        .map(|(k, what)| format!("{k} {what}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The invalid report pairs of all `intervals`.
+fn invalid_pairs(intervals: &[Interval]) -> InvalidPairs {
+    let mut all = InvalidPairs::NONE;
+    for iv in intervals {
+        all.unwritten = all.unwritten.saturating_add(iv.invalid.unwritten);
+        all.backward = all.backward.saturating_add(iv.invalid.backward);
+        all.clock = all.clock.saturating_add(iv.invalid.clock);
+    }
+    all
 }
 
 /// The series of the intervals read.
@@ -723,6 +772,27 @@ fn series(r: &Read, s: &Setup) -> Series {
             if lossy.is_empty() { "-".to_string() } else { lossy.join(", ") }
         ));
     }
+    let invalid = invalid_pairs(&r.intervals);
+    if invalid.total() > 0 {
+        let at: Vec<String> = r
+            .intervals
+            .iter()
+            .filter(|iv| iv.has_invalid())
+            .map(|iv| format!("#{}", iv.index + 1))
+            .collect();
+        // Without a valid pair no interval is printed: none to point at.
+        let any_valid = r.intervals.iter().any(|iv| iv.pairs > 0);
+        notes.push(format!(
+            "invalid report pairs: {}{}: {}; stale or unwritten memory, left out of the counters",
+            invalid.total(),
+            if any_valid {
+                format!(" in interval(s) {}", at.join(", "))
+            } else {
+                String::new()
+            },
+            invalid_kinds(&invalid, true)
+        ));
+    }
     if !unavailable.is_empty() {
         notes.push(format!(
             "- = unavailable: the {} reports do not carry what these counters read: {}",
@@ -790,18 +860,34 @@ impl ReportArgs {
                     info(l);
                 }
                 let series = series(&read, s);
+                let invalid = invalid_pairs(&read.intervals).total();
+                let valid: u64 = read.intervals.iter().map(|i| u64::from(i.pairs)).sum();
                 if read.intervals.is_empty() {
                     info("no interval: the recording has fewer than two reports");
                 }
-                if self.format == Format::Csv {
-                    // CSV cannot carry the notes: they go with the header.
+                if valid == 0 && invalid > 0 {
+                    // Nothing but invalid pairs: no interval of made-up
+                    // counters, a finding.
                     for n in &series.notes {
                         info(n);
                     }
-                }
-                if let Err(e) = output::print(&series, self.format, &mut |l| say!("{l}")) {
-                    eprintln!("perfregs: report: {e}");
-                    code = ExitCode::from(1);
+                    let f = Fail::findings(format!(
+                        "no valid report pair: all {invalid} report pair(s) of the {} sample(s) are invalid (stale or unwritten memory), so no counter interval is printed",
+                        read.samples
+                    ));
+                    eprintln!("perfregs: report: {}: {}", self.file.display(), f.message);
+                    code = ExitCode::from(f.code);
+                } else {
+                    if self.format == Format::Csv {
+                        // CSV cannot carry the notes: they go with the header.
+                        for n in &series.notes {
+                            info(n);
+                        }
+                    }
+                    if let Err(e) = output::print(&series, self.format, &mut |l| say!("{l}")) {
+                        eprintln!("perfregs: report: {e}");
+                        code = ExitCode::from(1);
+                    }
                 }
             }
             None => {
@@ -925,7 +1011,8 @@ mod tests {
     }
 
     /// `n` hand-made reports of `device`'s format: RPT_ID, TIME_STAMP 128
-    /// ticks apart and the next dwords counting up (GPU_TICKS on Gen8+).
+    /// ticks apart from 128 (a zero one is an unwritten report) and the
+    /// next dwords counting up (GPU_TICKS on Gen8+).
     fn synthetic_of(device: &RecordedDevice, topology: &[u8], n: u32) -> Vec<u8> {
         use perfregs_linux::recording::{Correlation, RecordingWriter};
         let size = device.report_size().expect("a known format");
@@ -933,7 +1020,7 @@ mod tests {
         w.correlation(Correlation::default()).expect("correlation");
         for k in 0..n {
             let mut r = vec![0u8; size];
-            r[4..8].copy_from_slice(&(k * 128).to_le_bytes());
+            r[4..8].copy_from_slice(&((k + 1) * 128).to_le_bytes());
             r[12..16].copy_from_slice(&(k * 1024).to_le_bytes());
             if k == 5 {
                 w.record(&Record::ReportLost).expect("loss");
