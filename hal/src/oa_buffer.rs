@@ -647,7 +647,11 @@ mod tests {
             Report::<F>::new(&n).expect("256 bytes"),
         );
         let d = ReportDelta::between(&p, &n);
-        assert_eq!(d.a(0), Some(0x1_0000_0020), "40 bits: more than 2^32 counted");
+        assert_eq!(
+            d.a(0),
+            Some(0x1_0000_0020),
+            "40 bits: more than 2^32 counted"
+        );
         assert_eq!(d.a(32), Some(0x20), "32-bit A counter wraps at 2^32");
         assert_eq!(d.b(0), Some(4));
         assert_eq!(d.timestamp, Some(0x200));

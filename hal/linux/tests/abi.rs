@@ -219,13 +219,19 @@ fn check(program: &str, rust: &Values) {
 }
 
 #[test]
-#[cfg_attr(perfregs_no_i915_header, ignore = "SKIPPED: i915_drm.h is missing (install libdrm-dev)")]
+#[cfg_attr(
+    perfregs_no_i915_header,
+    ignore = "SKIPPED: i915_drm.h is missing (install libdrm-dev)"
+)]
 fn i915_abi_matches_the_kernel_header() {
     check("i915", &perf_values());
 }
 
 #[test]
-#[cfg_attr(perfregs_no_i915_header, ignore = "SKIPPED: i915_drm.h is missing (install libdrm-dev)")]
+#[cfg_attr(
+    perfregs_no_i915_header,
+    ignore = "SKIPPED: i915_drm.h is missing (install libdrm-dev)"
+)]
 fn discovery_uapi_matches_i915_drm_h() {
     check("query", &query_values());
 }

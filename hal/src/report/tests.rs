@@ -74,7 +74,9 @@ fn check<F: ReportFormat>(select: u64, size: usize, want: &Slots) {
 
     let bytes: Vec<u8> = (0..size).map(|i| (i * 7 + 1) as u8).collect();
     let le = |at: u32, n: u32| {
-        (0..n).rev().fold(0u64, |v, i| v << 8 | u64::from(bytes[(at + i) as usize]))
+        (0..n)
+            .rev()
+            .fold(0u64, |v, i| v << 8 | u64::from(bytes[(at + i) as usize]))
     };
     let read = |(at, bits, high): (u32, u32, Option<u32>)| match high {
         Some(h) => le(at, 4) | le(h, 1) << 32,
@@ -104,7 +106,7 @@ fn check<F: ReportFormat>(select: u64, size: usize, want: &Slots) {
 #[cfg(feature = "hsw")]
 #[test]
 fn hsw_report_layouts_are_the_prms() {
-    use crate::hsw::reports::{A13B8C8, A13, A45B8C8};
+    use crate::hsw::reports::{A13, A13B8C8, A45B8C8};
     let mut s = gen7_header();
     run(&mut s, 'A', 0..13, 12);
     check::<A13>(0, 64, &s);
@@ -121,8 +123,7 @@ fn hsw_report_layouts_are_the_prms() {
 /// Gen8+ layouts (PRM 001, PRM 003): A12 carries A7..A18 from byte 16;
 /// A32u40_A4u32_B8_C8 has A0..A31 as low dwords from byte 16 with their
 /// high bytes from byte 160, A32..A35 32-bit, B from 192, C from 224.
-fn gen8_layouts<A12: ReportFormat, A12B8C8: ReportFormat, A32: ReportFormat, C4B8: ReportFormat>(
-) {
+fn gen8_layouts<A12: ReportFormat, A12B8C8: ReportFormat, A32: ReportFormat, C4B8: ReportFormat>() {
     let mut s = gen8_header();
     run(&mut s, 'A', 7..19, 16);
     check::<A12>(0, 64, &s);
@@ -146,14 +147,14 @@ fn gen8_layouts<A12: ReportFormat, A12B8C8: ReportFormat, A32: ReportFormat, C4B
 #[cfg(feature = "bdw")]
 #[test]
 fn bdw_report_layouts_are_the_prms() {
-    use crate::bdw::reports::{A12B8C8, A32u40A4u32B8C8, C4B8, A12};
+    use crate::bdw::reports::{A32u40A4u32B8C8, A12, A12B8C8, C4B8};
     gen8_layouts::<A12, A12B8C8, A32u40A4u32B8C8, C4B8>();
 }
 
 #[cfg(feature = "tgl")]
 #[test]
 fn tgl_report_layouts_are_the_prms() {
-    use crate::tgl::reports::{A12B8C8, A32u40A4u32B8C8, C4B8, A12};
+    use crate::tgl::reports::{A32u40A4u32B8C8, A12, A12B8C8, C4B8};
     gen8_layouts::<A12, A12B8C8, A32u40A4u32B8C8, C4B8>();
 }
 
