@@ -921,6 +921,50 @@ mod tests {
         assert_eq!(s.totals().a(0), Some(10));
     }
 
+    /// A 40-bit A counter's increment across 2^32 (and across its own
+    /// wrap at 2^40) is taken modulo 2^40, not 2^32; 32-bit counters and
+    /// the timestamp wrap at 2^32.
+    #[test]
+    #[cfg(feature = "tgl")]
+    fn report_delta_wraps_40_bit_counters_at_40_bits() {
+        use crate::tgl::reports::A32u40A4u32B8C8 as F;
+        // A0 (40-bit: low dword at 16, high byte at 160), A32 (32-bit, at
+        // 144), B0 (at 192), TIME_STAMP (at 4).
+        let report = |a0: u64, a32: u32, b0: u32, ts: u32| {
+            let mut r = [0u8; 256];
+            r[4..8].copy_from_slice(&ts.to_le_bytes());
+            r[16..20].copy_from_slice(&(a0 as u32).to_le_bytes());
+            r[160] = (a0 >> 32) as u8;
+            r[144..148].copy_from_slice(&a32.to_le_bytes());
+            r[192..196].copy_from_slice(&b0.to_le_bytes());
+            r
+        };
+        let (p, n) = (
+            report(0xFFFF_FFF0, 0xFFFF_FFF0, 5, 0xFFFF_FF00),
+            report(0x2_0000_0010, 0x10, 9, 0x100),
+        );
+        let (p, n) = (
+            Report::<F>::new(&p).expect("256 bytes"),
+            Report::<F>::new(&n).expect("256 bytes"),
+        );
+        let d = ReportDelta::between(&p, &n);
+        assert_eq!(
+            d.a(0),
+            Some(0x1_0000_0020),
+            "40 bits: more than 2^32 counted"
+        );
+        assert_eq!(d.a(32), Some(0x20), "32-bit A counter wraps at 2^32");
+        assert_eq!(d.b(0), Some(4));
+        assert_eq!(d.timestamp, Some(0x200));
+        // Across the 40-bit wrap.
+        let (p, n) = (report((1 << 40) - 3, 0, 0, 0), report(4, 0, 0, 0));
+        let (p, n) = (
+            Report::<F>::new(&p).expect("256 bytes"),
+            Report::<F>::new(&n).expect("256 bytes"),
+        );
+        assert_eq!(ReportDelta::between(&p, &n).a(0), Some(7));
+    }
+
     #[test]
     #[cfg(feature = "hsw")]
     fn timestamp_keeps_the_low_dword() {

@@ -259,3 +259,6 @@ pub fn reports<F: ReportFormat>(buffer: &[u8]) -> impl Iterator<Item = Report<'_
         .chunks_exact(F::INFO.size.max(1))
         .filter_map(Report::new)
 }
+
+#[cfg(test)]
+mod tests;

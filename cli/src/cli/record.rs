@@ -865,6 +865,9 @@ fn run_device(args: &RecordArgs, card: &str) -> Result<String, Fail> {
     device::run(args, card)
 }
 
+#[cfg(all(test, target_os = "linux"))]
+mod kernel_lists;
+
 /// `--device cardN`: a real GPU through i915 perf or Xe observation.
 #[cfg(target_os = "linux")]
 mod device {
@@ -876,6 +879,16 @@ mod device {
     use perfregs_linux::stream::i915::{I915Params, I915Stream};
     use perfregs_linux::stream::xe::{XeParams, XeStream};
     use perfregs_metrics::rt::ConfigKind;
+
+    /// The i915 register list of a metric set's block: NOA blocks go to the
+    /// mux list, OA blocks to the boolean list, FLEX blocks to the flex list.
+    pub(super) fn kernel_list(kind: ConfigKind) -> ListKind {
+        match kind {
+            ConfigKind::Oa => ListKind::Boolean,
+            ConfigKind::Noa => ListKind::Mux,
+            ConfigKind::Flex => ListKind::Flex,
+        }
+    }
 
     /// Record card `name` (`card0` or `0`).
     pub(super) fn run(args: &RecordArgs, name: &str) -> Result<String, Fail> {
@@ -992,11 +1005,7 @@ mod device {
         let mut cfg =
             OaConfig::new(set.guid).map_err(|e| Fail::findings(format!("{}: {e}", set.symbol)))?;
         for b in set.configs.iter().filter(|b| b.is_available(&info)) {
-            let list = match b.kind {
-                ConfigKind::Oa => ListKind::Boolean,
-                ConfigKind::Noa => ListKind::Mux,
-                ConfigKind::Flex => ListKind::Flex,
-            };
+            let list = kernel_list(b.kind);
             for &(a, v) in b.writes {
                 cfg.push(list, a, v)
                     .map_err(|e| Fail::findings(format!("{}: {e}", set.symbol)))?;

@@ -480,24 +480,53 @@ mod tests {
         assert_eq!(c.list(ListKind::Flex).len(), 1, "nothing appended on error");
     }
 
+    /// Every byte of the i915 struct: each count and each list pointer at
+    /// its offset of the kernel's `struct drm_i915_perf_oa_config` (uuid
+    /// 0..36, n_mux/n_boolean/n_flex 36..48, mux/boolean/flex pointers
+    /// 48..72), with distinct values so no field can stand in for another;
+    /// and the same bytes as the `#[repr(C)]` struct in memory.
     #[test]
     fn kernel_struct_bytes() {
         let mut c = OaConfig::new(UUID).unwrap();
         c.push(ListKind::Mux, 0x9888, 0x1234_5678).unwrap();
         c.push(ListKind::Boolean, 0x2740, 7).unwrap();
         c.push(ListKind::Boolean, 0x2744, 8).unwrap();
-        let s = c.i915_struct([0x1000, 0x2000, 0x3000]).unwrap();
+        c.push(ListKind::Flex, 0xe458, 9).unwrap();
+        c.push(ListKind::Flex, 0xe558, 10).unwrap();
+        c.push(ListKind::Flex, 0xe658, 11).unwrap();
+        let ptrs = [
+            0x1111_2222_3333_4401,
+            0x5555_6666_7777_8802,
+            0x9999_AAAA_BBBB_CC03,
+        ];
+        let s = c.i915_struct(ptrs).unwrap();
         let b = i915_struct_bytes(&s);
-        assert_eq!(&b[..36], UUID.as_bytes());
-        assert_eq!(&b[36..48], &[1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0]);
-        assert_eq!(&b[48..56], &0x1000u64.to_le_bytes());
-        assert_eq!(&b[64..72], &0x3000u64.to_le_bytes());
+        let mut want = Vec::with_capacity(72);
+        want.extend_from_slice(UUID.as_bytes());
+        for n in [1u32, 2, 3] {
+            want.extend_from_slice(&n.to_le_bytes()); // n_mux, n_boolean, n_flex
+        }
+        for p in ptrs {
+            want.extend_from_slice(&p.to_le_bytes()); // mux, boolean, flex
+        }
+        assert_eq!(b.as_slice(), want.as_slice(), "every byte of the struct");
+        assert_eq!(&b[40..44], &2u32.to_le_bytes(), "n_boolean_regs");
+        assert_eq!(&b[56..64], &ptrs[1].to_le_bytes(), "boolean_regs_ptr");
+        if cfg!(target_endian = "little") {
+            // SAFETY: `s` is a `#[repr(C)]` struct of 72 bytes without
+            // padding (its layout is asserted at compile time), read as bytes
+            // while it is borrowed.
+            let mem = unsafe {
+                std::slice::from_raw_parts((&s as *const DrmI915PerfOaConfig).cast::<u8>(), 72)
+            };
+            assert_eq!(mem, b.as_slice(), "the struct as the kernel reads it");
+        }
         let regs = c.xe_regs();
         let x = c.xe_struct(regs.len(), 0xABCD).unwrap();
         let b = xe_struct_bytes(&x);
         assert_eq!(&b[..8], &[0; 8]);
         assert_eq!(&b[8..44], UUID.as_bytes());
-        assert_eq!(&b[44..48], &3u32.to_le_bytes());
+        assert_eq!(&b[44..48], &6u32.to_le_bytes());
         assert_eq!(&b[48..], &0xABCDu64.to_le_bytes());
         assert_eq!(
             regs_bytes(&regs[..1]),

@@ -38,6 +38,8 @@ use core::ops::{Deref, DerefMut};
 
 mod accessors;
 mod steering;
+#[cfg(test)]
+mod tests;
 mod wake;
 
 /// The `try_` accessors of [`Device`] and [`Io`] (`$s: $recv`: the
