@@ -10,8 +10,8 @@
 //! Every 4-byte address below 0x200000 and every described register is
 //! compared. A kernel row with no domain (Gen9's 0xb00..0x1fff) is the
 //! always-on domain `aon`; a kernel row needing RENDER and MEDIA is
-//! described as `render` alone (one domain per address-map row), and those
-//! addresses are counted and the count checked against the kernel table.
+//! described as waking both (`render+media`), and its registers' domain
+//! type is the pair (a proof of both domains).
 
 #[path = "support/kernel_tables.rs"]
 mod kernel_tables;
@@ -119,8 +119,8 @@ fn expected_name(set: u8) -> &'static str {
         R => "render",
         M => "media",
         G => "gt",
-        // Two domains: described by render alone (see the module doc).
-        x if x == R | M => "render",
+        // Two domains, woken together.
+        x if x == R | M => "render+media",
         other => panic!("no such kernel set {other}"),
     }
 }

@@ -736,12 +736,19 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
             let func = field_fn(f.access);
             field_calls.push(quote!(c.#func(&t, p::#layout_mod::#konst, &#spec);));
         }
-        if let Some(d) = inst.domain {
+        for d in [inst.domain, inst.domain2].into_iter().flatten() {
             if !domains.contains(&d) {
                 domains.push(d);
             }
         }
-        let reg_proof = proof(ir, inst.domain, &hal);
+        // A row that wakes two domains: the pair of their guards.
+        let reg_proof = match inst.domain2 {
+            Some(_) => {
+                let (a, b) = (proof(ir, inst.domain, &hal), proof(ir, inst.domain2, &hal));
+                quote!(&(#a, #b))
+            }
+            None => proof(ir, inst.domain, &hal),
+        };
         // A selector without a multicast bit (Gen8..Gen10): `write_each`
         // and steered reads, no multicast or unicast write.
         let target = match steering {
