@@ -69,8 +69,7 @@ pub struct Both<A, B>(PhantomData<(A, B)>);
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not prove that power domain `{D}` of this device is awake",
     label = "this register lies in power domain `{D}`",
-    note = "hold a force-wake guard for that domain made by this device (`gpu.forcewake::<{D}>()?`) and pass `&guard`; `&AlwaysAwake` only proves always-on domains",
-    note = "a register in `Both<A, B>` needs both domains awake: pass a pair of proofs, `&(&a_guard, &b_guard)`"
+    note = "hold a force-wake guard for that domain made by this device (`gpu.forcewake::<{D}>()?`) and pass `&guard`; `&AlwaysAwake` only proves always-on domains"
 )]
 pub trait Awake<D: Domain, I: Identity = Unbranded>: Proof {}
 

@@ -299,12 +299,6 @@ pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                         &key,
                         format!("no power domain `{w}` on {}", cat.names(m)),
                     ));
-                } else if r.wake[..k].contains(w) {
-                    d.push(at_key(
-                        Code::MapRow,
-                        &key,
-                        format!("power domain `{w}` is listed twice"),
-                    ));
                 } else if k >= 2 {
                     d.push(at_key(
                         Code::MapRow,
@@ -312,6 +306,12 @@ pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                         format!(
                             "a row wakes at most two power domains; `{w}` is a third"
                         ),
+                    ));
+                } else if r.wake[..k].contains(w) {
+                    d.push(at_key(
+                        Code::MapRow,
+                        &key,
+                        format!("power domain `{w}` is listed twice"),
                     ));
                 } else if r.wake.len() > 1 {
                     let on = r.projects.iter().find(|&p| domains.get(&(p, w.as_str())) == Some(&true));
