@@ -305,6 +305,15 @@ fn gen8_to_gen10_steer_with_the_gen8_selector() {
         assert_eq!(f("slice_id"), Some((26, 2)), "{}", p.name);
         assert_eq!(f("subslice_id"), Some((24, 2)), "{}", p.name);
         assert_eq!(f("multicast"), None, "{}: no multicast bit", p.name);
+        // The L3 range 0xb000..0xb3ff is one of mcr_ranges_gen8 here, steered
+        // by slice and subslice like the others: intel_gt_mcr_init gives
+        // the L3BANK steering table (icl_l3bank_steering_table, 0xb100..0xb3ff)
+        // to graphics versions 11 up to 12.55 only (kernel_forcewake_gen11.rs).
+        assert!(p.group("l3bank").is_none(), "{}", p.name);
+        for a in (0xb000..0xb400).step_by(4) {
+            let row = p.row_at(a).expect("a row");
+            assert_eq!(row.group, Some("slice_subslice"), "{} {a:#x}", p.name);
+        }
     }
     assert_eq!(vlv::PROJECT.steering, None);
 }

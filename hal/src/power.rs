@@ -69,7 +69,7 @@ pub struct Both<A, B>(PhantomData<(A, B)>);
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not prove that power domain `{D}` of this device is awake",
     label = "this register lies in power domain `{D}`",
-    note = "hold a force-wake guard for that domain made by this device (`gpu.forcewake::<{D}>()?`) and pass `&guard`; `&AlwaysAwake` only proves always-on domains"
+    note = "hold a force-wake guard for that domain made by this device (`gpu.forcewake::<{D}>()?`) and pass `&guard` (for a pair `Both<A, B>`, a guard of each: `&(&a, &b)`); `&AlwaysAwake` only proves always-on domains"
 )]
 pub trait Awake<D: Domain, I: Identity = Unbranded>: Proof {}
 
