@@ -189,6 +189,7 @@ fn a_two_domain_register_needs_both_proofs() {
     );
     assert_eq!(gpu.program(&writes, &[&rw, &media]), Ok(1));
     // The typed accessor takes the pair of guards.
+    use perfregs::hal::ReadValue;
     let both = (&rw, &media);
     assert_eq!(gpu.read(chv::GDT_CHICKEN_BITS, &both).raw(), 0xA0);
     assert_eq!(gpu.with_bus(|e| e.warnings().len()), 0);
