@@ -741,13 +741,14 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
                 domains.push(d);
             }
         }
-        // A row that wakes two domains: the pair of their guards.
-        let reg_proof = match inst.domain2 {
+        // A row that wakes two domains: the pair of their guards (a local,
+        // which the target borrows).
+        let (pair, reg_proof) = match inst.domain2 {
             Some(_) => {
                 let (a, b) = (proof(ir, inst.domain, &hal), proof(ir, inst.domain2, &hal));
-                quote!(&(#a, #b))
+                (quote!(let wake_pair = (#a, #b);), quote!(&wake_pair))
             }
-            None => proof(ir, inst.domain, &hal),
+            None => (quote!(), proof(ir, inst.domain, &hal)),
         };
         // A selector without a multicast bit (Gen8..Gen10): `write_each`
         // and steered reads, no multicast or unicast write.
@@ -768,6 +769,7 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
             _ => quote!(),
         };
         let check = quote! {
+            #pair
             let t = #target::new(&gpu, reg, #reg_proof #extra, spec);
             c.register(&t, #reg_steps);
             #(#field_calls)*
