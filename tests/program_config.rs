@@ -166,10 +166,14 @@ fn bad_writes_are_refused_with_their_index() {
 fn a_two_domain_register_needs_both_proofs() {
     use perfregs::hal::chv;
     let gpu = Device::<perfregs::hal::Chv, _>::new(Emulator::new(&chv::PROJECT, Sku::default()));
-    let info = chv::PROJECT.register("GDT_CHICKEN_BITS").expect("described");
+    let info = chv::PROJECT
+        .register("GDT_CHICKEN_BITS")
+        .expect("described");
     assert_eq!(info.domain, Some("render+media"));
     let writes = [(info.address, 0xA0)];
-    let rw = gpu.forcewake::<chv::domains::Render>().expect("render wakes");
+    let rw = gpu
+        .forcewake::<chv::domains::Render>()
+        .expect("render wakes");
     assert_eq!(
         gpu.program(&writes, &[&rw]),
         Err(ProgramError::NotAwake {

@@ -30,10 +30,10 @@
 //! merged; project-scoped enum names.
 
 use crate::diag::{Diagnostic, Pos};
-use crate::ir::{WAKE_SEP, 
+use crate::ir::{
     ArrayIr, BitRange, CommandFieldIr, CommandIr, CounterIr, DomainIr, EnumIr, EnumValueIr,
     EventIr, FieldIr, FormatIr, FuseIr, GroupIr, InstanceIr, Ir, LayoutIr, MapRowIr, OpaqueRangeIr,
-    RegisterIr, ScopedEnumIr, SteeringIr, TableIr, WakeIr,
+    RegisterIr, ScopedEnumIr, SteeringIr, TableIr, WakeIr, WAKE_SEP,
 };
 use crate::model::{FusePolarity, Space};
 use crate::projects::{Catalogue, ProjectSet};

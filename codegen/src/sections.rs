@@ -344,8 +344,10 @@ pub fn resolve_sections(
                 None => (Vec::new(), false),
                 Some(Value::String(w)) => (vec![w.clone()], false),
                 Some(Value::Sequence(ws)) if !ws.is_empty() => {
-                    let names: Vec<String> =
-                        ws.iter().filter_map(|w| w.as_str().map(str::to_string)).collect();
+                    let names: Vec<String> = ws
+                        .iter()
+                        .filter_map(|w| w.as_str().map(str::to_string))
+                        .collect();
                     if names.len() != ws.len() {
                         let m = "wake: a list of power domain names (`[render, media]`)".into();
                         diags.push(source.diag(Code::Shape, &format!("{row_path}/wake"), &item, m));
@@ -354,7 +356,8 @@ pub fn resolve_sections(
                     (names, true)
                 }
                 Some(_) => {
-                    let m = "wake: a power domain name, or a list of two (`[render, media]`)".into();
+                    let m =
+                        "wake: a power domain name, or a list of two (`[render, media]`)".into();
                     diags.push(source.diag(Code::Shape, &format!("{row_path}/wake"), &item, m));
                     continue;
                 }

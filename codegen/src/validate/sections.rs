@@ -303,9 +303,7 @@ pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                     d.push(at_key(
                         Code::MapRow,
                         &key,
-                        format!(
-                            "a row wakes at most two power domains; `{w}` is a third"
-                        ),
+                        format!("a row wakes at most two power domains; `{w}` is a third"),
                     ));
                 } else if r.wake[..k].contains(w) {
                     d.push(at_key(
@@ -314,7 +312,10 @@ pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                         format!("power domain `{w}` is listed twice"),
                     ));
                 } else if r.wake.len() > 1 {
-                    let on = r.projects.iter().find(|&p| domains.get(&(p, w.as_str())) == Some(&true));
+                    let on = r
+                        .projects
+                        .iter()
+                        .find(|&p| domains.get(&(p, w.as_str())) == Some(&true));
                     if let Some(p) = on {
                         d.push(at_key(
                             Code::MapRow,

@@ -600,7 +600,9 @@ impl RegFile {
     pub(crate) fn set_awake(&mut self, t: usize, on: bool) {
         self.set_target_awake(t, on);
         for k in 0..self.pairs.len() {
-            let Some(&(p, a, b)) = self.pairs.get(k) else { break };
+            let Some(&(p, a, b)) = self.pairs.get(k) else {
+                break;
+            };
             if usize::from(a) == t || usize::from(b) == t {
                 let both = self.target_awake(a) && self.target_awake(b);
                 self.set_target_awake(usize::from(p), both);
