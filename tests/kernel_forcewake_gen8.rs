@@ -10,8 +10,8 @@
 //! Every 4-byte address below 0x200000 and every described register is
 //! compared. A kernel row with no domain (Gen9's 0xb00..0x1fff) is the
 //! always-on domain `aon`; a kernel row needing RENDER and MEDIA is
-//! described as `render` alone (one domain per address-map row), and those
-//! addresses are counted and the count checked against the kernel table.
+//! described as waking both (`render+media`), and its registers' domain
+//! type is the pair (a proof of both domains).
 
 #[path = "support/kernel_tables.rs"]
 mod kernel_tables;
@@ -119,8 +119,8 @@ fn expected_name(set: u8) -> &'static str {
         R => "render",
         M => "media",
         G => "gt",
-        // Two domains: described by render alone (see the module doc).
-        x if x == R | M => "render",
+        // Two domains, woken together.
+        x if x == R | M => "render+media",
         other => panic!("no such kernel set {other}"),
     }
 }
@@ -305,6 +305,15 @@ fn gen8_to_gen10_steer_with_the_gen8_selector() {
         assert_eq!(f("slice_id"), Some((26, 2)), "{}", p.name);
         assert_eq!(f("subslice_id"), Some((24, 2)), "{}", p.name);
         assert_eq!(f("multicast"), None, "{}: no multicast bit", p.name);
+        // The L3 range 0xb000..0xb3ff is one of mcr_ranges_gen8 here, steered
+        // by slice and subslice like the others: intel_gt_mcr_init gives
+        // the L3BANK steering table (icl_l3bank_steering_table, 0xb100..0xb3ff)
+        // to graphics versions 11 up to 12.55 only (kernel_forcewake_gen11.rs).
+        assert!(p.group("l3bank").is_none(), "{}", p.name);
+        for a in (0xb000..0xb400).step_by(4) {
+            let row = p.row_at(a).expect("a row");
+            assert_eq!(row.group, Some("slice_subslice"), "{} {a:#x}", p.name);
+        }
     }
     assert_eq!(vlv::PROJECT.steering, None);
 }

@@ -158,3 +158,43 @@ fn bad_writes_are_refused_with_their_index() {
     );
     assert_eq!(gpu.program(&[(0x20CC, 0x0001_0001)], &[&rw]), Ok(1));
 }
+
+/// CHV's 0x9800..0xAFFF row wakes render and media together (the kernel's
+/// `FORCEWAKE_RENDER | FORCEWAKE_MEDIA`): a write there needs a proof of
+/// both, and a missing one is named.
+#[test]
+fn a_two_domain_register_needs_both_proofs() {
+    use perfregs::hal::chv;
+    let gpu = Device::<perfregs::hal::Chv, _>::new(Emulator::new(&chv::PROJECT, Sku::default()));
+    let info = chv::PROJECT
+        .register("GDT_CHICKEN_BITS")
+        .expect("described");
+    assert_eq!(info.domain, Some("render+media"));
+    let writes = [(info.address, 0xA0)];
+    let rw = gpu
+        .forcewake::<chv::domains::Render>()
+        .expect("render wakes");
+    assert_eq!(
+        gpu.program(&writes, &[&rw]),
+        Err(ProgramError::NotAwake {
+            index: 0,
+            register: "GDT_CHICKEN_BITS",
+            domain: "media"
+        })
+    );
+    let media = gpu.forcewake::<chv::domains::Media>().expect("media wakes");
+    assert_eq!(
+        gpu.program(&writes, &[&media]),
+        Err(ProgramError::NotAwake {
+            index: 0,
+            register: "GDT_CHICKEN_BITS",
+            domain: "render"
+        })
+    );
+    assert_eq!(gpu.program(&writes, &[&rw, &media]), Ok(1));
+    // The typed accessor takes the pair of guards.
+    use perfregs::hal::ReadValue;
+    let both = (&rw, &media);
+    assert_eq!(gpu.read(chv::GDT_CHICKEN_BITS, &both).raw(), 0xA0);
+    assert_eq!(gpu.with_bus(|e| e.warnings().len()), 0);
+}

@@ -736,12 +736,20 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
             let func = field_fn(f.access);
             field_calls.push(quote!(c.#func(&t, p::#layout_mod::#konst, &#spec);));
         }
-        if let Some(d) = inst.domain {
+        for d in [inst.domain, inst.domain2].into_iter().flatten() {
             if !domains.contains(&d) {
                 domains.push(d);
             }
         }
-        let reg_proof = proof(ir, inst.domain, &hal);
+        // A row that wakes two domains: the pair of their guards (a local,
+        // which the target borrows).
+        let (pair, reg_proof) = match inst.domain2 {
+            Some(_) => {
+                let (a, b) = (proof(ir, inst.domain, &hal), proof(ir, inst.domain2, &hal));
+                (quote!(let wake_pair = (#a, #b);), quote!(&wake_pair))
+            }
+            None => (quote!(), proof(ir, inst.domain, &hal)),
+        };
         // A selector without a multicast bit (Gen8..Gen10): `write_each`
         // and steered reads, no multicast or unicast write.
         let target = match steering {
@@ -761,6 +769,7 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
             _ => quote!(),
         };
         let check = quote! {
+            #pair
             let t = #target::new(&gpu, reg, #reg_proof #extra, spec);
             c.register(&t, #reg_steps);
             #(#field_calls)*

@@ -236,6 +236,8 @@ pub struct OpaqueRangeIr {
     pub config: Option<ConfigKind>,
     /// Wake domain (index into [`Ir::domains`]).
     pub domain: Option<usize>,
+    /// The second wake domain of a row that wakes two (see [`InstanceIr::domain2`]).
+    pub domain2: Option<usize>,
     /// Description.
     pub description: String,
     /// Our note.
@@ -368,6 +370,11 @@ pub struct BitRange {
     pub width: u32,
 }
 
+/// Joins the two domains of a row that wakes two (`render+media`): the
+/// name of the wake target in the IR, the runtime metadata and the HAL's
+/// pair-domain types.
+pub const WAKE_SEP: char = '+';
+
 /// An address-map row on one project.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MapRowIr {
@@ -377,7 +384,8 @@ pub struct MapRowIr {
     pub start: u64,
     /// Last byte (inclusive).
     pub end: u64,
-    /// Wake domain, `None` for reserved.
+    /// Wake target, `None` for reserved: a domain name, or two joined by
+    /// [`WAKE_SEP`] in the project's declaration order (`render+media`).
     pub wake: Option<String>,
     /// Replication group.
     pub group: Option<String>,
@@ -614,6 +622,10 @@ pub struct InstanceIr {
     /// Wake domain (index into [`Ir::domains`]); `None`: outside every
     /// force-wake range, or a domain's own request register.
     pub domain: Option<usize>,
+    /// The second wake domain where the row wakes two together (Linux
+    /// i915's `FORCEWAKE_RENDER | FORCEWAKE_MEDIA` rows), after `domain` in
+    /// the project's declaration order; `None` otherwise.
+    pub domain2: Option<usize>,
     /// Replication group (index into [`Ir::groups`]).
     pub replication: Option<usize>,
 }
@@ -789,6 +801,22 @@ impl Ir {
     /// The wake domain of an instance (`None`: it needs no force-wake).
     pub fn domain_of(&self, i: &InstanceIr) -> Option<&DomainIr> {
         i.domain.and_then(|d| self.domains.get(d))
+    }
+
+    /// The wake target name of a domain and an optional second one
+    /// (`render`, `render+media`; `None`: no domain).
+    pub fn wake_name(&self, d: Option<usize>, d2: Option<usize>) -> Option<String> {
+        let name = |d: usize| self.domains.get(d).map(|x| x.name.as_str());
+        let first = name(d?)?;
+        Some(match d2.and_then(name) {
+            Some(second) => format!("{first}{WAKE_SEP}{second}"),
+            None => first.to_string(),
+        })
+    }
+
+    /// The wake target name of an instance (see [`Ir::wake_name`]).
+    pub fn wake_name_of(&self, i: &InstanceIr) -> Option<String> {
+        self.wake_name(i.domain, i.domain2)
     }
 
     /// The replication group of an instance (`None`: a plain register).

@@ -33,7 +33,7 @@ use crate::diag::{Diagnostic, Pos};
 use crate::ir::{
     ArrayIr, BitRange, CommandFieldIr, CommandIr, CounterIr, DomainIr, EnumIr, EnumValueIr,
     EventIr, FieldIr, FormatIr, FuseIr, GroupIr, InstanceIr, Ir, LayoutIr, MapRowIr, OpaqueRangeIr,
-    RegisterIr, ScopedEnumIr, SteeringIr, TableIr, WakeIr,
+    RegisterIr, ScopedEnumIr, SteeringIr, TableIr, WakeIr, WAKE_SEP,
 };
 use crate::model::{FusePolarity, Space};
 use crate::projects::{Catalogue, ProjectSet};
@@ -196,6 +196,7 @@ fn lower_register(l: &mut Lowering, vb: &VBlock, r: &VRegister, enum_base: usize
             count: at.count,
             layout,
             domain: None,
+            domain2: None,
             replication: None,
         });
     }
@@ -277,7 +278,7 @@ fn lower_sections(blocks: &[VBlock], l: &mut Lowering) {
                     project: p,
                     start: r.start,
                     end: r.end,
-                    wake: r.wake.clone(),
+                    wake: (!r.wake.is_empty()).then(|| r.wake.join(&WAKE_SEP.to_string())),
                     group: r.group.clone(),
                     instances: r.instances.unwrap_or(1),
                     steering: r.steering.clone(),
@@ -321,20 +322,49 @@ fn lower_sections(blocks: &[VBlock], l: &mut Lowering) {
         }
     }
     l.ir.map.sort_by_key(|r| (r.project, r.start));
+    canonical_wake(&mut l.ir);
 }
 
-/// The wake domain of the map row holding `addr` on project `p` (`Ok(None)`
-/// outside every row or in a row without one), or the name of a wake
-/// target that is not a domain of the project.
-fn wake_at(ir: &Ir, p: usize, addr: u64) -> Result<Option<usize>, String> {
+/// The wake domains of the map row holding `addr` on project `p`: the
+/// first and, for a row that wakes two, the second (`(None, None)` outside
+/// every row or in a row without one), or the name of a wake target that
+/// is not a domain of the project.
+fn wake_at(ir: &Ir, p: usize, addr: u64) -> Result<(Option<usize>, Option<usize>), String> {
     let Some(w) = ir.row_at(p, addr).and_then(|r| r.wake.as_deref()) else {
-        return Ok(None);
+        return Ok((None, None));
     };
-    ir.domains
-        .iter()
-        .position(|d| d.project == p && d.name == w)
-        .map(Some)
-        .ok_or_else(|| w.to_string())
+    let find = |name: &str| {
+        ir.domains
+            .iter()
+            .position(|d| d.project == p && d.name == name)
+            .ok_or_else(|| name.to_string())
+    };
+    let mut names = w.split(WAKE_SEP);
+    let first = names.next().map(find).transpose()?;
+    let second = names.next().map(find).transpose()?;
+    Ok((first, second))
+}
+
+/// Two-domain wake targets in the project's declaration order of the
+/// domains (`render+media` however the row lists them), so one pair has
+/// one name and one HAL type.
+fn canonical_wake(ir: &mut Ir) {
+    let order = |ir: &Ir, p: usize, name: &str| {
+        ir.domains
+            .iter()
+            .position(|d| d.project == p && d.name == name)
+    };
+    for i in 0..ir.map.len() {
+        let (p, Some(w)) = (ir.map[i].project, ir.map[i].wake.clone()) else {
+            continue;
+        };
+        let mut names: Vec<&str> = w.split(WAKE_SEP).collect();
+        if names.len() < 2 {
+            continue;
+        }
+        names.sort_by_key(|n| order(ir, p, n));
+        ir.map[i].wake = Some(names.join(&WAKE_SEP.to_string()));
+    }
 }
 
 /// Opaque ranges, one per project, sorted by project and start, each with
@@ -346,12 +376,12 @@ fn lower_opaque(blocks: &[VBlock], l: &mut Lowering) {
         for o in &b.sections.opaque {
             let pos = b.source.index.node(&o.path);
             for p in o.projects.iter() {
-                let domain = match wake_at(&l.ir, p, o.start) {
+                let (domain, domain2) = match wake_at(&l.ir, p, o.start) {
                     Ok(d) => d,
                     Err(w) => {
                         let site = (b.source.name.clone(), pos);
                         l.internal(&site, &o.name, format!("no power domain `{w}`"));
-                        None
+                        (None, None)
                     }
                 };
                 out.push(OpaqueRangeIr {
@@ -361,6 +391,7 @@ fn lower_opaque(blocks: &[VBlock], l: &mut Lowering) {
                     end: o.end,
                     config: o.config,
                     domain,
+                    domain2,
                     description: o.description.clone(),
                     note: o.note.clone(),
                     defined_at: format!("{}:{}:{}", b.source.rel_name, pos.line, pos.column),
@@ -459,10 +490,10 @@ fn cross_reference(l: &mut Lowering) {
                 (0..inst.count).any(|n| requests.contains(&(p, reg.element_name(n).as_str())));
             let domain = match wake_at(ir, p, inst.address) {
                 Ok(d) if !is_request => d,
-                Ok(_) => None,
+                Ok(_) => (None, None),
                 Err(w) => {
                     missing.push((ri, format!("no power domain `{w}`")));
-                    None
+                    (None, None)
                 }
             };
             let group = ir
@@ -480,7 +511,7 @@ fn cross_reference(l: &mut Lowering) {
     }
     for (ri, ii, domain, group) in found {
         let inst = &mut l.ir.registers[ri].instances[ii];
-        inst.domain = domain;
+        (inst.domain, inst.domain2) = domain;
         inst.replication = group;
     }
     for (ri, message) in missing {

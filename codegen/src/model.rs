@@ -477,9 +477,11 @@ pub struct MapRowDef {
     /// Size as the PRM gives it.
     #[serde(default)]
     pub bytes: Option<u64>,
-    /// Wake target (a power domain); absent = reserved.
+    /// Wake target: a power domain, or a list of two that are woken
+    /// together (`[render, media]`); absent = reserved. Its shape is
+    /// checked by `sections` (a located error).
     #[serde(default)]
-    pub wake: Option<String>,
+    pub wake: Option<Value>,
     /// Replication group, if replicated.
     #[serde(default)]
     pub group: Option<String>,

@@ -9,6 +9,7 @@ use crate::ir::ConfigKind;
 use crate::load::SourceFile;
 use crate::model::{BlockFile, Cell, FusePolarity};
 use crate::projects::{Catalogue, ProjectSet};
+use serde_yaml::Value;
 
 /// A power domain on a set of projects.
 #[derive(Debug, Clone)]
@@ -77,8 +78,11 @@ pub struct RMapRow {
     pub end: u64,
     /// PRM size.
     pub bytes: Option<u64>,
-    /// Wake domain (`None`: reserved).
-    pub wake: Option<String>,
+    /// Wake domains: one, or two woken together (empty: reserved).
+    pub wake: Vec<String>,
+    /// Whether `wake` was written as a list (diagnostics then point at
+    /// its elements, `wake/N`).
+    pub wake_list: bool,
     /// Replication group.
     pub group: Option<String>,
     /// Instance count.
@@ -334,13 +338,38 @@ pub fn resolve_sections(
             continue;
         };
         for (j, r) in m.rows.iter().enumerate() {
+            let row_path = format!("{path}/rows/{j}");
+            let item = format!("row {:#x}..{:#x}", r.start, r.end);
+            let (wake, wake_list) = match &r.wake {
+                None => (Vec::new(), false),
+                Some(Value::String(w)) => (vec![w.clone()], false),
+                Some(Value::Sequence(ws)) if !ws.is_empty() => {
+                    let names: Vec<String> = ws
+                        .iter()
+                        .filter_map(|w| w.as_str().map(str::to_string))
+                        .collect();
+                    if names.len() != ws.len() {
+                        let m = "wake: a list of power domain names (`[render, media]`)".into();
+                        diags.push(source.diag(Code::Shape, &format!("{row_path}/wake"), &item, m));
+                        continue;
+                    }
+                    (names, true)
+                }
+                Some(_) => {
+                    let m =
+                        "wake: a power domain name, or a list of two (`[render, media]`)".into();
+                    diags.push(source.diag(Code::Shape, &format!("{row_path}/wake"), &item, m));
+                    continue;
+                }
+            };
             out.rows.push(RMapRow {
-                path: format!("{path}/rows/{j}"),
+                path: row_path,
                 projects: p,
                 start: r.start,
                 end: r.end,
                 bytes: r.bytes,
-                wake: r.wake.clone(),
+                wake,
+                wake_list,
                 group: r.group.clone(),
                 instances: r.instances,
                 steering: text(&r.steering),

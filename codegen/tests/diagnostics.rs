@@ -470,3 +470,55 @@ fn role_fields_are_declared() {
         got[0]
     );
 }
+
+#[test]
+fn a_row_wakes_one_domain_or_two_distinct_wakeable_ones() {
+    expect(
+        "two_domains.yaml",
+        &[
+            // At the offending list element (`blitter`, the second
+            // `render`, the third name, `aon`), or the value of a bad shape.
+            "PR125 two_domains.yaml:35:54 row 0x2000..0x2fff",
+            "PR126 two_domains.yaml:36:54 row 0x3000..0x3fff",
+            "PR126 two_domains.yaml:37:61 row 0x4000..0x4fff",
+            "PR126 two_domains.yaml:38:46 row 0x5000..0x5fff",
+            "PR003 two_domains.yaml:39:45 row 0x6000..0x6fff",
+            "PR003 two_domains.yaml:40:45 row 0x7000..0x7fff",
+        ],
+    );
+    let messages: Vec<String> = errors(&[fixture("two_domains.yaml")])
+        .iter()
+        .map(|d| d.message.clone())
+        .collect();
+    for want in [
+        "no power domain `blitter` on tgl",
+        "power domain `render` is listed twice",
+        "a row wakes at most two power domains; `render` is a third",
+        "power domain `aon` is always on on tgl",
+        "wake: a power domain name, or a list of two",
+        "wake: a list of power domain names",
+    ] {
+        assert!(
+            messages.iter().any(|m| m.contains(want)),
+            "{want}: {messages:#?}"
+        );
+    }
+    // Without the broken rows: one pair, named in declaration order.
+    let (name, text) = fixture("two_domains.yaml");
+    let ok: String = text
+        .lines()
+        .filter(|l| !l.contains("0x2000") && !l.contains("0x3000") && !l.contains("0x4000"))
+        .filter(|l| !l.contains("0x5000") && !l.contains("0x6000") && !l.contains("0x7000"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let ir = compile(&[(name, ok)]).expect("compiles");
+    let tgl = ir.catalogue.find("tgl").expect("tgl");
+    let row = ir.row_at(tgl, 0x1000).expect("row");
+    assert_eq!(row.wake.as_deref(), Some("render+media"));
+    let (_, inst) = ir
+        .on_project(tgl)
+        .find(|(r, _)| r.name == "BOTH_CTL")
+        .expect("BOTH_CTL");
+    assert_eq!(ir.wake_name_of(inst).as_deref(), Some("render+media"));
+    assert!(inst.domain2.is_some());
+}

@@ -47,13 +47,14 @@ pub enum ProgramError {
         /// Its address.
         address: u64,
     },
-    /// The register's power domain is not among the proofs given.
+    /// The register's power domain (one of the two, for a register whose
+    /// row wakes two) is not among the proofs given.
     NotAwake {
         /// Index of the write in the list.
         index: usize,
         /// Register or range name.
         register: &'static str,
-        /// Its domain.
+        /// The domain no proof holds awake.
         domain: &'static str,
     },
     /// The value sets bits the description does not allow (outside every
@@ -179,13 +180,16 @@ pub(crate) fn check_write(
     }
 }
 
-/// Whether `domain` (a register's, `None` outside every force-wake range)
-/// is awake by `proofs` or always on.
-pub(crate) fn covered<I: Identity>(
+/// The first domain of `domain` (a register's wake target, `None` outside
+/// every force-wake range; two domains joined by `+` where its row wakes
+/// both, [`domain_names`](crate::meta::domain_names)) that is neither
+/// always on nor awake by `proofs`; `None` when every one is.
+pub(crate) fn uncovered<I: Identity>(
     info: &ProjectInfo,
     domain: Option<&'static str>,
     proofs: &[&dyn AwakeAny<I>],
-) -> bool {
-    let Some(d) = domain else { return true };
-    info.domain(d).is_some_and(|x| x.always_on) || proofs.iter().any(|p| p.covers(d))
+) -> Option<&'static str> {
+    crate::meta::domain_names(domain?).find(|&d| {
+        !(info.domain(d).is_some_and(|x| x.always_on) || proofs.iter().any(|p| p.covers(d)))
+    })
 }

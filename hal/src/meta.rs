@@ -62,6 +62,12 @@ impl FieldInfo {
     }
 }
 
+/// The power domains of a wake target name: the name itself, or the two
+/// domains of a row that wakes both (`render+media`: `render`, `media`).
+pub fn domain_names(target: &'static str) -> impl Iterator<Item = &'static str> {
+    target.split('+')
+}
+
 /// One register on one project.
 #[derive(Clone, Copy, Debug)]
 pub struct RegisterInfo {
@@ -83,7 +89,9 @@ pub struct RegisterInfo {
     pub masked: bool,
     /// Fields by ascending lsb.
     pub fields: &'static [FieldInfo],
-    /// Wake domain from the project's force-wake table (`None`: not in the table).
+    /// Wake domain from the project's force-wake table (`None`: not in the
+    /// table); two joined by `+` where the row wakes both (`render+media`,
+    /// see [`domain_names`]).
     pub domain: Option<&'static str>,
     /// `(group, instances)` when the register is replicated (multicast).
     pub replication: Option<(&'static str, u32)>,
@@ -153,7 +161,8 @@ pub struct MapRow {
     pub start: u64,
     /// Last byte (inclusive).
     pub end: u64,
-    /// Wake domain; `None`: reserved (the PRM leaves it blank).
+    /// Wake domain; `None`: reserved (the PRM leaves it blank). Two joined
+    /// by `+` where the row wakes both (`render+media`, see [`domain_names`]).
     pub wake: Option<&'static str>,
     /// Replication group.
     pub group: Option<&'static str>,

@@ -4,6 +4,7 @@
 use crate::brand::sealed::Proof;
 use crate::brand::{Identity, Unbranded};
 use crate::register::Project;
+use core::marker::PhantomData;
 
 /// A power domain of a project (`tgl::domains::Render`), or [`NoDomain`].
 pub trait Domain: Copy + Default + core::fmt::Debug + 'static {
@@ -48,6 +49,15 @@ impl Domain for NoDomain {
 #[diagnostic::do_not_recommend]
 impl AlwaysOn for NoDomain {}
 
+/// Two power domains woken together: the domain of registers whose
+/// force-wake row wakes both (Linux i915's `FORCEWAKE_RENDER |
+/// FORCEWAKE_MEDIA` rows on CHV and Gen9). Each project names its pairs
+/// (`chv::domains::RenderMedia = Both<Render, Media>`, with the
+/// [`Domain`] name `render+media`). The proof is a pair of proofs of the
+/// same device, one for each domain: `&(&render, &media)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Both<A, B>(PhantomData<(A, B)>);
+
 /// Proof that power domain `D` of a device with identity `I` is awake: a
 /// [`ForceWake`](crate::ForceWake) guard or an [`Assumed`](crate::Assumed)
 /// proof made by that device, or [`AlwaysAwake`] when `D` never sleeps.
@@ -59,9 +69,29 @@ impl AlwaysOn for NoDomain {}
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not prove that power domain `{D}` of this device is awake",
     label = "this register lies in power domain `{D}`",
-    note = "hold a force-wake guard for that domain made by this device (`gpu.forcewake::<{D}>()?`) and pass `&guard`; `&AlwaysAwake` only proves always-on domains"
+    note = "hold a force-wake guard for that domain made by this device (`gpu.forcewake::<{D}>()?`) and pass `&guard` (for a pair `Both<A, B>`, a guard of each: `&(&a, &b)`); `&AlwaysAwake` only proves always-on domains"
 )]
 pub trait Awake<D: Domain, I: Identity = Unbranded>: Proof {}
+
+/// A pair of proofs made by one device (the proof of a [`Both`] domain).
+impl<X: Proof, Y: Proof> Proof for (&X, &Y) {
+    #[inline(always)]
+    fn made_by(&self, device: usize) -> bool {
+        self.0.made_by(device) && self.1.made_by(device)
+    }
+}
+
+/// Both domains of a pair are awake when each has its proof.
+impl<A, B, X, Y, I> Awake<Both<A, B>, I> for (&X, &Y)
+where
+    A: Wakeable,
+    B: Wakeable,
+    Both<A, B>: Domain,
+    X: Awake<A, I>,
+    Y: Awake<B, I>,
+    I: Identity,
+{
+}
 
 /// The proof for always-on domains (AON, and registers outside every domain),
 /// accepted by every device.

@@ -70,7 +70,7 @@ pub fn user_registers(ir: &Ir, project: &str) -> Vec<&'static RegisterInfo> {
                 reset: e.instance.reset,
                 masked: e.register.masked,
                 fields: Box::leak(fields.into_boxed_slice()),
-                domain: e.instance.domain.map(|d| leak(&ir.domains[d].name)),
+                domain: ir.wake_name_of(e.instance).map(|d| leak(&d)),
                 replication: e
                     .instance
                     .replication

@@ -137,7 +137,7 @@ pub(super) fn emit_project_tables(ir: &Ir, p: usize, hal: &TokenStream) -> Token
     });
     let opaque = ir.opaque.iter().filter(|o| o.project == p && !o.external).map(|o| {
         let (name, start, end) = (o.name.as_str(), hex(o.start), hex(o.end));
-        let domain = opt_str(o.domain.and_then(|d| ir.domains.get(d)).map(|d| d.name.as_str()));
+        let domain = opt_str(ir.wake_name(o.domain, o.domain2).as_deref());
         quote!(#hal::meta::OpaqueRange { name: #name, start: #start, end: #end, domain: #domain })
     });
     let steering = opt_str(

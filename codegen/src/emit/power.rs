@@ -41,6 +41,24 @@ pub(super) fn domain_path(ir: &Ir, d: Option<usize>, opts: &EmitOptions) -> Toke
     }
 }
 
+/// Path of the domain type of a register whose row wakes `d` and, when
+/// it wakes two, `d2`: `Both<A, B>` for a pair, else as [`domain_path`].
+pub(super) fn wake_path(
+    ir: &Ir,
+    d: Option<usize>,
+    d2: Option<usize>,
+    opts: &EmitOptions,
+) -> TokenStream {
+    let first = domain_path(ir, d, opts);
+    match d2 {
+        Some(_) => {
+            let (hal, second) = (&opts.hal, domain_path(ir, d2, opts));
+            quote!(#hal::power::Both<#first, #second>)
+        }
+        None => first,
+    }
+}
+
 /// Path of the type of group `g` (index into [`Ir::groups`]) from a project module.
 pub(super) fn group_path(ir: &Ir, g: usize, opts: &EmitOptions) -> TokenStream {
     let g = &ir.groups[g];
@@ -61,7 +79,7 @@ fn fuse_tokens(f: Option<&FuseIr>, hal: &TokenStream) -> TokenStream {
 pub(super) fn emit_power_types(ir: &Ir, p: usize, opts: &EmitOptions) -> TokenStream {
     let hal = &opts.hal;
     let project_ty = project_type(&ir.catalogue.projects[p].name);
-    let domains: Vec<TokenStream> = ir
+    let mut domains: Vec<TokenStream> = ir
         .domains
         .iter()
         .filter(|d| d.project == p && !d.external)
@@ -107,6 +125,41 @@ pub(super) fn emit_power_types(ir: &Ir, p: usize, opts: &EmitOptions) -> TokenSt
             }
         })
         .collect();
+    // Pairs of domains that rows of the project wake together: the domain
+    // type of their registers (emitted where the two domains are).
+    let mut pairs: Vec<&str> = ir
+        .map
+        .iter()
+        .filter(|r| r.project == p && !r.external)
+        .filter_map(|r| r.wake.as_deref())
+        .filter(|w| w.contains(crate::ir::WAKE_SEP))
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    let pairs = pairs.into_iter().filter_map(|w| {
+        let (a, b) = w.split_once(crate::ir::WAKE_SEP)?;
+        let own = |n: &str| {
+            ir.domains
+                .iter()
+                .any(|d| d.project == p && d.name == n && !d.external)
+        };
+        if !(own(a) && own(b)) {
+            return None;
+        }
+        let (ta, tb) = (format_ident!("{}", camel(a)), format_ident!("{}", camel(b)));
+        let alias = format_ident!("{}{}", camel(a), camel(b));
+        let pdoc = doc(&format!(
+            "Power domains `{a}` and `{b}` woken together: the domain of the \
+             registers whose force-wake row wakes both (`{w}`). Its proof is a \
+             pair of proofs of this device, `&(&{a}, &{b})`."
+        ));
+        Some(quote! {
+            #pdoc
+            pub type #alias = #hal::power::Both<#ta, #tb>;
+            impl #hal::power::Domain for #hal::power::Both<#ta, #tb> { const NAME: &'static str = #w; }
+        })
+    });
+    domains.extend(pairs);
     let groups: Vec<TokenStream> = ir
         .groups
         .iter()

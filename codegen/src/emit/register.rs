@@ -3,7 +3,7 @@
 //! element constants), the re-export of its layout module under the
 //! register's name, and the project's runtime register table.
 
-use super::power::{domain_path, group_path};
+use super::power::{group_path, wake_path};
 use super::text::{doc, hex, md, project_type};
 use super::EmitOptions;
 use crate::ir::{InstanceIr, Ir, RegisterIr};
@@ -52,9 +52,12 @@ fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
     };
     s += &format!("| access | {access} |\n");
     if r.space == Space::Mmio {
-        let domain = inst.domain.map_or_else(
+        let domain = ir.wake_name_of(inst).map_or_else(
             || "none (outside every force-wake range)".to_string(),
-            |d| format!("`{}`", ir.domains[d].name),
+            |d| match d.split_once(crate::ir::WAKE_SEP) {
+                Some((a, b)) => format!("`{a}` and `{b}` (both woken: `&(&{a}, &{b})`)"),
+                None => format!("`{d}`"),
+            },
         );
         let cast = inst.replication.map_or_else(
             || "unicast".to_string(),
@@ -127,7 +130,7 @@ pub(super) fn emit_register(
         Space::Msr => quote!(#hal::Msr),
         Space::Pci => quote!(#hal::Pci),
     };
-    let domain_ty = domain_path(ir, inst.domain, opts);
+    let domain_ty = wake_path(ir, inst.domain, inst.domain2, opts);
     let cast = match inst.replication {
         Some(g) => {
             let g = group_path(ir, g, opts);
@@ -225,7 +228,7 @@ pub(super) fn register_table(ir: &Ir, p: usize, opts: &EmitOptions) -> (TokenStr
         let (addr, width, reset, masked) =
             (hex(e.address), r.width, hex(e.instance.reset), r.masked);
         let layout = format_ident!("{}", e.layout.name);
-        let domain = super::text::opt_str(e.instance.domain.map(|d| ir.domains[d].name.as_str()));
+        let domain = super::text::opt_str(ir.wake_name_of(e.instance).as_deref());
         let replication = match e.instance.replication.map(|g| &ir.groups[g]) {
             Some(g) => {
                 let (n, k) = (g.name.as_str(), g.instances);

@@ -146,8 +146,8 @@ fn register(out: &mut String, ir: &Ir, prefix: &str, e: &Element, defined: &mut 
         r.width,
         hex_width(inst.reset, r.width)
     );
-    if let Some(d) = ir.domain_of(inst) {
-        let _ = write!(facts, ", wake domain {}", comment_text(&d.name));
+    if let Some(d) = ir.wake_name_of(inst) {
+        let _ = write!(facts, ", wake domain {}", comment_text(&d));
     }
     if let Some(g) = ir.group_of(inst) {
         let _ = write!(

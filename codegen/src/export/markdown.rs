@@ -378,8 +378,8 @@ fn address(e: &Element) -> String {
 
 /// Wake domain cell: its name, or `-`.
 fn domain(ir: &Ir, e: &Element) -> String {
-    ir.domain_of(e.instance)
-        .map_or_else(|| "-".into(), |d| cell(&d.name))
+    ir.wake_name_of(e.instance)
+        .map_or_else(|| "-".into(), |d| cell(&d))
 }
 
 /// Replication cell: `group x n`, or `-`.

@@ -145,9 +145,7 @@ fn opaque_of(ir: &Ir, project: usize) -> Vec<&OpaqueRangeIr> {
 
 /// The wake domain name of an opaque range (`None`: outside the table).
 fn opaque_domain(ir: &Ir, o: &OpaqueRangeIr) -> Option<String> {
-    o.domain
-        .and_then(|d| ir.domains.get(d))
-        .map(|d| d.name.clone())
+    ir.wake_name(o.domain, o.domain2)
 }
 
 /// The GPU commands of a project, by name.

@@ -401,6 +401,7 @@ registers:
                 end,
                 config: Some(k),
                 domain: None,
+                domain2: None,
                 description: String::new(),
                 note: String::new(),
                 defined_at: String::new(),

@@ -177,7 +177,7 @@ pub(super) fn opaque_ranges(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnost
                     .collect();
                 hit.sort_by_key(|x| x.start);
                 let project = &cat.projects[p].name;
-                if let Some(x) = hit.iter().find(|x| x.wake.is_none()) {
+                if let Some(x) = hit.iter().find(|x| x.wake.is_empty()) {
                     d.push(s.diag(
                         Code::ReservedRange,
                         &at,

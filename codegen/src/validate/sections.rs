@@ -237,12 +237,13 @@ pub(super) fn steering(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
 
 /// Rows: sizes agree, no overlap, domains and groups exist, instance counts match.
 pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
-    let mut domains: HashSet<(usize, &str)> = HashSet::new();
+    // `(project, domain)` -> always on.
+    let mut domains: HashMap<(usize, &str), bool> = HashMap::new();
     let mut groups: HashMap<(usize, &str), u32> = HashMap::new();
     for b in blocks {
         for x in &b.sections.domains {
             x.projects.iter().for_each(|p| {
-                domains.insert((p, x.name.as_str()));
+                domains.insert((p, x.name.as_str()), x.always_on);
             });
         }
         for x in &b.sections.groups {
@@ -278,19 +279,53 @@ pub(super) fn map_rows(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
                     ));
                 }
             }
-            if let Some(w) = &r.wake {
+            // A row wakes one domain, or two together (Linux i915's
+            // FORCEWAKE_RENDER | FORCEWAKE_MEDIA rows): both wakeable.
+            for (k, w) in r.wake.iter().enumerate() {
+                let key = if r.wake_list {
+                    format!("wake/{k}")
+                } else {
+                    "wake".to_string()
+                };
                 let m = ProjectSet(
                     r.projects
                         .iter()
-                        .filter(|&p| !domains.contains(&(p, w.as_str())))
+                        .filter(|&p| !domains.contains_key(&(p, w.as_str())))
                         .fold(0, |m, p| m | 1 << p),
                 );
                 if !m.is_empty() {
                     d.push(at_key(
                         Code::UnknownReference,
-                        "wake",
+                        &key,
                         format!("no power domain `{w}` on {}", cat.names(m)),
                     ));
+                } else if k >= 2 {
+                    d.push(at_key(
+                        Code::MapRow,
+                        &key,
+                        format!("a row wakes at most two power domains; `{w}` is a third"),
+                    ));
+                } else if r.wake[..k].contains(w) {
+                    d.push(at_key(
+                        Code::MapRow,
+                        &key,
+                        format!("power domain `{w}` is listed twice"),
+                    ));
+                } else if r.wake.len() > 1 {
+                    let on = r
+                        .projects
+                        .iter()
+                        .find(|&p| domains.get(&(p, w.as_str())) == Some(&true));
+                    if let Some(p) = on {
+                        d.push(at_key(
+                            Code::MapRow,
+                            &key,
+                            format!(
+                                "power domain `{w}` is always on on {}: a row naming two domains names two that are woken",
+                                cat.projects[p].name
+                            ),
+                        ));
+                    }
                 }
             }
             match (&r.group, r.instances) {
@@ -376,7 +411,7 @@ pub(super) fn register_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagn
             let mut reported = false;
             // Target `(wake, group)` of element 0 per project: an array's
             // elements share one wake domain and one cast (typed per array).
-            let mut first: HashMap<usize, (Option<&str>, Option<&str>)> = HashMap::new();
+            let mut first: HashMap<usize, (&[String], Option<&str>)> = HashMap::new();
             for n in 0..max.min(4096) {
                 if reported {
                     break;
@@ -394,7 +429,7 @@ pub(super) fn register_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagn
                             .filter(|x| x.start <= hi && lo <= x.end)
                             .collect();
                         let name = r.name.replace("{n}", &n.to_string());
-                        if let Some(x) = hit.iter().find(|x| x.wake.is_none()) {
+                        if let Some(x) = hit.iter().find(|x| x.wake.is_empty()) {
                             d.push(b.source.diag(Code::ReservedRange, path, &name, format!("{lo:#x} on {} lies in the reserved range {:#x}..{:#x} (no wake target)", cat.projects[p].name, x.start, x.end)));
                             reported = true;
                             break;
@@ -409,7 +444,7 @@ pub(super) fn register_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagn
                         }
                         let target = hit
                             .first()
-                            .map_or((None, None), |x| (x.wake.as_deref(), x.group.as_deref()));
+                            .map_or((&[][..], None), |x| (x.wake.as_slice(), x.group.as_deref()));
                         if *first.entry(p).or_insert(target) != target {
                             d.push(b.source.diag(Code::Straddle, path, &name, format!("element {n} at {lo:#x} on {} lies in an address-map row with another wake domain or replication group than element 0 (an array has one of each)", cat.projects[p].name)));
                             reported = true;

@@ -219,6 +219,9 @@ pub struct RegFile {
     pub(crate) targets: Vec<&'static str>,
     /// Per wake target: accesses pass.
     pub(crate) awake: Vec<bool>,
+    /// Two-domain wake targets (`render+media`, a force-wake row that wakes
+    /// both): `(target, first, second)`, awake while both domains are.
+    pub(crate) pairs: Vec<(u16, u16, u16)>,
     /// Bit t set: wake target t (t < 64) sleeps (the fast path's check).
     pub(crate) asleep: u64,
     /// Per register: the fast path's view.
@@ -288,12 +291,31 @@ impl RegFile {
                 targets.push(name);
             }
         }
+        // The domains of two-domain targets are targets too.
+        let parts: Vec<&'static str> = targets
+            .iter()
+            .filter(|t| t.contains('+'))
+            .flat_map(|&t| hal::meta::domain_names(t))
+            .collect();
+        for name in parts {
+            if !targets.contains(&name) {
+                targets.push(name);
+            }
+        }
         let target_id = |name: Option<&str>| -> u16 {
             name.and_then(|n| targets.iter().position(|&t| t == n))
                 .and_then(|i| u16::try_from(i).ok())
                 .filter(|&i| i != NONE16)
                 .unwrap_or(NONE16)
         };
+        let pairs: Vec<(u16, u16, u16)> = targets
+            .iter()
+            .filter_map(|&t| {
+                let (a, b) = t.split_once('+')?;
+                let (t, a, b) = (target_id(Some(t)), target_id(Some(a)), target_id(Some(b)));
+                (t != NONE16 && a != NONE16 && b != NONE16).then_some((t, a, b))
+            })
+            .collect();
 
         // Registers and their storage.
         let mut regs = Vec::with_capacity(infos.len());
@@ -403,6 +425,13 @@ impl RegFile {
                 *a = rv & 0xFFFF != 0 && av != 0;
             }
         }
+        for &(t, a, b) in &pairs {
+            let on = |x: u16| awake.get(usize::from(x)).copied().unwrap_or(true);
+            let both = on(a) && on(b);
+            if let Some(x) = awake.get_mut(usize::from(t)) {
+                *x = both;
+            }
+        }
 
         // Steering.
         let steering = bindings
@@ -425,6 +454,7 @@ impl RegFile {
             index,
             targets,
             awake,
+            pairs,
             fw,
             present,
             steering,
@@ -565,8 +595,38 @@ impl RegFile {
             }
         }
     }
-    /// Record whether wake target `t` lets accesses pass.
+    /// Record whether wake target `t` lets accesses pass, and with it
+    /// whether the two-domain targets it is part of do.
     pub(crate) fn set_awake(&mut self, t: usize, on: bool) {
+        self.set_target_awake(t, on);
+        for k in 0..self.pairs.len() {
+            let Some(&(p, a, b)) = self.pairs.get(k) else {
+                break;
+            };
+            if usize::from(a) == t || usize::from(b) == t {
+                let both = self.target_awake(a) && self.target_awake(b);
+                self.set_target_awake(usize::from(p), both);
+            }
+        }
+    }
+
+    /// Whether wake target `t` lets accesses pass (no target: it does).
+    fn target_awake(&self, t: u16) -> bool {
+        t == NONE16 || self.awake.get(usize::from(t)).copied().unwrap_or(true)
+    }
+
+    /// The target to name for an access to target `t` while it sleeps: of
+    /// a two-domain target, the (first) sleeping domain; else `t`.
+    fn sleeping(&self, t: u16) -> u16 {
+        match self.pairs.iter().find(|x| x.0 == t) {
+            Some(&(_, a, _)) if !self.target_awake(a) => a,
+            Some(&(_, _, b)) if !self.target_awake(b) => b,
+            _ => t,
+        }
+    }
+
+    /// Record whether wake target `t` alone lets accesses pass.
+    fn set_target_awake(&mut self, t: usize, on: bool) {
         if let Some(a) = self.awake.get_mut(t) {
             *a = on;
         }
@@ -688,8 +748,9 @@ impl RegFile {
             return self.no_register(addr, write);
         };
         let target = reg.target;
-        if target != NONE16 && !self.awake.get(usize::from(target)).copied().unwrap_or(true) {
-            self.record(addr, ri, write, 0, target, None, Outcome::Terminated);
+        if !self.target_awake(target) {
+            let asleep = self.sleeping(target);
+            self.record(addr, ri, write, 0, asleep, None, Outcome::Terminated);
             return 0;
         }
         if reg.instances > 1 {
@@ -712,11 +773,10 @@ impl RegFile {
             return self.opaque_access(addr, k, write);
         }
         let t = self.index.row_target(addr);
-        let asleep = t != NONE16 && !self.awake.get(usize::from(t)).copied().unwrap_or(true);
-        let outcome = if asleep {
-            Outcome::Terminated
+        let (t, outcome) = if self.target_awake(t) {
+            (t, Outcome::Unclaimed)
         } else {
-            Outcome::Unclaimed
+            (self.sleeping(t), Outcome::Terminated)
         };
         self.record(addr, usize::MAX, write, 0, t, None, outcome);
         0
@@ -744,7 +804,7 @@ impl RegFile {
         let Some(&(range, t)) = self.opaque.get(k) else {
             return 0;
         };
-        let asleep = t != NONE16 && !self.awake.get(usize::from(t)).copied().unwrap_or(true);
+        let asleep = !self.target_awake(t);
         let (read, outcome) = if asleep {
             (0, Outcome::Terminated)
         } else {
@@ -762,7 +822,7 @@ impl RegFile {
             };
             (read, Outcome::Ok)
         };
-        let domain = self.target_name(t);
+        let domain = self.target_name(if asleep { self.sleeping(t) } else { t });
         self.log(TraceEntry {
             time: self.now,
             addr,

@@ -1330,3 +1330,58 @@ fn warnings_are_bounded_and_counted() {
     assert_eq!(emu.warnings().len(), MAX_WARNINGS);
     assert_eq!(emu.counts().warnings_dropped, 10);
 }
+
+/// A force-wake row that wakes two domains (CHV's and Gen9's
+/// `FORCEWAKE_RENDER | FORCEWAKE_MEDIA` rows): an access passes only while
+/// both are awake, and one made with a single domain awake is terminated
+/// with a warning naming the sleeping one.
+#[test]
+fn a_two_domain_row_needs_both_domains_awake() {
+    let p = &hal::chv::PROJECT;
+    let r = p
+        .registers
+        .iter()
+        .find(|r| r.domain == Some("render+media") && r.replication.is_none())
+        .expect("a CHV register in a render+media row");
+    for (first, second) in [("render", "media"), ("media", "render")] {
+        let mut emu = emulator(p, Sku::default());
+        emu.poke(r.address, 0x1);
+        wake(&mut emu, first);
+        assert_eq!(emu.read32(r.address), 0, "{first} alone: terminated");
+        let e = last(&emu);
+        assert_eq!(
+            (e.outcome, e.domain),
+            (Outcome::Terminated, Some(second)),
+            "{first} awake: the warning names {second}"
+        );
+        let w = emu.take_warnings();
+        assert_eq!(w.len(), 1, "{w:#?}");
+        assert!(
+            w[0].to_string()
+                .contains(&format!("while power domain {second} sleeps")),
+            "{}",
+            w[0]
+        );
+        wake(&mut emu, second);
+        assert_eq!(emu.read32(r.address), 0x1, "both awake");
+        assert_eq!(last(&emu).domain, Some("render+media"));
+        assert!(emu.warnings().is_empty());
+    }
+    // An address with no register takes its row's pair (SKL 0x9400..0x97FF).
+    let p = &hal::skl::PROJECT;
+    let mut emu = emulator(p, Sku::default());
+    let hole = (0x9400u64..0x9800)
+        .step_by(4)
+        .find(|&a| emu.register_at(a).is_none())
+        .expect("a hole");
+    assert_eq!(emu.row_domain_of(hole), Some("render+media"));
+    wake(&mut emu, "render");
+    emu.read32(hole);
+    assert_eq!(
+        (last(&emu).outcome, last(&emu).domain),
+        (Outcome::Terminated, Some("media"))
+    );
+    wake(&mut emu, "media");
+    emu.read32(hole);
+    assert_eq!(last(&emu).outcome, Outcome::Unclaimed);
+}

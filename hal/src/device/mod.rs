@@ -421,18 +421,18 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
         writes: &[(u64, u64)],
         awake: &[&dyn crate::config::AwakeAny<I>],
     ) -> Result<(), crate::config::ProgramError> {
-        use crate::config::{check_write, covered, ProgramError};
+        use crate::config::{check_write, uncovered, ProgramError};
         let info = P::INFO.ok_or(ProgramError::NoMetadata)?;
         for p in awake {
             self.check(*p);
         }
         for (index, &(address, value)) in writes.iter().enumerate() {
             let (domain, register) = check_write(info, index, address, value)?;
-            if !covered(info, domain, awake) {
+            if let Some(domain) = uncovered(info, domain, awake) {
                 return Err(ProgramError::NotAwake {
                     index,
                     register,
-                    domain: domain.unwrap_or("none"),
+                    domain,
                 });
             }
         }
