@@ -856,7 +856,7 @@ fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
         let c2_clock = ir.gpu_clock_in_c2(pi);
         let doc = format!(" Bindings on {} ({}).", p.name, p.name.to_uppercase());
         out.extend(quote! {
-            #[cfg(feature = #feature)]
+            #[cfg(perfregs_hal = #feature)]
             #[doc = #doc]
             pub static #stat: Bindings = Bindings {
                 project: &#hal::#module::PROJECT,
@@ -868,7 +868,7 @@ fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
                 #(#unit_values,)*
             };
         });
-        all.push(quote!(#[cfg(feature = #feature)] &#stat));
+        all.push(quote!(#[cfg(perfregs_hal = #feature)] &#stat));
     }
     out.extend(quote! {
         /// The bindings of every project built.

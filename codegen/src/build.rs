@@ -422,8 +422,28 @@ impl Config {
     /// of the crate naming the registers and fields each emulated unit uses)
     /// against the descriptions into `bindings.rs`, which checks at compile
     /// time that the HAL was generated from the same descriptions.
+    ///
+    /// The crate follows the HAL's projects: each project the HAL is
+    /// compiled with (`DEP_PERFREGS_HAL_PROJECTS`, else the crate's own
+    /// `CARGO_FEATURE_<PROJECT>`) is `cfg(perfregs_hal = "<project>")` in
+    /// it, so the crate keeps no feature list of its own.
     pub fn bindings(&self, spec: &str) -> Result<Built, BuildError> {
         let mut built = self.start()?;
+        let names: Vec<String> = built
+            .ir
+            .catalogue
+            .projects
+            .iter()
+            .map(|p| p.name.clone())
+            .collect();
+        let values: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+        println!(
+            "cargo::rustc-check-cfg=cfg(perfregs_hal, values({}))",
+            values.join(", ")
+        );
+        for n in names.iter().filter(|n| self.metric_project_on(n)) {
+            println!("cargo::rustc-cfg=perfregs_hal={n:?}");
+        }
         let text = self.read_crate_file(&mut built, spec)?;
         let mut code = crate::bindings::generate(&built.ir, spec, &text, HAL)
             .map_err(|d| BuildError::diagnostics(spec, d))?;

@@ -26,12 +26,12 @@
 //! # Generated code
 //!
 //! One module (named by [`Options::module`]) with, per project that has
-//! registers to check, a module gated on the project's cargo feature with
+//! registers to check, a module gated on the HAL's project (`perfregs_hal`) with
 //! two tests, `all_fields` and `all_fields_traced` (the emulator tracing
 //! every access, which takes its general paths instead of the fast ones);
 //! `Value`/`ReadBits` impls for the enums the checked fields use; and the
 //! step lists (`S12`) and field specs (`F3`), each emitted once and gated on
-//! the features of the projects using it. The code drives a harness that
+//! the projects using it. The code drives a harness that
 //! the including test defines (`hal/emu/tests/conformance.rs`) and reaches
 //! as `super::super::*`: `Checker` (the device, counts, failures), the
 //! targets `Plain`, `Masked`, `ReadOnly`, `WriteOnly` and `Multicast` (a
@@ -107,13 +107,14 @@ pub fn generate(ir: &Ir) -> String {
 
 /// The register code of a description compiled with
 /// [`compile_user_sources`](crate::compile_user_sources), as `regdefs!`
-/// emits it (HAL at path `hal`), each project gated on its cargo feature,
+/// emits it (HAL at path `hal`), each project gated on the HAL's project,
 /// to include in a module of its own.
 pub fn registers_module(ir: &Ir, hal: &str) -> String {
     let opts = crate::EmitOptions {
-        // Each project's module behind its feature, as the HAL's are (the
-        // including crate has the same project features).
+        // Each project's module behind the HAL's project, as the HAL's are
+        // (the including crate follows the HAL's projects: `perfregs_hal`).
         features: true,
+        hal_cfg: true,
         ..crate::EmitOptions::for_macro(path(hal))
     };
     crate::generate(ir, &opts)
@@ -560,7 +561,7 @@ type Items<K> = BTreeMap<K, (usize, Vec<String>)>;
 type FieldKey = (String, u32, u32, &'static str, usize);
 
 /// Step lists and field checks, each emitted once as a static, gated on
-/// the features of the projects that use it.
+/// the projects that use it (`perfregs_hal`).
 #[derive(Default)]
 struct Tables {
     steps: Items<Vec<Step>>,
@@ -591,7 +592,7 @@ impl Tables {
     }
 
     fn emit(&self) -> TokenStream {
-        let cfg = |users: &[String]| quote!(#[cfg(any(#(feature = #users),*))]);
+        let cfg = |users: &[String]| quote!(#[cfg(any(#(perfregs_hal = #users),*))]);
         let mut steps: Vec<_> = self.steps.iter().collect();
         steps.sort_by_key(|(_, (i, _))| *i);
         let steps = steps.into_iter().map(|(rows, (i, users))| {
@@ -815,7 +816,7 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
         quote!(&[])
     };
     Some(quote! {
-        #[cfg(feature = #feature)]
+        #[cfg(perfregs_hal = #feature)]
         mod #pmod {
             use super::super::*;
             use super::*;
@@ -899,7 +900,7 @@ fn emit(ir: &Ir, opts: &Options) -> TokenStream {
             }
         }
     }
-    let cfg = quote!(#[cfg(any(#(feature = #users),*))]);
+    let cfg = quote!(#[cfg(any(#(perfregs_hal = #users),*))]);
     let tables = tables.emit();
     quote! {
         /// Generated conformance checks (`perfregs_codegen::conformance`).

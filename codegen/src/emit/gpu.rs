@@ -138,7 +138,7 @@ pub(super) fn emit_tables(ir: &Ir, opts: &EmitOptions) -> TokenStream {
         let p = &ir.catalogue.projects[g.project];
         let tag = p.name.as_str();
         let module = format_ident!("{}", p.name);
-        let cfg = opts.features.then(|| quote!(#[cfg(feature = #tag)]));
+        let cfg = opts.features.then(|| opts.gate(tag));
         for k in 0..g.parts.len() {
             refs.push(quote!(#cfg &#module::PARTS[#k]));
         }
@@ -171,7 +171,7 @@ pub(super) fn emit_tables(ir: &Ir, opts: &EmitOptions) -> TokenStream {
             }
             let tag = p.name.as_str();
             let module = format_ident!("{}", p.name);
-            let cfg = opts.features.then(|| quote!(#[cfg(feature = #tag)]));
+            let cfg = opts.features.then(|| opts.gate(tag));
             Some(quote!(#cfg #tag => #module::reports::visit_all(v),))
         });
     let listed: Vec<String> = arms.iter().map(|a| a.to_string()).collect();

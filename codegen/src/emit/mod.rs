@@ -39,6 +39,11 @@ pub struct EmitOptions {
     /// Put each project module behind the cargo feature of its name (the
     /// HAL's build; a driver for one GPU compiles one project).
     pub features: bool,
+    /// Gate on `cfg(perfregs_hal = "<project>")` instead of the cargo
+    /// feature: code of a crate built on the HAL that follows its projects
+    /// (the HAL's `links` metadata; [`crate::build::Config::bindings`] sets
+    /// the cfg).
+    pub hal_cfg: bool,
     /// The projects whose feature is on, for the lists that cannot carry a
     /// `cfg` (`for_each_oa_project!`); `None`: every project.
     pub enabled: Option<Vec<String>>,
@@ -51,6 +56,7 @@ impl EmitOptions {
             hal: quote!(crate),
             projects: true,
             features: true,
+            hal_cfg: false,
             enabled: None,
         }
     }
@@ -60,7 +66,16 @@ impl EmitOptions {
             hal,
             projects: false,
             features: false,
+            hal_cfg: false,
             enabled: None,
+        }
+    }
+    /// The `cfg` attribute that gates project `tag`'s items.
+    pub fn gate(&self, tag: &str) -> TokenStream {
+        if self.hal_cfg {
+            quote!(#[cfg(perfregs_hal = #tag)])
+        } else {
+            quote!(#[cfg(feature = #tag)])
         }
     }
     /// Whether project `tag` is compiled.
@@ -96,7 +111,7 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
         let ty = project_type(&p.name);
         let tag = p.name.as_str();
         let title = p.title.as_str();
-        let cfg = opts.features.then(|| quote!(#[cfg(feature = #tag)]));
+        let cfg = opts.features.then(|| opts.gate(tag));
         let pdoc = text::doc(&format!("Project marker: {} (`{}`).", p.title, p.name));
         if opts.projects {
             let c2 = ir.gpu_clock_in_c2(pi).then(|| {

@@ -40,7 +40,7 @@ pub fn periodic_reports<P: Project, F: ReportFormat>(
 
 /// An emulated TGL with its OA unit, Gt and Render awake, programmed by
 /// `program`, sampled as [`periodic_reports`] in A32u40_A4u32_B8_C8.
-#[cfg(feature = "tgl")]
+#[cfg(perfregs_hal = "tgl")]
 #[track_caller]
 pub fn tgl_reports(
     n: u64,

@@ -1262,7 +1262,7 @@ mod tests {
     }
 
     #[test]
-    #[cfg(feature = "bdw")]
+    #[cfg(perfregs_hal = "bdw")]
     fn odd_layouts_round_trip() {
         use hal::meta::CounterSlot;
         const fn slot(
