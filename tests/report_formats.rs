@@ -115,10 +115,12 @@ fn every_format_of_every_project() {
     // Every format the metadata lists was visited through its type.
     let listed = support::listed_formats();
     assert_eq!(v.formats.len(), listed, "{:?}", v.formats);
-    for p in [
-        "snb", "ivb", "vlv", "hsw", "bdw", "chv", "skl", "bxt", "kbl", "glk", "cfl", "cnl", "icl",
-        "ehl", "tgl", "rkl", "adl", "dg1",
-    ] {
+    // Every GPU project of the catalogue.
+    for p in perfregs::hal::PROJECTS
+        .iter()
+        .filter(|p| p.gpu.is_some())
+        .map(|p| p.name)
+    {
         assert!(
             v.formats.iter().any(|f| f.starts_with(&format!("{p}:"))),
             "{p} has no report format: {:?}",
