@@ -1,14 +1,20 @@
 //! Lists `metricsets/*.xml` for `METRIC_SETS`: each file with the project
 //! whose catalogue part (`projects.yaml`, `gpu: parts: - chipset:`) names
 //! the file's `chipset`. A file no part claims stops the build (the
-//! generator reports the same with its line and column).
+//! generator reports the same with its line and column). With
+//! `PERFREGS_REGDEFS` set, the files and the catalogue are that folder's,
+//! as the HAL's and the metric crate's are: the whole build moves together.
 use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    println!("cargo:rerun-if-changed=projects.yaml");
-    println!("cargo:rerun-if-changed=metricsets");
+    println!("cargo:rerun-if-env-changed=PERFREGS_REGDEFS");
+    let dir = std::env::var_os("PERFREGS_REGDEFS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf());
+    let dir = dir.as_path();
+    println!("cargo:rerun-if-changed={}", dir.join("projects.yaml").display());
+    println!("cargo:rerun-if-changed={}", dir.join("metricsets").display());
     let catalogue = read(&dir.join("projects.yaml"));
     // (chipset, project): a project entry is `- name:` at the projects'
     // indent; its parts say `chipset: X` (block or flow style).
@@ -44,8 +50,9 @@ fn main() {
     );
     for f in &files {
         let rel = format!("metricsets/{f}");
-        println!("cargo:rerun-if-changed={rel}");
-        let text = read(&dir.join(&rel));
+        let path = dir.join(&rel);
+        println!("cargo:rerun-if-changed={}", path.display());
+        let text = read(&path);
         let chipset = text
             .find("chipset=\"")
             .map(|at| word(&text[at + "chipset=\"".len()..]))
@@ -55,10 +62,8 @@ fn main() {
                 "{rel}: no part of projects.yaml has chipset `{chipset}`; add it to its project's `gpu: parts:`"
             ));
         };
-        let _ = writeln!(
-            out,
-            "    ({rel:?}, {p:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/{rel}\"))),"
-        );
+        let abs = path.display().to_string();
+        let _ = writeln!(out, "    ({rel:?}, {p:?}, include_str!({abs:?})),");
     }
     out.push_str("];\n");
     let target = Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| fail("OUT_DIR unset")))
