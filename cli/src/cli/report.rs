@@ -26,15 +26,15 @@
 //! recording is reported up to the damage, then the error (byte offset and
 //! record index) on stderr and exit code 1.
 
-use super::metrics::Fail;
 use super::output::{self, Column, Format, Interval as Row, Series, Value};
+use super::Fail;
 use hal::meta::DeviceId;
-use hal::report::{Report, ReportFormat};
 use perfregs_linux::discovery::{device_values, GtFrequencies, Topology};
 use perfregs_linux::record::Record;
 use perfregs_linux::recording::{oa_format_report_size, Item, RecordedDevice, RecordingReader};
-use perfregs_metrics::intervals::{Interval, Intervals, InvalidPairs, Window};
+use perfregs_metrics::intervals::{Interval, InvalidPairs, Window};
 use perfregs_metrics::{DeviceInfo, SetInfo};
+pub use perfregs_session::{formats, sets_of as sets, Accumulate, Format as TypedFormat};
 use std::num::{NonZeroU32, NonZeroU64};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -110,134 +110,28 @@ pub fn duration_ns(text: &str) -> Result<NonZeroU64, String> {
         .ok_or_else(|| format!("`{t}` is not a time of at least 1 ns that fits 64 bits"))
 }
 
-/// Reports of one format in, intervals out: [`Intervals`] behind a trait,
-/// so the format is chosen from the recording at run time.
-trait Accumulate {
-    /// Take one report (`None`: it is not one report of the format).
-    fn push(&mut self, report: &[u8]) -> Option<Option<Interval>>;
-    /// An `OA_REPORT_LOST`.
-    fn report_lost(&mut self);
-    /// An `OA_BUFFER_LOST`.
-    fn buffer_lost(&mut self);
-    /// The last, partial interval.
-    fn finish(&mut self) -> Option<Interval>;
-}
-
-struct Acc<F>(Intervals<F>);
-
-impl<F: ReportFormat> Accumulate for Acc<F> {
-    fn push(&mut self, report: &[u8]) -> Option<Option<Interval>> {
-        if report.len() != F::INFO.size {
-            return None;
-        }
-        Report::<F>::new(report).map(|r| self.0.push(&r))
-    }
-    fn report_lost(&mut self) {
-        self.0.report_lost();
-    }
-    fn buffer_lost(&mut self) {
-        self.0.buffer_lost();
-    }
-    fn finish(&mut self) -> Option<Interval> {
-        self.0.finish()
-    }
-}
-
-/// A typed report format of a project with its i915 id.
-#[derive(Clone, Copy)]
-pub struct TypedFormat {
-    /// `I915_OA_FORMAT_*`.
-    pub id: u32,
-    /// The layout's name (`A32u40_A4u32_B8_C8`).
-    pub name: &'static str,
-    /// Report size in bytes.
-    pub size: usize,
-    make: fn(Window) -> Box<dyn Accumulate>,
-}
-
-fn typed<F: ReportFormat>(id: u32) -> TypedFormat {
-    TypedFormat {
-        id,
-        name: F::INFO.name,
-        size: F::INFO.size,
-        make: |w| Box::new(Acc::<F>(Intervals::new(w))),
-    }
-}
-
-/// The typed formats of `project` that i915 streams give
-/// (`enum drm_i915_oa_format`, the catalogue's `oa: formats:` with an
-/// `i915:` number): HSW 1 to 7, Gen8+ 7 to 10. Empty for a project
-/// without an OA stream.
-pub fn formats(project: &str) -> Vec<TypedFormat> {
-    macro_rules! arms {
-        (() $({ name: $m:ident, ty: $t:ident, wake: [$($d:ident),*], sample: $s:ident, i915: [$(($id:literal, $f:ident)),*] }),*) => {
-            match project {
-                $(stringify!($m) => vec![$(typed::<hal::$m::reports::$f>($id)),*],)*
-                _ => Vec::new(),
-            }
-        };
-    }
-    hal::for_each_oa_project!(arms!())
-}
-
-/// The shipped metric sets of a part (`perfregs_metrics::FILES`), and the
-/// part's name (`tgl GT2`; the project alone when it has one file); a note
-/// when the GT was chosen by default (none known, or none with a file: GT2).
-pub(super) fn sets(
-    project: &str,
-    gt: Option<u8>,
-) -> Option<(&'static [SetInfo], String, Option<String>)> {
-    let files: Vec<(&'static [SetInfo], Option<u8>)> = perfregs_metrics::FILES
-        .iter()
-        .filter(|(_, p, _)| *p == project)
-        .map(|(f, p, s)| (*s, super::metrics::file_gt(f, p)))
-        .collect();
-    match files[..] {
-        [] => None,
-        [(one, _)] => Some((one, project.to_string(), None)),
-        _ => {
-            let of = |g: u8| files.iter().find(|(_, fg)| *fg == Some(g)).map(|f| f.0);
-            if let Some(s) = gt.and_then(of) {
-                return gt.map(|g| (s, format!("{project} GT{g}"), None));
-            }
-            let upper = project.to_ascii_uppercase();
-            let why = match gt {
-                Some(g) => format!("{upper} GT{g} has no metric file"),
-                None => format!("the device table names no {upper} GT"),
-            };
-            of(2).map(|s| {
-                (
-                    s,
-                    format!("{project} GT2"),
-                    Some(format!("{why}: the GT2 sets are used")),
-                )
-            })
-        }
-    }
-}
-
-/// The set named `name` in `all` (the sets of `part`): the exact symbol
-/// name first (as IGT's reader finds it), then symbol or underscore name,
-/// case-insensitive; else the message naming close names and how to list
-/// the sets (`record` and `report` each make it a failure of their own).
+/// The set named `name` in `all` (the sets of `part`;
+/// `perfregs_session::find_set`'s rule), else the message naming close
+/// names and how to list the sets.
 pub(super) fn find_set(
-    all: &'static [SetInfo],
+    all: &'static [perfregs_metrics::SetInfo],
     name: &str,
     part: &str,
-) -> Result<&'static SetInfo, String> {
-    if let Some(s) = all.iter().find(|s| s.symbol == name).or_else(|| {
-        all.iter().find(|s| {
-            s.symbol.eq_ignore_ascii_case(name) || s.underscore.eq_ignore_ascii_case(name)
-        })
-    }) {
-        return Ok(s);
-    }
-    let hint = super::regs::did_you_mean(name, all.iter().map(|s| s.symbol));
-    Err(format!(
-        "no metric set `{name}` among the {} sets of {part}{hint}; `perfregs metrics list {}` lists them",
-        all.len(),
-        part.split(' ').next().unwrap_or(part)
-    ))
+) -> Result<&'static perfregs_metrics::SetInfo, String> {
+    perfregs_session::find_set(all, name).map_err(|e| {
+        let perfregs_session::Error::NoSet(e) = e else {
+            return e.to_string();
+        };
+        let hint = match &e.close[..] {
+            [] => String::new(),
+            close => format!(" (did you mean {}?)", close.join(", ")),
+        };
+        format!(
+            "no metric set `{name}` among the {} sets of {part}{hint}; `perfregs metrics list {}` lists them",
+            e.known.len(),
+            part.split(' ').next().unwrap_or(part)
+        )
+    })
 }
 
 /// GPU frequencies of DEVICE_INFO: IGT's recorder writes Hz; a value under
@@ -582,7 +476,7 @@ fn read(
                         break;
                     };
                     let s = setup(d, t, args.metric_set.as_deref(), interval_ns, args.reports)?;
-                    let mut a = (s.format.make)(s.window);
+                    let mut a = s.format.intervals(s.window);
                     for _ in 0..early_reports {
                         a.report_lost();
                     }
