@@ -30,8 +30,7 @@ use super::output::{self, Column, Format, Interval as Row, Series, Value};
 use super::Fail;
 use hal::meta::DeviceId;
 use perfregs_linux::discovery::{device_values, GtFrequencies, Topology};
-use perfregs_linux::record::Record;
-use perfregs_linux::recording::{oa_format_report_size, Item, RecordedDevice, RecordingReader};
+use perfregs_linux::recording::{oa_format_report_size, RecordedDevice};
 use perfregs_metrics::intervals::{Interval, InvalidPairs, Window};
 use perfregs_metrics::{DeviceInfo, SetInfo};
 pub use perfregs_session::{formats, sets_of as sets, Accumulate, Format as TypedFormat};
@@ -392,21 +391,8 @@ fn values_text(d: &DeviceInfo) -> String {
     .join(", ")
 }
 
-/// What reading the recording gave.
-#[derive(Default)]
-struct Read {
-    setup: Option<Setup>,
-    intervals: Vec<Interval>,
-    version: Option<u32>,
-    samples: u64,
-    reports_lost: u64,
-    buffers_lost: u64,
-    correlations: u64,
-    records: u64,
-    bytes: u64,
-    /// The first error, located (with its message).
-    error: Option<String>,
-}
+/// What `report` read (`perfregs_session::read_recording`).
+type Read = perfregs_session::Recording<Setup>;
 
 /// Read `src` to its end or its first error.
 fn read(
@@ -414,113 +400,11 @@ fn read(
     args: &ReportArgs,
     interval_ns: Option<NonZeroU64>,
 ) -> Result<Read, Fail> {
-    let mut r = RecordingReader::new(src);
-    let mut out = Read::default();
-    let mut device: Option<RecordedDevice> = None;
-    let mut topology: Option<Vec<u8>> = None;
-    let mut acc: Option<Box<dyn Accumulate>> = None;
-    // Losses before the first sample (before the header is complete).
-    let (mut early_reports, mut early_buffers) = (0u32, 0u32);
-    loop {
-        let entry = match r.next_entry() {
-            None => break,
-            Some(Err(e)) => {
-                out.error = Some(e.to_string());
-                break;
-            }
-            Some(Ok(e)) => e,
-        };
-        let (offset, index) = (entry.offset, entry.index);
-        match entry.item {
-            Item::Version(v) => out.version = Some(v),
-            Item::Device(d) => {
-                if acc.is_some() && device.as_ref() != Some(&d) {
-                    out.error = Some(format!(
-                        "record {index} at byte {offset}: a second DEVICE_INFO that changes the device or set after samples: not supported (split the recording)"
-                    ));
-                    break;
-                }
-                device = Some(d);
-            }
-            Item::Topology(t) => {
-                if acc.is_some() && topology.as_deref() != Some(t) {
-                    out.error = Some(format!(
-                        "record {index} at byte {offset}: a second DEVICE_TOPOLOGY that changes the topology after samples: not supported (split the recording)"
-                    ));
-                    break;
-                }
-                topology = Some(t.to_vec());
-            }
-            Item::Correlation(_) => out.correlations += 1,
-            Item::Stream(Record::ReportLost) => {
-                out.reports_lost += 1;
-                match acc.as_mut() {
-                    Some(a) => a.report_lost(),
-                    None => early_reports = early_reports.saturating_add(1),
-                }
-            }
-            Item::Stream(Record::BufferLost) => {
-                out.buffers_lost += 1;
-                match acc.as_mut() {
-                    Some(a) => a.buffer_lost(),
-                    None => early_buffers = early_buffers.saturating_add(1),
-                }
-            }
-            Item::Stream(Record::Sample(bytes)) => {
-                if acc.is_none() {
-                    // The reader gives a sample only after both records.
-                    let (Some(d), Some(t)) = (device.as_ref(), topology.as_deref()) else {
-                        out.error = Some(format!(
-                            "record {index} at byte {offset}: a sample before DEVICE_INFO and DEVICE_TOPOLOGY"
-                        ));
-                        break;
-                    };
-                    let s = setup(d, t, args.metric_set.as_deref(), interval_ns, args.reports)?;
-                    let mut a = s.format.intervals(s.window);
-                    for _ in 0..early_reports {
-                        a.report_lost();
-                    }
-                    for _ in 0..early_buffers {
-                        a.buffer_lost();
-                    }
-                    acc = Some(a);
-                    out.setup = Some(s);
-                }
-                let Some(a) = acc.as_mut() else { break };
-                match a.push(bytes) {
-                    Some(closed) => out.intervals.extend(closed),
-                    None => {
-                        out.error = Some(format!(
-                            "record {index} at byte {offset}: a sample of {} bytes is not one report of the recorded format",
-                            bytes.len()
-                        ));
-                        break;
-                    }
-                }
-                out.samples += 1;
-            }
-        }
-        out.records = r.records();
-        out.bytes = r.offset();
-    }
-    out.records = r.records();
-    out.bytes = r.offset();
-    match acc.as_mut() {
-        Some(a) => out.intervals.extend(a.finish()),
-        None => {
-            // No sample: the header still decides what the recording is.
-            if let (Some(d), Some(t)) = (device.as_ref(), topology.as_deref()) {
-                out.setup = Some(setup(
-                    d,
-                    t,
-                    args.metric_set.as_deref(),
-                    interval_ns,
-                    args.reports,
-                )?);
-            }
-        }
-    }
-    Ok(out)
+    perfregs_session::read_recording(src, |d, t| {
+        let s = setup(d, t, args.metric_set.as_deref(), interval_ns, args.reports)?;
+        let a = s.format.intervals(s.window);
+        Ok((s, a))
+    })
 }
 
 /// The flags of an interval.
@@ -810,6 +694,7 @@ impl ReportArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use perfregs_linux::record::Record;
 
     /// The uuids of `sets` (each file's sets have their own).
     fn guids(sets: &[SetInfo]) -> Vec<&str> {

@@ -25,10 +25,12 @@ mod error;
 mod format;
 mod part;
 mod program;
+mod recording;
 mod set;
 
 pub use error::Error;
 pub use format::{formats, runs_under_xe, stream_format, xe_format, Accumulate, Format};
 pub use part::{choose_gt, emulated_device, file_gt, part, part_gts, xe_projects, DEFAULT_GT};
 pub use program::{emulator, oa_projects, program, sample_emulated, Emulated, SAMPLE_PERIOD};
+pub use recording::{read_recording, Recording};
 pub use set::{close_names, find_name, find_set, sets, sets_of, SetNotFound};
