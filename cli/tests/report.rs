@@ -23,32 +23,41 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// A report every 2^(PERIOD+1) = 128 timestamp ticks (6.67 µs at 19.2 MHz).
 const TICKS: u64 = 2 << test_support::PERIOD;
 
+/// The default TGL part (GT2) and its TestOa set, as `record` and
+/// `report` choose them (`perfregs_session`).
+fn tgl_test_oa() -> (
+    &'static hal::meta::PartInfo,
+    &'static perfregs_metrics::SetInfo,
+) {
+    let part = perfregs_session::part("tgl", None).expect("a TGL part");
+    let sets = perfregs_session::sets(part).expect("TGL GT2's sets");
+    (
+        part,
+        perfregs_session::find_set(sets, "TestOa").expect("TestOa"),
+    )
+}
+
 /// `n` periodic reports of TGL GT2 running TestOa.
 fn test_oa_reports(n: u64) -> Vec<Vec<u8>> {
-    let set = &perfregs_metrics::tgl_gt2::test_oa::SET;
+    let (part, set) = tgl_test_oa();
     test_support::tgl_reports(n, |gpu, awake| {
-        program(
-            gpu,
-            set,
-            &hal::part("tgl", 2).expect("TGL GT2").device,
-            awake,
-        )
-        .expect("TestOa programs");
+        program(gpu, set, &part.device, awake).expect("TestOa programs");
     })
 }
 
-/// The DEVICE_INFO of a TGL GT2 TestOa recording.
+/// The DEVICE_INFO of a TGL GT2 TestOa recording (in the format `record`
+/// takes: `perfregs_session::stream_format`).
 fn device() -> RecordedDevice {
+    let (part, set) = tgl_test_oa();
+    let format = perfregs_session::stream_format("tgl").expect("a TGL format");
+    assert_eq!(format.id, 10, "I915_OA_FORMAT_A32u40_A4u32_B8_C8");
     RecordedDevice {
-        timestamp_frequency: hal::part("tgl", 2)
-            .expect("TGL GT2")
-            .device
-            .gpu_timestamp_frequency,
+        timestamp_frequency: part.device.gpu_timestamp_frequency,
         device_id: 0x9A49,
         device_revision: 1,
-        oa_format: 10, // I915_OA_FORMAT_A32u40_A4u32_B8_C8
-        metric_set_name: "TestOa".into(),
-        metric_set_uuid: perfregs_metrics::tgl_gt2::test_oa::SET.guid.into(),
+        oa_format: format.id,
+        metric_set_name: set.symbol.into(),
+        metric_set_uuid: set.guid.into(),
         ..Default::default()
     }
 }

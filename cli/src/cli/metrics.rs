@@ -7,8 +7,6 @@
 //! computed with its interpreter. `run` programs a set on the emulator.
 
 use hal::meta::ProjectInfo;
-use hal::oa_buffer::{reports_between, ReportDelta};
-use hal::ReportFormat;
 use perfregs_codegen::metrics::equation::{self, CheckedSet, ExprKind};
 use perfregs_codegen::metrics::interp::{self, DeviceInfo, Sample, Value};
 use perfregs_codegen::metrics::model::MetricSet;
@@ -17,42 +15,9 @@ use perfregs_codegen::Ir;
 use std::fmt::Write as _;
 
 use super::output::{self, Column, Interval, Series};
+pub use super::Fail;
+use perfregs_session::Emulated;
 use std::path::{Path, PathBuf};
-
-/// A failed command: the exit code and a message for stderr (empty when the
-/// details were printed already).
-#[derive(Debug)]
-pub struct Fail {
-    /// Exit code: 2 for bad arguments or unreadable input, 1 for findings.
-    pub code: u8,
-    /// What went wrong.
-    pub message: String,
-}
-
-impl std::fmt::Display for Fail {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Fail {}
-
-impl Fail {
-    /// Bad arguments or unreadable input (exit code 2).
-    pub(super) fn usage(message: impl Into<String>) -> Self {
-        Fail {
-            code: 2,
-            message: message.into(),
-        }
-    }
-    /// Findings (exit code 1).
-    pub(super) fn findings(message: impl Into<String>) -> Self {
-        Fail {
-            code: 1,
-            message: message.into(),
-        }
-    }
-}
 
 /// A part of a project: its GT number (`--gt N`, `--gt1`, `--gt2`), which
 /// picks the shipped file (`oa-sklgt3.xml`) and the device values (the
@@ -66,11 +31,6 @@ impl Gt {
         format!("GT{}", self.0)
     }
 }
-
-/// The part `list`, `run`, `record` and `oa-decode --metric-set` take on a
-/// project with several shipped files (tgl GT1/GT2, skl GT2/GT3/GT4, kbl
-/// and cfl GT2/GT3) when no `--gt` names one.
-const DEFAULT_GT: u8 = 2;
 
 /// The GT number a file name gives (`oa-sklgt3.xml`: 3): the digit after
 /// the first `gt` of its last path component (a user's file, which no
@@ -86,24 +46,6 @@ fn gt_in_name(file: &str) -> Option<u8> {
     u8::try_from(digit).ok().filter(|&g| g > 0)
 }
 
-/// The GTs of the catalogue's parts of `project` (`hal::PARTS`), in order.
-fn preset_gts(project: &str) -> Vec<u8> {
-    hal::PARTS
-        .iter()
-        .filter(|p| p.project == project)
-        .map(|p| p.gt)
-        .collect()
-}
-
-/// The GT of shipped file `file` of `project`: the catalogue part that
-/// claims it (by the file's `chipset`).
-pub fn file_gt(file: &str, project: &str) -> Option<u8> {
-    hal::PARTS
-        .iter()
-        .find(|p| p.project == project && p.metric_files.contains(&file))
-        .map(|p| p.gt)
-}
-
 /// One shipped metric-set file: (file, text, its GT).
 type ShippedFile = (&'static str, &'static str, Option<u8>);
 
@@ -117,49 +59,7 @@ fn shipped_files(project: &str) -> Vec<ShippedFile> {
         .collect()
 }
 
-/// The GTs `project` has a part for: those of its shipped files, else
-/// those of its presets; sorted.
-pub fn part_gts(project: &str) -> Vec<u8> {
-    let mut gts: Vec<u8> = shipped_files(project).iter().filter_map(|f| f.2).collect();
-    if gts.is_empty() {
-        gts = preset_gts(project);
-    }
-    gts.sort_unstable();
-    gts.dedup();
-    gts
-}
-
-/// `GT2, GT3, GT4`.
-fn gt_list(gts: &[u8]) -> String {
-    gts.iter()
-        .map(|g| format!("GT{g}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The part of `project` that `gt` names, else its default: GT2 on a
-/// project with several parts, the only part on a project with one, `None`
-/// on a project with none. A GT the project has no part (shipped file) for
-/// is a usage error that names the GTs it has.
-pub fn choose_gt(project: &str, gt: Option<u8>) -> Result<Option<u8>, Fail> {
-    let gts = part_gts(project);
-    match gt {
-        Some(g) if gts.contains(&g) => Ok(Some(g)),
-        Some(g) if gts.is_empty() => Err(Fail::usage(format!(
-            "--gt {g}: {project} has no shipped metric file and no preset, so no GT to choose"
-        ))),
-        Some(g) => Err(Fail::usage(format!(
-            "--gt {g}: {project} has no GT{g} metric file (its parts: {}; --gt N picks one)",
-            gt_list(&gts)
-        ))),
-        None if gts.len() > 1 => Ok(Some(if gts.contains(&DEFAULT_GT) {
-            DEFAULT_GT
-        } else {
-            gts[0]
-        })),
-        None => Ok(gts.first().copied()),
-    }
-}
+use perfregs_session::{choose_gt, emulated_device, file_gt, part_gts};
 
 /// Whether `project` has several parts (whose names then say the GT).
 fn several_parts(project: &str) -> bool {
@@ -328,21 +228,19 @@ fn load(ir: &Ir, project: &str, m: &MetricText) -> Result<Loaded, Fail> {
     })
 }
 
-/// A set of `l` by symbol name (or underscore name), case-insensitive.
+/// A set of `l` by name (`perfregs_session::find_name`'s rule).
 fn find_set(l: &Loaded, name: &str, file: &str) -> Result<usize, Fail> {
-    l.file
-        .sets
-        .iter()
-        .position(|s| {
-            s.symbol_name.eq_ignore_ascii_case(name) || s.underscore_name.eq_ignore_ascii_case(name)
-        })
-        .ok_or_else(|| {
-            let known: Vec<&str> = l.file.sets.iter().map(|s| s.symbol_name.as_str()).collect();
-            Fail::usage(format!(
-                "no set `{name}` in {file} (sets: {})",
-                known.join(", ")
-            ))
-        })
+    let sets = l.file.sets.iter();
+    perfregs_session::find_name(
+        sets.map(|s| (s.symbol_name.as_str(), s.underscore_name.as_str())),
+        name,
+    )
+    .map_err(|e| {
+        Fail::usage(format!(
+            "no set `{name}` in {file} (sets: {})",
+            e.known.join(", ")
+        ))
+    })
 }
 
 fn writes(set: &MetricSet) -> usize {
@@ -827,19 +725,6 @@ fn list(
 /// Largest `--reports`.
 const MAX_REPORTS: usize = 10_000;
 
-/// The emulated part of `project` as the metric sets' device variables (the
-/// catalogue's part: `hal::part`; without a GT, the default part's, or the
-/// project's first: `hal::part_or_first`),
-/// and its GPU clock in Hz. `None` for a project without a preset.
-pub fn emulated_device(project: &str, gt: Option<u8>) -> Option<(DeviceInfo, u64)> {
-    let d = match gt {
-        Some(g) => hal::part(project, g)?.device,
-        None => hal::part_or_first(project, Some(DEFAULT_GT))?.device,
-    };
-    let clocks = perfregs_emu::OaConfig::default().gpu_clocks_per_tick;
-    Some((d, d.gpu_timestamp_frequency * clocks))
-}
-
 /// The projects with a part to emulate (a preset), comma-separated.
 fn emulated_projects() -> String {
     let mut names: Vec<&str> = Vec::new();
@@ -878,25 +763,6 @@ fn device_line(d: &DeviceInfo, gpu_clock_hz: Option<u64>) -> String {
         d.query_mode
     );
     s
-}
-
-/// The interpreter's sample for one report pair: A/B/C deltas, GPU_TIME =
-/// the timestamp delta, GPU_CLOCK = the GPU_TICKS delta (none on formats
-/// without GPU_TICKS, such as HSW's), no PERFCNT.
-pub fn sample(d: &ReportDelta) -> Sample {
-    Sample::from_delta(d)
-}
-
-/// The samples of the consecutive report pairs of `buf` (head 0, tail at its
-/// end), at most `pairs` of them.
-fn samples<F: ReportFormat>(buf: &[u8], pairs: usize) -> Vec<Sample> {
-    let reports: Vec<_> = reports_between::<F>(buf, 0, buf.len())
-        .take(pairs.saturating_add(1))
-        .collect();
-    reports
-        .windows(2)
-        .map(|w| sample(&ReportDelta::between(&w[0].view(), &w[1].view())))
-        .collect()
 }
 
 /// Why counter `i` is unavailable on `s`: the reads it lacks and the
@@ -1003,27 +869,6 @@ pub fn series(
     }
 }
 
-/// GGTT address of the OA buffer (16 MiB aligned, as HSW requires).
-const BASE: u64 = 0x0100_0000;
-/// OA buffer size (16 MiB).
-const BUFFER_SIZE: u64 = 16 << 20;
-/// Timer exponent: a report every 2^(p+1) = 1024 timestamp ticks.
-const PERIOD_EXPONENT: u64 = 9;
-/// Timestamp ticks between reports.
-const PERIOD: u64 = 1 << (PERIOD_EXPONENT + 1);
-
-/// What a run on the emulator produced.
-struct Emulated {
-    /// The report format programmed.
-    format: &'static str,
-    /// The samples, one per report pair.
-    samples: Vec<Sample>,
-    /// The emulator's warnings.
-    warnings: Vec<String>,
-    /// The OA buffer from its base to the tail.
-    buffer: Vec<u8>,
-}
-
 fn run(
     p: &'static ProjectInfo,
     ir: &Ir,
@@ -1061,10 +906,11 @@ fn run(
             program.push((w.address, v));
         }
     }
-    let e = emulate(p.name, &device, &program, pairs).map_err(Fail::findings)?;
+    let e = perfregs_session::sample_emulated(p.name, &device, &program, pairs)
+        .map_err(|e| Fail::findings(e.to_string()))?;
     let part = m.part_label();
     info(&format!(
-        "{}{part} {} ({}) from {}: {} register writes programmed{}, format {}, a report every {PERIOD} timestamp ticks; {} report pairs",
+        "{}{part} {} ({}) from {}: {} register writes programmed{}, format {}, a report every {} timestamp ticks; {} report pairs",
         p.name,
         set.symbol_name,
         set.name,
@@ -1076,6 +922,7 @@ fn run(
             String::new()
         },
         e.format,
+        perfregs_session::SAMPLE_PERIOD,
         e.samples.len()
     ));
     info(&device_line(&device, Some(clock_hz)));
@@ -1093,104 +940,6 @@ fn run(
 /// The line `run` prints before the table: the emulator runs no shader
 /// work, so rows of zeros are what it measures, not a fault.
 pub const NO_WORKLOAD: &str = "workload: none scripted (the emulator runs no shader work): counters of shader events stay 0; clocks, timestamps and what the set's programming derives from them count";
-
-/// The emulated part: `p` with the (dual) subslices of `device` present
-/// (`Sku::for_part`).
-fn emulator(p: &'static ProjectInfo, device: &DeviceInfo) -> perfregs_emu::Emulator {
-    perfregs_emu::Emulator::builder(p, perfregs_emu::Sku::for_part(p, device))
-        .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
-        .build()
-}
-
-/// Ticks to run for `pairs` report pairs (the first report comes within one
-/// period of the enable), plus a margin.
-fn run_ticks(pairs: usize) -> u64 {
-    (pairs as u64 + 2) * PERIOD
-}
-
-fn warnings(e: &perfregs_emu::Emulator) -> Vec<String> {
-    let mut w: Vec<String> = e.warnings().iter().map(ToString::to_string).collect();
-    let dropped = e.counts().warnings_dropped;
-    if dropped > 0 {
-        w.push(format!("({dropped} more warnings dropped)"));
-    }
-    w
-}
-
-/// Write the set's programming, start periodic sampling of format `F` as a
-/// driver does (`start_periodic` of the OA unit), run, and decode the buffer.
-fn sample_emulator<F: ReportFormat>(
-    e: &mut perfregs_emu::Emulator,
-    program: &[(u64, u32)],
-    pairs: usize,
-) -> Result<Emulated, String> {
-    program.iter().for_each(|&(a, v)| e.write32(a, v));
-    e.unit_mut::<perfregs_emu::OaUnit>()
-        .start_periodic(BASE, BUFFER_SIZE, PERIOD_EXPONENT, F::INFO.select)
-        .map_err(|x| x.to_string())?;
-    e.advance(run_ticks(pairs));
-    let reports = e
-        .unit::<perfregs_emu::OaUnit>()
-        .stats()
-        .map_or(0, |s| s.timer_reports + s.context_reports);
-    let used = usize::try_from(reports)
-        .ok()
-        .and_then(|n| n.checked_mul(F::INFO.size))
-        .filter(|&n| n as u64 <= BUFFER_SIZE)
-        .ok_or("the run filled the OA buffer")?;
-    let buf = e.gpu_mem().read(BASE, used);
-    Ok(Emulated {
-        format: F::INFO.name,
-        samples: samples::<F>(&buf, pairs),
-        warnings: warnings(e),
-        buffer: buf,
-    })
-}
-
-/// The projects `record --emulate` and `metrics run` emulate: every
-/// compiled project with an OA unit (`hal::for_each_oa_project!`).
-pub fn emulated_names() -> &'static [&'static str] {
-    macro_rules! names {
-        (() $({ name: $m:ident, $($rest:tt)* }),*) => {
-            &[$(stringify!($m)),*]
-        };
-    }
-    hal::for_each_oa_project!(names!())
-}
-
-/// Run `program` on the emulated GPU of `project` with the domains its
-/// programming needs awake (typed force-wake guards, held while it runs:
-/// the catalogue's `oa: wake:`) and sample its largest report layout (the
-/// catalogue's `oa: sample:`).
-fn emulate(
-    project: &str,
-    device: &DeviceInfo,
-    program: &[(u64, u32)],
-    pairs: usize,
-) -> Result<Emulated, String> {
-    use hal::config::AwakeAny;
-    use hal::{Device, Unbranded};
-    macro_rules! arms {
-        (() $({ name: $m:ident, ty: $t:ident, wake: [$($d:ident),*], sample: $s:ident, $($rest:tt)* }),*) => {
-            match project {
-                $(stringify!($m) => {
-                    let gpu = Device::<hal::$t, _>::new(emulator(&hal::$m::PROJECT, device));
-                    let awake: &[&dyn AwakeAny<Unbranded>] = &[$(
-                        &gpu.forcewake::<hal::$m::domains::$d>().map_err(|e| e.to_string())?
-                    ),*];
-                    let result = gpu.with_bus(|e| {
-                        sample_emulator::<hal::$m::reports::$s>(e, program, pairs)
-                    });
-                    // The guards are held until the run is sampled.
-                    let _ = awake;
-                    result
-                })*
-                other => Err(format!("no emulated OA path for {other}")),
-            }
-        };
-    }
-    hal::for_each_oa_project!(arms!())
-}
 
 /// A metric set chosen for `oa-decode --metric-set`: loaded, with the
 /// device values of the emulated part.

@@ -298,6 +298,63 @@ pub fn default_regdefs() -> PathBuf {
     }
 }
 
+/// A failed command: the exit code and a message for stderr (empty when the
+/// details were printed already). The one error type of the commands.
+#[derive(Debug)]
+pub struct Fail {
+    /// Exit code: 2 for bad arguments or unreadable input, 1 for findings.
+    pub code: u8,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for Fail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Fail {}
+
+impl Fail {
+    /// Bad arguments or unreadable input (exit code 2).
+    pub fn usage(message: impl Into<String>) -> Self {
+        Fail {
+            code: 2,
+            message: message.into(),
+        }
+    }
+    /// Findings (exit code 1).
+    pub fn findings(message: impl Into<String>) -> Self {
+        Fail {
+            code: 1,
+            message: message.into(),
+        }
+    }
+    /// `message` on stderr after `perfregs: `; the exit code.
+    pub fn exit(self) -> ExitCode {
+        eprintln!("perfregs: {}", self.message);
+        ExitCode::from(self.code)
+    }
+}
+
+impl From<perfregs_session::Error> for Fail {
+    /// A usage error when the caller's input is at fault, else findings.
+    fn from(e: perfregs_session::Error) -> Self {
+        if e.is_usage() {
+            Fail::usage(e.to_string())
+        } else {
+            Fail::findings(e.to_string())
+        }
+    }
+}
+
+impl From<perfregs_linux::recording::WriteError> for Fail {
+    fn from(e: perfregs_linux::recording::WriteError) -> Self {
+        Fail::findings(format!("writing the recording: {e}"))
+    }
+}
+
 /// A usage error found after parsing: one line on stderr, exit code 2.
 pub fn usage_error(msg: &str) -> ExitCode {
     eprintln!("perfregs: {msg}");

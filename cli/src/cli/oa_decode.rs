@@ -426,7 +426,7 @@ impl Decoder<'_> {
                 dropped = why.drops_later();
             }
             if let Some(d) = &d {
-                samples.push(metrics::sample(d));
+                samples.push(perfregs_codegen::metrics::interp::Sample::from_delta(d));
             }
             let mut row = format!(
                 "{i:>5}  {:<9}  {:<10}  {:>10}  {:>10}",

@@ -34,12 +34,14 @@
 
 #![cfg_attr(not(target_os = "linux"), allow(dead_code, unused_imports))]
 
-use super::report::{duration_ns, find_set, formats, sets, TypedFormat};
+use super::report::{duration_ns, find_set, sets, TypedFormat};
+use super::Fail;
 use perfregs_linux::discovery::Topology;
 use perfregs_linux::record::Record;
-use perfregs_linux::recording::{Correlation, RecordedDevice, RecordingWriter, WriteError};
+use perfregs_linux::recording::{Correlation, RecordedDevice, RecordingWriter};
 use perfregs_linux::stream::{Counts, Item, OaStream, StreamReader};
 use perfregs_metrics::{DeviceInfo, SetInfo};
+use perfregs_session::{runs_under_xe, stream_format, xe_format, xe_projects};
 use std::io::{BufWriter, IsTerminal as _, Write};
 use std::num::{NonZeroU64, NonZeroU8};
 use std::path::{Path, PathBuf};
@@ -85,7 +87,7 @@ pub struct RecordArgs {
     #[arg(long, value_name = "cardN", group = "target")]
     pub device: Option<String>,
     /// The emulated GPU of a project.
-    #[arg(long, value_name = "PROJECT", value_parser = clap::builder::PossibleValuesParser::new(super::metrics::emulated_names()), ignore_case = true, group = "target")]
+    #[arg(long, value_name = "PROJECT", value_parser = clap::builder::PossibleValuesParser::new(perfregs_session::oa_projects()), ignore_case = true, group = "target")]
     pub emulate: Option<String>,
     /// With --emulate: the part (--gt N, --gt1, --gt2; default GT2 on a
     /// project with several parts).
@@ -201,34 +203,6 @@ const DEFAULT_EMULATED_NS: u64 = 1_000_000_000;
 /// Live progress: at most this often.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
-/// A failure: the message and the exit code.
-#[derive(Debug)]
-struct Fail {
-    code: u8,
-    message: String,
-}
-
-impl Fail {
-    fn usage(message: impl Into<String>) -> Self {
-        Fail {
-            code: 2,
-            message: message.into(),
-        }
-    }
-    fn findings(message: impl Into<String>) -> Self {
-        Fail {
-            code: 1,
-            message: message.into(),
-        }
-    }
-}
-
-impl From<WriteError> for Fail {
-    fn from(e: WriteError) -> Self {
-        Fail::findings(format!("writing the recording: {e}"))
-    }
-}
-
 /// DEVICE_INFO of a recording of `set` in `format` on the device
 /// `device_id` (revision `revision`) that `info` describes (its timestamp
 /// and GT frequencies; a GT frequency past `u32` saturates), engine 0:0.
@@ -252,45 +226,6 @@ fn device_info(
         metric_set_name: set.symbol.to_string(),
         metric_set_uuid: set.guid.to_string(),
     }
-}
-
-/// The report format recorded: the largest typed format of the project
-/// (HSW A45_B8_C8, Gen8+ A32u40_A4u32_B8_C8), as IGT's recorder picks.
-fn stream_format(project: &str) -> Option<TypedFormat> {
-    formats(project).into_iter().max_by_key(|f| (f.size, f.id))
-}
-
-/// The Xe `OA_FORMAT` property of a layout of `project`: format type |
-/// counter select << 8 | counter size << 16 | bc report << 24
-/// ([`perfregs_linux::uapi::xe::oa_format`]); `None` for a part or layout
-/// the xe driver does not offer.
-///
-/// The values come from the catalogue (`regdefs/projects.yaml`, `oa:
-/// formats:` with an `xe:` tuple, given only on projects the xe driver
-/// runs): the kernel's `drivers/gpu/drm/xe/xe_oa.c`, table `oa_formats[]`
-/// (`{ counter_select, size, type }`; `xe_oa_init_supported_formats`
-/// offers TGL's four OAG formats on graphics version 12 before 12.55, and
-/// `decode_oa_format` matches all four packed fields), so TGL's
-/// A32u40_A4u32_B8_C8 is 0x500.
-pub fn xe_format(project: &str, layout: &str) -> Option<u64> {
-    hal::project(project)?.gpu?.oa?.format(layout)?.xe
-}
-
-/// Whether the xe driver runs `project` (the catalogue's `drivers:`).
-fn runs_under_xe(project: &str) -> bool {
-    hal::project(project)
-        .and_then(|p| p.gpu)
-        .is_some_and(|g| g.runs_under(hal::meta::Driver::Xe))
-}
-
-/// The compiled projects the xe driver runs, comma-separated.
-fn xe_projects() -> String {
-    hal::PROJECTS
-        .iter()
-        .filter(|p| runs_under_xe(p.name))
-        .map(|p| p.name)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// The format as the opening line says it: the i915 id, or the Xe
@@ -547,8 +482,8 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
 
     let project = super::find_project(project_name)
         .ok_or_else(|| Fail::usage(format!("unknown project `{project_name}`")))?;
-    let gt = super::metrics::choose_gt(project.name, args.part.gt().map(|g| g.0))
-        .map_err(|f| Fail::usage(f.message))?
+    let gt = perfregs_session::choose_gt(project.name, args.part.gt().map(|g| g.0))
+        .map_err(|f| Fail::usage(f.to_string()))?
         .ok_or_else(|| Fail::usage(format!("{}: no part to emulate", project.name)))?;
     let xe = args
         .driver
@@ -611,7 +546,8 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         perfregs_emu::Emulator::builder(project, perfregs_emu::Sku::for_part(project, &preset))
             .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
             .build();
-    let (emu, writes) = program(emu, project.name, set, &preset)?;
+    let (emu, writes) = perfregs_session::program(emu, project.name, set, &preset)
+        .map_err(|e| Fail::findings(e.to_string()))?;
     let framing = match xe {
         true => Framing::XeRaw,
         false => Framing::I915Records,
@@ -770,47 +706,6 @@ fn ended_by(failed: Option<Fail>, line: String) -> Result<String, Fail> {
             message: format!("{}; the recording ends there: {line}", f.message),
         }),
     }
-}
-
-/// Write `set`'s programming on `emu` through the typed, checked path
-/// (blocks available on `d`), with the domains the catalogue says its
-/// programming needs awake (`oa: wake:`, dispatched by
-/// `hal::for_each_oa_project!`): the number of writes.
-#[cfg(target_os = "linux")]
-fn program(
-    bus: perfregs_emu::Emulator,
-    project: &str,
-    set: &SetInfo,
-    d: &DeviceInfo,
-) -> Result<(perfregs_emu::Emulator, usize), Fail> {
-    use hal::config::AwakeAny;
-    use hal::{Device, Unbranded};
-    use perfregs_metrics::rt::program as write;
-    let fail =
-        |e: &dyn std::fmt::Display| Fail::findings(format!("programming {}: {e}", set.symbol));
-    // Wake the domains (in this order), program, release them (in the
-    // reverse order): the number of writes and the bus back.
-    macro_rules! program_awake {
-        ($part:ty; $($domain:ty),*) => {{
-            let gpu = Device::<$part, _>::new(bus);
-            let n = {
-                let awake: &[&dyn AwakeAny<Unbranded>] =
-                    &[$(&gpu.forcewake::<$domain>().map_err(|e| fail(&e))?),*];
-                write(&gpu, set, d, awake).map_err(|e| fail(&e))?
-            };
-            (n, gpu.into_bus())
-        }};
-    }
-    macro_rules! arms {
-        (() $({ name: $m:ident, ty: $t:ident, wake: [$($d:ident),*], $($rest:tt)* }),*) => {
-            match project {
-                $(stringify!($m) => program_awake!(hal::$t; $(hal::$m::domains::$d),*),)*
-                other => return Err(Fail::findings(format!("no emulated OA path for {other}"))),
-            }
-        };
-    }
-    let (n, back) = hal::for_each_oa_project!(arms!());
-    Ok((back, n))
 }
 
 impl RecordArgs {
@@ -1382,15 +1277,15 @@ mod tests {
     fn every_shipped_set_programs_on_its_emulated_part() {
         let mut files = 0;
         for (file, project, sets) in perfregs_metrics::FILES {
-            let gt = super::super::metrics::file_gt(file, project);
+            let gt = perfregs_session::file_gt(file, project);
             let d = hal::part_or_first(project, gt).expect("a part").device;
             let p = super::super::find_project(project).expect("a project");
             for set in *sets {
                 let emu = perfregs_emu::Emulator::builder(p, perfregs_emu::Sku::default())
                     .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
                     .build();
-                let (emu, n) = program(emu, project, set, &d)
-                    .unwrap_or_else(|e| panic!("{file} {}: {}", set.symbol, e.message));
+                let (emu, n) = perfregs_session::program(emu, project, set, &d)
+                    .unwrap_or_else(|e| panic!("{file} {}: {e}", set.symbol));
                 let want: usize = set
                     .configs
                     .iter()

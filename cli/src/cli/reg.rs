@@ -21,7 +21,7 @@
 //! every access, which keeps every power domain awake.
 
 use super::regs::{close_names, decode_lines, encoding, field_value, resolve};
-use super::{find_project, parse_value, project_parser, usage_error};
+use super::{find_project, parse_value, project_parser, Fail};
 use hal::bus::{Bus, BusFault, Mmio};
 use hal::meta::{low_bits, AccessKind, FieldInfo, ProjectInfo, RegisterInfo, SpaceKind};
 use std::path::PathBuf;
@@ -133,26 +133,6 @@ pub struct DumpArgs {
     /// starts with this (`OAG_`).
     #[arg(value_name = "BLOCK|PREFIX")]
     pub filter: Option<String>,
-}
-
-/// A failure after parsing: the message and the exit code.
-struct Failure(String, u8);
-
-impl Failure {
-    fn finding(msg: impl Into<String>) -> Self {
-        Failure(msg.into(), 1)
-    }
-    fn usage(msg: impl Into<String>) -> Self {
-        Failure(msg.into(), 2)
-    }
-    fn exit(self) -> ExitCode {
-        if self.1 == 2 {
-            usage_error(&self.0)
-        } else {
-            eprintln!("perfregs: {}", self.0);
-            ExitCode::FAILURE
-        }
-    }
 }
 
 /// A fault as an error message: where, what, and the mapping it is on.
@@ -465,9 +445,9 @@ enum Named {
     Undescribed(u64),
 }
 
-fn named(p: &ProjectInfo, reg: &str, raw: bool) -> Result<Named, Failure> {
+fn named(p: &ProjectInfo, reg: &str, raw: bool) -> Result<Named, Fail> {
     match resolve(p, reg) {
-        Ok(r) if r.space != SpaceKind::Mmio => Err(Failure::finding(format!(
+        Ok(r) if r.space != SpaceKind::Mmio => Err(Fail::findings(format!(
             "{} is not in the GPU's MMIO space (it is {})",
             r.name,
             format!("{:?}", r.space).to_lowercase()
@@ -475,10 +455,10 @@ fn named(p: &ProjectInfo, reg: &str, raw: bool) -> Result<Named, Failure> {
         Ok(r) => Ok(Named::Described(r)),
         Err(msg) => match parse_value(reg) {
             Some(addr) if raw => Ok(Named::Undescribed(addr)),
-            Some(_) => Err(Failure::finding(format!(
+            Some(_) => Err(Fail::findings(format!(
                 "{msg}; --raw accesses it as an undescribed 32-bit register"
             ))),
-            None => Err(Failure::finding(msg)),
+            None => Err(Fail::findings(msg)),
         },
     }
 }
@@ -491,7 +471,7 @@ pub fn read_lines<B: Bus<Mmio>>(
     raw: bool,
     device: &str,
 ) -> Result<Vec<String>, String> {
-    match named(p, reg, raw).map_err(|f| f.0)? {
+    match named(p, reg, raw).map_err(|f| f.message)? {
         Named::Described(r) => {
             if !readable(r) {
                 return Err(format!(
@@ -546,7 +526,7 @@ pub fn write_lines<B: Bus<Mmio>>(
         ));
     }
     let fault = |f| format!("{name}: {}", fault_message(f, device));
-    match named(p, name, raw).map_err(|f| f.0)? {
+    match named(p, name, raw).map_err(|f| f.message)? {
         Named::Undescribed(addr) => {
             let v = whole.ok_or("an undescribed address takes a whole value: 0xADDR=VALUE")?;
             if v > u64::from(u32::MAX) {
@@ -634,12 +614,12 @@ pub fn write_lines<B: Bus<Mmio>>(
 
 impl Target {
     /// The project, or a usage error saying how to name it.
-    fn project(&self) -> Result<&'static ProjectInfo, Failure> {
+    fn project(&self) -> Result<&'static ProjectInfo, Fail> {
         if let Some(p) = self.project {
             return Ok(p);
         }
         if let Some(p) = find_project(&self.device) {
-            return Err(Failure::usage(format!(
+            return Err(Fail::usage(format!(
                 "`{}` is a project, not a device: give the device (card0, 0000:00:02.0 or a BAR \
                  file) and --project {}",
                 self.device, p.name
@@ -655,7 +635,7 @@ impl Target {
             match row.project.and_then(find_project) {
                 Some(p) => return Ok(p),
                 None => {
-                    return Err(Failure::usage(format!(
+                    return Err(Fail::usage(format!(
                         "{} is {row}: platform not described yet, so its registers are unknown \
                          to perfregs",
                         self.device
@@ -666,7 +646,7 @@ impl Target {
         let id = pci
             .map(|id| format!(" (its PCI device id is {id})"))
             .unwrap_or_default();
-        Err(Failure::usage(format!(
+        Err(Fail::usage(format!(
             "which project is {}{id}? pass --project (one of: {})",
             self.device,
             hal::PROJECTS
@@ -679,7 +659,7 @@ impl Target {
 }
 
 /// Print `lines`, or the failure.
-fn finish(result: Result<Vec<String>, Failure>) -> ExitCode {
+fn finish(result: Result<Vec<String>, Fail>) -> ExitCode {
     match result {
         Ok(lines) => {
             for l in lines {
@@ -698,7 +678,7 @@ impl ReadArgs {
             let p = self.target.project()?;
             let mut live = live::open(&self.target)?;
             let label = live.label().to_string();
-            read_lines(live.bus(), p, &self.register, self.raw, &label).map_err(Failure::finding)
+            read_lines(live.bus(), p, &self.register, self.raw, &label).map_err(Fail::findings)
         })())
     }
 }
@@ -710,7 +690,7 @@ impl WriteArgs {
             let p = self.target.project()?;
             for w in &self.fields {
                 if !w.contains('=') {
-                    return Err(Failure::usage(format!("`{w}` is not field=value")));
+                    return Err(Fail::usage(format!("`{w}` is not field=value")));
                 }
             }
             let mut live = live::open(&self.target)?;
@@ -723,7 +703,7 @@ impl WriteArgs {
                 self.raw,
                 &label,
             )
-            .map_err(Failure::finding)
+            .map_err(Fail::findings)
         })())
     }
 }
@@ -731,9 +711,9 @@ impl WriteArgs {
 impl DumpArgs {
     /// Run `reg dump`.
     pub fn run(self) -> ExitCode {
-        let run = || -> Result<ExitCode, Failure> {
+        let run = || -> Result<ExitCode, Fail> {
             let p = self.target.project()?;
-            let regs = select(p, self.filter.as_deref()).map_err(Failure::finding)?;
+            let regs = select(p, self.filter.as_deref()).map_err(Fail::findings)?;
             let mut live = live::open(&self.target)?;
             let label = live.label().to_string();
             let d = dump(live.bus(), &regs, &label);
@@ -756,14 +736,14 @@ impl DumpArgs {
                 ExitCode::FAILURE
             })
         };
-        run().unwrap_or_else(Failure::exit)
+        run().unwrap_or_else(Fail::exit)
     }
 }
 
 /// The device named on the command line, reached through its BAR.
 #[cfg(target_os = "linux")]
 mod live {
-    use super::{find_project, Failure, Target};
+    use super::{find_project, Fail, Target};
     use perfregs_linux::bar::{Bar, Owner};
     use perfregs_linux::forcewake::ForcewakeHolder;
     use std::io;
@@ -809,14 +789,14 @@ mod live {
         full
     }
 
-    fn device(s: &str) -> Result<Device, Failure> {
+    fn device(s: &str) -> Result<Device, Fail> {
         if s.contains('/') {
             return Ok(Device::File(PathBuf::from(s)));
         }
         if let Some(n) = s.strip_prefix("card").and_then(|n| n.parse::<u32>().ok()) {
             let link = PathBuf::from(format!("/sys/class/drm/card{n}/device"));
             let dir = link.canonicalize().map_err(|e| {
-                Failure::finding(format!(
+                Fail::findings(format!(
                     "{s}: no such DRM card ({}: {e}); `ls /sys/class/drm` lists them",
                     link.display()
                 ))
@@ -831,7 +811,7 @@ mod live {
         if is_pci_address(&full) {
             let dir = Path::new("/sys/bus/pci/devices").join(&full);
             if !dir.is_dir() {
-                return Err(Failure::finding(format!(
+                return Err(Fail::findings(format!(
                     "{s}: no such PCI device ({} is missing); `lspci -D -d 8086:` lists Intel's",
                     dir.display()
                 )));
@@ -848,7 +828,7 @@ mod live {
             ),
             None => format!("`{s}` is not a device"),
         };
-        Err(Failure::usage(format!(
+        Err(Fail::usage(format!(
             "{hint} (a DRM card such as card0, a PCI address such as 0000:00:02.0, or a path to \
              a BAR file)"
         )))
@@ -882,19 +862,19 @@ mod live {
     }
 
     /// An `io::Error` of opening as a message, with what to do.
-    pub(super) fn opening(e: &io::Error) -> Failure {
+    pub(super) fn opening(e: &io::Error) -> Fail {
         let hint = match e.kind() {
             io::ErrorKind::PermissionDenied => "; run as root (sudo)",
             _ => "",
         };
-        Failure::finding(format!("{e}{hint}"))
+        Fail::findings(format!("{e}{hint}"))
     }
 
     /// Refuse a PCI function at `dir` that is not Intel's: its registers
     /// are not the ones described.
-    fn intel(dir: &Path, label: &str) -> Result<(), Failure> {
+    fn intel(dir: &Path, label: &str) -> Result<(), Fail> {
         match std::fs::read_to_string(dir.join("vendor")) {
-            Ok(v) if v.trim() != "0x8086" => Err(Failure::finding(format!(
+            Ok(v) if v.trim() != "0x8086" => Err(Fail::findings(format!(
                 "{label} is not an Intel device (PCI vendor {}): its registers are not described",
                 v.trim()
             ))),
@@ -903,7 +883,7 @@ mod live {
     }
 
     /// Map the device's BAR and hold its force-wake file.
-    pub(super) fn open(t: &Target) -> Result<Live, Failure> {
+    pub(super) fn open(t: &Target) -> Result<Live, Fail> {
         let dev = device(&t.device)?;
         match &dev {
             Device::Card(dir) | Device::Pci(dir) => intel(dir, &t.device)?,
@@ -962,7 +942,7 @@ mod live {
                     Some(ForcewakeHolder::xe(minor).map_err(|e| opening(&e))?)
                 }
                 _ => {
-                    return Err(Failure::usage(format!(
+                    return Err(Fail::usage(format!(
                         "{label}: no kernel force-wake file is known for it (no i915 or xe DRM \
                          card); pass --forcewake PATH or --no-forcewake"
                     )))
@@ -980,7 +960,7 @@ mod live {
 /// Off Linux: no BAR to map.
 #[cfg(not(target_os = "linux"))]
 mod live {
-    use super::{Failure, Target};
+    use super::{Fail, Target};
 
     /// Never made off Linux.
     pub(super) enum Live {}
@@ -998,8 +978,8 @@ mod live {
         None
     }
 
-    pub(super) fn open(_: &Target) -> Result<Live, Failure> {
-        Err(Failure::finding(
+    pub(super) fn open(_: &Target) -> Result<Live, Fail> {
+        Err(Fail::findings(
             "`perfregs reg` maps a GPU's BAR through Linux sysfs: Linux only",
         ))
     }
@@ -1100,8 +1080,11 @@ mod live_tests {
     #[test]
     fn permission_denied_says_to_run_as_root() {
         let e = io::Error::new(io::ErrorKind::PermissionDenied, "resource0: cannot open");
-        assert_eq!(opening(&e).0, "resource0: cannot open; run as root (sudo)");
+        assert_eq!(
+            opening(&e).message,
+            "resource0: cannot open; run as root (sudo)"
+        );
         let e = io::Error::new(io::ErrorKind::NotFound, "gone");
-        assert_eq!(opening(&e).0, "gone");
+        assert_eq!(opening(&e).message, "gone");
     }
 }

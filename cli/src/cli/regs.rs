@@ -161,44 +161,6 @@ pub fn resolve(p: &ProjectInfo, reg: &str) -> Result<&'static RegisterInfo, Stri
     ))
 }
 
-/// A name compared as `ProjectInfo::register` does: upper case, `-` as `_`.
-fn canonical(name: &str) -> Vec<u8> {
-    name.bytes()
-        .map(|c| {
-            if c == b'-' {
-                b'_'
-            } else {
-                c.to_ascii_uppercase()
-            }
-        })
-        .collect()
-}
-
-/// The edit distance of `a` and `b` (insertions, deletions, substitutions
-/// and swaps of two neighbours, each 1).
-fn distance(a: &[u8], b: &[u8]) -> usize {
-    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in rows.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in rows[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut d = (rows[i - 1][j] + 1)
-                .min(rows[i][j - 1] + 1)
-                .min(rows[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d = d.min(rows[i - 2][j - 2] + 1);
-            }
-            rows[i][j] = d;
-        }
-    }
-    rows[a.len()][b.len()]
-}
-
 /// ` (did you mean A, B?)` for the names [`close_names`] finds, or nothing.
 pub fn did_you_mean(wanted: &str, names: impl Iterator<Item = &'static str>) -> String {
     let close = close_names(wanted, names);
@@ -209,24 +171,7 @@ pub fn did_you_mean(wanted: &str, names: impl Iterator<Item = &'static str>) -> 
     }
 }
 
-/// Up to three of `names` close to `wanted`: within an edit distance of
-/// about a quarter of its length (at least 1, at most 3), or containing it
-/// (4 characters or more); closest first.
-pub fn close_names(wanted: &str, names: impl Iterator<Item = &'static str>) -> Vec<&'static str> {
-    let w = canonical(wanted);
-    let limit = (w.len() / 4).clamp(1, 3);
-    let mut found: Vec<(usize, &'static str)> = names
-        .filter_map(|n| {
-            let c = canonical(n);
-            let d = distance(&w, &c);
-            let contains = w.len() >= 4 && c.windows(w.len()).any(|x| x == w.as_slice());
-            (d <= limit || contains).then_some((if contains { d.min(limit) } else { d }, n))
-        })
-        .collect();
-    found.sort_unstable();
-    found.dedup_by_key(|(_, n)| *n);
-    found.into_iter().take(3).map(|(_, n)| n).collect()
-}
+pub use perfregs_session::close_names;
 
 /// `perfregs list <project>`.
 #[derive(Debug, clap::Args)]
@@ -353,36 +298,5 @@ impl DiffArgs {
             b.name
         );
         ExitCode::SUCCESS
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn distance_counts_edits() {
-        let d = |a: &str, b: &str| distance(a.as_bytes(), b.as_bytes());
-        assert_eq!(d("OACONTROL", "OACONTROL"), 0);
-        assert_eq!(d("OACONTRL", "OACONTROL"), 1);
-        assert_eq!(d("OACNOTROL", "OACONTROL"), 1, "a swap");
-        assert_eq!(d("", "ABC"), 3);
-        assert_eq!(d("KITTEN", "SITTING"), 3);
-    }
-
-    #[test]
-    fn close_names_are_ranked() {
-        let names = [
-            "OACONTROL",
-            "OASTATUS1",
-            "OASTATUS2",
-            "OAG_OACONTROL",
-            "GPU_TICKS",
-        ];
-        let close = |w| close_names(w, names.iter().copied());
-        assert_eq!(close("oacontrl"), ["OACONTROL"]);
-        assert_eq!(close("OASTATUS"), ["OASTATUS1", "OASTATUS2"]);
-        assert_eq!(close("control"), ["OACONTROL", "OAG_OACONTROL"]);
-        assert!(close("FROB").is_empty());
     }
 }

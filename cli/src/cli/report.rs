@@ -26,15 +26,14 @@
 //! recording is reported up to the damage, then the error (byte offset and
 //! record index) on stderr and exit code 1.
 
-use super::metrics::Fail;
 use super::output::{self, Column, Format, Interval as Row, Series, Value};
+use super::Fail;
 use hal::meta::DeviceId;
-use hal::report::{Report, ReportFormat};
 use perfregs_linux::discovery::{device_values, GtFrequencies, Topology};
-use perfregs_linux::record::Record;
-use perfregs_linux::recording::{oa_format_report_size, Item, RecordedDevice, RecordingReader};
-use perfregs_metrics::intervals::{Interval, Intervals, InvalidPairs, Window};
+use perfregs_linux::recording::{oa_format_report_size, RecordedDevice};
+use perfregs_metrics::intervals::{Interval, InvalidPairs, Window};
 use perfregs_metrics::{DeviceInfo, SetInfo};
+pub use perfregs_session::{formats, sets_of as sets, Accumulate, Format as TypedFormat};
 use std::num::{NonZeroU32, NonZeroU64};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -110,134 +109,28 @@ pub fn duration_ns(text: &str) -> Result<NonZeroU64, String> {
         .ok_or_else(|| format!("`{t}` is not a time of at least 1 ns that fits 64 bits"))
 }
 
-/// Reports of one format in, intervals out: [`Intervals`] behind a trait,
-/// so the format is chosen from the recording at run time.
-trait Accumulate {
-    /// Take one report (`None`: it is not one report of the format).
-    fn push(&mut self, report: &[u8]) -> Option<Option<Interval>>;
-    /// An `OA_REPORT_LOST`.
-    fn report_lost(&mut self);
-    /// An `OA_BUFFER_LOST`.
-    fn buffer_lost(&mut self);
-    /// The last, partial interval.
-    fn finish(&mut self) -> Option<Interval>;
-}
-
-struct Acc<F>(Intervals<F>);
-
-impl<F: ReportFormat> Accumulate for Acc<F> {
-    fn push(&mut self, report: &[u8]) -> Option<Option<Interval>> {
-        if report.len() != F::INFO.size {
-            return None;
-        }
-        Report::<F>::new(report).map(|r| self.0.push(&r))
-    }
-    fn report_lost(&mut self) {
-        self.0.report_lost();
-    }
-    fn buffer_lost(&mut self) {
-        self.0.buffer_lost();
-    }
-    fn finish(&mut self) -> Option<Interval> {
-        self.0.finish()
-    }
-}
-
-/// A typed report format of a project with its i915 id.
-#[derive(Clone, Copy)]
-pub struct TypedFormat {
-    /// `I915_OA_FORMAT_*`.
-    pub id: u32,
-    /// The layout's name (`A32u40_A4u32_B8_C8`).
-    pub name: &'static str,
-    /// Report size in bytes.
-    pub size: usize,
-    make: fn(Window) -> Box<dyn Accumulate>,
-}
-
-fn typed<F: ReportFormat>(id: u32) -> TypedFormat {
-    TypedFormat {
-        id,
-        name: F::INFO.name,
-        size: F::INFO.size,
-        make: |w| Box::new(Acc::<F>(Intervals::new(w))),
-    }
-}
-
-/// The typed formats of `project` that i915 streams give
-/// (`enum drm_i915_oa_format`, the catalogue's `oa: formats:` with an
-/// `i915:` number): HSW 1 to 7, Gen8+ 7 to 10. Empty for a project
-/// without an OA stream.
-pub fn formats(project: &str) -> Vec<TypedFormat> {
-    macro_rules! arms {
-        (() $({ name: $m:ident, ty: $t:ident, wake: [$($d:ident),*], sample: $s:ident, i915: [$(($id:literal, $f:ident)),*] }),*) => {
-            match project {
-                $(stringify!($m) => vec![$(typed::<hal::$m::reports::$f>($id)),*],)*
-                _ => Vec::new(),
-            }
-        };
-    }
-    hal::for_each_oa_project!(arms!())
-}
-
-/// The shipped metric sets of a part (`perfregs_metrics::FILES`), and the
-/// part's name (`tgl GT2`; the project alone when it has one file); a note
-/// when the GT was chosen by default (none known, or none with a file: GT2).
-pub(super) fn sets(
-    project: &str,
-    gt: Option<u8>,
-) -> Option<(&'static [SetInfo], String, Option<String>)> {
-    let files: Vec<(&'static [SetInfo], Option<u8>)> = perfregs_metrics::FILES
-        .iter()
-        .filter(|(_, p, _)| *p == project)
-        .map(|(f, p, s)| (*s, super::metrics::file_gt(f, p)))
-        .collect();
-    match files[..] {
-        [] => None,
-        [(one, _)] => Some((one, project.to_string(), None)),
-        _ => {
-            let of = |g: u8| files.iter().find(|(_, fg)| *fg == Some(g)).map(|f| f.0);
-            if let Some(s) = gt.and_then(of) {
-                return gt.map(|g| (s, format!("{project} GT{g}"), None));
-            }
-            let upper = project.to_ascii_uppercase();
-            let why = match gt {
-                Some(g) => format!("{upper} GT{g} has no metric file"),
-                None => format!("the device table names no {upper} GT"),
-            };
-            of(2).map(|s| {
-                (
-                    s,
-                    format!("{project} GT2"),
-                    Some(format!("{why}: the GT2 sets are used")),
-                )
-            })
-        }
-    }
-}
-
-/// The set named `name` in `all` (the sets of `part`): the exact symbol
-/// name first (as IGT's reader finds it), then symbol or underscore name,
-/// case-insensitive; else the message naming close names and how to list
-/// the sets (`record` and `report` each make it a failure of their own).
+/// The set named `name` in `all` (the sets of `part`;
+/// `perfregs_session::find_set`'s rule), else the message naming close
+/// names and how to list the sets.
 pub(super) fn find_set(
-    all: &'static [SetInfo],
+    all: &'static [perfregs_metrics::SetInfo],
     name: &str,
     part: &str,
-) -> Result<&'static SetInfo, String> {
-    if let Some(s) = all.iter().find(|s| s.symbol == name).or_else(|| {
-        all.iter().find(|s| {
-            s.symbol.eq_ignore_ascii_case(name) || s.underscore.eq_ignore_ascii_case(name)
-        })
-    }) {
-        return Ok(s);
-    }
-    let hint = super::regs::did_you_mean(name, all.iter().map(|s| s.symbol));
-    Err(format!(
-        "no metric set `{name}` among the {} sets of {part}{hint}; `perfregs metrics list {}` lists them",
-        all.len(),
-        part.split(' ').next().unwrap_or(part)
-    ))
+) -> Result<&'static perfregs_metrics::SetInfo, String> {
+    perfregs_session::find_set(all, name).map_err(|e| {
+        let perfregs_session::Error::NoSet(e) = e else {
+            return e.to_string();
+        };
+        let hint = match &e.close[..] {
+            [] => String::new(),
+            close => format!(" (did you mean {}?)", close.join(", ")),
+        };
+        format!(
+            "no metric set `{name}` among the {} sets of {part}{hint}; `perfregs metrics list {}` lists them",
+            e.known.len(),
+            part.split(' ').next().unwrap_or(part)
+        )
+    })
 }
 
 /// GPU frequencies of DEVICE_INFO: IGT's recorder writes Hz; a value under
@@ -498,21 +391,8 @@ fn values_text(d: &DeviceInfo) -> String {
     .join(", ")
 }
 
-/// What reading the recording gave.
-#[derive(Default)]
-struct Read {
-    setup: Option<Setup>,
-    intervals: Vec<Interval>,
-    version: Option<u32>,
-    samples: u64,
-    reports_lost: u64,
-    buffers_lost: u64,
-    correlations: u64,
-    records: u64,
-    bytes: u64,
-    /// The first error, located (with its message).
-    error: Option<String>,
-}
+/// What `report` read (`perfregs_session::read_recording`).
+type Read = perfregs_session::Recording<Setup>;
 
 /// Read `src` to its end or its first error.
 fn read(
@@ -520,113 +400,11 @@ fn read(
     args: &ReportArgs,
     interval_ns: Option<NonZeroU64>,
 ) -> Result<Read, Fail> {
-    let mut r = RecordingReader::new(src);
-    let mut out = Read::default();
-    let mut device: Option<RecordedDevice> = None;
-    let mut topology: Option<Vec<u8>> = None;
-    let mut acc: Option<Box<dyn Accumulate>> = None;
-    // Losses before the first sample (before the header is complete).
-    let (mut early_reports, mut early_buffers) = (0u32, 0u32);
-    loop {
-        let entry = match r.next_entry() {
-            None => break,
-            Some(Err(e)) => {
-                out.error = Some(e.to_string());
-                break;
-            }
-            Some(Ok(e)) => e,
-        };
-        let (offset, index) = (entry.offset, entry.index);
-        match entry.item {
-            Item::Version(v) => out.version = Some(v),
-            Item::Device(d) => {
-                if acc.is_some() && device.as_ref() != Some(&d) {
-                    out.error = Some(format!(
-                        "record {index} at byte {offset}: a second DEVICE_INFO that changes the device or set after samples: not supported (split the recording)"
-                    ));
-                    break;
-                }
-                device = Some(d);
-            }
-            Item::Topology(t) => {
-                if acc.is_some() && topology.as_deref() != Some(t) {
-                    out.error = Some(format!(
-                        "record {index} at byte {offset}: a second DEVICE_TOPOLOGY that changes the topology after samples: not supported (split the recording)"
-                    ));
-                    break;
-                }
-                topology = Some(t.to_vec());
-            }
-            Item::Correlation(_) => out.correlations += 1,
-            Item::Stream(Record::ReportLost) => {
-                out.reports_lost += 1;
-                match acc.as_mut() {
-                    Some(a) => a.report_lost(),
-                    None => early_reports = early_reports.saturating_add(1),
-                }
-            }
-            Item::Stream(Record::BufferLost) => {
-                out.buffers_lost += 1;
-                match acc.as_mut() {
-                    Some(a) => a.buffer_lost(),
-                    None => early_buffers = early_buffers.saturating_add(1),
-                }
-            }
-            Item::Stream(Record::Sample(bytes)) => {
-                if acc.is_none() {
-                    // The reader gives a sample only after both records.
-                    let (Some(d), Some(t)) = (device.as_ref(), topology.as_deref()) else {
-                        out.error = Some(format!(
-                            "record {index} at byte {offset}: a sample before DEVICE_INFO and DEVICE_TOPOLOGY"
-                        ));
-                        break;
-                    };
-                    let s = setup(d, t, args.metric_set.as_deref(), interval_ns, args.reports)?;
-                    let mut a = (s.format.make)(s.window);
-                    for _ in 0..early_reports {
-                        a.report_lost();
-                    }
-                    for _ in 0..early_buffers {
-                        a.buffer_lost();
-                    }
-                    acc = Some(a);
-                    out.setup = Some(s);
-                }
-                let Some(a) = acc.as_mut() else { break };
-                match a.push(bytes) {
-                    Some(closed) => out.intervals.extend(closed),
-                    None => {
-                        out.error = Some(format!(
-                            "record {index} at byte {offset}: a sample of {} bytes is not one report of the recorded format",
-                            bytes.len()
-                        ));
-                        break;
-                    }
-                }
-                out.samples += 1;
-            }
-        }
-        out.records = r.records();
-        out.bytes = r.offset();
-    }
-    out.records = r.records();
-    out.bytes = r.offset();
-    match acc.as_mut() {
-        Some(a) => out.intervals.extend(a.finish()),
-        None => {
-            // No sample: the header still decides what the recording is.
-            if let (Some(d), Some(t)) = (device.as_ref(), topology.as_deref()) {
-                out.setup = Some(setup(
-                    d,
-                    t,
-                    args.metric_set.as_deref(),
-                    interval_ns,
-                    args.reports,
-                )?);
-            }
-        }
-    }
-    Ok(out)
+    perfregs_session::read_recording(src, |d, t| {
+        let s = setup(d, t, args.metric_set.as_deref(), interval_ns, args.reports)?;
+        let a = s.format.intervals(s.window);
+        Ok((s, a))
+    })
 }
 
 /// The flags of an interval.
@@ -916,6 +694,7 @@ impl ReportArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use perfregs_linux::record::Record;
 
     /// The uuids of `sets` (each file's sets have their own).
     fn guids(sets: &[SetInfo]) -> Vec<&str> {

@@ -1,0 +1,143 @@
+//! The driver's format for a set: the typed report layouts of a project
+//! with their i915 numbers and Xe `OA_FORMAT` values, and the intervals of
+//! a stream of one layout.
+
+use hal::report::{Report, ReportFormat};
+use perfregs_metrics::intervals::{Interval, Intervals, Window};
+
+/// Reports of one format in, intervals out: [`Intervals`] behind a trait,
+/// so the format can be chosen at run time (from a recording's header).
+pub trait Accumulate {
+    /// Take one report (`None`: it is not one report of the format;
+    /// `Some(Some(_))`: an interval ended).
+    fn push(&mut self, report: &[u8]) -> Option<Option<Interval>>;
+    /// An `OA_REPORT_LOST`.
+    fn report_lost(&mut self);
+    /// An `OA_BUFFER_LOST`.
+    fn buffer_lost(&mut self);
+    /// The last, partial interval.
+    fn finish(&mut self) -> Option<Interval>;
+}
+
+struct Acc<F>(Intervals<F>);
+
+impl<F: ReportFormat> Accumulate for Acc<F> {
+    fn push(&mut self, report: &[u8]) -> Option<Option<Interval>> {
+        if report.len() != F::INFO.size {
+            return None;
+        }
+        Report::<F>::new(report).map(|r| self.0.push(&r))
+    }
+    fn report_lost(&mut self) {
+        self.0.report_lost();
+    }
+    fn buffer_lost(&mut self) {
+        self.0.buffer_lost();
+    }
+    fn finish(&mut self) -> Option<Interval> {
+        self.0.finish()
+    }
+}
+
+/// A typed report layout of a project with its i915 number.
+#[derive(Clone, Copy)]
+pub struct Format {
+    /// `I915_OA_FORMAT_*`.
+    pub id: u32,
+    /// The layout's name (`A32u40_A4u32_B8_C8`).
+    pub name: &'static str,
+    /// Report size in bytes.
+    pub size: usize,
+    make: fn(Window) -> Box<dyn Accumulate>,
+}
+
+impl core::fmt::Debug for Format {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Format")
+            .field("id", &self.id)
+            .field("name", &self.name)
+            .field("size", &self.size)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Format {
+    /// An accumulator of reports of this layout into intervals of `window`.
+    ///
+    /// ```
+    /// use perfregs_metrics::intervals::Window;
+    /// let f = perfregs_session::stream_format("tgl").expect("a TGL format");
+    /// let mut acc = f.intervals(Window::Pairs(core::num::NonZeroU32::MIN));
+    /// assert!(acc.push(&[0; 3]).is_none(), "not a report of the layout");
+    /// assert!(acc.finish().is_none());
+    /// ```
+    pub fn intervals(&self, window: Window) -> Box<dyn Accumulate> {
+        (self.make)(window)
+    }
+
+    /// The Xe `OA_FORMAT` value of this layout on `project`
+    /// ([`xe_format`]).
+    pub fn xe(&self, project: &str) -> Option<u64> {
+        xe_format(project, self.name)
+    }
+}
+
+fn typed<F: ReportFormat>(id: u32) -> Format {
+    Format {
+        id,
+        name: F::INFO.name,
+        size: F::INFO.size,
+        make: |w| Box::new(Acc::<F>(Intervals::new(w))),
+    }
+}
+
+/// The typed formats of `project` that i915 streams give (the catalogue's
+/// `oa: formats:` with an `i915:` number): HSW 1 to 7, Gen8+ 7 to 10.
+/// Empty for a project without an OA stream.
+///
+/// ```
+/// let ids: Vec<u32> = perfregs_session::formats("hsw").iter().map(|f| f.id).collect();
+/// assert!(ids.contains(&1));
+/// assert!(perfregs_session::formats("snb").is_empty());
+/// ```
+pub fn formats(project: &str) -> Vec<Format> {
+    macro_rules! arms {
+        (() $({ name: $m:ident, ty: $t:ident, wake: [$($d:ident),*], sample: $s:ident, i915: [$(($id:literal, $f:ident)),*] }),*) => {
+            match project {
+                $(stringify!($m) => vec![$(typed::<hal::$m::reports::$f>($id)),*],)*
+                _ => Vec::new(),
+            }
+        };
+    }
+    hal::for_each_oa_project!(arms!())
+}
+
+/// The format a recording takes: the largest typed format of the project
+/// (HSW A45_B8_C8, Gen8+ A32u40_A4u32_B8_C8), as IGT's recorder picks.
+///
+/// ```
+/// assert_eq!(perfregs_session::stream_format("hsw").map(|f| f.name), Some("A45_B8_C8"));
+/// ```
+pub fn stream_format(project: &str) -> Option<Format> {
+    formats(project).into_iter().max_by_key(|f| (f.size, f.id))
+}
+
+/// The Xe `OA_FORMAT` property of a layout of `project` (format type |
+/// counter select << 8 | counter size << 16 | bc report << 24), from the
+/// catalogue's `oa: formats:` `xe:` tuples (the kernel's `xe_oa.c`
+/// `oa_formats[]`); `None` for a part or layout the xe driver does not offer.
+///
+/// ```
+/// assert_eq!(perfregs_session::xe_format("tgl", "A32u40_A4u32_B8_C8"), Some(0x500));
+/// assert_eq!(perfregs_session::xe_format("bdw", "A32u40_A4u32_B8_C8"), None);
+/// ```
+pub fn xe_format(project: &str, layout: &str) -> Option<u64> {
+    hal::project(project)?.gpu?.oa?.format(layout)?.xe
+}
+
+/// Whether the xe driver runs `project` (the catalogue's `drivers:`).
+pub fn runs_under_xe(project: &str) -> bool {
+    hal::project(project)
+        .and_then(|p| p.gpu)
+        .is_some_and(|g| g.runs_under(hal::meta::Driver::Xe))
+}

@@ -1,0 +1,36 @@
+//! perfregs sessions: what a tool does between "this project" and "these
+//! counters", behind one typed API (the `perfregs` command is clap and
+//! printing over it).
+//!
+//! - [`part`]: a project and an optional GT to the catalogue's part
+//!   ([`hal::meta::PartInfo`]), GT2 by default where a project has several.
+//! - [`find_set`] (and [`find_name`] for sets read at run time): one rule
+//!   to look a metric set up by name.
+//! - [`program`]: write a set's programming on a device with the domains
+//!   the catalogue says it needs awake (`oa: wake:`).
+//! - [`Format`], [`formats`], [`stream_format`], [`xe_format`]: the driver's
+//!   number for a report layout.
+//! - [`sample_emulated`]: program and sample the emulated GPU;
+//!   [`Format::intervals`]: cut reports into intervals of counters.
+//!
+//! ```
+//! let part = perfregs_session::part("tgl", None)?;
+//! assert_eq!(part.gt, 2);
+//! let set = perfregs_session::find_set(perfregs_session::sets(part)?, "renderbasic")?;
+//! assert_eq!(set.symbol, "RenderBasic");
+//! # Ok::<(), perfregs_session::Error>(())
+//! ```
+
+mod error;
+mod format;
+mod part;
+mod program;
+mod recording;
+mod set;
+
+pub use error::Error;
+pub use format::{formats, runs_under_xe, stream_format, xe_format, Accumulate, Format};
+pub use part::{choose_gt, emulated_device, file_gt, part, part_gts, xe_projects, DEFAULT_GT};
+pub use program::{emulator, oa_projects, program, sample_emulated, Emulated, SAMPLE_PERIOD};
+pub use recording::{read_recording, Recording};
+pub use set::{close_names, find_name, find_set, sets, sets_of, SetNotFound};
