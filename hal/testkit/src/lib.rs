@@ -32,6 +32,61 @@ impl Rng {
     pub fn below64(&mut self, n: u64) -> u64 {
         self.next() % n.max(1)
     }
+
+    /// True with probability `1 / n`.
+    pub fn one_in(&mut self, n: usize) -> bool {
+        self.below(n) == 0
+    }
+
+    /// One of `v` (None when it is empty).
+    pub fn try_pick<T: Copy>(&mut self, v: &[T]) -> Option<T> {
+        let i = self.below(v.len());
+        v.get(i).copied()
+    }
+
+    /// One of `items`.
+    ///
+    /// # Panics
+    /// When `items` is empty.
+    #[track_caller]
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+
+    /// One item of the concatenation of `parts`, each item equally likely.
+    ///
+    /// # Panics
+    /// When every part is empty.
+    #[track_caller]
+    pub fn pick_in<T: Copy>(&mut self, parts: &[&[T]]) -> T {
+        let mut i = self.below(parts.iter().map(|p| p.len()).sum());
+        for p in parts {
+            if i < p.len() {
+                return p[i];
+            }
+            i -= p.len();
+        }
+        panic!("pick_in: no items")
+    }
+
+    /// The stream of input `index` of a run with `seed`: SplitMix64 of the
+    /// two (never zero), so input `index` is reproduced alone, in any thread.
+    pub fn for_input(seed: u64, index: u64) -> Rng {
+        Rng(splitmix(seed ^ splitmix(index)) | 1)
+    }
+
+    /// The stream that starts from `state` (not zero).
+    pub fn from_state(state: u64) -> Rng {
+        Rng(state)
+    }
+}
+
+/// SplitMix64's output function.
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// The plain xorshift64 (13, 7, 17) of Marsaglia: the state itself is the
@@ -120,7 +175,8 @@ pub enum Within {
 }
 
 impl Within {
-    fn holds(self, got: u64, clock: u64, num: u64, den: u64) -> bool {
+    /// Whether `got` is `num / den` of `clock`, this near.
+    pub fn holds(self, got: u64, clock: u64, num: u64, den: u64) -> bool {
         match self {
             Within::Counts(n) => got.abs_diff(clock * num / den) <= n,
             Within::Exact(n) => (got * den).abs_diff(clock * num) <= n * den,
@@ -129,7 +185,8 @@ impl Within {
 }
 
 /// IGT's TestOa shares of the GPU clock, counters 3 to 7: (counter, num, den).
-pub const TEST_OA_SHARES: [(usize, u64, u64); 5] = [(3, 1, 2), (4, 1, 3), (5, 1, 3), (6, 1, 6), (7, 2, 3)];
+pub const TEST_OA_SHARES: [(usize, u64, u64); 5] =
+    [(3, 1, 2), (4, 1, 3), (5, 1, 3), (6, 1, 6), (7, 2, 3)];
 
 /// IGT's TestOa expectations on counters numbered 0 to 7 (`counter(n)`):
 /// counter 0 = 0, counters 1 and 2 = `clock` (> 0), counter 3 = clock/2,
@@ -190,14 +247,27 @@ mod tests {
         let good = |n: usize| [0, 512, 512, 256, 171, 170, 85, 341][n];
         check_test_oa("good", 512, good, Within::Exact(1));
         let r = std::panic::catch_unwind(|| {
-            check_test_oa("bad", 512, |n| if n == 6 { 87 } else { good(n) }, Within::Exact(1))
+            check_test_oa(
+                "bad",
+                512,
+                |n| if n == 6 { 87 } else { good(n) },
+                Within::Exact(1),
+            )
         });
-        assert!(r.is_err(), "Counter6 = 87 of 512 clocks is more than 1 from 85.3");
+        assert!(
+            r.is_err(),
+            "Counter6 = 87 of 512 clocks is more than 1 from 85.3"
+        );
         // 169 is 1 from 170 (512 / 3 rounded down), not within 1 of 170.67.
         let c4 = |n: usize| if n == 4 { 169 } else { good(n) };
         check_test_oa("rounded", 512, c4, Within::Counts(1));
-        assert!(std::panic::catch_unwind(|| check_test_oa("exact", 512, c4, Within::Exact(1))).is_err());
-        assert!(std::panic::catch_unwind(|| check_test_oa("idle", 0, |_| 0, Within::Counts(9))).is_err());
+        assert!(
+            std::panic::catch_unwind(|| check_test_oa("exact", 512, c4, Within::Exact(1))).is_err()
+        );
+        assert!(
+            std::panic::catch_unwind(|| check_test_oa("idle", 0, |_| 0, Within::Counts(9)))
+                .is_err()
+        );
     }
 
     #[test]
