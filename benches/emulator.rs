@@ -80,15 +80,8 @@ mod benches {
 
     /// The fixed pseudo-random addresses (xorshift64, dword-aligned).
     pub fn addresses() -> Vec<u64> {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        (0..ADDRS)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x % 0x24_0000) & !3
-            })
-            .collect()
+        let mut x = perfregs_testkit::XorShift(0x2545_F491_4F6C_DD1D);
+        (0..ADDRS).map(|_| x.below(0x24_0000) & !3).collect()
     }
 
     #[inline(always)]

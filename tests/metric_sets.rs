@@ -227,7 +227,7 @@ fn test_oa_expectations_of(project: &str, file: &str, set: &SetInfo) {
     };
     for delta in &ds {
         let s = Sample::from_delta(delta);
-        perfregs::metrics::test_support::check_test_oa_ratios(project, |name| value(name, &s), 1);
+        perfregs_testkit::check_test_oa_ratios(project, |name| value(name, &s), 1);
     }
 }
 

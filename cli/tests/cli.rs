@@ -1,6 +1,7 @@
 //! The `perfregs` command line: check, decode, list.
 
-use std::process::Command;
+mod common;
+use perfregs_testkit::{check_test_oa, Within};
 
 /// The repository root (this crate is `cli/`): the tests name files relative to
 /// it (`codegen/tests/fixtures/...`) and `check` reads its `regdefs/`.
@@ -11,16 +12,7 @@ fn perfregs(args: &[&str]) -> (i32, String, String) {
 }
 
 fn perfregs_in(dir: &str, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run perfregs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run(common::perfregs().args(args).current_dir(dir))
 }
 
 #[test]
@@ -578,11 +570,6 @@ fn ints(
         .collect()
 }
 
-/// `b` is `num/den` of `clock` within +-1.
-fn near(b: u64, clock: u64, num: u64, den: u64) -> bool {
-    (b * den).abs_diff(clock * num) <= den
-}
-
 /// IGT's TestOa expectations, read from the printed table: Counter0..7 are
 /// B0..B7 (0, 1, 1, 1/2, 1/3, 1/3, 1/6, 2/3 of the GPU clock).
 fn check_test_oa_table(what: &str, out: &str, pairs: usize) {
@@ -594,14 +581,7 @@ fn check_test_oa_table(what: &str, out: &str, pairs: usize) {
     for (k, &clock) in clocks.iter().enumerate() {
         assert_eq!(clock, 8192, "{what} #{k}: 1024 ticks x 8 clocks");
         let c = |n: usize| ints(&t, &format!("Counter{n}"))[k];
-        assert_eq!(c(0), 0, "{what} #{k}");
-        assert_eq!(c(1), clock, "{what} #{k}");
-        assert_eq!(c(2), clock, "{what} #{k}");
-        assert!(near(c(3), clock, 1, 2), "{what} #{k}: Counter3 {}", c(3));
-        assert!(near(c(4), clock, 1, 3), "{what} #{k}: Counter4 {}", c(4));
-        assert!(near(c(5), clock, 1, 3), "{what} #{k}: Counter5 {}", c(5));
-        assert!(near(c(6), clock, 1, 6), "{what} #{k}: Counter6 {}", c(6));
-        assert!(near(c(7), clock, 2, 3), "{what} #{k}: Counter7 {}", c(7));
+        check_test_oa(&format!("{what} #{k}"), clock, c, Within::Exact(1));
         // A C counter (C7 on BDW, C0 on TGL): the emulator's C counters
         // count nothing without a workload.
         assert_eq!(c(8), 0, "{what} #{k}");
@@ -995,14 +975,7 @@ fn oa_decode_computes_the_metric_set() {
     assert_eq!(ints(&t, "GpuTime"), [10240; 4], "128 ticks at 12.5 MHz");
     for (k, &clock) in clocks.iter().enumerate() {
         let c = |n: usize| ints(&t, &format!("Counter{n}"))[k];
-        assert_eq!((c(0), c(1), c(2)), (0, clock, clock));
-        assert!(
-            near(c(3), clock, 1, 2)
-                && near(c(4), clock, 1, 3)
-                && near(c(6), clock, 1, 6)
-                && near(c(7), clock, 2, 3),
-            "{out}"
-        );
+        check_test_oa(&format!("{out}\n#{k}"), clock, c, Within::Exact(1));
     }
     // The same buffer, with the set from a file given.
     let out2 = decode_with_set(
@@ -1479,7 +1452,10 @@ fn metrics_run_writes_csv_json_and_perfetto() {
         assert_eq!(int("GpuTime"), 81920);
         let clock = int("GpuCoreClocks");
         assert_eq!(clock, 8192);
-        assert!(near(int("Counter3"), clock, 1, 2) && near(int("Counter7"), clock, 2, 3));
+        let near = Within::Exact(1);
+        assert!(
+            near.holds(int("Counter3"), clock, 1, 2) && near.holds(int("Counter7"), clock, 2, 3)
+        );
         assert_eq!(r[col("flags")], "");
     }
     // JSON: one object per interval, counters with units, the same values.

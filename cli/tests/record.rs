@@ -11,7 +11,7 @@ mod common;
 use common::says;
 use perfregs_linux::discovery::Topology;
 use perfregs_linux::recording::read_all;
-use perfregs_metrics::test_support::check_test_oa_ratios;
+use perfregs_testkit::check_test_oa_ratios;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

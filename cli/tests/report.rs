@@ -14,7 +14,7 @@ use perfregs_linux::discovery::Topology;
 use perfregs_linux::record::Record;
 use perfregs_linux::recording::{entries, Correlation, Item, RecordedDevice, RecordingWriter};
 use perfregs_metrics::rt::program;
-use perfregs_metrics::test_support::check_test_oa_ratios;
+use perfregs_testkit::check_test_oa_ratios;
 use serde_json::Value as Json;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

@@ -25,8 +25,6 @@
 
 pub mod intervals;
 pub mod rt;
-#[doc(hidden)]
-pub mod test_support;
 
 pub use intervals::{Interval, Intervals, Pair, Pairs, Window};
 pub use rt::{ConfigBlock, ConfigKind, CounterInfo, DeviceInfo, Eval, Sample, SetInfo, Value};

@@ -13,8 +13,8 @@ use hal::{bdw, Device, Project, Unbranded};
 use perfregs_emu::{test_support, Emulator, OaConfig, OaUnit, Sku};
 use perfregs_metrics::intervals::{Interval, Intervals, InvalidPairs, Pairs, Window};
 use perfregs_metrics::rt::program;
-use perfregs_metrics::test_support::check_test_oa_ratios;
 use perfregs_metrics::{DeviceInfo, Sample, SetInfo, Value};
+use perfregs_testkit::check_test_oa_ratios;
 
 /// A report of TGL's A32u40_A4u32_B8_C8 built by hand.
 #[derive(Clone)]

@@ -8,18 +8,5 @@ pub fn perfregs() -> Command {
     Command::new(env!("CARGO_BIN_EXE_perfregs"))
 }
 
-/// Run `cmd`: its exit code (-1 when killed by a signal), stdout and stderr.
-pub fn run(cmd: &mut Command) -> (i32, String, String) {
-    let out = cmd.output().expect("run perfregs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// Assert that `text` contains `part`, saying `text` when it does not.
-#[track_caller]
-pub fn says(text: &str, part: &str) {
-    assert!(text.contains(part), "{text}");
-}
+#[allow(unused_imports)] // each test binary uses its part
+pub use perfregs_testkit::{run, says};

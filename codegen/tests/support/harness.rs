@@ -15,57 +15,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
-fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// xorshift64*, seeded through SplitMix64 (never zero), or with a fixed
 /// non-zero state.
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// The stream of input `index` of a run with `seed`.
-    pub fn for_input(seed: u64, index: u64) -> Rng {
-        Rng(splitmix(seed ^ splitmix(index)) | 1)
-    }
-    /// The stream that starts from `state` (not zero).
-    pub fn from_state(state: u64) -> Rng {
-        Rng(state)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform in `0..n` (0 when `n` is 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    /// True with probability `1 / n`.
-    pub fn one_in(&mut self, n: usize) -> bool {
-        self.below(n) == 0
-    }
-    /// One of `items` (not empty).
-    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-    /// One item of the concatenation of `parts` (not all empty), each item
-    /// equally likely.
-    pub fn pick_in<T: Copy>(&mut self, parts: &[&[T]]) -> T {
-        let mut i = self.below(parts.iter().map(|p| p.len()).sum());
-        for p in parts {
-            if i < p.len() {
-                return p[i];
-            }
-            i -= p.len();
-        }
-        panic!("pick_in: no items")
-    }
-}
+pub use perfregs_testkit::Rng;
 
 /// Integers at the edges of 16, 32, 64 and more bits, which both front ends
 /// are given in place of a number.

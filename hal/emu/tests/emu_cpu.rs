@@ -6,6 +6,7 @@
 use hal::meta::{Cell, ProjectInfo, RegisterInfo};
 use hal::{ivt, p4, Bus, Msr, Pci};
 use perfregs_emu::*;
+use perfregs_testkit::reg;
 
 // ------------------------------------------------------------------ helpers
 
@@ -13,11 +14,6 @@ const P4: &ProjectInfo = &p4::PROJECT;
 const IVT: &ProjectInfo = &ivt::PROJECT;
 const M40: u64 = (1 << 40) - 1;
 const M44: u64 = (1 << 44) - 1;
-
-fn reg(p: &ProjectInfo, name: &str) -> &'static RegisterInfo {
-    p.register(name)
-        .unwrap_or_else(|| panic!("{} has no register {name}", p.name))
-}
 
 /// A value of `r` from named fields.
 fn val(r: &RegisterInfo, fields: &[(&str, u64)]) -> u64 {

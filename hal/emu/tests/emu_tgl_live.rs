@@ -2,25 +2,15 @@
 //! GPU_TICKS at 0xD980..) follow the counters as BDW's do at 0x2800..: reads
 //! return the live value, software writes load the counter.
 
-use hal::meta::{ProjectInfo, RegisterInfo};
+use hal::meta::ProjectInfo;
 use hal::{bdw, tgl};
 use perfregs_emu::*;
 
 mod support;
 use support::*;
 
-fn reg(p: &ProjectInfo, name: &str) -> &'static RegisterInfo {
-    p.register(name)
-        .unwrap_or_else(|| panic!("{} has no register {name}", p.name))
-}
-
 fn write_field(emu: &mut Emulator, p: &ProjectInfo, name: &str, fields: &[(&str, u64)]) {
-    let r = reg(p, name);
-    let v = fields.iter().fold(0u64, |v, &(f, x)| {
-        let fi = r.field(f).expect("field");
-        v | ((x << fi.lsb) & fi.mask())
-    });
-    emu.write32(r.address, v as u32);
+    emu.write32(reg(p, name).address, val(p, name, fields));
 }
 
 /// An emulator with every domain awake and the OA counters enabled

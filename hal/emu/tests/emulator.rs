@@ -9,11 +9,6 @@ use perfregs_emu::*;
 
 // ------------------------------------------------------------------ helpers
 
-fn reg(p: &ProjectInfo, name: &str) -> &'static RegisterInfo {
-    p.register(name)
-        .unwrap_or_else(|| panic!("{} has no register {name}", p.name))
-}
-
 fn addr(p: &ProjectInfo, name: &str) -> u64 {
     reg(p, name).address
 }
@@ -1121,11 +1116,9 @@ fn same_operations_give_the_same_trace() {
     fn run() -> (Vec<TraceEntry>, Vec<Option<u64>>) {
         let p = tgl_replicated();
         let mut emu = emulator(p, Sku::default().fuse_dss(1).with_wake_latency(5));
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = perfregs_testkit::XorShift(perfregs_testkit::XorShift::SEED);
         for i in 0..3000u64 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next();
             let r = p.registers[(x % p.registers.len() as u64) as usize];
             match i % 5 {
                 0 => emu.write32(r.address, (x >> 32) as u32),

@@ -189,16 +189,19 @@ fn seed_from_env() -> u64 {
 }
 
 /// The generators of this file, on the shared xorshift stream.
-impl Rng {
-    fn pick<T: Copy>(&mut self, v: &[T]) -> Option<T> {
-        v.get(self.below(v.len() as u64) as usize).copied()
-    }
+trait Draw {
+    fn value(&mut self) -> u32;
+    fn field(&mut self, width: u32) -> u64;
+    fn gfx_addr(&mut self) -> u64;
+}
+
+impl Draw for Rng {
     fn value(&mut self) -> u32 {
-        match self.below(6) {
+        match self.below64(6) {
             0 => 0,
             1 => u32::MAX,
             2 => 0xFFFF_0000 | self.next() as u32 & 0xFFFF, // masked enables
-            3 => 1 << self.below(32),
+            3 => 1 << self.below64(32),
             _ => self.next() as u32,
         }
     }
@@ -206,12 +209,12 @@ impl Rng {
     /// about to overflow), random.
     fn field(&mut self, width: u32) -> u64 {
         let max = low(width);
-        match self.below(8) {
+        match self.below64(8) {
             0 => 0,
             1 => max,
             2 => 1,
-            3 => max.saturating_sub(self.below(64)),
-            4 => max.saturating_sub(self.below(1 << 16)),
+            3 => max.saturating_sub(self.below64(64)),
+            4 => max.saturating_sub(self.below64(1 << 16)),
             5 => max >> 1,
             _ => self.next() & max,
         }
@@ -219,14 +222,14 @@ impl Rng {
     /// A graphics address: a few windows (so memory stays bounded), the top
     /// of the 4 GiB GGTT, beyond it, anywhere.
     fn gfx_addr(&mut self) -> u64 {
-        let off = self.below(1 << 24) & !0x3F;
-        match self.below(10) {
+        let off = self.below64(1 << 24) & !0x3F;
+        match self.below64(10) {
             0..=4 => 0x0100_0000 + off,
             5 | 6 => 0x0800_0000 + (off & 0xF_FFFF),
-            7 => 0xFFFF_FFFF - self.below(1 << 12),
-            8 => (1 << 32) + self.below(1 << 20),
-            _ => match self.below(3) {
-                0 => u64::MAX - self.below(256),
+            7 => 0xFFFF_FFFF - self.below64(1 << 12),
+            8 => (1 << 32) + self.below64(1 << 20),
+            _ => match self.below64(3) {
+                0 => u64::MAX - self.below64(256),
                 1 => self.next() & 0xFFFF_FFFF,
                 _ => self.next(),
             },
@@ -732,26 +735,26 @@ enum Op {
 }
 
 fn pick_addr(rng: &mut Rng, p: &ProjectInfo, top: u64) -> u64 {
-    match rng.below(20) {
+    match rng.below64(20) {
         0..=14 => {
-            let r = p.registers[rng.below(p.registers.len() as u64) as usize];
-            if r.width > 32 && rng.below(3) == 0 {
+            let r = p.registers[rng.below64(p.registers.len() as u64) as usize];
+            if r.width > 32 && rng.below64(3) == 0 {
                 r.address + 4
             } else {
                 r.address
             }
         }
         15..=18 => {
-            let a = rng.below(top);
-            if rng.below(2) == 0 {
+            let a = rng.below64(top);
+            if rng.below64(2) == 0 {
                 a & !3
             } else {
                 a
             }
         }
-        _ => match rng.below(3) {
-            0 => u64::MAX - rng.below(8),
-            1 => 1 << (32 + rng.below(20)),
+        _ => match rng.below64(3) {
+            0 => u64::MAX - rng.below64(8),
+            1 => 1 << (32 + rng.below64(20)),
             _ => rng.next(),
         },
     }
@@ -759,68 +762,68 @@ fn pick_addr(rng: &mut Rng, p: &ProjectInfo, top: u64) -> u64 {
 
 fn workload(rng: &mut Rng) -> Workload {
     let mut w = Workload::new();
-    for _ in 0..rng.below(6) {
-        let rate = match rng.below(6) {
-            0 => u64::MAX >> rng.below(64),
-            1 => 1 << rng.below(40),
-            _ => rng.below(1000),
+    for _ in 0..rng.below64(6) {
+        let rate = match rng.below64(6) {
+            0 => u64::MAX >> rng.below64(64),
+            1 => 1 << rng.below64(40),
+            _ => rng.below64(1000),
         };
-        w = w.rate(rng.below(48) as u32, rate);
+        w = w.rate(rng.below64(48) as u32, rate);
     }
     w
 }
 
 fn noa(rng: &mut Rng) -> NoaSource {
     let mut s = NoaSource::new();
-    for _ in 0..rng.below(5) {
-        let g = match rng.below(4) {
-            0 => NoaBit::Constant(rng.below(2) == 1),
-            1 => NoaBit::Divider(rng.below(5000)),
-            2 => NoaBit::Divider(1 << rng.below(40)),
+    for _ in 0..rng.below64(5) {
+        let g = match rng.below64(4) {
+            0 => NoaBit::Constant(rng.below64(2) == 1),
+            1 => NoaBit::Divider(rng.below64(5000)),
+            2 => NoaBit::Divider(1 << rng.below64(40)),
             _ => NoaBit::Random(rng.next()),
         };
-        s = s.with(rng.below(17) as u32, g);
+        s = s.with(rng.below64(17) as u32, g);
     }
     s
 }
 
 fn cpu_events(rng: &mut Rng) -> CpuEvents {
     let mut e = CpuEvents::new();
-    for _ in 0..rng.below(8) {
-        let rate = match rng.below(8) {
-            0 => rng.below(1 << 20),
-            1 => u64::MAX >> rng.below(64),
-            _ => rng.below(12),
+    for _ in 0..rng.below64(8) {
+        let rate = match rng.below64(8) {
+            0 => rng.below64(1 << 20),
+            1 => u64::MAX >> rng.below64(64),
+            _ => rng.below64(12),
         };
-        e = e.rate(rng.below(20) as usize, rate);
+        e = e.rate(rng.below64(20) as usize, rate);
     }
     e
 }
 
 fn uncore_events(rng: &mut Rng) -> UncoreEvents {
     let mut e = UncoreEvents::new();
-    for _ in 0..rng.below(5) {
-        let one = |rng: &mut Rng| match rng.below(6) {
-            0 => u64::MAX >> rng.below(64),
-            1 => 1 << rng.below(44),
-            _ => rng.below(8),
+    for _ in 0..rng.below64(5) {
+        let one = |rng: &mut Rng| match rng.below64(6) {
+            0 => u64::MAX >> rng.below64(64),
+            1 => 1 << rng.below64(44),
+            _ => rng.below64(8),
         };
-        let p = if rng.below(2) == 0 {
+        let p = if rng.below64(2) == 0 {
             EventPattern::Constant(one(rng))
         } else {
-            EventPattern::Repeat((0..rng.below(8)).map(|_| one(rng)).collect())
+            EventPattern::Repeat((0..rng.below64(8)).map(|_| one(rng)).collect())
         };
-        e = e.per_cycle(rng.below(5) as usize, p);
+        e = e.per_cycle(rng.below64(5) as usize, p);
     }
     e
 }
 
 fn advance_ticks(rng: &mut Rng) -> u64 {
-    match rng.below(100) {
-        0..=59 => rng.below(5),
-        60..=89 => 5 + rng.below(96),
-        90..=98 => 101 + rng.below(4000),
-        _ => 4097 + rng.below(1 << 16),
+    match rng.below64(100) {
+        0..=59 => rng.below64(5),
+        60..=89 => 5 + rng.below64(96),
+        90..=98 => 101 + rng.below64(4000),
+        _ => 4097 + rng.below64(1 << 16),
     }
 }
 
@@ -828,7 +831,7 @@ fn value_for(rng: &mut Rng, t: Target) -> u64 {
     match t.kind {
         Kind::Plain => rng.field(t.width) << t.lsb,
         Kind::Addr => {
-            if rng.below(4) == 0 {
+            if rng.below64(4) == 0 {
                 rng.next()
             } else {
                 rng.gfx_addr() & 0xFFFF_FFFF
@@ -902,21 +905,21 @@ impl Gen<'_> {
         }
         self.set(oa.mem_select, 1);
         self.set(oa.udw, 0);
-        self.set(oa.size, rng.below(4) / 3);
+        self.set(oa.size, rng.below64(4) / 3);
         if let Some(v) = addr(oa.tail, base) {
             self.set(oa.tail, v);
         }
         if let Some(&fmt) = self
             .d
             .formats
-            .get(rng.below(self.d.formats.len() as u64 + 1) as usize)
+            .get(rng.below64(self.d.formats.len() as u64 + 1) as usize)
         {
             self.set(oa.format, fmt);
         }
-        self.set(oa.disable_overrun, rng.below(2));
-        self.set(oa.timer_period, rng.below(6));
+        self.set(oa.disable_overrun, rng.below64(2));
+        self.set(oa.timer_period, rng.below64(6));
         self.set(oa.timer_enable, 1);
-        self.set(oa.ctx_enable, u64::from(rng.below(4) == 0));
+        self.set(oa.ctx_enable, u64::from(rng.below64(4) == 0));
         self.set(oa.enable, 1);
     }
 
@@ -924,24 +927,24 @@ impl Gen<'_> {
     /// cascaded (SDM example 18-1).
     fn program_p4(&mut self, rng: &mut Rng) {
         let Some(p) = self.d.p4 else { return };
-        let k = rng.below(p.cascade_targets.len() as u64) as usize;
+        let k = rng.below64(p.cascade_targets.len() as u64) as usize;
         let (Some(&t), Some(&s)) = (p.cascade_targets.get(k), p.cascade_sources.get(k)) else {
             return;
         };
         let (t, s) = (t as usize, s as usize);
         let max = p.count.map_or(0, |f| low(f.width));
-        self.set_at(p.counters.get(s), p.count, max - rng.below(64));
-        self.set_at(p.counters.get(t), p.count, max - rng.below(64));
+        self.set_at(p.counters.get(s), p.count, max - rng.below64(64));
+        self.set_at(p.counters.get(t), p.count, max - rng.below64(64));
         self.set_at(p.cccrs.get(t), p.enable, 0);
         self.set_at(p.cccrs.get(t), p.cascade, 1);
-        self.set_at(p.cccrs.get(t), p.ovf_pmi, rng.below(2));
+        self.set_at(p.cccrs.get(t), p.ovf_pmi, rng.below64(2));
         self.set_at(p.cccrs.get(s), p.ovf, 0);
-        self.set_at(p.cccrs.get(s), p.force_ovf, u64::from(rng.below(8) == 0));
-        self.set_at(p.cccrs.get(s), p.ovf_pmi, rng.below(2));
+        self.set_at(p.cccrs.get(s), p.force_ovf, u64::from(rng.below64(8) == 0));
+        self.set_at(p.cccrs.get(s), p.ovf_pmi, rng.below64(2));
         self.set_at(p.cccrs.get(s), p.enable, 1);
         let mut e = CpuEvents::new();
         for n in 0..18 {
-            e = e.rate(n, rng.below(8));
+            e = e.rate(n, rng.below64(8));
         }
         self.queue.push_back(Op::SetCpuEvents(e));
     }
@@ -950,17 +953,17 @@ impl Gen<'_> {
     /// UBox.
     fn program_uncore(&mut self, rng: &mut Rng) {
         let Some(u) = self.d.uncore else { return };
-        let n = rng.below(u.ctrs.len().max(1) as u64) as usize;
+        let n = rng.below64(u.ctrs.len().max(1) as u64) as usize;
         let max = u.count.map_or(0, |f| low(f.width));
         self.set(u.unfrz_all, 1);
         self.set(u.frz, 0);
-        self.set_at(u.ctrs.get(n), u.count, max - rng.below(64));
-        self.set_at(u.ctls.get(n), u.thresh, rng.below(3));
-        self.set_at(u.ctls.get(n), u.edge_det, rng.below(2));
-        self.set_at(u.ctls.get(n), u.ov_en, rng.below(2));
+        self.set_at(u.ctrs.get(n), u.count, max - rng.below64(64));
+        self.set_at(u.ctls.get(n), u.thresh, rng.below64(3));
+        self.set_at(u.ctls.get(n), u.edge_det, rng.below64(2));
+        self.set_at(u.ctls.get(n), u.ov_en, rng.below64(2));
         self.set_at(u.ctls.get(n), u.en, 1);
         self.queue.push_back(Op::SetUncoreEvents(
-            UncoreEvents::new().per_cycle(n, 1 + rng.below(4)),
+            UncoreEvents::new().per_cycle(n, 1 + rng.below64(4)),
         ));
     }
 
@@ -970,17 +973,17 @@ impl Gen<'_> {
     fn metric_set(&mut self, rng: &mut Rng) {
         let Some(ms) = self.sets else { return };
         let k = match ms.test_oa.len() {
-            0 => rng.below(ms.sets.len() as u64) as usize,
-            n if rng.below(2) == 0 => ms.test_oa[rng.below(n as u64) as usize],
-            _ => rng.below(ms.sets.len() as u64) as usize,
+            0 => rng.below64(ms.sets.len() as u64) as usize,
+            n if rng.below64(2) == 0 => ms.test_oa[rng.below64(n as u64) as usize],
+            _ => rng.below64(ms.sets.len() as u64) as usize,
         };
         let Some((_, writes)) = ms.sets.get(k) else {
             return;
         };
-        if rng.below(4) != 0 {
+        if rng.below64(4) != 0 {
             self.wake_all();
         }
-        let skip_noa = rng.below(4) == 0;
+        let skip_noa = rng.below64(4) == 0;
         let noa_addrs: Vec<u64> = self
             .noa
             .iter()
@@ -993,10 +996,10 @@ impl Gen<'_> {
                 self.queue.push_back(Op::Write(a, v));
             }
         }
-        if rng.below(2) == 0 {
+        if rng.below64(2) == 0 {
             self.program_oa(rng);
         }
-        for _ in 0..rng.below(4) {
+        for _ in 0..rng.below64(4) {
             self.queue.push_back(Op::Advance(advance_ticks(rng)));
         }
     }
@@ -1004,13 +1007,13 @@ impl Gen<'_> {
     /// A NOA mux write, NOA_WRITE_HIGH or the NOA enable.
     fn noa_op(&mut self, rng: &mut Rng) -> Option<Op> {
         let u = self.noa?;
-        match rng.below(6) {
+        match rng.below64(6) {
             0..=2 => {
                 let f = u.write?;
                 let n = u.routing_write.len() as u64;
-                let v = match rng.below(3) {
+                let v = match rng.below64(3) {
                     0 if n > 0 => {
-                        let i = rng.below(n) as usize;
+                        let i = rng.below64(n) as usize;
                         // The entry with its NOA_WRITE_HIGH first.
                         if let (Some(h), Some(&hv)) = (u.write_high, u.routing_high.get(i)) {
                             self.queue
@@ -1018,7 +1021,9 @@ impl Gen<'_> {
                         }
                         u.routing_write.get(i).copied().unwrap_or(0)
                     }
-                    1 => rng.pick(&self.sets?.pairs).map_or(0, |(_, v)| u64::from(v)),
+                    1 => rng
+                        .try_pick(&self.sets?.pairs)
+                        .map_or(0, |(_, v)| u64::from(v)),
                     _ => u64::from(rng.value()),
                 };
                 self.queue.push_back(Op::Write(f.reg.address, v as u32));
@@ -1026,8 +1031,8 @@ impl Gen<'_> {
             }
             3 => {
                 let h = u.write_high?;
-                let v = match rng.below(3) {
-                    0 => rng.pick(u.routing_high).unwrap_or(0),
+                let v = match rng.below64(3) {
+                    0 => rng.try_pick(u.routing_high).unwrap_or(0),
                     1 => 0,
                     _ => u64::from(rng.value()),
                 };
@@ -1035,7 +1040,7 @@ impl Gen<'_> {
             }
             _ => {
                 let t = self.target(u.enable)?;
-                Some(Op::Field(t, rng.below(2) << t.lsb))
+                Some(Op::Field(t, rng.below64(2) << t.lsb))
             }
         }
     }
@@ -1043,30 +1048,31 @@ impl Gen<'_> {
     /// CEC unit n: select 0..3, random function, value and mask.
     fn cec_op(&mut self, rng: &mut Rng) {
         let Some(c) = self.cec else { return };
-        let n = rng.below(c.func.len().max(1) as u64) as usize;
-        let mask = match rng.below(6) {
+        let n = rng.below64(c.func.len().max(1) as u64) as usize;
+        let mask = match rng.below64(6) {
             0 => 0,
             1 => 0xFFFF,
             2 => 0xFFFF & !(u64::from(perfregs_emu::TEST_SIGNAL_BITS) & rng.next()),
             3 => 0xFFF7,
             _ => rng.next() & 0xFFFF,
         };
-        let value = match rng.below(3) {
+        let value = match rng.below64(3) {
             0 => 0,
-            1 => rng.below(64),
+            1 => rng.below64(64),
             _ => rng.next() & 0xFFFF,
         };
-        let order = rng.below(2) == 0;
+        let order = rng.below64(2) == 0;
         let writes = [
-            (c.select.get(n), rng.below(4)),
-            (c.func.get(n), rng.below(8)),
+            (c.select.get(n), rng.below64(4)),
+            (c.func.get(n), rng.below64(8)),
             (c.value.get(n), value),
             (c.mask.get(n), mask),
         ];
-        for (f, v) in writes
-            .iter()
-            .take(if order { 4 } else { 1 + rng.below(4) as usize })
-        {
+        for (f, v) in writes.iter().take(if order {
+            4
+        } else {
+            1 + rng.below64(4) as usize
+        }) {
             if let Some(t) = f.and_then(|f| self.target(Some(*f))) {
                 self.queue.push_back(Op::Field(t, v << t.lsb));
             }
@@ -1076,26 +1082,26 @@ impl Gen<'_> {
     /// Start and report trigger values: the shipped ones, thresholds, random.
     fn trigger_op(&mut self, rng: &mut Rng) -> Option<Op> {
         let c = self.cec?;
-        if rng.below(3) == 0 {
-            let f = if rng.below(2) == 0 {
+        if rng.below64(3) == 0 {
+            let f = if rng.below64(2) == 0 {
                 c.report_enable_1
             } else {
                 c.report_enable_2
             }?;
-            let v = match rng.below(3) {
+            let v = match rng.below64(3) {
                 0 => 0x0080_0000,
                 1 => 1 << f.lsb,
                 _ => u64::from(rng.value()),
             };
             return Some(Op::Write(f.reg.address, v as u32));
         }
-        let r = rng.pick(c.start_trig)?;
-        let v = match rng.below(6) {
+        let r = rng.try_pick(c.start_trig)?;
+        let v = match rng.below64(6) {
             0 => 0,
             1 => 0xF080_0000,
             2 => 0x0080_0000,
             3 => 0xF000_0000,
-            4 => rng.below(8) as u32,
+            4 => rng.below64(8) as u32,
             _ => rng.value(),
         };
         Some(Op::Write(r.address, v))
@@ -1105,20 +1111,20 @@ impl Gen<'_> {
     fn opaque_op(&mut self, rng: &mut Rng) -> Option<Op> {
         let r = *self
             .ranges
-            .get(rng.below(self.ranges.len() as u64) as usize)?;
+            .get(rng.below64(self.ranges.len() as u64) as usize)?;
         let len = r.end.saturating_sub(r.start) + 1;
-        let a = match rng.below(9) {
+        let a = match rng.below64(9) {
             0 => r.start,
             1 => r.end & !3,
             2 => r.end.wrapping_sub(3),
             3 => r.end.wrapping_add(1),
             4 => r.start.wrapping_sub(4),
-            5 => r.end.wrapping_sub(1 + rng.below(6)),
-            6 => r.start + rng.below(len),
+            5 => r.end.wrapping_sub(1 + rng.below64(6)),
+            6 => r.start + rng.below64(len),
             // A few dwords, so reads find what was written.
-            _ => r.start + (rng.below(len.min(64)) & !3),
+            _ => r.start + (rng.below64(len.min(64)) & !3),
         };
-        Some(match rng.below(6) {
+        Some(match rng.below64(6) {
             0 | 1 => Op::Read(a),
             2 | 3 => Op::Write(a, rng.value()),
             4 => Op::Read64(a),
@@ -1131,12 +1137,12 @@ impl Gen<'_> {
             return op;
         }
         let (p, top) = (self.p, self.top);
-        let r = rng.below(100);
+        let r = rng.below64(100);
         if units {
             let op = match r {
                 20 | 21 => self
                     .sets
-                    .and_then(|m| rng.pick(&m.pairs))
+                    .and_then(|m| rng.try_pick(&m.pairs))
                     .map(|(a, v)| Op::Write(a, v)),
                 22 => {
                     self.metric_set(rng);
@@ -1157,45 +1163,45 @@ impl Gen<'_> {
             }
             match r {
                 0..=11 => {
-                    if let Some(t) = rng.pick(&self.d.targets) {
+                    if let Some(t) = rng.try_pick(&self.d.targets) {
                         return Op::Field(t, value_for(rng, t));
                     }
                 }
                 12..=14 => {
-                    return if rng.below(4) == 0 {
+                    return if rng.below64(4) == 0 {
                         Op::ClearContext
                     } else {
-                        Op::SetContext(match rng.below(3) {
+                        Op::SetContext(match rng.below64(3) {
                             0 => rng.next() as u32,
-                            _ => (rng.below(4) as u32) << 12 | rng.below(2) as u32,
+                            _ => (rng.below64(4) as u32) << 12 | rng.below64(2) as u32,
                         })
                     };
                 }
                 15..=16 => {
-                    return Op::MiReport(rng.gfx_addr(), rng.next() as u32, rng.below(8) != 0);
+                    return Op::MiReport(rng.gfx_addr(), rng.next() as u32, rng.below64(8) != 0);
                 }
                 17 => {
-                    return match rng.below(3) {
+                    return match rng.below64(3) {
                         0 => Op::SetWorkload(workload(rng)),
                         1 => Op::SetNoa(noa(rng)),
                         _ => Op::OaConfig(
                             OaConfig::default()
-                                .with_gpu_clocks_per_tick(rng.below(17))
+                                .with_gpu_clocks_per_tick(rng.below64(17))
                                 .with_legacy_timer_rpt_id(rng.next() as u32),
                         ),
                     };
                 }
                 18 => {
-                    return match rng.below(3) {
+                    return match rng.below64(3) {
                         0 => Op::SetCpuEvents(cpu_events(rng)),
                         1 => Op::SetUncoreEvents(uncore_events(rng)),
                         _ => Op::UncoreConfig(UncoreConfig {
-                            freeze_delay: rng.below(30),
+                            freeze_delay: rng.below64(30),
                         }),
                     };
                 }
                 19 => {
-                    match rng.below(3) {
+                    match rng.below64(3) {
                         0 => self.program_oa(rng),
                         1 => self.program_p4(rng),
                         _ => self.program_uncore(rng),
@@ -1220,11 +1226,11 @@ impl Gen<'_> {
             77..=84 => Op::Advance(if units {
                 advance_ticks(rng)
             } else {
-                rng.below(5)
+                rng.below64(5)
             }),
             85..=92 if !self.d.wake.is_empty() => {
-                let (a, wake) = rng.pick(&self.d.wake).unwrap_or((0, 0));
-                let v = match rng.below(4) {
+                let (a, wake) = rng.try_pick(&self.d.wake).unwrap_or((0, 0));
+                let v = match rng.below64(4) {
                     0 => wake,
                     1 => wake & 0xFFFF_0000,
                     2 => 0x0003_0003,
@@ -1233,19 +1239,19 @@ impl Gen<'_> {
                 Op::Write(a, v)
             }
             93..=97 if self.d.steering.is_some() => {
-                let v = (rng.below(2) as u32) << 31
-                    | (rng.below(3) as u32 / 2) << 27
-                    | (rng.below(8) as u32) << 24;
+                let v = (rng.below64(2) as u32) << 31
+                    | (rng.below64(3) as u32 / 2) << 27
+                    | (rng.below64(8) as u32) << 24;
                 Op::Write(self.d.steering.unwrap_or(0), v)
             }
             _ => {
-                let r = p.registers[rng.below(p.registers.len() as u64) as usize];
-                let v = if rng.below(2) == 0 {
+                let r = p.registers[rng.below64(p.registers.len() as u64) as usize];
+                let v = if rng.below64(2) == 0 {
                     rng.field(64)
                 } else {
                     rng.next()
                 };
-                Op::Poke(r.address, rng.below(10) as u32, v)
+                Op::Poke(r.address, rng.below64(10) as u32, v)
             }
         }
     }
@@ -1462,14 +1468,14 @@ fn extra_range(p: &'static ProjectInfo, rng: &mut Rng) -> Option<OpaqueRange> {
     if !p.opaque.is_empty() || p.registers.is_empty() {
         return None;
     }
-    let r = p.registers[rng.below(p.registers.len() as u64) as usize];
+    let r = p.registers[rng.below64(p.registers.len() as u64) as usize];
     let start = (r.address & !0xFF).saturating_sub(0x40);
     Some(OpaqueRange {
         name: "PROPS_RANGE",
         start,
         // Sometimes an end inside a dword (the last dword straddles it).
-        end: start + 0x1FF - rng.below(4) / 2 * (1 + rng.below(3)),
-        domain: if rng.below(2) == 0 {
+        end: start + 0x1FF - rng.below64(4) / 2 * (1 + rng.below64(3)),
+        domain: if rng.below64(2) == 0 {
             p.domains.first().map(|d| d.name)
         } else {
             None
@@ -1496,7 +1502,7 @@ fn mi_address(info: &CommandInfo, dwords: &[u32]) -> u64 {
 /// or wrong: another opcode or length, cut short, too long, empty, random.
 fn mi_dwords(rng: &mut Rng, info: Option<&CommandInfo>) -> Vec<u32> {
     let Some(info) = info else {
-        return (0..rng.below(6)).map(|_| rng.next() as u32).collect();
+        return (0..rng.below64(6)).map(|_| rng.next() as u32).collect();
     };
     let n = info.dwords as usize;
     let mut dw = vec![0u32; n];
@@ -1506,13 +1512,13 @@ fn mi_dwords(rng: &mut Rng, info: Option<&CommandInfo>) -> Vec<u32> {
             None => match f.name {
                 "memory_address" => rng.gfx_addr() >> f.lsb,
                 "memory_address_high" => {
-                    if rng.below(8) == 0 {
+                    if rng.below64(8) == 0 {
                         rng.next()
                     } else {
                         0
                     }
                 }
-                "use_global_gtt" => u64::from(rng.below(8) != 0),
+                "use_global_gtt" => u64::from(rng.below64(8) != 0),
                 _ => rng.next(),
             },
         };
@@ -1520,12 +1526,12 @@ fn mi_dwords(rng: &mut Rng, info: Option<&CommandInfo>) -> Vec<u32> {
             *d = (*d & !f.mask()) | ((v as u32) << f.lsb & f.mask());
         }
     }
-    match rng.below(10) {
+    match rng.below64(10) {
         0..=4 => {}
         5 => {
             // Another value of a constant field (opcode, type, length).
             let consts: Vec<_> = info.fields.iter().filter(|f| f.value.is_some()).collect();
-            if let Some(f) = consts.get(rng.below(consts.len() as u64) as usize) {
+            if let Some(f) = consts.get(rng.below64(consts.len() as u64) as usize) {
                 let c = f.value.unwrap_or(0);
                 let mut v = rng.next() as u32 & (f.mask() >> f.lsb);
                 if v == c {
@@ -1536,12 +1542,12 @@ fn mi_dwords(rng: &mut Rng, info: Option<&CommandInfo>) -> Vec<u32> {
                 }
             }
         }
-        6 => dw.truncate(rng.below(n as u64) as usize),
+        6 => dw.truncate(rng.below64(n as u64) as usize),
         7 => {
-            let extra = match rng.below(3) {
+            let extra = match rng.below64(3) {
                 0 => 1,
-                1 => 1 + rng.below(16) as usize,
-                _ => 1000 + rng.below(5000) as usize,
+                1 => 1 + rng.below64(16) as usize,
+                _ => 1000 + rng.below64(5000) as usize,
             };
             dw.extend((0..extra).map(|_| rng.next() as u32));
         }
@@ -1753,12 +1759,12 @@ fn episode(
                 emu.unit_mut::<OaUnit>().enable(OaConfig::default());
             }
             emu.unit_mut::<OaUnit>()
-                .set_workload(workload(rng).rate(0, 1 + rng.below(9)));
+                .set_workload(workload(rng).rate(0, 1 + rng.below64(9)));
             emu.unit_mut::<OaUnit>().set_noa(noa(rng));
-            emu.unit_mut::<OaUnit>().set_context(rng.below(4) as u32);
+            emu.unit_mut::<OaUnit>().set_context(rng.below64(4) as u32);
             emu.unit_mut::<P4Unit>().enable(cpu_events(rng));
             emu.unit_mut::<UncoreUnit>().enable(UncoreConfig {
-                freeze_delay: rng.below(20),
+                freeze_delay: rng.below64(20),
             });
             emu.unit_mut::<UncoreUnit>().set_events(uncore_events(rng));
             assert!(
@@ -1809,7 +1815,7 @@ fn episode(
     let mut report_warned = [false; 2];
     let oa_on = units == Units::On && emu.unit::<OaUnit>().is_on() && b.oa.is_some();
     if late {
-        let left = (1u64 << rng.below(40)) + rng.below(1 << 16);
+        let left = (1u64 << rng.below64(40)) + rng.below64(1 << 16);
         gen.queue.push_back(Op::Advance(u64::MAX - left));
     }
     let mut exempt = vec![0u64; m.or.len()];

@@ -444,13 +444,8 @@ fn i915_and_xe_framings_carry_the_same_reports() {
 /// No call sequence panics (HSW, BDW, TGL; both framings; odd buffers).
 #[test]
 fn never_panics() {
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut rnd = move |n: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % n.max(1)
-    };
+    let mut x = perfregs_testkit::XorShift(perfregs_testkit::XorShift::SEED);
+    let mut rnd = move |n: u64| x.below(n);
     for p in [&hal::hsw::PROJECT, &hal::bdw::PROJECT, &hal::tgl::PROJECT] {
         for framing in [Framing::I915Records, Framing::XeRaw] {
             let f = p.formats[rnd(p.formats.len() as u64) as usize];

@@ -108,7 +108,7 @@ fn test_oa_recorded_read_back_and_counted_gives_igts_ratios() {
         other => panic!("{name}: {other:?}"),
     };
     for i in &out {
-        perfregs_metrics::test_support::check_test_oa_ratios(
+        perfregs_testkit::check_test_oa_ratios(
             "interval",
             |name| value(name, i),
             u64::from(i.pairs),

@@ -3,44 +3,12 @@
 
 use hal::meta::{FieldInfo, ProjectInfo, RegisterInfo};
 
-/// A small deterministic generator (xorshift64*): seeded sequences of
-/// operations that are the same on every run.
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// The next value.
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `0..n` (0 when `n` is 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next() % n
-        }
-    }
-}
-
-/// Register `name` of `p` (panics with the name when missing).
-pub fn reg(p: &ProjectInfo, name: &str) -> &'static RegisterInfo {
-    p.register(name)
-        .unwrap_or_else(|| panic!("{} has no register {name}", p.name))
-}
+#[allow(unused_imports)] // not every test binary uses both
+pub use perfregs_testkit::{reg, Rng};
 
 /// A register value from `(field, value)` pairs, positions from the metadata.
 pub fn val(p: &ProjectInfo, name: &str, fields: &[(&str, u64)]) -> u32 {
-    let r = reg(p, name);
-    fields.iter().fold(0u64, |v, &(f, x)| {
-        let fi = r
-            .field(f)
-            .unwrap_or_else(|| panic!("{}: {name} has no field {f}", p.name));
-        v | ((x << fi.lsb) & fi.mask())
-    }) as u32
+    perfregs_testkit::val(p, name, fields) as u32
 }
 
 /// Request every force-wake domain and let the acks arrive.
