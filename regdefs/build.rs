@@ -13,8 +13,14 @@ fn main() {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf());
     let dir = dir.as_path();
-    println!("cargo:rerun-if-changed={}", dir.join("projects.yaml").display());
-    println!("cargo:rerun-if-changed={}", dir.join("metricsets").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        dir.join("projects.yaml").display()
+    );
+    println!(
+        "cargo:rerun-if-changed={}",
+        dir.join("metricsets").display()
+    );
     let catalogue = read(&dir.join("projects.yaml"));
     // (chipset, project): a project entry is `- name:` at the projects'
     // indent; its parts say `chipset: X` (block or flow style).
