@@ -172,7 +172,7 @@ pub(super) fn emit_tables(ir: &Ir, opts: &EmitOptions) -> TokenStream {
             let tag = p.name.as_str();
             let module = format_ident!("{}", p.name);
             let cfg = opts.features.then(|| opts.gate(tag));
-            Some(quote!(#cfg #tag => #module::reports::visit_all(v),))
+            Some(quote!(#cfg #tag => { #module::reports::visit_all(v); true }))
         });
     let listed: Vec<String> = arms.iter().map(|a| a.to_string()).collect();
     let doc = text::doc(&format!(
@@ -187,9 +187,11 @@ pub(super) fn emit_tables(ir: &Ir, opts: &EmitOptions) -> TokenStream {
         pub fn visit_report_formats<V: #hal::FormatVisitor>(project: &str, v: &mut V) -> bool {
             match project {
                 #(#visits)*
-                _ => return false,
+                _ => {
+                    let _ = v;
+                    false
+                }
             }
-            true
         }
         #doc
         #[macro_export]

@@ -1,6 +1,6 @@
 //! What the perfregs crates' tests share, so that each test file does not
 //! write it again: a seeded generator ([`Rng`], [`XorShift`]), running a
-//! built binary ([`run`]), register look-ups ([`reg`], [`val`], feature
+//! built binary ([`run`]), register look-ups (`reg`, `val`, feature
 //! `meta`) and IGT's TestOa expectations ([`check_test_oa_ratios`]).
 //!
 //! A dev-dependency only (`publish = false`, a path without a version, which
