@@ -54,7 +54,7 @@
 //! register each writing step is repeated as a `write_one` of every
 //! instance. Every register is poked back to its value when its checks end.
 
-use crate::access::Access;
+use crate::access::AccessKind;
 use crate::emit::hex;
 use crate::ir::{Element, FieldIr, Ir, LayoutIr};
 use proc_macro2::TokenStream;
@@ -266,16 +266,16 @@ impl<'a> Model<'a> {
         for f in &l.fields {
             let m = f.mask() & width;
             match f.access {
-                Access::Mbz | Access::Rsvd => {}
-                Access::Rw1c | Access::Rw1s => defined |= m,
-                Access::Rw
-                | Access::Ro
-                | Access::Wo
-                | Access::Rc
-                | Access::Pbc
-                | Access::RwV
-                | Access::RoV
-                | Access::RwDb => {
+                AccessKind::Mbz | AccessKind::Rsvd => {}
+                AccessKind::Rw1c | AccessKind::Rw1s => defined |= m,
+                AccessKind::Rw
+                | AccessKind::Ro
+                | AccessKind::Wo
+                | AccessKind::Rc
+                | AccessKind::Pbc
+                | AccessKind::RwV
+                | AccessKind::RoV
+                | AccessKind::RwDb => {
                     defined |= m;
                     keep |= m;
                 }
@@ -311,11 +311,11 @@ impl<'a> Model<'a> {
             let m = f.mask() & self.defined;
             let (o, w) = (old & m, value & m);
             let written = match f.access {
-                Access::Rw | Access::RwV | Access::RwDb | Access::Wo => w,
-                Access::Ro | Access::RoV | Access::Pbc | Access::Rc => o,
-                Access::Rw1c => o & !w,
-                Access::Rw1s => o | w,
-                Access::Mbz | Access::Rsvd => 0,
+                AccessKind::Rw | AccessKind::RwV | AccessKind::RwDb | AccessKind::Wo => w,
+                AccessKind::Ro | AccessKind::RoV | AccessKind::Pbc | AccessKind::Rc => o,
+                AccessKind::Rw1c => o & !w,
+                AccessKind::Rw1s => o | w,
+                AccessKind::Mbz | AccessKind::Rsvd => 0,
             };
             new |= (written & enabled) | (o & !enabled);
         }
@@ -328,8 +328,8 @@ impl<'a> Model<'a> {
         for f in self.fields {
             let m = f.mask() & self.defined;
             match f.access {
-                Access::Wo | Access::Mbz | Access::Rsvd => {}
-                Access::Rc => {
+                AccessKind::Wo | AccessKind::Mbz | AccessKind::Rsvd => {}
+                AccessKind::Rc => {
                     value |= stored & m;
                     cleared |= m;
                 }
@@ -441,7 +441,7 @@ fn field_steps(m: &Model, k: Kind, f: &FieldIr, ir: &Ir) -> Vec<Step> {
     let enabled = (fm & 0xFFFF) << 16;
     let mut plan: Vec<(Op, u64)> = Vec::new();
     match f.access {
-        Access::Rw | Access::RwV | Access::RwDb | Access::Wo => {
+        AccessKind::Rw | AccessKind::RwV | AccessKind::RwDb | AccessKind::Wo => {
             let values = patterns(f, ir);
             for &v in &values {
                 plan.push((Op::Set(v), !v & ones));
@@ -457,7 +457,7 @@ fn field_steps(m: &Model, k: Kind, f: &FieldIr, ir: &Ir) -> Vec<Step> {
                 }
             }
         }
-        Access::Rw1c => {
+        AccessKind::Rw1c => {
             plan.extend([
                 (Op::Read, ones),
                 (Op::Clear, ones),
@@ -473,7 +473,7 @@ fn field_steps(m: &Model, k: Kind, f: &FieldIr, ir: &Ir) -> Vec<Step> {
                 plan.extend([(Op::Bus(enabled | fm), ones), (Op::Bus(enabled), ones)]);
             }
         }
-        Access::Rw1s => {
+        AccessKind::Rw1s => {
             plan.extend([
                 (Op::Read, ones),
                 (Op::SetOnes, 0),
@@ -489,7 +489,12 @@ fn field_steps(m: &Model, k: Kind, f: &FieldIr, ir: &Ir) -> Vec<Step> {
                 plan.extend([(Op::Bus(enabled | fm), 0), (Op::Bus(enabled), ones)]);
             }
         }
-        Access::Rc | Access::Ro | Access::RoV | Access::Pbc | Access::Mbz | Access::Rsvd => {
+        AccessKind::Rc
+        | AccessKind::Ro
+        | AccessKind::RoV
+        | AccessKind::Pbc
+        | AccessKind::Mbz
+        | AccessKind::Rsvd => {
             plan.extend([
                 (Op::Read, ones),
                 (Op::Read, 0),
@@ -621,14 +626,14 @@ impl Tables {
 }
 
 /// The field check function for an access type.
-fn field_fn(a: Access) -> TokenStream {
+fn field_fn(a: AccessKind) -> TokenStream {
     match a {
-        Access::Rw | Access::RwV | Access::RwDb => quote!(rw),
-        Access::Wo => quote!(wo),
-        Access::Rw1c => quote!(w1c),
-        Access::Rw1s => quote!(w1s),
-        Access::Ro | Access::RoV | Access::Rc => quote!(ro),
-        Access::Mbz | Access::Rsvd | Access::Pbc => quote!(opaque),
+        AccessKind::Rw | AccessKind::RwV | AccessKind::RwDb => quote!(rw),
+        AccessKind::Wo => quote!(wo),
+        AccessKind::Rw1c => quote!(w1c),
+        AccessKind::Rw1s => quote!(w1s),
+        AccessKind::Ro | AccessKind::RoV | AccessKind::Rc => quote!(ro),
+        AccessKind::Mbz | AccessKind::Rsvd | AccessKind::Pbc => quote!(opaque),
     }
 }
 
@@ -926,7 +931,7 @@ mod tests {
     }
 
     /// A 32-bit layout of `(name, lsb, width, access)` fields.
-    fn layout(masked: bool, fields: &[(&str, u32, u32, Access)]) -> LayoutIr {
+    fn layout(masked: bool, fields: &[(&str, u32, u32, AccessKind)]) -> LayoutIr {
         let fields = fields
             .iter()
             .map(|&(name, lsb, width, access)| FieldIr {
@@ -953,13 +958,13 @@ mod tests {
         let l = layout(
             false,
             &[
-                ("rw", 0, 2, Access::Rw),
-                ("ro", 2, 2, Access::Ro),
-                ("wo", 4, 2, Access::Wo),
-                ("w1c", 6, 2, Access::Rw1c),
-                ("w1s", 8, 2, Access::Rw1s),
-                ("rc", 10, 2, Access::Rc),
-                ("mbz", 12, 2, Access::Mbz),
+                ("rw", 0, 2, AccessKind::Rw),
+                ("ro", 2, 2, AccessKind::Ro),
+                ("wo", 4, 2, AccessKind::Wo),
+                ("w1c", 6, 2, AccessKind::Rw1c),
+                ("w1s", 8, 2, AccessKind::Rw1s),
+                ("rc", 10, 2, AccessKind::Rc),
+                ("mbz", 12, 2, AccessKind::Mbz),
             ],
         );
         let m = Model::new(&l, 0);
@@ -982,7 +987,7 @@ mod tests {
 
     #[test]
     fn masked_writes_need_enables() {
-        let l = layout(true, &[("a", 0, 4, Access::Rw)]);
+        let l = layout(true, &[("a", 0, 4, AccessKind::Rw)]);
         let m = Model::new(&l, 0);
         assert_eq!(m.write(0x5, 0x000A), 0x5, "no enable, no change");
         assert_eq!(m.write(0x5, 0x0003_000A), 0x6, "bits 1:0 enabled");
@@ -1002,7 +1007,10 @@ mod tests {
     fn write_starts_from_reset_without_side_effect_bits() {
         let l = layout(
             false,
-            &[("rw", 0, 4, Access::Rw), ("w1c", 4, 4, Access::Rw1c)],
+            &[
+                ("rw", 0, 4, AccessKind::Rw),
+                ("w1c", 4, 4, AccessKind::Rw1c),
+            ],
         );
         let m = Model::new(&l, 0xFF);
         assert_eq!(m.word(Kind::Plain, Op::Write, None), Some(0x0F));

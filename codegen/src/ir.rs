@@ -5,7 +5,7 @@
 //! registers) is resolved to an index or a number. Emission and the CLI read
 //! only this: nothing downstream looks a name up or falls back to a default.
 
-use crate::access::Access;
+use crate::access::AccessKind;
 use crate::model::Space;
 use crate::projects::Catalogue;
 
@@ -529,7 +529,7 @@ pub struct LayoutIr {
 
 impl LayoutIr {
     /// OR of the masks of fields with an access matching `f`.
-    pub fn mask_where(&self, f: impl Fn(Access) -> bool) -> u64 {
+    pub fn mask_where(&self, f: impl Fn(AccessKind) -> bool) -> u64 {
         self.fields
             .iter()
             .filter(|x| f(x.access))
@@ -537,7 +537,7 @@ impl LayoutIr {
     }
     /// Bits written back by `modify` and kept from reset by `write`.
     pub fn keep_mask(&self) -> u64 {
-        self.mask_where(|a| !a.reserved() && !matches!(a, Access::Rw1c | Access::Rw1s))
+        self.mask_where(|a| !a.reserved() && !matches!(a, AccessKind::Rw1c | AccessKind::Rw1s))
     }
     /// Some field can be read (or none is described).
     pub fn readable(&self) -> bool {
@@ -548,7 +548,7 @@ impl LayoutIr {
         !self.masked
             && (self.fields.is_empty()
                 || self.fields.iter().any(|f| {
-                    f.access.settable() || matches!(f.access, Access::Rw1c | Access::Rw1s)
+                    f.access.settable() || matches!(f.access, AccessKind::Rw1c | AccessKind::Rw1s)
                 }))
     }
 }
@@ -647,7 +647,7 @@ pub struct FieldIr {
     /// Number of bits.
     pub width: u32,
     /// Access.
-    pub access: Access,
+    pub access: AccessKind,
     /// Description (`{n}` stands for the element index).
     pub description: String,
     /// Note.

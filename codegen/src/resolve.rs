@@ -4,7 +4,7 @@
 //! Everything that resolved is kept, so the validation passes can check the
 //! rest of the file and report all its problems in one run.
 
-use crate::access::Access;
+use crate::access::AccessKind;
 use crate::diag::{Code, Diagnostics};
 use crate::ir::ConfigKind;
 use crate::load::SourceFile;
@@ -93,7 +93,7 @@ pub struct RField {
     /// `(msb, lsb)` if the range parsed.
     pub bits: Option<(u32, u32)>,
     /// Access if known.
-    pub access: Option<Access>,
+    pub access: Option<AccessKind>,
     /// Projects (the register's when omitted), if resolvable.
     pub projects: Option<ProjectSet>,
     /// Field reset value.
@@ -286,10 +286,10 @@ pub fn resolve_block(
                     None
                 }
             };
-            let access = match Access::parse(&f.access) {
+            let access = match AccessKind::parse(&f.access) {
                 Some(a) => Some(a),
                 None => {
-                    let known: Vec<&str> = Access::ALL.iter().map(|a| a.as_str()).collect();
+                    let known: Vec<&str> = AccessKind::ALL.iter().map(|a| a.as_str()).collect();
                     diags.push(source.diag(
                         Code::UnknownAccess,
                         &format!("{fpath}/access"),

@@ -16,12 +16,12 @@ fn metric_sets_and_hal_share_their_descriptions() {
 }
 
 /// One access-kind type on both sides of the build/run line: the kind the
-/// generator reads from the descriptions (`perfregs_codegen::access::Access`)
+/// generator reads from the descriptions (`perfregs_codegen::access::AccessKind`)
 /// is the kind the HAL's run-time tables hold (`hal::meta::AccessKind`), so
 /// a value passes from one to the other unconverted.
 #[test]
 fn generator_and_hal_share_the_access_kind() {
-    for a in perfregs_codegen::access::Access::ALL {
+    for a in perfregs_codegen::access::AccessKind::ALL {
         let run: hal::meta::AccessKind = a;
         assert_eq!(hal::meta::AccessKind::parse(run.as_str()), Some(a));
     }
@@ -31,7 +31,7 @@ fn generator_and_hal_share_the_access_kind() {
         for r in p.registers {
             for f in r.fields {
                 assert_eq!(
-                    perfregs_codegen::access::Access::parse(f.access.as_str()),
+                    perfregs_codegen::access::AccessKind::parse(f.access.as_str()),
                     Some(f.access),
                     "{}.{}",
                     r.name,

@@ -1,7 +1,7 @@
 //! `perfregs emulate`: run register accesses on the emulator from the shell,
 //! with descriptions of your own loaded at run time (`--with FILE.yaml`).
 
-use hal::meta::{AccessKind, FieldInfo, ProjectInfo, RegisterInfo, SpaceKind};
+use hal::meta::{FieldInfo, ProjectInfo, RegisterInfo, SpaceKind};
 use perfregs_codegen::ir::Ir;
 use perfregs_emu::{Emulator, Sku};
 
@@ -15,24 +15,6 @@ enum Op {
 /// `s` leaked: registers loaded at run time live as long as the program.
 fn leak(s: &str) -> &'static str {
     Box::leak(s.to_string().into_boxed_str())
-}
-
-fn access(a: perfregs_codegen::access::Access) -> AccessKind {
-    use perfregs_codegen::access::Access as A;
-    match a {
-        A::Rw => AccessKind::Rw,
-        A::Ro => AccessKind::Ro,
-        A::Wo => AccessKind::Wo,
-        A::Rw1c => AccessKind::Rw1c,
-        A::Rw1s => AccessKind::Rw1s,
-        A::Rc => AccessKind::Rc,
-        A::Mbz => AccessKind::Mbz,
-        A::Rsvd => AccessKind::Rsvd,
-        A::Pbc => AccessKind::Pbc,
-        A::RwV => AccessKind::RwV,
-        A::RoV => AccessKind::RoV,
-        A::RwDb => AccessKind::RwDb,
-    }
 }
 
 /// The registers the user's files describe on `project` (not the built-in
@@ -51,7 +33,7 @@ pub fn user_registers(ir: &Ir, project: &str) -> Vec<&'static RegisterInfo> {
                     name: leak(&f.name),
                     lsb: f.lsb,
                     width: f.width,
-                    access: access(f.access),
+                    access: f.access,
                     values: &[],
                     description: leak(&e.text(&f.description)),
                 })

@@ -14,7 +14,7 @@ use perfregs_codegen::metrics::{self, Loaded};
 use perfregs_codegen::Ir;
 use std::fmt::Write as _;
 
-use super::output::{self, Column, Interval, Series};
+use super::output::{self, Column, Row, Series};
 pub use super::Fail;
 use perfregs_session::Emulated;
 use std::path::{Path, PathBuf};
@@ -836,7 +836,7 @@ pub fn series(
         .enumerate()
         .map(|(k, (s, v))| {
             let duration = s.gpu_time.zip(ns_per_tick).map(|(t, n)| t as f64 * n);
-            let iv = Interval {
+            let iv = Row {
                 index: k + 1,
                 start_ns: start,
                 duration_ns: duration,
@@ -864,7 +864,7 @@ pub fn series(
     Series {
         title,
         columns,
-        intervals,
+        rows: intervals,
         notes,
     }
 }

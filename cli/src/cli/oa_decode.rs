@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::metrics::{self, Choice, Chosen};
-use super::output::{self, Column, Format, Interval, Series, Value};
+use super::output::{self, Column, Format, Row, Series, Value};
 use perfregs_codegen::metrics::equation::DeviceVar;
 
 /// The command line of `oa-decode`.
@@ -254,7 +254,7 @@ struct Mark {
 /// duration for a void interval, and the start times again (unknown after
 /// an interval of unknown duration).
 fn apply(s: &mut Series, marks: &[Mark]) {
-    for (iv, m) in s.intervals.iter_mut().zip(marks) {
+    for (iv, m) in s.rows.iter_mut().zip(marks) {
         iv.flags.extend(m.flags.iter().cloned());
         if m.void {
             iv.values.iter_mut().for_each(|v| *v = None);
@@ -262,7 +262,7 @@ fn apply(s: &mut Series, marks: &[Mark]) {
         }
     }
     let mut t = Some(0.0);
-    for iv in &mut s.intervals {
+    for iv in &mut s.rows {
         iv.start_ns = t;
         t = t.zip(iv.duration_ns).map(|(a, b)| a + b);
     }
@@ -378,11 +378,11 @@ impl Decoder<'_> {
                 if listing {
                     self.say(&format!("{i:>5}  {offset}  ! {flag}: not decoded"));
                 }
-                raw.intervals.push(Interval {
+                raw.rows.push(Row {
                     index: i,
                     values: vec![None; raw.columns.len()],
                     flags: vec![flag.to_string()],
-                    ..Interval::default()
+                    ..Row::default()
                 });
                 continue;
             }
@@ -511,7 +511,7 @@ impl Decoder<'_> {
                     v.push(find(&values, name).map(Value::Int));
                     v.push(delta(deltas.as_ref().and_then(|ds| find(ds, name))));
                 }
-                raw.intervals.push(Interval {
+                raw.rows.push(Row {
                     index: i,
                     start_ns: start,
                     duration_ns: duration,

@@ -3,7 +3,7 @@
 //! `report` command over a recording renders through the same functions).
 //!
 //! The model is a [`Series`]: named [`Column`]s with units, and one
-//! [`Interval`] per row of data (a report pair, or a time window), each with
+//! [`Row`] per row of data (a report pair, or a time window), each with
 //! its start and duration when known, one optional [`Value`] per column
 //! (`None` = unavailable, never a made-up 0) and flags (`zero report`, ...).
 //!
@@ -162,7 +162,7 @@ impl Column {
 
 /// One interval (a report pair, a time window): a row of data.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Interval {
+pub struct Row {
     /// Its number (`#k` in tables: from report k-1 to report k).
     pub index: usize,
     /// Its start in ns from the start of the series, when known.
@@ -183,7 +183,7 @@ pub struct Series {
     /// The columns.
     pub columns: Vec<Column>,
     /// The intervals, in time order.
-    pub intervals: Vec<Interval>,
+    pub rows: Vec<Row>,
     /// Footnotes (why values are unavailable, ...).
     pub notes: Vec<String>,
 }
@@ -228,16 +228,16 @@ pub fn table(s: &Series, out: &mut dyn FnMut(&str)) {
         .iter()
         .enumerate()
         .filter(|(_, c)| c.kind == Kind::Counter);
-    let value = |iv: &Interval, k: usize| iv.values.get(k).copied().flatten();
+    let value = |iv: &Row, k: usize| iv.values.get(k).copied().flatten();
     let mut rows = Vec::new();
-    if s.intervals.len() <= TABLE_MAX_INTERVALS {
+    if s.rows.len() <= TABLE_MAX_INTERVALS {
         let mut h = vec!["counter".to_string(), "unit".to_string()];
-        h.extend(s.intervals.iter().map(|iv| format!("#{}", iv.index)));
+        h.extend(s.rows.iter().map(|iv| format!("#{}", iv.index)));
         rows.push(h);
         for (k, c) in counters {
             let mut row = vec![c.name.clone(), c.unit.clone()];
             row.extend(
-                s.intervals
+                s.rows
                     .iter()
                     .map(|iv| value(iv, k).map_or("-".to_string(), Value::show)),
             );
@@ -251,7 +251,7 @@ pub fn table(s: &Series, out: &mut dyn FnMut(&str)) {
                 .to_vec(),
         );
         for (k, c) in counters {
-            let values: Vec<Value> = s.intervals.iter().filter_map(|iv| value(iv, k)).collect();
+            let values: Vec<Value> = s.rows.iter().filter_map(|iv| value(iv, k)).collect();
             let mut row = vec![c.name.clone(), c.unit.clone(), values.len().to_string()];
             row.extend(summary(&values).map_or_else(
                 || vec!["-".to_string(); 3],
@@ -262,11 +262,11 @@ pub fn table(s: &Series, out: &mut dyn FnMut(&str)) {
         aligned(&rows, 2, out);
         out(&format!(
             "{} intervals summarised (over those with a value); every value: --format csv, json or perfetto",
-            s.intervals.len()
+            s.rows.len()
         ));
     }
     let flagged: Vec<String> = s
-        .intervals
+        .rows
         .iter()
         .filter(|iv| !iv.flags.is_empty())
         .map(|iv| format!("#{} ({})", iv.index, iv.flags.join(", ")))
@@ -275,7 +275,7 @@ pub fn table(s: &Series, out: &mut dyn FnMut(&str)) {
         out(&format!(
             "flagged intervals: {} of {}: {}",
             flagged.len(),
-            s.intervals.len(),
+            s.rows.len(),
             flagged.join(", ")
         ));
     }
@@ -324,7 +324,7 @@ pub fn csv(s: &Series) -> Vec<String> {
         .map(|h| csv_field(h))
         .collect::<Vec<_>>()
         .join(",")];
-    for iv in &s.intervals {
+    for iv in &s.rows {
         let mut fields = vec![
             iv.index.to_string(),
             ns_text(iv.start_ns),
@@ -368,7 +368,7 @@ pub fn json(s: &Series) -> Json {
         })
         .collect();
     let intervals: Vec<Json> = s
-        .intervals
+        .rows
         .iter()
         .map(|iv| {
             let (mut counters, mut labels) = (Map::new(), Map::new());
@@ -417,7 +417,7 @@ const TID: u64 = 1;
 /// `Err` when no interval has a time (a trace needs the timestamp
 /// frequency).
 pub fn perfetto(s: &Series) -> Result<Json, String> {
-    if !s.intervals.is_empty() && s.intervals.iter().all(|iv| iv.start_ns.is_none()) {
+    if !s.rows.is_empty() && s.rows.iter().all(|iv| iv.start_ns.is_none()) {
         return Err(
             "no interval has a start time: a trace needs the timestamp frequency".to_string(),
         );
@@ -429,7 +429,7 @@ pub fn perfetto(s: &Series) -> Result<Json, String> {
                "args": {"name": "OA counters"}}),
     ];
     let mut untimed = Vec::new();
-    for iv in &s.intervals {
+    for iv in &s.rows {
         let Some(start) = iv.start_ns else {
             untimed.push(iv.index);
             continue;
@@ -492,8 +492,8 @@ mod tests {
                 Column::counter("Busy, %", "percent"),
                 Column::label("rpt_id", ""),
             ],
-            intervals: (1..=3)
-                .map(|k| Interval {
+            rows: (1..=3)
+                .map(|k| Row {
                     index: k,
                     start_ns: Some((k - 1) as f64 * 1000.0),
                     duration_ns: Some(1000.0),
@@ -537,11 +537,11 @@ mod tests {
     #[test]
     fn a_long_table_is_summarised() {
         let mut s = series();
-        s.intervals = (1..=TABLE_MAX_INTERVALS + 1)
-            .map(|k| Interval {
+        s.rows = (1..=TABLE_MAX_INTERVALS + 1)
+            .map(|k| Row {
                 index: k,
                 values: vec![Some(Value::Int(k as u64)), None, None],
-                ..Interval::default()
+                ..Row::default()
             })
             .collect();
         let t = lines(|out| table(&s, out));
@@ -572,14 +572,14 @@ mod tests {
     #[test]
     fn perfetto_needs_times() {
         let mut s = series();
-        s.intervals[1].start_ns = None;
+        s.rows[1].start_ns = None;
         let t = perfetto(&s).expect("two intervals have a time");
         assert_eq!(t["otherData"]["untimed_intervals"], json!([2]));
         let events = t["traceEvents"].as_array().cloned().unwrap_or_default();
         // Metadata, then interval 1 (2 values) and 3 (2 values): no label.
         assert_eq!(events.len(), 2 + 2 + 2, "{t}");
         assert!(events.iter().all(|e| e["name"] != "rpt_id"), "{t}");
-        s.intervals.iter_mut().for_each(|iv| iv.start_ns = None);
+        s.rows.iter_mut().for_each(|iv| iv.start_ns = None);
         let e = perfetto(&s).expect_err("no time");
         assert!(e.contains("timestamp frequency"), "{e}");
         assert!(print(&s, Format::Perfetto, &mut |_| {}).is_err());

@@ -39,7 +39,7 @@ use super::Fail;
 use perfregs_linux::discovery::Topology;
 use perfregs_linux::record::Record;
 use perfregs_linux::recording::{Correlation, RecordedDevice, RecordingWriter};
-use perfregs_linux::stream::{Counts, Item, OaStream, StreamReader};
+use perfregs_linux::stream::{Item, OaStream, StreamCounts, StreamReader};
 use perfregs_metrics::{DeviceInfo, SetInfo};
 use perfregs_session::{runs_under_xe, stream_format, xe_format, xe_projects};
 use std::io::{BufWriter, IsTerminal as _, Write};
@@ -428,7 +428,12 @@ fn drain<S: OaStream, W: Write>(
 /// The summary line, with what the reader did beyond reading (`EINTR`s
 /// retried, the buffer grown on `ENOSPC`), from `counts`.
 /// (Before the closing correlation, whose bytes it counts.)
-fn summary<W: Write>(w: &RecordingWriter<W>, counts: Counts, file: &Path, how: &str) -> String {
+fn summary<W: Write>(
+    w: &RecordingWriter<W>,
+    counts: StreamCounts,
+    file: &Path,
+    how: &str,
+) -> String {
     let closing =
         perfregs_linux::record::HEADER_SIZE + perfregs_linux::recording::CORRELATION_PAYLOAD;
     let mut s = format!(

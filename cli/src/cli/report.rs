@@ -26,7 +26,7 @@
 //! recording is reported up to the damage, then the error (byte offset and
 //! record index) on stderr and exit code 1.
 
-use super::output::{self, Column, Format, Interval as Row, Series, Value};
+use super::output::{self, Column, Format, Row, Series, Value};
 use super::Fail;
 use hal::meta::DeviceId;
 use perfregs_linux::discovery::{device_values, GtFrequencies, Topology};
@@ -587,7 +587,7 @@ fn series(r: &Read, s: &Setup) -> Series {
     Series {
         title: format!("{} on {}", s.set.symbol, s.id),
         columns,
-        intervals,
+        rows: intervals,
         notes,
     }
 }
@@ -828,7 +828,7 @@ mod tests {
         let r = read(bytes, &args(), None).ok()?;
         if let Some(s) = &r.setup {
             let series = series(&r, s);
-            assert_eq!(series.intervals.len(), r.intervals.len());
+            assert_eq!(series.rows.len(), r.intervals.len());
             let _ = output::csv(&series);
             let _ = output::perfetto(&series);
         }
@@ -912,14 +912,14 @@ mod tests {
             assert_eq!(s.device.gpu_timestamp_frequency, ts);
             let series = series(&r, s);
             // 5 pairs (6 minus the one across the loss): 3 and 2.
-            assert_eq!(series.intervals.len(), 2, "{pci_id:#x}");
+            assert_eq!(series.rows.len(), 2, "{pci_id:#x}");
             let k = series
                 .columns
                 .iter()
                 .position(|c| c.name == "GpuTime")
                 .expect("GpuTime");
             let ns = 3 * 128 * 1_000_000_000 / ts;
-            assert_eq!(series.intervals[0].values[k], Some(Value::Int(ns)));
+            assert_eq!(series.rows[0].values[k], Some(Value::Int(ns)));
         }
         // SNB: no OA stream, said so.
         let snb = Part(0x0116, 5, "RenderBasic", (2, 0x3, 10, 0x3ff), 12_500_000);

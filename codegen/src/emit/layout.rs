@@ -4,7 +4,7 @@
 
 use super::text::{bits_str, doc, hex, md, u64_lit};
 use super::EmitOptions;
-use crate::access::Access;
+use crate::access::AccessKind;
 use crate::ir::{FieldIr, Ir, LayoutIr};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -253,8 +253,8 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
         }
         // Write-one-to-clear and write-one-to-set fields: `clear_<f>` / `set_<f>`.
         let ones = match f.access {
-            Access::Rw1c => Some(("clear", "Clear", "write-one-to-clear", quote!(clear))),
-            Access::Rw1s => Some(("set", "Set", "write-one-to-set", quote!(set_ones))),
+            AccessKind::Rw1c => Some(("clear", "Clear", "write-one-to-clear", quote!(clear))),
+            AccessKind::Rw1s => Some(("set", "Set", "write-one-to-set", quote!(set_ones))),
             _ => None,
         };
         if let Some((prefix, verb, what, method)) = ones {

@@ -17,7 +17,7 @@ use super::{
     command_bits, command_mask, commands_of, dword_fields, hex, hex_width, one_line, opaque_domain,
     opaque_of, project_name, project_title, registers_in_order, summary,
 };
-use crate::access::Access;
+use crate::access::AccessKind;
 use crate::ir::{Element, FieldIr, Ir};
 use crate::model::Space;
 use std::collections::HashSet;
@@ -440,20 +440,20 @@ fn define(
 }
 
 /// Access word with its meaning where the word alone is terse.
-fn access_note(a: Access) -> &'static str {
+fn access_note(a: AccessKind) -> &'static str {
     match a {
-        Access::Rw => "RW",
-        Access::Ro => "RO",
-        Access::Wo => "WO",
-        Access::Rw1c => "RW1C: write 1 to clear",
-        Access::Rw1s => "RW1S: write 1 to set",
-        Access::Rc => "RC: clear on read",
-        Access::Mbz => "MBZ: must be zero",
-        Access::Rsvd => "RSVD: reserved, write 0",
-        Access::Pbc => "PBC: preserve the value",
-        Access::RwV => "RW-V: hardware-updated",
-        Access::RoV => "RO-V: hardware-updated",
-        Access::RwDb => "RW-DB: double buffered",
+        AccessKind::Rw => "RW",
+        AccessKind::Ro => "RO",
+        AccessKind::Wo => "WO",
+        AccessKind::Rw1c => "RW1C: write 1 to clear",
+        AccessKind::Rw1s => "RW1S: write 1 to set",
+        AccessKind::Rc => "RC: clear on read",
+        AccessKind::Mbz => "MBZ: must be zero",
+        AccessKind::Rsvd => "RSVD: reserved, write 0",
+        AccessKind::Pbc => "PBC: preserve the value",
+        AccessKind::RwV => "RW-V: hardware-updated",
+        AccessKind::RoV => "RO-V: hardware-updated",
+        AccessKind::RwDb => "RW-DB: double buffered",
     }
 }
 

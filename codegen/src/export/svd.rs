@@ -15,7 +15,7 @@ use super::{
     hex, hex_width, opaque_domain, opaque_of, project_name, project_title, registers_in_order,
     width_mask,
 };
-use crate::access::Access;
+use crate::access::AccessKind;
 use crate::ir::{Element, FieldIr, Ir, OpaqueRangeIr};
 use crate::model::Space;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -34,15 +34,15 @@ struct SvdAccess {
 
 /// The SVD access of a field; `None` for fields SVD does not describe
 /// (MBZ, RSVD, PBC).
-fn svd_access(a: Access) -> Option<SvdAccess> {
+fn svd_access(a: AccessKind) -> Option<SvdAccess> {
     let (access, modified, read_action) = match a {
-        Access::Ro | Access::RoV => ("read-only", None, None),
-        Access::Rc => ("read-only", None, Some("clear")),
-        Access::Wo => ("write-only", None, None),
-        Access::Rw | Access::RwV | Access::RwDb => ("read-write", None, None),
-        Access::Rw1c => ("read-write", Some("oneToClear"), None),
-        Access::Rw1s => ("read-write", Some("oneToSet"), None),
-        Access::Mbz | Access::Rsvd | Access::Pbc => return None,
+        AccessKind::Ro | AccessKind::RoV => ("read-only", None, None),
+        AccessKind::Rc => ("read-only", None, Some("clear")),
+        AccessKind::Wo => ("write-only", None, None),
+        AccessKind::Rw | AccessKind::RwV | AccessKind::RwDb => ("read-write", None, None),
+        AccessKind::Rw1c => ("read-write", Some("oneToClear"), None),
+        AccessKind::Rw1s => ("read-write", Some("oneToSet"), None),
+        AccessKind::Mbz | AccessKind::Rsvd | AccessKind::Pbc => return None,
     };
     Some(SvdAccess {
         access,
@@ -414,9 +414,9 @@ mod tests {
         let mut used = HashSet::new();
         assert_eq!(unique(&mut used, "A".into()), "A");
         assert_eq!(unique(&mut used, "A".into()), "A_2");
-        assert_eq!(svd_access(Access::Rsvd), None);
+        assert_eq!(svd_access(AccessKind::Rsvd), None);
         assert_eq!(
-            svd_access(Access::Rw1c),
+            svd_access(AccessKind::Rw1c),
             Some(SvdAccess {
                 access: "read-write",
                 modified: Some("oneToClear"),

@@ -21,7 +21,7 @@
 
 use std::collections::HashMap;
 
-use crate::access::Access;
+use crate::access::AccessKind;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{ConfigKind, Ir, LayoutIr};
 use crate::model::Space;
@@ -292,12 +292,12 @@ fn check_value(t: &Target<'_>, value: u64, item: &str, out: &mut Vec<Finding>) {
             continue;
         }
         let why = match f.access {
-            a if a.reserved() => Some(if a == Access::Mbz {
+            a if a.reserved() => Some(if a == AccessKind::Mbz {
                 "must be zero"
             } else {
                 "reserved"
             }),
-            Access::Ro | Access::RoV => Some("read-only (the write is ignored)"),
+            AccessKind::Ro | AccessKind::RoV => Some("read-only (the write is ignored)"),
             _ => None,
         };
         if let Some(why) = why {

@@ -14,7 +14,7 @@
 //! diagnostic. A value still missing here (a pass that failed to report it)
 //! becomes an internal diagnostic at the item, never a default.
 
-use crate::access::Access;
+use crate::access::AccessKind;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::projects::{Catalogue, ProjectSet};
 use crate::resolve::{RBlock, REvent, RField, RRegister};
@@ -73,7 +73,7 @@ pub struct VField<'a> {
     /// Least significant bit.
     pub lsb: u32,
     /// Access.
-    pub access: Access,
+    pub access: AccessKind,
     /// Projects (a subset of the register's, PR115).
     pub projects: ProjectSet,
 }

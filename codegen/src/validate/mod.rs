@@ -7,7 +7,7 @@
 //! back [`checked::VBlock`]s, in which what the passes proved is no longer an
 //! `Option` (see [`checked`]).
 
-use crate::access::Access;
+use crate::access::AccessKind;
 use crate::diag::{Code, Diagnostics};
 use crate::projects::{Catalogue, ProjectSet};
 use crate::resolve::{RBlock, RField, RRegister};
@@ -392,14 +392,14 @@ fn resets(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
                         continue;
                     }
                     let fv = (value & mask(msb, lsb)) >> lsb;
-                    if f.access.is_some_and(Access::reserved) && fv != 0 {
+                    if f.access.is_some_and(AccessKind::reserved) && fv != 0 {
                         d.push(b.source.diag(
                             Code::ResetInReserved,
                             path,
                             &r.name,
                             format!(
                                 "reset {value:#x} sets bits of {} field `{}` ({msb}:{lsb}) on {}",
-                                f.access.map(Access::as_str).unwrap_or(""),
+                                f.access.map(AccessKind::as_str).unwrap_or(""),
                                 f.name,
                                 cat.names(common)
                             ),

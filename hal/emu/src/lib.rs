@@ -504,7 +504,7 @@ pub use oa::{
 pub use p4::{CpuEvents, CpuInterrupt, P4Unit, CPU_INTERRUPT_CAP, P4_COUNTERS};
 pub use r2pcie::{EventPattern, UncoreConfig, UncoreEvents, UncoreUnit, R2_COUNTERS};
 pub use sku::Sku;
-pub use trace::{Counts, Outcome, TraceEntry};
+pub use trace::{AccessCounts, Outcome, TraceEntry};
 pub use unit::{Unit, UnitMut, UnitRef};
 pub use warn::{Warning, WarningKind, MAX_WARNINGS};
 
@@ -815,7 +815,7 @@ impl Emulator {
     /// decodes and to fused-off instances, and the units' complaints (the
     /// OA model's PPGTT reports, programming order, formats without a
     /// layout). At most [`MAX_WARNINGS`] register-file warnings are kept
-    /// (see [`Counts::warnings_dropped`]), plus the units' own.
+    /// (see [`AccessCounts::warnings_dropped`]), plus the units' own.
     pub fn warnings(&self) -> Vec<Warning> {
         let mut all = self.rf.warnings.clone();
         for u in &self.units {
@@ -871,8 +871,8 @@ impl Emulator {
 
     /// How many dword accesses ended how, traced or not, and how many
     /// register-file warnings were not kept.
-    pub fn counts(&self) -> Counts {
-        Counts {
+    pub fn counts(&self) -> AccessCounts {
+        AccessCounts {
             accesses: self.rf.total,
             terminated: self.rf.outcome_count(Outcome::Terminated),
             unclaimed: self.rf.outcome_count(Outcome::Unclaimed),

@@ -21,7 +21,7 @@ pub enum Outcome {
 /// How many dword accesses ended how ([`Emulator::counts`](crate::Emulator::counts)),
 /// traced or not (a 64-bit access counts twice).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Counts {
+pub struct AccessCounts {
     /// Every access, whatever its outcome.
     pub accesses: usize,
     /// Accesses that ended [`Outcome::Terminated`].
@@ -35,7 +35,7 @@ pub struct Counts {
     pub warnings_dropped: u64,
 }
 
-impl Counts {
+impl AccessCounts {
     /// Accesses that ended with `outcome` (`Ok`: the rest).
     pub fn of(&self, outcome: Outcome) -> usize {
         match outcome {

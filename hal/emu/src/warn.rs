@@ -12,7 +12,7 @@ use crate::oa::OaWarning;
 use crate::trace::Outcome;
 
 /// Most register-file warnings kept; later ones are counted
-/// ([`Counts::warnings_dropped`](crate::Counts::warnings_dropped)).
+/// ([`AccessCounts::warnings_dropped`](crate::AccessCounts::warnings_dropped)).
 pub const MAX_WARNINGS: usize = 1024;
 
 /// What went wrong silently.

@@ -123,7 +123,7 @@ pub enum Item<'a> {
 
 /// What a [`StreamReader`] has seen.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Counts {
+pub struct StreamCounts {
     /// Successful `read()`s.
     pub reads: u64,
     /// Bytes read.
@@ -148,7 +148,7 @@ pub struct Counts {
     pub status_reads: u64,
 }
 
-impl Counts {
+impl StreamCounts {
     /// Loss events: report-lost plus buffer-lost (the Xe counter-overflow
     /// and trigger-queue events are counted apart).
     pub fn losses(&self) -> u64 {
@@ -173,7 +173,7 @@ pub struct StreamReader<S> {
     limit: usize,
     pending: VecDeque<Item<'static>>,
     failed: Option<StreamError>,
-    counts: Counts,
+    counts: StreamCounts,
 }
 
 impl<S: OaStream> StreamReader<S> {
@@ -200,12 +200,12 @@ impl<S: OaStream> StreamReader<S> {
             limit: limit.max(size.max(1)),
             pending: VecDeque::new(),
             failed: None,
-            counts: Counts::default(),
+            counts: StreamCounts::default(),
         }
     }
 
     /// What the reader has seen so far.
-    pub fn counts(&self) -> Counts {
+    pub fn counts(&self) -> StreamCounts {
         self.counts
     }
 
