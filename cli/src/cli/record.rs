@@ -482,7 +482,7 @@ fn create(path: &Path) -> Result<BufWriter<std::fs::File>, Fail> {
 /// `--emulate`.
 #[cfg(target_os = "linux")]
 fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
-    use perfregs_emu::kernel::{EmulatedStream, Fault, StreamConfig};
+    use perfregs_linux::emulated::{EmulatedStream, Fault, StreamConfig};
     use perfregs_linux::stream::Framing;
 
     let project = super::find_project(project_name)
@@ -1183,7 +1183,7 @@ mod tests {
     #[test]
     fn the_device_loop_records_an_xe_stream_with_its_losses() {
         use clap::Parser as _;
-        use perfregs_emu::kernel::{EmulatedStream, Fault, StreamConfig};
+        use perfregs_linux::emulated::{EmulatedStream, Fault, StreamConfig};
         use perfregs_linux::recording::read_all;
         use perfregs_linux::stream::Framing;
         use perfregs_linux::uapi::xe::status;

@@ -477,8 +477,6 @@ mod cec;
 mod forcewake;
 mod gpumem;
 mod index;
-#[cfg(target_os = "linux")]
-pub mod kernel;
 mod noa;
 mod oa;
 mod p4;
@@ -495,8 +493,6 @@ mod warn;
 pub use bind::SlotKind;
 pub use cec::{CecUnknown, NoaBit, NoaSource, TEST_SIGNAL_BITS};
 pub use gpumem::GpuMem;
-#[cfg(target_os = "linux")]
-pub use kernel::{EmulatedStream, Fault, KernelStats, StreamConfig};
 pub use noa::NoaMux;
 pub use oa::{
     OaConfig, OaStats, OaUnit, OaWarning, OaWarningKind, ReportOutcome, StartError, Workload,

@@ -75,6 +75,8 @@ pub mod bar;
 pub mod config;
 #[cfg(target_os = "linux")]
 mod devfile;
+#[cfg(all(target_os = "linux", feature = "emulated"))]
+pub mod emulated;
 pub mod errno;
 pub mod fault;
 #[cfg(target_os = "linux")]

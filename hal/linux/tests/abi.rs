@@ -3,7 +3,7 @@
 //! ioctl numbers and enum values; every one is compared with the Rust
 //! definitions (and every Rust value listed here must be printed). Two
 //! programs: `abi/i915.c` for the perf ABI (`uapi::i915`, `record`),
-//! `abi/query.c` for the discovery uAPI (`discovery::uapi`).
+//! `abi/query.c` for the discovery uAPI (`uapi::i915`).
 //!
 //! Without the header the tests are built `#[ignore]`d (the build script
 //! sets cfg `perfregs_no_i915_header`), so the harness lists them as
@@ -24,8 +24,8 @@ use std::mem::{offset_of, size_of};
 use std::path::Path;
 use std::process::Command;
 
-use perfregs_linux::discovery::uapi as q;
 use perfregs_linux::record::{self, RecordHeader};
+use perfregs_linux::uapi::i915 as q;
 use perfregs_linux::uapi::i915::{
     self as u, prop, DrmI915PerfOaConfig as Cfg, DrmI915PerfOpenParam as Open,
 };
@@ -126,8 +126,8 @@ fn query_values() -> Values {
         "DRM_COMMAND_BASE" => q::DRM_COMMAND_BASE,
         "DRM_I915_GETPARAM" => q::DRM_I915_GETPARAM,
         "DRM_I915_QUERY" => q::DRM_I915_QUERY,
-        "DRM_IOCTL_I915_GETPARAM" => q::ioctl::I915_GETPARAM,
-        "DRM_IOCTL_I915_QUERY" => q::ioctl::I915_QUERY,
+        "DRM_IOCTL_I915_GETPARAM" => q::ioctl::GETPARAM,
+        "DRM_IOCTL_I915_QUERY" => q::ioctl::QUERY,
         "I915_PARAM_CHIPSET_ID" => q::I915_PARAM_CHIPSET_ID,
         "I915_PARAM_REVISION" => q::I915_PARAM_REVISION,
         "I915_PARAM_CS_TIMESTAMP_FREQUENCY" => q::I915_PARAM_CS_TIMESTAMP_FREQUENCY,

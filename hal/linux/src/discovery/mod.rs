@@ -23,7 +23,6 @@ pub mod access;
 #[cfg(target_os = "linux")]
 pub mod probe;
 pub mod topology;
-pub mod uapi;
 pub mod xe;
 
 pub use access::{verdict, AccessInputs, Allowed, Blocked, OaAccess, Paranoid, Privileges};

@@ -9,13 +9,16 @@
 //!   units query, which gives it per OA unit, is not read yet.
 
 use super::topology::{device_values, DeviceInfoError, DeviceValues, GtFrequencies, Topology};
-use super::uapi::{
-    ioctl as nr, DrmI915Getparam, DrmI915Query, DrmI915QueryItem, DrmXeDeviceQuery,
-    DRM_I915_QUERY_TOPOLOGY_INFO, DRM_XE_DEVICE_QUERY_GT_LIST, DRM_XE_DEVICE_QUERY_GT_TOPOLOGY,
+use super::{Card, Driver};
+use crate::uapi::i915::{
+    DrmI915Getparam, DrmI915Query, DrmI915QueryItem, DRM_I915_QUERY_TOPOLOGY_INFO,
     I915_PARAM_CHIPSET_ID, I915_PARAM_CS_TIMESTAMP_FREQUENCY, I915_PARAM_PERF_REVISION,
     I915_PARAM_REVISION,
 };
-use super::{Card, Driver};
+use crate::uapi::xe::{
+    DrmXeDeviceQuery, DRM_XE_DEVICE_QUERY_GT_LIST, DRM_XE_DEVICE_QUERY_GT_TOPOLOGY,
+};
+use crate::uapi::{i915, xe};
 use core::fmt;
 use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::io::Errno;
@@ -95,7 +98,7 @@ pub fn getparam(fd: BorrowedFd<'_>, param: i32) -> Result<i32, Errno> {
     unsafe {
         ioctl(
             fd,
-            Updater::<{ nr::I915_GETPARAM }, DrmI915Getparam>::new(&mut arg),
+            Updater::<{ i915::ioctl::GETPARAM }, DrmI915Getparam>::new(&mut arg),
         )
     }?;
     Ok(value)
@@ -111,7 +114,12 @@ fn query_once(fd: BorrowedFd<'_>, item: &mut DrmI915QueryItem) -> Result<(), Err
     // SAFETY: QUERY's argument is a `struct drm_i915_query` (asserted in
     // `uapi`) pointing at one item; the item's `data_ptr` is 0 or points at
     // a buffer of `length` bytes (see `query`), all alive across the call.
-    unsafe { ioctl(fd, Updater::<{ nr::I915_QUERY }, DrmI915Query>::new(&mut q)) }
+    unsafe {
+        ioctl(
+            fd,
+            Updater::<{ i915::ioctl::QUERY }, DrmI915Query>::new(&mut q),
+        )
+    }
 }
 
 /// The bytes of query item `query_id`: once for the length, once for the data.
@@ -238,7 +246,7 @@ fn xe_query_once(fd: BorrowedFd<'_>, q: &mut DrmXeDeviceQuery) -> Result<(), Err
     unsafe {
         ioctl(
             fd,
-            Updater::<{ nr::XE_DEVICE_QUERY }, DrmXeDeviceQuery>::new(q),
+            Updater::<{ xe::ioctl::DEVICE_QUERY }, DrmXeDeviceQuery>::new(q),
         )
     }
 }
@@ -367,7 +375,7 @@ pub fn probe(dev_root: &Path, card: &Card) -> Result<Answers, ProbeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discovery::uapi::TGL_GT2_TOPOLOGY;
+    use crate::uapi::i915::TGL_GT2_TOPOLOGY;
     use perfregs_types::DeviceVar;
 
     fn card(pci_id: u16, driver: Option<Driver>) -> Card {

@@ -7,7 +7,7 @@
 //! buffer (the bytes come from the kernel, or from a recording), and
 //! [`device_values`] turns a topology into a [`DeviceInfo`].
 
-use super::uapi::{DrmI915QueryTopologyInfo, TOPOLOGY_HEADER_SIZE};
+use crate::uapi::i915::{DrmI915QueryTopologyInfo, TOPOLOGY_HEADER_SIZE};
 use core::fmt;
 use perfregs_types::{DeviceInfo, DeviceVar};
 

@@ -6,7 +6,7 @@
 //! perfregs (device values, IGT recordings) reads one format.
 
 use super::topology::{Topology, TopologyError};
-use super::uapi::{
+use crate::uapi::xe::{
     DRM_XE_QUERY_GT_TYPE_MAIN, DRM_XE_TOPO_DSS_COMPUTE, DRM_XE_TOPO_DSS_GEOMETRY,
     DRM_XE_TOPO_EU_PER_DSS, DRM_XE_TOPO_SIMD16_EU_PER_DSS, XE_GT_ID_OFFSET, XE_GT_LIST_HEADER_SIZE,
     XE_GT_REFERENCE_CLOCK_OFFSET, XE_GT_SIZE, XE_GT_TYPE_OFFSET, XE_TOPOLOGY_MASK_HEADER_SIZE,

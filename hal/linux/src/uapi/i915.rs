@@ -1,5 +1,10 @@
-//! i915 perf: `DRM_IOCTL_I915_PERF_*` and the stream fd's ioctls
-//! (`include/uapi/drm/i915_drm.h`).
+//! The i915 uAPI perfregs uses (`include/uapi/drm/i915_drm.h`): perf
+//! (`DRM_IOCTL_I915_PERF_*` and the stream fd's ioctls), GETPARAM and the
+//! topology QUERY. Every struct is `#[repr(C)]` with its size and field
+//! offsets asserted at compile time; `tests/abi.rs` compares them with C
+//! programs compiled against libdrm's `i915_drm.h`.
+
+use core::mem::size_of;
 
 pub use crate::record::{RECORD_OA_BUFFER_LOST, RECORD_OA_REPORT_LOST, RECORD_SAMPLE};
 
@@ -21,7 +26,7 @@ pub const I915_PERF_FLAG_FD_NONBLOCK: u32 = 1 << 1;
 /// `I915_PERF_FLAG_DISABLED`: the stream opens disabled.
 pub const I915_PERF_FLAG_DISABLED: u32 = 1 << 2;
 
-/// `I915_PARAM_PERF_REVISION` (GETPARAM).
+/// `I915_PARAM_PERF_REVISION` (GETPARAM): the i915 perf interface revision.
 pub const I915_PARAM_PERF_REVISION: i32 = 54;
 
 /// `DRM_I915_PERF_PROP_*`: the open properties (`(u64 id, u64 value)`).
@@ -210,6 +215,144 @@ assert_layout!(
     flex_regs_ptr @ 64,
 );
 
+/// `DRM_I915_GETPARAM`: ioctl number offset of GETPARAM.
+pub const DRM_I915_GETPARAM: u8 = 0x06;
+/// `DRM_I915_QUERY`: ioctl number offset of QUERY.
+pub const DRM_I915_QUERY: u8 = 0x39;
+
+/// `I915_PARAM_CHIPSET_ID`: the PCI device id.
+pub const I915_PARAM_CHIPSET_ID: i32 = 4;
+/// `I915_PARAM_REVISION`: the PCI revision.
+pub const I915_PARAM_REVISION: i32 = 32;
+/// `I915_PARAM_CS_TIMESTAMP_FREQUENCY`: the command streamer timestamp frequency (Hz).
+pub const I915_PARAM_CS_TIMESTAMP_FREQUENCY: i32 = 51;
+
+/// `DRM_I915_QUERY_TOPOLOGY_INFO`: query item id of the slice/subslice/EU masks.
+pub const DRM_I915_QUERY_TOPOLOGY_INFO: u64 = 1;
+
+/// `struct drm_i915_getparam` (`drm_i915_getparam_t`): the kernel writes one
+/// `int` through `value`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct DrmI915Getparam {
+    /// `I915_PARAM_*`.
+    pub param: i32,
+    /// Where the kernel writes the answer.
+    pub value: *mut i32,
+}
+
+/// `struct drm_i915_query_item`: one query of a QUERY ioctl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrmI915QueryItem {
+    /// `DRM_I915_QUERY_*`.
+    pub query_id: u64,
+    /// In: 0 to ask for the length, else the buffer's length. Out: the
+    /// length needed, or a negative errno for this item.
+    pub length: i32,
+    /// Query flags (0 for the topology).
+    pub flags: u32,
+    /// Pointer to the buffer the kernel fills.
+    pub data_ptr: u64,
+}
+
+/// `struct drm_i915_query`: the QUERY ioctl argument.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrmI915Query {
+    /// Number of items at `items_ptr`.
+    pub num_items: u32,
+    /// Must be 0.
+    pub flags: u32,
+    /// Pointer to an array of [`DrmI915QueryItem`].
+    pub items_ptr: u64,
+}
+
+/// `struct drm_i915_query_topology_info`, without its flexible `data[]`:
+/// the 16-byte header before the slice, subslice and EU masks.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrmI915QueryTopologyInfo {
+    /// Unused, 0.
+    pub flags: u16,
+    /// Slices the slice mask has bits for.
+    pub max_slices: u16,
+    /// Subslices per slice the subslice masks have bits for.
+    pub max_subslices: u16,
+    /// EUs per subslice the EU masks have bits for.
+    pub max_eus_per_subslice: u16,
+    /// Offset in `data[]` of the first slice's subslice mask.
+    pub subslice_offset: u16,
+    /// Bytes between two slices' subslice masks.
+    pub subslice_stride: u16,
+    /// Offset in `data[]` of the first subslice's EU mask.
+    pub eu_offset: u16,
+    /// Bytes between two subslices' EU masks.
+    pub eu_stride: u16,
+}
+
+/// Size of the topology header; `data[]` starts here.
+pub const TOPOLOGY_HEADER_SIZE: usize = size_of::<DrmI915QueryTopologyInfo>();
+
+// The pointer is aligned to its own size (4 or 8 bytes).
+assert_layout!(
+    DrmI915Getparam: 2 * size_of::<*mut i32>(),
+    param @ 0,
+    value @ size_of::<*mut i32>(),
+);
+assert_layout!(DrmI915QueryItem: 24, query_id @ 0, length @ 8, flags @ 12, data_ptr @ 16);
+assert_layout!(DrmI915Query: 16, num_items @ 0, flags @ 4, items_ptr @ 8);
+assert_layout!(
+    DrmI915QueryTopologyInfo: TOPOLOGY_HEADER_SIZE,
+    flags @ 0,
+    max_slices @ 2,
+    max_subslices @ 4,
+    max_eus_per_subslice @ 6,
+    subslice_offset @ 8,
+    subslice_stride @ 10,
+    eu_offset @ 12,
+    eu_stride @ 14,
+);
+const _: () = assert!(TOPOLOGY_HEADER_SIZE == 16);
+
+impl DrmI915QueryTopologyInfo {
+    /// The header at the start of `bytes` (little-endian, as the kernel
+    /// writes it on the machines i915 runs on), if 16 bytes are there.
+    pub fn parse(bytes: &[u8]) -> Option<Self> {
+        let b = bytes.get(..TOPOLOGY_HEADER_SIZE)?;
+        let at = |i: usize| u16::from_le_bytes([b[2 * i], b[2 * i + 1]]);
+        Some(DrmI915QueryTopologyInfo {
+            flags: at(0),
+            max_slices: at(1),
+            max_subslices: at(2),
+            max_eus_per_subslice: at(3),
+            subslice_offset: at(4),
+            subslice_stride: at(5),
+            eu_offset: at(6),
+            eu_stride: at(7),
+        })
+    }
+
+    /// The 16 header bytes, little-endian.
+    pub fn to_bytes(self) -> [u8; TOPOLOGY_HEADER_SIZE] {
+        let fields = [
+            self.flags,
+            self.max_slices,
+            self.max_subslices,
+            self.max_eus_per_subslice,
+            self.subslice_offset,
+            self.subslice_stride,
+            self.eu_offset,
+            self.eu_stride,
+        ];
+        let mut out = [0u8; TOPOLOGY_HEADER_SIZE];
+        for (chunk, f) in out.chunks_exact_mut(2).zip(fields) {
+            chunk.copy_from_slice(&f.to_le_bytes());
+        }
+        out
+    }
+}
+
 /// ioctl numbers (built with rustix's opcode helpers).
 #[cfg(target_os = "linux")]
 pub mod ioctl {
@@ -229,9 +372,15 @@ pub mod ioctl {
     pub const DISABLE: Opcode = opcode::none(b'i', 1);
     /// `I915_PERF_IOCTL_CONFIG`: `_IO('i', 2)`, the argument is the config id.
     pub const CONFIG: Opcode = opcode::none(b'i', 2);
+    /// `DRM_IOCTL_I915_GETPARAM`: `DRM_IOWR(DRM_COMMAND_BASE + 0x06, drm_i915_getparam_t)`.
+    pub const GETPARAM: Opcode = drm::iowr::<DrmI915Getparam>(DRM_I915_GETPARAM);
+    /// `DRM_IOCTL_I915_QUERY`: `DRM_IOWR(DRM_COMMAND_BASE + 0x39, struct drm_i915_query)`.
+    pub const QUERY: Opcode = drm::iowr::<DrmI915Query>(DRM_I915_QUERY);
 
     #[cfg(target_arch = "x86_64")]
     const _: () = {
+        assert!(GETPARAM as u64 == 0xC010_6446);
+        assert!(QUERY as u64 == 0xC010_6479);
         assert!(PERF_OPEN as u64 == 0x4010_6476);
         assert!(PERF_ADD_CONFIG as u64 == 0x4048_6477);
         assert!(PERF_REMOVE_CONFIG as u64 == 0x4008_6478);
@@ -240,6 +389,20 @@ pub mod ioctl {
         assert!(CONFIG as u64 == 0x6902);
     };
 }
+
+/// The topology header of a TGL GT2 (one slice, 6 dual subslices of 16
+/// EUs), for tests.
+#[cfg(test)]
+pub(crate) const TGL_GT2_TOPOLOGY: DrmI915QueryTopologyInfo = DrmI915QueryTopologyInfo {
+    flags: 0,
+    max_slices: 1,
+    max_subslices: 6,
+    max_eus_per_subslice: 16,
+    subslice_offset: 1,
+    subslice_stride: 1,
+    eu_offset: 2,
+    eu_stride: 2,
+};
 
 #[cfg(test)]
 mod tests {
@@ -267,5 +430,14 @@ mod tests {
         assert_eq!(prop::name(11), None);
         assert_eq!(prop::revision(prop::POLL_OA_PERIOD), 5);
         assert_eq!(prop::revision(prop::SAMPLE_OA), 1);
+    }
+
+    #[test]
+    fn topology_header_round_trips_and_needs_16_bytes() {
+        let h = TGL_GT2_TOPOLOGY;
+        let b = h.to_bytes();
+        assert_eq!(&b[..4], &[0, 0, 1, 0]);
+        assert_eq!(DrmI915QueryTopologyInfo::parse(&b), Some(h));
+        assert_eq!(DrmI915QueryTopologyInfo::parse(&b[..15]), None);
     }
 }

@@ -161,6 +161,66 @@ pub struct DrmXeOaConfig {
 
 assert_layout!(DrmXeOaConfig: 56, extensions @ 0, uuid @ 8, n_regs @ 44, regs_ptr @ 48);
 
+/// `DRM_XE_DEVICE_QUERY`: ioctl number offset of the xe device query.
+pub const DRM_XE_DEVICE_QUERY: u8 = 0x00;
+/// `DRM_XE_DEVICE_QUERY_GT_LIST`: the GTs, with their timestamp `reference_clock`.
+pub const DRM_XE_DEVICE_QUERY_GT_LIST: u32 = 3;
+/// `DRM_XE_DEVICE_QUERY_GT_TOPOLOGY`: the DSS and EU masks of each GT.
+pub const DRM_XE_DEVICE_QUERY_GT_TOPOLOGY: u32 = 5;
+/// `DRM_XE_QUERY_GT_TYPE_MAIN`: the main (render) GT.
+pub const DRM_XE_QUERY_GT_TYPE_MAIN: u16 = 0;
+/// `DRM_XE_TOPO_DSS_GEOMETRY`: the DSS available for geometry.
+pub const DRM_XE_TOPO_DSS_GEOMETRY: u16 = 1;
+/// `DRM_XE_TOPO_DSS_COMPUTE`: the DSS available for compute.
+pub const DRM_XE_TOPO_DSS_COMPUTE: u16 = 2;
+/// `DRM_XE_TOPO_L3_BANK`: the enabled L3 banks.
+pub const DRM_XE_TOPO_L3_BANK: u16 = 3;
+/// `DRM_XE_TOPO_EU_PER_DSS`: the EUs of each DSS.
+pub const DRM_XE_TOPO_EU_PER_DSS: u16 = 4;
+/// `DRM_XE_TOPO_SIMD16_EU_PER_DSS`: the SIMD16 EUs of each DSS (later platforms).
+pub const DRM_XE_TOPO_SIMD16_EU_PER_DSS: u16 = 5;
+
+/// `struct drm_xe_device_query`: the argument of `DRM_IOCTL_XE_DEVICE_QUERY`.
+/// With `size` 0 the kernel writes the size needed; with that size it
+/// copies the answer to `data` (any other size is `EINVAL`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrmXeDeviceQuery {
+    /// Extension chain, 0.
+    pub extensions: u64,
+    /// `DRM_XE_DEVICE_QUERY_*`.
+    pub query: u32,
+    /// Size of the answer.
+    pub size: u32,
+    /// Pointer to the answer's buffer.
+    pub data: u64,
+    /// Reserved, 0.
+    pub reserved: [u64; 2],
+}
+
+/// Size of one `struct drm_xe_gt` in the GT list.
+pub const XE_GT_SIZE: usize = 96;
+/// Offsets in `struct drm_xe_gt`: `type`, `gt_id` and `reference_clock`.
+pub const XE_GT_TYPE_OFFSET: usize = 0;
+/// Offset of `gt_id` in `struct drm_xe_gt`.
+pub const XE_GT_ID_OFFSET: usize = 4;
+/// Offset of `reference_clock` (u32, Hz) in `struct drm_xe_gt`.
+pub const XE_GT_REFERENCE_CLOCK_OFFSET: usize = 12;
+/// Size of `struct drm_xe_query_gt_list` before its entries (`num_gt`, `pad`).
+pub const XE_GT_LIST_HEADER_SIZE: usize = 8;
+/// Size of `struct drm_xe_query_topology_mask` before its mask
+/// (`u16 gt_id; u16 type; u32 num_bytes`).
+pub const XE_TOPOLOGY_MASK_HEADER_SIZE: usize = 8;
+
+assert_layout!(
+    DrmXeDeviceQuery: 40,
+    extensions @ 0,
+    query @ 8,
+    size @ 12,
+    data @ 16,
+    reserved @ 24,
+);
+
 /// ioctl numbers (built with rustix's opcode helpers).
 #[cfg(target_os = "linux")]
 pub mod ioctl {
@@ -180,9 +240,12 @@ pub mod ioctl {
     pub const STATUS: Opcode = opcode::none(b'i', 3);
     /// `DRM_XE_OBSERVATION_IOCTL_INFO` (argument: `struct drm_xe_oa_stream_info`).
     pub const INFO: Opcode = opcode::none(b'i', 4);
+    /// `DRM_IOCTL_XE_DEVICE_QUERY`: `DRM_IOWR(DRM_COMMAND_BASE + 0x00, struct drm_xe_device_query)`.
+    pub const DEVICE_QUERY: Opcode = drm::iowr::<DrmXeDeviceQuery>(DRM_XE_DEVICE_QUERY);
 
     #[cfg(target_arch = "x86_64")]
     const _: () = {
+        assert!(DEVICE_QUERY as u64 == 0xC028_6440);
         assert!(OBSERVATION as u64 == 0x4020_644b);
         assert!(ENABLE as u64 == 0x6900);
         assert!(DISABLE as u64 == 0x6901);

@@ -1,15 +1,15 @@
-//! The emulated kernel: an OA stream ([`EmulatedStream`]) that drives the
+//! The emulated kernel (feature `emulated`): an OA stream ([`EmulatedStream`]) that drives the
 //! emulator's [`OaUnit`] as i915 perf (or Xe) drives the hardware, and
 //! hands its records to the reader through a real pipe, in exactly the
 //! kernel's framing, so every test of
-//! [`perfregs_linux::stream::StreamReader`] runs the real read path
-//! ([`perfregs_linux::stream::fd::StreamFd`]).
+//! [`StreamReader`](crate::stream::StreamReader) runs the real read path
+//! ([`StreamFd`](crate::stream::fd::StreamFd)).
 //!
 //! What it does, as the kernel does:
 //!
 //! - **open** wakes the power domains (the kernel holds force-wake while
 //!   sampling) and starts periodic sampling with
-//!   [`start_periodic`](crate::UnitMut::start_periodic): the OA buffer at
+//!   [`start_periodic`](perfregs_emu::UnitMut::start_periodic): the OA buffer at
 //!   [`StreamConfig::base`], the report format, the timer exponent (a report
 //!   every 2^(e+1) timestamp ticks). SNB, IVB and VLV answer `ENODEV` (no
 //!   OA stream under Linux); bad arguments `EINVAL`.
@@ -41,8 +41,8 @@
 //! [`StreamConfig::open_errno`] an errno at open (`EACCES`, `ENODEV`, ...).
 //!
 //! ```
-//! use perfregs_emu::kernel::{EmulatedStream, Fault, StreamConfig};
 //! use perfregs_emu::Emulator;
+//! use perfregs_linux::emulated::{EmulatedStream, Fault, StreamConfig};
 //! use perfregs_linux::record::Record;
 //! use perfregs_linux::stream::{Framing, Item, StreamReader};
 //!
@@ -72,14 +72,14 @@ use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 use std::vec::Vec;
 
+use crate::errno::{code, Driver, KernelError, Op, StreamError};
+use crate::record::Record;
+use crate::stream::fd::{self, PipeWriter, StreamFd};
+use crate::stream::{Framing, OaStream};
+use crate::uapi::xe::status as xe_status;
 use hal::meta::{FormatInfo, ProjectInfo};
-use perfregs_linux::errno::{code, Driver, KernelError, Op, StreamError};
-use perfregs_linux::record::Record;
-use perfregs_linux::stream::fd::{self, PipeWriter, StreamFd};
-use perfregs_linux::stream::{Framing, OaStream};
-use perfregs_linux::uapi::xe::status as xe_status;
 
-use crate::{Emulator, OaUnit, StartError};
+use perfregs_emu::{Emulator, OaUnit, StartError};
 
 /// How an emulated stream is opened.
 #[derive(Clone, Copy, Debug)]
@@ -124,9 +124,9 @@ impl StreamConfig {
     /// `EINVAL` (naming OA_FORMAT) when the project has no such layout.
     pub fn from_i915(
         project: &'static ProjectInfo,
-        params: &perfregs_linux::stream::i915::I915Params,
+        params: &crate::stream::i915::I915Params,
     ) -> Result<Self, StreamError> {
-        let name = perfregs_linux::uapi::i915::oa_format(params.format).map(|f| f.name);
+        let name = crate::uapi::i915::oa_format(params.format).map(|f| f.name);
         let format = name.and_then(|n| {
             project
                 .formats
@@ -152,7 +152,7 @@ impl StreamConfig {
         };
         let mut cfg = StreamConfig::new(Framing::I915Records, format);
         cfg.exponent = params.exponent;
-        cfg.disabled = params.flags & perfregs_linux::uapi::i915::I915_PERF_FLAG_DISABLED != 0;
+        cfg.disabled = params.flags & crate::uapi::i915::I915_PERF_FLAG_DISABLED != 0;
         Ok(cfg)
     }
 
@@ -706,8 +706,8 @@ impl OaStream for EmulatedStream {
             }
             bytes.extend_from_slice(r);
             let is_sample = self.cfg.framing == Framing::XeRaw
-                || perfregs_linux::record::RecordHeader::parse(r)
-                    .is_some_and(|h| h.kind == perfregs_linux::record::RECORD_SAMPLE);
+                || crate::record::RecordHeader::parse(r)
+                    .is_some_and(|h| h.kind == crate::record::RECORD_SAMPLE);
             if is_sample {
                 self.stats.reports_copied += 1;
             }

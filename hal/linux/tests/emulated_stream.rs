@@ -1,12 +1,12 @@
-//! The emulated kernel (`perfregs_emu::kernel`) read through
+//! The emulated kernel (`perfregs_linux::emulated`) read through
 //! `perfregs_linux::stream::StreamReader` and the real fd path (a pipe).
 //! Each test names the IGT `tests/intel/perf.c` subtest whose checks it
 //! mirrors.
 #![cfg(target_os = "linux")]
 
 use hal::meta::{FormatInfo, ProjectInfo};
-use perfregs_emu::kernel::{EmulatedStream, Fault, StreamConfig};
 use perfregs_emu::{Emulator, OaConfig, OaUnit, ReportOutcome, Sku, Workload};
+use perfregs_linux::emulated::{EmulatedStream, Fault, StreamConfig};
 use perfregs_linux::errno::{code, StreamError};
 use perfregs_linux::record::Record;
 use perfregs_linux::stream::{Framing, Item, OaStream, StreamReader};
