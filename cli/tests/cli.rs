@@ -1267,7 +1267,27 @@ fn command_help_prints_that_commands_usage() {
     );
     let (_, out, _) = perfregs(&["help", "metrics", "run"]);
     let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(words.contains("GpuMinFrequency 300 MHz"), "{out}");
+    // The help's parts are the catalogue's: each with its EUs and clocks.
+    let mut described = 0;
+    for part in hal::PARTS {
+        if !perfregs_session::oa_projects().contains(&part.project) {
+            continue;
+        }
+        let d = &part.device;
+        let line = format!("{part}: {} EUs,", d.eu_cores_total_count);
+        let clocks = format!(
+            "GPU {}-{} MHz",
+            d.gpu_min_frequency / 1_000_000,
+            d.gpu_max_frequency / 1_000_000
+        );
+        let at = words.find(&line).unwrap_or_else(|| panic!("{line}: {out}"));
+        assert!(words[at..].contains(&clocks), "{part}: {clocks}: {out}");
+        described += 1;
+    }
+    assert!(
+        described >= hal::PARTS.len() / 2,
+        "{described} parts: {out}"
+    );
     let (code, _, err) = perfregs(&["nosuch", "--help"]);
     assert_eq!(code, 2);
     assert!(err.contains("unrecognized subcommand 'nosuch'"), "{err}");

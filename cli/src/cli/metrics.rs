@@ -329,13 +329,79 @@ pub struct CheckArgs {
     pub part: Part,
 }
 
+/// The projects with several parts, each with its GTs (`skl (GT2, GT3,
+/// GT4)`), from the catalogue.
+fn multi_part_projects() -> String {
+    let mut out: Vec<String> = Vec::new();
+    for p in hal::PROJECTS {
+        let gts = perfregs_session::part_gts(p.name);
+        if gts.len() > 1 {
+            let gts: Vec<String> = gts.iter().map(|g| format!("GT{g}")).collect();
+            out.push(format!("{} ({})", p.name, gts.join(", ")));
+        }
+    }
+    out.join(", ")
+}
+
+/// `metrics list`'s long help (the projects with several parts from the catalogue).
+fn list_help() -> String {
+    format!(
+        "The sets of a metric-set file (default: the shipped file of the project; a project with \
+several parts ({}): GT{} unless --gt N names another, as `run` takes it): symbol, name, counters, \
+register writes, guid. With --counters, one set's counters: symbol, units, data type, equation \
+(and availability).",
+        multi_part_projects(),
+        perfregs_session::DEFAULT_GT
+    )
+}
+
+/// `metrics run`'s long help: the emulated projects and every part's device
+/// values, from the catalogue.
+fn run_help() -> String {
+    let mut parts = String::new();
+    for part in hal::PARTS {
+        if !perfregs_session::oa_projects().contains(&part.project) {
+            continue;
+        }
+        let d = &part.device;
+        let dual = hal::project(part.project)
+            .and_then(|p| p.gpu)
+            .is_some_and(|g| g.dual_subslices);
+        let mhz = |hz: u64| hz as f64 / 1e6;
+        parts.push_str(&format!(
+            "\n  {part}: {} EUs, {} slice(s), {} {}, {} threads/EU, timestamp {} MHz, GPU {}-{} MHz",
+            d.eu_cores_total_count,
+            d.eu_slices_total_count,
+            d.eu_subslices_total_count,
+            if dual { "dual subslices" } else { "subslices" },
+            d.eu_threads_count,
+            mhz(d.gpu_timestamp_frequency),
+            mhz(d.gpu_min_frequency),
+            mhz(d.gpu_max_frequency),
+        ));
+    }
+    format!(
+        "Program SET on the emulated part ({}; a project with several parts ({}): GT{} unless \
+--gt N names another), sample N+1 periodic reports (a report every 1024 timestamp ticks) and print \
+every counter per report pair, the device values used and the emulator's warnings.\n\n\
+Table: one row per counter (symbol, unit), column #k = report k-1 to report k; `-` = unavailable \
+(what the reports lack is footnoted); counters whose availability is false on the device are named \
+below the table.\n\n\
+Device values: the catalogue's part (printed on the `device:` line); GPU clock 8 x timestamp; \
+QueryMode 0 (periodic sampling). The parts:{parts}\n\n\
+With --file: the part --gt names, else the one the file name says (gt1, gt3, ...), else the \
+default; --device NAME=VALUE sets one of them by hand.",
+        perfregs_session::oa_projects().join(", "),
+        multi_part_projects(),
+        perfregs_session::DEFAULT_GT
+    )
+}
+
 /// `perfregs metrics list <project> [file.xml] [--gt1|--gt2] [--counters SET]`.
 #[derive(Debug, clap::Args)]
 #[command(
     about = "The sets of a metric-set file, or one set's counters",
-    long_about = "The sets of a metric-set file (default: the shipped file of the project; a \
-project with several parts (tgl, skl, kbl, cfl): GT2 unless --gt N names another, as `run` takes it): symbol, name, counters, register writes, guid. With \
---counters, one set's counters: symbol, units, data type, equation (and availability)."
+    long_about = list_help()
 )]
 pub struct ListArgs {
     /// The project.
@@ -359,20 +425,7 @@ pub struct ListArgs {
 #[derive(Debug, clap::Args)]
 #[command(
     about = "Program a set on the emulated part, sample and print its counters",
-    long_about = "Program SET on the emulated part (hsw, bdw, chv, skl, bxt, kbl, glk, cfl, cnl, \
-icl, ehl, tgl, rkl, adl, dg1; a project with several parts (tgl, skl, kbl, cfl): GT2 unless --gt N \
-names another), sample N+1 periodic reports (a report every 1024 timestamp ticks) and print every \
-counter per report pair, the device values used and the emulator's warnings.\n\n\
-Table: one row per counter (symbol, unit), column #k = report k-1 to report k; `-` = \
-unavailable (what the reports lack is footnoted); counters whose availability is false on the \
-device are named below the table.\n\n\
-Device values: the preset of the emulated part (printed on the `device:` line), e.g. timestamp \
-12.5 MHz (hsw, bdw, chv), 12 MHz (skl, kbl, cfl), 19.2 MHz (the others); GPU clock 8 x \
-timestamp; hsw GT2: 20 EUs, 1 slice, 2 subslices; bdw GT2: 24 EUs, 1 slice, 3 subslices; skl \
-GT3: 48 EUs, 2 slices, 6 subslices; tgl GT2: 96 EUs, 1 slice, 6 dual subslices (GT1: 32 EUs, \
-2); 7 threads per EU on hsw, bdw, tgl; GpuMaxFrequency 1200/1000/1350 MHz (hsw, bdw, tgl), \
-GpuMinFrequency 300 MHz (hsw, bdw, tgl); QueryMode 0 (periodic sampling). With --file: the part --gt names, else the one the file \
-name says (gt1, gt3, ...), else the default; --device NAME=VALUE sets one of them by hand."
+    long_about = run_help()
 )]
 pub struct RunArgs {
     /// The project.
