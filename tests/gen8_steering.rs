@@ -3,7 +3,7 @@
 //! slice/subslice and the selector is given back its old value after each
 //! access (as Linux i915's rw_with_mcr_steering_fw does before Gen11);
 //! `write_each` reaches every instance; the multicast and unicast writes do
-//! not compile (tests/ui/gen8_multicast_write.rs).
+//! not compile (hal/misuse/tests/ui/gen8_multicast_write.rs).
 #![cfg(feature = "emu")]
 
 use perfregs::emu::{Emulator, Sku};

@@ -2,7 +2,7 @@
 //! cross-referenced with the built-in force-wake and replication maps of
 //! their project, so a register in TGL's GT range needs a GT proof and one in
 //! a DSS range is `Replicated` (the steering API), exactly like built-in ones.
-//! (Misuse is in `tests/ui/regdefs_gt_range.rs` and `regdefs_dss_range.rs`.)
+//! (Misuse is in `hal/misuse/tests/ui/regdefs_gt_range.rs` and `regdefs_dss_range.rs`.)
 
 use perfregs::hal::register::ReplicationGroup;
 use perfregs::hal::{tgl, Device, Register, Replicated, SliceBus, Tgl};
