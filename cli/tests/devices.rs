@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::says;
+
 use perfregs_linux::test_support::FakeTree;
 use std::fs;
 
@@ -69,10 +71,7 @@ fn an_i915_tgl_card_with_paranoid_1_and_no_caps_gets_the_sysctl_remedy() {
     t.paranoid("i915", 0);
     let (code, out, _) = devices(&t, &[]);
     assert_eq!(code, 0);
-    assert!(
-        out.contains("OA streams: yes (dev.i915.perf_stream_paranoid is 0)"),
-        "{out}"
-    );
+    says(&out, "OA streams: yes (dev.i915.perf_stream_paranoid is 0)");
     assert!(!out.contains("remedy"), "{out}");
 }
 
@@ -85,19 +84,10 @@ fn an_xe_tgl_card_is_judged_by_the_observation_sysctl() {
     t.caps(1000, 0);
     let (code, out, err) = devices(&t, &[]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(
-        out.contains("  project tgl GT2, driver xe, render node renderD128"),
-        "{out}"
-    );
-    assert!(
-        out.contains("OA streams: no: dev.xe.observation_paranoid is 1"),
-        "{out}"
-    );
+    says(&out, "  project tgl GT2, driver xe, render node renderD128");
+    says(&out, "OA streams: no: dev.xe.observation_paranoid is 1");
     let remedy = line_after(&out, "OA streams: no:");
-    assert!(
-        remedy.contains("sysctl dev.xe.observation_paranoid=0"),
-        "{remedy}"
-    );
+    says(&remedy, "sysctl dev.xe.observation_paranoid=0");
     assert!(!out.contains("perf_stream_paranoid"), "{out}");
 
     // observation_paranoid 0: streams can be opened, no remedy; the i915
@@ -106,17 +96,14 @@ fn an_xe_tgl_card_is_judged_by_the_observation_sysctl() {
     t.paranoid("i915", 1);
     let (code, out, err) = devices(&t, &[]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(
-        out.contains("OA streams: yes (dev.xe.observation_paranoid is 0)"),
-        "{out}"
-    );
+    says(&out, "OA streams: yes (dev.xe.observation_paranoid is 0)");
     assert!(!out.contains("remedy"), "{out}");
     // CAP_PERFMON (bit 38) with paranoid 1: allowed too.
     t.write("proc/sys/dev/xe/observation_paranoid", "1\n");
     t.caps(1000, 1 << 38);
     let (code, out, _) = devices(&t, &[]);
     assert_eq!(code, 0);
-    assert!(out.contains("OA streams: yes (CAP_PERFMON)"), "{out}");
+    says(&out, "OA streams: yes (CAP_PERFMON)");
 }
 
 #[test]
@@ -195,7 +182,7 @@ fn no_card_says_so() {
     assert_eq!(code, 0);
     let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(doc["cards"], serde_json::json!([]));
-    assert!(err.contains("no DRM cards under"), "{err}");
+    says(&err, "no DRM cards under");
 }
 
 #[test]
@@ -209,14 +196,14 @@ fn an_unreadable_card_is_an_error_and_the_others_are_listed() {
     let (code, out, err) = devices(&t, &[]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.starts_with("card0  0000:00:02.0  TGL GT2"), "{out}");
-    assert!(err.contains("banana"), "{err}");
+    says(&err, "banana");
 }
 
 #[test]
 fn the_fake_roots_are_hidden_from_help() {
     let (code, help, _) = common::run(common::perfregs().args(["devices", "--help"]));
     assert_eq!(code, 0);
-    assert!(help.contains("--format"), "{help}");
+    says(&help, "--format");
     assert!(!help.contains("--sys"), "{help}");
 }
 
