@@ -91,7 +91,7 @@ fn an_xe_tgl_card_is_judged_by_the_observation_sysctl() {
     says(&out, "  project tgl GT2, driver xe, render node renderD128");
     says(&out, "OA streams: no: dev.xe.observation_paranoid is 1");
     let remedy = line_after(&out, "OA streams: no:");
-    says(&remedy, "sysctl dev.xe.observation_paranoid=0");
+    says(remedy, "sysctl dev.xe.observation_paranoid=0");
     assert!(!out.contains("perf_stream_paranoid"), "{out}");
 
     // observation_paranoid 0: streams can be opened, no remedy; the i915
