@@ -382,7 +382,7 @@ impl Config {
         let missing: Vec<String> = built
             .ir
             .catalogue
-            .names()
+            .tags()
             .filter(|n| !features.contains(n))
             .map(String::from)
             .collect();
@@ -397,7 +397,7 @@ impl Config {
         let enabled = built
             .ir
             .catalogue
-            .names()
+            .tags()
             .filter(|n| {
                 std::env::var_os(format!("CARGO_FEATURE_{}", n.to_ascii_uppercase())).is_some()
             })
@@ -427,7 +427,7 @@ impl Config {
     /// it, so the crate keeps no feature list of its own.
     pub fn bindings(&self, spec: &str) -> Result<Built, BuildError> {
         let mut built = self.start()?;
-        let names: Vec<String> = built.ir.catalogue.names().map(String::from).collect();
+        let names: Vec<String> = built.ir.catalogue.tags().map(String::from).collect();
         let values: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
         println!(
             "cargo::rustc-check-cfg=cfg(perfregs_hal, values({}))",

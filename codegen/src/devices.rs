@@ -81,7 +81,7 @@ pub fn validate(loaded: &[Loaded], cat: &Catalogue, diags: &mut Diagnostics) -> 
                 Some(tag) => match cat.find(tag) {
                     Some(i) => cat.projects.get(i).map(|p| p.name.clone()),
                     None => {
-                        let known: Vec<&str> = cat.names().collect();
+                        let known: Vec<&str> = cat.tags().collect();
                         problems.push((
                             "project",
                             Code::UnknownProject,

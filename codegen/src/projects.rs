@@ -59,7 +59,7 @@ pub struct Catalogue {
 
 impl Catalogue {
     /// The projects' names (tags), in catalogue order.
-    pub fn names(&self) -> impl Iterator<Item = &str> {
+    pub fn tags(&self) -> impl Iterator<Item = &str> {
         self.projects.iter().map(|p| p.name.as_str())
     }
 
@@ -129,7 +129,7 @@ impl Catalogue {
             let term = term.trim();
             let lookup = |n: &str| -> Result<usize, String> {
                 self.find(n.trim()).ok_or_else(|| {
-                    let known: Vec<&str> = self.names().collect();
+                    let known: Vec<&str> = self.tags().collect();
                     format!(
                         "unknown project `{}` (known: {})",
                         n.trim(),
