@@ -537,7 +537,7 @@ replicated!(
         if instance.is_some() {
             return None;
         }
-        let present = t.present().count_ones();
+        let present = s.present::<R>().count_ones();
         let each = s.write_each(&t.reg, t.proof, |w| {
             build(w);
             w
