@@ -42,41 +42,47 @@ fn check_project(p: &ProjectInfo) {
     assert!(below > 0, "{}: no register below 0x40000", p.name);
 }
 
+/// The render domain of `p`: not always on, requested at `request`
+/// (`(name, address, masked)`) and acknowledged at `ack` (`(name, address)`).
+fn check_render_domain(p: &ProjectInfo, request: (&str, u64, bool), ack: (&str, u64)) {
+    let render = p.domain("render").expect("a render domain");
+    assert!(!render.always_on, "{}", p.name);
+    assert_eq!(
+        (render.request, render.ack),
+        (Some(request.0), Some(ack.0)),
+        "{}",
+        p.name
+    );
+    let req = p.register(request.0).expect("request");
+    assert_eq!(
+        (req.address, req.masked),
+        (request.1, request.2),
+        "{}",
+        p.name
+    );
+    let acked = p.register(ack.0).expect("ack");
+    assert_eq!(acked.address, ack.1, "{}", p.name);
+}
+
 #[test]
 fn ivb_follows_the_kernels_gen6_rule() {
     check_project(&ivb::PROJECT);
-    let render = ivb::PROJECT
-        .domain("render")
-        .expect("IVB has a render domain");
-    assert!(!render.always_on);
-    assert_eq!(
-        (render.request, render.ack),
-        (Some("FORCEWAKE_MT"), Some("FORCEWAKE_MT_ACK"))
+    check_render_domain(
+        &ivb::PROJECT,
+        ("FORCEWAKE_MT", 0xA188, true),
+        ("FORCEWAKE_MT_ACK", 0x13_0040),
     );
-    let ack = ivb::PROJECT.register("FORCEWAKE_MT_ACK").expect("ack");
-    assert_eq!(ack.address, 0x13_0040);
-    let req = ivb::PROJECT.register("FORCEWAKE_MT").expect("request");
-    assert!(req.masked);
-    assert_eq!(req.address, 0xA188);
 }
 
 #[test]
 fn snb_follows_the_kernels_gen6_rule_with_an_unmasked_request() {
     check_project(&snb::PROJECT);
-    let render = snb::PROJECT
-        .domain("render")
-        .expect("SNB has a render domain");
-    assert!(!render.always_on);
-    assert_eq!(
-        (render.request, render.ack),
-        (Some("FORCEWAKE"), Some("FORCEWAKE_ACK"))
-    );
-    let req = snb::PROJECT.register("FORCEWAKE").expect("request");
     // Gen6: val_set = FORCEWAKE_KERNEL, val_clear = 0 (not masked).
-    assert!(!req.masked);
-    assert_eq!(req.address, 0xA18C);
-    let ack = snb::PROJECT.register("FORCEWAKE_ACK").expect("ack");
-    assert_eq!(ack.address, 0x13_0090);
+    check_render_domain(
+        &snb::PROJECT,
+        ("FORCEWAKE", 0xA18C, false),
+        ("FORCEWAKE_ACK", 0x13_0090),
+    );
 }
 
 #[test]

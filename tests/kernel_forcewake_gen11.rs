@@ -18,8 +18,7 @@
 
 #[path = "support/kernel_tables.rs"]
 mod kernel_tables;
-use kernel_tables::{Fw, MCR_GEN8};
-use perfregs::hal::meta::ProjectInfo;
+use kernel_tables::{check_addresses, check_registers, ours, Fw, Part, L3BANKS, MCR_GEN8};
 use perfregs::hal::{ehl, icl, tgl};
 
 /// `__gen11_fw_ranges`: `(start, end, domain)`, inclusive.
@@ -61,136 +60,26 @@ const GEN11_FW: &[(u64, u64, Fw)] = &[
     (0x1d4000, 0x1dbfff, Fw::No),
 ];
 
-/// `icl_l3bank_steering_table` (graphics versions 11 up to 12.55).
-const L3BANK_STEERING: &[(u64, u64)] = &[(0xb100, 0xb3ff)];
-
-/// `GEN10_L3BANK_MASK` (0x0F): one steering id per bit.
-const L3BANKS: u32 = 0x0F_u32.count_ones();
-
 /// Addresses checked: past the table's last entry (0x1DBFFF).
 const TOP: u64 = 0x20_0000;
-
-fn within(ranges: &[(u64, u64)], a: u64) -> bool {
-    ranges.iter().any(|&(s, e)| s <= a && a <= e)
-}
-
-/// A Gen11 part as the kernel sees it.
-struct Part {
-    project: &'static ProjectInfo,
-    /// Media domains set up (`platform_engine_mask`).
-    media: &'static [Fw],
-    /// `max_subslices` of `intel_sseu_set_info`.
-    subslices: u32,
-}
 
 /// ICL: `BIT(RCS0) | BIT(BCS0) | BIT(VECS0) | BIT(VCS0) | BIT(VCS2)`; 1 slice, 8 subslices.
 const ICL: Part = Part {
     project: &icl::PROJECT,
+    fw: GEN11_FW,
     media: &[Fw::Vdbox0, Fw::Vdbox2, Fw::Vebox0],
-    subslices: 8,
+    mcr: MCR_GEN8,
+    mcr_group: ("subslice", 8),
 };
 
 /// EHL: `BIT(RCS0) | BIT(BCS0) | BIT(VCS0) | BIT(VECS0)`; 1 slice, 4 subslices.
 const EHL: Part = Part {
     project: &ehl::PROJECT,
+    fw: GEN11_FW,
     media: &[Fw::Vdbox0, Fw::Vebox0],
-    subslices: 4,
+    mcr: MCR_GEN8,
+    mcr_group: ("subslice", 4),
 };
-
-impl Part {
-    /// The table entry (`find_fw_domain`'s BSEARCH), if any.
-    fn entry(&self, a: u64) -> Option<Fw> {
-        GEN11_FW
-            .iter()
-            .find(|&&(s, e, _)| s <= a && a <= e)
-            .map(|&(_, _, d)| d)
-    }
-
-    /// The domain a read of `a` wakes.
-    fn domain(&self, a: u64) -> Option<&'static str> {
-        // NEEDS_FORCE_WAKE: offset < 0x40000 || offset >= 0x116000.
-        if (0x4_0000..0x11_6000).contains(&a) {
-            return None;
-        }
-        let d = self.entry(a)?;
-        let set_up = matches!(d, Fw::Render | Fw::Gt) || self.media.contains(&d);
-        // A domain the part did not set up is masked off (`__force_wake_auto`).
-        if set_up {
-            d.name()
-        } else {
-            None
-        }
-    }
-
-    /// The replication group of `a` and its instance count.
-    fn group(&self, a: u64) -> Option<(&'static str, u32)> {
-        if within(L3BANK_STEERING, a) {
-            Some(("l3bank", L3BANKS))
-        } else if within(MCR_GEN8, a) {
-            Some(("subslice", self.subslices))
-        } else {
-            None
-        }
-    }
-}
-
-/// The force-wake request registers: FORCEWAKE_GT_GEN9 (0xa188),
-/// FORCEWAKE_RENDER_GEN9 (0xa278), FORCEWAKE_MEDIA_VDBOX_GEN11(0..7) and
-/// FORCEWAKE_MEDIA_VEBOX_GEN11(0..3) (0xa540..=0xa56c).
-fn is_request(a: u64) -> bool {
-    a == 0xa188 || a == 0xa278 || (0xa540..=0xa56c).contains(&a)
-}
-
-/// Our wake domain at `a`, with `aon` read as "no force-wake".
-fn ours(p: &ProjectInfo, a: u64) -> Option<&'static str> {
-    p.row_at(a).and_then(|r| r.wake).filter(|&w| w != "aon")
-}
-
-/// Every 4-byte address: domain, replication, and row presence.
-fn check_addresses(part: &Part) -> u64 {
-    let p = part.project;
-    let mut checked = 0;
-    for a in (0..TOP).step_by(4) {
-        assert_eq!(ours(p, a), part.domain(a), "{} {a:#x} domain", p.name);
-        let row = p.row_at(a);
-        assert_eq!(
-            row.and_then(|r| r.group.map(|g| (g, r.instances))),
-            part.group(a),
-            "{} {a:#x} replication",
-            p.name
-        );
-        // A row exactly where the kernel's table has an entry.
-        assert_eq!(row.is_some(), part.entry(a).is_some(), "{} {a:#x}", p.name);
-        checked += 1;
-    }
-    checked
-}
-
-/// Every described register: its wake domain and replication.
-fn check_registers(part: &Part) -> usize {
-    let p = part.project;
-    let mut n = 0;
-    for r in p.registers {
-        if is_request(r.address) {
-            // The kernel writes the request registers raw (fw_domain_get),
-            // never through the table; codegen gives every element of a
-            // request register array no domain.
-            assert_eq!(r.domain, None, "{} {}", p.name, r.name);
-            continue;
-        }
-        let domain = r.domain.filter(|&d| d != "aon");
-        assert_eq!(domain, part.domain(r.address), "{} {}", p.name, r.name);
-        assert_eq!(
-            r.replication,
-            part.group(r.address),
-            "{} {}",
-            p.name,
-            r.name
-        );
-        n += 1;
-    }
-    n
-}
 
 #[test]
 fn the_restated_table_is_sorted_and_watertight() {
@@ -199,7 +88,7 @@ fn the_restated_table_is_sorted_and_watertight() {
 
 #[test]
 fn icl_matches_the_kernels_gen11_tables() {
-    assert_eq!(check_addresses(&ICL), TOP / 4);
+    assert_eq!(check_addresses(&ICL, TOP), TOP / 4);
     let regs = check_registers(&ICL);
     assert!(regs > 100, "only {regs} registers checked");
     // The EU flex counter controls (metric-set writes) are replicated.
@@ -212,7 +101,7 @@ fn icl_matches_the_kernels_gen11_tables() {
 
 #[test]
 fn ehl_matches_the_kernels_gen11_tables() {
-    assert_eq!(check_addresses(&EHL), TOP / 4);
+    assert_eq!(check_addresses(&EHL, TOP), TOP / 4);
     let regs = check_registers(&EHL);
     assert!(regs > 100, "only {regs} registers checked");
     // No VCS2 on EHL: the kernel wakes nothing for VDBOX2's range.
@@ -312,7 +201,7 @@ fn check_steering(part: &Part) {
     let n = |g: &str| p.group(g).map(|g| g.instances);
     assert_eq!(
         (n("subslice"), n("l3bank")),
-        (Some(part.subslices), Some(L3BANKS))
+        (Some(part.mcr_group.1), Some(L3BANKS))
     );
 }
 

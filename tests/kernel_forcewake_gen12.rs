@@ -18,7 +18,7 @@
 
 #[path = "support/kernel_tables.rs"]
 mod kernel_tables;
-use kernel_tables::Fw;
+use kernel_tables::{check_addresses, check_registers, ours, Fw, Part, L3BANKS};
 use perfregs::hal::meta::ProjectInfo;
 use perfregs::hal::{adl, dg1, rkl, tgl};
 
@@ -78,12 +78,6 @@ const MCR_GEN12: &[(u64, u64)] = &[
     (0x24a00, 0x24a7f),
 ];
 
-/// `icl_l3bank_steering_table` (graphics versions 11 up to 12.55).
-const L3BANK_STEERING: &[(u64, u64)] = &[(0xb100, 0xb3ff)];
-
-/// `GEN10_L3BANK_MASK` (0x0F): one steering id per bit.
-const L3BANKS: u32 = 0x0F_u32.count_ones();
-
 /// `gen12_sseu_info_init`: `intel_sseu_set_info(sseu, 1, 6, 16)`.
 const DSS: u32 = 6;
 
@@ -91,114 +85,23 @@ const DSS: u32 = 6;
 /// of TGL's PRM rows (0x23FFFF).
 const TOP: u64 = 0x24_0000;
 
-fn within(ranges: &[(u64, u64)], a: u64) -> bool {
-    ranges.iter().any(|&(s, e)| s <= a && a <= e)
-}
-
-/// The table entry (`find_fw_domain`'s BSEARCH), if any.
-fn entry(a: u64) -> Option<Fw> {
-    GEN12_FW
-        .iter()
-        .find(|&&(s, e, _)| s <= a && a <= e)
-        .map(|&(_, _, d)| d)
-}
-
-/// The domain a read of `a` wakes on a part with the `media` domains.
-fn kernel_domain(media: &[Fw], a: u64) -> Option<&'static str> {
-    // NEEDS_FORCE_WAKE: offset < 0x40000 || offset >= 0x116000.
-    if (0x4_0000..0x11_6000).contains(&a) {
-        return None;
-    }
-    let d = entry(a)?;
-    let set_up = matches!(d, Fw::Render | Fw::Gt) || media.contains(&d);
-    // A domain the part did not set up is masked off (`__force_wake_auto`).
-    if set_up {
-        d.name()
-    } else {
-        None
-    }
-}
-
-/// The replication group of `a` and its instance count.
-fn kernel_group(a: u64) -> Option<(&'static str, u32)> {
-    if within(L3BANK_STEERING, a) {
-        Some(("l3bank", L3BANKS))
-    } else if within(MCR_GEN12, a) {
-        Some(("dss", DSS))
-    } else {
-        None
+/// A Gen12 part after TGL with the `media` domains set up.
+const fn part(project: &'static ProjectInfo, media: &'static [Fw]) -> Part {
+    Part {
+        project,
+        fw: GEN12_FW,
+        media,
+        mcr: MCR_GEN12,
+        mcr_group: ("dss", DSS),
     }
 }
 
 /// RKL: `BIT(RCS0) | BIT(BCS0) | BIT(VECS0) | BIT(VCS0)`.
-const RKL_MEDIA: &[Fw] = &[Fw::Vdbox0, Fw::Vebox0];
+const RKL: Part = part(&rkl::PROJECT, &[Fw::Vdbox0, Fw::Vebox0]);
 /// ADL-S, ADL-P and DG1: `BIT(RCS0) | BIT(BCS0) | BIT(VECS0) | BIT(VCS0) | BIT(VCS2)`.
 const ADL_DG1_MEDIA: &[Fw] = &[Fw::Vdbox0, Fw::Vdbox2, Fw::Vebox0];
-
-/// The force-wake request registers: FORCEWAKE_GT_GEN9 (0xa188),
-/// FORCEWAKE_RENDER_GEN9 (0xa278), FORCEWAKE_MEDIA_VDBOX_GEN11(0..7) and
-/// FORCEWAKE_MEDIA_VEBOX_GEN11(0..3) (0xa540..=0xa56c).
-fn is_request(a: u64) -> bool {
-    a == 0xa188 || a == 0xa278 || (0xa540..=0xa56c).contains(&a)
-}
-
-/// Our wake domain at `a`, with `aon` read as "no force-wake".
-fn ours(p: &ProjectInfo, a: u64) -> Option<&'static str> {
-    p.row_at(a).and_then(|r| r.wake).filter(|&w| w != "aon")
-}
-
-fn check_addresses(p: &ProjectInfo, media: &[Fw]) -> u64 {
-    let mut checked = 0;
-    for a in (0..TOP).step_by(4) {
-        assert_eq!(
-            ours(p, a),
-            kernel_domain(media, a),
-            "{} {a:#x} domain",
-            p.name
-        );
-        let row = p.row_at(a);
-        assert_eq!(
-            row.and_then(|r| r.group.map(|g| (g, r.instances))),
-            kernel_group(a),
-            "{} {a:#x} replication",
-            p.name
-        );
-        // A row exactly where the kernel's table has an entry.
-        assert_eq!(row.is_some(), entry(a).is_some(), "{} {a:#x}", p.name);
-        checked += 1;
-    }
-    checked
-}
-
-fn check_registers(p: &ProjectInfo, media: &[Fw]) -> usize {
-    let mut n = 0;
-    for r in p.registers {
-        if is_request(r.address) {
-            // The kernel writes the request registers raw (fw_domain_get),
-            // never through the table; codegen gives every element of a
-            // request register array no domain.
-            assert_eq!(r.domain, None, "{} {}", p.name, r.name);
-            continue;
-        }
-        let domain = r.domain.filter(|&d| d != "aon");
-        assert_eq!(
-            domain,
-            kernel_domain(media, r.address),
-            "{} {}",
-            p.name,
-            r.name
-        );
-        assert_eq!(
-            r.replication,
-            kernel_group(r.address),
-            "{} {}",
-            p.name,
-            r.name
-        );
-        n += 1;
-    }
-    n
-}
+const ADL: Part = part(&adl::PROJECT, ADL_DG1_MEDIA);
+const DG1: Part = part(&dg1::PROJECT, ADL_DG1_MEDIA);
 
 #[test]
 fn the_restated_table_is_sorted_and_watertight() {
@@ -207,30 +110,29 @@ fn the_restated_table_is_sorted_and_watertight() {
 
 #[test]
 fn rkl_matches_the_kernels_gen12_tables() {
-    let p = &rkl::PROJECT;
-    assert_eq!(check_addresses(p, RKL_MEDIA), TOP / 4);
-    let regs = check_registers(p, RKL_MEDIA);
+    assert_eq!(check_addresses(&RKL, TOP), TOP / 4);
+    let regs = check_registers(&RKL);
     assert!(regs > 100, "only {regs} registers checked");
     // No VCS2 on RKL: the kernel wakes nothing for VDBOX2's ranges.
-    assert_eq!(entry(0x2_1000), Some(Fw::Vdbox2));
-    assert_eq!(ours(p, 0x2_1000), None);
+    assert_eq!(RKL.entry(0x2_1000), Some(Fw::Vdbox2));
+    assert_eq!(ours(&rkl::PROJECT, 0x2_1000), None);
     assert_eq!(ours(&adl::PROJECT, 0x2_1000), Some("vdbox2"));
 }
 
 #[test]
 fn adl_matches_the_kernels_gen12_tables() {
-    let p = &adl::PROJECT;
-    assert_eq!(check_addresses(p, ADL_DG1_MEDIA), TOP / 4);
-    assert!(check_registers(p, ADL_DG1_MEDIA) > 100);
+    assert_eq!(check_addresses(&ADL, TOP), TOP / 4);
+    assert!(check_registers(&ADL) > 100);
 }
 
 #[test]
 fn dg1_uses_the_gen12_table_too() {
     // DG1 is IP 12.10: below 12.50, so __gen12_fw_ranges (no table of its own).
-    let p = &dg1::PROJECT;
-    assert_eq!(check_addresses(p, ADL_DG1_MEDIA), TOP / 4);
-    assert!(check_registers(p, ADL_DG1_MEDIA) > 100);
-    let flex = p.register("EU_PERF_CNT_CTL0").expect("described");
+    assert_eq!(check_addresses(&DG1, TOP), TOP / 4);
+    assert!(check_registers(&DG1) > 100);
+    let flex = dg1::PROJECT
+        .register("EU_PERF_CNT_CTL0")
+        .expect("described");
     assert_eq!(
         (flex.domain, flex.replication),
         (Some("render"), Some(("dss", DSS)))

@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::says;
+
 use perfregs_linux::test_support::FakeTree;
 use std::fs;
 
@@ -25,6 +27,13 @@ fn devices(t: &FakeTree, extra: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `perfregs devices` on the fake tree `t`, which must succeed: its stdout.
+fn listed(t: &FakeTree) -> String {
+    let (code, out, err) = devices(t, &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    out
+}
+
 /// The line after the one that contains `needle`.
 fn line_after<'a>(out: &'a str, needle: &str) -> &'a str {
     let lines: Vec<&str> = out.lines().collect();
@@ -38,8 +47,7 @@ fn line_after<'a>(out: &'a str, needle: &str) -> &'a str {
 #[test]
 fn an_i915_tgl_card_with_paranoid_1_and_no_caps_gets_the_sysctl_remedy() {
     let t = FakeTree::tgl_i915("tgl", 1);
-    let (code, out, err) = devices(&t, &[]);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = listed(&t);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[0], "card0  0000:00:02.0  TGL GT2 (0x9a49) rev 0x01",
@@ -67,12 +75,8 @@ fn an_i915_tgl_card_with_paranoid_1_and_no_caps_gets_the_sysctl_remedy() {
 
     // Paranoid 0: allowed, no remedy.
     t.paranoid("i915", 0);
-    let (code, out, _) = devices(&t, &[]);
-    assert_eq!(code, 0);
-    assert!(
-        out.contains("OA streams: yes (dev.i915.perf_stream_paranoid is 0)"),
-        "{out}"
-    );
+    let out = listed(&t);
+    says(&out, "OA streams: yes (dev.i915.perf_stream_paranoid is 0)");
     assert!(!out.contains("remedy"), "{out}");
 }
 
@@ -83,40 +87,25 @@ fn an_xe_tgl_card_is_judged_by_the_observation_sysctl() {
     // Only xe's sysctl: the i915 one must not be what decides.
     t.write("proc/sys/dev/xe/observation_paranoid", "1\n");
     t.caps(1000, 0);
-    let (code, out, err) = devices(&t, &[]);
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(
-        out.contains("  project tgl GT2, driver xe, render node renderD128"),
-        "{out}"
-    );
-    assert!(
-        out.contains("OA streams: no: dev.xe.observation_paranoid is 1"),
-        "{out}"
-    );
+    let out = listed(&t);
+    says(&out, "  project tgl GT2, driver xe, render node renderD128");
+    says(&out, "OA streams: no: dev.xe.observation_paranoid is 1");
     let remedy = line_after(&out, "OA streams: no:");
-    assert!(
-        remedy.contains("sysctl dev.xe.observation_paranoid=0"),
-        "{remedy}"
-    );
+    says(remedy, "sysctl dev.xe.observation_paranoid=0");
     assert!(!out.contains("perf_stream_paranoid"), "{out}");
 
     // observation_paranoid 0: streams can be opened, no remedy; the i915
     // sysctl at 1 beside it changes nothing.
     t.write("proc/sys/dev/xe/observation_paranoid", "0\n");
     t.paranoid("i915", 1);
-    let (code, out, err) = devices(&t, &[]);
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(
-        out.contains("OA streams: yes (dev.xe.observation_paranoid is 0)"),
-        "{out}"
-    );
+    let out = listed(&t);
+    says(&out, "OA streams: yes (dev.xe.observation_paranoid is 0)");
     assert!(!out.contains("remedy"), "{out}");
     // CAP_PERFMON (bit 38) with paranoid 1: allowed too.
     t.write("proc/sys/dev/xe/observation_paranoid", "1\n");
     t.caps(1000, 1 << 38);
-    let (code, out, _) = devices(&t, &[]);
-    assert_eq!(code, 0);
-    assert!(out.contains("OA streams: yes (CAP_PERFMON)"), "{out}");
+    let out = listed(&t);
+    says(&out, "OA streams: yes (CAP_PERFMON)");
 }
 
 #[test]
@@ -126,36 +115,35 @@ fn dg2_is_not_described_yet_and_snb_has_no_oa_stream() {
     t.card(1, "0000:01:00.0", 0x8086, 0x0116, Some("i915")); // SNB GT2
     t.paranoid("i915", 0);
     t.caps(1000, 0);
-    let (code, out, err) = devices(&t, &[]);
-    assert_eq!(code, 0, "{out}{err}");
-    let skl: Vec<&str> = out.split("\n\n").collect();
-    assert_eq!(skl.len(), 2, "a blank line between cards: {out}");
-    assert!(
-        skl[0].starts_with("card0  0000:00:02.0  DG2-G10 (0x56a0)"),
-        "{out}"
-    );
-    assert!(skl[0].contains("  not described yet, driver i915"), "{out}");
-    assert!(
-        skl[0].contains("OA streams: no: platform not described yet (DG2-G10, PCI id 0x56a0)"),
-        "{out}"
-    );
-    assert!(
-        line_after(skl[0], "OA streams: no:").contains("not described in regdefs/ yet"),
-        "{out}"
-    );
-    assert!(
-        skl[1].starts_with("card1  0000:01:00.0  SNB GT2 (0x0116)"),
-        "{out}"
-    );
-    assert!(skl[1].contains("project snb GT2"), "{out}");
-    assert!(
-        skl[1].contains("SNB/IVB/VLV have no OA stream under Linux"),
-        "{out}"
-    );
-    assert!(
-        line_after(skl[1], "OA streams: no:").contains("MI_REPORT_PERF_COUNT"),
-        "{out}"
-    );
+    let out = listed(&t);
+    let cards: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(cards.len(), 2, "a blank line between cards: {out}");
+    // Each card: its first line, what it says, and the remedy after "OA streams: no:".
+    for (card, (first, said, remedy)) in cards.iter().zip([
+        (
+            "card0  0000:00:02.0  DG2-G10 (0x56a0)",
+            [
+                "  not described yet, driver i915",
+                "OA streams: no: platform not described yet (DG2-G10, PCI id 0x56a0)",
+            ],
+            "not described in regdefs/ yet",
+        ),
+        (
+            "card1  0000:01:00.0  SNB GT2 (0x0116)",
+            [
+                "project snb GT2",
+                "SNB/IVB/VLV have no OA stream under Linux",
+            ],
+            "MI_REPORT_PERF_COUNT",
+        ),
+    ]) {
+        assert!(card.starts_with(first), "{out}");
+        for part in said {
+            assert!(card.contains(part), "{out}");
+        }
+        let after = line_after(card, "OA streams: no:");
+        assert!(after.contains(remedy), "{out}");
+    }
 
     // The same as JSON.
     let (code, out, err) = devices(&t, &["--format", "json"]);
@@ -182,20 +170,18 @@ fn no_card_says_so() {
     let t = FakeTree::new("none");
     fs::create_dir_all(t.0.join("sys/class/drm")).expect("mkdir");
     t.caps(1000, 0);
-    let (code, out, err) = devices(&t, &[]);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = listed(&t);
     let drm = t.0.join("sys/class/drm");
     assert_eq!(out.trim(), format!("no DRM cards under {}", drm.display()));
     // No class/drm at all (no DRM driver loaded): the same.
     let t = FakeTree::new("empty");
-    let (code, out, _) = devices(&t, &[]);
-    assert_eq!(code, 0);
+    let out = listed(&t);
     assert!(out.starts_with("no DRM cards under "), "{out}");
     let (code, out, err) = devices(&t, &["--format", "json"]);
     assert_eq!(code, 0);
     let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(doc["cards"], serde_json::json!([]));
-    assert!(err.contains("no DRM cards under"), "{err}");
+    says(&err, "no DRM cards under");
 }
 
 #[test]
@@ -209,14 +195,14 @@ fn an_unreadable_card_is_an_error_and_the_others_are_listed() {
     let (code, out, err) = devices(&t, &[]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.starts_with("card0  0000:00:02.0  TGL GT2"), "{out}");
-    assert!(err.contains("banana"), "{err}");
+    says(&err, "banana");
 }
 
 #[test]
 fn the_fake_roots_are_hidden_from_help() {
     let (code, help, _) = common::run(common::perfregs().args(["devices", "--help"]));
     assert_eq!(code, 0);
-    assert!(help.contains("--format"), "{help}");
+    says(&help, "--format");
     assert!(!help.contains("--sys"), "{help}");
 }
 
@@ -270,8 +256,7 @@ fn gen9_to_gen12_cards_name_their_project_and_gt() {
     t.card(3, "0000:03:00.0", 0x8086, 0x4E71, Some("i915")); // JSL: ehl
     t.paranoid("i915", 0);
     t.caps(1000, 0);
-    let (code, out, err) = devices(&t, &[]);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = listed(&t);
     let cards: Vec<&str> = out.split("\n\n").collect();
     assert_eq!(cards.len(), 4, "{out}");
     for (card, head, identity) in [

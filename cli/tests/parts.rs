@@ -3,23 +3,16 @@
 //! several files, a GT a project has no file for, `metrics run` on a Gen9
 //! and a Gen11 part, `metrics check --shipped`.
 
-use std::process::Command;
+mod common;
+
+use common::says;
 
 /// The repository root: `metrics check` reads its `regdefs/`.
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
 /// `perfregs ARGS` in the repository root: (exit code, stdout, stderr).
 fn perfregs(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
-        .args(args)
-        .current_dir(ROOT)
-        .output()
-        .expect("run perfregs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run(common::perfregs().args(args).current_dir(ROOT))
 }
 
 /// The cells of counter `name` in a `metrics run` table, as integers.
@@ -134,10 +127,7 @@ fn a_project_with_several_files_takes_gt2_and_says_so() {
     let (code, out, err) = perfregs(&["metrics", "run", "cfl", "TestOa", "--reports", "1"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("cfl GT2 TestOa"), "{out}");
-    assert!(
-        err.contains("note: cfl GT2 (the default part; --gt 3 for GT3)"),
-        "{err}"
-    );
+    says(&err, "note: cfl GT2 (the default part; --gt 3 for GT3)");
     // A project with one file: no part named, no note; --gt of its own
     // part (chv: GT1, its only preset) is accepted.
     let (code, out, err) = perfregs(&["metrics", "list", "chv", "--gt1"]);
@@ -216,20 +206,14 @@ fn a_gt_without_a_file_is_a_usage_error_naming_the_gts() {
 fn a_project_with_no_file_is_a_usage_error() {
     let (code, _, err) = perfregs(&["metrics", "list", "ivb"]);
     assert_eq!(code, 2);
-    assert!(err.contains("no shipped metric sets for ivb"), "{err}");
-    assert!(err.contains("skl, tgl"), "{err}");
+    says(&err, "no shipped metric sets for ivb");
+    says(&err, "skl, tgl");
     let (code, _, err) = perfregs(&["metrics", "list", "snb", "--gt", "2"]);
     assert_eq!(code, 2);
-    assert!(
-        err.contains("--gt 2: snb has no shipped metric file and no preset"),
-        "{err}"
-    );
+    says(&err, "--gt 2: snb has no shipped metric file and no preset");
     let (code, _, err) = perfregs(&["metrics", "run", "vlv", "TestOa"]);
     assert_eq!(code, 2);
-    assert!(
-        err.contains("no emulated OA part for vlv (hsw, bdw, chv, skl,"),
-        "{err}"
-    );
+    says(&err, "no emulated OA part for vlv (hsw, bdw, chv, skl,");
 }
 
 #[test]
@@ -339,17 +323,13 @@ fn metrics_check_shipped_fails_with_the_errors_of_each_file() {
         kept.push('\n');
     }
     std::fs::write(regdefs.join("projects.yaml"), kept).expect("catalogue copy");
-    let out = Command::new(env!("CARGO_BIN_EXE_perfregs"))
-        .args(["metrics", "check", "--shipped"])
-        .current_dir(&dir)
-        .output()
-        .expect("run perfregs");
-    let _ = std::fs::remove_dir_all(&dir);
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
+    let (code, stdout, stderr) = common::run(
+        common::perfregs()
+            .args(["metrics", "check", "--shipped"])
+            .current_dir(&dir),
     );
-    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 1, "{stdout}{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
         lines.len(),
@@ -413,8 +393,8 @@ fn a_skl_gt3_run_dump_decodes_with_its_own_part() {
     ]);
     let _ = std::fs::remove_file(&path);
     assert_eq!(code, 0, "{dec}{err}");
-    assert!(dec.contains("from metricsets/oa-sklgt3.xml"), "{dec}");
-    assert!(dec.contains("EuCoresTotalCount 48"), "{dec}");
+    says(&dec, "from metricsets/oa-sklgt3.xml");
+    says(&dec, "EuCoresTotalCount 48");
     for name in ["GpuCoreClocks", "Counter3", "Counter7"] {
         assert_eq!(row(&dec, name), row(&run, name), "{name}");
     }

@@ -174,28 +174,9 @@ const REPORT_LOST: u32 = 2;
 const BUFFER_LOST: u32 = 3;
 
 /// `report FILE --format csv --reports 100` of a loss-free TGL TestOa
-/// recording of 2000 reports, one every 2^14 ticks: IGT's ratios in every
-/// interval, no loss, the GPU time of the interval's pairs.
+/// recording of 2000 reports, one every 2^14 ticks (19.2 MHz).
 fn check_test_oa_2000_report(file: &TempFile) {
-    let (code, out, rerr) = report(file, &["--format", "csv", "--reports", "100"]);
-    assert_eq!(code, 0, "{rerr}");
-    says(&rerr, "metric set TestOa");
-    says(&rerr, "read: 2000 sample(s)");
-    says(&rerr, "losses: none");
-    let rows = csv_rows(&out);
-    // 1999 pairs: 19 intervals of 100 and one of 99.
-    assert_eq!(rows.len(), 20, "{out}");
-    for row in &rows {
-        let pairs = int(row, "pairs");
-        check_test_oa_ratios("row", |n| int(row, n), pairs);
-        assert_eq!(int(row, "reports_lost"), 0);
-        // GPU time: `pairs` periods of 16384 ticks at 19.2 MHz.
-        assert_eq!(
-            int(row, "GpuTime"),
-            pairs * 16384 * 1_000_000_000 / 19_200_000
-        );
-    }
-    assert_eq!(rows.iter().map(|r| int(r, "pairs")).sum::<u64>(), 1999);
+    check_test_oa_report("tgl", file, 2000, 100, 16384, 19_200_000);
 }
 
 /// The loss records of a recording in order, each asserted a header alone.
@@ -1063,29 +1044,47 @@ fn a_real_card_records_render_basic() {
     assert!(rows.iter().all(|r| int(r, "GpuTime") > 0), "{rows:?}");
 }
 
-/// `report FILE --format csv --reports 50` of a loss-free TestOa recording
-/// of 200 reports, one every `period` ticks at `ts_hz`: IGT's ratios in
-/// every interval, the GPU time of the interval's pairs.
-fn check_test_oa_200_report(what: &str, file: &TempFile, period: u64, ts_hz: u64) -> String {
-    let (code, out, rerr) = report(file, &["--format", "csv", "--reports", "50"]);
+/// `report FILE --format csv --reports PER` of a loss-free TestOa recording
+/// of `samples` reports, one every `period` ticks at `ts_hz`: IGT's ratios
+/// in every interval, no loss, the GPU time of the interval's pairs.
+/// Returns what `report` wrote to stderr.
+fn check_test_oa_report(
+    what: &str,
+    file: &TempFile,
+    samples: u64,
+    per: u64,
+    period: u64,
+    ts_hz: u64,
+) -> String {
+    let per_arg = per.to_string();
+    let (code, out, rerr) = report(file, &["--format", "csv", "--reports", &per_arg]);
     assert_eq!(code, 0, "{what}: {rerr}");
     says(&rerr, "metric set TestOa");
-    says(&rerr, "read: 200 sample(s)");
+    says(&rerr, &format!("read: {samples} sample(s)"));
     says(&rerr, "losses: none");
     let rows = csv_rows(&out);
-    // 199 pairs: 3 intervals of 50 and one of 49.
-    assert_eq!(rows.len(), 4, "{what}: {out}");
+    // `samples - 1` pairs: intervals of `per`, the last one shorter
+    // (2000 by 100: 19 of 100 and one of 99; 200 by 50: 3 of 50 and one of 49).
+    assert_eq!(
+        rows.len() as u64,
+        (samples - 1).div_ceil(per),
+        "{what}: {out}"
+    );
     for row in &rows {
         let pairs = int(row, "pairs");
         check_test_oa_ratios(what, |n| int(row, n), pairs);
         assert_eq!(int(row, "reports_lost"), 0, "{what}");
+        // GPU time: `pairs` periods.
         assert_eq!(
             int(row, "GpuTime"),
             pairs * period * 1_000_000_000 / ts_hz,
             "{what}"
         );
     }
-    assert_eq!(rows.iter().map(|r| int(r, "pairs")).sum::<u64>(), 199);
+    assert_eq!(
+        rows.iter().map(|r| int(r, "pairs")).sum::<u64>(),
+        samples - 1
+    );
     rerr
 }
 
@@ -1112,7 +1111,7 @@ fn gen9_skl_gt3_test_oa_recorded_and_reported_gives_igts_ratios() {
         c_string(&di[292..]),
         perfregs_metrics::skl_gt3::test_oa::SET.guid
     );
-    let rerr = check_test_oa_200_report("skl GT3", &file, 8192, 12_000_000);
+    let rerr = check_test_oa_report("skl GT3", &file, 200, 50, 8192, 12_000_000);
     says(&rerr, "project skl GT3");
     // The GT3 preset's topology: 48 EUs in 2 slices.
     says(&rerr, "EuCoresTotalCount 48");
@@ -1120,7 +1119,7 @@ fn gen9_skl_gt3_test_oa_recorded_and_reported_gives_igts_ratios() {
     // Without --gt: GT2, the default part.
     let (file, err) = recorded("--emulate skl --metric-set TestOa --reports 200");
     says(&err, "recording emulated skl GT2 (PCI id ");
-    let rerr = check_test_oa_200_report("skl GT2", &file, 8192, 12_000_000);
+    let rerr = check_test_oa_report("skl GT2", &file, 200, 50, 8192, 12_000_000);
     says(&rerr, "project skl GT2");
 }
 
@@ -1147,7 +1146,7 @@ fn gen12_test_oa_recorded_and_reported_gives_igts_ratios_under_i915_and_xe() {
         assert_eq!(rec.igt_readable(), Ok(()), "{line}");
         let project = &part[..3];
         assert_eq!(part_of(u32_at(walk(&bytes)[1].2, 8)).0, project, "{line}");
-        let rerr = check_test_oa_200_report(line, &file, 16384, 19_200_000);
+        let rerr = check_test_oa_report(line, &file, 200, 50, 16384, 19_200_000);
         says(&rerr, &format!("project {project};"));
     }
     let (_, err) = recorded("--emulate adl --driver xe --metric-set TestOa --reports 10");

@@ -181,6 +181,11 @@ fn int(row: &BTreeMap<String, String>, name: &str) -> u64 {
         .unwrap_or_else(|_| panic!("{name}: `{v}` is not an integer"))
 }
 
+/// The integers of column `name`, one per row.
+fn ints(rows: &[BTreeMap<String, String>], name: &str) -> Vec<u64> {
+    rows.iter().map(|r| int(r, name)).collect()
+}
+
 #[test]
 fn csv_gives_igts_test_oa_ratios_per_interval() {
     let file = test_oa_file(31, &[]);
@@ -285,8 +290,7 @@ fn injected_losses_appear_per_interval_and_in_the_summary() {
     );
     let rows = csv_rows(&out);
     // 28 pairs (30 minus the two across the losses): 5 5 5 5 5 3.
-    let pairs: Vec<u64> = rows.iter().map(|r| int(r, "pairs")).collect();
-    assert_eq!(pairs, [5, 5, 5, 5, 5, 3], "{out}");
+    assert_eq!(ints(&rows, "pairs"), [5, 5, 5, 5, 5, 3], "{out}");
     assert_eq!(int(&rows[2], "reports_lost"), 1);
     assert_eq!(
         field(&rows[2], "flags"),
@@ -360,8 +364,7 @@ fn a_truncated_recording_reports_the_good_prefix_and_the_located_error() {
     );
     // 20 samples: 19 pairs, 5 5 5 4.
     let rows = csv_rows(&out);
-    let pairs: Vec<u64> = rows.iter().map(|r| int(r, "pairs")).collect();
-    assert_eq!(pairs, [5, 5, 5, 4], "{out}");
+    assert_eq!(ints(&rows, "pairs"), [5, 5, 5, 4], "{out}");
     for row in &rows {
         check_test_oa_ratios("interval", |n| int(row, n), int(row, "pairs"));
     }
@@ -483,8 +486,7 @@ fn unwritten_and_stale_reports_are_flagged_and_never_counted() {
         "invalid report pairs: 101 in interval(s) #1: 101 with a report never written (all zero or a zero timestamp); stale or unwritten memory, left out of the counters",
     );
     let rows = csv_rows(&out);
-    let pairs: Vec<u64> = rows.iter().map(|r| int(r, "pairs")).collect();
-    assert_eq!(pairs, [100, 29], "{out}");
+    assert_eq!(ints(&rows, "pairs"), [100, 29], "{out}");
     assert_eq!(
         field(&rows[0], "flags"),
         "101 invalid report pair(s) (101 never written)"
@@ -525,9 +527,8 @@ fn unwritten_and_stale_reports_are_flagged_and_never_counted() {
         "invalid report pairs: 1 in interval(s) #4: 1 with the timestamp stepping back",
     );
     let rows = csv_rows(&out);
-    let pairs: Vec<u64> = rows.iter().map(|r| int(r, "pairs")).collect();
     // 30 pairs but 19-20 (invalid) and 20-21 (not formed): 5 5 5 5 5 3.
-    assert_eq!(pairs, [5, 5, 5, 5, 5, 3], "{out}");
+    assert_eq!(ints(&rows, "pairs"), [5, 5, 5, 5, 5, 3], "{out}");
     assert_eq!(
         field(&rows[3], "flags"),
         "1 invalid report pair(s) (1 timestamp back)"

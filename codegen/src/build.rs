@@ -382,10 +382,9 @@ impl Config {
         let missing: Vec<String> = built
             .ir
             .catalogue
-            .projects
-            .iter()
-            .map(|p| p.name.clone())
-            .filter(|n| !features.contains(&n.as_str()))
+            .tags()
+            .filter(|n| !features.contains(n))
+            .map(String::from)
             .collect();
         if !missing.is_empty() {
             return Err(BuildError::MissingFeatures {
@@ -398,12 +397,11 @@ impl Config {
         let enabled = built
             .ir
             .catalogue
-            .projects
-            .iter()
-            .map(|p| p.name.clone())
+            .tags()
             .filter(|n| {
                 std::env::var_os(format!("CARGO_FEATURE_{}", n.to_ascii_uppercase())).is_some()
             })
+            .map(String::from)
             .collect::<Vec<String>>();
         // Crates that depend on the HAL follow its projects (`links`
         // metadata: `DEP_PERFREGS_HAL_PROJECTS` in their build scripts).
@@ -429,13 +427,7 @@ impl Config {
     /// it, so the crate keeps no feature list of its own.
     pub fn bindings(&self, spec: &str) -> Result<Built, BuildError> {
         let mut built = self.start()?;
-        let names: Vec<String> = built
-            .ir
-            .catalogue
-            .projects
-            .iter()
-            .map(|p| p.name.clone())
-            .collect();
+        let names: Vec<String> = built.ir.catalogue.tags().map(String::from).collect();
         let values: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
         println!(
             "cargo::rustc-check-cfg=cfg(perfregs_hal, values({}))",

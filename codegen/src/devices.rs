@@ -81,8 +81,7 @@ pub fn validate(loaded: &[Loaded], cat: &Catalogue, diags: &mut Diagnostics) -> 
                 Some(tag) => match cat.find(tag) {
                     Some(i) => cat.projects.get(i).map(|p| p.name.clone()),
                     None => {
-                        let known: Vec<&str> =
-                            cat.projects.iter().map(|p| p.name.as_str()).collect();
+                        let known: Vec<&str> = cat.tags().collect();
                         problems.push((
                             "project",
                             Code::UnknownProject,

@@ -58,6 +58,11 @@ pub struct Catalogue {
 }
 
 impl Catalogue {
+    /// The projects' names (tags), in catalogue order.
+    pub fn tags(&self) -> impl Iterator<Item = &str> {
+        self.projects.iter().map(|p| p.name.as_str())
+    }
+
     /// Build from the catalogue file; returns the problems as `(path, message)` pairs.
     pub fn from_file(file: &CatalogueFile) -> (Catalogue, Vec<(String, String)>) {
         let mut cat = Catalogue::default();
@@ -124,7 +129,7 @@ impl Catalogue {
             let term = term.trim();
             let lookup = |n: &str| -> Result<usize, String> {
                 self.find(n.trim()).ok_or_else(|| {
-                    let known: Vec<&str> = self.projects.iter().map(|p| p.name.as_str()).collect();
+                    let known: Vec<&str> = self.tags().collect();
                     format!(
                         "unknown project `{}` (known: {})",
                         n.trim(),

@@ -421,142 +421,130 @@ target!(
     writes: { Build: write_from_zero, Reset: write },
 );
 
-/// A replicated register, through the steering API: multicast `write`,
-/// `write_one`, per-instance `read`.
-pub struct Multicast<'g, P: Project, R, A, S> {
-    gpu: &'g Gpu<P>,
-    reg: R,
-    proof: &'g A,
-    steer: &'g S,
-    spec: &'g RegSpec,
-    _saved: Saved<'g, P>,
-}
-
-// The bounds are on the `Target` impl, which is what a checker needs.
-impl<'g, P: Project, R, A, S> Multicast<'g, P, R, A, S> {
-    pub fn new(gpu: &'g Gpu<P>, reg: R, proof: &'g A, steer: &'g S, spec: &'g RegSpec) -> Self {
-        let _saved = Saved::new(gpu, spec);
-        Multicast {
-            gpu,
-            reg,
-            proof,
-            steer,
-            spec,
-            _saved,
+/// A replicated target type (through the steering API, per-instance
+/// `read`): the struct, its `new` and its [`Target`] impl, on projects
+/// `$steered`. `$write`: [`Target::write`] of a build or reset op from the
+/// target `$t`, its steering handle `$s`, `$instance` and `$build` (what the
+/// op does to the value); `$unicast`: [`Target::unicast`].
+macro_rules! replicated {
+    (
+        $name:ident,
+        $doc:literal,
+        $steered:ident,
+        unicast: $unicast:literal,
+        |$t:ident, $s:ident, $instance:ident, $build:ident| $write:block $(,)?
+    ) => {
+        #[doc = $doc]
+        pub struct $name<'g, P: Project, R, A, S> {
+            gpu: &'g Gpu<P>,
+            reg: R,
+            proof: &'g A,
+            steer: &'g S,
+            spec: &'g RegSpec,
+            _saved: Saved<'g, P>,
         }
-    }
+
+        // The bounds are on the `Target` impl, which is what a checker needs.
+        impl<'g, P: Project, R, A, S> $name<'g, P, R, A, S> {
+            pub fn new(
+                gpu: &'g Gpu<P>,
+                reg: R,
+                proof: &'g A,
+                steer: &'g S,
+                spec: &'g RegSpec,
+            ) -> Self {
+                let _saved = Saved::new(gpu, spec);
+                $name {
+                    gpu,
+                    reg,
+                    proof,
+                    steer,
+                    spec,
+                    _saved,
+                }
+            }
+        }
+
+        impl<P, R, A, S> Target for $name<'_, P, R, A, S>
+        where
+            P: $steered,
+            R: Readable + Writable + Replicated + OnProject<P>,
+            A: Awake<R::Domain>,
+            S: Awake<<P as Steered>::Domain>,
+            Emulator: hal::Bus<R::Space>,
+        {
+            target_basics!();
+            fn present(&self) -> u64 {
+                self.gpu.steering(self.steer).present::<R>()
+            }
+            fn write(&self, $instance: Option<u32>, op: Typed<'_, R::Layout>) -> Option<bool> {
+                if matches!(op, Typed::Modify(_) | Typed::Bus(_)) {
+                    return None;
+                }
+                let $build = |w: &mut Wr<R::Layout>| {
+                    if let Typed::Build(f) = op {
+                        f(w);
+                    }
+                };
+                let $t = self;
+                let mut $s = self.gpu.steering(self.steer);
+                $write
+            }
+            fn read(&self, instance: u32) -> Option<Rd<R::Layout>> {
+                self.gpu
+                    .steering(self.steer)
+                    .read(&self.reg, instance, self.proof)
+            }
+            fn unicast(&self) -> bool {
+                $unicast
+            }
+        }
+    };
 }
 
-impl<P, R, A, S> Target for Multicast<'_, P, R, A, S>
-where
-    // Multicast and unicast writes: selectors with a multicast bit only (the
-    // generator skips replicated registers of Gen8..Gen10 projects).
-    P: MulticastSteered,
-    R: Readable + Writable + Replicated + OnProject<P>,
-    A: Awake<R::Domain>,
-    S: Awake<<P as Steered>::Domain>,
-    Emulator: hal::Bus<R::Space>,
-{
-    target_basics!();
-    fn present(&self) -> u64 {
-        self.gpu.steering(self.steer).present::<R>()
-    }
-    fn write(&self, instance: Option<u32>, op: Typed<'_, R::Layout>) -> Option<bool> {
-        let mut s = self.gpu.steering(self.steer);
-        let build = |w: &mut Wr<R::Layout>| {
-            if let Typed::Build(f) = op {
-                f(w);
-            }
-        };
-        match (instance, op) {
-            (_, Typed::Modify(_) | Typed::Bus(_)) => None,
-            (None, _) => {
-                s.write(&self.reg, self.proof, |w| {
+// Multicast and unicast writes: selectors with a multicast bit only (the
+// generator skips replicated registers of Gen8..Gen10 projects).
+replicated!(
+    Multicast,
+    "A replicated register, through the steering API: multicast `write`, \
+     `write_one`, per-instance `read`.",
+    MulticastSteered,
+    unicast: true,
+    |t, s, instance, build| {
+        Some(match instance {
+            None => {
+                s.write(&t.reg, t.proof, |w| {
                     build(w);
                     w
                 });
-                Some(true)
+                true
             }
-            (Some(i), _) => Some(s.write_one(&self.reg, i, self.proof, |w| {
+            Some(i) => s.write_one(&t.reg, i, t.proof, |w| {
                 build(w);
                 w
-            })),
+            }),
+        })
+    },
+);
+replicated!(
+    Broadcast,
+    "A replicated register of a project whose selector has no multicast bit \
+     (Gen8..Gen10), through the steering API: `write_each` (one steered write \
+     per present instance) and per-instance `read`; no unicast write.",
+    Steered,
+    unicast: false,
+    |t, s, instance, build| {
+        if instance.is_some() {
+            return None;
         }
-    }
-    fn read(&self, instance: u32) -> Option<Rd<R::Layout>> {
-        self.gpu
-            .steering(self.steer)
-            .read(&self.reg, instance, self.proof)
-    }
-}
-
-/// A replicated register of a project whose selector has no multicast bit
-/// (Gen8..Gen10), through the steering API: `write_each` (one steered write
-/// per present instance) and per-instance `read`; no unicast write.
-pub struct Broadcast<'g, P: Project, R, A, S> {
-    gpu: &'g Gpu<P>,
-    reg: R,
-    proof: &'g A,
-    steer: &'g S,
-    spec: &'g RegSpec,
-    _saved: Saved<'g, P>,
-}
-
-// The bounds are on the `Target` impl, which is what a checker needs.
-impl<'g, P: Project, R, A, S> Broadcast<'g, P, R, A, S> {
-    pub fn new(gpu: &'g Gpu<P>, reg: R, proof: &'g A, steer: &'g S, spec: &'g RegSpec) -> Self {
-        let _saved = Saved::new(gpu, spec);
-        Broadcast {
-            gpu,
-            reg,
-            proof,
-            steer,
-            spec,
-            _saved,
-        }
-    }
-}
-
-impl<P, R, A, S> Target for Broadcast<'_, P, R, A, S>
-where
-    P: Steered,
-    R: Readable + Writable + Replicated + OnProject<P>,
-    A: Awake<R::Domain>,
-    S: Awake<<P as Steered>::Domain>,
-    Emulator: hal::Bus<R::Space>,
-{
-    target_basics!();
-    fn present(&self) -> u64 {
-        self.gpu.steering(self.steer).present::<R>()
-    }
-    fn write(&self, instance: Option<u32>, op: Typed<'_, R::Layout>) -> Option<bool> {
-        let build = |w: &mut Wr<R::Layout>| {
-            if let Typed::Build(f) = op {
-                f(w);
-            }
-        };
-        match (instance, op) {
-            (Some(_), _) | (_, Typed::Modify(_) | Typed::Bus(_)) => None,
-            (None, _) => {
-                let present = self.present().count_ones();
-                let mut s = self.gpu.steering(self.steer);
-                let each = s.write_each(&self.reg, self.proof, |w| {
-                    build(w);
-                    w
-                });
-                Some(each == present)
-            }
-        }
-    }
-    fn read(&self, instance: u32) -> Option<Rd<R::Layout>> {
-        self.gpu
-            .steering(self.steer)
-            .read(&self.reg, instance, self.proof)
-    }
-    fn unicast(&self) -> bool {
-        false
-    }
-}
+        let present = s.present::<R>().count_ones();
+        let each = s.write_each(&t.reg, t.proof, |w| {
+            build(w);
+            w
+        });
+        Some(each == present)
+    },
+);
 
 /// The typed write of a settable field: `set`, on its own or in a `modify`.
 fn setter<L: Layout, F: Field<Layout = L>>(f: F) -> impl Fn(Op, &mut Wr<L>) -> bool

@@ -85,6 +85,13 @@ fn last(emu: &Emulator) -> TraceEntry {
     *emu.trace().last().expect("an access was traced")
 }
 
+/// Read `addr`: the outcome and the domain the trace gives the read.
+fn read_traced(emu: &mut Emulator, addr: u64) -> (Outcome, Option<&'static str>) {
+    emu.read32(addr);
+    let e = last(emu);
+    (e.outcome, e.domain)
+}
+
 /// A field of the given kind somewhere in the shipped descriptions.
 fn shipped_field(
     kind: AccessKind,
@@ -678,14 +685,12 @@ fn far_addresses_use_the_fallback_path() {
     assert_eq!(emu.row_domain_of(0x1_0000_1000), None);
     emu.write32(FAR_ADDR, 7);
     assert_eq!(last(&emu).outcome, Outcome::Terminated);
-    emu.read32(FAR_ROW_FREE);
-    assert_eq!(last(&emu).outcome, Outcome::Terminated);
+    assert_eq!(read_traced(&mut emu, FAR_ROW_FREE).0, Outcome::Terminated);
     emu.write32(PW_REQ, 0x0001_0001);
     emu.advance(3);
     emu.write32(FAR_ADDR, 7);
     assert_eq!(emu.read32(FAR_ADDR), 7);
-    emu.read32(FAR_ROW_FREE);
-    assert_eq!(last(&emu).outcome, Outcome::Unclaimed);
+    assert_eq!(read_traced(&mut emu, FAR_ROW_FREE).0, Outcome::Unclaimed);
 }
 
 // ------------------------------------------------------------- force-wake
@@ -734,14 +739,12 @@ fn asleep_domain_terminates_accesses() {
     let free = 0x2004;
     assert!(emu.register_at(free).is_none());
     assert_eq!(p.row_at(free).and_then(|r| r.wake), Some("render"));
-    emu.read32(free);
     assert_eq!(
-        (last(&emu).outcome, last(&emu).domain),
+        read_traced(&mut emu, free),
         (Outcome::Terminated, Some("render"))
     );
     wake(&mut emu, "render");
-    emu.read32(free);
-    assert_eq!(last(&emu).outcome, Outcome::Unclaimed);
+    assert_eq!(read_traced(&mut emu, free).0, Outcome::Unclaimed);
 }
 
 #[test]
@@ -756,8 +759,7 @@ fn domain_wakes_only_after_latency() {
     emu.advance(Sku::DEFAULT_WAKE_LATENCY - 1);
     assert!(!awake(&emu, "gt"));
     assert_eq!(emu.read32(ack), 0);
-    emu.read32(ctl);
-    assert_eq!(last(&emu).outcome, Outcome::Terminated);
+    assert_eq!(read_traced(&mut emu, ctl).0, Outcome::Terminated);
     emu.advance(1);
     assert!(awake(&emu, "gt"));
     assert_eq!(emu.read32(ack), 1);
@@ -795,8 +797,10 @@ fn release_puts_domain_to_sleep() {
     assert_eq!(emu.read32(ack), 2);
     emu.advance(1);
     assert_eq!(emu.read32(ack), 0);
-    emu.read32(addr(p, "OACTXCONTROL"));
-    assert_eq!(last(&emu).outcome, Outcome::Terminated);
+    assert_eq!(
+        read_traced(&mut emu, addr(p, "OACTXCONTROL")).0,
+        Outcome::Terminated
+    );
 }
 
 #[test]
@@ -862,21 +866,15 @@ fn hsw_one_render_domain_covers_the_gt() {
     let mut emu = emulator(p, Sku::default());
     emu.write32(ctl, 1);
     assert_eq!(last(&emu).outcome, Outcome::Terminated);
-    emu.read32(0x10000);
     assert_eq!(
-        (last(&emu).outcome, last(&emu).domain),
+        read_traced(&mut emu, 0x10000),
         (Outcome::Terminated, Some("render"))
     );
-    emu.read32(0x50000);
-    assert_eq!(
-        (last(&emu).outcome, last(&emu).domain),
-        (Outcome::Unclaimed, None)
-    );
+    assert_eq!(read_traced(&mut emu, 0x50000), (Outcome::Unclaimed, None));
     wake(&mut emu, "render");
     emu.write32(ctl, 1);
     assert_eq!(emu.read32(ctl), 1);
-    emu.read32(0x10000);
-    assert_eq!(last(&emu).outcome, Outcome::Unclaimed);
+    assert_eq!(read_traced(&mut emu, 0x10000).0, Outcome::Unclaimed);
     // BDW the same.
     let bdw = &hal::bdw::PROJECT;
     let mut emu = emulator(bdw, Sku::default());
@@ -994,8 +992,7 @@ fn l3bank_and_sqidi_presence() {
         assert_eq!(emu.peek(sq.address, i), Some(9), "SQIDI is always present");
     }
     emu.write32(sel, mcr(true, 0, 5));
-    emu.read32(l3.address);
-    assert_eq!(last(&emu).outcome, Outcome::FusedOff);
+    assert_eq!(read_traced(&mut emu, l3.address).0, Outcome::FusedOff);
     emu.write32(sel, mcr(true, 0, 1));
     assert_eq!(emu.read32(sq.address), 9);
 }
@@ -1369,12 +1366,10 @@ fn a_two_domain_row_needs_both_domains_awake() {
         .expect("a hole");
     assert_eq!(emu.row_domain_of(hole), Some("render+media"));
     wake(&mut emu, "render");
-    emu.read32(hole);
     assert_eq!(
-        (last(&emu).outcome, last(&emu).domain),
+        read_traced(&mut emu, hole),
         (Outcome::Terminated, Some("media"))
     );
     wake(&mut emu, "media");
-    emu.read32(hole);
-    assert_eq!(last(&emu).outcome, Outcome::Unclaimed);
+    assert_eq!(read_traced(&mut emu, hole).0, Outcome::Unclaimed);
 }

@@ -336,60 +336,52 @@ fn header_damage_is_named_and_located() {
     b.extend_from_slice(&bytes[starts[2]..]);
     check(b, di, 1, RecordingErrorKind::DeviceInfoSize { size: 336 });
 
-    // A name without its NUL.
-    let mut b = bytes.clone();
-    b[di + 8 + 36..di + 8 + 36 + 256].fill(b'x');
-    check(
-        b,
-        di,
-        1,
-        RecordingErrorKind::NameWithoutNul {
-            field: "metric_set_name",
-        },
-    );
-    let mut b = bytes.clone();
-    b[di + 8 + 292..di + 8 + 332].fill(b'x');
-    check(
-        b,
-        di,
-        1,
-        RecordingErrorKind::NameWithoutNul {
-            field: "metric_set_uuid",
-        },
-    );
-    let mut b = bytes.clone();
-    b[di + 8 + 36] = 0xFF;
-    check(
-        b,
-        di,
-        1,
-        RecordingErrorKind::NameNotUtf8 {
-            field: "metric_set_name",
-        },
-    );
+    // A name without its NUL, or not UTF-8.
+    let name = di + 8 + 36;
+    for (bytes_at, byte, kind) in [
+        (
+            name..name + 256,
+            b'x',
+            RecordingErrorKind::NameWithoutNul {
+                field: "metric_set_name",
+            },
+        ),
+        (
+            di + 8 + 292..di + 8 + 332,
+            b'x',
+            RecordingErrorKind::NameWithoutNul {
+                field: "metric_set_uuid",
+            },
+        ),
+        (
+            name..name + 1,
+            0xFF,
+            RecordingErrorKind::NameNotUtf8 {
+                field: "metric_set_name",
+            },
+        ),
+    ] {
+        let mut b = bytes.clone();
+        b[bytes_at].fill(byte);
+        check(b, di, 1, kind);
+    }
 
-    // An unknown OA format: the first sample cannot be checked.
-    let mut b = bytes.clone();
-    b[di + 8 + 32] = 13;
-    check(
-        b,
-        starts[4],
-        4,
-        RecordingErrorKind::UnknownFormat { oa_format: 13 },
-    );
-
-    // A 64-byte format: the 256-byte samples are wrong.
-    let mut b = bytes.clone();
-    b[di + 8 + 32] = 8;
-    check(
-        b,
-        starts[4],
-        4,
-        RecordingErrorKind::Framing(FramingErrorKind::SampleSize {
-            payload: 256,
-            report: 64,
-        }),
-    );
+    // An unknown OA format: the first sample cannot be checked; a 64-byte
+    // format: the 256-byte samples are wrong.
+    for (oa_format, kind) in [
+        (13, RecordingErrorKind::UnknownFormat { oa_format: 13 }),
+        (
+            8,
+            RecordingErrorKind::Framing(FramingErrorKind::SampleSize {
+                payload: 256,
+                report: 64,
+            }),
+        ),
+    ] {
+        let mut b = bytes.clone();
+        b[di + 8 + 32] = oa_format;
+        check(b, starts[4], 4, kind);
+    }
 
     // Samples before DEVICE_INFO or TOPOLOGY: the stream records moved up.
     let stream_at = starts[4];
@@ -558,35 +550,33 @@ fn igt_readability_needs_correlations_around_the_samples() {
         cpu_ns: t,
         gpu_timestamp: t,
     };
+    // What the IGT check says of the recording written so far.
+    let igt = |bytes: &[u8]| read_all(bytes).0.igt_readable();
     // One correlation only.
     let mut w = base();
     w.correlation(c(1)).unwrap();
     w.record(&Record::Sample(&report(1))).unwrap();
-    let bytes = w.get_ref().clone();
     assert_eq!(
-        read_all(&bytes).0.igt_readable(),
+        igt(w.get_ref()),
         Err(IgtProblem::TooFewCorrelations { found: 1 })
     );
     // Finished: readable.
-    let bytes = w.finish(c(2)).unwrap();
-    assert_eq!(read_all(&bytes).0.igt_readable(), Ok(()));
+    assert_eq!(igt(&w.finish(c(2)).unwrap()), Ok(()));
     // A sample after the last correlation.
     let mut w = base();
     w.correlation(c(1)).unwrap();
     w.correlation(c(2)).unwrap();
     w.record(&Record::Sample(&report(1))).unwrap();
-    let bytes = w.get_ref().clone();
     assert_eq!(
-        read_all(&bytes).0.igt_readable(),
+        igt(w.get_ref()),
         Err(IgtProblem::SampleAfterLastCorrelation { index: 5 })
     );
     // Out of order.
     let mut w = base();
     w.correlation(c(5)).unwrap();
     w.correlation(c(2)).unwrap();
-    let bytes = w.get_ref().clone();
     assert_eq!(
-        read_all(&bytes).0.igt_readable(),
+        igt(w.get_ref()),
         Err(IgtProblem::CorrelationsOutOfOrder { index: 4 })
     );
 }

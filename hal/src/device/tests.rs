@@ -33,6 +33,16 @@ impl Logged {
         bus.mem.insert(addr, value);
         bus
     }
+
+    /// The values written to `addr`, in order.
+    #[cfg(any(feature = "bdw", feature = "tgl"))]
+    fn writes_to(&self, addr: u64) -> Vec<u32> {
+        self.writes
+            .iter()
+            .filter(|w| w.0 == addr)
+            .map(|w| w.1)
+            .collect()
+    }
 }
 
 /// `try_modify` writes back only the bits a write may carry (the keep
@@ -111,13 +121,7 @@ fn gen8_selector_fields_are_i915s() {
         assert!(mcr.read(bdw::EU_PERF_CNT_CTL0, n, &rw).is_some(), "{n}");
     }
     drop(mcr);
-    let selector: Vec<u32> = gpu
-        .into_bus()
-        .writes
-        .iter()
-        .filter(|w| w.0 == MCR_SELECTOR)
-        .map(|w| w.1)
-        .collect();
+    let selector = gpu.into_bus().writes_to(MCR_SELECTOR);
     let mut want = Vec::new();
     for (s, ss) in [(0, 0), (0, 3), (1, 1), (1, 2)] {
         want.extend([1 << 4 | gen8_mcr(s, ss), default]);
@@ -151,13 +155,7 @@ fn gen11_selector_fields_are_i915s() {
         assert!(mcr.read(tgl::EU_PERF_CNT_CTL0, n, &rw).is_some(), "{n}");
     }
     drop(mcr);
-    let selector: Vec<u32> = gpu
-        .into_bus()
-        .writes
-        .iter()
-        .filter(|w| w.0 == MCR_SELECTOR)
-        .map(|w| w.1)
-        .collect();
+    let selector = gpu.into_bus().writes_to(MCR_SELECTOR);
     assert_eq!(
         selector,
         [gen11_mcr(0, 0), gen11_mcr(0, 1), gen11_mcr(0, 5), multicast],

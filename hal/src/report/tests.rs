@@ -101,6 +101,16 @@ fn check<F: ReportFormat>(select: u64, size: usize, want: &Slots) {
     }
 }
 
+/// `s`, the slots of the 64-byte A-counter format `A` (select 0), then
+/// with B0..B7 from byte 64 and C0..C7 from byte 96: the 128-byte `AB8C8`
+/// (select 2).
+fn check_with_b8c8<A: ReportFormat, AB8C8: ReportFormat>(s: &mut Slots) {
+    check::<A>(0, 64, s);
+    run(s, 'B', 0..8, 64);
+    run(s, 'C', 0..8, 96);
+    check::<AB8C8>(2, 128, s);
+}
+
 /// HSW (PRM 000): A counters from dword 3 (A0 at byte 12), then B and C
 /// rows of eight.
 #[cfg(feature = "hsw")]
@@ -109,10 +119,7 @@ fn hsw_report_layouts_are_the_prms() {
     use crate::hsw::reports::{A13, A13B8C8, A45B8C8};
     let mut s = gen7_header();
     run(&mut s, 'A', 0..13, 12);
-    check::<A13>(0, 64, &s);
-    run(&mut s, 'B', 0..8, 64);
-    run(&mut s, 'C', 0..8, 96);
-    check::<A13B8C8>(2, 128, &s);
+    check_with_b8c8::<A13, A13B8C8>(&mut s);
     let mut s = gen7_header();
     run(&mut s, 'A', 0..45, 12);
     run(&mut s, 'B', 0..8, 192);
@@ -126,10 +133,7 @@ fn hsw_report_layouts_are_the_prms() {
 fn gen8_layouts<A12: ReportFormat, A12B8C8: ReportFormat, A32: ReportFormat, C4B8: ReportFormat>() {
     let mut s = gen8_header();
     run(&mut s, 'A', 7..19, 16);
-    check::<A12>(0, 64, &s);
-    run(&mut s, 'B', 0..8, 64);
-    run(&mut s, 'C', 0..8, 96);
-    check::<A12B8C8>(2, 128, &s);
+    check_with_b8c8::<A12, A12B8C8>(&mut s);
     let mut s = gen8_header();
     for n in 0..32u32 {
         s.insert(format!("A{n}"), (16 + 4 * n, 40, Some(160 + n)));
