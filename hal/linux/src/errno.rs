@@ -62,7 +62,7 @@ pub enum Driver {
     I915,
     /// Xe observation.
     Xe,
-    /// The emulated GPU (`perfregs-emu`'s kernel model), which answers as
+    /// The emulated GPU (the `emulated` module's kernel model), which answers as
     /// i915 or Xe would.
     Emulated,
 }

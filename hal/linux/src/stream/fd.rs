@@ -123,7 +123,7 @@ impl PipeWriter {
 
 /// A non-blocking, close-on-exec pipe: its read end as a [`StreamFd`] of
 /// `driver` (read through the same path as a kernel stream) and its write
-/// end. For the emulated kernel (`perfregs-emu`), which writes the
+/// end. For the emulated kernel (the `emulated` module), which writes the
 /// kernel's bytes into it.
 pub fn pipe(driver: Driver) -> Result<(StreamFd, PipeWriter), i32> {
     let flags = rustix::pipe::PipeFlags::NONBLOCK | rustix::pipe::PipeFlags::CLOEXEC;

@@ -1,7 +1,7 @@
 //! OA streams behind one trait, and one reader for all of them.
 //!
 //! [`OaStream`] is what the i915 perf stream ([`i915`]), the Xe observation
-//! stream ([`xe`]) and the emulated GPU (`perfregs-emu`'s `kernel` module)
+//! stream ([`xe`]) and the emulated GPU (this crate's `emulated` module, feature `emulated`)
 //! have in common: one non-blocking `read()` of whole records, `poll()`,
 //! enable, disable, and (Xe) the status. [`StreamReader`] turns the bytes
 //! into typed records the same way for all three:

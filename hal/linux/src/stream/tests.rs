@@ -1,4 +1,4 @@
-//! The reader on a scripted stream (the emulated kernel in `perfregs-emu`
+//! The reader on a scripted stream (the emulated kernel, `crate::emulated`,
 //! tests it on a real pipe).
 
 use super::*;
