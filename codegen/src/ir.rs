@@ -48,7 +48,7 @@ pub struct Ir {
 }
 
 /// The GPU facts of one project (`gpu:` in the catalogue), checked against
-/// its descriptions (see [`crate::gpu`]).
+/// its descriptions (checked by the generator's GPU pass).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GpuIr {
     /// Catalogue index of the project.

@@ -9,27 +9,35 @@
 //! Markdown, SVD from `ir::Element`). Each stage runs only if the previous
 //! one reported nothing. The HAL's build script, the `regdefs!` proc-macro
 //! and the CLI all call it.
+//!
+//! The public API is what those callers use: the entry points
+//! ([`compile_path`], [`compile_sources`], [`generate`]), [`build::Config`]
+//! for build scripts, the IR ([`ir`], [`model`]'s vocabulary), diagnostics
+//! ([`diag`]), the exporters ([`export`]), the metric-set front end
+//! ([`metrics`]) and the emulator's bindings and conformance code
+//! ([`bindings`], [`conformance`]). The passes (`load`, `resolve`,
+//! `validate`, `lower`, `sections`, `layout`, `gpu`, ...) are private.
 
 pub mod access;
 pub mod bindings;
 pub mod build;
 pub mod conformance;
-pub mod devices;
+mod devices;
 pub mod diag;
 pub mod emit;
 pub mod export;
-pub mod gpu;
+mod gpu;
 pub mod ir;
-pub mod layout;
-pub mod load;
-pub mod locate;
-pub mod lower;
+mod layout;
+mod load;
+mod locate;
+mod lower;
 pub mod metrics;
 pub mod model;
-pub mod projects;
-pub mod resolve;
-pub mod sections;
-pub mod validate;
+mod projects;
+mod resolve;
+mod sections;
+mod validate;
 
 use diag::{Code, Diagnostic, Diagnostics, Pos};
 use load::{Document, Loaded};
@@ -269,7 +277,8 @@ fn compile_loaded(
 }
 
 /// Emit the IR as formatted Rust source text (as `rustfmt` would lay it out).
-/// Runtime-table rows are laid one to a line (see [`layout::rows_on_one_line`]).
+/// Runtime-table rows are laid one to a line, and runs of short list items
+/// packed to 100 columns (rustfmt would give every item a line of its own).
 pub fn generate(ir: &Ir, opts: &EmitOptions) -> String {
     let tokens = emit::emit(ir, opts);
     match syn::parse2::<syn::File>(tokens.clone()) {

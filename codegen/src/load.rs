@@ -15,8 +15,6 @@ pub struct SourceFile {
     /// (`oa_gen7.yaml`), so the output is the same in every checkout path.
     /// Equal to `name` for sources that are not read from a folder.
     pub rel_name: String,
-    /// The text.
-    pub text: String,
     /// Node positions.
     pub index: PosIndex,
     /// A built-in description compiled beside a user's (the `regdefs!`
@@ -134,7 +132,6 @@ pub fn load_str(name: &str, text: &str, diags: &mut Diagnostics) -> Option<Loade
         let source = SourceFile {
             name: name.to_string(),
             rel_name: name.to_string(),
-            text: text.to_string(),
             index,
             external: false,
         };

@@ -23,8 +23,6 @@ pub struct RBlock {
     pub space: Space,
     /// Document reference.
     pub document: String,
-    /// Block description.
-    pub description: Option<String>,
     /// Enums (file-level, then the inline ones of fields).
     pub enums: Vec<REnum>,
     /// Registers.
@@ -410,7 +408,6 @@ pub fn resolve_block(
         block: file.block.clone(),
         space: file.space,
         document: file.source.clone(),
-        description: file.description.clone(),
         enums,
         registers,
         events,

@@ -206,8 +206,6 @@ pub struct RDword {
     pub path: String,
     /// Projects (a subset of the command's when valid).
     pub projects: ProjectSet,
-    /// Description.
-    pub description: String,
     /// Fields.
     pub fields: Vec<RCommandField>,
 }
@@ -552,7 +550,6 @@ pub fn resolve_sections(
             dwords.push(RDword {
                 path: dpath,
                 projects: dp,
-                description: text(&d.description),
                 fields,
             });
         }
