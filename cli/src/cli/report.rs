@@ -864,13 +864,8 @@ mod tests {
     #[test]
     fn damaged_recordings_never_panic() {
         let whole = synthetic(12);
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = perfregs_testkit::XorShift(0x2545_f491_4f6c_dd1d);
+        let mut next = move || rng.next();
         for _ in 0..3000 {
             let mut b = whole.clone();
             for _ in 0..(next() % 4 + 1) {
