@@ -3,7 +3,7 @@
 //! hands its records to the reader through a real pipe, in exactly the
 //! kernel's framing, so every test of
 //! [`StreamReader`](crate::stream::StreamReader) runs the real read path
-//! ([`StreamFd`](crate::stream::fd::StreamFd)).
+//! ([`StreamFd`]).
 //!
 //! What it does, as the kernel does:
 //!

@@ -10,8 +10,8 @@
 //!   reason and remedy.
 //! - [`topology`]: the slice/subslice/EU masks of `DRM_I915_QUERY_TOPOLOGY_INFO`
 //!   and the [`perfregs_types::DeviceInfo`] the metric equations read.
-//! - [`uapi`]: the GETPARAM and QUERY structs and ioctl numbers (and xe's
-//!   DEVICE_QUERY).
+//! - The GETPARAM and QUERY structs and ioctl numbers (and xe's
+//!   DEVICE_QUERY) are in [`crate::uapi::i915`] and [`crate::uapi::xe`].
 //! - [`xe`]: xe's GT list and GT topology answers, read into the same
 //!   [`Topology`].
 //! - [`probe`] (Linux): the ioctls on a render node (perf revision,
