@@ -18,7 +18,6 @@
 //! A build script is a few lines:
 //!
 //! ```no_run
-//! # mod perfregs_regdefs { pub fn dir() -> &'static str { "regdefs" } }
 //! // The body of `fn main` in the build script of a crate that includes
 //! // `OUT_DIR/perfregs_generated.rs` (as `hal/build.rs` does), with
 //! // `perfregs-regdefs` as a build-dependency:
@@ -29,13 +28,13 @@
 //! ```
 //!
 //! Outside a build script (tests, tools), set the folders explicitly
-//! (`descriptions` also ignores `$PERFREGS_REGDEFS`):
+//! (`descriptions` names the folder whatever `$PERFREGS_REGDEFS` says):
 //!
 //! ```no_run
 //! # fn main() -> Result<(), perfregs_codegen::build::BuildError> {
 //! use perfregs_codegen::build::Config;
-//! let built = Config::new("regdefs")
-//!     .descriptions("regdefs")
+//! let built = Config::new(perfregs_regdefs::dir())
+//!     .descriptions("my-regdefs")
 //!     .out_dir("/tmp/perfregs-out")
 //!     .manifest_dir("hal")
 //!     .hal()?;
