@@ -35,7 +35,16 @@ fn device() -> DeviceInfo {
 fn interpreter() -> Loaded {
     let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
         .expect("shipped descriptions");
-    let shipped = load_shipped(&ir).expect("clean");
+    let shipped = load_shipped(
+        &ir,
+        perfregs_regdefs::METRIC_SETS,
+        &perfregs_codegen::metrics::errata::parse(
+            perfregs_codegen::metrics::errata::FILE,
+            perfregs_regdefs::METRIC_ERRATA,
+        )
+        .expect("errata.yaml"),
+    )
+    .expect("clean");
     let bdw = shipped.into_iter().find(|f| f.project == "bdw");
     bdw.expect("the BDW file").loaded
 }

@@ -290,7 +290,16 @@ fn interpreted() -> &'static [Shipped] {
     L.get_or_init(|| {
         let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
             .expect("shipped descriptions compile");
-        load_shipped(&ir).unwrap_or_else(|d| panic!("{d:?}"))
+        load_shipped(
+            &ir,
+            perfregs_regdefs::METRIC_SETS,
+            &perfregs_codegen::metrics::errata::parse(
+                perfregs_codegen::metrics::errata::FILE,
+                perfregs_regdefs::METRIC_ERRATA,
+            )
+            .expect("errata.yaml"),
+        )
+        .unwrap_or_else(|d| panic!("{d:?}"))
     })
 }
 

@@ -234,7 +234,7 @@ fn schema_rejects_malformed_descriptions() {
     let codegen = |name: &str, text: &str| {
         perfregs_codegen::compile_sources(
             &[(format!("{name}.yaml"), text.to_string())],
-            Some(("projects.yaml", perfregs_codegen::STANDARD_PROJECTS)),
+            Some(("projects.yaml", perfregs_regdefs::PROJECTS_YAML)),
         )
     };
     for (name, text) in [

@@ -23,7 +23,7 @@
 //! target of 1 s holds with room.
 
 use divan::{black_box, Bencher};
-use perfregs_codegen::metrics::{load, Loaded};
+use perfregs_codegen::metrics::{errata, load, Loaded};
 use perfregs_codegen::Ir;
 use std::path::Path;
 
@@ -40,10 +40,12 @@ fn compile() -> Ir {
 
 /// Load and check every shipped file against its project.
 fn load_all(ir: &Ir) -> Vec<Loaded> {
+    let errata = errata::parse(errata::FILE, perfregs_regdefs::METRIC_ERRATA).expect("errata.yaml");
     perfregs_regdefs::METRIC_SETS
         .iter()
         .map(|(file, project, text)| {
-            load(ir, project, file, text).unwrap_or_else(|d| panic!("{file}: {} error(s)", d.len()))
+            load(ir, project, file, text, &errata)
+                .unwrap_or_else(|d| panic!("{file}: {} error(s)", d.len()))
         })
         .collect()
 }

@@ -857,7 +857,13 @@ fn bdw_test_oa_buffer() -> Vec<u8> {
         .iter()
         .find(|(_, proj, _)| *proj == "bdw")
         .expect("bdw metric sets");
-    let loaded = perfregs_codegen::metrics::load(&ir, "bdw", file, text).expect("oa-bdw.xml");
+    let errata = perfregs_codegen::metrics::errata::parse(
+        perfregs_codegen::metrics::errata::FILE,
+        perfregs_regdefs::METRIC_ERRATA,
+    )
+    .expect("errata.yaml");
+    let loaded =
+        perfregs_codegen::metrics::load(&ir, "bdw", file, text, &errata).expect("oa-bdw.xml");
     let set = loaded
         .file
         .sets

@@ -138,7 +138,7 @@ fn sources(registers: usize) -> Vec<(String, String)> {
 /// load + resolve + validate + lower, as the `regdefs!` proc-macro does it:
 /// against the built-in descriptions (catalogue and project maps).
 fn compile(sources: &[(String, String)]) -> Ir {
-    match compile_user_sources(sources) {
+    match compile_user_sources(built_in(), sources) {
         Ok(ir) => ir,
         Err(diags) => {
             let list: Vec<String> = diags.iter().map(ToString::to_string).collect();
@@ -179,4 +179,13 @@ fn compile_generate(bencher: Bencher, registers: usize) {
     bencher
         .counter(ItemsCount::new(registers))
         .bench_local(|| generate(&compile(black_box(&src)), &opts));
+}
+
+/// The built-in descriptions of the `regdefs!` path (`perfregs_regdefs::FILES`),
+/// loaded once per process.
+fn built_in() -> &'static perfregs_codegen::BuiltIn {
+    static B: std::sync::OnceLock<perfregs_codegen::BuiltIn> = std::sync::OnceLock::new();
+    B.get_or_init(|| {
+        perfregs_codegen::BuiltIn::from_files(perfregs_regdefs::FILES).expect("the shipped files")
+    })
 }

@@ -3,7 +3,8 @@
 //! `perfregs-emu` and `perfregs-metrics`.
 //!
 //! A [`Config`] finds the descriptions (`$PERFREGS_REGDEFS`, else the folder
-//! of `perfregs-regdefs`), prints the same `cargo:rerun-if-*` lines for every
+//! the build script names, `perfregs_regdefs::dir()` for the perfregs
+//! crates, a build-dependency), prints the same `cargo:rerun-if-*` lines for every
 //! crate (the variable, the folder, each file), compiles them, and writes a
 //! crate's outputs only when their text changed, so a build with nothing
 //! changed rebuilds nothing. Each output records the [fingerprint] of the
@@ -11,24 +12,29 @@
 //! built on the HAL check at compile time that the HAL was generated from the
 //! same ones.
 //!
+//! The generator itself does not depend on the descriptions (editing one
+//! reruns the build scripts, which are cheap, not the generator's build).
+//!
 //! A build script is a few lines:
 //!
 //! ```no_run
 //! // The body of `fn main` in the build script of a crate that includes
-//! // `OUT_DIR/perfregs_generated.rs` (as `hal/build.rs` does):
-//! if let Err(e) = perfregs_codegen::build::Config::new().hal() {
+//! // `OUT_DIR/perfregs_generated.rs` (as `hal/build.rs` does), with
+//! // `perfregs-regdefs` as a build-dependency:
+//! if let Err(e) = perfregs_codegen::build::Config::new(perfregs_regdefs::dir()).hal() {
 //!     // Each line as `cargo:warning` and on stderr, then exit status 1.
 //!     e.exit();
 //! }
 //! ```
 //!
-//! Outside a build script (tests, tools), set the folders explicitly:
+//! Outside a build script (tests, tools), set the folders explicitly
+//! (`descriptions` names the folder whatever `$PERFREGS_REGDEFS` says):
 //!
 //! ```no_run
 //! # fn main() -> Result<(), perfregs_codegen::build::BuildError> {
 //! use perfregs_codegen::build::Config;
-//! let built = Config::new()
-//!     .descriptions("regdefs")
+//! let built = Config::new(perfregs_regdefs::dir())
+//!     .descriptions("my-regdefs")
 //!     .out_dir("/tmp/perfregs-out")
 //!     .manifest_dir("hal")
 //!     .hal()?;
@@ -45,7 +51,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The environment variable that points every build script at another
-/// description folder (the default is the folder of `perfregs-regdefs`).
+/// description folder (the default is the one given to [`Config::new`]).
 pub const REGDEFS_ENV: &str = "PERFREGS_REGDEFS";
 
 /// The name of the constant every generated output defines (or, for the
@@ -58,17 +64,6 @@ const HAL: &str = "hal";
 /// The variable in which a dependent's build script reads the projects the
 /// HAL is compiled with (the HAL's `links = "perfregs_hal"` metadata).
 pub const HAL_PROJECTS_ENV: &str = "DEP_PERFREGS_HAL_PROJECTS";
-
-/// The description folder a build uses when none is set on the [`Config`]:
-/// `$PERFREGS_REGDEFS`, else the folder shipped in `perfregs-regdefs`.
-pub fn descriptions_dir() -> PathBuf {
-    match std::env::var_os(REGDEFS_ENV) {
-        Some(d) => PathBuf::from(d),
-        // The folder itself, not `perfregs_regdefs::FILES`: a file added to
-        // the folder is seen without editing the crate's list.
-        None => PathBuf::from(perfregs_regdefs::dir()),
-    }
-}
 
 /// A 64-bit fingerprint (FNV-1a) of a description set: every description
 /// file of `dir` (as [`crate::input_files`] lists them), by name relative to
@@ -247,11 +242,13 @@ pub fn write_if_changed(path: &Path, text: &str) -> Result<bool, BuildError> {
     Ok(true)
 }
 
-/// How to find the inputs and where to write: every setting has the default a
-/// build script wants, so `Config::new()` is the usual start. One `Config`
+/// How to find the inputs and where to write: every setting but the default
+/// description folder has the default a build script wants, so
+/// `Config::new(perfregs_regdefs::dir())` is the usual start. One `Config`
 /// can run several steps.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Config {
+    default_descriptions: PathBuf,
     descriptions: Option<PathBuf>,
     out_dir: Option<PathBuf>,
     manifest_dir: Option<PathBuf>,
@@ -259,13 +256,21 @@ pub struct Config {
 }
 
 impl Config {
-    /// Defaults: the descriptions of [`descriptions_dir`], outputs in
+    /// Compile the description folder `default_descriptions` (the folder
+    /// of the `perfregs-regdefs` crate, `perfregs_regdefs::dir()`, for the
+    /// perfregs crates) unless `$PERFREGS_REGDEFS` names another; outputs in
     /// `$OUT_DIR`, the crate's own files under `$CARGO_MANIFEST_DIR`.
-    pub fn new() -> Config {
-        Config::default()
+    pub fn new(default_descriptions: impl Into<PathBuf>) -> Config {
+        Config {
+            default_descriptions: default_descriptions.into(),
+            descriptions: None,
+            out_dir: None,
+            manifest_dir: None,
+            metric_projects: None,
+        }
     }
 
-    /// Compile this description folder instead of [`descriptions_dir`].
+    /// Compile this description folder, whatever `$PERFREGS_REGDEFS` says.
     pub fn descriptions(self, dir: impl Into<PathBuf>) -> Config {
         Config {
             descriptions: Some(dir.into()),
@@ -316,6 +321,21 @@ impl Config {
         }
     }
 
+    /// The description folder the steps compile: the one set with
+    /// [`Config::descriptions`], else `$PERFREGS_REGDEFS`, else the default
+    /// given to [`Config::new`].
+    pub fn descriptions_dir(&self) -> PathBuf {
+        if let Some(d) = &self.descriptions {
+            return d.clone();
+        }
+        match std::env::var_os(REGDEFS_ENV) {
+            Some(d) => PathBuf::from(d),
+            // The folder itself, not a compiled-in list of its files: a
+            // file added to the folder is seen without editing a list.
+            None => self.default_descriptions.clone(),
+        }
+    }
+
     fn dir_from_env(set: &Option<PathBuf>, var: &'static str) -> Result<PathBuf, BuildError> {
         match set {
             Some(d) => Ok(d.clone()),
@@ -335,7 +355,7 @@ impl Config {
     fn start(&self) -> Result<Built, BuildError> {
         let out_dir = Config::dir_from_env(&self.out_dir, "OUT_DIR")?;
         println!("cargo:rerun-if-env-changed={REGDEFS_ENV}");
-        let dir = self.descriptions.clone().unwrap_or_else(descriptions_dir);
+        let dir = self.descriptions_dir();
         // The folder (a new or removed file) and each file (an edit).
         let mut built = Built {
             ir: Ir::default(),
@@ -444,19 +464,27 @@ impl Config {
         Ok(built)
     }
 
-    /// The shipped metric sets (`perfregs-metrics`): every file of
-    /// `perfregs_regdefs::METRIC_SETS` whose project is on (its cargo
-    /// feature, or [`Config::metric_projects`]), checked against the
-    /// descriptions, to one module per file in `metrics_generated.rs`
+    /// The metric sets (`perfregs-metrics`): every file of the folder's
+    /// `metricsets/` that a part of the catalogue claims and whose project
+    /// is on (its cargo feature, or [`Config::metric_projects`]), checked
+    /// against the descriptions with the folder's errata
+    /// (`metricsets/errata.yaml`, [`errata::read`](crate::metrics::errata::read);
+    /// watched too), to one module per file in `metrics_generated.rs`
     /// (the other files are watched, not read), ending with
     /// `pub const DESCRIPTIONS_HASH` and a compile-time check that the HAL was
     /// generated from the same descriptions.
     pub fn metric_sets(&self) -> Result<Built, BuildError> {
-        use crate::metrics::{emit, load};
-        let built = self.start()?;
+        use crate::metrics::{emit, errata, load};
+        let mut built = self.start()?;
         // The files the catalogue's parts claim in the folder the
         // descriptions come from (`start` watched them).
-        let dir = self.descriptions.clone().unwrap_or_else(descriptions_dir);
+        let dir = self.descriptions_dir();
+        let errata_file = dir.join(errata::FILE);
+        if errata_file.is_file() {
+            watch(&mut built.inputs, &errata_file);
+        }
+        let errata = errata::read(&dir)
+            .map_err(|d| BuildError::diagnostics(&errata_file.display().to_string(), vec![d]))?;
         let claimed: Vec<(String, String)> = built
             .ir
             .gpus
@@ -485,7 +513,7 @@ impl Config {
             let text = text.as_str();
             // Shape, names, equations and every register write, against the
             // descriptions of the file's project.
-            let loaded = match load(&built.ir, project, file, text) {
+            let loaded = match load(&built.ir, project, file, text, &errata) {
                 Ok(l) => l,
                 Err(d) => {
                     diags.extend(d);
@@ -508,14 +536,18 @@ impl Config {
     }
 
     /// A crate's own descriptions (`rel`, relative to its manifest folder),
-    /// compiled as `regdefs!` compiles a user's files (against the shipped
-    /// ones); the file is watched. For build scripts that generate code for
-    /// registers of their own, such as test fixtures.
+    /// compiled as `regdefs!` compiles a user's files, against the
+    /// descriptions of [`Config::descriptions_dir`] as the
+    /// [`BuiltIn`](crate::BuiltIn) ones; the file is watched (the folder is
+    /// watched by the step run before, or should be). For build scripts
+    /// that generate code for registers of their own, such as test fixtures.
     pub fn user_descriptions(&self, rel: &str) -> Result<Ir, BuildError> {
         let path = self.crate_file(rel)?;
         println!("cargo:rerun-if-changed={}", path.display());
         let text = std::fs::read_to_string(&path).map_err(|e| BuildError::io(&path, e))?;
-        crate::compile_user_sources(&[(rel.to_string(), text)])
+        let built_in = crate::BuiltIn::from_path(&self.descriptions_dir())
+            .map_err(|d| BuildError::diagnostics("the register descriptions", d))?;
+        crate::compile_user_sources(&built_in, &[(rel.to_string(), text)])
             .map_err(|d| BuildError::diagnostics(rel, d))
     }
 }
@@ -578,6 +610,11 @@ mod tests {
         for (name, text) in perfregs_regdefs::FILES {
             std::fs::write(to.join(name), text).expect("copy");
         }
+        std::fs::write(
+            to.join(crate::metrics::errata::FILE),
+            perfregs_regdefs::METRIC_ERRATA,
+        )
+        .expect("copy");
     }
 
     #[test]
@@ -631,7 +668,7 @@ mod tests {
     /// fresh output folder (returned too).
     fn shipped_config(name: &str) -> (Config, PathBuf) {
         let out = scratch(&format!("{name}-out"));
-        let cfg = Config::new()
+        let cfg = Config::new(perfregs_regdefs::dir())
             .descriptions(perfregs_regdefs::dir())
             .manifest_dir(crate_folder(&format!("{name}-crate")))
             .out_dir(&out);
@@ -684,8 +721,13 @@ mod tests {
         assert_eq!(emu.inputs.len(), n + 1);
         assert!(emu.inputs[n].ends_with("spec.yaml"));
         // The metric files are the descriptions' own inputs (the parts
-        // claim them), watched by every step.
-        assert_eq!(metrics.inputs.len(), n);
+        // claim them), watched by every step; the metric step watches the
+        // errata it applies too.
+        assert_eq!(metrics.inputs.len(), n + 1);
+        assert_eq!(
+            metrics.inputs[n],
+            Path::new(perfregs_regdefs::dir()).join(crate::metrics::errata::FILE)
+        );
         assert_eq!(hal.fingerprint, emu.fingerprint);
         assert_eq!(hal.fingerprint, metrics.fingerprint);
         // Both crates built on the HAL check its fingerprint at compile time.
@@ -712,7 +754,7 @@ mod tests {
         )
         .expect("manifest");
         let out = scratch("manifest-out");
-        let err = Config::new()
+        let err = Config::new(perfregs_regdefs::dir())
             .descriptions(perfregs_regdefs::dir())
             .manifest_dir(&manifest)
             .out_dir(&out)
@@ -734,7 +776,7 @@ mod tests {
         let bad = scratch("bad");
         copy_shipped(&bad);
         std::fs::write(bad.join("zz.yaml"), "block: zz\nspace: nowhere\n").expect("bad file");
-        let err = Config::new()
+        let err = Config::new(perfregs_regdefs::dir())
             .descriptions(&bad)
             .out_dir(&bad)
             .metric_sets()
@@ -750,12 +792,49 @@ mod tests {
         let _ = std::fs::remove_dir_all(bad);
     }
 
+    /// The metric step applies the errata of the folder it compiles: without
+    /// them a shipped file that needs one fails; a broken errata file fails
+    /// at its line.
+    #[test]
+    fn metric_sets_take_the_folder_s_errata() {
+        let dir = scratch("errata");
+        copy_shipped(&dir);
+        let cfg = Config::new(perfregs_regdefs::dir())
+            .descriptions(&dir)
+            .out_dir(&dir)
+            .metric_projects(&["icl"]);
+        assert_eq!(cfg.descriptions_dir(), dir);
+        let built = cfg.metric_sets().expect("with the errata");
+        assert!(built
+            .inputs
+            .contains(&dir.join(crate::metrics::errata::FILE)));
+        std::fs::remove_file(dir.join(crate::metrics::errata::FILE)).expect("remove");
+        let err = cfg.metric_sets().expect_err("an erratum is needed");
+        assert!(
+            err.to_string().contains("error(s) in the metric sets"),
+            "{err}"
+        );
+        std::fs::write(
+            dir.join(crate::metrics::errata::FILE),
+            "errata:\n  - set: A\n    fixx: 1\n",
+        )
+        .expect("write");
+        let text = cfg
+            .metric_sets()
+            .expect_err("a bad errata file")
+            .to_string();
+        assert!(text.contains("metricsets/errata.yaml:"), "{text}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
     #[test]
     fn outside_a_build_script_the_folders_must_be_set() {
         if std::env::var_os("OUT_DIR").is_some() {
             return;
         }
-        let err = Config::new().hal().expect_err("no OUT_DIR");
+        let err = Config::new(perfregs_regdefs::dir())
+            .hal()
+            .expect_err("no OUT_DIR");
         assert!(matches!(err, BuildError::MissingEnv("OUT_DIR")));
         assert!(err.to_string().contains("OUT_DIR"));
     }

@@ -11,12 +11,17 @@
 //! and the CLI all call it.
 //!
 //! The public API is what those callers use: the entry points
-//! ([`compile_path`], [`compile_sources`], [`generate`]), [`build::Config`]
-//! for build scripts, the IR ([`ir`], [`model`]'s vocabulary), diagnostics
+//! ([`compile_path`], [`compile_path_with`], [`compile_sources`],
+//! [`compile_user_sources`] with its [`BuiltIn`] descriptions, [`generate`]),
+//! [`build::Config`] for build scripts, the IR ([`ir`], [`model`]'s vocabulary), diagnostics
 //! ([`diag`]), the exporters ([`export`]), the metric-set front end
 //! ([`metrics`]) and the emulator's bindings and conformance code
 //! ([`bindings`], [`conformance`]). The passes (`load`, `resolve`,
 //! `validate`, `lower`, `sections`, `layout`, `gpu`, ...) are private.
+//!
+//! The generator holds no descriptions of its own: the callers pass them
+//! (a folder, files, the built-in set, the metric sets and their errata),
+//! so editing a description rebuilds the callers' inputs, not the generator.
 
 pub mod access;
 pub mod bindings;
@@ -47,11 +52,6 @@ pub use diag::Diagnostic as Error;
 pub use emit::EmitOptions;
 pub use ir::Ir;
 
-/// The project catalogue shipped in `regdefs/projects.yaml` (the
-/// `perfregs-regdefs` crate), for callers (such as the proc-macro) that
-/// describe registers without a catalogue.
-pub const STANDARD_PROJECTS: &str = perfregs_regdefs::PROJECTS_YAML;
-
 /// Compile already-read sources `(name, text)` into the IR. A catalogue must be
 /// among them or given as `catalogue`.
 pub fn compile_sources(
@@ -78,15 +78,84 @@ pub fn compile_sources(
     compile_loaded(loaded, diags, facts)
 }
 
+/// The built-in descriptions a user's own are compiled against (the
+/// `regdefs!` path, [`compile_user_sources`]): a catalogue and description
+/// blocks, loaded once and reused for every compile (the compiler keeps a
+/// proc-macro loaded for a whole crate, so a crate with several `regdefs!`
+/// can parse them once). Blocks are marked external; the catalogue is not.
+#[derive(Debug, Clone)]
+pub struct BuiltIn {
+    loaded: Vec<Loaded>,
+}
+
+impl BuiltIn {
+    /// Load already-read files `(name, text)`, such as `perfregs_regdefs::FILES`;
+    /// every problem found.
+    pub fn from_files(files: &[(&str, &str)]) -> Result<BuiltIn, Vec<Diagnostic>> {
+        let mut diags = Diagnostics::default();
+        let loaded = files
+            .iter()
+            .filter_map(|(name, text)| {
+                let mut l = load::load_str(&format!("<built-in {name}>"), text, &mut diags)?;
+                l.source.external = !matches!(l.doc, Document::Catalogue(_));
+                Some(l)
+            })
+            .collect();
+        if diags.is_empty() {
+            Ok(BuiltIn { loaded })
+        } else {
+            Err(diags.sorted())
+        }
+    }
+
+    /// Load every description file of a folder (as [`compile_path`] reads
+    /// it), such as the one a build uses.
+    pub fn from_path(dir: &Path) -> Result<BuiltIn, Vec<Diagnostic>> {
+        let (paths, ()) = input_files(dir)?;
+        let mut files = Vec::new();
+        for f in &paths {
+            let text = std::fs::read_to_string(f).map_err(|e| {
+                vec![Diagnostic {
+                    code: Code::Io,
+                    file: f.display().to_string(),
+                    pos: Pos { line: 1, column: 1 },
+                    item: String::new(),
+                    message: format!("cannot read: {e}"),
+                }]
+            })?;
+            files.push((load::relative_name(dir, f), text));
+        }
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .collect();
+        BuiltIn::from_files(&refs)
+    }
+
+    /// How many files were loaded (the catalogue included).
+    pub fn len(&self) -> usize {
+        self.loaded.len()
+    }
+
+    /// Whether no file was loaded.
+    pub fn is_empty(&self) -> bool {
+        self.loaded.is_empty()
+    }
+}
+
 /// Compile a user's own descriptions (the `regdefs!` path) against the
-/// built-in ones of `perfregs-regdefs`: the shipped catalogue and, unless the
-/// user's files describe power domains, replication groups or an address map
-/// of their own, every shipped description, so that user registers learn
-/// their wake domain and replication group from the projects' maps (and
-/// clash loudly with a built-in register of the same name or address).
-/// Built-in items are marked external: emission refers to them in the HAL
-/// and does not repeat them.
-pub fn compile_user_sources(sources: &[(String, String)]) -> Result<Ir, Vec<Diagnostic>> {
+/// `built_in` ones (those of `perfregs-regdefs` for the proc-macro): their
+/// catalogue and, unless the user's files describe power domains,
+/// replication groups or an address map of their own, every built-in
+/// description, so that user registers learn their wake domain and
+/// replication group from the projects' maps (and clash loudly with a
+/// built-in register of the same name or address). Built-in items are
+/// marked external: emission refers to them in the HAL and does not repeat
+/// them.
+pub fn compile_user_sources(
+    built_in: &BuiltIn,
+    sources: &[(String, String)],
+) -> Result<Ir, Vec<Diagnostic>> {
     let mut diags = Diagnostics::default();
     let user: Vec<Loaded> = sources
         .iter()
@@ -102,7 +171,8 @@ pub fn compile_user_sources(sources: &[(String, String)]) -> Result<Ir, Vec<Diag
         Document::Catalogue(_) | Document::Devices(_) => false,
     });
     // Built-in files first, so a clash is reported at the user's register.
-    let mut loaded: Vec<Loaded> = built_in()
+    let mut loaded: Vec<Loaded> = built_in
+        .loaded
         .iter()
         .filter(|l| match l.doc {
             Document::Catalogue(_) => !own_catalogue,
@@ -116,32 +186,25 @@ pub fn compile_user_sources(sources: &[(String, String)]) -> Result<Ir, Vec<Diag
     compile_loaded(loaded, diags, Facts::ProjectsOnly)
 }
 
-/// The built-in descriptions, loaded once per process (the compiler keeps a
-/// proc-macro loaded for a whole crate, so a crate with several `regdefs!`
-/// parses them once). Blocks are marked external; the catalogue is not.
-fn built_in() -> &'static [Loaded] {
-    static BUILT_IN: std::sync::OnceLock<Vec<Loaded>> = std::sync::OnceLock::new();
-    BUILT_IN.get_or_init(|| {
-        // The shipped files are valid (the HAL is built from them), so
-        // nothing is reported here; `files_load_clean` checks it.
-        let mut diags = Diagnostics::default();
-        perfregs_regdefs::FILES
-            .iter()
-            .filter_map(|(name, text)| {
-                let mut l = load::load_str(&format!("<built-in {name}>"), text, &mut diags)?;
-                l.source.external = !matches!(l.doc, Document::Catalogue(_));
-                Some(l)
-            })
-            .collect()
-    })
-}
-
-/// Compile every `*.yaml` file of a folder (or one file plus the standard catalogue).
+/// Compile every `*.yaml` file of a folder, or one file; the inputs must
+/// hold the project catalogue (`projects.yaml`), else see
+/// [`compile_path_with`].
 ///
 /// Diagnostics name the files as found under `path`; generated output names
 /// them relative to the folder (`oa_gen7.yaml:12:5`), so it does not depend on
 /// where the folder is.
 pub fn compile_path(path: &Path) -> Result<Ir, Vec<Diagnostic>> {
+    compile_path_inner(path, None)
+}
+
+/// [`compile_path`], with `catalogue` `(name, text)` (such as
+/// `perfregs_regdefs::PROJECTS_YAML`) added when the inputs hold none: for
+/// a few description files of one's own.
+pub fn compile_path_with(path: &Path, catalogue: (&str, &str)) -> Result<Ir, Vec<Diagnostic>> {
+    compile_path_inner(path, Some(catalogue))
+}
+
+fn compile_path_inner(path: &Path, catalogue: Option<(&str, &str)>) -> Result<Ir, Vec<Diagnostic>> {
     let (files, _) = input_files(path)?;
     let mut diags = Diagnostics::default();
     let mut loaded: Vec<Loaded> = files
@@ -149,14 +212,16 @@ pub fn compile_path(path: &Path) -> Result<Ir, Vec<Diagnostic>> {
         .filter_map(|f| load::load_file_as(f, &load::relative_name(path, f), &mut diags))
         .collect();
     let mut facts = Facts::Gpu;
-    if !loaded
-        .iter()
-        .any(|l| matches!(l.doc, Document::Catalogue(_)))
-    {
-        if let Some(l) = load::load_str("<standard projects.yaml>", STANDARD_PROJECTS, &mut diags) {
-            loaded.push(l);
+    if let Some((name, text)) = catalogue {
+        if !loaded
+            .iter()
+            .any(|l| matches!(l.doc, Document::Catalogue(_)))
+        {
+            if let Some(l) = load::load_str(name, text, &mut diags) {
+                loaded.push(l);
+            }
+            facts = Facts::ProjectsOnly;
         }
-        facts = Facts::ProjectsOnly;
     }
     let mut ir = compile_loaded(loaded, diags, facts)?;
     if path.is_dir() {
@@ -292,8 +357,10 @@ pub fn generate(ir: &Ir, opts: &EmitOptions) -> String {
 mod tests {
     use super::*;
 
-    /// The cached built-in descriptions are every shipped file, loaded without
-    /// a diagnostic (nothing is dropped silently from the `regdefs!` path).
+    /// The built-in descriptions are every shipped file, loaded without
+    /// a diagnostic (nothing is dropped silently from the `regdefs!` path),
+    /// the same from the compiled-in files as from the folder; a file that
+    /// does not load is reported, not dropped.
     #[test]
     fn files_load_clean() {
         let mut diags = Diagnostics::default();
@@ -301,12 +368,28 @@ mod tests {
             assert!(load::load_str(name, text, &mut diags).is_some(), "{name}");
         }
         assert!(diags.is_empty(), "{:?}", diags.sorted());
-        assert_eq!(built_in().len(), perfregs_regdefs::FILES.len());
+        let built_in = BuiltIn::from_files(perfregs_regdefs::FILES).expect("shipped files");
+        assert_eq!(built_in.len(), perfregs_regdefs::FILES.len());
         assert_eq!(
-            built_in().iter().filter(|l| !l.source.external).count(),
+            built_in
+                .loaded
+                .iter()
+                .filter(|l| !l.source.external)
+                .count(),
             1,
             "only the catalogue is not external"
         );
+        let from_dir =
+            BuiltIn::from_path(Path::new(perfregs_regdefs::dir())).expect("shipped folder");
+        let names = |b: &BuiltIn| -> Vec<(String, bool)> {
+            b.loaded
+                .iter()
+                .map(|l| (l.source.name.clone(), l.source.external))
+                .collect()
+        };
+        assert_eq!(names(&from_dir), names(&built_in));
+        let bad = BuiltIn::from_files(&[("x.yaml", "block: [")]).expect_err("bad YAML");
+        assert!(bad.iter().all(|d| d.file == "<built-in x.yaml>"), "{bad:?}");
     }
 
     /// `row_at` finds the row holding an address, on that project only, and

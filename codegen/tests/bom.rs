@@ -1,11 +1,12 @@
 //! A description starting with a UTF-8 byte-order mark reads as the same text
 //! without it, through every loader: `compile_sources` (the CLI and the HAL's
 //! build script), `compile_user_sources` (the `regdefs!` macro) and
-//! `compile_path`; diagnostics keep their positions.
+//! `compile_path_with`; diagnostics keep their positions.
 
 use perfregs_codegen::{
-    compile_path, compile_sources, compile_user_sources, generate, EmitOptions, STANDARD_PROJECTS,
+    compile_path_with, compile_sources, compile_user_sources, generate, EmitOptions,
 };
+use perfregs_regdefs::PROJECTS_YAML as STANDARD_PROJECTS;
 use std::path::{Path, PathBuf};
 
 const BOM: &str = "\u{FEFF}";
@@ -108,14 +109,27 @@ fn the_macro_path_reads_a_bom() {
     assert!(input.starts_with("block:"), "{input}");
     let opts = EmitOptions::for_macro(quote::quote!(::perfregs::hal));
     let name = "rw_basic/input.yaml".to_string();
-    let plain = compile_user_sources(&[(name.clone(), input.clone())]).expect("plain");
-    let bom = compile_user_sources(&[(name, format!("{BOM}{input}"))]).expect("with a BOM");
+    let plain = compile_user_sources(built_in(), &[(name.clone(), input.clone())]).expect("plain");
+    let bom =
+        compile_user_sources(built_in(), &[(name, format!("{BOM}{input}"))]).expect("with a BOM");
     assert_eq!(generate(&bom, &opts), generate(&plain, &opts));
 }
 
 /// A folder compiled from disk (the HAL's build script) reads the BOM file.
 #[test]
 fn the_path_loader_reads_a_bom() {
-    let got = compile_path(&dir().join("fixtures/bom_ok.yaml"));
+    let got = compile_path_with(
+        &dir().join("fixtures/bom_ok.yaml"),
+        ("projects.yaml", STANDARD_PROJECTS),
+    );
     assert!(got.is_ok(), "{:?}", shown(got));
+}
+
+/// The built-in descriptions of the `regdefs!` path (`perfregs_regdefs::FILES`),
+/// loaded once per process.
+fn built_in() -> &'static perfregs_codegen::BuiltIn {
+    static B: std::sync::OnceLock<perfregs_codegen::BuiltIn> = std::sync::OnceLock::new();
+    B.get_or_init(|| {
+        perfregs_codegen::BuiltIn::from_files(perfregs_regdefs::FILES).expect("the shipped files")
+    })
 }

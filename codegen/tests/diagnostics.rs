@@ -9,7 +9,8 @@ mod harness;
 mod mutate;
 
 use fixtures::{compile, fixture};
-use perfregs_codegen::{compile_sources, Error, STANDARD_PROJECTS};
+use perfregs_codegen::{compile_sources, Error};
+use perfregs_regdefs::PROJECTS_YAML as STANDARD_PROJECTS;
 
 fn diagnose(names: &[&str]) -> Vec<String> {
     let sources: Vec<_> = names.iter().map(|n| fixture(n)).collect();

@@ -14,12 +14,13 @@ fn fixture_ir() -> Ir {
     folder_ir("export")
 }
 
-/// The IR of the fixture folder `tests/fixtures/<name>`.
+/// The IR of the fixture folder `tests/fixtures/<name>`, with the shipped
+/// catalogue.
 fn folder_ir(name: &str) -> Ir {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(name);
-    perfregs_codegen::compile_path(&dir)
+    perfregs_codegen::compile_path_with(&dir, ("projects.yaml", perfregs_regdefs::PROJECTS_YAML))
         .unwrap_or_else(|d| panic!("fixture does not compile:\n{}", Diagnostics(d)))
 }
 

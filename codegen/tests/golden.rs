@@ -30,7 +30,7 @@ fn run(case: &str, input: String) -> (&'static str, String) {
     // A relative source name keeps paths in diagnostics the same on every machine.
     let sources = [(format!("{case}/input.yaml"), input)];
     // The proc-macro's pipeline: against the built-in descriptions.
-    match compile_user_sources(&sources) {
+    match compile_user_sources(built_in(), &sources) {
         // The proc-macro's options: the HAL's project types, no project table.
         Ok(ir) => {
             let opts = EmitOptions::for_macro(quote::quote!(::perfregs::hal));
@@ -213,4 +213,13 @@ fn golden() {
         dirs.len(),
         failures.join("\n\n")
     );
+}
+
+/// The built-in descriptions of the `regdefs!` path (`perfregs_regdefs::FILES`),
+/// loaded once per process.
+fn built_in() -> &'static perfregs_codegen::BuiltIn {
+    static B: std::sync::OnceLock<perfregs_codegen::BuiltIn> = std::sync::OnceLock::new();
+    B.get_or_init(|| {
+        perfregs_codegen::BuiltIn::from_files(perfregs_regdefs::FILES).expect("the shipped files")
+    })
 }

@@ -3,6 +3,7 @@
 //! fail with the code at the XML line of the damage.
 
 use perfregs_codegen::diag::Diagnostics;
+use perfregs_codegen::metrics::errata::{self, Erratum};
 use perfregs_codegen::metrics::{load, Loaded};
 use perfregs_codegen::Ir;
 use std::sync::OnceLock;
@@ -12,6 +13,14 @@ fn ir() -> &'static Ir {
     IR.get_or_init(|| {
         perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
             .unwrap_or_else(|d| panic!("shipped descriptions: {d:?}"))
+    })
+}
+
+/// The shipped errata (`regdefs/metricsets/errata.yaml`), parsed once.
+fn errata() -> &'static [Erratum] {
+    static E: OnceLock<Vec<Erratum>> = OnceLock::new();
+    E.get_or_init(|| {
+        errata::parse(errata::FILE, perfregs_regdefs::METRIC_ERRATA).expect("errata.yaml")
     })
 }
 
@@ -28,7 +37,7 @@ fn shipped_files_validate_clean_with_counts() {
     // (file, writes, against fields, in opaque ranges, multicast)
     let mut got = Vec::new();
     for (file, project, text) in perfregs_regdefs::METRIC_SETS {
-        let l: Loaded = load(ir(), project, file, text)
+        let l: Loaded = load(ir(), project, file, text, errata())
             .unwrap_or_else(|d| panic!("{file}: {}", Diagnostics(d)));
         let sum = |f: fn(&perfregs_codegen::metrics::check::SetReport) -> usize| {
             l.reports.iter().map(f).sum::<usize>()
@@ -99,7 +108,7 @@ fn damage(text: &str, from: &str, to: &str) -> (String, usize) {
 }
 
 fn codes_at(project: &str, text: &str) -> Vec<(usize, String)> {
-    match load(ir(), project, "damaged.xml", text) {
+    match load(ir(), project, "damaged.xml", text, errata()) {
         Ok(_) => Vec::new(),
         Err(d) => d
             .iter()
@@ -172,10 +181,9 @@ fn hsw_noa_unit_writes_land_in_the_opaque_range() {
 /// file (none is stale), exactly where it says, and nowhere else.
 #[test]
 fn every_erratum_is_used_and_only_where_it_says() {
-    let errata = perfregs_codegen::metrics::errata::shipped().expect("errata.yaml");
     let mut applied = Vec::new();
     for (file, project, text) in perfregs_regdefs::METRIC_SETS {
-        let l = load(ir(), project, file, text)
+        let l = load(ir(), project, file, text, errata())
             .unwrap_or_else(|d| panic!("{file}: {}", Diagnostics(d)));
         for (item, e) in &l.checked.errata {
             assert_eq!(*item, format!("{}.{}", e.set, e.counter), "{file}");
@@ -186,7 +194,7 @@ fn every_erratum_is_used_and_only_where_it_says() {
             ));
         }
     }
-    for e in &errata {
+    for e in errata() {
         assert!(
             applied.iter().any(|a| a.2 == e.line),
             "erratum at errata.yaml line {} ({}.{}) is applied by no shipped file",

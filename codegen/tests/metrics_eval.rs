@@ -195,8 +195,8 @@ fn names_that_are_not_rust_fail_the_build_loudly() {
 fn load_errors_are_errors() {
     let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
         .expect("shipped descriptions");
-    let diags =
-        perfregs_codegen::metrics::load(&ir, "bdw", "bad.xml", "<metrics").expect_err("not XML");
+    let diags = perfregs_codegen::metrics::load(&ir, "bdw", "bad.xml", "<metrics", &[])
+        .expect_err("not XML");
     let first: Box<dyn std::error::Error> = Box::new(diags[0].clone());
     assert!(first.to_string().starts_with("error[PR"), "{first}");
 }

@@ -36,7 +36,11 @@ fn front(
 
 /// The shipped errata (`regdefs/metricsets/errata.yaml`).
 fn errata() -> Vec<perfregs_codegen::metrics::errata::Erratum> {
-    perfregs_codegen::metrics::errata::shipped().expect("errata.yaml")
+    perfregs_codegen::metrics::errata::parse(
+        perfregs_codegen::metrics::errata::FILE,
+        perfregs_regdefs::METRIC_ERRATA,
+    )
+    .expect("errata.yaml")
 }
 
 fn shipped(name: &str) -> (&'static str, &'static str, &'static str) {

@@ -106,6 +106,15 @@ fn corpus() -> &'static Corpus {
     })
 }
 
+/// The shipped errata (`regdefs/metricsets/errata.yaml`), parsed once.
+fn errata() -> &'static [metrics::errata::Erratum] {
+    static E: OnceLock<Vec<metrics::errata::Erratum>> = OnceLock::new();
+    E.get_or_init(|| {
+        metrics::errata::parse(metrics::errata::FILE, perfregs_regdefs::METRIC_ERRATA)
+            .expect("errata.yaml")
+    })
+}
+
 fn ir() -> &'static Ir {
     static IR: OnceLock<Ir> = OnceLock::new();
     IR.get_or_init(|| {
@@ -1162,7 +1171,7 @@ fn use_clean(case: &Case, base: &Base, l: &Loaded) -> Result<(), String> {
 fn run_case(case: &Case) -> Result<Outcome, Failure> {
     let base = &corpus().bases[case.base];
     let diags: Vec<Diagnostic> = match catch(|| {
-        let r = metrics::load(ir(), base.project, base.file, &case.text);
+        let r = metrics::load(ir(), base.project, base.file, &case.text, errata());
         let used = match &r {
             Ok(l) => use_clean(case, base, l),
             Err(_) => Ok(()),

@@ -8,7 +8,8 @@
 //! (`perfregs_codegen::conformance`): `OUT_DIR/conformance.rs` for every
 //! described register, and for the registers of
 //! `tests/fixtures/conformance.yaml` (access types the shipped descriptions
-//! lack) their code, as `regdefs!` would emit it, in
+//! lack) their code, as `regdefs!` would emit it (against the same
+//! descriptions), in
 //! `OUT_DIR/conformance_fixture_regs.rs` and their checks in
 //! `OUT_DIR/conformance_fixture.rs`.
 use perfregs_codegen::build::{BuildError, Config};
@@ -21,7 +22,7 @@ fn main() {
 }
 
 fn run() -> Result<(), BuildError> {
-    let cfg = Config::new();
+    let cfg = Config::new(perfregs_regdefs::dir());
     let built = cfg.bindings("bindings.yaml")?;
     built.write("conformance.rs", &conformance::generate(&built.ir))?;
     let fixture = cfg.user_descriptions("tests/fixtures/conformance.yaml")?;

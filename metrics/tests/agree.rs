@@ -101,7 +101,16 @@ fn generated_and_interpreted_agree() {
     );
     let mut r = Inputs(0);
     let (mut checked_values, mut some, mut none, mut avail) = (0usize, 0usize, 0usize, 0usize);
-    let shipped = load_shipped(&ir).expect("clean");
+    let shipped = load_shipped(
+        &ir,
+        perfregs_regdefs::METRIC_SETS,
+        &perfregs_codegen::metrics::errata::parse(
+            perfregs_codegen::metrics::errata::FILE,
+            perfregs_regdefs::METRIC_ERRATA,
+        )
+        .expect("errata.yaml"),
+    )
+    .expect("clean");
     for (l, (gfile, gproject, gsets)) in shipped.iter().zip(perfregs_metrics::FILES) {
         let file = l.file;
         assert_eq!((&l.file, &l.project), (gfile, gproject));

@@ -15,7 +15,16 @@ fn loaded() -> &'static [Shipped] {
     L.get_or_init(|| {
         let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
             .expect("shipped descriptions");
-        load_shipped(&ir).expect("shipped metric sets")
+        load_shipped(
+            &ir,
+            perfregs_regdefs::METRIC_SETS,
+            &perfregs_codegen::metrics::errata::parse(
+                perfregs_codegen::metrics::errata::FILE,
+                perfregs_regdefs::METRIC_ERRATA,
+            )
+            .expect("errata.yaml"),
+        )
+        .expect("shipped metric sets")
     })
 }
 

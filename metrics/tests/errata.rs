@@ -23,14 +23,19 @@ fn truncate_to_uint_truncates_in_generated_code_and_interpreter() {
         (9, 10, 7, 66.5, 66),
         (4, 4, 1, 4.0, 4),
     ];
+    let errata = perfregs_codegen::metrics::errata::parse(
+        perfregs_codegen::metrics::errata::FILE,
+        perfregs_regdefs::METRIC_ERRATA,
+    )
+    .expect("errata.yaml");
     let mut checked = 0;
     for project in ["icl", "ehl"] {
         let (file, _, text) = perfregs_regdefs::METRIC_SETS
             .iter()
             .find(|(_, p, _)| *p == project)
             .expect("a shipped file");
-        let loaded =
-            perfregs_codegen::metrics::load(&ir, project, file, text).expect("a clean file");
+        let loaded = perfregs_codegen::metrics::load(&ir, project, file, text, &errata)
+            .expect("a clean file");
         let k = loaded
             .file
             .sets

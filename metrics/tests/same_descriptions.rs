@@ -5,7 +5,7 @@
 #[test]
 fn metric_sets_and_hal_share_their_descriptions() {
     assert_eq!(perfregs_metrics::DESCRIPTIONS_HASH, hal::DESCRIPTIONS_HASH);
-    let dir = perfregs_codegen::build::descriptions_dir();
+    let dir = perfregs_codegen::build::Config::new(perfregs_regdefs::dir()).descriptions_dir();
     let now = perfregs_codegen::build::fingerprint(&dir).expect("the description folder");
     assert_eq!(
         hal::DESCRIPTIONS_HASH,

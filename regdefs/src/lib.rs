@@ -5,10 +5,15 @@
 //! them in its package and exposes them three ways:
 //!
 //! - [`PROJECTS_YAML`]: the project catalogue, for callers that describe
-//!   registers of their own (the `regdefs!` proc-macro);
-//! - [`FILES`]: every description file, by name, compiled in;
+//!   registers of their own (`perfregs check` of a few files);
+//! - [`FILES`]: every description file, by name, compiled in (the built-in
+//!   descriptions of the `regdefs!` proc-macro);
 //! - [`dir`]: the folder itself, for build scripts that read it and want
-//!   `cargo:rerun-if-changed` lines for its files.
+//!   `cargo:rerun-if-changed` lines for its files
+//!   (`perfregs_codegen::build::Config::new(perfregs_regdefs::dir())`).
+//!
+//! The generator (`perfregs-codegen`) does not depend on this crate: its
+//! callers pass it these, so editing a description does not rebuild it.
 #![no_std]
 #![forbid(unsafe_code)]
 

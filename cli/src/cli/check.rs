@@ -58,10 +58,7 @@ impl CheckArgs {
                 }
             }
         }
-        let std_cat = (
-            "<standard projects.yaml>",
-            perfregs_codegen::STANDARD_PROJECTS,
-        );
+        let std_cat = ("<standard projects.yaml>", perfregs_regdefs::PROJECTS_YAML);
         match perfregs_codegen::compile_sources(&sources, Some(std_cat)) {
             Ok(ir) if io_errors == 0 => {
                 let pairs = ir.registers.iter().flat_map(|r| &r.instances);

@@ -114,10 +114,13 @@ pub fn run(
     let extra = if sources.is_empty() {
         Vec::new()
     } else {
-        let ir = perfregs_codegen::compile_user_sources(&sources).map_err(|diags| {
+        let lines = |diags: Vec<perfregs_codegen::Error>| {
             let lines: Vec<String> = diags.iter().map(ToString::to_string).collect();
             lines.join("\n")
-        })?;
+        };
+        let built_in =
+            perfregs_codegen::BuiltIn::from_files(perfregs_regdefs::FILES).map_err(lines)?;
+        let ir = perfregs_codegen::compile_user_sources(&built_in, &sources).map_err(lines)?;
         user_registers(&ir, project.name)
     };
     let all: Vec<&'static RegisterInfo> = project

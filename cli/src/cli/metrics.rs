@@ -218,9 +218,23 @@ fn compile(dir: &Path) -> Result<Ir, Fail> {
     })
 }
 
-/// `metrics::load`, diagnostics to stderr.
+/// The errata of the shipped metric sets (`perfregs_regdefs::METRIC_ERRATA`),
+/// parsed once.
+fn shipped_errata() -> Result<&'static [metrics::errata::Erratum], Fail> {
+    static ERRATA: std::sync::OnceLock<Result<Vec<metrics::errata::Erratum>, String>> =
+        std::sync::OnceLock::new();
+    ERRATA
+        .get_or_init(|| {
+            metrics::errata::parse(metrics::errata::FILE, perfregs_regdefs::METRIC_ERRATA)
+                .map_err(|d| d.to_string())
+        })
+        .as_deref()
+        .map_err(|e| Fail::findings(e.clone()))
+}
+
+/// `metrics::load` with the shipped errata, diagnostics to stderr.
 fn load(ir: &Ir, project: &str, m: &MetricText) -> Result<Loaded, Fail> {
-    metrics::load(ir, project, &m.name, &m.text).map_err(|diags| {
+    metrics::load(ir, project, &m.name, &m.text, shipped_errata()?).map_err(|diags| {
         for d in &diags {
             eprintln!("{d}");
         }

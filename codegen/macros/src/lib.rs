@@ -97,6 +97,29 @@ pub fn regdefs(input: TokenStream) -> TokenStream {
     }
 }
 
+/// The descriptions of `perfregs-regdefs`, loaded once per process (the
+/// compiler keeps a proc-macro loaded for a whole crate, so a crate with
+/// several `regdefs!` parses them once).
+fn built_in() -> Result<&'static perfregs_codegen::BuiltIn, String> {
+    static BUILT_IN: std::sync::OnceLock<Result<perfregs_codegen::BuiltIn, String>> =
+        std::sync::OnceLock::new();
+    BUILT_IN
+        .get_or_init(|| {
+            perfregs_codegen::BuiltIn::from_files(perfregs_regdefs::FILES).map_err(|diags| {
+                let mut s = format!(
+                    "perfregs: {} error(s) in the built-in descriptions\n",
+                    diags.len()
+                );
+                for d in diags {
+                    s += &format!("{d}\n");
+                }
+                s
+            })
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
 fn expand(input: &Input) -> Result<proc_macro2::TokenStream, String> {
     let value = input.source.value();
     let (name, text, tracked) = if is_path(&value) {
@@ -119,16 +142,17 @@ fn expand(input: &Input) -> Result<proc_macro2::TokenStream, String> {
     };
     // Against the built-in descriptions: user registers get the projects'
     // wake domains and replication groups (and clash with built-in names).
-    let ir = perfregs_codegen::compile_user_sources(&[(name, text)]).map_err(|diags| {
-        let mut s = format!(
-            "perfregs: {} error(s) in the register description\n",
-            diags.len()
-        );
-        for d in diags {
-            s += &format!("{d}\n");
-        }
-        s
-    })?;
+    let ir =
+        perfregs_codegen::compile_user_sources(built_in()?, &[(name, text)]).map_err(|diags| {
+            let mut s = format!(
+                "perfregs: {} error(s) in the register description\n",
+                diags.len()
+            );
+            for d in diags {
+                s += &format!("{d}\n");
+            }
+            s
+        })?;
     let hal = match &input.hal {
         Some(p) => quote!(#p),
         None => quote!(::perfregs::hal),

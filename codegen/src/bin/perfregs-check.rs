@@ -1,5 +1,8 @@
 //! `perfregs-check [PATH...]`: validate descriptions without building the HAL
 //! (for editing `regdefs/`; `perfregs check` does the same from the main CLI).
+//! The paths (default `regdefs`) are compiled together and must hold the
+//! project catalogue: a folder with its `projects.yaml`, or files of one's
+//! own beside it (`perfregs-check regdefs/projects.yaml my.yaml`).
 
 use std::process::ExitCode;
 
@@ -27,11 +30,9 @@ fn main() -> ExitCode {
             }
         }
     }
-    let std_cat = (
-        "<standard projects.yaml>",
-        perfregs_codegen::STANDARD_PROJECTS,
-    );
-    match perfregs_codegen::compile_sources(&sources, Some(std_cat)) {
+    // The catalogue is one of the inputs: a folder's `projects.yaml`, or
+    // given as a path beside the files (this crate ships no descriptions).
+    match perfregs_codegen::compile_sources(&sources, None) {
         Ok(ir) => {
             println!(
                 "ok: {} files, {} registers",

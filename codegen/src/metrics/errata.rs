@@ -1,5 +1,6 @@
-//! Errata of the shipped metric files (`perfregs_regdefs::METRIC_ERRATA`,
-//! `regdefs/metricsets/errata.yaml`): a named counter whose exact equation
+//! Errata of the metric files of a description folder
+//! (`metricsets/errata.yaml`; the shipped ones are
+//! `perfregs_regdefs::METRIC_ERRATA`): a named counter whose exact equation
 //! the checker accepts with a stated fix. Nothing else is relaxed: an
 //! erratum applies to one set's counter with one equation text only, and the
 //! checker reports every erratum it applied.
@@ -7,8 +8,9 @@
 use crate::diag::{Code, Diagnostic};
 use crate::locate::PosIndex;
 use serde::Deserialize;
+use std::path::Path;
 
-/// The errata file's name in `perfregs_regdefs` (for diagnostics).
+/// The errata file's name, relative to its description folder.
 pub const FILE: &str = "metricsets/errata.yaml";
 
 /// What the checker does for an erratum.
@@ -86,9 +88,23 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Erratum>, Diagnostic> {
     }
 }
 
-/// The shipped errata.
-pub fn shipped() -> Result<Vec<Erratum>, Diagnostic> {
-    parse(FILE, perfregs_regdefs::METRIC_ERRATA)
+/// The errata of the description folder `dir` ([`FILE`] in it, named in
+/// diagnostics as found): none when the folder has no such file (a folder
+/// without metric sets needs none).
+pub fn read(dir: &Path) -> Result<Vec<Erratum>, Diagnostic> {
+    let path = dir.join(FILE);
+    let name = path.display().to_string();
+    match std::fs::read_to_string(&path) {
+        Ok(text) => parse(&name, &text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(Diagnostic {
+            code: Code::Io,
+            file: name,
+            pos: crate::diag::Pos { line: 1, column: 1 },
+            item: String::new(),
+            message: format!("cannot read: {e}"),
+        }),
+    }
 }
 
 /// The erratum for counter `counter` of set `set` with equation `equation`.
@@ -109,12 +125,26 @@ mod tests {
 
     #[test]
     fn the_shipped_file_parses_with_lines() {
-        let e = shipped().expect("errata.yaml");
+        let e = parse(FILE, perfregs_regdefs::METRIC_ERRATA).expect("errata.yaml");
+        assert_eq!(read(Path::new(perfregs_regdefs::dir())), Ok(e.clone()));
         assert!(!e.is_empty());
         assert!(e.iter().all(|e| e.line > 1 && !e.note.trim().is_empty()));
         let first = &e[0];
         assert!(find(&e, &first.set, &first.counter, &first.equation).is_some());
         assert!(find(&e, &first.set, &first.counter, "A 0 READ").is_none());
+    }
+
+    /// A folder without an errata file has none; an unreadable one is an
+    /// I/O error at the file.
+    #[test]
+    fn a_folder_without_errata_has_none() {
+        let dir = std::env::temp_dir().join(format!("perfregs-errata-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join(FILE)).expect("a folder where the file should be");
+        let d = read(&dir).expect_err("a folder is not a file");
+        assert_eq!(d.code, Code::Io);
+        assert!(d.file.ends_with("errata.yaml"), "{d}");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(read(&dir), Ok(Vec::new()));
     }
 
     #[test]

@@ -33,9 +33,16 @@ pub struct Loaded {
 
 /// Read `text` (metric-set XML named `file`) and check it against project
 /// `project` of `ir`: XML shape, names, equations (typed against the
-/// project's report formats) and every register write (against its
-/// descriptions). Every problem found is returned, sorted by position.
-pub fn load(ir: &Ir, project: &str, file: &str, text: &str) -> Result<Loaded, Vec<Diagnostic>> {
+/// project's report formats, with `errata` applied: [`errata::read`] or
+/// [`errata::parse`]) and every register write (against its descriptions).
+/// Every problem found is returned, sorted by position.
+pub fn load(
+    ir: &Ir,
+    project: &str,
+    file: &str,
+    text: &str,
+    errata: &[errata::Erratum],
+) -> Result<Loaded, Vec<Diagnostic>> {
     let mut diags = Diagnostics::default();
     let Some(f) = xml::read(file, text, &mut diags) else {
         return Err(diags.sorted());
@@ -51,14 +58,7 @@ pub fn load(ir: &Ir, project: &str, file: &str, text: &str) -> Result<Loaded, Ve
         });
         return Err(diags.sorted());
     };
-    let errata = match errata::shipped() {
-        Ok(e) => e,
-        Err(d) => {
-            diags.push(d);
-            Vec::new()
-        }
-    };
-    let checked = equation::check_file(&f, &caps, &errata, &mut diags);
+    let checked = equation::check_file(&f, &caps, errata, &mut diags);
     let reports = check::check_file(ir, project, &f, &mut diags);
     match checked {
         Some(checked) if diags.is_empty() => Ok(Loaded {
@@ -73,7 +73,7 @@ pub fn load(ir: &Ir, project: &str, file: &str, text: &str) -> Result<Loaded, Ve
 /// One shipped metric-set file, loaded.
 #[derive(Debug, Clone)]
 pub struct Shipped {
-    /// Its name in `perfregs_regdefs::METRIC_SETS` (`metricsets/oa-bdw.xml`).
+    /// Its name in the list given to [`load_shipped`] (`metricsets/oa-bdw.xml`).
     pub file: &'static str,
     /// Its project (`bdw`).
     pub project: &'static str,
@@ -81,13 +81,19 @@ pub struct Shipped {
     pub loaded: Loaded,
 }
 
-/// Every shipped metric-set file (`perfregs_regdefs::METRIC_SETS`, in its
-/// order) [`load`]ed against `ir`; the diagnostics of every file that fails.
-pub fn load_shipped(ir: &Ir) -> Result<Vec<Shipped>, Vec<Diagnostic>> {
+/// Every metric-set file of `sets` ((file, project, text), in its order:
+/// `perfregs_regdefs::METRIC_SETS` for the shipped ones) [`load`]ed against
+/// `ir` with `errata` (`perfregs_regdefs::METRIC_ERRATA`, [`errata::parse`]d,
+/// for those); the diagnostics of every file that fails.
+pub fn load_shipped(
+    ir: &Ir,
+    sets: &[(&'static str, &'static str, &'static str)],
+    errata: &[errata::Erratum],
+) -> Result<Vec<Shipped>, Vec<Diagnostic>> {
     let mut out = Vec::new();
     let mut diags = Vec::new();
-    for (file, project, text) in perfregs_regdefs::METRIC_SETS {
-        match load(ir, project, file, text) {
+    for &(file, project, text) in sets {
+        match load(ir, project, file, text, errata) {
             Ok(loaded) => out.push(Shipped {
                 file,
                 project,

@@ -330,7 +330,7 @@ registers:
     #[test]
     fn facts_no_pass_proved_are_internal_errors() {
         let mut diags = Diagnostics::default();
-        let projects = load::load_str("projects.yaml", crate::STANDARD_PROJECTS, &mut diags);
+        let projects = load::load_str("projects.yaml", perfregs_regdefs::PROJECTS_YAML, &mut diags);
         let Some(Document::Catalogue(c)) = projects.map(|l| l.doc) else {
             panic!("standard catalogue")
         };

@@ -1,6 +1,7 @@
 //! Fixture files and compiling them to diagnostics as tests compare them.
 
-use perfregs_codegen::{compile_sources, Ir, STANDARD_PROJECTS};
+use perfregs_codegen::{compile_sources, Ir};
+use perfregs_regdefs::PROJECTS_YAML as STANDARD_PROJECTS;
 use std::path::Path;
 
 /// `(name, text)` of `tests/fixtures/<name>`.

@@ -19,7 +19,8 @@
 
 #![allow(dead_code)] // each test target uses a part
 
-use perfregs_codegen::{compile_sources, compile_user_sources, Error, STANDARD_PROJECTS};
+use perfregs_codegen::{compile_sources, compile_user_sources, Error};
+use perfregs_regdefs::PROJECTS_YAML as STANDARD_PROJECTS;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
@@ -804,7 +805,7 @@ pub fn run_case(corpus: &Corpus, case: &Case) -> Result<Outcome, Failure> {
     }
     let diags: Vec<Error> = match catch(|| match case.route {
         Route::Check => compile_sources(&sources, Some((STD_CATALOGUE, STANDARD_PROJECTS))),
-        Route::User => compile_user_sources(&sources),
+        Route::User => compile_user_sources(built_in(), &sources),
     })? {
         Ok(_) => return Ok(Outcome::Clean),
         Err(d) => d,
@@ -877,7 +878,7 @@ pub fn run(
     let corpus = Corpus::load();
     // Load the built-in descriptions of the `regdefs!` path (once per
     // process) before the clock starts.
-    let _ = compile_user_sources(&[]);
+    let _ = built_in();
     crate::harness::run(
         start,
         count,
@@ -902,4 +903,13 @@ pub fn run(
             }
         },
     )
+}
+
+/// The built-in descriptions of the `regdefs!` path (`perfregs_regdefs::FILES`),
+/// loaded once per process.
+fn built_in() -> &'static perfregs_codegen::BuiltIn {
+    static B: std::sync::OnceLock<perfregs_codegen::BuiltIn> = std::sync::OnceLock::new();
+    B.get_or_init(|| {
+        perfregs_codegen::BuiltIn::from_files(perfregs_regdefs::FILES).expect("the shipped files")
+    })
 }

@@ -21,7 +21,7 @@ fn descriptions(file: &str, edit: impl Fn(&str) -> String) -> Vec<(String, Strin
 }
 
 fn resolve(sources: &[(String, String)]) -> Result<String, Vec<String>> {
-    let catalogue = Some(("projects.yaml", perfregs_codegen::STANDARD_PROJECTS));
+    let catalogue = Some(("projects.yaml", perfregs_regdefs::PROJECTS_YAML));
     let ir = perfregs_codegen::compile_sources(sources, catalogue)
         .map_err(|d| d.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     perfregs_codegen::bindings::generate(&ir, "bindings.yaml", SPEC, "hal")
