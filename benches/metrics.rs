@@ -9,7 +9,7 @@
 
 use divan::{black_box, Bencher};
 use perfregs::metrics::{DeviceInfo, Sample, Value};
-use perfregs_codegen::metrics::{interp, load_shipped, Loaded};
+use perfregs_codegen::metrics::{interp, load_shipped_texts, Loaded};
 
 fn sample() -> Sample {
     let mut s = Sample::EMPTY;
@@ -35,14 +35,10 @@ fn device() -> DeviceInfo {
 fn interpreter() -> Loaded {
     let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
         .expect("shipped descriptions");
-    let shipped = load_shipped(
+    let shipped = load_shipped_texts(
         &ir,
         perfregs_regdefs::METRIC_SETS,
-        &perfregs_codegen::metrics::errata::parse(
-            perfregs_codegen::metrics::errata::FILE,
-            perfregs_regdefs::METRIC_ERRATA,
-        )
-        .expect("errata.yaml"),
+        perfregs_regdefs::METRIC_ERRATA,
     )
     .expect("clean");
     let bdw = shipped.into_iter().find(|f| f.project == "bdw");

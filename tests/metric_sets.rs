@@ -17,7 +17,7 @@ use perfregs::hal::config::AwakeAny;
 use perfregs::hal::{bdw, hsw, tgl, Device, Project, ReportDelta, ReportFormat, Unbranded};
 use perfregs::metrics::rt::program;
 use perfregs::metrics::{DeviceInfo, Sample, SetInfo, Value};
-use perfregs_codegen::metrics::{interp, load_shipped, Shipped};
+use perfregs_codegen::metrics::{interp, load_shipped_texts, Shipped};
 use std::sync::OnceLock;
 
 /// GGTT address of the OA buffer.
@@ -290,14 +290,10 @@ fn interpreted() -> &'static [Shipped] {
     L.get_or_init(|| {
         let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
             .expect("shipped descriptions compile");
-        load_shipped(
+        load_shipped_texts(
             &ir,
             perfregs_regdefs::METRIC_SETS,
-            &perfregs_codegen::metrics::errata::parse(
-                perfregs_codegen::metrics::errata::FILE,
-                perfregs_regdefs::METRIC_ERRATA,
-            )
-            .expect("errata.yaml"),
+            perfregs_regdefs::METRIC_ERRATA,
         )
         .unwrap_or_else(|d| panic!("{d:?}"))
     })

@@ -4,7 +4,7 @@
 //! unavailable together).
 
 use perfregs_codegen::metrics::interp::{self, Value as IValue};
-use perfregs_codegen::metrics::load_shipped;
+use perfregs_codegen::metrics::load_shipped_texts;
 use perfregs_metrics::{DeviceInfo, Sample, Value};
 use std::path::Path;
 
@@ -101,14 +101,10 @@ fn generated_and_interpreted_agree() {
     );
     let mut r = Inputs(0);
     let (mut checked_values, mut some, mut none, mut avail) = (0usize, 0usize, 0usize, 0usize);
-    let shipped = load_shipped(
+    let shipped = load_shipped_texts(
         &ir,
         perfregs_regdefs::METRIC_SETS,
-        &perfregs_codegen::metrics::errata::parse(
-            perfregs_codegen::metrics::errata::FILE,
-            perfregs_regdefs::METRIC_ERRATA,
-        )
-        .expect("errata.yaml"),
+        perfregs_regdefs::METRIC_ERRATA,
     )
     .expect("clean");
     for (l, (gfile, gproject, gsets)) in shipped.iter().zip(perfregs_metrics::FILES) {

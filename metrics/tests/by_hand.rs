@@ -5,7 +5,7 @@
 
 use perfregs_codegen::metrics::equation::Source;
 use perfregs_codegen::metrics::interp::{self, Value as IValue};
-use perfregs_codegen::metrics::{load_shipped, Shipped};
+use perfregs_codegen::metrics::{load_shipped_texts, Shipped};
 use perfregs_metrics::{DeviceInfo, Sample, Value};
 use std::sync::OnceLock;
 
@@ -15,14 +15,10 @@ fn loaded() -> &'static [Shipped] {
     L.get_or_init(|| {
         let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
             .expect("shipped descriptions");
-        load_shipped(
+        load_shipped_texts(
             &ir,
             perfregs_regdefs::METRIC_SETS,
-            &perfregs_codegen::metrics::errata::parse(
-                perfregs_codegen::metrics::errata::FILE,
-                perfregs_regdefs::METRIC_ERRATA,
-            )
-            .expect("errata.yaml"),
+            perfregs_regdefs::METRIC_ERRATA,
         )
         .expect("shipped metric sets")
     })

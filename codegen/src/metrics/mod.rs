@@ -81,6 +81,18 @@ pub struct Shipped {
     pub loaded: Loaded,
 }
 
+/// [`load_shipped`] with the errata given as the text of an errata file
+/// ([`errata::FILE`], `perfregs_regdefs::METRIC_ERRATA` for the shipped
+/// one), parsed first: its diagnostic is returned like a file's.
+pub fn load_shipped_texts(
+    ir: &Ir,
+    sets: &[(&'static str, &'static str, &'static str)],
+    errata_text: &str,
+) -> Result<Vec<Shipped>, Vec<Diagnostic>> {
+    let errata = errata::parse(errata::FILE, errata_text).map_err(|d| vec![d])?;
+    load_shipped(ir, sets, &errata)
+}
+
 /// Every metric-set file of `sets` ((file, project, text), in its order:
 /// `perfregs_regdefs::METRIC_SETS` for the shipped ones) [`load`]ed against
 /// `ir` with `errata` (`perfregs_regdefs::METRIC_ERRATA`, [`errata::parse`]d,
