@@ -192,12 +192,15 @@ impl EmulatedPlan {
     }
 }
 
+/// A progress callback.
+type ProgressFn<'a> = Box<dyn FnMut(&Progress) + 'a>;
+
 /// Records a stream: a [`Stop`], an optional stop flag and an optional
 /// progress callback.
 pub struct Recorder<'a> {
     stop: Stop,
     flag: Option<&'a AtomicBool>,
-    progress: Option<Box<dyn FnMut(&Progress) + 'a>>,
+    progress: Option<ProgressFn<'a>>,
     poll_timeout: Duration,
 }
 
@@ -678,7 +681,7 @@ mod tests {
             .expect("recorded");
         let e = r.emulated.expect("emulated");
         assert_eq!(e.ticks, TGL_HZ * 5 / 2);
-        assert_eq!(r.samples, TGL_HZ * 5 / 2 >> 17);
+        assert_eq!(r.samples, (TGL_HZ * 5 / 2) >> 17);
         // The start, 1 s, 2 s, the end.
         assert_eq!(check_file(&r), 4);
         let (rec, _) = read_all(&r.output);
