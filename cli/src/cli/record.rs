@@ -3,8 +3,11 @@
 //! TIMESTAMP_CORRELATION records, then the stream's records as read), which
 //! `perfregs report` and IGT's `i915-perf-reader` read.
 //!
-//! Two sources, one path from the stream on: records from
-//! [`StreamReader`] appended to a [`RecordingWriter`].
+//! Two sources, one path from the stream on: the record loops of
+//! [`perfregs_session::record`] ([`Recorder::record_emulated`],
+//! [`Recorder::record`]) append the stream reader's records to a
+//! [`RecordingWriter`]; this command parses the arguments, finds and asks
+//! the card, prints the opening lines, the progress line and the summary.
 //!
 //! - `--emulate PROJECT`: the emulated GPU programmed with the set (the
 //!   blocks whose availability holds on the part's preset, through the
