@@ -3,8 +3,11 @@
 //! TIMESTAMP_CORRELATION records, then the stream's records as read), which
 //! `perfregs report` and IGT's `i915-perf-reader` read.
 //!
-//! Two sources, one path from the stream on: records from
-//! [`StreamReader`] appended to a [`RecordingWriter`].
+//! Two sources, one path from the stream on: the record loops of
+//! [`perfregs_session::record`] ([`Recorder::record_emulated`],
+//! [`Recorder::record`]) append the stream reader's records to a
+//! [`RecordingWriter`]; this command parses the arguments, finds and asks
+//! the card, prints the opening lines, the progress line and the summary.
 //!
 //! - `--emulate PROJECT`: the emulated GPU programmed with the set (the
 //!   blocks whose availability holds on the part's preset, through the
@@ -37,16 +40,16 @@
 use super::report::{duration_ns, find_set, sets, TypedFormat};
 use super::Fail;
 use perfregs_linux::discovery::Topology;
-use perfregs_linux::record::Record;
-use perfregs_linux::recording::{Correlation, RecordedDevice, RecordingWriter};
-use perfregs_linux::stream::{Item, OaStream, StreamCounts, StreamReader};
+use perfregs_linux::recording::{RecordedDevice, RecordingWriter};
+use perfregs_linux::stream::OaStream;
 use perfregs_metrics::{DeviceInfo, SetInfo};
+use perfregs_session::record::{self, EmulatedPlan, Faults, RecordError, Recorded, Recorder, Stop};
 use perfregs_session::{runs_under_xe, stream_format, xe_format, xe_projects};
 use std::io::{BufWriter, IsTerminal as _, Write};
 use std::num::{NonZeroU64, NonZeroU8};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -330,17 +333,6 @@ fn preset_topology(d: &DeviceInfo) -> Result<Vec<u8>, Fail> {
         .map_err(|e| Fail::findings(format!("the preset's topology: {e}")))
 }
 
-/// Where the stream stops.
-#[derive(Clone, Copy, Debug)]
-enum Stop {
-    /// At least this many reports written.
-    Reports(u64),
-    /// After this many ns (emulated or wall time).
-    Ns(u64),
-    /// Only on a signal.
-    Signal,
-}
-
 /// The stop flag that SIGINT and SIGTERM set.
 fn stop_flag() -> Result<Arc<AtomicBool>, Fail> {
     let flag = Arc::new(AtomicBool::new(false));
@@ -371,7 +363,8 @@ impl Progress {
         }
     }
 
-    fn tick<W: Write>(&mut self, w: &RecordingWriter<W>, extra: &str) {
+    /// The line for `p` (at most every [`PROGRESS_EVERY`]), `extra` after it.
+    fn tick(&mut self, p: &record::Progress, extra: impl FnOnce() -> String) {
         if !self.live {
             return;
         }
@@ -384,11 +377,12 @@ impl Progress {
         }
         self.last = Some(now);
         let secs = now.duration_since(self.started).as_secs_f64();
-        let mbs = w.bytes_written() as f64 / 1e6 / secs.max(1e-9);
+        let mbs = p.bytes as f64 / 1e6 / secs.max(1e-9);
         eprint!(
-            "\r\x1b[K{} reports, {} lost, {mbs:.2} MB/s, {secs:.1}s elapsed{extra}",
-            w.samples(),
-            w.reports_lost() + w.buffers_lost()
+            "\r\x1b[K{} reports, {} lost, {mbs:.2} MB/s, {secs:.1}s elapsed{}",
+            p.samples,
+            p.reports_lost + p.buffers_lost,
+            extra()
         );
         let _ = std::io::stderr().flush();
     }
@@ -400,48 +394,16 @@ impl Progress {
     }
 }
 
-/// Take every item the reader has now into the writer, `before` called
-/// with each record and the writer ahead of writing it (the Xe status
-/// events without a record type are counted by the reader, and the
-/// summary says them).
-fn drain<S: OaStream, W: Write>(
-    reader: &mut StreamReader<S>,
-    w: &mut RecordingWriter<W>,
-    mut before: impl FnMut(&Record, &mut RecordingWriter<W>) -> Result<(), Fail>,
-) -> Result<(), Fail> {
-    loop {
-        let item = match reader.next() {
-            Ok(Some(item)) => item,
-            Ok(None) => return Ok(()),
-            Err(e) => return Err(Fail::findings(format!("reading the OA stream: {e}"))),
-        };
-        match item {
-            Item::Record(r) => {
-                before(&r, w)?;
-                w.record(&r)?
-            }
-            Item::CounterOverflow | Item::TriggerQueueFull | Item::UnknownStatus(_) => {}
-        }
-    }
-}
-
 /// The summary line, with what the reader did beyond reading (`EINTR`s
-/// retried, the buffer grown on `ENOSPC`), from `counts`.
-/// (Before the closing correlation, whose bytes it counts.)
-fn summary<W: Write>(
-    w: &RecordingWriter<W>,
-    counts: StreamCounts,
-    file: &Path,
-    how: &str,
-) -> String {
-    let closing =
-        perfregs_linux::record::HEADER_SIZE + perfregs_linux::recording::CORRELATION_PAYLOAD;
+/// retried, the buffer grown on `ENOSPC`, Xe STATUS reads and events).
+fn summary<W>(r: &Recorded<W>, file: &Path, how: &str) -> String {
+    let counts = r.counts;
     let mut s = format!(
         "recorded {} reports ({} report-lost, {} buffer-lost) in {} bytes to {}{how}",
-        w.samples(),
-        w.reports_lost(),
-        w.buffers_lost(),
-        w.bytes_written() + closing as u64,
+        r.samples,
+        r.reports_lost,
+        r.buffers_lost,
+        r.bytes,
         file.display()
     );
     if counts.interrupted > 0 {
@@ -479,10 +441,29 @@ fn create(path: &Path) -> Result<BufWriter<std::fs::File>, Fail> {
         .map_err(|e| Fail::findings(format!("cannot create {}: {e}", path.display())))
 }
 
+/// Flush `out` into the file at `path` and sync it.
+fn sync(out: BufWriter<std::fs::File>, path: &Path) -> Result<(), Fail> {
+    out.into_inner()
+        .map_err(|e| Fail::findings(format!("writing {}: {}", path.display(), e.error())))?
+        .sync_all()
+        .map_err(|e| Fail::findings(format!("writing {}: {e}", path.display())))
+}
+
+/// A recording's error as the command says it: a write error as every
+/// write error, the stream's enable and wait errors after `stream`, the
+/// others as the session says them (`reading the OA stream: ...`).
+fn record_fail(e: RecordError, stream: &str) -> Fail {
+    match e {
+        RecordError::Write(e) => e.into(),
+        RecordError::Enable(e) | RecordError::Wait(e) => Fail::findings(format!("{stream}: {e}")),
+        other => Fail::findings(other.to_string()),
+    }
+}
+
 /// `--emulate`.
 #[cfg(target_os = "linux")]
 fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
-    use perfregs_linux::emulated::{EmulatedStream, Fault, StreamConfig};
+    use perfregs_linux::emulated::{EmulatedStream, StreamConfig};
     use perfregs_linux::stream::Framing;
 
     let project = super::find_project(project_name)
@@ -547,10 +528,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     };
 
     // The emulated part (its preset's subslices present) with the set's programming.
-    let emu =
-        perfregs_emu::Emulator::builder(project, perfregs_emu::Sku::for_part(project, &preset))
-            .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
-            .build();
+    let emu = perfregs_session::emulator(project, &preset);
     let (emu, writes) = perfregs_session::program(emu, project.name, set, &preset)
         .map_err(|e| Fail::findings(e.to_string()))?;
     let framing = match xe {
@@ -569,9 +547,6 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
             .enable()
             .map_err(|e| Fail::findings(format!("enabling the emulated stream: {e}")))?;
     }
-    // Time moves only as the recorder says.
-    stream.set_ticks_per_read(0);
-    let period = cfg.period().unwrap_or(u64::MAX);
 
     let device = device_info(&preset, u32::from(pci.pci_id), 0, &typed, set);
     let topology = preset_topology(&preset)?;
@@ -590,115 +565,47 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     eprintln!("{period_line}");
 
     let flag = stop_flag()?;
-    let mut w = RecordingWriter::new(create(&args.output)?, &device, &topology)?;
-    let cpu0 = perfregs_linux::recording::monotonic_ns();
-    let t0 = stream.emulator().now();
-    let correlation = |now: u64| {
-        let ns = u128::from(now - t0) * 1_000_000_000 / u128::from(freq);
-        Correlation {
-            cpu_ns: cpu0.saturating_add(u64::try_from(ns).unwrap_or(u64::MAX)),
-            gpu_timestamp: now,
-        }
+    let w = RecordingWriter::new(create(&args.output)?, &device, &topology)?;
+    let plan = EmulatedPlan {
+        timestamp_frequency: freq,
+        faults: Faults {
+            losses: args.inject_loss.map_or(0, NonZeroU8::get),
+            errno: args.inject_errno,
+            xe_status: args.inject_status,
+        },
     };
-    w.correlation(correlation(t0))?;
-    let limit_ticks = match stop {
-        Stop::Ns(ns) => Some(
-            u64::try_from(u128::from(ns) * u128::from(freq) / 1_000_000_000).unwrap_or(u64::MAX),
-        ),
-        _ => None,
-    };
-    // Injected losses, spread over the recording (one every `every` reads).
-    let expected_reports = match stop {
-        Stop::Reports(n) => n,
-        _ => limit_ticks.unwrap_or(0) / period.max(1),
-    };
-    let chunk_reports = 64u64;
-    let mut losses_left = args.inject_loss.map_or(0, |n| u64::from(n.get()));
-    let every = (expected_reports / chunk_reports / (losses_left + 1)).max(1);
-
-    let mut reader = StreamReader::new(stream);
     let mut progress = Progress::new();
-    let mut next_second = freq;
-    let mut step = 0u64;
-    let mut failed: Option<Fail> = None;
-    let interrupted = loop {
-        if flag.load(Ordering::Relaxed) {
-            break true;
-        }
-        let elapsed = reader.stream().emulator().now() - t0;
-        let mut ticks = chunk_reports * period;
-        match (stop, limit_ticks) {
-            (Stop::Reports(n), _) if reader.counts().reports >= n => break false,
-            (Stop::Reports(n), _) => {
-                ticks = ticks.min((n - reader.counts().reports).saturating_mul(period))
-            }
-            (_, Some(l)) if elapsed >= l => break false,
-            (_, Some(l)) => ticks = ticks.min(l - elapsed),
-            _ => {}
-        }
-        // Not past the next emulated second, so its correlation falls
-        // between the reports before and after it.
-        ticks = ticks.min(next_second - elapsed).max(1);
-        step += 1;
-        if losses_left > 0 && step % every == 0 {
-            // Report-lost and buffer-lost in turn, report-lost first.
-            let n = args.inject_loss.map_or(0, |n| u64::from(n.get())) - losses_left;
-            reader.stream_mut().inject_next(if n % 2 == 0 {
-                Fault::ReportLost
-            } else {
-                Fault::BufferLost
-            });
-            losses_left -= 1;
-        }
-        let halfway = step == (expected_reports / chunk_reports / 2).max(1);
-        if let Some(e) = args.inject_errno.filter(|_| halfway) {
-            reader.stream_mut().inject_next(Fault::Errno(e));
-        }
-        if let Some(bits) = args.inject_status.filter(|_| halfway) {
-            reader.stream_mut().inject_next(Fault::XeStatus(bits));
-        }
-        reader.stream_mut().advance(ticks);
-        if let Err(e) = drain(&mut reader, &mut w, |_, _| Ok(())) {
-            failed = Some(e);
-            break false;
-        }
-        let elapsed = reader.stream().emulator().now() - t0;
-        if elapsed >= next_second {
-            w.correlation(correlation(t0 + elapsed))?;
-            next_second += freq;
-        }
-        progress.tick(&w, &format!(", {} emulated", ticks_text(elapsed, freq)));
-    };
-    // Whatever the kernel still holds.
-    if failed.is_none() {
-        failed = drain(&mut reader, &mut w, |_, _| Ok(())).err();
-    }
+    const ENABLING: &str = "enabling the emulated stream";
+    let recorded = Recorder::new(stop)
+        .flag(&flag)
+        .progress(|p| {
+            let ticks = p.emulated_ticks.unwrap_or(0);
+            progress.tick(p, || format!(", {} emulated", ticks_text(ticks, freq)))
+        })
+        .record_emulated(stream, w, plan)
+        .map_err(|e| record_fail(e, ENABLING))?;
     progress.done();
-    let now = reader.stream().emulator().now();
-    let stats = reader.stream().stats();
+    let (ticks, taken) = recorded
+        .emulated
+        .map_or((0, 0), |e| (e.ticks, e.reports_taken));
     let how = format!(
-        " ({} emulated{}; the emulated kernel took {} reports)",
-        ticks_text(now - t0, freq),
-        if interrupted { ", interrupted" } else { "" },
-        stats.reports_taken
+        " ({} emulated{}; the emulated kernel took {taken} reports)",
+        ticks_text(ticks, freq),
+        if recorded.interrupted {
+            ", interrupted"
+        } else {
+            ""
+        },
     );
-    let mut line = summary(&w, reader.counts(), &args.output, &how);
-    let out = match w.finish(correlation(now)) {
-        Ok(out) => out,
-        Err(e) => return Err(failed.unwrap_or_else(|| e.into())),
-    };
-    out.into_inner()
-        .map_err(|e| Fail::findings(format!("writing {}: {}", args.output.display(), e.error())))?
-        .sync_all()
-        .map_err(|e| Fail::findings(format!("writing {}: {e}", args.output.display())))?;
-    if stats.reports_taken != reader.counts().reports {
+    let mut line = summary(&recorded, &args.output, &how);
+    sync(recorded.output, &args.output)?;
+    if taken != recorded.counts.reports {
         line.push_str(&format!(
-            "; note: {} reports taken by the kernel, {} read",
-            stats.reports_taken,
-            reader.counts().reports
+            "; note: {taken} reports taken by the kernel, {} read",
+            recorded.counts.reports
         ));
     }
-    ended_by(failed, line)
+    ended_by(recorded.failure.map(|e| record_fail(e, ENABLING)), line)
 }
 
 /// The summary, or the stream error that ended the recording (the file,
@@ -978,7 +885,7 @@ mod device {
     pub(super) fn record<S: OaStream>(
         args: &RecordArgs,
         name: &str,
-        mut stream: S,
+        stream: S,
         device: &RecordedDevice,
         topology: &[u8],
         opened: &str,
@@ -987,120 +894,41 @@ mod device {
         eprintln!("{opened}");
         eprintln!("{period_line}");
         let flag = stop_flag()?;
-        let mut w = RecordingWriter::new(create(&args.output)?, device, topology)?;
-        // No ioctl here reads the GPU timestamp: each correlation pairs the
-        // TIME_STAMP of a report with CLOCK_MONOTONIC when it was read (off
-        // by the read latency, under one poll period), written before the
-        // first report and after the last.
-        stream
-            .enable()
-            .map_err(|e| Fail::findings(format!("{name}: {e}")))?;
+        let w = RecordingWriter::new(create(&args.output)?, device, topology)?;
         let stop = match (args.reports, args.duration) {
             (Some(n), _) => Stop::Reports(n.get()),
             (None, Some(d)) => Stop::Ns(d.get()),
             (None, None) => Stop::Signal,
         };
-        let mut reader = StreamReader::new(stream);
         let mut progress = Progress::new();
-        let started = Instant::now();
-        let mut interrupted = false;
-        let mut last_ts = None;
-        let mut failed: Option<Fail> = None;
-        loop {
-            if flag.load(Ordering::Relaxed) {
-                interrupted = true;
-                break;
-            }
-            match stop {
-                Stop::Reports(n) if reader.counts().reports >= n => break,
-                Stop::Ns(ns) if started.elapsed().as_nanos() >= u128::from(ns) => break,
-                _ => {}
-            }
-            match reader.wait(Some(PROGRESS_EVERY)) {
-                Ok(_) => {}
-                Err(e) if e.errno() == Some(perfregs_linux::errno::code::EINTR) => continue,
-                Err(e) => {
-                    failed = Some(Fail::findings(format!("{name}: {e}")));
-                    break;
-                }
-            }
-            if let Err(e) = device_drain(&mut reader, &mut w, &mut last_ts) {
-                failed = Some(e);
-                break;
-            }
-            progress.tick(&w, "");
-        }
-        // What the kernel holds still (i915 refuses reads once disabled).
-        if failed.is_none() {
-            failed = device_drain(&mut reader, &mut w, &mut last_ts).err();
-        }
-        let disabled = reader.stream_mut().disable();
-        // Xe keeps the reports taken before the disable readable (i915
-        // refuses): read them too, rather than lose them with the fd.
-        if failed.is_none()
-            && disabled.is_ok()
-            && reader.stream().framing() == perfregs_linux::stream::Framing::XeRaw
-        {
-            failed = device_drain(&mut reader, &mut w, &mut last_ts).err();
-        }
+        let recorded = Recorder::new(stop)
+            .flag(&flag)
+            .poll_timeout(PROGRESS_EVERY)
+            .progress(|p| progress.tick(p, String::new))
+            .record(stream, w)
+            .map_err(|e| record_fail(e, name))?;
         progress.done();
-        // The closing correlation: the last report's timestamp now (none
-        // read: no sample, and the first correlation is still to write).
-        let closing = Correlation::now(last_ts.unwrap_or(0));
-        if last_ts.is_none() {
-            w.correlation(closing)?;
-        }
         let mut line = summary(
-            &w,
-            reader.counts(),
+            &recorded,
             &args.output,
             &format!(
                 " ({:.1}s{})",
-                started.elapsed().as_secs_f64(),
-                if interrupted { ", interrupted" } else { "" }
+                recorded.elapsed.as_secs_f64(),
+                if recorded.interrupted {
+                    ", interrupted"
+                } else {
+                    ""
+                }
             ),
         );
-        if last_ts.is_none() {
+        if recorded.samples == 0 && recorded.closing.gpu_timestamp == 0 {
             line.push_str("; no report was read: the correlations carry GPU timestamp 0");
         }
-        if let Err(e) = disabled {
+        if let Some(e) = &recorded.disable_error {
             line.push_str(&format!("; disabling the stream failed: {e}"));
         }
-        let out = match w.finish(closing) {
-            Ok(out) => out,
-            Err(e) => return Err(failed.unwrap_or_else(|| e.into())),
-        };
-        out.into_inner()
-            .map_err(|e| {
-                Fail::findings(format!("writing {}: {}", args.output.display(), e.error()))
-            })?
-            .sync_all()
-            .map_err(|e| Fail::findings(format!("writing {}: {e}", args.output.display())))?;
-        ended_by(failed, line)
-    }
-
-    /// [`drain`] for a real stream: the first sample's TIME_STAMP (dword 1)
-    /// with the CPU time now is the opening correlation; `last` keeps the
-    /// last sample's.
-    fn device_drain<S: OaStream, W: Write>(
-        reader: &mut StreamReader<S>,
-        w: &mut RecordingWriter<W>,
-        last: &mut Option<u64>,
-    ) -> Result<(), Fail> {
-        drain(reader, w, |r, w| {
-            if let Record::Sample(b) = r {
-                let ts = b
-                    .get(4..8)
-                    .and_then(|x| x.try_into().ok())
-                    .map(u32::from_le_bytes)
-                    .map(u64::from);
-                if last.is_none() {
-                    w.correlation(Correlation::now(ts.unwrap_or(0)))?;
-                }
-                *last = ts.or(*last);
-            }
-            Ok(())
-        })
+        sync(recorded.output, &args.output)?;
+        ended_by(recorded.failure.map(|e| record_fail(e, name)), line)
     }
 }
 

@@ -12,6 +12,9 @@
 //!   number for a report layout.
 //! - [`sample_emulated`]: program and sample the emulated GPU;
 //!   [`Format::intervals`]: cut reports into intervals of counters.
+//! - [`record`]: the record loop, an OA stream (a device's, or the emulated
+//!   kernel's in emulated time) written to an IGT-format recording until a
+//!   stop; [`read_recording`]: a recording's report intervals.
 //!
 //! ```
 //! let part = perfregs_session::part("tgl", None)?;
@@ -25,6 +28,7 @@ mod error;
 mod format;
 mod part;
 mod program;
+pub mod record;
 mod recording;
 mod set;
 
