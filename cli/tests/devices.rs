@@ -132,7 +132,7 @@ fn dg2_is_not_described_yet_and_snb_has_no_oa_stream() {
             "card1  0000:01:00.0  SNB GT2 (0x0116)",
             [
                 "project snb GT2",
-                "SNB/IVB/VLV have no OA stream under Linux",
+                "no OA stream under Linux (the catalogue gives this GPU no OA unit",
             ],
             "MI_REPORT_PERF_COUNT",
         ),

@@ -63,19 +63,31 @@ pub fn compile_sources(
         .iter()
         .filter_map(|(n, t)| load::load_str(n, t, &mut diags))
         .collect();
-    let mut facts = Facts::Gpu;
-    if let Some((n, t)) = catalogue {
-        if !loaded
-            .iter()
-            .any(|l| matches!(l.doc, Document::Catalogue(_)))
-        {
-            if let Some(l) = load::load_str(n, t, &mut diags) {
-                loaded.push(l);
-            }
-            facts = Facts::ProjectsOnly;
-        }
-    }
+    let facts = with_catalogue(&mut loaded, catalogue, &mut diags);
     compile_loaded(loaded, diags, facts)
+}
+
+/// Add `catalogue` to `loaded` when no input is a catalogue, and say how
+/// much of the catalogue the compile then checks ([`Facts`]: only the
+/// projects of an added one).
+fn with_catalogue(
+    loaded: &mut Vec<Loaded>,
+    catalogue: Option<(&str, &str)>,
+    diags: &mut Diagnostics,
+) -> Facts {
+    let Some((name, text)) = catalogue else {
+        return Facts::Gpu;
+    };
+    if loaded
+        .iter()
+        .any(|l| matches!(l.doc, Document::Catalogue(_)))
+    {
+        return Facts::Gpu;
+    }
+    if let Some(l) = load::load_str(name, text, diags) {
+        loaded.push(l);
+    }
+    Facts::ProjectsOnly
 }
 
 /// The built-in descriptions a user's own are compiled against (the
@@ -211,18 +223,7 @@ fn compile_path_inner(path: &Path, catalogue: Option<(&str, &str)>) -> Result<Ir
         .iter()
         .filter_map(|f| load::load_file_as(f, &load::relative_name(path, f), &mut diags))
         .collect();
-    let mut facts = Facts::Gpu;
-    if let Some((name, text)) = catalogue {
-        if !loaded
-            .iter()
-            .any(|l| matches!(l.doc, Document::Catalogue(_)))
-        {
-            if let Some(l) = load::load_str(name, text, &mut diags) {
-                loaded.push(l);
-            }
-            facts = Facts::ProjectsOnly;
-        }
-    }
+    let facts = with_catalogue(&mut loaded, catalogue, &mut diags);
     let mut ir = compile_loaded(loaded, diags, facts)?;
     if path.is_dir() {
         // Every metric file of the folder belongs to a part of the catalogue.

@@ -792,15 +792,10 @@ fn list(
 /// Largest `--reports`.
 const MAX_REPORTS: usize = 10_000;
 
-/// The projects with a part to emulate (a preset), comma-separated.
+/// The projects `metrics run` emulates (compiled, with an OA unit and a
+/// part), comma-separated.
 fn emulated_projects() -> String {
-    let mut names: Vec<&str> = Vec::new();
-    for p in hal::PARTS.iter().map(|p| &p.project) {
-        if !names.contains(p) {
-            names.push(p);
-        }
-    }
-    names.join(", ")
+    perfregs_session::oa_projects().join(", ")
 }
 
 /// The device values, one line.

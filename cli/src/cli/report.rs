@@ -182,12 +182,13 @@ fn setup(
     let all = formats(project);
     if perfregs_linux::discovery::access::no_oa_stream(project) {
         return Err(Fail::findings(format!(
-            "the recording is of {id}: SNB/IVB/VLV have no OA stream under Linux, so no i915 perf recording of one can be read"
+            "the recording is of {id}: it has no OA stream under Linux (the catalogue gives it no OA unit), so no i915 perf recording of one can be read"
         )));
     }
     if all.is_empty() {
         return Err(Fail::findings(format!(
-            "the recording is of {id} (project {project}): no typed report path for {project} yet (report reads hsw and the Gen8..Gen12 projects)"
+            "the recording is of {id} (project {project}): no typed report path for {project} yet (report reads {})",
+            perfregs_session::oa_projects().join(", ")
         )));
     }
     let format = all

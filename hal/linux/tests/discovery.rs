@@ -132,7 +132,7 @@ fn every_reason_to_refuse() {
     );
     let reasons: Vec<String> = d.iter().map(|x| x.access.to_string()).collect();
     let expect = [
-        "no: SNB GT2 (0x0116): SNB/IVB/VLV have no OA stream under Linux (MI_REPORT_PERF_COUNT only)",
+        "no: SNB GT2 (0x0116): no OA stream under Linux (the catalogue gives this GPU no OA unit; MI_REPORT_PERF_COUNT only)",
         "no: not an Intel device (vendor 0x10de)",
         "no: platform not described yet (DG2-G10, PCI id 0x56a0)",
         "no: unknown Intel device 0x1234",

@@ -19,7 +19,7 @@ pub const CAP_SYS_ADMIN: u32 = 21;
 pub const CAP_PERFMON: u32 = 38;
 
 /// Whether the kernel has no OA stream on `project` (the catalogue gives
-/// the project no OA unit: SNB, IVB, VLV). False for a project that is not
+/// the project no OA unit). False for a project that is not
 /// compiled (nothing known of it here).
 pub fn no_oa_stream(project: &str) -> bool {
     hal::project(project)
@@ -231,7 +231,7 @@ impl fmt::Display for Blocked {
             }
             Blocked::NoOaStream(id) => write!(
                 f,
-                "{id}: SNB/IVB/VLV have no OA stream under Linux (MI_REPORT_PERF_COUNT only)"
+                "{id}: no OA stream under Linux (the catalogue gives this GPU no OA unit; MI_REPORT_PERF_COUNT only)"
             ),
             Blocked::NoDriver => f.write_str("no kernel driver bound to the device"),
             Blocked::UnsupportedDriver { driver } => {
