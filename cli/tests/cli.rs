@@ -1,16 +1,8 @@
 //! The `perfregs` command line: check, decode, list.
 
 mod common;
-use common::says;
+use common::{exits, in_root as perfregs, says, TempFile};
 use perfregs_testkit::{check_test_oa, Within};
-
-/// The repository root (this crate is `cli/`): the tests name files relative to
-/// it (`codegen/tests/fixtures/...`) and `check` reads its `regdefs/`.
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-
-fn perfregs(args: &[&str]) -> (i32, String, String) {
-    perfregs_in(ROOT, args)
-}
 
 fn perfregs_in(dir: &str, args: &[&str]) -> (i32, String, String) {
     common::run(common::perfregs().args(args).current_dir(dir))
@@ -18,8 +10,7 @@ fn perfregs_in(dir: &str, args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn check_passes_on_shipped_descriptions() {
-    let (code, out, err) = perfregs(&["check"]);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = exits(0, &["check"]).0;
     assert!(out.starts_with("ok: "), "{out}");
 }
 
@@ -34,12 +25,14 @@ fn check_falls_back_to_the_shipped_descriptions() {
 
 #[test]
 fn check_fails_with_located_errors() {
-    let (code, out, err) = perfregs(&[
-        "check",
-        "codegen/tests/fixtures/overlap.yaml",
-        "codegen/tests/fixtures/access.yaml",
-    ]);
-    assert_eq!(code, 1, "{out}{err}");
+    let (_, err) = exits(
+        1,
+        &[
+            "check",
+            "codegen/tests/fixtures/overlap.yaml",
+            "codegen/tests/fixtures/access.yaml",
+        ],
+    );
     says(&err, "error[PR104]: codegen/tests/fixtures/overlap.yaml:10:26: CTL.b: bits 4:2 overlap field `a` (7:4) on hsw");
     says(
         &err,
@@ -50,8 +43,7 @@ fn check_fails_with_located_errors() {
 
 #[test]
 fn check_reports_missing_paths() {
-    let (code, _, err) = perfregs(&["check", "no/such/dir"]);
-    assert_eq!(code, 1);
+    let (_, err) = exits(1, &["check", "no/such/dir"]);
     assert!(
         err.contains("PR001") && err.contains("no/such/dir"),
         "{err}"
@@ -60,8 +52,7 @@ fn check_reports_missing_paths() {
 
 #[test]
 fn decode_prints_one_line_per_field() {
-    let (code, out, err) = perfregs(&["decode", "hsw", "OACONTROL", "0xABD"]);
-    assert_eq!(code, 0, "{err}");
+    let out = exits(0, &["decode", "hsw", "OACONTROL", "0xABD"]).0;
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[0],
@@ -120,16 +111,14 @@ fn decode_rejects_bad_input() {
 
 #[test]
 fn list_names_every_register() {
-    let (code, out, _) = perfregs(&["list", "hsw"]);
-    assert_eq!(code, 0);
+    let out = exits(0, &["list", "hsw"]).0;
     assert!(out.lines().any(|l| l.contains("OAPERF_B7")), "{out}");
     let (_, ivb, _) = perfregs(&["list", "ivb"]);
     assert!(!ivb.contains("OAPERF"), "{ivb}");
 }
 
 fn dump(project: &str) -> serde_json::Value {
-    let (code, out, err) = perfregs(&["dump", project, "--json"]);
-    assert_eq!(code, 0, "{err}");
+    let out = exits(0, &["dump", project, "--json"]).0;
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("dump {project}: {e}\n{out}"))
 }
 
@@ -237,9 +226,7 @@ fn dump_has_the_documented_shape_for_every_project() {
 }
 
 fn lookup(project: &str, addr: &str) -> String {
-    let (code, out, err) = perfregs(&["lookup", project, addr]);
-    assert_eq!(code, 0, "{err}");
-    out
+    exits(0, &["lookup", project, addr]).0
 }
 
 #[test]
@@ -286,8 +273,7 @@ fn lookup_names_register_domain_and_replication() {
 
 #[test]
 fn diff_lists_moves_and_field_changes() {
-    let (code, out, _) = perfregs(&["diff", "ivb", "hsw"]);
-    assert_eq!(code, 0);
+    let out = exits(0, &["diff", "ivb", "hsw"]).0;
     says(&out, "~ CEC0_0 moved: 0x2390 on ivb -> 0x2770 on hsw");
     says(&out, "+ OAPERF_A0 0x2800 (hsw only)");
     says(&out, "~ OASTATUS2.memory_select changed: 0:0 RW -> 0:0 RO");
@@ -298,27 +284,17 @@ fn diff_lists_moves_and_field_changes() {
 
 #[test]
 fn export_writes_each_format() {
-    let (code, header, err) = perfregs(&["export", "hsw", "--format", "c-header"]);
-    assert_eq!(code, 0, "{err}");
+    let header = exits(0, &["export", "hsw", "--format", "c-header"]).0;
     says(&header, "#define HSW_OACONTROL 0x2360");
-    let (code, md, _) = perfregs(&["export", "tgl", "--format", "markdown"]);
-    assert_eq!(code, 0);
+    let md = exits(0, &["export", "tgl", "--format", "markdown"]).0;
     assert!(md.contains("OAG_OACONTROL"), "markdown");
-    let (code, svd, _) = perfregs(&["export", "ivt", "--format", "svd"]);
-    assert_eq!(code, 0);
+    let svd = exits(0, &["export", "ivt", "--format", "svd"]).0;
     assert!(
         svd.contains("<device") && svd.contains("R2_PCI_PMON_BOX_STATUS"),
         "svd"
     );
     assert_eq!(perfregs(&["export", "hsw", "--format", "pdf"]).0, 2);
     assert_eq!(perfregs(&["export", "mtl", "--format", "svd"]).0, 2);
-}
-
-/// A file under the temp directory, unique to this process and test.
-fn temp_file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("perfregs-cli-{}-{name}.bin", std::process::id()));
-    std::fs::write(&path, bytes).expect("write temp file");
-    path
 }
 
 /// Three HSW A45_B8_C8 reports (256 bytes each): RPT_ID at 0, TIME_STAMP at
@@ -346,12 +322,19 @@ fn hsw_a45_buffer() -> Vec<u8> {
     buf
 }
 
+/// `oa-decode hsw A45_B8_C8 TMP EXTRA...`, which must succeed: its stdout.
+fn hsw_decoded(tmp: &TempFile, extra: &[&str]) -> String {
+    exits(
+        0,
+        &[&["oa-decode", "hsw", "A45_B8_C8", tmp.path()][..], extra].concat(),
+    )
+    .0
+}
+
 #[test]
 fn oa_decode_prints_one_row_per_report() {
-    let path = temp_file("oa-decode", &hsw_a45_buffer());
-    let file = path.to_string_lossy().into_owned();
-    let (code, out, err) = perfregs(&["oa-decode", "hsw", "A45_B8_C8", &file]);
-    assert_eq!(code, 0, "{out}{err}");
+    let tmp = TempFile::with("oa-decode.bin", &hsw_a45_buffer());
+    let out = hsw_decoded(&tmp, &[]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines,
@@ -366,20 +349,23 @@ fn oa_decode_prints_one_row_per_report() {
     );
 
     // Wrapping from the last report to the first; every counter with --all.
-    let (code, out, err) = perfregs(&[
-        "oa-decode",
-        "hsw",
-        "a45b8c8",
-        &file,
-        "--head",
-        "0x200",
-        "--tail",
-        "0x100",
-        "--all",
-        "--hz",
-        "1000",
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let out = exits(
+        0,
+        &[
+            "oa-decode",
+            "hsw",
+            "a45b8c8",
+            tmp.path(),
+            "--head",
+            "0x200",
+            "--tail",
+            "0x100",
+            "--all",
+            "--hz",
+            "1000",
+        ],
+    )
+    .0;
     let lines: Vec<&str> = out.lines().collect();
     assert!(
         lines[0].ends_with("head 0x200, tail 0x100: 512 bytes, 2 reports"),
@@ -409,8 +395,7 @@ fn oa_decode_prints_one_row_per_report() {
     assert!(!out.contains("rates over"), "{out}");
     // Rates over the whole buffer; the GPU clock rate from C2 on HSW (1200
     // clocks over 1100 ticks at 1000 Hz).
-    let (code, out, _) = perfregs(&["oa-decode", "hsw", "A45_B8_C8", &file, "--hz", "1000"]);
-    assert_eq!(code, 0, "{out}");
+    let out = hsw_decoded(&tmp, &["--hz", "1000"]);
     says(
         &out,
         "rates over 1.100000 s (1100 ticks at 1000 Hz, 3 reports):",
@@ -418,56 +403,51 @@ fn oa_decode_prints_one_row_per_report() {
     says(&out, "\n  gpu_clock 1090.9/s\n");
 
     // A tail short of a whole report.
-    let (code, out, _) = perfregs(&["oa-decode", "hsw", "A45_B8_C8", &file, "--tail", "600"]);
-    assert_eq!(code, 0);
+    let out = hsw_decoded(&tmp, &["--tail", "600"]);
     says(&out, ": 600 bytes, 2 reports");
     says(
         &out,
         "88 trailing byte(s) short of a whole report not decoded",
     );
-    let _ = std::fs::remove_file(&path);
 }
 
 #[test]
 fn oa_decode_rejects_bad_input() {
-    let path = temp_file("oa-decode-bad", &hsw_a45_buffer());
-    let file = path.to_string_lossy().into_owned();
-    let (code, _, err) = perfregs(&["oa-decode", "hsw", "A99", &file]);
-    assert_eq!(code, 2);
+    let tmp = TempFile::with("oa-decode-bad.bin", &hsw_a45_buffer());
+    let file = tmp.path();
+    let (_, err) = exits(2, &["oa-decode", "hsw", "A99", file]);
     says(&err, "no report format `A99` on hsw (known: A13, A29, A13_B8_C8, A29_B8_C8, B4_C8, A45_B8_C8, B4_C8_A16, C4_B8)");
-    assert_eq!(perfregs(&["oa-decode", "skl", "A13", &file]).0, 2);
-    assert_eq!(perfregs(&["oa-decode", "p4", "A13", &file]).0, 2);
-    let (code, _, err) = perfregs(&["oa-decode", "hsw", "A13", "no/such/dump.bin"]);
-    assert_eq!(code, 1);
+    assert_eq!(perfregs(&["oa-decode", "skl", "A13", file]).0, 2);
+    assert_eq!(perfregs(&["oa-decode", "p4", "A13", file]).0, 2);
+    let (_, err) = exits(1, &["oa-decode", "hsw", "A13", "no/such/dump.bin"]);
     says(&err, "cannot read no/such/dump.bin");
     assert_eq!(perfregs(&["oa-decode", "hsw", "A13"]).0, 2);
     assert_eq!(
-        perfregs(&["oa-decode", "hsw", "A13", &file, "--head", "zz"]).0,
+        perfregs(&["oa-decode", "hsw", "A13", file, "--head", "zz"]).0,
         2
     );
+    assert_eq!(perfregs(&["oa-decode", "hsw", "A13", file, "--bogus"]).0, 2);
     assert_eq!(
-        perfregs(&["oa-decode", "hsw", "A13", &file, "--bogus"]).0,
+        perfregs(&["oa-decode", "hsw", "A13", file, "--tail", "769"]).0,
         2
     );
-    assert_eq!(
-        perfregs(&["oa-decode", "hsw", "A13", &file, "--tail", "769"]).0,
-        2
-    );
-    let _ = std::fs::remove_file(&path);
 }
 
 #[test]
 fn emulate_runs_steps_and_reports_warnings() {
-    let (code, out, err) = perfregs(&[
-        "emulate",
-        "hsw",
-        "r:OACONTROL",
-        "w:FORCEWAKE_MT=0x00010001",
-        "t:3",
-        "w:OACONTROL=0x335",
-        "r:0x2360",
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = exits(
+        0,
+        &[
+            "emulate",
+            "hsw",
+            "r:OACONTROL",
+            "w:FORCEWAKE_MT=0x00010001",
+            "t:3",
+            "w:OACONTROL=0x335",
+            "r:0x2360",
+        ],
+    )
+    .0;
     says(&out, "t=3 read 0x2360 OACONTROL = 0x335 [render] ok");
     says(
         &out,
@@ -485,14 +465,12 @@ fn emulate_loads_descriptions_at_run_time() {
     ];
     let mut args = vec!["emulate", "hsw", "--with", "tests/fixtures/extra.yaml"];
     args.extend(steps);
-    let (code, out, err) = perfregs(&args);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = exits(0, &args).0;
     // STATUS (RW enable, RW1S kick at bit 3) joins the project: stored and read back.
     says(&out, "t=3 read 0x100 STATUS = 0x9 [render] ok");
     assert!(!out.contains("warning"), "{out}");
     // Without the file the name is unknown.
-    let (code, _, err) = perfregs(&["emulate", "hsw", "w:STATUS=1"]);
-    assert_eq!(code, 1);
+    let (_, err) = exits(1, &["emulate", "hsw", "w:STATUS=1"]);
     says(&err, "`STATUS`: not an address or a register of hsw");
 }
 
@@ -500,14 +478,12 @@ fn emulate_loads_descriptions_at_run_time() {
 /// file without it (it used to be read as a key of its own).
 #[test]
 fn check_reads_a_file_with_a_bom() {
-    let (code, out, err) = perfregs(&["check", "codegen/tests/fixtures/bom_ok.yaml"]);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = exits(0, &["check", "codegen/tests/fixtures/bom_ok.yaml"]).0;
     assert_eq!(
         out,
         perfregs(&["check", "codegen/tests/fixtures/ok.yaml"]).1
     );
-    let (code, _, err) = perfregs(&["check", "codegen/tests/fixtures/bom_overlap.yaml"]);
-    assert_eq!(code, 1);
+    let (_, err) = exits(1, &["check", "codegen/tests/fixtures/bom_overlap.yaml"]);
     says(
         &err,
         "error[PR104]: codegen/tests/fixtures/bom_overlap.yaml:10:26: CTL.b",
@@ -581,8 +557,7 @@ fn metrics_run_test_oa_gives_the_igt_ratios() {
         ),
         (&["metrics", "run", "tgl", "test_oa", "--gt1"][..], 4),
     ] {
-        let (code, out, err) = perfregs(args);
-        assert_eq!(code, 0, "{args:?}: {out}{err}");
+        let out = exits(0, args).0;
         check_test_oa_table(&format!("{args:?}"), &out, pairs);
         assert!(out.contains("emulator warnings: 0"), "{args:?}: {out}");
         says(&out, "device: GpuTimestampFrequency ");
@@ -599,8 +574,7 @@ fn metrics_run_test_oa_gives_the_igt_ratios() {
 
 #[test]
 fn metrics_run_hsw_render_basic_prints_every_value() {
-    let (code, out, err) = perfregs(&["metrics", "run", "hsw", "RenderBasic"]);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = exits(0, &["metrics", "run", "hsw", "RenderBasic"]).0;
     // Rows of zeros are explained before the table: no workload is scripted.
     let workload = out
         .lines()
@@ -677,15 +651,15 @@ fn counter_row<'a>(out: &'a str, name: &str) -> Vec<&'a str> {
 #[test]
 fn device_values_can_be_set_by_hand() {
     let run = |extra: &[&str]| {
-        let (code, out, err) = perfregs(
+        exits(
+            0,
             &[
                 &["metrics", "run", "bdw", "TestOa", "--reports", "1"][..],
                 extra,
             ]
             .concat(),
-        );
-        assert_eq!(code, 0, "{err}");
-        out
+        )
+        .0
     };
     let base = run(&[]);
     let fast = run(&[
@@ -701,26 +675,30 @@ fn device_values_can_be_set_by_hand() {
     says(&fast, "EuCoresTotalCount 48");
     says(&base, "EuCoresTotalCount 24");
     for bad in ["Foo=1", "EuCoresTotalCount", "EuCoresTotalCount=x"] {
-        let (code, _, err) = perfregs(&["metrics", "run", "bdw", "TestOa", "--device", bad]);
-        assert_eq!(code, 2, "{bad}");
+        let (_, err) = exits(2, &["metrics", "run", "bdw", "TestOa", "--device", bad]);
         says(&err, "--device");
     }
     // oa-decode takes them too, and only with --metric-set.
-    let (code, _, err) = perfregs(&[
-        "oa-decode",
-        "bdw",
-        "A32u40_A4u32_B8_C8",
-        "/dev/null",
-        "--device",
-        "QueryMode=1",
-    ]);
-    assert_eq!(code, 2, "{err}");
+    exits(
+        2,
+        &[
+            "oa-decode",
+            "bdw",
+            "A32u40_A4u32_B8_C8",
+            "/dev/null",
+            "--device",
+            "QueryMode=1",
+        ],
+    );
 }
 
 #[test]
 fn metrics_check_prints_one_line_per_set() {
-    let (code, out, err) = perfregs(&["metrics", "check", "bdw", "regdefs/metricsets/oa-bdw.xml"]);
-    assert_eq!(code, 0, "{out}{err}");
+    let out = exits(
+        0,
+        &["metrics", "check", "bdw", "regdefs/metricsets/oa-bdw.xml"],
+    )
+    .0;
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 25, "{out}");
     let test_oa = lines
@@ -737,8 +715,11 @@ fn metrics_check_prints_one_line_per_set() {
         "{out}"
     );
     // HSW's NOA writes land in an opaque range.
-    let (code, out, _) = perfregs(&["metrics", "check", "hsw", "regdefs/metricsets/oa-hsw.xml"]);
-    assert_eq!(code, 0);
+    let out = exits(
+        0,
+        &["metrics", "check", "hsw", "regdefs/metricsets/oa-hsw.xml"],
+    )
+    .0;
     let total = out.lines().last().unwrap_or_default();
     assert!(
         total.starts_with("ok: ") && !total.contains(" 0 in opaque"),
@@ -758,10 +739,9 @@ fn metrics_check_reports_located_errors() {
   </set>
 </metrics>
 "#;
-    let path = temp_file("bad-metrics", xml.as_bytes());
-    let file = path.to_string_lossy().into_owned();
-    let (code, out, err) = perfregs(&["metrics", "check", "bdw", &file]);
-    assert_eq!(code, 1, "{out}{err}");
+    let tmp = TempFile::with("bad-metrics.bin", xml.as_bytes());
+    let file = tmp.path();
+    let (out, err) = exits(1, &["metrics", "check", "bdw", file]);
     assert!(out.is_empty(), "{out}");
     assert!(
         err.contains(&format!(
@@ -773,15 +753,13 @@ fn metrics_check_reports_located_errors() {
     says(&err, "2 error(s)");
     // The file cannot be read, the project is unknown: usage errors.
     assert_eq!(perfregs(&["metrics", "check", "bdw", "no/such.xml"]).0, 2);
-    assert_eq!(perfregs(&["metrics", "check", "mtl", &file]).0, 2);
+    assert_eq!(perfregs(&["metrics", "check", "mtl", file]).0, 2);
     assert_eq!(perfregs(&["metrics", "check", "bdw"]).0, 2);
-    let _ = std::fs::remove_file(path);
 }
 
 #[test]
 fn metrics_list_shows_sets_and_counters() {
-    let (code, out, err) = perfregs(&["metrics", "list", "bdw"]);
-    assert_eq!(code, 0, "{err}");
+    let out = exits(0, &["metrics", "list", "bdw"]).0;
     assert!(
         out.starts_with("metricsets/oa-bdw.xml (bdw): 24 sets"),
         "{out}"
@@ -798,8 +776,7 @@ fn metrics_list_shows_sets_and_counters() {
     );
     // TGL: each file, labelled; without --gt1 / --gt2 the part `run` takes
     // (GT2), and stderr says so.
-    let (code, out, err) = perfregs(&["metrics", "list", "tgl"]);
-    assert_eq!(code, 0);
+    let (out, err) = exits(0, &["metrics", "list", "tgl"]);
     assert!(
         out.contains("metricsets/oa-tglgt2.xml GT2 (tgl): 26 sets") && !out.contains("GT1"),
         "{out}"
@@ -814,23 +791,24 @@ fn metrics_list_shows_sets_and_counters() {
     );
     assert!(err.is_empty(), "{err}");
     // `run` takes the same part by default, and says so.
-    let (code, out, err) = perfregs(&["metrics", "run", "tgl", "TestOa", "--reports", "1"]);
-    assert_eq!(code, 0, "{err}");
+    let (out, err) = exits(0, &["metrics", "run", "tgl", "TestOa", "--reports", "1"]);
     assert!(
         out.starts_with("tgl GT2 TestOa") && out.contains("EuCoresTotalCount 96"),
         "{out}"
     );
     says(&err, "tgl GT2 (the default part; --gt1 for GT1)");
     // A file given.
-    let (code, out, _) = perfregs(&["metrics", "list", "hsw", "regdefs/metricsets/oa-hsw.xml"]);
-    assert_eq!(code, 0);
+    let out = exits(
+        0,
+        &["metrics", "list", "hsw", "regdefs/metricsets/oa-hsw.xml"],
+    )
+    .0;
     assert!(
         out.starts_with("regdefs/metricsets/oa-hsw.xml (hsw): 6 sets"),
         "{out}"
     );
     // One set's counters.
-    let (code, out, _) = perfregs(&["metrics", "list", "bdw", "--counters", "TestOa"]);
-    assert_eq!(code, 0);
+    let out = exits(0, &["metrics", "list", "bdw", "--counters", "TestOa"]).0;
     assert_eq!(out.lines().count(), 13, "{out}");
     let c3 = out
         .lines()
@@ -840,8 +818,7 @@ fn metrics_list_shows_sets_and_counters() {
         c3.split_whitespace().collect::<Vec<_>>(),
         ["Counter3", "events", "uint64", "B", "3", "READ"]
     );
-    let (code, _, err) = perfregs(&["metrics", "list", "bdw", "--counters", "Nope"]);
-    assert_eq!(code, 2, "{err}");
+    exits(2, &["metrics", "list", "bdw", "--counters", "Nope"]);
     assert_eq!(perfregs(&["metrics", "list", "ivb"]).0, 2);
 }
 
@@ -936,18 +913,16 @@ fn decode_with_set(project: &str, format: &str, file: &str, set: &str, extra: &[
         extra,
     ]
     .concat();
-    let (code, out, err) = perfregs(&args);
-    assert_eq!(code, 0, "{out}{err}");
-    out
+    exits(0, &args).0
 }
 
 #[test]
 fn oa_decode_computes_the_metric_set() {
     let buf = bdw_test_oa_buffer();
     assert_eq!(buf.len(), 5 * 256);
-    let path = temp_file("oa-decode-test-oa", &buf);
-    let file = path.to_string_lossy().into_owned();
-    let out = decode_with_set("bdw", "A32U40_A4U32_B8_C8", &file, "TestOa", &[]);
+    let tmp = TempFile::with("oa-decode-test-oa.bin", &buf);
+    let file = tmp.path();
+    let out = decode_with_set("bdw", "A32U40_A4U32_B8_C8", file, "TestOa", &[]);
     says(
         &out,
         "metric set TestOa (MDAPI testing set) from metricsets/oa-bdw.xml",
@@ -964,21 +939,14 @@ fn oa_decode_computes_the_metric_set() {
     let out2 = decode_with_set(
         "bdw",
         "A32U40_A4U32_B8_C8",
-        &file,
+        file,
         "testoa",
         &["--metric-file", "regdefs/metricsets/oa-bdw.xml"],
     );
     assert_eq!(counter_table(&out2), t);
     // Bad metric-set arguments.
     let decode = |extra: &[&str]| {
-        perfregs(
-            &[
-                &["oa-decode", "bdw", "A32U40_A4U32_B8_C8", &file][..],
-                extra,
-            ]
-            .concat(),
-        )
-        .0
+        perfregs(&[&["oa-decode", "bdw", "A32U40_A4U32_B8_C8", file][..], extra].concat()).0
     };
     assert_eq!(decode(&["--metric-set", "Nope"]), 2);
     assert_eq!(decode(&["--metric-set"]), 2);
@@ -992,7 +960,6 @@ fn oa_decode_computes_the_metric_set() {
         decode(&["--metric-set", "TestOa", "--metric-file", "no/such.xml"]),
         2
     );
-    let _ = std::fs::remove_file(path);
 }
 
 /// HSW RenderBasic on the hand-made HSW buffer: the GPU clock from C2,
@@ -1000,9 +967,9 @@ fn oa_decode_computes_the_metric_set() {
 /// (none here) would be `-`.
 #[test]
 fn oa_decode_metric_set_on_hsw_uses_c2_as_the_clock() {
-    let path = temp_file("oa-decode-hsw-rb", &hsw_a45_buffer());
-    let file = path.to_string_lossy().into_owned();
-    let out = decode_with_set("hsw", "A45_B8_C8", &file, "RenderBasic", &[]);
+    let tmp = TempFile::with("oa-decode-hsw-rb.bin", &hsw_a45_buffer());
+    let file = tmp.path();
+    let out = decode_with_set("hsw", "A45_B8_C8", file, "RenderBasic", &[]);
     let t = counter_table(&out);
     assert_eq!(ints(&t, "GpuCoreClocks"), [400, 800]);
     assert_eq!(
@@ -1011,36 +978,37 @@ fn oa_decode_metric_set_on_hsw_uses_c2_as_the_clock() {
         "500 and 600 ticks of 80 ns"
     );
     assert_eq!(ints(&t, "AvgGpuCoreFrequency"), [10_000_000, 16_666_666]);
-    let _ = std::fs::remove_file(path);
 }
 
 /// `metrics run --dump` writes the buffer it decoded: `oa-decode` of the
 /// dump gives the same counters.
 #[test]
 fn metrics_run_dump_round_trips_through_oa_decode() {
-    let path = temp_file("run-dump", b"");
-    let file = path.to_string_lossy().into_owned();
-    let (code, run, err) = perfregs(&[
-        "metrics",
-        "run",
-        "hsw",
-        "RenderBasic",
-        "--reports",
-        "3",
-        "--dump",
-        &file,
-    ]);
-    assert_eq!(code, 0, "{run}{err}");
+    let tmp = TempFile::with("run-dump.bin", b"");
+    let file = tmp.path();
+    let run = exits(
+        0,
+        &[
+            "metrics",
+            "run",
+            "hsw",
+            "RenderBasic",
+            "--reports",
+            "3",
+            "--dump",
+            file,
+        ],
+    )
+    .0;
     assert!(run.contains(&format!("written to {file}")), "{run}");
     let dec = decode_with_set(
         "hsw",
         "A45_B8_C8",
-        &file,
+        file,
         "RenderBasic",
         &["--tail", "0x400"],
     );
     assert_eq!(counter_table(&dec), counter_table(&run));
-    let _ = std::fs::remove_file(path);
 }
 
 /// A format that lacks what a set reads: those counters print `-`, with the
@@ -1054,9 +1022,9 @@ fn oa_decode_metric_set_marks_unavailable_counters() {
         buf[k * 64] = 0x10 + k as u8;
         buf[k * 64 + 4..k * 64 + 8].copy_from_slice(&(1000 + 100 * k as u32).to_le_bytes());
     }
-    let path = temp_file("oa-decode-a13", &buf);
-    let file = path.to_string_lossy().into_owned();
-    let out = decode_with_set("hsw", "A13", &file, "RenderBasic", &[]);
+    let tmp = TempFile::with("oa-decode-a13.bin", &buf);
+    let file = tmp.path();
+    let out = decode_with_set("hsw", "A13", file, "RenderBasic", &[]);
     let t = counter_table(&out);
     assert_eq!(t["GpuCoreClocks"].1, ["-", "-", "-"], "{out}");
     assert_eq!(
@@ -1078,7 +1046,6 @@ fn oa_decode_metric_set_marks_unavailable_counters() {
             .any(|l| l == "  AvgGpuCoreFrequency: needs $GpuCoreClocks"),
         "{out}"
     );
-    let _ = std::fs::remove_file(path);
 }
 
 // --- Opaque ranges and GPU commands in `list`, `lookup` and `dump --json`
@@ -1086,8 +1053,7 @@ fn oa_decode_metric_set_marks_unavailable_counters() {
 
 #[test]
 fn list_shows_opaque_ranges_and_commands() {
-    let (code, hsw, err) = perfregs(&["list", "hsw"]);
-    assert_eq!(code, 0, "{err}");
+    let hsw = exits(0, &["list", "hsw"]).0;
     let lines: Vec<&str> = hsw.lines().collect();
     assert!(
         lines.contains(&"0x025100  NOA_UNIT       [range]    opaque range 0x25100..0x2ff93 (no public layout), wake domain render"),
@@ -1201,8 +1167,7 @@ fn command_help_prints_that_commands_usage() {
         "metrics",
     ] {
         for help in ["--help", "-h"] {
-            let (code, out, err) = perfregs(&[cmd, help]);
-            assert_eq!(code, 0, "{cmd} {help}: {err}");
+            let out = exits(0, &[cmd, help]).0;
             assert!(
                 out.contains(&format!("\nUsage: perfregs {cmd} ")),
                 "{cmd} {help}:\n{out}"
@@ -1228,16 +1193,14 @@ fn command_help_prints_that_commands_usage() {
         "{out}"
     );
     // `metrics --help` lists its verbs; each verb has its own help.
-    let (code, out, _) = perfregs(&["metrics", "--help"]);
-    assert_eq!(code, 0);
+    let out = exits(0, &["metrics", "--help"]).0;
     for verb in ["check", "list", "run"] {
         assert!(
             out.lines()
                 .any(|l| l.trim_start().starts_with(&format!("{verb} "))),
             "{verb}:\n{out}"
         );
-        let (code, own, _) = perfregs(&["metrics", verb, "--help"]);
-        assert_eq!(code, 0);
+        let own = exits(0, &["metrics", verb, "--help"]).0;
         assert!(
             own.contains(&format!("Usage: perfregs metrics {verb} ")),
             "{own}"
@@ -1271,8 +1234,7 @@ fn command_help_prints_that_commands_usage() {
         described >= hal::PARTS.len() / 2,
         "{described} parts: {out}"
     );
-    let (code, _, err) = perfregs(&["nosuch", "--help"]);
-    assert_eq!(code, 2);
+    let (_, err) = exits(2, &["nosuch", "--help"]);
     says(&err, "unrecognized subcommand 'nosuch'");
 }
 
@@ -1292,8 +1254,7 @@ fn version_and_usage_errors() {
         err,
         "error: unrecognized subcommand 'frobnicate'\nFor more information, try '--help'.\n"
     );
-    let (code, _, err) = perfregs(&["lsit", "hsw"]);
-    assert_eq!(code, 2);
+    let (_, err) = exits(2, &["lsit", "hsw"]);
     assert_eq!(
         err.lines().collect::<Vec<_>>(),
         [
@@ -1302,16 +1263,14 @@ fn version_and_usage_errors() {
             "For more information, try '--help'."
         ]
     );
-    let (code, _, err) = perfregs(&["metrics", "run", "bdw", "TestOa", "--report", "3"]);
-    assert_eq!(code, 2);
+    let (_, err) = exits(2, &["metrics", "run", "bdw", "TestOa", "--report", "3"]);
     assert!(
         err.starts_with("error: unexpected argument '--report' found\n"),
         "{err}"
     );
     says(&err, "tip: a similar argument exists: '--reports'");
     // The option the issue's user tried first.
-    let (code, _, err) = perfregs(&["metrics", "run", "bdw", "TestOa", "--json"]);
-    assert_eq!(code, 2);
+    let (_, err) = exits(2, &["metrics", "run", "bdw", "TestOa", "--json"]);
     assert_eq!(
         err.lines().collect::<Vec<_>>(),
         [
@@ -1320,14 +1279,12 @@ fn version_and_usage_errors() {
             "For more information, try '--help'."
         ]
     );
-    let (code, _, err) = perfregs(&["decode", "hsw", "OACONTROL"]);
-    assert_eq!(code, 2);
+    let (_, err) = exits(2, &["decode", "hsw", "OACONTROL"]);
     assert_eq!(
         err.lines().next(),
         Some("error: the following required arguments were not provided: <VALUE>")
     );
-    let (code, _, err) = perfregs(&["list", "hsq"]);
-    assert_eq!(code, 2);
+    let (_, err) = exits(2, &["list", "hsq"]);
     assert!(
         err.starts_with("error: invalid value 'hsq' for '<PROJECT>' [possible values: snb, ivb,"),
         "{err}"
@@ -1344,8 +1301,7 @@ fn version_and_usage_errors() {
 
 #[test]
 fn completions_are_generated_for_each_shell() {
-    let (code, out, err) = perfregs(&["completions", "bash"]);
-    assert_eq!(code, 0, "{err}");
+    let out = exits(0, &["completions", "bash"]).0;
     assert!(
         out.contains("_perfregs()") && out.contains("complete -F _perfregs"),
         "{out}"
@@ -1355,8 +1311,7 @@ fn completions_are_generated_for_each_shell() {
         assert!(out.contains(word), "{word} missing");
     }
     for shell in ["zsh", "fish", "elvish", "powershell"] {
-        let (code, out, err) = perfregs(&["completions", shell]);
-        assert_eq!(code, 0, "{shell}: {err}");
+        let out = exits(0, &["completions", shell]).0;
         assert!(
             out.contains("perfregs") && out.contains("metrics"),
             "{shell}"
@@ -1408,17 +1363,19 @@ fn name_unit(heading: &str) -> (&str, &str) {
 #[test]
 fn metrics_run_writes_csv_json_and_perfetto() {
     let run = |format: &str| {
-        let (code, out, err) = perfregs(&[
-            "metrics",
-            "run",
-            "bdw",
-            "TestOa",
-            "--reports",
-            "3",
-            "--format",
-            format,
-        ]);
-        assert_eq!(code, 0, "{format}: {err}");
+        let (out, err) = exits(
+            0,
+            &[
+                "metrics",
+                "run",
+                "bdw",
+                "TestOa",
+                "--reports",
+                "3",
+                "--format",
+                format,
+            ],
+        );
         // The text around the document goes to stderr.
         says(&err, "bdw TestOa (MDAPI testing set)");
         says(&err, "emulator warnings: 0");
@@ -1532,8 +1489,7 @@ fn metrics_run_writes_csv_json_and_perfetto() {
 /// report pairs the table is a summary per counter, with a hint.
 #[test]
 fn a_long_run_prints_a_summary_table() {
-    let (code, out, err) = perfregs(&["metrics", "run", "bdw", "TestOa", "--reports", "40"]);
-    assert_eq!(code, 0, "{err}");
+    let out = exits(0, &["metrics", "run", "bdw", "TestOa", "--reports", "40"]).0;
     let header = out
         .lines()
         .find(|l| l.starts_with("counter "))
@@ -1559,17 +1515,13 @@ fn a_long_run_prints_a_summary_table() {
 /// The hand-made HSW buffer and one all-zero (never written) report after
 /// it.
 fn hsw_buffer_with_zero_report() -> Vec<u8> {
-    let mut buf = hsw_a45_buffer();
-    buf.extend([0u8; 256]);
-    buf
+    [hsw_a45_buffer(), vec![0u8; 256]].concat()
 }
 
 #[test]
 fn oa_decode_flags_zero_reports_and_timestamp_jumps() {
-    let path = temp_file("oa-decode-zero", &hsw_buffer_with_zero_report());
-    let file = path.to_string_lossy().into_owned();
-    let (code, out, err) = perfregs(&["oa-decode", "hsw", "A45_B8_C8", &file]);
-    assert_eq!(code, 0, "{err}");
+    let tmp = TempFile::with("oa-decode-zero.bin", &hsw_buffer_with_zero_report());
+    let out = hsw_decoded(&tmp, &[]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2 + 4 + 1, "{out}");
     assert_eq!(
@@ -1583,8 +1535,7 @@ fn oa_decode_flags_zero_reports_and_timestamp_jumps() {
     // Read from the last report around the end: the zero report, then the
     // first report, whose timestamp is 1100 ticks earlier.
     let wrap = ["--head", "0x200", "--tail", "0x100"];
-    let (code, out, _) = perfregs(&[&["oa-decode", "hsw", "A45_B8_C8", &file][..], &wrap].concat());
-    assert_eq!(code, 0);
+    let out = hsw_decoded(&tmp, &wrap);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[3],
@@ -1604,23 +1555,16 @@ fn oa_decode_flags_zero_reports_and_timestamp_jumps() {
         "{out}"
     );
     // The set's counters of that pair are not data: `-` and flagged.
-    let out = decode_with_set("hsw", "A45_B8_C8", &file, "RenderBasic", &wrap);
+    let out = decode_with_set("hsw", "A45_B8_C8", tmp.path(), "RenderBasic", &wrap);
     let t = counter_table(&out);
     assert_eq!(t["GpuTime"].1, ["-"], "{out}");
     assert_eq!(t["GpuCoreClocks"].1, ["-"], "{out}");
     says(&out, "flagged intervals: 1 of 1: #1 (after 1 all-zero report(s), timestamp jump: 1100 ticks back");
     // Without the jump: the pairs before the zero report are data.
-    let out = decode_with_set("hsw", "A45_B8_C8", &file, "RenderBasic", &[]);
+    let out = decode_with_set("hsw", "A45_B8_C8", tmp.path(), "RenderBasic", &[]);
     assert_eq!(ints(&counter_table(&out), "GpuCoreClocks"), [400, 800]);
     // CSV and JSON carry the flags, never the zero report's values.
-    let (code, csv, _) = perfregs(
-        &[
-            &["oa-decode", "hsw", "A45_B8_C8", &file, "--format", "csv"][..],
-            &wrap,
-        ]
-        .concat(),
-    );
-    assert_eq!(code, 0);
+    let csv = hsw_decoded(&tmp, &[&["--format", "csv"][..], &wrap].concat());
     let csv = parse_csv(&csv);
     let flags = csv[0].iter().position(|h| h == "flags").expect("flags");
     let d_a0 = csv[0]
@@ -1638,13 +1582,14 @@ fn oa_decode_flags_zero_reports_and_timestamp_jumps() {
         "{csv:?}"
     );
     assert_eq!((csv[3][a0].as_str(), csv[3][d_a0].as_str()), ("100", ""));
-    let (code, json, _) = perfregs(
+    let json = exits(
+        0,
         &[
             &[
                 "oa-decode",
                 "hsw",
                 "A45_B8_C8",
-                &file,
+                tmp.path(),
                 "--format",
                 "json",
                 "--metric-set",
@@ -1653,8 +1598,8 @@ fn oa_decode_flags_zero_reports_and_timestamp_jumps() {
             &wrap,
         ]
         .concat(),
-    );
-    assert_eq!(code, 0);
+    )
+    .0;
     let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     let iv = &json["intervals"][0];
     assert_eq!(
@@ -1668,15 +1613,14 @@ fn oa_decode_flags_zero_reports_and_timestamp_jumps() {
             .is_some_and(|n| n.starts_with("! flagged: 1 all-zero")))),
         "{json}"
     );
-    let _ = std::fs::remove_file(path);
 }
 
 #[test]
 fn oa_decode_writes_each_format() {
-    let path = temp_file("oa-decode-formats", &hsw_a45_buffer());
-    let file = path.to_string_lossy().into_owned();
+    let tmp = TempFile::with("oa-decode-formats.bin", &hsw_a45_buffer());
+    let file = tmp.path();
     let decode =
-        |extra: &[&str]| perfregs(&[&["oa-decode", "hsw", "A45_B8_C8", &file][..], extra].concat());
+        |extra: &[&str]| perfregs(&[&["oa-decode", "hsw", "A45_B8_C8", file][..], extra].concat());
     // Raw counters per report: values and increments, with units.
     let (code, out, err) = decode(&["--format", "json", "--hz", "1000"]);
     assert_eq!(code, 0, "{err}");
@@ -1724,7 +1668,6 @@ fn oa_decode_writes_each_format() {
     // 500 ticks of 80 ns: the second pair starts at 40 µs.
     assert_eq!(clocks, [(0.0, 400), (40.0, 800)]);
     assert_eq!(decode(&["--format", "xml"]).0, 2);
-    let _ = std::fs::remove_file(path);
 }
 
 #[test]
@@ -1737,8 +1680,7 @@ fn decode_takes_an_address_and_suggests_names() {
         by_name,
         "decimal"
     );
-    let (code, out, err) = perfregs(&["decode", "tgl", "0xdaf4", "0x1"]);
-    assert_eq!(code, 0, "{err}");
+    let out = exits(0, &["decode", "tgl", "0xdaf4", "0x1"]).0;
     assert!(out.starts_with("OAG_OACONTROL "), "{out}");
     // No register there: exit 1, and where to look.
     let (code, out, err) = perfregs(&["decode", "tgl", "0x2b2c", "0x1"]);
@@ -1747,12 +1689,10 @@ fn decode_takes_an_address_and_suggests_names() {
         &err,
         "no register at 0x2b2c on tgl (`perfregs lookup tgl 0x2b2c`",
     );
-    let (code, _, err) = perfregs(&["decode", "hsw", "0x2362", "0x1"]);
-    assert_eq!(code, 1);
+    let (_, err) = exits(1, &["decode", "hsw", "0x2362", "0x1"]);
     says(&err, "0x2362 is inside OACONTROL (+0x2) on hsw");
     // A misspelt name: the close ones.
-    let (code, _, err) = perfregs(&["decode", "hsw", "OACONTRL", "0x1"]);
-    assert_eq!(code, 1);
+    let (_, err) = exits(1, &["decode", "hsw", "OACONTRL", "0x1"]);
     assert!(
         err.starts_with("perfregs: no register `OACONTRL` on hsw (did you mean OACONTROL?)"),
         "{err}"

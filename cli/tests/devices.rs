@@ -186,10 +186,7 @@ fn no_card_says_so() {
 
 #[test]
 fn an_unreadable_card_is_an_error_and_the_others_are_listed() {
-    let t = FakeTree::new("bad");
-    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, Some("i915"));
-    t.card(1, "0000:00:03.0", 0x8086, 0x9A49, Some("i915"));
-    t.write("sys/devices/pci0000:00/0000:00:03.0/device", "banana\n");
+    let t = FakeTree::with_damaged_card1("bad");
     t.paranoid("i915", 0);
     t.caps(1000, 0);
     let (code, out, err) = devices(&t, &[]);

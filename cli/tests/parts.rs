@@ -5,15 +5,7 @@
 
 mod common;
 
-use common::says;
-
-/// The repository root: `metrics check` reads its `regdefs/`.
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-
-/// `perfregs ARGS` in the repository root: (exit code, stdout, stderr).
-fn perfregs(args: &[&str]) -> (i32, String, String) {
-    common::run(common::perfregs().args(args).current_dir(ROOT))
-}
+use common::{exits, in_root as perfregs, says, TempFile, ROOT};
 
 /// The cells of counter `name` in a `metrics run` table, as integers.
 fn row(out: &str, name: &str) -> Vec<u64> {
@@ -70,8 +62,7 @@ fn gt_n_picks_the_skl_gt3_file_and_values() {
             3,
         ),
     ] {
-        let (code, out, err) = perfregs(args);
-        assert_eq!(code, 0, "{args:?}: {err}");
+        let (out, err) = exits(0, args);
         // The part chosen by hand: no note.
         assert!(err.is_empty(), "{args:?}: {err}");
         assert!(
@@ -87,8 +78,7 @@ fn gt_n_picks_the_skl_gt3_file_and_values() {
         check_test_oa(&format!("{args:?}"), &out, pairs);
     }
     // `list` takes the same file.
-    let (code, out, err) = perfregs(&["metrics", "list", "skl", "--gt", "3"]);
-    assert_eq!(code, 0, "{err}");
+    let out = exits(0, &["metrics", "list", "skl", "--gt", "3"]).0;
     assert!(
         out.starts_with("metricsets/oa-sklgt3.xml GT3 (skl): 21 sets"),
         "{out}"
@@ -104,8 +94,7 @@ fn gt_n_picks_the_skl_gt3_file_and_values() {
 
 #[test]
 fn a_project_with_several_files_takes_gt2_and_says_so() {
-    let (code, out, err) = perfregs(&["metrics", "list", "skl"]);
-    assert_eq!(code, 0, "{err}");
+    let (out, err) = exits(0, &["metrics", "list", "skl"]);
     assert!(
         out.starts_with("metricsets/oa-sklgt2.xml GT2 (skl): 22 sets"),
         "{out}"
@@ -124,14 +113,12 @@ fn a_project_with_several_files_takes_gt2_and_says_so() {
         err.trim(),
         "note: kbl GT2 (the default part; --gt 3 for GT3)"
     );
-    let (code, out, err) = perfregs(&["metrics", "run", "cfl", "TestOa", "--reports", "1"]);
-    assert_eq!(code, 0, "{err}");
+    let (out, err) = exits(0, &["metrics", "run", "cfl", "TestOa", "--reports", "1"]);
     assert!(out.starts_with("cfl GT2 TestOa"), "{out}");
     says(&err, "note: cfl GT2 (the default part; --gt 3 for GT3)");
     // A project with one file: no part named, no note; --gt of its own
     // part (chv: GT1, its only preset) is accepted.
-    let (code, out, err) = perfregs(&["metrics", "list", "chv", "--gt1"]);
-    assert_eq!(code, 0, "{err}");
+    let (out, err) = exits(0, &["metrics", "list", "chv", "--gt1"]);
     assert!(
         out.starts_with("metricsets/oa-chv.xml (chv): 14 sets"),
         "{out}"
@@ -188,8 +175,7 @@ fn a_gt_without_a_file_is_a_usage_error_naming_the_gts() {
             "--gt 5: skl has no GT5 metric file",
         ),
     ] {
-        let (code, out, err) = perfregs(args);
-        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        let (_, err) = exits(2, args);
         assert!(err.contains(want), "{args:?}: {err}");
     }
     // --gt with --gt1 / --gt2, or out of range: clap's usage errors.
@@ -204,15 +190,12 @@ fn a_gt_without_a_file_is_a_usage_error_naming_the_gts() {
 
 #[test]
 fn a_project_with_no_file_is_a_usage_error() {
-    let (code, _, err) = perfregs(&["metrics", "list", "ivb"]);
-    assert_eq!(code, 2);
+    let (_, err) = exits(2, &["metrics", "list", "ivb"]);
     says(&err, "no shipped metric sets for ivb");
     says(&err, "skl, tgl");
-    let (code, _, err) = perfregs(&["metrics", "list", "snb", "--gt", "2"]);
-    assert_eq!(code, 2);
+    let (_, err) = exits(2, &["metrics", "list", "snb", "--gt", "2"]);
     says(&err, "--gt 2: snb has no shipped metric file and no preset");
-    let (code, _, err) = perfregs(&["metrics", "run", "vlv", "TestOa"]);
-    assert_eq!(code, 2);
+    let (_, err) = exits(2, &["metrics", "run", "vlv", "TestOa"]);
     // The list the message gives is the catalogue's emulated parts.
     says(
         &err,
@@ -231,8 +214,7 @@ fn metrics_run_test_oa_gives_igts_ratios_on_gen9_and_gen11_parts() {
         (&["metrics", "run", "icl", "TestOa"][..], "icl TestOa"),
         (&["metrics", "run", "dg1", "TestOa"][..], "dg1 TestOa"),
     ] {
-        let (code, out, err) = perfregs(args);
-        assert_eq!(code, 0, "{args:?}: {err}");
+        let out = exits(0, args).0;
         assert!(out.starts_with(heading), "{args:?}: {out}");
         check_test_oa(&format!("{args:?}"), &out, 4);
     }
@@ -240,8 +222,7 @@ fn metrics_run_test_oa_gives_igts_ratios_on_gen9_and_gen11_parts() {
 
 #[test]
 fn metrics_check_shipped_checks_every_file() {
-    let (code, out, err) = perfregs(&["metrics", "check", "--shipped"]);
-    assert_eq!(code, 0, "{out}{err}");
+    let (out, err) = exits(0, &["metrics", "check", "--shipped"]);
     assert!(err.is_empty(), "{err}");
     let lines: Vec<&str> = out.lines().collect();
     let files = perfregs_regdefs::METRIC_SETS.len();
@@ -258,8 +239,11 @@ fn metrics_check_shipped_checks_every_file() {
         );
     }
     // The per-file line is the one `metrics check FILE` ends with.
-    let (code, one, _) = perfregs(&["metrics", "check", "bdw", "regdefs/metricsets/oa-bdw.xml"]);
-    assert_eq!(code, 0);
+    let one = exits(
+        0,
+        &["metrics", "check", "bdw", "regdefs/metricsets/oa-bdw.xml"],
+    )
+    .0;
     let last = one.lines().last().unwrap_or_default();
     let bdw = lines
         .iter()
@@ -368,38 +352,43 @@ fn metrics_check_shipped_fails_with_the_errors_of_each_file() {
 
 #[test]
 fn a_skl_gt3_run_dump_decodes_with_its_own_part() {
-    let path = std::env::temp_dir().join(format!("perfregs-parts-dump-{}.bin", std::process::id()));
-    let file = path.to_string_lossy().into_owned();
-    let (code, run, err) = perfregs(&[
-        "metrics",
-        "run",
-        "skl",
-        "TestOa",
-        "--gt",
-        "3",
-        "--reports",
-        "3",
-        "--dump",
-        &file,
-    ]);
-    assert_eq!(code, 0, "{run}{err}");
+    let tmp = TempFile::new("parts-dump.bin");
+    let file = tmp.path();
+    let run = exits(
+        0,
+        &[
+            "metrics",
+            "run",
+            "skl",
+            "TestOa",
+            "--gt",
+            "3",
+            "--reports",
+            "3",
+            "--dump",
+            file,
+        ],
+    )
+    .0;
     check_test_oa("run", &run, 3);
     // 4 reports of 256 bytes: the same counters from oa-decode, with GT3's
     // device values.
-    let (code, dec, err) = perfregs(&[
-        "oa-decode",
-        "skl",
-        "A32u40_A4u32_B8_C8",
-        &file,
-        "--tail",
-        "0x400",
-        "--metric-set",
-        "TestOa",
-        "--gt",
-        "3",
-    ]);
-    let _ = std::fs::remove_file(&path);
-    assert_eq!(code, 0, "{dec}{err}");
+    let dec = exits(
+        0,
+        &[
+            "oa-decode",
+            "skl",
+            "A32u40_A4u32_B8_C8",
+            file,
+            "--tail",
+            "0x400",
+            "--metric-set",
+            "TestOa",
+            "--gt",
+            "3",
+        ],
+    )
+    .0;
     says(&dec, "from metricsets/oa-sklgt3.xml");
     says(&dec, "EuCoresTotalCount 48");
     for name in ["GpuCoreClocks", "Counter3", "Counter7"] {

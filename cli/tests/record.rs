@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::says;
+use common::{says, TempFile};
 use perfregs_linux::discovery::Topology;
 use perfregs_linux::recording::read_all;
 use perfregs_testkit::check_test_oa_ratios;
@@ -18,29 +18,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-
-/// A fresh path in the temp folder, removed on drop.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new() -> Self {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        TempFile(std::env::temp_dir().join(format!(
-            "perfregs-cli-record-{}-{}.record",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        )))
-    }
-    fn bytes(&self) -> Vec<u8> {
-        std::fs::read(&self.0).expect("the recording exists")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
 
 fn perfregs(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_perfregs"))
@@ -60,7 +37,7 @@ fn text(b: &[u8]) -> String {
 
 /// `perfregs record ARGS -o FILE`: exit code 0 asserted, stderr returned.
 fn record(file: &TempFile, args: &[&str]) -> String {
-    let path = file.0.to_str().expect("utf-8 temp path");
+    let path = file.path();
     let mut all = vec!["record"];
     all.extend_from_slice(args);
     all.extend_from_slice(&["-o", path]);
@@ -74,7 +51,7 @@ fn record(file: &TempFile, args: &[&str]) -> String {
 /// A new file recorded by `perfregs record LINE -o FILE` (LINE's words),
 /// as [`record`]: the file and record's stderr.
 fn recorded(line: &str) -> (TempFile, String) {
-    let file = TempFile::new();
+    let file = TempFile::new("out.record");
     let err = record(&file, &words(line));
     (file, err)
 }
@@ -89,7 +66,7 @@ fn reported(file: &TempFile, args: &[&str], code: i32) -> (String, String) {
 
 /// `perfregs report FILE ARGS`: (code, stdout, stderr).
 fn report(file: &TempFile, args: &[&str]) -> (i32, String, String) {
-    let mut all = vec!["report", file.0.to_str().expect("utf-8 temp path")];
+    let mut all = vec!["report", file.path()];
     all.extend_from_slice(args);
     let out = perfregs(&all);
     (
@@ -517,7 +494,7 @@ fn check_ended_by_eio(file: &TempFile, err: &str) {
 #[test]
 fn xe_emulation_errors_and_bad_arguments() {
     // EIO with a clear status: an error, not a loss; the file stays valid.
-    let file = TempFile::new();
+    let file = TempFile::new("out.record");
     let (code, err) = record_status(
         &file,
         &words("--emulate tgl --driver xe --metric-set TestOa --reports 1000 --inject-errno EIO"),
@@ -559,7 +536,7 @@ fn xe_emulation_errors_and_bad_arguments() {
 
 #[test]
 fn ctrl_c_ends_the_recording_with_a_valid_file() {
-    let file = TempFile::new();
+    let file = TempFile::new("out.record");
     let child = Command::new(env!("CARGO_BIN_EXE_perfregs"))
         .args([
             "record",
@@ -625,13 +602,13 @@ fn usage_error(args: &[&str]) -> String {
 fn record_usage_error(file: &TempFile, line: &str) -> String {
     let mut all = words("record");
     all.extend(words(line));
-    all.extend(["-o", file.0.to_str().expect("utf-8 temp path")]);
+    all.extend(["-o", file.path()]);
     usage_error(&all)
 }
 
 #[test]
 fn bad_arguments_exit_2_with_one_line() {
-    let out = TempFile::new();
+    let out = TempFile::new("out.record");
     let e = record_usage_error(&out, "--emulate tgl --metric-set TestOx");
     says(&e, "no metric set `TestOx`");
     says(&e, "did you mean TestOa");
@@ -673,7 +650,7 @@ fn bad_arguments_exit_2_with_one_line() {
 
 #[test]
 fn a_device_on_a_machine_without_it_is_a_clear_error() {
-    let out = TempFile::new();
+    let out = TempFile::new("out.record");
     let (code, err) = record_status(&out, &words("--device card97 --metric-set TestOa"));
     assert_eq!(code, Some(1), "{err}");
     assert!(!err.contains("panicked"), "{err}");
@@ -727,7 +704,7 @@ fn help_names_the_options() {
 fn record_status(file: &TempFile, args: &[&str]) -> (Option<i32>, String) {
     let mut all = vec!["record"];
     all.extend_from_slice(args);
-    all.extend_from_slice(&["-o", file.0.to_str().expect("utf-8 temp path")]);
+    all.extend_from_slice(&["-o", file.path()]);
     let out = perfregs(&all);
     (out.status.code(), text(&out.stderr))
 }
@@ -737,7 +714,7 @@ fn kernel_errors_reach_the_user_and_the_file_stays_valid() {
     // A new file recorded with `FLAG ERRNO` injected, which must exit with
     // `want`: (file, stderr).
     let injected = |flag: &str, errno: &str, want: i32| {
-        let file = TempFile::new();
+        let file = TempFile::new("out.record");
         let line = format!("--emulate tgl --metric-set TestOa --reports 1000 {flag} {errno}");
         let (code, err) = record_status(&file, &words(&line));
         assert_eq!(code, Some(want), "{errno}: {err}");
@@ -795,7 +772,7 @@ fn a_terminal_gets_a_live_progress_line() {
         println!("skipped: no `script` (util-linux) to give the recorder a terminal");
         return;
     }
-    let file = TempFile::new();
+    let file = TempFile::new("out.record");
     let cmd = format!(
         "{} record --emulate tgl --metric-set TestOa --duration 20s -o {}",
         env!("CARGO_BIN_EXE_perfregs"),
@@ -940,7 +917,7 @@ fn a_card_is_judged_before_anything_is_opened() {
     let t = Tree::new();
     t.card(0, 0x9A49, "i915");
     t.access(1, 0);
-    let out = TempFile::new();
+    let out = TempFile::new("out.record");
     let err = t.record("card0", "TestOa", &out, 1);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -981,7 +958,7 @@ fn an_xe_card_is_judged_by_xes_sysctl_and_then_asked() {
     t.card(0, 0x9A49, "xe");
     t.access(0, 0); // i915's sysctl at 0 must not let an xe card through
     t.write("proc/sys/dev/xe/observation_paranoid", "1\n");
-    let out = TempFile::new();
+    let out = TempFile::new("out.record");
     let err = t.record("card0", "TestOa", &out, 1);
     says(&err, "OA streams: no: dev.xe.observation_paranoid is 1");
     says(&err, "sysctl dev.xe.observation_paranoid=0");
@@ -999,9 +976,14 @@ fn an_xe_card_is_judged_by_xes_sysctl_and_then_asked() {
 /// real card (exit 0, a file IGT reads with at least 200 samples), then
 /// `report --format csv --reports 50` of it: the record's stderr and the
 /// CSV rows; `None` (the skip printed) where the card is absent or its
-/// verdict refuses OA streams.
-fn record_on_a_real_card(card: &str, set: &str) -> Option<(String, Vec<BTreeMap<String, String>>)> {
-    let file = TempFile::new();
+/// verdict refuses OA streams. The card is named by environment variable
+/// `card_var` (default `card0`).
+fn record_on_a_real_card(
+    card_var: &str,
+    set: &str,
+) -> Option<(String, Vec<BTreeMap<String, String>>)> {
+    let card = std::env::var(card_var).unwrap_or_else(|_| "card0".into());
+    let file = TempFile::new("out.record");
     let line = format!("--device {card} --metric-set {set} --reports 200 --period 1ms");
     let (code, err) = record_status(&file, &words(&line));
     if code == Some(1) && (err.contains("no such card") || err.contains("OA streams: no:")) {
@@ -1023,8 +1005,7 @@ fn record_on_a_real_card(card: &str, set: &str) -> Option<(String, Vec<BTreeMap<
 #[test]
 #[ignore = "needs a TGL (or later described part) on the xe driver whose `perfregs devices` verdict allows OA streams"]
 fn a_real_xe_card_records_test_oa() {
-    let card = std::env::var("PERFREGS_XE_CARD").unwrap_or_else(|_| "card0".into());
-    let Some((err, _)) = record_on_a_real_card(&card, "TestOa") else {
+    let Some((err, _)) = record_on_a_real_card("PERFREGS_XE_CARD", "TestOa") else {
         return;
     };
     assert!(
@@ -1036,8 +1017,7 @@ fn a_real_xe_card_records_test_oa() {
 #[test]
 #[ignore = "needs an Intel GPU (HSW, BDW or TGL on i915) that `perfregs devices` says can open OA streams"]
 fn a_real_card_records_render_basic() {
-    let card = std::env::var("PERFREGS_CARD").unwrap_or_else(|_| "card0".into());
-    let Some((err, rows)) = record_on_a_real_card(&card, "RenderBasic") else {
+    let Some((err, rows)) = record_on_a_real_card("PERFREGS_CARD", "RenderBasic") else {
         return;
     };
     says(&err, "config id ");

@@ -4,43 +4,33 @@
 #![cfg(target_os = "linux")]
 
 mod common;
-use common::says;
+use common::{in_root as perfregs, says, TempFile};
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
-/// The repository root, the binary's working directory.
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-
-fn perfregs(args: &[&str]) -> (i32, String, String) {
-    common::run(common::perfregs().args(args).current_dir(ROOT))
-}
-
 /// A sparse file standing in for a BAR, removed on drop.
-struct BarFile(PathBuf);
+struct BarFile(TempFile);
 
 impl BarFile {
     fn new(name: &str, len: u64) -> Self {
-        let path = std::env::temp_dir().join(format!(
-            "perfregs-cli-reg-{}-{name}.bar",
-            std::process::id()
-        ));
-        File::create(&path).unwrap().set_len(len).unwrap();
-        BarFile(path)
+        let file = TempFile::new(&format!("{name}.bar"));
+        File::create(&file.0).unwrap().set_len(len).unwrap();
+        BarFile(file)
     }
     fn path(&self) -> &str {
-        self.0.to_str().unwrap()
+        self.0.path()
     }
     fn u32_at(&self, offset: u64) -> u32 {
-        let mut f = File::open(&self.0).unwrap();
+        let mut f = File::open(self.path()).unwrap();
         f.seek(SeekFrom::Start(offset)).unwrap();
         let mut b = [0u8; 4];
         f.read_exact(&mut b).unwrap();
         u32::from_le_bytes(b)
     }
     fn put_u32(&self, offset: u64, value: u32) {
-        let mut f = OpenOptions::new().write(true).open(&self.0).unwrap();
+        let mut f = OpenOptions::new().write(true).open(self.path()).unwrap();
         f.seek(SeekFrom::Start(offset)).unwrap();
         f.write_all(&value.to_le_bytes()).unwrap();
     }
@@ -70,12 +60,6 @@ impl BarFile {
         let (got, out, err) = perfregs(&args);
         assert_eq!(got, code, "{args:?}: {out}{err}");
         (out, err)
-    }
-}
-
-impl Drop for BarFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
     }
 }
 
@@ -182,10 +166,10 @@ fn the_device_and_force_wake_are_explicit() {
 #[test]
 fn a_bar_that_cannot_be_opened_says_to_run_as_root() {
     let bar = BarFile::new("ro", MIB16);
-    let mut perms = std::fs::metadata(&bar.0).unwrap().permissions();
+    let mut perms = std::fs::metadata(bar.path()).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o400);
-    std::fs::set_permissions(&bar.0, perms).unwrap();
-    if OpenOptions::new().write(true).open(&bar.0).is_ok() {
+    std::fs::set_permissions(bar.path(), perms).unwrap();
+    if OpenOptions::new().write(true).open(bar.path()).is_ok() {
         eprintln!("skipped: running as root, a read-only file opens for writing anyway");
         return;
     }

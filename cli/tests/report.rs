@@ -7,7 +7,7 @@
 //! reported.
 
 mod common;
-use common::says;
+use common::{says, TempFile};
 
 use perfregs_emu::test_support;
 use perfregs_linux::discovery::Topology;
@@ -17,8 +17,6 @@ use perfregs_metrics::rt::program;
 use perfregs_testkit::check_test_oa_ratios;
 use serde_json::Value as Json;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A report every 2^(PERIOD+1) = 128 timestamp ticks (6.67 µs at 19.2 MHz).
 const TICKS: u64 = 2 << test_support::PERIOD;
@@ -100,22 +98,7 @@ fn test_oa_file(n: u64, losses: &[(usize, Record)]) -> TempFile {
 
 /// `bytes` in a fresh temp file.
 fn temp_file(bytes: &[u8]) -> TempFile {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let path = std::env::temp_dir().join(format!(
-        "perfregs-cli-report-{}-{}.record",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::write(&path, bytes).expect("write");
-    TempFile(path)
-}
-
-struct TempFile(PathBuf);
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
+    TempFile::with("report.record", bytes)
 }
 
 /// `perfregs report FILE ARGS`, which must exit with `code`: (stdout,

@@ -224,6 +224,18 @@ impl Diagnostic {
             message: format!("internal: {what} (validation should have reported this)"),
         }
     }
+
+    /// A file or folder that could not be read (`PR001`): reported at its
+    /// start, about no item.
+    pub(crate) fn io(file: String, message: String) -> Diagnostic {
+        Diagnostic {
+            code: Code::Io,
+            file,
+            pos: Pos { line: 1, column: 1 },
+            item: String::new(),
+            message,
+        }
+    }
 }
 
 /// All diagnostics of one run, in file order.

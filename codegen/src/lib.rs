@@ -127,13 +127,10 @@ impl BuiltIn {
         let mut files = Vec::new();
         for f in &paths {
             let text = std::fs::read_to_string(f).map_err(|e| {
-                vec![Diagnostic {
-                    code: Code::Io,
-                    file: f.display().to_string(),
-                    pos: Pos { line: 1, column: 1 },
-                    item: String::new(),
-                    message: format!("cannot read: {e}"),
-                }]
+                vec![Diagnostic::io(
+                    f.display().to_string(),
+                    format!("cannot read: {e}"),
+                )]
             })?;
             files.push((load::relative_name(dir, f), text));
         }
@@ -228,13 +225,10 @@ fn compile_path_inner(path: &Path, catalogue: Option<(&str, &str)>) -> Result<Ir
     if path.is_dir() {
         // Every metric file of the folder belongs to a part of the catalogue.
         let files = gpu::metric_files(path).map_err(|e| {
-            vec![Diagnostic {
-                code: Code::Io,
-                file: path.join("metricsets").display().to_string(),
-                pos: Pos { line: 1, column: 1 },
-                item: String::new(),
-                message: format!("cannot read: {e}"),
-            }]
+            vec![Diagnostic::io(
+                path.join("metricsets").display().to_string(),
+                format!("cannot read: {e}"),
+            )]
         })?;
         gpu::claim_metric_files(&mut ir, &files).map_err(|mut e| {
             for d in &mut e {
@@ -249,13 +243,10 @@ fn compile_path_inner(path: &Path, catalogue: Option<(&str, &str)>) -> Result<Ir
 /// The description files a path stands for (for `rerun-if-changed`).
 pub fn input_files(path: &Path) -> Result<(Vec<PathBuf>, ()), Vec<Diagnostic>> {
     load::yaml_files(path).map(|f| (f, ())).map_err(|e| {
-        vec![Diagnostic {
-            code: Code::Io,
-            file: path.display().to_string(),
-            pos: Pos { line: 1, column: 1 },
-            item: String::new(),
-            message: format!("cannot read: {e}"),
-        }]
+        vec![Diagnostic::io(
+            path.display().to_string(),
+            format!("cannot read: {e}"),
+        )]
     })
 }
 

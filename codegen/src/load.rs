@@ -173,13 +173,7 @@ pub fn load_file(path: &Path, diags: &mut Diagnostics) -> Option<Loaded> {
     match std::fs::read_to_string(path) {
         Ok(text) => load_str(&name, &text, diags),
         Err(e) => {
-            diags.push(Diagnostic {
-                code: Code::Io,
-                file: name,
-                pos: Pos { line: 1, column: 1 },
-                item: String::new(),
-                message: format!("cannot read file: {e}"),
-            });
+            diags.push(Diagnostic::io(name, format!("cannot read file: {e}")));
             None
         }
     }

@@ -130,12 +130,7 @@ impl ExportArgs {
             }
         };
         let Some(index) = ir.catalogue.find(&p.to_ascii_lowercase()) else {
-            let known: Vec<&str> = ir
-                .catalogue
-                .projects
-                .iter()
-                .map(|p| p.name.as_str())
-                .collect();
+            let known: Vec<&str> = ir.catalogue.tags().collect();
             eprintln!(
                 "perfregs: unknown project `{p}` (known: {})",
                 known.join(", ")

@@ -535,12 +535,15 @@ fn series(r: &Read, s: &Setup) -> Series {
         })
         .collect();
     let mut notes = Vec::new();
-    let lossy: Vec<String> = r
-        .intervals
-        .iter()
-        .filter(|iv| iv.has_loss())
-        .map(|iv| format!("#{}", iv.index + 1))
-        .collect();
+    // The intervals (numbered from 1, as printed) that `which` picks.
+    let numbers = |which: fn(&Interval) -> bool| -> Vec<String> {
+        r.intervals
+            .iter()
+            .filter(|iv| which(iv))
+            .map(|iv| format!("#{}", iv.index + 1))
+            .collect()
+    };
+    let lossy = numbers(Interval::has_loss);
     if r.reports_lost + r.buffers_lost == 0 {
         notes.push("losses: none".to_string());
     } else {
@@ -553,12 +556,7 @@ fn series(r: &Read, s: &Setup) -> Series {
     }
     let invalid = invalid_pairs(&r.intervals);
     if invalid.total() > 0 {
-        let at: Vec<String> = r
-            .intervals
-            .iter()
-            .filter(|iv| iv.has_invalid())
-            .map(|iv| format!("#{}", iv.index + 1))
-            .collect();
+        let at = numbers(Interval::has_invalid);
         // Without a valid pair no interval is printed: none to point at.
         let any_valid = r.intervals.iter().any(|iv| iv.pairs > 0);
         notes.push(format!(

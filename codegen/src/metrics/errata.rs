@@ -97,13 +97,7 @@ pub fn read(dir: &Path) -> Result<Vec<Erratum>, Diagnostic> {
     match std::fs::read_to_string(&path) {
         Ok(text) => parse(&name, &text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(Diagnostic {
-            code: Code::Io,
-            file: name,
-            pos: crate::diag::Pos { line: 1, column: 1 },
-            item: String::new(),
-            message: format!("cannot read: {e}"),
-        }),
+        Err(e) => Err(Diagnostic::io(name, format!("cannot read: {e}"))),
     }
 }
 

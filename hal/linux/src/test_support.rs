@@ -39,6 +39,17 @@ impl FakeTree {
         t
     }
 
+    /// A tree with two TGL GT2 (0x9A49) cards bound to i915, `card0` at
+    /// `0000:00:02.0` and `card1` at `0000:00:03.0`, whose PCI device id
+    /// does not parse (`banana`); no sysctl and no process status.
+    pub fn with_damaged_card1(tag: &str) -> FakeTree {
+        let t = FakeTree::new(tag);
+        t.card(0, "0000:00:02.0", 0x8086, 0x9A49, Some("i915"));
+        t.card(1, "0000:00:03.0", 0x8086, 0x9A49, Some("i915"));
+        t.write("sys/devices/pci0000:00/0000:00:03.0/device", "banana\n");
+        t
+    }
+
     /// The tree's `sys` and `proc` folders.
     pub fn roots(&self) -> Roots {
         Roots {

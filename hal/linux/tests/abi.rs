@@ -218,20 +218,20 @@ fn check(program: &str, rust: &Values) {
     );
 }
 
-#[test]
-#[cfg_attr(
-    perfregs_no_i915_header,
-    ignore = "SKIPPED: i915_drm.h is missing (install libdrm-dev)"
-)]
-fn i915_abi_matches_the_kernel_header() {
-    check("i915", &perf_values());
+/// Test `$name`: the values `$values` against what `$program.c` prints
+/// from the header ([`check`]); ignored where `i915_drm.h` is missing.
+macro_rules! header_test {
+    ($name:ident, $program:literal, $values:expr) => {
+        #[test]
+        #[cfg_attr(
+            perfregs_no_i915_header,
+            ignore = "SKIPPED: i915_drm.h is missing (install libdrm-dev)"
+        )]
+        fn $name() {
+            check($program, &$values);
+        }
+    };
 }
 
-#[test]
-#[cfg_attr(
-    perfregs_no_i915_header,
-    ignore = "SKIPPED: i915_drm.h is missing (install libdrm-dev)"
-)]
-fn discovery_uapi_matches_i915_drm_h() {
-    check("query", &query_values());
-}
+header_test!(i915_abi_matches_the_kernel_header, "i915", perf_values());
+header_test!(discovery_uapi_matches_i915_drm_h, "query", query_values());

@@ -153,10 +153,7 @@ fn every_reason_to_refuse() {
 
 #[test]
 fn unreadable_or_damaged_files_are_reported_not_guessed() {
-    let t = FakeTree::new("bad");
-    t.card(0, "0000:00:02.0", 0x8086, 0x9A49, Some("i915"));
-    t.card(1, "0000:00:03.0", 0x8086, 0x9A49, Some("i915"));
-    t.write("sys/devices/pci0000:00/0000:00:03.0/device", "banana\n");
+    let t = FakeTree::with_damaged_card1("bad");
     // No paranoid file, no status file.
     let list = discover(&t.roots()).expect("class/drm readable");
     let first = list[0].as_ref().expect("card0 reads");

@@ -113,12 +113,21 @@ fn i915_card() -> Option<Card> {
     Some(card)
 }
 
+/// The i915 card of [`i915_card`], its config `(uuid, id)` and its node
+/// opened read-write.
+fn open_i915() -> Option<(Card, (String, u64), fs::File)> {
+    let card = i915_card()?;
+    let config = card.config.clone().expect("checked");
+    let drm = open_node(&card);
+    Some((card, config, drm))
+}
+
 #[test]
 #[ignore = "needs an Intel GPU with i915 perf and perf_stream_paranoid=0 or CAP_PERFMON"]
 fn i915_stream_opens_and_reads_reports() {
-    let Some(card) = i915_card() else { return };
-    let (uuid, id) = card.config.clone().expect("checked");
-    let drm = open_node(&card);
+    let Some((card, (uuid, id), drm)) = open_i915() else {
+        return;
+    };
     let format = format_for(&card);
     let params = I915Params::new(id, format, 16); // about every 5 ms
     let stream = I915Stream::open(&drm, &params, None).unwrap_or_else(|e| panic!("{e}"));
@@ -155,9 +164,9 @@ fn i915_stream_opens_and_reads_reports() {
 #[test]
 #[ignore = "needs an Intel GPU with i915 perf and perf_stream_paranoid=0 or CAP_PERFMON"]
 fn i915_disabled_stream_reads_eio_and_bad_config_is_named() {
-    let Some(card) = i915_card() else { return };
-    let (_, id) = card.config.clone().expect("checked");
-    let drm = open_node(&card);
+    let Some((card, (_, id), drm)) = open_i915() else {
+        return;
+    };
     let params = I915Params::new(id, format_for(&card), 16);
     let mut s = I915Stream::open(&drm, &params, None).unwrap_or_else(|e| panic!("{e}"));
     let mut buf = vec![0u8; 4096];
