@@ -3,12 +3,11 @@
 
 use std::vec::Vec;
 
-use hal::config::AwakeAny;
 use hal::register::Project;
 use hal::report::ReportFormat;
-use hal::{Device, Unbranded};
+use hal::Device;
 
-use crate::{Emulator, OaConfig, OaUnit, Sku};
+use crate::{Emulator, OaUnit};
 
 /// Where the OA buffer of [`periodic_reports`] lies in GPU memory.
 pub const OA_BASE: u64 = 0x0100_0000;
@@ -44,8 +43,9 @@ pub fn periodic_reports<P: Project, F: ReportFormat>(
 #[track_caller]
 pub fn tgl_reports(
     n: u64,
-    program: impl FnOnce(&Device<hal::Tgl, Emulator>, &[&dyn AwakeAny<Unbranded>]),
+    program: impl FnOnce(&Device<hal::Tgl, Emulator>, &[&dyn hal::config::AwakeAny<hal::Unbranded>]),
 ) -> Vec<Vec<u8>> {
+    use crate::{OaConfig, Sku};
     let gpu = Device::<hal::Tgl, _>::new(
         Emulator::builder(&hal::tgl::PROJECT, Sku::default())
             .with::<OaUnit>(OaConfig::default())
