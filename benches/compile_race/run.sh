@@ -178,6 +178,9 @@ EOF
 perfregs::regdefs!(pub mod regs, "regs.yaml");
 EOF
 
+    # A description folder holds the project catalogue (issue 24); the
+    # `regdefs!` macro adds the shipped one to its file itself.
+    cp "$REPO/regdefs/projects.yaml" "$yaml_dir/"
     say "svd2rust crate: PERFREGS_REGDEFS=$yaml_dir perfregs export tgl --format svd | svd2rust --target none"
     PERFREGS_REGDEFS="$yaml_dir" "$PERFREGS" export tgl --format svd >"$dir/regs.svd"
     write_pac_crate "$dir/svd-race" svd-race "$dir/regs.svd"
