@@ -288,12 +288,19 @@ fn compile_loaded(
         }
     }
     let Some(cat) = catalogue else {
+        let names: Vec<&str> = loaded.iter().map(|l| l.source.name.as_str()).collect();
         diags.push(Diagnostic {
             code: Code::Shape,
             file: "<input>".into(),
             pos: Pos { line: 1, column: 1 },
             item: String::new(),
-            message: "no project catalogue (a file with top-level `families:`)".into(),
+            message: format!(
+                "no project catalogue among the {} description file(s) read ({}): a \
+                 description folder needs one, a file with top-level `families:` \
+                 (the shipped one is regdefs/projects.yaml)",
+                names.len(),
+                names.join(", ")
+            ),
         });
         return Err(diags.sorted());
     };

@@ -523,3 +523,15 @@ fn a_row_wakes_one_domain_or_two_distinct_wakeable_ones() {
     assert_eq!(ir.wake_name_of(inst).as_deref(), Some("render+media"));
     assert!(inst.domain2.is_some());
 }
+
+/// A description set without a catalogue (a `PERFREGS_REGDEFS` folder that
+/// lacks `projects.yaml`) says so once, naming the files it did read.
+#[test]
+fn missing_catalogue_names_the_files_read() {
+    let got = compile_sources(&[fixture("ok.yaml")], None).unwrap_err();
+    assert_eq!(got.len(), 1, "{got:?}");
+    let msg = got[0].to_string();
+    assert!(msg.contains("no project catalogue"), "{msg}");
+    assert!(msg.contains("(ok.yaml)"), "{msg}");
+    assert!(msg.contains("regdefs/projects.yaml"), "{msg}");
+}
