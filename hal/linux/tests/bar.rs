@@ -11,25 +11,16 @@ use hal::bus::{Bus, BusFault, FaultKind, Mmio};
 use hal::{tgl, BusyError, Device, Register, Tgl, WakeError};
 use perfregs_linux::bar::{Bar, Owner};
 use perfregs_linux::forcewake::ForcewakeHolder;
+use perfregs_testkit::TempFile;
 
 /// 16 MiB, the size of a TGL GTTMMADR BAR's register half.
 const BAR_SIZE: u64 = 16 << 20;
 
-/// A temporary file removed on drop.
-struct Temp(PathBuf);
-
-impl Temp {
-    fn new(name: &str, len: u64) -> Self {
-        let path = std::env::temp_dir().join(format!("perfregs-{name}-{}", std::process::id()));
-        File::create(&path).unwrap().set_len(len).unwrap();
-        Temp(path)
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = fs::remove_file(&self.0);
-    }
+/// A file of `len` zero bytes in the temp folder, removed on drop.
+fn temp(name: &str, len: u64) -> TempFile {
+    let t = TempFile::new(name);
+    File::create(&t.0).unwrap().set_len(len).unwrap();
+    t
 }
 
 fn file_u32(path: &PathBuf, offset: u64) -> u32 {
@@ -43,7 +34,7 @@ fn file_u32(path: &PathBuf, offset: u64) -> u32 {
 
 #[test]
 fn writes_land_in_the_file_and_reads_see_it() {
-    let file = Temp::new("bar-rw", BAR_SIZE);
+    let file = temp("bar-rw", BAR_SIZE);
     let mut bar = Bar::open(&file.0, Owner::Hal).unwrap();
     assert_eq!(bar.len() as u64, BAR_SIZE);
     Bus::<Mmio>::write32(&mut bar, 0xDAF4, 0x1234_5678);
@@ -65,7 +56,7 @@ fn writes_land_in_the_file_and_reads_see_it() {
 
 #[test]
 fn out_of_range_and_unaligned_accesses_fault_and_never_reach_memory() {
-    let file = Temp::new("bar-oob", BAR_SIZE);
+    let file = temp("bar-oob", BAR_SIZE);
     let mut bar = Bar::open(&file.0, Owner::Hal).unwrap();
     assert_eq!(Bus::<Mmio>::read32(&mut bar, BAR_SIZE), u32::MAX);
     let fault = Bus::<Mmio>::take_fault(&mut bar).expect("out of range");
@@ -95,7 +86,7 @@ fn out_of_range_and_unaligned_accesses_fault_and_never_reach_memory() {
 /// the fault, not as all ones.
 #[test]
 fn typed_try_read_past_the_end_is_an_error() {
-    let file = Temp::new("bar-small", 4096);
+    let file = temp("bar-small", 4096);
     let gpu = Device::<Tgl, _>::new(Bar::open(&file.0, Owner::Hal).unwrap());
     let rw = gpu.assume_awake::<tgl::domains::Gt>();
     let addr = tgl::OAG_OACONTROL.address();
@@ -110,7 +101,7 @@ fn typed_try_read_past_the_end_is_an_error() {
 
 #[test]
 fn the_mapping_is_gone_after_drop() {
-    let file = Temp::new("bar-drop", BAR_SIZE);
+    let file = temp("bar-drop", BAR_SIZE);
     let name = file.0.to_str().unwrap().to_owned();
     let mapped = || {
         fs::read_to_string("/proc/self/maps")
@@ -125,13 +116,13 @@ fn the_mapping_is_gone_after_drop() {
 
 #[test]
 fn the_bus_has_a_monotonic_clock_and_opening_bad_paths_fails() {
-    let file = Temp::new("bar-clock", 4096);
+    let file = temp("bar-clock", 4096);
     let mut bar = Bar::open(&file.0, Owner::Hal).unwrap();
     let t0 = Bus::<Mmio>::now_ns(&mut bar).expect("a real bus tells time");
     Bus::<Mmio>::pause(&mut bar);
     let t1 = Bus::<Mmio>::now_ns(&mut bar).unwrap();
     assert!(t1 >= t0 + perfregs_linux::bar::PAUSE.as_nanos() as u64);
-    let empty = Temp::new("bar-empty", 0);
+    let empty = temp("bar-empty", 0);
     let err = Bar::open(&empty.0, Owner::Hal).unwrap_err();
     assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
     let err = Bar::open("/nonexistent/perfregs/resource0", Owner::Kernel).unwrap_err();
@@ -144,8 +135,8 @@ fn the_bus_has_a_monotonic_clock_and_opening_bad_paths_fails() {
 /// force-wake and steering are refused and nothing is written.
 #[test]
 fn the_holder_proves_every_domain_awake_on_a_kernel_owned_bar() {
-    let file = Temp::new("bar-live", BAR_SIZE);
-    let fw_file = Temp::new("forcewake-user", 0);
+    let file = temp("bar-live", BAR_SIZE);
+    let fw_file = temp("forcewake-user", 0);
     let gpu = Device::<Tgl, _>::new(Bar::open(&file.0, Owner::Kernel).unwrap());
     assert_eq!(
         gpu.forcewake::<tgl::domains::Render>().err(),
@@ -207,8 +198,8 @@ fn smoke_live_bar_with_the_kernel_force_wake_held() {
 #[test]
 fn the_holder_proof_covers_every_domain_of_a_programming_list() {
     use perfregs_metrics::tgl_gt2;
-    let file = Temp::new("bar-program", BAR_SIZE);
-    let fw_file = Temp::new("forcewake-program", 0);
+    let file = temp("bar-program", BAR_SIZE);
+    let fw_file = temp("forcewake-program", 0);
     let gpu = Device::<Tgl, _>::new(Bar::open(&file.0, Owner::Kernel).unwrap());
     let holder = ForcewakeHolder::open(&fw_file.0).unwrap();
     let awake = gpu.assume_awake_all(&holder);

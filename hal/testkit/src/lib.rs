@@ -1,12 +1,14 @@
 //! What the perfregs crates' tests share, so that each test file does not
 //! write it again: a seeded generator ([`Rng`], [`XorShift`]), running a
-//! built binary ([`run`]), register look-ups (`reg`, `val`, feature
+//! built binary ([`run`]), temporary files ([`TempFile`]), register look-ups (`reg`, `val`, feature
 //! `meta`) and IGT's TestOa expectations ([`check_test_oa_ratios`]).
 //!
 //! A dev-dependency only (`publish = false`, a path without a version, which
 //! cargo drops from the packages of the crates that use it).
 
+use std::path::PathBuf;
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// xorshift64*: a small deterministic generator, so seeded sequences of
 /// operations are the same on every run. The state must not be zero.
@@ -225,6 +227,46 @@ pub fn check_test_oa_ratios(what: &str, counter: impl Fn(&str) -> u64, tolerance
         |n| counter(&format!("Counter{n}")),
         Within::Counts(tolerance),
     );
+}
+
+/// A fresh path in the temp folder, unique to this process and call, its
+/// file name ending in `name` (`oa-decode.bin`); the file is removed on
+/// drop, also when the test fails.
+pub struct TempFile(pub PathBuf);
+
+impl TempFile {
+    /// The path; no file yet.
+    pub fn new(name: &str) -> TempFile {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        TempFile(std::env::temp_dir().join(format!(
+            "perfregs-test-{}-{}-{name}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        )))
+    }
+
+    /// A file holding `bytes`.
+    pub fn with(name: &str, bytes: &[u8]) -> TempFile {
+        let t = TempFile::new(name);
+        std::fs::write(&t.0, bytes).expect("write temp file");
+        t
+    }
+
+    /// The path as an argument (temp paths are UTF-8 here).
+    pub fn path(&self) -> &str {
+        self.0.to_str().expect("utf-8 temp path")
+    }
+
+    /// What the file holds.
+    pub fn bytes(&self) -> Vec<u8> {
+        std::fs::read(&self.0).expect("the temp file exists")
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 #[cfg(test)]
