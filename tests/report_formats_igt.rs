@@ -126,11 +126,16 @@ const HEADER: &[(&str, u32)] = &[
 ];
 
 /// The compiled projects of generations `gens` (the catalogue's graphics
-/// IP version), in catalogue order: IGT's tables are per generation.
+/// IP version) below graphics 12.55, in catalogue order: IGT's tables are
+/// per generation, and 12.55 and later have formats of their own
+/// (tests/report_formats_xe.rs).
 fn of_generations(gens: std::ops::RangeInclusive<u8>) -> Vec<&'static str> {
     perfregs::hal::PROJECTS
         .iter()
-        .filter(|p| p.gpu.is_some_and(|g| gens.contains(&g.generation())))
+        .filter(|p| {
+            p.gpu
+                .is_some_and(|g| gens.contains(&g.generation()) && g.graphics < (12, 55))
+        })
         .map(|p| p.name)
         .collect()
 }

@@ -1,6 +1,6 @@
 //! `perfregs devices` on fake sysfs/procfs trees (`perfregs_linux`'s
 //! test-support `FakeTree`, as discovery's tests): an i915 TGL card blocked by
-//! the paranoid sysctl, an xe TGL card judged by xe's sysctl, an undescribed DG2, an SNB without OA streams,
+//! the paranoid sysctl, an xe TGL card judged by xe's sysctl, an undescribed PVC, an SNB without OA streams,
 //! the Gen9..Gen12 parts described since issue 18 (CML as cfl, RPL as adl), no
 //! card at all, and the JSON form.
 #![cfg(unix)]
@@ -111,7 +111,7 @@ fn an_xe_tgl_card_is_judged_by_the_observation_sysctl() {
 #[test]
 fn dg2_is_not_described_yet_and_snb_has_no_oa_stream() {
     let t = FakeTree::new("mix");
-    t.card(0, "0000:00:02.0", 0x8086, 0x56A0, Some("i915")); // DG2-G10
+    t.card(0, "0000:00:02.0", 0x8086, 0x0BD5, Some("i915")); // PVC
     t.card(1, "0000:01:00.0", 0x8086, 0x0116, Some("i915")); // SNB GT2
     t.paranoid("i915", 0);
     t.caps(1000, 0);
@@ -121,10 +121,10 @@ fn dg2_is_not_described_yet_and_snb_has_no_oa_stream() {
     // Each card: its first line, what it says, and the remedy after "OA streams: no:".
     for (card, (first, said, remedy)) in cards.iter().zip([
         (
-            "card0  0000:00:02.0  DG2-G10 (0x56a0)",
+            "card0  0000:00:02.0  PVC (0x0bd5)",
             [
                 "  not described yet, driver i915",
-                "OA streams: no: platform not described yet (DG2-G10, PCI id 0x56a0)",
+                "OA streams: no: platform not described yet (PVC, PCI id 0x0bd5)",
             ],
             "not described in regdefs/ yet",
         ),
@@ -151,8 +151,8 @@ fn dg2_is_not_described_yet_and_snb_has_no_oa_stream() {
     let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     let cards = doc["cards"].as_array().expect("cards");
     assert_eq!(cards.len(), 2);
-    assert_eq!(cards[0]["pci_id"], "0x56a0");
-    assert_eq!(cards[0]["platform"], "DG2-G10");
+    assert_eq!(cards[0]["pci_id"], "0x0bd5");
+    assert_eq!(cards[0]["platform"], "PVC");
     assert_eq!(cards[0]["described"], false);
     assert_eq!(cards[0]["oa_streams"]["allowed"], false);
     assert_eq!(cards[0]["oa_streams"]["kind"], "not_described");

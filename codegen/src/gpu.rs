@@ -25,6 +25,11 @@ use std::path::Path;
 /// The kernel drivers a project may name, in `drivers:` order of preference.
 pub const DRIVERS: &[&str] = &["i915", "xe"];
 
+/// Engine classes an OA unit may observe (`engines:`), as xe's
+/// `DRM_XE_ENGINE_CLASS_*` name them: RENDER, COPY, VIDEO_DECODE,
+/// VIDEO_ENHANCE, COMPUTE.
+pub const ENGINE_CLASSES: &[&str] = &["render", "copy", "video", "video_enhance", "compute"];
+
 /// Xe's OA format types (`enum drm_xe_oa_format_type` in `xe_drm.h`), by value.
 pub const XE_FORMAT_TYPES: &[&str] = &["oag", "oar", "oam", "oac", "oam_mpec", "pec"];
 
@@ -168,6 +173,18 @@ fn check_one(
                     &format!("oa/units/{k}/control"),
                     format!("`{}` is not a register of {name}", u.control),
                 ),
+            }
+            for (e, engine) in u.engines.iter().enumerate() {
+                let (class, instance) = engine.split_once(':').unwrap_or((engine.as_str(), "0"));
+                if !ENGINE_CLASSES.contains(&class) || instance.parse::<u16>().is_err() {
+                    bad(
+                        &format!("oa/units/{k}/engines/{e}"),
+                        format!(
+                            "engine `{engine}`: `class` or `class:instance`, class one of {}",
+                            ENGINE_CLASSES.join(", ")
+                        ),
+                    );
+                }
             }
             if o.units[..k].iter().any(|v| v.name == u.name) {
                 bad(

@@ -112,16 +112,43 @@ fn probe_view(
             }
             lines.push(parts.join(", "));
         }
-        Answers::Xe(x) => match x.topology() {
-            Ok((_, clock)) => {
-                lines.push(format!("timestamp reference clock {clock} Hz"));
-                obj.insert("timestamp_frequency_hz".into(), json!(clock));
+        Answers::Xe(x) => {
+            match x.topology() {
+                Ok((_, clock)) => {
+                    lines.push(format!("timestamp reference clock {clock} Hz"));
+                    obj.insert("timestamp_frequency_hz".into(), json!(clock));
+                }
+                Err(e) => {
+                    lines.push(format!("GT list unreadable: {e}"));
+                    obj.insert("error".into(), json!(e.to_string()));
+                }
             }
-            Err(e) => {
-                lines.push(format!("GT list unreadable: {e}"));
-                obj.insert("error".into(), json!(e.to_string()));
+            match x.oa_units() {
+                Ok(units) => {
+                    for u in &units {
+                        lines.push(format!("OA {u}"));
+                    }
+                    let list: Vec<_> = units
+                        .iter()
+                        .map(|u| {
+                            json!({
+                                "id": u.id,
+                                "type": u.kind,
+                                "kind": u.kind_name(),
+                                "gt": u.gt,
+                                "timestamp_frequency_hz": u.timestamp_hz,
+                                "engines": u.engines.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+                            })
+                        })
+                        .collect();
+                    obj.insert("oa_units".into(), json!(list));
+                }
+                Err(e) => {
+                    lines.push(format!("OA units unreadable: {e}"));
+                    obj.insert("oa_units_error".into(), json!(e));
+                }
             }
-        },
+        }
     }
     // Frequencies sysfs cannot give are the preset's (said below).
     let freqs = match perfregs_linux::discovery::gt_frequencies(sys, c) {

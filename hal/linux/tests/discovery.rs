@@ -118,7 +118,7 @@ fn every_reason_to_refuse() {
     let t = FakeTree::new("mix");
     t.card(0, "0000:00:02.0", 0x8086, 0x0116, Some("i915")); // SNB GT2
     t.card(1, "0000:01:00.0", 0x10DE, 0x1C82, Some("nouveau")); // not Intel
-    t.card(2, "0000:02:00.0", 0x8086, 0x56A0, Some("i915")); // DG2-G10
+    t.card(2, "0000:02:00.0", 0x8086, 0x0BD5, Some("i915")); // PVC
     t.card(3, "0000:03:00.0", 0x8086, 0x1234, Some("i915")); // not in the table
     t.card(4, "0000:04:00.0", 0x8086, 0x0416, None); // HSW, no driver
     t.card(10, "0000:05:00.0", 0x8086, 0x1616, Some("vfio-pci")); // BDW, other driver
@@ -134,7 +134,7 @@ fn every_reason_to_refuse() {
     let expect = [
         "no: SNB GT2 (0x0116): no OA stream under Linux (the catalogue gives this GPU no OA unit; MI_REPORT_PERF_COUNT only)",
         "no: not an Intel device (vendor 0x10de)",
-        "no: platform not described yet (DG2-G10, PCI id 0x56a0)",
+        "no: platform not described yet (PVC, PCI id 0x0bd5)",
         "no: unknown Intel device 0x1234",
         "no: no kernel driver bound to the device",
         "no: driver `vfio-pci` has no OA streams",

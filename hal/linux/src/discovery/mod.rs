@@ -20,6 +20,7 @@
 //! [`discover`] runs all the file-based steps for every card.
 
 pub mod access;
+pub mod oa_units;
 #[cfg(target_os = "linux")]
 pub mod probe;
 pub mod topology;

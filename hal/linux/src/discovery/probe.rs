@@ -17,6 +17,7 @@ use crate::uapi::i915::{
 };
 use crate::uapi::xe::{
     DrmXeDeviceQuery, DRM_XE_DEVICE_QUERY_GT_LIST, DRM_XE_DEVICE_QUERY_GT_TOPOLOGY,
+    DRM_XE_DEVICE_QUERY_OA_UNITS,
 };
 use crate::uapi::{i915, xe};
 use core::fmt;
@@ -278,6 +279,8 @@ pub struct XeProbe {
     pub gt_list: Result<Vec<u8>, ProbeError>,
     /// `DRM_XE_DEVICE_QUERY_GT_TOPOLOGY`.
     pub topology: Result<Vec<u8>, ProbeError>,
+    /// `DRM_XE_DEVICE_QUERY_OA_UNITS`.
+    pub oa_units: Result<Vec<u8>, ProbeError>,
 }
 
 impl XeProbe {
@@ -286,7 +289,14 @@ impl XeProbe {
         XeProbe {
             gt_list: xe_query(fd, DRM_XE_DEVICE_QUERY_GT_LIST, "DEVICE_QUERY GT list"),
             topology: xe_query(fd, DRM_XE_DEVICE_QUERY_GT_TOPOLOGY, "DEVICE_QUERY topology"),
+            oa_units: xe_query(fd, DRM_XE_DEVICE_QUERY_OA_UNITS, "DEVICE_QUERY OA units"),
         }
+    }
+
+    /// The OA units the driver lists (the render unit first).
+    pub fn oa_units(&self) -> Result<Vec<super::oa_units::XeOaUnit>, String> {
+        let bytes = self.oa_units.as_ref().map_err(|e| e.to_string())?;
+        super::oa_units::parse(bytes).map_err(|e| e.to_string())
     }
 
     /// The main GT's topology, in i915's layout, and its reference clock (Hz).
@@ -446,7 +456,7 @@ mod tests {
             )))
         ));
         assert_eq!(
-            Answers::I915(probe_answers()).device_values(&card(0x56A0, Some(Driver::I915)), None),
+            Answers::I915(probe_answers()).device_values(&card(0x0BD5, Some(Driver::I915)), None),
             Err(ProbeDeviceInfoError::NotDescribed)
         );
     }

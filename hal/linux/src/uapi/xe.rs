@@ -180,6 +180,49 @@ pub const DRM_XE_TOPO_EU_PER_DSS: u16 = 4;
 /// `DRM_XE_TOPO_SIMD16_EU_PER_DSS`: the SIMD16 EUs of each DSS (later platforms).
 pub const DRM_XE_TOPO_SIMD16_EU_PER_DSS: u16 = 5;
 
+/// `DRM_XE_DEVICE_QUERY_OA_UNITS`: the OA units (`struct drm_xe_query_oa_units`).
+pub const DRM_XE_DEVICE_QUERY_OA_UNITS: u32 = 8;
+/// Bytes of `struct drm_xe_query_oa_units` before its units
+/// (`u64 extensions; u32 num_oa_units; u32 pad`).
+pub const XE_OA_UNITS_HEADER_SIZE: usize = 16;
+/// Bytes of `struct drm_xe_oa_unit` before its `eci[]` engines.
+pub const XE_OA_UNIT_SIZE: usize = 72;
+/// Offset of `oa_unit_id` (u32) in `struct drm_xe_oa_unit`.
+pub const XE_OA_UNIT_ID_OFFSET: usize = 8;
+/// Offset of `oa_unit_type` (u32, `DRM_XE_OA_UNIT_TYPE_*`).
+pub const XE_OA_UNIT_TYPE_OFFSET: usize = 12;
+/// Offset of `capabilities` (u64, `DRM_XE_OA_CAPS_*`).
+pub const XE_OA_UNIT_CAPABILITIES_OFFSET: usize = 16;
+/// Offset of `oa_timestamp_freq` (u64, Hz).
+pub const XE_OA_UNIT_TIMESTAMP_FREQ_OFFSET: usize = 24;
+/// Offset of `gt_id` (u16; Linux 6.19 and later, `reserved` before).
+pub const XE_OA_UNIT_GT_ID_OFFSET: usize = 32;
+/// Offset of `num_engines` (u64).
+pub const XE_OA_UNIT_NUM_ENGINES_OFFSET: usize = 64;
+/// Size of one `struct drm_xe_engine_class_instance`
+/// (`u16 engine_class; u16 engine_instance; u16 gt_id; u16 pad`).
+pub const XE_ENGINE_CLASS_INSTANCE_SIZE: usize = 8;
+/// `DRM_XE_OA_UNIT_TYPE_OAG`: the render GT's unit (OAR and OAC are its sub-units).
+pub const DRM_XE_OA_UNIT_TYPE_OAG: u32 = 0;
+/// `DRM_XE_OA_UNIT_TYPE_OAM`: a media unit (MTL's OAM, Xe2's SCMI units).
+pub const DRM_XE_OA_UNIT_TYPE_OAM: u32 = 1;
+/// `DRM_XE_OA_UNIT_TYPE_OAM_SAG`: the Xe2+ media GT's SAG unit.
+pub const DRM_XE_OA_UNIT_TYPE_OAM_SAG: u32 = 2;
+/// `DRM_XE_OA_UNIT_TYPE_MERT`: the MERT unit (not on a described part).
+pub const DRM_XE_OA_UNIT_TYPE_MERT: u32 = 3;
+/// `DRM_XE_OA_CAPS_BASE`: the unit supports the base OA interface.
+pub const DRM_XE_OA_CAPS_BASE: u64 = 1 << 0;
+/// `DRM_XE_ENGINE_CLASS_RENDER`.
+pub const DRM_XE_ENGINE_CLASS_RENDER: u16 = 0;
+/// `DRM_XE_ENGINE_CLASS_COPY`.
+pub const DRM_XE_ENGINE_CLASS_COPY: u16 = 1;
+/// `DRM_XE_ENGINE_CLASS_VIDEO_DECODE`.
+pub const DRM_XE_ENGINE_CLASS_VIDEO_DECODE: u16 = 2;
+/// `DRM_XE_ENGINE_CLASS_VIDEO_ENHANCE`.
+pub const DRM_XE_ENGINE_CLASS_VIDEO_ENHANCE: u16 = 3;
+/// `DRM_XE_ENGINE_CLASS_COMPUTE`.
+pub const DRM_XE_ENGINE_CLASS_COMPUTE: u16 = 4;
+
 /// `struct drm_xe_device_query`: the argument of `DRM_IOCTL_XE_DEVICE_QUERY`.
 /// With `size` 0 the kernel writes the size needed; with that size it
 /// copies the answer to `data` (any other size is `EINVAL`).
