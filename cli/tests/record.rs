@@ -534,6 +534,37 @@ fn xe_recordings_are_igts_xe_format_and_report_says_so() {
     assert_eq!(csv_rows(&out).len(), 10);
 }
 
+/// IGT's own `xe-perf-reader` takes what `record --driver xe` writes and
+/// computes TestOa's counters from it (outside CI: build IGT and give the
+/// reader's path in `PERFREGS_XE_PERF_READER`).
+#[test]
+#[ignore = "needs IGT's xe-perf-reader built: PERFREGS_XE_PERF_READER=/path/to/xe-perf-reader"]
+fn igts_xe_perf_reader_accepts_the_recording() {
+    let Some(reader) = std::env::var_os("PERFREGS_XE_PERF_READER") else {
+        eprintln!("PERFREGS_XE_PERF_READER is not set: nothing run");
+        return;
+    };
+    let (file, _) = recorded("--emulate tgl --driver xe --metric-set TestOa --reports 200");
+    let out = Command::new(reader)
+        .args(["-c", "GpuTime,GpuCoreClocks,Counter1,Counter2", file.path()])
+        .output()
+        .expect("run xe-perf-reader");
+    let text = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    says(&text, "Metric used : TestOa");
+    says(&text, "Reports: 200");
+    // 199 report pairs of 2^14 ticks at 19.2 MHz.
+    says(&text, "GpuTime: 169813333");
+    let value = |name: &str| {
+        text.lines()
+            .find_map(|l| l.trim().strip_prefix(&format!("{name}: ")))
+            .unwrap_or_else(|| panic!("no {name}: {text}"))
+            .to_string()
+    };
+    assert_eq!(value("Counter1"), value("GpuCoreClocks"), "{text}");
+    assert_eq!(value("Counter2"), value("GpuCoreClocks"), "{text}");
+}
+
 #[test]
 fn xe_status_losses_appear_in_the_report() {
     let (file, err) = recorded("--emulate tgl --driver xe --metric-set TestOa --duration 2s --inject-loss 3 --inject-status COUNTER_OVERFLOW,MMIO_TRG_Q_FULL");

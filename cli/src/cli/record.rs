@@ -66,7 +66,10 @@ use std::time::{Duration, Instant};
     about = "Record an OA stream (a real GPU or the emulated one) in IGT's recording format",
     long_about = "Record an OA stream into a file in IGT's i915-perf-recorder format (VERSION, \
 DEVICE_INFO, DEVICE_TOPOLOGY and TIMESTAMP_CORRELATION records, then the stream's records as \
-read), which `perfregs report` and IGT's i915-perf-reader read.\n\n\
+read), which `perfregs report` and IGT's i915-perf-reader read; an xe stream (--driver xe, or a \
+card on the xe driver) in IGT's xe-perf-recorder format (the same records with xe's types 4-7, \
+IGT's xe OA format number, xe's topology), which `perfregs report` and IGT's xe-perf-reader \
+read.\n\n\
 --device cardN records a real GPU (Linux, i915 or xe): the card must pass `perfregs devices`' \
 verdict; the set's configuration is uploaded (or the one registered under its uuid reused) and \
 an OA stream opened (xe: OA unit 0; its losses, read from the STATUS ioctl, become \
@@ -85,8 +88,9 @@ its closing correlation). Default: until Ctrl-C on a device, 1s of emulated time
 emulator.\n\n\
 On a terminal stderr shows a live progress line (reports, losses, MB/s, elapsed); the final \
 line sums reports, losses by kind, bytes and the file. DEVICE_INFO holds the PCI id, the timestamp \
-frequency, the GT frequencies in Hz (as IGT's recorder writes them), the i915 OA format id (of \
-the same layout under xe), the set's symbol name and its uuid.\n\n\
+frequency, the GT frequencies in Hz (as IGT's recorder writes them), the engine (render 0), \
+the OA format (the i915 id; under xe IGT's xe number, 4 for TGL's A32u40_A4u32_B8_C8), the \
+set's symbol name and its uuid.\n\n\
 Exit code 1: the device refused (the reason and the remedy), a kernel error (its errno \
 explained; an error while reading closes the file with what was read before it), a write \
 error; 2: bad arguments.",
