@@ -147,6 +147,11 @@ const DEVICE_INFO: u32 = 65537;
 const TOPOLOGY: u32 = 65538;
 const CORRELATION: u32 = 65539;
 const SAMPLE: u32 = 1;
+// IGT's lib/xe/xe_oa_data.h:16-38, enum intel_xe_perf_record_type.
+const XE_VERSION: u32 = 4;
+const XE_DEVICE_INFO: u32 = 5;
+const XE_TOPOLOGY: u32 = 6;
+const XE_CORRELATION: u32 = 7;
 const REPORT_LOST: u32 = 2;
 const BUFFER_LOST: u32 = 3;
 
@@ -393,10 +398,12 @@ fn samples(bytes: &[u8]) -> Vec<Vec<u8>> {
 fn xe_test_oa_recorded_and_reported_gives_igts_ratios() {
     let (file, err) = recorded("--emulate tgl --driver xe --metric-set TestOa --reports 2000");
     says(&err, "recording emulated tgl GT2 under xe");
-    // xe_oa.c: A32u40_A4u32_B8_C8 = counter select 5, type OAG (0).
+    // xe_oa.c: A32u40_A4u32_B8_C8 = counter select 5, type OAG (0); IGT's
+    // lib/xe/xe_oa.h numbers it 4.
     assert!(
         err.contains(
-            "format A32U40_A4U32_B8_C8 (Xe OA_FORMAT 0x500, OA unit 0; i915 id 10 in DEVICE_INFO)"
+            "format A32U40_A4U32_B8_C8 (Xe OA_FORMAT 0x500, OA unit 0, engine render 0; \
+             IGT xe format 4 XE_OA_FORMAT_A32u40_A4u32_B8_C8 in DEVICE_INFO)"
         ),
         "{err}"
     );
@@ -411,7 +418,8 @@ fn xe_test_oa_recorded_and_reported_gives_igts_ratios() {
     assert_eq!(rec.samples, 2000);
     assert_eq!(rec.igt_readable(), Ok(()));
     let recs = walk(&bytes);
-    assert_eq!(u32_at(recs[1].2, 32), 10, "the i915 id of the layout");
+    assert_eq!(recs[1].0, XE_DEVICE_INFO);
+    assert_eq!(u32_at(recs[1].2, 32), 4, "IGT's xe number of the layout");
     // The raw reports became SAMPLE records of 256 bytes, 2^14 ticks apart.
     let xe = samples(&bytes);
     assert!(xe.iter().all(|s| s.len() == 256));
@@ -438,6 +446,123 @@ fn xe_test_oa_recorded_and_reported_gives_igts_ratios() {
     assert_eq!(deltas(&xe), deltas(&other), "the counter deltas");
 
     check_test_oa_2000_report(&file);
+}
+
+/// `record --driver xe` writes IGT's xe-perf-recorder format (its header
+/// laid out from IGT's `lib/xe/xe_oa_data.h`), and `report` reads it in
+/// every output format, saying the driver, the OA unit, the engine and the
+/// format.
+#[test]
+fn xe_recordings_are_igts_xe_format_and_report_says_so() {
+    let (file, _) = recorded("--emulate tgl --driver xe --metric-set TestOa --reports 200");
+    let bytes = file.bytes();
+    let recs = walk(&bytes);
+    // VERSION (4) = 1, DEVICE_INFO (5) of 336 payload bytes, TOPOLOGY (6).
+    assert_eq!((recs[0].0, u32_at(recs[0].2, 0)), (XE_VERSION, 1));
+    let (kind, _, di) = recs[1];
+    assert_eq!((kind, di.len()), (XE_DEVICE_INFO, 336));
+    assert_eq!(u64_at(di, 0), 19_200_000, "timestamp_frequency @0");
+    assert_eq!(part_of(u32_at(di, 8)), ("tgl", Some(2)), "device_id @8");
+    assert_eq!(
+        u32_at(di, 24),
+        0,
+        "engine_class @24: DRM_XE_ENGINE_CLASS_RENDER"
+    );
+    assert_eq!(u32_at(di, 28), 0, "engine_instance @28");
+    assert_eq!(
+        u32_at(di, 32),
+        4,
+        "oa_format @32: XE_OA_FORMAT_A32u40_A4u32_B8_C8"
+    );
+    assert_eq!(c_string(&di[36..36 + 256]), "TestOa");
+    assert_eq!(
+        c_string(&di[292..292 + 40]),
+        perfregs_metrics::tgl_gt2::test_oa::SET.guid
+    );
+    // xe_fill_topology_info's layout: one slice, 6 DSS, 16 EUs, an EU mask
+    // per DSS, 32 bytes.
+    let (kind, _, topo) = recs[2];
+    assert_eq!((kind, topo.len()), (XE_TOPOLOGY, 32));
+    let h: Vec<u16> = (0..8).map(|i| u16_at(topo, 2 * i)).collect();
+    assert_eq!(h, [0, 1, 6, 16, 1, 1, 2, 2]);
+    assert_eq!(&topo[16..18], &[0x01, 0x3f]);
+    // Correlations are xe's type; nothing of i915's metadata types.
+    assert_eq!(recs[3].0, XE_CORRELATION);
+    assert_eq!(recs.last().map(|r| r.0), Some(XE_CORRELATION));
+    assert!(!recs
+        .iter()
+        .any(|r| [VERSION, DEVICE_INFO, TOPOLOGY, CORRELATION].contains(&r.0)));
+    assert_eq!(samples(&bytes).len(), 200);
+
+    let origin =
+        "recorded under xe (IGT's xe-perf-recorder format): OA unit OAG (engine render 0), \
+                  OA format 4 XE_OA_FORMAT_A32u40_A4u32_B8_C8 (OAG, select 5, 256 bytes)";
+    // Table: the header on stdout.
+    let (out, _) = reported(&file, &["--reports", "20"], 0);
+    says(&out, "xe-perf-recorder format, 205 record(s)");
+    says(&out, origin);
+    says(&out, "device: TGL GT2");
+    // CSV: the header on stderr, the rows on stdout, IGT's ratios in each.
+    let (out, err) = reported(&file, &["--format", "csv", "--reports", "20"], 0);
+    says(&err, origin);
+    let rows = csv_rows(&out);
+    assert_eq!(rows.len(), 10, "199 pairs in tens");
+    for row in &rows {
+        check_test_oa_ratios("row", |n| int(row, n), int(row, "pairs"));
+    }
+    // JSON: the driver in the document's notes.
+    let (out, err) = reported(&file, &["--format", "json", "--reports", "20"], 0);
+    says(&err, origin);
+    let doc: Json = serde_json::from_str(&out).expect("one JSON document");
+    let notes: Vec<&str> = doc["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .filter_map(Json::as_str)
+        .collect();
+    assert!(notes.iter().any(|n| n.starts_with(origin)), "{notes:?}");
+    assert_eq!(doc["intervals"].as_array().map(Vec::len), Some(10));
+
+    // The i915 recording of the same stream says i915.
+    let (i915, _) = recorded("--emulate tgl --metric-set TestOa --reports 200");
+    let (out, err) = reported(&i915, &["--format", "csv", "--reports", "20"], 0);
+    says(&err, "i915-perf-recorder format, 205 record(s)");
+    says(
+        &err,
+        "recorded under i915 (IGT's i915-perf-recorder format): engine render 0, OA format 10",
+    );
+    assert_eq!(csv_rows(&out).len(), 10);
+}
+
+/// IGT's own `xe-perf-reader` takes what `record --driver xe` writes and
+/// computes TestOa's counters from it (outside CI: build IGT and give the
+/// reader's path in `PERFREGS_XE_PERF_READER`).
+#[test]
+#[ignore = "needs IGT's xe-perf-reader built: PERFREGS_XE_PERF_READER=/path/to/xe-perf-reader"]
+fn igts_xe_perf_reader_accepts_the_recording() {
+    let Some(reader) = std::env::var_os("PERFREGS_XE_PERF_READER") else {
+        eprintln!("PERFREGS_XE_PERF_READER is not set: nothing run");
+        return;
+    };
+    let (file, _) = recorded("--emulate tgl --driver xe --metric-set TestOa --reports 200");
+    let out = Command::new(reader)
+        .args(["-c", "GpuTime,GpuCoreClocks,Counter1,Counter2", file.path()])
+        .output()
+        .expect("run xe-perf-reader");
+    let text = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    says(&text, "Metric used : TestOa");
+    says(&text, "Reports: 200");
+    // 199 report pairs of 2^14 ticks at 19.2 MHz.
+    says(&text, "GpuTime: 169813333");
+    let value = |name: &str| {
+        text.lines()
+            .find_map(|l| l.trim().strip_prefix(&format!("{name}: ")))
+            .unwrap_or_else(|| panic!("no {name}: {text}"))
+            .to_string()
+    };
+    assert_eq!(value("Counter1"), value("GpuCoreClocks"), "{text}");
+    assert_eq!(value("Counter2"), value("GpuCoreClocks"), "{text}");
 }
 
 #[test]
@@ -1132,6 +1257,7 @@ fn gen12_test_oa_recorded_and_reported_gives_igts_ratios_under_i915_and_xe() {
     let (_, err) = recorded("--emulate adl --driver xe --metric-set TestOa --reports 10");
     says(
         &err,
-        "format A32U40_A4U32_B8_C8 (Xe OA_FORMAT 0x500, OA unit 0; i915 id 10 in DEVICE_INFO)",
+        "format A32U40_A4U32_B8_C8 (Xe OA_FORMAT 0x500, OA unit 0, engine render 0; \
+         IGT xe format 4 XE_OA_FORMAT_A32u40_A4u32_B8_C8 in DEVICE_INFO)",
     );
 }

@@ -1,7 +1,11 @@
 //! `perfregs record`: an OA stream written to a recording in IGT's
 //! `i915-perf-recorder` format (VERSION, DEVICE_INFO, DEVICE_TOPOLOGY,
 //! TIMESTAMP_CORRELATION records, then the stream's records as read), which
-//! `perfregs report` and IGT's `i915-perf-reader` read.
+//! `perfregs report` and IGT's `i915-perf-reader` read; a stream of the xe
+//! driver in IGT's `xe-perf-recorder` format (the same records with xe's
+//! metadata types 4-7, DEVICE_INFO's `oa_format` in IGT's xe numbering,
+//! the topology as IGT's xe recorder lays it out), which `perfregs report`
+//! and IGT's `xe-perf-reader` read.
 //!
 //! Two sources, one path from the stream on: the record loops of
 //! [`perfregs_session::record`] ([`Recorder::record_emulated`],
@@ -29,8 +33,10 @@
 //! BUFFER_OVERFLOW bits are written as IGT's OA_REPORT_LOST and
 //! OA_BUFFER_LOST records, and whose COUNTER_OVERFLOW and MMIO_TRG_Q_FULL
 //! bits (no record type in IGT's format) are counted in the summary.
-//! DEVICE_INFO's `oa_format` holds the i915 id of the same layout under
-//! both drivers (IGT's reader does not use it; `perfregs report` does).
+//! DEVICE_INFO's `oa_format` holds the i915 id under i915 and IGT's xe
+//! format number under xe (`perfregs_linux::xe_recording::igt_format`: 4
+//! for TGL's A32u40_A4u32_B8_C8); its engine is render 0, the engine of the
+//! OAG unit (OA unit 0) the stream is opened on.
 //!
 //! Ctrl-C (SIGINT) and SIGTERM end the recording cleanly: what was read is
 //! written, then the closing correlation; the file is valid.
@@ -40,8 +46,9 @@
 use super::report::{duration_ns, find_set, sets, TypedFormat};
 use super::Fail;
 use perfregs_linux::discovery::Topology;
-use perfregs_linux::recording::{RecordedDevice, RecordingWriter};
+use perfregs_linux::recording::{RecordedDevice, RecordingFormat, RecordingWriter};
 use perfregs_linux::stream::OaStream;
+use perfregs_linux::xe_recording;
 use perfregs_metrics::{DeviceInfo, SetInfo};
 use perfregs_session::record::{self, EmulatedPlan, Faults, RecordError, Recorded, Recorder, Stop};
 use perfregs_session::{runs_under_xe, stream_format, xe_format, xe_projects};
@@ -59,7 +66,10 @@ use std::time::{Duration, Instant};
     about = "Record an OA stream (a real GPU or the emulated one) in IGT's recording format",
     long_about = "Record an OA stream into a file in IGT's i915-perf-recorder format (VERSION, \
 DEVICE_INFO, DEVICE_TOPOLOGY and TIMESTAMP_CORRELATION records, then the stream's records as \
-read), which `perfregs report` and IGT's i915-perf-reader read.\n\n\
+read), which `perfregs report` and IGT's i915-perf-reader read; an xe stream (--driver xe, or a \
+card on the xe driver) in IGT's xe-perf-recorder format (the same records with xe's types 4-7, \
+IGT's xe OA format number, xe's topology), which `perfregs report` and IGT's xe-perf-reader \
+read.\n\n\
 --device cardN records a real GPU (Linux, i915 or xe): the card must pass `perfregs devices`' \
 verdict; the set's configuration is uploaded (or the one registered under its uuid reused) and \
 an OA stream opened (xe: OA unit 0; its losses, read from the STATUS ioctl, become \
@@ -78,8 +88,9 @@ its closing correlation). Default: until Ctrl-C on a device, 1s of emulated time
 emulator.\n\n\
 On a terminal stderr shows a live progress line (reports, losses, MB/s, elapsed); the final \
 line sums reports, losses by kind, bytes and the file. DEVICE_INFO holds the PCI id, the timestamp \
-frequency, the GT frequencies in Hz (as IGT's recorder writes them), the i915 OA format id (of \
-the same layout under xe), the set's symbol name and its uuid.\n\n\
+frequency, the GT frequencies in Hz (as IGT's recorder writes them), the engine (render 0), \
+the OA format (the i915 id; under xe IGT's xe number, 4 for TGL's A32u40_A4u32_B8_C8), the \
+set's symbol name and its uuid.\n\n\
 Exit code 1: the device refused (the reason and the remedy), a kernel error (its errno \
 explained; an error while reading closes the file with what was read before it), a write \
 error; 2: bad arguments.",
@@ -232,15 +243,46 @@ fn device_info(
 }
 
 /// The format as the opening line says it: the i915 id, or the Xe
-/// property and the OA unit.
-fn format_text(typed: &TypedFormat, xe: Option<u64>) -> String {
+/// property, the OA unit and IGT's xe number.
+fn format_text(typed: &TypedFormat, xe: Option<(u64, &xe_recording::XeFormat)>) -> String {
     match xe {
         None => format!("format {} (i915 id {})", typed.name, typed.id),
-        Some(f) => format!(
-            "format {} (Xe OA_FORMAT {f:#x}, OA unit 0; i915 id {} in DEVICE_INFO)",
-            typed.name, typed.id
+        Some((f, igt)) => format!(
+            "format {} (Xe OA_FORMAT {f:#x}, OA unit 0, engine render 0; IGT xe format {} {} in DEVICE_INFO)",
+            typed.name, igt.igt, igt.name
         ),
     }
+}
+
+/// IGT's xe format of the uapi format `packed` of layout `typed`.
+fn igt_xe_format(
+    packed: u64,
+    typed: &TypedFormat,
+) -> Result<&'static xe_recording::XeFormat, Fail> {
+    let f = xe_recording::igt_format(packed, typed.name)
+        .map_err(|e| Fail::findings(format!("the recording's DEVICE_INFO: {e}")))?;
+    if f.size != typed.size {
+        return Err(Fail::findings(format!(
+            "IGT's xe format {} has {}-byte reports, the stream's {} are {} bytes",
+            f.name, f.size, typed.name, typed.size
+        )));
+    }
+    Ok(f)
+}
+
+/// The xe DEVICE_TOPOLOGY bytes (IGT's `xe_fill_topology_info` layout) of a
+/// topology with one slice enabled: its DSS and the EUs of its DSS (the
+/// union of their EU masks, as xe reports one mask for all).
+fn xe_topology(t: &Topology) -> Result<Vec<u8>, Fail> {
+    if t.slice_mask.count_ones() > 1 {
+        return Err(Fail::findings(format!(
+            "a topology of slices {:#x}: xe's has one",
+            t.slice_mask
+        )));
+    }
+    let eus = t.eu_masks.iter().fold(0, |m, e| m | e);
+    xe_recording::topology_of_masks(t.subslice_mask(), eus)
+        .map_err(|e| Fail::findings(format!("the xe topology record: {e}")))
 }
 
 /// The exponent whose period 2^(e+1) ticks is nearest `ns` at `freq` Hz
@@ -514,9 +556,12 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         .find(|f| f.name == typed.name && f.size == typed.size)
         .ok_or_else(|| Fail::findings(format!("{} has no format {}", project.name, typed.name)))?;
     let xe_format = match xe {
-        true => Some(xe_format(project.name, typed.name).ok_or_else(|| {
-            Fail::findings(format!("xe offers no format {} on {part}", typed.name))
-        })?),
+        true => {
+            let packed = xe_format(project.name, typed.name).ok_or_else(|| {
+                Fail::findings(format!("xe offers no format {} on {part}", typed.name))
+            })?;
+            Some((packed, igt_xe_format(packed, &typed)?))
+        }
         false => None,
     };
     let freq = preset.gpu_timestamp_frequency;
@@ -548,8 +593,18 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
             .map_err(|e| Fail::findings(format!("enabling the emulated stream: {e}")))?;
     }
 
-    let device = device_info(&preset, u32::from(pci.pci_id), 0, &typed, set);
+    let mut device = device_info(&preset, u32::from(pci.pci_id), 0, &typed, set);
     let topology = preset_topology(&preset)?;
+    // Under xe: IGT's xe format number and xe's topology record.
+    let (recording, topology) = match xe_format {
+        Some((_, igt)) => {
+            device.oa_format = igt.igt;
+            let t = Topology::parse(&topology)
+                .map_err(|e| Fail::findings(format!("the preset's topology: {e}")))?;
+            (RecordingFormat::Xe, xe_topology(&t)?)
+        }
+        None => (RecordingFormat::I915, topology),
+    };
     eprintln!(
         "recording emulated {part}{} (PCI id {:#06x}, {}), {} ({}, uuid {}): {writes} register writes programmed, {}, {freq} Hz timestamp, GT {}-{} Hz",
         if xe { " under xe" } else { "" },
@@ -565,7 +620,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     eprintln!("{period_line}");
 
     let flag = stop_flag()?;
-    let w = RecordingWriter::new(create(&args.output)?, &device, &topology)?;
+    let w = RecordingWriter::with_format(create(&args.output)?, recording, &device, &topology)?;
     let plan = EmulatedPlan {
         timestamp_frequency: freq,
         faults: Faults {
@@ -763,12 +818,15 @@ mod device {
         let typed = stream_format(project)
             .ok_or_else(|| Fail::findings(format!("no typed report format of {project}")))?;
         let xe_format = match kernel {
-            KernelDriver::Xe => Some(xe_format(project, typed.name).ok_or_else(|| {
-                Fail::findings(format!(
-                    "{name}: the xe driver offers no format {} on {part}",
-                    typed.name
-                ))
-            })?),
+            KernelDriver::Xe => {
+                let packed = xe_format(project, typed.name).ok_or_else(|| {
+                    Fail::findings(format!(
+                        "{name}: the xe driver offers no format {} on {part}",
+                        typed.name
+                    ))
+                })?;
+                Some((packed, igt_xe_format(packed, &typed)?))
+            }
             _ => None,
         };
 
@@ -789,7 +847,8 @@ mod device {
             .device_values(card, frequencies)
             .map_err(|e| Fail::findings(format!("{name}: device values: {e}")))?;
         let info = values.info;
-        // DEVICE_TOPOLOGY in i915's query layout (xe's main GT converted).
+        // DEVICE_TOPOLOGY: i915's query as the kernel gave it; under xe the
+        // main GT's masks in IGT's xe recorder layout.
         let (topology, revision) = match &answers {
             Answers::I915(p) => (
                 p.topology
@@ -798,10 +857,11 @@ mod device {
                 p.perf_revision.ok().and_then(|r| u32::try_from(r).ok()),
             ),
             Answers::Xe(p) => (
-                p.topology()
-                    .map_err(|e| Fail::findings(format!("{name}: topology: {e}")))?
-                    .0
-                    .to_bytes(),
+                xe_topology(
+                    &p.topology()
+                        .map_err(|e| Fail::findings(format!("{name}: topology: {e}")))?
+                        .0,
+                )?,
                 None,
             ),
         };
@@ -832,13 +892,20 @@ mod device {
         let (config_id, added) = config::ensure(&drm, kernel, &card_dir, &cfg)
             .map_err(|e| Fail::findings(format!("{name}: the configuration: {e}")))?;
 
-        let device = device_info(
+        let mut device = device_info(
             &info,
             u32::from(card.pci_id),
             card.revision.map_or(0, u32::from),
             &typed,
             set,
         );
+        let recording = match xe_format {
+            Some((_, igt)) => {
+                device.oa_format = igt.igt;
+                RecordingFormat::Xe
+            }
+            None => RecordingFormat::I915,
+        };
         let opened = format!(
             "recording {name} ({id}), {} ({}): config id {config_id} ({}), {}",
             set.symbol,
@@ -859,15 +926,14 @@ mod device {
                     args,
                     &name,
                     stream,
-                    &device,
-                    topology,
+                    (recording, &device, topology),
                     &opened,
                     &period_line,
                 )
             }};
         }
         match xe_format {
-            Some(format) => {
+            Some((format, _)) => {
                 // OA unit 0 (the OAG unit), opened disabled, then enabled.
                 let mut params = XeParams::new(config_id, format, typed.size, exponent);
                 params.unit = Some(0);
@@ -881,20 +947,21 @@ mod device {
     }
 
     /// Record `stream` (either driver's) into `args.output` until the
-    /// stop: the same loop for i915 and Xe.
+    /// stop: the same loop for i915 and Xe; `header` is the recording's
+    /// format, DEVICE_INFO and DEVICE_TOPOLOGY bytes.
     pub(super) fn record<S: OaStream>(
         args: &RecordArgs,
         name: &str,
         stream: S,
-        device: &RecordedDevice,
-        topology: &[u8],
+        header: (RecordingFormat, &RecordedDevice, &[u8]),
         opened: &str,
         period_line: &str,
     ) -> Result<String, Fail> {
+        let (format, device, topology) = header;
         eprintln!("{opened}");
         eprintln!("{period_line}");
         let flag = stop_flag()?;
-        let w = RecordingWriter::new(create(&args.output)?, device, topology)?;
+        let w = RecordingWriter::with_format(create(&args.output)?, format, device, topology)?;
         let stop = match (args.reports, args.duration) {
             (Some(n), _) => Stop::Reports(n.get()),
             (None, Some(d)) => Stop::Ns(d.get()),
@@ -1068,19 +1135,31 @@ mod tests {
             gt_max_frequency: 1_350_000_000,
             engine_class: 0,
             engine_instance: 0,
-            oa_format: 10,
+            // IGT's XE_OA_FORMAT_A32u40_A4u32_B8_C8.
+            oa_format: 4,
             metric_set_name: "TestOa".into(),
             metric_set_uuid: perfregs_metrics::tgl_gt2::test_oa::SET.guid.into(),
         };
-        let topology = preset_topology(&preset).expect("a topology");
+        let topology = xe_topology(
+            &Topology::parse(&preset_topology(&preset).expect("a topology")).expect("parses"),
+        )
+        .expect("an xe topology");
         let line = device::record(
-            &cli.args, "card9", stream, &device, &topology, "opened", "period",
+            &cli.args,
+            "card9",
+            stream,
+            (RecordingFormat::Xe, &device, &topology),
+            "opened",
+            "period",
         )
         .expect("the recording");
         let bytes = std::fs::read(&out).expect("the file");
         let _ = std::fs::remove_file(&out);
         let (rec, error) = read_all(&bytes);
         assert!(error.is_none(), "{error:?}");
+        assert_eq!(rec.format, Some(RecordingFormat::Xe));
+        assert_eq!(&bytes[..4], &4u32.to_le_bytes(), "xe's VERSION type");
+        assert_eq!(rec.topology, Some(&topology[..]));
         assert!(rec.samples >= 500, "{}", rec.samples);
         assert_eq!((rec.reports_lost, rec.buffers_lost), (1, 1), "{line}");
         assert_eq!(rec.igt_readable(), Ok(()));

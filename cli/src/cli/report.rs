@@ -1,10 +1,16 @@
 //! `perfregs report FILE.record`: the counters of a recording in IGT's
-//! `i915-perf-recorder` format (ours or IGT's), per interval, with units.
+//! `i915-perf-recorder` or `xe-perf-recorder` format (ours or IGT's), per
+//! interval, with units.
 //!
 //! What is taken from where:
+//! - driver: the first record's type (i915's metadata types 65536-65539,
+//!   xe's 4-7, [`RecordingFormat::detect`]); the header and the document's
+//!   notes say it, with the engine class and instance of DEVICE_INFO (xe:
+//!   the OA unit they belong to) and the recorded OA format;
 //! - project and GT: DEVICE_INFO's PCI id (its low 16 bits, as IGT's reader
 //!   takes it) through the device table (`hal::device`);
-//! - report layout: DEVICE_INFO's `oa_format` (`I915_OA_FORMAT_*`) among the
+//! - report layout: DEVICE_INFO's `oa_format` (`I915_OA_FORMAT_*`; xe: IGT's
+//!   xe format number, whose layout name and size are looked for) among the
 //!   project's typed formats ([`formats`]);
 //! - metric set: DEVICE_INFO's set name, matched against the symbol names of
 //!   the project's shipped sets, as IGT's reader does (`--metric-set`
@@ -30,7 +36,8 @@ use super::output::{self, Column, Format, Row, Series, Value};
 use super::Fail;
 use hal::meta::DeviceId;
 use perfregs_linux::discovery::{device_values, GtFrequencies, Topology};
-use perfregs_linux::recording::{oa_format_report_size, RecordedDevice};
+use perfregs_linux::recording::{RecordedDevice, RecordingFormat};
+use perfregs_linux::xe_recording::{self, engine_class};
 use perfregs_metrics::intervals::{Interval, InvalidPairs, Window};
 use perfregs_metrics::{DeviceInfo, SetInfo};
 pub use perfregs_session::{formats, sets_of as sets, Accumulate, Format as TypedFormat};
@@ -42,8 +49,9 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 #[command(
     about = "Counters per interval from an IGT-format recording",
-    long_about = "Read a recording in IGT's i915-perf-recorder format (made by `perfregs record` or \
-by IGT) and print the counters of its metric set per interval, with units.\n\n\
+    long_about = "Read a recording in IGT's i915-perf-recorder or xe-perf-recorder format (made by \
+`perfregs record` or by IGT; which one, and so the driver, is told by the first record's type) and \
+print the counters of its metric set per interval, with units.\n\n\
 The project and GT come from the recorded PCI id, the report layout from the recorded OA format, \
 the metric set from the recorded set name (its symbol name, as IGT's reader finds it; \
 --metric-set overrides it), the device values from the recorded topology and timestamp \
@@ -150,6 +158,35 @@ fn recorded_frequencies(d: &RecordedDevice) -> Option<GtFrequencies> {
     })
 }
 
+/// The engine of DEVICE_INFO as the header says it (`render 0`).
+fn engine_text(d: &RecordedDevice) -> String {
+    let class = engine_class::name(d.engine_class)
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_else(|| format!("class {}", d.engine_class));
+    format!("{class} {}", d.engine_instance)
+}
+
+/// Where the recording came from: the driver, the engine (xe: and its OA
+/// unit) and the recorded format, in that driver's numbering.
+fn origin_text(rec: RecordingFormat, d: &RecordedDevice) -> String {
+    match rec {
+        RecordingFormat::I915 => format!(
+            "recorded under i915 (IGT's i915-perf-recorder format): engine {}, OA format {} (I915_OA_FORMAT numbering)",
+            engine_text(d),
+            d.oa_format
+        ),
+        RecordingFormat::Xe => format!(
+            "recorded under xe (IGT's xe-perf-recorder format): OA unit {} (engine {}), OA format {}",
+            xe_recording::unit_of_engine_class(d.engine_class),
+            engine_text(d),
+            xe_recording::by_igt(d.oa_format).map_or_else(
+                || format!("{} (not in IGT's xe numbering)", d.oa_format),
+                |f| format!("{f}, IGT's xe numbering")
+            )
+        ),
+    }
+}
+
 /// Everything the recording's header decides.
 struct Setup {
     id: &'static DeviceId,
@@ -159,11 +196,14 @@ struct Setup {
     window: Window,
     /// Header lines (device, format, set, values, intervals).
     header: Vec<String>,
+    /// Where the recording came from ([`origin_text`]).
+    origin: String,
 }
 
 fn setup(
     d: &RecordedDevice,
     topology: &[u8],
+    rec: RecordingFormat,
     args_set: Option<&str>,
     interval_ns: Option<NonZeroU64>,
     reports: Option<NonZeroU32>,
@@ -191,26 +231,43 @@ fn setup(
             perfregs_session::oa_projects().join(", ")
         )));
     }
-    let format = all
-        .iter()
-        .find(|f| f.id == d.oa_format)
-        .copied()
-        .ok_or_else(|| {
-            Fail::findings(format!(
-                "OA format {} is not one {project} describes (i915 ids: {})",
+    let format = match rec {
+        RecordingFormat::I915 => all.iter().find(|f| f.id == d.oa_format).copied(),
+        // IGT's xe number names a layout; the project's typed format of that
+        // layout and size reads it.
+        RecordingFormat::Xe => xe_recording::by_igt(d.oa_format).and_then(|x| {
+            all.iter()
+                .find(|f| f.name.eq_ignore_ascii_case(x.layout) && f.size == x.size)
+                .copied()
+        }),
+    }
+    .ok_or_else(|| {
+        let known = all
+            .iter()
+            .map(|f| format!("{} {}", f.id, f.name))
+            .collect::<Vec<_>>()
+            .join(", ");
+        match rec {
+            RecordingFormat::I915 => Fail::findings(format!(
+                "OA format {} is not one {project} describes (i915 ids: {known})",
+                d.oa_format
+            )),
+            RecordingFormat::Xe => Fail::findings(format!(
+                "xe OA format {} is not one {project} describes ({}; {project}'s layouts: {known})",
                 d.oa_format,
-                all.iter()
-                    .map(|f| format!("{} {}", f.id, f.name))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-        })?;
-    if oa_format_report_size(d.oa_format) != Some(format.size) {
+                xe_recording::by_igt(d.oa_format).map_or_else(
+                    || "not in IGT's xe numbering".to_string(),
+                    |f| f.to_string()
+                )
+            )),
+        }
+    })?;
+    if rec.report_size(d.oa_format) != Some(format.size) {
         return Err(Fail::findings(format!(
             "OA format {} ({}): the recording's report size {:?} is not the layout's {} bytes",
             d.oa_format,
             format.name,
-            oa_format_report_size(d.oa_format),
+            rec.report_size(d.oa_format),
             format.size
         )));
     }
@@ -235,10 +292,12 @@ fn setup(
     })?;
 
     let mut header = Vec::new();
+    let origin = origin_text(rec, d);
+    header.push(origin.clone());
     header.push(format!(
         "device: {id} rev {:#04x}, project {part}; OA format {} ({}, {} bytes); metric set {} ({}{})",
         d.device_revision,
-        format.id,
+        d.oa_format,
         format.name,
         format.size,
         set.symbol,
@@ -349,6 +408,7 @@ fn setup(
         device,
         window,
         header,
+        origin,
     })
 }
 
@@ -395,14 +455,22 @@ fn values_text(d: &DeviceInfo) -> String {
 /// What `report` read (`perfregs_session::read_recording`).
 type Read = perfregs_session::Recording<Setup>;
 
-/// Read `src` to its end or its first error.
+/// Read `src`, a recording in format `rec`, to its end or its first error.
 fn read(
     src: impl std::io::Read,
+    rec: RecordingFormat,
     args: &ReportArgs,
     interval_ns: Option<NonZeroU64>,
 ) -> Result<Read, Fail> {
     perfregs_session::read_recording(src, |d, t| {
-        let s = setup(d, t, args.metric_set.as_deref(), interval_ns, args.reports)?;
+        let s = setup(
+            d,
+            t,
+            rec,
+            args.metric_set.as_deref(),
+            interval_ns,
+            args.reports,
+        )?;
         let a = s.format.intervals(s.window);
         Ok((s, a))
     })
@@ -534,7 +602,7 @@ fn series(r: &Read, s: &Setup) -> Series {
             }
         })
         .collect();
-    let mut notes = Vec::new();
+    let mut notes = vec![s.origin.clone()];
     // The intervals (numbered from 1, as printed) that `which` picks.
     let numbers = |which: fn(&Interval) -> bool| -> Vec<String> {
         r.intervals
@@ -609,7 +677,17 @@ impl ReportArgs {
                 say!("{line}");
             }
         };
-        let read = match read(std::io::BufReader::new(file), &self, self.interval) {
+        // The first record's type tells the format (a file too short to
+        // tell is read as i915's, whose reader says what is missing).
+        let mut src = std::io::BufReader::new(file);
+        let rec = match std::io::BufRead::fill_buf(&mut src) {
+            Ok(b) => RecordingFormat::detect(b).unwrap_or(RecordingFormat::I915),
+            Err(e) => {
+                eprintln!("perfregs: report: cannot read {}: {e}", self.file.display());
+                return ExitCode::from(2);
+            }
+        };
+        let read = match read(src, rec, &self, self.interval) {
             Ok(r) => r,
             Err(f) => {
                 eprintln!("perfregs: report: {}: {}", self.file.display(), f.message);
@@ -617,8 +695,9 @@ impl ReportArgs {
             }
         };
         info(&format!(
-            "recording: {}, {} record(s), {} bytes read{}",
+            "recording: {}, {} format, {} record(s), {} bytes read{}",
             self.file.display(),
+            rec.recorder(),
             read.records,
             read.bytes,
             read.version
@@ -694,6 +773,7 @@ impl ReportArgs {
 mod tests {
     use super::*;
     use perfregs_linux::record::Record;
+    use perfregs_linux::recording::oa_format_report_size;
 
     /// The uuids of `sets` (each file's sets have their own).
     fn guids(sets: &[SetInfo]) -> Vec<&str> {
@@ -824,7 +904,8 @@ mod tests {
 
     /// Read `bytes` and build its series: never a panic.
     fn report_of(bytes: &[u8]) -> Option<Read> {
-        let r = read(bytes, &args(), None).ok()?;
+        let rec = RecordingFormat::detect(bytes).unwrap_or(RecordingFormat::I915);
+        let r = read(bytes, rec, &args(), None).ok()?;
         if let Some(s) = &r.setup {
             let series = series(&r, s);
             assert_eq!(series.rows.len(), r.intervals.len());
@@ -917,7 +998,12 @@ mod tests {
         }
         // SNB: no OA stream, said so.
         let snb = Part(0x0116, 5, "RenderBasic", (2, 0x3, 10, 0x3ff), 12_500_000);
-        match read(&synthetic_part(snb, 3)[..], &args(), None) {
+        match read(
+            &synthetic_part(snb, 3)[..],
+            RecordingFormat::I915,
+            &args(),
+            None,
+        ) {
             Err(f) => assert!(
                 f.message.contains("no OA stream under Linux"),
                 "{}",

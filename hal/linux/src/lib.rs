@@ -91,3 +91,4 @@ pub mod stream;
 #[doc(hidden)]
 pub mod test_support;
 pub mod uapi;
+pub mod xe_recording;

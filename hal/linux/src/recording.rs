@@ -1,25 +1,37 @@
-//! Recordings in the format of IGT's `i915-perf-recorder` (read by IGT's
-//! `i915-perf-reader`), written and read.
+//! Recordings in the formats of IGT's `i915-perf-recorder` (read by IGT's
+//! `i915-perf-reader`) and `xe-perf-recorder` (read by `xe-perf-reader`),
+//! written and read.
 //!
 //! A recording is a sequence of records in the i915 perf framing
 //! ([`crate::record`]: an 8-byte header whose `size` counts the header, then
 //! the payload), in this order:
 //!
-//! 1. [`RECORD_VERSION`] (65536): `u32 version` (= 1), `u32 pad`;
-//! 2. [`RECORD_DEVICE_INFO`] (65537): a [`RecordedDevice`], 336 payload bytes
-//!    (a 344-byte record), packed, little-endian;
-//! 3. [`RECORD_DEVICE_TOPOLOGY`] (65538): `struct drm_i915_query_topology_info`
-//!    as the kernel returned it, padded to 8 bytes;
+//! 1. VERSION ([`RECORD_VERSION`], 65536; xe: 4): `u32 version` (= 1), `u32 pad`;
+//! 2. DEVICE_INFO ([`RECORD_DEVICE_INFO`], 65537; xe: 5): a
+//!    [`RecordedDevice`], 336 payload bytes (a 344-byte record), packed,
+//!    little-endian;
+//! 3. DEVICE_TOPOLOGY ([`RECORD_DEVICE_TOPOLOGY`], 65538; xe: 6): `struct
+//!    drm_i915_query_topology_info` as the kernel returned it, padded to 8
+//!    bytes (xe: the same layout as IGT's `xe_fill_topology_info` fills it
+//!    from xe's GT topology query, [`crate::xe_recording::topology`]);
 //! 4. the stream's own records exactly as read from the stream
-//!    (`SAMPLE`, `OA_REPORT_LOST`, `OA_BUFFER_LOST`), with
-//!    [`RECORD_TIMESTAMP_CORRELATION`] (65539) records (`u64` CPU time in ns,
-//!    `u64` GPU timestamp) among them: one before the first sample and one
-//!    after the last (IGT's reader needs the samples between two
-//!    correlations), and optionally more in between.
+//!    (`SAMPLE`, `OA_REPORT_LOST`, `OA_BUFFER_LOST`; xe streams give raw
+//!    reports, each becomes a SAMPLE record as IGT's xe recorder writes it),
+//!    with TIMESTAMP_CORRELATION records ([`RECORD_TIMESTAMP_CORRELATION`],
+//!    65539; xe: 7; `u64` CPU time in ns, `u64` GPU timestamp) among them:
+//!    one before the first sample and one after the last (IGT's readers
+//!    need the samples between two correlations), and optionally more in
+//!    between.
+//!
+//! The two formats differ in the four metadata record types, in what
+//! DEVICE_INFO's `oa_format` numbers (i915: `I915_OA_FORMAT_*`; xe: IGT's
+//! `enum intel_xe_oa_format_name`, [`crate::xe_recording::XE_FORMATS`]) and
+//! in how the topology is obtained ([`RecordingFormat`]).
 //!
 //! [`RecordingWriter`] writes that order and checks every record it is given;
 //! [`entries`] reads a recording record by record and [`read_all`] gathers
-//! it into a [`Recording`]. Reading trusts nothing: every error is a
+//! it into a [`Recording`]; both take the format from the first metadata
+//! record (a recording starts with VERSION). Reading trusts nothing: every error is a
 //! [`RecordingError`] that names the byte offset and the index of the bad
 //! record, everything before it stays available, nothing panics and no
 //! allocation is sized by a field of the file.
@@ -39,6 +51,112 @@ pub const RECORD_DEVICE_INFO: u32 = 65537;
 pub const RECORD_DEVICE_TOPOLOGY: u32 = 65538;
 /// `INTEL_PERF_RECORD_TYPE_TIMESTAMP_CORRELATION`: a CPU/GPU time pair.
 pub const RECORD_TIMESTAMP_CORRELATION: u32 = 65539;
+
+/// Which recorder's format a recording is in: the metadata record types
+/// and the numbering of DEVICE_INFO's `oa_format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RecordingFormat {
+    /// IGT's `i915-perf-recorder` (`lib/i915/perf_data.h`): types
+    /// 65536-65539, `I915_OA_FORMAT_*` ids.
+    I915,
+    /// IGT's `xe-perf-recorder` (`lib/xe/xe_oa_data.h`): types 4-7, IGT's
+    /// xe format numbers ([`crate::xe_recording`]).
+    Xe,
+}
+
+/// One of the four metadata records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Meta {
+    Version,
+    DeviceInfo,
+    Topology,
+    Correlation,
+}
+
+impl RecordingFormat {
+    /// Both, i915 first.
+    pub const ALL: [RecordingFormat; 2] = [RecordingFormat::I915, RecordingFormat::Xe];
+
+    /// The record types of VERSION, DEVICE_INFO, DEVICE_TOPOLOGY and
+    /// TIMESTAMP_CORRELATION.
+    pub const fn metadata_types(self) -> [u32; 4] {
+        match self {
+            RecordingFormat::I915 => [
+                RECORD_VERSION,
+                RECORD_DEVICE_INFO,
+                RECORD_DEVICE_TOPOLOGY,
+                RECORD_TIMESTAMP_CORRELATION,
+            ],
+            RecordingFormat::Xe => [
+                crate::xe_recording::RECORD_VERSION,
+                crate::xe_recording::RECORD_DEVICE_INFO,
+                crate::xe_recording::RECORD_DEVICE_TOPOLOGY,
+                crate::xe_recording::RECORD_TIMESTAMP_CORRELATION,
+            ],
+        }
+    }
+
+    fn kind(self, m: Meta) -> u32 {
+        self.metadata_types()[m as usize]
+    }
+
+    /// The format and record a metadata record type belongs to.
+    fn meta(kind: u32) -> Option<(RecordingFormat, Meta)> {
+        const METAS: [Meta; 4] = [
+            Meta::Version,
+            Meta::DeviceInfo,
+            Meta::Topology,
+            Meta::Correlation,
+        ];
+        RecordingFormat::ALL.into_iter().find_map(|f| {
+            let i = f.metadata_types().iter().position(|&k| k == kind)?;
+            Some((f, METAS[i]))
+        })
+    }
+
+    /// The format whose metadata record type is `kind` (`None`: a stream
+    /// record type or an unknown one).
+    pub fn of_record_type(kind: u32) -> Option<RecordingFormat> {
+        Self::meta(kind).map(|(f, _)| f)
+    }
+
+    /// The format of the recording that starts with `bytes`: that of its
+    /// first record's type (`None`: fewer than 8 bytes, or a first record
+    /// that is not a metadata record).
+    pub fn detect(bytes: &[u8]) -> Option<RecordingFormat> {
+        RecordHeader::parse(bytes).and_then(|h| Self::of_record_type(h.kind))
+    }
+
+    /// Report size of DEVICE_INFO's `oa_format` in this format's numbering.
+    pub fn report_size(self, oa_format: u32) -> Option<usize> {
+        match self {
+            RecordingFormat::I915 => oa_format_report_size(oa_format),
+            RecordingFormat::Xe => crate::xe_recording::report_size(oa_format),
+        }
+    }
+
+    /// The driver whose streams the format records (`i915`, `xe`).
+    pub fn driver(self) -> &'static str {
+        match self {
+            RecordingFormat::I915 => "i915",
+            RecordingFormat::Xe => "xe",
+        }
+    }
+
+    /// The IGT recorder that writes the format.
+    pub fn recorder(self) -> &'static str {
+        match self {
+            RecordingFormat::I915 => "i915-perf-recorder",
+            RecordingFormat::Xe => "xe-perf-recorder",
+        }
+    }
+}
+
+impl fmt::Display for RecordingFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (IGT's {} format)", self.driver(), self.recorder())
+    }
+}
 
 /// The only recording version there is.
 pub const RECORDING_VERSION: u32 = 1;
@@ -116,9 +234,16 @@ pub struct RecordedDevice {
 }
 
 impl RecordedDevice {
-    /// The stream's report size ([`oa_format_report_size`] of `oa_format`).
+    /// The stream's report size ([`oa_format_report_size`] of `oa_format`,
+    /// an i915 id; [`report_size_in`](Self::report_size_in) for either
+    /// format's numbering).
     pub fn report_size(&self) -> Option<usize> {
         oa_format_report_size(self.oa_format)
+    }
+
+    /// The stream's report size with `oa_format` numbered as `format` numbers it.
+    pub fn report_size_in(&self, format: RecordingFormat) -> Option<usize> {
+        format.report_size(self.oa_format)
     }
 
     /// The 336 payload bytes, or why the names do not fit.
@@ -380,6 +505,7 @@ impl From<io::Error> for WriteError {
 #[derive(Debug)]
 pub struct RecordingWriter<W: Write> {
     out: W,
+    format: RecordingFormat,
     report_size: usize,
     offset: u64,
     index: u64,
@@ -391,13 +517,60 @@ pub struct RecordingWriter<W: Write> {
 }
 
 impl<W: Write> RecordingWriter<W> {
-    /// Start a recording on `out`: writes VERSION, DEVICE_INFO and
-    /// DEVICE_TOPOLOGY (`topology`: the bytes of the kernel's
-    /// `drm_i915_query_topology_info`, written as given and padded to 8).
-    pub fn new(mut out: W, device: &RecordedDevice, topology: &[u8]) -> Result<Self, WriteError> {
-        let report_size = device.report_size().ok_or(WriteError::UnknownFormat {
-            oa_format: device.oa_format,
-        })?;
+    /// Start a recording in IGT's i915 format on `out`: writes VERSION,
+    /// DEVICE_INFO and DEVICE_TOPOLOGY (`topology`: the bytes of the
+    /// kernel's `drm_i915_query_topology_info`, written as given and padded
+    /// to 8; `device.oa_format` an `I915_OA_FORMAT_*` id).
+    pub fn new(out: W, device: &RecordedDevice, topology: &[u8]) -> Result<Self, WriteError> {
+        Self::with_format(out, RecordingFormat::I915, device, topology)
+    }
+
+    /// Start a recording in IGT's xe format on `out` (`device.oa_format`
+    /// IGT's xe format number, [`crate::xe_recording::igt_format`];
+    /// `topology` as [`crate::xe_recording::topology`] builds it).
+    ///
+    /// ```
+    /// use perfregs_linux::record::Record;
+    /// use perfregs_linux::recording::{read_all, Correlation, RecordedDevice, RecordingFormat, RecordingWriter};
+    /// use perfregs_linux::xe_recording::{igt_format, topology_of_masks};
+    ///
+    /// let format = igt_format(0x500, "A32u40_A4u32_B8_C8").unwrap(); // TGL's OAG format
+    /// let device = RecordedDevice {
+    ///     timestamp_frequency: 19_200_000,
+    ///     device_id: 0x9a49,
+    ///     oa_format: format.igt, // 4
+    ///     metric_set_name: "TestOa".into(),
+    ///     ..Default::default()
+    /// };
+    /// let topology = topology_of_masks(0x3f, 0xffff).unwrap();
+    /// let mut w = RecordingWriter::new_xe(Vec::new(), &device, &topology).unwrap();
+    /// w.correlation(Correlation { cpu_ns: 1, gpu_timestamp: 10 }).unwrap();
+    /// w.record(&Record::Sample(&[0; 256])).unwrap();
+    /// let bytes = w.finish(Correlation { cpu_ns: 2, gpu_timestamp: 20 }).unwrap();
+    /// assert_eq!(&bytes[..4], &4u32.to_le_bytes()); // VERSION is type 4
+    /// let (rec, err) = read_all(&bytes);
+    /// assert!(err.is_none());
+    /// assert_eq!(rec.format, Some(RecordingFormat::Xe));
+    /// assert_eq!(rec.report_size(), Some(256));
+    /// ```
+    pub fn new_xe(out: W, device: &RecordedDevice, topology: &[u8]) -> Result<Self, WriteError> {
+        Self::with_format(out, RecordingFormat::Xe, device, topology)
+    }
+
+    /// Start a recording in `format` on `out` (see [`new`](Self::new) and
+    /// [`new_xe`](Self::new_xe)). Nothing is written when `device` or
+    /// `topology` is refused.
+    pub fn with_format(
+        mut out: W,
+        format: RecordingFormat,
+        device: &RecordedDevice,
+        topology: &[u8],
+    ) -> Result<Self, WriteError> {
+        let report_size = device
+            .report_size_in(format)
+            .ok_or(WriteError::UnknownFormat {
+                oa_format: device.oa_format,
+            })?;
         let info = device.to_payload()?;
         let padded = topology.len().div_ceil(8) * 8;
         if padded > MAX_TOPOLOGY {
@@ -410,17 +583,18 @@ impl<W: Write> RecordingWriter<W> {
         let mut head = Vec::with_capacity(HEADER_SIZE * 3 + VERSION_PAYLOAD + info.len() + padded);
         let mut version = [0u8; VERSION_PAYLOAD];
         version[..4].copy_from_slice(&RECORDING_VERSION.to_le_bytes());
-        push_record(&mut head, RECORD_VERSION, &[&version]);
-        push_record(&mut head, RECORD_DEVICE_INFO, &[&info]);
+        push_record(&mut head, format.kind(Meta::Version), &[&version]);
+        push_record(&mut head, format.kind(Meta::DeviceInfo), &[&info]);
         let pad = [0u8; 8];
         push_record(
             &mut head,
-            RECORD_DEVICE_TOPOLOGY,
+            format.kind(Meta::Topology),
             &[topology, &pad[..padded - topology.len()]],
         );
         out.write_all(&head)?;
         Ok(RecordingWriter {
             out,
+            format,
             report_size,
             offset: head.len() as u64,
             index: 3,
@@ -435,8 +609,10 @@ impl<W: Write> RecordingWriter<W> {
     /// Write a TIMESTAMP_CORRELATION record.
     pub fn correlation(&mut self, c: Correlation) -> Result<(), WriteError> {
         let mut b = [0u8; HEADER_SIZE + CORRELATION_PAYLOAD];
-        b[..HEADER_SIZE]
-            .copy_from_slice(&header(RECORD_TIMESTAMP_CORRELATION, CORRELATION_PAYLOAD));
+        b[..HEADER_SIZE].copy_from_slice(&header(
+            self.format.kind(Meta::Correlation),
+            CORRELATION_PAYLOAD,
+        ));
         b[HEADER_SIZE..].copy_from_slice(&c.to_payload());
         self.write(&[&b])?;
         self.advance(b.len(), 1);
@@ -500,7 +676,7 @@ impl<W: Write> RecordingWriter<W> {
             Record::Sample(b) => b,
             Record::ReportLost | Record::BufferLost => &[],
         };
-        // `report_size` is at most 256: the size fits a u16.
+        // `report_size` is at most 640 (PEC64u64_B8_C8): the size fits a u16.
         self.write(&[&header(r.kind(), payload.len()), payload])?;
         self.advance(HEADER_SIZE + payload.len(), 1);
         match r {
@@ -558,6 +734,10 @@ impl<W: Write> RecordingWriter<W> {
     /// The recorded format's report size.
     pub fn report_size(&self) -> usize {
         self.report_size
+    }
+    /// The recording's format.
+    pub fn format(&self) -> RecordingFormat {
+        self.format
     }
     /// The underlying writer.
     pub fn get_ref(&self) -> &W {
@@ -631,8 +811,15 @@ pub enum RecordingErrorKind {
     /// A sample before any DEVICE_TOPOLOGY record, or a recording without
     /// one (located at its end).
     MissingTopology,
-    /// A sample in a format whose report size is not known.
+    /// A sample in a format whose report size is not known (an i915
+    /// recording: `I915_OA_FORMAT_*` numbering).
     UnknownFormat {
+        /// DEVICE_INFO's `oa_format`.
+        oa_format: u32,
+    },
+    /// A sample of an xe recording whose DEVICE_INFO `oa_format` is not a
+    /// number of IGT's `enum intel_xe_oa_format_name`.
+    UnknownXeFormat {
         /// DEVICE_INFO's `oa_format`.
         oa_format: u32,
     },
@@ -720,6 +907,11 @@ impl fmt::Display for RecordingError {
                 f,
                 "a sample of OA format {oa_format}, whose report size is not known"
             ),
+            K::UnknownXeFormat { oa_format } => write!(
+                f,
+                "a sample of xe OA format {oa_format}, not a number of IGT's intel_xe_oa_format_name (1 to {})",
+                crate::xe_recording::XE_FORMATS.len()
+            ),
             K::Io { message, .. } => write!(f, "reading failed: {message}"),
         }
     }
@@ -757,7 +949,10 @@ pub struct Entry<'a> {
 /// iterator ends after the first error; once the input is consumed it
 /// gives one more error if the recording had no DEVICE_INFO or no
 /// DEVICE_TOPOLOGY record. Samples are checked against the DEVICE_INFO in
-/// force (the last one before them, as IGT's reader takes the last).
+/// force (the last one before them, as IGT's reader takes the last). The
+/// first metadata record decides the format ([`Entries::format`]); the
+/// other format's metadata types are then unknown record types, as IGT's
+/// readers would not take them either.
 /// [`RecordingReader`] reads the same from an [`io::Read`] without holding
 /// the whole file.
 pub fn entries(bytes: &[u8]) -> Entries<'_> {
@@ -772,6 +967,8 @@ pub fn entries(bytes: &[u8]) -> Entries<'_> {
 /// What a reader knows of the header records so far, to check the next record.
 #[derive(Clone, Copy, Debug, Default)]
 struct Checker {
+    /// The format, from the first metadata record.
+    format: Option<RecordingFormat>,
     /// The report size of the DEVICE_INFO in force (`None` inside: unknown format).
     report_size: Option<Option<usize>>,
     oa_format: Option<u32>,
@@ -783,8 +980,13 @@ impl Checker {
     fn item<'a>(&mut self, f: &Frame<'a>) -> Result<Item<'a>, RecordingErrorKind> {
         use RecordingErrorKind as K;
         let p = f.payload;
-        Ok(match f.kind {
-            RECORD_VERSION => {
+        let meta = match RecordingFormat::meta(f.kind) {
+            Some((format, m)) if *self.format.get_or_insert(format) == format => Some(m),
+            _ => None,
+        };
+        let format = self.format.unwrap_or(RecordingFormat::I915);
+        Ok(match meta {
+            Some(Meta::Version) => {
                 if p.len() != VERSION_PAYLOAD {
                     return Err(K::VersionSize { payload: p.len() });
                 }
@@ -794,17 +996,17 @@ impl Checker {
                 }
                 Item::Version(version)
             }
-            RECORD_DEVICE_INFO => {
+            Some(Meta::DeviceInfo) => {
                 let d = RecordedDevice::from_payload(p)?;
-                self.report_size = Some(d.report_size());
+                self.report_size = Some(d.report_size_in(format));
                 self.oa_format = Some(d.oa_format);
                 Item::Device(d)
             }
-            RECORD_DEVICE_TOPOLOGY => {
+            Some(Meta::Topology) => {
                 self.topology = true;
                 Item::Topology(p)
             }
-            RECORD_TIMESTAMP_CORRELATION => {
+            Some(Meta::Correlation) => {
                 if p.len() != CORRELATION_PAYLOAD {
                     return Err(K::CorrelationSize { payload: p.len() });
                 }
@@ -813,13 +1015,15 @@ impl Checker {
                     gpu_timestamp: le_u64(p, 8),
                 })
             }
-            RECORD_SAMPLE => {
+            None if f.kind == RECORD_SAMPLE => {
                 let size = match self.report_size {
                     None => return Err(K::MissingDeviceInfo),
                     Some(None) => {
-                        return Err(K::UnknownFormat {
-                            oa_format: self.oa_format.unwrap_or_default(),
-                        })
+                        let oa_format = self.oa_format.unwrap_or_default();
+                        return Err(match format {
+                            RecordingFormat::I915 => K::UnknownFormat { oa_format },
+                            RecordingFormat::Xe => K::UnknownXeFormat { oa_format },
+                        });
                     }
                     Some(Some(s)) => s,
                 };
@@ -829,7 +1033,7 @@ impl Checker {
                 Item::Stream(Record::from_frame(f, size).map_err(|e| K::Framing(e.kind))?)
             }
             // Losses need no report size (and other types are refused by it).
-            _ => Item::Stream(Record::from_frame(f, 0).map_err(|e| K::Framing(e.kind))?),
+            None => Item::Stream(Record::from_frame(f, 0).map_err(|e| K::Framing(e.kind))?),
         })
     }
 
@@ -855,6 +1059,11 @@ pub struct Entries<'a> {
 }
 
 impl<'a> Entries<'a> {
+    /// The recording's format, once a metadata record has been read.
+    pub fn format(&self) -> Option<RecordingFormat> {
+        self.check.format
+    }
+
     fn fail(&mut self, offset: u64, index: u64, kind: RecordingErrorKind) -> RecordingError {
         self.done = true;
         RecordingError {
@@ -951,6 +1160,11 @@ impl<R: io::Read> RecordingReader<R> {
     /// Good records read so far.
     pub fn records(&self) -> u64 {
         self.index
+    }
+
+    /// The recording's format, once a metadata record has been read.
+    pub fn format(&self) -> Option<RecordingFormat> {
+        self.check.format
     }
 
     /// Read into `buf` until it is full or the input ends: the bytes read.
@@ -1053,6 +1267,8 @@ impl<R: io::Read> RecordingReader<R> {
 /// file order, and the counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Recording<'a> {
+    /// The recording's format (`None`: no metadata record was read).
+    pub format: Option<RecordingFormat>,
     /// The VERSION record's version (`None`: no VERSION record, which IGT allows).
     pub version: Option<u32>,
     /// The DEVICE_INFO record.
@@ -1076,7 +1292,7 @@ pub struct Recording<'a> {
     pub bytes: u64,
 }
 
-/// Why IGT's `i915-perf-reader` would not use (all of) a recording that
+/// Why IGT's `i915-perf-reader` (or `xe-perf-reader`) would not use (all of) a recording that
 /// reads without error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IgtProblem {
@@ -1128,7 +1344,8 @@ impl<'a> Recording<'a> {
     /// The recorded format's report size (`None` without DEVICE_INFO or for
     /// an unknown format).
     pub fn report_size(&self) -> Option<usize> {
-        self.device.as_ref().and_then(RecordedDevice::report_size)
+        let format = self.format?;
+        self.device.as_ref().and_then(|d| d.report_size_in(format))
     }
 
     /// The samples, in order.
@@ -1180,7 +1397,9 @@ impl<'a> Recording<'a> {
 /// (everything before it is in the [`Recording`]).
 pub fn read_all(bytes: &[u8]) -> (Recording<'_>, Option<RecordingError>) {
     let mut rec = Recording::default();
-    for e in entries(bytes) {
+    let mut it = entries(bytes);
+    while let Some(e) = it.next() {
+        rec.format = it.format();
         let e = match e {
             Ok(e) => e,
             Err(err) => return (rec, Some(err)),
