@@ -10,14 +10,13 @@
 //! `struct drm_xe_engine_class_instance`.
 
 use crate::uapi::xe::{
-    DRM_XE_ENGINE_CLASS_COMPUTE, DRM_XE_ENGINE_CLASS_COPY, DRM_XE_ENGINE_CLASS_RENDER,
-    DRM_XE_ENGINE_CLASS_VIDEO_DECODE, DRM_XE_ENGINE_CLASS_VIDEO_ENHANCE, DRM_XE_OA_CAPS_BASE,
-    DRM_XE_OA_UNIT_TYPE_MERT, DRM_XE_OA_UNIT_TYPE_OAG, DRM_XE_OA_UNIT_TYPE_OAM,
-    DRM_XE_OA_UNIT_TYPE_OAM_SAG, XE_ENGINE_CLASS_INSTANCE_SIZE, XE_OA_UNITS_HEADER_SIZE,
-    XE_OA_UNIT_CAPABILITIES_OFFSET, XE_OA_UNIT_GT_ID_OFFSET, XE_OA_UNIT_ID_OFFSET,
-    XE_OA_UNIT_NUM_ENGINES_OFFSET, XE_OA_UNIT_SIZE, XE_OA_UNIT_TIMESTAMP_FREQ_OFFSET,
-    XE_OA_UNIT_TYPE_OFFSET,
+    DRM_XE_OA_CAPS_BASE, DRM_XE_OA_UNIT_TYPE_MERT, DRM_XE_OA_UNIT_TYPE_OAG,
+    DRM_XE_OA_UNIT_TYPE_OAM, DRM_XE_OA_UNIT_TYPE_OAM_SAG, XE_ENGINE_CLASS_INSTANCE_SIZE,
+    XE_OA_UNITS_HEADER_SIZE, XE_OA_UNIT_CAPABILITIES_OFFSET, XE_OA_UNIT_GT_ID_OFFSET,
+    XE_OA_UNIT_ID_OFFSET, XE_OA_UNIT_NUM_ENGINES_OFFSET, XE_OA_UNIT_SIZE,
+    XE_OA_UNIT_TIMESTAMP_FREQ_OFFSET, XE_OA_UNIT_TYPE_OFFSET,
 };
+use crate::xe_recording::engine_class;
 use std::fmt;
 
 /// One engine attached to an OA unit (`struct drm_xe_engine_class_instance`).
@@ -53,11 +52,11 @@ impl fmt::Display for Engine {
 
 /// Catalogue engine class names and xe's class numbers.
 const CLASSES: [(&str, u16); 5] = [
-    ("render", DRM_XE_ENGINE_CLASS_RENDER),
-    ("copy", DRM_XE_ENGINE_CLASS_COPY),
-    ("video", DRM_XE_ENGINE_CLASS_VIDEO_DECODE),
-    ("video_enhance", DRM_XE_ENGINE_CLASS_VIDEO_ENHANCE),
-    ("compute", DRM_XE_ENGINE_CLASS_COMPUTE),
+    ("render", engine_class::RENDER as u16),
+    ("copy", engine_class::COPY as u16),
+    ("video", engine_class::VIDEO_DECODE as u16),
+    ("video_enhance", engine_class::VIDEO_ENHANCE as u16),
+    ("compute", engine_class::COMPUTE as u16),
 ];
 
 /// Catalogue unit kinds and xe's unit types.
@@ -394,8 +393,11 @@ mod tests {
 
     #[test]
     fn engines_name_a_class_and_instance() {
-        assert_eq!(engine("video:2"), Ok((DRM_XE_ENGINE_CLASS_VIDEO_DECODE, 2)));
-        assert_eq!(engine("render"), Ok((DRM_XE_ENGINE_CLASS_RENDER, 0)));
+        assert_eq!(
+            engine("video:2"),
+            Ok((engine_class::VIDEO_DECODE as u16, 2))
+        );
+        assert_eq!(engine("render"), Ok((engine_class::RENDER as u16, 0)));
         assert!(engine("warp:1").is_err());
         assert!(engine("video:x").is_err());
     }

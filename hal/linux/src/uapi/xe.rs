@@ -212,16 +212,6 @@ pub const DRM_XE_OA_UNIT_TYPE_OAM_SAG: u32 = 2;
 pub const DRM_XE_OA_UNIT_TYPE_MERT: u32 = 3;
 /// `DRM_XE_OA_CAPS_BASE`: the unit supports the base OA interface.
 pub const DRM_XE_OA_CAPS_BASE: u64 = 1 << 0;
-/// `DRM_XE_ENGINE_CLASS_RENDER`.
-pub const DRM_XE_ENGINE_CLASS_RENDER: u16 = 0;
-/// `DRM_XE_ENGINE_CLASS_COPY`.
-pub const DRM_XE_ENGINE_CLASS_COPY: u16 = 1;
-/// `DRM_XE_ENGINE_CLASS_VIDEO_DECODE`.
-pub const DRM_XE_ENGINE_CLASS_VIDEO_DECODE: u16 = 2;
-/// `DRM_XE_ENGINE_CLASS_VIDEO_ENHANCE`.
-pub const DRM_XE_ENGINE_CLASS_VIDEO_ENHANCE: u16 = 3;
-/// `DRM_XE_ENGINE_CLASS_COMPUTE`.
-pub const DRM_XE_ENGINE_CLASS_COMPUTE: u16 = 4;
 
 /// `struct drm_xe_device_query`: the argument of `DRM_IOCTL_XE_DEVICE_QUERY`.
 /// With `size` 0 the kernel writes the size needed; with that size it
