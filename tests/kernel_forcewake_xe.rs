@@ -383,7 +383,7 @@ fn entry(table: &[(u64, u64, Fw)], a: u64) -> Option<Fw> {
 
 /// `NEEDS_FORCE_WAKE`.
 fn needs_force_wake(a: u64) -> bool {
-    a < 0x4_0000 || a >= 0x11_6000
+    !(0x4_0000..0x11_6000).contains(&a)
 }
 
 /// The compiled project `name`, if its hal feature is on.
@@ -481,7 +481,7 @@ fn dg2_matches_the_kernels_force_wake_table_address_by_address() {
     // Each kernel row was reached.
     for &(s, e, d) in DG2_FW {
         assert_eq!(entry(DG2_FW, s), Some(d));
-        assert_eq!(ours(p, e).1, true, "{s:#x}..{e:#x} has a row");
+        assert!(ours(p, e).1, "{s:#x}..{e:#x} has a row");
     }
     // Examples from the facts file (section 4a, derived by lookup).
     assert_eq!(ours(p, 0x13000).0, Some("vdbox0"));
