@@ -16,7 +16,8 @@ pub const MCR_GEN8: &[(u64, u64)] = &[
     (0xe000, 0xe7ff),
 ];
 
-/// A force-wake domain of the kernel's Gen11 and Gen12 tables.
+/// A force-wake domain of the kernel's Gen11, Gen12 and 12.55+ tables
+/// (`FORCEWAKE_*` of `intel_uncore.h`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fw {
     /// 0: no force-wake.
@@ -24,8 +25,20 @@ pub enum Fw {
     Render,
     Gt,
     Vdbox0,
+    Vdbox1,
     Vdbox2,
+    Vdbox3,
+    Vdbox4,
+    Vdbox5,
+    Vdbox6,
+    Vdbox7,
     Vebox0,
+    Vebox1,
+    Vebox2,
+    Vebox3,
+    Gsc,
+    /// FORCEWAKE_ALL: every domain of the GT.
+    All,
 }
 
 impl Fw {
@@ -36,8 +49,20 @@ impl Fw {
             Fw::Render => Some("render"),
             Fw::Gt => Some("gt"),
             Fw::Vdbox0 => Some("vdbox0"),
+            Fw::Vdbox1 => Some("vdbox1"),
             Fw::Vdbox2 => Some("vdbox2"),
+            Fw::Vdbox3 => Some("vdbox3"),
+            Fw::Vdbox4 => Some("vdbox4"),
+            Fw::Vdbox5 => Some("vdbox5"),
+            Fw::Vdbox6 => Some("vdbox6"),
+            Fw::Vdbox7 => Some("vdbox7"),
             Fw::Vebox0 => Some("vebox0"),
+            Fw::Vebox1 => Some("vebox1"),
+            Fw::Vebox2 => Some("vebox2"),
+            Fw::Vebox3 => Some("vebox3"),
+            Fw::Gsc => Some("gsc"),
+            // Not one domain: each test says what it expects.
+            Fw::All => None,
         }
     }
 }

@@ -202,4 +202,44 @@ mod tests {
             Sku::for_project(&hal::tgl::PROJECT)
         );
     }
+
+    #[test]
+    fn every_part_with_a_bound_dss_group_keeps_its_dss() {
+        // Every compiled catalogue part (DG2, MTL, LNL, BMG and PTL with
+        // their hal features on): the group bound as `dss` gets exactly
+        // the part's DSS mask, within the group's instances, and the
+        // group's fuse mirror is the enable kind the mask is.
+        let mut checked = 0;
+        for part in hal::PARTS {
+            let Some(project) = hal::project(part.project) else {
+                continue;
+            };
+            let Some(sku) = Bindings::of(project).and_then(|b| b.sku) else {
+                continue;
+            };
+            let Some(g) = sku.dss.and_then(|i| project.groups.get(i)) else {
+                continue;
+            };
+            let s = Sku::for_part(project, &part.device);
+            let mask = if part.device.dual_subslice_mask != 0 {
+                part.device.dual_subslice_mask
+            } else {
+                part.device.subslice_mask
+            };
+            assert_eq!(
+                s.dss_enable,
+                mask & low_bits(g.instances),
+                "{}",
+                part.chipset
+            );
+            assert_eq!(
+                mask & !low_bits(g.instances),
+                0,
+                "{}: the part has more DSS than the group",
+                part.chipset
+            );
+            checked += 1;
+        }
+        assert!(checked >= 5, "{checked}");
+    }
 }
