@@ -16,7 +16,7 @@
 //! [`equation`](super::equation) exactly as [`interp`](super::interp) does.
 
 use super::equation::{
-    type_of, CheckedFile, CheckedSet, Expr, ExprKind, Op, OpClass, Source, Type,
+    type_of, CheckedFile, CheckedSet, Expr, ExprKind, Op, OpClass, Source, TopologyVar, Type,
 };
 use super::model::{MetricFile, MetricSet};
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -391,6 +391,10 @@ fn emit_set(
         " Program the set on a {hal_type} device: every block that applies on `d`, checked first, then written (see [`crate::rt::program`])."
     );
     let (name, symbol, underscore, guid) = (&s.name, &s.symbol_name, &s.underscore_name, &s.guid);
+    let format = match &c.format {
+        Some(f) => quote!(Some(#f)),
+        None => quote!(None),
+    };
     Ok(quote! {
         #[doc = #doc]
         #[allow(unused_variables, unused_imports, non_snake_case)]
@@ -416,7 +420,7 @@ fn emit_set(
             }
             /// The set.
             pub const SET: SetInfo = SetInfo {
-                name: #name, symbol: #symbol, underscore: #underscore, guid: #guid,
+                name: #name, symbol: #symbol, underscore: #underscore, guid: #guid, format: #format,
                 counters: &[#(#infos),*],
                 configs: &[#(#configs)*],
             };
@@ -529,11 +533,33 @@ fn expr(set: &CheckedSet, e: &Expr, fname: &dyn Fn(usize) -> TokenStream) -> Rus
                 Source::GpuTime => quote!(s.gpu_time),
                 Source::GpuClock => quote!(s.gpu_clock),
                 Source::PerfCnt => quote!(s.perfcnt(#n)),
+                Source::Pec => quote!(s.pec(#n)),
+                Source::Mpec => quote!(s.mpec(#n)),
             })
         }
         ExprKind::Device(v) => {
             let field = format_ident!("{}", v.field());
             Rust::plain(quote!(d.#field), ty)
+        }
+        ExprKind::Topology(t) => {
+            let lit = |n: u32| Literal::u32_unsuffixed(n);
+            Rust::plain(
+                match *t {
+                    TopologyVar::Slice(a) => {
+                        let a = lit(a);
+                        quote!(d.gt_slice(#a))
+                    }
+                    TopologyVar::SliceXeCore(a, b) => {
+                        let (a, b) = (lit(a), lit(b));
+                        quote!(d.gt_slice_xe_core(#a, #b))
+                    }
+                    TopologyVar::XeCore(a) => {
+                        let a = lit(a);
+                        quote!(d.gt_xe_core(#a))
+                    }
+                },
+                ty,
+            )
         }
         ExprKind::Counter(i) => {
             let f = fname(*i);
