@@ -55,6 +55,8 @@ fn run() -> Result<(), String> {
         query_mode: 0,
         // No BDW set reads the revision.
         sku_revision_id: 0,
+        // Nor the Xe2 unit counts, nor the slice layout.
+        ..DeviceInfo::default()
     };
     let gpu = Device::<perfregs::hal::Bdw, _>::new(
         Emulator::builder(&bdw::PROJECT, Sku::default())

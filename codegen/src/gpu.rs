@@ -378,6 +378,14 @@ fn check_one(
                 "timestamp frequency 0".into(),
             );
         }
+        for (key, v) in p.unit_counts() {
+            if v == Some(0) {
+                bad(
+                    &format!("{at}/{key}"),
+                    format!("`{key}: 0`: give the count, or leave the key out where no source gives it (unknown: the device value is then 0)"),
+                );
+            }
+        }
         let counted = if g.topology.dual_subslices {
             p.dual_subslice_mask
         } else {
@@ -399,6 +407,13 @@ fn check_one(
                 gpu_timestamp_frequency: p.timestamp_hz,
                 query_mode: 0,
                 sku_revision_id: p.revision,
+                l3_bank_total_count: p.l3_banks.unwrap_or(0),
+                sqidi_total_count: p.sqidis.unwrap_or(0),
+                l3_node_total_count: p.l3_nodes.unwrap_or(0),
+                geometry_pipe_total_count: p.geometry_pipes.unwrap_or(0),
+                depth_pipe_total_count: p.depth_pipes.unwrap_or(0),
+                color_pipe_total_count: p.color_pipes.unwrap_or(0),
+                subslices_per_slice: u64::from(g.topology.subslices_per_slice),
             },
             note: p.note.clone(),
             metric_files: Vec::new(),

@@ -161,8 +161,40 @@ pub struct PartDef {
     /// PCI revision (stepping).
     #[serde(default)]
     pub revision: u64,
+    /// L3 banks (`$L3BankTotalCount`); absent: unknown (0).
+    #[serde(default)]
+    pub l3_banks: Option<u64>,
+    /// SQIDI units (`$SqidiTotalCount`); absent: unknown (0).
+    #[serde(default)]
+    pub sqidis: Option<u64>,
+    /// L3 nodes (`$L3NodeTotalCount`); absent: unknown (0).
+    #[serde(default)]
+    pub l3_nodes: Option<u64>,
+    /// Geometry pipelines (`$GeometryPipeTotalCount`); absent: unknown (0).
+    #[serde(default)]
+    pub geometry_pipes: Option<u64>,
+    /// Depth pipelines (`$DepthPipeTotalCount`); absent: unknown (0).
+    #[serde(default)]
+    pub depth_pipes: Option<u64>,
+    /// Color pipelines (`$ColorPipeTotalCount`); absent: unknown (0).
+    #[serde(default)]
+    pub color_pipes: Option<u64>,
     /// Where the values come from.
     pub note: String,
+}
+
+impl PartDef {
+    /// The optional unit counts: (key, value).
+    pub fn unit_counts(&self) -> [(&'static str, Option<u64>); 6] {
+        [
+            ("l3_banks", self.l3_banks),
+            ("sqidis", self.sqidis),
+            ("l3_nodes", self.l3_nodes),
+            ("geometry_pipes", self.geometry_pipes),
+            ("depth_pipes", self.depth_pipes),
+            ("color_pipes", self.color_pipes),
+        ]
+    }
 }
 
 /// The address space a block lives in.

@@ -35,8 +35,9 @@ use core::marker::PhantomData;
 
 /// The largest report size the iterator handles (the bytes of a report that
 /// straddles the end of the buffer are copied into an inline array this big).
-/// Formats larger than this yield no reports.
-pub const MAX_REPORT_SIZE: usize = 256;
+/// Formats larger than this yield no reports. 640 bytes: the largest format
+/// of xe's `oa_formats[]` (PEC64u64_B8_C8; PEC64u64 is 576).
+pub const MAX_REPORT_SIZE: usize = 640;
 
 /// Width of the timestamp as drivers use it: the TIME_STAMP dword wraps at
 /// 2^32. (HSW layouts describe TIME_STAMP as 64 bits spanning dwords 1-2, but
@@ -321,7 +322,7 @@ impl<F: ReportFormat, T: AsReport<F> + ?Sized> AsReport<F> for &T {
 }
 
 // The counters a [`ReportDelta`] holds: as many as a metric-set sample.
-pub use perfregs_types::sample::{A_COUNTERS, B_COUNTERS, C_COUNTERS};
+pub use perfregs_types::sample::{A_COUNTERS, B_COUNTERS, C_COUNTERS, MPEC_COUNTERS, PEC_COUNTERS};
 
 /// What changed from one report to the next: each counter's increment, taken
 /// modulo its own width (32 or 40 bits, see [`counter_delta`]); `None` for
@@ -341,6 +342,10 @@ pub struct ReportDelta {
     pub b: [Option<u64>; B_COUNTERS],
     /// C counters by index.
     pub c: [Option<u64>; C_COUNTERS],
+    /// PEC counters by index (the PEC formats).
+    pub pec: [Option<u64>; PEC_COUNTERS],
+    /// MPEC counters by index (the media OAM formats).
+    pub mpec: [Option<u64>; MPEC_COUNTERS],
 }
 
 fn slot_delta(slot: Option<CounterSlot>, prev: &[u8], next: &[u8]) -> Option<u64> {
@@ -375,6 +380,8 @@ impl ReportDelta {
             a: table_deltas(F::A, p, n),
             b: table_deltas(F::B, p, n),
             c: table_deltas(F::C, p, n),
+            pec: table_deltas(F::PEC, p, n),
+            mpec: table_deltas(F::MPEC, p, n),
         }
     }
 
@@ -566,6 +573,12 @@ impl perfregs_types::ReportCounts for ReportDelta {
     fn c_counts(&self) -> &[Option<u64>] {
         &self.c
     }
+    fn pec_counts(&self) -> &[Option<u64>] {
+        &self.pec
+    }
+    fn mpec_counts(&self) -> &[Option<u64>] {
+        &self.mpec
+    }
 }
 
 fn accumulate<const N: usize>(total: &mut [Option<u64>; N], d: &[Option<u64>; N]) {
@@ -625,6 +638,8 @@ impl<F: ReportFormat> Summary<F> {
                 a: [None; A_COUNTERS],
                 b: [None; B_COUNTERS],
                 c: [None; C_COUNTERS],
+                pec: [None; PEC_COUNTERS],
+                mpec: [None; MPEC_COUNTERS],
             },
             _format: PhantomData,
         }
@@ -671,6 +686,8 @@ impl<F: ReportFormat> Summary<F> {
                     accumulate(&mut t.a, &d.a);
                     accumulate(&mut t.b, &d.b);
                     accumulate(&mut t.c, &d.c);
+                    accumulate(&mut t.pec, &d.pec);
+                    accumulate(&mut t.mpec, &d.mpec);
                 }
                 Err(why) => {
                     self.invalid = self.invalid.saturating_add(1);

@@ -28,6 +28,16 @@ pub trait ReportFormat: Copy + Default + 'static {
     /// C counters by index.
     const C: &'static [Option<CounterSlot>] =
         first(&indexed(Self::INFO, b'C'), indexed_len(Self::INFO, b'C'));
+    /// PEC counters by index (the Xe2 and later PEC formats: `PEC0`..`PEC63`).
+    const PEC: &'static [Option<CounterSlot>] = first(
+        &indexed_by(Self::INFO, "PEC"),
+        indexed_len_by(Self::INFO, "PEC"),
+    );
+    /// MPEC counters by index (the media OAM formats: `MPEC0`..`MPEC7`).
+    const MPEC: &'static [Option<CounterSlot>] = first(
+        &indexed_by(Self::INFO, "MPEC"),
+        indexed_len_by(Self::INFO, "MPEC"),
+    );
     /// RPT_ID, if the format has it.
     const RPT_ID: Option<CounterSlot> = named(Self::INFO.counters, "RPT_ID");
     /// TIME_STAMP, if the format has it.
@@ -99,12 +109,24 @@ const fn named(counters: &[CounterSlot], name: &str) -> Option<CounterSlot> {
 
 /// The index `n` of a counter named `<kind><n>`.
 const fn index_of(name: &str, kind: u8) -> Option<usize> {
+    index_after(name, &[kind])
+}
+
+/// The index `n` of a counter named `<prefix><n>` (digits only after the prefix).
+const fn index_after(name: &str, prefix: &[u8]) -> Option<usize> {
     let name = name.as_bytes();
-    if name.len() < 2 || name[0] != kind {
+    if name.len() <= prefix.len() {
         return None;
     }
+    let mut k = 0;
+    while k < prefix.len() {
+        if name[k] != prefix[k] {
+            return None;
+        }
+        k += 1;
+    }
     let mut n = 0usize;
-    let mut j = 1;
+    let mut j = prefix.len();
     while j < name.len() {
         if !name[j].is_ascii_digit() {
             return None;
@@ -129,6 +151,36 @@ const fn indexed(info: &FormatInfo, kind: u8) -> [Option<CounterSlot>; MAX_INDEX
         i += 1;
     }
     table
+}
+
+/// Counters `<prefix><n>` by `n`.
+const fn indexed_by(info: &FormatInfo, prefix: &str) -> [Option<CounterSlot>; MAX_INDEXED] {
+    let counters = info.counters;
+    let mut table = [None; MAX_INDEXED];
+    let mut i = 0;
+    while i < counters.len() {
+        if let Some(n) = index_after(counters[i].name, prefix.as_bytes()) {
+            table[n] = Some(counters[i]);
+        }
+        i += 1;
+    }
+    table
+}
+
+/// One past the highest `n` of the counters `<prefix><n>`.
+const fn indexed_len_by(info: &FormatInfo, prefix: &str) -> usize {
+    let counters = info.counters;
+    let mut len = 0;
+    let mut i = 0;
+    while i < counters.len() {
+        if let Some(n) = index_after(counters[i].name, prefix.as_bytes()) {
+            if n + 1 > len {
+                len = n + 1;
+            }
+        }
+        i += 1;
+    }
+    len
 }
 
 /// One past the highest `n` of the counters `<kind><n>`.
@@ -209,6 +261,16 @@ impl<'a, F: ReportFormat> Report<'a, F> {
     #[inline]
     pub fn c(&self, n: usize) -> Option<u64> {
         self.slot(F::C, n)
+    }
+    /// Counter PECn, if the format carries it.
+    #[inline]
+    pub fn pec(&self, n: usize) -> Option<u64> {
+        self.slot(F::PEC, n)
+    }
+    /// Counter MPECn, if the format carries it.
+    #[inline]
+    pub fn mpec(&self, n: usize) -> Option<u64> {
+        self.slot(F::MPEC, n)
     }
     /// The report ID dword.
     pub fn rpt_id(&self) -> Option<u32> {

@@ -1,8 +1,8 @@
 //! The runtime the generated metric-set modules use.
 
 pub use perfregs_types::sample::{
-    DeviceInfo, DeviceVar, ReportCounts, Sample, A_COUNTERS, B_COUNTERS, C_COUNTERS,
-    PERFCNT_COUNTERS,
+    DeviceInfo, DeviceVar, ReportCounts, Sample, TopologyVar, A_COUNTERS, B_COUNTERS, C_COUNTERS,
+    MPEC_COUNTERS, PEC_COUNTERS, PERFCNT_COUNTERS,
 };
 
 /// A counter value.
@@ -109,6 +109,10 @@ pub struct SetInfo {
     pub underscore: &'static str,
     /// `hw_config_guid`.
     pub guid: &'static str,
+    /// The report layout its `oa_format` names (`MPEC8U32_B8_C8` for a
+    /// media set); `None`: the set has no `oa_format` and is read with its
+    /// project's reports.
+    pub format: Option<&'static str>,
     /// Counters, in file order.
     pub counters: &'static [CounterInfo],
     /// Programming blocks, in file order.

@@ -82,6 +82,8 @@ fn sample(spec: &str) -> Sample {
             Source::GpuTime => &mut s.gpu_time,
             Source::GpuClock => &mut s.gpu_clock,
             Source::PerfCnt => &mut s.perfcnt[n],
+            Source::Pec => &mut s.pec[n],
+            Source::Mpec => &mut s.mpec[n],
         };
         *slot = Some(v.trim().replace('_', "").parse().expect("a value"));
     }

@@ -97,6 +97,17 @@ pub(super) fn emit_project_gpu(
             n(d.gpu_timestamp_frequency),
         );
         let (query, rev) = (n(d.query_mode), text::hex(d.sku_revision_id));
+        let (l3b, sqidi, l3n) = (
+            n(d.l3_bank_total_count),
+            n(d.sqidi_total_count),
+            n(d.l3_node_total_count),
+        );
+        let (geom, depth, color, per_slice) = (
+            n(d.geometry_pipe_total_count),
+            n(d.depth_pipe_total_count),
+            n(d.color_pipe_total_count),
+            n(d.subslices_per_slice),
+        );
         quote!(#hal::meta::PartInfo {
             project: #project, chipset: #chipset, gt: #gt, note: #note, metric_files: &[#(#files),*],
             device: ::perfregs_types::DeviceInfo {
@@ -105,6 +116,9 @@ pub(super) fn emit_project_gpu(
                 slice_mask: #sm, subslice_mask: #ssm, dual_subslice_mask: #dssm,
                 gpu_max_frequency: #max, gpu_min_frequency: #min, gpu_timestamp_frequency: #ts,
                 query_mode: #query, sku_revision_id: #rev,
+                l3_bank_total_count: #l3b, sqidi_total_count: #sqidi, l3_node_total_count: #l3n,
+                geometry_pipe_total_count: #geom, depth_pipe_total_count: #depth,
+                color_pipe_total_count: #color, subslices_per_slice: #per_slice,
             },
         })
     });

@@ -16,7 +16,7 @@
 //! [`equation`](super::equation) exactly as [`interp`](super::interp) does.
 
 use super::equation::{
-    type_of, CheckedFile, CheckedSet, Expr, ExprKind, Op, OpClass, Source, Type,
+    type_of, CheckedFile, CheckedSet, Expr, ExprKind, Op, OpClass, Source, TopologyVar, Type,
 };
 use super::model::{MetricFile, MetricSet};
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -248,20 +248,58 @@ fn file_tokens(
     let m = ident(module)?;
     let hal_type = ident(project).map(|_| crate::emit::project_type(project))?;
     let doc = format!(" Metric sets of `{}` ({} sets).", f.file, f.sets.len());
+    let mut fns = Dedup::default();
     let sets = f
         .sets
         .iter()
         .zip(&checked.sets)
-        .map(|(s, c)| emit_set(&hal_type, s, c, addresses))
+        .map(|(s, c)| emit_set(&hal_type, s, c, addresses, &mut fns))
         .collect::<Result<Vec<_>, _>>()?;
+    let fn_items = fns.items;
     let names = f
         .sets
         .iter()
         .map(|s| ident(&s.underscore_name))
         .collect::<Result<Vec<_>, _>>()?;
+    // The HAL addresses the writes use, each once.
+    let mut used: Vec<u64> = f
+        .sets
+        .iter()
+        .flat_map(|s| &s.configs)
+        .flat_map(|c| &c.writes)
+        .map(|w| w.address)
+        .filter(|a| addresses.contains_key(a))
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    let consts = used.iter().map(|a| {
+        let c = addr_const(*a);
+        let e: TokenStream = addresses
+            .get(a)
+            .and_then(|x| x.parse().ok())
+            .unwrap_or_else(|| {
+                let e = format!("address expression of {a:#x} is not Rust");
+                quote!(compile_error!(#e))
+            });
+        quote!(pub const #c: u64 = #e;)
+    });
     Ok(quote! {
         #[doc = #doc]
         pub mod #m {
+            /// The register addresses the sets write, as HAL items.
+            #[allow(unused_imports)]
+            mod addr {
+                use crate::rt::*;
+                #(#consts)*
+            }
+            /// The file's counter, maximum and availability functions, each
+            /// distinct body once (the sets re-export theirs by name).
+            #[allow(unused_variables, unused_imports, non_snake_case)]
+            mod fns {
+                use crate::rt::ops::*;
+                use crate::rt::*;
+                #(#fn_items)*
+            }
             #(#sets)*
             /// Every set of this file, in file order.
             pub const ALL: &[crate::rt::SetInfo] = &[#(#names::SET),*];
@@ -288,11 +326,75 @@ pub fn emit_files_table(files: &[(String, String, String)]) -> String {
     })
 }
 
+/// The distinct functions of a file: one item per distinct signature and
+/// body (MTL's 254 sets repeat most counters, maxima and availabilities).
+#[derive(Default)]
+struct Dedup {
+    /// Body text (signature included) -> function name.
+    by_body: HashMap<String, Ident>,
+    /// The items, in order of first use.
+    items: Vec<TokenStream>,
+}
+
+impl Dedup {
+    /// The name of the function `kind` (`c`: counter, `m`: maximum, `a`:
+    /// availability) with parameters and result `sig` and body `body`,
+    /// added when new; `doc` documents a new one.
+    fn intern(&mut self, kind: char, sig: TokenStream, body: TokenStream, doc: &str) -> Ident {
+        let key = format!("{kind} {sig} {body}");
+        if let Some(f) = self.by_body.get(&key) {
+            return f.clone();
+        }
+        let f = format_ident!("{}{}", kind, self.items.len());
+        let doc = format!(" {doc}");
+        self.items
+            .push(quote!(#[doc = #doc] pub fn #f #sig { #body }));
+        self.by_body.insert(key, f.clone());
+        f
+    }
+}
+
+/// The counters of `c` in an order where each comes after those its
+/// equation names (a checked set has no cycle; iterative, so a long chain
+/// does not deepen the stack).
+fn dependency_order(c: &CheckedSet) -> Vec<usize> {
+    let n = c.counters.len();
+    let mut state = vec![0u8; n];
+    let mut order = Vec::with_capacity(n);
+    for start in 0..n {
+        let mut stack = vec![(start, false)];
+        while let Some((k, expanded)) = stack.pop() {
+            if state.get(k).is_none_or(|s| *s == 2) {
+                continue;
+            }
+            if expanded {
+                state[k] = 2;
+                order.push(k);
+                continue;
+            }
+            if state[k] == 1 {
+                continue;
+            }
+            state[k] = 1;
+            stack.push((k, true));
+            c.counters[k].equation.expr.visit(&mut |e| {
+                if let ExprKind::Counter(d) = e.kind {
+                    if state.get(d) == Some(&0) {
+                        stack.push((d, false));
+                    }
+                }
+            });
+        }
+    }
+    order
+}
+
 fn emit_set(
     hal_type: &Ident,
     s: &MetricSet,
     c: &CheckedSet,
     addresses: &HashMap<u64, String>,
+    fns: &mut Dedup,
 ) -> Result<TokenStream, String> {
     let doc = format!(" {} (`{}`).", s.name, s.symbol_name);
     let m = ident(&s.underscore_name)?;
@@ -301,63 +403,89 @@ fn emit_set(
         .iter()
         .map(|mc| ident(&mc.underscore_name))
         .collect::<Result<Vec<_>, _>>()?;
-    let here = |i: usize| {
-        let f = &fnames[i];
-        quote!(#f)
+    // Each counter's function in `fns`, dependencies first.
+    let mut canon: Vec<Option<Ident>> = vec![None; s.counters.len()];
+    for i in dependency_order(c) {
+        let (Some(mc), Some(cc)) = (s.counters.get(i), c.counters.get(i)) else {
+            continue;
+        };
+        let known = canon.clone();
+        let name = |k: usize| match known.get(k).cloned().flatten() {
+            Some(f) => quote!(#f),
+            None => quote!(compile_error!("a counter named before it is emitted")),
+        };
+        let ret = rust_type(cc.ty);
+        let body = value(c, &cc.equation.expr, cc.ty, &name).into_option();
+        let doc = format!("`{}`", mc.equation.value.trim());
+        canon[i] = Some(fns.intern(
+            'c',
+            quote!((s: &Sample, d: &DeviceInfo) -> Option<#ret>),
+            body,
+            &doc,
+        ));
+    }
+    let name = |k: usize| match canon.get(k).cloned().flatten() {
+        Some(f) => quote!(#f),
+        None => quote!(compile_error!("a counter without its function")),
     };
-    let parent = |i: usize| {
-        let f = &fnames[i];
-        quote!(super::#f)
-    };
-    let mut counters = Vec::new();
-    let mut maxes = Vec::new();
-    let mut avails = Vec::new();
+    let mut reexports = Vec::new();
     let mut infos = Vec::new();
     for (i, (mc, cc)) in s.counters.iter().zip(&c.counters).enumerate() {
         let f = &fnames[i];
         let ret = rust_type(cc.ty);
-        let body = value(c, &cc.equation.expr, cc.ty, &here).into_option();
+        let cf = name(i);
         let desc = &mc.description;
         let doc = format!(" {desc}");
-        counters.push(quote! {
+        reexports.push(quote! {
             #[doc = #doc]
-            pub fn #f(s: &Sample, d: &DeviceInfo) -> Option<#ret> { #body }
+            pub use super::fns::#cf as #f;
         });
         let eval = match cc.ty {
             Type::Float => quote!(Eval::F64),
             _ => quote!(Eval::U64),
         };
         let max = match &cc.max {
-            Some(m) => {
-                let body = value(c, &m.expr, cc.ty, &parent).into_option();
-                maxes.push(quote! {
-                    pub fn #f(s: &Sample, d: &DeviceInfo) -> Option<#ret> { #body }
-                });
-                quote!(Some(#eval(max::#f)))
+            Some(mx) => {
+                let body = value(c, &mx.expr, cc.ty, &name).into_option();
+                let doc = format!(
+                    "Maximum `{}`",
+                    mc.max_equation.as_ref().map_or("", |x| x.value.trim())
+                );
+                let mf = fns.intern(
+                    'm',
+                    quote!((s: &Sample, d: &DeviceInfo) -> Option<#ret>),
+                    body,
+                    &doc,
+                );
+                quote!(Some(#eval(super::fns::#mf)))
             }
             None => quote!(None),
         };
         let avail = match &cc.availability {
             Some(a) => {
-                let body = cond(c, &a.expr, &here);
-                avails.push(quote!(pub fn #f(d: &DeviceInfo) -> bool { #body }));
-                quote!(Some(availability::#f))
+                let body = cond(c, &a.expr, &name);
+                let doc = format!(
+                    "Availability `{}`",
+                    mc.availability.as_ref().map_or("", |x| x.value.trim())
+                );
+                let af = fns.intern('a', quote!((d: &DeviceInfo) -> bool), body, &doc);
+                quote!(Some(super::fns::#af))
             }
             None => quote!(None),
         };
-        let (name, symbol, units) = (&mc.name, &mc.symbol_name, &mc.units);
+        let (name_s, symbol, units) = (&mc.name, &mc.symbol_name, &mc.units);
         let (data_type, semantic_type) = (&mc.data_type, &mc.semantic_type);
         let underscore = &mc.underscore_name;
         infos.push(quote! {
             CounterInfo {
-                name: #name, symbol: #symbol, underscore: #underscore, units: #units,
+                name: #name_s, symbol: #symbol, underscore: #underscore, units: #units,
                 data_type: #data_type, semantic_type: #semantic_type, description: #desc,
-                eval: #eval(#f), max: #max, availability: #avail,
+                eval: #eval(super::fns::#cf), max: #max, availability: #avail,
             }
         });
     }
     let mut configs = Vec::new();
-    for (k, (rc, a)) in s.configs.iter().zip(&c.configs).enumerate() {
+    for (rc, a) in s.configs.iter().zip(&c.configs) {
         let kind = match rc.kind {
             ConfigKind::Oa => quote!(Oa),
             ConfigKind::Noa => quote!(Noa),
@@ -365,19 +493,24 @@ fn emit_set(
         };
         let avail = match a {
             Some(a) => {
-                let f = format_ident!("config_{}", k);
-                let body = cond(c, &a.expr, &here);
-                avails.push(quote!(pub fn #f(d: &DeviceInfo) -> bool { #body }));
-                quote!(Some(availability::#f))
+                let body = cond(c, &a.expr, &name);
+                let doc = format!(
+                    "Availability `{}`",
+                    rc.availability.as_ref().map_or("", |x| x.value.trim())
+                );
+                let af = fns.intern('a', quote!((d: &DeviceInfo) -> bool), body, &doc);
+                quote!(Some(super::fns::#af))
             }
             None => quote!(None),
         };
         let writes = rc.writes.iter().map(|w| {
+            // A HAL register's address: the file's constant for it (one
+            // item per distinct address, not one projection per write).
             let addr = match addresses.get(&w.address) {
-                Some(a) => a.parse().unwrap_or_else(|_| {
-                    let e = format!("address expression `{a}` is not Rust");
-                    quote!(compile_error!(#e))
-                }),
+                Some(_) => {
+                    let c = addr_const(w.address);
+                    quote!(super::addr::#c)
+                }
                 None => crate::emit::hex(w.address),
             };
             let v = crate::emit::hex(w.value);
@@ -391,21 +524,16 @@ fn emit_set(
         " Program the set on a {hal_type} device: every block that applies on `d`, checked first, then written (see [`crate::rt::program`])."
     );
     let (name, symbol, underscore, guid) = (&s.name, &s.symbol_name, &s.underscore_name, &s.guid);
+    let format = match &c.format {
+        Some(f) => quote!(Some(#f)),
+        None => quote!(None),
+    };
     Ok(quote! {
         #[doc = #doc]
         #[allow(unused_variables, unused_imports, non_snake_case)]
         pub mod #m {
-            use crate::rt::ops::*;
             use crate::rt::*;
-            #(#counters)*
-            mod max {
-                use super::*;
-                #(#maxes)*
-            }
-            mod availability {
-                use super::*;
-                #(#avails)*
-            }
+            #(#reexports)*
             #[doc = #program_doc]
             pub fn program<B: hal::Bus<hal::Mmio>, I: hal::Identity>(
                 gpu: &hal::Device<hal::#hal_type, B, I>,
@@ -416,12 +544,17 @@ fn emit_set(
             }
             /// The set.
             pub const SET: SetInfo = SetInfo {
-                name: #name, symbol: #symbol, underscore: #underscore, guid: #guid,
+                name: #name, symbol: #symbol, underscore: #underscore, guid: #guid, format: #format,
                 counters: &[#(#infos),*],
                 configs: &[#(#configs)*],
             };
         }
     })
+}
+
+/// The name of the file-level constant of a register address (`R9888`).
+fn addr_const(a: u64) -> Ident {
+    format_ident!("R{:X}", a)
 }
 
 fn rust_type(t: Type) -> TokenStream {
@@ -529,11 +662,33 @@ fn expr(set: &CheckedSet, e: &Expr, fname: &dyn Fn(usize) -> TokenStream) -> Rus
                 Source::GpuTime => quote!(s.gpu_time),
                 Source::GpuClock => quote!(s.gpu_clock),
                 Source::PerfCnt => quote!(s.perfcnt(#n)),
+                Source::Pec => quote!(s.pec(#n)),
+                Source::Mpec => quote!(s.mpec(#n)),
             })
         }
         ExprKind::Device(v) => {
             let field = format_ident!("{}", v.field());
             Rust::plain(quote!(d.#field), ty)
+        }
+        ExprKind::Topology(t) => {
+            let lit = |n: u32| Literal::u32_unsuffixed(n);
+            Rust::plain(
+                match *t {
+                    TopologyVar::Slice(a) => {
+                        let a = lit(a);
+                        quote!(d.gt_slice(#a))
+                    }
+                    TopologyVar::SliceXeCore(a, b) => {
+                        let (a, b) = (lit(a), lit(b));
+                        quote!(d.gt_slice_xe_core(#a, #b))
+                    }
+                    TopologyVar::XeCore(a) => {
+                        let a = lit(a);
+                        quote!(d.gt_xe_core(#a))
+                    }
+                },
+                ty,
+            )
         }
         ExprKind::Counter(i) => {
             let f = fname(*i);

@@ -7,10 +7,25 @@
 //!
 //! Integers (decimal or `0x` hexadecimal), `true`, `false`; `X n READ` reads
 //! the delta of counter `n` of `X` (`A`, `B`, `C`, `GPU_TIME 0`, `GPU_CLOCK 0`,
-//! `PERFCNT n`); `$Name` names a counter of the same set (by `symbol_name`) or
-//! a device variable ([`DeviceVar`]); the operators are those of IGT's
-//! generator ([`Op`]). Operands pop in RPN order: `a b UDIV` is `a / b`.
-//! Operators nest at most [`MAX_HEIGHT`] deep (PR204 beyond).
+//! `PERFCNT n`, `PEC n`); `$Name` names a counter of the same set (by
+//! `symbol_name`), a device variable ([`DeviceVar`]) or a topology predicate
+//! ([`TopologyVar`]: `$GtSlice1`, `$GtSlice1XeCore2`, `$GtXeCore5`); the
+//! operators are those of IGT's generator ([`Op`]). Operands pop in RPN
+//! order: `a b UDIV` is `a / b`. Operators nest at most [`MAX_HEIGHT`] deep
+//! (PR204 beyond).
+//!
+//! # Report formats
+//!
+//! Reads are checked against the report format the set is read with
+//! ([`FormatCaps::for_set`]): a set with an `oa_format` attribute (IGT's
+//! name, `<size>B_<family>...`: `576B_PEC64LL`, `128B_MPEC8_NOA16`,
+//! `256B_GENERIC_NOA16`) against the one layout of its project with that
+//! size and counter family (`PEC...`: PEC counters; `MPEC...`: MPEC
+//! counters; anything else: A counters), PR205 when there is not exactly
+//! one; a set without one against the union of its project's layouts. In a
+//! set whose format has MPEC counters and no A counters (the media OAM
+//! formats), `A n` is MPEC n (IGT's MPEC sets read their MPEC counters as
+//! `A n`): the checked expression reads [`Source::Mpec`].
 //!
 //! # Types
 //!
@@ -60,7 +75,7 @@ use std::collections::HashMap;
 
 /// What `READ` reads, and the device variables an equation may name: the
 /// types the run-time sample and device share (`perfregs-types`).
-pub use perfregs_types::{DeviceVar, Source};
+pub use perfregs_types::{DeviceVar, Source, TopologyVar};
 
 /// A binary operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -233,6 +248,8 @@ pub enum ExprKind {
     Var(String),
     /// A device variable (after checking).
     Device(DeviceVar),
+    /// A topology predicate, 1 or 0 (after checking).
+    Topology(TopologyVar),
     /// Another counter of the set, by index (after checking).
     Counter(usize),
     /// `a b OP`.
@@ -265,6 +282,10 @@ pub struct ReportCaps {
     pub gpu_clock: bool,
     /// PERFCNT registers: indices `0..perfcnt`.
     pub perfcnt: u64,
+    /// PEC counters: indices `0..pec`.
+    pub pec: u64,
+    /// MPEC counters: indices `0..mpec`.
+    pub mpec: u64,
 }
 
 /// PERFCNT registers a query reads beside the reports (IGT's and Mesa's
@@ -273,42 +294,71 @@ pub const PERFCNT_COUNT: u64 = 2;
 
 impl ReportCaps {
     /// What the report formats of `project` (catalogue name) carry: the union
-    /// over its formats (`An`, `Bn`, `Cn`, `TIME_STAMP`, `GPU_TICKS`). `None`
-    /// when the project is unknown or has no report format.
+    /// over its formats (`An`, `Bn`, `Cn`, `PECn`, `MPECn`, `TIME_STAMP`,
+    /// `GPU_TICKS`). `None` when the project is unknown or has no report
+    /// format.
     pub fn of(ir: &Ir, project: &str) -> Option<Self> {
-        let p = ir.catalogue.find(project)?;
-        let mut caps = ReportCaps {
-            a: 0,
-            b: 0,
-            c: 0,
-            gpu_time: false,
-            gpu_clock: false,
-            perfcnt: PERFCNT_COUNT,
-        };
-        let mut any = false;
-        for f in ir.formats.iter().filter(|f| f.project == p) {
-            any = true;
-            for c in &f.counters {
-                let n = &c.name;
-                let idx = |prefix: &str| {
-                    n.strip_prefix(prefix)
-                        .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-                        .and_then(|d| d.parse::<u64>().ok())
-                };
-                if let Some(i) = idx("A") {
-                    caps.a = caps.a.max(i + 1);
-                } else if let Some(i) = idx("B") {
-                    caps.b = caps.b.max(i + 1);
-                } else if let Some(i) = idx("C") {
-                    caps.c = caps.c.max(i + 1);
-                } else if n == "TIME_STAMP" {
-                    caps.gpu_time = true;
-                } else if n == "GPU_TICKS" {
-                    caps.gpu_clock = true;
-                }
+        FormatCaps::of(ir, project).map(|f| f.union)
+    }
+
+    /// Nothing but the PERFCNT registers.
+    const NONE: ReportCaps = ReportCaps {
+        a: 0,
+        b: 0,
+        c: 0,
+        gpu_time: false,
+        gpu_clock: false,
+        perfcnt: PERFCNT_COUNT,
+        pec: 0,
+        mpec: 0,
+    };
+
+    /// What one layout carries.
+    pub fn of_format(f: &crate::ir::FormatIr) -> Self {
+        let mut caps = Self::NONE;
+        for c in &f.counters {
+            let n = &c.name;
+            let idx = |prefix: &str| {
+                n.strip_prefix(prefix)
+                    .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+                    .and_then(|d| d.parse::<u64>().ok())
+            };
+            if let Some(i) = idx("A") {
+                caps.a = caps.a.max(i + 1);
+            } else if let Some(i) = idx("B") {
+                caps.b = caps.b.max(i + 1);
+            } else if let Some(i) = idx("C") {
+                caps.c = caps.c.max(i + 1);
+            } else if let Some(i) = idx("PEC") {
+                caps.pec = caps.pec.max(i + 1);
+            } else if let Some(i) = idx("MPEC") {
+                caps.mpec = caps.mpec.max(i + 1);
+            } else if n == "TIME_STAMP" {
+                caps.gpu_time = true;
+            } else if n == "GPU_TICKS" {
+                caps.gpu_clock = true;
             }
         }
-        any.then_some(caps)
+        caps
+    }
+
+    /// The union of two.
+    fn union(self, o: Self) -> Self {
+        ReportCaps {
+            a: self.a.max(o.a),
+            b: self.b.max(o.b),
+            c: self.c.max(o.c),
+            gpu_time: self.gpu_time || o.gpu_time,
+            gpu_clock: self.gpu_clock || o.gpu_clock,
+            perfcnt: self.perfcnt.max(o.perfcnt),
+            pec: self.pec.max(o.pec),
+            mpec: self.mpec.max(o.mpec),
+        }
+    }
+
+    /// Whether `A n` means MPEC n: MPEC counters and no A counters.
+    pub fn a_is_mpec(&self) -> bool {
+        self.a == 0 && self.mpec > 0
     }
 
     /// How many counters of `s` there are (`None`: the project has none).
@@ -320,6 +370,94 @@ impl ReportCaps {
             Source::GpuTime => u64::from(self.gpu_time),
             Source::GpuClock => u64::from(self.gpu_clock),
             Source::PerfCnt => self.perfcnt,
+            Source::Pec => self.pec,
+            Source::Mpec => self.mpec,
+        }
+    }
+}
+
+/// The report layouts of one project, for choosing each set's
+/// ([`for_set`](Self::for_set)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormatCaps {
+    /// The union of every layout (a set without `oa_format`).
+    pub union: ReportCaps,
+    /// Each layout: (name, size in bytes, what it carries).
+    pub formats: Vec<(String, u64, ReportCaps)>,
+}
+
+impl FormatCaps {
+    /// The layouts of `project` (catalogue name); `None` when the project is
+    /// unknown or has no report format.
+    pub fn of(ir: &Ir, project: &str) -> Option<Self> {
+        let p = ir.catalogue.find(project)?;
+        let formats: Vec<(String, u64, ReportCaps)> = ir
+            .formats
+            .iter()
+            .filter(|f| f.project == p)
+            .map(|f| (f.name.clone(), f.size, ReportCaps::of_format(f)))
+            .collect();
+        let union = formats
+            .iter()
+            .fold(ReportCaps::NONE, |u, (_, _, c)| u.union(*c));
+        (!formats.is_empty()).then_some(FormatCaps { union, formats })
+    }
+
+    /// One layout standing for every set (tests, a single-format reader).
+    pub fn single(caps: ReportCaps) -> Self {
+        FormatCaps {
+            union: caps,
+            formats: Vec::new(),
+        }
+    }
+
+    /// What a set with `oa_format` (IGT's name) is read with: the union
+    /// without one; with one, the one layout of the size it names
+    /// (`<size>B_...`) whose counters are of the family it names (`PEC...`,
+    /// `MPEC...`, else A counters). `Err` says why none fits.
+    pub fn for_set(&self, oa_format: Option<&str>) -> Result<(ReportCaps, Option<&str>), String> {
+        let Some(name) = oa_format else {
+            return Ok((self.union, None));
+        };
+        let parsed = name.split_once("B_").and_then(|(size, family)| {
+            let size = size.parse::<u64>().ok()?;
+            Some((size, family))
+        });
+        let Some((size, family)) = parsed else {
+            return Err(format!(
+                "oa_format `{name}` is not `<size>B_<counters>...` (IGT's names: `576B_PEC64LL`, `128B_MPEC8_NOA16`)"
+            ));
+        };
+        let fits = |c: &ReportCaps| {
+            if family.starts_with("MPEC") {
+                c.mpec > 0
+            } else if family.starts_with("PEC") {
+                c.pec > 0
+            } else {
+                c.a > 0
+            }
+        };
+        let found: Vec<&(String, u64, ReportCaps)> = self
+            .formats
+            .iter()
+            .filter(|(_, s, c)| *s == size && fits(c))
+            .collect();
+        match found.as_slice() {
+            [(n, _, c)] => Ok((*c, Some(n.as_str()))),
+            [] => Err(format!(
+                "oa_format `{name}` names no report format of the project: none of {} is {size} bytes with {} counters",
+                self.formats
+                    .iter()
+                    .map(|(n, s, _)| format!("{n} ({s} B)"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                family.split('_').next().unwrap_or(family)
+            )),
+            many => Err(format!(
+                "oa_format `{name}` fits {} report formats of the project: {}",
+                many.len(),
+                many.iter().map(|(n, _, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+            )),
         }
     }
 }
@@ -354,6 +492,9 @@ pub struct CheckedSet {
     pub counters: Vec<CheckedCounter>,
     /// The `availability` of each `register_config`.
     pub configs: Vec<Option<Typed>>,
+    /// The layout its `oa_format` names (`None`: no `oa_format`; the
+    /// project's reports).
+    pub format: Option<String>,
 }
 
 /// A file's checked equations.
@@ -569,7 +710,9 @@ fn parse_inner(text: &Located<String>) -> Result<Expr, (Pos, String)> {
 /// name or a counter index out of range).
 pub fn type_of(set: &CheckedSet, e: &Expr) -> Option<Type> {
     Some(match &e.kind {
-        ExprKind::Int(_) | ExprKind::Read(..) | ExprKind::Device(_) => Type::Int,
+        ExprKind::Int(_) | ExprKind::Read(..) | ExprKind::Device(_) | ExprKind::Topology(_) => {
+            Type::Int
+        }
         ExprKind::Bool(_) => Type::Bool,
         ExprKind::Counter(i) => set.counters.get(*i)?.ty,
         ExprKind::Var(_) => return None,
@@ -620,6 +763,10 @@ impl Checker<'_> {
                             .into(),
                     ));
                 }
+                if *s == Source::A && self.caps.a_is_mpec() {
+                    // The media formats' MPEC counters, read as `A n`.
+                    *s = Source::Mpec;
+                }
                 let count = self.caps.count(*s);
                 if *n >= count {
                     let have = match count {
@@ -630,8 +777,12 @@ impl Checker<'_> {
                     return Err((
                         pos,
                         format!(
-                            "reads {} {} but the project's reports have {have}",
-                            s.as_str(),
+                            "reads {} {} but the set's report format has {have}",
+                            if *s == Source::Mpec {
+                                "A (MPEC)"
+                            } else {
+                                s.as_str()
+                            },
                             n
                         ),
                     ));
@@ -641,6 +792,10 @@ impl Checker<'_> {
             ExprKind::Var(name) => {
                 if let Some(v) = DeviceVar::parse(name) {
                     e.kind = ExprKind::Device(v);
+                    return Ok(Type::Int);
+                }
+                if let Some(t) = TopologyVar::parse(name) {
+                    e.kind = ExprKind::Topology(t);
                     return Ok(Type::Int);
                 }
                 match self.counters.get(name.as_str()) {
@@ -663,7 +818,7 @@ impl Checker<'_> {
                     )),
                 }
             }
-            ExprKind::Device(_) => Ok(Type::Int),
+            ExprKind::Device(_) | ExprKind::Topology(_) => Ok(Type::Int),
             ExprKind::Counter(_) => Err((pos, "internal: counter resolved twice".into())),
             ExprKind::Op(op, a, b) => {
                 let op = *op;
@@ -713,7 +868,7 @@ impl Checker<'_> {
 /// is in `diags`).
 pub fn check_file(
     f: &MetricFile,
-    caps: &ReportCaps,
+    formats: &FormatCaps,
     errata: &[Erratum],
     diags: &mut Diagnostics,
 ) -> Option<CheckedFile> {
@@ -722,6 +877,21 @@ pub fn check_file(
     let mut equations = 0;
     let mut applied = Vec::new();
     for s in &f.sets {
+        let oa_format = s.oa_format.as_ref();
+        let (caps, format) = match formats.for_set(oa_format.map(|o| o.value.as_str())) {
+            Ok((c, name)) => (c, name.map(str::to_string)),
+            Err(message) => {
+                diags.push(Diagnostic {
+                    code: Code::EquationType,
+                    file: f.file.clone(),
+                    pos: oa_format.map_or(s.pos, |o| o.pos),
+                    item: s.symbol_name.clone(),
+                    message,
+                });
+                (formats.union, None)
+            }
+        };
+        let caps = &caps;
         let mut counters_map = HashMap::new();
         for (i, c) in s.counters.iter().enumerate() {
             counters_map
@@ -761,6 +931,23 @@ pub fn check_file(
                     .run(&item, &c.equation, Use::Value, diags)
                     .filter(|t| t.ty == Type::Float)
                     .inspect(|_| applied.push((item.clone(), e.clone()))),
+                Some(e) if e.fix == Fix::IgtReadsHeader => fc
+                    .value(
+                        &item,
+                        &c.equation,
+                        "equation",
+                        declared,
+                        &c.data_type,
+                        diags,
+                    )
+                    .filter(|t| {
+                        let mut mpec = false;
+                        t.expr.visit(&mut |x| {
+                            mpec |= matches!(x.kind, ExprKind::Read(Source::Mpec, _))
+                        });
+                        mpec
+                    })
+                    .inspect(|_| applied.push((item.clone(), e.clone()))),
                 _ => fc.value(
                     &item,
                     &c.equation,
@@ -778,7 +965,15 @@ pub fn check_file(
                     file: f.file.clone(),
                     pos: c.equation.pos,
                     item: item.clone(),
-                    message: format!("the erratum of {} line {} does not fit: its fix is for a float equation of a uint64 counter", super::errata::FILE, erratum.map_or(0, |e| e.line)),
+                    message: format!(
+                        "the erratum of {} line {} does not fit: {}",
+                        super::errata::FILE,
+                        erratum.map_or(0, |e| e.line),
+                        match erratum.map(|e| e.fix) {
+                            Some(Fix::IgtReadsHeader) => "its fix is for an equation reading `A n` of a set whose format has MPEC counters",
+                            _ => "its fix is for a float equation of a uint64 counter",
+                        }
+                    ),
                 });
             }
             let max = c
@@ -815,7 +1010,11 @@ pub fn check_file(
             cycles(f, s, &counters, diags);
         }
         equations += fc.equations;
-        sets.push(CheckedSet { counters, configs });
+        sets.push(CheckedSet {
+            counters,
+            configs,
+            format,
+        });
     }
     (diags.0.len() == before).then_some(CheckedFile {
         sets,
@@ -1096,11 +1295,13 @@ mod tests {
         gpu_time: true,
         gpu_clock: false,
         perfcnt: 2,
+        pec: 0,
+        mpec: 0,
     };
 
     fn check(f: &MetricFile) -> Result<CheckedFile, Vec<(Code, Pos, String, String)>> {
         let mut d = Diagnostics::default();
-        check_file(f, &CAPS, &[], &mut d).ok_or_else(|| {
+        check_file(f, &FormatCaps::single(CAPS), &[], &mut d).ok_or_else(|| {
             d.sorted()
                 .into_iter()
                 .map(|d| (d.code, d.pos, d.item, d.message))

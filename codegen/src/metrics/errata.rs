@@ -20,6 +20,12 @@ pub enum Fix {
     /// A float equation of a `uint64` counter is converted as IGT's C does
     /// (truncated toward zero; Rust `as u64` saturates, NaN gives 0).
     TruncateToUint,
+    /// The counter reads `A n` in a set whose format has MPEC counters:
+    /// perfregs reads MPEC n (the file's meaning); IGT's generated C reads
+    /// the report's n-th accumulated value from its start (so `A 0` is the
+    /// timestamp delta). Nothing is relaxed: the erratum names the
+    /// difference, and applies only where the equation reads MPEC.
+    IgtReadsHeader,
 }
 
 impl Fix {
@@ -27,6 +33,7 @@ impl Fix {
     pub fn name(self) -> &'static str {
         match self {
             Fix::TruncateToUint => "truncate_to_uint",
+            Fix::IgtReadsHeader => "igt_reads_header",
         }
     }
 }
@@ -52,10 +59,80 @@ pub struct Erratum {
     pub line: usize,
 }
 
+/// What IGT's generated C computes for a device variable whose erratum is
+/// listed ([`VariableErratum`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IgtValue {
+    /// Never available (0).
+    Never,
+    /// Xe core `n` of the flattened Xe core mask, whatever the slice.
+    XeCoreNOfAnySlice,
+    /// Xe core 0, whatever `n`.
+    #[serde(rename = "xe_core_0")]
+    XeCore0,
+}
+
+/// A device variable that IGT's generated C computes other than its
+/// definition; perfregs computes the definition.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariableErratum {
+    /// The chipsets whose files name it.
+    pub chipsets: Vec<String>,
+    /// The variable's pattern: `GtSlice<s>`, `GtSlice<s>XeCore<n>`, `GtXeCore<n>`.
+    pub variable: String,
+    /// What IGT computes.
+    pub igt: IgtValue,
+    /// Why.
+    pub note: String,
+}
+
+impl VariableErratum {
+    /// Whether `t` is of this erratum's pattern.
+    pub fn matches(&self, t: perfregs_types::TopologyVar) -> bool {
+        use perfregs_types::TopologyVar as T;
+        matches!(
+            (self.variable.as_str(), t),
+            ("GtSlice<s>", T::Slice(_))
+                | ("GtSlice<s>XeCore<n>", T::SliceXeCore(..))
+                | ("GtXeCore<n>", T::XeCore(_))
+        )
+    }
+    /// What IGT's C gives for `t` on device `d` (its Xe core mask being
+    /// [`DeviceInfo::xe_core_mask`](perfregs_types::DeviceInfo::xe_core_mask)).
+    pub fn igt_value(&self, t: perfregs_types::TopologyVar, d: &perfregs_types::DeviceInfo) -> u64 {
+        use perfregs_types::TopologyVar as T;
+        match (self.igt, t) {
+            (IgtValue::Never, _) => 0,
+            (IgtValue::XeCoreNOfAnySlice, T::SliceXeCore(_, n)) => d.gt_xe_core(n),
+            (IgtValue::XeCore0, _) => d.gt_xe_core(0),
+            _ => d.topology(t),
+        }
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ErrataFile {
     errata: Vec<Erratum>,
+    #[serde(default)]
+    variables: Vec<VariableErratum>,
+}
+
+/// The device-variable errata of an errata file (`file` names it in
+/// diagnostics).
+pub fn parse_variables(file: &str, text: &str) -> Result<Vec<VariableErratum>, Diagnostic> {
+    match serde_yaml::from_str::<ErrataFile>(text) {
+        Ok(f) => Ok(f.variables),
+        Err(e) => Err(Diagnostic {
+            code: Code::Syntax,
+            file: file.to_string(),
+            pos: Default::default(),
+            item: String::new(),
+            message: e.to_string(),
+        }),
+    }
 }
 
 /// Parse an errata file (`file` names it in diagnostics).

@@ -8,7 +8,8 @@
 use super::equation::{CheckedSet, Expr, ExprKind, Op, Type, Typed};
 
 pub use perfregs_types::sample::{
-    DeviceInfo, Sample, A_COUNTERS, B_COUNTERS, C_COUNTERS, PERFCNT_COUNTERS,
+    DeviceInfo, Sample, A_COUNTERS, B_COUNTERS, C_COUNTERS, MPEC_COUNTERS, PEC_COUNTERS,
+    PERFCNT_COUNTERS,
 };
 
 /// A typed value.
@@ -242,6 +243,7 @@ impl<'a> Memo<'a> {
             ExprKind::Bool(b) => Some(Value::Bool(*b)),
             ExprKind::Read(src, n) => self.s.read(*src, *n).map(Value::Int),
             ExprKind::Device(v) => Some(Value::Int(self.d.get(*v))),
+            ExprKind::Topology(t) => Some(Value::Int(self.d.topology(*t))),
             ExprKind::Counter(i) => self.values.get(*i).copied().flatten().flatten(),
             // Unresolved names do not survive checking.
             ExprKind::Var(_) => None,
@@ -384,6 +386,7 @@ mod tests {
         CheckedSet {
             counters,
             configs: vec![],
+            format: None,
         }
     }
 
@@ -433,6 +436,7 @@ mod tests {
         let set = CheckedSet {
             counters,
             configs: vec![],
+            format: None,
         };
         let mut s = Sample::EMPTY;
         s.a[0] = Some(2);

@@ -48,7 +48,7 @@ pub fn load(
         return Err(diags.sorted());
     };
     emit::check_names(&f, &mut diags);
-    let Some(caps) = equation::ReportCaps::of(ir, project) else {
+    let Some(caps) = equation::FormatCaps::of(ir, project) else {
         diags.push(Diagnostic {
             code: Code::UnknownProject,
             file: file.to_string(),

@@ -25,6 +25,9 @@ pub struct MetricSet {
     pub chipset: String,
     /// `hw_config_guid`.
     pub guid: String,
+    /// `oa_format`, when present (IGT's name of the report format the set
+    /// is read with: `576B_PEC64LL`, `128B_MPEC8_NOA16`, ...).
+    pub oa_format: Option<Located<String>>,
     /// Counters, in file order.
     pub counters: Vec<Counter>,
     /// Register programming blocks, in file order.

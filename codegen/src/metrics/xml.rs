@@ -324,6 +324,7 @@ impl<'d, 'i> Reader<'_, 'd, 'i> {
         let under = self.req(n, "underscore_name", &item);
         let chipset = self.req(n, "chipset", &item);
         let guid = self.req(n, "hw_config_guid", &item);
+        let oa_format = self.attr(n, "oa_format");
         let mut counters = Vec::new();
         let mut configs = Vec::new();
         for c in self.children(n, &item) {
@@ -339,6 +340,7 @@ impl<'d, 'i> Reader<'_, 'd, 'i> {
             underscore_name: under?.value,
             chipset: chipset?.value,
             guid: guid?.value,
+            oa_format,
             counters,
             configs,
             pos: self.pos(n),
