@@ -17,6 +17,8 @@ const CAPS: ReportCaps = ReportCaps {
     gpu_time: true,
     gpu_clock: true,
     perfcnt: 2,
+    pec: 0,
+    mpec: 0,
 };
 
 /// One set, one counter per `(data_type, equation, availability)`, checked.
@@ -45,7 +47,7 @@ fn checked(counters: &[(&str, &str, Option<&str>)]) -> (MetricFile, CheckedFile)
         }],
     };
     let mut d = Diagnostics::default();
-    let c = equation::check_file(&f, &CAPS, &[], &mut d);
+    let c = equation::check_file(&f, &equation::FormatCaps::single(CAPS), &[], &mut d);
     assert!(d.is_empty(), "{:?}", d.sorted());
     (f, c.expect("checks"))
 }
