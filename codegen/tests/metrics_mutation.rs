@@ -1068,6 +1068,8 @@ fn samples(rng: &mut Rng) -> Vec<interp::Sample> {
             b: [v; interp::B_COUNTERS],
             c: [v; interp::C_COUNTERS],
             perfcnt: [v; interp::PERFCNT_COUNTERS],
+            pec: [v; interp::PEC_COUNTERS],
+            mpec: [v; interp::MPEC_COUNTERS],
         });
     }
     for _ in 0..2 {
@@ -1088,6 +1090,8 @@ fn samples(rng: &mut Rng) -> Vec<interp::Sample> {
             s.b.iter_mut()
                 .chain(s.c.iter_mut())
                 .chain(s.perfcnt.iter_mut())
+                .chain(s.pec.iter_mut())
+                .chain(s.mpec.iter_mut())
         {
             *x = v(rng);
         }
