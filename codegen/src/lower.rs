@@ -679,7 +679,11 @@ fn handshakes(blocks: &[VBlock], l: &mut Lowering) {
         });
         let Some(((address, _, mc, slice, subslice), sem)) = got else {
             let (site, name) = (site.clone(), gs.register.clone());
-            l.internal(&site, &name, "group steering selector or semaphore missing".into());
+            l.internal(
+                &site,
+                &name,
+                "group steering selector or semaphore missing".into(),
+            );
             continue;
         };
         l.ir.groups[gi].selector = Some(SelectorIr {

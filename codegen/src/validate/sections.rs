@@ -287,12 +287,17 @@ fn semaphore(
     }
     let (b, _, regs) = ctx;
     let wide = set.iter().find_map(|p| {
-        let bits = regs.get(&(p, reg.clone()))?.iter().find(|f| &f.0 == field)?.1?;
+        let bits = regs
+            .get(&(p, reg.clone()))?
+            .iter()
+            .find(|f| &f.0 == field)?
+            .1?;
         (bits.0 != bits.1).then_some(bits)
     });
     if let Some((msb, lsb)) = wide {
         let at = format!("{path}/field");
-        let msg = format!("semaphore field `{field}` is bits {msb}:{lsb}: one bit is read and written");
+        let msg =
+            format!("semaphore field `{field}` is bits {msb}:{lsb}: one bit is read and written");
         d.push(b.source.diag(Code::BadSteering, &at, reg, msg));
     }
 }
@@ -315,13 +320,19 @@ fn geometry(blocks: &[RBlock], cat: &Catalogue, regs: &Regs, d: &mut Diagnostics
         }
     }
     let width = |p: usize, reg: &str, field: &str| -> Option<u32> {
-        let bits = regs.get(&(p, reg.to_string()))?.iter().find(|f| f.0 == field)?.1?;
+        let bits = regs
+            .get(&(p, reg.to_string()))?
+            .iter()
+            .find(|f| f.0 == field)?
+            .1?;
         Some(bits.0.checked_sub(bits.1)? + 1)
     };
     for b in blocks {
         for g in &b.sections.groups {
             for p in g.projects.iter() {
-                let Some(&(main, sl, ss)) = sel.get(&p) else { continue };
+                let Some(&(main, sl, ss)) = sel.get(&p) else {
+                    continue;
+                };
                 let reg = g.steering.as_ref().map_or(main, |s| s.register.as_str());
                 let (Some(wsl), Some(wss)) = (width(p, reg, sl), width(p, reg, ss)) else {
                     continue; // reported as PR125

@@ -18,11 +18,7 @@ struct Sel {
 }
 
 impl Sel {
-    fn new(
-        r: &SelectorRef,
-        value: usize,
-        value_at: &impl Fn(u64) -> Option<usize>,
-    ) -> Self {
+    fn new(r: &SelectorRef, value: usize, value_at: &impl Fn(u64) -> Option<usize>) -> Self {
         Sel {
             value,
             multicast: (r.multicast_mask != 0).then(|| Bits {
@@ -32,9 +28,9 @@ impl Sel {
             slice: (r.slice.1 > 0).then(|| Bits::at(r.slice.0, r.slice.1)),
             subslice: (r.subslice.1 > 0)
                 .then(|| (Bits::at(r.subslice.0, r.subslice.1), r.subslice.1)),
-            semaphore: r.semaphore.and_then(|(a, bit)| {
-                Some((value_at(a)?, 1u64.checked_shl(bit).unwrap_or(0)))
-            }),
+            semaphore: r
+                .semaphore
+                .and_then(|(a, bit)| Some((value_at(a)?, 1u64.checked_shl(bit).unwrap_or(0)))),
         }
     }
 }

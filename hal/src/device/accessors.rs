@@ -187,7 +187,9 @@ pub(super) fn try_write<R: Register, B: Bus<R::Space>>(
     f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
 ) -> Result<(), BusFault> {
     let (addr, w) = (reg.address(), build::<R>(start, f));
-    port.access(true, |bus| checked(bus, |bus| raw_write::<R, B>(addr, bus, w.raw())))
+    port.access(true, |bus| {
+        checked(bus, |bus| raw_write::<R, B>(addr, bus, w.raw()))
+    })
 }
 
 /// As [`modify`], with the bus's fault as the error: a failed read writes
@@ -203,7 +205,9 @@ pub(super) fn try_modify<R: Register, B: Bus<R::Space>>(
     let raw = port.access(false, |bus| checked(bus, |bus| raw_read::<R, B>(addr, bus)))?;
     let mut w = WriteOf::<R>::from_raw(raw & R::KEEP_MASK);
     f(ReadOf::<R>::from_raw(raw), &mut w);
-    port.access(true, |bus| checked(bus, |bus| raw_write::<R, B>(addr, bus, w.raw())))
+    port.access(true, |bus| {
+        checked(bus, |bus| raw_write::<R, B>(addr, bus, w.raw()))
+    })
 }
 
 /// The device as a port of the shared accessors: the bus is borrowed for each
