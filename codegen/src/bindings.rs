@@ -822,12 +822,34 @@ fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
                 let (req, ack, bit) = (hex(w.request), hex(w.ack), w.bit);
                 Some(quote!(WakeRef { domain: #i, request: #req, ack: #ack, bit: #bit }))
             });
+        let sem = |s: Option<&crate::ir::SemaphoreIr>| match s {
+            Some(s) => {
+                let (a, b) = (hex(s.address), s.bit);
+                quote!(Some((#a, #b)))
+            }
+            None => quote!(None),
+        };
         let steering = match ir.steering.iter().find(|s| s.project == pi) {
             Some(s) => {
                 let (a, m) = (hex(s.address), hex(s.multicast_mask));
                 let (sl, sw, bl, bw) =
                     (s.slice.lsb, s.slice.width, s.subslice.lsb, s.subslice.width);
-                quote!(Some(SteeringRef { address: #a, multicast_mask: #m, slice: (#sl, #sw), subslice: (#bl, #bw) }))
+                let semaphore = sem(s.semaphore.as_ref());
+                let groups = emitted_on(&ir.groups, pi).map(|g| {
+                    let per = g.per_group.unwrap_or(0);
+                    let own = match &g.selector {
+                        Some(x) => {
+                            let (a, m) = (hex(x.address), hex(x.multicast_mask));
+                            let (sl, sw, bl, bw) =
+                                (x.slice.lsb, x.slice.width, x.subslice.lsb, x.subslice.width);
+                            let xs = sem(x.semaphore.as_ref());
+                            quote!(Some(SelectorRef { address: #a, multicast_mask: #m, slice: (#sl, #sw), subslice: (#bl, #bw), semaphore: #xs }))
+                        }
+                        None => quote!(None),
+                    };
+                    quote!((#per, #own))
+                });
+                quote!(Some(SteeringRef { address: #a, multicast_mask: #m, slice: (#sl, #sw), subslice: (#bl, #bw), semaphore: #semaphore, groups: &[#(#groups),*] }))
             }
             None => quote!(None),
         };

@@ -695,6 +695,19 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
         .filter_map(|g| g.fuse.as_ref().map(|f| f.address))
         .collect();
     let steering = ir.steering.iter().find(|s| s.project == pi);
+    // Steering semaphores: a read takes one (it reads 0 until given back),
+    // which no access-kind model says; tests/steering_xe.rs checks them.
+    let semaphores: Vec<u64> = steering
+        .and_then(|s| s.semaphore.as_ref())
+        .into_iter()
+        .chain(
+            ir.groups
+                .iter()
+                .filter(|g| g.project == pi)
+                .filter_map(|g| g.selector.as_ref()?.semaphore.as_ref()),
+        )
+        .map(|x| x.address)
+        .collect();
     for (r, inst) in &registers {
         let l = ir.layout(inst);
         let group = inst.replication.map(|g| &ir.groups[g]);
@@ -711,6 +724,14 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
             }
         }
         let ident = format_ident!("{}", r.ident());
+        if elements.iter().any(|e| semaphores.contains(&e.address)) {
+            let why = format!(
+                "{}: steering semaphore (a read that returns 1 takes it, writing 1 gives it back)",
+                r.ident()
+            );
+            body.push(quote!(c.skip(#why);));
+            continue;
+        }
         let Some(kind) = Kind::of(l, group.is_some()) else {
             let why = format!(
                 "{}: no conformance target for a register that is {}{}{}",

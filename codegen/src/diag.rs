@@ -106,6 +106,10 @@ pub enum Code {
     BadGpuFact,
     /// A metric-set file whose chipset no catalogue part claims.
     UnclaimedMetricFile,
+    /// Steering geometry that cannot be encoded: `per_group` 0, a group id
+    /// or instance id wider than its selector field, a semaphore field not
+    /// one bit wide, a group selector without the section's.
+    BadSteering,
 }
 
 impl Code {
@@ -159,6 +163,7 @@ impl Code {
             MaskedWithoutEnable => "PR208",
             WrongConfigKind => "PR209",
             BadGpuFact => "PR134",
+            BadSteering => "PR135",
             UnclaimedMetricFile => "PR210",
         }
     }

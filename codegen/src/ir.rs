@@ -316,10 +316,46 @@ pub struct GroupIr {
     pub instances: u32,
     /// Fuse mirror.
     pub fuse: Option<FuseIr>,
+    /// Instances per group id of its selector, as described (`None`:
+    /// `2^width(subslice)`, the encoding before `per_group` existed).
+    pub per_group: Option<u32>,
+    /// The selector it is steered through when not the project's
+    /// ([`SteeringIr`]): the media GT's own.
+    pub selector: Option<SelectorIr>,
     /// Declared by descriptions whose code is emitted elsewhere (see [`DomainIr::external`]).
     pub external: bool,
     /// Description.
     pub description: String,
+}
+
+/// A steering selector other than the project's, resolved (the fields of
+/// its roles have the project selector's names).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SelectorIr {
+    /// Register name.
+    pub register: String,
+    /// Register address.
+    pub address: u64,
+    /// Mask of the multicast bit; 0 when it has none.
+    pub multicast_mask: u64,
+    /// Slice (group id) field.
+    pub slice: BitRange,
+    /// Subslice (instance id) field.
+    pub subslice: BitRange,
+    /// Semaphore held around each access steered through it.
+    pub semaphore: Option<SemaphoreIr>,
+}
+
+/// A hardware steering semaphore, resolved: a read with `bit` set takes
+/// it, a write of `bit` gives it back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SemaphoreIr {
+    /// Register name.
+    pub register: String,
+    /// Register address.
+    pub address: u64,
+    /// The bit read and written.
+    pub bit: u32,
 }
 
 /// Where a group's instances are fused.
@@ -359,6 +395,8 @@ pub struct SteeringIr {
     /// Domain to hold while steering: the fuse registers' (read when steering
     /// starts), else the selector's own (index into [`Ir::domains`]).
     pub domain: Option<usize>,
+    /// Semaphore held around each steered access (12.70+).
+    pub semaphore: Option<SemaphoreIr>,
 }
 
 /// `lsb` and `width` of a field.

@@ -33,10 +33,11 @@ use crate::diag::{Diagnostic, Pos};
 use crate::ir::{
     ArrayIr, BitRange, CommandFieldIr, CommandIr, CounterIr, DomainIr, EnumIr, EnumValueIr,
     EventIr, FieldIr, FormatIr, FuseIr, GroupIr, InstanceIr, Ir, LayoutIr, MapRowIr, OpaqueRangeIr,
-    RegisterIr, ScopedEnumIr, SteeringIr, TableIr, WakeIr, WAKE_SEP,
+    RegisterIr, ScopedEnumIr, SelectorIr, SemaphoreIr, SteeringIr, TableIr, WakeIr, WAKE_SEP,
 };
 use crate::model::{FusePolarity, Space};
 use crate::projects::{Catalogue, ProjectSet};
+use crate::sections::RGroupSteering;
 use crate::validate::checked::{VBlock, VRegister, Wake};
 use std::collections::{HashMap, HashSet};
 
@@ -60,9 +61,9 @@ struct Lowering {
     /// Per `ir.domains` entry: its site and, for a woken domain, the request
     /// register's request-bit field.
     domain_sites: Vec<(Site, Option<String>)>,
-    /// Per `ir.groups` entry: its site and its fuse mirror
-    /// `(register, field, polarity)`.
-    group_sites: Vec<(Site, Option<FuseRef>)>,
+    /// Per `ir.groups` entry: its site, its fuse mirror
+    /// `(register, field, polarity)` and its own steering selector.
+    group_sites: Vec<(Site, Option<FuseRef>, Option<RGroupSteering>)>,
     /// Per `ir.registers` entry: its site.
     register_sites: Vec<Site>,
     errors: Vec<Diagnostic>,
@@ -259,12 +260,15 @@ fn lower_sections(blocks: &[VBlock], l: &mut Lowering) {
         }
         for g in &s.groups {
             for p in g.projects.iter() {
-                l.group_sites.push((site(&g.path), g.fuse.clone()));
+                l.group_sites
+                    .push((site(&g.path), g.fuse.clone(), g.steering.clone()));
                 l.ir.groups.push(GroupIr {
                     project: p,
                     name: g.name.clone(),
                     instances: g.instances,
                     fuse: None,
+                    per_group: g.per_group,
+                    selector: None,
                     external: b.source.external,
                     description: g.description.clone(),
                 });
@@ -575,7 +579,7 @@ fn handshakes(blocks: &[VBlock], l: &mut Lowering) {
         *n += 1;
     }
     for gi in 0..l.ir.groups.len() {
-        let (site, fuse) = &l.group_sites[gi];
+        let (site, fuse, _) = &l.group_sites[gi];
         let Some((reg, fname, pol)) = fuse else {
             continue;
         };
@@ -598,25 +602,51 @@ fn handshakes(blocks: &[VBlock], l: &mut Lowering) {
             domain: r.2,
         });
     }
+    // A semaphore `(register, field)` on project `p`, resolved.
+    let semaphore = |ir: &Ir, p: usize, (reg, f): &(String, String)| -> Option<SemaphoreIr> {
+        let r = regs.get(&(p, reg.clone()))?;
+        Some(SemaphoreIr {
+            register: reg.clone(),
+            address: r.0,
+            bit: field(ir, r.1, f)?.lsb,
+        })
+    };
+    // The selector `reg` with the fields of `roles` on project `p`:
+    // (address, own domain, multicast, slice, subslice).
+    type Sel = (u64, Option<usize>, Option<BitRange>, BitRange, BitRange);
+    let selector = |ir: &Ir, p: usize, reg: &str, roles: &[(&str, String)]| -> Option<Sel> {
+        let r = regs.get(&(p, reg.to_string()))?;
+        let role = |name: &str| roles.iter().find(|(k, _)| *k == name);
+        // No multicast role: the selector has no multicast bit (mask 0).
+        let mc = match role("multicast") {
+            Some((_, f)) => Some(field(ir, r.1, f)?),
+            None => None,
+        };
+        let slice = field(ir, r.1, &role("slice")?.1)?;
+        let subslice = field(ir, r.1, &role("subslice")?.1)?;
+        Some((r.0, r.2, mc, slice, subslice))
+    };
+    let mask = |mc: Option<BitRange>| mc.map_or(0, |mc| ((1u64 << mc.width) - 1) << mc.lsb);
     for b in blocks.iter().map(|vb| vb.block) {
         for st in &b.sections.steering {
             let reg = &st.register;
+            let site = (b.source.name.clone(), b.source.index.node(&st.path));
             for p in st.projects.iter() {
-                let got = regs.get(&(p, reg.clone())).and_then(|r| {
-                    let role = |name: &str| st.roles.iter().find(|(k, _)| *k == name);
-                    // No multicast role: the selector has no multicast bit (mask 0).
-                    let mc = match role("multicast") {
-                        Some((_, f)) => Some(field(&l.ir, r.1, f)?),
-                        None => None,
-                    };
-                    let slice = field(&l.ir, r.1, &role("slice")?.1)?;
-                    let subslice = field(&l.ir, r.1, &role("subslice")?.1)?;
-                    Some((*r, mc, slice, subslice))
-                });
-                let Some(((address, _, own_domain), mc, slice, subslice)) = got else {
-                    let site = (b.source.name.clone(), b.source.index.node(&st.path));
+                let Some((address, own_domain, mc, slice, subslice)) =
+                    selector(&l.ir, p, reg, &st.roles)
+                else {
                     l.internal(&site, reg, "steering selector fields missing".into());
                     continue;
+                };
+                let sem = match &st.semaphore {
+                    None => None,
+                    Some(s) => match semaphore(&l.ir, p, s) {
+                        Some(x) => Some(x),
+                        None => {
+                            l.internal(&site, &s.0, "steering semaphore field missing".into());
+                            continue;
+                        }
+                    },
                 };
                 let fuse_domain =
                     l.ir.groups
@@ -627,13 +657,43 @@ fn handshakes(blocks: &[VBlock], l: &mut Lowering) {
                     project: p,
                     register: reg.clone(),
                     address,
-                    multicast_mask: mc.map_or(0, |mc| ((1u64 << mc.width) - 1) << mc.lsb),
+                    multicast_mask: mask(mc),
                     slice,
                     subslice,
                     domain: fuse_domain.unwrap_or(own_domain),
+                    semaphore: sem,
                 });
             }
         }
+    }
+    for gi in 0..l.ir.groups.len() {
+        let (site, _, own) = &l.group_sites[gi];
+        let Some(gs) = own else { continue };
+        let p = l.ir.groups[gi].project;
+        let got = selector(&l.ir, p, &gs.register, &gs.roles).and_then(|s| {
+            let sem = match &gs.semaphore {
+                None => None,
+                Some(x) => Some(semaphore(&l.ir, p, x)?),
+            };
+            Some((s, sem))
+        });
+        let Some(((address, _, mc, slice, subslice), sem)) = got else {
+            let (site, name) = (site.clone(), gs.register.clone());
+            l.internal(
+                &site,
+                &name,
+                "group steering selector or semaphore missing".into(),
+            );
+            continue;
+        };
+        l.ir.groups[gi].selector = Some(SelectorIr {
+            register: gs.register.clone(),
+            address,
+            multicast_mask: mask(mc),
+            slice,
+            subslice,
+            semaphore: sem,
+        });
     }
 }
 

@@ -411,9 +411,43 @@ pub struct ReplicationGroupDef {
     /// Where the presence of each instance is fused.
     #[serde(default)]
     pub fuse: Option<FuseDef>,
+    /// Instances per group id of the selector: instance n is steered to
+    /// group (slice field) `n / per_group`, instance (subslice field)
+    /// `n % per_group`. Omitted: `2^width(subslice)`.
+    #[serde(default)]
+    pub per_group: Option<u32>,
+    /// The selector this group is steered through when it is not the
+    /// section's (the media GT's own), with its semaphore; its fields have
+    /// the section's role names.
+    #[serde(default)]
+    pub steering: Option<GroupSteeringDef>,
     /// What it is.
     #[serde(default)]
     pub description: Option<String>,
+}
+
+/// A replication group's own steering selector (see
+/// [`ReplicationGroupDef::steering`]).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupSteeringDef {
+    /// Register name.
+    pub register: String,
+    /// The semaphore held around each access steered through it.
+    #[serde(default)]
+    pub semaphore: Option<SemaphoreDef>,
+}
+
+/// A hardware steering semaphore: a read returning the field's bit set
+/// takes it, writing the bit set gives it back (Linux xe's `mcr_lock` /
+/// `mcr_unlock` from graphics 12.70).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SemaphoreDef {
+    /// Register name.
+    pub register: String,
+    /// The one-bit field read as 1 by the taker and written 1 to release.
+    pub field: String,
 }
 
 /// The steering (MCR selector) register and the fields that play each
@@ -432,6 +466,10 @@ pub struct SteeringDef {
     pub slice: String,
     /// Field that selects the subslice of a unicast access.
     pub subslice: String,
+    /// The semaphore held around every access steered through this
+    /// selector (12.70+: shared with firmware).
+    #[serde(default)]
+    pub semaphore: Option<SemaphoreDef>,
 }
 
 /// `steering:` as a mapping; the register name alone (the form before the
@@ -441,7 +479,9 @@ fn steering_def<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Steerin
     impl<'de> serde::de::Visitor<'de> for Visit {
         type Value = Option<SteeringDef>;
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a mapping { register, multicast (optional), slice, subslice }")
+            f.write_str(
+                "a mapping { register, multicast (optional), slice, subslice, semaphore (optional) }",
+            )
         }
         fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Self::Value, E> {
             Err(E::custom(format!(

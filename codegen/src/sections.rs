@@ -46,6 +46,22 @@ pub struct RSteering {
     /// Field names of the roles: multicast (when the selector has one),
     /// slice, subslice (the key of each is the path's last segment).
     pub roles: Vec<(&'static str, String)>,
+    /// `(register, field)` of the semaphore held around each steered access.
+    pub semaphore: Option<(String, String)>,
+}
+
+/// A replication group's own steering selector: its register, its
+/// semaphore `(register, field)`, and the roles of the section's selector
+/// (the field names the register must have; empty when the section has
+/// no `steering`).
+#[derive(Debug, Clone)]
+pub struct RGroupSteering {
+    /// Register name.
+    pub register: String,
+    /// `(register, field)` of its semaphore.
+    pub semaphore: Option<(String, String)>,
+    /// The section selector's roles.
+    pub roles: Vec<(&'static str, String)>,
 }
 
 /// A replication group on a set of projects.
@@ -61,6 +77,10 @@ pub struct RGroup {
     pub instances: u32,
     /// `(register, field, polarity)` of the fuse mirror.
     pub fuse: Option<(String, String, FusePolarity)>,
+    /// Instances per group id (`None`: `2^width(subslice)`).
+    pub per_group: Option<u32>,
+    /// The group's own selector, when not the section's.
+    pub steering: Option<RGroupSteering>,
     /// Description.
     pub description: String,
 }
@@ -300,20 +320,24 @@ pub fn resolve_sections(
         let Some(p) = projects(&g.projects, path.clone(), "replication_groups", diags) else {
             continue;
         };
+        let sem = |s: &crate::model::SemaphoreDef| (s.register.clone(), s.field.clone());
+        let mut roles = Vec::new();
         if let Some(st) = &g.steering {
+            roles = st
+                .multicast
+                .iter()
+                .map(|m| ("multicast", m.clone()))
+                .chain([
+                    ("slice", st.slice.clone()),
+                    ("subslice", st.subslice.clone()),
+                ])
+                .collect();
             out.steering.push(RSteering {
                 path: format!("{path}/steering"),
                 projects: p,
                 register: st.register.clone(),
-                roles: st
-                    .multicast
-                    .iter()
-                    .map(|m| ("multicast", m.clone()))
-                    .chain([
-                        ("slice", st.slice.clone()),
-                        ("subslice", st.subslice.clone()),
-                    ])
-                    .collect(),
+                roles: roles.clone(),
+                semaphore: st.semaphore.as_ref().map(sem),
             });
         }
         for (j, grp) in g.groups.iter().enumerate() {
@@ -326,6 +350,12 @@ pub fn resolve_sections(
                     .fuse
                     .as_ref()
                     .map(|f| (f.register.clone(), f.field.clone(), f.polarity)),
+                per_group: grp.per_group,
+                steering: grp.steering.as_ref().map(|s| RGroupSteering {
+                    register: s.register.clone(),
+                    semaphore: s.semaphore.as_ref().map(sem),
+                    roles: roles.clone(),
+                }),
                 description: text(&grp.description),
             });
         }

@@ -64,7 +64,8 @@ pub use bus::{Bus, BusFault, Mmio, Msr, Pci, RawMmio, Recording, SliceBus};
 #[cfg(feature = "p4")]
 pub use cascade::{CascadesFrom, Counter, P4Counter};
 pub use device::{
-    Assumed, BusyError, Device, ForceWake, HeldAwake, Io, IoGuard, Steering, DEFAULT_POLL_LIMIT,
+    group_instance, Assumed, BusyError, Device, ForceWake, HeldAwake, Io, IoGuard, Steering,
+    DEFAULT_POLL_LIMIT, SEMAPHORE_POLLS,
 };
 pub use oa_buffer::{reports_between, BufferedReport, OaBuffer, OaReports, ReportDelta, Summary};
 pub use power::{AlwaysAwake, Awake, Domain, WakeError};

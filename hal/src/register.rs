@@ -390,6 +390,40 @@ pub trait ReplicationGroup: Copy + Default + core::fmt::Debug + 'static {
     const INSTANCES: u32;
     /// Fuse mirror, if instances can be fused off.
     const FUSE: Option<Fuse>;
+    /// Instances per group id of the selector: instance n is steered to
+    /// group (slice field) `n / PER_GROUP`, instance (subslice field)
+    /// `n % PER_GROUP`. 0: `2^width(subslice)` (slice `n >> width`,
+    /// subslice the low bits: the encoding of Gen8..Gen12).
+    const PER_GROUP: u32 = 0;
+    /// The selector this group is steered through when it is not the
+    /// project's ([`Steered`]): the media GT's own, at +0x380000.
+    const SELECTOR: Option<Selector> = None;
+}
+
+/// A hardware steering semaphore shared with firmware (graphics 12.70+): a
+/// read that returns bit `bit` set takes it, a write of that bit gives it
+/// back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Semaphore {
+    /// MMIO address.
+    pub address: u64,
+    /// The bit read and written.
+    pub bit: u32,
+}
+
+/// A steering selector: where it is and where its fields are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selector {
+    /// MMIO address.
+    pub address: u64,
+    /// Mask of the multicast bit (0: none).
+    pub multicast: u64,
+    /// `(lsb, width)` of the slice (group id) field.
+    pub slice: (u32, u32),
+    /// `(lsb, width)` of the subslice (instance id) field.
+    pub subslice: (u32, u32),
+    /// Semaphore held around each access steered through it.
+    pub semaphore: Option<Semaphore>,
 }
 
 /// Projects with multicast steering: where the CPU's steering selector lives.
@@ -407,6 +441,9 @@ pub trait Steered: Project {
     type Domain: Domain;
     /// Fuses of every group, indexed by [`ReplicationGroup::INDEX`].
     const GROUPS: &'static [(u32, Option<Fuse>)];
+    /// Semaphore held around each access steered through [`Steered::SELECTOR`]
+    /// (graphics 12.70+, Linux xe's `mcr_lock`); `None` before.
+    const SEMAPHORE: Option<Semaphore> = None;
 }
 
 /// Steered projects whose selector has a multicast bit (TGL): one write can

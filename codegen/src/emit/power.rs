@@ -75,6 +75,17 @@ fn fuse_tokens(f: Option<&FuseIr>, hal: &TokenStream) -> TokenStream {
     }
 }
 
+/// `Some(Semaphore { .. })` or `None`.
+fn semaphore_tokens(s: Option<&crate::ir::SemaphoreIr>, hal: &TokenStream) -> TokenStream {
+    match s {
+        Some(s) => {
+            let (a, bit) = (hex(s.address), s.bit);
+            quote!(Some(#hal::register::Semaphore { address: #a, bit: #bit }))
+        }
+        None => quote!(None),
+    }
+}
+
 /// The `domains` and `groups` modules of project `p`, and its `Steered` impl.
 pub(super) fn emit_power_types(ir: &Ir, p: usize, opts: &EmitOptions) -> TokenStream {
     let hal = &opts.hal;
@@ -179,6 +190,20 @@ pub(super) fn emit_power_types(ir: &Ir, p: usize, opts: &EmitOptions) -> TokenSt
                     format!(": {}", md(&g.description))
                 }
             ));
+            // Emitted only when described: the trait's defaults are the
+            // encoding and selector of Gen8..Gen12.
+            let per_group = g.per_group.map(|k| quote!(const PER_GROUP: u32 = #k;));
+            let selector = g.selector.as_ref().map(|s| {
+                let (a, m) = (hex(s.address), hex(s.multicast_mask));
+                let (sl, sw, bl, bw) =
+                    (s.slice.lsb, s.slice.width, s.subslice.lsb, s.subslice.width);
+                let sem = semaphore_tokens(s.semaphore.as_ref(), hal);
+                quote! {
+                    const SELECTOR: Option<#hal::register::Selector> = Some(#hal::register::Selector {
+                        address: #a, multicast: #m, slice: (#sl, #sw), subslice: (#bl, #bw), semaphore: #sem,
+                    });
+                }
+            });
             quote! {
                 #gdoc
                 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -188,6 +213,8 @@ pub(super) fn emit_power_types(ir: &Ir, p: usize, opts: &EmitOptions) -> TokenSt
                     const INDEX: usize = #i;
                     const INSTANCES: u32 = #n;
                     const FUSE: Option<#hal::register::Fuse> = #fuse;
+                    #per_group
+                    #selector
                 }
             }
         })
@@ -210,6 +237,10 @@ pub(super) fn emit_power_types(ir: &Ir, p: usize, opts: &EmitOptions) -> TokenSt
             // Only a selector with a multicast bit gets multicast/unicast writes.
             let multicast = (s.multicast_mask != 0)
                 .then(|| quote!(impl #hal::register::MulticastSteered for #hal::#project_ty {}));
+            let semaphore = s.semaphore.as_ref().map(|x| {
+                let t = semaphore_tokens(Some(x), hal);
+                quote!(const SEMAPHORE: Option<#hal::register::Semaphore> = #t;)
+            });
             quote! {
                 #multicast
                 impl #hal::register::Steered for #hal::#project_ty {
@@ -219,6 +250,7 @@ pub(super) fn emit_power_types(ir: &Ir, p: usize, opts: &EmitOptions) -> TokenSt
                     const SUBSLICE: (u32, u32) = (#ss_lsb, #ss_w);
                     type Domain = #domain_ty;
                     const GROUPS: &'static [(u32, Option<#hal::register::Fuse>)] = &[#(#entries),*];
+                    #semaphore
                 }
             }
         });

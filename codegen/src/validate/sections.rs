@@ -215,21 +215,159 @@ pub(super) fn replication_groups(blocks: &[RBlock], cat: &Catalogue, d: &mut Dia
 }
 
 /// Steering selectors name existing registers, and each role
-/// (multicast, slice, subslice) a field of the register.
+/// (multicast, slice, subslice) a field of the register; a semaphore names
+/// a one-bit field of an existing register; each group's own selector has
+/// the section's role fields, and every group's ids fit the fields of the
+/// selector it is steered through (PR135).
 pub(super) fn steering(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
     let regs = register_names(blocks);
     for b in blocks {
+        let ctx = (b, cat, &regs);
         for st in &b.sections.steering {
-            let (ctx, reg) = ((b, cat, &regs), &st.register);
+            let reg = &st.register;
             let at = format!("{}/register", st.path);
             let what = format!("no register `{reg}`");
-            if !exists(ctx, d, st.projects, reg, None, (&at, reg), what) {
+            if exists(ctx, d, st.projects, reg, None, (&at, reg), what) {
+                for (role, field) in &st.roles {
+                    let at = format!("{}/{role}", st.path);
+                    let what = format!("{role} field `{field}` is not a field of `{reg}`");
+                    exists(ctx, d, st.projects, reg, Some(field), (&at, reg), what);
+                }
+            }
+            if let Some(sem) = &st.semaphore {
+                semaphore(ctx, d, st.projects, sem, &format!("{}/semaphore", st.path));
+            }
+        }
+        for g in &b.sections.groups {
+            if g.per_group == Some(0) {
+                let at = format!("{}/per_group", g.path);
+                let msg = "per_group 0: a group id holds at least one instance".to_string();
+                d.push(b.source.diag(Code::BadSteering, &at, &g.name, msg));
+            }
+            let Some(gs) = &g.steering else { continue };
+            let path = format!("{}/steering", g.path);
+            if gs.roles.is_empty() {
+                let msg = "a group's own steering selector needs the section's `steering` \
+                           (its fields have the section's role names)"
+                    .to_string();
+                d.push(b.source.diag(Code::BadSteering, &path, &g.name, msg));
                 continue;
             }
-            for (role, field) in &st.roles {
-                let at = format!("{}/{role}", st.path);
-                let what = format!("{role} field `{field}` is not a field of `{reg}`");
-                exists(ctx, d, st.projects, reg, Some(field), (&at, reg), what);
+            let reg = &gs.register;
+            let at = format!("{path}/register");
+            let what = format!("no register `{reg}`");
+            if exists(ctx, d, g.projects, reg, None, (&at, reg), what) {
+                for (role, field) in &gs.roles {
+                    let what = format!(
+                        "{role} field `{field}` (the section selector's) is not a field of `{reg}`"
+                    );
+                    exists(ctx, d, g.projects, reg, Some(field), (&at, reg), what);
+                }
+            }
+            if let Some(sem) = &gs.semaphore {
+                semaphore(ctx, d, g.projects, sem, &format!("{path}/semaphore"));
+            }
+        }
+    }
+    geometry(blocks, cat, &regs, d);
+}
+
+/// A semaphore `(register, field)` exists on `set` and its field is one bit.
+fn semaphore(
+    ctx: (&RBlock, &Catalogue, &Regs),
+    d: &mut Diagnostics,
+    set: ProjectSet,
+    (reg, field): &(String, String),
+    path: &str,
+) {
+    let at = format!("{path}/register");
+    let what = format!("no register `{reg}` with field `{field}`");
+    if !exists(ctx, d, set, reg, Some(field), (&at, reg), what) {
+        return;
+    }
+    let (b, _, regs) = ctx;
+    let wide = set.iter().find_map(|p| {
+        let bits = regs
+            .get(&(p, reg.clone()))?
+            .iter()
+            .find(|f| &f.0 == field)?
+            .1?;
+        (bits.0 != bits.1).then_some(bits)
+    });
+    if let Some((msb, lsb)) = wide {
+        let at = format!("{path}/field");
+        let msg =
+            format!("semaphore field `{field}` is bits {msb}:{lsb}: one bit is read and written");
+        d.push(b.source.diag(Code::BadSteering, &at, reg, msg));
+    }
+}
+
+/// Every group of a steered project fits the selector it is steered
+/// through: `per_group` (or `2^width(subslice)`) at most what the subslice
+/// field reaches, `ceil(instances / per_group)` group ids at most what the
+/// slice field reaches.
+fn geometry(blocks: &[RBlock], cat: &Catalogue, regs: &Regs, d: &mut Diagnostics) {
+    // project -> (selector register, slice field, subslice field)
+    let mut sel: HashMap<usize, (&str, &str, &str)> = HashMap::new();
+    for b in blocks {
+        for st in &b.sections.steering {
+            let role = |r: &str| st.roles.iter().find(|x| x.0 == r).map(|x| x.1.as_str());
+            if let (Some(sl), Some(ss)) = (role("slice"), role("subslice")) {
+                st.projects.iter().for_each(|p| {
+                    sel.insert(p, (st.register.as_str(), sl, ss));
+                });
+            }
+        }
+    }
+    let width = |p: usize, reg: &str, field: &str| -> Option<u32> {
+        let bits = regs
+            .get(&(p, reg.to_string()))?
+            .iter()
+            .find(|f| f.0 == field)?
+            .1?;
+        Some(bits.0.checked_sub(bits.1)? + 1)
+    };
+    for b in blocks {
+        for g in &b.sections.groups {
+            for p in g.projects.iter() {
+                let Some(&(main, sl, ss)) = sel.get(&p) else {
+                    continue;
+                };
+                let reg = g.steering.as_ref().map_or(main, |s| s.register.as_str());
+                let (Some(wsl), Some(wss)) = (width(p, reg, sl), width(p, reg, ss)) else {
+                    continue; // reported as PR125
+                };
+                let reach = |w: u32| 1u64.checked_shl(w).unwrap_or(u64::MAX);
+                let per = g.per_group.map_or(reach(wss), u64::from);
+                if per == 0 {
+                    continue; // reported above
+                }
+                let groups = u64::from(g.instances).div_ceil(per);
+                let msg = if per > reach(wss) {
+                    format!(
+                        "per_group {per}: `{reg}.{ss}` ({wss} bits) reaches instance ids below {}",
+                        reach(wss)
+                    )
+                } else if groups > reach(wsl) {
+                    format!(
+                        "{} instances, {per} a group: {groups} group ids, but `{reg}.{sl}` ({wsl} bits) reaches {}",
+                        g.instances,
+                        reach(wsl)
+                    )
+                } else {
+                    continue;
+                };
+                let at = match g.per_group {
+                    Some(_) => format!("{}/per_group", g.path),
+                    None => format!("{}/instances", g.path),
+                };
+                d.push(b.source.diag(
+                    Code::BadSteering,
+                    &at,
+                    &g.name,
+                    format!("{msg} on {}", cat.projects[p].name),
+                ));
+                break;
             }
         }
     }

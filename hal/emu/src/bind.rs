@@ -95,6 +95,27 @@ pub struct SteeringRef {
     pub slice: (u32, u32),
     /// Subslice id `(lsb, width)`.
     pub subslice: (u32, u32),
+    /// Semaphore held around each steered access: `(address, bit)`.
+    pub semaphore: Option<(u64, u32)>,
+    /// Per replication group (index into the project's `groups`): its
+    /// instances per group id (0: `2^width(subslice)`) and its own selector
+    /// when not this one.
+    pub groups: &'static [(u32, Option<SelectorRef>)],
+}
+
+/// A replication group's own steering selector (the media GT's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SelectorRef {
+    /// Register address.
+    pub address: u64,
+    /// Mask of the multicast bit.
+    pub multicast_mask: u64,
+    /// Slice (group) id `(lsb, width)`.
+    pub slice: (u32, u32),
+    /// Subslice (instance) id `(lsb, width)`.
+    pub subslice: (u32, u32),
+    /// Semaphore `(address, bit)`.
+    pub semaphore: Option<(u64, u32)>,
 }
 
 /// A replication group's fuse mirror.

@@ -71,10 +71,16 @@
 //! - **Steering.** A register with [`RegisterInfo::replication`] `(group, n)`
 //!   keeps `n` values (at most 64). The project's steering register
 //!   ([`ProjectInfo::steering`], fields `multicast`, `slice_id`,
-//!   `subslice_id`) picks the instance `slice_id << width(subslice_id) |
-//!   subslice_id` (TGL has one slice: the instance is the subslice id, and a
-//!   non-zero slice id names no instance; Gen8..Gen10 have four subslice
-//!   slots per slice). Reads always come from that instance; writes go to
+//!   `subslice_id`), or the group's own selector (the media GT's), picks
+//!   the instance `slice_id * per_group + subslice_id`, `per_group` the
+//!   group's instances per group id (12.55+: 4 for DSS) or else
+//!   `2^width(subslice_id)` (TGL has one slice: the instance is the
+//!   subslice id, and a non-zero slice id names no instance; Gen8..Gen10
+//!   have four subslice slots per slice). A selector with a semaphore
+//!   (12.70+: STEER_SEMAPHORE) warns
+//!   ([`WarningKind::SteeredWithoutSemaphore`]) of a steered access while
+//!   the CPU does not hold it: a read of the semaphore that returns 1 takes
+//!   it (it then reads 0), a write of 1 gives it back. Reads always come from that instance; writes go to
 //!   every present instance when `multicast` is 1, else to that instance
 //!   only. A selector without a `multicast` field (Gen8..Gen10's
 //!   GEN8_MCR_SELECTOR) sends every write to every present instance. An instance that is fused off or does not

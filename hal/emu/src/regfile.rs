@@ -16,7 +16,7 @@ use crate::sku::{low_bits, Sku};
 use crate::steering::Steering;
 use crate::trace::{Outcome, TraceEntry};
 use crate::unit::Units;
-use crate::warn::{Warning, MAX_WARNINGS};
+use crate::warn::{Warning, WarningKind, MAX_WARNINGS};
 
 /// What else happens when a register's stored value changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +27,9 @@ pub(crate) enum Role {
     Request(usize),
     /// Force-wake ack register of force-wake domain `n`.
     Ack(usize),
+    /// Steering semaphore, this bit mask: a read returning the bit set
+    /// takes it (the bit is cleared), a write with the bit set gives it back.
+    Semaphore(u64),
 }
 
 /// One register of the emulated project.
@@ -433,14 +436,19 @@ impl RegFile {
             }
         }
 
-        // Steering.
+        // Steering: the selectors' and semaphores' stored values.
         let steering = bindings
             .steering
-            .and_then(|s| {
-                let r = regs.get(reg_at(s.address)?)?;
-                Some(Steering::new(&s, r.base))
-            })
+            .map(|s| Steering::new(&s, |a| Some(regs.get(reg_at(a)?)?.base)))
             .unwrap_or_default();
+        for (v, mask) in steering.semaphores() {
+            if let Some(r) = regs
+                .iter_mut()
+                .find(|r| r.base == v && r.instances == 1 && r.role == Role::Plain)
+            {
+                r.role = Role::Semaphore(mask);
+            }
+        }
 
         let opaque: Vec<(OpaqueRange, u16)> =
             ranges.iter().map(|&r| (r, target_id(r.domain))).collect();
@@ -756,6 +764,9 @@ impl RegFile {
         if reg.instances > 1 {
             return self.replicated(addr, ri, &reg, high, write, units);
         }
+        if let (Role::Semaphore(mask), false) = (reg.role, high) {
+            return self.semaphore(addr, ri, &reg, mask, write, units);
+        }
         // One stored value under the general rules (masked, 64-bit,
         // RW1C/RW1S/RC, force-wake roles, registers units watch).
         let r = self.touch(&reg, reg.base, high, write);
@@ -836,6 +847,61 @@ impl RegFile {
         read
     }
 
+    /// An access to a steering semaphore: a read returns the stored bits
+    /// and, when the bit was set (free), clears it (the CPU now holds it);
+    /// a write with the bit set sets it (given back), a write without
+    /// leaves it (only the holder's release changes it).
+    fn semaphore(
+        &mut self,
+        addr: u64,
+        ri: usize,
+        reg: &Reg,
+        mask: u64,
+        write: Option<u32>,
+        units: &mut Units,
+    ) -> u32 {
+        let Some(stored) = self.values.get_mut(reg.base) else {
+            return 0;
+        };
+        let r = match write {
+            Some(v) => {
+                if u64::from(v) & mask != 0 {
+                    *stored |= mask & reg.defined;
+                }
+                0
+            }
+            None => {
+                let r = (*stored & reg.readable) as u32;
+                *stored &= !mask;
+                r
+            }
+        };
+        self.record(addr, ri, write, r, reg.target, None, Outcome::Ok);
+        if write.is_some() {
+            notify(units, self, ri, true);
+        }
+        r
+    }
+
+    /// Warn that an access to a replicated register was steered through a
+    /// selector whose semaphore the CPU does not hold.
+    #[cold]
+    fn unlocked(&mut self, addr: u64, ri: usize, write: bool) {
+        let w = Warning {
+            time: self.now,
+            kind: WarningKind::SteeredWithoutSemaphore {
+                addr,
+                register: self.regs.get(ri).map(|r| r.info.name),
+                write,
+            },
+        };
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(w);
+        } else {
+            self.warnings_dropped = self.warnings_dropped.saturating_add(1);
+        }
+    }
+
     /// An access to a replicated register, steered.
     fn replicated(
         &mut self,
@@ -846,7 +912,11 @@ impl RegFile {
         write: Option<u32>,
         units: &mut Units,
     ) -> u32 {
-        let (multicast, inst) = self.steering.select(&self.values);
+        let sel = self.steering.select(&self.values, usize::from(reg.group));
+        let (multicast, inst) = (sel.multicast, sel.instance);
+        if sel.unlocked {
+            self.unlocked(addr, ri, write.is_some());
+        }
         let present = self
             .present
             .get(usize::from(reg.group))
@@ -991,6 +1061,7 @@ impl RegFile {
                 d
             }
             Role::Ack(d) => d,
+            Role::Semaphore(_) => return,
         };
         self.refresh(d);
     }

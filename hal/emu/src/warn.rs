@@ -51,6 +51,18 @@ pub enum WarningKind {
         /// A write (else a read).
         write: bool,
     },
+    /// An access to a replicated register steered through a selector that
+    /// is shared with firmware (12.70+) while the CPU does not hold its
+    /// semaphore: the access is made, but firmware may move the selector
+    /// under it (Linux xe holds the semaphore around every steered access).
+    SteeredWithoutSemaphore {
+        /// The address.
+        addr: u64,
+        /// The register.
+        register: Option<&'static str>,
+        /// A write (else a read).
+        write: bool,
+    },
     /// The OA model's complaint (PPGTT reports, programming order, ...).
     Oa(crate::OaWarningKind),
 }
@@ -149,6 +161,17 @@ impl fmt::Display for Warning {
                 register.map(|r| std::format!(" ({r})")).unwrap_or_default(),
                 instance.map_or_else(|| "no present instance".into(), |i| std::format!("instance {i}")),
                 if write { "write dropped" } else { "read 0" },
+            ),
+            WarningKind::SteeredWithoutSemaphore {
+                addr,
+                register,
+                write,
+            } => write!(
+                f,
+                "t={} {} {addr:#x}{} steered without holding the steering semaphore (firmware may move the selector: take it by reading it until it returns 1, give it back by writing 1)",
+                self.time,
+                access(write),
+                register.map(|r| std::format!(" ({r})")).unwrap_or_default(),
             ),
             WarningKind::Oa(kind) => OaWarning { time: self.time, kind }.fmt(f),
         }

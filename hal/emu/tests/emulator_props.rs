@@ -1407,7 +1407,7 @@ fn cec_unknown(cfg: &CecCfg, routed: bool) -> [Option<(u8, CecUnknown)>; 8] {
 }
 
 /// Warning kinds, for the tally.
-const WARNING_KINDS: [&str; 12] = [
+const WARNING_KINDS: [&str; 13] = [
     "asleep",
     "unclaimed",
     "fused-off",
@@ -1420,10 +1420,11 @@ const WARNING_KINDS: [&str; 12] = [
     "OA bad command",
     "register-file dropped",
     "OA dropped",
+    "steered without semaphore",
 ];
 
 /// The kinds with a non-zero count, as `kind count, ...`.
-fn warning_list(counts: &[u64; 12]) -> String {
+fn warning_list(counts: &[u64; 13]) -> String {
     let w: Vec<String> = WARNING_KINDS
         .iter()
         .zip(counts)
@@ -1438,6 +1439,7 @@ fn warning_kind(w: &Warning) -> usize {
         WarningKind::Asleep { .. } => 0,
         WarningKind::Unclaimed { .. } => 1,
         WarningKind::FusedOff { .. } => 2,
+        WarningKind::SteeredWithoutSemaphore { .. } => 12,
         WarningKind::Oa(k) => match k {
             OaWarningKind::ProgrammingOrder { .. } => 3,
             OaWarningKind::Ppgtt { .. } => 4,
@@ -1678,7 +1680,7 @@ struct Stats {
     mi_rpc_written: usize,
     mi_rpc_other: usize,
     mi_rpc_errors: usize,
-    warnings: [u64; 12],
+    warnings: [u64; 13],
 }
 
 /// The bindings [`new_emulator`] gives `p`.

@@ -19,6 +19,17 @@ pub(super) trait Port<B> {
     /// Run `f` on the bus (a device's port panics when it is borrowed).
     #[track_caller]
     fn with_bus<T>(&mut self, f: impl FnOnce(&mut B) -> T) -> T;
+
+    /// Run `f`, one read (`write` false) or one write of a register, on the
+    /// bus: as [`Port::with_bus`] unless the port needs to know which (a
+    /// steered port: Linux xe steers reads with the multicast bit set and
+    /// sets it back after a unicast write).
+    #[inline(always)]
+    #[track_caller]
+    fn access<T>(&mut self, write: bool, f: impl FnOnce(&mut B) -> T) -> T {
+        let _ = write;
+        self.with_bus(f)
+    }
 }
 
 /// What a write starts from before its closure sets fields.
@@ -64,7 +75,7 @@ fn raw_write<R: Register, B: Bus<R::Space>>(addr: u64, bus: &mut B, value: u64) 
 #[track_caller]
 pub(super) fn read<R: Register, B: Bus<R::Space>>(mut port: impl Port<B>, reg: &R) -> ReadOf<R> {
     let addr = reg.address();
-    ReadOf::<R>::from_raw(port.with_bus(|bus| raw_read::<R, B>(addr, bus)))
+    ReadOf::<R>::from_raw(port.access(false, |bus| raw_read::<R, B>(addr, bus)))
 }
 
 /// Read a counter whose hardware is two dwords that keep counting: high,
@@ -77,7 +88,7 @@ pub(super) fn read_counter<R: Register, B: Bus<R::Space>>(
     reg: R,
 ) -> ReadOf<R> {
     let addr = reg.address();
-    let raw = port.with_bus(|bus| {
+    let raw = port.access(false, |bus| {
         if R::WIDTH != 64 {
             return u64::from(bus.read32(addr));
         }
@@ -115,7 +126,7 @@ pub(super) fn write<R: Register, B: Bus<R::Space>>(
     f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
 ) {
     let (addr, w) = (reg.address(), build::<R>(start, f));
-    port.with_bus(|bus| raw_write::<R, B>(addr, bus, w.raw()));
+    port.access(true, |bus| raw_write::<R, B>(addr, bus, w.raw()));
 }
 
 /// Read `reg`, let `f` change fields, write it back: bits that must not be
@@ -130,10 +141,10 @@ pub(super) fn modify<R: Register, B: Bus<R::Space>>(
     f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
 ) {
     let addr = reg.address();
-    let raw = port.with_bus(|bus| raw_read::<R, B>(addr, bus));
+    let raw = port.access(false, |bus| raw_read::<R, B>(addr, bus));
     let mut w = WriteOf::<R>::from_raw(raw & R::KEEP_MASK);
     f(ReadOf::<R>::from_raw(raw), &mut w);
-    port.with_bus(|bus| raw_write::<R, B>(addr, bus, w.raw()));
+    port.access(true, |bus| raw_write::<R, B>(addr, bus, w.raw()));
 }
 
 /// Run `access` on `bus`, reporting a fault: one left by an earlier access
@@ -162,7 +173,7 @@ pub(super) fn try_read<R: Register, B: Bus<R::Space>>(
     reg: &R,
 ) -> Result<ReadOf<R>, BusFault> {
     let addr = reg.address();
-    port.with_bus(|bus| checked(bus, |bus| raw_read::<R, B>(addr, bus)))
+    port.access(false, |bus| checked(bus, |bus| raw_read::<R, B>(addr, bus)))
         .map(ReadOf::<R>::from_raw)
 }
 
@@ -176,7 +187,9 @@ pub(super) fn try_write<R: Register, B: Bus<R::Space>>(
     f: impl FnOnce(&mut WriteOf<R>) -> &mut WriteOf<R>,
 ) -> Result<(), BusFault> {
     let (addr, w) = (reg.address(), build::<R>(start, f));
-    port.with_bus(|bus| checked(bus, |bus| raw_write::<R, B>(addr, bus, w.raw())))
+    port.access(true, |bus| {
+        checked(bus, |bus| raw_write::<R, B>(addr, bus, w.raw()))
+    })
 }
 
 /// As [`modify`], with the bus's fault as the error: a failed read writes
@@ -189,10 +202,12 @@ pub(super) fn try_modify<R: Register, B: Bus<R::Space>>(
     f: impl FnOnce(ReadOf<R>, &mut WriteOf<R>) -> &mut WriteOf<R>,
 ) -> Result<(), BusFault> {
     let addr = reg.address();
-    let raw = port.with_bus(|bus| checked(bus, |bus| raw_read::<R, B>(addr, bus)))?;
+    let raw = port.access(false, |bus| checked(bus, |bus| raw_read::<R, B>(addr, bus)))?;
     let mut w = WriteOf::<R>::from_raw(raw & R::KEEP_MASK);
     f(ReadOf::<R>::from_raw(raw), &mut w);
-    port.with_bus(|bus| checked(bus, |bus| raw_write::<R, B>(addr, bus, w.raw())))
+    port.access(true, |bus| {
+        checked(bus, |bus| raw_write::<R, B>(addr, bus, w.raw()))
+    })
 }
 
 /// The device as a port of the shared accessors: the bus is borrowed for each

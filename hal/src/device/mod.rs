@@ -116,7 +116,7 @@ macro_rules! fallible_accessors {
 }
 
 use steering::present_instances;
-pub use steering::Steering;
+pub use steering::{group_instance, Steering, SEMAPHORE_POLLS};
 use wake::{poll_ack, release_now, release_value, request_value, Limit, Missed};
 pub use wake::{Assumed, ForceWake, HeldAwake};
 
@@ -226,6 +226,8 @@ pub struct Device<P: Project, B, I: Identity = Unbranded> {
     deferred: [Deferred<B>; MAX_DOMAINS + 1],
     wake_refs: [Cell<u32>; MAX_DOMAINS],
     steering_taken: Cell<bool>,
+    /// Steered accesses made without their semaphore (not free in time).
+    semaphore_timeouts: Cell<u32>,
     poll_limit: Cell<u32>,
     wait_ns: Cell<u64>,
     _id: I,
@@ -268,6 +270,7 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
             deferred: core::array::from_fn(|_| Cell::new(None)),
             wake_refs: Default::default(),
             steering_taken: Cell::new(false),
+            semaphore_timeouts: Cell::new(0),
             poll_limit: Cell::new(DEFAULT_POLL_LIMIT),
             wait_ns: Cell::new(crate::power::FORCEWAKE_TIMEOUT_NS),
             _id: id,

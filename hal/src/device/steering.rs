@@ -2,12 +2,28 @@
 //! present (from the fuse mirrors), its accessors, the steered bus they go
 //! through, and the selector given back on drop.
 //!
-//! A selector with a multicast bit (TGL) is pointed at one instance for a
-//! unicast access and set back to multicast when the handle drops. One
-//! without (Gen8..Gen10's GEN8_MCR_SELECTOR) is changed only around each
-//! access, as Linux i915 does: read, slice/subslice fields replaced, the
-//! access, old value written back (the other bits and the default target
-//! the driver programmed are kept).
+//! A selector with a multicast bit (TGL, DG2) is pointed at one instance
+//! for a unicast access and set back to multicast when the handle drops.
+//! One without (Gen8..Gen10's GEN8_MCR_SELECTOR) is changed only around
+//! each access, as Linux i915 does: read, slice/subslice fields replaced,
+//! the access, old value written back (the other bits and the default
+//! target the driver programmed are kept).
+//!
+//! A selector shared with firmware (12.70+: [`Steered::SEMAPHORE`]) or a
+//! group's own selector ([`ReplicationGroup::SELECTOR`], the media GT's) is
+//! used as Linux xe does (`xe_gt_mcr.c` `mcr_lock`, `rw_with_mcr_steering`,
+//! `mcr_unlock`): each access takes the semaphore (polls it until a read
+//! returns its bit set), points the selector at the group and instance
+//! (with the multicast bit set for a read, clear for a unicast write; not
+//! touched for a multicast write), makes the access, sets the selector back
+//! to multicast after a unicast write, and gives the semaphore back (writes
+//! its bit). The selector is never left unicast while the semaphore is
+//! free, so nothing is restored on drop.
+//!
+//! Instance n of a group is group id `n / PER_GROUP`, instance id
+//! `n % PER_GROUP` ([`ReplicationGroup::PER_GROUP`]; the kernel's
+//! `dss_per_group` for DSS), or slice `n >> width(subslice)`, subslice the
+//! low bits when the group does not say.
 
 use super::accessors::{self, Port};
 use super::{Device, STEERING_SLOT};
@@ -16,16 +32,61 @@ use crate::bus::{Bus, Mmio};
 use crate::meta::low_bits;
 use crate::power::Awake;
 use crate::register::{
-    MulticastSteered, OnProject, ReadOf, Readable, Replicated, ReplicationGroup, Steered, Writable,
-    WriteOf,
+    MulticastSteered, OnProject, ReadOf, Readable, Replicated, ReplicationGroup, Selector,
+    Semaphore, Steered, Writable, WriteOf,
 };
 
+/// Polls of a steering semaphore before an access goes ahead without it
+/// (Linux xe waits 10 us, then warns and goes ahead).
+pub const SEMAPHORE_POLLS: u32 = 100;
+
 /// Steer `P`'s selector back to multicast (nothing for a selector without a
-/// multicast bit: it is restored after each access instead).
+/// multicast bit: it is restored after each access instead, nor for one
+/// with a semaphore: it is multicast whenever the semaphore is free).
 fn select_multicast<P: Steered, B: Bus<Mmio>>(bus: &mut B) {
-    if P::MULTICAST != 0 {
+    if P::MULTICAST != 0 && P::SEMAPHORE.is_none() {
         bus.write32(P::SELECTOR, P::MULTICAST as u32);
     }
+}
+
+/// `P`'s own selector.
+const fn project_selector<P: Steered>() -> Selector {
+    Selector {
+        address: P::SELECTOR,
+        multicast: P::MULTICAST,
+        slice: P::SLICE,
+        subslice: P::SUBSLICE,
+        semaphore: P::SEMAPHORE,
+    }
+}
+
+/// The selector group `G` of `P` is steered through, and whether each
+/// access restores it (a semaphore, or a group's own selector, which the
+/// handle's drop does not reset).
+fn selector_of<P: Steered, G: ReplicationGroup>() -> (Selector, bool) {
+    match G::SELECTOR {
+        Some(s) => (s, true),
+        None => {
+            let s = project_selector::<P>();
+            (s, s.semaphore.is_some())
+        }
+    }
+}
+
+/// Take semaphore `s`: poll until a read returns its bit set, at most
+/// [`SEMAPHORE_POLLS`] times with [`Bus::pause`] between; false when it
+/// was not taken.
+fn acquire<B: Bus<Mmio>>(bus: &mut B, s: Semaphore) -> bool {
+    let bit = 1u32 << s.bit.min(31);
+    for n in 0..SEMAPHORE_POLLS {
+        if n > 0 {
+            bus.pause();
+        }
+        if bus.read32(s.address) & bit != 0 {
+            return true;
+        }
+    }
+    false
 }
 
 /// Which instances of each replication group are present, from the fuse
@@ -69,15 +130,30 @@ fn field(value: u64, (lsb, width): (u32, u32)) -> u64 {
     (value & ((1u64 << width.min(63)) - 1)) << lsb
 }
 
-/// The selector value that steers to `instance`: slice `instance >>
-/// width(subslice)`, subslice the low bits (TGL: one slice, so slice 0 and
-/// subslice n; Gen8..Gen10: four subslice slots per slice). `base` gives the
-/// other bits (0 on a multicast selector: the multicast bit clear, unicast).
-fn steered_value<P: Steered>(base: u32, instance: u32) -> u32 {
-    let sub_width = P::SUBSLICE.1.min(31);
-    let n = u64::from(instance);
-    let fields = field(n >> sub_width, P::SLICE) | field(n, P::SUBSLICE);
-    let mask = field(u64::MAX, P::SLICE) | field(u64::MAX, P::SUBSLICE);
+/// `(group id, instance id)` of instance `instance` of a group with
+/// `per_group` instances per group id (0: `2^width(subslice)`, so slice
+/// `instance >> width`, subslice the low bits: TGL has one slice, so slice
+/// 0 and subslice n; Gen8..Gen10 four subslice slots per slice).
+pub fn group_instance(sel: &Selector, per_group: u32, instance: u32) -> (u32, u32) {
+    let per = match per_group {
+        0 => 1u32.checked_shl(sel.subslice.1).unwrap_or(0),
+        k => k,
+    };
+    match per {
+        // A 32-bit subslice field: every instance is group 0.
+        0 => (0, instance),
+        k => (instance / k, instance % k),
+    }
+}
+
+/// The selector value that steers to `instance` of a group with
+/// `per_group` instances per group id ([`group_instance`]). `base` gives
+/// the other bits (0 on a multicast selector: the multicast bit clear,
+/// unicast).
+fn steered_value(sel: &Selector, per_group: u32, base: u32, instance: u32) -> u32 {
+    let (g, i) = group_instance(sel, per_group, instance);
+    let fields = field(u64::from(g), sel.slice) | field(u64::from(i), sel.subslice);
+    let mask = field(u64::MAX, sel.slice) | field(u64::MAX, sel.subslice);
     ((u64::from(base) & !mask) | fields) as u32
 }
 
@@ -93,11 +169,15 @@ impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
         (0..R::Group::INSTANCES.min(64)).filter(move |n| mask & (1 << n) != 0)
     }
 
-    /// The bus steered to every instance (multicast).
-    pub(super) fn all(&self) -> Steer<'d, P, B, I> {
+    /// The bus steered to every instance of `G` (multicast).
+    pub(super) fn all<G: ReplicationGroup>(&self) -> Steer<'d, P, B, I> {
+        let (selector, per_access) = selector_of::<P, G>();
         Steer {
             device: self.device,
             instance: None,
+            selector,
+            per_access,
+            per_group: G::PER_GROUP,
         }
     }
 
@@ -107,10 +187,21 @@ impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
 
     /// The bus steered to `instance`, if it is present.
     pub(super) fn at<R: Replicated>(&self, instance: u32) -> Option<Steer<'d, P, B, I>> {
+        let (selector, per_access) = selector_of::<P, R::Group>();
         self.is_present::<R>(instance).then_some(Steer {
             device: self.device,
             instance: Some(instance),
+            selector,
+            per_access,
+            per_group: <R::Group as ReplicationGroup>::PER_GROUP,
         })
+    }
+
+    /// Steered accesses that went ahead without their semaphore (it was
+    /// not free after [`SEMAPHORE_POLLS`] polls: Linux xe then warns and
+    /// goes ahead too), since the device was made.
+    pub fn semaphore_timeouts(&self) -> u32 {
+        self.device.semaphore_timeouts.get()
     }
 }
 
@@ -184,7 +275,7 @@ impl<'d, P: Steered, B: Bus<Mmio>, I: Identity> Steering<'d, P, B, I> {
         B: Bus<R::Space>,
     {
         self.device.check(awake);
-        accessors::write(self.all(), reg, accessors::Start::Reset, f);
+        accessors::write(self.all::<R::Group>(), reg, accessors::Start::Reset, f);
     }
 
     /// Unicast write of one instance (as [`Device::write`]); false (nothing
@@ -274,24 +365,75 @@ impl<P: Steered, B: Bus<Mmio>, I: Identity> Steering<'_, P, B, I> {
 pub(super) struct Steer<'d, P: Steered, B: Bus<Mmio>, I: Identity> {
     device: &'d Device<P, B, I>,
     instance: Option<u32>,
+    /// The selector of the register's group.
+    selector: Selector,
+    /// Each access restores the selector to multicast, under the semaphore
+    /// when there is one (Linux xe's protocol).
+    per_access: bool,
+    /// The group's instances per group id (0: `2^width(subslice)`).
+    per_group: u32,
+}
+
+impl<P: Steered, B: Bus<Mmio>, I: Identity> Steer<'_, P, B, I> {
+    /// One access under Linux xe's protocol (see the module docs).
+    fn xe_access<T>(&self, bus: &mut B, write: bool, f: impl FnOnce(&mut B) -> T) -> T {
+        let sel = self.selector;
+        let held = sel.semaphore.map(|s| (s, acquire(bus, s)));
+        if let Some((_, false)) = held {
+            let n = &self.device.semaphore_timeouts;
+            n.set(n.get().saturating_add(1));
+        }
+        let multicast = sel.multicast as u32;
+        let out = match self.instance {
+            // Multicast write: the selector is already multicast.
+            None => f(bus),
+            Some(n) => {
+                let value = steered_value(&sel, self.per_group, 0, n);
+                if write {
+                    bus.write32(sel.address, value);
+                    let out = f(bus);
+                    bus.write32(sel.address, multicast);
+                    out
+                } else {
+                    bus.write32(sel.address, value | multicast);
+                    f(bus)
+                }
+            }
+        };
+        // Given back only when taken: a write would free firmware's hold.
+        if let Some((s, true)) = held {
+            bus.write32(s.address, 1u32 << s.bit.min(31));
+        }
+        out
+    }
 }
 
 impl<P: Steered, B: Bus<Mmio>, I: Identity> Port<B> for Steer<'_, P, B, I> {
     #[track_caller]
     fn with_bus<T>(&mut self, f: impl FnOnce(&mut B) -> T) -> T {
-        let instance = self.instance;
+        // Not told: a write is the safe guess (the selector is set back).
+        self.access(true, f)
+    }
+
+    #[track_caller]
+    fn access<T>(&mut self, write: bool, f: impl FnOnce(&mut B) -> T) -> T {
+        let (instance, sel, per_group) = (self.instance, self.selector, self.per_group);
+        if self.per_access {
+            let this = &*self;
+            return self.device.with_bus(|bus| this.xe_access(bus, write, f));
+        }
         self.device.with_bus(|bus| match instance {
             // A multicast selector: unicast to `n` (restored on drop).
-            Some(n) if P::MULTICAST != 0 => {
-                bus.write32(P::SELECTOR, steered_value::<P>(0, n));
+            Some(n) if sel.multicast != 0 => {
+                bus.write32(sel.address, steered_value(&sel, per_group, 0, n));
                 f(bus)
             }
             // No multicast bit: steer around this access only, as i915 does.
             Some(n) => {
-                let old = bus.read32(P::SELECTOR);
-                bus.write32(P::SELECTOR, steered_value::<P>(old, n));
+                let old = bus.read32(sel.address);
+                bus.write32(sel.address, steered_value(&sel, per_group, old, n));
                 let out = f(bus);
-                bus.write32(P::SELECTOR, old);
+                bus.write32(sel.address, old);
                 out
             }
             None => {
