@@ -358,17 +358,24 @@ fn preset_topology(d: &DeviceInfo) -> Result<Vec<u8>, Fail> {
         Topology::single_slice(max_subslices as u16, d.subslice_mask, per as u16, eu_mask)
     } else {
         let slices = 64 - d.slice_mask.leading_zeros();
+        // Bits a slice takes in the subslice mask (the catalogue's
+        // `topology: subslices_per_slice`: 3 on Gen9, 4 from DG2 on).
+        let width = match d.subslices_per_slice {
+            w @ 1..=16 => w as u32,
+            _ => return Err(unusable()),
+        };
+        let all = (1u64 << width) - 1;
         let masks: Vec<u64> = (0..slices)
-            .map(|s| d.subslice_mask.checked_shr(3 * s).unwrap_or(0) & 0b111)
+            .map(|s| d.subslice_mask.checked_shr(width * s).unwrap_or(0) & all)
             .collect();
         // Every subslice bit belongs to an enabled slice.
         let covered = (0..slices)
             .filter(|s| d.slice_mask >> s & 1 == 1)
-            .fold(0u64, |m, s| m | 0b111u64.checked_shl(3 * s).unwrap_or(0));
+            .fold(0u64, |m, s| m | all.checked_shl(width * s).unwrap_or(0));
         if d.subslice_mask & !covered != 0 {
             return Err(unusable());
         }
-        Topology::from_masks(d.slice_mask, 3, &masks, per as u16, eu_mask)
+        Topology::from_masks(d.slice_mask, width as u16, &masks, per as u16, eu_mask)
     };
     topology
         .map(|t| t.to_bytes())
