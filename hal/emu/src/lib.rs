@@ -721,32 +721,54 @@ impl Emulator {
     }
 
     /// Unit `U`, to look at (answers as documented with each unit when `U`
-    /// is off).
+    /// is off). Where the hardware has several instances (the OA units of
+    /// a GPU with a media GT), the first: the render unit.
     pub fn unit<U: Unit>(&self) -> UnitRef<'_, U> {
+        self.unit_nth::<U>(0)
+    }
+
+    /// Unit `U`, to act on, or to turn on or off (the first instance, as
+    /// [`Emulator::unit`]).
+    pub fn unit_mut<U: Unit>(&mut self) -> UnitMut<'_, U> {
+        UnitMut::new(self, 0)
+    }
+
+    /// Instance `n` of unit `U`, to look at: the OA units in the order of
+    /// the catalogue's `oa.units` (`hal::meta::OaInfo::units`, the render
+    /// unit first; [`UnitRef::<OaUnit>::info`](UnitRef::info) names each).
+    /// An instance the project does not have answers as a unit that is off.
+    pub fn unit_nth<U: Unit>(&self, n: usize) -> UnitRef<'_, U> {
         UnitRef {
-            unit: self.find::<U>(),
+            unit: self.find_nth::<U>(n),
             rf: &self.rf,
         }
     }
 
-    /// Unit `U`, to act on, or to turn on or off.
-    pub fn unit_mut<U: Unit>(&mut self) -> UnitMut<'_, U> {
-        UnitMut::new(self)
+    /// Instance `n` of unit `U`, to act on (see [`Emulator::unit_nth`]).
+    pub fn unit_nth_mut<U: Unit>(&mut self, n: usize) -> UnitMut<'_, U> {
+        UnitMut::new(self, n)
     }
 
-    /// Unit `U` when on.
-    pub(crate) fn find<U: Unit>(&self) -> Option<&U> {
+    /// How many instances of unit `U` are on.
+    pub fn unit_count<U: Unit>(&self) -> usize {
+        self.units.iter().filter(|u| u.as_any().is::<U>()).count()
+    }
+
+    /// Instance `n` of unit `U` when on.
+    pub(crate) fn find_nth<U: Unit>(&self, n: usize) -> Option<&U> {
         self.units
             .iter()
-            .find_map(|u| u.as_any().downcast_ref::<U>())
+            .filter_map(|u| u.as_any().downcast_ref::<U>())
+            .nth(n)
     }
 
-    /// Unit `U` when on, and the register file.
-    pub(crate) fn parts<U: Unit>(&mut self) -> (Option<&mut U>, &mut RegFile) {
+    /// Instance `n` of unit `U` when on, and the register file.
+    pub(crate) fn parts_nth<U: Unit>(&mut self, n: usize) -> (Option<&mut U>, &mut RegFile) {
         let u = self
             .units
             .iter_mut()
-            .find_map(|u| u.as_any_mut().downcast_mut::<U>());
+            .filter_map(|u| u.as_any_mut().downcast_mut::<U>())
+            .nth(n);
         (u, &mut self.rf)
     }
 

@@ -1407,7 +1407,7 @@ fn cec_unknown(cfg: &CecCfg, routed: bool) -> [Option<(u8, CecUnknown)>; 8] {
 }
 
 /// Warning kinds, for the tally.
-const WARNING_KINDS: [&str; 12] = [
+const WARNING_KINDS: [&str; 14] = [
     "asleep",
     "unclaimed",
     "fused-off",
@@ -1420,10 +1420,12 @@ const WARNING_KINDS: [&str; 12] = [
     "OA bad command",
     "register-file dropped",
     "OA dropped",
+    "OA PEC event unknown",
+    "OA MPES not modelled",
 ];
 
 /// The kinds with a non-zero count, as `kind count, ...`.
-fn warning_list(counts: &[u64; 12]) -> String {
+fn warning_list(counts: &[u64; 14]) -> String {
     let w: Vec<String> = WARNING_KINDS
         .iter()
         .zip(counts)
@@ -1446,6 +1448,8 @@ fn warning_kind(w: &Warning) -> usize {
             OaWarningKind::CecInputUnknown { .. } => 7,
             OaWarningKind::TriggerNotModelled { .. } => 8,
             OaWarningKind::BadCommand { .. } => 9,
+            OaWarningKind::PecEventUnknown { .. } => 12,
+            OaWarningKind::MpesNotModelled { .. } => 13,
         },
     }
 }
@@ -1678,7 +1682,7 @@ struct Stats {
     mi_rpc_written: usize,
     mi_rpc_other: usize,
     mi_rpc_errors: usize,
-    warnings: [u64; 12],
+    warnings: [u64; 14],
 }
 
 /// The bindings [`new_emulator`] gives `p`.
