@@ -548,11 +548,12 @@ impl Machinery for OaUnit {
     }
 
     fn watches(&self, b: &Bindings, out: &mut Vec<u64>) {
-        if let Some(u) = b.oa {
+        // This unit's registers.
+        if let Some((u, cec)) = b.oa_units().get(self.index) {
             u.addresses(out);
-        }
-        if let Some(u) = b.cec {
-            u.addresses(out);
+            if let Some(c) = cec {
+                c.addresses(out);
+            }
         }
     }
 
