@@ -33,6 +33,12 @@
 //!   `domains NAME...`: power domains' indices (`&[usize]`);
 //! - an integer: a constant (`Option<u64>`).
 //!
+//! A unit may take `like: other` (a unit defined before it): it is another
+//! instance of that unit's hardware (a second OA unit), typed as the other
+//! unit's struct; each of its roles must be one of the other unit's, of the
+//! same kind (a role only it names is added to the other unit's struct,
+//! absent there), and the roles it does not name are absent.
+//!
 //! A role has the same kind on every project. The unit's `projects` and the
 //! keys of a role's map are project expressions (`bdw..icl`, `tgl+`); a
 //! project of the unit must be named by exactly one key (or covered by
@@ -114,6 +120,8 @@ struct FieldLoc {
 struct Unit {
     name: String,
     doc: String,
+    /// `like:`: the unit whose struct this one shares.
+    like: Option<String>,
     /// Per catalogue project: `None` when the unit is not there.
     present: Vec<bool>,
     roles: Vec<Role>,
@@ -215,6 +223,7 @@ fn resolve(ir: &Ir, file: &str, spec: &str) -> Result<Vec<Unit>, Vec<Diagnostic>
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
+        let like = u.get("like").and_then(Value::as_str).map(str::to_string);
         let mut present = vec![false; n_projects];
         match u.get("projects").and_then(Value::as_sequence) {
             Some(ps) => {
@@ -353,9 +362,51 @@ fn resolve(ir: &Ir, file: &str, spec: &str) -> Result<Vec<Unit>, Vec<Diagnostic>
                 None => {}
             }
         }
+        if let Some(base) = &like {
+            match units
+                .iter()
+                .position(|b: &Unit| &b.name == base && b.like.is_none())
+            {
+                None => err(
+                    &mut diags,
+                    &format!("{upath}/like"),
+                    uname,
+                    Code::UnknownReference,
+                    format!(
+                        "`like: {base}` names no unit defined before this one (without `like:`)"
+                    ),
+                ),
+                Some(bi) => {
+                    for r in &roles {
+                        let b = &mut units[bi];
+                        match b.roles.iter().find(|x| x.name == r.name) {
+                            Some(x) if x.kind == r.kind => {}
+                            Some(x) => err(
+                                &mut diags,
+                                &format!("{upath}/roles/{}", r.name),
+                                uname,
+                                Code::Shape,
+                                format!(
+                                    "binds a {:?} but `{base}.{}` is a {:?}: a role has one kind",
+                                    r.kind, r.name, x.kind
+                                ),
+                            ),
+                            // A role only this instance has: the shared
+                            // struct gets it, absent on the other unit.
+                            None => b.roles.push(Role {
+                                name: r.name.clone(),
+                                kind: r.kind,
+                                values: vec![None; n_projects],
+                            }),
+                        }
+                    }
+                }
+            }
+        }
         units.push(Unit {
             name: uname.to_string(),
             doc: doc_text,
+            like,
             present,
             roles,
         });
@@ -712,6 +763,17 @@ fn slot_kind(name: &str) -> TokenStream {
         "TIME_STAMP" => quote!(SlotKind::TimeStamp),
         "CTX_ID" => quote!(SlotKind::CtxId),
         "GPU_TICKS" => quote!(SlotKind::GpuTicks),
+        _ if name.starts_with("PEC") || name.starts_with("MPEC") => {
+            let (bank, digits) = name.split_at(
+                name.find(|c: char| c.is_ascii_digit())
+                    .unwrap_or(name.len()),
+            );
+            match (bank, digits.parse::<u32>().ok()) {
+                ("PEC", Some(n)) => quote!(SlotKind::Pec(#n)),
+                ("MPEC", Some(n)) => quote!(SlotKind::Mpec(#n)),
+                _ => quote!(SlotKind::Other),
+            }
+        }
         _ => {
             let (bank, digits) = name.split_at(name.len().min(1));
             let n: Option<u32> = digits
@@ -731,7 +793,7 @@ fn slot_kind(name: &str) -> TokenStream {
 
 fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
     let mut out = TokenStream::new();
-    for u in units {
+    for u in units.iter().filter(|u| u.like.is_none()) {
         let ty = camel(&u.name);
         let doc = format!(" Bindings of the `{}` unit. {}", u.name, u.doc.trim());
         let fields = u.roles.iter().map(|r| {
@@ -773,8 +835,15 @@ fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
     }
     let unit_fields = units.iter().map(|u| {
         let name = format_ident!("{}", u.name);
-        let ty = camel(&u.name);
-        let doc = format!(" The `{}` unit, where the project has it.", u.name);
+        let ty = camel(u.like.as_deref().unwrap_or(&u.name));
+        let doc = match &u.like {
+            None => format!(" The `{}` unit, where the project has it.", u.name),
+            Some(l) => format!(
+                " The `{}` unit (another `{l}`: {}), where the project has it.",
+                u.name,
+                u.doc.trim()
+            ),
+        };
         quote!(#[doc = #doc] pub #name: Option<#ty>)
     });
     out.extend(quote! {
@@ -867,10 +936,16 @@ fn emit(ir: &Ir, units: &[Unit], hal: &TokenStream) -> TokenStream {
             if !u.present[pi] {
                 return quote!(#name: None);
             }
-            let ty = camel(&u.name);
-            let roles = u.roles.iter().map(|r| {
-                let rn = format_ident!("{}", r.name);
-                let v = value_tokens(r.kind, r.values[pi].as_ref());
+            let base = u
+                .like
+                .as_ref()
+                .and_then(|l| units.iter().find(|b| &b.name == l))
+                .unwrap_or(u);
+            let ty = camel(&base.name);
+            let roles = base.roles.iter().map(|br| {
+                let rn = format_ident!("{}", br.name);
+                let own = u.roles.iter().find(|r| r.name == br.name);
+                let v = value_tokens(br.kind, own.and_then(|r| r.values[pi].as_ref()));
                 quote!(#rn: #v)
             });
             quote!(#name: Some(#ty { #(#roles,)* }))

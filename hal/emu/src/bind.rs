@@ -5,6 +5,7 @@
 //! found by the identity of its [`ProjectInfo`].
 
 use hal::meta::{low_bits, ProjectInfo};
+use std::vec::Vec;
 
 /// A register's location.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,6 +151,10 @@ pub enum SlotKind {
     B(u32),
     /// Custom counter n.
     C(u32),
+    /// Xe2/Xe3 PEC counter n (64-bit, selected by the PES registers).
+    Pec(u32),
+    /// Media counter n of the OAM formats (MPEC, selected by MPES).
+    Mpec(u32),
     /// Anything else (written as 0).
     Other,
 }
@@ -157,6 +162,21 @@ pub enum SlotKind {
 include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
 
 impl Bindings {
+    /// The OA units of the project, each with its CEC registers: the
+    /// render unit (`oa`, `cec`) first, then the media GT's (`oam`,
+    /// `scmi0`, `scmi1` of `bindings.yaml`) where the project has them.
+    pub fn oa_units(&self) -> Vec<(Oa, Option<Cec>)> {
+        [
+            (self.oa, self.cec),
+            (self.oam, self.oam_cec),
+            (self.scmi0, self.scmi0_cec),
+            (self.scmi1, self.scmi1_cec),
+        ]
+        .into_iter()
+        .filter_map(|(o, c)| Some((o?, c)))
+        .collect()
+    }
+
     /// The bindings of `project`, when it is one of the built-in projects
     /// (compared by identity, not by name).
     pub fn of(project: &ProjectInfo) -> Option<&'static Bindings> {

@@ -283,11 +283,55 @@
 //!   fit in the buffer) plus, only for B counters reading pseudo-random or
 //!   long-period NOA bits, O(GPU clocks).
 //!
+//! - **Several OA units** (12.70+): one OA model per unit of the
+//!   catalogue's `oa.units` (render unit first: MTL OAG + OAM; LNL/PTL
+//!   OAG + SAG + SCMI_0; BMG also SCMI_1), each from its own bindings
+//!   (`oa`, `oam`, `scmi0`, `scmi1` with their `*_cec` in `bindings.yaml`):
+//!   its own control, timer, status, head, tail, buffer, triggers, CEC/B
+//!   counters, MMIO trigger and formats. Reach unit `n` with
+//!   [`Emulator::unit_nth`] / [`Emulator::unit_nth_mut`] (the render unit
+//!   is [`Emulator::unit`]); [`UnitRef::info`] names it. A unit writes the
+//!   layouts whose Xe format type its `format_types` binding lists (OAG:
+//!   OAG and PEC; media units: OAM and OAM_MPEC), with the format field's
+//!   code and, where the unit has a counter-size field (12.55+), the
+//!   counter size of the layout's Xe tuple (Xe2 PEC64u64: select 1, size
+//!   1). 64-bit headers (TIME_STAMP u64 at 8, CTX_ID at 16, GPU_TICKS u64
+//!   at 24) come from the layouts. The media units' CEC registers are bound
+//!   whole (no source gives their fields) and read with the render unit's
+//!   CEC layout (IGT's TestOam programs TestOa's values); their Boolean
+//!   stage (routed through VISACTL on MTL) is not modelled, so a CEC
+//!   reading it counts nothing (warned). The NOA mux routes the render
+//!   unit only; on DG2 and MTL its table keeps one list per GT.
+//! - **PEC counters** (Xe2/Xe3): 64 counters of 64 bits; PEC i < 32 is
+//!   selected by PES dword pair i (0x13000), PEC i >= 32 by pair i - 32 at
+//!   0x13300 (the other two identical blocks are stored only). TEST_EVENT1
+//!   (event 0x3E00) of one XeCore adds one per GPU clock when that XeCore
+//!   is present ([`Sku::xecore_enable`], the part's dual-subslice mask),
+//!   else nothing; of all XeCores, the number present per clock (IGT
+//!   `pec_sanity_check`). A select of 0 counts nothing; any other event
+//!   counts nothing and is warned about once per value
+//!   ([`OaWarningKind::PecEventUnknown`]). MPEC counters (media formats)
+//!   count nothing: MPES semantics are not public, and a non-zero MPES is
+//!   warned about once per value ([`OaWarningKind::MpesNotModelled`]).
+//! - **MMIO-triggered reports** (12.55+, `OAG_MMIOTRIGGER`, `*_MMIO_TRG`):
+//!   a bus write writes a report into the unit's buffer at once: RPT_ID 0
+//!   (reason 0, context-valid 0), the written value in the context-id
+//!   field; nothing while the debug register's `disable_mmio_trg` is set
+//!   or the counters are disabled. A trigger in a tick that already has a
+//!   report cannot be written: the model's queue holds none, so it sets
+//!   `mmio_trg_q_full` (not report-lost). The queue depth is not public.
+//! - **Buffer sizes** 128 KiB .. 16 MiB by the size field, and with the
+//!   debug register's `buf_size_select` the field counts from 1 MiB (32 to
+//!   128 MiB; [`UnitMut::start_periodic`] sets it for those sizes). On
+//!   Xe2/Xe3 OAG (`whole_report_wrap`) the ring wraps at the largest
+//!   multiple of the report size (16 MiB of 576-byte reports: 16,777,152
+//!   bytes), as xe's overrun mode reads it.
+//!
 //! Not covered by the OA model (PRMs 000/001/003): start/report trigger
 //! logic (OASTARTTRIG/OAREPORTTRIG, report reasons 1-2, start-trigger and
 //! threshold RPT_ID bits; the registers are stored, and programming that
 //! would gate counting or write reports is reported, see "NOA mux"), GO 1->0 and clock-ratio reports (`OA_DEBUG`
-//! bits other than 1), MMIO-triggered reports, the OA interrupt (buffer
+//! bits other than 1), the OA interrupt (buffer
 //! half full), C-counter events, NOA signal selection (OASTARTTRIG3/4
 //! selects) and CEC considerations, the Boolean stage beyond the test
 //! signals and select 3 of CECn-0 (reported, never made up), the TGL SCEC
@@ -727,32 +771,54 @@ impl Emulator {
     }
 
     /// Unit `U`, to look at (answers as documented with each unit when `U`
-    /// is off).
+    /// is off). Where the hardware has several instances (the OA units of
+    /// a GPU with a media GT), the first: the render unit.
     pub fn unit<U: Unit>(&self) -> UnitRef<'_, U> {
+        self.unit_nth::<U>(0)
+    }
+
+    /// Unit `U`, to act on, or to turn on or off (the first instance, as
+    /// [`Emulator::unit`]).
+    pub fn unit_mut<U: Unit>(&mut self) -> UnitMut<'_, U> {
+        UnitMut::new(self, 0)
+    }
+
+    /// Instance `n` of unit `U`, to look at: the OA units in the order of
+    /// the catalogue's `oa.units` (`hal::meta::OaInfo::units`, the render
+    /// unit first; [`UnitRef::<OaUnit>::info`](UnitRef::info) names each).
+    /// An instance the project does not have answers as a unit that is off.
+    pub fn unit_nth<U: Unit>(&self, n: usize) -> UnitRef<'_, U> {
         UnitRef {
-            unit: self.find::<U>(),
+            unit: self.find_nth::<U>(n),
             rf: &self.rf,
         }
     }
 
-    /// Unit `U`, to act on, or to turn on or off.
-    pub fn unit_mut<U: Unit>(&mut self) -> UnitMut<'_, U> {
-        UnitMut::new(self)
+    /// Instance `n` of unit `U`, to act on (see [`Emulator::unit_nth`]).
+    pub fn unit_nth_mut<U: Unit>(&mut self, n: usize) -> UnitMut<'_, U> {
+        UnitMut::new(self, n)
     }
 
-    /// Unit `U` when on.
-    pub(crate) fn find<U: Unit>(&self) -> Option<&U> {
+    /// How many instances of unit `U` are on.
+    pub fn unit_count<U: Unit>(&self) -> usize {
+        self.units.iter().filter(|u| u.as_any().is::<U>()).count()
+    }
+
+    /// Instance `n` of unit `U` when on.
+    pub(crate) fn find_nth<U: Unit>(&self, n: usize) -> Option<&U> {
         self.units
             .iter()
-            .find_map(|u| u.as_any().downcast_ref::<U>())
+            .filter_map(|u| u.as_any().downcast_ref::<U>())
+            .nth(n)
     }
 
-    /// Unit `U` when on, and the register file.
-    pub(crate) fn parts<U: Unit>(&mut self) -> (Option<&mut U>, &mut RegFile) {
+    /// Instance `n` of unit `U` when on, and the register file.
+    pub(crate) fn parts_nth<U: Unit>(&mut self, n: usize) -> (Option<&mut U>, &mut RegFile) {
         let u = self
             .units
             .iter_mut()
-            .find_map(|u| u.as_any_mut().downcast_mut::<U>());
+            .filter_map(|u| u.as_any_mut().downcast_mut::<U>())
+            .nth(n);
         (u, &mut self.rf)
     }
 

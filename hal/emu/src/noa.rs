@@ -45,8 +45,10 @@ pub struct NoaMux {
     write: Option<Rf>,
     high: Option<Rf>,
     enable: Option<Rf>,
-    /// The routing table's writes: (NOA_WRITE_HIGH in force, NOA_WRITE).
-    routing: Vec<(u64, u64)>,
+    /// The routing table's writes: (list, NOA_WRITE_HIGH in force,
+    /// NOA_WRITE); one list, or one per GT where the table has a `gt`
+    /// column.
+    routing: Vec<(u64, u64, u64)>,
     /// The latest write per mux key (NOA_WRITE_HIGH in force, NOA_WRITE
     /// bits 31:16): its full value.
     mux: BTreeMap<(u64, u64), u64>,
@@ -70,6 +72,8 @@ impl NoaMux {
                 .iter()
                 .copied()
                 .zip(u.routing_write.iter().copied())
+                .enumerate()
+                .map(|(i, (h, w))| (u.routing_gt.get(i).copied().unwrap_or(0), h, w))
                 .collect(),
             mux: BTreeMap::new(),
             writes: 0,
@@ -83,12 +87,14 @@ impl NoaMux {
 
     fn update(&mut self, rf: &RegFile) {
         let enabled = self.enable.is_some_and(|f| f.get(rf) != 0);
-        self.routed = enabled
-            && !self.routing.is_empty()
-            && self
-                .routing
+        // Routed when every write of one list is the latest under its key.
+        let in_force = |list: u64| {
+            self.routing
                 .iter()
-                .all(|&(h, w)| self.mux.get(&Self::key(h, w)) == Some(&w));
+                .filter(|r| r.0 == list)
+                .all(|&(_, h, w)| self.mux.get(&Self::key(h, w)) == Some(&w))
+        };
+        self.routed = enabled && self.routing.iter().any(|r| in_force(r.0));
     }
 }
 
@@ -141,8 +147,9 @@ impl UnitRef<'_, NoaMux> {
     /// Whether the NOA mux routes the test-signal generator to the Boolean
     /// stage of the CEC logic (CECn-0 select 2 then reads
     /// [`NoaSource::test_signals`](crate::NoaSource::test_signals)): the
-    /// NOA enable bit is set and every write of the routing table is the
-    /// latest under its key; see "NOA mux" in the crate documentation.
+    /// NOA enable bit is set and every write of the routing table (of one
+    /// of its per-GT lists, DG2 and MTL) is the latest under its key; see
+    /// "NOA mux" in the crate documentation.
     pub fn test_signals_routed(&self) -> bool {
         self.unit.is_some_and(|m| m.routed)
     }

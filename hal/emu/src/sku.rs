@@ -28,6 +28,11 @@ pub struct Sku {
     pub vdbox_present: u64,
     /// Bit `n` set: video enhancement box `n` is present (power domain `veboxN`).
     pub vebox_present: u64,
+    /// Bit `n` set: XeCore (dual subslice) `n` is present, for the OA
+    /// model's per-XeCore PEC events (Xe2/Xe3; bits beyond the project's
+    /// parts are ignored). Set from the part's dual-subslice mask by
+    /// [`Sku::for_part`]; [`Sku::fuse_dss`] clears it too.
+    pub xecore_enable: u64,
     /// Ticks of [`Emulator::advance`](super::Emulator::advance) between a
     /// change of a force-wake request and the matching change of its ack.
     pub wake_latency: u64,
@@ -53,6 +58,7 @@ impl Sku {
             l3bank_disable: 0,
             vdbox_present: engines(sku.map(|s| s.vdbox)),
             vebox_present: engines(sku.map(|s| s.vebox)),
+            xecore_enable: xecores_of(project),
             wake_latency: Self::DEFAULT_WAKE_LATENCY,
         }
     }
@@ -83,6 +89,9 @@ impl Sku {
         if sku.dss_enable != 0 && mask != 0 {
             sku.dss_enable &= mask;
         }
+        if mask != 0 {
+            sku.xecore_enable = mask;
+        }
         sku
     }
 
@@ -90,6 +99,7 @@ impl Sku {
     #[must_use]
     pub fn fuse_dss(mut self, n: u32) -> Self {
         self.dss_enable &= !bit(n);
+        self.xecore_enable &= !bit(n);
         self
     }
 
@@ -155,6 +165,25 @@ impl Sku {
     }
 }
 
+/// The XeCores any catalogue part of `project` has (the union of their
+/// dual-subslice masks, else subslice masks); every bit when no part says.
+pub(crate) fn xecores_of(project: &ProjectInfo) -> u64 {
+    let parts = project.gpu.map_or(&[][..], |g| g.parts);
+    let union = parts.iter().fold(0, |m, p| {
+        let d = &p.device;
+        m | if d.dual_subslice_mask != 0 {
+            d.dual_subslice_mask
+        } else {
+            d.subslice_mask
+        }
+    });
+    if union == 0 {
+        u64::MAX
+    } else {
+        union
+    }
+}
+
 impl Default for Sku {
     /// Everything present (all mask bits set, no L3 bank disabled), wake
     /// latency [`Sku::DEFAULT_WAKE_LATENCY`].
@@ -164,6 +193,7 @@ impl Default for Sku {
             l3bank_disable: 0,
             vdbox_present: u64::MAX,
             vebox_present: u64::MAX,
+            xecore_enable: u64::MAX,
             wake_latency: Self::DEFAULT_WAKE_LATENCY,
         }
     }
@@ -192,10 +222,15 @@ mod tests {
         assert_eq!(s.dss_enable, ehl.subslice_mask & 0xf);
         assert_ne!(s.dss_enable, 0);
         let skl = hal::part("skl", 2).expect("skl GT2").device;
-        assert_eq!(
-            Sku::for_part(&hal::skl::PROJECT, &skl),
-            Sku::for_project(&hal::skl::PROJECT)
-        );
+        let no_xe = |s: Sku| Sku {
+            xecore_enable: 0,
+            ..s
+        };
+        let part = Sku::for_part(&hal::skl::PROJECT, &skl);
+        assert_eq!(no_xe(part), no_xe(Sku::for_project(&hal::skl::PROJECT)));
+        // The XeCores are the part's (dual) subslices, fused group or not.
+        assert_eq!(part.xecore_enable, skl.subslice_mask);
+        assert_eq!(s.xecore_enable, s.dss_enable);
         // Unknown masks: everything the project has.
         assert_eq!(
             Sku::for_part(&hal::tgl::PROJECT, &DeviceInfo::default()),

@@ -95,10 +95,16 @@ impl Clone for BoxedUnit {
 /// [`UncoreUnit`](crate::UncoreUnit).
 pub trait Unit: Machinery + Clone + 'static {
     /// What turning the unit on takes ([`UnitMut::enable`]).
-    type Config;
+    type Config: Clone;
     /// The unit attached to `rf` (a project whose bindings lack the unit's
     /// registers gets a unit that does nothing).
     fn attach(rf: &mut RegFile, cfg: Self::Config) -> Self;
+    /// Every instance of the unit the project has, attached to `rf` (one
+    /// unless the hardware has several, as the OA units of a GPU with a
+    /// media GT), in the order [`Emulator::unit_nth`] numbers them.
+    fn attach_all(rf: &mut RegFile, cfg: Self::Config) -> Vec<Self> {
+        std::vec![Self::attach(rf, cfg)]
+    }
     /// The unit is on already: take a new configuration (its state stays).
     fn configure(&mut self, rf: &mut RegFile, cfg: Self::Config);
 }
@@ -114,6 +120,8 @@ pub struct UnitRef<'a, U> {
 /// methods are documented with each unit.
 pub struct UnitMut<'a, U> {
     pub(crate) emu: &'a mut Emulator,
+    /// Which instance of the unit (0: the first).
+    pub(crate) nth: usize,
     _unit: PhantomData<fn() -> U>,
 }
 
@@ -126,7 +134,7 @@ impl<U: fmt::Debug> fmt::Debug for UnitRef<'_, U> {
 impl<U: Unit> fmt::Debug for UnitMut<'_, U> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("UnitMut")
-            .field(&self.emu.find::<U>())
+            .field(&self.emu.find_nth::<U>(self.nth))
             .finish()
     }
 }
@@ -139,38 +147,50 @@ impl<U: Unit> UnitRef<'_, U> {
 }
 
 impl<'a, U: Unit> UnitMut<'a, U> {
-    pub(crate) fn new(emu: &'a mut Emulator) -> Self {
+    pub(crate) fn new(emu: &'a mut Emulator, nth: usize) -> Self {
         UnitMut {
             emu,
+            nth,
             _unit: PhantomData,
         }
     }
 
     /// The unit (when on) and the register file, both to act on.
     pub(crate) fn parts(&mut self) -> (Option<&mut U>, &mut RegFile) {
-        self.emu.parts::<U>()
+        self.emu.parts_nth::<U>(self.nth)
+    }
+
+    /// The unit, when on.
+    pub(crate) fn find(&self) -> Option<&U> {
+        self.emu.find_nth::<U>(self.nth)
     }
 
     /// Whether the unit is on.
     pub fn is_on(&self) -> bool {
-        self.emu.find::<U>().is_some()
+        self.find().is_some()
     }
 
-    /// Turn the unit on with `cfg`; already on, only its configuration
-    /// changes (counters and other state stay).
+    /// Turn the unit on with `cfg` (every instance the project has; see
+    /// [`Emulator::unit_nth`]); already on, only the configuration of
+    /// every instance changes (counters and other state stay).
     pub fn enable(&mut self, cfg: U::Config) {
-        match self.parts() {
-            (Some(u), rf) => u.configure(rf, cfg),
-            (None, rf) => {
-                let u = U::attach(rf, cfg);
+        if self.emu.find_nth::<U>(0).is_some() {
+            let (units, rf) = (&mut self.emu.units, &mut self.emu.rf);
+            for u in units.iter_mut() {
+                if let Some(u) = u.as_any_mut().downcast_mut::<U>() {
+                    u.configure(rf, cfg.clone());
+                }
+            }
+        } else {
+            for u in U::attach_all(&mut self.emu.rf, cfg) {
                 self.emu.units.push(Box::new(u));
             }
         }
         self.emu.rebuild_hot();
     }
 
-    /// Turn the unit off: its state and warnings are dropped, and the
-    /// registers it binds behave as plain registers.
+    /// Turn the unit off (every instance): its state and warnings are
+    /// dropped, and the registers it binds behave as plain registers.
     pub fn disable(&mut self) {
         self.emu.units.retain(|u| !u.as_any().is::<U>());
         self.emu.rebuild_hot();

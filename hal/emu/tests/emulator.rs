@@ -1213,6 +1213,7 @@ fn every_project_survives_edge_cases() {
             l3bank_disable: u64::MAX,
             vdbox_present: 0,
             vebox_present: 0,
+            xecore_enable: 0,
             wake_latency: u64::MAX,
         },
         Sku::default().fuse_dss(99).with_wake_latency(0),

@@ -1407,7 +1407,7 @@ fn cec_unknown(cfg: &CecCfg, routed: bool) -> [Option<(u8, CecUnknown)>; 8] {
 }
 
 /// Warning kinds, for the tally.
-const WARNING_KINDS: [&str; 13] = [
+const WARNING_KINDS: [&str; 15] = [
     "asleep",
     "unclaimed",
     "fused-off",
@@ -1421,10 +1421,12 @@ const WARNING_KINDS: [&str; 13] = [
     "register-file dropped",
     "OA dropped",
     "steered without semaphore",
+    "OA PEC event unknown",
+    "OA MPES not modelled",
 ];
 
 /// The kinds with a non-zero count, as `kind count, ...`.
-fn warning_list(counts: &[u64; 13]) -> String {
+fn warning_list(counts: &[u64; 15]) -> String {
     let w: Vec<String> = WARNING_KINDS
         .iter()
         .zip(counts)
@@ -1448,6 +1450,8 @@ fn warning_kind(w: &Warning) -> usize {
             OaWarningKind::CecInputUnknown { .. } => 7,
             OaWarningKind::TriggerNotModelled { .. } => 8,
             OaWarningKind::BadCommand { .. } => 9,
+            OaWarningKind::PecEventUnknown { .. } => 13,
+            OaWarningKind::MpesNotModelled { .. } => 14,
         },
     }
 }
@@ -1680,7 +1684,7 @@ struct Stats {
     mi_rpc_written: usize,
     mi_rpc_other: usize,
     mi_rpc_errors: usize,
-    warnings: [u64; 13],
+    warnings: [u64; 15],
 }
 
 /// The bindings [`new_emulator`] gives `p`.

@@ -190,18 +190,18 @@ fn write_all(emu: &mut Emulator, writes: &[Write], noa: bool) {
     }
 }
 
-/// The report deltas of `buf` read with project `p`'s own
-/// A32u40_A4u32_B8_C8 type.
+/// The report deltas of `buf` read with project `p`'s own type of the
+/// layout the emulator samples (the catalogue's `oa.sample`).
 fn project_deltas(p: &ProjectInfo, buf: &[u8]) -> Vec<ReportDelta> {
     macro_rules! by_project {
-        ($($m:ident),*) => {
-            match p.name {
-                $(stringify!($m) => deltas::<hal::$m::reports::A32u40A4u32B8C8>(buf),)*
-                other => panic!("{other}: no A32u40_A4u32_B8_C8 format"),
+        (($p:expr, $buf:expr) $({ name: $m:ident, ty: $t:ident, wake: [$($w:ident),*], sample: $s:ident, i915: [$($i:tt)*] }),*) => {
+            match $p.name {
+                $(stringify!($m) => deltas::<hal::$m::reports::$s>($buf),)*
+                other => panic!("{other}: no OA project"),
             }
         };
     }
-    by_project!(bdw, chv, skl, bxt, kbl, glk, cfl, cnl, icl, ehl, tgl, rkl, adl, dg1)
+    hal::for_each_oa_project!(by_project!(p, buf))
 }
 
 /// A shipped file's TestOa, written as it is on its project's emulated
@@ -234,27 +234,40 @@ fn tgl_gt1_test_oa_gives_the_igt_expectations() {
     run_full(&tgl::PROJECT, "oa-tglgt1.xml");
 }
 
-/// Every shipped file with a TestOa set (all but HSW's), each on the
-/// emulated GPU of its own project, from its own programming list.
+/// Every shipped file with a TestOa set that selects events through the
+/// NOA mux (all but HSW's, which has none, and Xe2/Xe3's, which select PEC
+/// events: tests/xe_units.rs), each on the emulated GPU of its own project
+/// (when built), from its own programming list.
 #[test]
 fn every_shipped_test_oa_gives_the_igt_expectations() {
     let mut ran = Vec::new();
+    let mut pec = 0;
     for (file, project, xml) in perfregs_regdefs::METRIC_SETS {
         if !xml.contains("symbol_name=\"TestOa\"") {
             assert_eq!(*project, "hsw", "{file} has no TestOa");
             continue;
         }
-        let p = hal::PROJECTS
-            .iter()
-            .copied()
-            .find(|p| p.name == *project)
-            .unwrap_or_else(|| panic!("{file}: no project {project}"));
         let name = file.rsplit('/').next().unwrap_or(file);
+        if !set_writes(name, "TestOa").iter().any(|w| w.0 == "NOA") {
+            pec += 1;
+            continue;
+        }
+        let Some(p) = hal::PROJECTS.iter().copied().find(|p| p.name == *project) else {
+            continue; // not built
+        };
         run_full(p, name);
         ran.push(name);
     }
-    // 19 of the 20 shipped files (HSW's has no TestOa).
-    assert_eq!(ran.len(), 19, "{ran:?}");
+    // 19 of the 28 shipped files are TGL-style files of Gen8..Gen12 (HSW's
+    // has no TestOa), 5 are DG2's and MTL's (hal features dg2, mtl), 3 are
+    // Xe2/Xe3's PEC files.
+    let new = ["dg2", "mtl"]
+        .iter()
+        .filter(|n| hal::PROJECTS.iter().any(|p| p.name == **n))
+        .count();
+    let want = 19 + if new == 2 { 5 } else { 0 };
+    assert_eq!(ran.len(), want, "{ran:?}");
+    assert_eq!(pec, 3);
 }
 
 #[test]
@@ -560,11 +573,19 @@ fn test_oa_counts_run_on_across_the_gpu_clock_wrap() {
     }
 }
 
-/// The select code of `p`'s A32U40_A4U32_B8_C8 report format (B0..B7).
+/// The select code of the layout `p`'s emulator samples (B0..B7; the
+/// catalogue's `oa.sample`: A32u40_A4u32_B8_C8 to Gen12, A24u40_A14u32_B8_C8
+/// on DG2 and MTL).
 fn a32u40_select(p: &ProjectInfo) -> u64 {
-    p.formats
-        .iter()
-        .find(|f| f.name == "A32U40_A4U32_B8_C8")
+    p.gpu
+        .and_then(|g| g.oa)
+        .map(|o| o.sample)
+        .or_else(|| {
+            p.formats
+                .iter()
+                .copied()
+                .find(|f| f.name == "A32U40_A4U32_B8_C8")
+        })
         .expect("format")
         .select
 }

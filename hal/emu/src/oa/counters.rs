@@ -13,15 +13,23 @@ pub(super) enum Bank {
     A,
     B,
     C,
+    /// Xe2/Xe3 PEC counters (64-bit).
+    P,
+    /// Media MPEC counters (64-bit).
+    M,
 }
 
 /// B counters (one per CEC) and C counters.
 pub(super) const B_COUNTERS: usize = CECS;
 /// C counters.
 pub(super) const C_COUNTERS: usize = 8;
+/// PEC counters (Xe2/Xe3 PEC64u64).
+pub(super) const P_COUNTERS: usize = 64;
+/// MPEC counters (the media formats).
+pub(super) const M_COUNTERS: usize = 8;
 
-/// Every counter of the three banks, each as wide as its width (40-bit A
-/// counters wrap at 2^40, B and C at 2^32).
+/// Every counter of the banks, each as wide as its width (40-bit A
+/// counters wrap at 2^40, B and C at 2^32, PEC and MPEC at 2^64).
 ///
 /// The image holds each counter's low dword (little-endian) and its bits
 /// 39:32 (one byte); bits 63:40 are kept apart. Where the counters sit in
@@ -48,6 +56,7 @@ impl Counters {
     pub(super) fn new(a_bits: &[u32]) -> Self {
         let mut mask: Vec<u64> = a_bits.iter().map(|&b| low_bits(b.min(64))).collect();
         mask.extend(core::iter::repeat_n(low_bits(32), B_COUNTERS + C_COUNTERS));
+        mask.extend(core::iter::repeat_n(u64::MAX, P_COUNTERS + M_COUNTERS));
         let n = mask.len();
         Counters {
             image: vec![0; 5 * n],
@@ -66,6 +75,8 @@ impl Counters {
             Bank::A => self.n_a,
             Bank::B => B_COUNTERS,
             Bank::C => C_COUNTERS,
+            Bank::P => P_COUNTERS,
+            Bank::M => M_COUNTERS,
         }
     }
 
@@ -79,6 +90,8 @@ impl Counters {
             Bank::A => i,
             Bank::B => self.n_a + i,
             Bank::C => self.n_a + B_COUNTERS + i,
+            Bank::P => self.n_a + B_COUNTERS + C_COUNTERS + i,
+            Bank::M => self.n_a + B_COUNTERS + C_COUNTERS + P_COUNTERS + i,
         })
     }
 

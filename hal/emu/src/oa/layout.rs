@@ -12,6 +12,8 @@ pub(super) enum Src {
     A(usize),
     B(usize),
     C(usize),
+    P(usize),
+    M(usize),
     Zero,
 }
 
@@ -86,6 +88,8 @@ impl Layout {
                 SlotKind::B(n) if (n as usize) < CECS => Src::B(n as usize),
                 SlotKind::C(2) if c2_clock => Src::GpuTicks,
                 SlotKind::C(n) if n < 8 => Src::C(n as usize),
+                SlotKind::Pec(n) if (n as usize) < ctr.len(Bank::P) => Src::P(n as usize),
+                SlotKind::Mpec(n) if (n as usize) < ctr.len(Bank::M) => Src::M(n as usize),
                 _ => Src::Zero,
             };
             let offset = slot.offset as usize;
@@ -229,6 +233,9 @@ impl Layout {
 pub(super) struct Header {
     pub(super) rpt_id: u32,
     pub(super) time: u64,
+    /// The context-id field (the active context, or an MMIO trigger's
+    /// value).
+    pub(super) ctx: u32,
 }
 
 impl OaUnit {
@@ -263,17 +270,19 @@ impl OaUnit {
         let [rpt, time, ctx, ticks] = layout.header;
         put_value(buf, rpt, u64::from(h.rpt_id));
         put_value(buf, time, h.time);
-        put_value(buf, ctx, u64::from(self.ctx.unwrap_or(0)));
+        put_value(buf, ctx, u64::from(h.ctx));
         put_value(buf, ticks, self.gpu_clock);
         for op in &layout.ops {
             let v = match op.src {
                 Src::RptId => u64::from(h.rpt_id),
                 Src::TimeStamp => h.time,
-                Src::CtxId => u64::from(self.ctx.unwrap_or(0)),
+                Src::CtxId => u64::from(h.ctx),
                 Src::GpuTicks => self.gpu_clock,
                 Src::A(i) => self.ctr.get(Bank::A, i).unwrap_or(0),
                 Src::B(i) => self.ctr.get(Bank::B, i).unwrap_or(0),
                 Src::C(i) => self.ctr.get(Bank::C, i).unwrap_or(0),
+                Src::P(i) => self.ctr.get(Bank::P, i).unwrap_or(0),
+                Src::M(i) => self.ctr.get(Bank::M, i).unwrap_or(0),
                 Src::Zero => 0,
             };
             let o = op.offset;

@@ -1,7 +1,9 @@
 //! The OA registers and fields, resolved from the generated bindings to
 //! the register file once, when the model starts.
 
+use super::counters::{M_COUNTERS, P_COUNTERS};
 use super::*;
+use crate::bind::Bits;
 
 /// A register field resolved to the register file.
 #[derive(Clone, Copy, Debug)]
@@ -51,6 +53,29 @@ pub(super) struct OaMap {
     pub(super) sizes: [u64; 8],
     /// Timer period exponent offset: 2^(p + shift).
     pub(super) timer_shift: u32,
+    /// The format's counter size (12.55+).
+    pub(super) counter_size: Option<Rf>,
+    /// Xe format types this unit writes (bit mask; `None`: every layout).
+    pub(super) format_types: Option<u64>,
+    /// Set: the buffer size field counts from 1 MiB.
+    pub(super) buf_size_select: Option<Rf>,
+    /// The ring wraps at the largest multiple of the report size.
+    pub(super) whole_report_wrap: bool,
+    /// The MMIO trigger register `(index, name)`, the disable bit and the
+    /// queue-full status bit.
+    pub(super) mmio_trigger: Option<(usize, &'static str)>,
+    pub(super) disable_mmio_trg: Option<Rf>,
+    pub(super) mmio_trg_q_full: Option<Rf>,
+    /// Per PEC counter: the register index of its event select.
+    pub(super) pes: Vec<Option<usize>>,
+    /// The event, per-XeCore and XeCore fields of a PES dword.
+    pub(super) pes_event: Bits,
+    pub(super) pes_per_xecore: Bits,
+    pub(super) pes_xecore: Bits,
+    /// TEST_EVENT1's event id.
+    pub(super) pes_test_event: Option<u64>,
+    /// Per MPEC counter: the register index of its (lower) MPES dword.
+    pub(super) mpes: Vec<Option<usize>>,
 }
 
 /// Where a counter register mirrors a model counter.
@@ -75,6 +100,10 @@ pub(super) enum RegRole {
     Ring,
     /// Start or report trigger programming.
     Trigger,
+    /// The MMIO trigger.
+    MmioTrigger,
+    /// A PES or MPES event select.
+    Select,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -145,9 +174,13 @@ impl RptBits {
 }
 
 impl OaMap {
+    /// `render_cec`: the render unit's CEC bindings, whose field layout
+    /// reads CEC registers bound whole (the media units' copies, whose
+    /// layout no source gives).
     pub(super) fn new(
         b: &bind::Oa,
         cec: Option<&bind::Cec>,
+        render_cec: Option<&bind::Cec>,
         reg_at: &dyn Fn(u64) -> Option<usize>,
     ) -> Self {
         let f = |x: Option<FieldRef>| rf(x, reg_at);
@@ -166,16 +199,56 @@ impl OaMap {
         }
         let mut regs = [CecRegs::default(); CECS];
         if let Some(c) = cec {
-            let at = |list: &[FieldRef], n: usize| f(list.get(n).copied());
-            for (n, r) in regs.iter_mut().enumerate() {
-                *r = CecRegs {
-                    func: at(c.func, n),
-                    value: at(c.value, n),
-                    select: at(c.select, n),
-                    mask: at(c.mask, n),
+            // A whole-register binding takes the render unit's field.
+            let at = |list: &[FieldRef], layout: Option<&[FieldRef]>, n: usize| {
+                let field = list.get(n).copied()?;
+                let like = layout.and_then(|l| l.get(n).or(l.first()).copied());
+                let field = match like {
+                    Some(l) if field.lsb == 0 && field.width >= 32 => FieldRef {
+                        lsb: l.lsb,
+                        width: l.width,
+                        ..field
+                    },
+                    _ => field,
+                };
+                f(Some(field))
+            };
+            let r = render_cec.filter(|r| !core::ptr::eq(*r, c));
+            for (n, x) in regs.iter_mut().enumerate() {
+                *x = CecRegs {
+                    func: at(c.func, r.map(|r| r.func), n),
+                    value: at(c.value, r.map(|r| r.value), n),
+                    select: at(c.select, r.map(|r| r.select), n),
+                    mask: at(c.mask, r.map(|r| r.mask), n),
                 };
             }
         }
+        let num = |n: Option<u64>| n.and_then(|n| usize::try_from(n).ok());
+        let ri = |r: Option<&bind::RegRef>| r.and_then(|r| reg_at(r.address));
+        let (pair, high_pec, high_block) = (
+            num(b.pes_pair).unwrap_or(2),
+            num(b.pes_high_pec).unwrap_or(usize::MAX),
+            num(b.pes_high_block).unwrap_or(0),
+        );
+        let pes = if b.pes.is_empty() {
+            Vec::new()
+        } else {
+            (0..P_COUNTERS)
+                .map(|i| {
+                    let dword = if i < high_pec {
+                        i.checked_mul(pair)
+                    } else {
+                        (i - high_pec)
+                            .checked_mul(pair)
+                            .and_then(|d| d.checked_add(high_block))
+                    };
+                    ri(dword.and_then(|d| b.pes.get(d)))
+                })
+                .collect()
+        };
+        let mpes = (0..M_COUNTERS)
+            .map(|i| ri(b.mpes.get(2 * i)))
+            .collect::<Vec<_>>();
         let disable_overrun = f(b.disable_overrun);
         OaMap {
             enable: f(b.enable),
@@ -205,6 +278,21 @@ impl OaMap {
                 .timer_shift
                 .and_then(|s| u32::try_from(s).ok())
                 .unwrap_or(1),
+            counter_size: f(b.counter_size),
+            format_types: b.format_types,
+            buf_size_select: f(b.buf_size_select),
+            whole_report_wrap: b.whole_report_wrap.is_some_and(|w| w != 0),
+            mmio_trigger: b
+                .mmio_trigger
+                .and_then(|r| Some((reg_at(r.address)?, r.name))),
+            disable_mmio_trg: f(b.disable_mmio_trg),
+            mmio_trg_q_full: f(b.mmio_trg_q_full),
+            pes,
+            pes_event: Bits::of(b.pes_event),
+            pes_per_xecore: Bits::of(b.pes_per_xecore),
+            pes_xecore: Bits::of(b.pes_xecore),
+            pes_test_event: b.pes_test_event,
+            mpes,
         }
     }
 }

@@ -13,12 +13,12 @@ use core::fmt;
 use std::vec;
 use std::vec::Vec;
 
-use hal::meta::FormatInfo;
+use hal::meta::{FormatInfo, OaUnitInfo, ProjectInfo};
 
 use crate::bind::{self, Bindings, FieldRef, RegRef, SlotKind};
 use crate::cec::{CecConfig, CecPlan, CECS, TEST_SIGNAL_BITS};
 use crate::regfile::RegFile;
-use crate::sku::low_bits;
+use crate::sku::{low_bits, xecores_of};
 use crate::unit::{Machinery, Unit, UnitMut, UnitRef};
 use crate::warn::Warning;
 use crate::NoaSource;
@@ -43,6 +43,14 @@ pub use start::StartError;
 /// only ([`OaStats::warnings_dropped`]).
 const MAX_WARNINGS: usize = 1024;
 
+/// Why a report goes into the OA buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Why {
+    Timer,
+    Context,
+    Mmio,
+}
+
 /// What the timer loop does with the remaining events of one advance.
 enum Plan {
     /// Write the next report.
@@ -63,6 +71,26 @@ enum Plan {
 #[derive(Clone, Debug)]
 pub struct OaUnit {
     cfg: OaConfig,
+    /// Which of the project's OA units (0: the render unit).
+    index: usize,
+    /// Its catalogue entry (`hal::meta::OaInfo::units`), when there is one.
+    info: Option<&'static OaUnitInfo>,
+    /// The CEC Boolean stage reads the NOA mux's test signals (the render
+    /// unit; the media units' routing is not modelled).
+    noa_boolean: bool,
+    /// The project formats this unit writes: (index into
+    /// `project.formats`, the counter size its Xe tuple requires).
+    formats: Vec<(usize, Option<u64>)>,
+    /// Size of the current layout's reports (0: none).
+    report_size: u64,
+    /// Per PEC counter: how many it adds per GPU clock (`None`: the PES
+    /// programming changed, plan again).
+    pec_rates: Option<Vec<u64>>,
+    /// Per PEC and per MPEC counter: the select value last warned about.
+    warned_pes: Vec<u64>,
+    warned_mpes: Vec<u64>,
+    /// An MPES register was stored since the last check.
+    mpes_dirty: bool,
     map: OaMap,
     rpt: RptBits,
     workload: Workload,
@@ -137,10 +165,19 @@ fn ungated_start(v: &[u64; 4]) -> bool {
 }
 
 impl OaUnit {
-    /// The model on `b`'s OA and CEC bindings (a project without them gets
-    /// a model that does nothing); `reg_at` gives the register at an address.
-    pub(crate) fn new(b: &Bindings, cfg: OaConfig, reg_at: &dyn Fn(u64) -> Option<usize>) -> Self {
+    /// The model of OA unit `index` of `b` (its OA and CEC bindings; a
+    /// project without them gets a model that does nothing); `reg_at`
+    /// gives the register at an address.
+    pub(crate) fn new(
+        b: &Bindings,
+        index: usize,
+        cfg: OaConfig,
+        reg_at: &dyn Fn(u64) -> Option<usize>,
+    ) -> Self {
         let p = b.project;
+        let units = b.oa_units();
+        let (unit, cec) = units.get(index).copied().unwrap_or_default();
+        let render_cec = units.first().and_then(|u| u.1);
         // A counters: as many as the layouts carry, each as wide as its
         // widest slot.
         let mut a_bits: Vec<u32> = Vec::new();
@@ -158,8 +195,12 @@ impl OaUnit {
                 }
             }
         }
-        let unit = b.oa.unwrap_or_default();
-        let map = OaMap::new(&unit, b.cec.as_ref(), reg_at);
+        let map = OaMap::new(&unit, cec.as_ref(), render_cec.as_ref(), reg_at);
+        let info = p.gpu.and_then(|g| g.oa).and_then(|o| {
+            let control = unit.enable.map(|f| f.reg.address);
+            o.units.iter().find(|u| Some(u.base) == control)
+        });
+        let formats = unit_formats(p, map.format_types, map.counter_size.is_some());
         let mut mirrors = Vec::new();
         let mut push = |r: Option<RegRef>, kind: MirrorKind| -> usize {
             match r.and_then(|r| reg_at(r.address)) {
@@ -205,8 +246,18 @@ impl OaUnit {
                 *slot = RegRole::Mirror(i);
             }
         }
+        if let Some((ri, _)) = map.mmio_trigger {
+            if let Some(slot) = roles.get_mut(ri) {
+                *slot = RegRole::MmioTrigger;
+            }
+        }
+        for ri in map.pes.iter().chain(&map.mpes).flatten() {
+            if let Some(slot) = roles.get_mut(*ri) {
+                *slot = RegRole::Select;
+            }
+        }
         let mut trig = Triggers::default();
-        if let Some(c) = b.cec.as_ref() {
+        if let Some(c) = cec.as_ref() {
             for (slot, r) in trig.start.iter_mut().zip(c.start_trig) {
                 *slot = reg_at(r.address).map(|ri| (ri, r.name));
             }
@@ -231,6 +282,15 @@ impl OaUnit {
         }
         OaUnit {
             cfg,
+            index,
+            info,
+            noa_boolean: index == 0,
+            formats,
+            report_size: 0,
+            pec_rates: None,
+            warned_pes: vec![0; map.pes.len()],
+            warned_mpes: vec![0; map.mpes.len()],
+            mpes_dirty: true,
             map,
             rpt: RptBits::new(&unit),
             workload: Workload::new(),
@@ -258,6 +318,104 @@ impl OaUnit {
             warned_cec: None,
             trig,
             stats: OaStats::default(),
+        }
+    }
+
+    /// OA unit `index` attached to `rf`, its counters loaded from their
+    /// registers.
+    fn attach_nth(rf: &mut RegFile, cfg: OaConfig, index: usize) -> Self {
+        let b = rf.bindings;
+        let mut oa = OaUnit::new(&b, index, cfg, &|a| rf.reg_at(a));
+        for i in 0..oa.mirrors.len() {
+            oa.load_mirror(rf, i);
+        }
+        oa
+    }
+
+    /// The layout (index into the project's formats) the format fields
+    /// select: a format of this unit with that code and, where the unit
+    /// has a counter-size field, the counter size its Xe tuple gives.
+    fn select_layout(&self, rf: &RegFile) -> Option<usize> {
+        let sel = get(rf, self.map.format);
+        let size = get(rf, self.map.counter_size);
+        let formats = rf.project.formats;
+        self.formats
+            .iter()
+            .find(|&&(i, want)| {
+                formats.get(i).is_some_and(|f| f.select == sel) && want.is_none_or(|w| w == size)
+            })
+            .map(|&(i, _)| i)
+    }
+
+    /// Plan the PEC counters from their PES selects: TEST_EVENT1 of one
+    /// present XeCore adds 1 per GPU clock, of all XeCores their number;
+    /// a select of 0 counts nothing; any other event counts nothing and is
+    /// warned about once per value.
+    fn plan_pec(&mut self, rf: &RegFile) {
+        let m = &self.map;
+        let project = xecores_of(rf.project);
+        let present = rf.sku.xecore_enable & project;
+        let mut rates = vec![0u64; m.pes.len()];
+        let mut unknown = Vec::new();
+        for (i, ri) in m.pes.iter().enumerate() {
+            let v = ri.map_or(0, |ri| rf.value(ri)) & 0xFFFF_FFFF;
+            let event = m.pes_event.get(v);
+            let known = v == 0 || Some(event) == m.pes_test_event;
+            if let Some(r) = rates.get_mut(i) {
+                *r = if v == 0 || !known {
+                    0
+                } else if m.pes_per_xecore.on(v) {
+                    let x = m.pes_xecore.get(v);
+                    u64::from(x < 64 && present.checked_shr(x as u32).unwrap_or(0) & 1 != 0)
+                } else {
+                    u64::from(present.count_ones())
+                };
+            }
+            if let Some(w) = self.warned_pes.get_mut(i) {
+                if known {
+                    *w = 0;
+                } else if *w != v {
+                    *w = v;
+                    unknown.push((i, v));
+                }
+            }
+        }
+        for (i, v) in unknown {
+            self.warn(
+                rf.now,
+                OaWarningKind::PecEventUnknown {
+                    pec: i as u8,
+                    select: v as u32,
+                },
+            );
+        }
+        self.pec_rates = Some(rates);
+    }
+
+    /// Warn once per value about MPES selects (their semantics are not
+    /// public: the MPEC counters count nothing).
+    fn check_mpes(&mut self, rf: &RegFile) {
+        self.mpes_dirty = false;
+        let mut unknown = Vec::new();
+        for (i, ri) in self.map.mpes.iter().enumerate() {
+            let v = ri.map_or(0, |ri| rf.value(ri)) & 0xFFFF_FFFF;
+            if let Some(w) = self.warned_mpes.get_mut(i) {
+                if v == 0 {
+                    *w = 0;
+                } else if *w != v {
+                    *w = v;
+                    unknown.push((i, v));
+                }
+            }
+        }
+        for (i, v) in unknown {
+            self.warn(
+                rf.now,
+                OaWarningKind::MpesNotModelled {
+                    mpec: i as u8,
+                    select: v as u32,
+                },
+            );
         }
     }
 
@@ -297,6 +455,13 @@ impl OaUnit {
                 wrapped |= self.ctr.add(Bank::B, i, d);
             }
         }
+        if let Some(rates) = &self.pec_rates {
+            for (i, &k) in rates.iter().enumerate() {
+                if k != 0 {
+                    wrapped |= self.ctr.add(Bank::P, i, clocks * u128::from(k));
+                }
+            }
+        }
         wrapped
     }
 
@@ -310,9 +475,39 @@ impl OaUnit {
             SlotKind::B(n) => self.ctr.get(Bank::B, n as usize),
             SlotKind::C(2) if self.c2_clock => Some(self.gpu_clock & 0xFFFF_FFFF),
             SlotKind::C(n) => self.ctr.get(Bank::C, n as usize),
+            SlotKind::Pec(n) => self.ctr.get(Bank::P, n as usize),
+            SlotKind::Mpec(n) => self.ctr.get(Bank::M, n as usize),
             SlotKind::RptId | SlotKind::Other => None,
         }
     }
+}
+
+/// The formats of `p` an OA unit writes: every one when `types` is `None`
+/// (one OA unit), else those whose Xe format tuple has a type in the mask
+/// `types` (bit t: `drm_xe_oa_format_type` t), each with the counter size
+/// its tuple requires when the unit has a counter-size field.
+fn unit_formats(p: &ProjectInfo, types: Option<u64>, sized: bool) -> Vec<(usize, Option<u64>)> {
+    let driver = |f: &FormatInfo| {
+        p.gpu
+            .and_then(|g| g.oa)
+            .and_then(|o| o.formats.iter().find(|d| core::ptr::eq(d.format, f)))
+            .and_then(|d| d.xe)
+    };
+    p.formats
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let Some(types) = types else {
+                return Some((i, None));
+            };
+            let xe = driver(f)?;
+            let t = u32::try_from(xe & 0xFF).ok()?;
+            if types.checked_shr(t).unwrap_or(0) & 1 == 0 {
+                return None;
+            }
+            Some((i, sized.then_some((xe >> 16) & 0xFF)))
+        })
+        .collect()
 }
 
 /// The first timer event after `cur` for period `p` (a power of two >= 2):
@@ -330,13 +525,12 @@ impl Unit for OaUnit {
     type Config = OaConfig;
 
     fn attach(rf: &mut RegFile, cfg: OaConfig) -> Self {
-        let b = rf.bindings;
-        let mut oa = OaUnit::new(&b, cfg, &|a| rf.reg_at(a));
-        // The counters start from their registers.
-        for i in 0..oa.mirrors.len() {
-            oa.load_mirror(rf, i);
-        }
-        oa
+        OaUnit::attach_nth(rf, cfg, 0)
+    }
+
+    fn attach_all(rf: &mut RegFile, cfg: OaConfig) -> Vec<Self> {
+        let n = rf.bindings.oa_units().len().max(1);
+        (0..n).map(|i| OaUnit::attach_nth(rf, cfg, i)).collect()
     }
 
     fn configure(&mut self, _rf: &mut RegFile, cfg: OaConfig) {
@@ -354,11 +548,12 @@ impl Machinery for OaUnit {
     }
 
     fn watches(&self, b: &Bindings, out: &mut Vec<u64>) {
-        if let Some(u) = b.oa {
+        // This unit's registers.
+        if let Some((u, cec)) = b.oa_units().get(self.index) {
             u.addresses(out);
-        }
-        if let Some(u) = b.cec {
-            u.addresses(out);
+            if let Some(c) = cec {
+                c.addresses(out);
+            }
         }
     }
 
@@ -407,13 +602,20 @@ impl<'a> UnitRef<'a, OaUnit> {
     /// The layout the OA format field selects now (`None` when off or the
     /// code has no layout).
     pub fn format(&self) -> Option<&'static FormatInfo> {
-        let sel = get(self.rf, self.unit?.map.format);
-        self.rf
-            .project
-            .formats
-            .iter()
-            .copied()
-            .find(|f| f.select == sel)
+        let i = self.unit?.select_layout(self.rf)?;
+        self.rf.project.formats.get(i).copied()
+    }
+
+    /// The unit's catalogue entry (name, kind, control register, engines;
+    /// `None` when off or the catalogue has none, as before Gen12).
+    pub fn info(&self) -> Option<&'static OaUnitInfo> {
+        self.unit?.info
+    }
+
+    /// Which of the project's OA units this is (0: the render unit; `None`
+    /// when off).
+    pub fn index(&self) -> Option<usize> {
+        self.unit.map(|o| o.index)
     }
 
     /// Whether buffer-overflow detection is on (off after an out-of-order
@@ -546,6 +748,7 @@ impl UnitMut<'_, OaUnit> {
             Header {
                 rpt_id: report_id,
                 time: rf.now,
+                ctx: oa.ctx.unwrap_or(0),
             },
             buf,
         );
@@ -622,6 +825,7 @@ impl OaUnit {
         let h = Header {
             rpt_id: report_id,
             time: t,
+            ctx: self.ctx.unwrap_or(0),
         };
         let size = layout.info.size;
         let mut stack = [0u8; STACK_REPORT];
@@ -640,10 +844,18 @@ impl OaUnit {
         let base_lo = addr(rf, m.base) & 0xFFFF_FFFF;
         let udw = get(rf, m.udw) & 0xFFFF_FFFF;
         let enc = get(rf, m.size).min(7) as usize;
+        let mut size = m.sizes.get(enc).copied().unwrap_or(128 << 10).max(64);
+        if get(rf, m.buf_size_select) != 0 {
+            // Counting from 1 MiB: the encoded size times 8.
+            size = size.saturating_mul(8);
+        }
+        if m.whole_report_wrap && self.report_size > 0 && self.report_size <= size {
+            size -= size % self.report_size;
+        }
         Ring {
             base: udw << 32 | base_lo,
             base_lo,
-            size: m.sizes.get(enc).copied().unwrap_or(128 << 10).max(64),
+            size,
             head: addr(rf, m.head),
             tail: addr(rf, m.tail),
         }
@@ -665,7 +877,13 @@ impl OaUnit {
     /// CEC store or a NOA change, the layout after a format change. (Counter
     /// registers are loaded by the store hook, [`Machinery::written`].)
     fn sync_in(&mut self, rf: &mut RegFile) {
-        let routed = rf.test_signals_routed;
+        let routed = self.noa_boolean && rf.test_signals_routed;
+        if self.pec_rates.is_none() && !self.map.pes.is_empty() {
+            self.plan_pec(rf);
+        }
+        if self.mpes_dirty {
+            self.check_mpes(rf);
+        }
         if self
             .plan
             .as_ref()
@@ -711,16 +929,12 @@ impl OaUnit {
         if self.layout_sel != Some(sel) {
             self.layout_sel = Some(sel);
             let slots = rf.bindings.slots;
-            self.layout = rf
-                .project
-                .formats
-                .iter()
-                .enumerate()
-                .find(|(_, f)| f.select == sel)
-                .map(|(i, f)| {
-                    let kinds = slots.get(i).copied().unwrap_or_default();
-                    Layout::new(f, kinds, &self.ctr, self.c2_clock)
-                });
+            self.layout = self.select_layout(rf).and_then(|i| {
+                let f = rf.project.formats.get(i)?;
+                let kinds = slots.get(i).copied().unwrap_or_default();
+                Some(Layout::new(f, kinds, &self.ctr, self.c2_clock))
+            });
+            self.report_size = self.layout.as_ref().map_or(0, |l| l.info.size as u64);
             // The counters move to where this layout's reports hold them.
             if let Some(l) = &self.layout {
                 self.ctr.arrange(l.info, &l.places);
@@ -913,7 +1127,8 @@ impl OaUnit {
                         cur = t;
                         let valid = self.ctx.is_some();
                         let id = self.rpt.timer_report(valid, self.cfg.legacy_timer_rpt_id);
-                        self.buffer_report(rf, t, id, false);
+                        let ctx = self.ctx.unwrap_or(0);
+                        self.buffer_report(rf, t, id, Why::Timer, ctx);
                     }
                     Plan::Skip(n) => {
                         // The n-th event from t.
@@ -1006,8 +1221,21 @@ impl OaUnit {
     }
 
     /// A report into the OA buffer at tick `t` (timer or context switch).
-    fn buffer_report(&mut self, rf: &mut RegFile, t: u64, rpt_id: u32, ctx: bool) -> ReportOutcome {
+    fn buffer_report(
+        &mut self,
+        rf: &mut RegFile,
+        t: u64,
+        rpt_id: u32,
+        why: Why,
+        ctx_field: u32,
+    ) -> ReportOutcome {
         if self.busy == Some(t) {
+            if why == Why::Mmio {
+                // The trigger cannot be written now: its queue is full.
+                set(rf, self.map.mmio_trg_q_full, true);
+                self.stats.lost = self.stats.lost.saturating_add(1);
+                return ReportOutcome::Lost;
+            }
             return self.lost(rf);
         }
         let Some(layout) = self.take_layout(rf) else {
@@ -1054,18 +1282,24 @@ impl OaUnit {
             let mut stack = [0u8; STACK_REPORT];
             let mut heap = Vec::new();
             let buf = report_buffer(&mut stack, &mut heap, size);
-            self.render(&layout, Header { rpt_id, time: t }, buf);
+            let h = Header {
+                rpt_id,
+                time: t,
+                ctx: ctx_field,
+            };
+            self.render(&layout, h, buf);
             if !Self::ring_write(rf, &ring, tail_off, buf) {
                 self.warn(t, OaWarningKind::OutsideGgtt { address });
             }
         }
         self.layout = Some(layout);
         self.finish_write(rf, &ring, (tail_off + r) % ring.size, t, overflowed);
-        if ctx {
-            self.stats.context_reports = self.stats.context_reports.saturating_add(1);
-        } else {
-            self.stats.timer_reports = self.stats.timer_reports.saturating_add(1);
-        }
+        let n = match why {
+            Why::Context => &mut self.stats.context_reports,
+            Why::Timer => &mut self.stats.timer_reports,
+            Why::Mmio => &mut self.stats.mmio_reports,
+        };
+        *n = n.saturating_add(1);
         outcome
     }
 
@@ -1086,6 +1320,19 @@ impl OaUnit {
         all
     }
 
+    /// A software write of `value` to the MMIO trigger: a report with
+    /// reason 0 and context-valid 0 (RPT_ID 0), `value` in its context-id
+    /// field, unless the debug register's disable bit is set or the
+    /// counters are disabled.
+    fn mmio_report(&mut self, rf: &mut RegFile, value: u32) -> ReportOutcome {
+        if get(rf, self.map.disable_mmio_trg) != 0 || get(rf, self.map.enable) == 0 {
+            return ReportOutcome::NotTriggered;
+        }
+        self.sync_in(rf);
+        let t = rf.now;
+        self.buffer_report(rf, t, 0, Why::Mmio, value)
+    }
+
     fn switch_context(&mut self, rf: &mut RegFile, new: Option<u32>) -> ReportOutcome {
         {
             if self.ctx == new {
@@ -1103,7 +1350,7 @@ impl OaUnit {
             let timer_on = get(rf, m.timer_enable) != 0;
             let id = self.rpt.ctx_report(new.is_some(), timer_on);
             let t = rf.now;
-            self.buffer_report(rf, t, id, true)
+            self.buffer_report(rf, t, id, Why::Context, new.unwrap_or(0))
         }
     }
 
@@ -1111,7 +1358,9 @@ impl OaUnit {
     /// load counter registers into the model, track the buffer programming
     /// order (software writes only), note buffer geometry changes.
     pub(super) fn stored(&mut self, rf: &mut RegFile, ri: usize, software: bool) {
-        if self.map.format.is_some_and(|f| f.ri == ri) {
+        if self.map.format.is_some_and(|f| f.ri == ri)
+            || self.map.counter_size.is_some_and(|f| f.ri == ri)
+        {
             // The report format may have changed: resolve it again when
             // next needed.
             self.layout_sel = None;
@@ -1129,6 +1378,18 @@ impl OaUnit {
             }
             RegRole::Trigger => {
                 self.trig.dirty = true;
+                return;
+            }
+            RegRole::MmioTrigger => {
+                if software {
+                    let value = rf.value(ri) as u32;
+                    self.mmio_report(rf, value);
+                }
+                return;
+            }
+            RegRole::Select => {
+                self.pec_rates = None;
+                self.mpes_dirty = true;
                 return;
             }
             RegRole::Ring => {}
@@ -1203,7 +1464,7 @@ mod tests {
     /// Render with distinct counter values, then read every slot back.
     fn round_trip(b: &Bindings, fi: usize) {
         let (p, f) = (b.project, b.project.formats[fi]);
-        let mut oa = OaUnit::new(b, OaConfig::default(), &|_| None);
+        let mut oa = OaUnit::new(b, 0, OaConfig::default(), &|_| None);
         for n in 0..oa.ctr.len(Bank::A) {
             oa.ctr
                 .set(Bank::A, n, 0x11_2233_4400 + n as u64 * 0x1_0101_0101);
@@ -1221,6 +1482,7 @@ mod tests {
         let h = Header {
             rpt_id: 0xDEAD_BEEF,
             time: 0x5_0000_0009,
+            ctx: 0xC7C7,
         };
         oa.render(&layout, h, &mut buf);
         // Arranged for the layout (as the model does), the same bytes.
@@ -1316,7 +1578,7 @@ mod tests {
             slots: &SLOT_KINDS,
             ..bind::BDW
         };
-        let mut oa = OaUnit::new(&b, OaConfig::default(), &|_| None);
+        let mut oa = OaUnit::new(&b, 0, OaConfig::default(), &|_| None);
         let layout = Layout::new(&F, &KINDS, &oa.ctr, false);
         // A0..A2 (split, high bytes 40, 42, 43) and B0, B1 are run counters.
         let b0 = oa.ctr.index(Bank::B, 0).expect("B0");
@@ -1339,13 +1601,29 @@ mod tests {
         }
         oa.ctr.set(Bank::C, 1, 0x1_2345);
         let mut buf = vec![0u8; 64];
-        oa.render(&layout, Header { rpt_id: 1, time: 2 }, &mut buf);
+        oa.render(
+            &layout,
+            Header {
+                rpt_id: 1,
+                time: 2,
+                ctx: 0,
+            },
+            &mut buf,
+        );
         // Arranged for the layout, the counters render as one block: the
         // same bytes.
         oa.ctr.arrange(&F, &layout.places);
         assert!(oa.ctr.block(&F).is_some());
         let mut block = vec![0xEEu8; 64];
-        oa.render(&layout, Header { rpt_id: 1, time: 2 }, &mut block);
+        oa.render(
+            &layout,
+            Header {
+                rpt_id: 1,
+                time: 2,
+                ctx: 0,
+            },
+            &mut block,
+        );
         assert_eq!(block, buf);
         for (i, want) in [
             (1usize, 0xAA_0000_0001u64),

@@ -82,6 +82,24 @@ pub enum OaWarningKind {
         /// What the programming asks for.
         what: &'static str,
     },
+    /// A PEC counter's event select (its PES dword) names an event the
+    /// model does not know: the counter counts nothing under this
+    /// programming. Recorded once per value.
+    PecEventUnknown {
+        /// The PEC counter.
+        pec: u8,
+        /// Its PES dword.
+        select: u32,
+    },
+    /// A media counter's event select (MPES) is not zero: no public source
+    /// gives MPES semantics, so the MPEC counter counts nothing. Recorded
+    /// once per value.
+    MpesNotModelled {
+        /// The MPEC counter.
+        mpec: u8,
+        /// Its lower MPES dword.
+        select: u32,
+    },
     /// Dwords given as MI_REPORT_PERF_COUNT are not that command on this
     /// project (another opcode, command type or length): nothing happened.
     BadCommand {
@@ -145,6 +163,14 @@ impl fmt::Display for OaWarning {
                 f,
                 "{register} = {value:#x}: {what} is not modelled (counters count ungated, no trigger reports)"
             ),
+            OaWarningKind::PecEventUnknown { pec, select } => write!(
+                f,
+                "PES select {select:#x} of PEC{pec} names an event the model does not know; PEC{pec} counts nothing"
+            ),
+            OaWarningKind::MpesNotModelled { mpec, select } => write!(
+                f,
+                "MPES select {select:#x} of MPEC{mpec} is not modelled (no public semantics); MPEC{mpec} counts nothing"
+            ),
             OaWarningKind::BadCommand { error } => {
                 write!(f, "{error} (command ignored, nothing written)")
             }
@@ -161,6 +187,8 @@ pub struct OaStats {
     pub context_reports: u64,
     /// MI_REPORT_PERF_COUNT reports written (PPGTT ones included).
     pub mi_reports: u64,
+    /// MMIO-triggered reports written to the OA buffer.
+    pub mmio_reports: u64,
     /// Report requests dropped as lost (report-lost status).
     pub lost: u64,
     /// Reports not written because the buffer was full in disable-overrun

@@ -64,13 +64,27 @@ impl UnitMut<'_, OaUnit> {
         self.emu.write32(addr, v as u32);
     }
 
+    /// Write field `f` of a masked register (bits 31:16 enable bits 15:0)
+    /// through the bus.
+    fn masked_set(&mut self, f: Rf, value: u64) {
+        let Some(addr) = self.emu.rf.regs.get(f.ri).map(|r| r.info.address) else {
+            return;
+        };
+        let bits = value.checked_shl(f.lsb).unwrap_or(0) & f.mask;
+        let enables = (f.mask & 0xFFFF) << 16;
+        self.emu.write32(addr, (enables | bits) as u32);
+    }
+
     /// Start periodic sampling as a driver does: register writes through
     /// the bus (every unit and the trace see them), in the PRMs' order:
     /// status cleared, head, upper address, buffer (base, GGTT, size), tail,
     /// then the timer (a report every 2^(`exponent` + the project's shift)
-    /// timestamp ticks), the report format code `format` and the counter
-    /// enable. The buffer is `size` bytes at GGTT address `base` (aligned to
-    /// its size). The power domains must be awake (else the writes are
+    /// timestamp ticks), the report format code `format` (with the counter
+    /// size the unit's format of that code requires, where the unit has a
+    /// counter-size field) and the counter enable. The buffer is `size` bytes at GGTT address `base` (aligned to
+    /// its size); a size the size field reaches only counting from 1 MiB
+    /// (32 to 128 MiB) sets the unit's buffer size select first, as xe
+    /// does (any other size clears it). The power domains must be awake (else the writes are
     /// dropped, with warnings). Checked first: on an error nothing is
     /// written. For tools and tests; a driver uses the typed HAL
     /// (`examples/oa_sample.rs`).
@@ -81,21 +95,25 @@ impl UnitMut<'_, OaUnit> {
         exponent: u64,
         format: u64,
     ) -> Result<(), StartError> {
-        let m = self
-            .emu
-            .find::<OaUnit>()
-            .ok_or(StartError::NoOaUnit)?
-            .map
-            .clone();
+        let m = self.find().ok_or(StartError::NoOaUnit)?.map.clone();
         let (Some(head), Some(tail), Some(b)) = (m.head, m.tail, m.base) else {
             return Err(StartError::NoOaUnit);
         };
-        let enc = m
-            .sizes
-            .iter()
-            .position(|&s| s == size)
-            .filter(|_| m.size.is_some())
-            .ok_or(StartError::Size(size))?;
+        // A size the field encodes, else (with a buffer size select) one
+        // it encodes counting from 1 MiB: 8 times the encoded size.
+        let plain = m.sizes.iter().position(|&s| s == size);
+        let selected = m
+            .buf_size_select
+            .and(size.checked_rem(8).filter(|&r| r == 0))
+            .and_then(|_| m.sizes.iter().position(|&s| s.checked_mul(8) == Some(size)));
+        let (enc, select) = match (plain, selected) {
+            (Some(e), _) => (e, false),
+            (None, Some(e)) => (e, true),
+            (None, None) => return Err(StartError::Size(size)),
+        };
+        if m.size.is_none() {
+            return Err(StartError::Size(size));
+        }
         let fits = |f: Option<Rf>, v: u64| {
             f.is_some_and(|f| (v.checked_shl(f.lsb).unwrap_or(u64::MAX) & !f.mask) == 0)
         };
@@ -119,6 +137,9 @@ impl UnitMut<'_, OaUnit> {
                 self.emu.write32(addr, 0);
             }
         }
+        if let Some(f) = m.buf_size_select {
+            self.masked_set(f, u64::from(select));
+        }
         self.bus_set(&[(Some(head), place(head, low))]);
         if m.udw.is_some() {
             self.bus_set(&[(m.udw, base >> 32)]);
@@ -129,15 +150,28 @@ impl UnitMut<'_, OaUnit> {
             (m.size, enc as u64),
         ]);
         self.bus_set(&[(Some(tail), place(tail, low)), (m.size, enc as u64)]);
+        // The counter size the unit's format with this code requires
+        // (Xe2's PEC64u64: 1), where the unit has the field.
+        let csize = self
+            .find()
+            .and_then(|oa| {
+                let formats = self.emu.rf.project.formats;
+                oa.formats
+                    .iter()
+                    .find(|(i, _)| formats.get(*i).is_some_and(|f| f.select == format))
+                    .and_then(|(_, c)| *c)
+            })
+            .unwrap_or(0);
         // The timer, then the format and the enable.
         self.bus_set(&[
             (m.timer_period, exponent),
             (m.timer_enable, 1),
             (m.format, format),
+            (m.counter_size, csize),
             (m.enable, 1),
         ]);
         if m.format.map(|f| f.ri) != m.timer_period.map(|f| f.ri) {
-            self.bus_set(&[(m.format, format), (m.enable, 1)]);
+            self.bus_set(&[(m.format, format), (m.counter_size, csize), (m.enable, 1)]);
         }
         Ok(())
     }
