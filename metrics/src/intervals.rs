@@ -246,6 +246,12 @@ impl Interval {
             for (t, v) in s.c.iter_mut().zip(d.c) {
                 sum(t, v);
             }
+            for (t, v) in s.pec.iter_mut().zip(d.pec) {
+                sum(t, v);
+            }
+            for (t, v) in s.mpec.iter_mut().zip(d.mpec) {
+                sum(t, v);
+            }
         }
         self.pairs = self.pairs.saturating_add(1);
         self.rpt_id = p.rpt_id;

@@ -112,6 +112,12 @@ pub struct RecordArgs {
     /// STATUS ioctl).
     #[arg(long, value_name = "DRIVER", requires = "emulate", value_parser = ["i915", "xe"], ignore_case = true)]
     pub driver: Option<String>,
+    /// With --emulate: the OA unit, by its catalogue name (`oag`, `oam`,
+    /// `sag`, `scmi0`, `scmi1`) where the part has several; default: the
+    /// render unit, or for a set of the media units' formats the first
+    /// media unit that writes them.
+    #[arg(long, value_name = "UNIT", requires = "emulate")]
+    pub unit: Option<String>,
     /// The metric set (symbol or underscore name, case-insensitive).
     #[arg(long, value_name = "SET")]
     pub metric_set: String,
@@ -165,6 +171,7 @@ impl RecordArgs {
     fn emulate_only(&self) -> Option<&'static str> {
         [
             ("--driver", self.driver.is_some()),
+            ("--unit", self.unit.is_some()),
             ("--gt1", self.part.gt1),
             ("--gt2", self.part.gt2),
             ("--gt", self.part.gt.is_some()),
@@ -244,12 +251,22 @@ fn device_info(
 
 /// The format as the opening line says it: the i915 id, or the Xe
 /// property, the OA unit and IGT's xe number.
-fn format_text(typed: &TypedFormat, xe: Option<(u64, &xe_recording::XeFormat)>) -> String {
+fn format_text(
+    typed: &TypedFormat,
+    xe: Option<(u64, &xe_recording::XeFormat)>,
+    unit: usize,
+    device: &RecordedDevice,
+) -> String {
     match xe {
         None => format!("format {} (i915 id {})", typed.name, typed.id),
         Some((f, igt)) => format!(
-            "format {} (Xe OA_FORMAT {f:#x}, OA unit 0, engine render 0; IGT xe format {} {} in DEVICE_INFO)",
-            typed.name, igt.igt, igt.name
+            "format {} (Xe OA_FORMAT {f:#x}, OA unit {unit}, engine {} {}; IGT xe format {} {} in DEVICE_INFO)",
+            typed.name,
+            xe_recording::engine_class::name(device.engine_class)
+                .map_or_else(|| device.engine_class.to_string(), str::to_ascii_lowercase),
+            device.engine_instance,
+            igt.igt,
+            igt.name
         ),
     }
 }
@@ -274,12 +291,8 @@ fn igt_xe_format(
 /// topology with one slice enabled: its DSS and the EUs of its DSS (the
 /// union of their EU masks, as xe reports one mask for all).
 fn xe_topology(t: &Topology) -> Result<Vec<u8>, Fail> {
-    if t.slice_mask.count_ones() > 1 {
-        return Err(Fail::findings(format!(
-            "a topology of slices {:#x}: xe's has one",
-            t.slice_mask
-        )));
-    }
+    // xe reports one flat DSS mask (DRM_XE_TOPO_DSS_*); IGT's record is one
+    // slice holding them: slice s's subslice n is DSS s * max_subslices + n.
     let eus = t.eu_masks.iter().fold(0, |m, e| m | e);
     xe_recording::topology_of_masks(t.subslice_mask(), eus)
         .map_err(|e| Fail::findings(format!("the xe topology record: {e}")))
@@ -520,10 +533,26 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     let gt = perfregs_session::choose_gt(project.name, args.part.gt().map(|g| g.0))
         .map_err(|f| Fail::usage(f.to_string()))?
         .ok_or_else(|| Fail::usage(format!("{}: no part to emulate", project.name)))?;
+    // The driver asked for, else the catalogue's default (xe on the parts
+    // only xe drives).
+    let default_xe = project
+        .gpu
+        .and_then(|g| g.default_driver())
+        .is_some_and(|d| d == hal::meta::Driver::Xe);
     let xe = args
         .driver
         .as_deref()
-        .is_some_and(|d| d.eq_ignore_ascii_case("xe"));
+        .map_or(default_xe, |d| d.eq_ignore_ascii_case("xe"));
+    if !xe
+        && project
+            .gpu
+            .is_some_and(|g| !g.runs_under(hal::meta::Driver::I915))
+    {
+        return Err(Fail::usage(format!(
+            "--driver i915: {} runs under xe only",
+            project.name.to_ascii_uppercase()
+        )));
+    }
     if xe && !runs_under_xe(project.name) {
         return Err(Fail::usage(format!(
             "--driver xe: {} runs under i915 only (xe drives TGL and later: {} here)",
@@ -554,8 +583,13 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         .find(|d| d.gt == Some(gt))
         .or_else(|| of_project().find(|d| d.gt.is_none()))
         .ok_or_else(|| Fail::findings(format!("the device table has no PCI id of {part}")))?;
-    let typed = stream_format(project.name)
-        .ok_or_else(|| Fail::findings(format!("no typed report format of {}", project.name)))?;
+    // The set's own layout (a media set's MPEC format), else the stream's.
+    let typed = match set.format {
+        Some(layout) => perfregs_session::layout(project.name, layout),
+        None => stream_format(project.name),
+    }
+    .ok_or_else(|| Fail::findings(format!("no typed report format of {}", project.name)))?;
+    let (unit_index, unit) = choose_unit(project, args.unit.as_deref(), typed.name, set.symbol)?;
     let format = project
         .formats
         .iter()
@@ -588,6 +622,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         false => Framing::I915Records,
     };
     let mut cfg = StreamConfig::new(framing, format);
+    cfg.unit = unit_index;
     cfg.exponent = exponent;
     cfg.open_errno = args.inject_open_errno;
     // Xe: opened disabled (OA_DISABLED), then enabled, as on a device.
@@ -601,6 +636,15 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     }
 
     let mut device = device_info(&preset, u32::from(pci.pci_id), 0, &typed, set);
+    // The unit's first engine names it in DEVICE_INFO (IGT's recorders);
+    // a unit without engines (Xe2's SAG) keeps render 0.
+    if let Some((class, instance)) = unit
+        .and_then(|u| u.engines.first())
+        .and_then(|e| perfregs_linux::discovery::oa_units::engine(e).ok())
+    {
+        device.engine_class = u32::from(class);
+        device.engine_instance = u32::from(instance);
+    }
     let topology = preset_topology(&preset)?;
     // Under xe: IGT's xe format number and xe's topology record.
     let (recording, topology) = match xe_format {
@@ -620,7 +664,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         set.symbol,
         set.name,
         set.guid,
-        format_text(&typed, xe_format),
+        format_text(&typed, xe_format, unit_index, &device),
         device.gt_min_frequency,
         device.gt_max_frequency
     );
@@ -668,6 +712,66 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         ));
     }
     ended_by(recorded.failure.map(|e| record_fail(e, ENABLING)), line)
+}
+
+/// The OA unit to record from: `--unit NAME`, else the render unit, or for
+/// a set whose layout only a media unit writes, the first such unit (said
+/// on stderr). Its index (xe's `OA_UNIT_ID`) and catalogue entry (`None`
+/// before Gen12, where the catalogue names one unit without kinds).
+fn choose_unit(
+    project: &hal::meta::ProjectInfo,
+    name: Option<&str>,
+    layout: &str,
+    set: &str,
+) -> Result<(usize, Option<&'static hal::meta::OaUnitInfo>), Fail> {
+    let units: &[hal::meta::OaUnitInfo] = project.gpu.and_then(|g| g.oa).map_or(&[], |o| o.units);
+    let names = || units.iter().map(|u| u.name).collect::<Vec<_>>().join(", ");
+    let takes = |u: &hal::meta::OaUnitInfo| perfregs_session::unit_takes(project.name, u, layout);
+    match name {
+        Some(n) => {
+            let i = units
+                .iter()
+                .position(|u| u.name.eq_ignore_ascii_case(n))
+                .ok_or_else(|| {
+                    Fail::usage(format!(
+                        "--unit {n}: {} has no such OA unit (its units: {})",
+                        project.name,
+                        names()
+                    ))
+                })?;
+            if !takes(&units[i]) {
+                let by: Vec<&str> = units.iter().filter(|u| takes(u)).map(|u| u.name).collect();
+                return Err(Fail::usage(format!(
+                    "--unit {n}: {set} reads {layout} reports, which unit {} does not write (units that do: {})",
+                    units[i].name,
+                    by.join(", ")
+                )));
+            }
+            Ok((i, Some(&units[i])))
+        }
+        // A media set: the first media unit with engines (IGT opens its
+        // media streams on a video engine's unit), else any that writes it.
+        None => match units
+            .iter()
+            .position(|u| takes(u) && !u.engines.is_empty())
+            .or_else(|| units.iter().position(takes))
+        {
+            Some(0) => Ok((0, units.first())),
+            Some(i) => {
+                eprintln!(
+                    "note: {set} reads {layout} reports, a media unit's: recording OA unit {} (--unit chooses among {})",
+                    units[i].name,
+                    names()
+                );
+                Ok((i, Some(&units[i])))
+            }
+            None if units.is_empty() => Ok((0, None)),
+            None => Err(Fail::findings(format!(
+                "{set} reads {layout} reports, which no OA unit of {} writes",
+                project.name
+            ))),
+        },
+    }
 }
 
 /// The summary, or the stream error that ended the recording (the file,
@@ -922,7 +1026,7 @@ mod device {
             } else {
                 "registered already, reused"
             },
-            format_text(&typed, xe_format)
+            format_text(&typed, xe_format, 0, &device)
         );
         let topology = &topology;
         // Open the stream (either driver's type) and record it.

@@ -219,7 +219,12 @@ fn setup(
             "the recording is of {id}: platform not described yet (no OA registers or metric sets in regdefs/)"
         ))
     })?;
-    let all = formats(project);
+    // i915 numbers its formats; an xe recording may be of any layout a
+    // driver numbers (the xe-only parts' PEC64u64, the media units' MPEC).
+    let all = match rec {
+        RecordingFormat::I915 => formats(project),
+        RecordingFormat::Xe => perfregs_session::layouts(project),
+    };
     if perfregs_linux::discovery::access::no_oa_stream(project) {
         return Err(Fail::findings(format!(
             "the recording is of {id}: it has no OA stream under Linux (the catalogue gives it no OA unit), so no i915 perf recording of one can be read"

@@ -171,7 +171,11 @@ pub(super) fn emit_tables(ir: &Ir, opts: &EmitOptions) -> TokenStream {
             let t = format_ident!("{}", camel(&ir.formats[f.format].name));
             Some(quote!((#id, #t)))
         });
-        arms.push(quote!({ name: #module, ty: #ty, wake: [#(#wake),*], sample: #sample, i915: [#(#i915),*] }));
+        let layouts = oa
+            .formats
+            .iter()
+            .map(|f| format_ident!("{}", camel(&ir.formats[f.format].name)));
+        arms.push(quote!({ name: #module, ty: #ty, wake: [#(#wake),*], sample: #sample, i915: [#(#i915),*], layouts: [#(#layouts),*] }));
     }
     // Every compiled project with report formats, for the visitor.
     let visits = ir
@@ -190,7 +194,7 @@ pub(super) fn emit_tables(ir: &Ir, opts: &EmitOptions) -> TokenStream {
         });
     let listed: Vec<String> = arms.iter().map(|a| a.to_string()).collect();
     let doc = text::doc(&format!(
-        "Calls `callback! {{ (args) {{ name: tgl, ty: Tgl, wake: [Gt, Render], sample: A32u40A4u32B8C8, i915: [(7, C4B8), ...] }}, ... }}` with one group per compiled project that has an OA unit (catalogue order; {} now): its module, project type, the domains its metric-set programming holds awake (types of `<module>::domains`), the report layout the emulator samples and i915's format numbers with their layouts (types of `<module>::reports`).\n\nThe one list per-project dispatch uses: a project added to the catalogue is dispatched to without a code change.\n\n```\nmacro_rules! names {{\n    (($($a:tt)*) $({{ name: $m:ident, $($rest:tt)* }}),*) => {{ [$(stringify!($m)),*] }};\n}}\nlet names: &[&str] = &hal::for_each_oa_project!(names!());\nassert!(names.contains(&\"hsw\"));\n```",
+        "Calls `callback! {{ (args) {{ name: tgl, ty: Tgl, wake: [Gt, Render], sample: A32u40A4u32B8C8, i915: [(7, C4B8), ...], layouts: [C4B8, ...] }}, ... }}` with one group per compiled project that has an OA unit (catalogue order; {} now): its module, project type, the domains its metric-set programming holds awake (types of `<module>::domains`), the report layout the emulator samples, i915's format numbers with their layouts, and every layout a driver numbers (types of `<module>::reports`).\n\nThe one list per-project dispatch uses: a project added to the catalogue is dispatched to without a code change.\n\n```\nmacro_rules! names {{\n    (($($a:tt)*) $({{ name: $m:ident, $($rest:tt)* }}),*) => {{ [$(stringify!($m)),*] }};\n}}\nlet names: &[&str] = &hal::for_each_oa_project!(names!());\nassert!(names.contains(&\"hsw\"));\n```",
         listed.len()
     ));
     quote! {

@@ -545,7 +545,8 @@ pub use cec::{CecUnknown, NoaBit, NoaSource, TEST_SIGNAL_BITS};
 pub use gpumem::GpuMem;
 pub use noa::NoaMux;
 pub use oa::{
-    OaConfig, OaStats, OaUnit, OaWarning, OaWarningKind, ReportOutcome, StartError, Workload,
+    KernelField, OaConfig, OaStats, OaUnit, OaWarning, OaWarningKind, ReportOutcome, StartError,
+    StreamFields, Workload,
 };
 pub use p4::{CpuEvents, CpuInterrupt, P4Unit, CPU_INTERRUPT_CAP, P4_COUNTERS};
 pub use r2pcie::{EventPattern, UncoreConfig, UncoreEvents, UncoreUnit, R2_COUNTERS};

@@ -194,7 +194,7 @@ fn write_all(emu: &mut Emulator, writes: &[Write], noa: bool) {
 /// layout the emulator samples (the catalogue's `oa.sample`).
 fn project_deltas(p: &ProjectInfo, buf: &[u8]) -> Vec<ReportDelta> {
     macro_rules! by_project {
-        (($p:expr, $buf:expr) $({ name: $m:ident, ty: $t:ident, wake: [$($w:ident),*], sample: $s:ident, i915: [$($i:tt)*] }),*) => {
+        (($p:expr, $buf:expr) $({ name: $m:ident, ty: $t:ident, wake: [$($w:ident),*], sample: $s:ident, i915: [$($i:tt)*], layouts: [$($l:ident),*] }),*) => {
             match $p.name {
                 $(stringify!($m) => deltas::<hal::$m::reports::$s>($buf),)*
                 other => panic!("{other}: no OA project"),

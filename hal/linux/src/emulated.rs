@@ -100,6 +100,9 @@ pub struct StreamConfig {
     pub disabled: bool,
     /// Fail the open with this errno (`EACCES`, `ENODEV`, `EBUSY`, ...).
     pub open_errno: Option<i32>,
+    /// The OA unit (xe's `OA_UNIT_ID`: the catalogue's order, 0 the render
+    /// unit).
+    pub unit: usize,
 }
 
 impl StreamConfig {
@@ -115,6 +118,7 @@ impl StreamConfig {
             ticks_per_read: 8 << 10,
             disabled: false,
             open_errno: None,
+            unit: 0,
         }
     }
 
@@ -224,52 +228,26 @@ struct Regs {
     report_lost: Field,
     buffer_overflow: Field,
     counter_overflow: Option<Field>,
-}
-
-fn field(p: &ProjectInfo, candidates: &[(&str, &str)]) -> Option<Field> {
-    candidates.iter().find_map(|(reg, f)| {
-        let r = p.register(reg)?;
-        let f = r.field(f)?;
-        Some(Field {
-            addr: r.address,
-            mask: f.mask(),
-        })
-    })
+    /// The ring wraps at the largest multiple of the report size.
+    whole_reports: bool,
 }
 
 impl Regs {
-    /// The registers of the project's OA unit (HSW, BDW, TGL names).
-    fn of(p: &ProjectInfo) -> Option<Regs> {
-        let status =
-            |f: &'static str| field(p, &[("OAG_OASTATUS", f), ("OASTATUS", f), ("OASTATUS1", f)]);
-        Some(Regs {
-            head: field(
-                p,
-                &[
-                    ("OAG_OAHEADPTR", "head_pointer"),
-                    ("OAHEADPTR", "head_pointer"),
-                    ("OASTATUS2", "head_pointer"),
-                ],
-            )?,
-            tail: field(
-                p,
-                &[
-                    ("OAG_OATAILPTR", "tail_pointer"),
-                    ("OATAILPTR", "tail_pointer"),
-                    ("OASTATUS1", "tail_pointer"),
-                ],
-            )?,
-            enable: field(
-                p,
-                &[
-                    ("OAG_OACONTROL", "counter_enable"),
-                    ("OACONTROL", "counter_enable"),
-                ],
-            )?,
-            report_lost: status("report_lost")?,
-            buffer_overflow: status("buffer_overflow")?,
-            counter_overflow: status("counter_overflow"),
-        })
+    /// The unit's fields, from the emulator's bindings.
+    fn of(f: perfregs_emu::StreamFields) -> Regs {
+        let k = |x: perfregs_emu::KernelField| Field {
+            addr: x.addr,
+            mask: x.mask,
+        };
+        Regs {
+            head: k(f.head),
+            tail: k(f.tail),
+            enable: k(f.enable),
+            report_lost: k(f.report_lost),
+            buffer_overflow: k(f.buffer_overflow),
+            counter_overflow: f.counter_overflow.map(k),
+            whole_reports: f.wraps_at_whole_reports,
+        }
     }
 }
 
@@ -329,8 +307,15 @@ impl EmulatedStream {
         if p.gpu.is_some_and(|g| g.oa.is_none()) {
             return Err(fail(code::ENODEV, None));
         }
-        let Some(regs) = Regs::of(p).filter(|_| emu.unit::<OaUnit>().is_on()) else {
-            return Err(fail(code::ENODEV, None));
+        let Some(regs) = emu
+            .unit_nth::<OaUnit>(cfg.unit)
+            .stream_fields()
+            .map(Regs::of)
+        else {
+            return Err(fail(
+                code::ENODEV,
+                (cfg.unit > 0).then(|| format!("OA_UNIT_ID={} (no such OA unit)", cfg.unit)),
+            ));
         };
         if !p.formats.iter().any(|f| {
             core::ptr::eq(*f, cfg.format)
@@ -393,12 +378,14 @@ impl EmulatedStream {
 
     /// Program the OA buffer and periodic sampling (open and enable).
     fn start(&mut self) -> Result<(), StartError> {
-        self.emu.unit_mut::<OaUnit>().start_periodic(
-            self.cfg.base,
-            self.cfg.buffer_size,
-            self.cfg.exponent,
-            self.cfg.format.select,
-        )?;
+        self.emu
+            .unit_nth_mut::<OaUnit>(self.cfg.unit)
+            .start_periodic(
+                self.cfg.base,
+                self.cfg.buffer_size,
+                self.cfg.exponent,
+                self.cfg.format.select,
+            )?;
         self.pending.clear();
         self.xe_status = 0;
         self.enabled = true;
@@ -562,11 +549,24 @@ impl EmulatedStream {
     /// Byte offset of a pointer in the buffer (the model's rule: pointer
     /// minus base, mod 2^32, mod size).
     fn off(&self, ptr: u64) -> u64 {
-        (ptr.wrapping_sub(self.cfg.base) & 0xFFFF_FFFF) % self.cfg.buffer_size.max(1)
+        (ptr.wrapping_sub(self.cfg.base) & 0xFFFF_FFFF) % self.ring()
+    }
+
+    /// Bytes of the ring: the buffer, or on a unit that wraps at whole
+    /// reports (Xe2 OAG) its largest multiple of the report size (xe_oa.c:
+    /// "no partial reports at the end of buffer").
+    fn ring(&self) -> u64 {
+        let size = self.cfg.buffer_size.max(1);
+        let rs = self.cfg.format.size as u64;
+        if self.regs.whole_reports && rs > 0 && rs <= size {
+            size - size % rs
+        } else {
+            size
+        }
     }
 
     fn take_reports(&mut self) {
-        let size = self.cfg.buffer_size.max(1);
+        let size = self.ring();
         let rs = self.cfg.format.size as u64;
         let head_ptr = self.emu.peek(self.regs.head.addr, 0).unwrap_or(0) & self.regs.head.mask;
         let tail_ptr = self.emu.peek(self.regs.tail.addr, 0).unwrap_or(0) & self.regs.tail.mask;

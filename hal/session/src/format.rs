@@ -102,7 +102,7 @@ fn typed<F: ReportFormat>(id: u32) -> Format {
 /// ```
 pub fn formats(project: &str) -> Vec<Format> {
     macro_rules! arms {
-        (() $({ name: $m:ident, ty: $t:ident, wake: [$($d:ident),*], sample: $s:ident, i915: [$(($id:literal, $f:ident)),*] }),*) => {
+        (() $({ name: $m:ident, ty: $t:ident, wake: [$($d:ident),*], sample: $s:ident, i915: [$(($id:literal, $f:ident)),*], layouts: [$($l:ident),*] }),*) => {
             match project {
                 $(stringify!($m) => vec![$(typed::<hal::$m::reports::$f>($id)),*],)*
                 _ => Vec::new(),
@@ -112,14 +112,56 @@ pub fn formats(project: &str) -> Vec<Format> {
     hal::for_each_oa_project!(arms!())
 }
 
-/// The format a recording takes: the largest typed format of the project
-/// (HSW A45_B8_C8, Gen8+ A32u40_A4u32_B8_C8), as IGT's recorder picks.
+/// Every typed layout a driver numbers on `project` (the catalogue's `oa:
+/// formats:`, i915's or xe's), with its i915 number (0 where i915 has
+/// none: the xe-only parts and formats).
+///
+/// ```
+/// let names: Vec<&str> = perfregs_session::layouts("tgl").iter().map(|f| f.name).collect();
+/// assert!(names.contains(&"A32U40_A4U32_B8_C8"));
+/// ```
+pub fn layouts(project: &str) -> Vec<Format> {
+    macro_rules! arms {
+        (() $({ name: $m:ident, ty: $t:ident, wake: [$($d:ident),*], sample: $s:ident, i915: [$($i:tt)*], layouts: [$($l:ident),*] }),*) => {
+            match project {
+                $(stringify!($m) => vec![$(typed::<hal::$m::reports::$l>(0)),*],)*
+                _ => Vec::new(),
+            }
+        };
+    }
+    let i915 = formats(project);
+    hal::for_each_oa_project!(arms!())
+        .into_iter()
+        .map(|f| {
+            let id = i915.iter().find(|x| x.name == f.name).map_or(0, |x| x.id);
+            Format { id, ..f }
+        })
+        .collect()
+}
+
+/// The typed layout `name` (case-insensitive) of `project`.
+pub fn layout(project: &str, name: &str) -> Option<Format> {
+    layouts(project)
+        .into_iter()
+        .find(|f| f.name.eq_ignore_ascii_case(name))
+}
+
+/// The format a recording takes: the largest typed format i915 numbers
+/// (HSW A45_B8_C8, Gen8+ A32u40_A4u32_B8_C8), as IGT's recorder picks; on
+/// a part only xe drives, the layout the catalogue samples (LNL's
+/// PEC64U64).
 ///
 /// ```
 /// assert_eq!(perfregs_session::stream_format("hsw").map(|f| f.name), Some("A45_B8_C8"));
 /// ```
 pub fn stream_format(project: &str) -> Option<Format> {
-    formats(project).into_iter().max_by_key(|f| (f.size, f.id))
+    formats(project)
+        .into_iter()
+        .max_by_key(|f| (f.size, f.id))
+        .or_else(|| {
+            let sample = hal::project(project)?.gpu?.oa?.sample.name;
+            layout(project, sample)
+        })
 }
 
 /// The Xe `OA_FORMAT` property of a layout of `project` (format type |
@@ -140,4 +182,24 @@ pub fn runs_under_xe(project: &str) -> bool {
     hal::project(project)
         .and_then(|p| p.gpu)
         .is_some_and(|g| g.runs_under(hal::meta::Driver::Xe))
+}
+
+/// The xe format types a media unit (kind `oam`, `oam_sag`) writes:
+/// `DRM_XE_OA_FMT_TYPE_OAM` 2 and `OAM_MPEC` 4 (xe_drm.h); every other
+/// type (OAG 0, OAR 1, OAC 3, PEC 5) is the render unit's.
+const MEDIA_TYPES: [u64; 2] = [2, 4];
+
+/// Whether `unit` (one of the catalogue's `oa: units:` of `project`) writes
+/// reports of layout `name`: by the layout's xe format type, media types on
+/// the media units and the others on the render unit; a layout xe does not
+/// number is the render unit's (i915's one OA unit before Gen12).
+pub fn unit_takes(project: &str, unit: &hal::meta::OaUnitInfo, name: &str) -> bool {
+    let media = matches!(unit.kind, "oam" | "oam_sag");
+    let ty = hal::project(project)
+        .and_then(|p| p.gpu?.oa?.format(name)?.xe)
+        .map(|x| x & 0xff);
+    match ty {
+        Some(t) => MEDIA_TYPES.contains(&t) == media,
+        None => !media,
+    }
 }

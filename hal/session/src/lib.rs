@@ -33,7 +33,10 @@ mod recording;
 mod set;
 
 pub use error::Error;
-pub use format::{formats, runs_under_xe, stream_format, xe_format, Accumulate, Format};
+pub use format::{
+    formats, layout, layouts, runs_under_xe, stream_format, unit_takes, xe_format, Accumulate,
+    Format,
+};
 pub use part::{choose_gt, emulated_device, file_gt, part, part_gts, xe_projects, DEFAULT_GT};
 pub use program::{emulator, oa_projects, program, sample_emulated, Emulated, SAMPLE_PERIOD};
 pub use recording::{read_recording, Recording};

@@ -63,6 +63,37 @@ enum Plan {
     Nothing,
 }
 
+/// A field of an OA unit's register: the register's address and the
+/// field's mask (in place).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelField {
+    /// The register's address.
+    pub addr: u64,
+    /// The field's bits in the register.
+    pub mask: u64,
+}
+
+/// The fields of one OA unit that a kernel driver uses to run a stream
+/// ([`UnitRef::stream_fields`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamFields {
+    /// The head pointer.
+    pub head: KernelField,
+    /// The tail pointer.
+    pub tail: KernelField,
+    /// The counter enable.
+    pub enable: KernelField,
+    /// Status: a report was lost.
+    pub report_lost: KernelField,
+    /// Status: the buffer overflowed.
+    pub buffer_overflow: KernelField,
+    /// Status: a counter overflowed (where the unit has the bit).
+    pub counter_overflow: Option<KernelField>,
+    /// The ring wraps at the largest multiple of the report size (Xe2 OAG
+    /// sampling), not at the buffer's end.
+    pub wraps_at_whole_reports: bool,
+}
+
 /// The OA unit (with the CEC B counters): reach it with
 /// [`Emulator::unit::<OaUnit>()`](crate::Emulator::unit) to look and
 /// [`Emulator::unit_mut::<OaUnit>()`](crate::Emulator::unit_mut) to act or
@@ -616,6 +647,30 @@ impl<'a> UnitRef<'a, OaUnit> {
     /// when off).
     pub fn index(&self) -> Option<usize> {
         self.unit.map(|o| o.index)
+    }
+
+    /// The fields a kernel driver reads and writes to run a stream on this
+    /// unit (head, tail, counter enable, status bits), from the unit's
+    /// bindings; `None` when off or a field is not bound.
+    pub fn stream_fields(&self) -> Option<StreamFields> {
+        let m = &self.unit?.map;
+        let at = |f: Option<Rf>| -> Option<KernelField> {
+            let f = f?;
+            let r = self.rf.regs.get(f.ri)?;
+            Some(KernelField {
+                addr: r.info.address,
+                mask: f.mask,
+            })
+        };
+        Some(StreamFields {
+            head: at(m.head)?,
+            tail: at(m.tail)?,
+            enable: at(m.enable)?,
+            report_lost: at(m.report_lost)?,
+            buffer_overflow: at(m.buffer_overflow)?,
+            counter_overflow: at(m.counter_overflow),
+            wraps_at_whole_reports: m.whole_report_wrap,
+        })
     }
 
     /// Whether buffer-overflow detection is on (off after an out-of-order

@@ -308,7 +308,6 @@ mod tests {
         let cases = [
             (I915Params::new(0, 10, 9), None, "OA_METRICS_SET=0"),
             (I915Params::new(7, 99, 9), None, "OA_FORMAT=99"),
-            (I915Params::new(7, 13, 9), None, "MPEC8u64_B8_C8"),
             (
                 I915Params::new(7, 10, 32),
                 None,

@@ -148,12 +148,14 @@ pub const OA_FORMATS: [OaFormat; 14] = [
     OaFormat {
         id: 13,
         name: "MPEC8u64_B8_C8",
-        size: None,
+        // i915_perf.c oa_formats[]: { 1, 192, TYPE_OAM, HDR_64_BIT }.
+        size: Some(192),
     },
     OaFormat {
         id: 14,
         name: "MPEC8u32_B8_C8",
-        size: None,
+        // i915_perf.c oa_formats[]: { 2, 128, TYPE_OAM, HDR_64_BIT }.
+        size: Some(128),
     },
 ];
 
