@@ -189,21 +189,10 @@ const DI_UUID: usize = DI_NAME + NAME_BYTES;
 const DI_PAD: usize = DI_UUID + UUID_BYTES;
 const _: () = assert!(DI_PAD + 4 == DEVICE_INFO_PAYLOAD && DEVICE_INFO_SIZE == 344);
 
-/// Report size of an i915 OA format (`I915_OA_FORMAT_*`), `None` for a
-/// format whose size is not known here (0, unassigned ids, and MTL's
-/// MPEC formats 13 and 14).
-///
-/// A private table until the uAPI module holds one; the sizes are those of
-/// the facts page (§1): 64 bytes for A13, B4_C8, C4_B8, A12; 128 bytes for
-/// A29, A13_B8_C8, B4_C8_A16, A12_B8_C8; 256 bytes for A45_B8_C8,
-/// A32u40_A4u32_B8_C8 (and its OAR twin, 11) and A24u40_A14u32_B8_C8.
+/// Report size of an i915 OA format (`I915_OA_FORMAT_*`, the uAPI table
+/// [`crate::uapi::i915::OA_FORMATS`]), `None` for 0 and unassigned ids.
 pub fn oa_format_report_size(oa_format: u32) -> Option<usize> {
-    match oa_format {
-        1 | 4 | 7 | 8 => Some(64),
-        2 | 3 | 6 | 9 => Some(128),
-        5 | 10..=12 => Some(256),
-        _ => None,
-    }
+    crate::uapi::i915::oa_format(oa_format)?.size
 }
 
 /// The DEVICE_INFO record: the device, the engine and the metric set a
