@@ -46,13 +46,25 @@ fn parts_are_whole_parts() {
         );
         // EUs per subslice by generation (Mesa's max_eus_per_subslice):
         // 10 on HSW, 8 on Gen8, Gen9, Gen10 and Gen11, 6 on Gen9 LP, 16
-        // per dual subslice on Gen12. Threads: 6 on Gen9 LP, else 7.
-        let (per, threads, gen12) = match *project {
-            "hsw" => (10, 7, false),
-            "bdw" | "chv" | "skl" | "kbl" | "cfl" | "cnl" | "icl" | "ehl" => (8, 7, false),
-            "bxt" | "glk" => (6, 6, false),
-            "tgl" | "rkl" | "adl" | "dg1" => (16, 7, true),
-            other => panic!("{other}: no generation in this test"),
+        // per dual subslice on Gen12 up to Xe_HPG/Xe_LPG (Mesa's
+        // XEHP_FEATURES), 8 vector engines per Xe core from Xe2. Threads:
+        // IGT's `eu_threads_count` (lib/xe/xe_oa.c): 6 on Gen9 LP, 8 on
+        // graphics 12.55 (DG2) and 12.60 (PVC), else 7. Gen12 and later by
+        // the catalogue's graphics version, so a new project of a known IP
+        // needs no row here.
+        let graphics = hal::project(project)
+            .and_then(|p| p.gpu)
+            .map(|g| g.graphics)
+            .unwrap_or_else(|| panic!("{project}: no GPU facts"));
+        let (per, threads, gen12) = match (*project, graphics) {
+            ("hsw", _) => (10, 7, false),
+            ("bdw" | "chv" | "skl" | "kbl" | "cfl" | "cnl" | "icl" | "ehl", _) => (8, 7, false),
+            ("bxt" | "glk", _) => (6, 6, false),
+            (_, (12, 0..=10)) => (16, 7, true),
+            (_, (12, 55..=60)) => (16, 8, true),
+            (_, (12, 70..=74)) => (16, 7, true),
+            (_, (20 | 30, _)) => (8, 7, true),
+            (other, g) => panic!("{other} (graphics {g:?}): no generation in this test"),
         };
         assert_eq!(
             d.eu_cores_total_count,
@@ -60,15 +72,17 @@ fn parts_are_whole_parts() {
             "{project} GT{gt}"
         );
         assert_eq!(d.eu_threads_count, threads, "{project}");
-        // Dual subslices are Gen12's subslices, and only Gen12 has them.
+        // Dual subslices are Gen12's subslices (Xe cores later), and only
+        // Gen12 and later have them.
         let dss = if gen12 { d.subslice_mask } else { 0 };
         assert_eq!(d.dual_subslice_mask, dss, "{project} GT{gt}");
         // Subslice bits stay inside the enabled slices: 3 a slice before
-        // Gen11 (IGT's perf.c), one slice from Gen11.
-        let stride = if matches!(*project, "icl" | "ehl") || gen12 {
-            64
-        } else {
-            3
+        // Gen11 (IGT's perf.c), one slice on Gen11 and Gen12 LP, 4 Xe cores
+        // a slice from graphics 12.55 (the metric files' $GtSlice<s>XeCore<n>).
+        let stride = match graphics {
+            (12, 55..) | (13.., _) => 4,
+            (11.., _) => 64,
+            _ => 3,
         };
         let inside = (0..64u32)
             .filter(|s| d.slice_mask >> s & 1 == 1)
@@ -76,7 +90,7 @@ fn parts_are_whole_parts() {
                 let bits = if stride == 64 {
                     u64::MAX
                 } else {
-                    0b111 << (3 * s)
+                    ((1u64 << stride) - 1) << (stride * s)
                 };
                 m | bits
             });
