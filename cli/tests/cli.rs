@@ -99,7 +99,7 @@ fn decode_uses_the_projects_layout() {
 #[test]
 fn decode_rejects_bad_input() {
     assert_eq!(perfregs(&["decode", "ivb", "OAPERF_A0", "1"]).0, 1);
-    assert_eq!(perfregs(&["decode", "mtl", "OACONTROL", "1"]).0, 2);
+    assert_eq!(perfregs(&["decode", "pvc", "OACONTROL", "1"]).0, 2);
     assert_eq!(
         perfregs(&["decode", "hsw", "OACONTROL", "0x1_0000_0000"]).0,
         1
@@ -294,7 +294,7 @@ fn export_writes_each_format() {
         "svd"
     );
     assert_eq!(perfregs(&["export", "hsw", "--format", "pdf"]).0, 2);
-    assert_eq!(perfregs(&["export", "mtl", "--format", "svd"]).0, 2);
+    assert_eq!(perfregs(&["export", "pvc", "--format", "svd"]).0, 2);
 }
 
 /// Three HSW A45_B8_C8 reports (256 bytes each): RPT_ID at 0, TIME_STAMP at
@@ -753,7 +753,7 @@ fn metrics_check_reports_located_errors() {
     says(&err, "2 error(s)");
     // The file cannot be read, the project is unknown: usage errors.
     assert_eq!(perfregs(&["metrics", "check", "bdw", "no/such.xml"]).0, 2);
-    assert_eq!(perfregs(&["metrics", "check", "mtl", file]).0, 2);
+    assert_eq!(perfregs(&["metrics", "check", "pvc", file]).0, 2);
     assert_eq!(perfregs(&["metrics", "check", "bdw"]).0, 2);
 }
 

@@ -637,7 +637,7 @@ fn xe_emulation_errors_and_bad_arguments() {
         );
         says(
             &e,
-            "runs under i915 only (xe drives TGL and later: tgl, rkl, adl, dg1 here)",
+            "runs under i915 only (xe drives TGL and later: tgl, rkl, adl, dg1, dg2, mtl, lnl, bmg, ptl here)",
         );
     }
     let e = record_usage_error(
@@ -1260,4 +1260,139 @@ fn gen12_test_oa_recorded_and_reported_gives_igts_ratios_under_i915_and_xe() {
         "format A32U40_A4U32_B8_C8 (Xe OA_FORMAT 0x500, OA unit 0, engine render 0; \
          IGT xe format 4 XE_OA_FORMAT_A32u40_A4u32_B8_C8 in DEVICE_INFO)",
     );
+}
+
+/// DG2 (ACM GT1..3) and MTL (GT2, GT3), under i915 and xe: TestOa gives
+/// IGT's B-counter ratios (tests/intel/xe_oa.c sanity_check_reports, as on
+/// TGL), every recording reads back through its format's checks, and the
+/// xe one says the unit and IGT's xe format (A24u40_A14u32_B8_C8: 6).
+#[test]
+fn xe_hp_test_oa_gives_igts_ratios_under_i915_and_xe() {
+    for part in [
+        "dg2 --gt 1",
+        "dg2 --gt 2",
+        "dg2 --gt 3",
+        "mtl --gt 2",
+        "mtl --gt 3",
+    ] {
+        for driver in ["i915", "xe"] {
+            let line =
+                format!("--emulate {part} --driver {driver} --metric-set TestOa --reports 200");
+            let (file, err) = recorded(&line);
+            says(&err, "recorded 200 reports (0 report-lost, 0 buffer-lost)");
+            says(&err, "format A24U40_A14U32_B8_C8");
+            let bytes = file.bytes();
+            let (rec, error) = read_all(&bytes);
+            assert!(error.is_none(), "{line}: {error:?}");
+            assert_eq!(rec.igt_readable(), Ok(()), "{line}");
+            let rerr = check_test_oa_report(&line, &file, 200, 50, 16384, 19_200_000);
+            says(&rerr, &format!("project {}", &part[..3]));
+            if driver == "xe" {
+                says(&rerr, "OA unit OAG (engine render 0), OA format 6");
+            }
+        }
+    }
+}
+
+/// LNL, BMG and PTL (xe only, the default driver): TestOa's PEC counters
+/// meet IGT's pec_sanity_check (tests/intel/xe_oa.c): each present
+/// XeCore's TEST_EVENT1 cycles advance with the GPU clock, TEST_EVENT1
+/// cycles of all XeCores by the clock times the XeCore count; the counters
+/// of absent XeCores are said to be unavailable. i915 refuses them.
+#[test]
+fn xe2_xe3_test_oa_gives_igts_pec_identities() {
+    for project in ["lnl", "bmg", "ptl"] {
+        let line = format!("--emulate {project} --metric-set TestOa --reports 200");
+        let (file, err) = recorded(&line);
+        says(&err, &format!("recording emulated {project} GT1 under xe"));
+        says(&err, "format PEC64U64");
+        let (code, out, rerr) = report(&file, &["--format", "csv", "--reports", "50"]);
+        assert_eq!(code, 0, "{line}: {rerr}");
+        says(&rerr, "OA format 11 XE_OA_FORMAT_PEC64u64");
+        let rows = csv_rows(&out);
+        assert_eq!(rows.len(), 4, "{out}");
+        // The part's XeCores: the catalogue's dual-subslice mask.
+        let xecores = hal::part(project, 1)
+            .expect("the part")
+            .device
+            .dual_subslice_mask
+            .count_ones() as u64;
+        for row in &rows {
+            let clocks = int(row, "GpuCoreClocks");
+            assert!(clocks > 0, "{line}");
+            let per_core: Vec<u64> = (0..64)
+                .filter_map(|n| {
+                    let name = format!("TEST_EVENT1_CYCLES_XECORE{n} (");
+                    row.iter()
+                        .find(|(h, _)| h.starts_with(&name))
+                        .map(|(_, v)| v.parse::<u64>().expect("an integer"))
+                })
+                .collect();
+            assert_eq!(per_core.len() as u64, xecores, "{line}: {row:?}");
+            for v in &per_core {
+                assert_eq!(*v, clocks, "{line}: {row:?}");
+            }
+            assert_eq!(int(row, "TEST_EVENT1_CYCLES"), clocks * xecores, "{line}");
+        }
+        if xecores < 28 && project == "bmg" {
+            says(
+                &rerr,
+                "not on this device (availability false): TEST_EVENT1_CYCLES_XECORE",
+            );
+        }
+        let e = record_usage_error(
+            &file,
+            &format!("--emulate {project} --driver i915 --metric-set TestOa"),
+        );
+        says(&e, "runs under xe only");
+    }
+}
+
+/// The media units: MTL's OAM (i915 and xe) and the Xe2/Xe3 SCMI units
+/// record a media set in its MPEC format, chosen by the set, with the
+/// unit's engine in DEVICE_INFO; B0 is 0 and B1 = B2 = clocks on the OAM
+/// unit (TestOam); a unit that does not write the set's format is refused.
+#[test]
+fn media_sets_record_on_the_media_units() {
+    let (file, err) = recorded("--emulate mtl --gt 2 --metric-set TestOam --reports 100");
+    says(&err, "recording OA unit oam");
+    says(&err, "format MPEC8U32_B8_C8 (i915 id 14)");
+    let (code, out, rerr) = report(&file, &["--format", "csv", "--reports", "33"]);
+    assert_eq!(code, 0, "{rerr}");
+    for row in csv_rows(&out) {
+        let clocks = int(&row, "GpuCoreClocks");
+        assert!(clocks > 0);
+        assert_eq!(int(&row, "Counter0"), 0);
+        assert_eq!(int(&row, "Counter1"), clocks);
+        assert_eq!(int(&row, "Counter2"), clocks);
+    }
+    for (line, unit, index) in [
+        (
+            "--emulate mtl --gt 3 --driver xe --metric-set MediaSet1",
+            "oam",
+            1,
+        ),
+        ("--emulate lnl --metric-set MediaSet1", "scmi0", 2),
+        (
+            "--emulate bmg --unit scmi1 --metric-set MediaSet2",
+            "scmi1",
+            3,
+        ),
+        ("--emulate ptl --metric-set MediaSet2", "scmi0", 2),
+    ] {
+        let (file, err) = recorded(&format!("{line} --reports 50"));
+        says(&err, "format MPEC8U32_B8_C8 (Xe OA_FORMAT 0x204");
+        says(&err, &format!("OA unit {index}, engine video_decode"));
+        if !line.contains("--unit") {
+            says(&err, &format!("recording OA unit {unit}"));
+        }
+        let (code, _, rerr) = report(&file, &["--format", "csv"]);
+        assert_eq!(code, 0, "{line}: {rerr}");
+        says(&rerr, "OA unit OAM (engine video_decode");
+        says(&rerr, "OA format 10 XE_OAM_FORMAT_MPEC8u32_B8_C8");
+    }
+    let e = record_usage_error(&file, "--emulate lnl --unit scmi0 --metric-set TestOa");
+    says(&e, "--unit scmi0: TestOa reads PEC64U64 reports, which unit scmi0 does not write (units that do: oag)");
+    let e = record_usage_error(&file, "--emulate lnl --unit oam --metric-set TestOa");
+    says(&e, "lnl has no such OA unit (its units: oag, sag, scmi0)");
 }

@@ -487,7 +487,7 @@ fn write_only_registers_are_skipped_with_a_note_and_not_read() {
 
 #[test]
 fn the_pci_id_names_the_project_through_the_device_table() {
-    // 0x9a49 is a TGL GT2 id (regdefs/devices.yaml); 0x56a0 a DG2-G10 (not described).
+    // 0x9a49 is a TGL GT2 id (regdefs/devices.yaml); 0x0bd5 a PVC (not described).
     let tgl = FakeFunction::new("by-id-tgl", "0x8086", None, None);
     std::fs::write(tgl.0.join("0000:00:02.0/device"), "0x9a49\n").unwrap();
     let r = tgl.resource0();
@@ -497,10 +497,10 @@ fn the_pci_id_names_the_project_through_the_device_table() {
         out.starts_with("OAG_OACONTROL (OAG Control) @ 0xdaf4 on tgl"),
         "{out}"
     );
-    let dg2 = FakeFunction::new("by-id-dg2", "0x8086", None, None);
-    std::fs::write(dg2.0.join("0000:00:02.0/device"), "0x56a0\n").unwrap();
-    let r = dg2.resource0();
+    let pvc = FakeFunction::new("by-id-pvc", "0x8086", None, None);
+    std::fs::write(pvc.0.join("0000:00:02.0/device"), "0x0bd5\n").unwrap();
+    let r = pvc.resource0();
     let (code, _, err) = perfregs(&["reg", "read", &r, "--no-forcewake", "OACONTROL"]);
     assert_eq!(code, 2, "{err}");
-    says(&err, "DG2-G10 (0x56a0): platform not described yet");
+    says(&err, "PVC (0x0bd5): platform not described yet");
 }

@@ -420,12 +420,12 @@ fn what_cannot_be_reported_is_said_clearly() {
         &err,
         "the recorded PCI id 0x1234 is not in perfregs' device table",
     );
-    // A listed platform that is not described: DG2.
+    // A listed platform that is not described: PVC (no driver streams OA on it).
     let mut d = device();
-    d.device_id = 0x56A0;
+    d.device_id = 0x0BD5;
     let file = temp_file(&recording(&d, &reports, &[]));
     let (_, err) = reported(&file, &[], 1);
-    says(&err, "DG2-G10 (0x56a0): platform not described yet");
+    says(&err, "PVC (0x0bd5): platform not described yet");
     // A recorded set name that is not a TGL GT2 set: did you mean.
     let mut d = device();
     d.metric_set_name = "TestOA_".into();

@@ -25,6 +25,11 @@ pub trait Project: Copy + Default + core::fmt::Debug + 'static {
     /// [`Device::program`](crate::Device::program); `None` for projects
     /// defined by hand.
     const INFO: Option<&'static crate::meta::ProjectInfo> = None;
+    /// The steering semaphores of the project (graphics 12.70+: the
+    /// selector's, and the media GT's): [`Device::program`](crate::Device::program)
+    /// holds them around its writes, as Linux xe's `mcr_lock` holds them
+    /// around every CPU access to a replicated range. Empty before 12.70.
+    const SEMAPHORES: &'static [Semaphore] = &[];
 }
 
 /// A field layout: the value types, fields and masks that every register with

@@ -119,6 +119,31 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
                     const GPU_CLOCK_IN_C2: bool = true;
                 )
             });
+            // Every steering semaphore of the project (its selector's and its
+            // groups' own selectors'), once each: `Device::program` holds them.
+            let mut sems: Vec<(u64, u32)> = Vec::new();
+            let own = ir
+                .steering
+                .iter()
+                .filter(|s| s.project == pi)
+                .filter_map(|s| s.semaphore.as_ref());
+            let groups = ir
+                .groups
+                .iter()
+                .filter(|g| g.project == pi)
+                .filter_map(|g| g.selector.as_ref()?.semaphore.as_ref());
+            for x in own.chain(groups) {
+                if !sems.contains(&(x.address, x.bit)) {
+                    sems.push((x.address, x.bit));
+                }
+            }
+            let sems = (!sems.is_empty()).then(|| {
+                let items = sems.iter().map(|(a, b)| {
+                    let a = text::u64_lit(*a);
+                    quote!(#hal::register::Semaphore { address: #a, bit: #b })
+                });
+                quote!(const SEMAPHORES: &'static [#hal::register::Semaphore] = &[#(#items),*];)
+            });
             let module = format_ident!("{}", p.name);
             project_types.push(quote! {
                 #pdoc
@@ -130,6 +155,7 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
                     const NAME: &'static str = #tag;
                     const TITLE: &'static str = #title;
                     #c2
+                    #sems
                     const INFO: Option<&'static #hal::meta::ProjectInfo> = Some(&#module::PROJECT);
                 }
             });

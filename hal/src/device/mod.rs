@@ -462,8 +462,21 @@ impl<P: Project, B, I: Identity> Device<P, B, I> {
     {
         self.check_program(writes, awake)?;
         let mut io = self.io();
+        let bus = io.bus_mut();
+        // Graphics 12.70+: the steering semaphores, so that the writes to
+        // replicated ranges go out multicast (the selector is multicast
+        // whenever its semaphore is free); one not taken is not given back.
+        let mut held = [false; 8];
+        for (h, s) in held.iter_mut().zip(P::SEMAPHORES) {
+            *h = steering::acquire(bus, *s);
+        }
         for &(address, value) in writes {
-            io.bus_mut().write32(address, value as u32);
+            bus.write32(address, value as u32);
+        }
+        for (h, s) in held.iter().zip(P::SEMAPHORES) {
+            if *h {
+                bus.write32(s.address, 1 << s.bit.min(31));
+            }
         }
         Ok(writes.len())
     }

@@ -76,7 +76,7 @@ fn selector_of<P: Steered, G: ReplicationGroup>() -> (Selector, bool) {
 /// Take semaphore `s`: poll until a read returns its bit set, at most
 /// [`SEMAPHORE_POLLS`] times with [`Bus::pause`] between; false when it
 /// was not taken.
-fn acquire<B: Bus<Mmio>>(bus: &mut B, s: Semaphore) -> bool {
+pub(super) fn acquire<B: Bus<Mmio>>(bus: &mut B, s: Semaphore) -> bool {
     let bit = 1u32 << s.bit.min(31);
     for n in 0..SEMAPHORE_POLLS {
         if n > 0 {
