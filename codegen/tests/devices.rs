@@ -80,8 +80,21 @@ fn shipped_table() {
     assert_eq!(row(0x9A60), ("TGL", Some(1), Some("tgl")));
     assert_eq!(row(0x1912), ("SKL", Some(2), Some("skl")));
     assert_eq!(row(0x3E9B), ("CFL", Some(2), Some("cfl")));
-    assert_eq!(row(0x56A0), ("DG2-G10", None, None));
-    assert_eq!(row(0xE20B), ("BMG", None, None));
+    // Graphics 12.55 and later (Linux 7.0 pciids.h; GT variants as IGT picks
+    // their metric files: lib/xe/xe_oa.c, lib/i915/perf.c).
+    assert_eq!(row(0x56A0), ("DG2-G10", Some(3), Some("dg2")));
+    assert_eq!(row(0x56A5), ("DG2-G11", Some(1), Some("dg2")));
+    assert_eq!(row(0x56C1), ("ATS-M75", Some(1), Some("dg2")));
+    assert_eq!(row(0x7D55), ("MTL", Some(3), Some("mtl")));
+    assert_eq!(row(0x7D40), ("MTL", None, Some("mtl")));
+    assert_eq!(row(0x7D51), ("ARL", Some(3), Some("mtl")));
+    assert_eq!(row(0x64A0), ("LNL", None, Some("lnl")));
+    assert_eq!(row(0xE20B), ("BMG", None, Some("bmg")));
+    assert_eq!(row(0xE223), ("BMG", None, Some("bmg")));
+    assert_eq!(row(0xB0B0), ("PTL", None, Some("ptl")));
+    assert_eq!(row(0xFD81), ("WCL", None, Some("ptl")));
+    // PVC: listed, not described (neither driver streams OA on it).
+    assert_eq!(row(0x0BD5), ("PVC", None, None));
     assert_eq!(find(0x9A49).macro_name, "INTEL_TGL_GT2_IDS");
     assert!(find(0x9A49).source.contains("i915_pciids.h"));
     assert!(!find(0x9A49).external);
