@@ -6,7 +6,10 @@
 //!   format type, counter select, size, header kind, counter size and B/C
 //!   report of every format; the uapi value is
 //!   `type | select << 8 | counter_size << 16 | bc_report << 24`
-//!   (include/uapi/drm/xe_drm.h);
+//!   (include/uapi/drm/xe_drm.h), decoded to the first format the device
+//!   supports with those fields (`decode_oa_format`, xe_oa.c 1138-1157;
+//!   the supported sets by graphics version: `xe_oa_init_supported_formats`,
+//!   xe_oa.c 2762-2799);
 //! - i915's `enum drm_i915_oa_format` (include/uapi/drm/i915_drm.h):
 //!   A24u40_A14u32_B8_C8 12, MPEC8u64_B8_C8 13, MPEC8u32_B8_C8 14;
 //! - IGT's readers (tests/intel/xe_oa.c 145-230, lib/xe/xe_oa.c 813-908,
@@ -32,7 +35,19 @@ struct KernelFormat {
     bc_report: u64,
     /// i915's number for the same format, where i915 has one.
     i915: Option<u32>,
+    /// The graphics versions xe supports it on: from the first, before the
+    /// second.
+    on: ((u8, u8), (u8, u8)),
 }
+
+/// Gen12 LP only: the OAG formats of before 12.55.
+const GEN12: ((u8, u8), (u8, u8)) = ((12, 0), (12, 55));
+/// 12.55 up to Xe2: OAR, OAC and the OAG A24u40_A14u32 format.
+const XEHP: ((u8, u8), (u8, u8)) = ((12, 55), (20, 0));
+/// The media GT's MPEC formats, from MTL on.
+const MEDIA: ((u8, u8), (u8, u8)) = ((12, 70), (u8::MAX, 0));
+/// The PEC formats of Xe2 and later.
+const XE2: ((u8, u8), (u8, u8)) = ((20, 0), (u8::MAX, 0));
 
 const fn k(
     name: &'static str,
@@ -43,6 +58,7 @@ const fn k(
     counter_size: u64,
     bc_report: u64,
     i915: Option<u32>,
+    on: ((u8, u8), (u8, u8)),
 ) -> KernelFormat {
     KernelFormat {
         name,
@@ -53,30 +69,32 @@ const fn k(
         counter_size,
         bc_report,
         i915,
+        on,
     }
 }
 
 /// xe `oa_formats[]`, Linux 7.0.
+#[rustfmt::skip]
 const KERNEL: &[KernelFormat] = &[
-    k("C4_B8", 0, 7, 64, false, 0, 0, Some(7)),
-    k("A12", 0, 0, 64, false, 0, 0, Some(8)),
-    k("A12_B8_C8", 0, 2, 128, false, 0, 0, Some(9)),
-    k("A32u40_A4u32_B8_C8", 0, 5, 256, false, 0, 0, Some(10)),
-    k("OAR_A32u40_A4u32_B8_C8", 1, 5, 256, false, 0, 0, Some(11)),
-    k("A24u40_A14u32_B8_C8", 0, 5, 256, false, 0, 0, Some(12)),
-    k("OAC_A24u64_B8_C8", 3, 1, 320, true, 0, 0, None),
-    k("OAC_A22u32_R2u32_B8_C8", 3, 2, 192, true, 0, 0, None),
-    k("MPEC8u64_B8_C8", 4, 1, 192, true, 0, 0, Some(13)),
-    k("MPEC8u32_B8_C8", 4, 2, 128, true, 0, 0, Some(14)),
-    k("PEC64u64", 5, 1, 576, true, 1, 0, None),
-    k("PEC64u64_B8_C8", 5, 1, 640, true, 1, 1, None),
-    k("PEC64u32", 5, 1, 320, true, 0, 0, None),
-    k("PEC32u64_G1", 5, 5, 320, true, 1, 0, None),
-    k("PEC32u32_G1", 5, 5, 192, true, 0, 0, None),
-    k("PEC32u64_G2", 5, 6, 320, true, 1, 0, None),
-    k("PEC32u32_G2", 5, 6, 192, true, 0, 0, None),
-    k("PEC36u64_G1_32_G2_4", 5, 3, 320, true, 1, 0, None),
-    k("PEC36u64_G1_4_G2_32", 5, 4, 320, true, 1, 0, None),
+    k("C4_B8", 0, 7, 64, false, 0, 0, Some(7), GEN12),
+    k("A12", 0, 0, 64, false, 0, 0, Some(8), GEN12),
+    k("A12_B8_C8", 0, 2, 128, false, 0, 0, Some(9), GEN12),
+    k("A32u40_A4u32_B8_C8", 0, 5, 256, false, 0, 0, Some(10), GEN12),
+    k("OAR_A32u40_A4u32_B8_C8", 1, 5, 256, false, 0, 0, Some(11), XEHP),
+    k("A24u40_A14u32_B8_C8", 0, 5, 256, false, 0, 0, Some(12), XEHP),
+    k("OAC_A24u64_B8_C8", 3, 1, 320, true, 0, 0, None, XEHP),
+    k("OAC_A22u32_R2u32_B8_C8", 3, 2, 192, true, 0, 0, None, XEHP),
+    k("MPEC8u64_B8_C8", 4, 1, 192, true, 0, 0, Some(13), MEDIA),
+    k("MPEC8u32_B8_C8", 4, 2, 128, true, 0, 0, Some(14), MEDIA),
+    k("PEC64u64", 5, 1, 576, true, 1, 0, None, XE2),
+    k("PEC64u64_B8_C8", 5, 1, 640, true, 1, 1, None, XE2),
+    k("PEC64u32", 5, 1, 320, true, 0, 0, None, XE2),
+    k("PEC32u64_G1", 5, 5, 320, true, 1, 0, None, XE2),
+    k("PEC32u32_G1", 5, 5, 192, true, 0, 0, None, XE2),
+    k("PEC32u64_G2", 5, 6, 320, true, 1, 0, None, XE2),
+    k("PEC32u32_G2", 5, 6, 192, true, 0, 0, None, XE2),
+    k("PEC36u64_G1_32_G2_4", 5, 3, 320, true, 1, 0, None, XE2),
+    k("PEC36u64_G1_4_G2_32", 5, 4, 320, true, 1, 0, None, XE2),
 ];
 
 /// The compiled projects of graphics 12.55 and later. None compiled is
@@ -105,7 +123,12 @@ fn slot(f: &FormatInfo, name: &str) -> (u32, u32, Option<u32>) {
 fn every_xe_number_is_a_kernel_format_of_the_same_size_and_header() {
     let mut checked = 0;
     for p in xe_hp_projects() {
-        let oa = p.gpu.and_then(|g| g.oa).expect("OA facts");
+        let gpu = p.gpu.expect("GPU facts");
+        let oa = gpu.oa.expect("OA facts");
+        // What xe decodes a value to on this project: the first format of
+        // its supported set with the value's fields (type OAG, select 5 is
+        // A32u40_A4u32_B8_C8 before 12.55 and A24u40_A14u32_B8_C8 from it).
+        let supported = |r: &&KernelFormat| (r.on.0..r.on.1).contains(&gpu.graphics);
         for d in oa.formats {
             let at = format!("{}:{}", p.name, d.format.name);
             let Some(xe) = d.xe else {
@@ -114,14 +137,15 @@ fn every_xe_number_is_a_kernel_format_of_the_same_size_and_header() {
             };
             let row = KERNEL
                 .iter()
+                .filter(supported)
                 .find(|r| {
                     (r.ty | r.select << 8 | r.counter_size << 16 | r.bc_report << 24) == xe
                         && r.size == d.format.size
                 })
                 .unwrap_or_else(|| {
                     panic!(
-                        "{at}: xe value {xe:#x} is no kernel format of {} bytes",
-                        d.format.size
+                        "{at}: xe value {xe:#x} is no kernel format of {} bytes on graphics {:?}",
+                        d.format.size, gpu.graphics
                     )
                 });
             assert!(
