@@ -182,11 +182,29 @@ fn other_warnings(emu: &mut Emulator) -> Vec<Warning> {
         .collect()
 }
 
+/// Write a programming list as the kernel's CPU does. From graphics 12.70
+/// the steering selectors are shared with firmware: xe's `mcr_lock` holds
+/// STEER_SEMAPHORE (and the media GT's) around every CPU access to a
+/// replicated range, multicast writes too (xe_gt_mcr.c), so the list is
+/// written with the project's semaphores taken (read 1), then given back
+/// (write 1). Before 12.70 there are none.
 fn write_all(emu: &mut Emulator, writes: &[Write], noa: bool) {
+    let p = emu.project();
+    let semaphores: Vec<u64> = ["STEER_SEMAPHORE", "MEDIA_STEER_SEMAPHORE"]
+        .into_iter()
+        .filter_map(|n| p.register(n))
+        .map(|r| r.address)
+        .collect();
+    for &s in &semaphores {
+        assert_eq!(emu.read32(s) & 1, 1, "{}: semaphore {s:#x} taken", p.name);
+    }
     for (kind, addr, value) in writes {
         if noa || kind != "NOA" {
             emu.write32(*addr, *value);
         }
+    }
+    for &s in &semaphores {
+        emu.write32(s, 1);
     }
 }
 
