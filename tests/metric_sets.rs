@@ -4,13 +4,18 @@
 //!
 //! - Every file's `TestOa` (all but HSW's) gives IGT's expectations from
 //!   its own list on its project's emulated GPU (BDW and TGL through their
-//!   typed force-wake guards, the other Gen8..Gen12 parts with every domain
-//!   woken through the emulator's request registers).
+//!   typed force-wake guards, the other parts with every domain woken
+//!   through the emulator's request registers): the B identities up to
+//!   graphics 12.7x, IGT's PEC identities (`pec_sanity_check`) on Xe2/Xe3.
 //! - HSW `RenderBasic` runs, and every A/B/C delta stays at or below the GPU
 //!   clock delta times the EU count.
-//! - For every counter of every set of the 20 shipped files, on these
-//!   emulated reports, the generated function and the run-time interpreter
-//!   give the same value.
+//! - For every counter of every set of every shipped file, on these
+//!   emulated reports (a media set's from its media unit, in its MPEC
+//!   layout), the generated function and the run-time interpreter give the
+//!   same value.
+//!
+//! Projects are reached through `hal::for_each_oa_project!`, layouts by
+//! the catalogue's `oa.sample` and the sets' `oa_format`.
 
 use perfregs::emu::{Emulator, OaConfig, OaUnit, Sku, Workload};
 use perfregs::hal::config::AwakeAny;
@@ -80,12 +85,14 @@ fn wake_every_domain(e: &mut Emulator) -> EmulatorAwake {
 }
 
 /// Program `set` on project `P`'s emulated GPU (the `file`'s part), every
-/// domain awake, and sample `reports` reports in format `F`.
+/// domain awake, and sample `reports` reports in format `F` on OA unit
+/// `unit` (the catalogue's order).
 fn run_awake<P: Project, F: ReportFormat>(
     info: &'static perfregs::hal::meta::ProjectInfo,
     file: &str,
     set: &SetInfo,
     reports: u64,
+    unit: usize,
 ) -> Vec<Vec<u8>> {
     // The file's part: its preset's (dual) subslices present, the rest fused off.
     let d = device_of_file(file, P::NAME);
@@ -97,22 +104,64 @@ fn run_awake<P: Project, F: ReportFormat>(
     let gpu = Device::<P, _>::new(e);
     let awake = gpu.assume_awake_all(&holder);
     program(&gpu, set, &d, &[&awake]).unwrap_or_else(|e| panic!("{file} {}: {e}", set.symbol));
-    gpu.with_bus(|e| sample::<F>(e, set, reports))
+    gpu.with_bus(|e| sample_on::<F>(e, set, reports, unit))
 }
 
-/// `run_awake` on the project named `project` (Gen8..Gen12 but BDW and TGL,
-/// which `run` drives through their typed guards).
+/// The layout `set` is read with on `project`: the one its `oa_format`
+/// names (a media set's MPEC layout), else the project's sampled layout
+/// (the catalogue's `oa.sample`).
+fn layout_of(project: &str, set: &SetInfo) -> &'static str {
+    let oa = perfregs::hal::project(project)
+        .and_then(|p| p.gpu)
+        .and_then(|g| g.oa)
+        .unwrap_or_else(|| panic!("{project}: no OA unit"));
+    set.format
+        .and_then(|f| oa.format(f))
+        .map_or(oa.sample.name, |d| d.format.name)
+}
+
+/// The OA unit (catalogue order) that samples `set`: the render unit (the
+/// first), or for a set read with a layout other than the project's
+/// sampled one (a media set), the first later unit with engines (as
+/// `perfregs record` picks by default).
+fn unit_of(project: &str, set: &SetInfo) -> usize {
+    let oa = perfregs::hal::project(project)
+        .and_then(|p| p.gpu)
+        .and_then(|g| g.oa)
+        .unwrap_or_else(|| panic!("{project}: no OA unit"));
+    if layout_of(project, set) == oa.sample.name {
+        return 0;
+    }
+    oa.units
+        .iter()
+        .enumerate()
+        .skip(1)
+        .find(|(_, u)| !u.engines.is_empty())
+        .map(|(n, _)| n)
+        .unwrap_or_else(|| panic!("{project} {}: no media unit", set.symbol))
+}
+
+/// `run_awake` on the project named `project` (every compiled OA project
+/// but HSW, BDW and TGL, which `run` drives through their typed guards),
+/// in the set's layout ([`layout_of`]) on its unit ([`unit_of`]).
 fn run_other(project: &str, file: &str, set: &SetInfo, reports: u64) -> Vec<Vec<u8>> {
+    let (layout, unit) = (layout_of(project, set), unit_of(project, set));
     macro_rules! on {
-        ($($m:ident $t:ident),*) => {
+        (() $({ name: $m:ident, ty: $t:ident, wake: [$($w:ident),*], sample: $s:ident, i915: [$($i:tt)*], layouts: [$($l:ident),*] }),*) => {
             match project {
-                $(stringify!($m) => run_awake::<perfregs::hal::$t, perfregs::hal::$m::reports::A32u40A4u32B8C8>(
-                    &perfregs::hal::$m::PROJECT, file, set, reports),)*
-                other => panic!("{other}: not a Gen8..Gen12 project"),
+                $(stringify!($m) => {
+                    $(if <perfregs::hal::$m::reports::$l as ReportFormat>::INFO.name == layout {
+                        return run_awake::<perfregs::hal::$t, perfregs::hal::$m::reports::$l>(
+                            &perfregs::hal::$m::PROJECT, file, set, reports, unit);
+                    })*
+                    run_awake::<perfregs::hal::$t, perfregs::hal::$m::reports::$s>(
+                        &perfregs::hal::$m::PROJECT, file, set, reports, unit)
+                })*
+                other => panic!("{other}: no OA project"),
             }
         };
     }
-    on!(chv Chv, skl Skl, bxt Bxt, kbl Kbl, glk Glk, cfl Cfl, cnl Cnl, icl Icl, ehl Ehl, rkl Rkl, adl Adl, dg1 Dg1)
+    perfregs::hal::for_each_oa_project!(on!())
 }
 
 /// The reports of `set` from shipped file `file` of `project`.
@@ -134,11 +183,24 @@ fn emulator(project: &'static perfregs::hal::meta::ProjectInfo) -> Emulator {
 /// Start periodic sampling in format `F` as a driver does, run, and return
 /// the reports (raw bytes, in order); no emulator warning on HSW.
 fn sample<F: ReportFormat>(e: &mut Emulator, set: &SetInfo, reports: u64) -> Vec<Vec<u8>> {
-    e.unit_mut::<OaUnit>()
+    sample_on::<F>(e, set, reports, 0)
+}
+
+/// [`sample`] on OA unit `unit` (the catalogue's order).
+fn sample_on<F: ReportFormat>(
+    e: &mut Emulator,
+    set: &SetInfo,
+    reports: u64,
+    unit: usize,
+) -> Vec<Vec<u8>> {
+    e.unit_nth_mut::<OaUnit>(unit)
         .start_periodic(BASE, 16 << 20, PERIOD, F::INFO.select)
         .unwrap_or_else(|x| panic!("{}: {x}", set.symbol));
     e.advance(reports * (2 << PERIOD) + 5);
-    let n = e.unit::<OaUnit>().stats().map_or(0, |s| s.timer_reports) as usize;
+    let n = e
+        .unit_nth::<OaUnit>(unit)
+        .stats()
+        .map_or(0, |s| s.timer_reports) as usize;
     assert!(n as u64 >= reports, "{}: {n} reports", set.symbol);
     let mem = e.gpu_mem().read(BASE, n * F::INFO.size);
     mem.chunks_exact(F::INFO.size).map(<[u8]>::to_vec).collect()
@@ -190,8 +252,9 @@ fn program_and_sample<P: Project, F: ReportFormat>(
     gpu.with_bus(|e| sample::<F>(e, set, reports))
 }
 
-/// The deltas of consecutive reports.
-fn deltas(project: &str, reports: &[Vec<u8>]) -> Vec<ReportDelta> {
+/// The deltas of consecutive reports of `set` (read with its layout,
+/// [`layout_of`]).
+fn deltas(project: &str, set: &SetInfo, reports: &[Vec<u8>]) -> Vec<ReportDelta> {
     fn of<F: ReportFormat>(r: &[Vec<u8>]) -> Vec<ReportDelta> {
         r.windows(2)
             .map(|w| {
@@ -201,16 +264,21 @@ fn deltas(project: &str, reports: &[Vec<u8>]) -> Vec<ReportDelta> {
             })
             .collect()
     }
+    let layout = layout_of(project, set);
     macro_rules! by_project {
-        ($($m:ident),*) => {
+        (() $({ name: $m:ident, ty: $t:ident, wake: [$($w:ident),*], sample: $s:ident, i915: [$($i:tt)*], layouts: [$($l:ident),*] }),*) => {
             match project {
-                "hsw" => of::<hsw::reports::A45B8C8>(reports),
-                $(stringify!($m) => of::<perfregs::hal::$m::reports::A32u40A4u32B8C8>(reports),)*
+                $(stringify!($m) => {
+                    $(if <perfregs::hal::$m::reports::$l as ReportFormat>::INFO.name == layout {
+                        return of::<perfregs::hal::$m::reports::$l>(reports);
+                    })*
+                    of::<perfregs::hal::$m::reports::$s>(reports)
+                })*
                 other => panic!("{other}: no report format here"),
             }
         };
     }
-    by_project!(bdw, chv, skl, bxt, kbl, glk, cfl, cnl, icl, ehl, tgl, rkl, adl, dg1)
+    perfregs::hal::for_each_oa_project!(by_project!())
 }
 
 fn test_oa_expectations(project: &str, set: &SetInfo) {
@@ -219,16 +287,51 @@ fn test_oa_expectations(project: &str, set: &SetInfo) {
 
 fn test_oa_expectations_of(project: &str, file: &str, set: &SetInfo) {
     let d = device_of_file(file, project);
-    let ds = deltas(project, &run_file(project, file, set, 6));
+    let ds = deltas(project, set, &run_file(project, file, set, 6));
     assert!(ds.len() >= 5);
     let value = |name: &str, s: &Sample| match set.counter(name).and_then(|c| c.value(s, &d)) {
         Some(Value::U64(v)) => v,
         other => panic!("{name}: {other:?}"),
     };
+    // Gen8 to 12.7x: B counters; Xe2/Xe3: PEC counters (by the set's own
+    // counters, not its project).
+    let pec = set.counter("Counter0").is_none();
     for delta in &ds {
         let s = Sample::from_delta(delta);
-        perfregs_testkit::check_test_oa_ratios(project, |name| value(name, &s), 1);
+        if pec {
+            pec_identities(&format!("{project} {file}"), set, &d, |name| {
+                value(name, &s)
+            });
+        } else {
+            perfregs_testkit::check_test_oa_ratios(project, |name| value(name, &s), 1);
+        }
     }
+}
+
+/// IGT's `pec_sanity_check` (tests/intel/xe_oa.c) on Xe2/Xe3 TestOa by
+/// counter name: `TEST_EVENT1_CYCLES_XECOREn` is the GPU clock delta on a
+/// present Xe core (a bit of the part's dual subslice mask) and 0 on an
+/// absent one, `TEST_EVENT1_CYCLES` the clock delta times the present Xe
+/// cores (IGT allows 10 %; the emulator counts exactly).
+fn pec_identities(what: &str, set: &SetInfo, d: &DeviceInfo, counter: impl Fn(&str) -> u64) {
+    let clock = counter("GpuCoreClocks");
+    assert!(clock > 0, "{what}: no clocks");
+    let mask = d.dual_subslice_mask;
+    let mut cores = 0;
+    for x in 0..64u32 {
+        let Some(c) = set.counter(&format!("TEST_EVENT1_CYCLES_XECORE{x}")) else {
+            continue;
+        };
+        let want = if mask >> x & 1 == 1 { clock } else { 0 };
+        assert_eq!(counter(c.symbol), want, "{what}: {}", c.symbol);
+        cores += 1;
+    }
+    assert!(cores >= 8, "{what}: {cores} XeCore counters");
+    assert_eq!(
+        counter("TEST_EVENT1_CYCLES"),
+        clock * u64::from(mask.count_ones()),
+        "{what}: TEST_EVENT1_CYCLES"
+    );
 }
 
 /// The TestOa set of every shipped file but HSW's (which has none), from
@@ -262,7 +365,7 @@ fn tgl_test_oa_meets_igt_expectations_from_its_lists() {
 #[test]
 fn hsw_render_basic_stays_within_clock_times_eus() {
     let set = &perfregs::metrics::hsw::render_basic::SET;
-    let ds = deltas("hsw", &run("hsw", set, 6));
+    let ds = deltas("hsw", set, &run("hsw", set, 6));
     assert!(ds.len() >= 5);
     let eus = device("hsw").eu_cores_total_count;
     for d in &ds {
@@ -313,7 +416,11 @@ fn same(g: Option<Value>, i: Option<interp::Value>) -> bool {
 #[test]
 fn generated_and_interpreted_agree_on_emulated_reports() {
     let files = perfregs::metrics::FILES;
-    assert_eq!(files.len(), 20, "every shipped file is generated");
+    assert_eq!(
+        files.len(),
+        perfregs_regdefs::METRIC_SETS.len(),
+        "every shipped file is generated"
+    );
     let mut compared = 0;
     for &(file, project, sets) in files {
         let loaded = &interpreted()
@@ -326,7 +433,7 @@ fn generated_and_interpreted_agree_on_emulated_reports() {
         for (k, set) in sets.iter().enumerate() {
             let checked = &loaded.checked.sets[k];
             assert_eq!(set.symbol, loaded.file.sets[k].symbol_name);
-            for delta in deltas(project, &run_file(project, file, set, 3)) {
+            for delta in deltas(project, set, &run_file(project, file, set, 3)) {
                 let s = Sample::from_delta(&delta);
                 // All at once (each counter computed once) as one by one.
                 let all = interp::counters(checked, &s, &d);
