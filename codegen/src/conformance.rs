@@ -30,8 +30,9 @@
 //! two tests, `all_fields` and `all_fields_traced` (the emulator tracing
 //! every access, which takes its general paths instead of the fast ones);
 //! `Value`/`ReadBits` impls for the enums the checked fields use; and the
-//! step lists (`S12`) and field specs (`F3`), each emitted once and gated on
-//! the projects using it. The code drives a harness that
+//! step lists (`S12`) and field specs (`F3`), each emitted once, in one
+//! module per set of projects using them (`u3`, gated on those projects).
+//! The code drives a harness that
 //! the including test defines (`hal/emu/tests/conformance.rs`) and reaches
 //! as `super::super::*`: `Checker` (the device, counts, failures), the
 //! targets `Plain`, `Masked`, `ReadOnly`, `WriteOnly` and `Multicast` (a
@@ -45,7 +46,10 @@
 //! (`c.register`), then per field one typed call (`c.rw`, `c.wo`, `c.w1c`,
 //! `c.w1s`, `c.ro`, `c.opaque`, by access type) with the HAL's field
 //! constant (`hal::hsw::oacontrol::TIMER_PERIOD`) and its `FieldSpec`.
-//! Arrays are one loop over the HAL's elements. A step is `(op, poke,
+//! Arrays are one loop over the HAL's elements, zipped with the IR's
+//! element specs, which the generated `array_elements` builds from the
+//! elements' names and their stride (or their listed addresses); the reset
+//! rows of a checked array come from those specs. A step is `(op, poke,
 //! poked, stored, read, after)`: poke the background `poke` into every
 //! instance (expect `poked` stored), do `op` through the HAL, expect
 //! `stored` (fused-off instances keep `poked`), read every present instance
@@ -596,32 +600,53 @@ impl Tables {
         format_ident!("F{}", use_item(&mut self.fields, key, project))
     }
 
+    /// The statics, in one module per set of projects using them (`u3`,
+    /// gated on those projects and glob-imported), so each set's gate is
+    /// written once rather than on each of its statics.
     fn emit(&self) -> TokenStream {
-        let cfg = |users: &[String]| quote!(#[cfg(any(#(perfregs_hal = #users),*))]);
-        let mut steps: Vec<_> = self.steps.iter().collect();
-        steps.sort_by_key(|(_, (i, _))| *i);
-        let steps = steps.into_iter().map(|(rows, (i, users))| {
+        let mut groups: BTreeMap<&[String], Vec<(usize, TokenStream)>> = BTreeMap::new();
+        for (rows, (i, users)) in &self.steps {
             let name = format_ident!("S{}", i);
-            let cfg = cfg(users);
             let rows = rows.iter().map(|&(op, bg, poked, stored, read, after)| {
                 let op = op.tokens();
                 let (bg, poked, stored, read, after) =
                     (hex(bg), hex(poked), hex(stored), hex(read), hex(after));
                 quote!((#op, #bg, #poked, #stored, #read, #after))
             });
-            quote!(#cfg static #name: &[Step] = &[#(#rows),*];)
-        });
-        let mut fields: Vec<_> = self.fields.iter().collect();
-        fields.sort_by_key(|(_, (i, _))| *i);
-        let fields = fields
+            let item = quote!(pub(super) static #name: &[Step] = &[#(#rows),*];);
+            groups.entry(users).or_default().push((*i, item));
+        }
+        for ((field, lsb, width, access, s), (i, users)) in &self.fields {
+            let name = format_ident!("F{}", i);
+            let s = format_ident!("S{}", s);
+            let item = quote!(pub(super) static #name: FieldSpec = field(#field, #lsb, #width, #access, #s););
+            // After every step list (`S..` sort first).
+            groups
+                .entry(users)
+                .or_default()
+                .push((self.steps.len() + i, item));
+        }
+        let mut groups: Vec<_> = groups.into_iter().collect();
+        groups.sort_by_key(|(_, items)| items.iter().map(|(i, _)| *i).min());
+        let modules = groups
             .into_iter()
-            .map(|((field, lsb, width, access, s), (i, users))| {
-                let name = format_ident!("F{}", i);
-                let cfg = cfg(users);
-                let s = format_ident!("S{}", s);
-                quote!(#cfg static #name: FieldSpec = field(#field, #lsb, #width, #access, #s);)
+            .enumerate()
+            .map(|(g, (users, mut items))| {
+                items.sort_by_key(|(i, _)| *i);
+                let items = items.into_iter().map(|(_, item)| item);
+                let cfg = quote!(#[cfg(any(#(perfregs_hal = #users),*))]);
+                let module = format_ident!("u{}", g);
+                quote! {
+                    #cfg
+                    mod #module {
+                        use super::*;
+                        #(#items)*
+                    }
+                    #cfg
+                    use #module::*;
+                }
             });
-        quote!(#(#steps)* #(#fields)*)
+        quote!(#(#modules)*)
     }
 }
 
@@ -662,6 +687,41 @@ fn domain_type(ir: &Ir, d: usize, opts: &Options) -> TokenStream {
     quote!(#root::#p::domains::#t)
 }
 
+/// The elements of an array as the generated `array_elements` builds them:
+/// their names joined by spaces, and their addresses (`base + i * stride`
+/// when they are evenly spaced, else each listed), so an array costs a few
+/// bytes per element rather than a `reg(..)` row and a reset row each.
+fn array_spec(elements: &[Element], m: &Model, instances: u32) -> TokenStream {
+    let names = elements
+        .iter()
+        .map(|e| e.name.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let addresses: Vec<u64> = elements.iter().map(|e| e.address).collect();
+    let base = addresses.first().copied().unwrap_or(0);
+    let stride = match addresses.get(1) {
+        Some(&a) => a.wrapping_sub(base),
+        None => 0,
+    };
+    let even = addresses.iter().enumerate().all(|(i, &a)| {
+        Some(a)
+            == stride
+                .checked_mul(i as u64)
+                .and_then(|d| base.checked_add(d))
+    });
+    let list: Vec<TokenStream> = if even {
+        Vec::new()
+    } else {
+        addresses.iter().map(|&a| hex(a)).collect()
+    };
+    let (base, stride) = (hex(base), hex(stride));
+    let first = elements.first();
+    let reset = first.map_or(0, |e| e.instance.reset);
+    let (width, masked) = first.map_or((32, false), |e| (e.layout.width, e.layout.masked));
+    let (stored, reset) = (hex(m.poke(reset)), hex(reset));
+    quote!(array_elements(#names, #base, #stride, &[#(#list),*], #width, #reset, #stored, #masked, #instances))
+}
+
 fn reg_spec(e: &Element, m: &Model, instances: u32) -> TokenStream {
     let name = e.name.as_str();
     let (address, reset) = (hex(e.address), hex(e.instance.reset));
@@ -688,6 +748,7 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
     let mut specs = Vec::new();
     let mut domains: Vec<usize> = Vec::new();
     let mut resets = Vec::new();
+    let mut arrays = Vec::new();
     let fuses: Vec<u64> = ir
         .groups
         .iter()
@@ -716,15 +777,26 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
             .emitted_elements(pi)
             .filter(|e| std::ptr::eq(e.register, *r))
             .collect();
-        for e in &elements {
-            if !fuses.contains(&e.address) {
+        // The reset rows of the elements (not the fuse mirrors): listed,
+        // unless the register is a checked array whose rows the generated
+        // code derives from its element specs.
+        let rows: Vec<TokenStream> = elements
+            .iter()
+            .filter(|e| !fuses.contains(&e.address))
+            .map(|e| {
                 let (name, addr) = (e.name.as_str(), hex(e.address));
                 let stored = hex(Model::new(l, inst.reset).poke(inst.reset));
-                resets.push(quote!((#name, #addr, #instances, #stored)));
-            }
-        }
+                quote!((#name, #addr, #instances, #stored))
+            })
+            .collect();
+        let derived = r.array.is_some()
+            && rows.len() == elements.len()
+            && elements.iter().all(|e| e.instance.reset == inst.reset);
+        let mut rows = Some(rows);
+        let mut list_rows = || resets.extend(rows.take().into_iter().flatten());
         let ident = format_ident!("{}", r.ident());
         if elements.iter().any(|e| semaphores.contains(&e.address)) {
+            list_rows();
             let why = format!(
                 "{}: steering semaphore (a read that returns 1 takes it, writing 1 gives it back)",
                 r.ident()
@@ -745,11 +817,13 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
                     (false, false) => "neither readable nor writable",
                 }
             );
+            list_rows();
             body.push(quote!(c.skip(#why);));
             continue;
         };
         if kind == Kind::Multicast && steering.is_none() {
             let why = format!("{}: replicated, but the project has no steering", r.ident());
+            list_rows();
             body.push(quote!(c.skip(#why);));
             continue;
         }
@@ -802,10 +876,14 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
             #(#field_calls)*
         };
         if r.array.is_some() {
-            let spec_name = format_ident!("SPEC_{}", specs.len());
-            let n = elements.len();
-            let rows = elements.iter().map(|e| reg_spec(e, &m, instances));
-            specs.push(quote!(static #spec_name: [RegSpec; #n] = [#(#rows),*];));
+            let spec_name = format_ident!("spec_{}", specs.len());
+            let spec = array_spec(&elements, &m, instances);
+            specs.push(quote!(let #spec_name = #spec;));
+            if derived {
+                arrays.push(spec_name.clone());
+            } else {
+                list_rows();
+            }
             body.push(quote! {
                 c.elements(p::#ident.iter().count(), #spec_name.len(), stringify!(#ident));
                 for (reg, spec) in p::#ident.iter().zip(&#spec_name) {
@@ -813,6 +891,7 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
                 }
             });
         } else {
+            list_rows();
             let row = elements
                 .first()
                 .map(|e| reg_spec(e, &m, instances))
@@ -863,7 +942,19 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
 
             fn run(traced: bool) {
                 let mut c = Checker::new(#label, traced);
-                c.reset(&#hal::#pmod::PROJECT, #extra, RESETS);
+                #(#specs)*
+                // The listed reset rows and those of the checked arrays.
+                let resets: Vec<(&str, u64, u32, u64)> = RESETS
+                    .iter()
+                    .copied()
+                    .chain(
+                        [#(&#arrays),*]
+                            .into_iter()
+                            .flat_map(|a: &Vec<RegSpec>| a.iter())
+                            .map(|s| (s.name, s.address, s.instances, s.reset_stored)),
+                    )
+                    .collect();
+                c.reset(&#hal::#pmod::PROJECT, #extra, &resets);
                 let gpu = c.device::<#hal::#ptype>(&#hal::#pmod::PROJECT, #extra);
                 #(#guards)*
                 #(#body)*
@@ -872,7 +963,6 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
 
             /// Reset values as stored: `(name, address, instances, stored)`.
             static RESETS: &[(&str, u64, u32, u64)] = &[#(#resets),*];
-            #(#specs)*
         }
     })
 }
@@ -935,6 +1025,44 @@ fn emit(ir: &Ir, opts: &Options) -> TokenStream {
             use super::{field, FieldSpec, Step};
             #cfg
             use super::Op::*;
+            #cfg
+            use super::{reg, RegSpec};
+
+            /// The specs of an array's elements: `names` separated by spaces,
+            /// element `i` at `list[i]`, or at `base + i * stride` when
+            /// `list` is empty.
+            #cfg
+            #[allow(dead_code, clippy::too_many_arguments)]
+            fn array_elements(
+                names: &'static str,
+                base: u64,
+                stride: u64,
+                list: &[u64],
+                width: u32,
+                reset: u64,
+                stored: u64,
+                masked: bool,
+                instances: u32,
+            ) -> Vec<RegSpec> {
+                let names: Vec<&'static str> = names.split(' ').collect();
+                assert!(
+                    list.is_empty() || list.len() == names.len(),
+                    "{} names, {} addresses",
+                    names.len(),
+                    list.len()
+                );
+                names
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, name)| {
+                        let address = match list.get(i) {
+                            Some(&a) => a,
+                            None => base + i as u64 * stride,
+                        };
+                        reg(name, address, width, reset, stored, masked, instances)
+                    })
+                    .collect()
+            }
             #enums
             #(#projects)*
             #tables
@@ -1052,6 +1180,13 @@ mod tests {
                 p.name
             );
         }
-        assert!(code.len() < 1 << 20, "{} bytes", code.len());
+        // A tripwire on the generator's growth. An array costs a few bytes
+        // per element (its names and stride), the tables one gate per set of
+        // projects: with those, the 25 projects (dg2, mtl, lnl, bmg, ptl
+        // included: 4,418 field calls) take about 1.19 MB, where one row
+        // per element and a gate per table item took 1.71 MB (1.03 MB
+        // before the five). What is left grows with (project, register,
+        // field): the new projects add about 70 KB each.
+        assert!(code.len() < 5 << 18, "{} bytes", code.len());
     }
 }
