@@ -1,5 +1,6 @@
-//! Every PCI id of the Gen8 LP .. Gen12 platforms described since issue 18
-//! maps to its project and GT variant in the generated device table.
+//! Every PCI id of the Gen8 LP .. Gen12 platforms described since issue 18,
+//! and of the graphics 12.55+ ones of issue 25, maps to its project and GT
+//! variant in the generated device table.
 //!
 //! The table below is re-stated from the Linux kernel's
 //! `include/drm/intel/i915_pciids.h` (torvalds/linux 1db363f6979d): one row
@@ -228,9 +229,73 @@ const NEW: &[&str] = &[
     "chv", "skl", "bxt", "kbl", "glk", "cfl", "cnl", "icl", "ehl", "rkl", "adl", "dg1",
 ];
 
+/// The graphics 12.55+ platforms of issue 25, re-stated from Linux 7.0
+/// `include/drm/intel/pciids.h` 724-888 (../shared/facts/xe-generations.md
+/// section 8), split by GT as IGT chooses their metric files
+/// (lib/xe/xe_oa.c: ACM GT1 = DG2-G11 and ATS-M75, GT2 = DG2-G12, GT3 =
+/// DG2-G10 and ATS-M150; lib/i915/perf.c with lib/i915_pciids_local.h: MTL
+/// GT2 = 0x7D45, 0x7D60 and ARL 0x7D41, 0x7D67; GT3 = 0x7D55, 0x7DD5 and
+/// ARL 0x7D51, 0x7DD1; 0x7D40 and 0xB640 in no IGT list, so no GT). ARL is
+/// mtl, WCL ptl (i915_pci.c / xe_pci.c use their info structs).
+const KERNEL_XE: &[Row] = &[
+    (
+        "INTEL_DG2_G10_IDS",
+        "dg2",
+        Some(3),
+        &[
+            0x56A0, 0x56A1, 0x56A2, 0x5690, 0x5691, 0x5692, 0x56BE, 0x56BF,
+        ],
+    ),
+    (
+        "INTEL_DG2_G11_IDS",
+        "dg2",
+        Some(1),
+        &[
+            0x56A5, 0x56A6, 0x5693, 0x5694, 0x5695, 0x56B0, 0x56B1, 0x56BA, 0x56BB, 0x56BC, 0x56BD,
+        ],
+    ),
+    (
+        "INTEL_DG2_G12_IDS",
+        "dg2",
+        Some(2),
+        &[0x5696, 0x5697, 0x56A3, 0x56A4, 0x56B2, 0x56B3],
+    ),
+    ("INTEL_ATS_M150_IDS", "dg2", Some(3), &[0x56C0, 0x56C2]),
+    ("INTEL_ATS_M75_IDS", "dg2", Some(1), &[0x56C1]),
+    ("INTEL_MTL_IDS", "mtl", Some(2), &[0x7D45, 0x7D60]),
+    ("INTEL_MTL_IDS", "mtl", Some(3), &[0x7D55, 0x7DD5]),
+    ("INTEL_MTL_IDS", "mtl", None, &[0x7D40]),
+    ("INTEL_ARL_IDS", "mtl", Some(2), &[0x7D41, 0x7D67]),
+    ("INTEL_ARL_IDS", "mtl", Some(3), &[0x7D51, 0x7DD1]),
+    ("INTEL_ARL_IDS", "mtl", None, &[0xB640]),
+    ("INTEL_LNL_IDS", "lnl", None, &[0x6420, 0x64A0, 0x64B0]),
+    (
+        "INTEL_BMG_IDS",
+        "bmg",
+        None,
+        &[
+            0xE202, 0xE209, 0xE20B, 0xE20C, 0xE20D, 0xE210, 0xE211, 0xE212, 0xE216, 0xE220, 0xE221,
+            0xE222, 0xE223,
+        ],
+    ),
+    (
+        "INTEL_PTL_IDS",
+        "ptl",
+        None,
+        &[
+            0xB080, 0xB081, 0xB082, 0xB083, 0xB084, 0xB085, 0xB086, 0xB087, 0xB08F, 0xB090, 0xB0A0,
+            0xB0B0,
+        ],
+    ),
+    ("INTEL_WCL_IDS", "ptl", None, &[0xFD80, 0xFD81]),
+];
+
+/// The projects of issue 25.
+const NEW_XE: &[&str] = &["dg2", "mtl", "lnl", "bmg", "ptl"];
+
 #[test]
 fn every_kernel_id_maps_to_its_project_and_gt() {
-    for (macro_name, project, gt, ids) in KERNEL {
+    for (macro_name, project, gt, ids) in KERNEL.iter().chain(KERNEL_XE) {
         for &id in *ids {
             let d =
                 hal::device(id).unwrap_or_else(|| panic!("{id:#06x} ({macro_name}) not listed"));
@@ -278,9 +343,45 @@ fn the_new_projects_have_no_other_ids() {
             ("dg1", 5),
         ]
     );
-    // With the 112 ids of SNB, IVB, VLV, HSW, BDW and TGL: 309 of 412 described.
-    assert_eq!(hal::DEVICES.iter().filter(|d| d.described()).count(), 309);
-    assert_eq!(hal::DEVICES.len(), 412);
+    // Issue 25's projects the same way: DG2 25 + ATS-M 3, MTL 5 + ARL 5,
+    // LNL 3, BMG 13, PTL 12 + WCL 2 (the kernel macros' counts).
+    let kernel_xe: Vec<u16> = KERNEL_XE.iter().flat_map(|r| r.3.iter().copied()).collect();
+    let mut listed_xe: Vec<u16> = hal::DEVICES
+        .iter()
+        .filter(|d| d.project.is_some_and(|p| NEW_XE.contains(&p)))
+        .map(|d| d.pci_id)
+        .collect();
+    let mut want_xe = kernel_xe.clone();
+    want_xe.sort_unstable();
+    listed_xe.sort_unstable();
+    assert_eq!(listed_xe, want_xe);
+    let counts: Vec<(&str, usize)> = NEW_XE.iter().map(|p| (*p, count(p))).collect();
+    assert_eq!(
+        counts,
+        [
+            ("dg2", 28),
+            ("mtl", 10),
+            ("lnl", 3),
+            ("bmg", 13),
+            ("ptl", 14)
+        ]
+    );
+    // With the 112 ids of SNB, IVB, VLV, HSW, BDW and TGL: 309 + 68 of 412
+    // described.
+    assert_eq!(
+        hal::DEVICES.iter().filter(|d| d.described()).count(),
+        309 + want_xe.len()
+    );
+    assert_eq!(want_xe.len(), 68);
+    // Issue 25 also listed PVC's 13 ids (INTEL_PVC_IDS, pciids.h 829-843),
+    // undescribed: neither driver streams OA on it.
+    let pvc: Vec<_> = hal::DEVICES
+        .iter()
+        .filter(|d| d.macro_name == "INTEL_PVC_IDS")
+        .collect();
+    assert!(pvc.iter().all(|d| !d.described()), "{pvc:?}");
+    assert_eq!(pvc.len(), 13);
+    assert_eq!(hal::DEVICES.len(), 412 + pvc.len());
 }
 
 #[test]
