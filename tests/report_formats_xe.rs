@@ -37,18 +37,23 @@ struct KernelFormat {
     i915: Option<u32>,
     /// The graphics versions xe supports it on: from the first, before the
     /// second.
-    on: ((u8, u8), (u8, u8)),
+    on: Versions,
 }
 
-/// Gen12 LP only: the OAG formats of before 12.55.
-const GEN12: ((u8, u8), (u8, u8)) = ((12, 0), (12, 55));
-/// 12.55 up to Xe2: OAR, OAC and the OAG A24u40_A14u32 format.
-const XEHP: ((u8, u8), (u8, u8)) = ((12, 55), (20, 0));
-/// The media GT's MPEC formats, from MTL on.
-const MEDIA: ((u8, u8), (u8, u8)) = ((12, 70), (u8::MAX, 0));
-/// The PEC formats of Xe2 and later.
-const XE2: ((u8, u8), (u8, u8)) = ((20, 0), (u8::MAX, 0));
+/// Graphics versions: from the first, before the second.
+type Versions = ((u8, u8), (u8, u8));
 
+/// Gen12 LP only: the OAG formats of before 12.55.
+const GEN12: Versions = ((12, 0), (12, 55));
+/// 12.55 up to Xe2: OAR, OAC and the OAG A24u40_A14u32 format.
+const XEHP: Versions = ((12, 55), (20, 0));
+/// The media GT's MPEC formats, from MTL on.
+const MEDIA: Versions = ((12, 70), (u8::MAX, 0));
+/// The PEC formats of Xe2 and later.
+const XE2: Versions = ((20, 0), (u8::MAX, 0));
+
+// One argument per column of the kernel's table, in its order.
+#[allow(clippy::too_many_arguments)]
 const fn k(
     name: &'static str,
     ty: u64,
@@ -58,7 +63,7 @@ const fn k(
     counter_size: u64,
     bc_report: u64,
     i915: Option<u32>,
-    on: ((u8, u8), (u8, u8)),
+    on: Versions,
 ) -> KernelFormat {
     KernelFormat {
         name,
@@ -111,8 +116,11 @@ fn xe_hp_projects() -> Vec<&'static ProjectInfo> {
     v
 }
 
-/// (offset, bits, high byte) of counter `name` of `f`.
-fn slot(f: &FormatInfo, name: &str) -> (u32, u32, Option<u32>) {
+/// (offset, bits, high byte) of a counter.
+type Slot = (u32, u32, Option<u32>);
+
+/// The [`Slot`] of counter `name` of `f`.
+fn slot(f: &FormatInfo, name: &str) -> Slot {
     let c = f
         .counter(name)
         .unwrap_or_else(|| panic!("{}: no counter {name}", f.name));
@@ -188,7 +196,7 @@ fn layouts_are_where_igt_reads_them() {
         for f in p.formats {
             let at = format!("{}:{}", p.name, f.name);
             let name = f.name.to_ascii_uppercase();
-            let mut expect: Vec<(String, (u32, u32, Option<u32>))> = Vec::new();
+            let mut expect: Vec<(String, Slot)> = Vec::new();
             match name.as_str() {
                 "A24U40_A14U32_B8_C8" => {
                     // IGT lib/xe/xe_oa.c: dwords 4-7 A0-A3; 8-27 A4-A23 (u40,
