@@ -369,7 +369,9 @@ fn header_damage_is_named_and_located() {
     // An unknown OA format: the first sample cannot be checked; a 64-byte
     // format: the 256-byte samples are wrong.
     for (oa_format, kind) in [
-        (13, RecordingErrorKind::UnknownFormat { oa_format: 13 }),
+        // 15 is I915_OA_FORMAT_MAX: no format (13 and 14 are MTL's MPEC
+        // formats, 192 and 128 bytes).
+        (15, RecordingErrorKind::UnknownFormat { oa_format: 15 }),
         (
             8,
             RecordingErrorKind::Framing(FramingErrorKind::SampleSize {
@@ -499,10 +501,10 @@ fn the_writer_refuses_what_igt_could_not_read() {
         Err(WriteError::FieldHasNul { .. })
     ));
     let mut d = device();
-    d.oa_format = 14;
+    d.oa_format = 15;
     assert!(matches!(
         RecordingWriter::new(Vec::new(), &d, &[]),
-        Err(WriteError::UnknownFormat { oa_format: 14 })
+        Err(WriteError::UnknownFormat { oa_format: 15 })
     ));
     assert!(matches!(
         RecordingWriter::new(Vec::new(), &device(), &vec![0; 65_521]),
