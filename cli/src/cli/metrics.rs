@@ -298,9 +298,9 @@ pub struct Part {
     /// GT2: the same as --gt 2 (the default part of a project with several).
     #[arg(long, conflicts_with = "gt")]
     pub gt2: bool,
-    /// The part GT N (tgl 1, 2; skl 2, 3, 4; kbl, cfl 2, 3; a project with
-    /// one file: its file's GT). Default: GT2 on a project with several
-    /// parts, the only part on the others.
+    /// The part GT N (a project with several parts: the GTs its catalogue
+    /// entry gives; a project with one: its part's GT). Default: GT2 on a
+    /// project with several parts, the only part on the others.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=9))]
     pub gt: Option<u8>,
 }
@@ -345,7 +345,7 @@ pub struct CheckArgs {
 
 /// The projects with several parts, each with its GTs (`skl (GT2, GT3,
 /// GT4)`), from the catalogue.
-fn multi_part_projects() -> String {
+pub(crate) fn multi_part_projects() -> String {
     let mut out: Vec<String> = Vec::new();
     for p in hal::PROJECTS {
         let gts = perfregs_session::part_gts(p.name);

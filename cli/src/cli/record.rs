@@ -60,11 +60,38 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// `perfregs record`.
-#[derive(Debug, clap::Args)]
-#[command(
-    about = "Record an OA stream (a real GPU or the emulated one) in IGT's recording format",
-    long_about = "Record an OA stream into a file in IGT's i915-perf-recorder format (VERSION, \
+/// `record`'s long help: the emulated projects, their drivers, parts and OA
+/// units, from the catalogue.
+fn record_help() -> String {
+    let gpus = || {
+        hal::PROJECTS.iter().filter_map(|p| {
+            let g = p.gpu?;
+            perfregs_session::oa_projects()
+                .contains(&p.name)
+                .then_some((p.name, g))
+        })
+    };
+    let names = |f: &dyn Fn(&hal::meta::GpuInfo) -> bool| {
+        gpus()
+            .filter(|(_, g)| f(g))
+            .map(|(n, _)| n)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let xe = xe_projects();
+    let xe_only = names(&|g| g.drivers == [hal::meta::Driver::Xe]);
+    let units = gpus()
+        .filter_map(|(n, g)| {
+            let units = g.oa?.units;
+            (units.len() > 1).then(|| {
+                let u: Vec<&str> = units.iter().map(|u| u.name).collect();
+                format!("{n}: {}", u.join(", "))
+            })
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    format!(
+        "Record an OA stream into a file in IGT's i915-perf-recorder format (VERSION, \
 DEVICE_INFO, DEVICE_TOPOLOGY and TIMESTAMP_CORRELATION records, then the stream's records as \
 read), which `perfregs report` and IGT's i915-perf-reader read; an xe stream (--driver xe, or a \
 card on the xe driver) in IGT's xe-perf-recorder format (the same records with xe's types 4-7, \
@@ -74,14 +101,13 @@ read.\n\n\
 verdict; the set's configuration is uploaded (or the one registered under its uuid reused) and \
 an OA stream opened (xe: OA unit 0; its losses, read from the STATUS ioctl, become \
 OA_REPORT_LOST and OA_BUFFER_LOST records; counter-overflow and trigger-queue-full events are \
-counted in the summary, IGT's format has no record for them). --emulate PROJECT (hsw and every \
-later project of the catalogue, up to dg2, mtl, lnl, bmg, ptl) records the emulated GPU through \
-the same reader (a pipe carrying the kernel's framing; --driver xe: as the xe driver frames it, \
-on the parts xe drives, TGL and later; the parts only xe drives, lnl, bmg, ptl, default to it); \
---gt N picks the part of a project with several (tgl 1, 2; skl 2, 3, 4; dg2 1, 2, 3; mtl 2, 3; \
-default GT2); --unit picks the OA unit where a part has several (mtl: oag, oam; lnl, ptl: oag, \
-sag, scmi0; bmg also scmi1; default the render unit, or for a media set the first media unit \
-with engines); --duration is then emulated time.\n\n\
+counted in the summary, IGT's format has no record for them). --emulate PROJECT ({projects}) \
+records the emulated GPU through the same reader (a pipe carrying the kernel's framing; \
+--driver xe: as the xe driver frames it, on the projects xe drives ({xe}); the projects only xe \
+drives ({xe_only}) default to it); --gt N picks the part of a project with several ({parts}; \
+default GT{gt}); --unit picks the OA unit where a part has several ({units}; default the render \
+unit, or for a media set the first media unit with engines); --duration is then emulated \
+time.\n\n\
 The period: --period TIME picks the nearest timer exponent (a report every 2^(E+1) timestamp \
 ticks) and says which; --exponent E sets it (default: the exponent nearest 1ms). The end: \
 --duration TIME, --reports N (at least N reports), or Ctrl-C (SIGINT, SIGTERM), which ends \
@@ -89,14 +115,25 @@ the recording cleanly with a valid file (a second Ctrl-C ends at once, the file 
 its closing correlation). Default: until Ctrl-C on a device, 1s of emulated time on the \
 emulator.\n\n\
 On a terminal stderr shows a live progress line (reports, losses, MB/s, elapsed); the final \
-line sums reports, losses by kind, bytes and the file. DEVICE_INFO holds the PCI id, the timestamp \
-frequency, the GT frequencies in Hz (as IGT's recorder writes them), the engine (the OA unit's \
-first: render 0 for the render unit, video decode 0 for a media unit), \
-the OA format (the i915 id; under xe IGT's xe number, 4 for TGL's A32u40_A4u32_B8_C8), the \
-set's symbol name and its uuid.\n\n\
+line sums reports, losses by kind, bytes and the file. DEVICE_INFO holds the PCI id, the \
+timestamp frequency, the GT frequencies in Hz (as IGT's recorder writes them), the engine (the \
+OA unit's first: render 0 for the render unit, video decode 0 for a media unit), the OA format \
+(the i915 id; under xe IGT's xe number, 4 for TGL's A32u40_A4u32_B8_C8), the set's symbol name \
+and its uuid.\n\n\
 Exit code 1: the device refused (the reason and the remedy), a kernel error (its errno \
 explained; an error while reading closes the file with what was read before it), a write \
 error; 2: bad arguments.",
+        projects = perfregs_session::oa_projects().join(", "),
+        parts = super::metrics::multi_part_projects(),
+        gt = perfregs_session::DEFAULT_GT,
+    )
+}
+
+/// `perfregs record`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Record an OA stream (a real GPU or the emulated one) in IGT's recording format",
+    long_about = record_help(),
     group(clap::ArgGroup::new("target").required(true).args(["device", "emulate"]))
 )]
 pub struct RecordArgs {
@@ -110,15 +147,15 @@ pub struct RecordArgs {
     /// project with several parts).
     #[command(flatten)]
     pub part: super::metrics::Part,
-    /// With --emulate: the driver the emulated kernel answers as (the
-    /// catalogue's default: i915 up to MTL, xe on LNL, BMG, PTL; xe: TGL and
-    /// later, raw reports and losses through the STATUS ioctl).
+    /// With --emulate: the driver the emulated kernel answers as (default:
+    /// the catalogue's first driver of the project; xe: raw reports and
+    /// losses through the STATUS ioctl).
     #[arg(long, value_name = "DRIVER", requires = "emulate", value_parser = ["i915", "xe"], ignore_case = true)]
     pub driver: Option<String>,
-    /// With --emulate: the OA unit, by its catalogue name (`oag`, `oam`,
-    /// `sag`, `scmi0`, `scmi1`) where the part has several; default: the
-    /// render unit, or for a set of the media units' formats the first
-    /// media unit that writes them.
+    /// With --emulate: the OA unit, by its catalogue name, where the part
+    /// has several (the long help lists them); default: the render unit, or
+    /// for a set of the media units' formats the first media unit that
+    /// writes them.
     #[arg(long, value_name = "UNIT", requires = "emulate")]
     pub unit: Option<String>,
     /// The metric set (symbol or underscore name, case-insensitive).
@@ -1117,6 +1154,29 @@ mod device {
 mod tests {
     use super::*;
     use perfregs_linux::discovery::device_values;
+
+    #[test]
+    fn the_long_help_lists_the_catalogues_projects_parts_and_units() {
+        let help = record_help();
+        for name in perfregs_session::oa_projects() {
+            let p = hal::project(name).expect("a compiled project");
+            let Some(units) = p.gpu.and_then(|g| g.oa).map(|o| o.units) else {
+                continue;
+            };
+            if units.len() > 1 {
+                let names: Vec<&str> = units.iter().map(|u| u.name).collect();
+                let listed = format!("{name}: {}", names.join(", "));
+                assert!(help.contains(&listed), "{listed} missing from {help}");
+            }
+            let gts = perfregs_session::part_gts(name);
+            if gts.len() > 1 {
+                let gts: Vec<String> = gts.iter().map(|g| format!("GT{g}")).collect();
+                let listed = format!("{name} ({})", gts.join(", "));
+                assert!(help.contains(&listed), "{listed} missing");
+            }
+        }
+        assert!(help.contains(&perfregs_session::oa_projects().join(", ")));
+    }
 
     #[test]
     fn the_nearest_exponent_is_chosen() {
