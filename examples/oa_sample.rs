@@ -19,8 +19,6 @@ const BASE: u64 = 0x0100_0000;
 const PERIOD_EXPONENT: u64 = 9;
 /// How long the workload runs, in timestamp ticks.
 const RUN_TICKS: u64 = 8 * 1024 + 100;
-/// Timestamp frequency of the emulated GPU (12.5 MHz: 80 ns a tick).
-const TIMESTAMP_HZ: f64 = 12.5e6;
 
 /// The scripted workload: events per timestamp tick for a few A counters.
 fn workload() -> Workload {
@@ -197,14 +195,19 @@ fn run_tgl() -> Result<(), String> {
 /// Decode the reports of `buffer` (head at 0, tail at its end) and print deltas.
 fn print_reports<F: ReportFormat>(project: &ProjectInfo, buffer: &[u8]) {
     let reports: Vec<_> = reports_between::<F>(buffer, 0, buffer.len()).collect();
+    // The timestamp frequency of the project's catalogue part (what
+    // `perfregs record` uses too).
+    let hz = perfregs::hal::part_or_first(project.name, None)
+        .map_or(0, |p| p.device.gpu_timestamp_frequency);
+    let ticks = 1u64 << (PERIOD_EXPONENT + 1);
     println!(
-        "{} {}: {} reports of {} bytes, every {} timestamp ticks ({:.1} us)",
+        "{} {}: {} reports of {} bytes, every {ticks} timestamp ticks ({:.1} us at {:.1} MHz)",
         <F::Project as Project>::NAME,
         F::INFO.name,
         reports.len(),
         F::INFO.size,
-        1u64 << (PERIOD_EXPONENT + 1),
-        (1u64 << (PERIOD_EXPONENT + 1)) as f64 / TIMESTAMP_HZ * 1e6
+        ticks as f64 / hz.max(1) as f64 * 1e6,
+        hz as f64 / 1e6
     );
     let counters: Vec<usize> = workload()
         .rates()

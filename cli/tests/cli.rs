@@ -1702,3 +1702,40 @@ fn decode_takes_an_address_and_suggests_names() {
     let (_, _, err) = perfregs(&["decode", "hsw", "FROBNICATE", "0x1"]);
     assert!(!err.contains("did you mean"), "{err}");
 }
+
+/// The README's `my.yaml` is a whole file: written out as the README shows
+/// it, the README's `emulate --with my.yaml` line runs on it, and `check`
+/// passes it.
+#[test]
+fn the_readmes_my_yaml_runs_as_the_readme_says() {
+    let readme = std::fs::read_to_string(format!("{}/README.md", common::ROOT)).expect("README.md");
+    let after = readme
+        .split_once("`my.yaml` is a whole block file")
+        .expect("the README introduces my.yaml")
+        .1;
+    let yaml = after
+        .split_once("```yaml\n")
+        .and_then(|(_, rest)| rest.split_once("```"))
+        .expect("a yaml block after it")
+        .0;
+    let line = readme
+        .lines()
+        .find(|l| l.contains("-- emulate hsw --with my.yaml"))
+        .expect("the README's emulate line");
+    let args: Vec<&str> = line
+        .split_once("-- ")
+        .expect("cargo run -q -- ...")
+        .1
+        .split_whitespace()
+        .collect();
+    let file = TempFile::with("my.yaml", yaml.as_bytes());
+    let path = file.path();
+    let args: Vec<&str> = args
+        .iter()
+        .map(|a| if *a == "my.yaml" { path } else { a })
+        .collect();
+    let out = exits(0, &args).0;
+    says(&out, "MY_CTL");
+    assert!(!out.contains("error"), "{out}");
+    exits(0, &["check", path]);
+}

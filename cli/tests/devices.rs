@@ -309,3 +309,114 @@ fn gen9_to_gen12_cards_name_their_project_and_gt() {
         ]
     );
 }
+
+/// `devices PCI_ID` answers from the device table without a GPU: every
+/// spelling of an id names its platform, project and part (the catalogue's
+/// part for its GT), drivers and the emulator command; an undescribed id
+/// says so; an unknown id fails (exit 1) with the remedy; a bad id is a
+/// usage error.
+#[test]
+fn a_pci_id_names_its_part() {
+    let part_of = |d: &hal::meta::DeviceId| {
+        d.project
+            .and_then(hal::project)
+            .and_then(|p| p.gpu)
+            .and_then(|g| g.part_or_default(d.gt))
+    };
+    // Ids with a GT, of a project with several parts, then of one part.
+    let several = |d: &&hal::meta::DeviceId| {
+        d.project
+            .is_some_and(|p| hal::PARTS.iter().filter(|x| x.project == p).count() > 1)
+    };
+    let rows = [
+        hal::DEVICES
+            .iter()
+            .find(|d| d.gt.is_some() && part_of(d).is_some() && several(d)),
+        hal::DEVICES
+            .iter()
+            .find(|d| part_of(d).is_some() && !several(d)),
+    ];
+    for row in rows.into_iter().map(|r| r.expect("such an id")) {
+        let project = row.project.expect("described");
+        let part = part_of(row).expect("its part");
+        for spelling in [
+            format!("{:#06x}", row.pci_id),
+            format!("{:04X}", row.pci_id),
+            format!("8086:{:04x}", row.pci_id),
+        ] {
+            let (out, _) = common::exits(0, &["devices", &spelling]);
+            says(&out, row.platform);
+            says(&out, &format!("project {project}, part {part}"));
+            says(&out, part.chipset);
+            let several = hal::PARTS.iter().filter(|p| p.project == project).count() > 1;
+            match several {
+                true => says(&out, &format!("--emulate {project} --gt {} ", part.gt)),
+                false => says(&out, &format!("--emulate {project} --metric-set")),
+            }
+        }
+    }
+    // Every described project's drivers, as the catalogue gives them.
+    for d in hal::DEVICES
+        .iter()
+        .filter(|d| d.project.is_some())
+        .step_by(37)
+    {
+        let (out, _) = common::exits(0, &["devices", &format!("{:#06x}", d.pci_id)]);
+        let gpu = d.project.and_then(hal::project).and_then(|p| p.gpu);
+        if let Some(g) = gpu {
+            let names: Vec<&str> = g.drivers.iter().map(|d| d.name()).collect();
+            says(&out, &format!("drivers: {}", names.join(", ")));
+        }
+    }
+    if let Some(u) = hal::DEVICES.iter().find(|d| d.project.is_none()) {
+        let (out, _) = common::exits(0, &["devices", &format!("{:#06x}", u.pci_id)]);
+        says(&out, "not described yet");
+    }
+    let unknown = (0..=u16::MAX)
+        .find(|id| hal::device(*id).is_none())
+        .expect("an id not in the table");
+    let (_, err) = common::exits(1, &["devices", &format!("{unknown:#06x}")]);
+    says(&err, "unknown Intel device");
+    says(&err, "regdefs/devices.yaml");
+    let (_, err) = common::exits(2, &["devices", "0xZZ"]);
+    says(&err, "not a PCI device id");
+    let (_, err) = common::exits(2, &["devices", "10de:1234"]);
+    says(&err, "not Intel's");
+}
+
+/// `devices --known` lists every id of the device table once, with its
+/// project where described; `--format json` gives the same rows.
+#[test]
+fn known_lists_the_device_table() {
+    let (out, _) = common::exits(0, &["devices", "--known"]);
+    let described = hal::DEVICES.iter().filter(|d| d.described()).count();
+    says(
+        &out,
+        &format!(
+            "{} PCI ids, {described} on described projects",
+            hal::DEVICES.len()
+        ),
+    );
+    for d in hal::DEVICES {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("{:#06x} ", d.pci_id)))
+            .unwrap_or_else(|| panic!("{:#06x} not listed", d.pci_id));
+        match d.project {
+            Some(p) => assert!(
+                line.contains(&format!(" {p} ")) || line.contains(&format!(" {p}\t")),
+                "{line}"
+            ),
+            None => assert!(line.contains("not described yet"), "{line}"),
+        }
+    }
+    let (json, _) = common::exits(0, &["devices", "--known", "--format", "json"]);
+    let rows: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let rows = rows.as_array().expect("an array");
+    assert_eq!(rows.len(), hal::DEVICES.len());
+    assert!(rows
+        .iter()
+        .zip(hal::DEVICES)
+        .all(|(r, d)| r["pci_id"] == format!("{:#06x}", d.pci_id)
+            && r["project"] == serde_json::json!(d.project)));
+}

@@ -1396,3 +1396,59 @@ fn media_sets_record_on_the_media_units() {
     let e = record_usage_error(&file, "--emulate lnl --unit oam --metric-set TestOa");
     says(&e, "lnl has no such OA unit (its units: oag, sag, scmi0)");
 }
+
+/// `-o` into a folder that does not exist fails before anything is
+/// programmed or opened (usage error 2), and leaves nothing behind.
+#[test]
+fn an_output_that_cannot_be_created_fails_first() {
+    let dir = std::env::temp_dir().join(format!("perfregs-no-such-dir-{}", std::process::id()));
+    let path = dir.join("x.record");
+    let out = perfregs(&[
+        "record",
+        "--emulate",
+        "tgl",
+        "--metric-set",
+        "TestOa",
+        "-o",
+        path.to_str().expect("utf-8"),
+    ]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot create") && err.contains("x.record"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("programmed"),
+        "programmed before failing: {err}"
+    );
+    assert!(!dir.exists());
+    // An existing file is checked without being emptied.
+    let keep = TempFile::with("keep.record", b"kept");
+    let out = perfregs(&[
+        "record",
+        "--emulate",
+        "tgl",
+        "--metric-set",
+        "NoSuchSet",
+        "-o",
+        keep.path(),
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+    assert_eq!(keep.bytes(), b"kept");
+}
+
+/// A period faster than i915's default oa_max_sample_rate (100 kHz) is
+/// recorded on the emulator with a note that a real i915 refuses it without
+/// CAP_PERFMON; a period under the limit gets no note, nor does xe.
+#[test]
+fn a_period_above_i915s_sample_rate_limit_is_said() {
+    let (_f, err) = recorded("--emulate tgl --metric-set TestOa --period 10ns --reports 4");
+    assert!(err.contains("oa_max_sample_rate (100000 Hz)"), "{err}");
+    assert!(err.contains("CAP_PERFMON"), "{err}");
+    let (_f, err) = recorded("--emulate tgl --metric-set TestOa --period 20us --reports 4");
+    assert!(!err.contains("oa_max_sample_rate"), "{err}");
+    let (_f, err) =
+        recorded("--emulate tgl --driver xe --metric-set TestOa --period 10ns --reports 4");
+    assert!(!err.contains("oa_max_sample_rate"), "{err}");
+}

@@ -36,10 +36,21 @@ GT (or \"not described yet\"), driver and render node; what the driver answers t
 node (i915: perf revision, OA timestamp frequency, EUs; xe: timestamp reference clock, EUs); and \
 whether OA streams can be opened, and when not, why and what to do (the paranoid sysctl, \
 CAP_PERFMON, SNB/IVB/VLV without OA streams, platforms not described yet).\n\n\
+Without a GPU: `devices PCI_ID` (0x46a6, 46A6 or 8086:46a6) says what perfregs knows of one \
+id (platform, GT, project, part, drivers, whether OA streams exist and how to try it on the \
+emulator); `devices --known` lists every id of the device table (regdefs/devices.yaml) so.\n\n\
 Exit code 0 when every card was read (also when there is none), 1 when a card or the DRM \
-folder could not be read."
+folder could not be read, or PCI_ID is not in the device table."
 )]
 pub struct DevicesArgs {
+    /// A PCI device id (`0x46a6`, `46A6`, `8086:46a6`): what perfregs knows
+    /// of it, without a GPU.
+    #[arg(value_name = "PCI_ID", value_parser = pci_id, conflicts_with_all = ["known", "sys", "proc", "dev"])]
+    pub pci_id: Option<u16>,
+    /// Every PCI id of the device table: platform, GT, project, part,
+    /// drivers and whether OA streams exist.
+    #[arg(long, conflicts_with_all = ["sys", "proc", "dev"])]
+    pub known: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = DevicesFormat::Table)]
     pub format: DevicesFormat,
@@ -301,9 +312,196 @@ fn card_json(d: &Discovered, probe: Option<&ProbeView>) -> Json {
     })
 }
 
+/// A PCI device id: hex with or without `0x`, or `VENDOR:DEVICE` with
+/// Intel's vendor id.
+fn pci_id(s: &str) -> Result<u16, String> {
+    let t = s.trim();
+    let t = match t.split_once(':') {
+        Some((vendor, device)) => {
+            let v = vendor.trim_start_matches("0x").trim_start_matches("0X");
+            if !v.eq_ignore_ascii_case("8086") {
+                return Err(format!(
+                    "vendor {vendor} is not Intel's (8086): perfregs knows Intel GPUs only"
+                ));
+            }
+            device
+        }
+        None => t,
+    };
+    let hex = t.trim_start_matches("0x").trim_start_matches("0X");
+    u16::from_str_radix(hex, 16).map_err(|_| {
+        format!("`{s}` is not a PCI device id: four hex digits, as 0x46a6, 46A6 or 8086:46a6")
+    })
+}
+
+/// What perfregs knows of one device-table row, without a GPU.
+struct Known {
+    id: &'static hal::meta::DeviceId,
+    part: Option<&'static hal::meta::PartInfo>,
+    drivers: Vec<&'static str>,
+    oa: Result<(), Blocked>,
+}
+
+impl Known {
+    fn of(id: &'static hal::meta::DeviceId) -> Known {
+        let gpu = id.project.and_then(hal::project).and_then(|p| p.gpu);
+        let oa = match id.project {
+            None => Err(Blocked::NotDescribed(id)),
+            Some(p) if perfregs_linux::discovery::access::no_oa_stream(p) => {
+                Err(Blocked::NoOaStream(id))
+            }
+            Some(_) => Ok(()),
+        };
+        Known {
+            id,
+            part: gpu.and_then(|g| g.part_or_default(id.gt)),
+            drivers: gpu.map_or(Vec::new(), |g| g.drivers.iter().map(|d| d.name()).collect()),
+            oa,
+        }
+    }
+
+    /// `0x46a6  ADL-P GT2  adl GT2 (ADLGT2)  i915, xe  OA streams`.
+    fn row(&self) -> String {
+        let platform = match self.id.gt {
+            Some(g) => format!("{} GT{g}", self.id.platform),
+            None => self.id.platform.to_string(),
+        };
+        let part = match (self.id.project, self.part) {
+            (_, Some(p)) => format!("{p} ({})", p.chipset),
+            (Some(p), None) => p.to_string(),
+            (None, None) => "not described yet".to_string(),
+        };
+        let oa = match &self.oa {
+            Ok(()) => "OA streams",
+            Err(Blocked::NoOaStream(_)) => "no OA stream",
+            Err(_) => "-",
+        };
+        format!(
+            "{:#06x}  {platform:<14} {part:<22} {:<9} {oa}",
+            self.id.pci_id,
+            if self.drivers.is_empty() {
+                "-".to_string()
+            } else {
+                self.drivers.join(", ")
+            }
+        )
+    }
+
+    /// The lines `devices PCI_ID` prints.
+    fn lines(&self) -> Vec<String> {
+        let mut out = vec![format!("{}  ({})", self.id, self.id.macro_name)];
+        let Some(project) = self.id.project else {
+            out.push(format!(
+                "  not described yet: {}",
+                Blocked::NotDescribed(self.id).remedy()
+            ));
+            return out;
+        };
+        match self.part {
+            Some(p) => out.push(format!(
+                "  project {project}, part {p} (metric-set chipset {}{})",
+                p.chipset,
+                if self.id.gt.is_none() {
+                    "; the kernel's list names no GT, so the default part"
+                } else {
+                    ""
+                }
+            )),
+            None => out.push(format!("  project {project}")),
+        }
+        if !self.drivers.is_empty() {
+            out.push(format!(
+                "  drivers: {} (default {})",
+                self.drivers.join(", "),
+                self.drivers[0]
+            ));
+        }
+        match &self.oa {
+            Ok(()) => {
+                out.push(
+                    "  OA streams: yes, with a driver bound and the permission `perfregs devices` checks"
+                        .to_string(),
+                );
+                // --gt where the project has several parts.
+                let gt = self
+                    .part
+                    .filter(|_| perfregs_session::part_gts(project).len() > 1)
+                    .map(|p| format!(" --gt {}", p.gt))
+                    .unwrap_or_default();
+                out.push(format!(
+                    "  on the emulator: perfregs record --emulate {project}{gt} --metric-set TestOa -o t.record"
+                ));
+            }
+            Err(b) => out.push(format!("  OA streams: no: {b}; {}", b.remedy())),
+        }
+        out
+    }
+
+    fn json(&self) -> Json {
+        json!({
+            "pci_id": format!("{:#06x}", self.id.pci_id),
+            "platform": self.id.platform,
+            "gt": self.id.gt,
+            "kernel_list": self.id.macro_name,
+            "project": self.id.project,
+            "part": self.part.map(|p| json!({"gt": p.gt, "chipset": p.chipset, "metric_files": p.metric_files})),
+            "drivers": self.drivers,
+            "oa_streams": self.oa.is_ok(),
+            "why_not": self.oa.as_ref().err().map(|b| b.to_string()),
+        })
+    }
+}
+
 impl DevicesArgs {
+    /// `devices PCI_ID` and `devices --known`: the device table, no GPU.
+    fn run_known(&self) -> ExitCode {
+        let rows: Vec<Known> = match self.pci_id {
+            Some(id) => match hal::device(id) {
+                Some(d) => vec![Known::of(d)],
+                None => {
+                    eprintln!(
+                        "perfregs: devices: {}: {}",
+                        Blocked::UnknownDevice { pci_id: id },
+                        Blocked::UnknownDevice { pci_id: id }.remedy()
+                    );
+                    return ExitCode::from(1);
+                }
+            },
+            None => hal::DEVICES.iter().map(Known::of).collect(),
+        };
+        match (self.format, self.pci_id) {
+            (DevicesFormat::Json, Some(_)) => {
+                say!("{}", rows.first().map_or(Json::Null, Known::json))
+            }
+            (DevicesFormat::Json, None) => {
+                say!("{}", Json::Array(rows.iter().map(Known::json).collect()))
+            }
+            (DevicesFormat::Table, Some(_)) => {
+                for l in rows.iter().flat_map(Known::lines) {
+                    say!("{l}");
+                }
+            }
+            (DevicesFormat::Table, None) => {
+                let described = rows.iter().filter(|k| k.id.described()).count();
+                say!(
+                    "{} PCI ids, {described} on described projects (source: {})",
+                    rows.len(),
+                    hal::DEVICES_SOURCE
+                );
+                say!("pci id  platform       part                   drivers   OA");
+                for k in &rows {
+                    say!("{}", k.row());
+                }
+            }
+        }
+        ExitCode::SUCCESS
+    }
+
     /// Run `devices`.
     pub fn run(self) -> ExitCode {
+        if self.known || self.pci_id.is_some() {
+            return self.run_known();
+        }
         let fake = self.sys.is_some() || self.proc.is_some();
         let defaults = Roots::default();
         let roots = Roots {

@@ -389,6 +389,41 @@ fn ticks_text_ns(ns: u64) -> String {
     ticks_text(ns, 1_000_000_000)
 }
 
+/// i915's default `dev.i915.oa_max_sample_rate` (Hz): i915 refuses a faster
+/// period (EACCES) to a process without CAP_PERFMON
+/// (`drivers/gpu/drm/i915/i915_perf.c`, `i915_oa_max_sample_rate`).
+pub const I915_MAX_SAMPLE_RATE: u64 = 100_000;
+
+/// The note for an i915 stream whose exponent `e` at `freq` Hz samples
+/// faster than `limit` Hz (the sysctl's value, or its default), if it does.
+fn i915_rate_note(e: u64, freq: u64, limit: u64) -> Option<String> {
+    let rate = freq / (1u64 << (e + 1));
+    (rate > limit).then(|| {
+        format!(
+            "note: exponent {e} samples at {rate} Hz, above i915's oa_max_sample_rate ({limit} Hz): \
+i915 refuses it (EACCES) unless the process has CAP_PERFMON or root, or `sudo sysctl \
+dev.i915.oa_max_sample_rate={rate}`; a longer --period or a larger --exponent stays under it"
+        )
+    })
+}
+
+/// Fail early when `path` cannot be written (no such folder, no
+/// permission), before anything is programmed; a file this creates is
+/// removed again, an existing one is left as it is.
+fn check_output(path: &Path) -> Result<(), Fail> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| Fail::usage(format!("cannot create {}: {e}", path.display())))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
 /// The topology bytes (i915's query layout) of a preset: its slices, each
 /// with its subslices (3 bits a slice in a several-slice preset's mask: the
 /// metric sets' numbering before Gen11, the only generations with several
@@ -647,6 +682,11 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     };
     let freq = preset.gpu_timestamp_frequency;
     let (exponent, period_line) = exponent_of(args, freq);
+    // The emulated kernel takes any exponent; a real i915 would not.
+    let rate_note = (!xe)
+        .then(|| i915_rate_note(exponent, freq, I915_MAX_SAMPLE_RATE))
+        .flatten()
+        .map(|n| format!("{n} (the emulated i915 takes it)"));
     let stop = match (args.reports, args.duration) {
         (Some(n), _) => Stop::Reports(n.get()),
         (None, Some(d)) => Stop::Ns(d.get()),
@@ -709,6 +749,9 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         device.gt_max_frequency
     );
     eprintln!("{period_line}");
+    if let Some(n) = rate_note {
+        eprintln!("{n}");
+    }
 
     let flag = stop_flag()?;
     let w = RecordingWriter::with_format(create(&args.output)?, recording, &device, &topology)?;
@@ -829,18 +872,19 @@ fn ended_by(failed: Option<Fail>, line: String) -> Result<String, Fail> {
 impl RecordArgs {
     /// Run the command.
     pub fn run(self) -> ExitCode {
-        let result = match (&self.emulate, &self.device) {
-            (Some(p), None) => run_emulated(&self, p),
-            (None, Some(card)) => match self.emulate_only() {
-                Some(flag) => Err(Fail::usage(format!(
+        let result =
+            check_output(&self.output).and_then(|()| match (&self.emulate, &self.device) {
+                (Some(p), None) => run_emulated(&self, p),
+                (None, Some(card)) => match self.emulate_only() {
+                    Some(flag) => Err(Fail::usage(format!(
                     "{flag} is for --emulate; with --device the card's own driver and part are used"
                 ))),
-                None => run_device(&self, card),
-            },
-            _ => Err(Fail::usage(
-                "give one of --device cardN and --emulate PROJECT",
-            )),
-        };
+                    None => run_device(&self, card),
+                },
+                _ => Err(Fail::usage(
+                    "give one of --device cardN and --emulate PROJECT",
+                )),
+            });
         match result {
             Ok(line) => {
                 eprintln!("{line}");
@@ -1018,6 +1062,16 @@ mod device {
         };
         let freq = info.gpu_timestamp_frequency;
         let (exponent, period_line) = exponent_of(args, freq);
+        if matches!(kernel, KernelDriver::I915) {
+            // The sysctl's value where it reads, else its default.
+            let limit = std::fs::read_to_string(roots.proc.join("sys/dev/i915/oa_max_sample_rate"))
+                .ok()
+                .and_then(|t| t.trim().parse().ok())
+                .unwrap_or(I915_MAX_SAMPLE_RATE);
+            if let Some(n) = i915_rate_note(exponent, freq, limit) {
+                eprintln!("{n}");
+            }
+        }
 
         // The configuration: blocks available on this device.
         let mut cfg =
