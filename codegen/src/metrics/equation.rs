@@ -931,31 +931,29 @@ pub fn check_file(
                     .run(&item, &c.equation, Use::Value, diags)
                     .filter(|t| t.ty == Type::Float)
                     .inspect(|_| applied.push((item.clone(), e.clone()))),
-                Some(e) if e.fix == Fix::IgtReadsHeader => fc
-                    .value(
+                _ => {
+                    let v = fc.value(
                         &item,
                         &c.equation,
                         "equation",
                         declared,
                         &c.data_type,
                         diags,
-                    )
-                    .filter(|t| {
-                        let mut mpec = false;
-                        t.expr.visit(&mut |x| {
-                            mpec |= matches!(x.kind, ExprKind::Read(Source::Mpec, _))
-                        });
-                        mpec
-                    })
-                    .inspect(|_| applied.push((item.clone(), e.clone()))),
-                _ => fc.value(
-                    &item,
-                    &c.equation,
-                    "equation",
-                    declared,
-                    &c.data_type,
-                    diags,
-                ),
+                    );
+                    match erratum {
+                        // The erratum applies where the equation reads MPEC.
+                        Some(e) if e.fix == Fix::IgtReadsHeader => v
+                            .filter(|t| {
+                                let mut mpec = false;
+                                t.expr.visit(&mut |x| {
+                                    mpec |= matches!(x.kind, ExprKind::Read(Source::Mpec, _))
+                                });
+                                mpec
+                            })
+                            .inspect(|_| applied.push((item.clone(), e.clone()))),
+                        _ => v,
+                    }
+                }
             };
             if erratum.is_some() && eq.is_none() && fc.ok {
                 // The erratum's fix does not fit this counter: say so.

@@ -402,24 +402,18 @@ impl OaUnit {
                     u64::from(present.count_ones())
                 };
             }
-            if let Some(w) = self.warned_pes.get_mut(i) {
-                if known {
-                    *w = 0;
-                } else if *w != v {
-                    *w = v;
-                    unknown.push((i, v));
-                }
-            }
-        }
-        for (i, v) in unknown {
-            self.warn(
-                rf.now,
-                OaWarningKind::PecEventUnknown {
+            if self
+                .warned_pes
+                .get_mut(i)
+                .is_some_and(|w| newly_unknown(w, v, known))
+            {
+                unknown.push(OaWarningKind::PecEventUnknown {
                     pec: i as u8,
                     select: v as u32,
-                },
-            );
+                });
+            }
         }
+        self.warn_all(rf.now, unknown);
         self.pec_rates = Some(rates);
     }
 
@@ -430,23 +424,24 @@ impl OaUnit {
         let mut unknown = Vec::new();
         for (i, ri) in self.map.mpes.iter().enumerate() {
             let v = ri.map_or(0, |ri| rf.value(ri)) & 0xFFFF_FFFF;
-            if let Some(w) = self.warned_mpes.get_mut(i) {
-                if v == 0 {
-                    *w = 0;
-                } else if *w != v {
-                    *w = v;
-                    unknown.push((i, v));
-                }
-            }
-        }
-        for (i, v) in unknown {
-            self.warn(
-                rf.now,
-                OaWarningKind::MpesNotModelled {
+            if self
+                .warned_mpes
+                .get_mut(i)
+                .is_some_and(|w| newly_unknown(w, v, v == 0))
+            {
+                unknown.push(OaWarningKind::MpesNotModelled {
                     mpec: i as u8,
                     select: v as u32,
-                },
-            );
+                });
+            }
+        }
+        self.warn_all(rf.now, unknown);
+    }
+
+    /// Warn about each of `kinds` at `time`.
+    fn warn_all(&mut self, time: u64, kinds: Vec<OaWarningKind>) {
+        for kind in kinds {
+            self.warn(time, kind);
         }
     }
 
@@ -1469,6 +1464,21 @@ impl OaUnit {
             }
         }
         self.observe(rf);
+    }
+}
+
+/// Whether select value `v` is to be warned about now: not `known`, and not
+/// the value last warned about in `slot` (0: none), which it becomes; a known
+/// value clears the slot, so the next unknown one is warned about again.
+fn newly_unknown(slot: &mut u64, v: u64, known: bool) -> bool {
+    if known {
+        *slot = 0;
+        false
+    } else if *slot != v {
+        *slot = v;
+        true
+    } else {
+        false
     }
 }
 
