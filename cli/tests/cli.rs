@@ -529,6 +529,21 @@ fn ints(
         .collect()
 }
 
+/// GPU clocks a timestamp tick of `project`'s emulated default part (its
+/// maximum frequency in whole clocks a tick), and that clock in Hz.
+fn emulated_clock(project: &str) -> (u64, u64) {
+    let (d, hz) = perfregs_session::emulated_device(project, None).expect("an emulated part");
+    (hz / d.gpu_timestamp_frequency, hz)
+}
+
+/// The clocks a tick that `metrics run`'s device line says.
+fn said_ratio(out: &str) -> u64 {
+    out.split_once("(emulated: ")
+        .and_then(|(_, r)| r.split_once(' '))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or_else(|| panic!("no clock ratio in {out}"))
+}
+
 /// IGT's TestOa expectations, read from the printed table: Counter0..7 are
 /// B0..B7 (0, 1, 1, 1/2, 1/3, 1/3, 1/6, 2/3 of the GPU clock).
 fn check_test_oa_table(what: &str, out: &str, pairs: usize) {
@@ -537,8 +552,13 @@ fn check_test_oa_table(what: &str, out: &str, pairs: usize) {
     assert_eq!(clocks.len(), pairs, "{what}: {out}");
     assert_eq!(t["GpuCoreClocks"].0, "cycles");
     assert_eq!(t["Counter3"].0, "events");
+    let ratio = said_ratio(out);
     for (k, &clock) in clocks.iter().enumerate() {
-        assert_eq!(clock, 8192, "{what} #{k}: 1024 ticks x 8 clocks");
+        assert_eq!(
+            clock,
+            1024 * ratio,
+            "{what} #{k}: 1024 ticks x {ratio} clocks"
+        );
         let c = |n: usize| ints(&t, &format!("Counter{n}"))[k];
         check_test_oa(&format!("{what} #{k}"), clock, c, Within::Exact(1));
         // A C counter (C7 on BDW, C0 on TGL): the emulator's C counters
@@ -601,11 +621,15 @@ fn metrics_run_hsw_render_basic_prints_every_value() {
         }
     }
     // HSW reports carry no GPU_TICKS: the HSW sets read the clock from C2.
-    assert_eq!(ints(&t, "GpuCoreClocks"), [8192; 4]);
-    assert_eq!(ints(&t, "AvgGpuCoreFrequency"), [100_000_000; 4]);
+    let (ratio, hz) = emulated_clock("hsw");
+    assert_eq!(ints(&t, "GpuCoreClocks"), [1024 * ratio; 4]);
+    assert_eq!(ints(&t, "AvgGpuCoreFrequency"), [hz; 4]);
     // Every A/B/C delta stays at or below the GPU clock x the 20 EUs.
     for name in ["Sampler0Texels", "SamplerTexels", "VsThreads"] {
-        assert!(ints(&t, name).iter().all(|&v| v <= 8192 * 20), "{name}");
+        assert!(
+            ints(&t, name).iter().all(|&v| v <= 1024 * ratio * 20),
+            "{name}"
+        );
     }
     // RenderBasic's start triggers (threshold enable, threshold 0 on
     // OASTARTTRIG1/2 and 5/6) are ungated in the emulator's model: no
@@ -1408,7 +1432,7 @@ fn metrics_run_writes_csv_json_and_perfetto() {
         );
         assert_eq!(int("GpuTime"), 81920);
         let clock = int("GpuCoreClocks");
-        assert_eq!(clock, 8192);
+        assert_eq!(clock, 1024 * emulated_clock("bdw").0);
         let near = Within::Exact(1);
         assert!(
             near.holds(int("Counter3"), clock, 1, 2) && near.holds(int("Counter7"), clock, 2, 3)
@@ -1430,12 +1454,12 @@ fn metrics_run_writes_csv_json_and_perfetto() {
         let c = &iv["counters"]["GpuCoreClocks"];
         assert_eq!(
             (c["value"].as_u64(), c["unit"].as_str()),
-            (Some(8192), Some("cycles"))
+            (Some(1024 * emulated_clock("bdw").0), Some("cycles"))
         );
         let freq = &iv["counters"]["AvgGpuCoreFrequency"];
         assert_eq!(
             (freq["value"].as_u64(), freq["unit"].as_str()),
-            (Some(100_000_000), Some("hz"))
+            (Some(emulated_clock("bdw").1), Some("hz"))
         );
         // The same value as in the CSV.
         let c3 = iv["counters"]["Counter3"]["value"]
@@ -1482,7 +1506,10 @@ fn metrics_run_writes_csv_json_and_perfetto() {
         );
     }
     assert_eq!(tracks["GpuTime (ns)"][1], (81.92, serde_json::json!(81920)));
-    assert_eq!(tracks["GpuCoreClocks (cycles)"][2].1, 8192);
+    assert_eq!(
+        tracks["GpuCoreClocks (cycles)"][2].1,
+        1024 * emulated_clock("bdw").0
+    );
 }
 
 /// `--reports 10000` used to print a table with 10,000 columns: beyond 16
@@ -1499,7 +1526,16 @@ fn a_long_run_prints_a_summary_table() {
         ["counter", "unit", "intervals", "min", "mean", "max"]
     );
     let row = counter_row(&out, "GpuCoreClocks");
-    assert_eq!(row, ["40", "8192", "8192.0", "8192"]);
+    let clocks = 1024 * emulated_clock("bdw").0;
+    assert_eq!(
+        row,
+        [
+            "40".to_string(),
+            clocks.to_string(),
+            format!("{clocks}.0"),
+            clocks.to_string()
+        ]
+    );
     says(&out, "40 intervals summarised (over those with a value); every value: --format csv, json or perfetto");
     let table: Vec<&str> = out
         .lines()

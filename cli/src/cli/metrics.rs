@@ -401,7 +401,8 @@ every counter per report pair, the device values used and the emulator's warning
 Table: one row per counter (symbol, unit), column #k = report k-1 to report k; `-` = unavailable \
 (what the reports lack is footnoted); counters whose availability is false on the device are named \
 below the table.\n\n\
-Device values: the catalogue's part (printed on the `device:` line); GPU clock 8 x timestamp; \
+Device values: the catalogue's part (printed on the `device:` line); GPU clock: the part's \
+maximum frequency in whole clocks a timestamp tick; \
 QueryMode 0 (periodic sampling). The parts:{parts}\n\n\
 With --file: the part --gt names, else the one the file name says (gt1, gt3, ...), else the \
 default; --device NAME=VALUE sets one of them by hand.",
@@ -807,7 +808,8 @@ fn device_line(d: &DeviceInfo, gpu_clock_hz: Option<u64>) -> String {
     if let Some(c) = gpu_clock_hz {
         let _ = write!(
             s,
-            ", GPU clock {c} Hz (emulated: 8 clocks a timestamp tick)"
+            ", GPU clock {c} Hz (emulated: {} clocks a timestamp tick)",
+            c / d.gpu_timestamp_frequency.max(1)
         );
     }
     let _ = write!(

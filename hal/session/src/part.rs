@@ -97,13 +97,15 @@ pub fn part(project: &str, gt: Option<u8>) -> Result<&'static PartInfo, Error> {
 /// ```
 /// let (d, clock) = perfregs_session::emulated_device("tgl", None).expect("a TGL part");
 /// assert!(clock >= d.gpu_timestamp_frequency);
+/// // Inside the part's frequency range.
+/// assert!((d.gpu_min_frequency..=d.gpu_max_frequency).contains(&clock));
 /// ```
 pub fn emulated_device(project: &str, gt: Option<u8>) -> Option<(DeviceInfo, u64)> {
     let d = match gt {
         Some(g) => hal::part(project, g)?.device,
         None => hal::part_or_first(project, Some(DEFAULT_GT))?.device,
     };
-    let clocks = perfregs_emu::OaConfig::default().gpu_clocks_per_tick;
+    let clocks = perfregs_emu::OaConfig::for_part(&d).gpu_clocks_per_tick;
     Some((d, d.gpu_timestamp_frequency * clocks))
 }
 
@@ -116,4 +118,25 @@ pub fn xe_projects() -> String {
         .map(|p| p.name)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every emulated part's GPU clock lies inside its frequency range, in
+    /// whole clocks a timestamp tick.
+    #[test]
+    fn every_emulated_part_clocks_inside_its_range() {
+        for p in hal::PARTS {
+            let Some((d, hz)) = super::emulated_device(p.project, Some(p.gt)) else {
+                continue;
+            };
+            assert_eq!(hz % d.gpu_timestamp_frequency, 0, "{p}");
+            assert!(
+                (d.gpu_min_frequency..=d.gpu_max_frequency).contains(&hz),
+                "{p}: {hz} Hz outside {}..={}",
+                d.gpu_min_frequency,
+                d.gpu_max_frequency
+            );
+        }
+    }
 }

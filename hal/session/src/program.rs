@@ -23,10 +23,11 @@ pub fn oa_projects() -> &'static [&'static str] {
 }
 
 /// The emulated GPU of `p` with the (dual) subslices of `device` present
-/// (`Sku::for_part`) and an OA unit.
+/// (`Sku::for_part`) and an OA unit whose GPU clock is the part's
+/// (`OaConfig::for_part`: its maximum frequency in whole clocks a tick).
 pub fn emulator(p: &'static ProjectInfo, device: &DeviceInfo) -> perfregs_emu::Emulator {
     perfregs_emu::Emulator::builder(p, perfregs_emu::Sku::for_part(p, device))
-        .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::default())
+        .with::<perfregs_emu::OaUnit>(perfregs_emu::OaConfig::for_part(device))
         .build()
 }
 

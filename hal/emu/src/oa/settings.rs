@@ -32,6 +32,35 @@ impl OaConfig {
     /// Default [`OaConfig::legacy_timer_rpt_id`].
     pub const DEFAULT_LEGACY_TIMER_RPT_ID: u32 = 1 << 10;
 
+    /// The configuration of an emulated part with device values `d`: its
+    /// GPU clock is the part's maximum frequency, rounded down to whole
+    /// clocks a timestamp tick (a GPU under load runs at its maximum), but
+    /// not under its minimum and at least one clock a tick; the default
+    /// ratio where `d` gives no timestamp or maximum frequency.
+    ///
+    /// ```
+    /// use perfregs_emu::OaConfig;
+    /// let d = perfregs_types::DeviceInfo {
+    ///     gpu_timestamp_frequency: 19_200_000,
+    ///     gpu_min_frequency: 300_000_000,
+    ///     gpu_max_frequency: 1_350_000_000,
+    ///     ..Default::default()
+    /// };
+    /// // 70 clocks a tick: 1,344 MHz.
+    /// assert_eq!(OaConfig::for_part(&d).gpu_clocks_per_tick, 70);
+    /// ```
+    pub fn for_part(d: &perfregs_types::DeviceInfo) -> Self {
+        let ts = d.gpu_timestamp_frequency;
+        let clocks = if ts == 0 || d.gpu_max_frequency == 0 {
+            Self::DEFAULT_GPU_CLOCKS_PER_TICK
+        } else {
+            (d.gpu_max_frequency / ts)
+                .max(d.gpu_min_frequency.div_ceil(ts))
+                .max(1)
+        };
+        Self::default().with_gpu_clocks_per_tick(clocks)
+    }
+
     /// Set [`OaConfig::gpu_clocks_per_tick`].
     #[must_use]
     pub fn with_gpu_clocks_per_tick(mut self, clocks: u64) -> Self {
