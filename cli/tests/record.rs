@@ -1452,3 +1452,11 @@ fn a_period_above_i915s_sample_rate_limit_is_said() {
         recorded("--emulate tgl --driver xe --metric-set TestOa --period 10ns --reports 4");
     assert!(!err.contains("oa_max_sample_rate"), "{err}");
 }
+
+/// An emulated recording says that no workload is scripted, as `metrics
+/// run` does: its shader-event counters stay 0.
+#[test]
+fn an_emulated_recording_says_no_workload_is_scripted() {
+    let (_f, err) = recorded("--emulate tgl --metric-set RenderBasic --reports 4");
+    assert!(err.contains("workload: none scripted"), "{err}");
+}

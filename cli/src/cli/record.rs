@@ -749,6 +749,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         device.gt_max_frequency
     );
     eprintln!("{period_line}");
+    eprintln!("{}", super::metrics::NO_WORKLOAD);
     if let Some(n) = rate_note {
         eprintln!("{n}");
     }
