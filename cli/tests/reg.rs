@@ -212,6 +212,44 @@ fn dump_decodes_every_register_of_a_filter_one_line_each() {
     assert!(err.contains("blocks: ") && err.contains("oa_tgl"), "{err}");
 }
 
+/// The (address, name) of each register line of a `reg dump`.
+fn dumped(out: &str) -> Vec<(u64, String)> {
+    out.lines()
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            let addr = u64::from_str_radix(words.next()?.strip_prefix("0x")?, 16).ok()?;
+            Some((addr, words.next()?.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn dump_is_by_address_and_flags_reserved_bits_as_read_does() {
+    let bar = BarFile::new("dump-sorted", MIB16);
+    // Bit 31 of OAG_OACONTROL is in no field on tgl.
+    bar.put_u32(OACONTROL, 0x8000_0009);
+    for filter in [&["OAG_"][..], &[]] {
+        let out = bar.ok("dump", filter);
+        let regs = dumped(&out);
+        assert!(regs.len() > 10, "{out}");
+        let mut sorted = regs.clone();
+        sorted.sort();
+        assert_eq!(regs, sorted, "by address, then name: {out}");
+        let ctl = out
+            .lines()
+            .find(|l| l.contains(" OAG_OACONTROL "))
+            .expect("OAG_OACONTROL dumped");
+        assert_eq!(
+            ctl,
+            "0x00daf4  OAG_OACONTROL            = 0x80000009 counter_enable=0x1 \
+             report_format=0x2(a12_b8_c8)  [bits 0x80000000 set outside every field (reserved)]"
+        );
+    }
+    // `reg read` flags the same bits.
+    let out = bar.ok("read", &["OAG_OACONTROL"]);
+    says(&out, "bits 0x80000000 set outside every field (reserved)");
+}
+
 #[test]
 fn dump_of_the_whole_project_reports_faults_past_the_end() {
     // 64 KiB: the OAG registers (0xd900..0xdc40) are inside, registers at
@@ -265,6 +303,22 @@ fn write_sets_fields_and_echoes_before_and_after() {
     assert_eq!(bar.u32_at(OACONTROL), 0x8);
     says(&out, "report_format: 2 (0x2) (a12_b8_c8) (unchanged)");
     says(&out, "counter_enable: 1 (0x1) -> 0 (0x0)");
+}
+
+#[test]
+fn a_write_that_clears_reserved_bits_lists_them() {
+    let bar = BarFile::new("reserved", MIB16);
+    // Bits 31 and 1 of OAG_OACONTROL are in no field on tgl.
+    bar.put_u32(OACONTROL, 0x8000_0003);
+    let out = bar.write_ok(&["OAG_OACONTROL", "report_format=a12_b8_c8"]);
+    assert_eq!(bar.u32_at(OACONTROL), 0x9, "reserved bits not written back");
+    says(
+        &out,
+        "  reserved bits 31, 1 (no field covers them): 0x80000002 -> 0x0\n",
+    );
+    // Reserved bits already clear: no line.
+    let out = bar.write_ok(&["OAG_OACONTROL", "counter_enable=0"]);
+    assert!(!out.contains("reserved bits"), "{out}");
 }
 
 #[test]
@@ -503,4 +557,55 @@ fn the_pci_id_names_the_project_through_the_device_table() {
     let (code, _, err) = perfregs(&["reg", "read", &r, "--no-forcewake", "OACONTROL"]);
     assert_eq!(code, 2, "{err}");
     says(&err, "PVC (0x0bd5): platform not described yet");
+}
+
+#[test]
+fn a_card_that_does_not_exist_is_said_before_asking_for_the_project() {
+    use perfregs_linux::test_support::FakeTree;
+    let read = |t: &FakeTree, card: &str| {
+        let sys = t.roots().sys;
+        let sys = sys.to_str().unwrap();
+        perfregs(&[
+            "reg",
+            "read",
+            card,
+            "--sys",
+            sys,
+            "--no-forcewake",
+            "OAG_OACONTROL",
+        ])
+    };
+    // No card at all.
+    let empty = FakeTree::new("reg-no-card");
+    let (code, _, err) = read(&empty, "card0");
+    assert_eq!(code, 1, "{err}");
+    says(
+        &err,
+        "no such card `card0` (cards here: none); `perfregs devices` lists them",
+    );
+    assert!(!err.contains("--project"), "{err}");
+    // Another card exists: it is named.
+    let t = FakeTree::new("reg-other-card");
+    t.card(0, "0000:00:02.0", 0x8086, 0x1234, None);
+    let (code, _, err) = read(&t, "card3");
+    assert_eq!(code, 1, "{err}");
+    says(&err, "no such card `card3` (cards here: card0)");
+    // The card exists but the device table does not know its id: only then
+    // is --project asked for.
+    let (code, _, err) = read(&t, "card0");
+    assert_eq!(code, 2, "{err}");
+    says(
+        &err,
+        "which project is card0 (its PCI device id is 0x1234)? pass --project",
+    );
+    // A known id: the card's BAR under the sysfs root is read as its project's.
+    let tgl = FakeTree::tgl_i915("reg-tgl-card", 2);
+    let bar = tgl.0.join("sys/devices/pci0000:00/0000:00:02.0/resource0");
+    File::create(&bar).unwrap().set_len(MIB16).unwrap();
+    let (code, out, err) = read(&tgl, "card0");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("OAG_OACONTROL (OAG Control) @ 0xdaf4 on tgl"),
+        "{out}"
+    );
 }

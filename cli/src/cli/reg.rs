@@ -87,6 +87,10 @@ pub struct Target {
     /// 0 or stale values and writes to them are lost.
     #[arg(long)]
     pub no_forcewake: bool,
+    /// The sysfs root (default /sys): for tests on a fake tree, as
+    /// `devices --sys`.
+    #[arg(long, value_name = "DIR", hide = true)]
+    pub sys: Option<PathBuf>,
 }
 
 /// `perfregs reg read <DEVICE> <REGISTER>`.
@@ -331,13 +335,52 @@ pub fn field_diff(
             lines.push(format!("  {}: {} (unchanged)", f.name, field_value(f, a)));
         }
     }
+    let changed = (before ^ after) & uncovered(r);
+    if changed != 0 {
+        lines.push(format!(
+            "  reserved bits {} (no field covers them): {:#x} -> {:#x}",
+            bit_list(changed),
+            before & changed,
+            after & changed
+        ));
+    }
     if lines.is_empty() {
         lines.push("  no field changed".to_string());
     }
     lines
 }
 
-/// One dump line: address, name, value and every non-reserved field.
+/// The bits of `r` no field covers (its reserved bits, in the sense of
+/// `decode`'s "set outside every field").
+pub fn uncovered(r: &RegisterInfo) -> u64 {
+    let covered = r.fields.iter().fold(0, |m, f| m | f.mask());
+    low_bits(r.width) & !covered
+}
+
+/// The bits set in `mask` as runs, highest first: `31:28, 1`.
+pub fn bit_list(mask: u64) -> String {
+    let mut runs = Vec::new();
+    let mut bit = 64u32;
+    while bit > 0 {
+        bit -= 1;
+        if mask >> bit & 1 == 0 {
+            continue;
+        }
+        let hi = bit;
+        while bit > 0 && mask >> (bit - 1) & 1 == 1 {
+            bit -= 1;
+        }
+        runs.push(if hi == bit {
+            format!("{hi}")
+        } else {
+            format!("{hi}:{bit}")
+        });
+    }
+    runs.join(", ")
+}
+
+/// One dump line: address, name, value, every non-reserved field, and the
+/// bits set outside every field (as `reg read` flags them).
 pub fn dump_line(r: &RegisterInfo, v: u64) -> String {
     let digits = if r.width == 64 { 18 } else { 10 };
     let mut line = format!("{:#08x}  {:<24} = {v:#0digits$x}", r.address, r.name);
@@ -348,6 +391,12 @@ pub fn dump_line(r: &RegisterInfo, v: u64) -> String {
             line.push_str(&format!("({e})"));
         }
     }
+    let stray = v & uncovered(r);
+    if stray != 0 {
+        line.push_str(&format!(
+            "  [bits {stray:#x} set outside every field (reserved)]"
+        ));
+    }
     if let Some((group, n)) = r.replication {
         line.push_str(&format!(
             "  [one of {n} {group} instances, which one not known: the kernel steers]"
@@ -356,12 +405,19 @@ pub fn dump_line(r: &RegisterInfo, v: u64) -> String {
     line
 }
 
-/// The registers `filter` selects on `p`: a block by name, else a name
-/// prefix (case-insensitive).
+/// The registers `filter` selects on `p` (a block by name, else a name
+/// prefix, case-insensitive), by address then name.
 pub fn select<'p>(
     p: &'p ProjectInfo,
     filter: Option<&str>,
 ) -> Result<Vec<&'p RegisterInfo>, String> {
+    let mut regs = selected(p, filter)?;
+    regs.sort_by(|a, b| (a.address, a.name).cmp(&(b.address, b.name)));
+    Ok(regs)
+}
+
+/// The registers `filter` selects on `p`, in the description's order.
+fn selected<'p>(p: &'p ProjectInfo, filter: Option<&str>) -> Result<Vec<&'p RegisterInfo>, String> {
     let Some(filter) = filter else {
         return Ok(p.registers.iter().collect());
     };
@@ -625,7 +681,8 @@ impl Target {
                 self.device, p.name
             )));
         }
-        let pci = live::pci_id(&self.device);
+        // A device that does not exist is said before asking for its project.
+        let pci = live::pci_id(self)?;
         let row = pci
             .as_deref()
             .and_then(|id| u16::from_str_radix(id.trim_start_matches("0x"), 16).ok())
@@ -745,6 +802,7 @@ impl DumpArgs {
 mod live {
     use super::{find_project, Fail, Target};
     use perfregs_linux::bar::{Bar, Owner};
+    use perfregs_linux::discovery::cards;
     use perfregs_linux::forcewake::ForcewakeHolder;
     use std::io;
     use std::path::{Path, PathBuf};
@@ -789,18 +847,48 @@ mod live {
         full
     }
 
-    fn device(s: &str) -> Result<Device, Fail> {
+    /// The sysfs root of `t`.
+    fn sys(t: &Target) -> PathBuf {
+        t.sys.clone().unwrap_or_else(|| PathBuf::from("/sys"))
+    }
+
+    /// "no such card `s`" with the cards that exist under `sys`, worded as
+    /// `record --device` words it.
+    fn no_such_card(s: &str, sys: &Path) -> Fail {
+        let names: Vec<String> = match cards(sys) {
+            Ok(list) => list
+                .into_iter()
+                .map(|c| match c {
+                    Ok(c) => c.name,
+                    Err(e) => format!("(unreadable: {e})"),
+                })
+                .collect(),
+            Err(e) => {
+                return Fail::findings(format!(
+                    "no such card `{s}`: the DRM devices cannot be listed ({e}); `perfregs \
+                     devices` says what this machine has"
+                ))
+            }
+        };
+        Fail::findings(format!(
+            "no such card `{s}` (cards here: {}); `perfregs devices` lists them",
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        ))
+    }
+
+    fn device(t: &Target) -> Result<Device, Fail> {
+        let s = t.device.as_str();
         if s.contains('/') {
             return Ok(Device::File(PathBuf::from(s)));
         }
+        let sys = sys(t);
         if let Some(n) = s.strip_prefix("card").and_then(|n| n.parse::<u32>().ok()) {
-            let link = PathBuf::from(format!("/sys/class/drm/card{n}/device"));
-            let dir = link.canonicalize().map_err(|e| {
-                Fail::findings(format!(
-                    "{s}: no such DRM card ({}: {e}); `ls /sys/class/drm` lists them",
-                    link.display()
-                ))
-            })?;
+            let link = sys.join(format!("class/drm/card{n}/device"));
+            let dir = link.canonicalize().map_err(|_| no_such_card(s, &sys))?;
             return Ok(Device::Card(dir));
         }
         let full = if is_pci_address(s) {
@@ -809,7 +897,7 @@ mod live {
             format!("0000:{s}")
         };
         if is_pci_address(&full) {
-            let dir = Path::new("/sys/bus/pci/devices").join(&full);
+            let dir = sys.join("bus/pci/devices").join(&full);
             if !dir.is_dir() {
                 return Err(Fail::findings(format!(
                     "{s}: no such PCI device ({} is missing); `lspci -D -d 8086:` lists Intel's",
@@ -834,14 +922,19 @@ mod live {
         )))
     }
 
-    /// The PCI device id of the device named `s`, when sysfs has it.
-    pub(super) fn pci_id(s: &str) -> Option<String> {
-        let dir = match device(s).ok()? {
+    /// The PCI device id of the device `t` names, when sysfs has it; an
+    /// error when there is no such device.
+    pub(super) fn pci_id(t: &Target) -> Result<Option<String>, Fail> {
+        let dir = match device(t)? {
             Device::Card(dir) | Device::Pci(dir) => dir,
-            Device::File(path) => path.parent()?.to_path_buf(),
+            Device::File(path) => match path.parent() {
+                Some(dir) => dir.to_path_buf(),
+                None => return Ok(None),
+            },
         };
-        let id = std::fs::read_to_string(dir.join("device")).ok()?;
-        Some(id.trim().to_string())
+        Ok(std::fs::read_to_string(dir.join("device"))
+            .ok()
+            .map(|id| id.trim().to_string()))
     }
 
     /// The DRM minor and driver name of the PCI function at `dir`.
@@ -884,7 +977,7 @@ mod live {
 
     /// Map the device's BAR and hold its force-wake file.
     pub(super) fn open(t: &Target) -> Result<Live, Fail> {
-        let dev = device(&t.device)?;
+        let dev = device(t)?;
         match &dev {
             Device::Card(dir) | Device::Pci(dir) => intel(dir, &t.device)?,
             Device::File(path) => {
@@ -895,13 +988,15 @@ mod live {
         }
         let (bar, pci_dir) = match &dev {
             Device::Card(dir) | Device::Pci(dir) => {
-                let bdf = dir
-                    .file_name()
-                    .and_then(|n| n.to_str())
-                    .unwrap_or_default()
-                    .to_string();
+                // As `Bar::open_pci`, on the function's directory under
+                // the sysfs root.
+                let owner = if dir.join("driver").exists() {
+                    Owner::Kernel
+                } else {
+                    Owner::Hal
+                };
                 (
-                    Bar::open_pci(&bdf).map_err(|e| opening(&e))?,
+                    Bar::open(dir.join("resource0"), owner).map_err(|e| opening(&e))?,
                     Some(dir.clone()),
                 )
             }
@@ -974,8 +1069,8 @@ mod live {
         }
     }
 
-    pub(super) fn pci_id(_: &str) -> Option<String> {
-        None
+    pub(super) fn pci_id(_: &Target) -> Result<Option<String>, Fail> {
+        Ok(None)
     }
 
     pub(super) fn open(_: &Target) -> Result<Live, Fail> {
@@ -1025,6 +1120,26 @@ mod tests {
         let dbg = p.register("OAG_OA_DEBUG").unwrap();
         let f = check_fields(dbg, &["include_clk_ratio=1".into()]).unwrap();
         assert_eq!(build_word(dbg, &f, 0x2), (1 << 6) << 16 | 1 << 6);
+    }
+
+    #[test]
+    fn bit_lists_are_runs_highest_first() {
+        assert_eq!(bit_list(0xF000_0002), "31:28, 1");
+        assert_eq!(bit_list(1 << 63 | 1), "63, 0");
+        assert_eq!(bit_list(0x6), "2:1");
+        assert_eq!(bit_list(0), "");
+    }
+
+    #[test]
+    fn a_diff_lists_changed_bits_no_field_covers() {
+        let p = find_project("tgl").unwrap();
+        let ctl = p.register("OAG_OACONTROL").unwrap();
+        assert_eq!(uncovered(ctl) & 0x1F, 0x2);
+        let lines = field_diff(ctl, &[], 0x8000_0002, 0);
+        assert_eq!(
+            lines,
+            ["  reserved bits 31, 1 (no field covers them): 0x80000002 -> 0x0"]
+        );
     }
 
     #[test]
