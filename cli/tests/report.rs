@@ -540,3 +540,39 @@ fn a_recording_of_zeros_is_a_finding_without_intervals() {
         assert!(!out.contains("interval,"), "{format}: {out}");
     }
 }
+
+#[test]
+fn a_raw_dump_and_a_recording_are_sent_to_the_command_that_reads_them() {
+    let reports = test_oa_reports(4);
+    // A raw OA buffer dump (the reports alone) is not a recording.
+    let dump = TempFile::with("raw-dump.bin", &reports.concat());
+    let (out, err) = reported(&dump, &[], 2);
+    assert!(out.is_empty(), "{out}");
+    says(&err, "not a recording");
+    says(&err, "try `perfregs oa-decode PROJECT FORMAT");
+    assert!(!err.contains("record size"), "{err}");
+    // `oa-decode` decodes the dump, but refuses a recording.
+    let oa_decode = |file: &TempFile, extra: &[&str]| {
+        common::run(
+            common::perfregs()
+                .args(["oa-decode", "tgl", "A32u40_A4u32_B8_C8"])
+                .arg(&file.0)
+                .args(extra),
+        )
+    };
+    let (code, out, err) = oa_decode(&dump, &[]);
+    assert_eq!(code, 0, "{err}");
+    says(&out, "256-byte reports; buffer 1024 bytes");
+    let rec = test_oa_file(4, &[]);
+    let (code, out, err) = oa_decode(&rec, &[]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    says(
+        &err,
+        "is a recording (IGT's i915-perf-recorder format), not a raw OA buffer dump: use \
+         `perfregs report ",
+    );
+    // --head decodes its bytes anyway.
+    let (code, _, err) = oa_decode(&rec, &["--head", "0"]);
+    assert_eq!(code, 0, "{err}");
+}

@@ -18,6 +18,7 @@ use std::process::ExitCode;
 use super::metrics::{self, Choice, Chosen};
 use super::output::{self, Column, Format, Row, Series, Value};
 use perfregs_codegen::metrics::equation::DeviceVar;
+use perfregs_linux::recording::RecordingFormat;
 
 /// The command line of `oa-decode`.
 #[derive(Clone, Debug, clap::Args)]
@@ -127,6 +128,17 @@ impl Options {
                 return ExitCode::FAILURE;
             }
         };
+        if self.head.is_none() {
+            if let Some(rec) = RecordingFormat::looks_like_recording(&mem) {
+                return super::usage_error(&format!(
+                    "{} is a recording (IGT's {} format), not a raw OA buffer dump: use \
+                     `perfregs report {}` (or give --head to decode its bytes anyway)",
+                    self.file.display(),
+                    rec.recorder(),
+                    self.file.display()
+                ));
+            }
+        }
         let chosen = match &self.metric_set {
             None => None,
             Some(set) => {

@@ -71,7 +71,8 @@ on stdout and the header on stderr. A truncated or corrupt recording: the interv
 the damage are printed, then the error with its byte offset and record index on stderr, exit \
 code 1. A recording without one valid report pair (all zero, say) prints no interval, the \
 summary and the reason on stderr, exit code 1; some invalid pairs among valid ones are flagged, \
-exit code 0. Exit code 2: bad arguments or an unreadable file."
+exit code 0. Exit code 2: bad arguments, an unreadable file, or a file that is not a recording (a raw OA \
+buffer dump: `perfregs oa-decode` reads those)."
 )]
 pub struct ReportArgs {
     /// The recording.
@@ -683,10 +684,25 @@ impl ReportArgs {
             }
         };
         // The first record's type tells the format (a file too short to
-        // tell is read as i915's, whose reader says what is missing).
+        // tell is read as i915's, whose reader says what is missing); a
+        // file that does not start with a metadata record is not one.
         let mut src = std::io::BufReader::new(file);
         let rec = match std::io::BufRead::fill_buf(&mut src) {
-            Ok(b) => RecordingFormat::detect(b).unwrap_or(RecordingFormat::I915),
+            Ok(b) => match RecordingFormat::looks_like_recording(b) {
+                Some(rec) => rec,
+                None if b.len() < perfregs_linux::record::HEADER_SIZE => RecordingFormat::I915,
+                None => {
+                    eprintln!(
+                        "perfregs: report: {}: not a recording (it does not start with a \
+                         metadata record of IGT's i915-perf-recorder or xe-perf-recorder \
+                         format); a raw OA buffer dump? try `perfregs oa-decode PROJECT FORMAT \
+                         {}`",
+                        self.file.display(),
+                        self.file.display()
+                    );
+                    return ExitCode::from(2);
+                }
+            },
             Err(e) => {
                 eprintln!("perfregs: report: cannot read {}: {e}", self.file.display());
                 return ExitCode::from(2);

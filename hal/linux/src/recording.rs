@@ -127,6 +127,16 @@ impl RecordingFormat {
         RecordHeader::parse(bytes).and_then(|h| Self::of_record_type(h.kind))
     }
 
+    /// Whether `bytes` start as a recording does, and in which format: a
+    /// metadata record's header (a type of [`Self::metadata_types`], pad 0,
+    /// a size of at least the header). `None` for anything else: fewer than
+    /// 8 bytes, or a raw OA buffer dump, whose first dword is a report's.
+    pub fn looks_like_recording(bytes: &[u8]) -> Option<RecordingFormat> {
+        let h = RecordHeader::parse(bytes)?;
+        let f = Self::of_record_type(h.kind)?;
+        (h.pad == 0 && usize::from(h.size) >= HEADER_SIZE).then_some(f)
+    }
+
     /// Report size of DEVICE_INFO's `oa_format` in this format's numbering.
     pub fn report_size(self, oa_format: u32) -> Option<usize> {
         match self {
