@@ -576,3 +576,17 @@ fn a_raw_dump_and_a_recording_are_sent_to_the_command_that_reads_them() {
     let (code, _, err) = oa_decode(&rec, &["--head", "0"]);
     assert_eq!(code, 0, "{err}");
 }
+
+#[test]
+fn format_names_take_any_case() {
+    let file = test_oa_file(6, &[]);
+    let (lower, _) = reported(&file, &["--format", "csv"], 0);
+    let (upper, _) = reported(&file, &["--format", "CSV"], 0);
+    assert!(lower.starts_with("interval,"), "{lower}");
+    assert_eq!(upper, lower);
+    let (mixed, _) = reported(&file, &["--format", "Json"], 0);
+    assert!(mixed.starts_with('{'), "{mixed}");
+    // A name that is no format in any case is still refused, naming them.
+    let (_, err) = reported(&file, &["--format", "xml"], 2);
+    says(&err, "csv");
+}

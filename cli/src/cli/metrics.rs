@@ -468,7 +468,7 @@ pub struct RunArgs {
     /// (a trace the Perfetto UI opens) on stdout, the text around them on
     /// stderr. The table summarises more than 16 report pairs (min, mean,
     /// max per counter).
-    #[arg(long, value_enum, default_value_t = output::Format::Table)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = output::Format::Table)]
     pub format: output::Format,
 }
 

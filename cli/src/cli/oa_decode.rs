@@ -85,7 +85,7 @@ pub struct Options {
     /// pair with --metric-set (interval k: report k-1 to k), else every
     /// counter's value and increment per report (interval k: report k); the
     /// text around them on stderr.
-    #[arg(long = "format", value_name = "F", value_enum, default_value_t = Format::Table)]
+    #[arg(long = "format", value_name = "F", value_enum, ignore_case = true, default_value_t = Format::Table)]
     pub output: Format,
 }
 

@@ -86,7 +86,7 @@ pub struct ReportArgs {
     pub reports: Option<NonZeroU32>,
     /// Output format: table (text), csv, json, or perfetto (a Chrome /
     /// Perfetto JSON trace, one counter track per metric).
-    #[arg(long, value_enum, default_value_t = Format::Table)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Table)]
     pub format: Format,
     /// The metric set (symbol or underscore name, case-insensitive) instead
     /// of the recorded one.
