@@ -590,3 +590,15 @@ fn format_names_take_any_case() {
     let (_, err) = reported(&file, &["--format", "xml"], 2);
     says(&err, "csv");
 }
+
+#[test]
+fn reports_zero_is_said_plainly() {
+    let file = test_oa_file(6, &[]);
+    let (_, err) = reported(&file, &["--reports", "0"], 2);
+    says(&err, "'--reports <N>': at least 1");
+    assert!(!err.contains("non-zero type"), "{err}");
+    // metrics run says its range.
+    let (code, _, err) = common::in_root(&["metrics", "run", "tgl", "TestOa", "--reports", "0"]);
+    assert_eq!(code, 2, "{err}");
+    says(&err, "'--reports <N>': not a count from 1 to");
+}

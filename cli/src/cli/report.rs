@@ -82,7 +82,7 @@ pub struct ReportArgs {
     #[arg(long, value_name = "TIME", value_parser = duration_ns, conflicts_with = "reports")]
     pub interval: Option<NonZeroU64>,
     /// Sum every N report pairs into an interval instead of time windows.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = report_count::<NonZeroU32>)]
     pub reports: Option<NonZeroU32>,
     /// Output format: table (text), csv, json, or perfetto (a Chrome /
     /// Perfetto JSON trace, one counter track per metric).
@@ -116,6 +116,18 @@ pub fn duration_ns(text: &str) -> Result<NonZeroU64, String> {
         .and_then(|n| n.checked_mul(scale))
         .and_then(NonZeroU64::new)
         .ok_or_else(|| format!("`{t}` is not a time of at least 1 ns that fits 64 bits"))
+}
+
+/// `--reports`: a whole number of reports, at least 1, as any non-zero
+/// integer type (`NonZeroU32`, `NonZeroU64`); clap's own message for 0
+/// would be Rust's "number would be zero for non-zero type".
+pub fn report_count<T: TryFrom<NonZeroU64>>(text: &str) -> Result<T, String> {
+    let n: u64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a whole number of reports (at least 1)"))?;
+    let n = NonZeroU64::new(n).ok_or("at least 1")?;
+    T::try_from(n).map_err(|_| format!("{n} is more reports than this option counts"))
 }
 
 /// The set named `name` in `all` (the sets of `part`;
@@ -851,6 +863,24 @@ mod tests {
             assert_eq!(ids, want, "{project}");
         }
         assert!(formats("ivb").is_empty());
+    }
+
+    #[test]
+    fn report_counts_are_at_least_one() {
+        assert_eq!(
+            report_count::<NonZeroU32>("5"),
+            Ok(NonZeroU32::new(5).unwrap())
+        );
+        assert_eq!(
+            report_count::<NonZeroU32>("0"),
+            Err("at least 1".to_string())
+        );
+        assert!(report_count::<NonZeroU32>("4294967296")
+            .unwrap_err()
+            .contains("more reports than"));
+        assert!(report_count::<NonZeroU64>("x")
+            .unwrap_err()
+            .contains("whole number"));
     }
 
     #[test]
