@@ -602,3 +602,32 @@ fn reports_zero_is_said_plainly() {
     assert_eq!(code, 2, "{err}");
     says(&err, "'--reports <N>': not a count from 1 to");
 }
+
+#[test]
+fn an_interval_shorter_than_the_report_period_is_said() {
+    let file = TempFile::new("short-interval.record");
+    let (code, out, err) = common::in_root(&[
+        "record",
+        "--emulate",
+        "tgl",
+        "--metric-set",
+        "TestOa",
+        "--reports",
+        "50",
+        "-o",
+        file.path(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (out, err) = reported(&file, &["--interval", "1us", "--format", "csv"], 0);
+    says(
+        &err,
+        "is shorter than the recording's report period (about ",
+    );
+    says(&err, "so each interval holds one report pair");
+    let rows = csv_rows(&out);
+    assert!(rows.len() > 10, "{out}");
+    assert!(ints(&rows, "pairs").iter().all(|&p| p == 1), "{out}");
+    // The default 10 ms holds many pairs: no note.
+    let (_, err) = reported(&file, &["--format", "csv"], 0);
+    assert!(!err.contains("report period"), "{err}");
+}

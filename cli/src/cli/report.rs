@@ -439,6 +439,35 @@ fn ns_text(ns: u64) -> String {
     format!("{ns}ns")
 }
 
+/// The note when time windows of `window` ticks (`interval_ns` asked for)
+/// are shorter than the recording's report period (estimated from
+/// `intervals`: the ticks their pairs span over the pairs), so that each
+/// interval holds one pair.
+fn short_window_note(
+    intervals: &[Interval],
+    window: Window,
+    hz: u64,
+    interval_ns: u64,
+) -> Option<String> {
+    let Window::Ticks(window) = window else {
+        return None;
+    };
+    let pairs: u64 = intervals.iter().map(|i| u64::from(i.pairs)).sum();
+    let first = intervals.iter().find_map(|i| i.start)?;
+    let last = intervals.iter().rev().find_map(|i| i.end)?;
+    let period = last.checked_sub(first)?.checked_div(pairs)?;
+    if window.get() >= period || hz == 0 {
+        return None;
+    }
+    let us = period as f64 * 1e6 / hz as f64;
+    Some(format!(
+        "note: the interval ({}, {window} timestamp ticks) is shorter than the recording's \
+         report period (about {us:.2}us, {period} ticks), so each interval holds one report \
+         pair: --interval of at least the period, or --reports N, sums several",
+        ns_text(interval_ns)
+    ))
+}
+
 fn values_text(d: &DeviceInfo) -> String {
     use perfregs_metrics::rt::DeviceVar as V;
     [
@@ -747,6 +776,11 @@ impl ReportArgs {
             Some(s) => {
                 for l in &s.header {
                     info(l);
+                }
+                let asked = self.interval.map_or(DEFAULT_INTERVAL_NS, NonZeroU64::get);
+                let hz = s.device.gpu_timestamp_frequency;
+                if let Some(note) = short_window_note(&read.intervals, s.window, hz, asked) {
+                    eprintln!("perfregs: report: {note}");
                 }
                 let series = series(&read, s);
                 let invalid = invalid_pairs(&read.intervals).total();
