@@ -192,9 +192,13 @@ fn csv_gives_igts_test_oa_ratios_per_interval() {
         check_test_oa_ratios("interval", |n| int(row, n), 5);
         // GPU time: 5 periods of 128 ticks at 19.2 MHz, in ns.
         assert_eq!(int(row, "GpuTime"), 5 * TICKS * 1_000_000_000 / 19_200_000);
-        let start: f64 = field(row, "start_ns").parse().expect("start");
+        // Whole ns in CSV (5 periods are 33333.3 ns).
         let want = (k as u64 * 5 * TICKS) as f64 * 1e9 / 19.2e6;
-        assert!((start - want).abs() < 1e-6, "{start} {want}");
+        assert_eq!(int(row, "start_ns"), want.round() as u64);
+        assert_eq!(
+            int(row, "duration_ns"),
+            (5.0 * TICKS as f64 * 1e9 / 19.2e6).round() as u64
+        );
     }
 }
 
@@ -483,14 +487,14 @@ fn unwritten_and_stale_reports_are_flagged_and_never_counted() {
     }
     // No 2^32-tick (223 s) interval: the time axis spans the recording.
     let whole = 230.0 * TICKS as f64 * 1e9 / 19.2e6;
+    // Whole ns in CSV: each rounded, so within 1 ns of the sum.
     let mut end = 0.0;
     for row in &rows {
-        let start: f64 = field(row, "start_ns").parse().expect("start");
-        let duration: f64 = field(row, "duration_ns").parse().expect("duration");
-        assert!((start - end).abs() < 1e-3, "{out}");
+        let (start, duration) = (int(row, "start_ns") as f64, int(row, "duration_ns") as f64);
+        assert!((start - end).abs() <= 1.0, "{out}");
         end = start + duration;
     }
-    assert!((end - whole).abs() < 1e-3, "{end} ns, want {whole}: {out}");
+    assert!((end - whole).abs() <= 1.0, "{end} ns, want {whole}: {out}");
     // The table flags it too.
     let (out, _) = reported(&file, &["--reports", "100"], 0);
     says(

@@ -305,9 +305,14 @@ pub fn csv_field(text: &str) -> String {
     }
 }
 
-/// A number of ns as a CSV field or JSON number: empty / `null` when unknown.
+/// A number of ns as a CSV field: a whole number (rounded), empty when
+/// unknown or not a finite, non-negative time.
 fn ns_text(ns: Option<f64>) -> String {
-    ns.map_or(String::new(), |t| t.to_string())
+    match ns {
+        // Saturating: a time beyond u64's ns (584 years) prints u64::MAX.
+        Some(t) if t.is_finite() && t >= 0.0 => (t.round() as u64).to_string(),
+        _ => String::new(),
+    }
 }
 
 /// The series as CSV records (header first), one line each.
@@ -567,6 +572,17 @@ mod tests {
         assert_eq!(c[1], "1,0,1000,1000,12.5,17,");
         assert_eq!(c[2], "2,1000,1000,1000,,18,zero report");
         assert_eq!(c.len(), 4);
+    }
+
+    #[test]
+    fn csv_times_are_whole_ns() {
+        let mut s = series();
+        s.rows[0].start_ns = Some(853_333.333_333_4);
+        s.rows[0].duration_ns = Some(1_706_666.666_666_7);
+        s.rows[1].start_ns = Some(f64::NAN);
+        let c = csv(&s);
+        assert!(c[1].starts_with("1,853333,1706667,"), "{}", c[1]);
+        assert!(c[2].starts_with("2,,1000,"), "{}", c[2]);
     }
 
     #[test]
