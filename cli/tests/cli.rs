@@ -97,6 +97,31 @@ fn decode_uses_the_projects_layout() {
 }
 
 #[test]
+fn decode_shows_the_address_an_address_field_encodes() {
+    // OAG_OABUFFER.base_address is bits 31:6 of the buffer's address.
+    let out = exits(0, &["decode", "tgl", "OAG_OABUFFER", "0x1000009"]).0;
+    says(
+        &out,
+        "] base_address             = 262144 (0x40000) (address 0x1000000)  RW",
+    );
+    // A field that is not an address gets no address.
+    assert!(
+        out.lines()
+            .filter(|l| l.contains("address 0x"))
+            .all(|l| l.contains("base_address")),
+        "{out}"
+    );
+    // HSW's buffer offset and head pointer, from the same attribute.
+    let out = exits(0, &["decode", "hsw", "OABUFFER", "0x1000000"]).0;
+    says(&out, "(address 0x1000000)");
+    let out = exits(0, &["decode", "hsw", "OASTATUS2", "0x1000040"]).0;
+    says(
+        &out,
+        "head_pointer             = 262145 (0x40001) (address 0x1000040)",
+    );
+}
+
+#[test]
 fn decode_rejects_bad_input() {
     assert_eq!(perfregs(&["decode", "ivb", "OAPERF_A0", "1"]).0, 1);
     assert_eq!(perfregs(&["decode", "pvc", "OACONTROL", "1"]).0, 2);

@@ -1091,6 +1091,7 @@ mod tests {
                 description: String::new(),
                 note: String::new(),
                 enum_index: None,
+                address: false,
             })
             .collect();
         LayoutIr {

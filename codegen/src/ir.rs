@@ -692,6 +692,9 @@ pub struct FieldIr {
     pub note: String,
     /// Index into [`Ir::enums`].
     pub enum_index: Option<usize>,
+    /// `encodes: address`: the value is the upper bits of an address (the
+    /// address is the value shifted left by [`lsb`](Self::lsb)).
+    pub address: bool,
 }
 
 impl FieldIr {

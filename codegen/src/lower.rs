@@ -186,6 +186,7 @@ fn lower_register(l: &mut Lowering, vb: &VBlock, r: &VRegister, enum_base: usize
                 description: text(&f.field.description),
                 note: text(&f.field.note),
                 enum_index: f.field.enum_index.map(|i| i + enum_base),
+                address: f.field.address,
             })
             .collect();
         fields.sort_by_key(|f| f.lsb);

@@ -728,6 +728,10 @@ pub struct FieldDef {
     /// Our choices where the PRM is unclear.
     #[serde(default)]
     pub note: Option<String>,
+    /// What the value encodes: `address` (the upper bits of an address:
+    /// the value shifted left by the field's lsb).
+    #[serde(default)]
+    pub encodes: Option<String>,
 }
 
 /// A named enum.

@@ -102,6 +102,8 @@ pub struct RField {
     pub description: Option<String>,
     /// Note.
     pub note: Option<String>,
+    /// `encodes: address`: the value is the upper bits of an address.
+    pub address: bool,
 }
 
 /// A counter event row.
@@ -349,6 +351,22 @@ pub fn resolve_block(
                 }
                 (None, None) => None,
             };
+            let address = match f.encodes.as_deref() {
+                None => false,
+                Some("address") => true,
+                Some(other) => {
+                    diags.push(source.diag(
+                        Code::Shape,
+                        &format!("{fpath}/encodes"),
+                        &label,
+                        format!(
+                            "`encodes: {other}` is not known: `encodes: address` (the value is \
+                             the upper bits of an address) is the one meaning"
+                        ),
+                    ));
+                    false
+                }
+            };
             fields.push(RField {
                 path: fpath,
                 name: f.name.clone(),
@@ -359,6 +377,7 @@ pub fn resolve_block(
                 enum_index,
                 description: f.description.clone(),
                 note: f.note.clone(),
+                address,
             });
         }
         registers.push(RRegister {

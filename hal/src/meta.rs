@@ -42,6 +42,9 @@ pub struct FieldInfo {
     pub values: &'static [(&'static str, u64)],
     /// PRM description.
     pub description: &'static str,
+    /// The value is the upper bits of an address (`encodes: address` in
+    /// the description): the address is the value shifted left by `lsb`.
+    pub address: bool,
 }
 
 impl FieldInfo {
@@ -52,6 +55,15 @@ impl FieldInfo {
     /// The field's value in `raw`.
     pub const fn extract(&self, raw: u64) -> u64 {
         (raw & self.mask()) >> self.lsb
+    }
+    /// The address the field's value `value` encodes, for an
+    /// [`address`](Self::address) field (`None` otherwise, or past 64 bits).
+    pub const fn address_of(&self, value: u64) -> Option<u64> {
+        if self.address {
+            value.checked_shl(self.lsb)
+        } else {
+            None
+        }
     }
     /// The encoding name of `value`, if the field is enumerated and names it.
     pub fn value_name(&self, value: u64) -> Option<&'static str> {

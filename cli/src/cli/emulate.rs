@@ -36,6 +36,7 @@ pub fn user_registers(ir: &Ir, project: &str) -> Vec<&'static RegisterInfo> {
                     access: f.access,
                     values: &[],
                     description: leak(&e.text(&f.description)),
+                    address: f.address,
                 })
                 .collect();
             let info = RegisterInfo {

@@ -10,8 +10,9 @@ use std::process::ExitCode;
 #[command(
     about = "Decode a value into the named fields of a register",
     long_about = "Decode a value into the named fields of a register: one line per field with \
-its bits, value (decimal and hex), the name of its encoding and its access; bits set outside \
-every field are shown as reserved. Exit code 1 when the project has no such register or the \
+its bits, value (decimal and hex), the name of its encoding (or, for a field whose value is the \
+upper bits of an address, such as an OA buffer's base, head and tail, the address it encodes) \
+and its access; bits set outside every field are shown as reserved. Exit code 1 when the project has no such register or the \
 value does not fit it."
 )]
 pub struct DecodeArgs {
@@ -92,11 +93,14 @@ pub fn bits(f: &FieldInfo) -> String {
 }
 
 /// The value `x` of field `f` as `decode` shows it: decimal, hex, and the
-/// name of its encoding when the field is enumerated (`2 (0x2) (a12_b8_c8)`).
+/// name of its encoding when the field is enumerated (`2 (0x2) (a12_b8_c8)`)
+/// or the address it encodes when it is an address field (`encodes:
+/// address`: `1024 (0x400) (address 0x10000)`).
 pub fn field_value(f: &FieldInfo, x: u64) -> String {
-    match encoding(f, x) {
-        Some(name) => format!("{x} ({x:#x}) ({name})"),
-        None => format!("{x} ({x:#x})"),
+    match (encoding(f, x), f.address_of(x)) {
+        (Some(name), _) => format!("{x} ({x:#x}) ({name})"),
+        (None, Some(a)) => format!("{x} ({x:#x}) (address {a:#x})"),
+        (None, None) => format!("{x} ({x:#x})"),
     }
 }
 
@@ -298,5 +302,52 @@ impl DiffArgs {
             b.name
         );
         ExitCode::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every project with an OA buffer (report formats) marks its buffer's
+    /// base, head and tail as addresses in its descriptions, and every
+    /// address field is the upper bits of its register.
+    #[test]
+    fn oa_buffer_addresses_are_marked_on_every_project() {
+        for p in hal::PROJECTS {
+            let fields: Vec<(&RegisterInfo, &FieldInfo)> = p
+                .registers
+                .iter()
+                .flat_map(|r| r.fields.iter().map(move |f| (r, f)))
+                .filter(|(_, f)| f.address)
+                .collect();
+            for (r, f) in &fields {
+                assert_eq!(
+                    f.lsb + f.width,
+                    r.width,
+                    "{}: {}.{}",
+                    p.name,
+                    r.name,
+                    f.name
+                );
+                assert_eq!(f.address_of(1), Some(1 << f.lsb));
+                assert!(
+                    field_value(f, 2).ends_with(&format!("(address {:#x})", 2u64 << f.lsb)),
+                    "{}",
+                    field_value(f, 2)
+                );
+            }
+            if !p.formats.is_empty() {
+                assert!(
+                    fields.len() >= 3,
+                    "{}: an OA buffer's base, head and tail are address fields: {:?}",
+                    p.name,
+                    fields
+                        .iter()
+                        .map(|(r, f)| format!("{}.{}", r.name, f.name))
+                        .collect::<Vec<_>>()
+                );
+            }
+        }
     }
 }

@@ -194,12 +194,14 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
                     .collect()
             })
             .unwrap_or_default();
+        let address = f.address;
         infos.push(quote! {
             #hal::meta::FieldInfo {
                 name: #fname_str, lsb: #lsb, width: #fw,
                 access: #hal::meta::AccessKind::#acc,
                 values: &[#(#values),*],
                 description: #desc,
+                address: #address,
             }
         });
         if f.access.readable() {

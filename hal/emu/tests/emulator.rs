@@ -120,6 +120,7 @@ const fn field(name: &'static str, lsb: u32, width: u32, access: AccessKind) -> 
         access,
         values: &[],
         description: "",
+        address: false,
     }
 }
 

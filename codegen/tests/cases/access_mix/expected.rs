@@ -29,14 +29,14 @@ pub mod layouts {
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0xfff003;
             const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
-                ::perfregs::hal::meta::FieldInfo { name: "ready", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Ro, values: &[], description: "", },
-                ::perfregs::hal::meta::FieldInfo { name: "kick", lsb: 1u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Wo, values: &[], description: "", },
-                ::perfregs::hal::meta::FieldInfo { name: "overflow", lsb: 2u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw1c, values: &[], description: "", },
-                ::perfregs::hal::meta::FieldInfo { name: "arm", lsb: 3u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw1s, values: &[], description: "", },
-                ::perfregs::hal::meta::FieldInfo { name: "zero", lsb: 4u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Mbz, values: &[], description: "", },
-                ::perfregs::hal::meta::FieldInfo { name: "reserved_11_8", lsb: 8u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rsvd, values: &[], description: "", },
-                ::perfregs::hal::meta::FieldInfo { name: "keep", lsb: 12u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Pbc, values: &[], description: "", },
-                ::perfregs::hal::meta::FieldInfo { name: "level", lsb: 16u32, width: 8u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "ready", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Ro, values: &[], description: "", address: false, },
+                ::perfregs::hal::meta::FieldInfo { name: "kick", lsb: 1u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Wo, values: &[], description: "", address: false, },
+                ::perfregs::hal::meta::FieldInfo { name: "overflow", lsb: 2u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw1c, values: &[], description: "", address: false, },
+                ::perfregs::hal::meta::FieldInfo { name: "arm", lsb: 3u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw1s, values: &[], description: "", address: false, },
+                ::perfregs::hal::meta::FieldInfo { name: "zero", lsb: 4u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Mbz, values: &[], description: "", address: false, },
+                ::perfregs::hal::meta::FieldInfo { name: "reserved_11_8", lsb: 8u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rsvd, values: &[], description: "", address: false, },
+                ::perfregs::hal::meta::FieldInfo { name: "keep", lsb: 12u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Pbc, values: &[], description: "", address: false, },
+                ::perfregs::hal::meta::FieldInfo { name: "level", lsb: 16u32, width: 8u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", address: false, },
             ];
         }
         #[diagnostic::do_not_recommend]

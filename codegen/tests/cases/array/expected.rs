@@ -22,7 +22,7 @@ pub mod layouts {
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0xffffffff;
             const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
-                ::perfregs::hal::meta::FieldInfo { name: "value", lsb: 0u32, width: 32u32, access: ::perfregs::hal::meta::AccessKind::RwV, values: &[], description: "Value of counter {n}.", },
+                ::perfregs::hal::meta::FieldInfo { name: "value", lsb: 0u32, width: 32u32, access: ::perfregs::hal::meta::AccessKind::RwV, values: &[], description: "Value of counter {n}.", address: false, },
             ];
         }
         #[diagnostic::do_not_recommend]
@@ -80,7 +80,7 @@ pub mod layouts {
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0xff;
             const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
-                ::perfregs::hal::meta::FieldInfo { name: "event", lsb: 0u32, width: 8u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "event", lsb: 0u32, width: 8u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", address: false, },
             ];
         }
         #[diagnostic::do_not_recommend]

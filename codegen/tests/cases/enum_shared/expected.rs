@@ -39,7 +39,7 @@ pub mod layouts {
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0x3;
             const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
-                ::perfregs::hal::meta::FieldInfo { name: "speed", lsb: 0u32, width: 2u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[("slow", 0), ("medium", 1), ("fast", 2)], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "speed", lsb: 0u32, width: 2u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[("slow", 0), ("medium", 1), ("fast", 2)], description: "", address: false, },
             ];
         }
         #[diagnostic::do_not_recommend]
@@ -90,7 +90,7 @@ pub mod layouts {
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0x30;
             const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
-                ::perfregs::hal::meta::FieldInfo { name: "speed", lsb: 4u32, width: 2u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[("slow", 0), ("medium", 1), ("fast", 2)], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "speed", lsb: 4u32, width: 2u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[("slow", 0), ("medium", 1), ("fast", 2)], description: "", address: false, },
             ];
         }
         #[diagnostic::do_not_recommend]

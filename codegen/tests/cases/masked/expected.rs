@@ -24,9 +24,9 @@ pub mod layouts {
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0xf03;
             const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
-                ::perfregs::hal::meta::FieldInfo { name: "kernel", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-                ::perfregs::hal::meta::FieldInfo { name: "user", lsb: 1u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-                ::perfregs::hal::meta::FieldInfo { name: "level", lsb: 8u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "kernel", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", address: false, },
+                ::perfregs::hal::meta::FieldInfo { name: "user", lsb: 1u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", address: false, },
+                ::perfregs::hal::meta::FieldInfo { name: "level", lsb: 8u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", address: false, },
             ];
         }
         #[diagnostic::do_not_recommend]

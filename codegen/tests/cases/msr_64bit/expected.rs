@@ -26,11 +26,11 @@ pub mod layouts {
             const WIDTH: u32 = 64u32;
             const KEEP_MASK: u64 = 0xff80007fff;
             const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
-                ::perfregs::hal::meta::FieldInfo { name: "core_sel", lsb: 0u32, width: 15u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-                ::perfregs::hal::meta::FieldInfo { name: "overflow", lsb: 30u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw1c, values: &[], description: "", },
-                ::perfregs::hal::meta::FieldInfo { name: "freeze", lsb: 31u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Wo, values: &[], description: "", },
-                ::perfregs::hal::meta::FieldInfo { name: "count", lsb: 32u32, width: 8u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-                ::perfregs::hal::meta::FieldInfo { name: "reserved_63_40", lsb: 40u32, width: 24u32, access: ::perfregs::hal::meta::AccessKind::Rsvd, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "core_sel", lsb: 0u32, width: 15u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", address: false, },
+                ::perfregs::hal::meta::FieldInfo { name: "overflow", lsb: 30u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw1c, values: &[], description: "", address: false, },
+                ::perfregs::hal::meta::FieldInfo { name: "freeze", lsb: 31u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Wo, values: &[], description: "", address: false, },
+                ::perfregs::hal::meta::FieldInfo { name: "count", lsb: 32u32, width: 8u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", address: false, },
+                ::perfregs::hal::meta::FieldInfo { name: "reserved_63_40", lsb: 40u32, width: 24u32, access: ::perfregs::hal::meta::AccessKind::Rsvd, values: &[], description: "", address: false, },
             ];
         }
         #[diagnostic::do_not_recommend]

@@ -21,7 +21,7 @@ pub mod layouts {
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0x1;
             const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
-                ::perfregs::hal::meta::FieldInfo { name: "enable", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "enable", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", address: false, },
             ];
         }
         #[diagnostic::do_not_recommend]

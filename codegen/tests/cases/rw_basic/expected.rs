@@ -43,9 +43,9 @@ pub mod layouts {
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0x3f1;
             const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
-                ::perfregs::hal::meta::FieldInfo { name: "enable", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "Enable the unit.", },
-                ::perfregs::hal::meta::FieldInfo { name: "period", lsb: 4u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "Timer period exponent.", },
-                ::perfregs::hal::meta::FieldInfo { name: "mode", lsb: 8u32, width: 2u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[("off", 0), ("single", 1), ("continuous", 2)], description: "Operating mode.", },
+                ::perfregs::hal::meta::FieldInfo { name: "enable", lsb: 0u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "Enable the unit.", address: false, },
+                ::perfregs::hal::meta::FieldInfo { name: "period", lsb: 4u32, width: 4u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "Timer period exponent.", address: false, },
+                ::perfregs::hal::meta::FieldInfo { name: "mode", lsb: 8u32, width: 2u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[("off", 0), ("single", 1), ("continuous", 2)], description: "Operating mode.", address: false, },
             ];
         }
         #[diagnostic::do_not_recommend]

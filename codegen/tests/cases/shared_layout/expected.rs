@@ -23,8 +23,8 @@ pub mod layouts {
             const WIDTH: u32 = 32u32;
             const KEEP_MASK: u64 = 0x8000ffff;
             const FIELDS: &'static [::perfregs::hal::meta::FieldInfo] = &[
-                ::perfregs::hal::meta::FieldInfo { name: "value", lsb: 0u32, width: 16u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
-                ::perfregs::hal::meta::FieldInfo { name: "valid", lsb: 31u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", },
+                ::perfregs::hal::meta::FieldInfo { name: "value", lsb: 0u32, width: 16u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", address: false, },
+                ::perfregs::hal::meta::FieldInfo { name: "valid", lsb: 31u32, width: 1u32, access: ::perfregs::hal::meta::AccessKind::Rw, values: &[], description: "", address: false, },
             ];
         }
         #[diagnostic::do_not_recommend]

@@ -26,6 +26,7 @@ pub fn tgl_replicated() -> &'static ProjectInfo {
         access: hal::meta::AccessKind::Rw,
         values: &[],
         description: "",
+        address: false,
     }];
     static CELL: std::sync::OnceLock<&'static ProjectInfo> = std::sync::OnceLock::new();
     CELL.get_or_init(|| {
