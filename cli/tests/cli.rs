@@ -1783,7 +1783,11 @@ fn the_readmes_my_yaml_runs_as_the_readme_says() {
 fn bash_completes_sets_and_registers() {
     let bin = std::path::Path::new(env!("CARGO_BIN_EXE_perfregs"));
     let dir = bin.parent().expect("the binary's folder");
-    if std::process::Command::new("bash").arg("--version").output().is_err() {
+    if std::process::Command::new("bash")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
         eprintln!("SKIPPED: no bash on this machine");
         return;
     }
@@ -1792,7 +1796,11 @@ fn bash_completes_sets_and_registers() {
         let script = format!(
             "source <(perfregs completions bash)\nCOMP_WORDS=({words})\nCOMP_CWORD={n}\nCOMP_LINE='{words}'\nCOMP_POINT=${{#COMP_LINE}}\nCOMP_TYPE=9\n_clap_complete_perfregs perfregs\nprintf '%s\\n' \"${{COMPREPLY[@]}}\""
         );
-        let path = format!("{}:{}", dir.display(), std::env::var("PATH").unwrap_or_default());
+        let path = format!(
+            "{}:{}",
+            dir.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
         let out = std::process::Command::new("bash")
             .arg("-c")
             .arg(script)

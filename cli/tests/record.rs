@@ -1460,3 +1460,116 @@ fn an_emulated_recording_says_no_workload_is_scripted() {
     let (_f, err) = recorded("--emulate tgl --metric-set RenderBasic --reports 4");
     assert!(err.contains("workload: none scripted"), "{err}");
 }
+
+/// The sample payloads of a recording, in order.
+fn sample_payloads(bytes: &[u8]) -> Vec<Vec<u8>> {
+    walk(bytes)
+        .into_iter()
+        .filter(|(kind, _, _)| *kind == SAMPLE)
+        .map(|(_, _, payload)| payload.to_vec())
+        .collect()
+}
+
+/// `--ring SIZE` keeps the last records of the same run whole: its samples
+/// are the last samples of a full recording of that run, byte for byte, it
+/// stays within SIZE, and `report` reads it.
+#[test]
+fn a_ring_keeps_the_last_records_of_the_run() {
+    let line = "--emulate tgl --metric-set TestOa --reports 3000";
+    let (full, _) = recorded(line);
+    let (ring, err) = recorded(&format!("{line} --ring 64K"));
+    assert!(err.contains("the ring kept the last"), "{err}");
+    let all = sample_payloads(&full.bytes());
+    let kept = sample_payloads(&ring.bytes());
+    assert!(
+        all.len() >= 3000 && kept.len() > 100,
+        "{} {}",
+        all.len(),
+        kept.len()
+    );
+    assert!(kept.len() < all.len());
+    assert_eq!(kept[..], all[all.len() - kept.len()..]);
+    assert!(
+        ring.bytes().len() <= 64 * 1024 + 4096,
+        "{}",
+        ring.bytes().len()
+    );
+    let (_, rerr) = reported(&ring, &["--format", "csv"], 0);
+    assert!(
+        rerr.contains(&format!("read: {} sample(s)", kept.len())),
+        "{rerr}"
+    );
+    // A size too small, or not a size, is a usage error.
+    for bad in ["100", "lots"] {
+        let out = perfregs(&[
+            "record",
+            "--emulate",
+            "tgl",
+            "--metric-set",
+            "TestOa",
+            "--ring",
+            bad,
+            "-o",
+            "/tmp/x",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+}
+
+/// SIGUSR1 writes a numbered snapshot while a ring recording runs; Ctrl-C
+/// (SIGINT) then ends it with the final window in the output.
+#[test]
+fn sigusr1_writes_a_snapshot_of_the_ring() {
+    let out = TempFile::new("sig.record");
+    let child = Command::new(env!("CARGO_BIN_EXE_perfregs"))
+        .args([
+            "record",
+            "--emulate",
+            "tgl",
+            "--metric-set",
+            "TestOa",
+            "--exponent",
+            "0",
+            "--duration",
+            "3600s",
+            "--ring",
+            "256K",
+            "-o",
+            out.path(),
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn perfregs record");
+    let pid = child.id().to_string();
+    let snapshot = out.0.with_file_name(
+        out.0
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("name")
+            .replace(".record", ".1.record"),
+    );
+    let _cleanup = TempFile(snapshot.clone());
+    // Wait until the ring is full enough, then ask for a snapshot.
+    std::thread::sleep(Duration::from_millis(1500));
+    let kill = |sig: &str| {
+        let ok = Command::new("kill")
+            .args([sig, &pid])
+            .status()
+            .map(|s| s.success());
+        assert_eq!(ok.ok(), Some(true), "kill {sig}");
+    };
+    kill("-USR1");
+    let start = Instant::now();
+    while !snapshot.exists() && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    kill("-INT");
+    let done = child.wait_with_output().expect("wait");
+    let err = text(&done.stderr);
+    assert_eq!(done.status.code(), Some(0), "{err}");
+    assert!(err.contains("snapshot"), "{err}");
+    let snap = std::fs::read(&snapshot).expect("the snapshot file");
+    assert!(!sample_payloads(&snap).is_empty());
+    let last = sample_payloads(&out.bytes());
+    assert!(!last.is_empty());
+}
