@@ -1573,3 +1573,74 @@ fn sigusr1_writes_a_snapshot_of_the_ring() {
     let last = sample_payloads(&out.bytes());
     assert!(!last.is_empty());
 }
+
+/// `--control FIFO` takes IGT's recorder commands: `dump` writes a
+/// snapshot, `quit` ends the recording cleanly (exit 0, the output
+/// written); the FIFO is made when missing.
+#[test]
+fn a_control_fifo_dumps_and_quits() {
+    let out = TempFile::new("ctl.record");
+    let fifo = TempFile::new("ctl.fifo");
+    let snapshot = out.0.with_file_name(
+        out.0
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("name")
+            .replace(".record", ".1.record"),
+    );
+    let _cleanup = TempFile(snapshot.clone());
+    let child = Command::new(env!("CARGO_BIN_EXE_perfregs"))
+        .args([
+            "record",
+            "--emulate",
+            "tgl",
+            "--metric-set",
+            "TestOa",
+            "--exponent",
+            "0",
+            "--duration",
+            "3600s",
+            "--ring",
+            "256K",
+            "--control",
+            fifo.path(),
+            "-o",
+            out.path(),
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn perfregs record");
+    let start = Instant::now();
+    let send = |command: &str| {
+        // Opening for writing waits for the reader: the recorder is up.
+        while !fifo.0.exists() && start.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::fs::write(&fifo.0, format!("{command}\n")).expect("write the FIFO");
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    send("dump");
+    while !snapshot.exists() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    send("quit");
+    let done = child.wait_with_output().expect("wait");
+    let err = text(&done.stderr);
+    assert_eq!(done.status.code(), Some(0), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(!sample_payloads(&std::fs::read(&snapshot).expect("snapshot")).is_empty());
+    assert!(!sample_payloads(&out.bytes()).is_empty());
+    // --control needs --ring.
+    let o = perfregs(&[
+        "record",
+        "--emulate",
+        "tgl",
+        "--metric-set",
+        "TestOa",
+        "--control",
+        "/tmp/f",
+        "-o",
+        "/tmp/x",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -181,6 +181,11 @@ pub struct RecordArgs {
     /// time SIGUSR1 arrives (a circular capture, as IGT's recorder keeps).
     #[arg(long, value_name = "SIZE", value_parser = ring_size)]
     pub ring: Option<usize>,
+    /// With --ring: a FIFO (made if missing) taking commands as IGT's
+    /// recorder does: `echo dump > FIFO` writes a snapshot, `echo quit >
+    /// FIFO` ends the recording.
+    #[arg(long, value_name = "FIFO", requires = "ring")]
+    pub control: Option<PathBuf>,
     /// For tests: inject N losses into the emulated stream, spread over the
     /// recording, OA_REPORT_LOST and OA_BUFFER_LOST in turn (with --emulate only).
     #[arg(long, value_name = "N", hide = true, requires = "emulate")]
@@ -603,7 +608,7 @@ impl Write for Sink {
 
 /// The sink of `args`: `-o`'s file created, or (--ring SIZE) a circular
 /// buffer of SIZE bytes that SIGUSR1 asks to write a numbered snapshot of.
-fn create(args: &RecordArgs) -> Result<Sink, Fail> {
+fn create(args: &RecordArgs, stop: &Arc<AtomicBool>) -> Result<Sink, Fail> {
     let path = &args.output;
     let Some(size) = args.ring else {
         return std::fs::File::create(path)
@@ -611,6 +616,8 @@ fn create(args: &RecordArgs) -> Result<Sink, Fail> {
             .map_err(|e| Fail::findings(format!("cannot create {}: {e}", path.display())));
     };
     let ring = perfregs_linux::ring::Ring::new(size);
+    #[cfg(not(target_os = "linux"))]
+    let _ = stop;
     #[cfg(unix)]
     let ring = {
         let flag = Arc::new(AtomicBool::new(false));
@@ -622,6 +629,15 @@ fn create(args: &RecordArgs) -> Result<Sink, Fail> {
             std::process::id(),
             path.display()
         );
+        #[cfg(target_os = "linux")]
+        if let Some(fifo) = &args.control {
+            perfregs_linux::ring::control_fifo(fifo, Arc::clone(&flag), Arc::clone(stop))
+                .map_err(|e| Fail::usage(format!("--control {}: {e}", fifo.display())))?;
+            eprintln!(
+                "control: `echo dump > {0}` writes a snapshot, `echo quit > {0}` ends",
+                fifo.display()
+            );
+        }
         ring.dump_on(flag, path.clone())
     };
     Ok(Sink::Ring(ring))
@@ -837,7 +853,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     }
 
     let flag = stop_flag()?;
-    let w = RecordingWriter::with_format(create(args)?, recording, &device, &topology)?;
+    let w = RecordingWriter::with_format(create(args, &flag)?, recording, &device, &topology)?;
     let plan = EmulatedPlan {
         timestamp_frequency: freq,
         faults: Faults {
@@ -1249,7 +1265,7 @@ mod device {
         eprintln!("{opened}");
         eprintln!("{period_line}");
         let flag = stop_flag()?;
-        let w = RecordingWriter::with_format(create(args)?, format, device, topology)?;
+        let w = RecordingWriter::with_format(create(args, &flag)?, format, device, topology)?;
         let stop = match (args.reports, args.duration) {
             (Some(n), _) => Stop::Reports(n.get()),
             (None, Some(d)) => Stop::Ns(d.get()),

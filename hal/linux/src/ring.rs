@@ -203,6 +203,55 @@ impl Write for Ring {
     }
 }
 
+/// The control of a circular recording through a FIFO, as IGT's recorder
+/// takes commands: a line `dump` asks for a snapshot, `quit` ends the
+/// recording. The FIFO is made when `path` does not exist; a thread reads
+/// it (reopened after each writer closes) for as long as the process runs.
+#[cfg(target_os = "linux")]
+pub fn control_fifo(
+    path: &std::path::Path,
+    dump: Arc<AtomicBool>,
+    quit: Arc<AtomicBool>,
+) -> io::Result<()> {
+    use rustix::fs::{FileType, Mode, CWD};
+    match std::fs::metadata(path) {
+        Ok(m)
+            if FileType::from_raw_mode(std::os::unix::fs::MetadataExt::mode(&m))
+                == FileType::Fifo => {}
+        Ok(_) => {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!("{} exists and is not a FIFO", path.display()),
+            ))
+        }
+        Err(_) => rustix::fs::mkfifoat(CWD, path, Mode::from_raw_mode(0o600))?,
+    }
+    let path = path.to_path_buf();
+    std::thread::Builder::new()
+        .name("perfregs-control".into())
+        .spawn(move || loop {
+            // Blocks until a writer opens the FIFO; its lines, then EOF.
+            let Ok(f) = std::fs::File::open(&path) else {
+                return;
+            };
+            for line in io::BufRead::lines(io::BufReader::new(f)) {
+                match line.as_deref().map(str::trim) {
+                    Ok("dump") => dump.store(true, Ordering::Release),
+                    Ok("quit") => {
+                        quit.store(true, Ordering::Release);
+                        return;
+                    }
+                    Ok("") => {}
+                    Ok(other) => {
+                        eprintln!("perfregs: control: unknown command `{other}` (dump, quit)");
+                    }
+                    Err(_) => break,
+                }
+            }
+        })?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
