@@ -20,6 +20,8 @@ enum Values {
     Sets,
     /// Register names.
     Registers,
+    /// GT numbers of the catalogue's parts.
+    Gts,
 }
 
 /// The arguments that complete values: (subcommand path, argument id,
@@ -33,6 +35,11 @@ const ARGS: &[(&[&str], &str, Values)] = &[
     (&["decode"], "register", Values::Registers),
     (&["reg", "read"], "register", Values::Registers),
     (&["reg", "write"], "register", Values::Registers),
+    (&["record"], "gt", Values::Gts),
+    (&["oa-decode"], "gt", Values::Gts),
+    (&["metrics", "run"], "gt", Values::Gts),
+    (&["metrics", "list"], "gt", Values::Gts),
+    (&["metrics", "check"], "gt", Values::Gts),
 ];
 
 /// The whole command line with its value completers.
@@ -62,6 +69,7 @@ fn attach(cmd: clap::Command, path: &[&str], id: &str, values: Values) -> clap::
             match values {
                 Values::Sets => a.add(ArgValueCandidates::new(metric_sets)),
                 Values::Registers => a.add(ArgValueCompleter::new(registers)),
+                Values::Gts => a.add(ArgValueCandidates::new(gts)),
             }
         }),
     }
@@ -100,6 +108,21 @@ fn metric_sets() -> Vec<CompletionCandidate> {
     }
     seen.into_iter()
         .map(|(symbol, name)| CompletionCandidate::new(symbol).help(Some(name.into())))
+        .collect()
+}
+
+/// Every GT number of the catalogue's parts, the parts that have it as
+/// help (`1`: `tgl GT1, dg2 GT1`).
+fn gts() -> Vec<CompletionCandidate> {
+    let mut by_gt: std::collections::BTreeMap<u8, Vec<String>> = Default::default();
+    for p in hal::PARTS {
+        by_gt.entry(p.gt).or_default().push(p.to_string());
+    }
+    by_gt
+        .into_iter()
+        .map(|(gt, parts)| {
+            CompletionCandidate::new(gt.to_string()).help(Some(parts.join(", ").into()))
+        })
         .collect()
 }
 
@@ -150,6 +173,11 @@ mod tests {
         let regs = offered("perfregs decode tgl oag_oacon");
         assert!(regs.iter().any(|s| s == "OAG_OACONTROL"), "{regs:?}");
         assert!(regs.iter().all(|s| s.starts_with("OAG_OACON")), "{regs:?}");
+        // GT numbers, from the parts.
+        let gts = offered("perfregs metrics run skl TestOa --gt ");
+        for p in hal::PARTS {
+            assert!(gts.contains(&p.gt.to_string()), "{p}: {gts:?}");
+        }
         // Projects where a project goes (clap's possible values).
         let projects = offered("perfregs record --emulate m");
         assert!(projects.iter().any(|s| s == "mtl"), "{projects:?}");
