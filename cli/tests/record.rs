@@ -1644,3 +1644,61 @@ fn a_control_fifo_dumps_and_quits() {
     ]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `report --counters` prints exactly the counters its patterns match, in
+/// the set's order, with their units, in every format; a pattern that
+/// matches nothing is a usage error with a did-you-mean. The same for
+/// `metrics run`.
+#[test]
+fn counters_chosen_by_name_and_glob() {
+    let (file, _) = recorded("--emulate tgl --metric-set RenderBasic --reports 20");
+    let part = hal::part("tgl", 2).expect("TGL GT2");
+    let set = perfregs_metrics::FILES
+        .iter()
+        .find(|(f, _, _)| part.metric_files.contains(f))
+        .and_then(|(_, _, sets)| sets.iter().find(|s| s.symbol == "RenderBasic"))
+        .expect("RenderBasic of TGL GT2");
+    let want: Vec<String> = set
+        .counters
+        .iter()
+        .filter(|c| c.symbol == "GpuTime" || c.symbol.to_ascii_lowercase().ends_with("busy"))
+        .map(|c| format!("{} ({})", c.symbol, c.units))
+        .collect();
+    assert!(want.len() >= 2, "{want:?}");
+    let (csv, _) = reported(
+        &file,
+        &["--counters", "gpu_time,*BUSY", "--format", "csv"],
+        0,
+    );
+    let head: Vec<&str> = csv.lines().next().expect("a header").split(',').collect();
+    let got: Vec<&str> = head.iter().copied().filter(|h| h.contains(" (")).collect();
+    assert_eq!(got, want);
+    let (json, _) = reported(&file, &["--counters", "GpuTime", "--format", "json"], 0);
+    let doc: Json = serde_json::from_str(&json).expect("JSON");
+    let first = &doc["intervals"][0]["counters"];
+    assert_eq!(first.as_object().map(|o| o.len()), Some(1), "{first}");
+    assert_eq!(first["GpuTime"]["unit"], "ns");
+    let (_, err) = reported(&file, &["--counters", "GpuTime,GpuBusyy"], 2);
+    assert!(
+        err.contains("no counter matches `GpuBusyy`") && err.contains("GpuBusy"),
+        "{err}"
+    );
+    // metrics run.
+    let out = perfregs(&[
+        "metrics",
+        "run",
+        "tgl",
+        "RenderBasic",
+        "--counters",
+        "GpuTime,*Busy",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let csv = text(&out.stdout);
+    let head: Vec<&str> = csv.lines().next().expect("a header").split(',').collect();
+    let got: Vec<&str> = head.iter().copied().filter(|h| h.contains(" (")).collect();
+    assert_eq!(got, want);
+    let out = perfregs(&["metrics", "run", "tgl", "RenderBasic", "--counters", "Nope"]);
+    assert_eq!(out.status.code(), Some(2));
+}

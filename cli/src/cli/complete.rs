@@ -22,6 +22,8 @@ enum Values {
     Registers,
     /// GT numbers of the catalogue's parts.
     Gts,
+    /// Counter symbols, in a comma-separated list.
+    Counters,
 }
 
 /// The arguments that complete values: (subcommand path, argument id,
@@ -40,6 +42,8 @@ const ARGS: &[(&[&str], &str, Values)] = &[
     (&["metrics", "run"], "gt", Values::Gts),
     (&["metrics", "list"], "gt", Values::Gts),
     (&["metrics", "check"], "gt", Values::Gts),
+    (&["report"], "counters", Values::Counters),
+    (&["metrics", "run"], "counters", Values::Counters),
 ];
 
 /// The whole command line with its value completers.
@@ -70,6 +74,7 @@ fn attach(cmd: clap::Command, path: &[&str], id: &str, values: Values) -> clap::
                 Values::Sets => a.add(ArgValueCandidates::new(metric_sets)),
                 Values::Registers => a.add(ArgValueCompleter::new(registers)),
                 Values::Gts => a.add(ArgValueCandidates::new(gts)),
+                Values::Counters => a.add(ArgValueCompleter::new(counters)),
             }
         }),
     }
@@ -108,6 +113,31 @@ fn metric_sets() -> Vec<CompletionCandidate> {
     }
     seen.into_iter()
         .map(|(symbol, name)| CompletionCandidate::new(symbol).help(Some(name.into())))
+        .collect()
+}
+
+/// The counters of every shipped set whose symbols start with the last
+/// item typed of a comma-separated list (any case), each once, completing
+/// that item.
+fn counters(current: &OsStr) -> Vec<CompletionCandidate> {
+    let current = current.to_string_lossy();
+    let (done, typed) = match current.rfind(',') {
+        Some(k) => (&current[..=k], &current[k + 1..]),
+        None => ("", &current[..]),
+    };
+    let typed = typed.to_ascii_uppercase();
+    let mut seen = std::collections::BTreeMap::new();
+    for (_, _, sets) in perfregs_metrics::FILES {
+        for c in sets.iter().flat_map(|s| s.counters) {
+            if c.symbol.to_ascii_uppercase().starts_with(&typed) {
+                seen.entry(c.symbol).or_insert(c.name);
+            }
+        }
+    }
+    seen.into_iter()
+        .map(|(symbol, name)| {
+            CompletionCandidate::new(format!("{done}{symbol}")).help(Some(name.into()))
+        })
         .collect()
 }
 
@@ -173,6 +203,9 @@ mod tests {
         let regs = offered("perfregs decode tgl oag_oacon");
         assert!(regs.iter().any(|s| s == "OAG_OACONTROL"), "{regs:?}");
         assert!(regs.iter().all(|s| s.starts_with("OAG_OACON")), "{regs:?}");
+        // Counters, item by item.
+        let c = offered("perfregs report f.record --counters GpuTime,GpuB");
+        assert!(c.iter().any(|s| s == "GpuTime,GpuBusy"), "{c:?}");
         // GT numbers, from the parts.
         let gts = offered("perfregs metrics run skl TestOa --gt ");
         for p in hal::PARTS {
