@@ -1800,3 +1800,43 @@ fn the_readmes_my_yaml_runs_as_the_readme_says() {
     assert!(!out.contains("error"), "{out}");
     exits(0, &["check", path]);
 }
+
+/// Completion through bash itself: the script `completions bash` prints,
+/// sourced, completes a metric set and a register by calling `perfregs`
+/// back (found on PATH), as a shell does on Tab.
+#[test]
+fn bash_completes_sets_and_registers() {
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_perfregs"));
+    let dir = bin.parent().expect("the binary's folder");
+    if std::process::Command::new("bash")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: no bash on this machine");
+        return;
+    }
+    let complete = |words: &str| {
+        let n = words.split(' ').count() - 1;
+        let script = format!(
+            "source <(perfregs completions bash)\nCOMP_WORDS=({words})\nCOMP_CWORD={n}\nCOMP_LINE='{words}'\nCOMP_POINT=${{#COMP_LINE}}\nCOMP_TYPE=9\n_clap_complete_perfregs perfregs\nprintf '%s\\n' \"${{COMPREPLY[@]}}\""
+        );
+        let path = format!(
+            "{}:{}",
+            dir.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(script)
+            .env("PATH", path)
+            .output()
+            .expect("run bash");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let sets = complete("perfregs record --emulate tgl --metric-set RenderB");
+    assert!(sets.lines().any(|l| l.trim() == "RenderBasic"), "{sets}");
+    let regs = complete("perfregs decode tgl OAG_OAST");
+    assert!(regs.lines().any(|l| l.trim() == "OAG_OASTATUS"), "{regs}");
+    assert!(!regs.contains("RenderBasic"), "{regs}");
+}

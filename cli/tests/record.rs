@@ -1460,3 +1460,245 @@ fn an_emulated_recording_says_no_workload_is_scripted() {
     let (_f, err) = recorded("--emulate tgl --metric-set RenderBasic --reports 4");
     assert!(err.contains("workload: none scripted"), "{err}");
 }
+
+/// The sample payloads of a recording, in order.
+fn sample_payloads(bytes: &[u8]) -> Vec<Vec<u8>> {
+    walk(bytes)
+        .into_iter()
+        .filter(|(kind, _, _)| *kind == SAMPLE)
+        .map(|(_, _, payload)| payload.to_vec())
+        .collect()
+}
+
+/// `--ring SIZE` keeps the last records of the same run whole: its samples
+/// are the last samples of a full recording of that run, byte for byte, it
+/// stays within SIZE, and `report` reads it.
+#[test]
+fn a_ring_keeps_the_last_records_of_the_run() {
+    let line = "--emulate tgl --metric-set TestOa --reports 3000";
+    let (full, _) = recorded(line);
+    let (ring, err) = recorded(&format!("{line} --ring 64K"));
+    assert!(err.contains("the ring kept the last"), "{err}");
+    let all = sample_payloads(&full.bytes());
+    let kept = sample_payloads(&ring.bytes());
+    assert!(
+        all.len() >= 3000 && kept.len() > 100,
+        "{} {}",
+        all.len(),
+        kept.len()
+    );
+    assert!(kept.len() < all.len());
+    assert_eq!(kept[..], all[all.len() - kept.len()..]);
+    assert!(
+        ring.bytes().len() <= 64 * 1024 + 4096,
+        "{}",
+        ring.bytes().len()
+    );
+    let (_, rerr) = reported(&ring, &["--format", "csv"], 0);
+    assert!(
+        rerr.contains(&format!("read: {} sample(s)", kept.len())),
+        "{rerr}"
+    );
+    // A size too small, or not a size, is a usage error.
+    for bad in ["100", "lots"] {
+        let out = perfregs(&[
+            "record",
+            "--emulate",
+            "tgl",
+            "--metric-set",
+            "TestOa",
+            "--ring",
+            bad,
+            "-o",
+            "/tmp/x",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+}
+
+/// SIGUSR1 writes a numbered snapshot while a ring recording runs; Ctrl-C
+/// (SIGINT) then ends it with the final window in the output.
+#[test]
+fn sigusr1_writes_a_snapshot_of_the_ring() {
+    let out = TempFile::new("sig.record");
+    let child = Command::new(env!("CARGO_BIN_EXE_perfregs"))
+        .args([
+            "record",
+            "--emulate",
+            "tgl",
+            "--metric-set",
+            "TestOa",
+            "--exponent",
+            "0",
+            "--duration",
+            "3600s",
+            "--ring",
+            "256K",
+            "-o",
+            out.path(),
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn perfregs record");
+    let pid = child.id().to_string();
+    let snapshot = out.0.with_file_name(
+        out.0
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("name")
+            .replace(".record", ".1.record"),
+    );
+    let _cleanup = TempFile(snapshot.clone());
+    // Wait until the ring is full enough, then ask for a snapshot.
+    std::thread::sleep(Duration::from_millis(1500));
+    let kill = |sig: &str| {
+        let ok = Command::new("kill")
+            .args([sig, &pid])
+            .status()
+            .map(|s| s.success());
+        assert_eq!(ok.ok(), Some(true), "kill {sig}");
+    };
+    kill("-USR1");
+    let start = Instant::now();
+    while !snapshot.exists() && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    kill("-INT");
+    let done = child.wait_with_output().expect("wait");
+    let err = text(&done.stderr);
+    assert_eq!(done.status.code(), Some(0), "{err}");
+    assert!(err.contains("snapshot"), "{err}");
+    let snap = std::fs::read(&snapshot).expect("the snapshot file");
+    assert!(!sample_payloads(&snap).is_empty());
+    let last = sample_payloads(&out.bytes());
+    assert!(!last.is_empty());
+}
+
+/// `--control FIFO` takes IGT's recorder commands: `dump` writes a
+/// snapshot, `quit` ends the recording cleanly (exit 0, the output
+/// written); the FIFO is made when missing.
+#[test]
+fn a_control_fifo_dumps_and_quits() {
+    let out = TempFile::new("ctl.record");
+    let fifo = TempFile::new("ctl.fifo");
+    let snapshot = out.0.with_file_name(
+        out.0
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("name")
+            .replace(".record", ".1.record"),
+    );
+    let _cleanup = TempFile(snapshot.clone());
+    let child = Command::new(env!("CARGO_BIN_EXE_perfregs"))
+        .args([
+            "record",
+            "--emulate",
+            "tgl",
+            "--metric-set",
+            "TestOa",
+            "--exponent",
+            "0",
+            "--duration",
+            "3600s",
+            "--ring",
+            "256K",
+            "--control",
+            fifo.path(),
+            "-o",
+            out.path(),
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn perfregs record");
+    let start = Instant::now();
+    let send = |command: &str| {
+        // Opening for writing waits for the reader: the recorder is up.
+        while !fifo.0.exists() && start.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::fs::write(&fifo.0, format!("{command}\n")).expect("write the FIFO");
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    send("dump");
+    while !snapshot.exists() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    send("quit");
+    let done = child.wait_with_output().expect("wait");
+    let err = text(&done.stderr);
+    assert_eq!(done.status.code(), Some(0), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(!sample_payloads(&std::fs::read(&snapshot).expect("snapshot")).is_empty());
+    assert!(!sample_payloads(&out.bytes()).is_empty());
+    // --control needs --ring.
+    let o = perfregs(&[
+        "record",
+        "--emulate",
+        "tgl",
+        "--metric-set",
+        "TestOa",
+        "--control",
+        "/tmp/f",
+        "-o",
+        "/tmp/x",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// `report --counters` prints exactly the counters its patterns match, in
+/// the set's order, with their units, in every format; a pattern that
+/// matches nothing is a usage error with a did-you-mean. The same for
+/// `metrics run`.
+#[test]
+fn counters_chosen_by_name_and_glob() {
+    let (file, _) = recorded("--emulate tgl --metric-set RenderBasic --reports 20");
+    let part = hal::part("tgl", 2).expect("TGL GT2");
+    let set = perfregs_metrics::FILES
+        .iter()
+        .find(|(f, _, _)| part.metric_files.contains(f))
+        .and_then(|(_, _, sets)| sets.iter().find(|s| s.symbol == "RenderBasic"))
+        .expect("RenderBasic of TGL GT2");
+    let want: Vec<String> = set
+        .counters
+        .iter()
+        .filter(|c| c.symbol == "GpuTime" || c.symbol.to_ascii_lowercase().ends_with("busy"))
+        .map(|c| format!("{} ({})", c.symbol, c.units))
+        .collect();
+    assert!(want.len() >= 2, "{want:?}");
+    let (csv, _) = reported(
+        &file,
+        &["--counters", "gpu_time,*BUSY", "--format", "csv"],
+        0,
+    );
+    let head: Vec<&str> = csv.lines().next().expect("a header").split(',').collect();
+    let got: Vec<&str> = head.iter().copied().filter(|h| h.contains(" (")).collect();
+    assert_eq!(got, want);
+    let (json, _) = reported(&file, &["--counters", "GpuTime", "--format", "json"], 0);
+    let doc: Json = serde_json::from_str(&json).expect("JSON");
+    let first = &doc["intervals"][0]["counters"];
+    assert_eq!(first.as_object().map(|o| o.len()), Some(1), "{first}");
+    assert_eq!(first["GpuTime"]["unit"], "ns");
+    let (_, err) = reported(&file, &["--counters", "GpuTime,GpuBusyy"], 2);
+    assert!(
+        err.contains("no counter matches `GpuBusyy`") && err.contains("GpuBusy"),
+        "{err}"
+    );
+    // metrics run.
+    let out = perfregs(&[
+        "metrics",
+        "run",
+        "tgl",
+        "RenderBasic",
+        "--counters",
+        "GpuTime,*Busy",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let csv = text(&out.stdout);
+    let head: Vec<&str> = csv.lines().next().expect("a header").split(',').collect();
+    let got: Vec<&str> = head.iter().copied().filter(|h| h.contains(" (")).collect();
+    assert_eq!(got, want);
+    let out = perfregs(&["metrics", "run", "tgl", "RenderBasic", "--counters", "Nope"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -470,6 +470,11 @@ pub struct RunArgs {
     /// max per counter).
     #[arg(long, value_enum, ignore_case = true, default_value_t = output::Format::Table)]
     pub format: output::Format,
+    /// Only these counters, computed and printed: comma-separated symbol
+    /// or underscore names, any case, with globs `*` and `?`
+    /// (`'GpuTime,*Busy'`); each must match one.
+    #[arg(long, value_name = "LIST")]
+    pub counters: Option<String>,
 }
 
 /// `--reports`: a count from 1 to [`MAX_REPORTS`].
@@ -863,16 +868,29 @@ pub fn series(
     checked: &CheckedSet,
     d: &DeviceInfo,
     samples: &[Sample],
+    chosen: Option<&[usize]>,
 ) -> Series {
     let (mut unavailable, mut absent) = (Vec::new(), Vec::new());
-    // Every counter of each sample, computed once.
+    // Every counter (or every chosen one) of each sample, computed once.
     let values: Vec<Vec<Option<Value>>> = samples
         .iter()
-        .map(|s| interp::counters(checked, s, d))
+        .map(|s| match chosen {
+            None => interp::counters(checked, s, d),
+            Some(ch) => (0..set.counters.len())
+                .map(|i| {
+                    ch.contains(&i)
+                        .then(|| interp::counter(checked, i, s, d))
+                        .flatten()
+                })
+                .collect(),
+        })
         .collect();
     let mut columns = Vec::new();
     let mut kept = Vec::new();
     for (i, c) in set.counters.iter().enumerate() {
+        if chosen.is_some_and(|ch| !ch.contains(&i)) {
+            continue;
+        }
         if interp::counter_available(checked, i, d) != Some(true) {
             absent.push(c.symbol_name.as_str());
             continue;
@@ -992,7 +1010,21 @@ fn run(
     info(&device_line(&device, Some(clock_hz)));
     info(NO_WORKLOAD);
     let title = format!("{}{part} {} ({})", p.name, set.symbol_name, set.name);
-    let series = series(title, set, checked, &device, &e.samples);
+    let chosen = match &a.counters {
+        Some(spec) => {
+            let names: Vec<(&str, &str)> = set
+                .counters
+                .iter()
+                .map(|c| (c.symbol_name.as_str(), c.underscore_name.as_str()))
+                .collect();
+            Some(
+                perfregs_session::choose_names(&names, spec)
+                    .map_err(|e| Fail::usage(format!("--counters: {e} in {}", set.symbol_name)))?,
+            )
+        }
+        None => None,
+    };
+    let series = series(title, set, checked, &device, &e.samples, chosen.as_deref());
     output::print(&series, format, out).map_err(Fail::usage)?;
     info(&format!("emulator warnings: {}", e.warnings.len()));
     for w in &e.warnings {
@@ -1071,6 +1103,7 @@ impl Chosen {
             &self.loaded.checked.sets[self.index],
             &self.device,
             samples,
+            None,
         )
     }
 

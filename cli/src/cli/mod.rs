@@ -7,6 +7,7 @@
 //! [`Command::run`].
 
 pub mod check;
+pub mod complete;
 pub mod devices;
 pub mod diff;
 pub mod dump;
@@ -97,11 +98,17 @@ pub enum Command {
     Record(record::RecordArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     ///
-    /// For example `perfregs completions bash > ~/.local/share/bash-completion/completions/perfregs`,
-    /// or `source <(perfregs completions bash)`.
+    /// For example `source <(perfregs completions bash)` in `~/.bashrc`
+    /// (the same as `source <(COMPLETE=bash perfregs)`). The script asks
+    /// `perfregs` itself as you type, so metric sets, registers and projects
+    /// complete from its tables; `--static` prints a script without them
+    /// (options and subcommands only) that never runs `perfregs`.
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
+        /// A static script: options and subcommands only.
+        #[arg(long = "static")]
+        static_only: bool,
     },
 }
 
@@ -123,9 +130,19 @@ impl Command {
             Command::Devices(a) => a.run(),
             Command::Report(a) => a.run(),
             Command::Record(a) => a.run(),
-            Command::Completions { shell } => {
+            Command::Completions { shell, static_only } => {
                 let mut out = Vec::new();
-                clap_complete::generate(shell, &mut Cli::command(), "perfregs", &mut out);
+                if static_only {
+                    clap_complete::generate(shell, &mut Cli::command(), "perfregs", &mut out);
+                } else {
+                    match complete::registration(shell) {
+                        Ok(script) => out = script,
+                        Err(e) => {
+                            eprintln!("perfregs completions: {e}; try --static");
+                            return ExitCode::from(1);
+                        }
+                    }
+                }
                 say_bytes(&out);
                 ExitCode::SUCCESS
             }
@@ -135,6 +152,7 @@ impl Command {
 
 /// Parse the command line and run the command.
 pub fn main() -> ExitCode {
+    complete::answer_shell();
     match Cli::try_parse() {
         Ok(cli) => cli.command.run(),
         Err(e) => clap_error(&e),

@@ -176,6 +176,16 @@ pub struct RecordArgs {
     /// The recording to write.
     #[arg(short = 'o', long = "output", value_name = "FILE.record")]
     pub output: PathBuf,
+    /// Keep only the last SIZE bytes of records (64M, 512K, bytes), in
+    /// memory: written to the output at the end, and to FILE.N.record each
+    /// time SIGUSR1 arrives (a circular capture, as IGT's recorder keeps).
+    #[arg(long, value_name = "SIZE", value_parser = ring_size)]
+    pub ring: Option<usize>,
+    /// With --ring: a FIFO (made if missing) taking commands as IGT's
+    /// recorder does: `echo dump > FIFO` writes a snapshot, `echo quit >
+    /// FIFO` ends the recording.
+    #[arg(long, value_name = "FIFO", requires = "ring")]
+    pub control: Option<PathBuf>,
     /// For tests: inject N losses into the emulated stream, spread over the
     /// recording, OA_REPORT_LOST and OA_BUFFER_LOST in turn (with --emulate only).
     #[arg(long, value_name = "N", hide = true, requires = "emulate")]
@@ -572,18 +582,106 @@ fn summary<W>(r: &Recorded<W>, file: &Path, how: &str) -> String {
     s
 }
 
-fn create(path: &Path) -> Result<BufWriter<std::fs::File>, Fail> {
-    std::fs::File::create(path)
-        .map(|f| BufWriter::with_capacity(1 << 20, f))
-        .map_err(|e| Fail::findings(format!("cannot create {}: {e}", path.display())))
+/// Where a recording goes: its file, or with --ring a circular buffer
+/// whose last records are written to the file at the end.
+enum Sink {
+    /// The file, buffered.
+    File(BufWriter<std::fs::File>),
+    /// The circular buffer.
+    Ring(perfregs_linux::ring::Ring),
 }
 
-/// Flush `out` into the file at `path` and sync it.
-fn sync(out: BufWriter<std::fs::File>, path: &Path) -> Result<(), Fail> {
-    out.into_inner()
-        .map_err(|e| Fail::findings(format!("writing {}: {}", path.display(), e.error())))?
-        .sync_all()
-        .map_err(|e| Fail::findings(format!("writing {}: {e}", path.display())))
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Sink::File(f) => f.write(buf),
+            Sink::Ring(r) => r.write(buf),
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Sink::File(f) => f.flush(),
+            Sink::Ring(r) => r.flush(),
+        }
+    }
+}
+
+/// The sink of `args`: `-o`'s file created, or (--ring SIZE) a circular
+/// buffer of SIZE bytes that SIGUSR1 asks to write a numbered snapshot of.
+fn create(args: &RecordArgs, stop: &Arc<AtomicBool>) -> Result<Sink, Fail> {
+    let path = &args.output;
+    let Some(size) = args.ring else {
+        return std::fs::File::create(path)
+            .map(|f| Sink::File(BufWriter::with_capacity(1 << 20, f)))
+            .map_err(|e| Fail::findings(format!("cannot create {}: {e}", path.display())));
+    };
+    let ring = perfregs_linux::ring::Ring::new(size);
+    #[cfg(not(target_os = "linux"))]
+    let _ = stop;
+    #[cfg(unix)]
+    let ring = {
+        let flag = Arc::new(AtomicBool::new(false));
+        signal_hook::flag::register(signal_hook::consts::SIGUSR1, Arc::clone(&flag))
+            .map_err(|e| Fail::findings(format!("cannot catch SIGUSR1: {e}")))?;
+        eprintln!(
+            "ring: the last {} of records kept; `kill -USR1 {}` writes them to a numbered file beside {}",
+            bytes_text(size as u64),
+            std::process::id(),
+            path.display()
+        );
+        #[cfg(target_os = "linux")]
+        if let Some(fifo) = &args.control {
+            perfregs_linux::ring::control_fifo(fifo, Arc::clone(&flag), Arc::clone(stop))
+                .map_err(|e| Fail::usage(format!("--control {}: {e}", fifo.display())))?;
+            eprintln!(
+                "control: `echo dump > {0}` writes a snapshot, `echo quit > {0}` ends",
+                fifo.display()
+            );
+        }
+        ring.dump_on(flag, path.clone())
+    };
+    Ok(Sink::Ring(ring))
+}
+
+/// `n` bytes as text (`64 MiB`).
+fn bytes_text(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 && n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+        n => format!("{n} bytes"),
+    }
+}
+
+/// Flush the sink into the file at `path` and sync it (a ring: its
+/// snapshot written); the note a ring adds to the summary.
+fn sync(out: Sink, path: &Path) -> Result<String, Fail> {
+    let file = match out {
+        Sink::File(f) => f
+            .into_inner()
+            .map_err(|e| Fail::findings(format!("writing {}: {}", path.display(), e.error())))?,
+        Sink::Ring(mut ring) => {
+            let mut note = String::new();
+            for (p, r) in ring.take_dumps() {
+                match r {
+                    Ok(n) => note.push_str(&format!("; snapshot {} ({n} bytes)", p.display())),
+                    Err(e) => note.push_str(&format!("; snapshot {} failed: {e}", p.display())),
+                }
+            }
+            let snapshot = ring.snapshot();
+            std::fs::write(path, &snapshot)
+                .map_err(|e| Fail::findings(format!("writing {}: {e}", path.display())))?;
+            return Ok(format!(
+                "; the ring kept the last {} records ({} bytes written), {} older ones dropped{note}",
+                ring.kept(),
+                snapshot.len(),
+                ring.dropped()
+            ));
+        }
+    };
+    file.sync_all()
+        .map_err(|e| Fail::findings(format!("writing {}: {e}", path.display())))?;
+    Ok(String::new())
 }
 
 /// A recording's error as the command says it: a write error as every
@@ -755,7 +853,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     }
 
     let flag = stop_flag()?;
-    let w = RecordingWriter::with_format(create(&args.output)?, recording, &device, &topology)?;
+    let w = RecordingWriter::with_format(create(args, &flag)?, recording, &device, &topology)?;
     let plan = EmulatedPlan {
         timestamp_frequency: freq,
         faults: Faults {
@@ -788,7 +886,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         },
     );
     let mut line = summary(&recorded, &args.output, &how);
-    sync(recorded.output, &args.output)?;
+    line.push_str(&sync(recorded.output, &args.output)?);
     if taken != recorded.counts.reports {
         line.push_str(&format!(
             "; note: {taken} reports taken by the kernel, {} read",
@@ -1167,7 +1265,7 @@ mod device {
         eprintln!("{opened}");
         eprintln!("{period_line}");
         let flag = stop_flag()?;
-        let w = RecordingWriter::with_format(create(&args.output)?, format, device, topology)?;
+        let w = RecordingWriter::with_format(create(args, &flag)?, format, device, topology)?;
         let stop = match (args.reports, args.duration) {
             (Some(n), _) => Stop::Reports(n.get()),
             (None, Some(d)) => Stop::Ns(d.get()),
@@ -1200,9 +1298,32 @@ mod device {
         if let Some(e) = &recorded.disable_error {
             line.push_str(&format!("; disabling the stream failed: {e}"));
         }
-        sync(recorded.output, &args.output)?;
+        line.push_str(&sync(recorded.output, &args.output)?);
         ended_by(recorded.failure.map(|e| record_fail(e, name)), line)
     }
+}
+
+/// A --ring size: a number of bytes with an optional K, M or G (powers of
+/// 1024), at least one report's worth (4 KiB).
+fn ring_size(v: &str) -> Result<usize, String> {
+    let t = v.trim();
+    let (num, shift) = match t.char_indices().last() {
+        Some((i, c)) if c.eq_ignore_ascii_case(&'k') => (&t[..i], 10),
+        Some((i, c)) if c.eq_ignore_ascii_case(&'m') => (&t[..i], 20),
+        Some((i, c)) if c.eq_ignore_ascii_case(&'g') => (&t[..i], 30),
+        _ => (t, 0),
+    };
+    let n: usize = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{v}` is not a size: a number of bytes, or with K, M or G (64M)"))?;
+    let bytes = n
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{v}` is too large"))?;
+    if bytes < 4096 {
+        return Err(format!("`{v}`: at least 4K (a few reports)"));
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]

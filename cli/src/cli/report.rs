@@ -92,6 +92,11 @@ pub struct ReportArgs {
     /// of the recorded one.
     #[arg(long, value_name = "SET")]
     pub metric_set: Option<String>,
+    /// Only these counters, computed and printed (the others are not
+    /// computed): comma-separated symbol or underscore names, any case,
+    /// with globs `*` and `?` (`'GpuTime,*Busy'`); each must match one.
+    #[arg(long, value_name = "LIST")]
+    pub counters: Option<String>,
 }
 
 /// The default interval: 10 ms.
@@ -211,6 +216,8 @@ struct Setup {
     header: Vec<String>,
     /// Where the recording came from ([`origin_text`]).
     origin: String,
+    /// The counters `--counters` chose (none: every counter of the set).
+    chosen: Option<Vec<&'static perfregs_metrics::CounterInfo>>,
 }
 
 fn setup(
@@ -427,6 +434,7 @@ fn setup(
         window,
         header,
         origin,
+        chosen: None,
     })
 }
 
@@ -510,7 +518,7 @@ fn read(
     interval_ns: Option<NonZeroU64>,
 ) -> Result<Read, Fail> {
     perfregs_session::read_recording(src, |d, t| {
-        let s = setup(
+        let mut s = setup(
             d,
             t,
             rec,
@@ -518,6 +526,16 @@ fn read(
             interval_ns,
             args.reports,
         )?;
+        if let Some(spec) = &args.counters {
+            let chosen = perfregs_session::choose_counters(s.set.counters, spec)
+                .map_err(|e| Fail::usage(format!("--counters: {e} in {}", s.set.symbol)))?;
+            s.header.push(format!(
+                "counters: {} of the set's {} (--counters)",
+                chosen.len(),
+                s.set.counters.len()
+            ));
+            s.chosen = Some(chosen);
+        }
         let a = s.format.intervals(s.window);
         Ok((s, a))
     })
@@ -586,15 +604,13 @@ fn invalid_pairs(intervals: &[Interval]) -> InvalidPairs {
 /// The series of the intervals read.
 fn series(r: &Read, s: &Setup) -> Series {
     let d = &s.device;
-    let counters: Vec<_> = s
-        .set
-        .counters
-        .iter()
-        .filter(|c| c.is_available(d))
-        .collect();
-    let absent: Vec<&str> = s
-        .set
-        .counters
+    // The chosen counters, else every counter of the set.
+    let all: Vec<&perfregs_metrics::CounterInfo> = match &s.chosen {
+        Some(chosen) => chosen.clone(),
+        None => s.set.counters.iter().collect(),
+    };
+    let counters: Vec<_> = all.iter().copied().filter(|c| c.is_available(d)).collect();
+    let absent: Vec<&str> = all
         .iter()
         .filter(|c| !c.is_available(d))
         .map(|c| c.symbol)
@@ -992,6 +1008,7 @@ mod tests {
             reports: NonZeroU32::new(3),
             format: Format::Csv,
             metric_set: None,
+            counters: None,
         }
     }
 

@@ -9,6 +9,9 @@
 //! - `counters`: `parse`, then each report paired with the one before
 //!   ([`Pairs`]: deltas with the wraps), the pair's `Sample`, and every
 //!   counter of TGL GT2's RenderBasic on it (target: >= 1,000,000 reports/s).
+//! - `counters_chosen`: the same with five chosen RenderBasic counters only
+//!   (as `report --counters` or a live view computes them; issue 26's
+//!   target: >= 10,000,000 reports/s, above what TGL's OA unit writes).
 //!
 //! Run: `cargo bench -p perfregs-linux --bench report` (release).
 
@@ -97,6 +100,72 @@ fn counters_all(bytes: &[u8], device: &DeviceInfo) -> f64 {
     total
 }
 
+/// The handful of RenderBasic counters `counters_chosen` computes (what a
+/// `--counters` list or a live view picks).
+const CHOSEN: [&str; 5] = [
+    "GpuTime",
+    "GpuCoreClocks",
+    "AvgGpuCoreFrequency",
+    "GpuBusy",
+    "EuActive",
+];
+
+/// What `counters_chosen` times: parse, pair, sample, the chosen counters.
+#[inline(never)]
+fn counters_of(
+    bytes: &[u8],
+    device: &DeviceInfo,
+    chosen: &[&perfregs_metrics::CounterInfo],
+) -> f64 {
+    let mut pairs = Pairs::<Tgl>::new();
+    let mut total = 0.0;
+    for r in records(bytes, SIZE, 0, 0) {
+        let report = match r {
+            Ok(Record::Sample(b)) => Report::<Tgl>::new(b),
+            Ok(_) => None,
+            Err(e) => panic!("{e}"),
+        };
+        let Some(report) = report else { continue };
+        if let Some(p) = pairs.push(&report) {
+            let s = Sample::from_delta(&p.delta);
+            for c in chosen {
+                total += match c.value(&s, device) {
+                    Some(Value::U64(v)) => v as f64,
+                    Some(Value::F64(v)) => v,
+                    None => 0.5,
+                };
+            }
+        }
+    }
+    total
+}
+
+/// The chosen RenderBasic counters of TGL GT2.
+fn chosen() -> Vec<&'static perfregs_metrics::CounterInfo> {
+    let set = &perfregs_metrics::tgl_gt2::render_basic::SET;
+    let chosen: Vec<_> = set
+        .counters
+        .iter()
+        .filter(|c| CHOSEN.contains(&c.symbol))
+        .collect();
+    assert_eq!(
+        chosen.len(),
+        CHOSEN.len(),
+        "RenderBasic lacks one of {CHOSEN:?}"
+    );
+    chosen
+}
+
+#[divan::bench]
+fn counters_chosen(bencher: Bencher) {
+    let bytes = stream();
+    let device = hal::part("tgl", 2).expect("TGL GT2").device;
+    let chosen = chosen();
+    bencher
+        .counter(ItemsCount::new(REPORTS))
+        .bench_local(|| black_box(counters_of(black_box(&bytes), &device, &chosen)));
+}
+
 #[divan::bench]
 fn counters(bencher: Bencher) {
     let bytes = stream();
@@ -114,6 +183,8 @@ fn main() {
     assert_eq!(parse_all(&bytes), want);
     let set = &perfregs_metrics::tgl_gt2::render_basic::SET;
     assert!(set.counters.len() > 10, "{} counters", set.counters.len());
-    assert!(counters_all(&bytes, &hal::part("tgl", 2).expect("TGL GT2").device) > 0.0);
+    let device = hal::part("tgl", 2).expect("TGL GT2").device;
+    assert!(counters_all(&bytes, &device) > 0.0);
+    assert!(counters_of(&bytes, &device, &chosen()) > 0.0);
     divan::main();
 }

@@ -86,6 +86,7 @@ pub mod msr;
 #[cfg(target_os = "linux")]
 pub mod pci;
 pub mod recording;
+pub mod ring;
 pub mod stream;
 #[cfg(unix)]
 #[doc(hidden)]

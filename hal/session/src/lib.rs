@@ -24,6 +24,7 @@
 //! # Ok::<(), perfregs_session::Error>(())
 //! ```
 
+mod counters;
 mod error;
 mod format;
 mod part;
@@ -32,6 +33,7 @@ pub mod record;
 mod recording;
 mod set;
 
+pub use counters::{choose_counters, choose_names, CounterNotFound};
 pub use error::Error;
 pub use format::{
     formats, layout, layouts, runs_under_xe, stream_format, unit_takes, xe_format, Accumulate,
