@@ -1350,17 +1350,23 @@ fn version_and_usage_errors() {
 
 #[test]
 fn completions_are_generated_for_each_shell() {
-    let out = exits(0, &["completions", "bash"]).0;
+    // The static script (--static): subcommands, options, project names.
+    let out = exits(0, &["completions", "bash", "--static"]).0;
     assert!(
         out.contains("_perfregs()") && out.contains("complete -F _perfregs"),
         "{out}"
     );
-    // Subcommands, options and project names are completed.
     for word in ["oa-decode", "--metric-set", "--reports", "tgl"] {
         assert!(out.contains(word), "{word} missing");
     }
-    for shell in ["zsh", "fish", "elvish", "powershell"] {
+    // The default script calls perfregs back (COMPLETE=<shell>) for values.
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
         let out = exits(0, &["completions", shell]).0;
+        assert!(
+            out.contains("perfregs") && out.contains("COMPLETE"),
+            "{shell}: {out}"
+        );
+        let out = exits(0, &["completions", shell, "--static"]).0;
         assert!(
             out.contains("perfregs") && out.contains("metrics"),
             "{shell}"

@@ -420,3 +420,11 @@ fn known_lists_the_device_table() {
         .all(|(r, d)| r["pci_id"] == format!("{:#06x}", d.pci_id)
             && r["project"] == serde_json::json!(d.project)));
 }
+
+/// `--format` takes any case.
+#[test]
+fn the_format_takes_any_case() {
+    let (out, _) = common::exits(0, &["devices", "0x9a49", "--format", "JSON"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["pci_id"], "0x9a49");
+}

@@ -1702,3 +1702,25 @@ fn counters_chosen_by_name_and_glob() {
     let out = perfregs(&["metrics", "run", "tgl", "RenderBasic", "--counters", "Nope"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `--reports 0` says what it takes, not Rust's parse message.
+#[test]
+fn zero_reports_is_refused_plainly() {
+    let out = perfregs(&[
+        "record",
+        "--emulate",
+        "tgl",
+        "--metric-set",
+        "TestOa",
+        "--reports",
+        "0",
+        "-o",
+        "/tmp/x",
+    ]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("at least 1") && !err.contains("zero for non-zero"),
+        "{err}"
+    );
+}

@@ -52,7 +52,7 @@ pub struct DevicesArgs {
     #[arg(long, conflicts_with_all = ["sys", "proc", "dev"])]
     pub known: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = DevicesFormat::Table)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = DevicesFormat::Table)]
     pub format: DevicesFormat,
     /// The sysfs root (default /sys): for tests on a fake tree.
     #[arg(long, value_name = "DIR", hide = true)]

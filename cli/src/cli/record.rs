@@ -171,7 +171,7 @@ pub struct RecordArgs {
     #[arg(long, value_name = "TIME", value_parser = duration_ns, conflicts_with = "reports")]
     pub duration: Option<NonZeroU64>,
     /// Record until at least N reports are written.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::report::report_count::<NonZeroU64>)]
     pub reports: Option<NonZeroU64>,
     /// The recording to write.
     #[arg(short = 'o', long = "output", value_name = "FILE.record")]

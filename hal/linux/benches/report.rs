@@ -12,6 +12,12 @@
 //! - `counters_chosen`: the same with five chosen RenderBasic counters only
 //!   (as `report --counters` or a live view computes them; issue 26's
 //!   target: >= 10,000,000 reports/s, above what TGL's OA unit writes).
+//!   Measured 2026-11-28 (release, 2-core machine, one other build
+//!   running): `counters_chosen` 2.07 M reports/s, `counters` 1.63 M,
+//!   `parse` 190.6 M, `memcpy` 91.5 M: the target is missed. The chosen
+//!   counters save little, because the time goes to the pair and its
+//!   `Sample` (about 450 ns a report: a 2.5 KB struct of `Option<u64>`s
+//!   filled and copied per pair), not to the counters.
 //!
 //! Run: `cargo bench -p perfregs-linux --bench report` (release).
 
