@@ -207,6 +207,13 @@ fn probe_view(
     None
 }
 
+/// What `devices` suggests on a machine without a GPU.
+const NO_CARD_HINTS: [&str; 3] = [
+    "  perfregs devices --known        every GPU perfregs knows (PCI id, part, drivers)",
+    "  perfregs devices 0x46a6         one PCI id: is it supported, and as which part?",
+    "  perfregs record --emulate tgl --metric-set TestOa -o t.record   the emulated GPU",
+];
+
 /// `TGL GT2 (tgl)`, or `SKL GT2: not described yet`.
 fn identity(d: &Discovered) -> String {
     let c = &d.card;
@@ -540,6 +547,9 @@ impl DevicesArgs {
             DevicesFormat::Table => {
                 if list.is_empty() {
                     say!("no DRM cards under {}", drm.display());
+                    for l in NO_CARD_HINTS {
+                        say!("{l}");
+                    }
                 }
                 for (k, (d, p)) in cards.iter().enumerate() {
                     if k > 0 {
