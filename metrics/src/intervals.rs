@@ -36,12 +36,12 @@
 //! No allocation: the previous report is kept as an inline copy (formats of
 //! at most [`MAX_REPORT_SIZE`] bytes; a larger format does not compile).
 
-use crate::rt::{CounterInfo, DeviceInfo, Sample, Value};
+use crate::rt::{CounterInfo, DeviceInfo, Reads, Sample, Value};
 use core::marker::PhantomData;
 use core::num::{NonZeroU32, NonZeroU64};
 use hal::oa_buffer::{
-    check_pair, counter_delta, unwritten, InvalidPair, ReportDelta, BACKWARD_TICKS,
-    MAX_REPORT_SIZE, TIMESTAMP_BITS,
+    check_pair, check_reports, counter_delta, deltas_into, unwritten, InvalidPair, ReportDelta,
+    BACKWARD_TICKS, MAX_REPORT_SIZE, TIMESTAMP_BITS,
 };
 use hal::report::{Report, ReportFormat};
 
@@ -52,6 +52,21 @@ pub struct Pair {
     pub delta: ReportDelta,
     /// The later report's RPT_ID dword (its reason: timer, context switch,
     /// ...), where the format has one.
+    pub rpt_id: Option<u32>,
+    /// The later report's context id.
+    pub ctx_id: Option<u32>,
+    /// The earlier report's context id.
+    pub prev_ctx_id: Option<u32>,
+}
+
+/// A pair as [`Pairs::push_into`] gives it: [`Pair`] without the
+/// increments (they are in the caller's sample).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PairInfo {
+    /// Timestamp ticks between the two reports (`None`: the format has no
+    /// timestamp).
+    pub timestamp: Option<u64>,
+    /// The later report's RPT_ID dword, where the format has one.
     pub rpt_id: Option<u32>,
     /// The later report's context id.
     pub ctx_id: Option<u32>,
@@ -104,17 +119,84 @@ impl<F: ReportFormat> Pairs<F> {
     /// impossible-clock pair (it is dropped: the next report is not paired).
     #[inline]
     pub fn push_checked(&mut self, report: &Report<'_, F>) -> Result<Option<Pair>, InvalidPair> {
+        self.push_with(report, |prev, report| {
+            check_pair(prev, report).map(|delta| Pair {
+                delta,
+                rpt_id: report.rpt_id(),
+                ctx_id: report.ctx_id(),
+                prev_ctx_id: prev.ctx_id(),
+            })
+        })
+    }
+
+    /// [`push_checked`](Self::push_checked) for the counters in `reads`
+    /// only (a chosen counter's [`CounterInfo::reads`], a live view's
+    /// counters): on a valid pair their increments are written into
+    /// `sample` ([`deltas_into`]: what [`Sample::from_delta`] of the pair's
+    /// [`Pair::delta`] holds for them) and every other counter of `sample`
+    /// is left as it is, so a `sample` that starts as [`Sample::EMPTY`]
+    /// keeps `None` where nothing is read. Nothing is written on `Ok(None)`
+    /// or `Err`. The pairs, losses and invalid pairs are those of
+    /// `push_checked`; the cost is that of the counters read, not of the
+    /// format's.
+    ///
+    /// ```
+    /// use hal::report::{Report, ReportFormat};
+    /// use hal::tgl::reports::A32u40A4u32B8C8 as F;
+    /// use perfregs_metrics::{intervals::Pairs, tgl_gt2::render_basic::SET, Sample};
+    ///
+    /// let busy = SET.counter("GpuBusy").unwrap();
+    /// let reads = busy.reads(); // A 0 and GPU_CLOCK 0
+    /// assert_eq!((reads.a, reads.gpu_clock, reads.count()), (1, true, 2));
+    /// let report = |ts: u32, clock: u32, a0: u32| {
+    ///     let mut r = [0u8; 256];
+    ///     for (slot, v) in [(F::TIME_STAMP, ts), (F::GPU_TICKS, clock), (F::A[0], a0)] {
+    ///         let at = slot.unwrap().offset as usize;
+    ///         r[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    ///     }
+    ///     r
+    /// };
+    /// let (a, b) = (report(100, 1000, 50), report(200, 3000, 1050));
+    /// let mut pairs = Pairs::<F>::new();
+    /// let mut s = Sample::EMPTY;
+    /// assert_eq!(pairs.push_into(&Report::new(&a).unwrap(), &reads, &mut s), Ok(None));
+    /// let p = pairs.push_into(&Report::new(&b).unwrap(), &reads, &mut s).unwrap().unwrap();
+    /// assert_eq!(p.timestamp, Some(100));
+    /// assert_eq!((s.gpu_clock, s.a(0), s.a(1)), (Some(2000), Some(1000), None));
+    /// let d = hal::part("tgl", 2).unwrap().device;
+    /// assert_eq!(busy.value(&s, &d), Some(perfregs_metrics::Value::F64(50.0)));
+    /// ```
+    #[inline]
+    pub fn push_into(
+        &mut self,
+        report: &Report<'_, F>,
+        reads: &Reads,
+        sample: &mut Sample,
+    ) -> Result<Option<PairInfo>, InvalidPair> {
+        self.push_with(report, |prev, report| {
+            let timestamp = check_reports(prev, report)?;
+            deltas_into(prev, report, reads, sample);
+            Ok(PairInfo {
+                timestamp,
+                rpt_id: report.rpt_id(),
+                ctx_id: report.ctx_id(),
+                prev_ctx_id: prev.ctx_id(),
+            })
+        })
+    }
+
+    /// Pair `report` with the previous report through `pair`, then keep it
+    /// as the previous report (unless `pair` drops it).
+    #[inline]
+    fn push_with<T>(
+        &mut self,
+        report: &Report<'_, F>,
+        pair: impl FnOnce(&Report<'_, F>, &Report<'_, F>) -> Result<T, InvalidPair>,
+    ) -> Result<Option<T>, InvalidPair> {
         let size = F::INFO.size;
         let pair = match self.prev.get(..size).filter(|_| self.has_prev) {
             Some(prev) => match Report::<F>::new(prev) {
-                Some(prev) => check_pair(&prev, report).map(|delta| {
-                    Some(Pair {
-                        delta,
-                        rpt_id: report.rpt_id(),
-                        ctx_id: report.ctx_id(),
-                        prev_ctx_id: prev.ctx_id(),
-                    })
-                }),
+                Some(prev) => pair(&prev, report).map(Some),
                 None => Ok(None),
             },
             None => Ok(None),
