@@ -44,6 +44,7 @@ use hal::oa_buffer::{
     BACKWARD_TICKS, MAX_REPORT_SIZE, TIMESTAMP_BITS,
 };
 use hal::report::{Report, ReportFormat};
+use perfregs_types::sample::bits;
 
 /// Two consecutive reports of a stream, as counter increments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -312,33 +313,62 @@ impl Interval {
     }
 
     fn add(&mut self, p: &Pair) {
-        let d = Sample::from_delta(&p.delta);
-        let s = &mut self.sample;
-        if self.pairs == 0 {
-            *s = d;
-        } else {
-            sum(&mut s.gpu_time, d.gpu_time);
-            sum(&mut s.gpu_clock, d.gpu_clock);
-            for (t, v) in s.a.iter_mut().zip(d.a) {
-                sum(t, v);
-            }
-            for (t, v) in s.b.iter_mut().zip(d.b) {
-                sum(t, v);
-            }
-            for (t, v) in s.c.iter_mut().zip(d.c) {
-                sum(t, v);
-            }
-            for (t, v) in s.pec.iter_mut().zip(d.pec) {
-                sum(t, v);
-            }
-            for (t, v) in s.mpec.iter_mut().zip(d.mpec) {
-                sum(t, v);
+        self.add_sample(&Sample::from_delta(&p.delta), None);
+        self.add_pair(p.rpt_id, p.ctx_id, p.prev_ctx_id);
+    }
+
+    /// Add a pair's increments: every counter, or those in `reads` (the
+    /// others of `d` are `None`, and so stay those of the interval).
+    fn add_sample(&mut self, d: &Sample, reads: Option<&Reads>) {
+        fn sum_all(t: &mut [Option<u64>], d: &[Option<u64>]) {
+            for (t, v) in t.iter_mut().zip(d) {
+                sum(t, *v);
             }
         }
+        fn sum_bits(t: &mut [Option<u64>], d: &[Option<u64>], mask: u64) {
+            for i in bits(mask) {
+                if let (Some(t), Some(v)) = (t.get_mut(i), d.get(i)) {
+                    sum(t, *v);
+                }
+            }
+        }
+        let s = &mut self.sample;
+        if self.pairs == 0 {
+            *s = *d;
+            return;
+        }
+        match reads {
+            None => {
+                sum(&mut s.gpu_time, d.gpu_time);
+                sum(&mut s.gpu_clock, d.gpu_clock);
+                sum_all(&mut s.a, &d.a);
+                sum_all(&mut s.b, &d.b);
+                sum_all(&mut s.c, &d.c);
+                sum_all(&mut s.pec, &d.pec);
+                sum_all(&mut s.mpec, &d.mpec);
+            }
+            Some(r) => {
+                if r.gpu_time {
+                    sum(&mut s.gpu_time, d.gpu_time);
+                }
+                if r.gpu_clock {
+                    sum(&mut s.gpu_clock, d.gpu_clock);
+                }
+                sum_bits(&mut s.a, &d.a, r.a);
+                sum_bits(&mut s.b, &d.b, r.b);
+                sum_bits(&mut s.c, &d.c, r.c);
+                sum_bits(&mut s.pec, &d.pec, r.pec);
+                sum_bits(&mut s.mpec, &d.mpec, r.mpec);
+            }
+        }
+    }
+
+    /// Count a pair, and keep its reason and context.
+    fn add_pair(&mut self, rpt_id: Option<u32>, ctx_id: Option<u32>, prev_ctx_id: Option<u32>) {
         self.pairs = self.pairs.saturating_add(1);
-        self.rpt_id = p.rpt_id;
-        self.ctx_id = p.ctx_id;
-        if p.ctx_id != p.prev_ctx_id {
+        self.rpt_id = rpt_id;
+        self.ctx_id = ctx_id;
+        if ctx_id != prev_ctx_id {
             self.ctx_changes = self.ctx_changes.saturating_add(1);
         }
     }
@@ -395,6 +425,12 @@ fn sum(total: &mut Option<u64>, v: Option<u64>) {
     };
 }
 
+/// A pair [`Intervals::push`] took: whole, or its counters read.
+enum Added {
+    Whole(Pair),
+    Read(PairInfo),
+}
+
 /// Reports (and losses) of one stream of format `F` in, [`Interval`]s out.
 ///
 /// ```
@@ -417,6 +453,10 @@ fn sum(total: &mut Option<u64>, v: Option<u64>) {
 #[derive(Clone, Copy)]
 pub struct Intervals<F> {
     window: Window,
+    /// Accumulate only these counters ([`Intervals::reading`]).
+    reads: Option<Reads>,
+    /// The pair's increments of `reads` ([`Pairs::push_into`]).
+    scratch: Sample,
     pairs: Pairs<F>,
     current: Interval,
     /// The raw timestamp of the last written report, and its ticks on the
@@ -431,6 +471,8 @@ impl<F: ReportFormat> Intervals<F> {
     pub const fn new(window: Window) -> Self {
         Intervals {
             window,
+            reads: None,
+            scratch: Sample::EMPTY,
             pairs: Pairs::new(),
             current: Interval::empty(0, None),
             clock: None,
@@ -443,10 +485,33 @@ impl<F: ReportFormat> Intervals<F> {
         self.window
     }
 
+    /// Accumulate only the counters in `reads` (the chosen counters'
+    /// [`reads_of`](crate::rt::reads_of)): each pair then costs what they
+    /// read ([`Pairs::push_into`]), and the intervals' samples hold `None`
+    /// for every other counter, so that only counters whose
+    /// [`CounterInfo::reads`] are within `reads` compute from them. Pairs,
+    /// losses, invalid pairs and times are those without it.
+    #[must_use]
+    pub fn reading(mut self, reads: Reads) -> Self {
+        self.reads = Some(reads);
+        self
+    }
+
+    /// What the intervals accumulate: `None`, every counter.
+    pub fn reads(&self) -> Option<Reads> {
+        self.reads
+    }
+
     /// Take the next report; returns the interval it closes, if any.
     #[inline]
     pub fn push(&mut self, report: &Report<'_, F>) -> Option<Interval> {
-        let checked = self.pairs.push_checked(report);
+        let checked = match self.reads {
+            None => self.pairs.push_checked(report).map(|p| p.map(Added::Whole)),
+            Some(r) => self
+                .pairs
+                .push_into(report, &r, &mut self.scratch)
+                .map(|p| p.map(Added::Read)),
+        };
         // Where the report is on the time axis: unwritten and dropped
         // reports are not on it.
         let on_axis = unwritten(report).is_none() && !matches!(checked, Err(e) if e.drops_later());
@@ -471,7 +536,11 @@ impl<F: ReportFormat> Intervals<F> {
             self.clock = Some((raw, t));
         }
         match checked {
-            Ok(Some(p)) => self.current.add(&p),
+            Ok(Some(Added::Whole(p))) => self.current.add(&p),
+            Ok(Some(Added::Read(p))) => {
+                self.current.add_sample(&self.scratch, self.reads.as_ref());
+                self.current.add_pair(p.rpt_id, p.ctx_id, p.prev_ctx_id);
+            }
             Ok(None) => {}
             Err(why) => self.current.invalid.add(why),
         }

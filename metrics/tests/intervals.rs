@@ -269,6 +269,17 @@ fn invalid_pairs_end_the_pairing_are_counted_and_never_enter_a_counter() {
     let i = &out[0];
     // Valid: 0-1, 5-6, 7-8, 9-10; invalid: 4 unwritten, 1 backward, 1 clock.
     assert_eq!(i.pairs, 4);
+    let mut only_a0 = Reads::NONE;
+    only_a0.a = 1;
+    let mut read =
+        Intervals::<Tgl>::new(Window::Pairs(NonZeroU32::new(100).unwrap())).reading(only_a0);
+    let r = run(&mut read, &reports);
+    assert_eq!(r.len(), 1);
+    assert_eq!(
+        (r[0].pairs, r[0].invalid, r[0].start, r[0].end),
+        (i.pairs, i.invalid, i.start, i.end)
+    );
+    assert_eq!((r[0].sample.a(0), r[0].sample.gpu_time), (Some(1200), None));
     assert_eq!(
         i.invalid,
         InvalidPairs {
@@ -414,15 +425,43 @@ fn test_oa_on_intervals<F: ReportFormat>(
     window: Window,
 ) {
     let mut iv = Intervals::<F>::new(window);
+    // Every other counter chosen: intervals of what they read only.
+    let chosen: Vec<_> = set.counters.iter().step_by(2).collect();
+    let reads = perfregs_metrics::reads_of(chosen.iter().copied());
+    let mut read = Intervals::<F>::new(window).reading(reads);
+    assert_eq!((iv.reads(), read.reads()), (None, Some(reads)));
     let mut pairs = Pairs::<F>::new();
     let mut by_pair = Vec::new();
-    let mut out = Vec::new();
+    let (mut out, mut out_read) = (Vec::new(), Vec::new());
     for r in reports {
         let r = Report::<F>::new(r).expect("a whole report");
         by_pair.extend(pairs.push(&r).map(|p| Sample::from_delta(&p.delta)));
         out.extend(iv.push(&r));
+        out_read.extend(read.push(&r));
     }
     out.extend(iv.finish());
+    out_read.extend(read.finish());
+    // The same intervals; the chosen counters' values, and nothing else read.
+    assert_eq!(out.len(), out_read.len());
+    assert!(reads.count() > 0 && reads != Reads::ALL, "{reads:?}");
+    for (i, r) in out.iter().zip(&out_read) {
+        assert_eq!(
+            (i.index, i.pairs, i.start, i.end, i.rpt_id, i.ctx_id),
+            (r.index, r.pairs, r.start, r.end, r.rpt_id, r.ctx_id)
+        );
+        for c in &chosen {
+            assert_eq!(i.value(c, d), r.value(c, d), "{}", c.symbol);
+            assert!(r.value(c, d).is_some(), "{}", c.symbol);
+        }
+        for (src, k) in Sample::slots() {
+            let want = if reads.contains(src, k) {
+                i.sample.read(src, k)
+            } else {
+                None
+            };
+            assert_eq!(r.sample.read(src, k), want, "{src:?} {k}");
+        }
+    }
     assert!(out.len() >= 4, "{} intervals", out.len());
     // Both windows hold 5 pairs of these reports (the last may be partial).
     let (full, last) = out.split_at(out.len() - 1);
