@@ -425,12 +425,6 @@ fn sum(total: &mut Option<u64>, v: Option<u64>) {
     };
 }
 
-/// A pair [`Intervals::push`] took: whole, or its counters read.
-enum Added {
-    Whole(Pair),
-    Read(PairInfo),
-}
-
 /// Reports (and losses) of one stream of format `F` in, [`Interval`]s out.
 ///
 /// ```
@@ -505,12 +499,23 @@ impl<F: ReportFormat> Intervals<F> {
     /// Take the next report; returns the interval it closes, if any.
     #[inline]
     pub fn push(&mut self, report: &Report<'_, F>) -> Option<Interval> {
+        // The pair enters the current interval at once; `checked` keeps
+        // whether there was one, or why it is invalid.
         let checked = match self.reads {
-            None => self.pairs.push_checked(report).map(|p| p.map(Added::Whole)),
+            None => self
+                .pairs
+                .push_checked(report)
+                .map(|p| p.map(|p| self.current.add(&p)).is_some()),
             Some(r) => self
                 .pairs
                 .push_into(report, &r, &mut self.scratch)
-                .map(|p| p.map(Added::Read)),
+                .map(|p| {
+                    p.map(|p| {
+                        self.current.add_sample(&self.scratch, Some(&r));
+                        self.current.add_pair(p.rpt_id, p.ctx_id, p.prev_ctx_id);
+                    })
+                    .is_some()
+                }),
         };
         // Where the report is on the time axis: unwritten and dropped
         // reports are not on it.
@@ -536,12 +541,7 @@ impl<F: ReportFormat> Intervals<F> {
             self.clock = Some((raw, t));
         }
         match checked {
-            Ok(Some(Added::Whole(p))) => self.current.add(&p),
-            Ok(Some(Added::Read(p))) => {
-                self.current.add_sample(&self.scratch, self.reads.as_ref());
-                self.current.add_pair(p.rpt_id, p.ctx_id, p.prev_ctx_id);
-            }
-            Ok(None) => {}
+            Ok(_) => {}
             Err(why) => self.current.invalid.add(why),
         }
         if on_axis {
