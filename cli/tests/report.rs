@@ -635,3 +635,39 @@ fn an_interval_shorter_than_the_report_period_is_said() {
     let (_, err) = reported(&file, &["--format", "csv"], 0);
     assert!(!err.contains("report period"), "{err}");
 }
+
+/// `--counters` accumulates only what the chosen counters read
+/// (`Intervals::reading`): their values are those of the whole report,
+/// interval by interval, and only their columns are printed.
+#[test]
+fn chosen_counters_have_the_values_of_the_whole_report() {
+    let file = test_oa_file(31, &[]);
+    let (_, set) = tgl_test_oa();
+    let spec = "GpuTime,avg_gpu_core_frequency,Counter5,COUNTER8";
+    let chosen: Vec<&str> = perfregs_session::choose_counters(set.counters, spec)
+        .expect("TestOa has them")
+        .iter()
+        .map(|c| c.symbol)
+        .collect();
+    assert_eq!(chosen.len(), 4, "{chosen:?}");
+    let args = ["--format", "csv", "--reports", "5"];
+    let (whole, _) = reported(&file, &args, 0);
+    let (some, _) = reported(&file, &[&args[..], &["--counters", spec]].concat(), 0);
+    let (whole, some) = (csv_rows(&whole), csv_rows(&some));
+    assert_eq!(whole.len(), 6);
+    assert_eq!(some.len(), whole.len());
+    for (w, s) in whole.iter().zip(&some) {
+        for name in &chosen {
+            assert_eq!(field(s, name), field(w, name), "{name}");
+            assert!(!field(s, name).is_empty(), "{name} computed");
+        }
+        for name in ["interval", "start_ns", "duration_ns", "pairs", "flags"] {
+            assert_eq!(field(s, name), field(w, name), "{name}");
+        }
+        let counters = s
+            .keys()
+            .filter(|h| set.counters.iter().any(|c| h.starts_with(c.symbol)))
+            .count();
+        assert_eq!(counters, chosen.len(), "{:?}", s.keys());
+    }
+}

@@ -527,32 +527,98 @@ pub fn check_pair<F: ReportFormat>(
     d.check().map(|()| d)
 }
 
+/// [`check_pair`] without the counters' increments: `Ok` with the
+/// timestamp increment (`None`: the format has no timestamp) when `prev`
+/// and `next` are a valid pair. With [`deltas_into`], what [`check_pair`]
+/// and [`Sample::from_delta`](perfregs_types::Sample::from_delta) give for
+/// the counters one reads, without the others.
+pub fn check_reports<F: ReportFormat>(
+    prev: &Report<'_, F>,
+    next: &Report<'_, F>,
+) -> Result<Option<u64>, InvalidPair> {
+    if let Some(u) = unwritten(prev) {
+        return Err(InvalidPair::EarlierUnwritten(u));
+    }
+    if let Some(u) = unwritten(next) {
+        return Err(InvalidPair::LaterUnwritten(u));
+    }
+    let timestamp = match (prev.timestamp(), next.timestamp()) {
+        (Some(a), Some(b)) => Some(counter_delta(a, b, TIMESTAMP_BITS)),
+        _ => None,
+    };
+    let gpu_clock = slot_delta(F::GPU_CLOCK, prev.bytes(), next.bytes());
+    check_increments(timestamp, gpu_clock).map(|()| timestamp)
+}
+
+/// The increments from `prev` to `next` of the counters in `reads` only,
+/// written into `s` as [`Sample::from_delta`](perfregs_types::Sample::from_delta)
+/// of [`ReportDelta::between`] writes them (`GPU_CLOCK` is GPU_TICKS;
+/// `None` for a counter the format lacks); every other counter of `s`
+/// (PERFCNT, which is not in reports, among them) is left as it is. Costs
+/// what `reads` holds, not what the format does.
+pub fn deltas_into<F: ReportFormat>(
+    prev: &Report<'_, F>,
+    next: &Report<'_, F>,
+    reads: &perfregs_types::Reads,
+    s: &mut perfregs_types::Sample,
+) {
+    use perfregs_types::sample::bits;
+    fn fill(out: &mut [Option<u64>], mask: u64, table: &[Option<CounterSlot>], p: &[u8], n: &[u8]) {
+        for i in bits(mask) {
+            if let Some(o) = out.get_mut(i) {
+                *o = slot_delta(table.get(i).copied().flatten(), p, n);
+            }
+        }
+    }
+    let (p, n) = (prev.bytes(), next.bytes());
+    if reads.gpu_time {
+        s.gpu_time = match (prev.timestamp(), next.timestamp()) {
+            (Some(a), Some(b)) => Some(counter_delta(a, b, TIMESTAMP_BITS)),
+            _ => None,
+        };
+    }
+    if reads.gpu_clock {
+        s.gpu_clock = slot_delta(F::GPU_TICKS, p, n);
+    }
+    fill(&mut s.a, reads.a, F::A, p, n);
+    fill(&mut s.b, reads.b, F::B, p, n);
+    fill(&mut s.c, reads.c, F::C, p, n);
+    fill(&mut s.pec, reads.pec, F::PEC, p, n);
+    fill(&mut s.mpec, reads.mpec, F::MPEC, p, n);
+}
+
 impl ReportDelta {
     /// What the increments alone say about the pair: a timestamp step back
     /// ([`InvalidPair::Backward`]) or more GPU clocks than the timestamp
     /// interval allows ([`InvalidPair::ImpossibleClock`]). Whether either
     /// report was written takes the reports: [`check_pair`].
     pub fn check(&self) -> Result<(), InvalidPair> {
-        let Some(ticks) = self.timestamp else {
-            return Ok(());
-        };
-        if ticks >= BACKWARD_TICKS {
-            let span = counter_delta(0, u64::MAX, TIMESTAMP_BITS) + 1;
-            return Err(InvalidPair::Backward {
-                ticks: span.saturating_sub(ticks),
-            });
+        check_increments(self.timestamp, self.gpu_clock)
+    }
+}
+
+/// [`ReportDelta::check`] on the two increments it looks at: the
+/// timestamp's and the GPU clock's ([`ReportFormat::GPU_CLOCK`]).
+pub fn check_increments(timestamp: Option<u64>, gpu_clock: Option<u64>) -> Result<(), InvalidPair> {
+    let Some(ticks) = timestamp else {
+        return Ok(());
+    };
+    if ticks >= BACKWARD_TICKS {
+        let span = counter_delta(0, u64::MAX, TIMESTAMP_BITS) + 1;
+        return Err(InvalidPair::Backward {
+            ticks: span.saturating_sub(ticks),
+        });
+    }
+    match gpu_clock {
+        Some(clocks)
+            if clocks
+                > ticks
+                    .saturating_add(1)
+                    .saturating_mul(MAX_GPU_CLOCKS_PER_TICK) =>
+        {
+            Err(InvalidPair::ImpossibleClock { clocks, ticks })
         }
-        match self.gpu_clock {
-            Some(clocks)
-                if clocks
-                    > ticks
-                        .saturating_add(1)
-                        .saturating_mul(MAX_GPU_CLOCKS_PER_TICK) =>
-            {
-                Err(InvalidPair::ImpossibleClock { clocks, ticks })
-            }
-            _ => Ok(()),
-        }
+        _ => Ok(()),
     }
 }
 
@@ -990,5 +1056,95 @@ mod tests {
         r[4..12].copy_from_slice(&0x1234_5678_9ABC_DEF0u64.to_le_bytes());
         let v = Report::<A13>::new(&r).map(|r| timestamp32(&r));
         assert_eq!(v, Some(Some(0x9ABC_DEF0)));
+    }
+
+    /// Bytes that look like a report of `F` (deterministic noise), with
+    /// the timestamp `ts` and RPT_ID set.
+    fn noise<F: ReportFormat>(seed: u64, ts: u32) -> [u8; 256] {
+        let mut x = seed | 1;
+        let mut r = [0u8; 256];
+        for b in r.iter_mut() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            *b = x as u8;
+        }
+        for (slot, v) in [(F::RPT_ID, 1u32), (F::TIME_STAMP, ts)] {
+            if let Some(s) = slot {
+                let at = s.offset as usize;
+                r[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            }
+        }
+        r
+    }
+
+    /// `deltas_into` and `check_reports` give for each counter read what
+    /// `check_pair` and `Sample::from_delta` give, and touch nothing else.
+    fn chosen_deltas_match_the_whole_delta<F: ReportFormat>() {
+        use perfregs_types::{Reads, Sample, Source};
+        let size = F::INFO.size;
+        for seed in 1..40u64 {
+            let (p, n) = (noise::<F>(seed, 1000), noise::<F>(seed * 7919, 1100));
+            let (p, n) = (
+                Report::<F>::new(&p[..size]).expect("size"),
+                Report::<F>::new(&n[..size]).expect("size"),
+            );
+            let whole = check_pair(&p, &n);
+            assert_eq!(check_reports(&p, &n), whole.map(|d| d.timestamp));
+            let want = Sample::from_delta(&ReportDelta::between(&p, &n));
+            let mut all = Sample::EMPTY;
+            deltas_into(&p, &n, &Reads::ALL, &mut all);
+            assert_eq!(all, want, "seed {seed}");
+            // Two slots of each source: those, and nothing else, change.
+            let mut reads = Reads::NONE;
+            for src in Source::ALL {
+                reads.insert(*src, seed % Sample::len(*src) as u64);
+                reads.insert(*src, 0);
+            }
+            let mut some = Sample::EMPTY;
+            *some.slot_mut(Source::PerfCnt, 0).expect("PERFCNT 0") = Some(5);
+            deltas_into(&p, &n, &reads, &mut some);
+            for (src, k) in Sample::slots() {
+                let got = some.read(src, k);
+                if src == Source::PerfCnt {
+                    assert_eq!(got, (k == 0).then_some(5), "PERFCNT is not in reports");
+                } else if reads.contains(src, k) {
+                    assert_eq!(got, want.read(src, k), "{src:?} {k}");
+                } else {
+                    assert_eq!(got, None, "{src:?} {k} not read");
+                }
+            }
+        }
+        // A step back is refused as check_pair refuses it.
+        let (p, n) = (noise::<F>(3, 1100), noise::<F>(5, 1000));
+        let (p, n) = (
+            Report::<F>::new(&p[..size]).expect("size"),
+            Report::<F>::new(&n[..size]).expect("size"),
+        );
+        if F::TIME_STAMP.is_some() {
+            assert_eq!(
+                check_reports(&p, &n),
+                Err(InvalidPair::Backward { ticks: 100 })
+            );
+        }
+        let zero = [0u8; 256];
+        let zero = Report::<F>::new(&zero[..size]).expect("size");
+        assert_eq!(
+            check_reports(&p, &zero),
+            Err(InvalidPair::LaterUnwritten(Unwritten::AllZero))
+        );
+    }
+
+    #[test]
+    #[cfg(feature = "tgl")]
+    fn chosen_deltas_match_on_tgl() {
+        chosen_deltas_match_the_whole_delta::<crate::tgl::reports::A32u40A4u32B8C8>();
+    }
+
+    #[test]
+    #[cfg(feature = "hsw")]
+    fn chosen_deltas_match_on_hsw() {
+        // HSW: no GPU_TICKS (GPU_CLOCK is absent), the clock check reads C2.
+        chosen_deltas_match_the_whole_delta::<crate::hsw::reports::A45B8C8>();
     }
 }

@@ -36,14 +36,15 @@
 //! No allocation: the previous report is kept as an inline copy (formats of
 //! at most [`MAX_REPORT_SIZE`] bytes; a larger format does not compile).
 
-use crate::rt::{CounterInfo, DeviceInfo, Sample, Value};
+use crate::rt::{CounterInfo, DeviceInfo, Reads, Sample, Value};
 use core::marker::PhantomData;
 use core::num::{NonZeroU32, NonZeroU64};
 use hal::oa_buffer::{
-    check_pair, counter_delta, unwritten, InvalidPair, ReportDelta, BACKWARD_TICKS,
-    MAX_REPORT_SIZE, TIMESTAMP_BITS,
+    check_pair, check_reports, counter_delta, deltas_into, unwritten, InvalidPair, ReportDelta,
+    BACKWARD_TICKS, MAX_REPORT_SIZE, TIMESTAMP_BITS,
 };
 use hal::report::{Report, ReportFormat};
+use perfregs_types::sample::bits;
 
 /// Two consecutive reports of a stream, as counter increments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +53,21 @@ pub struct Pair {
     pub delta: ReportDelta,
     /// The later report's RPT_ID dword (its reason: timer, context switch,
     /// ...), where the format has one.
+    pub rpt_id: Option<u32>,
+    /// The later report's context id.
+    pub ctx_id: Option<u32>,
+    /// The earlier report's context id.
+    pub prev_ctx_id: Option<u32>,
+}
+
+/// A pair as [`Pairs::push_into`] gives it: [`Pair`] without the
+/// increments (they are in the caller's sample).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PairInfo {
+    /// Timestamp ticks between the two reports (`None`: the format has no
+    /// timestamp).
+    pub timestamp: Option<u64>,
+    /// The later report's RPT_ID dword, where the format has one.
     pub rpt_id: Option<u32>,
     /// The later report's context id.
     pub ctx_id: Option<u32>,
@@ -104,17 +120,84 @@ impl<F: ReportFormat> Pairs<F> {
     /// impossible-clock pair (it is dropped: the next report is not paired).
     #[inline]
     pub fn push_checked(&mut self, report: &Report<'_, F>) -> Result<Option<Pair>, InvalidPair> {
+        self.push_with(report, |prev, report| {
+            check_pair(prev, report).map(|delta| Pair {
+                delta,
+                rpt_id: report.rpt_id(),
+                ctx_id: report.ctx_id(),
+                prev_ctx_id: prev.ctx_id(),
+            })
+        })
+    }
+
+    /// [`push_checked`](Self::push_checked) for the counters in `reads`
+    /// only (a chosen counter's [`CounterInfo::reads`], a live view's
+    /// counters): on a valid pair their increments are written into
+    /// `sample` ([`deltas_into`]: what [`Sample::from_delta`] of the pair's
+    /// [`Pair::delta`] holds for them) and every other counter of `sample`
+    /// is left as it is, so a `sample` that starts as [`Sample::EMPTY`]
+    /// keeps `None` where nothing is read. Nothing is written on `Ok(None)`
+    /// or `Err`. The pairs, losses and invalid pairs are those of
+    /// `push_checked`; the cost is that of the counters read, not of the
+    /// format's.
+    ///
+    /// ```
+    /// use hal::report::{Report, ReportFormat};
+    /// use hal::tgl::reports::A32u40A4u32B8C8 as F;
+    /// use perfregs_metrics::{intervals::Pairs, tgl_gt2::render_basic::SET, Sample};
+    ///
+    /// let busy = SET.counter("GpuBusy").unwrap();
+    /// let reads = busy.reads(); // A 0 and GPU_CLOCK 0
+    /// assert_eq!((reads.a, reads.gpu_clock, reads.count()), (1, true, 2));
+    /// let report = |ts: u32, clock: u32, a0: u32| {
+    ///     let mut r = [0u8; 256];
+    ///     for (slot, v) in [(F::TIME_STAMP, ts), (F::GPU_TICKS, clock), (F::A[0], a0)] {
+    ///         let at = slot.unwrap().offset as usize;
+    ///         r[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    ///     }
+    ///     r
+    /// };
+    /// let (a, b) = (report(100, 1000, 50), report(200, 3000, 1050));
+    /// let mut pairs = Pairs::<F>::new();
+    /// let mut s = Sample::EMPTY;
+    /// assert_eq!(pairs.push_into(&Report::new(&a).unwrap(), &reads, &mut s), Ok(None));
+    /// let p = pairs.push_into(&Report::new(&b).unwrap(), &reads, &mut s).unwrap().unwrap();
+    /// assert_eq!(p.timestamp, Some(100));
+    /// assert_eq!((s.gpu_clock, s.a(0), s.a(1)), (Some(2000), Some(1000), None));
+    /// let d = hal::part("tgl", 2).unwrap().device;
+    /// assert_eq!(busy.value(&s, &d), Some(perfregs_metrics::Value::F64(50.0)));
+    /// ```
+    #[inline]
+    pub fn push_into(
+        &mut self,
+        report: &Report<'_, F>,
+        reads: &Reads,
+        sample: &mut Sample,
+    ) -> Result<Option<PairInfo>, InvalidPair> {
+        self.push_with(report, |prev, report| {
+            let timestamp = check_reports(prev, report)?;
+            deltas_into(prev, report, reads, sample);
+            Ok(PairInfo {
+                timestamp,
+                rpt_id: report.rpt_id(),
+                ctx_id: report.ctx_id(),
+                prev_ctx_id: prev.ctx_id(),
+            })
+        })
+    }
+
+    /// Pair `report` with the previous report through `pair`, then keep it
+    /// as the previous report (unless `pair` drops it).
+    #[inline]
+    fn push_with<T>(
+        &mut self,
+        report: &Report<'_, F>,
+        pair: impl FnOnce(&Report<'_, F>, &Report<'_, F>) -> Result<T, InvalidPair>,
+    ) -> Result<Option<T>, InvalidPair> {
         let size = F::INFO.size;
         let pair = match self.prev.get(..size).filter(|_| self.has_prev) {
             Some(prev) => match Report::<F>::new(prev) {
-                Some(prev) => check_pair(&prev, report).map(|delta| {
-                    Some(Pair {
-                        delta,
-                        rpt_id: report.rpt_id(),
-                        ctx_id: report.ctx_id(),
-                        prev_ctx_id: prev.ctx_id(),
-                    })
-                }),
+                Some(prev) => pair(&prev, report).map(Some),
                 None => Ok(None),
             },
             None => Ok(None),
@@ -230,33 +313,62 @@ impl Interval {
     }
 
     fn add(&mut self, p: &Pair) {
-        let d = Sample::from_delta(&p.delta);
-        let s = &mut self.sample;
-        if self.pairs == 0 {
-            *s = d;
-        } else {
-            sum(&mut s.gpu_time, d.gpu_time);
-            sum(&mut s.gpu_clock, d.gpu_clock);
-            for (t, v) in s.a.iter_mut().zip(d.a) {
-                sum(t, v);
-            }
-            for (t, v) in s.b.iter_mut().zip(d.b) {
-                sum(t, v);
-            }
-            for (t, v) in s.c.iter_mut().zip(d.c) {
-                sum(t, v);
-            }
-            for (t, v) in s.pec.iter_mut().zip(d.pec) {
-                sum(t, v);
-            }
-            for (t, v) in s.mpec.iter_mut().zip(d.mpec) {
-                sum(t, v);
+        self.add_sample(&Sample::from_delta(&p.delta), None);
+        self.add_pair(p.rpt_id, p.ctx_id, p.prev_ctx_id);
+    }
+
+    /// Add a pair's increments: every counter, or those in `reads` (the
+    /// others of `d` are `None`, and so stay those of the interval).
+    fn add_sample(&mut self, d: &Sample, reads: Option<&Reads>) {
+        fn sum_all(t: &mut [Option<u64>], d: &[Option<u64>]) {
+            for (t, v) in t.iter_mut().zip(d) {
+                sum(t, *v);
             }
         }
+        fn sum_bits(t: &mut [Option<u64>], d: &[Option<u64>], mask: u64) {
+            for i in bits(mask) {
+                if let (Some(t), Some(v)) = (t.get_mut(i), d.get(i)) {
+                    sum(t, *v);
+                }
+            }
+        }
+        let s = &mut self.sample;
+        if self.pairs == 0 {
+            *s = *d;
+            return;
+        }
+        match reads {
+            None => {
+                sum(&mut s.gpu_time, d.gpu_time);
+                sum(&mut s.gpu_clock, d.gpu_clock);
+                sum_all(&mut s.a, &d.a);
+                sum_all(&mut s.b, &d.b);
+                sum_all(&mut s.c, &d.c);
+                sum_all(&mut s.pec, &d.pec);
+                sum_all(&mut s.mpec, &d.mpec);
+            }
+            Some(r) => {
+                if r.gpu_time {
+                    sum(&mut s.gpu_time, d.gpu_time);
+                }
+                if r.gpu_clock {
+                    sum(&mut s.gpu_clock, d.gpu_clock);
+                }
+                sum_bits(&mut s.a, &d.a, r.a);
+                sum_bits(&mut s.b, &d.b, r.b);
+                sum_bits(&mut s.c, &d.c, r.c);
+                sum_bits(&mut s.pec, &d.pec, r.pec);
+                sum_bits(&mut s.mpec, &d.mpec, r.mpec);
+            }
+        }
+    }
+
+    /// Count a pair, and keep its reason and context.
+    fn add_pair(&mut self, rpt_id: Option<u32>, ctx_id: Option<u32>, prev_ctx_id: Option<u32>) {
         self.pairs = self.pairs.saturating_add(1);
-        self.rpt_id = p.rpt_id;
-        self.ctx_id = p.ctx_id;
-        if p.ctx_id != p.prev_ctx_id {
+        self.rpt_id = rpt_id;
+        self.ctx_id = ctx_id;
+        if ctx_id != prev_ctx_id {
             self.ctx_changes = self.ctx_changes.saturating_add(1);
         }
     }
@@ -335,6 +447,10 @@ fn sum(total: &mut Option<u64>, v: Option<u64>) {
 #[derive(Clone, Copy)]
 pub struct Intervals<F> {
     window: Window,
+    /// Accumulate only these counters ([`Intervals::reading`]).
+    reads: Option<Reads>,
+    /// The pair's increments of `reads` ([`Pairs::push_into`]).
+    scratch: Sample,
     pairs: Pairs<F>,
     current: Interval,
     /// The raw timestamp of the last written report, and its ticks on the
@@ -349,6 +465,8 @@ impl<F: ReportFormat> Intervals<F> {
     pub const fn new(window: Window) -> Self {
         Intervals {
             window,
+            reads: None,
+            scratch: Sample::EMPTY,
             pairs: Pairs::new(),
             current: Interval::empty(0, None),
             clock: None,
@@ -361,10 +479,44 @@ impl<F: ReportFormat> Intervals<F> {
         self.window
     }
 
+    /// Accumulate only the counters in `reads` (the chosen counters'
+    /// [`reads_of`](crate::rt::reads_of)): each pair then costs what they
+    /// read ([`Pairs::push_into`]), and the intervals' samples hold `None`
+    /// for every other counter, so that only counters whose
+    /// [`CounterInfo::reads`] are within `reads` compute from them. Pairs,
+    /// losses, invalid pairs and times are those without it.
+    #[must_use]
+    pub fn reading(mut self, reads: Reads) -> Self {
+        self.reads = Some(reads);
+        self
+    }
+
+    /// What the intervals accumulate: `None`, every counter.
+    pub fn reads(&self) -> Option<Reads> {
+        self.reads
+    }
+
     /// Take the next report; returns the interval it closes, if any.
     #[inline]
     pub fn push(&mut self, report: &Report<'_, F>) -> Option<Interval> {
-        let checked = self.pairs.push_checked(report);
+        // The pair enters the current interval at once; `checked` keeps
+        // whether there was one, or why it is invalid.
+        let checked = match self.reads {
+            None => self
+                .pairs
+                .push_checked(report)
+                .map(|p| p.map(|p| self.current.add(&p)).is_some()),
+            Some(r) => self
+                .pairs
+                .push_into(report, &r, &mut self.scratch)
+                .map(|p| {
+                    p.map(|p| {
+                        self.current.add_sample(&self.scratch, Some(&r));
+                        self.current.add_pair(p.rpt_id, p.ctx_id, p.prev_ctx_id);
+                    })
+                    .is_some()
+                }),
+        };
         // Where the report is on the time axis: unwritten and dropped
         // reports are not on it.
         let on_axis = unwritten(report).is_none() && !matches!(checked, Err(e) if e.drops_later());
@@ -389,8 +541,7 @@ impl<F: ReportFormat> Intervals<F> {
             self.clock = Some((raw, t));
         }
         match checked {
-            Ok(Some(p)) => self.current.add(&p),
-            Ok(None) => {}
+            Ok(_) => {}
             Err(why) => self.current.invalid.add(why),
         }
         if on_axis {

@@ -26,7 +26,9 @@
 pub mod intervals;
 pub mod rt;
 
-pub use intervals::{Interval, Intervals, Pair, Pairs, Window};
-pub use rt::{ConfigBlock, ConfigKind, CounterInfo, DeviceInfo, Eval, Sample, SetInfo, Value};
+pub use intervals::{Interval, Intervals, Pair, PairInfo, Pairs, Window};
+pub use rt::{
+    reads_of, ConfigBlock, ConfigKind, CounterInfo, DeviceInfo, Eval, Reads, Sample, SetInfo, Value,
+};
 
 include!(concat!(env!("OUT_DIR"), "/metrics_generated.rs"));

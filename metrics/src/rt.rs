@@ -1,8 +1,8 @@
 //! The runtime the generated metric-set modules use.
 
 pub use perfregs_types::sample::{
-    DeviceInfo, DeviceVar, ReportCounts, Sample, TopologyVar, A_COUNTERS, B_COUNTERS, C_COUNTERS,
-    MPEC_COUNTERS, PEC_COUNTERS, PERFCNT_COUNTERS,
+    DeviceInfo, DeviceVar, Reads, ReportCounts, Sample, TopologyVar, A_COUNTERS, B_COUNTERS,
+    C_COUNTERS, MPEC_COUNTERS, PEC_COUNTERS, PERFCNT_COUNTERS,
 };
 
 /// A counter value.
@@ -67,6 +67,46 @@ impl CounterInfo {
     pub fn is_available(&self, d: &DeviceInfo) -> bool {
         self.availability.is_none_or(|f| f(d))
     }
+    /// The counters of a [`Sample`] its equation reads (those of the
+    /// counters it names included): what a pairing for this counter alone
+    /// must fill ([`Pairs::push_into`](crate::intervals::Pairs::push_into)).
+    ///
+    /// Found by asking the equation: a counter of the sample is read when
+    /// leaving it alone out of a full sample leaves the value missing. That
+    /// is exact, because an equation has no conditional: every read is
+    /// evaluated and a missing one makes the value missing, whatever the
+    /// other values and the device (`perfregs_codegen::metrics::equation`);
+    /// a test checks it against the equations' trees. About 160
+    /// evaluations: once per chosen counter, not per report.
+    pub fn reads(&self) -> Reads {
+        let d = DeviceInfo::default();
+        let mut s = Sample::EMPTY;
+        for (src, n) in Sample::slots() {
+            if let Some(v) = s.slot_mut(src, n) {
+                *v = Some(1);
+            }
+        }
+        let mut reads = Reads::NONE;
+        for (src, n) in Sample::slots() {
+            let Some(old) = s.slot_mut(src, n).map(|v| v.take()) else {
+                continue;
+            };
+            if self.value(&s, &d).is_none() {
+                reads.insert(src, n);
+            }
+            if let Some(v) = s.slot_mut(src, n) {
+                *v = old;
+            }
+        }
+        reads
+    }
+}
+
+/// What `counters` read together ([`CounterInfo::reads`] of each).
+pub fn reads_of<'a>(counters: impl IntoIterator<Item = &'a CounterInfo>) -> Reads {
+    counters
+        .into_iter()
+        .fold(Reads::NONE, |r, c| r.union(c.reads()))
 }
 
 /// Kind of a programming block.

@@ -224,3 +224,63 @@ fn test_oa_on_a_clock_like_sample() {
         .iter()
         .any(|s| s.underscore == "test_oa"));
 }
+
+/// `CounterInfo::reads` (found by evaluating) is exactly what each
+/// equation's tree reads, the counters it names included, for every
+/// counter of every shipped set.
+#[test]
+fn reads_are_what_the_equations_read() {
+    use perfregs_codegen::metrics::equation::ExprKind;
+    use perfregs_metrics::Reads;
+    let ir =
+        perfregs_codegen::compile_path(Path::new(perfregs_regdefs::dir())).expect("descriptions");
+    let shipped = load_shipped_texts(
+        &ir,
+        perfregs_regdefs::METRIC_SETS,
+        perfregs_regdefs::METRIC_ERRATA,
+    )
+    .expect("clean");
+    let (mut counters, mut read) = (0usize, 0usize);
+    for (gfile, gproject, gsets) in perfregs_metrics::FILES {
+        let l = shipped
+            .iter()
+            .find(|l| l.file == *gfile && l.project == *gproject)
+            .expect("a shipped file of each generated one");
+        let c = &l.loaded.checked;
+        for (cs, gs) in c.sets.iter().zip(gsets.iter()) {
+            // The tree's reads, counter by counter, to a fixed point (no
+            // order of the counters assumed).
+            let n = cs.counters.len();
+            let mut tree = vec![Reads::NONE; n];
+            loop {
+                let mut changed = false;
+                for i in 0..n {
+                    let mut r = tree[i];
+                    cs.counters[i].equation.expr.visit(&mut |e| match e.kind {
+                        ExprKind::Read(src, k) => r.insert(src, k),
+                        ExprKind::Counter(j) => r = r.union(tree[j]),
+                        _ => {}
+                    });
+                    if r != tree[i] {
+                        tree[i] = r;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            for (i, gc) in gs.counters.iter().enumerate() {
+                assert_eq!(gc.reads(), tree[i], "{gfile} {}.{}", gs.symbol, gc.symbol);
+                counters += 1;
+                read += usize::from(!tree[i].is_empty());
+            }
+        }
+    }
+    // Not vacuous: nearly every counter reads the report.
+    assert!(counters >= 12_544, "{counters}");
+    assert!(
+        read > counters * 9 / 10,
+        "{read} of {counters} read something"
+    );
+}

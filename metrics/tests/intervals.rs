@@ -13,7 +13,7 @@ use hal::{bdw, Device, Project, Unbranded};
 use perfregs_emu::{test_support, Emulator, OaConfig, OaUnit, Sku};
 use perfregs_metrics::intervals::{Interval, Intervals, InvalidPairs, Pairs, Window};
 use perfregs_metrics::rt::program;
-use perfregs_metrics::{DeviceInfo, Sample, SetInfo, Value};
+use perfregs_metrics::{DeviceInfo, Reads, Sample, SetInfo, Value};
 use perfregs_testkit::check_test_oa_ratios;
 
 /// A report of TGL's A32u40_A4u32_B8_C8 built by hand.
@@ -232,16 +232,17 @@ fn a_loss_ends_the_pairing_and_is_recorded() {
     assert!(iv.finish().is_none());
 }
 
-#[test]
-fn invalid_pairs_end_the_pairing_are_counted_and_never_enter_a_counter() {
-    // Reports 100 ticks apart from raw 1000: A0 3 a tick, B1 1, GPU_TICKS 8.
+/// Reports 100 ticks apart from raw 1000 (A0 3 a tick, B1 1, GPU_TICKS 8)
+/// with unwritten, stale and impossible-clock reports between them; and
+/// the valid reports alone.
+fn with_invalid_reports() -> (Vec<R>, Vec<R>) {
     let rs: Vec<R> = timed(&(0..12).map(|k| 1000 + 100 * k).collect::<Vec<_>>())
         .into_iter()
         .enumerate()
         .map(|(k, r)| r.put(Tgl::GPU_TICKS, 800 * k as u64))
         .collect();
     let garbage = || R::new().a(0, 0xDEAD).b(1, 0xBEEF);
-    let reports = [
+    let reports = vec![
         rs[0].clone(),
         rs[1].clone(),
         R::new(),                                            // never written: 1-z invalid
@@ -256,12 +257,29 @@ fn invalid_pairs_end_the_pairing_are_counted_and_never_enter_a_counter() {
         rs[9].clone(),                                       // not paired
         rs[10].clone(),                                      // 9-10 valid
     ];
+    (reports, rs)
+}
+
+#[test]
+fn invalid_pairs_end_the_pairing_are_counted_and_never_enter_a_counter() {
+    let (reports, rs) = with_invalid_reports();
     let mut iv = Intervals::<Tgl>::new(Window::Pairs(NonZeroU32::new(100).unwrap()));
     let out = run(&mut iv, &reports);
     assert_eq!(out.len(), 1, "{out:?}");
     let i = &out[0];
     // Valid: 0-1, 5-6, 7-8, 9-10; invalid: 4 unwritten, 1 backward, 1 clock.
     assert_eq!(i.pairs, 4);
+    let mut only_a0 = Reads::NONE;
+    only_a0.a = 1;
+    let mut read =
+        Intervals::<Tgl>::new(Window::Pairs(NonZeroU32::new(100).unwrap())).reading(only_a0);
+    let r = run(&mut read, &reports);
+    assert_eq!(r.len(), 1);
+    assert_eq!(
+        (r[0].pairs, r[0].invalid, r[0].start, r[0].end),
+        (i.pairs, i.invalid, i.start, i.end)
+    );
+    assert_eq!((r[0].sample.a(0), r[0].sample.gpu_time), (Some(1200), None));
     assert_eq!(
         i.invalid,
         InvalidPairs {
@@ -321,6 +339,46 @@ fn invalid_pairs_end_the_pairing_are_counted_and_never_enter_a_counter() {
     );
 }
 
+/// `push_into` pairs as `push_checked` does (the same pairs, the same
+/// invalid pairs and drops) and fills the counters read with what
+/// `Sample::from_delta` of the pair holds, and only those.
+#[test]
+fn push_into_pairs_as_push_checked_does_for_the_counters_read() {
+    let (reports, _) = with_invalid_reports();
+    let mut reads = Reads::NONE;
+    reads.gpu_time = true;
+    reads.a = 1 << 0;
+    reads.b = 1 << 1;
+    let (mut whole, mut chosen) = (Pairs::<Tgl>::new(), Pairs::<Tgl>::new());
+    let mut s = Sample::EMPTY;
+    let mut valid = 0;
+    for r in &reports {
+        let w = whole.push_checked(&r.view());
+        let c = chosen.push_into(&r.view(), &reads, &mut s);
+        match (w, c) {
+            (Ok(Some(w)), Ok(Some(c))) => {
+                valid += 1;
+                assert_eq!(c.timestamp, w.delta.timestamp);
+                assert_eq!(
+                    (c.rpt_id, c.ctx_id, c.prev_ctx_id),
+                    (w.rpt_id, w.ctx_id, w.prev_ctx_id)
+                );
+                let want = Sample::from_delta(&w.delta);
+                let mut only = Sample::EMPTY;
+                (only.gpu_time, only.a[0], only.b[1]) = (want.gpu_time, want.a[0], want.b[1]);
+                assert_eq!(s, only);
+                assert_eq!(
+                    (s.a(0), s.b(1), s.gpu_time),
+                    (Some(300), Some(100), Some(100))
+                );
+            }
+            (w, c) => assert_eq!(w.map(|p| p.is_some()), c.map(|p| p.is_some())),
+        }
+        assert_eq!(whole.is_paired(), chosen.is_paired());
+    }
+    assert_eq!(valid, 4, "0-1, 5-6, 7-8, 9-10");
+}
+
 #[test]
 fn context_and_reason_are_carried() {
     let rs = [
@@ -367,15 +425,43 @@ fn test_oa_on_intervals<F: ReportFormat>(
     window: Window,
 ) {
     let mut iv = Intervals::<F>::new(window);
+    // Every other counter chosen: intervals of what they read only.
+    let chosen: Vec<_> = set.counters.iter().step_by(2).collect();
+    let reads = perfregs_metrics::reads_of(chosen.iter().copied());
+    let mut read = Intervals::<F>::new(window).reading(reads);
+    assert_eq!((iv.reads(), read.reads()), (None, Some(reads)));
     let mut pairs = Pairs::<F>::new();
     let mut by_pair = Vec::new();
-    let mut out = Vec::new();
+    let (mut out, mut out_read) = (Vec::new(), Vec::new());
     for r in reports {
         let r = Report::<F>::new(r).expect("a whole report");
         by_pair.extend(pairs.push(&r).map(|p| Sample::from_delta(&p.delta)));
         out.extend(iv.push(&r));
+        out_read.extend(read.push(&r));
     }
     out.extend(iv.finish());
+    out_read.extend(read.finish());
+    // The same intervals; the chosen counters' values, and nothing else read.
+    assert_eq!(out.len(), out_read.len());
+    assert!(reads.count() > 0 && reads != Reads::ALL, "{reads:?}");
+    for (i, r) in out.iter().zip(&out_read) {
+        assert_eq!(
+            (i.index, i.pairs, i.start, i.end, i.rpt_id, i.ctx_id),
+            (r.index, r.pairs, r.start, r.end, r.rpt_id, r.ctx_id)
+        );
+        for c in &chosen {
+            assert_eq!(i.value(c, d), r.value(c, d), "{}", c.symbol);
+            assert!(r.value(c, d).is_some(), "{}", c.symbol);
+        }
+        for (src, k) in Sample::slots() {
+            let want = if reads.contains(src, k) {
+                i.sample.read(src, k)
+            } else {
+                None
+            };
+            assert_eq!(r.sample.read(src, k), want, "{src:?} {k}");
+        }
+    }
     assert!(out.len() >= 4, "{} intervals", out.len());
     // Both windows hold 5 pairs of these reports (the last may be partial).
     let (full, last) = out.split_at(out.len() - 1);

@@ -536,7 +536,12 @@ fn read(
             ));
             s.chosen = Some(chosen);
         }
-        let a = s.format.intervals(s.window);
+        // Chosen counters: only what they read is accumulated per pair.
+        let reads = s
+            .chosen
+            .as_ref()
+            .map(|c| perfregs_metrics::reads_of(c.iter().copied()));
+        let a = s.format.intervals_reading(s.window, reads);
         Ok((s, a))
     })
 }

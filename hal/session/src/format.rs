@@ -4,6 +4,7 @@
 
 use hal::report::{Report, ReportFormat};
 use perfregs_metrics::intervals::{Interval, Intervals, Window};
+use perfregs_metrics::Reads;
 
 /// Reports of one format in, intervals out: [`Intervals`] behind a trait,
 /// so the format can be chosen at run time (from a recording's header).
@@ -48,7 +49,7 @@ pub struct Format {
     pub name: &'static str,
     /// Report size in bytes.
     pub size: usize,
-    make: fn(Window) -> Box<dyn Accumulate>,
+    make: fn(Window, Option<Reads>) -> Box<dyn Accumulate>,
 }
 
 impl core::fmt::Debug for Format {
@@ -72,7 +73,27 @@ impl Format {
     /// assert!(acc.finish().is_none());
     /// ```
     pub fn intervals(&self, window: Window) -> Box<dyn Accumulate> {
-        (self.make)(window)
+        (self.make)(window, None)
+    }
+
+    /// [`intervals`](Self::intervals) that accumulate only the counters in
+    /// `reads` (`Intervals::reading`: the chosen counters'
+    /// `perfregs_metrics::reads_of`), each pair costing what they read;
+    /// `None`: every counter.
+    ///
+    /// ```
+    /// use perfregs_metrics::intervals::Window;
+    /// let f = perfregs_session::stream_format("tgl").expect("a TGL format");
+    /// let part = perfregs_session::part("tgl", None)?;
+    /// let set = perfregs_session::find_set(perfregs_session::sets(part)?, "RenderBasic")?;
+    /// let chosen = perfregs_session::choose_counters(set.counters, "GpuBusy")?;
+    /// let reads = perfregs_metrics::reads_of(chosen.iter().copied());
+    /// let mut acc = f.intervals_reading(Window::Pairs(core::num::NonZeroU32::MIN), Some(reads));
+    /// assert!(acc.finish().is_none(), "no report yet");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn intervals_reading(&self, window: Window, reads: Option<Reads>) -> Box<dyn Accumulate> {
+        (self.make)(window, reads)
     }
 
     /// The Xe `OA_FORMAT` value of this layout on `project`
@@ -87,7 +108,13 @@ fn typed<F: ReportFormat>(id: u32) -> Format {
         id,
         name: F::INFO.name,
         size: F::INFO.size,
-        make: |w| Box::new(Acc::<F>(Intervals::new(w))),
+        make: |w, reads| {
+            let i = Intervals::new(w);
+            Box::new(Acc::<F>(match reads {
+                Some(r) => i.reading(r),
+                None => i,
+            }))
+        },
     }
 }
 

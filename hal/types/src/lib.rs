@@ -17,4 +17,4 @@ pub mod access;
 pub mod sample;
 
 pub use access::AccessKind;
-pub use sample::{DeviceInfo, DeviceVar, ReportCounts, Sample, Source, TopologyVar};
+pub use sample::{DeviceInfo, DeviceVar, Reads, ReportCounts, Sample, Source, TopologyVar};

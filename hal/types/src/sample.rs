@@ -197,6 +197,199 @@ impl Sample {
     }
 }
 
+/// Which counters of a [`Sample`] something reads (a counter's equation:
+/// `CounterInfo::reads` in `perfregs-metrics`): one bit per counter of each
+/// array, bit `n` for counter `n`. A pairing that fills only these
+/// (`Pairs::push_into` in `perfregs-metrics`) skips the rest.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Reads {
+    /// `GPU_TIME 0`.
+    pub gpu_time: bool,
+    /// `GPU_CLOCK 0`.
+    pub gpu_clock: bool,
+    /// A counters.
+    pub a: u64,
+    /// B counters.
+    pub b: u64,
+    /// C counters.
+    pub c: u64,
+    /// PERFCNT registers.
+    pub perfcnt: u64,
+    /// PEC counters.
+    pub pec: u64,
+    /// MPEC counters.
+    pub mpec: u64,
+}
+
+// Every counter array of a `Sample` has a bit per counter in a `u64`.
+const _: () = assert!(
+    A_COUNTERS <= 64
+        && B_COUNTERS <= 64
+        && C_COUNTERS <= 64
+        && PERFCNT_COUNTERS <= 64
+        && PEC_COUNTERS <= 64
+        && MPEC_COUNTERS <= 64
+);
+
+/// Bits `0..n` set.
+const fn low_bits(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+impl Reads {
+    /// Nothing read.
+    pub const NONE: Reads = Reads {
+        gpu_time: false,
+        gpu_clock: false,
+        a: 0,
+        b: 0,
+        c: 0,
+        perfcnt: 0,
+        pec: 0,
+        mpec: 0,
+    };
+    /// Every counter of a [`Sample`].
+    pub const ALL: Reads = Reads {
+        gpu_time: true,
+        gpu_clock: true,
+        a: low_bits(A_COUNTERS),
+        b: low_bits(B_COUNTERS),
+        c: low_bits(C_COUNTERS),
+        perfcnt: low_bits(PERFCNT_COUNTERS),
+        pec: low_bits(PEC_COUNTERS),
+        mpec: low_bits(MPEC_COUNTERS),
+    };
+
+    /// Whether nothing is read.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::NONE
+    }
+
+    /// What either reads.
+    #[must_use]
+    pub fn union(self, o: Reads) -> Reads {
+        Reads {
+            gpu_time: self.gpu_time | o.gpu_time,
+            gpu_clock: self.gpu_clock | o.gpu_clock,
+            a: self.a | o.a,
+            b: self.b | o.b,
+            c: self.c | o.c,
+            perfcnt: self.perfcnt | o.perfcnt,
+            pec: self.pec | o.pec,
+            mpec: self.mpec | o.mpec,
+        }
+    }
+
+    /// Whether `source n` is read (`false` past the sample's arrays).
+    pub fn contains(&self, source: Source, n: u64) -> bool {
+        match self.mask(source) {
+            Mask::Flag(f) => n == 0 && f,
+            Mask::Bits(m) => n < 64 && m >> n & 1 == 1,
+        }
+    }
+
+    /// Read `source n` too (nothing past the sample's arrays: `source n`
+    /// is then never in a sample).
+    pub fn insert(&mut self, source: Source, n: u64) {
+        if n >= Sample::len(source) as u64 {
+            return;
+        }
+        match source {
+            Source::GpuTime => self.gpu_time = true,
+            Source::GpuClock => self.gpu_clock = true,
+            Source::A => self.a |= 1 << n,
+            Source::B => self.b |= 1 << n,
+            Source::C => self.c |= 1 << n,
+            Source::PerfCnt => self.perfcnt |= 1 << n,
+            Source::Pec => self.pec |= 1 << n,
+            Source::Mpec => self.mpec |= 1 << n,
+        }
+    }
+
+    /// Counters read, over every source.
+    pub fn count(&self) -> u32 {
+        u32::from(self.gpu_time)
+            + u32::from(self.gpu_clock)
+            + [self.a, self.b, self.c, self.perfcnt, self.pec, self.mpec]
+                .iter()
+                .map(|m| m.count_ones())
+                .sum::<u32>()
+    }
+
+    fn mask(&self, source: Source) -> Mask {
+        match source {
+            Source::GpuTime => Mask::Flag(self.gpu_time),
+            Source::GpuClock => Mask::Flag(self.gpu_clock),
+            Source::A => Mask::Bits(self.a),
+            Source::B => Mask::Bits(self.b),
+            Source::C => Mask::Bits(self.c),
+            Source::PerfCnt => Mask::Bits(self.perfcnt),
+            Source::Pec => Mask::Bits(self.pec),
+            Source::Mpec => Mask::Bits(self.mpec),
+        }
+    }
+}
+
+enum Mask {
+    Flag(bool),
+    Bits(u64),
+}
+
+/// The indices of the set bits of `mask`, lowest first.
+pub fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    core::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let n = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        Some(n)
+    })
+}
+
+impl Sample {
+    /// How many counters of `source` a sample holds (1 for `GPU_TIME` and
+    /// `GPU_CLOCK`).
+    pub const fn len(source: Source) -> usize {
+        match source {
+            Source::A => A_COUNTERS,
+            Source::B => B_COUNTERS,
+            Source::C => C_COUNTERS,
+            Source::GpuTime | Source::GpuClock => 1,
+            Source::PerfCnt => PERFCNT_COUNTERS,
+            Source::Pec => PEC_COUNTERS,
+            Source::Mpec => MPEC_COUNTERS,
+        }
+    }
+
+    /// `source n` to change (`None` past the sample's arrays).
+    pub fn slot_mut(&mut self, source: Source, n: u64) -> Option<&mut Option<u64>> {
+        let n = usize::try_from(n).ok()?;
+        match source {
+            Source::A => self.a.get_mut(n),
+            Source::B => self.b.get_mut(n),
+            Source::C => self.c.get_mut(n),
+            Source::GpuTime => (n == 0).then_some(&mut self.gpu_time),
+            Source::GpuClock => (n == 0).then_some(&mut self.gpu_clock),
+            Source::PerfCnt => self.perfcnt.get_mut(n),
+            Source::Pec => self.pec.get_mut(n),
+            Source::Mpec => self.mpec.get_mut(n),
+        }
+    }
+
+    /// Every counter of the sample as (source, index), in [`Source::ALL`]
+    /// order.
+    pub fn slots() -> impl Iterator<Item = (Source, u64)> {
+        Source::ALL
+            .iter()
+            .flat_map(|s| (0..Self::len(*s) as u64).map(move |n| (*s, n)))
+    }
+}
+
 macro_rules! device_vars {
     (
         fields { $($v:ident $field:ident $doc:literal,)* }
@@ -441,6 +634,49 @@ mod tests {
             assert_eq!(Source::parse(src.as_str()), Some(*src));
         }
         assert_eq!(Source::parse("D"), None);
+    }
+
+    #[test]
+    fn reads_mark_each_slot_once() {
+        let mut r = Reads::NONE;
+        assert!(r.is_empty());
+        r.insert(Source::A, 63);
+        r.insert(Source::A, 64); // past the array: never in a sample
+        r.insert(Source::GpuClock, 0);
+        r.insert(Source::GpuTime, 1); // GPU_TIME has only 0
+        r.insert(Source::B, 7);
+        assert!(r.contains(Source::A, 63) && !r.contains(Source::A, 62));
+        assert!(!r.contains(Source::A, 64) && !r.contains(Source::A, 1000));
+        assert!(r.contains(Source::GpuClock, 0) && !r.contains(Source::GpuTime, 0));
+        assert!(!r.contains(Source::GpuClock, 1));
+        assert_eq!(r.count(), 3);
+        assert_eq!(r.a, 1 << 63);
+        let all = Sample::slots().count();
+        assert_eq!(Reads::ALL.count() as usize, all);
+        let mut every = Reads::NONE;
+        for (s, n) in Sample::slots() {
+            assert!(Reads::ALL.contains(s, n), "{s:?} {n}");
+            every.insert(s, n);
+        }
+        assert_eq!(every, Reads::ALL);
+        assert_eq!(r.union(Reads::NONE), r);
+        assert_eq!(Reads::NONE.union(r).union(Reads::ALL), Reads::ALL);
+        let got: std::vec::Vec<usize> = bits(0b1010_0001).collect();
+        assert_eq!(got, [0, 5, 7]);
+        assert_eq!(bits(1 << 63).collect::<std::vec::Vec<_>>(), [63]);
+    }
+
+    #[test]
+    fn slots_are_what_read_reads() {
+        let mut s = Sample::EMPTY;
+        for (k, (src, n)) in Sample::slots().enumerate() {
+            *s.slot_mut(src, n).expect("in range") = Some(k as u64 + 1);
+        }
+        for (k, (src, n)) in Sample::slots().enumerate() {
+            assert_eq!(s.read(src, n), Some(k as u64 + 1), "{src:?} {n}");
+        }
+        assert!(s.slot_mut(Source::A, A_COUNTERS as u64).is_none());
+        assert!(s.slot_mut(Source::GpuTime, 1).is_none());
     }
 
     #[test]
