@@ -1294,14 +1294,21 @@ fn xe_hp_test_oa_gives_igts_ratios_under_i915_and_xe() {
     }
 }
 
-/// LNL, BMG and PTL (xe only, the default driver): TestOa's PEC counters
+/// Every project only xe drives (LNL, BMG, PTL today): TestOa's PEC counters
 /// meet IGT's pec_sanity_check (tests/intel/xe_oa.c): each present
 /// XeCore's TEST_EVENT1 cycles advance with the GPU clock, TEST_EVENT1
 /// cycles of all XeCores by the clock times the XeCore count; the counters
 /// of absent XeCores are said to be unavailable. i915 refuses them.
 #[test]
 fn xe2_xe3_test_oa_gives_igts_pec_identities() {
-    for project in ["lnl", "bmg", "ptl"] {
+    // The projects only xe drives, from the catalogue.
+    let xe_only: Vec<&str> = hal::PROJECTS
+        .iter()
+        .filter(|p| p.gpu.is_some_and(|g| g.drivers == [hal::meta::Driver::Xe]))
+        .map(|p| p.name)
+        .collect();
+    assert!(!xe_only.is_empty());
+    for project in xe_only {
         let line = format!("--emulate {project} --metric-set TestOa --reports 200");
         let (file, err) = recorded(&line);
         says(&err, &format!("recording emulated {project} GT1 under xe"));
@@ -1516,12 +1523,10 @@ fn a_ring_keeps_the_last_records_of_the_run() {
     }
 }
 
-/// SIGUSR1 writes a numbered snapshot while a ring recording runs; Ctrl-C
-/// (SIGINT) then ends it with the final window in the output.
-#[test]
-fn sigusr1_writes_a_snapshot_of_the_ring() {
-    let out = TempFile::new("sig.record");
-    let child = Command::new(env!("CARGO_BIN_EXE_perfregs"))
+/// A ring recording (`--ring 256K`) of an emulated TGL that runs until it
+/// is told to stop, with `extra` arguments, writing `out`.
+fn ring_recorder(out: &TempFile, extra: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_perfregs"))
         .args([
             "record",
             "--emulate",
@@ -1537,17 +1542,31 @@ fn sigusr1_writes_a_snapshot_of_the_ring() {
             "-o",
             out.path(),
         ])
+        .args(extra)
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawn perfregs record");
-    let pid = child.id().to_string();
-    let snapshot = out.0.with_file_name(
+        .expect("spawn perfregs record")
+}
+
+/// The first numbered snapshot beside `out` (`x.record`: `x.1.record`).
+fn first_snapshot(out: &TempFile) -> PathBuf {
+    out.0.with_file_name(
         out.0
             .file_name()
             .and_then(|n| n.to_str())
             .expect("name")
             .replace(".record", ".1.record"),
-    );
+    )
+}
+
+/// SIGUSR1 writes a numbered snapshot while a ring recording runs; Ctrl-C
+/// (SIGINT) then ends it with the final window in the output.
+#[test]
+fn sigusr1_writes_a_snapshot_of_the_ring() {
+    let out = TempFile::new("sig.record");
+    let child = ring_recorder(&out, &[]);
+    let pid = child.id().to_string();
+    let snapshot = first_snapshot(&out);
     let _cleanup = TempFile(snapshot.clone());
     // Wait until the ring is full enough, then ask for a snapshot.
     std::thread::sleep(Duration::from_millis(1500));
@@ -1581,35 +1600,9 @@ fn sigusr1_writes_a_snapshot_of_the_ring() {
 fn a_control_fifo_dumps_and_quits() {
     let out = TempFile::new("ctl.record");
     let fifo = TempFile::new("ctl.fifo");
-    let snapshot = out.0.with_file_name(
-        out.0
-            .file_name()
-            .and_then(|n| n.to_str())
-            .expect("name")
-            .replace(".record", ".1.record"),
-    );
+    let snapshot = first_snapshot(&out);
     let _cleanup = TempFile(snapshot.clone());
-    let child = Command::new(env!("CARGO_BIN_EXE_perfregs"))
-        .args([
-            "record",
-            "--emulate",
-            "tgl",
-            "--metric-set",
-            "TestOa",
-            "--exponent",
-            "0",
-            "--duration",
-            "3600s",
-            "--ring",
-            "256K",
-            "--control",
-            fifo.path(),
-            "-o",
-            out.path(),
-        ])
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn perfregs record");
+    let child = ring_recorder(&out, &["--control", fifo.path()]);
     let start = Instant::now();
     let send = |command: &str| {
         // Opening for writing waits for the reader: the recorder is up.

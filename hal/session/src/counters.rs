@@ -2,6 +2,7 @@
 //! underscore names, any case, `-` and `_` alike, with the globs `*` (any
 //! run) and `?` (one character); in the set's order, each once.
 
+use crate::set::canonical;
 use perfregs_metrics::CounterInfo;
 
 /// A pattern that matches no counter of the set.
@@ -87,19 +88,6 @@ pub fn choose_names(names: &[(&str, &str)], spec: &str) -> Result<Vec<usize>, Co
         .enumerate()
         .filter_map(|(i, on)| on.then_some(i))
         .collect())
-}
-
-/// Upper case, `-` as `_`.
-fn canonical(s: &str) -> Vec<u8> {
-    s.bytes()
-        .map(|c| {
-            if c == b'-' {
-                b'_'
-            } else {
-                c.to_ascii_uppercase()
-            }
-        })
-        .collect()
 }
 
 /// Whether glob `p` (`*`, `?`) matches all of `s`.

@@ -166,7 +166,7 @@ pub fn close_names<'a>(wanted: &str, names: impl Iterator<Item = &'a str>) -> Ve
 }
 
 /// A name compared as `ProjectInfo::register` does: upper case, `-` as `_`.
-fn canonical(name: &str) -> Vec<u8> {
+pub(crate) fn canonical(name: &str) -> Vec<u8> {
     name.bytes()
         .map(|c| {
             if c == b'-' {
