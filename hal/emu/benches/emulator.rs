@@ -18,15 +18,14 @@
 //!     Linux looks ranges up (`ProjectInfo::row_at` does the same).
 //!
 //! `main` first checks that each pair computes the same results.
-//! Run with `cargo bench --bench emulator`.
+//! Run with `cargo bench -p perfregs-emu --bench emulator`.
 
-#[cfg(feature = "emu")]
 mod benches {
     use divan::counter::ItemsCount;
     use divan::{black_box, Bencher};
-    use perfregs::emu::{Emulator, OaUnit, Sku};
-    use perfregs::hal::meta::MapRow;
-    use perfregs::hal::{hsw, tgl, Bus, Mmio};
+    use hal::meta::MapRow;
+    use hal::{hsw, tgl, Bus, Mmio};
+    use perfregs_emu::{Emulator, OaUnit, Sku};
 
     /// Rounds of read + write per sample.
     const ROUNDS: u32 = 1000;
@@ -47,7 +46,7 @@ mod benches {
             emu.write32(req.address, 0x0001_0001);
         }
         emu.advance(Sku::DEFAULT_WAKE_LATENCY);
-        assert!(emu.awake::<perfregs::hal::hsw::domains::Render>());
+        assert!(emu.awake::<hal::hsw::domains::Render>());
         emu.set_tracing(tracing);
         emu.take_trace();
         emu.unit_mut::<OaUnit>().disable();
@@ -168,9 +167,6 @@ mod benches {
 }
 
 fn main() {
-    #[cfg(feature = "emu")]
-    {
-        benches::check();
-        divan::main();
-    }
+    benches::check();
+    divan::main();
 }

@@ -5,11 +5,11 @@
 //! vector of values per set) and are checked to give the same values before
 //! either is timed.
 //!
-//! Run with `cargo bench --bench metrics`.
+//! Run with `cargo bench -p perfregs-metrics --bench metrics`.
 
 use divan::{black_box, Bencher};
-use perfregs::metrics::{DeviceInfo, Sample, Value};
 use perfregs_codegen::metrics::{interp, load_shipped_texts, Loaded};
+use perfregs_metrics::{DeviceInfo, Sample, Value};
 
 fn sample() -> Sample {
     let mut s = Sample::EMPTY;
@@ -28,7 +28,7 @@ fn sample() -> Sample {
 }
 
 fn device() -> DeviceInfo {
-    perfregs::hal::part("bdw", 2).expect("BDW GT2").device
+    hal::part("bdw", 2).expect("BDW GT2").device
 }
 
 /// The interpreter's copy of the BDW file.
@@ -48,7 +48,7 @@ fn interpreter() -> Loaded {
 /// The work both sides time: every counter of every BDW set, in order, one
 /// vector per set.
 fn by_generated(s: &Sample, d: &DeviceInfo) -> Vec<Vec<Option<Value>>> {
-    perfregs::metrics::bdw::ALL
+    perfregs_metrics::bdw::ALL
         .iter()
         .map(|set| set.counters.iter().map(|c| c.value(s, d)).collect())
         .collect()
@@ -84,7 +84,7 @@ fn check_equal() {
 #[divan::bench]
 fn generated(bencher: Bencher) {
     let (s, d) = (sample(), device());
-    let n: usize = perfregs::metrics::bdw::ALL
+    let n: usize = perfregs_metrics::bdw::ALL
         .iter()
         .map(|x| x.counters.len())
         .sum();

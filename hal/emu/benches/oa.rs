@@ -4,11 +4,11 @@
 //! in the same run. Both sides fill the same buffer with the same bytes:
 //! `main` checks that before timing.
 //!
-//! Run with `cargo bench --bench oa`.
+//! Run with `cargo bench -p perfregs-emu --bench oa`.
 
 use divan::{black_box, Bencher};
-use perfregs::emu::{Emulator, OaConfig, OaUnit, Sku, Workload};
-use perfregs::hal::{bdw, Register};
+use hal::{bdw, Register};
+use perfregs_emu::{Emulator, OaConfig, OaUnit, Sku, Workload};
 
 const REPORTS: usize = 1024;
 

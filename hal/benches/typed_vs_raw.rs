@@ -61,11 +61,11 @@
 //!   `u32` and `bool` on the other), and the differing spill code alone cost
 //!   one side 3-4% in `write_fields`.
 //!
-//! Run with `cargo bench --bench typed_vs_raw`.
+//! Run with `cargo bench -p perfregs-hal --bench typed_vs_raw`.
 
 use divan::{black_box, Bencher};
-use perfregs::hal::enums::{BufferSizeHsw, ReportFormatHsw, TimerEnable};
-use perfregs::hal::{hsw, Bits, Bus, Device, Hsw, Io, Mmio, Register, SliceBus};
+use hal::enums::{BufferSizeHsw, ReportFormatHsw, TimerEnable};
+use hal::{hsw, Bits, Bus, Device, Hsw, Io, Mmio, Register, SliceBus};
 
 /// Words in the simulated MMIO space (0x3000 bytes).
 const WORDS: usize = 0x3000 / 4;
