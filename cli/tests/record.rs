@@ -1460,12 +1460,125 @@ fn a_period_above_i915s_sample_rate_limit_is_said() {
     assert!(!err.contains("oa_max_sample_rate"), "{err}");
 }
 
-/// An emulated recording says that no workload is scripted, as `metrics
-/// run` does: its shader-event counters stay 0.
+/// The float of the column `name` (or `name (unit)`).
+fn float(row: &BTreeMap<String, String>, name: &str) -> f64 {
+    let v = row
+        .iter()
+        .find(|(h, _)| *h == name || h.starts_with(&format!("{name} (")))
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_else(|| panic!("no column {name}: {:?}", row.keys()));
+    v.parse()
+        .unwrap_or_else(|_| panic!("{name}: `{v}` is not a number"))
+}
+
+/// An emulated recording runs the default workload (busy) and says so:
+/// RenderBasic's GpuBusy and EuActive are busy and at most 100%, and the
+/// GPU clock sits inside the part's frequency range (the catalogue's).
+/// `--workload none` says none is scripted and leaves them 0.
 #[test]
-fn an_emulated_recording_says_no_workload_is_scripted() {
-    let (_f, err) = recorded("--emulate tgl --metric-set RenderBasic --reports 4");
+fn an_emulated_recording_runs_a_workload_unless_none() {
+    let part = hal::part("tgl", 2).expect("TGL GT2");
+    let (min, max) = (
+        part.device.gpu_min_frequency as f64,
+        part.device.gpu_max_frequency as f64,
+    );
+    let (f, err) = recorded("--emulate tgl --metric-set RenderBasic --reports 40");
+    assert!(err.contains("\nworkload: busy ("), "{err}");
+    let (out, _) = reported(&f, &["--format", "csv"], 0);
+    let rows = csv_rows(&out);
+    assert!(!rows.is_empty());
+    for r in &rows {
+        for c in ["GpuBusy", "EuActive", "EuStall", "EuThreadOccupancy"] {
+            let v = float(r, c);
+            assert!(v > 0.0 && v <= 100.0, "{c} {v}: {r:?}");
+        }
+        let hz = float(r, "AvgGpuCoreFrequency");
+        assert!(
+            hz >= min && hz <= max,
+            "AvgGpuCoreFrequency {hz} outside {min}..{max}"
+        );
+        assert!(int(r, "PsThreads") > 0, "{r:?}");
+    }
+    let (f, err) = recorded("--emulate tgl --metric-set RenderBasic --reports 8 --workload none");
     assert!(err.contains("workload: none scripted"), "{err}");
+    let (out, _) = reported(&f, &["--format", "csv"], 0);
+    for r in &csv_rows(&out) {
+        for c in ["GpuBusy", "EuActive", "PsThreads"] {
+            assert_eq!(float(r, c), 0.0, "{c}: {r:?}");
+        }
+        let hz = float(r, "AvgGpuCoreFrequency");
+        assert!(hz >= min && hz <= max, "idle: AvgGpuCoreFrequency {hz}");
+    }
+}
+
+/// A workload of one's own from a file; a name that is none gets the close
+/// ones, a malformed file its file:line:column, both exit 2; --workload
+/// needs --emulate.
+#[test]
+fn workload_files_and_bad_workloads() {
+    let w = TempFile::new("mine.yaml");
+    std::fs::write(
+        w.path(),
+        "workload: mine\ndescription: half the EUs\nevents:\n  gpu_busy: 1\n  eu_active: 0.5\n",
+    )
+    .expect("write");
+    let (f, err) = recorded(&format!(
+        "--emulate bdw --metric-set RenderBasic --reports 8 --workload {}",
+        w.path()
+    ));
+    assert!(err.contains("workload: mine (half the EUs; "), "{err}");
+    let (out, _) = reported(&f, &["--format", "csv"], 0);
+    for r in &csv_rows(&out) {
+        assert!((float(r, "EuActive") - 50.0).abs() < 0.01, "{r:?}");
+        assert!((float(r, "GpuBusy") - 100.0).abs() < 1e-9, "{r:?}");
+        assert_eq!(float(r, "EuStall"), 0.0, "{r:?}");
+    }
+    let out = TempFile::new("bad.record");
+    let line = record_usage_error(
+        &out,
+        "--emulate tgl --metric-set RenderBasic --workload bussy",
+    );
+    assert!(
+        line.contains("no workload `bussy` (did you mean busy?)"),
+        "{line}"
+    );
+    std::fs::write(
+        w.path(),
+        "workload: x\nevents:\n  gpu_busy: 0.5\n  eu_active: [1\n",
+    )
+    .expect("write");
+    let line = record_usage_error(
+        &out,
+        &format!(
+            "--emulate tgl --metric-set RenderBasic --workload {}",
+            w.path()
+        ),
+    );
+    assert!(line.contains(&format!("{}:5:1: ", w.path())), "{line}");
+    std::fs::write(
+        w.path(),
+        "workload: x\nevents:\n  gpu_busy: 0.5\n  eu_activ: 0.1\n",
+    )
+    .expect("write");
+    let line = record_usage_error(
+        &out,
+        &format!(
+            "--emulate tgl --metric-set RenderBasic --workload {}",
+            w.path()
+        ),
+    );
+    assert!(
+        line.contains(&format!(
+            "{}:4:3: no event `eu_activ` (did you mean eu_active",
+            w.path()
+        )),
+        "{line}"
+    );
+    let line = record_usage_error(
+        &out,
+        "--device card0 --metric-set RenderBasic --workload busy",
+    );
+    assert!(line.contains("--workload"), "{line}");
 }
 
 /// The sample payloads of a recording, in order.

@@ -158,6 +158,11 @@ pub struct RecordArgs {
     /// writes them.
     #[arg(long, value_name = "UNIT", requires = "emulate")]
     pub unit: Option<String>,
+    /// With --emulate: what the emulated GPU does: a built-in workload
+    /// (busy, light), `none` (the A counters stay 0), or a YAML file of
+    /// one's own (regdefs/workloads/*.yaml show the shape); default busy.
+    #[arg(long, value_name = "NAME|FILE", requires = "emulate")]
+    pub workload: Option<String>,
     /// The metric set (symbol or underscore name, case-insensitive).
     #[arg(long, value_name = "SET")]
     pub metric_set: String,
@@ -222,6 +227,7 @@ impl RecordArgs {
         [
             ("--driver", self.driver.is_some()),
             ("--unit", self.unit.is_some()),
+            ("--workload", self.workload.is_some()),
             ("--gt1", self.part.gt1),
             ("--gt2", self.part.gt2),
             ("--gt", self.part.gt.is_some()),
@@ -792,9 +798,17 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     };
 
     // The emulated part (its preset's subslices present) with the set's programming.
+    let lowered = super::metrics::workload(
+        args.workload
+            .as_deref()
+            .unwrap_or(perfregs_session::workload::DEFAULT),
+        project,
+        &preset,
+    )?;
     let emu = perfregs_session::emulator(project, &preset);
-    let (emu, writes) = perfregs_session::program(emu, project.name, set, &preset)
+    let (mut emu, writes) = perfregs_session::program(emu, project.name, set, &preset)
         .map_err(|e| Fail::findings(e.to_string()))?;
+    perfregs_session::workload::apply(&mut emu, &lowered);
     let framing = match xe {
         true => Framing::XeRaw,
         false => Framing::I915Records,
@@ -847,7 +861,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         device.gt_max_frequency
     );
     eprintln!("{period_line}");
-    eprintln!("{}", super::metrics::NO_WORKLOAD);
+    eprintln!("{}", lowered.line);
     if let Some(n) = rate_note {
         eprintln!("{n}");
     }
