@@ -1636,9 +1636,59 @@ fn a_ring_keeps_the_last_records_of_the_run() {
     }
 }
 
+/// The 32-bit report timestamps (dword 1, TGL's layout) of samples.
+fn report_timestamps(samples: &[Vec<u8>]) -> Vec<u64> {
+    samples.iter().map(|s| u64::from(u32_at(s, 4))).collect()
+}
+
+/// `--ring TIME` keeps the reports of the last TIME by their timestamps
+/// (and the one before, so the first pair spans the window's start): the
+/// tail of a full recording of the same run, byte for byte, whole; `report`
+/// reads it; on command (the control FIFO) it writes the same window.
+#[test]
+fn a_time_ring_keeps_the_last_milliseconds() {
+    let line = "--emulate tgl --metric-set TestOa --period 100us --duration 200ms";
+    let (full, _) = recorded(line);
+    let (ring, err) = recorded(&format!("{line} --ring 20ms"));
+    assert!(
+        err.contains("ring: the reports of the last 20.000ms (384000 timestamp ticks"),
+        "{err}"
+    );
+    let all = sample_payloads(&full.bytes());
+    let kept = sample_payloads(&ring.bytes());
+    assert!(
+        kept.len() > 10 && kept.len() < all.len(),
+        "{} {}",
+        kept.len(),
+        all.len()
+    );
+    assert_eq!(kept[..], all[all.len() - kept.len()..]);
+    let ts = report_timestamps(&kept);
+    let newest = *ts.last().expect("a report");
+    let window = 20 * 19_200; // 20 ms at 19.2 MHz
+                              // Every kept report but the first is inside the window, the first is
+                              // outside it, and the report before it in the full run too.
+    assert!(ts[1..].iter().all(|&t| newest - t <= window), "{ts:?}");
+    assert!(newest - ts[0] > window, "{ts:?}");
+    let (_, rerr) = reported(&ring, &["--format", "csv"], 0);
+    assert!(
+        rerr.contains(&format!("read: {} sample(s)", kept.len())),
+        "{rerr}"
+    );
+    // Neither a size nor a time.
+    let out = TempFile::new("bad.record");
+    let l = record_usage_error(&out, "--emulate tgl --metric-set TestOa --ring 10x");
+    assert!(l.contains("nor a time (10s, 500ms)"), "{l}");
+}
+
 /// A ring recording (`--ring 256K`) of an emulated TGL that runs until it
 /// is told to stop, with `extra` arguments, writing `out`.
 fn ring_recorder(out: &TempFile, extra: &[&str]) -> std::process::Child {
+    ring_recorder_keeping(out, "256K", extra)
+}
+
+/// [`ring_recorder`] with `--ring KEEP`.
+fn ring_recorder_keeping(out: &TempFile, keep: &str, extra: &[&str]) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_perfregs"))
         .args([
             "record",
@@ -1651,7 +1701,7 @@ fn ring_recorder(out: &TempFile, extra: &[&str]) -> std::process::Child {
             "--duration",
             "3600s",
             "--ring",
-            "256K",
+            keep,
             "-o",
             out.path(),
         ])
@@ -1704,6 +1754,42 @@ fn sigusr1_writes_a_snapshot_of_the_ring() {
     assert!(!sample_payloads(&snap).is_empty());
     let last = sample_payloads(&out.bytes());
     assert!(!last.is_empty());
+}
+
+/// A time ring takes the control FIFO's `dump` too: the snapshot holds
+/// the last 200 us of reports (and the one before).
+#[test]
+fn a_time_ring_dumps_its_window_on_command() {
+    let out = TempFile::new("tctl.record");
+    let fifo = TempFile::new("tctl.fifo");
+    let snapshot = first_snapshot(&out);
+    let _cleanup = TempFile(snapshot.clone());
+    let child = ring_recorder_keeping(&out, "200us", &["--control", fifo.path()]);
+    let start = Instant::now();
+    let send = |command: &str| {
+        while !fifo.0.exists() && start.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::fs::write(&fifo.0, format!("{command}\n")).expect("write the FIFO");
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    send("dump");
+    while !snapshot.exists() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    send("quit");
+    let done = child.wait_with_output().expect("wait");
+    let err = text(&done.stderr);
+    assert_eq!(done.status.code(), Some(0), "{err}");
+    let window = 200 * 192 / 10; // 200 us at 19.2 MHz
+    for file in [std::fs::read(&snapshot).expect("snapshot"), out.bytes()] {
+        let ts = report_timestamps(&sample_payloads(&file));
+        assert!(ts.len() > 2, "{}", ts.len());
+        let newest = *ts.last().expect("a report");
+        let span = |t: u64| newest.wrapping_sub(t) & 0xFFFF_FFFF;
+        assert!(ts[1..].iter().all(|&t| span(t) <= window), "{ts:?}");
+        assert!(span(ts[0]) > window, "{ts:?}");
+    }
 }
 
 /// `--control FIFO` takes IGT's recorder commands: `dump` writes a

@@ -181,11 +181,12 @@ pub struct RecordArgs {
     /// The recording to write.
     #[arg(short = 'o', long = "output", value_name = "FILE.record")]
     pub output: PathBuf,
-    /// Keep only the last SIZE bytes of records (64M, 512K, bytes), in
-    /// memory: written to the output at the end, and to FILE.N.record each
-    /// time SIGUSR1 arrives (a circular capture, as IGT's recorder keeps).
-    #[arg(long, value_name = "SIZE", value_parser = ring_size)]
-    pub ring: Option<usize>,
+    /// Keep only the last SIZE bytes of records (64M, 512K, bytes) or the
+    /// last TIME of reports by their timestamps (10s, 500ms), in memory:
+    /// written to the output at the end, and to FILE.N.record each time
+    /// SIGUSR1 arrives (a circular capture, as IGT's recorder keeps).
+    #[arg(long, value_name = "SIZE|TIME", value_parser = ring_keep)]
+    pub ring: Option<RingKeep>,
     /// With --ring: a FIFO (made if missing) taking commands as IGT's
     /// recorder does: `echo dump > FIFO` writes a snapshot, `echo quit >
     /// FIFO` ends the recording.
@@ -594,7 +595,7 @@ enum Sink {
     /// The file, buffered.
     File(BufWriter<std::fs::File>),
     /// The circular buffer.
-    Ring(perfregs_linux::ring::Ring),
+    Ring(Box<perfregs_linux::ring::Ring>),
 }
 
 impl Write for Sink {
@@ -612,16 +613,74 @@ impl Write for Sink {
     }
 }
 
-/// The sink of `args`: `-o`'s file created, or (--ring SIZE) a circular
-/// buffer of SIZE bytes that SIGUSR1 asks to write a numbered snapshot of.
-fn create(args: &RecordArgs, stop: &Arc<AtomicBool>) -> Result<Sink, Fail> {
+/// What `--ring` keeps: bytes of records, or nanoseconds of reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RingKeep {
+    /// The last N bytes of records.
+    Bytes(usize),
+    /// The reports of the last N nanoseconds (by their timestamps).
+    Ns(u64),
+}
+
+/// `--ring`: a duration (a number with ns, us, ms or s) or a size.
+fn ring_keep(v: &str) -> Result<RingKeep, String> {
+    let t = v.trim();
+    if t.ends_with('s') || t.ends_with('S') {
+        return duration_ns(t).map(|n| RingKeep::Ns(n.get()));
+    }
+    ring_size(t).map(RingKeep::Bytes)
+}
+
+/// Where reports of `layout` on `project` hold their timestamp (the
+/// layout's `TIME_STAMP` slot).
+fn timestamp_slot(project: &str, layout: &str) -> Option<perfregs_linux::ring::TimestampSlot> {
+    let slot = hal::project(project)?
+        .formats
+        .iter()
+        .find(|f| f.name == layout)?
+        .counter("TIME_STAMP")?;
+    Some(perfregs_linux::ring::TimestampSlot {
+        offset: slot.offset as usize,
+        bits: slot.bits,
+    })
+}
+
+/// The sink of `args`: `-o`'s file created, or (--ring SIZE|TIME) a
+/// circular buffer that SIGUSR1 asks to write a numbered snapshot of; a
+/// time window needs the timestamp frequency `freq` and the reports'
+/// timestamp `slot`.
+fn create(
+    args: &RecordArgs,
+    stop: &Arc<AtomicBool>,
+    freq: u64,
+    slot: Option<perfregs_linux::ring::TimestampSlot>,
+) -> Result<Sink, Fail> {
     let path = &args.output;
-    let Some(size) = args.ring else {
+    let Some(keep) = args.ring else {
         return std::fs::File::create(path)
             .map(|f| Sink::File(BufWriter::with_capacity(1 << 20, f)))
             .map_err(|e| Fail::findings(format!("cannot create {}: {e}", path.display())));
     };
-    let ring = perfregs_linux::ring::Ring::new(size);
+    let (ring, what) = match keep {
+        RingKeep::Bytes(size) => (
+            perfregs_linux::ring::Ring::new(size),
+            format!("the last {} of records", bytes_text(size as u64)),
+        ),
+        RingKeep::Ns(ns) => {
+            let slot = slot.ok_or_else(|| {
+                Fail::usage("--ring TIME: this report layout has no timestamp; give a size (64M)")
+            })?;
+            let ticks = u64::try_from(u128::from(ns) * u128::from(freq) / 1_000_000_000)
+                .unwrap_or(u64::MAX);
+            (
+                perfregs_linux::ring::Ring::window(ticks, slot),
+                format!(
+                    "the reports of the last {} ({ticks} timestamp ticks at {freq} Hz)",
+                    ticks_text_ns(ns)
+                ),
+            )
+        }
+    };
     #[cfg(not(target_os = "linux"))]
     let _ = stop;
     #[cfg(unix)]
@@ -630,8 +689,7 @@ fn create(args: &RecordArgs, stop: &Arc<AtomicBool>) -> Result<Sink, Fail> {
         signal_hook::flag::register(signal_hook::consts::SIGUSR1, Arc::clone(&flag))
             .map_err(|e| Fail::findings(format!("cannot catch SIGUSR1: {e}")))?;
         eprintln!(
-            "ring: the last {} of records kept; `kill -USR1 {}` writes them to a numbered file beside {}",
-            bytes_text(size as u64),
+            "ring: {what} kept; `kill -USR1 {}` writes them to a numbered file beside {}",
             std::process::id(),
             path.display()
         );
@@ -646,7 +704,7 @@ fn create(args: &RecordArgs, stop: &Arc<AtomicBool>) -> Result<Sink, Fail> {
         }
         ring.dump_on(flag, path.clone())
     };
-    Ok(Sink::Ring(ring))
+    Ok(Sink::Ring(Box::new(ring)))
 }
 
 /// `n` bytes as text (`64 MiB`).
@@ -867,7 +925,13 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     }
 
     let flag = stop_flag()?;
-    let w = RecordingWriter::with_format(create(args, &flag)?, recording, &device, &topology)?;
+    let slot = timestamp_slot(project.name, format.name);
+    let w = RecordingWriter::with_format(
+        create(args, &flag, freq, slot)?,
+        recording,
+        &device,
+        &topology,
+    )?;
     let plan = EmulatedPlan {
         timestamp_frequency: freq,
         faults: Faults {
@@ -1245,6 +1309,7 @@ mod device {
                     &name,
                     stream,
                     (recording, &device, topology),
+                    timestamp_slot(project, typed.name),
                     &opened,
                     &period_line,
                 )
@@ -1272,6 +1337,7 @@ mod device {
         name: &str,
         stream: S,
         header: (RecordingFormat, &RecordedDevice, &[u8]),
+        slot: Option<perfregs_linux::ring::TimestampSlot>,
         opened: &str,
         period_line: &str,
     ) -> Result<String, Fail> {
@@ -1279,7 +1345,12 @@ mod device {
         eprintln!("{opened}");
         eprintln!("{period_line}");
         let flag = stop_flag()?;
-        let w = RecordingWriter::with_format(create(args, &flag)?, format, device, topology)?;
+        let w = RecordingWriter::with_format(
+            create(args, &flag, device.timestamp_frequency, slot)?,
+            format,
+            device,
+            topology,
+        )?;
         let stop = match (args.reports, args.duration) {
             (Some(n), _) => Stop::Reports(n.get()),
             (None, Some(d)) => Stop::Ns(d.get()),
@@ -1327,10 +1398,9 @@ fn ring_size(v: &str) -> Result<usize, String> {
         Some((i, c)) if c.eq_ignore_ascii_case(&'g') => (&t[..i], 30),
         _ => (t, 0),
     };
-    let n: usize = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{v}` is not a size: a number of bytes, or with K, M or G (64M)"))?;
+    let n: usize = num.trim().parse().map_err(|_| {
+        format!("`{v}` is not a size (bytes, or with K, M or G: 64M) nor a time (10s, 500ms)")
+    })?;
     let bytes = n
         .checked_mul(1 << shift)
         .ok_or_else(|| format!("`{v}` is too large"))?;
@@ -1513,6 +1583,7 @@ mod tests {
             "card9",
             stream,
             (RecordingFormat::Xe, &device, &topology),
+            None,
             "opened",
             "period",
         )
