@@ -1916,3 +1916,77 @@ fn zero_reports_is_refused_plainly() {
         "{err}"
     );
 }
+
+/// A recording of an emulated client running two contexts: `report` counts
+/// the reports of each (CTX_ID), `report --context` keeps one context's
+/// reports (fewer pairs, the same per-clock counters); `record --context`
+/// records only that context's reports; xe refuses exec queue 0 with
+/// ENOENT; a context that is no number is a usage error.
+#[test]
+fn contexts_are_counted_filtered_and_recorded() {
+    let (f, _) = recorded(
+        "--emulate tgl --metric-set RenderBasic --reports 200 --inject-contexts 0x11,0x22",
+    );
+    let (_, err) = reported(&f, &["--format", "csv"], 0);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("contexts (CTX_ID, reports): 0x11 ("))
+        .unwrap_or_else(|| panic!("no contexts line: {err}"));
+    assert!(line.contains(", 0x22 ("), "{line}");
+    let pairs = |out: &str| -> u64 { csv_rows(out).iter().map(|r| int(r, "pairs")).sum() };
+    let (all, _) = reported(&f, &["--format", "csv"], 0);
+    let (one, oerr) = reported(&f, &["--format", "csv", "--context", "0x22"], 0);
+    assert!(
+        oerr.contains("context: only the reports of CTX_ID 0x22 (--context)"),
+        "{oerr}"
+    );
+    assert!(
+        pairs(&one) > 0 && pairs(&one) < pairs(&all),
+        "{} {}",
+        pairs(&one),
+        pairs(&all)
+    );
+    for r in csv_rows(&one) {
+        let v = float(&r, "GpuBusy");
+        assert!(v > 0.0 && v <= 100.0, "{r:?}");
+    }
+    // Recorded with the filter: the emulated kernel forwards 0x22 alone.
+    let (g, _) = recorded(
+        "--emulate tgl --metric-set RenderBasic --reports 50 --inject-contexts 0x11,0x22 --context 0x22",
+    );
+    let (_, gerr) = reported(&g, &["--format", "csv"], 0);
+    let only: Vec<&str> = gerr
+        .lines()
+        .filter(|l| l.starts_with("contexts (CTX_ID"))
+        .collect();
+    assert_eq!(only.len(), 1, "{gerr}");
+    assert!(
+        only[0].starts_with("contexts (CTX_ID, reports): 0x22 (") && !only[0].contains("0x11"),
+        "{gerr}"
+    );
+    // xe numbers exec queues from 1.
+    let out = TempFile::new("ctx.record");
+    let o = perfregs(&[
+        "record",
+        "--emulate",
+        "tgl",
+        "--driver",
+        "xe",
+        "--metric-set",
+        "RenderBasic",
+        "--reports",
+        "4",
+        "--context",
+        "0",
+        "-o",
+        out.path(),
+    ]);
+    let e = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("EXEC_QUEUE_ID=0") && e.contains("ENOENT"), "{e}");
+    let l = record_usage_error(
+        &out,
+        "--emulate tgl --metric-set RenderBasic --context ctx1",
+    );
+    assert!(l.contains("is not a context id"), "{l}");
+}

@@ -192,6 +192,18 @@ pub struct RecordArgs {
     /// FIFO` ends the recording.
     #[arg(long, value_name = "FIFO", requires = "ring")]
     pub control: Option<PathBuf>,
+    /// Record only the reports of one context: i915's CTX_HANDLE (a GEM
+    /// context handle), xe's EXEC_QUEUE_ID (an exec queue id). The kernel
+    /// looks it up in the DRM file that opens the stream (ENOENT when it is
+    /// not there: another process's context cannot be named). Reports carry
+    /// the context's hardware id in their CTX_ID field (`report --context`
+    /// filters a recording by it).
+    #[arg(long, value_name = "ID", value_parser = context_id)]
+    pub context: Option<u32>,
+    /// For tests: the emulated client runs these two contexts in turn
+    /// (A,B: hardware ids), each for 8 report periods.
+    #[arg(long, value_name = "A,B", hide = true, requires = "emulate", value_parser = context_pair)]
+    pub inject_contexts: Option<[u32; 2]>,
     /// For tests: inject N losses into the emulated stream, spread over the
     /// recording, OA_REPORT_LOST and OA_BUFFER_LOST in turn (with --emulate only).
     #[arg(long, value_name = "N", hide = true, requires = "emulate")]
@@ -233,6 +245,7 @@ impl RecordArgs {
             ("--gt2", self.part.gt2),
             ("--gt", self.part.gt.is_some()),
             ("--inject-loss", self.inject_loss.is_some()),
+            ("--inject-contexts", self.inject_contexts.is_some()),
             ("--inject-errno", self.inject_errno.is_some()),
             ("--inject-open-errno", self.inject_open_errno.is_some()),
             ("--inject-status", self.inject_status.is_some()),
@@ -240,6 +253,24 @@ impl RecordArgs {
         .into_iter()
         .find_map(|(flag, given)| given.then_some(flag))
     }
+}
+
+/// A context id: decimal or 0x hex, 32 bits.
+pub fn context_id(v: &str) -> Result<u32, String> {
+    let t = v.trim();
+    let n = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => u32::from_str_radix(h, 16),
+        None => t.parse(),
+    };
+    n.map_err(|_| format!("`{v}` is not a context id (a 32-bit number, decimal or 0x hex)"))
+}
+
+/// Two context ids, `A,B`.
+fn context_pair(v: &str) -> Result<[u32; 2], String> {
+    let (a, b) = v
+        .split_once(',')
+        .ok_or_else(|| format!("`{v}`: two context ids, A,B"))?;
+    Ok([context_id(a)?, context_id(b)?])
 }
 
 /// An errno by its name (`EIO`), among those the errno messages know.
@@ -875,6 +906,13 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     cfg.unit = unit_index;
     cfg.exponent = exponent;
     cfg.open_errno = args.inject_open_errno;
+    cfg.context = args.context;
+    cfg.clients = args
+        .inject_contexts
+        .map(|ids| perfregs_linux::emulated::ContextRun {
+            ids,
+            ticks: cfg.period().unwrap_or(1).saturating_mul(8),
+        });
     // Xe: opened disabled (OA_DISABLED), then enabled, as on a device.
     cfg.disabled = xe;
     let mut stream = EmulatedStream::open(emu, cfg)
@@ -1319,11 +1357,13 @@ mod device {
             Some((format, _)) => {
                 // OA unit 0 (the OAG unit), opened disabled, then enabled.
                 let mut params = XeParams::new(config_id, format, typed.size, exponent);
+                params.exec_queue = args.context.map(u64::from);
                 params.unit = Some(0);
                 open_and_record!(XeStream::open(&drm, &params))
             }
             None => {
-                let params = I915Params::new(config_id, typed.id, exponent);
+                let mut params = I915Params::new(config_id, typed.id, exponent);
+                params.ctx_handle = args.context;
                 open_and_record!(I915Stream::open(&drm, &params, revision))
             }
         }

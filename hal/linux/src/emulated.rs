@@ -383,7 +383,7 @@ impl EmulatedStream {
                 Some("EXEC_QUEUE_ID=0 (no such exec queue: xe numbers them from 1)".into()),
             ));
         }
-                let (read_end, write_end) = fd::pipe(Driver::Emulated)
+        let (read_end, write_end) = fd::pipe(Driver::Emulated)
             .map_err(|e| fail(e, Some("the emulated kernel's pipe".into())))?;
         // The kernel holds force-wake while sampling: wake every domain.
         for d in p.domains.iter().filter(|d| !d.always_on) {
