@@ -1989,4 +1989,11 @@ fn contexts_are_counted_filtered_and_recorded() {
         "--emulate tgl --metric-set RenderBasic --context ctx1",
     );
     assert!(l.contains("is not a context id"), "{l}");
+    // HSW's reports have no CTX_ID: no contexts line, and --context is a
+    // usage error that says why.
+    let (h, _) = recorded("--emulate hsw --metric-set RenderBasic --reports 8");
+    let (_, herr) = reported(&h, &["--format", "csv"], 0);
+    assert!(!herr.contains("contexts (CTX_ID"), "{herr}");
+    let (_, herr) = reported(&h, &["--context", "1"], 2);
+    assert!(herr.contains("has no CTX_ID field"), "{herr}");
 }
