@@ -251,6 +251,7 @@ fn offset_of(text: &str, pos: Pos) -> usize {
 impl PosIndex {
     /// Index `text`. A text that does not parse gives a partial (possibly
     /// empty) index; [`PosIndex::parse`] also says why.
+    #[cfg(test)]
     pub fn build(text: &str) -> Self {
         Self::parse(text).0
     }

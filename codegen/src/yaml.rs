@@ -73,6 +73,36 @@ pub fn from_index<'de, T: de::Deserialize<'de>>(doc: &'de PosIndex) -> Result<T,
     })
 }
 
+/// Parse `text` once and deserialize `T` from it: the value and the tree of
+/// positions, or the diagnostic (a syntax error, or a shape error with the
+/// node's path) located in `file`.
+pub(crate) fn parse_str<T: de::DeserializeOwned>(
+    file: &str,
+    text: &str,
+) -> Result<(T, PosIndex), crate::diag::Diagnostic> {
+    use crate::diag::{Code, Diagnostic};
+    let (index, syntax) = PosIndex::parse(text);
+    if let Some(e) = syntax {
+        return Err(Diagnostic {
+            code: Code::Syntax,
+            file: file.to_string(),
+            pos: e.pos,
+            item: String::new(),
+            message: e.message,
+        });
+    }
+    match from_index::<T>(&index) {
+        Ok(v) => Ok((v, index)),
+        Err(e) => Err(Diagnostic {
+            code: Code::Shape,
+            file: file.to_string(),
+            pos: e.pos(),
+            item: String::new(),
+            message: e.to_string(),
+        }),
+    }
+}
+
 /// The path of node `id` as serde_yaml wrote it: `registers[3].fields[1]`.
 fn path_of(doc: &PosIndex, id: usize) -> String {
     let mut segs = Vec::new();
