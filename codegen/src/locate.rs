@@ -1,12 +1,12 @@
 //! Position index: maps a path inside a YAML document (`registers/3/fields/1/bits`)
 //! to the line and column where that node starts.
 //!
-//! serde_yaml reports positions only for syntax and type errors. Semantic checks
-//! run on the typed model, so we parse the same text a second time with
-//! yaml-rust2's event parser, which marks every event, and remember where each
-//! node (and each mapping key) starts. Validators then ask for the path of the
-//! node they complain about; a path that is absent (an omitted key) falls back
-//! to its nearest present ancestor.
+//! Each text is parsed once, with yaml-rust2's event parser, which marks every
+//! event: the tree built from the events holds the scalars (the typed model is
+//! deserialized from it, `crate::yaml`) and where each node (and each mapping
+//! key) starts. Semantic checks run on the typed model; validators then ask
+//! for the path of the node they complain about; a path that is absent (an
+//! omitted key) falls back to its nearest present ancestor.
 
 use crate::diag::Pos;
 use yaml_rust2::parser::{Event, Parser};
@@ -198,10 +198,10 @@ impl Builder {
 /// `\n`, `\r\n` or a lone `\r` (YAML 1.2's line breaks, which editors count
 /// too), columns count characters, and a leading BOM is not a column.
 ///
-/// The loader locates serde_yaml's errors with this and their byte offset:
-/// serde_yaml's line and column are libyaml's, which differ in two ways.
-/// libyaml also breaks lines at NEL, LS and PS (YAML 1.1), and at the end of
-/// a text without a final line break it reports the line after the last one.
+/// The parse clamps its positions to the end of the text with this
+/// (yaml-rust2, like libyaml, marks a node at the end of a text without a
+/// final line break on the line after the last one), and places a
+/// misplaced tab with it.
 pub fn pos_at(text: &str, offset: usize) -> Pos {
     let bom = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
     let bytes = text.as_bytes();
