@@ -203,7 +203,7 @@ fn format_tip(e: &clap::Error) -> Option<String> {
         return None;
     };
     let name = arg.strip_prefix("--")?;
-    ["table", "csv", "json", "perfetto"]
+    ["table", "csv", "json", "perfetto", "perfetto-proto"]
         .contains(&name)
         .then(|| {
             format!(

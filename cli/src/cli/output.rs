@@ -42,6 +42,9 @@ pub enum Format {
     Json,
     /// A Chrome / Perfetto JSON trace: one counter track per counter.
     Perfetto,
+    /// Perfetto's native protobuf trace (`.pftrace`) on the system clock:
+    /// binary, written by `report` to `-o FILE` (crate perfregs-perfetto).
+    PerfettoProto,
 }
 
 /// A value of a column.
@@ -478,6 +481,12 @@ pub fn print(s: &Series, format: Format, out: &mut dyn FnMut(&str)) -> Result<()
         Format::Json => out(&serde_json::to_string_pretty(&json(s)).map_err(|e| e.to_string())?),
         Format::Perfetto => {
             out(&serde_json::to_string(&perfetto(s)?).map_err(|e| e.to_string())?);
+        }
+        Format::PerfettoProto => {
+            return Err(
+                "--format perfetto-proto is written from a recording's correlations: `perfregs report FILE.record --format perfetto-proto -o FILE.pftrace` (here: --format perfetto, the JSON trace)"
+                    .to_string(),
+            )
         }
     }
     Ok(())

@@ -87,10 +87,17 @@ pub struct ReportArgs {
     /// Sum every N report pairs into an interval instead of time windows.
     #[arg(long, value_name = "N", value_parser = report_count::<NonZeroU32>)]
     pub reports: Option<NonZeroU32>,
-    /// Output format: table (text), csv, json, or perfetto (a Chrome /
-    /// Perfetto JSON trace, one counter track per metric).
+    /// Output format: table (text), csv, json, perfetto (a Chrome /
+    /// Perfetto JSON trace, one counter track per metric, GPU time from 0),
+    /// or perfetto-proto (Perfetto's native trace on the system clock,
+    /// binary: needs -o FILE or a stdout that is not a terminal; one sample
+    /// per report pair unless --interval or --reports is given).
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Table)]
     pub format: Format,
+    /// Write the document (csv, json, perfetto, perfetto-proto) to FILE
+    /// instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// The metric set (symbol or underscore name, case-insensitive) instead
     /// of the recorded one.
     #[arg(long, value_name = "SET")]
@@ -262,6 +269,9 @@ impl perfregs_session::Accumulate for Contexts {
     }
     fn finish(&mut self) -> Option<Interval> {
         self.inner.finish()
+    }
+    fn timestamp(&self, report: &[u8]) -> Option<u64> {
+        self.inner.timestamp(report)
     }
 }
 
@@ -813,7 +823,25 @@ fn series(r: &Read, s: &Setup) -> Series {
 
 impl ReportArgs {
     /// Run `report`.
-    pub fn run(self) -> ExitCode {
+    pub fn run(mut self) -> ExitCode {
+        if self.format == Format::PerfettoProto {
+            if self.output.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                eprintln!(
+                    "perfregs: report: --format perfetto-proto writes a binary trace: give -o FILE.pftrace (or redirect stdout to a file)"
+                );
+                return ExitCode::from(2);
+            }
+            // One sample per report pair, as Mesa's pps writes them.
+            if self.interval.is_none() && self.reports.is_none() {
+                self.reports = NonZeroU32::new(1);
+            }
+        }
+        if self.output.is_some() && self.format == Format::Table {
+            eprintln!(
+                "perfregs: report: -o writes a document: give --format csv, json, perfetto or perfetto-proto (the table goes to the terminal)"
+            );
+            return ExitCode::from(2);
+        }
         let file = match std::fs::File::open(&self.file) {
             Ok(f) => f,
             Err(e) => {
@@ -912,7 +940,7 @@ impl ReportArgs {
                             info(n);
                         }
                     }
-                    if let Err(e) = output::print(&series, self.format, &mut |l| say!("{l}")) {
+                    if let Err(e) = self.write(&read, s, &series, &info) {
                         eprintln!("perfregs: report: {e}");
                         code = ExitCode::from(1);
                     }
@@ -939,6 +967,219 @@ impl ReportArgs {
         }
         code
     }
+}
+
+impl ReportArgs {
+    /// Write the document: to `-o FILE` or stdout; perfetto-proto through
+    /// [`pftrace`].
+    fn write(
+        &self,
+        read: &Read,
+        s: &Setup,
+        series: &Series,
+        info: &dyn Fn(&str),
+    ) -> Result<(), String> {
+        use std::io::Write as _;
+        let open = |path: &PathBuf| {
+            std::fs::File::create(path)
+                .map(std::io::BufWriter::new)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        };
+        if self.format == Format::PerfettoProto {
+            let written = match &self.output {
+                Some(path) => pftrace(read, s, series, open(path)?)?.1,
+                None => pftrace(read, s, series, std::io::stdout().lock())?.1,
+            };
+            for n in written {
+                info(&n);
+            }
+            return Ok(());
+        }
+        match &self.output {
+            None => output::print(series, self.format, &mut |l| say!("{l}")),
+            Some(path) => {
+                let mut f = open(path)?;
+                let mut err = None;
+                output::print(series, self.format, &mut |l| {
+                    if err.is_none() {
+                        err = writeln!(f, "{l}").err();
+                    }
+                })?;
+                match err {
+                    None => f.flush(),
+                    Some(e) => Err(e),
+                }
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+            }
+        }
+    }
+}
+
+/// 2^32: the GPU clock's ticks start one 32-bit wrap in, so that a
+/// correlation read before the first report stays positive.
+const GPU_TICK_BASE: i128 = 1 << 32;
+
+/// The value congruent to `raw` modulo 2^32 (the timestamp bits reports
+/// carry) nearest to `guess`.
+fn nearest_wrap(raw: u64, guess: i128) -> i128 {
+    let m = 1i128 << 32;
+    let d = (i128::from(raw) - guess).rem_euclid(m);
+    guess + if d >= m / 2 { d - m } else { d }
+}
+
+/// The recording as Perfetto's native trace ([`perfregs_perfetto`]) to
+/// `out`: one GPU counter sample per interval, stamped at its last report
+/// on the GPU clock (ticks extended past 32 bits, in ns), each
+/// correlation (unwrapped by the CPU time between them) a clock snapshot
+/// pairing it with CLOCK_MONOTONIC; losses and invalid pairs as instants.
+/// `Err` when the recording has no correlation (no system-clock time: the
+/// trace would not line up with anything, so none is written) or no
+/// timestamp. Returns the output and notes for stderr.
+fn pftrace<W: std::io::Write>(
+    read: &Read,
+    s: &Setup,
+    series: &Series,
+    out: W,
+) -> Result<(W, Vec<String>), String> {
+    use perfregs_perfetto::{ClockPair, CounterSpec, CpuClock, Group, TraceWriter, Unit};
+    let hz = s.device.gpu_timestamp_frequency;
+    let first = read.first_timestamp.ok_or(
+        "--format perfetto-proto: the recording's reports carry no timestamp to place them in time",
+    )?;
+    if read.clock_pairs.is_empty() || hz == 0 {
+        return Err(
+            "--format perfetto-proto: the recording has no timestamp correlation (or no timestamp frequency), so its GPU times cannot be put on the system clock; no trace written (--format perfetto writes the JSON trace in GPU time from 0)"
+                .to_string(),
+        );
+    }
+    let origin = GPU_TICK_BASE + i128::from(first);
+    let ns = |ticks: i128| -> Option<u64> {
+        let t = u128::try_from(ticks).ok()?;
+        u64::try_from(t * 1_000_000_000 / u128::from(hz)).ok()
+    };
+    // Correlations on the extended tick axis.
+    let mut pairs: Vec<ClockPair> = Vec::new();
+    let mut prev: Option<(i128, u64)> = None;
+    for c in &read.clock_pairs {
+        let guess = match prev {
+            None => origin,
+            Some((at, cpu)) => {
+                let dt = i128::from(c.cpu_ns) - i128::from(cpu);
+                at + dt * i128::from(hz) / 1_000_000_000
+            }
+        };
+        let at = nearest_wrap(c.gpu_timestamp, guess);
+        prev = Some((at, c.cpu_ns));
+        if let Some(gpu_ns) = ns(at) {
+            pairs.push(ClockPair {
+                gpu_ns,
+                cpu_ns: c.cpu_ns,
+            });
+        }
+    }
+    pairs.sort_by_key(|p| p.gpu_ns);
+    let Some(&first_pair) = pairs.first() else {
+        return Err("--format perfetto-proto: no usable timestamp correlation".to_string());
+    };
+    // The counters: ids are their places in the set (stable whatever
+    // --counters chose).
+    let mut specs = Vec::new();
+    let mut columns = Vec::new();
+    for (k, c) in series.columns.iter().enumerate() {
+        if c.kind != output::Kind::Counter {
+            continue;
+        }
+        let Some(place) = s.set.counters.iter().position(|i| i.symbol == c.name) else {
+            continue;
+        };
+        let info = &s.set.counters[place];
+        let id = u32::try_from(place).map_err(|_| "too many counters".to_string())?;
+        specs.push(CounterSpec {
+            id,
+            name: info.symbol.to_string(),
+            description: info.description.to_string(),
+            unit: Unit::of(info.units),
+        });
+        columns.push((k, id));
+    }
+    let groups = [Group {
+        name: format!("perfregs.{}", s.set.symbol),
+        counter_ids: specs.iter().map(|c| c.id).collect(),
+    }];
+    let gpu = format!("{} {}", s.id, s.set.symbol);
+    let err = |e: perfregs_perfetto::Error| e.to_string();
+    let mut w = TraceWriter::new(
+        out,
+        (0, &gpu),
+        CpuClock::Monotonic,
+        &groups,
+        &specs,
+        first_pair,
+    )
+    .map_err(err)?;
+    let mut next_pair = 1;
+    let (mut written, mut untimed) = (0usize, 0usize);
+    let mut last_ns = first_pair.gpu_ns;
+    for (iv, row) in read.intervals.iter().zip(&series.rows) {
+        let Some(at) = iv.end.and_then(|e| ns(origin + i128::from(e))) else {
+            untimed += 1;
+            continue;
+        };
+        while let Some(p) = pairs.get(next_pair).filter(|p| p.gpu_ns <= at) {
+            w.correlation(*p).map_err(err)?;
+            next_pair += 1;
+        }
+        if iv.reports_lost > 0 {
+            w.loss(at, "OA_REPORT_LOST", iv.reports_lost.into())
+                .map_err(err)?;
+        }
+        if iv.buffers_lost > 0 {
+            w.loss(at, "OA_BUFFER_LOST", iv.buffers_lost.into())
+                .map_err(err)?;
+        }
+        let invalid = iv.invalid.total();
+        if invalid > 0 {
+            w.loss(at, "invalid report pairs", invalid.into())
+                .map_err(err)?;
+        }
+        if iv.pairs == 0 {
+            continue;
+        }
+        let values: Vec<(u32, perfregs_perfetto::Value)> = columns
+            .iter()
+            .filter_map(|&(k, id)| {
+                let v = row.values.get(k).copied().flatten()?;
+                Some((
+                    id,
+                    match v {
+                        Value::Int(i) => {
+                            perfregs_perfetto::Value::Int(i64::try_from(i).unwrap_or(i64::MAX))
+                        }
+                        Value::Float(f) => perfregs_perfetto::Value::Float(f),
+                        Value::Bool(b) => perfregs_perfetto::Value::Int(i64::from(b)),
+                    },
+                ))
+            })
+            .collect();
+        w.sample(at, &values).map_err(err)?;
+        last_ns = at;
+        written += 1;
+    }
+    for p in &pairs[next_pair.min(pairs.len())..] {
+        w.correlation(*p).map_err(err)?;
+    }
+    let out = w.finish(last_ns).map_err(err)?;
+    let mut notes = vec![format!(
+        "perfetto-proto: {written} sample(s) of {} counter(s) on the GPU clock, {} correlation(s) to CLOCK_MONOTONIC",
+        specs.len(),
+        pairs.len()
+    )];
+    if untimed > 0 {
+        notes.push(format!(
+            "perfetto-proto: {untimed} interval(s) without a time left out"
+        ));
+    }
+    Ok((out, notes))
 }
 
 #[cfg(test)]
@@ -1023,6 +1264,18 @@ mod tests {
     }
 
     #[test]
+    fn correlations_unwrap_to_the_nearest_wrap() {
+        let m = 1i128 << 32;
+        assert_eq!(nearest_wrap(5, 3 * m), 3 * m + 5);
+        assert_eq!(nearest_wrap(5, 3 * m + 10), 3 * m + 5);
+        // Just below a wrap: the next one's low value is ahead.
+        assert_eq!(nearest_wrap(5, 4 * m - 10), 4 * m + 5);
+        assert_eq!(nearest_wrap(0xFFFF_FFF0, 4 * m + 3), 4 * m - 0x10);
+        // A 64-bit correlation: only its low 32 bits count.
+        assert_eq!(nearest_wrap((7 << 32) | 9, m), m + 9);
+    }
+
+    #[test]
     fn durations_have_units() {
         assert_eq!(duration_ns("10ms").map(NonZeroU64::get), Ok(10_000_000));
         assert_eq!(duration_ns("500us").map(NonZeroU64::get), Ok(500_000));
@@ -1099,6 +1352,7 @@ mod tests {
             metric_set: None,
             counters: None,
             context: None,
+            output: None,
         }
     }
 

@@ -18,6 +18,9 @@ pub trait Accumulate {
     fn buffer_lost(&mut self);
     /// The last, partial interval.
     fn finish(&mut self) -> Option<Interval>;
+    /// A report's timestamp as drivers read it (low 32 bits; `None`: not
+    /// one report of the format, or a format without a timestamp).
+    fn timestamp(&self, report: &[u8]) -> Option<u64>;
 }
 
 struct Acc<F>(Intervals<F>);
@@ -37,6 +40,12 @@ impl<F: ReportFormat> Accumulate for Acc<F> {
     }
     fn finish(&mut self) -> Option<Interval> {
         self.0.finish()
+    }
+    fn timestamp(&self, report: &[u8]) -> Option<u64> {
+        if report.len() != F::INFO.size {
+            return None;
+        }
+        Report::<F>::new(report).and_then(|r| hal::oa_buffer::timestamp32(&r))
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::Accumulate;
 use perfregs_linux::record::Record;
-use perfregs_linux::recording::{Item, RecordedDevice, RecordingReader};
+use perfregs_linux::recording::{Correlation, Item, RecordedDevice, RecordingReader};
 use perfregs_metrics::intervals::Interval;
 
 /// What [`read_recording`] read: the setup the header decided, the
@@ -25,6 +25,12 @@ pub struct Recording<S> {
     pub buffers_lost: u64,
     /// Timestamp correlations.
     pub correlations: u64,
+    /// The timestamp correlations, in the order read.
+    pub clock_pairs: Vec<Correlation>,
+    /// The first sample's timestamp as drivers read it (its low 32 bits;
+    /// `None`: no sample, or a format without one): the origin of the
+    /// intervals' `start`/`end` ticks.
+    pub first_timestamp: Option<u64>,
     /// Records read.
     pub records: u64,
     /// Bytes read.
@@ -43,6 +49,8 @@ impl<S> Default for Recording<S> {
             reports_lost: 0,
             buffers_lost: 0,
             correlations: 0,
+            clock_pairs: Vec::new(),
+            first_timestamp: None,
             records: 0,
             bytes: 0,
             error: None,
@@ -89,6 +97,9 @@ impl<S> Default for Recording<S> {
 /// })?;
 /// assert_eq!(r.setup.as_deref(), Some("RenderBasic"));
 /// assert!(r.intervals.len() >= 2, "{r:?}");
+/// assert_eq!(r.clock_pairs.len(), 2, "the opening and closing correlations");
+/// let first = u32::from_le_bytes(run.buffer[4..8].try_into().expect("4 bytes"));
+/// assert_eq!(r.first_timestamp, Some(u64::from(first)), "the first report's TIME_STAMP");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn read_recording<S, E>(
@@ -132,7 +143,10 @@ pub fn read_recording<S, E>(
                 }
                 topology = Some(t.to_vec());
             }
-            Item::Correlation(_) => out.correlations += 1,
+            Item::Correlation(c) => {
+                out.correlations += 1;
+                out.clock_pairs.push(c);
+            }
             Item::Stream(Record::ReportLost) => {
                 out.reports_lost += 1;
                 match acc.as_mut() {
@@ -167,6 +181,9 @@ pub fn read_recording<S, E>(
                     out.setup = Some(s);
                 }
                 let Some(a) = acc.as_mut() else { break };
+                if out.samples == 0 {
+                    out.first_timestamp = a.timestamp(bytes);
+                }
                 match a.push(bytes) {
                     Some(closed) => out.intervals.extend(closed),
                     None => {
