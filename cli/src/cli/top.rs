@@ -236,6 +236,8 @@ impl Model {
             s.push_str("; ");
             s.push_str(n);
         }
+        // As `metrics run` and `record --emulate` say it.
+        s.push_str("; workload: none scripted");
         s
     }
 }
@@ -600,9 +602,10 @@ impl TopArgs {
             }
             source.refresh(&mut model, before, began.elapsed());
             let mut line = format!(
-                "t={:.2}s reports/s={:.0} report_lost={} buffer_lost={}",
+                "t={:.2}s reports/s={:.0} emulated={:.1}% report_lost={} buffer_lost={}",
                 model.started.elapsed().as_secs_f64(),
                 model.rate,
+                model.pace * 100.0,
                 model.reports_lost,
                 model.buffers_lost
             );
