@@ -538,6 +538,23 @@ fn counter_table(out: &str) -> std::collections::BTreeMap<String, (String, Vec<S
 
 /// The integer values of `counter` per report pair (panics on a cell that is
 /// not an integer, such as the `-` of an unavailable value).
+/// The floats of a counter's row.
+fn floats(
+    table: &std::collections::BTreeMap<String, (String, Vec<String>)>,
+    counter: &str,
+) -> Vec<f64> {
+    let (_, cells) = table
+        .get(counter)
+        .unwrap_or_else(|| panic!("no row {counter}: {table:?}"));
+    cells
+        .iter()
+        .map(|c| {
+            c.parse()
+                .unwrap_or_else(|_| panic!("{counter}: `{c}` is not a number"))
+        })
+        .collect()
+}
+
 fn ints(
     table: &std::collections::BTreeMap<String, (String, Vec<String>)>,
     counter: &str,
@@ -620,10 +637,10 @@ fn metrics_run_test_oa_gives_the_igt_ratios() {
 #[test]
 fn metrics_run_hsw_render_basic_prints_every_value() {
     let out = exits(0, &["metrics", "run", "hsw", "RenderBasic"]).0;
-    // Rows of zeros are explained before the table: no workload is scripted.
+    // The workload is named before the table: busy by default.
     let workload = out
         .lines()
-        .position(|l| l.starts_with("workload: none scripted"))
+        .position(|l| l.starts_with("workload: busy ("))
         .unwrap_or_else(|| panic!("no workload line in {out}"));
     let table = out
         .lines()
@@ -656,6 +673,28 @@ fn metrics_run_hsw_render_basic_prints_every_value() {
             "{name}"
         );
     }
+    // The default workload keeps the EUs busy; none leaves them idle and
+    // says why the rows are zeros.
+    for name in ["GpuBusy", "EuActive"] {
+        let v = floats(&t, name);
+        assert!(v.iter().all(|&x| x > 0.0 && x <= 100.0), "{name} {v:?}");
+    }
+    assert!(ints(&t, "VsThreads").iter().all(|&v| v > 0));
+    let idle = exits(
+        0,
+        &["metrics", "run", "hsw", "RenderBasic", "--workload", "none"],
+    )
+    .0;
+    says(&idle, "workload: none scripted");
+    let it = counter_table(&idle);
+    assert_eq!(floats(&it, "EuActive"), [0.0; 4]);
+    assert_eq!(ints(&it, "VsThreads"), [0; 4]);
+    let (code, _, err) = perfregs(&["metrics", "run", "hsw", "RenderBasic", "--workload", "lght"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("no workload `lght` (did you mean light?)"),
+        "{err}"
+    );
     // RenderBasic's start triggers (threshold enable, threshold 0 on
     // OASTARTTRIG1/2 and 5/6) are ungated in the emulator's model: no
     // warning at all.

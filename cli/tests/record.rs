@@ -1460,12 +1460,125 @@ fn a_period_above_i915s_sample_rate_limit_is_said() {
     assert!(!err.contains("oa_max_sample_rate"), "{err}");
 }
 
-/// An emulated recording says that no workload is scripted, as `metrics
-/// run` does: its shader-event counters stay 0.
+/// The float of the column `name` (or `name (unit)`).
+fn float(row: &BTreeMap<String, String>, name: &str) -> f64 {
+    let v = row
+        .iter()
+        .find(|(h, _)| *h == name || h.starts_with(&format!("{name} (")))
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_else(|| panic!("no column {name}: {:?}", row.keys()));
+    v.parse()
+        .unwrap_or_else(|_| panic!("{name}: `{v}` is not a number"))
+}
+
+/// An emulated recording runs the default workload (busy) and says so:
+/// RenderBasic's GpuBusy and EuActive are busy and at most 100%, and the
+/// GPU clock sits inside the part's frequency range (the catalogue's).
+/// `--workload none` says none is scripted and leaves them 0.
 #[test]
-fn an_emulated_recording_says_no_workload_is_scripted() {
-    let (_f, err) = recorded("--emulate tgl --metric-set RenderBasic --reports 4");
+fn an_emulated_recording_runs_a_workload_unless_none() {
+    let part = hal::part("tgl", 2).expect("TGL GT2");
+    let (min, max) = (
+        part.device.gpu_min_frequency as f64,
+        part.device.gpu_max_frequency as f64,
+    );
+    let (f, err) = recorded("--emulate tgl --metric-set RenderBasic --reports 40");
+    assert!(err.contains("\nworkload: busy ("), "{err}");
+    let (out, _) = reported(&f, &["--format", "csv"], 0);
+    let rows = csv_rows(&out);
+    assert!(!rows.is_empty());
+    for r in &rows {
+        for c in ["GpuBusy", "EuActive", "EuStall", "EuThreadOccupancy"] {
+            let v = float(r, c);
+            assert!(v > 0.0 && v <= 100.0, "{c} {v}: {r:?}");
+        }
+        let hz = float(r, "AvgGpuCoreFrequency");
+        assert!(
+            hz >= min && hz <= max,
+            "AvgGpuCoreFrequency {hz} outside {min}..{max}"
+        );
+        assert!(int(r, "PsThreads") > 0, "{r:?}");
+    }
+    let (f, err) = recorded("--emulate tgl --metric-set RenderBasic --reports 8 --workload none");
     assert!(err.contains("workload: none scripted"), "{err}");
+    let (out, _) = reported(&f, &["--format", "csv"], 0);
+    for r in &csv_rows(&out) {
+        for c in ["GpuBusy", "EuActive", "PsThreads"] {
+            assert_eq!(float(r, c), 0.0, "{c}: {r:?}");
+        }
+        let hz = float(r, "AvgGpuCoreFrequency");
+        assert!(hz >= min && hz <= max, "idle: AvgGpuCoreFrequency {hz}");
+    }
+}
+
+/// A workload of one's own from a file; a name that is none gets the close
+/// ones, a malformed file its file:line:column, both exit 2; --workload
+/// needs --emulate.
+#[test]
+fn workload_files_and_bad_workloads() {
+    let w = TempFile::new("mine.yaml");
+    std::fs::write(
+        w.path(),
+        "workload: mine\ndescription: half the EUs\nevents:\n  gpu_busy: 1\n  eu_active: 0.5\n",
+    )
+    .expect("write");
+    let (f, err) = recorded(&format!(
+        "--emulate bdw --metric-set RenderBasic --reports 8 --workload {}",
+        w.path()
+    ));
+    assert!(err.contains("workload: mine (half the EUs; "), "{err}");
+    let (out, _) = reported(&f, &["--format", "csv"], 0);
+    for r in &csv_rows(&out) {
+        assert!((float(r, "EuActive") - 50.0).abs() < 0.01, "{r:?}");
+        assert!((float(r, "GpuBusy") - 100.0).abs() < 1e-9, "{r:?}");
+        assert_eq!(float(r, "EuStall"), 0.0, "{r:?}");
+    }
+    let out = TempFile::new("bad.record");
+    let line = record_usage_error(
+        &out,
+        "--emulate tgl --metric-set RenderBasic --workload bussy",
+    );
+    assert!(
+        line.contains("no workload `bussy` (did you mean busy?)"),
+        "{line}"
+    );
+    std::fs::write(
+        w.path(),
+        "workload: x\nevents:\n  gpu_busy: 0.5\n  eu_active: [1\n",
+    )
+    .expect("write");
+    let line = record_usage_error(
+        &out,
+        &format!(
+            "--emulate tgl --metric-set RenderBasic --workload {}",
+            w.path()
+        ),
+    );
+    assert!(line.contains(&format!("{}:5:1: ", w.path())), "{line}");
+    std::fs::write(
+        w.path(),
+        "workload: x\nevents:\n  gpu_busy: 0.5\n  eu_activ: 0.1\n",
+    )
+    .expect("write");
+    let line = record_usage_error(
+        &out,
+        &format!(
+            "--emulate tgl --metric-set RenderBasic --workload {}",
+            w.path()
+        ),
+    );
+    assert!(
+        line.contains(&format!(
+            "{}:4:3: no event `eu_activ` (did you mean eu_active",
+            w.path()
+        )),
+        "{line}"
+    );
+    let line = record_usage_error(
+        &out,
+        "--device card0 --metric-set RenderBasic --workload busy",
+    );
+    assert!(line.contains("--workload"), "{line}");
 }
 
 /// The sample payloads of a recording, in order.
@@ -1523,9 +1636,59 @@ fn a_ring_keeps_the_last_records_of_the_run() {
     }
 }
 
+/// The 32-bit report timestamps (dword 1, TGL's layout) of samples.
+fn report_timestamps(samples: &[Vec<u8>]) -> Vec<u64> {
+    samples.iter().map(|s| u64::from(u32_at(s, 4))).collect()
+}
+
+/// `--ring TIME` keeps the reports of the last TIME by their timestamps
+/// (and the one before, so the first pair spans the window's start): the
+/// tail of a full recording of the same run, byte for byte, whole; `report`
+/// reads it; on command (the control FIFO) it writes the same window.
+#[test]
+fn a_time_ring_keeps_the_last_milliseconds() {
+    let line = "--emulate tgl --metric-set TestOa --period 100us --duration 200ms";
+    let (full, _) = recorded(line);
+    let (ring, err) = recorded(&format!("{line} --ring 20ms"));
+    assert!(
+        err.contains("ring: the reports of the last 20.000ms (384000 timestamp ticks"),
+        "{err}"
+    );
+    let all = sample_payloads(&full.bytes());
+    let kept = sample_payloads(&ring.bytes());
+    assert!(
+        kept.len() > 10 && kept.len() < all.len(),
+        "{} {}",
+        kept.len(),
+        all.len()
+    );
+    assert_eq!(kept[..], all[all.len() - kept.len()..]);
+    let ts = report_timestamps(&kept);
+    let newest = *ts.last().expect("a report");
+    let window = 20 * 19_200; // 20 ms at 19.2 MHz
+                              // Every kept report but the first is inside the window, the first is
+                              // outside it, and the report before it in the full run too.
+    assert!(ts[1..].iter().all(|&t| newest - t <= window), "{ts:?}");
+    assert!(newest - ts[0] > window, "{ts:?}");
+    let (_, rerr) = reported(&ring, &["--format", "csv"], 0);
+    assert!(
+        rerr.contains(&format!("read: {} sample(s)", kept.len())),
+        "{rerr}"
+    );
+    // Neither a size nor a time.
+    let out = TempFile::new("bad.record");
+    let l = record_usage_error(&out, "--emulate tgl --metric-set TestOa --ring 10x");
+    assert!(l.contains("nor a time (10s, 500ms)"), "{l}");
+}
+
 /// A ring recording (`--ring 256K`) of an emulated TGL that runs until it
 /// is told to stop, with `extra` arguments, writing `out`.
 fn ring_recorder(out: &TempFile, extra: &[&str]) -> std::process::Child {
+    ring_recorder_keeping(out, "256K", extra)
+}
+
+/// [`ring_recorder`] with `--ring KEEP`.
+fn ring_recorder_keeping(out: &TempFile, keep: &str, extra: &[&str]) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_perfregs"))
         .args([
             "record",
@@ -1538,7 +1701,7 @@ fn ring_recorder(out: &TempFile, extra: &[&str]) -> std::process::Child {
             "--duration",
             "3600s",
             "--ring",
-            "256K",
+            keep,
             "-o",
             out.path(),
         ])
@@ -1591,6 +1754,42 @@ fn sigusr1_writes_a_snapshot_of_the_ring() {
     assert!(!sample_payloads(&snap).is_empty());
     let last = sample_payloads(&out.bytes());
     assert!(!last.is_empty());
+}
+
+/// A time ring takes the control FIFO's `dump` too: the snapshot holds
+/// the last 200 us of reports (and the one before).
+#[test]
+fn a_time_ring_dumps_its_window_on_command() {
+    let out = TempFile::new("tctl.record");
+    let fifo = TempFile::new("tctl.fifo");
+    let snapshot = first_snapshot(&out);
+    let _cleanup = TempFile(snapshot.clone());
+    let child = ring_recorder_keeping(&out, "200us", &["--control", fifo.path()]);
+    let start = Instant::now();
+    let send = |command: &str| {
+        while !fifo.0.exists() && start.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::fs::write(&fifo.0, format!("{command}\n")).expect("write the FIFO");
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    send("dump");
+    while !snapshot.exists() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    send("quit");
+    let done = child.wait_with_output().expect("wait");
+    let err = text(&done.stderr);
+    assert_eq!(done.status.code(), Some(0), "{err}");
+    let window = 200 * 192 / 10; // 200 us at 19.2 MHz
+    for file in [std::fs::read(&snapshot).expect("snapshot"), out.bytes()] {
+        let ts = report_timestamps(&sample_payloads(&file));
+        assert!(ts.len() > 2, "{}", ts.len());
+        let newest = *ts.last().expect("a report");
+        let span = |t: u64| newest.wrapping_sub(t) & 0xFFFF_FFFF;
+        assert!(ts[1..].iter().all(|&t| span(t) <= window), "{ts:?}");
+        assert!(span(ts[0]) > window, "{ts:?}");
+    }
 }
 
 /// `--control FIFO` takes IGT's recorder commands: `dump` writes a
@@ -1716,4 +1915,85 @@ fn zero_reports_is_refused_plainly() {
         err.contains("at least 1") && !err.contains("zero for non-zero"),
         "{err}"
     );
+}
+
+/// A recording of an emulated client running two contexts: `report` counts
+/// the reports of each (CTX_ID), `report --context` keeps one context's
+/// reports (fewer pairs, the same per-clock counters); `record --context`
+/// records only that context's reports; xe refuses exec queue 0 with
+/// ENOENT; a context that is no number is a usage error.
+#[test]
+fn contexts_are_counted_filtered_and_recorded() {
+    let (f, _) = recorded(
+        "--emulate tgl --metric-set RenderBasic --reports 200 --inject-contexts 0x11,0x22",
+    );
+    let (_, err) = reported(&f, &["--format", "csv"], 0);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("contexts (CTX_ID, reports): 0x11 ("))
+        .unwrap_or_else(|| panic!("no contexts line: {err}"));
+    assert!(line.contains(", 0x22 ("), "{line}");
+    let pairs = |out: &str| -> u64 { csv_rows(out).iter().map(|r| int(r, "pairs")).sum() };
+    let (all, _) = reported(&f, &["--format", "csv"], 0);
+    let (one, oerr) = reported(&f, &["--format", "csv", "--context", "0x22"], 0);
+    assert!(
+        oerr.contains("context: only the reports of CTX_ID 0x22 (--context)"),
+        "{oerr}"
+    );
+    assert!(
+        pairs(&one) > 0 && pairs(&one) < pairs(&all),
+        "{} {}",
+        pairs(&one),
+        pairs(&all)
+    );
+    for r in csv_rows(&one) {
+        let v = float(&r, "GpuBusy");
+        assert!(v > 0.0 && v <= 100.0, "{r:?}");
+    }
+    // Recorded with the filter: the emulated kernel forwards 0x22 alone.
+    let (g, _) = recorded(
+        "--emulate tgl --metric-set RenderBasic --reports 50 --inject-contexts 0x11,0x22 --context 0x22",
+    );
+    let (_, gerr) = reported(&g, &["--format", "csv"], 0);
+    let only: Vec<&str> = gerr
+        .lines()
+        .filter(|l| l.starts_with("contexts (CTX_ID"))
+        .collect();
+    assert_eq!(only.len(), 1, "{gerr}");
+    assert!(
+        only[0].starts_with("contexts (CTX_ID, reports): 0x22 (") && !only[0].contains("0x11"),
+        "{gerr}"
+    );
+    // xe numbers exec queues from 1.
+    let out = TempFile::new("ctx.record");
+    let o = perfregs(&[
+        "record",
+        "--emulate",
+        "tgl",
+        "--driver",
+        "xe",
+        "--metric-set",
+        "RenderBasic",
+        "--reports",
+        "4",
+        "--context",
+        "0",
+        "-o",
+        out.path(),
+    ]);
+    let e = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("EXEC_QUEUE_ID=0") && e.contains("ENOENT"), "{e}");
+    let l = record_usage_error(
+        &out,
+        "--emulate tgl --metric-set RenderBasic --context ctx1",
+    );
+    assert!(l.contains("is not a context id"), "{l}");
+    // HSW's reports have no CTX_ID: no contexts line, and --context is a
+    // usage error that says why.
+    let (h, _) = recorded("--emulate hsw --metric-set RenderBasic --reports 8");
+    let (_, herr) = reported(&h, &["--format", "csv"], 0);
+    assert!(!herr.contains("contexts (CTX_ID"), "{herr}");
+    let (_, herr) = reported(&h, &["--context", "1"], 2);
+    assert!(herr.contains("has no CTX_ID field"), "{herr}");
 }

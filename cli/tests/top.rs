@@ -44,7 +44,7 @@ fn plain_mode_prints_the_chosen_counters_each_refresh() {
         lines[0].starts_with("# tgl GT") && lines[0].contains("RenderBasic"),
         "{out}"
     );
-    assert!(err.contains("workload: none scripted"), "{err}");
+    assert!(err.contains("workload: busy"), "{err}");
     for line in &lines[1..] {
         let v = values(line);
         let names: Vec<&str> = v.iter().map(|(k, _)| *k).collect();
@@ -66,6 +66,13 @@ fn plain_mode_prints_the_chosen_counters_each_refresh() {
                 "{k}={x} in {line}"
             );
         }
+        // The default workload (busy) keeps the GPU busy.
+        let busy: f64 = line
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("GpuBusy="))
+            .and_then(|r| r.parse().ok())
+            .expect("GpuBusy");
+        assert!(busy > 50.0, "{line}");
         let rate: f64 = line
             .split_whitespace()
             .find_map(|w| w.strip_prefix("reports/s="))

@@ -47,10 +47,9 @@
 //! IR (force-wake handshakes, the steering selector, fuse mirrors and the
 //! kind of every report-format slot), without a spec.
 
-use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::hex;
 use crate::ir::{emitted_on, Element, Ir};
-use crate::locate::PosIndex;
 use crate::model::Cell;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -164,7 +163,7 @@ pub fn generate(ir: &Ir, file: &str, spec: &str, hal: &str) -> Result<String, Ve
 }
 
 fn resolve(ir: &Ir, file: &str, spec: &str) -> Result<Vec<Unit>, Vec<Diagnostic>> {
-    let idx = PosIndex::build(spec);
+    let (doc, idx) = crate::yaml::parse_str::<Value>(file, spec).map_err(|d| vec![d])?;
     let mut diags = Diagnostics::default();
     let err = |diags: &mut Diagnostics, path: &str, item: &str, code: Code, msg: String| {
         diags.push(Diagnostic {
@@ -174,22 +173,6 @@ fn resolve(ir: &Ir, file: &str, spec: &str) -> Result<Vec<Unit>, Vec<Diagnostic>
             item: item.to_string(),
             message: msg,
         })
-    };
-    let doc: Value = match serde_yaml::from_str(spec) {
-        Ok(v) => v,
-        Err(e) => {
-            let pos = e.location().map_or(Pos { line: 1, column: 1 }, |l| Pos {
-                line: l.line(),
-                column: l.column(),
-            });
-            return Err(vec![Diagnostic {
-                code: Code::Syntax,
-                file: file.to_string(),
-                pos,
-                item: String::new(),
-                message: e.to_string(),
-            }]);
-        }
     };
     let Some(units_v) = doc.get("units").and_then(Value::as_mapping) else {
         err(

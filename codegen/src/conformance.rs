@@ -79,6 +79,8 @@ pub struct Options {
     /// The registers are extra ones (not the HAL's own): the emulator is built
     /// with them (`Builder::registers`), and only they are checked.
     pub extra: bool,
+    /// Only part `k` of `n` (`(k, n)`) of the projects: see [`Options::part`].
+    pub part: (usize, usize),
 }
 
 impl Options {
@@ -89,7 +91,16 @@ impl Options {
             registers: "hal".into(),
             module: "descriptions".into(),
             extra: false,
+            part: (0, 1),
         }
+    }
+    /// Only part `k` of `n` of the projects (`k < n`), for `n` test binaries
+    /// that the compiler builds side by side: the projects are spread over
+    /// the parts by their register counts (largest first, each to the part
+    /// with the fewest registers so far). Part `k >= n` checks nothing.
+    pub fn part(mut self, k: usize, n: usize) -> Self {
+        self.part = (k, n.max(1));
+        self
     }
     /// Checks of extra registers emitted into module `registers` (see
     /// [`registers_module`]), in module `module`.
@@ -99,6 +110,7 @@ impl Options {
             registers: registers.into(),
             module: module.into(),
             extra: true,
+            part: (0, 1),
         }
     }
 }
@@ -1001,10 +1013,30 @@ fn emit_enum_impls(ir: &Ir, opts: &Options) -> TokenStream {
     quote!(#(#impls)*)
 }
 
+/// The part (of `n`) that checks each project: largest first, each to the
+/// part with the fewest registers so far.
+fn parts(ir: &Ir, n: usize) -> Vec<usize> {
+    let count = ir.catalogue.projects.len();
+    let weight: Vec<usize> = (0..count).map(|pi| ir.emitted(pi).count()).collect();
+    let mut order: Vec<usize> = (0..count).collect();
+    order.sort_by_key(|&pi| (std::cmp::Reverse(weight[pi]), pi));
+    let mut load = vec![0usize; n.max(1)];
+    let mut part = vec![0; count];
+    for pi in order {
+        let k = (0..load.len()).min_by_key(|&k| (load[k], k)).unwrap_or(0);
+        load[k] += weight[pi];
+        part[pi] = k;
+    }
+    part
+}
+
 fn emit(ir: &Ir, opts: &Options) -> TokenStream {
     let module = format_ident!("{}", opts.module);
     let mut tables = Tables::default();
+    let (k, n) = opts.part;
+    let part = parts(ir, n);
     let projects: Vec<_> = (0..ir.catalogue.projects.len())
+        .filter(|&pi| part[pi] == k)
         .filter_map(|pi| emit_project(ir, pi, opts, &mut tables))
         .collect();
     let enums = emit_enum_impls(ir, opts);

@@ -42,7 +42,9 @@ pub mod model;
 mod projects;
 mod resolve;
 mod sections;
+pub mod timing;
 mod validate;
+mod yaml;
 
 use diag::{Code, Diagnostic, Diagnostics, Pos};
 use load::{Document, Loaded};
@@ -165,11 +167,13 @@ pub fn compile_user_sources(
     built_in: &BuiltIn,
     sources: &[(String, String)],
 ) -> Result<Ir, Vec<Diagnostic>> {
+    let mut t = timing::Phases::start();
     let mut diags = Diagnostics::default();
     let user: Vec<Loaded> = sources
         .iter()
         .filter_map(|(n, t)| load::load_str(n, t, &mut diags))
         .collect();
+    t.mark("load user file(s)");
     let own_catalogue = user.iter().any(|l| matches!(l.doc, Document::Catalogue(_)));
     let own_maps = user.iter().any(|l| match &l.doc {
         Document::Block(b) => {
@@ -192,6 +196,7 @@ pub fn compile_user_sources(
         .cloned()
         .collect();
     loaded.extend(user);
+    t.mark("copy built-in descriptions");
     compile_loaded(loaded, diags, Facts::ProjectsOnly)
 }
 
@@ -268,6 +273,7 @@ fn compile_loaded(
     mut diags: Diagnostics,
     facts: Facts,
 ) -> Result<Ir, Vec<Diagnostic>> {
+    let mut t = timing::Phases::start();
     let mut catalogue = None;
     for l in &loaded {
         if let Document::Catalogue(c) = &l.doc {
@@ -311,10 +317,12 @@ fn compile_loaded(
             Document::Catalogue(_) | Document::Devices(_) => None,
         })
         .collect();
+    t.mark("catalogue and resolve");
     let devices = devices::validate(&loaded, &cat, &mut diags);
     let Some(checked) = validate::validate(&blocks, &cat, &mut diags) else {
         return Err(diags.sorted());
     };
+    t.mark("validate");
     let lowered = lower::lower(&checked, &cat).and_then(|mut ir| {
         ir.devices = devices::lower(devices);
         // The catalogue's GPU facts name formats, domains and registers of
@@ -332,6 +340,7 @@ fn compile_loaded(
             Err(diags.sorted())
         }
     });
+    t.mark("lower");
     lowered.map_err(|mut e| {
         e.sort_by(|a, b| {
             (&a.file, a.pos.line, a.pos.column).cmp(&(&b.file, b.pos.line, b.pos.column))

@@ -1,9 +1,10 @@
 //! Loading: read description files and deserialize them into the model, with
 //! located errors for unreadable files, YAML syntax and shape problems.
 
-use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
-use crate::locate::{pos_at, PosIndex};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::locate::PosIndex;
 use crate::model::{BlockFile, CatalogueFile, DevicesFile};
+use crate::yaml;
 use std::path::{Path, PathBuf};
 
 /// One source text and its position index.
@@ -55,94 +56,61 @@ pub struct Loaded {
     pub doc: Document,
 }
 
-fn serde_diag(name: &str, text: &str, err: &serde_yaml::Error) -> Diagnostic {
-    // Not libyaml's line and column: see `pos_at`.
-    let pos = err
-        .location()
-        .map(|l| pos_at(text, l.index()))
-        .unwrap_or(Pos { line: 1, column: 1 });
-    let msg = err.to_string();
-    // serde_yaml appends " at line L column C"; we print the location ourselves.
-    let msg = match msg.find(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg,
-    };
-    let code = if msg.contains("did not find expected")
-        || msg.contains("found character")
-        || msg.contains("mapping values are not allowed")
-        || msg.contains("while parsing")
-        || msg.contains("while scanning")
-        || msg.contains("found unexpected")
-        || msg.contains("found undefined")
-    {
-        Code::Syntax
-    } else {
-        Code::Shape
-    };
-    Diagnostic {
-        code,
-        file: name.to_string(),
-        pos,
-        item: String::new(),
-        message: msg,
-    }
-}
-
 /// Deserialize one text. Problems go to `diags`; `None` when the file is unusable.
+///
+/// The text is parsed once ([`PosIndex::parse`]); the model is deserialized
+/// from that tree ([`crate::yaml`]), whose positions then locate every later
+/// diagnostic.
 ///
 /// A leading UTF-8 byte-order mark (written by some Windows editors) is not
 /// part of the document: it is dropped before parsing, so the first key is
-/// read as itself. Positions are unchanged, as [`pos_at`] counts no column
-/// for a BOM either.
+/// read as itself. Positions are unchanged, as [`crate::locate::pos_at`]
+/// counts no column for a BOM either.
 pub fn load_str(name: &str, text: &str, diags: &mut Diagnostics) -> Option<Loaded> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-    // The position index and the deserialization each parse the whole text;
-    // they run side by side (on one thread where none can be started).
-    std::thread::scope(|scope| {
-        let mut indexing = std::thread::Builder::new()
-            .name("perfregs-pos-index".into())
-            .spawn_scoped(scope, || PosIndex::build(text))
-            .ok();
-        let mut index = None;
-        let mut index_now = || match indexing.take() {
-            Some(t) => t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
-            None => PosIndex::build(text),
-        };
-        // The top-level key tells the kind; serde then reports shape errors
-        // with locations. A `registers:` line at column 0 is a top-level key
-        // of a block file; anything else asks the index.
-        // `devices:` without `registers:` or `families:` is the device table.
-        let (is_catalogue, is_devices) = if text.lines().any(|l| l.starts_with("registers:")) {
-            (false, false)
-        } else {
-            let i = index_now();
-            let catalogue = i.has_key("families") && !i.has_key("registers");
-            let devices = !catalogue && i.has_key("devices") && !i.has_key("registers");
-            index = Some(i);
-            (catalogue, devices)
-        };
-        let doc = if is_catalogue {
-            serde_yaml::from_str::<CatalogueFile>(text).map(Document::Catalogue)
-        } else if is_devices {
-            serde_yaml::from_str::<DevicesFile>(text).map(Document::Devices)
-        } else {
-            serde_yaml::from_str::<BlockFile>(text).map(|b| Document::Block(Box::new(b)))
-        };
-        let index = index.unwrap_or_else(index_now);
-        let source = SourceFile {
-            name: name.to_string(),
-            rel_name: name.to_string(),
-            index,
-            external: false,
-        };
-        match doc {
-            Ok(doc) => Some(Loaded { source, doc }),
-            Err(e) => {
-                diags.push(serde_diag(name, text, &e));
-                None
-            }
+    let (mut index, syntax) = PosIndex::parse(text);
+    if let Some(e) = syntax {
+        diags.push(Diagnostic {
+            code: Code::Syntax,
+            file: name.to_string(),
+            pos: e.pos,
+            item: String::new(),
+            message: e.message,
+        });
+        return None;
+    }
+    // The top-level key tells the kind. `devices:` without `registers:` or
+    // `families:` is the device table.
+    let catalogue = index.has_key("families") && !index.has_key("registers");
+    let devices = !catalogue && index.has_key("devices") && !index.has_key("registers");
+    let doc = if catalogue {
+        yaml::from_index::<CatalogueFile>(&index).map(Document::Catalogue)
+    } else if devices {
+        yaml::from_index::<DevicesFile>(&index).map(Document::Devices)
+    } else {
+        yaml::from_index::<BlockFile>(&index).map(|b| Document::Block(Box::new(b)))
+    };
+    let doc = match doc {
+        Ok(doc) => doc,
+        Err(e) => {
+            diags.push(Diagnostic {
+                code: Code::Shape,
+                file: name.to_string(),
+                pos: e.pos(),
+                item: String::new(),
+                message: e.to_string(),
+            });
+            return None;
         }
-    })
+    };
+    index.shed_values();
+    let source = SourceFile {
+        name: name.to_string(),
+        rel_name: name.to_string(),
+        index,
+        external: false,
+    };
+    Some(Loaded { source, doc })
 }
 
 /// Read and deserialize one file; diagnostics name it as given, generated output by `rel_name`.

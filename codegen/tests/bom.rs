@@ -86,7 +86,7 @@ fn diagnostics_keep_their_positions() {
     assert_eq!(plain.len(), 2, "{plain:?}");
     assert!(plain[0].contains("f.yaml:10:26"), "{plain:?}");
     assert_eq!(bom, plain);
-    // A syntax error's position comes from serde_yaml's byte offset.
+    // The BOM is dropped before parsing: a syntax error is placed as without it.
     let bad = "block: x\nspace: mmio\nsource: t\nregisters: [\n";
     let plain = shown(compile_sources(&[("f.yaml".into(), bad.into())], cat));
     let bom = shown(compile_sources(

@@ -59,6 +59,19 @@ include!(concat!(env!("OUT_DIR"), "/metric_sets.rs"));
 /// counters whose IGT equation the checker accepts with a named fix, and why.
 pub const METRIC_ERRATA: &str = include_str!("../metricsets/errata.yaml");
 
+/// What the A counters count, per graphics IP range
+/// (`workloads/counters.yaml`): the table emulated workloads are lowered
+/// with (`perfregs_session::workload`).
+pub const WORKLOAD_COUNTERS: &str = include_str!("../workloads/counters.yaml");
+
+/// The built-in emulated workloads (`workloads/NAME.yaml`, every file but
+/// `counters.yaml`): (name, text), sorted by name. A test checks that this
+/// list matches the folder.
+pub const WORKLOADS: &[(&str, &str)] = &[
+    ("busy", include_str!("../workloads/busy.yaml")),
+    ("light", include_str!("../workloads/light.yaml")),
+];
+
 /// The project catalogue (`projects.yaml`): families, projects and their order.
 pub const PROJECTS_YAML: &str = include_str!("../projects.yaml");
 
@@ -72,6 +85,7 @@ pub fn dir() -> &'static str {
 #[cfg(test)]
 mod tests {
     extern crate std;
+    use std::format;
     use std::string::String;
     use std::vec::Vec;
 
@@ -96,6 +110,37 @@ mod tests {
         );
         for (name, text) in super::FILES {
             let path = std::path::Path::new(super::dir()).join(name);
+            assert_eq!(
+                std::fs::read_to_string(&path).expect("readable").as_str(),
+                *text,
+                "{name}"
+            );
+        }
+    }
+
+    /// `WORKLOADS` names every workload file of `workloads/`, sorted, with its text.
+    #[test]
+    fn workloads_match_the_folder() {
+        let folder = std::path::Path::new(super::dir()).join("workloads");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&folder)
+            .expect("the workloads folder")
+            .map(|e| {
+                e.expect("a folder entry")
+                    .file_name()
+                    .into_string()
+                    .expect("UTF-8 name")
+            })
+            .filter_map(|n| n.strip_suffix(".yaml").map(String::from))
+            .filter(|n| n != "counters")
+            .collect();
+        on_disk.sort();
+        let listed: Vec<&str> = super::WORKLOADS.iter().map(|(n, _)| *n).collect();
+        assert_eq!(
+            listed, on_disk,
+            "regdefs/src/lib.rs: `WORKLOADS` must name every workloads/*.yaml but counters.yaml, sorted"
+        );
+        for (name, text) in super::WORKLOADS {
+            let path = folder.join(format!("{name}.yaml"));
             assert_eq!(
                 std::fs::read_to_string(&path).expect("readable").as_str(),
                 *text,

@@ -475,6 +475,23 @@ pub struct RunArgs {
     /// (`'GpuTime,*Busy'`); each must match one.
     #[arg(long, value_name = "LIST")]
     pub counters: Option<String>,
+    /// What the emulated GPU does: a built-in workload (busy, light),
+    /// `none` (the A counters stay 0), or a YAML file of one's own
+    /// (regdefs/workloads/*.yaml show the shape); default busy.
+    #[arg(long, value_name = "NAME|FILE", default_value = perfregs_session::workload::DEFAULT)]
+    pub workload: String,
+}
+
+/// The workload `arg` names, lowered for `project`'s part with device
+/// values `d`: a usage error (exit 2) when it names nothing or its file is
+/// malformed.
+pub fn workload(
+    arg: &str,
+    project: &ProjectInfo,
+    d: &DeviceInfo,
+) -> Result<perfregs_session::workload::Lowered, Fail> {
+    perfregs_session::workload::for_part(arg, project, d)
+        .map_err(|e| Fail::usage(format!("--workload: {e}")))
 }
 
 /// `--reports`: a count from 1 to [`MAX_REPORTS`].
@@ -988,8 +1005,10 @@ fn run(
             program.push((w.address, v));
         }
     }
-    let e = perfregs_session::sample_emulated(p.name, &device, &program, pairs)
-        .map_err(|e| Fail::findings(e.to_string()))?;
+    let lowered = workload(&a.workload, p, &device)?;
+    let e =
+        perfregs_session::sample_emulated_with(p.name, &device, &program, pairs, &lowered.workload)
+            .map_err(|e| Fail::findings(e.to_string()))?;
     let part = m.part_label();
     info(&format!(
         "{}{part} {} ({}) from {}: {} register writes programmed{}, format {}, a report every {} timestamp ticks; {} report pairs",
@@ -1008,7 +1027,7 @@ fn run(
         e.samples.len()
     ));
     info(&device_line(&device, Some(clock_hz)));
-    info(NO_WORKLOAD);
+    info(&lowered.line);
     let title = format!("{}{part} {} ({})", p.name, set.symbol_name, set.name);
     let chosen = match &a.counters {
         Some(spec) => {
@@ -1032,10 +1051,6 @@ fn run(
     }
     Ok(e)
 }
-
-/// The line `run` prints before the table: the emulator runs no shader
-/// work, so rows of zeros are what it measures, not a fault.
-pub const NO_WORKLOAD: &str = "workload: none scripted (the emulator runs no shader work): counters of shader events stay 0; clocks, timestamps and what the set's programming derives from them count";
 
 /// A metric set chosen for `oa-decode --metric-set`: loaded, with the
 /// device values of the emulated part.

@@ -158,6 +158,11 @@ pub struct RecordArgs {
     /// writes them.
     #[arg(long, value_name = "UNIT", requires = "emulate")]
     pub unit: Option<String>,
+    /// With --emulate: what the emulated GPU does: a built-in workload
+    /// (busy, light), `none` (the A counters stay 0), or a YAML file of
+    /// one's own (regdefs/workloads/*.yaml show the shape); default busy.
+    #[arg(long, value_name = "NAME|FILE", requires = "emulate")]
+    pub workload: Option<String>,
     /// The metric set (symbol or underscore name, case-insensitive).
     #[arg(long, value_name = "SET")]
     pub metric_set: String,
@@ -176,16 +181,29 @@ pub struct RecordArgs {
     /// The recording to write.
     #[arg(short = 'o', long = "output", value_name = "FILE.record")]
     pub output: PathBuf,
-    /// Keep only the last SIZE bytes of records (64M, 512K, bytes), in
-    /// memory: written to the output at the end, and to FILE.N.record each
-    /// time SIGUSR1 arrives (a circular capture, as IGT's recorder keeps).
-    #[arg(long, value_name = "SIZE", value_parser = ring_size)]
-    pub ring: Option<usize>,
+    /// Keep only the last SIZE bytes of records (64M, 512K, bytes) or the
+    /// last TIME of reports by their timestamps (10s, 500ms), in memory:
+    /// written to the output at the end, and to FILE.N.record each time
+    /// SIGUSR1 arrives (a circular capture, as IGT's recorder keeps).
+    #[arg(long, value_name = "SIZE|TIME", value_parser = ring_keep)]
+    pub ring: Option<RingKeep>,
     /// With --ring: a FIFO (made if missing) taking commands as IGT's
     /// recorder does: `echo dump > FIFO` writes a snapshot, `echo quit >
     /// FIFO` ends the recording.
     #[arg(long, value_name = "FIFO", requires = "ring")]
     pub control: Option<PathBuf>,
+    /// Record only the reports of one context: i915's CTX_HANDLE (a GEM
+    /// context handle), xe's EXEC_QUEUE_ID (an exec queue id). The kernel
+    /// looks it up in the DRM file that opens the stream (ENOENT when it is
+    /// not there: another process's context cannot be named). Reports carry
+    /// the context's hardware id in their CTX_ID field (`report --context`
+    /// filters a recording by it).
+    #[arg(long, value_name = "ID", value_parser = context_id)]
+    pub context: Option<u32>,
+    /// For tests: the emulated client runs these two contexts in turn
+    /// (A,B: hardware ids), each for 8 report periods.
+    #[arg(long, value_name = "A,B", hide = true, requires = "emulate", value_parser = context_pair)]
+    pub inject_contexts: Option<[u32; 2]>,
     /// For tests: inject N losses into the emulated stream, spread over the
     /// recording, OA_REPORT_LOST and OA_BUFFER_LOST in turn (with --emulate only).
     #[arg(long, value_name = "N", hide = true, requires = "emulate")]
@@ -222,10 +240,12 @@ impl RecordArgs {
         [
             ("--driver", self.driver.is_some()),
             ("--unit", self.unit.is_some()),
+            ("--workload", self.workload.is_some()),
             ("--gt1", self.part.gt1),
             ("--gt2", self.part.gt2),
             ("--gt", self.part.gt.is_some()),
             ("--inject-loss", self.inject_loss.is_some()),
+            ("--inject-contexts", self.inject_contexts.is_some()),
             ("--inject-errno", self.inject_errno.is_some()),
             ("--inject-open-errno", self.inject_open_errno.is_some()),
             ("--inject-status", self.inject_status.is_some()),
@@ -233,6 +253,24 @@ impl RecordArgs {
         .into_iter()
         .find_map(|(flag, given)| given.then_some(flag))
     }
+}
+
+/// A context id: decimal or 0x hex, 32 bits.
+pub fn context_id(v: &str) -> Result<u32, String> {
+    let t = v.trim();
+    let n = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => u32::from_str_radix(h, 16),
+        None => t.parse(),
+    };
+    n.map_err(|_| format!("`{v}` is not a context id (a 32-bit number, decimal or 0x hex)"))
+}
+
+/// Two context ids, `A,B`.
+fn context_pair(v: &str) -> Result<[u32; 2], String> {
+    let (a, b) = v
+        .split_once(',')
+        .ok_or_else(|| format!("`{v}`: two context ids, A,B"))?;
+    Ok([context_id(a)?, context_id(b)?])
 }
 
 /// An errno by its name (`EIO`), among those the errno messages know.
@@ -588,7 +626,7 @@ enum Sink {
     /// The file, buffered.
     File(BufWriter<std::fs::File>),
     /// The circular buffer.
-    Ring(perfregs_linux::ring::Ring),
+    Ring(Box<perfregs_linux::ring::Ring>),
 }
 
 impl Write for Sink {
@@ -606,16 +644,74 @@ impl Write for Sink {
     }
 }
 
-/// The sink of `args`: `-o`'s file created, or (--ring SIZE) a circular
-/// buffer of SIZE bytes that SIGUSR1 asks to write a numbered snapshot of.
-fn create(args: &RecordArgs, stop: &Arc<AtomicBool>) -> Result<Sink, Fail> {
+/// What `--ring` keeps: bytes of records, or nanoseconds of reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RingKeep {
+    /// The last N bytes of records.
+    Bytes(usize),
+    /// The reports of the last N nanoseconds (by their timestamps).
+    Ns(u64),
+}
+
+/// `--ring`: a duration (a number with ns, us, ms or s) or a size.
+fn ring_keep(v: &str) -> Result<RingKeep, String> {
+    let t = v.trim();
+    if t.ends_with('s') || t.ends_with('S') {
+        return duration_ns(t).map(|n| RingKeep::Ns(n.get()));
+    }
+    ring_size(t).map(RingKeep::Bytes)
+}
+
+/// Where reports of `layout` on `project` hold their timestamp (the
+/// layout's `TIME_STAMP` slot).
+fn timestamp_slot(project: &str, layout: &str) -> Option<perfregs_linux::ring::TimestampSlot> {
+    let slot = hal::project(project)?
+        .formats
+        .iter()
+        .find(|f| f.name == layout)?
+        .counter("TIME_STAMP")?;
+    Some(perfregs_linux::ring::TimestampSlot {
+        offset: slot.offset as usize,
+        bits: slot.bits,
+    })
+}
+
+/// The sink of `args`: `-o`'s file created, or (--ring SIZE|TIME) a
+/// circular buffer that SIGUSR1 asks to write a numbered snapshot of; a
+/// time window needs the timestamp frequency `freq` and the reports'
+/// timestamp `slot`.
+fn create(
+    args: &RecordArgs,
+    stop: &Arc<AtomicBool>,
+    freq: u64,
+    slot: Option<perfregs_linux::ring::TimestampSlot>,
+) -> Result<Sink, Fail> {
     let path = &args.output;
-    let Some(size) = args.ring else {
+    let Some(keep) = args.ring else {
         return std::fs::File::create(path)
             .map(|f| Sink::File(BufWriter::with_capacity(1 << 20, f)))
             .map_err(|e| Fail::findings(format!("cannot create {}: {e}", path.display())));
     };
-    let ring = perfregs_linux::ring::Ring::new(size);
+    let (ring, what) = match keep {
+        RingKeep::Bytes(size) => (
+            perfregs_linux::ring::Ring::new(size),
+            format!("the last {} of records", bytes_text(size as u64)),
+        ),
+        RingKeep::Ns(ns) => {
+            let slot = slot.ok_or_else(|| {
+                Fail::usage("--ring TIME: this report layout has no timestamp; give a size (64M)")
+            })?;
+            let ticks = u64::try_from(u128::from(ns) * u128::from(freq) / 1_000_000_000)
+                .unwrap_or(u64::MAX);
+            (
+                perfregs_linux::ring::Ring::window(ticks, slot),
+                format!(
+                    "the reports of the last {} ({ticks} timestamp ticks at {freq} Hz)",
+                    ticks_text_ns(ns)
+                ),
+            )
+        }
+    };
     #[cfg(not(target_os = "linux"))]
     let _ = stop;
     #[cfg(unix)]
@@ -624,8 +720,7 @@ fn create(args: &RecordArgs, stop: &Arc<AtomicBool>) -> Result<Sink, Fail> {
         signal_hook::flag::register(signal_hook::consts::SIGUSR1, Arc::clone(&flag))
             .map_err(|e| Fail::findings(format!("cannot catch SIGUSR1: {e}")))?;
         eprintln!(
-            "ring: the last {} of records kept; `kill -USR1 {}` writes them to a numbered file beside {}",
-            bytes_text(size as u64),
+            "ring: {what} kept; `kill -USR1 {}` writes them to a numbered file beside {}",
             std::process::id(),
             path.display()
         );
@@ -640,7 +735,7 @@ fn create(args: &RecordArgs, stop: &Arc<AtomicBool>) -> Result<Sink, Fail> {
         }
         ring.dump_on(flag, path.clone())
     };
-    Ok(Sink::Ring(ring))
+    Ok(Sink::Ring(Box::new(ring)))
 }
 
 /// `n` bytes as text (`64 MiB`).
@@ -717,6 +812,12 @@ pub(super) struct EmulatedOpen<'a> {
     pub open_errno: Option<i32>,
     /// `--inject-status` given (it needs xe).
     pub xe_status: bool,
+    /// `--workload` (`None`: the default).
+    pub workload: Option<&'a str>,
+    /// `--context`: the context filter.
+    pub context: Option<u32>,
+    /// `--inject-contexts`: an emulated client on two contexts.
+    pub inject_contexts: Option<[u32; 2]>,
 }
 
 /// An emulated stream opened, programmed with its set, and what was chosen
@@ -759,6 +860,10 @@ pub(super) struct EmulatedOpened {
     pub rate_note: Option<String>,
     /// The timestamp frequency (Hz).
     pub freq: u64,
+    /// The stream's format in the catalogue.
+    pub format: &'static hal::meta::FormatInfo,
+    /// The workload line (`workload: busy (...)`, or none scripted).
+    pub workload_line: String,
 }
 
 /// Open the emulated stream of `o`: the part, driver, set, format and OA
@@ -857,9 +962,15 @@ pub(super) fn open_emulated(o: &EmulatedOpen<'_>) -> Result<EmulatedOpened, Fail
         .map(|n| format!("{n} (the emulated i915 takes it)"));
 
     // The emulated part (its preset's subslices present) with the set's programming.
+    let lowered = super::metrics::workload(
+        o.workload.unwrap_or(perfregs_session::workload::DEFAULT),
+        project,
+        &preset,
+    )?;
     let emu = perfregs_session::emulator(project, &preset);
-    let (emu, writes) = perfregs_session::program(emu, project.name, set, &preset)
+    let (mut emu, writes) = perfregs_session::program(emu, project.name, set, &preset)
         .map_err(|e| Fail::findings(e.to_string()))?;
+    perfregs_session::workload::apply(&mut emu, &lowered);
     let framing = match xe {
         true => Framing::XeRaw,
         false => Framing::I915Records,
@@ -868,6 +979,13 @@ pub(super) fn open_emulated(o: &EmulatedOpen<'_>) -> Result<EmulatedOpened, Fail
     cfg.unit = unit_index;
     cfg.exponent = exponent;
     cfg.open_errno = o.open_errno;
+    cfg.context = o.context;
+    cfg.clients = o
+        .inject_contexts
+        .map(|ids| perfregs_linux::emulated::ContextRun {
+            ids,
+            ticks: cfg.period().unwrap_or(1).saturating_mul(8),
+        });
     // Xe: opened disabled (OA_DISABLED), then enabled, as on a device.
     cfg.disabled = xe;
     let mut stream = EmulatedStream::open(emu, cfg)
@@ -897,6 +1015,8 @@ pub(super) fn open_emulated(o: &EmulatedOpen<'_>) -> Result<EmulatedOpened, Fail
         period_line,
         rate_note,
         freq,
+        format,
+        workload_line: lowered.line,
     })
 }
 
@@ -905,7 +1025,7 @@ pub(super) fn open_emulated(o: &EmulatedOpen<'_>) -> Result<EmulatedOpened, Fail
 fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     let EmulatedOpened {
         stream,
-        project: _,
+        project,
         part,
         preset,
         set,
@@ -922,6 +1042,8 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         period_line,
         rate_note,
         freq,
+        format,
+        workload_line,
     } = open_emulated(&EmulatedOpen {
         project: project_name,
         gt: args.part.gt().map(|g| g.0),
@@ -932,6 +1054,9 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         period: args.period,
         open_errno: args.inject_open_errno,
         xe_status: args.inject_status.is_some(),
+        workload: args.workload.as_deref(),
+        context: args.context,
+        inject_contexts: args.inject_contexts,
     })?;
     let stop = match (args.reports, args.duration) {
         (Some(n), _) => Stop::Reports(n.get()),
@@ -972,13 +1097,19 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         device.gt_max_frequency
     );
     eprintln!("{period_line}");
-    eprintln!("{}", super::metrics::NO_WORKLOAD);
+    eprintln!("{workload_line}");
     if let Some(n) = rate_note {
         eprintln!("{n}");
     }
 
     let flag = stop_flag()?;
-    let w = RecordingWriter::with_format(create(args, &flag)?, recording, &device, &topology)?;
+    let slot = timestamp_slot(project.name, format.name);
+    let w = RecordingWriter::with_format(
+        create(args, &flag, freq, slot)?,
+        recording,
+        &device,
+        &topology,
+    )?;
     let plan = EmulatedPlan {
         timestamp_frequency: freq,
         faults: Faults {
@@ -1356,6 +1487,7 @@ mod device {
                     &name,
                     stream,
                     (recording, &device, topology),
+                    timestamp_slot(project, typed.name),
                     &opened,
                     &period_line,
                 )
@@ -1365,11 +1497,13 @@ mod device {
             Some((format, _)) => {
                 // OA unit 0 (the OAG unit), opened disabled, then enabled.
                 let mut params = XeParams::new(config_id, format, typed.size, exponent);
+                params.exec_queue = args.context.map(u64::from);
                 params.unit = Some(0);
                 open_and_record!(XeStream::open(&drm, &params))
             }
             None => {
-                let params = I915Params::new(config_id, typed.id, exponent);
+                let mut params = I915Params::new(config_id, typed.id, exponent);
+                params.ctx_handle = args.context;
                 open_and_record!(I915Stream::open(&drm, &params, revision))
             }
         }
@@ -1383,6 +1517,7 @@ mod device {
         name: &str,
         stream: S,
         header: (RecordingFormat, &RecordedDevice, &[u8]),
+        slot: Option<perfregs_linux::ring::TimestampSlot>,
         opened: &str,
         period_line: &str,
     ) -> Result<String, Fail> {
@@ -1390,7 +1525,12 @@ mod device {
         eprintln!("{opened}");
         eprintln!("{period_line}");
         let flag = stop_flag()?;
-        let w = RecordingWriter::with_format(create(args, &flag)?, format, device, topology)?;
+        let w = RecordingWriter::with_format(
+            create(args, &flag, device.timestamp_frequency, slot)?,
+            format,
+            device,
+            topology,
+        )?;
         let stop = match (args.reports, args.duration) {
             (Some(n), _) => Stop::Reports(n.get()),
             (None, Some(d)) => Stop::Ns(d.get()),
@@ -1438,10 +1578,9 @@ fn ring_size(v: &str) -> Result<usize, String> {
         Some((i, c)) if c.eq_ignore_ascii_case(&'g') => (&t[..i], 30),
         _ => (t, 0),
     };
-    let n: usize = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{v}` is not a size: a number of bytes, or with K, M or G (64M)"))?;
+    let n: usize = num.trim().parse().map_err(|_| {
+        format!("`{v}` is not a size (bytes, or with K, M or G: 64M) nor a time (10s, 500ms)")
+    })?;
     let bytes = n
         .checked_mul(1 << shift)
         .ok_or_else(|| format!("`{v}` is too large"))?;
@@ -1624,6 +1763,7 @@ mod tests {
             "card9",
             stream,
             (RecordingFormat::Xe, &device, &topology),
+            None,
             "opened",
             "period",
         )

@@ -41,9 +41,12 @@ use perfregs_linux::xe_recording::{self, engine_class};
 use perfregs_metrics::intervals::{Interval, InvalidPairs, Window};
 use perfregs_metrics::{DeviceInfo, SetInfo};
 pub use perfregs_session::{formats, sets_of as sets, Accumulate, Format as TypedFormat};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::num::{NonZeroU32, NonZeroU64};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::rc::Rc;
 
 /// `perfregs report`.
 #[derive(Debug, clap::Args)]
@@ -97,6 +100,11 @@ pub struct ReportArgs {
     /// with globs `*` and `?` (`'GpuTime,*Busy'`); each must match one.
     #[arg(long, value_name = "LIST")]
     pub counters: Option<String>,
+    /// Only the reports of this context (their CTX_ID field: the context's
+    /// hardware id, decimal or 0x hex) enter the intervals; formats with a
+    /// CTX_ID field only (Gen8 and later).
+    #[arg(long, value_name = "ID", value_parser = super::record::context_id)]
+    pub context: Option<u32>,
 }
 
 /// The default interval: 10 ms.
@@ -218,6 +226,43 @@ struct Setup {
     origin: String,
     /// The counters `--counters` chose (none: every counter of the set).
     chosen: Option<Vec<&'static perfregs_metrics::CounterInfo>>,
+    /// Reports per CTX_ID (formats with the field), filled while reading.
+    contexts: Option<Rc<RefCell<BTreeMap<u32, u64>>>>,
+}
+
+/// The accumulator behind `--context` and the per-context counts: every
+/// report's CTX_ID is counted; with `keep`, only that context's reports
+/// reach `inner`.
+struct Contexts {
+    inner: Box<dyn perfregs_session::Accumulate>,
+    /// The report size and the CTX_ID field's byte offset.
+    size: usize,
+    offset: usize,
+    keep: Option<u32>,
+    seen: Rc<RefCell<BTreeMap<u32, u64>>>,
+}
+
+impl perfregs_session::Accumulate for Contexts {
+    fn push(&mut self, report: &[u8]) -> Option<Option<Interval>> {
+        let ctx = report
+            .get(self.offset..self.offset + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))?;
+        *self.seen.borrow_mut().entry(ctx).or_insert(0) += 1;
+        match self.keep {
+            // Another context's report: not one of ours, not an error.
+            Some(k) if k != ctx => (report.len() == self.size).then_some(None),
+            _ => self.inner.push(report),
+        }
+    }
+    fn report_lost(&mut self) {
+        self.inner.report_lost();
+    }
+    fn buffer_lost(&mut self) {
+        self.inner.buffer_lost();
+    }
+    fn finish(&mut self) -> Option<Interval> {
+        self.inner.finish()
+    }
 }
 
 fn setup(
@@ -435,6 +480,7 @@ fn setup(
         header,
         origin,
         chosen: None,
+        contexts: None,
     })
 }
 
@@ -542,6 +588,37 @@ fn read(
             .as_ref()
             .map(|c| perfregs_metrics::reads_of(c.iter().copied()));
         let a = s.format.intervals_reading(s.window, reads);
+        // The CTX_ID field of the recorded layout, where it has one.
+        let ctx_slot =
+            s.id.project
+                .and_then(hal::project)
+                .and_then(|p| p.formats.iter().find(|f| f.name == s.format.name))
+                .and_then(|f| f.counter("CTX_ID"));
+        let a: Box<dyn perfregs_session::Accumulate> = match ctx_slot {
+            Some(slot) => {
+                let seen = Rc::new(RefCell::new(BTreeMap::new()));
+                s.contexts = Some(Rc::clone(&seen));
+                if let Some(k) = args.context {
+                    s.header.push(format!(
+                        "context: only the reports of CTX_ID {k:#x} (--context)"
+                    ));
+                }
+                Box::new(Contexts {
+                    inner: a,
+                    size: s.format.size,
+                    offset: slot.offset as usize,
+                    keep: args.context,
+                    seen,
+                })
+            }
+            None if args.context.is_some() => {
+                return Err(Fail::usage(format!(
+                "--context: the recorded layout {} has no CTX_ID field (Gen8 and later have one)",
+                s.format.name
+            )))
+            }
+            None => a,
+        };
         Ok((s, a))
     })
 }
@@ -689,6 +766,13 @@ fn series(r: &Read, s: &Setup) -> Series {
             r.buffers_lost,
             if lossy.is_empty() { "-".to_string() } else { lossy.join(", ") }
         ));
+    }
+    if let Some(seen) = &s.contexts {
+        let seen = seen.borrow();
+        if !seen.is_empty() {
+            let list: Vec<String> = seen.iter().map(|(c, n)| format!("{c:#x} ({n})")).collect();
+            notes.push(format!("contexts (CTX_ID, reports): {}", list.join(", ")));
+        }
     }
     let invalid = invalid_pairs(&r.intervals);
     if invalid.total() > 0 {
@@ -1014,6 +1098,7 @@ mod tests {
             format: Format::Csv,
             metric_set: None,
             counters: None,
+            context: None,
         }
     }
 

@@ -57,7 +57,8 @@ the set's *Busy counters, else the set's first 8. Only the chosen counters are c
 When stdout is not a terminal, one line per refresh (`NAME=VALUE` for each counter), so \
 `perfregs top ... | head` works; --iterations N or --duration TIME ends it (on a terminal too).\n\n\
 The emulated time advances with wall time at the stream's period, as far as the emulator keeps \
-up (the header says when it runs behind, as at the smallest periods). Recording a real GPU \
+up (the header says when it runs behind, as at the smallest periods); --workload chooses what \
+the emulated GPU does (default busy, as `record --emulate`). Recording a real GPU \
 (--device) is `perfregs record`'s; `top` runs on the emulated stream."
 )]
 pub struct TopArgs {
@@ -70,6 +71,11 @@ pub struct TopArgs {
     /// The driver the emulated kernel answers as (default: the project's first).
     #[arg(long, value_name = "DRIVER", value_parser = ["i915", "xe"], ignore_case = true)]
     pub driver: Option<String>,
+    /// What the emulated GPU does: a built-in workload (busy, light),
+    /// `none` (the A counters stay 0), or a YAML file of one's own
+    /// (regdefs/workloads/*.yaml show the shape); default busy.
+    #[arg(long, value_name = "NAME|FILE")]
+    pub workload: Option<String>,
     /// The metric set (symbol or underscore name, case-insensitive).
     #[arg(long, value_name = "SET")]
     pub metric_set: String,
@@ -149,6 +155,8 @@ struct Model {
     refresh: Duration,
     started: Instant,
     rows: Vec<Row>,
+    /// `workload: busy (...)`, or none scripted.
+    workload: String,
     /// A note on the counters (a --counters list that matched none of a set).
     counters_note: Option<String>,
     reports: u64,
@@ -237,7 +245,8 @@ impl Model {
             s.push_str(n);
         }
         // As `metrics run` and `record --emulate` say it.
-        s.push_str("; workload: none scripted");
+        s.push_str("; ");
+        s.push_str(self.workload.split(" (").next().unwrap_or(&self.workload));
         s
     }
 }
@@ -362,6 +371,9 @@ impl TopArgs {
             period: self.period,
             open_errno: None,
             xe_status: false,
+            workload: self.workload.as_deref(),
+            context: None,
+            inject_contexts: None,
         })?;
         let (counters, note) =
             chosen(o.set, self.counters.as_deref(), &o.preset).map_err(Fail::usage)?;
@@ -390,6 +402,7 @@ impl TopArgs {
             started: Instant::now(),
             rows: counters.into_iter().map(Row::new).collect(),
             counters_note: note,
+            workload: o.workload_line,
             reports: 0,
             reports_lost: 0,
             buffers_lost: 0,
@@ -464,6 +477,7 @@ impl TopArgs {
                 gt: self.part.gt,
             },
             driver: self.driver.clone(),
+            workload: self.workload.clone(),
             metric_set: self.metric_set.clone(),
             counters: self.counters.clone(),
             period: self.period,
@@ -575,7 +589,7 @@ impl TopArgs {
         if std::io::stdout().is_terminal() {
             self.live(source, model, limits)
         } else {
-            eprintln!("{}", super::metrics::NO_WORKLOAD);
+            eprintln!("{}", model.workload);
             self.plain(source, model, limits)
         }
     }

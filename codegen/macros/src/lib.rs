@@ -121,6 +121,7 @@ fn built_in() -> Result<&'static perfregs_codegen::BuiltIn, String> {
 }
 
 fn expand(input: &Input) -> Result<proc_macro2::TokenStream, String> {
+    let mut t = perfregs_codegen::timing::Phases::start();
     let value = input.source.value();
     let (name, text, tracked) = if is_path(&value) {
         let root = std::env::var("CARGO_MANIFEST_DIR")
@@ -142,8 +143,10 @@ fn expand(input: &Input) -> Result<proc_macro2::TokenStream, String> {
     };
     // Against the built-in descriptions: user registers get the projects'
     // wake domains and replication groups (and clash with built-in names).
+    let built_in = built_in()?;
+    t.mark("macro: built-in descriptions (first call loads them)");
     let ir =
-        perfregs_codegen::compile_user_sources(built_in()?, &[(name, text)]).map_err(|diags| {
+        perfregs_codegen::compile_user_sources(built_in, &[(name, text)]).map_err(|diags| {
             let mut s = format!(
                 "perfregs: {} error(s) in the register description\n",
                 diags.len()
@@ -153,18 +156,22 @@ fn expand(input: &Input) -> Result<proc_macro2::TokenStream, String> {
             }
             s
         })?;
+    t.mark("macro: compile (all phases)");
     let hal = match &input.hal {
         Some(p) => quote!(#p),
         None => quote!(::perfregs::hal),
     };
     let opts = perfregs_codegen::EmitOptions::for_macro(hal);
     let body = perfregs_codegen::emit::emit(&ir, &opts);
+    t.mark("macro: emit");
     let (vis, name) = (&input.vis, &input.name);
-    Ok(quote! {
+    let out = quote! {
         #[allow(non_camel_case_types, clippy::all)]
         #vis mod #name {
             #tracked
             #body
         }
-    })
+    };
+    t.mark("macro: output tokens");
+    Ok(out)
 }

@@ -5,8 +5,7 @@
 //! erratum applies to one set's counter with one equation text only, and the
 //! checker reports every erratum it applied.
 
-use crate::diag::{Code, Diagnostic};
-use crate::locate::PosIndex;
+use crate::diag::Diagnostic;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -123,46 +122,20 @@ struct ErrataFile {
 /// The device-variable errata of an errata file (`file` names it in
 /// diagnostics).
 pub fn parse_variables(file: &str, text: &str) -> Result<Vec<VariableErratum>, Diagnostic> {
-    match serde_yaml::from_str::<ErrataFile>(text) {
-        Ok(f) => Ok(f.variables),
-        Err(e) => Err(Diagnostic {
-            code: Code::Syntax,
-            file: file.to_string(),
-            pos: Default::default(),
-            item: String::new(),
-            message: e.to_string(),
-        }),
-    }
+    crate::yaml::parse_str::<ErrataFile>(file, text).map(|(f, _)| f.variables)
 }
 
 /// Parse an errata file (`file` names it in diagnostics).
 pub fn parse(file: &str, text: &str) -> Result<Vec<Erratum>, Diagnostic> {
-    match serde_yaml::from_str::<ErrataFile>(text) {
-        Ok(f) => {
-            let idx = PosIndex::build(text);
-            Ok(f.errata
-                .into_iter()
-                .enumerate()
-                .map(|(i, mut e)| {
-                    e.line = idx.node(&format!("errata/{i}")).line;
-                    e
-                })
-                .collect())
-        }
-        Err(e) => Err(Diagnostic {
-            code: Code::Syntax,
-            file: file.to_string(),
-            pos: e
-                .location()
-                .map(|l| crate::diag::Pos {
-                    line: l.line(),
-                    column: l.column(),
-                })
-                .unwrap_or_default(),
-            item: String::new(),
-            message: e.to_string(),
-        }),
-    }
+    let (f, idx) = crate::yaml::parse_str::<ErrataFile>(file, text)?;
+    Ok(f.errata
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut e)| {
+            e.line = idx.node(&format!("errata/{i}")).line;
+            e
+        })
+        .collect())
 }
 
 /// The errata of the description folder `dir` ([`FILE`] in it, named in
@@ -193,6 +166,7 @@ pub fn find<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::Code;
 
     #[test]
     fn the_shipped_file_parses_with_lines() {

@@ -37,6 +37,18 @@
 //! overflow status, which is reported as a buffer loss, so nothing is lost
 //! silently.
 //!
+//! A **context filter** ([`StreamConfig::context`]: i915's `CTX_HANDLE`, xe's
+//! `EXEC_QUEUE_ID`) forwards only the reports whose CTX_ID is that context
+//! (formats without a CTX_ID field forward every report). The emulated
+//! kernel takes the handle as the context's hardware id, so a report's
+//! CTX_ID is the number asked for (on a real kernel it is the context's
+//! hardware id, which differs from the handle). It checks the id as the
+//! drivers do where it can: xe numbers exec queues from 1, so 0 is `ENOENT`;
+//! i915 accepts 0 (every DRM file has a default context 0) and, since the
+//! emulated kernel has no GEM contexts to look up, any other handle. The
+//! contexts the emulated client runs are [`StreamConfig::clients`] (with a
+//! filter and no clients: the filtered context alone).
+//!
 //! Faults ([`Fault`]) inject each loss and each errno at a chosen read, and
 //! [`StreamConfig::open_errno`] an errno at open (`EACCES`, `ENODEV`, ...).
 //!
@@ -103,6 +115,13 @@ pub struct StreamConfig {
     /// The OA unit (xe's `OA_UNIT_ID`: the catalogue's order, 0 the render
     /// unit).
     pub unit: usize,
+    /// Forward only the reports of this context (i915 `CTX_HANDLE`, xe
+    /// `EXEC_QUEUE_ID`); `None`: system-wide.
+    pub context: Option<u32>,
+    /// The render contexts the emulated client runs, in turn; `None`: none
+    /// (reports carry no valid context), or with [`context`](Self::context)
+    /// that context alone.
+    pub clients: Option<ContextRun>,
 }
 
 impl StreamConfig {
@@ -119,6 +138,8 @@ impl StreamConfig {
             disabled: false,
             open_errno: None,
             unit: 0,
+            context: None,
+            clients: None,
         }
     }
 
@@ -156,6 +177,7 @@ impl StreamConfig {
         };
         let mut cfg = StreamConfig::new(Framing::I915Records, format);
         cfg.exponent = params.exponent;
+        cfg.context = params.ctx_handle;
         cfg.disabled = params.flags & crate::uapi::i915::I915_PERF_FLAG_DISABLED != 0;
         Ok(cfg)
     }
@@ -168,11 +190,26 @@ impl StreamConfig {
 
     /// The properties as a message names them.
     fn summary(&self) -> String {
+        let ctx = match (self.context, self.framing) {
+            (None, _) => String::new(),
+            (Some(c), Framing::XeRaw) => format!(" EXEC_QUEUE_ID={c}"),
+            (Some(c), Framing::I915Records) => format!(" CTX_HANDLE={c}"),
+        };
         format!(
-            "SAMPLE_OA=1 OA_FORMAT={} OA_EXPONENT={} buffer={} bytes",
+            "SAMPLE_OA=1 OA_FORMAT={} OA_EXPONENT={}{ctx} buffer={} bytes",
             self.format.name, self.exponent, self.buffer_size
         )
     }
+}
+
+/// The render contexts an emulated client runs: `ids[0]`, then `ids[1]`,
+/// `ticks` timestamp ticks each, in turn (equal ids: one context).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ContextRun {
+    /// The two contexts (hardware ids).
+    pub ids: [u32; 2],
+    /// Ticks each runs before the other (at least 1).
+    pub ticks: u64,
 }
 
 /// A fault injected at one read.
@@ -210,6 +247,8 @@ pub struct KernelStats {
     pub resets: u64,
     /// Faults injected that fired.
     pub faults: u64,
+    /// Reports of other contexts a context filter did not forward.
+    pub reports_filtered: u64,
 }
 
 /// A register field in place: the register's address and the field mask.
@@ -338,6 +377,12 @@ impl EmulatedStream {
                 Some(format!("OA_EXPONENT={} (at most 31)", cfg.exponent)),
             ));
         }
+        if cfg.framing == Framing::XeRaw && cfg.context == Some(0) {
+            return Err(fail(
+                code::ENOENT,
+                Some("EXEC_QUEUE_ID=0 (no such exec queue: xe numbers them from 1)".into()),
+            ));
+        }
         let (read_end, write_end) = fd::pipe(Driver::Emulated)
             .map_err(|e| fail(e, Some("the emulated kernel's pipe".into())))?;
         // The kernel holds force-wake while sampling: wake every domain.
@@ -370,10 +415,42 @@ impl EmulatedStream {
             };
             fail(errno, what)
         })?;
+        if let Some(c) = s.clients() {
+            s.emu.unit_mut::<OaUnit>().set_context(c.ids[0]);
+        }
         if cfg.disabled {
             s.stop();
         }
         Ok(s)
+    }
+
+    /// The contexts the client runs: [`StreamConfig::clients`], else the
+    /// filtered context alone.
+    fn clients(&self) -> Option<ContextRun> {
+        self.cfg.clients.or(self.cfg.context.map(|c| ContextRun {
+            ids: [c, c],
+            ticks: u64::MAX,
+        }))
+    }
+
+    /// Move emulated time by `ticks`, switching the client's contexts at
+    /// their boundaries.
+    fn run(&mut self, ticks: u64) {
+        let Some(c) = self.clients().filter(|c| c.ids[0] != c.ids[1]) else {
+            self.emu.advance(ticks);
+            return;
+        };
+        let each = c.ticks.max(1);
+        let end = self.emu.now().saturating_add(ticks);
+        while self.emu.now() < end {
+            let now = self.emu.now();
+            let next = (now / each).saturating_add(1).saturating_mul(each).min(end);
+            self.emu.advance(next - now);
+            if next % each == 0 {
+                let id = c.ids[((next / each) % 2) as usize];
+                self.emu.unit_mut::<OaUnit>().set_context(id);
+            }
+        }
     }
 
     /// Program the OA buffer and periodic sampling (open and enable).
@@ -438,14 +515,14 @@ impl EmulatedStream {
 
     /// Move emulated time by `ticks`.
     pub fn advance(&mut self, ticks: u64) {
-        self.emu.advance(ticks);
+        self.run(ticks);
     }
 
     /// Move emulated time by `n` timer periods (about `n` more reports
     /// while enabled).
     pub fn advance_reports(&mut self, n: u64) {
         let t = self.cfg.period().unwrap_or(u64::MAX).saturating_mul(n);
-        self.emu.advance(t);
+        self.run(t);
     }
 
     /// Set the ticks each `read()` and `poll()` advances.
@@ -597,6 +674,16 @@ impl EmulatedStream {
     }
 
     fn push_report(&mut self, report: &[u8]) {
+        if let (Some(c), Some(slot)) = (self.cfg.context, self.cfg.format.counter("CTX_ID")) {
+            let at = slot.offset as usize;
+            let ctx = report
+                .get(at..at + 4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            if ctx != Some(c) {
+                self.stats.reports_filtered += 1;
+                return;
+            }
+        }
         match self.cfg.framing {
             Framing::I915Records => {
                 let mut v = Vec::with_capacity(report.len() + 8);
@@ -693,7 +780,7 @@ impl OaStream for EmulatedStream {
         }
         let Some(first) = self.pending.front() else {
             // Nothing yet: time passes while the reader waits.
-            self.emu.advance(self.cfg.ticks_per_read);
+            self.run(self.cfg.ticks_per_read);
             return Err(self.err(Op::Read, code::EAGAIN));
         };
         if first.len() > buf.len() {
@@ -731,7 +818,7 @@ impl OaStream for EmulatedStream {
                     if !self.enabled {
                         break;
                     }
-                    self.emu.advance(step);
+                    self.run(step);
                     if self.ready() {
                         return Ok(true);
                     }
@@ -739,7 +826,7 @@ impl OaStream for EmulatedStream {
                 Ok(false)
             }
             Some(_) => {
-                self.emu.advance(self.cfg.ticks_per_read);
+                self.run(self.cfg.ticks_per_read);
                 Ok(self.ready())
             }
         }

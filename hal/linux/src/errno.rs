@@ -259,6 +259,10 @@ impl KernelError {
             (ErrorKind::NoSpace, _) => "the read buffer is smaller than one record: read with a larger buffer".to_string(),
             (ErrorKind::NotFound, Op::RemoveConfig { id }) => format!("no config with id {id} (removed already?)"),
             (ErrorKind::NotFound, Op::OpenDevice { path }) => format!("{path} does not exist: no such DRM device"),
+            (ErrorKind::NotFound, Op::OpenStream { suspect, .. }) => format!(
+                "no such context: {}; the kernel looks the id up in the DRM file that opens the stream, so a context of another process cannot be named",
+                suspect.as_deref().unwrap_or("CTX_HANDLE (i915) or EXEC_QUEUE_ID (xe)")
+            ),
             (ErrorKind::NotFound, _) => "not found".to_string(),
             (ErrorKind::Busy, _) => format!(
                 "another OA stream is open on this device ({} allows one at a time): close the other tool (gputop, a Mesa INTEL_PERF user, another perfregs record)",

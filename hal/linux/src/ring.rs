@@ -6,12 +6,16 @@
 //! ([`Ring::snapshot`]) on request: at the end, or whenever a flag (set by a
 //! signal) asks, into a file of its own.
 //!
+//! What it keeps is a byte budget ([`Ring::new`]) or a time window by the
+//! reports' own timestamps ([`Ring::window`]: the reports of the last N
+//! timestamp ticks before the newest, with the records between them).
+//!
 //! Nothing of what it keeps is cut: records are kept whole and in order, the
 //! losses among them too, and when the oldest records go, the newest
 //! TIMESTAMP_CORRELATION among them is kept to lead the snapshot, so its
 //! samples can still be placed in CPU time.
 
-use crate::record::{RecordHeader, HEADER_SIZE};
+use crate::record::{RecordHeader, HEADER_SIZE, RECORD_SAMPLE};
 use crate::recording::RecordingFormat;
 use std::collections::VecDeque;
 use std::io::{self, Write};
@@ -22,16 +26,49 @@ use std::sync::Arc;
 /// Records of the header (VERSION, DEVICE_INFO, DEVICE_TOPOLOGY).
 const HEADER_RECORDS: usize = 3;
 
+/// Where a sample record's report holds its timestamp (the layout's
+/// `TIME_STAMP` slot): byte offset into the report and width in bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimestampSlot {
+    /// Byte offset in the report.
+    pub offset: usize,
+    /// Width in bits (32 or 64); the timestamp wraps at this width.
+    pub bits: u32,
+}
+
+impl TimestampSlot {
+    /// The timestamp of `report`, if it holds the slot.
+    fn read(self, report: &[u8]) -> Option<u64> {
+        let bytes = report.get(self.offset..self.offset + 8.min(self.bits as usize / 8))?;
+        let mut v = [0u8; 8];
+        v.get_mut(..bytes.len())?.copy_from_slice(bytes);
+        Some(u64::from_le_bytes(v))
+    }
+}
+
+/// The time-window rule: the slot, the window in ticks, and the unwrapped
+/// timeline (last raw timestamp, its unwrapped value).
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    slot: TimestampSlot,
+    ticks: u64,
+    last: Option<(u64, u64)>,
+}
+
 /// The circular sink; see the module documentation.
 #[derive(Debug)]
 pub struct Ring {
     budget: usize,
+    /// With a time window: what it keeps is the window, not the budget.
+    window: Option<Window>,
     /// Bytes of a record not complete yet.
     partial: Vec<u8>,
     head: Vec<u8>,
     head_records: usize,
     format: Option<RecordingFormat>,
-    records: VecDeque<Vec<u8>>,
+    /// The kept records, each with the unwrapped timestamp of its report or
+    /// of the last report before it (0 without a window).
+    records: VecDeque<(Vec<u8>, u64)>,
     bytes: usize,
     /// The newest correlation that left the ring.
     lead: Option<Vec<u8>>,
@@ -55,6 +92,7 @@ impl Ring {
     pub fn new(budget: usize) -> Self {
         Ring {
             budget,
+            window: None,
             partial: Vec::new(),
             head: Vec::new(),
             head_records: 0,
@@ -64,6 +102,33 @@ impl Ring {
             lead: None,
             dropped: 0,
             dump: None,
+        }
+    }
+
+    /// A ring keeping the reports of the last `ticks` timestamp ticks (a
+    /// report whose timestamp is at most `ticks` before the newest one's
+    /// stays, and the one report before them, so that the first kept pair
+    /// spans the window's start), with the records between them, whatever
+    /// their size (memory grows with the report rate times the window); `slot`
+    /// says where a report holds its timestamp. Timestamps are unwrapped at
+    /// the slot's width, so a 32-bit timestamp wrapping inside the window
+    /// is no gap.
+    pub fn window(ticks: u64, slot: TimestampSlot) -> Self {
+        let mut r = Ring::new(usize::MAX);
+        r.window = Some(Window {
+            slot,
+            ticks,
+            last: None,
+        });
+        r
+    }
+
+    /// The span of the kept reports in timestamp ticks (newest minus
+    /// oldest; 0 without a window or with fewer than two).
+    pub fn kept_ticks(&self) -> u64 {
+        match (self.records.front(), self.records.back()) {
+            (Some(a), Some(b)) if self.window.is_some() => b.1 - a.1,
+            _ => 0,
         }
     }
 
@@ -87,11 +152,14 @@ impl Ring {
     pub fn snapshot(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.head.len() + self.bytes + 64);
         out.extend_from_slice(&self.head);
-        let starts_with_correlation = self.records.front().is_some_and(|r| self.is_correlation(r));
+        let starts_with_correlation = self
+            .records
+            .front()
+            .is_some_and(|r| self.is_correlation(&r.0));
         if let Some(lead) = self.lead.as_ref().filter(|_| !starts_with_correlation) {
             out.extend_from_slice(lead);
         }
-        for r in &self.records {
+        for (r, _) in &self.records {
             out.extend_from_slice(r);
         }
         out
@@ -122,6 +190,34 @@ impl Ring {
         RecordHeader::parse(record).is_some_and(|h| h.kind == f.metadata_types()[3])
     }
 
+    /// The unwrapped timestamp of `record` (a sample's report), else of the
+    /// last report; 0 without a window.
+    fn timestamp_of(&mut self, record: &[u8]) -> u64 {
+        let Some(w) = self.window.as_mut() else {
+            return 0;
+        };
+        let last = w.last.map_or(0, |l| l.1);
+        let sample = RecordHeader::parse(record).is_some_and(|h| h.kind == RECORD_SAMPLE);
+        let Some(raw) = sample
+            .then(|| record.get(HEADER_SIZE..))
+            .flatten()
+            .and_then(|r| w.slot.read(r))
+        else {
+            return last;
+        };
+        let mask = match w.slot.bits {
+            b if b >= 64 => u64::MAX,
+            b => (1u64 << b) - 1,
+        };
+        let raw = raw & mask;
+        let at = match w.last {
+            None => raw,
+            Some((prev, un)) => un.saturating_add(raw.wrapping_sub(prev) & mask),
+        };
+        w.last = Some((raw, at));
+        at
+    }
+
     /// One whole record.
     fn push(&mut self, record: Vec<u8>) {
         if self.head_records < HEADER_RECORDS {
@@ -132,10 +228,26 @@ impl Ring {
             self.head_records += 1;
             return;
         }
+        let at = self.timestamp_of(&record);
         self.bytes += record.len();
-        self.records.push_back(record);
-        while self.bytes > self.budget && self.records.len() > 1 {
-            let Some(old) = self.records.pop_front() else {
+        self.records.push_back((record, at));
+        loop {
+            let over = match self.window {
+                // The oldest goes when the record after it is outside the
+                // window too: the newest report before the window stays,
+                // so the first kept pair spans the window's start; the
+                // records after a report carry its timestamp and leave
+                // after it.
+                Some(w) => self
+                    .records
+                    .get(1)
+                    .is_some_and(|next| at - next.1 > w.ticks),
+                None => self.bytes > self.budget && self.records.len() > 1,
+            };
+            if !over {
+                break;
+            }
+            let Some((old, _)) = self.records.pop_front() else {
                 break;
             };
             self.bytes -= old.len();
@@ -364,6 +476,49 @@ mod tests {
         assert_eq!(timestamps(&bytes), (0..=5).collect::<Vec<_>>());
         assert!(!flag.load(Ordering::Acquire));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A time window keeps the reports of the last N ticks (and the one
+    /// before them) by their timestamps, whole, across a 32-bit wrap,
+    /// whatever their bytes; the loss inside it stays; the correlation that
+    /// left leads them.
+    #[test]
+    fn a_time_window_keeps_the_last_ticks_across_a_wrap() {
+        let slot = TimestampSlot {
+            offset: 4,
+            bits: 32,
+        };
+        let mut w =
+            RecordingWriter::new(Ring::window(1000, slot), &device(), &[0; 16]).expect("header");
+        w.correlation(Correlation {
+            cpu_ns: 1,
+            gpu_timestamp: 0,
+        })
+        .expect("c");
+        // A report every 100 ticks, from 3000 ticks before the 32-bit wrap.
+        let start = u32::MAX - 2999;
+        let ts: Vec<u32> = (0..60u32).map(|k| start.wrapping_add(k * 100)).collect();
+        for (k, &t) in ts.iter().enumerate() {
+            w.record(&Record::Sample(&report(t))).expect("sample");
+            if k == 55 {
+                w.record(&Record::ReportLost).expect("loss");
+            }
+        }
+        let ring = w
+            .finish(Correlation {
+                cpu_ns: 2,
+                gpu_timestamp: 0,
+            })
+            .expect("finish");
+        let snap = ring.snapshot();
+        let (rec, err) = read_all(&snap);
+        assert!(err.is_none(), "{err:?}");
+        // Newest at ts[59]; the window's reports are ts[49..=59] (0 to 1000
+        // ticks before it), and ts[48] before them.
+        assert_eq!(timestamps(&snap), ts[48..].to_vec());
+        assert_eq!(rec.reports_lost, 1);
+        assert_eq!(ring.kept_ticks(), 1100);
+        assert!(rec.correlations.len() >= 2, "the leading correlation");
     }
 
     #[test]

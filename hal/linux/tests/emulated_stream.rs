@@ -562,3 +562,58 @@ fn context_switch_reports_carry_reason_and_id() {
         "a timer report in the context"
     );
 }
+
+/// The CTX_ID dword of TGL's A32u40_A4u32_B8_C8 report.
+fn ctx_id(report: &[u8]) -> u32 {
+    let slot = format(&hal::tgl::PROJECT, "A32u40_A4u32_B8_C8")
+        .counter("CTX_ID")
+        .expect("a CTX_ID field");
+    let at = slot.offset as usize;
+    u32::from_le_bytes(report[at..at + 4].try_into().expect("4 bytes"))
+}
+
+/// A context filter (i915 `CTX_HANDLE`, xe `EXEC_QUEUE_ID`) forwards only
+/// the reports of that context while the client runs two in turn; without
+/// it, both contexts' reports come. The properties the kernel saw name it;
+/// xe refuses exec queue 0 (`ENOENT`), i915 takes context 0.
+#[test]
+fn a_context_filter_forwards_only_that_contexts_reports() {
+    use perfregs_linux::emulated::ContextRun;
+    let run = ContextRun {
+        ids: [0x11, 0x22],
+        ticks: 8 << 10,
+    };
+    let mut seen = Vec::new();
+    for filter in [None, Some(0x22)] {
+        let mut cfg = tgl_cfg(Framing::I915Records);
+        cfg.clients = Some(run);
+        cfg.context = filter;
+        let mut r = StreamReader::new(open(cfg));
+        let got = collect(&mut r, 40);
+        let ids: std::collections::BTreeSet<u32> =
+            reports(&got).iter().map(|b| ctx_id(b)).collect();
+        let stats = r.stream().stats();
+        match filter {
+            None => {
+                assert_eq!(ids, [0x11, 0x22].into(), "both contexts");
+                assert_eq!(stats.reports_filtered, 0);
+            }
+            Some(c) => {
+                assert_eq!(ids, [c].into(), "only the filtered context");
+                assert!(stats.reports_filtered > 0, "{stats:?}");
+            }
+        }
+        seen.push(reports(&got).len());
+    }
+    assert!(seen[1] < seen[0], "{seen:?}");
+    // xe numbers exec queues from 1; the message names the property.
+    let mut cfg = tgl_cfg(Framing::XeRaw);
+    cfg.context = Some(0);
+    let e = EmulatedStream::open(emulator(&hal::tgl::PROJECT), cfg).expect_err("ENOENT");
+    assert_eq!(e.errno(), Some(code::ENOENT), "{e}");
+    assert!(e.to_string().contains("EXEC_QUEUE_ID=0"), "{e}");
+    let mut cfg = tgl_cfg(Framing::I915Records);
+    cfg.context = Some(0);
+    let s = EmulatedStream::open(emulator(&hal::tgl::PROJECT), cfg).expect("i915 context 0");
+    assert_eq!(s.config().context, Some(0));
+}

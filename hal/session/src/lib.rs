@@ -15,6 +15,9 @@
 //! - [`record`]: the record loop, an OA stream (a device's, or the emulated
 //!   kernel's in emulated time) written to an IGT-format recording until a
 //!   stop; [`read_recording`]: a recording's report intervals.
+//! - [`workload`]: what the emulated GPU does: a named or file workload,
+//!   written per event kind and lowered to A-counter rates with the data of
+//!   `regdefs/workloads/counters.yaml`.
 //!
 //! ```
 //! let part = perfregs_session::part("tgl", None)?;
@@ -32,6 +35,7 @@ mod program;
 pub mod record;
 mod recording;
 mod set;
+pub mod workload;
 
 pub use counters::{choose_counters, choose_names, CounterNotFound};
 pub use error::Error;
@@ -40,6 +44,8 @@ pub use format::{
     Format,
 };
 pub use part::{choose_gt, emulated_device, file_gt, part, part_gts, xe_projects, DEFAULT_GT};
-pub use program::{emulator, oa_projects, program, sample_emulated, Emulated, SAMPLE_PERIOD};
+pub use program::{
+    emulator, oa_projects, program, sample_emulated, sample_emulated_with, Emulated, SAMPLE_PERIOD,
+};
 pub use recording::{read_recording, Recording};
 pub use set::{close_names, find_name, find_set, sets, sets_of, SetNotFound};

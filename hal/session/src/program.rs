@@ -119,6 +119,32 @@ pub fn sample_emulated(
     writes: &[(u64, u32)],
     pairs: usize,
 ) -> Result<Emulated, Error> {
+    sample_emulated_with(
+        project,
+        device,
+        writes,
+        pairs,
+        &perfregs_emu::Workload::new(),
+    )
+}
+
+/// [`sample_emulated`] with the A counters counting `workload` (a lowered
+/// [`crate::workload`]) while it runs.
+///
+/// ```
+/// let (d, _) = perfregs_session::emulated_device("tgl", None).expect("a TGL part");
+/// let w = perfregs_emu::Workload::new().rate(0, 5);
+/// let run = perfregs_session::sample_emulated_with("tgl", &d, &[], 2, &w)?;
+/// assert_eq!(run.samples[0].a[0], Some(5 * perfregs_session::SAMPLE_PERIOD));
+/// # Ok::<(), perfregs_session::Error>(())
+/// ```
+pub fn sample_emulated_with(
+    project: &str,
+    device: &DeviceInfo,
+    writes: &[(u64, u32)],
+    pairs: usize,
+    workload: &perfregs_emu::Workload,
+) -> Result<Emulated, Error> {
     use hal::config::AwakeAny;
     use hal::{Device, Unbranded};
     let wake = |e: hal::WakeError| Error::Emulator(e.to_string());
@@ -126,7 +152,9 @@ pub fn sample_emulated(
         (() $({ name: $m:ident, ty: $t:ident, wake: [$($d:ident),*], sample: $s:ident, $($rest:tt)* }),*) => {
             match project {
                 $(stringify!($m) => {
-                    let gpu = Device::<hal::$t, _>::new(emulator(&hal::$m::PROJECT, device));
+                    let mut emu = emulator(&hal::$m::PROJECT, device);
+                    emu.unit_mut::<perfregs_emu::OaUnit>().set_workload(workload.clone());
+                    let gpu = Device::<hal::$t, _>::new(emu);
                     let awake: &[&dyn AwakeAny<Unbranded>] = &[$(
                         &gpu.forcewake::<hal::$m::domains::$d>().map_err(wake)?
                     ),*];
