@@ -30,6 +30,7 @@ enum Values {
 /// values). A test checks that each exists.
 const ARGS: &[(&[&str], &str, Values)] = &[
     (&["record"], "metric_set", Values::Sets),
+    (&["top"], "metric_set", Values::Sets),
     (&["report"], "metric_set", Values::Sets),
     (&["oa-decode"], "metric_set", Values::Sets),
     (&["metrics", "run"], "set", Values::Sets),
@@ -38,12 +39,14 @@ const ARGS: &[(&[&str], &str, Values)] = &[
     (&["reg", "read"], "register", Values::Registers),
     (&["reg", "write"], "register", Values::Registers),
     (&["record"], "gt", Values::Gts),
+    (&["top"], "gt", Values::Gts),
     (&["oa-decode"], "gt", Values::Gts),
     (&["metrics", "run"], "gt", Values::Gts),
     (&["metrics", "list"], "gt", Values::Gts),
     (&["metrics", "check"], "gt", Values::Gts),
     (&["report"], "counters", Values::Counters),
     (&["metrics", "run"], "counters", Values::Counters),
+    (&["top"], "counters", Values::Counters),
 ];
 
 /// The whole command line with its value completers.

@@ -20,6 +20,7 @@ pub mod record;
 pub mod reg;
 pub mod regs;
 pub mod report;
+pub mod top;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{CommandFactory, Parser, Subcommand};
@@ -96,6 +97,9 @@ pub enum Command {
     // Record an OA stream (a real GPU or the emulated one) in IGT's recording format.
     #[allow(missing_docs)]
     Record(record::RecordArgs),
+    // A live view of an OA stream: chosen counters as values, bars and sparklines.
+    #[allow(missing_docs)]
+    Top(top::TopArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     ///
     /// For example `source <(perfregs completions bash)` in `~/.bashrc`
@@ -130,6 +134,7 @@ impl Command {
             Command::Devices(a) => a.run(),
             Command::Report(a) => a.run(),
             Command::Record(a) => a.run(),
+            Command::Top(a) => a.run(),
             Command::Completions { shell, static_only } => {
                 let mut out = Vec::new();
                 if static_only {

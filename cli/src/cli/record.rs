@@ -396,7 +396,7 @@ pub fn nearest_exponent(ns: u64, freq: u64) -> u64 {
 }
 
 /// `ticks` at `freq` Hz as a time text (`853.333us`).
-fn ticks_text(ticks: u64, freq: u64) -> String {
+pub(super) fn ticks_text(ticks: u64, freq: u64) -> String {
     let ns = ticks as f64 * 1e9 / freq.max(1) as f64;
     if ns >= 1e9 {
         format!("{:.3}s", ns / 1e9)
@@ -410,8 +410,8 @@ fn ticks_text(ticks: u64, freq: u64) -> String {
 }
 
 /// The exponent from the arguments at `freq` Hz, and the line saying it.
-fn exponent_of(args: &RecordArgs, freq: u64) -> (u64, String) {
-    let (e, why) = match (args.exponent, args.period) {
+fn exponent_of(exponent: Option<u64>, period: Option<NonZeroU64>, freq: u64) -> (u64, String) {
+    let (e, why) = match (exponent, period) {
         (Some(e), _) => (e, "--exponent".to_string()),
         (None, Some(p)) => (
             nearest_exponent(p.get(), freq),
@@ -519,7 +519,7 @@ fn preset_topology(d: &DeviceInfo) -> Result<Vec<u8>, Fail> {
 }
 
 /// The stop flag that SIGINT and SIGTERM set.
-fn stop_flag() -> Result<Arc<AtomicBool>, Fail> {
+pub(super) fn stop_flag() -> Result<Arc<AtomicBool>, Fail> {
     let flag = Arc::new(AtomicBool::new(false));
     #[cfg(unix)]
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
@@ -790,15 +790,96 @@ fn record_fail(e: RecordError, stream: &str) -> Fail {
     }
 }
 
-/// `--emulate`.
+/// What opening an emulated stream takes: `record --emulate`'s and `top
+/// --emulate`'s arguments.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct EmulatedOpen<'a> {
+    /// The project (lower case).
+    pub project: &'a str,
+    /// `--gt`.
+    pub gt: Option<u8>,
+    /// `--driver`.
+    pub driver: Option<&'a str>,
+    /// `--unit`.
+    pub unit: Option<&'a str>,
+    /// `--metric-set`.
+    pub metric_set: &'a str,
+    /// `--exponent`.
+    pub exponent: Option<u64>,
+    /// `--period`.
+    pub period: Option<NonZeroU64>,
+    /// `--inject-open-errno`.
+    pub open_errno: Option<i32>,
+    /// `--inject-status` given (it needs xe).
+    pub xe_status: bool,
+    /// `--workload` (`None`: the default).
+    pub workload: Option<&'a str>,
+    /// `--context`: the context filter.
+    pub context: Option<u32>,
+    /// `--inject-contexts`: an emulated client on two contexts.
+    pub inject_contexts: Option<[u32; 2]>,
+}
+
+/// An emulated stream opened, programmed with its set, and what was chosen
+/// on the way (what `record` and `top` print and `record` writes).
 #[cfg(target_os = "linux")]
-fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
+pub(super) struct EmulatedOpened {
+    /// The stream (enabled).
+    pub stream: perfregs_linux::emulated::EmulatedStream,
+    /// The project.
+    pub project: &'static hal::meta::ProjectInfo,
+    /// `tgl GT2`.
+    pub part: String,
+    /// The part's device values.
+    pub preset: DeviceInfo,
+    /// The metric set.
+    pub set: &'static SetInfo,
+    /// The set's metric sets, all of the part's.
+    pub sets: &'static [SetInfo],
+    /// Under xe.
+    pub xe: bool,
+    /// The report layout.
+    pub typed: TypedFormat,
+    /// Xe: the uapi format and IGT's xe format.
+    pub xe_format: Option<(u64, &'static xe_recording::XeFormat)>,
+    /// The OA unit's index and catalogue entry.
+    pub unit_index: usize,
+    /// The OA unit's catalogue entry.
+    pub unit: Option<&'static hal::meta::OaUnitInfo>,
+    /// The PCI id of the part.
+    pub pci_id: u16,
+    /// The PCI id's platform name.
+    pub platform: &'static str,
+    /// Register writes the set's programming took.
+    pub writes: usize,
+    /// The timer exponent.
+    pub exponent: u64,
+    /// The line saying the period.
+    pub period_line: String,
+    /// i915's sample-rate note, if the period is above it.
+    pub rate_note: Option<String>,
+    /// The timestamp frequency (Hz).
+    pub freq: u64,
+    /// The stream's format in the catalogue.
+    pub format: &'static hal::meta::FormatInfo,
+    /// The workload line (`workload: busy (...)`, or none scripted).
+    pub workload_line: String,
+}
+
+/// Open the emulated stream of `o`: the part, driver, set, format and OA
+/// unit chosen and checked, the emulated GPU programmed with the set, the
+/// stream opened and enabled (shared by `record --emulate` and `top
+/// --emulate`).
+#[cfg(target_os = "linux")]
+pub(super) fn open_emulated(o: &EmulatedOpen<'_>) -> Result<EmulatedOpened, Fail> {
     use perfregs_linux::emulated::{EmulatedStream, StreamConfig};
     use perfregs_linux::stream::Framing;
 
+    let project_name = o.project;
+
     let project = super::find_project(project_name)
         .ok_or_else(|| Fail::usage(format!("unknown project `{project_name}`")))?;
-    let gt = perfregs_session::choose_gt(project.name, args.part.gt().map(|g| g.0))
+    let gt = perfregs_session::choose_gt(project.name, o.gt)
         .map_err(|f| Fail::usage(f.to_string()))?
         .ok_or_else(|| Fail::usage(format!("{}: no part to emulate", project.name)))?;
     // The driver asked for, else the catalogue's default (xe on the parts
@@ -807,9 +888,8 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         .gpu
         .and_then(|g| g.default_driver())
         .is_some_and(|d| d == hal::meta::Driver::Xe);
-    let xe = args
+    let xe = o
         .driver
-        .as_deref()
         .map_or(default_xe, |d| d.eq_ignore_ascii_case("xe"));
     if !xe
         && project
@@ -828,7 +908,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
             xe_projects()
         )));
     }
-    if args.inject_status.is_some() && !xe {
+    if o.xe_status && !xe {
         return Err(Fail::usage(
             "--inject-status is an Xe STATUS: give --driver xe",
         ));
@@ -839,7 +919,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     let part = format!("{} GT{gt}", project.name);
     let (all, ..) = sets(project.name, Some(gt))
         .ok_or_else(|| Fail::findings(format!("no metric sets for {part}")))?;
-    let set = find_set(all, &args.metric_set, &part).map_err(Fail::usage)?;
+    let set = find_set(all, o.metric_set, &part).map_err(Fail::usage)?;
     // A PCI id of the part: one the device table gives this GT, else (a
     // project whose ids name no GT) one of the project's.
     let of_project = || {
@@ -857,7 +937,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         None => stream_format(project.name),
     }
     .ok_or_else(|| Fail::findings(format!("no typed report format of {}", project.name)))?;
-    let (unit_index, unit) = choose_unit(project, args.unit.as_deref(), typed.name, set.symbol)?;
+    let (unit_index, unit) = choose_unit(project, o.unit, typed.name, set.symbol)?;
     let format = project
         .formats
         .iter()
@@ -874,23 +954,16 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         false => None,
     };
     let freq = preset.gpu_timestamp_frequency;
-    let (exponent, period_line) = exponent_of(args, freq);
+    let (exponent, period_line) = exponent_of(o.exponent, o.period, freq);
     // The emulated kernel takes any exponent; a real i915 would not.
     let rate_note = (!xe)
         .then(|| i915_rate_note(exponent, freq, I915_MAX_SAMPLE_RATE))
         .flatten()
         .map(|n| format!("{n} (the emulated i915 takes it)"));
-    let stop = match (args.reports, args.duration) {
-        (Some(n), _) => Stop::Reports(n.get()),
-        (None, Some(d)) => Stop::Ns(d.get()),
-        (None, None) => Stop::Ns(DEFAULT_EMULATED_NS),
-    };
 
     // The emulated part (its preset's subslices present) with the set's programming.
     let lowered = super::metrics::workload(
-        args.workload
-            .as_deref()
-            .unwrap_or(perfregs_session::workload::DEFAULT),
+        o.workload.unwrap_or(perfregs_session::workload::DEFAULT),
         project,
         &preset,
     )?;
@@ -905,9 +978,9 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     let mut cfg = StreamConfig::new(framing, format);
     cfg.unit = unit_index;
     cfg.exponent = exponent;
-    cfg.open_errno = args.inject_open_errno;
-    cfg.context = args.context;
-    cfg.clients = args
+    cfg.open_errno = o.open_errno;
+    cfg.context = o.context;
+    cfg.clients = o
         .inject_contexts
         .map(|ids| perfregs_linux::emulated::ContextRun {
             ids,
@@ -923,7 +996,74 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
             .map_err(|e| Fail::findings(format!("enabling the emulated stream: {e}")))?;
     }
 
-    let mut device = device_info(&preset, u32::from(pci.pci_id), 0, &typed, set);
+    Ok(EmulatedOpened {
+        stream,
+        project,
+        part,
+        preset,
+        set,
+        sets: all,
+        xe,
+        typed,
+        xe_format,
+        unit_index,
+        unit,
+        pci_id: pci.pci_id,
+        platform: pci.platform,
+        writes,
+        exponent,
+        period_line,
+        rate_note,
+        freq,
+        format,
+        workload_line: lowered.line,
+    })
+}
+
+/// `--emulate`.
+#[cfg(target_os = "linux")]
+fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
+    let EmulatedOpened {
+        stream,
+        project,
+        part,
+        preset,
+        set,
+        sets: _,
+        xe,
+        typed,
+        xe_format,
+        unit_index,
+        unit,
+        pci_id,
+        platform,
+        writes,
+        exponent: _,
+        period_line,
+        rate_note,
+        freq,
+        format,
+        workload_line,
+    } = open_emulated(&EmulatedOpen {
+        project: project_name,
+        gt: args.part.gt().map(|g| g.0),
+        driver: args.driver.as_deref(),
+        unit: args.unit.as_deref(),
+        metric_set: &args.metric_set,
+        exponent: args.exponent,
+        period: args.period,
+        open_errno: args.inject_open_errno,
+        xe_status: args.inject_status.is_some(),
+        workload: args.workload.as_deref(),
+        context: args.context,
+        inject_contexts: args.inject_contexts,
+    })?;
+    let stop = match (args.reports, args.duration) {
+        (Some(n), _) => Stop::Reports(n.get()),
+        (None, Some(d)) => Stop::Ns(d.get()),
+        (None, None) => Stop::Ns(DEFAULT_EMULATED_NS),
+    };
+    let mut device = device_info(&preset, u32::from(pci_id), 0, &typed, set);
     // The unit's first engine names it in DEVICE_INFO (IGT's recorders);
     // a unit without engines (Xe2's SAG) keeps render 0.
     if let Some((class, instance)) = unit
@@ -947,8 +1087,8 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
     eprintln!(
         "recording emulated {part}{} (PCI id {:#06x}, {}), {} ({}, uuid {}): {writes} register writes programmed, {}, {freq} Hz timestamp, GT {}-{} Hz",
         if xe { " under xe" } else { "" },
-        pci.pci_id,
-        pci.platform,
+        pci_id,
+        platform,
         set.symbol,
         set.name,
         set.guid,
@@ -957,7 +1097,7 @@ fn emulated(args: &RecordArgs, project_name: &str) -> Result<String, Fail> {
         device.gt_max_frequency
     );
     eprintln!("{period_line}");
-    eprintln!("{}", lowered.line);
+    eprintln!("{workload_line}");
     if let Some(n) = rate_note {
         eprintln!("{n}");
     }
@@ -1276,7 +1416,7 @@ mod device {
             ),
         };
         let freq = info.gpu_timestamp_frequency;
-        let (exponent, period_line) = exponent_of(args, freq);
+        let (exponent, period_line) = exponent_of(args.exponent, args.period, freq);
         if matches!(kernel, KernelDriver::I915) {
             // The sysctl's value where it reads, else its default.
             let limit = std::fs::read_to_string(roots.proc.join("sys/dev/i915/oa_max_sample_rate"))
