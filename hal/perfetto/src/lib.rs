@@ -10,7 +10,7 @@
 //! interval they cover (Perfetto's backwards-looking default), the first
 //! one carrying the inline `GpuCounterDescriptor` (one block per metric
 //! set, one spec per counter). Losses are `TrackEvent` instants on a track
-//! named "GPU<id> OA stream". The wire encoding is `prost`'s.
+//! named "`GPU<id>` OA stream". The wire encoding is `prost`'s.
 
 pub mod proto;
 
@@ -338,7 +338,7 @@ impl<W: Write> TraceWriter<W> {
     }
 
     /// A loss at `gpu_ns` (`kind`: "report lost", "buffer lost", ...;
-    /// `count` of them): an instant on the track "GPU<id> OA stream".
+    /// `count` of them): an instant on the track "`GPU<id>` OA stream".
     pub fn loss(&mut self, gpu_ns: u64, kind: &str, count: u64) -> Result<(), Error> {
         let uuid = self.loss_track_uuid();
         if !self.loss_track {
