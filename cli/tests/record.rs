@@ -657,6 +657,8 @@ fn xe_emulation_errors_and_bad_arguments() {
     );
     let e = record_usage_error(&file, "--device card0 --inject-loss 1 --metric-set TestOa");
     says(&e, "--inject-loss is for --emulate");
+    let e = record_usage_error(&file, "--emulate tgl --sys /tmp --metric-set TestOa");
+    says(&e, "--sys is for --device");
 }
 
 #[test]

@@ -262,3 +262,49 @@ fn top_is_in_the_help() {
         "{out}"
     );
 }
+
+/// `top --device` judges and opens a card as `record --device` does
+/// (shared code): a refused card gets the verdict and its remedy, a set
+/// not of the part a usage error, an allowed card is asked (the fake tree
+/// has no render node, said as the driver's answer), flags of --emulate
+/// are refused with --device. The stream itself needs a GPU.
+#[test]
+fn a_card_is_judged_and_asked_as_record_does() {
+    use perfregs_linux::test_support::FakeTree;
+    let t = FakeTree::tgl_i915("top", 1);
+    let top = |extra: &[&str], code: i32| -> String {
+        let roots = t.roots();
+        let (got, out, err) = common::run(
+            common::perfregs()
+                .args(["top", "--device", "card0", "--iterations", "1"])
+                .arg("--sys")
+                .arg(&roots.sys)
+                .arg("--proc")
+                .arg(&roots.proc)
+                .arg("--dev")
+                .arg(t.0.join("dev"))
+                .args(extra),
+        );
+        assert_eq!(got, code, "{extra:?}: {out}{err}");
+        assert!(out.is_empty(), "nothing shown before the stream: {out}");
+        err
+    };
+    let err = top(&["--metric-set", "TestOa"], 1);
+    assert!(
+        err.starts_with("perfregs top: card0 0000:00:02.0 TGL GT2 (0x9a49)"),
+        "{err}"
+    );
+    common::says(&err, "sysctl dev.i915.perf_stream_paranoid=0");
+    t.paranoid("i915", 0);
+    let err = top(&["--metric-set", "TestOx"], 2);
+    common::says(&err, "(did you mean TestOa?)");
+    let err = top(&["--metric-set", "TestOa"], 1);
+    assert!(
+        err.starts_with("perfregs top: card0: asking the driver:"),
+        "{err}"
+    );
+    let err = top(&["--metric-set", "TestOa", "--workload", "busy"], 2);
+    common::says(&err, "--workload is for --emulate");
+    let err = top(&["--metric-set", "TestOa", "--card", "1"], 2);
+    common::says(&err, "--card");
+}

@@ -233,6 +233,18 @@ pub struct RecordArgs {
 }
 
 impl RecordArgs {
+    /// The first flag given that only --device takes (clap's `requires`
+    /// does not fire on them while --device is in the required group).
+    fn device_only(&self) -> Option<&'static str> {
+        [
+            ("--sys", self.sys.is_some()),
+            ("--proc", self.proc.is_some()),
+            ("--dev", self.dev.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(flag, given)| given.then_some(flag))
+    }
+
     /// The first flag given that only --emulate takes. (clap's `requires`
     /// does not fire when --device, which conflicts with --emulate, is
     /// there: conflicts win over requirements.)
@@ -1229,6 +1241,10 @@ impl RecordArgs {
     pub fn run(self) -> ExitCode {
         let result =
             check_output(&self.output).and_then(|()| match (&self.emulate, &self.device) {
+                (Some(_), None) if self.device_only().is_some() => Err(Fail::usage(format!(
+                    "{} is for --device",
+                    self.device_only().unwrap_or_default()
+                ))),
                 (Some(p), None) => run_emulated(&self, p),
                 (None, Some(card)) => match self.emulate_only() {
                     Some(flag) => Err(Fail::usage(format!(
@@ -1282,7 +1298,7 @@ mod kernel_lists;
 
 /// `--device cardN`: a real GPU through i915 perf or Xe observation.
 #[cfg(target_os = "linux")]
-mod device {
+pub(super) mod device {
     use super::*;
     use perfregs_linux::config::{self, ListKind, OaConfig};
     use perfregs_linux::discovery::probe::{probe, Answers};
@@ -1302,8 +1318,93 @@ mod device {
         }
     }
 
-    /// Record card `name` (`card0` or `0`).
-    pub(super) fn run(args: &RecordArgs, name: &str) -> Result<String, Fail> {
+    /// What opening a card's stream takes (`record --device`, `top
+    /// --device`).
+    pub(crate) struct DeviceOpen<'a> {
+        /// The card: `card0` or `0`.
+        pub card: &'a str,
+        /// `--metric-set`.
+        pub metric_set: &'a str,
+        /// `--exponent`.
+        pub exponent: Option<u64>,
+        /// `--period`.
+        pub period: Option<NonZeroU64>,
+        /// `--context`: the context filter.
+        pub context: Option<u32>,
+        /// The sysfs root (default /sys).
+        pub sys: Option<&'a Path>,
+        /// The procfs root (default /proc).
+        pub proc: Option<&'a Path>,
+        /// The device root (default /dev).
+        pub dev: Option<&'a Path>,
+    }
+
+    /// A card's stream opened (disabled) with its set's configuration, and
+    /// what was found on the way (what `record` writes and `top` shows).
+    pub(crate) struct DeviceOpened {
+        /// The stream, opened disabled: enable it to sample.
+        pub stream: Box<dyn OaStream>,
+        /// `card0`.
+        pub name: String,
+        /// The project the card is.
+        pub project: &'static str,
+        /// `tgl GT2`.
+        pub part: String,
+        /// The device values the driver gave.
+        pub info: DeviceInfo,
+        /// The metric set.
+        pub set: &'static SetInfo,
+        /// The part's metric sets.
+        pub sets: &'static [SetInfo],
+        /// The timer exponent.
+        pub exponent: u64,
+        /// The timestamp frequency (Hz).
+        pub freq: u64,
+        /// The line saying the period.
+        pub period_line: String,
+        /// What was opened: `card0 (...), SET (GUID): config id ...`.
+        pub opened: String,
+        /// The recording's format (i915 or Xe framing).
+        pub recording: RecordingFormat,
+        /// The recording's DEVICE_INFO.
+        pub device: RecordedDevice,
+        /// The recording's DEVICE_TOPOLOGY.
+        pub topology: Vec<u8>,
+        /// Where the reports' timestamps are (for a time ring).
+        pub slot: Option<perfregs_linux::ring::TimestampSlot>,
+        /// The report layout.
+        pub typed: TypedFormat,
+    }
+
+    /// Record card `args.device` (`card0` or `0`).
+    pub(super) fn run(args: &RecordArgs, card: &str) -> Result<String, Fail> {
+        let o = open(&DeviceOpen {
+            card,
+            metric_set: &args.metric_set,
+            exponent: args.exponent,
+            period: args.period,
+            context: args.context,
+            sys: args.sys.as_deref(),
+            proc: args.proc.as_deref(),
+            dev: args.dev.as_deref(),
+        })?;
+        let name = o.name.clone();
+        record(
+            args,
+            &name,
+            o.stream,
+            (o.recording, &o.device, &o.topology),
+            o.slot,
+            &o.opened,
+            &o.period_line,
+        )
+    }
+
+    /// Open card `o.card`'s stream of `o.metric_set`: the card judged, the
+    /// driver asked, the configuration added (or reused), the stream opened
+    /// disabled.
+    pub(crate) fn open(o: &DeviceOpen<'_>) -> Result<DeviceOpened, Fail> {
+        let name = o.card;
         let name = if name.chars().all(|c| c.is_ascii_digit()) {
             format!("card{name}")
         } else {
@@ -1311,8 +1412,8 @@ mod device {
         };
         let defaults = Roots::default();
         let roots = Roots {
-            sys: args.sys.clone().unwrap_or(defaults.sys),
-            proc: args.proc.clone().unwrap_or(defaults.proc),
+            sys: o.sys.map_or(defaults.sys, Path::to_path_buf),
+            proc: o.proc.map_or(defaults.proc, Path::to_path_buf),
         };
         let list = discover(&roots).map_err(|e| {
             Fail::findings(format!(
@@ -1364,7 +1465,7 @@ mod device {
         };
         let (all, ..) = sets(project, id.gt)
             .ok_or_else(|| Fail::findings(format!("no metric sets for {part}")))?;
-        let set = find_set(all, &args.metric_set, &part).map_err(Fail::usage)?;
+        let set = find_set(all, o.metric_set, &part).map_err(Fail::usage)?;
         let typed = stream_format(project)
             .ok_or_else(|| Fail::findings(format!("no typed report format of {project}")))?;
         let xe_format = match kernel {
@@ -1381,7 +1482,7 @@ mod device {
         };
 
         // The device as the driver says it.
-        let dev_root = args.dev.as_deref().unwrap_or(Path::new("/dev"));
+        let dev_root = o.dev.unwrap_or(Path::new("/dev"));
         let answers = probe(dev_root, card)
             .map_err(|e| Fail::findings(format!("{name}: asking the driver: {e}")))?;
         let frequencies = match gt_frequencies(&roots.sys, card) {
@@ -1416,7 +1517,7 @@ mod device {
             ),
         };
         let freq = info.gpu_timestamp_frequency;
-        let (exponent, period_line) = exponent_of(args.exponent, args.period, freq);
+        let (exponent, period_line) = exponent_of(o.exponent, o.period, freq);
         if matches!(kernel, KernelDriver::I915) {
             // The sysctl's value where it reads, else its default.
             let limit = std::fs::read_to_string(roots.proc.join("sys/dev/i915/oa_max_sample_rate"))
@@ -1467,7 +1568,7 @@ mod device {
             None => RecordingFormat::I915,
         };
         let opened = format!(
-            "recording {name} ({id}), {} ({}): config id {config_id} ({}), {}",
+            "{name} ({id}), {} ({}): config id {config_id} ({}), {}",
             set.symbol,
             set.guid,
             if added {
@@ -1477,36 +1578,45 @@ mod device {
             },
             format_text(&typed, xe_format, 0, &device)
         );
-        let topology = &topology;
-        // Open the stream (either driver's type) and record it.
-        macro_rules! open_and_record {
-            ($open:expr) => {{
-                let stream = $open.map_err(|e| Fail::findings(format!("{name}: {e}")))?;
-                record(
-                    args,
-                    &name,
-                    stream,
-                    (recording, &device, topology),
-                    timestamp_slot(project, typed.name),
-                    &opened,
-                    &period_line,
-                )
-            }};
-        }
-        match xe_format {
+        // Open the stream (either driver's type), disabled.
+        let stream: Box<dyn OaStream> = match xe_format {
             Some((format, _)) => {
                 // OA unit 0 (the OAG unit), opened disabled, then enabled.
                 let mut params = XeParams::new(config_id, format, typed.size, exponent);
-                params.exec_queue = args.context.map(u64::from);
+                params.exec_queue = o.context.map(u64::from);
                 params.unit = Some(0);
-                open_and_record!(XeStream::open(&drm, &params))
+                Box::new(
+                    XeStream::open(&drm, &params)
+                        .map_err(|e| Fail::findings(format!("{name}: {e}")))?,
+                )
             }
             None => {
                 let mut params = I915Params::new(config_id, typed.id, exponent);
-                params.ctx_handle = args.context;
-                open_and_record!(I915Stream::open(&drm, &params, revision))
+                params.ctx_handle = o.context;
+                Box::new(
+                    I915Stream::open(&drm, &params, revision)
+                        .map_err(|e| Fail::findings(format!("{name}: {e}")))?,
+                )
             }
-        }
+        };
+        Ok(DeviceOpened {
+            stream,
+            slot: timestamp_slot(project, typed.name),
+            name,
+            project,
+            part,
+            info,
+            set,
+            sets: all,
+            exponent,
+            freq,
+            period_line,
+            opened,
+            recording,
+            device,
+            topology,
+            typed,
+        })
     }
 
     /// Record `stream` (either driver's) into `args.output` until the
@@ -1522,7 +1632,7 @@ mod device {
         period_line: &str,
     ) -> Result<String, Fail> {
         let (format, device, topology) = header;
-        eprintln!("{opened}");
+        eprintln!("recording {opened}");
         eprintln!("{period_line}");
         let flag = stop_flag()?;
         let w = RecordingWriter::with_format(

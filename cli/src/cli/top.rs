@@ -2,7 +2,8 @@
 //! metric set as values, bars and sparklines, refreshed as reports arrive.
 //!
 //! The stream is opened as `record --emulate` opens it
-//! ([`super::record::open_emulated`]); its reports go through the fast
+//! ([`super::record::open_emulated`]), or as `record --device` opens a
+//! card's ([`super::record::device::open`]); its reports go through the fast
 //! path of the chosen counters only (`Format::intervals_reading` with
 //! their `reads_of`): each refresh takes the interval accumulated since the
 //! last one. The emulated time advances with wall time, at the stream's
@@ -58,13 +59,20 @@ When stdout is not a terminal, one line per refresh (`NAME=VALUE` for each count
 `perfregs top ... | head` works; --iterations N or --duration TIME ends it (on a terminal too).\n\n\
 The emulated time advances with wall time at the stream's period, as far as the emulator keeps \
 up (the header says when it runs behind, as at the smallest periods); --workload chooses what \
-the emulated GPU does (default busy, as `record --emulate`). Recording a real GPU \
-(--device) is `perfregs record`'s; `top` runs on the emulated stream."
+the emulated GPU does (default busy, as `record --emulate`).\n\n\
+--device cardN shows a real GPU's stream (Linux, i915 or xe), opened as `perfregs record \
+--device` opens it: the card judged first (`perfregs devices` says why one is refused), the \
+set's configuration added or reused, the stream read at the hardware's pace; s and S reopen it \
+with another set."
 )]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["device", "emulate"])))]
 pub struct TopArgs {
+    /// A real GPU: the DRM card (`card0`, or `0`), as `perfregs devices` lists it.
+    #[arg(long, value_name = "CARD", conflicts_with = "emulate")]
+    pub device: Option<String>,
     /// The emulated GPU of a project.
-    #[arg(long, value_name = "PROJECT", value_parser = clap::builder::PossibleValuesParser::new(perfregs_session::oa_projects()), ignore_case = true, required = true)]
-    pub emulate: String,
+    #[arg(long, value_name = "PROJECT", value_parser = clap::builder::PossibleValuesParser::new(perfregs_session::oa_projects()), ignore_case = true)]
+    pub emulate: Option<String>,
     /// The part (--gt N, --gt1, --gt2; default GT2 on a project with several parts).
     #[command(flatten)]
     pub part: super::metrics::Part,
@@ -98,6 +106,42 @@ pub struct TopArgs {
     /// End after this much wall time.
     #[arg(long, value_name = "TIME", value_parser = duration_ns)]
     pub duration: Option<NonZeroU64>,
+    /// The sysfs root (default /sys): for tests on a fake tree, as `devices --sys`.
+    #[arg(long, value_name = "DIR", hide = true, requires = "device")]
+    pub sys: Option<std::path::PathBuf>,
+    /// The procfs root (default /proc).
+    #[arg(long, value_name = "DIR", hide = true, requires = "device")]
+    pub proc: Option<std::path::PathBuf>,
+    /// The device node root (default /dev).
+    #[arg(long, value_name = "DIR", hide = true, requires = "device")]
+    pub dev: Option<std::path::PathBuf>,
+}
+
+impl TopArgs {
+    /// The first flag given that only `--device` takes (clap's `requires`
+    /// does not fire on them while --device is in the required group).
+    fn device_only(&self) -> Option<&'static str> {
+        [
+            ("--sys", self.sys.is_some()),
+            ("--proc", self.proc.is_some()),
+            ("--dev", self.dev.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(flag, given)| given.then_some(flag))
+    }
+
+    /// The first flag given that only `--emulate` takes.
+    fn emulate_only(&self) -> Option<&'static str> {
+        [
+            ("--driver", self.driver.is_some()),
+            ("--workload", self.workload.is_some()),
+            ("--gt1", self.part.gt1),
+            ("--gt2", self.part.gt2),
+            ("--gt", self.part.gt.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(flag, given)| given.then_some(flag))
+    }
 }
 
 /// One counter's row: its last values.
@@ -166,8 +210,11 @@ struct Model {
     xe_events: u64,
     /// Reports per second over the last refresh.
     rate: f64,
-    /// Emulated ticks over wall ticks in the last refresh (1: keeping up).
+    /// Emulated ticks over wall ticks in the last refresh (1: keeping up;
+    /// always 1 on a device).
     pace: f64,
+    /// The stream is the emulator's (the plain lines say its pace).
+    emulated: bool,
     refreshes: u64,
     paused: bool,
     help: bool,
@@ -349,20 +396,84 @@ fn chosen(
 /// Where the reports come from.
 #[cfg(target_os = "linux")]
 struct Source {
-    reader: perfregs_linux::stream::StreamReader<perfregs_linux::emulated::EmulatedStream>,
+    reader: Reader,
     acc: Box<dyn perfregs_session::Accumulate>,
-    /// Wall time the emulated clock follows, from this instant.
-    since: Instant,
-    /// Emulated ticks advanced since `since`.
-    ticks: u64,
+}
+
+/// The stream a [`Source`] reads.
+#[cfg(target_os = "linux")]
+enum Reader {
+    /// The emulated GPU's: its clock follows wall time.
+    Emulated {
+        reader: Box<perfregs_linux::stream::StreamReader<perfregs_linux::emulated::EmulatedStream>>,
+        /// Wall time the emulated clock follows, from this instant.
+        since: Instant,
+        /// Emulated ticks advanced since `since`.
+        ticks: u64,
+    },
+    /// A card's (or any stream that runs by itself): read as it comes.
+    Device(Box<perfregs_linux::stream::StreamReader<Box<dyn perfregs_linux::stream::OaStream>>>),
+    /// None: closed while another set's stream is opened (a device takes
+    /// one stream at a time).
+    Closed,
 }
 
 #[cfg(target_os = "linux")]
 impl TopArgs {
-    /// Open the stream of `set` (a name); the model's set and rows follow it.
+    /// Open the stream of `set` (a name), the card's or the emulated
+    /// GPU's; the model's set and rows follow it.
     fn open(&self, set: &str) -> Result<(Source, Model), Fail> {
+        match (&self.device, &self.emulate) {
+            (Some(card), _) => self.open_device(card, set),
+            (None, Some(project)) => self.open_emulated(project, set),
+            (None, None) => Err(Fail::usage(
+                "give one of --device cardN and --emulate PROJECT",
+            )),
+        }
+    }
+
+    /// Open card `card`'s stream of `set` and enable it.
+    fn open_device(&self, card: &str, set: &str) -> Result<(Source, Model), Fail> {
+        let o = super::record::device::open(&super::record::device::DeviceOpen {
+            card,
+            metric_set: set,
+            exponent: self.exponent,
+            period: self.period,
+            context: None,
+            sys: self.sys.as_deref(),
+            proc: self.proc.as_deref(),
+            dev: self.dev.as_deref(),
+        })?;
+        let mut stream = o.stream;
+        stream
+            .enable()
+            .map_err(|e| Fail::findings(format!("{}: enabling the stream: {e}", o.name)))?;
+        let what = format!("reading {}", o.opened);
+        let (model, acc) = self.model(
+            Opened {
+                project: o.project,
+                part: o.part,
+                set: o.set,
+                sets: o.sets,
+                device: o.info,
+                exponent: o.exponent,
+                freq: o.freq,
+                typed: &o.typed,
+                what,
+            },
+            false,
+        )?;
+        let source = Source {
+            reader: Reader::Device(Box::new(perfregs_linux::stream::StreamReader::new(stream))),
+            acc,
+        };
+        Ok((source, model))
+    }
+
+    /// Open the emulated GPU's stream of `set`.
+    fn open_emulated(&self, project: &str, set: &str) -> Result<(Source, Model), Fail> {
         let o = super::record::open_emulated(&super::record::EmulatedOpen {
-            project: &self.emulate.to_ascii_lowercase(),
+            project: &project.to_ascii_lowercase(),
             gt: self.part.gt().map(|g| g.0),
             driver: self.driver.as_deref(),
             unit: None,
@@ -375,22 +486,54 @@ impl TopArgs {
             context: None,
             inject_contexts: None,
         })?;
+        let (model, acc) = self.model(
+            Opened {
+                project: o.project.name,
+                part: o.part,
+                set: o.set,
+                sets: o.sets,
+                device: o.preset,
+                exponent: o.exponent,
+                freq: o.freq,
+                typed: &o.typed,
+                what: o.workload_line,
+            },
+            true,
+        )?;
+        let mut stream = o.stream;
+        // Time moves as this command says.
+        stream.set_ticks_per_read(0);
+        let source = Source {
+            reader: Reader::Emulated {
+                reader: Box::new(perfregs_linux::stream::StreamReader::new(stream)),
+                since: Instant::now(),
+                ticks: 0,
+            },
+            acc,
+        };
+        Ok((source, model))
+    }
+
+    /// The view of a stream opened as `o` says, and the accumulator of its
+    /// chosen counters.
+    fn model(
+        &self,
+        o: Opened<'_>,
+        emulated: bool,
+    ) -> Result<(Model, Box<dyn perfregs_session::Accumulate>), Fail> {
         let (counters, note) =
-            chosen(o.set, self.counters.as_deref(), &o.preset).map_err(Fail::usage)?;
+            chosen(o.set, self.counters.as_deref(), &o.device).map_err(Fail::usage)?;
         let reads = perfregs_metrics::reads_of(counters.iter().copied());
         let acc = o
             .typed
             .intervals_reading(Window::Pairs(NonZeroU32::MAX), Some(reads));
-        let mut stream = o.stream;
-        // Time moves as this command says.
-        stream.set_ticks_per_read(0);
         let period_ticks = 1u64 << (o.exponent + 1);
         let model = Model {
-            project: o.project.name.to_string(),
+            project: o.project.to_string(),
             part: o.part,
             set: o.set,
             sets: o.sets,
-            device: o.preset,
+            device: o.device,
             period_text: format!(
                 "{} (exponent {})",
                 super::record::ticks_text(period_ticks, o.freq),
@@ -402,7 +545,7 @@ impl TopArgs {
             started: Instant::now(),
             rows: counters.into_iter().map(Row::new).collect(),
             counters_note: note,
-            workload: o.workload_line,
+            workload: o.what,
             reports: 0,
             reports_lost: 0,
             buffers_lost: 0,
@@ -410,19 +553,14 @@ impl TopArgs {
             xe_events: 0,
             rate: 0.0,
             pace: 1.0,
+            emulated,
             refreshes: 0,
             paused: false,
             help: false,
             errors: VecDeque::new(),
             ended: false,
         };
-        let source = Source {
-            reader: perfregs_linux::stream::StreamReader::new(stream),
-            acc,
-            since: Instant::now(),
-            ticks: 0,
-        };
-        Ok((source, model))
+        Ok((model, acc))
     }
 
     /// Switch `model` to the set `step` places from its own (wrapping), the
@@ -434,6 +572,9 @@ impl TopArgs {
         let Some(at) = sets.iter().position(|s| s.symbol == model.set.symbol) else {
             return;
         };
+        // A device takes one stream at a time: the current one is closed
+        // first (and reopened when no other set opens).
+        source.reader = Reader::Closed;
         for k in 1..n {
             let i = (at as isize + step * k).rem_euclid(n) as usize;
             let Some(set) = sets.get(i) else { continue };
@@ -466,10 +607,18 @@ impl TopArgs {
                 Err(f) => model.error(format!("{} skipped: {}", set.symbol, f.message)),
             }
         }
+        match self.open(model.set.symbol) {
+            Ok((s, _)) => *source = s,
+            Err(f) => {
+                model.error(format!("reopening {}: {}", model.set.symbol, f.message));
+                model.ended = true;
+            }
+        }
     }
 
     fn clone_args(&self) -> TopArgs {
         TopArgs {
+            device: self.device.clone(),
             emulate: self.emulate.clone(),
             part: super::metrics::Part {
                 gt1: self.part.gt1,
@@ -485,8 +634,27 @@ impl TopArgs {
             refresh: self.refresh,
             iterations: self.iterations,
             duration: self.duration,
+            sys: self.sys.clone(),
+            proc: self.proc.clone(),
+            dev: self.dev.clone(),
         }
     }
+}
+
+/// What [`TopArgs::model`] takes from an opened stream.
+#[cfg(target_os = "linux")]
+struct Opened<'a> {
+    project: &'static str,
+    part: String,
+    set: &'static SetInfo,
+    sets: &'static [SetInfo],
+    device: DeviceInfo,
+    exponent: u64,
+    freq: u64,
+    typed: &'a super::report::TypedFormat,
+    /// What runs: the workload line, or the card's stream (`reading
+    /// card0 (...)`).
+    what: String,
 }
 
 #[cfg(target_os = "linux")]
@@ -494,48 +662,30 @@ impl Source {
     /// Advance the emulated clock toward wall time (at most
     /// [`STEP_REPORTS`] reports) and take what the stream gives.
     fn step(&mut self, model: &mut Model) {
-        use perfregs_linux::record::Record;
-        use perfregs_linux::stream::Item;
         if model.ended {
             return;
         }
-        let wall = self.since.elapsed();
-        let target = u64::try_from(wall.as_nanos() * u128::from(model.freq) / 1_000_000_000)
-            .unwrap_or(u64::MAX);
-        let ticks = target
-            .saturating_sub(self.ticks)
-            .min(STEP_REPORTS.saturating_mul(model.period_ticks));
-        if ticks > 0 {
-            self.reader.stream_mut().advance(ticks);
-            self.ticks = self.ticks.saturating_add(ticks);
-        }
-        loop {
-            match self.reader.next() {
-                Ok(None) => break,
-                Ok(Some(Item::Record(Record::Sample(b)))) => {
-                    model.reports += 1;
-                    if self.acc.push(b).is_none() {
-                        model.error(format!(
-                            "a {}-byte report that is not one of the stream's format",
-                            b.len()
-                        ));
-                    }
+        match &mut self.reader {
+            Reader::Emulated {
+                reader,
+                since,
+                ticks,
+            } => {
+                let wall = since.elapsed();
+                let target =
+                    u64::try_from(wall.as_nanos() * u128::from(model.freq) / 1_000_000_000)
+                        .unwrap_or(u64::MAX);
+                let n = target
+                    .saturating_sub(*ticks)
+                    .min(STEP_REPORTS.saturating_mul(model.period_ticks));
+                if n > 0 {
+                    reader.stream_mut().advance(n);
+                    *ticks = ticks.saturating_add(n);
                 }
-                Ok(Some(Item::Record(Record::ReportLost))) => {
-                    model.reports_lost += 1;
-                    self.acc.report_lost();
-                }
-                Ok(Some(Item::Record(Record::BufferLost))) => {
-                    model.buffers_lost += 1;
-                    self.acc.buffer_lost();
-                }
-                Ok(Some(_)) => model.xe_events += 1,
-                Err(e) => {
-                    model.error(format!("reading the stream: {e}; the stream ends there"));
-                    model.ended = true;
-                    break;
-                }
+                take(reader, self.acc.as_mut(), model);
             }
+            Reader::Device(reader) => take(reader, self.acc.as_mut(), model),
+            Reader::Closed => {}
         }
     }
 
@@ -547,13 +697,55 @@ impl Source {
         }
         let secs = took.as_secs_f64().max(1e-9);
         model.rate = (model.reports - reports_before) as f64 / secs;
-        let wall_ticks = self.since.elapsed().as_secs_f64() * model.freq as f64;
-        model.pace = if wall_ticks > 0.0 {
-            (self.ticks as f64 / wall_ticks).min(1.0)
-        } else {
-            1.0
-        };
+        if let Reader::Emulated { since, ticks, .. } = &self.reader {
+            let wall_ticks = since.elapsed().as_secs_f64() * model.freq as f64;
+            model.pace = if wall_ticks > 0.0 {
+                (*ticks as f64 / wall_ticks).min(1.0)
+            } else {
+                1.0
+            };
+        }
         model.take(iv.as_ref());
+    }
+}
+
+/// Every item `reader` has now, into `acc` and `model`'s counts; a
+/// stream error ends the stream.
+#[cfg(target_os = "linux")]
+fn take<S: perfregs_linux::stream::OaStream>(
+    reader: &mut perfregs_linux::stream::StreamReader<S>,
+    acc: &mut dyn perfregs_session::Accumulate,
+    model: &mut Model,
+) {
+    use perfregs_linux::record::Record;
+    use perfregs_linux::stream::Item;
+    loop {
+        match reader.next() {
+            Ok(None) => break,
+            Ok(Some(Item::Record(Record::Sample(b)))) => {
+                model.reports += 1;
+                if acc.push(b).is_none() {
+                    model.error(format!(
+                        "a {}-byte report that is not one of the stream's format",
+                        b.len()
+                    ));
+                }
+            }
+            Ok(Some(Item::Record(Record::ReportLost))) => {
+                model.reports_lost += 1;
+                acc.report_lost();
+            }
+            Ok(Some(Item::Record(Record::BufferLost))) => {
+                model.buffers_lost += 1;
+                acc.buffer_lost();
+            }
+            Ok(Some(_)) => model.xe_events += 1,
+            Err(e) => {
+                model.error(format!("reading the stream: {e}; the stream ends there"));
+                model.ended = true;
+                break;
+            }
+        }
     }
 }
 
@@ -578,6 +770,14 @@ impl TopArgs {
 
     #[cfg(target_os = "linux")]
     fn go(&self) -> Result<(), Fail> {
+        if let (Some(_), Some(flag)) = (&self.device, self.emulate_only()) {
+            return Err(Fail::usage(format!(
+                "{flag} is for --emulate; with --device the card's own driver and part are used"
+            )));
+        }
+        if let (None, Some(flag)) = (&self.device, self.device_only()) {
+            return Err(Fail::usage(format!("{flag} is for --device")));
+        }
         let (source, model) = self.open(&self.metric_set)?;
         let deadline = self
             .duration
@@ -616,13 +816,17 @@ impl TopArgs {
             }
             source.refresh(&mut model, before, began.elapsed());
             let mut line = format!(
-                "t={:.2}s reports/s={:.0} emulated={:.1}% report_lost={} buffer_lost={}",
+                "t={:.2}s reports/s={:.0}",
                 model.started.elapsed().as_secs_f64(),
                 model.rate,
-                model.pace * 100.0,
-                model.reports_lost,
-                model.buffers_lost
             );
+            if model.emulated {
+                line.push_str(&format!(" emulated={:.1}%", model.pace * 100.0));
+            }
+            line.push_str(&format!(
+                " report_lost={} buffer_lost={}",
+                model.reports_lost, model.buffers_lost
+            ));
             for r in &model.rows {
                 line.push_str(&format!(
                     " {}={}",
@@ -859,6 +1063,87 @@ fn draw(f: &mut ratatui::Frame<'_>, m: &Model) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser as _;
+
+    /// `top ARGS` as the command line gives them.
+    fn args(line: &str) -> TopArgs {
+        #[derive(clap::Parser)]
+        struct Top {
+            #[command(flatten)]
+            top: TopArgs,
+        }
+        Top::try_parse_from(std::iter::once("top").chain(line.split_whitespace()))
+            .expect("top's arguments")
+            .top
+    }
+
+    /// A stream that runs by itself (as a card's does) is read as it
+    /// comes: the emulated TGL's stream, advancing on each read, taken as
+    /// a device's; the chosen counters get values, and no pace is said.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_device_stream_is_read_at_its_own_pace() {
+        let a = args("--emulate tgl --metric-set RenderBasic --counters GpuBusy,EuActive");
+        let (source, mut model) = a.open(&a.metric_set).expect("the emulated stream");
+        let Reader::Emulated { reader, .. } = source.reader else {
+            panic!("--emulate opens the emulated stream");
+        };
+        let mut stream = reader.into_inner();
+        // 64 reports a read, by itself.
+        stream.set_ticks_per_read(64 * model.period_ticks);
+        let mut source = Source {
+            reader: Reader::Device(Box::new(perfregs_linux::stream::StreamReader::new(
+                Box::new(stream),
+            ))),
+            acc: source.acc,
+        };
+        model.emulated = false;
+        // The first read finds nothing yet (EAGAIN), and time passes.
+        source.step(&mut model);
+        for _ in 0..3 {
+            let before = model.reports;
+            source.step(&mut model);
+            assert!(
+                model.reports > before,
+                "each step reads what the stream has"
+            );
+            source.refresh(&mut model, before, Duration::from_millis(10));
+        }
+        assert_eq!(model.refreshes, 3);
+        assert_eq!(model.pace, 1.0, "a device's stream has no pace of its own");
+        let names: Vec<&str> = model.rows.iter().map(|r| r.counter.symbol).collect();
+        assert_eq!(names, ["GpuBusy", "EuActive"]);
+        for r in &model.rows {
+            assert_eq!(r.history.len(), 3, "{}", r.counter.symbol);
+        }
+        let busy = model.rows[0].last().expect("GpuBusy");
+        assert!(busy > 50.0 && busy <= 100.0, "the busy workload: {busy}");
+        assert!(model.errors.is_empty(), "{:?}", model.errors);
+    }
+
+    #[test]
+    fn device_and_emulate_are_exclusive() {
+        let a = args("--device card0 --metric-set RenderBasic");
+        assert_eq!(a.device.as_deref(), Some("card0"));
+        assert_eq!(a.emulate_only(), None);
+        let a = args("--device card0 --metric-set RenderBasic --workload busy");
+        assert_eq!(a.emulate_only(), Some("--workload"));
+        let a = args("--emulate tgl --metric-set RenderBasic --sys /tmp");
+        assert_eq!(a.device_only(), Some("--sys"));
+        #[derive(clap::Parser, Debug)]
+        struct Top {
+            #[command(flatten)]
+            top: TopArgs,
+        }
+        for line in [
+            "--metric-set RenderBasic",
+            "--device card0 --emulate tgl --metric-set RenderBasic",
+        ] {
+            let e = Top::try_parse_from(std::iter::once("top").chain(line.split_whitespace()))
+                .expect_err(line);
+            assert_eq!(e.exit_code(), 2, "{line}: {e}");
+        }
+    }
 
     #[test]
     fn history_is_bounded() {
