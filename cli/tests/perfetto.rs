@@ -1,6 +1,7 @@
 //! `perfregs report --format perfetto-proto`: an emulated TGL RenderBasic
-//! recording written as Perfetto's native trace, parsed back with
-//! Perfetto's own generated protos (`perfetto_protos`): each counter
+//! recording written as Perfetto's native trace, parsed back by
+//! Perfetto's own `.proto` files (`hal/perfetto/protos/`, read by
+//! `perfregs_testkit::proto`, not by the writer's messages): each counter
 //! sample's GPU time, converted through the trace's clock snapshots as
 //! trace processor converts it, is the recording's CLOCK_MONOTONIC time of
 //! its report (from the recording's correlations) within a tick.
@@ -8,15 +9,13 @@
 mod common;
 use common::{says, TempFile};
 
-use perfetto_protos::trace::Trace;
-use perfetto_protos::trace_packet::TracePacket;
 use perfregs_linux::record::Record;
 use perfregs_linux::recording::{read_all, Item};
-use protobuf::Message as _;
+use perfregs_testkit::proto::{perfetto_packets, Message};
 
 /// Perfetto's `BuiltinClock` MONOTONIC, and the GPU's sequence clock.
-const MONOTONIC: u32 = 3;
-const GPU_CLOCK: u32 = 64;
+const MONOTONIC: u64 = 3;
+const GPU_CLOCK: u64 = 64;
 
 /// An emulated TGL RenderBasic recording of `duration` at a 10 ms period.
 fn recorded(name: &str, duration: &str) -> TempFile {
@@ -40,7 +39,7 @@ fn recorded(name: &str, duration: &str) -> TempFile {
 
 /// `report FILE --format perfetto-proto -o TRACE ARGS`: the packets and
 /// stderr.
-fn traced(file: &TempFile, args: &[&str]) -> (Vec<TracePacket>, String) {
+fn traced(file: &TempFile, args: &[&str]) -> (Vec<Message>, String) {
     let trace = TempFile::new("t.pftrace");
     let (code, out, err) = common::in_root(
         &[
@@ -59,10 +58,7 @@ fn traced(file: &TempFile, args: &[&str]) -> (Vec<TracePacket>, String) {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.is_empty(), "the trace goes to the file: {out}");
     let bytes = std::fs::read(trace.path()).expect("the trace");
-    let packets = Trace::parse_from_bytes(&bytes)
-        .expect("Perfetto's protos read it")
-        .packet;
-    (packets, err)
+    (perfetto_packets(&bytes), err)
 }
 
 #[test]
@@ -102,36 +98,35 @@ fn counter_samples_are_on_the_recordings_system_clock() {
     says(&err, "perfetto-proto: ");
     // One sequence, non-zero, state cleared by the first packet, which is
     // the first snapshot: GPU clock and MONOTONIC, MONOTONIC primary.
-    let seq = p[0].trusted_packet_sequence_id();
-    assert_ne!(seq, 0);
-    assert!(p.iter().all(|x| x.trusted_packet_sequence_id() == seq));
-    assert_eq!(p[0].sequence_flags(), 1);
-    assert!(p[0].has_clock_snapshot());
+    let seq = p[0].u64("trusted_packet_sequence_id");
+    assert!(seq.is_some_and(|s| s != 0), "{seq:?}");
+    assert!(p.iter().all(|x| x.u64("trusted_packet_sequence_id") == seq));
+    assert_eq!(p[0].u64("sequence_flags"), Some(1));
+    assert!(p[0].has("clock_snapshot"));
     // Snapshots in file order: (GPU ns, MONOTONIC ns).
     let mut snaps: Vec<(u64, u64)> = Vec::new();
     let mut samples = Vec::new();
     for x in &p {
-        if x.has_clock_snapshot() {
-            let s = x.clock_snapshot();
-            assert_eq!(s.primary_trace_clock() as u32, MONOTONIC);
+        if let Some(s) = x.msg("clock_snapshot") {
+            assert_eq!(s.u64("primary_trace_clock"), Some(MONOTONIC));
             let get = |id| {
-                s.clocks
-                    .iter()
-                    .find(|c| c.clock_id() == id)
-                    .map(|c| c.timestamp())
+                s.msgs("clocks")
+                    .into_iter()
+                    .find(|c| c.u64("clock_id") == Some(id))
+                    .and_then(|c| c.u64("timestamp"))
             };
             snaps.push((
                 get(GPU_CLOCK).expect("GPU"),
                 get(MONOTONIC).expect("MONOTONIC"),
             ));
         }
-        if x.has_gpu_counter_event() {
-            assert_eq!(x.timestamp_clock_id(), GPU_CLOCK);
+        if x.has("gpu_counter_event") {
+            assert_eq!(x.u64("timestamp_clock_id"), Some(GPU_CLOCK));
             assert!(
                 !snaps.is_empty(),
                 "a snapshot before the GPU clock's first use"
             );
-            samples.push(x.timestamp());
+            samples.push(x.u64("timestamp").expect("a timestamp"));
         }
     }
     assert!(
@@ -160,15 +155,16 @@ fn counter_samples_are_on_the_recordings_system_clock() {
 fn the_descriptor_holds_the_chosen_counters_with_units() {
     let file = recorded("chosen.record", "100ms");
     let (p, _) = traced(&file, &["--counters", "GpuBusy,*Busy,GpuTime"]);
-    let events: Vec<_> = p.iter().filter(|x| x.has_gpu_counter_event()).collect();
+    let events: Vec<&Message> = p
+        .iter()
+        .filter_map(|x| x.msg("gpu_counter_event"))
+        .collect();
     assert!(!events.is_empty());
     let d = events[0]
-        .gpu_counter_event()
-        .counter_descriptor
-        .clone()
-        .into_option()
+        .msg("counter_descriptor")
         .expect("the first event holds the descriptor");
-    let names: Vec<&str> = d.specs.iter().map(|s| s.name()).collect();
+    let specs = d.msgs("specs");
+    let names: Vec<&str> = specs.iter().filter_map(|s| s.str("name")).collect();
     assert!(
         names.contains(&"GpuBusy") && names.contains(&"GpuTime"),
         "{names:?}"
@@ -177,25 +173,28 @@ fn the_descriptor_holds_the_chosen_counters_with_units() {
         names.iter().all(|n| n.ends_with("Busy") || *n == "GpuTime"),
         "{names:?}"
     );
-    assert_eq!(d.blocks.len(), 1);
-    assert_eq!(d.blocks[0].name(), "perfregs.RenderBasic");
+    let blocks = d.msgs("blocks");
+    assert_eq!(blocks.len(), 1);
+    assert_eq!(blocks[0].str("name"), Some("perfregs.RenderBasic"));
     let unit = |name: &str| {
-        let s = d.specs.iter().find(|s| s.name() == name).expect("a spec");
-        s.numerator_units
+        let s = specs
             .iter()
-            .map(|u| u.value())
-            .collect::<Vec<_>>()
+            .find(|s| s.str("name") == Some(name))
+            .expect("a spec");
+        s.enum_names("numerator_units")
     };
-    assert_eq!(unit("GpuBusy"), [37], "PERCENT");
-    assert_eq!(unit("GpuTime"), [19], "NANOSECOND");
-    let ids: Vec<u32> = d.specs.iter().map(|s| s.counter_id()).collect();
+    assert_eq!(unit("GpuBusy"), ["PERCENT"]);
+    assert_eq!(unit("GpuTime"), ["NANOSECOND"]);
+    let ids: Vec<u64> = specs.iter().filter_map(|s| s.u64("counter_id")).collect();
     for e in &events {
-        let g = e.gpu_counter_event();
-        assert!(g.counters.iter().all(|c| ids.contains(&c.counter_id())));
+        let counters = e.msgs("counters");
+        assert!(counters
+            .iter()
+            .all(|c| c.u64("counter_id").is_some_and(|id| ids.contains(&id))));
     }
     assert!(events[1..]
         .iter()
-        .all(|e| e.gpu_counter_event().counters.len() == ids.len()));
+        .all(|e| e.msgs("counters").len() == ids.len()));
 }
 
 #[test]

@@ -384,10 +384,7 @@ impl<W: Write> TraceWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use perfetto_protos::gpu_counter_descriptor::gpu_counter_descriptor::MeasureUnit;
-    use perfetto_protos::trace::Trace;
-    use perfetto_protos::trace_packet::TracePacket;
-    use protobuf::Message as _;
+    use perfregs_testkit::proto::{perfetto_packets, Message};
 
     fn specs() -> Vec<CounterSpec> {
         [
@@ -444,10 +441,9 @@ mod tests {
         w.finish(9_000_000_000).expect("finished")
     }
 
-    fn parsed(bytes: &[u8]) -> Vec<TracePacket> {
-        Trace::parse_from_bytes(bytes)
-            .expect("Perfetto's protos read it")
-            .packet
+    /// The packets, decoded by Perfetto's own `.proto` files.
+    fn parsed(bytes: &[u8]) -> Vec<Message> {
+        perfetto_packets(bytes)
     }
 
     #[test]
@@ -456,10 +452,16 @@ mod tests {
         assert!(p.len() > 30);
         assert!(p
             .iter()
-            .all(|p| p.trusted_packet_sequence_id() == SEQUENCE_ID));
+            .all(|p| p.u64("trusted_packet_sequence_id") == Some(SEQUENCE_ID.into())));
         assert_ne!(SEQUENCE_ID, 0);
-        assert_eq!(p[0].sequence_flags(), 1, "SEQ_INCREMENTAL_STATE_CLEARED");
-        assert!(p[1..].iter().all(|p| p.sequence_flags() == 0));
+        assert_eq!(
+            p[0].u64("sequence_flags"),
+            Some(1),
+            "SEQ_INCREMENTAL_STATE_CLEARED"
+        );
+        assert!(p[1..]
+            .iter()
+            .all(|p| p.u64("sequence_flags").unwrap_or(0) == 0));
     }
 
     #[test]
@@ -467,22 +469,24 @@ mod tests {
         let p = parsed(&written());
         let first_use = p
             .iter()
-            .position(|p| p.timestamp_clock_id() == GPU_CLOCK_ID)
+            .position(|p| p.u64("timestamp_clock_id") == Some(GPU_CLOCK_ID.into()))
             .expect("GPU-clock packets");
         let snaps: Vec<_> = p
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.has_clock_snapshot())
+            .filter_map(|(k, p)| p.msg("clock_snapshot").map(|s| (k, s)))
             .collect();
         assert!(snaps[0].0 < first_use);
         for (_, s) in &snaps {
-            let s = s.clock_snapshot();
-            assert_eq!(s.primary_trace_clock() as i32, 3, "MONOTONIC");
+            assert_eq!(
+                s.enum_names("primary_trace_clock"),
+                ["BUILTIN_CLOCK_MONOTONIC"]
+            );
             let get = |id| {
-                s.clocks
-                    .iter()
-                    .find(|c| c.clock_id() == id)
-                    .map(|c| c.timestamp())
+                s.msgs("clocks")
+                    .into_iter()
+                    .find(|c| c.u64("clock_id") == Some(id))
+                    .and_then(|c| c.u64("timestamp"))
             };
             let (cpu, gpu) = (get(3).expect("MONOTONIC"), get(64).expect("GPU clock"));
             assert_eq!(cpu - gpu, 1_000_000_000_000);
@@ -494,42 +498,62 @@ mod tests {
     #[test]
     fn descriptor_first_and_every_id_resolves_with_units() {
         let p = parsed(&written());
-        let events: Vec<_> = p.iter().filter(|p| p.has_gpu_counter_event()).collect();
+        let events: Vec<_> = p.iter().filter(|p| p.has("gpu_counter_event")).collect();
         assert_eq!(events.len(), 30);
-        let d = events[0].gpu_counter_event().counter_descriptor.clone();
-        let d = d
-            .into_option()
+        let event = |p: &Message| p.msg("gpu_counter_event").cloned().expect("an event");
+        let d = event(events[0])
+            .msg("counter_descriptor")
+            .cloned()
             .expect("the first event holds the descriptor");
         assert!(events[1..]
             .iter()
-            .all(|e| e.gpu_counter_event().counter_descriptor.is_none()));
-        assert_eq!(d.blocks.len(), 1);
-        assert_eq!(d.blocks[0].name(), "perfregs.RenderBasic");
-        assert_eq!(d.blocks[0].counter_ids, vec![7, 9, 3]);
+            .all(|e| !event(e).has("counter_descriptor")));
+        let blocks = d.msgs("blocks");
+        assert_eq!(blocks.len(), 1);
+        assert_eq!(blocks[0].str("name"), Some("perfregs.RenderBasic"));
+        let block_ids: Vec<u64> = blocks[0]
+            .all("counter_ids")
+            .map(|v| match v {
+                perfregs_testkit::proto::Value::Int(n) => *n,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(block_ids, [7, 9, 3]);
+        let specs = d.msgs("specs");
         let unit = |name: &str| {
-            let s = d.specs.iter().find(|s| s.name() == name).expect("a spec");
-            let n: Vec<_> = s.numerator_units.iter().map(|u| u.enum_value()).collect();
-            let dn: Vec<_> = s.denominator_units.iter().map(|u| u.enum_value()).collect();
-            (n, dn)
+            let s = specs
+                .iter()
+                .find(|s| s.str("name") == Some(name))
+                .expect("a spec");
+            (
+                s.enum_names("numerator_units"),
+                s.enum_names("denominator_units"),
+            )
         };
-        assert_eq!(unit("GpuBusy"), (vec![Ok(MeasureUnit::PERCENT)], vec![]));
-        assert_eq!(unit("GpuTime"), (vec![Ok(MeasureUnit::NANOSECOND)], vec![]));
+        let none: [&str; 0] = [];
+        assert_eq!(unit("GpuBusy"), (vec!["PERCENT".to_string()], vec![]));
+        assert_eq!(unit("GpuTime").0, ["NANOSECOND"]);
+        assert_eq!(unit("GpuTime").1, none);
         assert_eq!(
             unit("SlmBytesRead"),
-            (vec![Ok(MeasureUnit::BYTE)], vec![Ok(MeasureUnit::SECOND)])
+            (vec!["BYTE".into()], vec!["SECOND".into()])
         );
-        let ids: Vec<u32> = d.specs.iter().map(|s| s.counter_id()).collect();
+        let ids: Vec<u64> = specs.iter().filter_map(|s| s.u64("counter_id")).collect();
         let mut last = 0;
         for (k, e) in events.iter().enumerate() {
-            assert!(e.timestamp() > last, "timestamps rise");
-            last = e.timestamp();
-            let g = e.gpu_counter_event();
-            assert_eq!(g.gpu_id(), 0);
-            assert!(g.counters.iter().all(|c| ids.contains(&c.counter_id())));
+            let t = e.u64("timestamp").expect("a timestamp");
+            assert!(t > last, "timestamps rise");
+            last = t;
+            let g = event(e);
+            assert_eq!(g.u64("gpu_id"), Some(0));
+            let counters = g.msgs("counters");
+            assert!(counters
+                .iter()
+                .all(|c| c.u64("counter_id").is_some_and(|id| ids.contains(&id))));
             // The NaN is left out; the float and the integer are there.
-            assert_eq!(g.counters.len(), 2);
-            assert_eq!(g.counters[0].double_value(), (k + 1) as f64);
-            assert_eq!(g.counters[1].int_value(), 100_000_000);
+            assert_eq!(counters.len(), 2);
+            assert_eq!(counters[0].f64("double_value"), Some((k + 1) as f64));
+            assert_eq!(counters[1].u64("int_value"), Some(100_000_000));
         }
     }
 
@@ -538,18 +562,19 @@ mod tests {
         let p = parsed(&written());
         let track = p
             .iter()
-            .position(|p| p.has_track_descriptor())
+            .position(|p| p.has("track_descriptor"))
             .expect("the loss track");
-        let uuid = p[track].track_descriptor().uuid();
-        assert!(p[track].track_descriptor().name().contains("OA stream"));
-        let loss = p.iter().position(|p| p.has_track_event()).expect("a loss");
+        let td = p[track].msg("track_descriptor").expect("a descriptor");
+        let uuid = td.u64("uuid").expect("a uuid");
+        assert!(td.str("name").is_some_and(|n| n.contains("OA stream")));
+        let loss = p.iter().position(|p| p.has("track_event")).expect("a loss");
         assert!(track < loss);
-        let e = p[loss].track_event();
-        assert_eq!(e.track_uuid(), uuid);
-        assert_eq!(e.type_() as i32, 3, "TYPE_INSTANT");
-        assert_eq!(e.name(), "report lost");
-        assert_eq!(p[loss].timestamp(), 6_000_000_000);
-        assert_eq!(e.debug_annotations[0].uint_value(), 1);
+        let e = p[loss].msg("track_event").expect("an event");
+        assert_eq!(e.u64("track_uuid"), Some(uuid));
+        assert_eq!(e.enum_names("type"), ["TYPE_INSTANT"]);
+        assert_eq!(e.str("name"), Some("report lost"));
+        assert_eq!(p[loss].u64("timestamp"), Some(6_000_000_000));
+        assert_eq!(e.msgs("debug_annotations")[0].u64("uint_value"), Some(1));
     }
 
     #[test]
@@ -590,6 +615,8 @@ mod tests {
         ));
         // Without samples the descriptor is still written.
         let p = parsed(&w.finish(1).expect("finished"));
-        assert!(p[1].gpu_counter_event().counter_descriptor.is_some());
+        assert!(p[1]
+            .msg("gpu_counter_event")
+            .is_some_and(|e| e.has("counter_descriptor")));
     }
 }

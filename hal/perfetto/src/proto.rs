@@ -2,8 +2,8 @@
 //! numbers (`protos/perfetto/trace/trace.proto`, `trace_packet.proto`,
 //! `clock_snapshot.proto`, `gpu/gpu_counter_event.proto`,
 //! `common/gpu_counter_descriptor.proto`, `track_event/*.proto`). Only the
-//! fields perfregs writes; the tests decode the output with Perfetto's own
-//! generated protos (`perfetto_protos`), which checks these numbers.
+//! fields perfregs writes; the tests decode the output by Perfetto's own
+//! `.proto` files (`protos/`, shipped unchanged), which checks these numbers.
 
 /// `Trace`: a `.pftrace` file.
 #[derive(Clone, PartialEq, prost::Message)]

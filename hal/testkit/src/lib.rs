@@ -1,10 +1,14 @@
 //! What the perfregs crates' tests share, so that each test file does not
 //! write it again: a seeded generator ([`Rng`], [`XorShift`]), running a
 //! built binary ([`run`]), temporary files ([`TempFile`]), register look-ups (`reg`, `val`, feature
-//! `meta`) and IGT's TestOa expectations ([`check_test_oa_ratios`]).
+//! `meta`), IGT's TestOa expectations ([`check_test_oa_ratios`]), and
+//! protobuf messages read by their `.proto` schema ([`proto`]: Perfetto
+//! traces decoded by Perfetto's own `.proto` files).
 //!
 //! A dev-dependency only (`publish = false`, a path without a version, which
 //! cargo drops from the packages of the crates that use it).
+
+pub mod proto;
 
 use std::path::PathBuf;
 use std::process::Command;
