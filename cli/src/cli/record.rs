@@ -221,6 +221,15 @@ pub struct RecordArgs {
     /// (EACCES, ENODEV, EBUSY, ...; with --emulate only).
     #[arg(long, value_name = "ERRNO", hide = true, requires = "emulate", value_parser = errno_arg)]
     pub inject_open_errno: Option<i32>,
+    /// Where a card is found (hidden, for tests on a fake tree).
+    #[command(flatten)]
+    pub roots: DeviceRoots,
+}
+
+/// The roots `--device` finds a card under (hidden flags, for tests on a
+/// fake tree): `record` and `top`.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct DeviceRoots {
     /// The sysfs root (default /sys): for tests on a fake tree, as `devices --sys`.
     #[arg(long, value_name = "DIR", hide = true, requires = "device")]
     pub sys: Option<PathBuf>,
@@ -232,10 +241,11 @@ pub struct RecordArgs {
     pub dev: Option<PathBuf>,
 }
 
-impl RecordArgs {
-    /// The first flag given that only --device takes (clap's `requires`
-    /// does not fire on them while --device is in the required group).
-    fn device_only(&self) -> Option<&'static str> {
+impl DeviceRoots {
+    /// The first of these flags given: they are for --device only, and
+    /// clap's `requires` does not fire on them while --device is in a
+    /// required group.
+    pub fn given(&self) -> Option<&'static str> {
         [
             ("--sys", self.sys.is_some()),
             ("--proc", self.proc.is_some()),
@@ -244,7 +254,9 @@ impl RecordArgs {
         .into_iter()
         .find_map(|(flag, given)| given.then_some(flag))
     }
+}
 
+impl RecordArgs {
     /// The first flag given that only --emulate takes. (clap's `requires`
     /// does not fire when --device, which conflicts with --emulate, is
     /// there: conflicts win over requirements.)
@@ -1241,9 +1253,9 @@ impl RecordArgs {
     pub fn run(self) -> ExitCode {
         let result =
             check_output(&self.output).and_then(|()| match (&self.emulate, &self.device) {
-                (Some(_), None) if self.device_only().is_some() => Err(Fail::usage(format!(
+                (Some(_), None) if self.roots.given().is_some() => Err(Fail::usage(format!(
                     "{} is for --device",
-                    self.device_only().unwrap_or_default()
+                    self.roots.given().unwrap_or_default()
                 ))),
                 (Some(p), None) => run_emulated(&self, p),
                 (None, Some(card)) => match self.emulate_only() {
@@ -1331,12 +1343,8 @@ pub(super) mod device {
         pub period: Option<NonZeroU64>,
         /// `--context`: the context filter.
         pub context: Option<u32>,
-        /// The sysfs root (default /sys).
-        pub sys: Option<&'a Path>,
-        /// The procfs root (default /proc).
-        pub proc: Option<&'a Path>,
-        /// The device root (default /dev).
-        pub dev: Option<&'a Path>,
+        /// Where the card is found.
+        pub roots: &'a DeviceRoots,
     }
 
     /// A card's stream opened (disabled) with its set's configuration, and
@@ -1384,9 +1392,7 @@ pub(super) mod device {
             exponent: args.exponent,
             period: args.period,
             context: args.context,
-            sys: args.sys.as_deref(),
-            proc: args.proc.as_deref(),
-            dev: args.dev.as_deref(),
+            roots: &args.roots,
         })?;
         let name = o.name.clone();
         record(
@@ -1412,8 +1418,8 @@ pub(super) mod device {
         };
         let defaults = Roots::default();
         let roots = Roots {
-            sys: o.sys.map_or(defaults.sys, Path::to_path_buf),
-            proc: o.proc.map_or(defaults.proc, Path::to_path_buf),
+            sys: o.roots.sys.clone().unwrap_or(defaults.sys),
+            proc: o.roots.proc.clone().unwrap_or(defaults.proc),
         };
         let list = discover(&roots).map_err(|e| {
             Fail::findings(format!(
@@ -1482,7 +1488,7 @@ pub(super) mod device {
         };
 
         // The device as the driver says it.
-        let dev_root = o.dev.unwrap_or(Path::new("/dev"));
+        let dev_root = o.roots.dev.as_deref().unwrap_or(Path::new("/dev"));
         let answers = probe(dev_root, card)
             .map_err(|e| Fail::findings(format!("{name}: asking the driver: {e}")))?;
         let frequencies = match gt_frequencies(&roots.sys, card) {

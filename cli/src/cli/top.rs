@@ -106,30 +106,12 @@ pub struct TopArgs {
     /// End after this much wall time.
     #[arg(long, value_name = "TIME", value_parser = duration_ns)]
     pub duration: Option<NonZeroU64>,
-    /// The sysfs root (default /sys): for tests on a fake tree, as `devices --sys`.
-    #[arg(long, value_name = "DIR", hide = true, requires = "device")]
-    pub sys: Option<std::path::PathBuf>,
-    /// The procfs root (default /proc).
-    #[arg(long, value_name = "DIR", hide = true, requires = "device")]
-    pub proc: Option<std::path::PathBuf>,
-    /// The device node root (default /dev).
-    #[arg(long, value_name = "DIR", hide = true, requires = "device")]
-    pub dev: Option<std::path::PathBuf>,
+    /// Where a card is found (hidden, for tests on a fake tree).
+    #[command(flatten)]
+    pub roots: super::record::DeviceRoots,
 }
 
 impl TopArgs {
-    /// The first flag given that only `--device` takes (clap's `requires`
-    /// does not fire on them while --device is in the required group).
-    fn device_only(&self) -> Option<&'static str> {
-        [
-            ("--sys", self.sys.is_some()),
-            ("--proc", self.proc.is_some()),
-            ("--dev", self.dev.is_some()),
-        ]
-        .into_iter()
-        .find_map(|(flag, given)| given.then_some(flag))
-    }
-
     /// The first flag given that only `--emulate` takes.
     fn emulate_only(&self) -> Option<&'static str> {
         [
@@ -440,9 +422,7 @@ impl TopArgs {
             exponent: self.exponent,
             period: self.period,
             context: None,
-            sys: self.sys.as_deref(),
-            proc: self.proc.as_deref(),
-            dev: self.dev.as_deref(),
+            roots: &self.roots,
         })?;
         let mut stream = o.stream;
         stream
@@ -634,9 +614,7 @@ impl TopArgs {
             refresh: self.refresh,
             iterations: self.iterations,
             duration: self.duration,
-            sys: self.sys.clone(),
-            proc: self.proc.clone(),
-            dev: self.dev.clone(),
+            roots: self.roots.clone(),
         }
     }
 }
@@ -775,7 +753,7 @@ impl TopArgs {
                 "{flag} is for --emulate; with --device the card's own driver and part are used"
             )));
         }
-        if let (None, Some(flag)) = (&self.device, self.device_only()) {
+        if let (None, Some(flag)) = (&self.device, self.roots.given()) {
             return Err(Fail::usage(format!("{flag} is for --device")));
         }
         let (source, model) = self.open(&self.metric_set)?;
@@ -1129,7 +1107,7 @@ mod tests {
         let a = args("--device card0 --metric-set RenderBasic --workload busy");
         assert_eq!(a.emulate_only(), Some("--workload"));
         let a = args("--emulate tgl --metric-set RenderBasic --sys /tmp");
-        assert_eq!(a.device_only(), Some("--sys"));
+        assert_eq!(a.roots.given(), Some("--sys"));
         #[derive(clap::Parser, Debug)]
         struct Top {
             #[command(flatten)]
