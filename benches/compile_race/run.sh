@@ -170,7 +170,7 @@ edition = "2021"
 publish = false
 
 [dependencies]
-perfregs = { path = "$REPO", default-features = false }
+perfregs = { path = "$REPO", default-features = false, features = ["all-projects"] }
 EOF
     cat >"$dir/perfregs-race/src/lib.rs" <<'EOF'
 //! The synthetic registers through `perfregs::regdefs!` (compile race).
