@@ -450,13 +450,7 @@ fn snb_has_its_own_formula_and_write_only_buffer() {
 
 #[test]
 fn runtime_metadata_matches_types() {
-    // PROJECTS is the catalogue, in its order.
-    let names: Vec<&str> = perfregs::hal::PROJECTS.iter().map(|p| p.name).collect();
-    let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
-        .expect("shipped descriptions");
-    let catalogue: Vec<&str> = ir.catalogue.tags().collect();
-    assert_eq!(names, catalogue);
-    assert!(names.len() >= 20, "{names:?}");
+    // PROJECTS is the catalogue, in its order: metrics/tests/same_descriptions.rs.
     let r = hsw::PROJECT.register("oaperf-a44").unwrap();
     assert_eq!(r.address, 0x2800 + 44 * 4);
     assert_eq!(r.address, hsw::OAPERF_A44.address());

@@ -43,3 +43,13 @@ fn generator_and_hal_share_the_access_kind() {
     }
     assert!(fields > 500, "only {fields} fields in the HAL's tables");
 }
+
+#[test]
+fn the_hals_projects_are_the_catalogue_in_its_order() {
+    let names: Vec<&str> = hal::PROJECTS.iter().map(|p| p.name).collect();
+    let ir = perfregs_codegen::compile_path(std::path::Path::new(perfregs_regdefs::dir()))
+        .expect("shipped descriptions");
+    let catalogue: Vec<&str> = ir.catalogue.tags().collect();
+    assert_eq!(names, catalogue);
+    assert!(names.len() >= 20, "{names:?}");
+}

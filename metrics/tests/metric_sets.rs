@@ -17,11 +17,11 @@
 //! Projects are reached through `hal::for_each_oa_project!`, layouts by
 //! the catalogue's `oa.sample` and the sets' `oa_format`.
 
-use perfregs::emu::{Emulator, OaConfig, OaUnit, Sku, Workload};
-use perfregs::hal::config::AwakeAny;
-use perfregs::hal::{bdw, hsw, tgl, Device, Project, ReportDelta, ReportFormat, Unbranded};
-use perfregs::metrics::rt::program;
-use perfregs::metrics::{DeviceInfo, Sample, SetInfo, Value};
+use perfregs_emu::{Emulator, OaConfig, OaUnit, Sku, Workload};
+use hal::config::AwakeAny;
+use hal::{bdw, hsw, tgl, Device, Project, ReportDelta, ReportFormat, Unbranded};
+use perfregs_metrics::rt::program;
+use perfregs_metrics::{DeviceInfo, Sample, SetInfo, Value};
 use perfregs_codegen::metrics::{interp, load_shipped_texts, Shipped};
 use std::sync::OnceLock;
 
@@ -39,7 +39,7 @@ fn workload() -> Workload {
 /// The catalogue's values of the emulated part (a GT2 of each, or the
 /// project's first part).
 fn device(project: &str) -> DeviceInfo {
-    perfregs::hal::part_or_first(project, Some(2))
+    hal::part_or_first(project, Some(2))
         .expect("a part for every emulated project")
         .device
 }
@@ -50,7 +50,7 @@ fn device_of_file(file: &str, project: &str) -> DeviceInfo {
     if file.is_empty() {
         return device(project);
     }
-    perfregs::hal::PARTS
+    hal::PARTS
         .iter()
         .find(|p| p.project == project && p.metric_files.contains(&file))
         .unwrap_or_else(|| panic!("{file}: no catalogue part claims it"))
@@ -64,10 +64,10 @@ struct EmulatorAwake;
 
 // SAFETY: made only by `wake_every_domain`, after it requested every domain
 // of the emulator and advanced past the wake latency; nothing releases them.
-unsafe impl perfregs::hal::power::HoldsAwake for EmulatorAwake {}
+unsafe impl hal::power::HoldsAwake for EmulatorAwake {}
 
 fn wake_every_domain(e: &mut Emulator) -> EmulatorAwake {
-    perfregs::emu::test_support::wake_all(e);
+    perfregs_emu::test_support::wake_all(e);
     e.advance(1);
     let p = e.project();
     for d in p.domains {
@@ -88,7 +88,7 @@ fn wake_every_domain(e: &mut Emulator) -> EmulatorAwake {
 /// domain awake, and sample `reports` reports in format `F` on OA unit
 /// `unit` (the catalogue's order).
 fn run_awake<P: Project, F: ReportFormat>(
-    info: &'static perfregs::hal::meta::ProjectInfo,
+    info: &'static hal::meta::ProjectInfo,
     file: &str,
     set: &SetInfo,
     reports: u64,
@@ -111,7 +111,7 @@ fn run_awake<P: Project, F: ReportFormat>(
 /// names (a media set's MPEC layout), else the project's sampled layout
 /// (the catalogue's `oa.sample`).
 fn layout_of(project: &str, set: &SetInfo) -> &'static str {
-    let oa = perfregs::hal::project(project)
+    let oa = hal::project(project)
         .and_then(|p| p.gpu)
         .and_then(|g| g.oa)
         .unwrap_or_else(|| panic!("{project}: no OA unit"));
@@ -125,7 +125,7 @@ fn layout_of(project: &str, set: &SetInfo) -> &'static str {
 /// sampled one (a media set), the first later unit with engines (as
 /// `perfregs record` picks by default).
 fn unit_of(project: &str, set: &SetInfo) -> usize {
-    let oa = perfregs::hal::project(project)
+    let oa = hal::project(project)
         .and_then(|p| p.gpu)
         .and_then(|g| g.oa)
         .unwrap_or_else(|| panic!("{project}: no OA unit"));
@@ -150,18 +150,18 @@ fn run_other(project: &str, file: &str, set: &SetInfo, reports: u64) -> Vec<Vec<
         (() $({ name: $m:ident, ty: $t:ident, wake: [$($w:ident),*], sample: $s:ident, i915: [$($i:tt)*], layouts: [$($l:ident),*] }),*) => {
             match project {
                 $(stringify!($m) => {
-                    $(if <perfregs::hal::$m::reports::$l as ReportFormat>::INFO.name == layout {
-                        return run_awake::<perfregs::hal::$t, perfregs::hal::$m::reports::$l>(
-                            &perfregs::hal::$m::PROJECT, file, set, reports, unit);
+                    $(if <hal::$m::reports::$l as ReportFormat>::INFO.name == layout {
+                        return run_awake::<hal::$t, hal::$m::reports::$l>(
+                            &hal::$m::PROJECT, file, set, reports, unit);
                     })*
-                    run_awake::<perfregs::hal::$t, perfregs::hal::$m::reports::$s>(
-                        &perfregs::hal::$m::PROJECT, file, set, reports, unit)
+                    run_awake::<hal::$t, hal::$m::reports::$s>(
+                        &hal::$m::PROJECT, file, set, reports, unit)
                 })*
                 other => panic!("{other}: no OA project"),
             }
         };
     }
-    perfregs::hal::for_each_oa_project!(on!())
+    hal::for_each_oa_project!(on!())
 }
 
 /// The reports of `set` from shipped file `file` of `project`.
@@ -172,7 +172,7 @@ fn run_file(project: &str, file: &str, set: &SetInfo, reports: u64) -> Vec<Vec<u
     }
 }
 
-fn emulator(project: &'static perfregs::hal::meta::ProjectInfo) -> Emulator {
+fn emulator(project: &'static hal::meta::ProjectInfo) -> Emulator {
     let mut e = Emulator::builder(project, Sku::default())
         .with::<OaUnit>(OaConfig::default())
         .build();
@@ -211,7 +211,7 @@ fn sample_on<F: ReportFormat>(
 fn run(project: &str, set: &SetInfo, reports: u64) -> Vec<Vec<u8>> {
     match project {
         "hsw" => {
-            let gpu = Device::<perfregs::hal::Hsw, _>::new(emulator(&hsw::PROJECT));
+            let gpu = Device::<hal::Hsw, _>::new(emulator(&hsw::PROJECT));
             let rw = gpu
                 .forcewake::<hsw::domains::Render>()
                 .expect("render wakes");
@@ -221,14 +221,14 @@ fn run(project: &str, set: &SetInfo, reports: u64) -> Vec<Vec<u8>> {
             out
         }
         "bdw" => {
-            let gpu = Device::<perfregs::hal::Bdw, _>::new(emulator(&bdw::PROJECT));
+            let gpu = Device::<hal::Bdw, _>::new(emulator(&bdw::PROJECT));
             let rw = gpu
                 .forcewake::<bdw::domains::Render>()
                 .expect("render wakes");
             program_and_sample::<_, bdw::reports::A32u40A4u32B8C8>(&gpu, set, &[&rw], reports)
         }
         _ => {
-            let gpu = Device::<perfregs::hal::Tgl, _>::new(emulator(&tgl::PROJECT));
+            let gpu = Device::<hal::Tgl, _>::new(emulator(&tgl::PROJECT));
             let gt = gpu.forcewake::<tgl::domains::Gt>().expect("gt wakes");
             let render = gpu
                 .forcewake::<tgl::domains::Render>()
@@ -258,8 +258,8 @@ fn deltas(project: &str, set: &SetInfo, reports: &[Vec<u8>]) -> Vec<ReportDelta>
     fn of<F: ReportFormat>(r: &[Vec<u8>]) -> Vec<ReportDelta> {
         r.windows(2)
             .map(|w| {
-                let a = perfregs::hal::Report::<F>::new(&w[0]).expect("a whole report");
-                let b = perfregs::hal::Report::<F>::new(&w[1]).expect("a whole report");
+                let a = hal::Report::<F>::new(&w[0]).expect("a whole report");
+                let b = hal::Report::<F>::new(&w[1]).expect("a whole report");
                 ReportDelta::between(&a, &b)
             })
             .collect()
@@ -269,16 +269,16 @@ fn deltas(project: &str, set: &SetInfo, reports: &[Vec<u8>]) -> Vec<ReportDelta>
         (() $({ name: $m:ident, ty: $t:ident, wake: [$($w:ident),*], sample: $s:ident, i915: [$($i:tt)*], layouts: [$($l:ident),*] }),*) => {
             match project {
                 $(stringify!($m) => {
-                    $(if <perfregs::hal::$m::reports::$l as ReportFormat>::INFO.name == layout {
-                        return of::<perfregs::hal::$m::reports::$l>(reports);
+                    $(if <hal::$m::reports::$l as ReportFormat>::INFO.name == layout {
+                        return of::<hal::$m::reports::$l>(reports);
                     })*
-                    of::<perfregs::hal::$m::reports::$s>(reports)
+                    of::<hal::$m::reports::$s>(reports)
                 })*
                 other => panic!("{other}: no report format here"),
             }
         };
     }
-    perfregs::hal::for_each_oa_project!(by_project!())
+    hal::for_each_oa_project!(by_project!())
 }
 
 fn test_oa_expectations(project: &str, set: &SetInfo) {
@@ -339,7 +339,7 @@ fn pec_identities(what: &str, set: &SetInfo, d: &DeviceInfo, counter: impl Fn(&s
 #[test]
 fn every_test_oa_meets_igt_expectations_from_its_list() {
     let mut files = 0;
-    for (file, project, sets) in perfregs::metrics::FILES {
+    for (file, project, sets) in perfregs_metrics::FILES {
         let Some(set) = sets.iter().find(|s| s.symbol == "TestOa") else {
             assert_eq!(*project, "hsw", "{file}: no TestOa");
             continue;
@@ -348,23 +348,23 @@ fn every_test_oa_meets_igt_expectations_from_its_list() {
         files += 1;
     }
     // Every file but HSW's has a TestOa.
-    assert_eq!(files, perfregs::metrics::FILES.len() - 1);
+    assert_eq!(files, perfregs_metrics::FILES.len() - 1);
 }
 
 #[test]
 fn bdw_test_oa_meets_igt_expectations_from_its_list() {
-    test_oa_expectations("bdw", &perfregs::metrics::bdw::test_oa::SET);
+    test_oa_expectations("bdw", &perfregs_metrics::bdw::test_oa::SET);
 }
 
 #[test]
 fn tgl_test_oa_meets_igt_expectations_from_its_lists() {
-    test_oa_expectations("tgl", &perfregs::metrics::tgl_gt2::test_oa::SET);
-    test_oa_expectations("tgl", &perfregs::metrics::tgl_gt1::test_oa::SET);
+    test_oa_expectations("tgl", &perfregs_metrics::tgl_gt2::test_oa::SET);
+    test_oa_expectations("tgl", &perfregs_metrics::tgl_gt1::test_oa::SET);
 }
 
 #[test]
 fn hsw_render_basic_stays_within_clock_times_eus() {
-    let set = &perfregs::metrics::hsw::render_basic::SET;
+    let set = &perfregs_metrics::hsw::render_basic::SET;
     let ds = deltas("hsw", set, &run("hsw", set, 6));
     assert!(ds.len() >= 5);
     let eus = device("hsw").eu_cores_total_count;
@@ -415,7 +415,7 @@ fn same(g: Option<Value>, i: Option<interp::Value>) -> bool {
 
 #[test]
 fn generated_and_interpreted_agree_on_emulated_reports() {
-    let files = perfregs::metrics::FILES;
+    let files = perfregs_metrics::FILES;
     assert_eq!(
         files.len(),
         perfregs_regdefs::METRIC_SETS.len(),
