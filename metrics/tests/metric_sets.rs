@@ -17,12 +17,12 @@
 //! Projects are reached through `hal::for_each_oa_project!`, layouts by
 //! the catalogue's `oa.sample` and the sets' `oa_format`.
 
-use perfregs_emu::{Emulator, OaConfig, OaUnit, Sku, Workload};
 use hal::config::AwakeAny;
 use hal::{bdw, hsw, tgl, Device, Project, ReportDelta, ReportFormat, Unbranded};
+use perfregs_codegen::metrics::{interp, load_shipped_texts, Shipped};
+use perfregs_emu::{Emulator, OaConfig, OaUnit, Sku, Workload};
 use perfregs_metrics::rt::program;
 use perfregs_metrics::{DeviceInfo, Sample, SetInfo, Value};
-use perfregs_codegen::metrics::{interp, load_shipped_texts, Shipped};
 use std::sync::OnceLock;
 
 /// GGTT address of the OA buffer.
