@@ -1253,11 +1253,10 @@ impl RecordArgs {
     pub fn run(self) -> ExitCode {
         let result =
             check_output(&self.output).and_then(|()| match (&self.emulate, &self.device) {
-                (Some(_), None) if self.roots.given().is_some() => Err(Fail::usage(format!(
-                    "{} is for --device",
-                    self.roots.given().unwrap_or_default()
-                ))),
-                (Some(p), None) => run_emulated(&self, p),
+                (Some(p), None) => match self.roots.given() {
+                    Some(flag) => Err(Fail::usage(format!("{flag} is for --device"))),
+                    None => run_emulated(&self, p),
+                },
                 (None, Some(card)) => match self.emulate_only() {
                     Some(flag) => Err(Fail::usage(format!(
                     "{flag} is for --emulate; with --device the card's own driver and part are used"

@@ -1043,16 +1043,21 @@ mod tests {
     use super::*;
     use clap::Parser as _;
 
+    /// `top` as a command of its own.
+    #[derive(clap::Parser, Debug)]
+    struct Top {
+        #[command(flatten)]
+        top: TopArgs,
+    }
+
+    /// `top ARGS` parsed.
+    fn parse(line: &str) -> Result<TopArgs, clap::Error> {
+        Top::try_parse_from(std::iter::once("top").chain(line.split_whitespace())).map(|t| t.top)
+    }
+
     /// `top ARGS` as the command line gives them.
     fn args(line: &str) -> TopArgs {
-        #[derive(clap::Parser)]
-        struct Top {
-            #[command(flatten)]
-            top: TopArgs,
-        }
-        Top::try_parse_from(std::iter::once("top").chain(line.split_whitespace()))
-            .expect("top's arguments")
-            .top
+        parse(line).expect("top's arguments")
     }
 
     /// A stream that runs by itself (as a card's does) is read as it
@@ -1108,17 +1113,11 @@ mod tests {
         assert_eq!(a.emulate_only(), Some("--workload"));
         let a = args("--emulate tgl --metric-set RenderBasic --sys /tmp");
         assert_eq!(a.roots.given(), Some("--sys"));
-        #[derive(clap::Parser, Debug)]
-        struct Top {
-            #[command(flatten)]
-            top: TopArgs,
-        }
         for line in [
             "--metric-set RenderBasic",
             "--device card0 --emulate tgl --metric-set RenderBasic",
         ] {
-            let e = Top::try_parse_from(std::iter::once("top").chain(line.split_whitespace()))
-                .expect_err(line);
+            let e = parse(line).expect_err(line);
             assert_eq!(e.exit_code(), 2, "{line}: {e}");
         }
     }
