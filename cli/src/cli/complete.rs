@@ -7,7 +7,9 @@
 //! renamed argument panics in [`command`], which a test builds.
 
 use clap::CommandFactory as _;
-use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter, CompletionCandidate};
+use clap_complete::engine::{
+    ArgValueCandidates, ArgValueCompleter, CompletionCandidate, PathCompleter, ValueCompleter as _,
+};
 use std::ffi::OsStr;
 
 /// The environment variable the shell scripts call back with.
@@ -24,6 +26,8 @@ enum Values {
     Gts,
     /// Counter symbols, in a comma-separated list.
     Counters,
+    /// Workload names (built-in and `none`), then YAML files.
+    Workloads,
 }
 
 /// The arguments that complete values: (subcommand path, argument id,
@@ -47,6 +51,9 @@ const ARGS: &[(&[&str], &str, Values)] = &[
     (&["report"], "counters", Values::Counters),
     (&["metrics", "run"], "counters", Values::Counters),
     (&["top"], "counters", Values::Counters),
+    (&["record"], "workload", Values::Workloads),
+    (&["top"], "workload", Values::Workloads),
+    (&["metrics", "run"], "workload", Values::Workloads),
 ];
 
 /// The whole command line with its value completers.
@@ -78,6 +85,7 @@ fn attach(cmd: clap::Command, path: &[&str], id: &str, values: Values) -> clap::
                 Values::Registers => a.add(ArgValueCompleter::new(registers)),
                 Values::Gts => a.add(ArgValueCandidates::new(gts)),
                 Values::Counters => a.add(ArgValueCompleter::new(counters)),
+                Values::Workloads => a.add(ArgValueCompleter::new(workloads)),
             }
         }),
     }
@@ -142,6 +150,30 @@ fn counters(current: &OsStr) -> Vec<CompletionCandidate> {
             CompletionCandidate::new(format!("{done}{symbol}")).help(Some(name.into()))
         })
         .collect()
+}
+
+/// The workloads `--workload` takes whose names start with what is typed
+/// (any case), their descriptions as help, then the folders and YAML files
+/// that complete it (a workload of one's own).
+fn workloads(current: &OsStr) -> Vec<CompletionCandidate> {
+    let typed = current.to_string_lossy().to_ascii_lowercase();
+    let mut out: Vec<CompletionCandidate> = perfregs_session::workload::names()
+        .into_iter()
+        .filter(|n| n.starts_with(&typed))
+        .map(|n| {
+            let help = match perfregs_session::workload::choose(n) {
+                Ok(Some(spec)) => spec.description,
+                Ok(None) => "no workload: shader-event counters stay 0".to_string(),
+                Err(e) => e.0,
+            };
+            CompletionCandidate::new(n).help(Some(help.into()))
+        })
+        .collect();
+    let yaml = |p: &std::path::Path| {
+        p.is_dir() || matches!(p.extension().and_then(OsStr::to_str), Some("yaml" | "yml"))
+    };
+    out.extend(PathCompleter::any().filter(yaml).complete(current));
+    out
 }
 
 /// Every GT number of the catalogue's parts, the parts that have it as
@@ -214,9 +246,33 @@ mod tests {
         for p in hal::PARTS {
             assert!(gts.contains(&p.gt.to_string()), "{p}: {gts:?}");
         }
+        // Workloads: the built-ins by prefix, with their descriptions.
+        let w = offered("perfregs record --emulate tgl --workload b");
+        assert!(w.iter().any(|s| s == "busy"), "{w:?}");
+        assert!(!w.iter().any(|s| s == "light" || s == "none"), "{w:?}");
+        let all = offered("perfregs top --emulate tgl --workload ");
+        for name in perfregs_session::workload::names() {
+            assert!(all.iter().any(|s| s == name), "{name}: {all:?}");
+        }
         // Projects where a project goes (clap's possible values).
         let projects = offered("perfregs record --emulate m");
         assert!(projects.iter().any(|s| s == "mtl"), "{projects:?}");
+    }
+
+    #[test]
+    fn workload_files_complete_yaml_only() {
+        let dir = std::env::temp_dir().join(format!("perfregs-complete-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("more")).expect("a folder");
+        std::fs::write(dir.join("mine.yaml"), "workload: mine\nevents: {}\n").expect("a file");
+        std::fs::write(dir.join("notes.txt"), "").expect("a file");
+        let typed = format!("{}/", dir.display());
+        let got = offered(&format!(
+            "perfregs metrics run tgl RenderBasic --workload {typed}"
+        ));
+        std::fs::remove_dir_all(&dir).expect("removed");
+        assert!(got.iter().any(|s| s.ends_with("/mine.yaml")), "{got:?}");
+        assert!(got.iter().any(|s| s.ends_with("/more/")), "{got:?}");
+        assert!(!got.iter().any(|s| s.ends_with("notes.txt")), "{got:?}");
     }
 
     #[test]
