@@ -185,6 +185,7 @@ pub trait Target {
     /// `Device::clear(reg, f)`; `None`: the register has no such method.
     fn clear<F>(&self, _f: F) -> Option<()>
     where
+        Self: Sized,
         F: Field<Layout = Self::L>,
         F::Access: Clearable,
     {
@@ -359,6 +360,7 @@ target!(
     extra: {
         fn clear<F>(&self, f: F) -> Option<()>
         where
+            Self: Sized,
             F: Field<Layout = R::Layout>,
             F::Access: Clearable,
         {
@@ -693,6 +695,16 @@ impl Checker {
     /// The register's HAL constants against the IR, and its register-level
     /// steps (`write`, `modify`, raw writes of all ones and zeros).
     pub fn register<T: Target>(&mut self, t: &T, steps: &[Step]) {
+        self.register_dyn(t, steps);
+    }
+
+    /// [`Checker::register`], compiled once per layout and project (the
+    /// checks are the same code for every register).
+    fn register_dyn<L: Layout, P: Project>(
+        &mut self,
+        t: &dyn Target<L = L, P = P>,
+        steps: &[Step],
+    ) {
         self.registers += 1;
         let s = t.spec();
         let (name, address, reset, width, masked) = t.hal();
@@ -707,22 +719,34 @@ impl Checker {
         self.run(t, None, steps, &|_, _| false, None, None);
     }
 
+    /// The field's HAL constants (`F`'s) against the IR's `spec`.
     fn field_meta<T: Target, F: Field>(&mut self, t: &T, spec: &FieldSpec) {
-        self.fields += 1;
-        let ctx = format!("{} {}.{}", self.project, t.spec().name, spec.name);
-        let c = || ctx.clone();
-        self.check(F::NAME == spec.name, || {
-            format!("{ctx}: HAL name {}", F::NAME)
-        });
-        self.eq(&c, "HAL lsb", Some(u64::from(F::LSB)), u64::from(spec.lsb));
-        self.eq(
-            &c,
-            "HAL width",
-            Some(u64::from(F::WIDTH)),
-            u64::from(spec.width),
+        let hal = (
+            F::NAME,
+            F::LSB,
+            F::WIDTH,
+            F::MASK,
+            <F::Access as AccessType>::NAME,
         );
-        self.eq(&c, "HAL mask", Some(F::MASK), spec.mask());
-        let access = <F::Access as AccessType>::NAME;
+        self.field_consts(t.spec().name, spec, hal);
+    }
+
+    /// [`Checker::field_meta`] without the types: `hal` is the field's
+    /// (name, lsb, width, mask, access) as the HAL gives them.
+    fn field_consts(
+        &mut self,
+        register: &str,
+        spec: &FieldSpec,
+        hal: (&str, u32, u32, u64, &str),
+    ) {
+        let (name, lsb, width, mask, access) = hal;
+        self.fields += 1;
+        let ctx = format!("{} {register}.{}", self.project, spec.name);
+        let c = || ctx.clone();
+        self.check(name == spec.name, || format!("{ctx}: HAL name {name}"));
+        self.eq(&c, "HAL lsb", Some(u64::from(lsb)), u64::from(spec.lsb));
+        self.eq(&c, "HAL width", Some(u64::from(width)), u64::from(spec.width));
+        self.eq(&c, "HAL mask", Some(mask), spec.mask());
         self.check(access == spec.access, || {
             format!("{ctx}: HAL access {access}")
         });
@@ -809,13 +833,13 @@ impl Checker {
     /// Carry out `steps` on `t`; `build` makes the field's typed writes
     /// (false: not one this field has), `get` reads the field's bits,
     /// `clear` is `Device::clear` of the field.
-    fn run<T: Target>(
+    fn run<L: Layout, P: Project>(
         &mut self,
-        t: &T,
+        t: &dyn Target<L = L, P = P>,
         field: Option<&FieldSpec>,
         steps: &[Step],
-        build: &dyn Fn(Op, &mut Wr<T::L>) -> bool,
-        get: Option<&dyn Fn(Rd<T::L>) -> u64>,
+        build: &dyn Fn(Op, &mut Wr<L>) -> bool,
+        get: Option<&dyn Fn(Rd<L>) -> u64>,
         clear: Option<&dyn Fn() -> Option<()>>,
     ) {
         let project = self.project;
@@ -835,17 +859,17 @@ impl Checker {
                 )
             };
             let built = Cell::new(true);
-            let make = |w: &mut Wr<T::L>| {
+            let make = |w: &mut Wr<L>| {
                 if !build(op, w) {
                     built.set(false);
                 }
             };
-            let raw = |w: &mut Wr<T::L>| {
+            let raw = |w: &mut Wr<L>| {
                 if let Raw(v) = op {
                     *w = WriteValue::from_raw(v);
                 }
             };
-            let nothing = |_: &mut Wr<T::L>| {};
+            let nothing = |_: &mut Wr<L>| {};
             let typed = match op {
                 Set(_) | Clear | SetOnes => Some(Typed::Build(&make)),
                 Raw(_) => Some(Typed::Build(&raw)),
@@ -938,14 +962,14 @@ impl Checker {
     /// value is `read`, the field's getter agrees with its bits; an absent
     /// instance reads as nothing.
     #[allow(clippy::too_many_arguments)]
-    fn read_back<T: Target>(
+    fn read_back<L: Layout, P: Project>(
         &mut self,
-        t: &T,
+        t: &dyn Target<L = L, P = P>,
         ctx: &dyn Fn() -> String,
         read: u64,
         fmask: u64,
         lsb: u32,
-        get: Option<&dyn Fn(Rd<T::L>) -> u64>,
+        get: Option<&dyn Fn(Rd<L>) -> u64>,
         only: Option<u32>,
     ) {
         let present = t.present();
