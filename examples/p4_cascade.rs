@@ -8,7 +8,7 @@
 use perfregs::emu::{CpuEvents, Emulator, P4Unit, Sku};
 use perfregs::hal::{p4, Device, P4Counter, P4};
 
-/// The example's set-up (also run by `tests/cpu_counters.rs`): X preset to
+/// The example's set-up (also run by `tests/all/cpu_counters.rs`): X preset to
 /// -200 and enabled, Y preset to -400 and cascaded from X.
 pub fn cascade() -> (Device<P4, Emulator>, P4Counter<0>, P4Counter<2>) {
     // One event A (for X) and one event B (for Y) per tick.

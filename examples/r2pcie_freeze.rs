@@ -11,7 +11,7 @@ use perfregs::hal::{ivt, AlwaysAwake, Bits, Device, Ivt};
 
 const N: u64 = 1000;
 
-/// The example's set-up (also run by `tests/cpu_counters.rs`): one event a
+/// The example's set-up (also run by `tests/all/cpu_counters.rs`): one event a
 /// cycle on counter 0, preloaded with 2^44 - `n`, enabled with `ov_en`.
 pub fn armed(n: u64) -> Device<Ivt, Emulator> {
     let mut emu = Emulator::builder(&ivt::PROJECT, Sku::default())

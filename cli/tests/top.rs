@@ -4,6 +4,7 @@
 //! send keys p, s, q).
 #![cfg(target_os = "linux")]
 
+#[path = "all/common/mod.rs"]
 mod common;
 
 use common::{exits, in_root};

@@ -21,7 +21,7 @@
 
 // The xorshift64* of the mutation tests, so the description is the same on
 // every run.
-#[path = "../tests/support/harness.rs"]
+#[path = "../tests/all/support/harness.rs"]
 mod harness;
 
 use divan::counter::ItemsCount;

@@ -56,7 +56,7 @@ macro_rules! pairs {
 }
 
 // Target <- source, exactly the SDM's pairs (checked against the description's
-// `cascade_pairs` table by tests/cascade.rs).
+// `cascade_pairs` table by tests/all/cascade.rs).
 pairs! {
     0 <- 2, 2 <- 0, 1 <- 3, 3 <- 1,
     4 <- 6, 6 <- 4, 5 <- 7, 7 <- 5,
