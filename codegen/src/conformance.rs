@@ -769,7 +769,7 @@ fn emit_project(ir: &Ir, pi: usize, opts: &Options, tables: &mut Tables) -> Opti
         .collect();
     let steering = ir.steering.iter().find(|s| s.project == pi);
     // Steering semaphores: a read takes one (it reads 0 until given back),
-    // which no access-kind model says; tests/steering_xe.rs checks them.
+    // which no access-kind model says; hal/emu/tests/all/steering_xe.rs checks them.
     let semaphores: Vec<u64> = steering
         .and_then(|s| s.semaphore.as_ref())
         .into_iter()

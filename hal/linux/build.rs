@@ -1,5 +1,5 @@
 //! Whether libdrm's `i915_drm.h` is there, for the ABI test
-//! (`tests/abi.rs`): without it, and unless `PERFREGS_REQUIRE_ABI=1` asks
+//! (`tests/all/abi.rs`): without it, and unless `PERFREGS_REQUIRE_ABI=1` asks
 //! for the check, the tests that compile against it are built `#[ignore]`d
 //! (cfg `perfregs_no_i915_header`), so the harness lists them as ignored,
 //! with the reason, instead of passed.

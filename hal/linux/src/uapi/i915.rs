@@ -1,7 +1,7 @@
 //! The i915 uAPI perfregs uses (`include/uapi/drm/i915_drm.h`): perf
 //! (`DRM_IOCTL_I915_PERF_*` and the stream fd's ioctls), GETPARAM and the
 //! topology QUERY. Every struct is `#[repr(C)]` with its size and field
-//! offsets asserted at compile time; `tests/abi.rs` compares them with C
+//! offsets asserted at compile time; `tests/all/abi.rs` compares them with C
 //! programs compiled against libdrm's `i915_drm.h`.
 
 use core::mem::size_of;

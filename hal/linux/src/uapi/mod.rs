@@ -3,7 +3,7 @@
 //! property ids, formats and ioctl numbers.
 //!
 //! - [`i915`]: `include/uapi/drm/i915_drm.h` (checked against Debian's
-//!   `libdrm-dev` header by `tests/abi.rs`).
+//!   `libdrm-dev` header by `tests/all/abi.rs`).
 //! - [`xe`]: `include/uapi/drm/xe_drm.h` (no packaged header yet: the values
 //!   are checked against the numbers computed from the kernel header for
 //!   x86_64).

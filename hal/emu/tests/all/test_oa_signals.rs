@@ -15,7 +15,7 @@ use hal::{bdw, tgl, ReportDelta, ReportFormat};
 use perfregs_emu::*;
 use perfregs_testkit::Within;
 
-mod support;
+use crate::support;
 use support::*;
 
 const BASE: u64 = 0x0100_0000;
@@ -254,7 +254,7 @@ fn tgl_gt1_test_oa_gives_the_igt_expectations() {
 
 /// Every shipped file with a TestOa set that selects events through the
 /// NOA mux (all but HSW's, which has none, and Xe2/Xe3's, which select PEC
-/// events: tests/xe_units.rs), each on the emulated GPU of its own project
+/// events: tests/all/xe_units.rs), each on the emulated GPU of its own project
 /// (when built), from its own programming list.
 #[test]
 fn every_shipped_test_oa_gives_the_igt_expectations() {

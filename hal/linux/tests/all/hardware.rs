@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! sudo sysctl dev.i915.perf_stream_paranoid=0   # or run as root / with CAP_PERFMON
-//! cargo test -p perfregs-linux --test hardware -- --ignored --nocapture
+//! cargo test -p perfregs-linux --test all hardware:: -- --ignored --nocapture
 //! ```
 //!
 //! Each test prints why it skips when no Intel device with a built-in

@@ -2,7 +2,7 @@
 //! damaged recordings, none panics, every error located.
 
 #[allow(dead_code)]
-#[path = "../examples/mutate_recordings.rs"]
+#[path = "../../examples/mutate_recordings.rs"]
 mod mutate;
 
 #[test]

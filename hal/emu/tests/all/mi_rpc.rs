@@ -7,7 +7,7 @@ use hal::meta::{CommandError, ProjectInfo};
 use hal::{bdw, hsw, ivb, snb, tgl};
 use perfregs_emu::*;
 
-mod support;
+use crate::support;
 use support::*;
 
 /// An emulator of `p` with every domain awake, the counters on and a

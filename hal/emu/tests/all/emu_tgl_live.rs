@@ -6,7 +6,7 @@ use hal::meta::ProjectInfo;
 use hal::{bdw, tgl};
 use perfregs_emu::*;
 
-mod support;
+use crate::support;
 use support::*;
 
 fn write_field(emu: &mut Emulator, p: &ProjectInfo, name: &str, fields: &[(&str, u64)]) {

@@ -13,7 +13,7 @@
 use hal::meta::{FormatInfo, PartInfo, ProjectInfo};
 use perfregs_emu::*;
 
-mod support;
+use crate::support;
 use support::*;
 
 const BASE: u64 = 0x0100_0000;

@@ -2,7 +2,7 @@
 //! shipped ones resolve, and a register renamed in the descriptions fails
 //! with a diagnostic at the line of `bindings.yaml` that names it.
 
-const SPEC: &str = include_str!("../bindings.yaml");
+const SPEC: &str = include_str!("../../bindings.yaml");
 
 /// The shipped descriptions, with `edit` applied to the file named `file`.
 fn descriptions(file: &str, edit: impl Fn(&str) -> String) -> Vec<(String, String)> {

@@ -150,7 +150,7 @@ const fn register(
 
 use AccessKind::*;
 
-mod support;
+use crate::support;
 use support::*;
 
 /// Bits 3:0 RW, 7:4 RW1S, 11:8 RC, 15:12 PBC, 19:16 MBZ, 23:20 RSVD,

@@ -12,7 +12,7 @@ use hal::meta::{FormatInfo, ProjectInfo, RegisterInfo};
 use hal::{bdw, hsw, tgl};
 use perfregs_emu::*;
 
-mod support;
+use crate::support;
 use support::*;
 
 // ------------------------------------------------------------------ helpers

@@ -112,7 +112,7 @@
 //!
 //! ```sh
 //! CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS=true \
-//!   cargo test -p perfregs-emu --release --test emulator_props -- --ignored --nocapture
+//!   cargo test -p perfregs-emu --release --test all emulator_props:: -- --ignored --nocapture
 //! ```
 //!
 //! It prints, per run, the operations, time, rate and the unit activity
@@ -149,7 +149,7 @@ use hal::meta::{AccessKind, CommandInfo, FieldInfo, OpaqueRange, ProjectInfo, Re
 use hal::{bdw, hsw, ivb, ivt, p4, snb, tgl, vlv};
 use perfregs_emu::bind::{Bindings, FieldRef, RegRef};
 
-mod support;
+use crate::support;
 use perfregs_emu::{
     CecUnknown, CpuEvents, Emulator, EventPattern, NoaBit, NoaMux, NoaSource, OaConfig, OaUnit,
     OaWarningKind, Outcome, P4Unit, ReportOutcome, Sku, SlotKind, UncoreConfig, UncoreEvents,
@@ -2571,7 +2571,7 @@ fn p4_and_ivt_with_every_unit_on_keep_the_invariants() {
 /// `PERFREGS_PROPS_OPS` operations each (default 1 000 000). Prints a
 /// table. Build with `--release`.
 #[test]
-#[ignore = "long run: cargo test -p perfregs-emu --release --test emulator_props -- --ignored --nocapture"]
+#[ignore = "long run: cargo test -p perfregs-emu --release --test all emulator_props:: -- --ignored --nocapture"]
 fn long_run_every_unit_on() {
     let ops = ops_from_env(LONG_OPS);
     let all = Instant::now();
