@@ -3,8 +3,8 @@
 //! a stream of one layout.
 
 use hal::report::{Report, ReportFormat};
-use perfregs_metrics::intervals::{Interval, Intervals, Window};
 use perfregs_metrics::Reads;
+use perfregs_metrics::intervals::{Interval, Intervals, Window};
 
 /// Reports of one format in, intervals out: [`Intervals`] behind a trait,
 /// so the format can be chosen at run time (from a recording's header).

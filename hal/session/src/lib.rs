@@ -37,15 +37,15 @@ mod recording;
 mod set;
 pub mod workload;
 
-pub use counters::{choose_counters, choose_names, CounterNotFound};
+pub use counters::{CounterNotFound, choose_counters, choose_names};
 pub use error::Error;
 pub use format::{
-    formats, layout, layouts, runs_under_xe, stream_format, unit_takes, xe_format, Accumulate,
-    Format,
+    Accumulate, Format, formats, layout, layouts, runs_under_xe, stream_format, unit_takes,
+    xe_format,
 };
-pub use part::{choose_gt, emulated_device, file_gt, part, part_gts, xe_projects, DEFAULT_GT};
+pub use part::{DEFAULT_GT, choose_gt, emulated_device, file_gt, part, part_gts, xe_projects};
 pub use program::{
-    emulator, oa_projects, program, sample_emulated, sample_emulated_with, Emulated, SAMPLE_PERIOD,
+    Emulated, SAMPLE_PERIOD, emulator, oa_projects, program, sample_emulated, sample_emulated_with,
 };
-pub use recording::{read_recording, Recording};
-pub use set::{close_names, find_name, find_set, sets, sets_of, SetNotFound};
+pub use recording::{Recording, read_recording};
+pub use set::{SetNotFound, close_names, find_name, find_set, sets, sets_of};

@@ -1,9 +1,9 @@
 //! Wake-and-program, and sampling the emulated GPU.
 
 use crate::Error;
-use hal::meta::ProjectInfo;
-use hal::oa_buffer::{reports_between, ReportDelta};
 use hal::ReportFormat;
+use hal::meta::ProjectInfo;
+use hal::oa_buffer::{ReportDelta, reports_between};
 use perfregs_metrics::SetInfo;
 use perfregs_types::{DeviceInfo, Sample};
 

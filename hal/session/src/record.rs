@@ -20,7 +20,7 @@
 //! closed with what was read before it). A [`RecordError`] is returned only
 //! when the recording could not be written or the stream not enabled.
 
-use perfregs_linux::errno::{code, StreamError};
+use perfregs_linux::errno::{StreamError, code};
 use perfregs_linux::record::Record;
 use perfregs_linux::recording::{Correlation, RecordingWriter, WriteError};
 use perfregs_linux::stream::{Framing, Item, OaStream, StreamCounts, StreamReader};
@@ -596,7 +596,7 @@ fn device_drain<S: OaStream, W: Write>(
 mod tests {
     use super::*;
     use perfregs_linux::emulated::{EmulatedStream, Fault, StreamConfig};
-    use perfregs_linux::recording::{read_all, RecordedDevice};
+    use perfregs_linux::recording::{RecordedDevice, read_all};
     use perfregs_linux::uapi::xe::status;
     use std::cell::Cell;
 

@@ -1,8 +1,8 @@
 //! Metric-set lookup: one rule for the generated sets and for sets read at
 //! run time.
 
-use crate::part::file_gt;
 use crate::Error;
+use crate::part::file_gt;
 use hal::meta::PartInfo;
 use perfregs_metrics::SetInfo;
 

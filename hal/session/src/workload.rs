@@ -335,7 +335,9 @@ pub fn lower(
     let range = graphics.and_then(|g| m.ranges.iter().find(|(lo, hi, _)| *lo <= g && g <= *hi));
     let Some((_, _, table)) = range else {
         let why = match graphics {
-            Some((a, b)) => format!("graphics {a}.{b} has no A-counter events in regdefs/workloads/counters.yaml (its counters are chosen by PES programming)"),
+            Some((a, b)) => format!(
+                "graphics {a}.{b} has no A-counter events in regdefs/workloads/counters.yaml (its counters are chosen by PES programming)"
+            ),
             None => "not a GPU project".to_string(),
         };
         return Ok(Lowered {
