@@ -167,7 +167,7 @@ impl<R: Register> Register for &R {
 
 /// Registers that can be read.
 #[diagnostic::on_unimplemented(
-    message = "register `{Self}` cannot be read",
+    message = "this register cannot be read",
     label = "this register is write-only",
     note = "reads of write-only registers return nothing meaningful; keep a copy of what you wrote"
 )]
@@ -179,7 +179,7 @@ impl<R: Register> Readable for R where R::Layout: ReadableLayout {}
 
 /// Registers written with `write`/`modify` (not masked, at least one writable field).
 #[diagnostic::on_unimplemented(
-    message = "register `{Self}` cannot be written with `write` or `modify`",
+    message = "this register cannot be written with `write` or `modify`",
     label = "this register is read-only or masked",
     note = "read-only registers ignore writes; a masked register (bits 31:16 enable bits 15:0) is written with `write_masked`, never read-modify-written"
 )]
@@ -191,7 +191,7 @@ impl<R: Register> Writable for R where R::Layout: WritableLayout {}
 
 /// Masked registers: bits 31:16 of a write enable the write of bits 15:0.
 #[diagnostic::on_unimplemented(
-    message = "register `{Self}` is not a masked register",
+    message = "this register is not a masked register",
     label = "`write_masked` is only for masked registers",
     note = "write ordinary registers with `write` or `modify`"
 )]
@@ -203,7 +203,7 @@ impl<R: Register> MaskedWritable for R where R::Layout: MaskedLayout {}
 
 /// Proof that a register exists on project `P` (at the address its constants give).
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` does not exist on project `{P}`",
+    message = "this register does not exist on project `{P}`",
     label = "this register is not available on `{P}`",
     note = "each project has its own module of registers (`perfregs::hal::hsw`, `perfregs::hal::ivb`, ...): use the one your device handle is for"
 )]
@@ -221,7 +221,7 @@ impl<P: Project> SameProject<P> for P {}
 
 /// Registers with one value (not replicated): plain `read`/`write`/`modify` work.
 #[diagnostic::on_unimplemented(
-    message = "register `{Self}` is replicated (multicast): it has one value per instance",
+    message = "this register is replicated (multicast): it has one value per instance",
     label = "a plain access would hit whichever instance the steering register selects",
     note = "use the steering API: `let mut mcr = gpu.steering(&proof);` then `mcr.read(reg, instance, &guard)`, `read_any`, `read_each`, `write` (multicast) or `write_one`"
 )]
@@ -233,7 +233,7 @@ impl<R: Register<Cast = Single>> Unicast for R {}
 
 /// Replicated (multicast) registers: one value per instance of a group.
 #[diagnostic::on_unimplemented(
-    message = "register `{Self}` is not replicated",
+    message = "this register is not replicated",
     label = "the steering API is for multicast registers",
     note = "access it with `gpu.read`/`gpu.write`"
 )]
@@ -351,6 +351,44 @@ impl<A: RegisterArray> Elem<A> {
     pub const fn index(self) -> usize {
         self.index as usize
     }
+}
+
+/// The register table of one project of one generated module (its
+/// `REGISTERS`): the rows a [`Location`] reads its description from.
+pub trait Table: 'static {
+    /// The project the rows describe.
+    type Project: Project;
+    /// One row per register (array elements expanded), in table order.
+    const ROWS: &'static [RegisterInfo];
+}
+
+/// A generated register: where it is (row `ROW` of table `T`, in space `S`,
+/// power domain `D`, reached as `C`) and its field layout `L`. Every
+/// generated register that is not an array is a type alias of a `Location`
+/// and a constant of the same name (`tgl::OACONTROL` names both), so one
+/// generic [`Register`] impl serves every register of every crate instead of
+/// one impl per register. Like a unit struct, it is a zero-sized value that
+/// is not `Copy` (see [`Register`]).
+pub struct Location<T, S, D, L, C, const ROW: usize>(PhantomData<LocationParts<T, S, D, L, C>>);
+
+/// What a [`Location`] holds of its parameters: nothing (a `fn` pointer
+/// type, so it is `Send` and `Sync` whatever they are).
+type LocationParts<T, S, D, L, C> = fn() -> (T, S, D, L, C);
+
+impl<T, S, D, L, C, const ROW: usize> Location<T, S, D, L, C, ROW> {
+    /// The register's value (what the generated constant holds).
+    pub const NEW: Self = Location(PhantomData);
+}
+
+impl<T: Table, S: Space, D: Domain, L: Layout, C: Cast, const ROW: usize> Register
+    for Location<T, S, D, L, C, ROW>
+{
+    type Project = T::Project;
+    type Space = S;
+    type Domain = D;
+    type Layout = L;
+    type Cast = C;
+    const INFO: &'static RegisterInfo = &T::ROWS[ROW];
 }
 
 impl<A: RegisterArray> Register for Elem<A> {

@@ -67,7 +67,8 @@ fn is_path(s: &str) -> bool {
 ///
 /// What the module holds:
 /// - one module per project (`my_regs::tgl::MY_CTL`), with the registers as
-///   unit structs (arrays as `RegisterArray`s), each register's fields and
+///   locations (a type alias of `hal::register::Location` and a constant of
+///   the same name; arrays as `RegisterArray`s), each register's fields and
 ///   value types under its lower-case name (`my_regs::tgl::my_ctl::R`,
 ///   `my_regs::tgl::my_ctl::GO`), the runtime table `my_regs::tgl::PROJECT`;
 /// - `my_regs::layouts`: the field layouts, each once;

@@ -1,5 +1,6 @@
-//! Registers of one project as locations: per register a unit struct and one
-//! `Register` impl (per array a unit struct, one `RegisterArray` impl and its
+//! Registers of one project as locations: per register a type alias of the
+//! HAL's generic `Location` and a constant of that name (per array a unit
+//! struct, one `RegisterArray` impl and its
 //! element constants), the re-export of its layout module under the
 //! register's name, and the project's runtime register table.
 
@@ -106,6 +107,11 @@ fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
     s
 }
 
+/// The HAL's type of the project of `inst` (`Tgl`).
+fn project_ty_of(inst: &InstanceIr, ir: &Ir) -> proc_macro2::Ident {
+    project_type(&ir.catalogue.projects[inst.project].name)
+}
+
 /// Register `r` on the project of `inst`; `first` is the index of its first
 /// element in the project's `REGISTERS` table.
 pub(super) fn emit_register(
@@ -116,7 +122,6 @@ pub(super) fn emit_register(
     opts: &EmitOptions,
 ) -> TokenStream {
     let hal = &opts.hal;
-    let project_ty = project_type(&ir.catalogue.projects[inst.project].name);
     let ident = r.ident();
     let name = format_ident!("{}", ident);
     let module = format_ident!("{}", ident.to_ascii_lowercase());
@@ -145,21 +150,17 @@ pub(super) fn emit_register(
         quote!(#[doc(no_inline)] pub use super::layouts::#layout as #module;)
     };
     let Some(array) = r.array else {
+        // A location (type and value of one name): the HAL's one generic
+        // `Register` impl reads name, address and reset from the table row.
         return quote! {
             #rdoc
-            pub struct #name;
-            impl #hal::Register for #name {
-                type Project = #hal::#project_ty;
-                type Space = #space;
-                type Domain = #domain_ty;
-                type Layout = #module::FieldLayout;
-                type Cast = #cast;
-                // Name, address and reset are read from the table row.
-                const INFO: &'static #hal::meta::RegisterInfo = &REGISTERS[#first_lit];
-            }
+            pub type #name = #hal::register::Location<Table, #space, #domain_ty, #module::FieldLayout, #cast, #first_lit>;
+            #[doc(hidden)]
+            pub const #name: #name = #hal::register::Location::NEW;
             #reexport
         };
     };
+    let project_ty = project_ty_of(inst, ir);
     let stride = hex(array.stride);
     let count = inst.count as usize;
     let infos = (first..first + count).map(|i| {
@@ -248,10 +249,18 @@ pub(super) fn register_table(ir: &Ir, p: usize, opts: &EmitOptions) -> (TokenStr
         });
     }
     let n = rows.len();
+    let project_ty = project_type(&ir.catalogue.projects[p].name);
     (
         quote! {
             /// Runtime description of every register (array elements expanded) of this project.
             pub static REGISTERS: [#hal::meta::RegisterInfo; #n] = [#(#rows),*];
+            /// [`REGISTERS`] as the table the registers' locations read.
+            #[doc(hidden)]
+            pub struct Table;
+            impl #hal::register::Table for Table {
+                type Project = #hal::#project_ty;
+                const ROWS: &'static [#hal::meta::RegisterInfo] = &REGISTERS;
+            }
         },
         n,
     )

@@ -186,6 +186,13 @@ pub mod hsw {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "STATUS", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::status::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
+    /// [`REGISTERS`] as the table the registers' locations read.
+    #[doc(hidden)]
+    pub struct Table;
+    impl ::perfregs::hal::register::Table for Table {
+        type Project = ::perfregs::hal::Hsw;
+        const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
+    }
     /** STATUS
 
  | | |
@@ -195,15 +202,16 @@ pub mod hsw {
  | power domain | `render`; unicast |
  | source | golden test |
  | fields | [`STATUS`](status), defined at `access_mix/input.yaml:6:9` |*/
-    pub struct STATUS;
-    impl ::perfregs::hal::Register for STATUS {
-        type Project = ::perfregs::hal::Hsw;
-        type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::hsw::domains::Render;
-        type Layout = status::FieldLayout;
-        type Cast = ::perfregs::hal::register::Single;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
-    }
+    pub type STATUS = ::perfregs::hal::register::Location<
+        Table,
+        ::perfregs::hal::Mmio,
+        ::perfregs::hal::hsw::domains::Render,
+        status::FieldLayout,
+        ::perfregs::hal::register::Single,
+        0,
+    >;
+    #[doc(hidden)]
+    pub const STATUS: STATUS = ::perfregs::hal::register::Location::NEW;
     #[doc(no_inline)]
     pub use super::layouts::status;
 }

@@ -142,6 +142,13 @@ pub mod ivb {
         ::perfregs::hal::meta::RegisterInfo { name: "SEL0", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
         ::perfregs::hal::meta::RegisterInfo { name: "SEL1", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3104, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
+    /// [`REGISTERS`] as the table the registers' locations read.
+    #[doc(hidden)]
+    pub struct Table;
+    impl ::perfregs::hal::register::Table for Table {
+        type Project = ::perfregs::hal::Ivb;
+        const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
+    }
     /** SELn
 
  | | |
@@ -225,6 +232,13 @@ pub mod hsw {
         ::perfregs::hal::meta::RegisterInfo { name: "SEL2", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3208, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
         ::perfregs::hal::meta::RegisterInfo { name: "SEL3", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x320c, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
+    /// [`REGISTERS`] as the table the registers' locations read.
+    #[doc(hidden)]
+    pub struct Table;
+    impl ::perfregs::hal::register::Table for Table {
+        type Project = ::perfregs::hal::Hsw;
+        const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
+    }
     /** CNTn: Counter n
 
  | | |

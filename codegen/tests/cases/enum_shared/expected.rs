@@ -146,6 +146,13 @@ pub mod ivb {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "CLK_IVB", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::clk_ivb::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
+    /// [`REGISTERS`] as the table the registers' locations read.
+    #[doc(hidden)]
+    pub struct Table;
+    impl ::perfregs::hal::register::Table for Table {
+        type Project = ::perfregs::hal::Ivb;
+        const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
+    }
     /// The enumerated field values of this project's registers, under one
     /// naming rule for every project (`ReportFormat`, `BufferSize`, ...).
     pub mod enums {
@@ -161,15 +168,16 @@ pub mod ivb {
  | power domain | `render`; unicast |
  | source | golden test |
  | fields | [`CLK_IVB`](clk_ivb), defined at `enum_shared/input.yaml:13:9` |*/
-    pub struct CLK_IVB;
-    impl ::perfregs::hal::Register for CLK_IVB {
-        type Project = ::perfregs::hal::Ivb;
-        type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::ivb::domains::Render;
-        type Layout = clk_ivb::FieldLayout;
-        type Cast = ::perfregs::hal::register::Single;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
-    }
+    pub type CLK_IVB = ::perfregs::hal::register::Location<
+        Table,
+        ::perfregs::hal::Mmio,
+        ::perfregs::hal::ivb::domains::Render,
+        clk_ivb::FieldLayout,
+        ::perfregs::hal::register::Single,
+        0,
+    >;
+    #[doc(hidden)]
+    pub const CLK_IVB: CLK_IVB = ::perfregs::hal::register::Location::NEW;
     #[doc(no_inline)]
     pub use super::layouts::clk_ivb;
 }
@@ -197,6 +205,13 @@ pub mod hsw {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "CLK_HSW", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::clk_hsw::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
+    /// [`REGISTERS`] as the table the registers' locations read.
+    #[doc(hidden)]
+    pub struct Table;
+    impl ::perfregs::hal::register::Table for Table {
+        type Project = ::perfregs::hal::Hsw;
+        const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
+    }
     /// The enumerated field values of this project's registers, under one
     /// naming rule for every project (`ReportFormat`, `BufferSize`, ...).
     pub mod enums {
@@ -212,15 +227,16 @@ pub mod hsw {
  | power domain | `render`; unicast |
  | source | golden test |
  | fields | [`CLK_HSW`](clk_hsw), defined at `enum_shared/input.yaml:18:9` |*/
-    pub struct CLK_HSW;
-    impl ::perfregs::hal::Register for CLK_HSW {
-        type Project = ::perfregs::hal::Hsw;
-        type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::hsw::domains::Render;
-        type Layout = clk_hsw::FieldLayout;
-        type Cast = ::perfregs::hal::register::Single;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
-    }
+    pub type CLK_HSW = ::perfregs::hal::register::Location<
+        Table,
+        ::perfregs::hal::Mmio,
+        ::perfregs::hal::hsw::domains::Render,
+        clk_hsw::FieldLayout,
+        ::perfregs::hal::register::Single,
+        0,
+    >;
+    #[doc(hidden)]
+    pub const CLK_HSW: CLK_HSW = ::perfregs::hal::register::Location::NEW;
     #[doc(no_inline)]
     pub use super::layouts::clk_hsw;
 }

@@ -113,6 +113,13 @@ pub mod hsw {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "WAKE", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4a188, width: 32u32, reset: 0x0, masked: true, fields: <super::layouts::wake::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
+    /// [`REGISTERS`] as the table the registers' locations read.
+    #[doc(hidden)]
+    pub struct Table;
+    impl ::perfregs::hal::register::Table for Table {
+        type Project = ::perfregs::hal::Hsw;
+        const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
+    }
     /** WAKE
 
  | | |
@@ -122,15 +129,16 @@ pub mod hsw {
  | power domain | none (outside every force-wake range); unicast |
  | source | golden test |
  | fields | [`WAKE`](wake), defined at `masked/input.yaml:6:9` |*/
-    pub struct WAKE;
-    impl ::perfregs::hal::Register for WAKE {
-        type Project = ::perfregs::hal::Hsw;
-        type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::power::NoDomain;
-        type Layout = wake::FieldLayout;
-        type Cast = ::perfregs::hal::register::Single;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
-    }
+    pub type WAKE = ::perfregs::hal::register::Location<
+        Table,
+        ::perfregs::hal::Mmio,
+        ::perfregs::hal::power::NoDomain,
+        wake::FieldLayout,
+        ::perfregs::hal::register::Single,
+        0,
+    >;
+    #[doc(hidden)]
+    pub const WAKE: WAKE = ::perfregs::hal::register::Location::NEW;
     #[doc(no_inline)]
     pub use super::layouts::wake;
 }

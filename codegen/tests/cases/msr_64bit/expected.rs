@@ -143,6 +143,13 @@ pub mod ivt {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "PMON_CTL", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Msr, address: 0xc40, width: 64u32, reset: 0x0, masked: false, fields: <super::layouts::pmon_ctl::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
+    /// [`REGISTERS`] as the table the registers' locations read.
+    #[doc(hidden)]
+    pub struct Table;
+    impl ::perfregs::hal::register::Table for Table {
+        type Project = ::perfregs::hal::Ivt;
+        const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
+    }
     /** PMON_CTL
 
  | | |
@@ -151,15 +158,16 @@ pub mod ivt {
  | access | read, write, modify |
  | source | golden test |
  | fields | [`PMON_CTL`](pmon_ctl), defined at `msr_64bit/input.yaml:6:9` |*/
-    pub struct PMON_CTL;
-    impl ::perfregs::hal::Register for PMON_CTL {
-        type Project = ::perfregs::hal::Ivt;
-        type Space = ::perfregs::hal::Msr;
-        type Domain = ::perfregs::hal::power::NoDomain;
-        type Layout = pmon_ctl::FieldLayout;
-        type Cast = ::perfregs::hal::register::Single;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
-    }
+    pub type PMON_CTL = ::perfregs::hal::register::Location<
+        Table,
+        ::perfregs::hal::Msr,
+        ::perfregs::hal::power::NoDomain,
+        pmon_ctl::FieldLayout,
+        ::perfregs::hal::register::Single,
+        0,
+    >;
+    #[doc(hidden)]
+    pub const PMON_CTL: PMON_CTL = ::perfregs::hal::register::Location::NEW;
     #[doc(no_inline)]
     pub use super::layouts::pmon_ctl;
 }

@@ -84,6 +84,13 @@ pub mod hsw {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "UNIT_CTL", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x1f100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::unit_ctl::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
+    /// [`REGISTERS`] as the table the registers' locations read.
+    #[doc(hidden)]
+    pub struct Table;
+    impl ::perfregs::hal::register::Table for Table {
+        type Project = ::perfregs::hal::Hsw;
+        const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
+    }
     /** UNIT_CTL
 
  | | |
@@ -93,15 +100,16 @@ pub mod hsw {
  | power domain | `render`; unicast |
  | source | golden test |
  | fields | [`UNIT_CTL`](unit_ctl), defined at `opaque_range/input.yaml:7:9` |*/
-    pub struct UNIT_CTL;
-    impl ::perfregs::hal::Register for UNIT_CTL {
-        type Project = ::perfregs::hal::Hsw;
-        type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::hsw::domains::Render;
-        type Layout = unit_ctl::FieldLayout;
-        type Cast = ::perfregs::hal::register::Single;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
-    }
+    pub type UNIT_CTL = ::perfregs::hal::register::Location<
+        Table,
+        ::perfregs::hal::Mmio,
+        ::perfregs::hal::hsw::domains::Render,
+        unit_ctl::FieldLayout,
+        ::perfregs::hal::register::Single,
+        0,
+    >;
+    #[doc(hidden)]
+    pub const UNIT_CTL: UNIT_CTL = ::perfregs::hal::register::Location::NEW;
     #[doc(no_inline)]
     pub use super::layouts::unit_ctl;
 }

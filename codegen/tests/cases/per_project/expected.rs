@@ -184,6 +184,13 @@ pub mod ivb {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "CFG", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cfg::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
+    /// [`REGISTERS`] as the table the registers' locations read.
+    #[doc(hidden)]
+    pub struct Table;
+    impl ::perfregs::hal::register::Table for Table {
+        type Project = ::perfregs::hal::Ivb;
+        const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
+    }
     /** CFG
 
  | | |
@@ -194,15 +201,16 @@ pub mod ivb {
  | other projects | hsw `0x2200` |
  | source | golden test |
  | fields | [`CFG`](cfg), defined at `per_project/input.yaml:6:9` |*/
-    pub struct CFG;
-    impl ::perfregs::hal::Register for CFG {
-        type Project = ::perfregs::hal::Ivb;
-        type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::ivb::domains::Render;
-        type Layout = cfg::FieldLayout;
-        type Cast = ::perfregs::hal::register::Single;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
-    }
+    pub type CFG = ::perfregs::hal::register::Location<
+        Table,
+        ::perfregs::hal::Mmio,
+        ::perfregs::hal::ivb::domains::Render,
+        cfg::FieldLayout,
+        ::perfregs::hal::register::Single,
+        0,
+    >;
+    #[doc(hidden)]
+    pub const CFG: CFG = ::perfregs::hal::register::Location::NEW;
     #[doc(no_inline)]
     pub use super::layouts::cfg;
 }
@@ -230,6 +238,13 @@ pub mod hsw {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "CFG", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2200, width: 32u32, reset: 0x4, masked: false, fields: <super::layouts::cfg_hsw::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
+    /// [`REGISTERS`] as the table the registers' locations read.
+    #[doc(hidden)]
+    pub struct Table;
+    impl ::perfregs::hal::register::Table for Table {
+        type Project = ::perfregs::hal::Hsw;
+        const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
+    }
     /** CFG
 
  | | |
@@ -240,15 +255,16 @@ pub mod hsw {
  | other projects | ivb `0x2100` |
  | source | golden test |
  | fields | [`CFG`](cfg), defined at `per_project/input.yaml:6:9` |*/
-    pub struct CFG;
-    impl ::perfregs::hal::Register for CFG {
-        type Project = ::perfregs::hal::Hsw;
-        type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::hsw::domains::Render;
-        type Layout = cfg::FieldLayout;
-        type Cast = ::perfregs::hal::register::Single;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
-    }
+    pub type CFG = ::perfregs::hal::register::Location<
+        Table,
+        ::perfregs::hal::Mmio,
+        ::perfregs::hal::hsw::domains::Render,
+        cfg::FieldLayout,
+        ::perfregs::hal::register::Single,
+        0,
+    >;
+    #[doc(hidden)]
+    pub const CFG: CFG = ::perfregs::hal::register::Location::NEW;
     #[doc(no_inline)]
     pub use super::layouts::cfg_hsw as cfg;
 }

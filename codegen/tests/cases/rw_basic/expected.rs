@@ -138,6 +138,13 @@ pub mod hsw {
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
         ::perfregs::hal::meta::RegisterInfo { name: "CTL", block: "golden", title: "Control", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x1000, width: 32u32, reset: 0x10, masked: false, fields: <super::layouts::ctl::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
+    /// [`REGISTERS`] as the table the registers' locations read.
+    #[doc(hidden)]
+    pub struct Table;
+    impl ::perfregs::hal::register::Table for Table {
+        type Project = ::perfregs::hal::Hsw;
+        const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
+    }
     /// The enumerated field values of this project's registers, under one
     /// naming rule for every project (`ReportFormat`, `BufferSize`, ...).
     pub mod enums {
@@ -155,15 +162,16 @@ pub mod hsw {
  | power domain | `render`; unicast |
  | source | golden test |
  | fields | [`CTL`](ctl), defined at `rw_basic/input.yaml:6:9` |*/
-    pub struct CTL;
-    impl ::perfregs::hal::Register for CTL {
-        type Project = ::perfregs::hal::Hsw;
-        type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::hsw::domains::Render;
-        type Layout = ctl::FieldLayout;
-        type Cast = ::perfregs::hal::register::Single;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
-    }
+    pub type CTL = ::perfregs::hal::register::Location<
+        Table,
+        ::perfregs::hal::Mmio,
+        ::perfregs::hal::hsw::domains::Render,
+        ctl::FieldLayout,
+        ::perfregs::hal::register::Single,
+        0,
+    >;
+    #[doc(hidden)]
+    pub const CTL: CTL = ::perfregs::hal::register::Location::NEW;
     #[doc(no_inline)]
     pub use super::layouts::ctl;
 }

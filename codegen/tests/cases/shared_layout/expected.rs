@@ -99,6 +99,13 @@ pub mod hsw {
         ::perfregs::hal::meta::RegisterInfo { name: "LIMIT_LO", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::limit_lo::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
         ::perfregs::hal::meta::RegisterInfo { name: "LIMIT_HI", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4004, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::limit_lo::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
     ];
+    /// [`REGISTERS`] as the table the registers' locations read.
+    #[doc(hidden)]
+    pub struct Table;
+    impl ::perfregs::hal::register::Table for Table {
+        type Project = ::perfregs::hal::Hsw;
+        const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
+    }
     /** LIMIT_LO
 
  | | |
@@ -108,15 +115,16 @@ pub mod hsw {
  | power domain | `render`; unicast |
  | source | golden test |
  | fields | [`LIMIT_LO`](limit_lo), defined at `shared_layout/input.yaml:6:9` |*/
-    pub struct LIMIT_LO;
-    impl ::perfregs::hal::Register for LIMIT_LO {
-        type Project = ::perfregs::hal::Hsw;
-        type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::hsw::domains::Render;
-        type Layout = limit_lo::FieldLayout;
-        type Cast = ::perfregs::hal::register::Single;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
-    }
+    pub type LIMIT_LO = ::perfregs::hal::register::Location<
+        Table,
+        ::perfregs::hal::Mmio,
+        ::perfregs::hal::hsw::domains::Render,
+        limit_lo::FieldLayout,
+        ::perfregs::hal::register::Single,
+        0,
+    >;
+    #[doc(hidden)]
+    pub const LIMIT_LO: LIMIT_LO = ::perfregs::hal::register::Location::NEW;
     #[doc(no_inline)]
     pub use super::layouts::limit_lo;
     /** LIMIT_HI
@@ -128,15 +136,16 @@ pub mod hsw {
  | power domain | `render`; unicast |
  | source | golden test |
  | fields | [`LIMIT_LO`](limit_hi), defined at `shared_layout/input.yaml:12:9` |*/
-    pub struct LIMIT_HI;
-    impl ::perfregs::hal::Register for LIMIT_HI {
-        type Project = ::perfregs::hal::Hsw;
-        type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::hsw::domains::Render;
-        type Layout = limit_hi::FieldLayout;
-        type Cast = ::perfregs::hal::register::Single;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[1];
-    }
+    pub type LIMIT_HI = ::perfregs::hal::register::Location<
+        Table,
+        ::perfregs::hal::Mmio,
+        ::perfregs::hal::hsw::domains::Render,
+        limit_hi::FieldLayout,
+        ::perfregs::hal::register::Single,
+        1,
+    >;
+    #[doc(hidden)]
+    pub const LIMIT_HI: LIMIT_HI = ::perfregs::hal::register::Location::NEW;
     #[doc(no_inline)]
     pub use super::layouts::limit_lo as limit_hi;
 }

@@ -79,6 +79,13 @@ pub mod tgl {
         ::perfregs::hal::meta::RegisterInfo { name: "MY_DSS_REG", block: "mine", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x8150, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::my_gt_reg::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: Some(("dss", 6u32)), },
         ::perfregs::hal::meta::RegisterInfo { name: "MY_PLAIN_REG", block: "mine", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x300000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::my_gt_reg::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
     ];
+    /// [`REGISTERS`] as the table the registers' locations read.
+    #[doc(hidden)]
+    pub struct Table;
+    impl ::perfregs::hal::register::Table for Table {
+        type Project = ::perfregs::hal::Tgl;
+        const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
+    }
     /** MY_GT_REG
 
  | | |
@@ -88,15 +95,16 @@ pub mod tgl {
  | power domain | `gt`; unicast |
  | source | golden case tgl_maps |
  | fields | [`MY_GT_REG`](my_gt_reg), defined at `tgl_maps/input.yaml:7:5` |*/
-    pub struct MY_GT_REG;
-    impl ::perfregs::hal::Register for MY_GT_REG {
-        type Project = ::perfregs::hal::Tgl;
-        type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::tgl::domains::Gt;
-        type Layout = my_gt_reg::FieldLayout;
-        type Cast = ::perfregs::hal::register::Single;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[0];
-    }
+    pub type MY_GT_REG = ::perfregs::hal::register::Location<
+        Table,
+        ::perfregs::hal::Mmio,
+        ::perfregs::hal::tgl::domains::Gt,
+        my_gt_reg::FieldLayout,
+        ::perfregs::hal::register::Single,
+        0,
+    >;
+    #[doc(hidden)]
+    pub const MY_GT_REG: MY_GT_REG = ::perfregs::hal::register::Location::NEW;
     #[doc(no_inline)]
     pub use super::layouts::my_gt_reg;
     /** MY_DSS_REG
@@ -108,17 +116,16 @@ pub mod tgl {
  | power domain | `render`; replicated: `dss`, 6 instances (steering API) |
  | source | golden case tgl_maps |
  | fields | [`MY_GT_REG`](my_dss_reg), defined at `tgl_maps/input.yaml:8:5` |*/
-    pub struct MY_DSS_REG;
-    impl ::perfregs::hal::Register for MY_DSS_REG {
-        type Project = ::perfregs::hal::Tgl;
-        type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::tgl::domains::Render;
-        type Layout = my_dss_reg::FieldLayout;
-        type Cast = ::perfregs::hal::register::Multicast<
-            ::perfregs::hal::tgl::groups::Dss,
-        >;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[1];
-    }
+    pub type MY_DSS_REG = ::perfregs::hal::register::Location<
+        Table,
+        ::perfregs::hal::Mmio,
+        ::perfregs::hal::tgl::domains::Render,
+        my_dss_reg::FieldLayout,
+        ::perfregs::hal::register::Multicast<::perfregs::hal::tgl::groups::Dss>,
+        1,
+    >;
+    #[doc(hidden)]
+    pub const MY_DSS_REG: MY_DSS_REG = ::perfregs::hal::register::Location::NEW;
     #[doc(no_inline)]
     pub use super::layouts::my_gt_reg as my_dss_reg;
     /** MY_PLAIN_REG
@@ -130,15 +137,16 @@ pub mod tgl {
  | power domain | none (outside every force-wake range); unicast |
  | source | golden case tgl_maps |
  | fields | [`MY_GT_REG`](my_plain_reg), defined at `tgl_maps/input.yaml:9:5` |*/
-    pub struct MY_PLAIN_REG;
-    impl ::perfregs::hal::Register for MY_PLAIN_REG {
-        type Project = ::perfregs::hal::Tgl;
-        type Space = ::perfregs::hal::Mmio;
-        type Domain = ::perfregs::hal::power::NoDomain;
-        type Layout = my_plain_reg::FieldLayout;
-        type Cast = ::perfregs::hal::register::Single;
-        const INFO: &'static ::perfregs::hal::meta::RegisterInfo = &REGISTERS[2];
-    }
+    pub type MY_PLAIN_REG = ::perfregs::hal::register::Location<
+        Table,
+        ::perfregs::hal::Mmio,
+        ::perfregs::hal::power::NoDomain,
+        my_plain_reg::FieldLayout,
+        ::perfregs::hal::register::Single,
+        2,
+    >;
+    #[doc(hidden)]
+    pub const MY_PLAIN_REG: MY_PLAIN_REG = ::perfregs::hal::register::Location::NEW;
     #[doc(no_inline)]
     pub use super::layouts::my_gt_reg as my_plain_reg;
 }
