@@ -10,6 +10,8 @@
 #
 # Environment: RUNS (default 3), REGISTERS (1000), LAYOUTS (100),
 # PLACEMENT (outside|inside, default outside), ENUMS (on|off, default on),
+# MACRO_PROFILE (default|optimized: the race workspace as cargo makes it, or
+# with the optimized build dependencies the regdefs! docs recommend),
 # CARGO_TARGET_DIR (the work folder is <target dir>/compile_race).
 # Tracked files are never modified: everything is written under the target dir.
 set -euo pipefail
@@ -38,6 +40,14 @@ case "$PLACEMENT/$ENUMS" in
     outside/on | outside/off | inside/on | inside/off) ;;
     *)
         echo "PLACEMENT must be outside or inside, ENUMS on or off (got $PLACEMENT, $ENUMS)" >&2
+        exit 2
+        ;;
+esac
+MACRO_PROFILE=${MACRO_PROFILE:-default}
+case "$MACRO_PROFILE" in
+    default | optimized) ;;
+    *)
+        echo "MACRO_PROFILE must be default or optimized (got $MACRO_PROFILE)" >&2
         exit 2
         ;;
 esac
@@ -140,6 +150,7 @@ time_passes() {
 synthetic() {
     local variant="$PLACEMENT-$([ "$ENUMS" = on ] && echo enums || echo no-enums)"
     local dir="$WORK/synthetic-$variant" target="$WORK/target"
+    [ "$MACRO_PROFILE" = default ] || dir="$dir-$MACRO_PROFILE"
     mkdir -p "$dir"
     local yaml_dir="$dir/regdefs"
     rm -rf "$yaml_dir" "$dir/perfregs-race" "$dir/svd-race"
@@ -192,6 +203,16 @@ EOF
 members = ["perfregs-race", "svd-race"]
 resolver = "2"
 EOF
+    if [ "$MACRO_PROFILE" = optimized ]; then
+        # What the regdefs! docs recommend (codegen/macros/src/lib.rs): the
+        # proc-macro and what it runs, optimized. svd-race has no build
+        # dependencies, so only perfregs-race changes.
+        cat >>"$dir/Cargo.toml" <<'EOF'
+
+[profile.dev.build-override]
+opt-level = 2
+EOF
+    fi
 
     say "warm-up: building both crates and their dependencies (target $target)"
     (cd "$dir" && CARGO_TARGET_DIR="$target" cargo build -q --workspace)
@@ -214,14 +235,14 @@ EOF
     ma=$(median "${a[@]}")
     mb=$(median "${b[@]}")
     echo
-    echo "synthetic $variant ($REGISTERS registers, $LAYOUTS layouts, tgl; dev profile; median of $RUNS)"
+    echo "synthetic $variant ($REGISTERS registers, $LAYOUTS layouts, tgl; dev profile, build dependencies: $MACRO_PROFILE; median of $RUNS)"
     echo "runs perfregs: ${a[*]} s; svd2rust: ${b[*]} s"
     local mac mbc
     mac=$(median "${ac[@]}")
     mbc=$(median "${bc[@]}")
     echo "CPU (user + sys) perfregs: ${ac[*]} s; svd2rust: ${bc[*]} s"
     echo "perfregs: $ma s, svd2rust: $mb s, ratio svd2rust/perfregs: $(ratio "$mb" "$ma") (CPU $mac s, $mbc s, ratio $(ratio "$mbc" "$mac"))"
-    echo "RESULT mode=synthetic placement=$PLACEMENT enums=$ENUMS registers=$REGISTERS layouts=$LAYOUTS runs=$RUNS perfregs_s=$ma svd2rust_s=$mb ratio=$(ratio "$mb" "$ma") perfregs_cpu_s=$mac svd2rust_cpu_s=$mbc cpu_ratio=$(ratio "$mbc" "$mac") svd2rust_version=$SVD2RUST_VERSION"
+    echo "RESULT mode=synthetic placement=$PLACEMENT enums=$ENUMS macro_profile=$MACRO_PROFILE registers=$REGISTERS layouts=$LAYOUTS runs=$RUNS perfregs_s=$ma svd2rust_s=$mb ratio=$(ratio "$mb" "$ma") perfregs_cpu_s=$mac svd2rust_cpu_s=$mbc cpu_ratio=$(ratio "$mbc" "$mac") svd2rust_version=$SVD2RUST_VERSION"
 }
 
 shipped() {
