@@ -35,6 +35,7 @@ enum Values {
 const ARGS: &[(&[&str], &str, Values)] = &[
     (&["record"], "metric_set", Values::Sets),
     (&["top"], "metric_set", Values::Sets),
+    (&["produce"], "metric_set", Values::Sets),
     (&["report"], "metric_set", Values::Sets),
     (&["oa-decode"], "metric_set", Values::Sets),
     (&["metrics", "run"], "set", Values::Sets),
@@ -44,6 +45,7 @@ const ARGS: &[(&[&str], &str, Values)] = &[
     (&["reg", "write"], "register", Values::Registers),
     (&["record"], "gt", Values::Gts),
     (&["top"], "gt", Values::Gts),
+    (&["produce"], "gt", Values::Gts),
     (&["oa-decode"], "gt", Values::Gts),
     (&["metrics", "run"], "gt", Values::Gts),
     (&["metrics", "list"], "gt", Values::Gts),
@@ -53,6 +55,7 @@ const ARGS: &[(&[&str], &str, Values)] = &[
     (&["top"], "counters", Values::Counters),
     (&["record"], "workload", Values::Workloads),
     (&["top"], "workload", Values::Workloads),
+    (&["produce"], "workload", Values::Workloads),
     (&["metrics", "run"], "workload", Values::Workloads),
 ];
 

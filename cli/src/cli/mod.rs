@@ -16,6 +16,7 @@ pub mod lookup;
 pub mod metrics;
 pub mod oa_decode;
 pub mod output;
+pub mod produce;
 pub mod record;
 pub mod reg;
 pub mod regs;
@@ -100,6 +101,9 @@ pub enum Command {
     // A live view of an OA stream: chosen counters as values, bars and sparklines.
     #[allow(missing_docs)]
     Top(top::TopArgs),
+    // Offer an OA stream's counters to system traces: the Perfetto data source gpu.counters.perfregs.
+    #[allow(missing_docs)]
+    Produce(produce::ProduceArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     ///
     /// For example `source <(perfregs completions bash)` in `~/.bashrc`
@@ -135,6 +139,7 @@ impl Command {
             Command::Report(a) => a.run(),
             Command::Record(a) => a.run(),
             Command::Top(a) => a.run(),
+            Command::Produce(a) => a.run(),
             Command::Completions { shell, static_only } => {
                 let mut out = Vec::new();
                 if static_only {

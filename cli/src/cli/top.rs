@@ -37,7 +37,7 @@ const DEFAULT_FIRST: usize = 8;
 /// Reports the emulator is asked for at most per step (each step is
 /// followed by a look at the keyboard): at small periods the emulator runs
 /// behind wall time rather than freezing the view.
-const STEP_REPORTS: u64 = 2_000;
+pub(super) const STEP_REPORTS: u64 = 2_000;
 /// Refresh bounds for `+`/`-`.
 const REFRESH_MIN: Duration = Duration::from_millis(50);
 const REFRESH_MAX: Duration = Duration::from_secs(10);

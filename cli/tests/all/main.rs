@@ -10,6 +10,7 @@ mod cli;
 mod devices;
 mod parts;
 mod perfetto;
+mod produce;
 mod record;
 mod reg;
 mod report;

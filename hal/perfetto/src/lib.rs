@@ -11,8 +11,47 @@
 //! one carrying the inline `GpuCounterDescriptor` (one block per metric
 //! set, one spec per counter). Losses are `TrackEvent` instants on a track
 //! named "`GPU<id>` OA stream". The wire encoding is `prost`'s.
+//!
+//! # Live: the data source (feature `data-source`)
+//!
+//! `source::Source` offers the same counters, from the same inputs
+//! ([`Group`], [`CounterSpec`], [`Value`], [`ClockPair`]), to a running
+//! trace as the Perfetto data source `gpu.counters.perfregs`, as Mesa's pps
+//! producer offers `gpu.counters.i915`: registered with the system's
+//! tracing service (`traced`) through Perfetto's Rust SDK, it writes to
+//! every trace session whose config enables it, with the counters and the
+//! period the session's `gpu_counter_config` chose. The feature compiles
+//! Perfetto's C++ SDK (`perfetto-sdk-sys`: a C++ compiler, about a minute),
+//! which is why it is off by default. `perfregs produce` (crate
+//! `perfregs-cli`, feature `perfetto-data-source`) is the command that runs
+//! it on an OA stream. With Perfetto's `tracebox` (no `traced` installed):
+//!
+//! ```sh
+//! perfregs produce --device card0 --metric-set RenderBasic &   # waits for a session
+//! tracebox --system-sockets --txt -c gpu.cfg -o gpu.pftrace    # traced on the system sockets
+//! ```
+//!
+//! where `gpu.cfg` is (the counters by their names, or `counter_ids`;
+//! none: all; `counter_period_ns`: the period, else the producer's):
+//!
+//! ```text
+//! buffers { size_kb: 65536 }
+//! data_sources {
+//!   config {
+//!     name: "gpu.counters.perfregs"
+//!     gpu_counter_config {
+//!       counter_period_ns: 1000000
+//!       counter_names: "GpuBusy"
+//!       counter_names: "EuActive"
+//!     }
+//!   }
+//! }
+//! duration_ms: 10000
+//! ```
 
 pub mod proto;
+#[cfg(feature = "data-source")]
+pub mod source;
 
 use prost::Message as _;
 use std::io::{self, Write};
@@ -155,6 +194,20 @@ pub enum Error {
     DuplicateId(u32),
     /// A group or sample names an id no spec has.
     UnknownId(u32),
+    /// The data source is registered already in this process (only
+    /// `source::Source::register`, feature `data-source`).
+    AlreadyRegistered,
+    /// Perfetto refused to register the data source (only the data source).
+    Register(String),
+    /// A tracing session could not be started (only the data source's
+    /// `Session`).
+    Session(String),
+    /// A sample or loss before the first correlation: GPU time cannot be
+    /// put on the trace's clock yet (only the data source).
+    NoCorrelation,
+    /// Reading a CPU clock failed, or a correlation's CPU time is outside
+    /// `CLOCK_BOOTTIME`'s range (only the data source).
+    Clock(String),
 }
 
 impl std::fmt::Display for Error {
@@ -163,6 +216,17 @@ impl std::fmt::Display for Error {
             Error::Io(e) => write!(f, "writing the trace: {e}"),
             Error::DuplicateId(id) => write!(f, "two counters have id {id}: give each its own"),
             Error::UnknownId(id) => write!(f, "counter id {id} has no spec: describe it first"),
+            Error::AlreadyRegistered => write!(
+                f,
+                "the Perfetto data source is registered already in this process (Perfetto cannot unregister one): register once and keep the Source"
+            ),
+            Error::Register(why) => write!(f, "registering the Perfetto data source: {why}"),
+            Error::Session(why) => write!(f, "a tracing session: {why}"),
+            Error::NoCorrelation => write!(
+                f,
+                "no correlation yet: give a ClockPair (Source::correlation) before the first sample or loss, so GPU time can be put on the trace's clock"
+            ),
+            Error::Clock(why) => write!(f, "the CPU clock: {why}"),
         }
     }
 }
@@ -202,44 +266,8 @@ impl<W: Write> TraceWriter<W> {
         specs: &[CounterSpec],
         first: ClockPair,
     ) -> Result<Self, Error> {
-        let mut ids: Vec<u32> = Vec::with_capacity(specs.len());
-        for s in specs {
-            if ids.contains(&s.id) {
-                return Err(Error::DuplicateId(s.id));
-            }
-            ids.push(s.id);
-        }
-        if let Some(&id) = groups
-            .iter()
-            .flat_map(|g| &g.counter_ids)
-            .find(|id| !ids.contains(id))
-        {
-            return Err(Error::UnknownId(id));
-        }
-        let descriptor = proto::GpuCounterDescriptor {
-            specs: specs
-                .iter()
-                .map(|s| {
-                    let (num, den) = s.unit.measure();
-                    proto::GpuCounterSpec {
-                        counter_id: Some(s.id),
-                        name: Some(s.name.clone()),
-                        description: Some(s.description.clone()),
-                        numerator_units: num,
-                        denominator_units: den,
-                    }
-                })
-                .collect(),
-            blocks: groups
-                .iter()
-                .enumerate()
-                .map(|(k, g)| proto::GpuCounterBlock {
-                    block_id: u32::try_from(k).ok(),
-                    name: Some(g.name.clone()),
-                    counter_ids: g.counter_ids.clone(),
-                })
-                .collect(),
-        };
+        let ids = spec_ids(groups, specs)?;
+        let descriptor = descriptor(groups, specs, |_| true);
         let mut w = TraceWriter {
             out,
             gpu_id: gpu.0,
@@ -300,25 +328,8 @@ impl<W: Write> TraceWriter<W> {
     /// A sample at `gpu_ns` (the end of the interval it covers): the
     /// values of counters by id. The first sample carries the descriptor.
     pub fn sample(&mut self, gpu_ns: u64, values: &[(u32, Value)]) -> Result<(), Error> {
-        if let Some(&(id, _)) = values.iter().find(|(id, _)| !self.ids.contains(id)) {
-            return Err(Error::UnknownId(id));
-        }
-        let counters = values
-            .iter()
-            .filter_map(|&(id, v)| match v {
-                Value::Int(i) => Some(proto::GpuCounter {
-                    counter_id: Some(id),
-                    int_value: Some(i),
-                    double_value: None,
-                }),
-                Value::Float(f) if f.is_finite() => Some(proto::GpuCounter {
-                    counter_id: Some(id),
-                    int_value: None,
-                    double_value: Some(f),
-                }),
-                Value::Float(_) => None,
-            })
-            .collect();
+        check_values(&self.ids, values)?;
+        let counters = counters(values, |_| true);
         let event = proto::GpuCounterEvent {
             counter_descriptor: self.descriptor.take(),
             counters,
@@ -334,22 +345,17 @@ impl<W: Write> TraceWriter<W> {
 
     /// The uuid of the loss track: stable per GPU.
     pub fn loss_track_uuid(&self) -> u64 {
-        0x7065_7266_0000_0000 | u64::from(self.gpu_id as u32)
+        loss_track_uuid(self.gpu_id)
     }
 
     /// A loss at `gpu_ns` (`kind`: "report lost", "buffer lost", ...;
     /// `count` of them): an instant on the track "`GPU<id>` OA stream".
     pub fn loss(&mut self, gpu_ns: u64, kind: &str, count: u64) -> Result<(), Error> {
-        let uuid = self.loss_track_uuid();
         if !self.loss_track {
-            let name = format!("GPU{} OA stream ({})", self.gpu_id, self.gpu_name);
             self.packet(proto::TracePacket {
                 timestamp: Some(gpu_ns),
                 timestamp_clock_id: Some(GPU_CLOCK_ID),
-                track_descriptor: Some(proto::TrackDescriptor {
-                    uuid: Some(uuid),
-                    name: Some(name),
-                }),
+                track_descriptor: Some(loss_track(self.gpu_id, &self.gpu_name)),
                 ..Default::default()
             })?;
             self.loss_track = true;
@@ -357,15 +363,7 @@ impl<W: Write> TraceWriter<W> {
         self.packet(proto::TracePacket {
             timestamp: Some(gpu_ns),
             timestamp_clock_id: Some(GPU_CLOCK_ID),
-            track_event: Some(proto::TrackEvent {
-                r#type: Some(proto::TYPE_INSTANT),
-                track_uuid: Some(uuid),
-                name: Some(kind.to_string()),
-                debug_annotations: vec![proto::DebugAnnotation {
-                    name: Some("count".to_string()),
-                    uint_value: Some(count),
-                }],
-            }),
+            track_event: Some(loss_event(self.gpu_id, kind, count)),
             ..Default::default()
         })
     }
@@ -378,6 +376,131 @@ impl<W: Write> TraceWriter<W> {
         }
         self.out.flush()?;
         Ok(self.out)
+    }
+}
+
+// What the file writer and the data source (`source`) share: the checks of
+// their input and the messages they write, built once here.
+
+/// The ids of `specs` in their order; an error when two share an id or a
+/// group names an id no spec has.
+fn spec_ids(groups: &[Group], specs: &[CounterSpec]) -> Result<Vec<u32>, Error> {
+    let mut ids: Vec<u32> = Vec::with_capacity(specs.len());
+    for s in specs {
+        if ids.contains(&s.id) {
+            return Err(Error::DuplicateId(s.id));
+        }
+        ids.push(s.id);
+    }
+    if let Some(&id) = groups
+        .iter()
+        .flat_map(|g| &g.counter_ids)
+        .find(|id| !ids.contains(id))
+    {
+        return Err(Error::UnknownId(id));
+    }
+    Ok(ids)
+}
+
+/// An error when a sample's value names an id not in `ids`.
+fn check_values(ids: &[u32], values: &[(u32, Value)]) -> Result<(), Error> {
+    match values.iter().find(|(id, _)| !ids.contains(id)) {
+        Some(&(id, _)) => Err(Error::UnknownId(id)),
+        None => Ok(()),
+    }
+}
+
+/// The `GpuCounterDescriptor` of the specs `keep` takes: one spec each
+/// (units mapped by [`Unit::measure`]), one block per group (its index is
+/// its id) with the kept counters; a group left with none of its counters
+/// is left out.
+fn descriptor(
+    groups: &[Group],
+    specs: &[CounterSpec],
+    keep: impl Fn(u32) -> bool,
+) -> proto::GpuCounterDescriptor {
+    proto::GpuCounterDescriptor {
+        specs: specs
+            .iter()
+            .filter(|s| keep(s.id))
+            .map(|s| {
+                let (num, den) = s.unit.measure();
+                proto::GpuCounterSpec {
+                    counter_id: Some(s.id),
+                    name: Some(s.name.clone()),
+                    description: Some(s.description.clone()),
+                    numerator_units: num,
+                    denominator_units: den,
+                }
+            })
+            .collect(),
+        blocks: groups
+            .iter()
+            .enumerate()
+            .filter_map(|(k, g)| {
+                let ids: Vec<u32> = g
+                    .counter_ids
+                    .iter()
+                    .copied()
+                    .filter(|&id| keep(id))
+                    .collect();
+                (!ids.is_empty() || g.counter_ids.is_empty()).then(|| proto::GpuCounterBlock {
+                    block_id: u32::try_from(k).ok(),
+                    name: Some(g.name.clone()),
+                    counter_ids: ids,
+                })
+            })
+            .collect(),
+    }
+}
+
+/// The counters of a sample that `keep` takes; a non-finite float is left
+/// out.
+fn counters(values: &[(u32, Value)], keep: impl Fn(u32) -> bool) -> Vec<proto::GpuCounter> {
+    values
+        .iter()
+        .filter(|(id, _)| keep(*id))
+        .filter_map(|&(id, v)| match v {
+            Value::Int(i) => Some(proto::GpuCounter {
+                counter_id: Some(id),
+                int_value: Some(i),
+                double_value: None,
+            }),
+            Value::Float(f) if f.is_finite() => Some(proto::GpuCounter {
+                counter_id: Some(id),
+                int_value: None,
+                double_value: Some(f),
+            }),
+            Value::Float(_) => None,
+        })
+        .collect()
+}
+
+/// The uuid of GPU `gpu_id`'s loss track: stable per GPU.
+fn loss_track_uuid(gpu_id: i32) -> u64 {
+    0x7065_7266_0000_0000 | u64::from(gpu_id as u32)
+}
+
+/// The loss track of GPU `gpu_id` named `gpu_name`: "`GPU<id>` OA stream
+/// (`<name>`)".
+fn loss_track(gpu_id: i32, gpu_name: &str) -> proto::TrackDescriptor {
+    proto::TrackDescriptor {
+        uuid: Some(loss_track_uuid(gpu_id)),
+        name: Some(format!("GPU{gpu_id} OA stream ({gpu_name})")),
+    }
+}
+
+/// A loss (`kind`, `count` of them) as an instant on GPU `gpu_id`'s loss
+/// track.
+fn loss_event(gpu_id: i32, kind: &str, count: u64) -> proto::TrackEvent {
+    proto::TrackEvent {
+        r#type: Some(proto::TYPE_INSTANT),
+        track_uuid: Some(loss_track_uuid(gpu_id)),
+        name: Some(kind.to_string()),
+        debug_annotations: vec![proto::DebugAnnotation {
+            name: Some("count".to_string()),
+            uint_value: Some(count),
+        }],
     }
 }
 

@@ -4,6 +4,10 @@
 //! `common/gpu_counter_descriptor.proto`, `track_event/*.proto`). Only the
 //! fields perfregs writes; the tests decode the output by Perfetto's own
 //! `.proto` files (`protos/`, shipped unchanged), which checks these numbers.
+//! Also the part of a data source's config that the data source reads
+//! ([`DataSourceConfig`], `config/data_source_config.proto`,
+//! `config/gpu/gpu_counter_config.proto`; the data source's tests write it
+//! with the Perfetto SDK's own messages).
 
 /// `Trace`: a `.pftrace` file.
 #[derive(Clone, PartialEq, prost::Message)]
@@ -180,4 +184,30 @@ pub struct DebugAnnotation {
     /// `uint_value` = 3.
     #[prost(uint64, optional, tag = "3")]
     pub uint_value: Option<u64>,
+}
+
+/// `DataSourceConfig`: only the GPU counters' part (other fields are
+/// skipped when decoding).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct DataSourceConfig {
+    /// `name` = 1.
+    #[prost(string, optional, tag = "1")]
+    pub name: Option<String>,
+    /// `gpu_counter_config` = 108.
+    #[prost(message, optional, tag = "108")]
+    pub gpu_counter_config: Option<GpuCounterConfig>,
+}
+
+/// `GpuCounterConfig`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct GpuCounterConfig {
+    /// `counter_period_ns` = 1.
+    #[prost(uint64, optional, tag = "1")]
+    pub counter_period_ns: Option<u64>,
+    /// `counter_ids` = 2 (proto2, unpacked; a packed run decodes too).
+    #[prost(uint32, repeated, packed = "false", tag = "2")]
+    pub counter_ids: Vec<u32>,
+    /// `counter_names` = 6.
+    #[prost(string, repeated, tag = "6")]
+    pub counter_names: Vec<String>,
 }

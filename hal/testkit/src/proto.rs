@@ -211,6 +211,14 @@ impl Schema {
 
     /// Decode `bytes` as a message of type `type_name`.
     pub fn decode(&self, type_name: &str, bytes: &[u8]) -> Result<Message, String> {
+        self.decode_as(type_name, bytes, false)
+    }
+
+    /// [`Schema::decode`], or with `lenient` a field whose number or type
+    /// the schema lacks kept undecoded (by its wire type: [`Value::Int`],
+    /// [`Value::Fixed64`], [`Value::Fixed32`] or [`Value::Bytes`]; named
+    /// `#N` when its number is unknown) instead of an error.
+    fn decode_as(&self, type_name: &str, bytes: &[u8], lenient: bool) -> Result<Message, String> {
         let fields = self
             .messages
             .get(type_name)
@@ -224,12 +232,34 @@ impl Schema {
         while !r.done() {
             let tag = r.varint()?;
             let (number, wire) = ((tag >> 3) as u32, tag & 7);
-            let f = fields.iter().find(|f| f.number == number).ok_or_else(|| {
-                format!("{type_name}: field number {number} is not in the schema")
-            })?;
-            let kind = self.resolve(&f.scope, &f.ty).ok_or_else(|| {
-                format!("{type_name}.{}: type {} is not in the schema", f.name, f.ty)
-            })?;
+            let raw = |r: &mut Wire<'_>| -> Result<Value, String> {
+                Ok(match wire {
+                    0 => Value::Int(r.varint()?),
+                    1 => Value::Fixed64(r.fixed64()?),
+                    5 => Value::Fixed32(r.fixed32()?),
+                    2 => Value::Bytes(r.bytes()?.to_vec()),
+                    _ => return Err(format!("{type_name}: field {number}: wire type {wire}")),
+                })
+            };
+            let Some(f) = fields.iter().find(|f| f.number == number) else {
+                if lenient {
+                    m.fields.push((format!("#{number}"), raw(&mut r)?));
+                    continue;
+                }
+                return Err(format!(
+                    "{type_name}: field number {number} is not in the schema"
+                ));
+            };
+            let Some(kind) = self.resolve(&f.scope, &f.ty) else {
+                if lenient {
+                    m.fields.push((f.name.clone(), raw(&mut r)?));
+                    continue;
+                }
+                return Err(format!(
+                    "{type_name}.{}: type {} is not in the schema",
+                    f.name, f.ty
+                ));
+            };
             let what = || format!("{type_name}.{} ({}): wire type {wire}", f.name, f.ty);
             let one = |r: &mut Wire<'_>, wire: u64| -> Result<Value, String> {
                 Ok(match (&kind, wire) {
@@ -253,7 +283,9 @@ impl Schema {
                     (Kind::Scalar("float"), 5) => Value::Float(f32::from_bits(r.fixed32()?)),
                     (Kind::Scalar("fixed32" | "sfixed32"), 5) => Value::Fixed32(r.fixed32()?),
                     (Kind::Scalar("string" | "bytes"), 2) => Value::Bytes(r.bytes()?.to_vec()),
-                    (Kind::Message(t), 2) => Value::Message(self.decode(t, r.bytes()?)?),
+                    (Kind::Message(t), 2) => {
+                        Value::Message(self.decode_as(t, r.bytes()?, lenient)?)
+                    }
                     _ => return Err(what()),
                 })
             };
@@ -401,6 +433,45 @@ pub fn perfetto_packets(bytes: &[u8]) -> Vec<Message> {
         .decode("Trace", bytes)
         .unwrap_or_else(|e| panic!("not a trace by Perfetto's protos: {e}"));
     trace.msgs("packet").into_iter().cloned().collect()
+}
+
+/// The trusted packet sequence id of a tracing service's own packets
+/// (Perfetto's `kServicePacketSequenceID`, `tracing_service_impl.cc`).
+pub const SERVICE_SEQUENCE_ID: u64 = 1;
+
+/// The packets of a trace that a tracing service wrote (`traced`, an SDK's
+/// in-process session), decoded as [`perfetto_packets`] does, except the
+/// service's own (sequence [`SERVICE_SEQUENCE_ID`]: its trace config,
+/// stats, clock snapshots, system info), which hold messages of files not
+/// shipped here and fields newer than them: those are decoded leniently, a
+/// field whose number or type the schema lacks kept undecoded (named `#N`
+/// for an unknown number). Panics with the reason when a packet of another
+/// sequence does not decode strictly.
+pub fn perfetto_session_packets(bytes: &[u8]) -> Vec<Message> {
+    let schema = perfetto();
+    let mut r = Wire { b: bytes, at: 0 };
+    let mut out = Vec::new();
+    while !r.done() {
+        let tag = r.varint().unwrap_or_else(|e| panic!("not a trace: {e}"));
+        assert_eq!(
+            tag, 0x0a,
+            "not a trace: a field other than `packet` (tag {tag:#x})"
+        );
+        let packet = r.bytes().unwrap_or_else(|e| panic!("not a trace: {e}"));
+        let lenient = schema
+            .decode_as("TracePacket", packet, true)
+            .unwrap_or_else(|e| panic!("not a trace packet: {e}"));
+        if lenient.u64("trusted_packet_sequence_id") == Some(SERVICE_SEQUENCE_ID) {
+            out.push(lenient);
+        } else {
+            out.push(
+                schema
+                    .decode("TracePacket", packet)
+                    .unwrap_or_else(|e| panic!("a producer's packet, by Perfetto's protos: {e}")),
+            );
+        }
+    }
+    out
 }
 
 fn join(prefix: &str, name: &str) -> String {
@@ -657,6 +728,47 @@ mod tests {
             .expect_err("cut short");
         assert!(e.contains("past the end"), "{e}");
         assert!(s.decode("Nope", &[]).is_err());
+    }
+
+    #[test]
+    fn lenient_keeps_what_the_schema_lacks_undecoded() {
+        let s = schema();
+        // 9 (no such field): varint 1; 12 (Inner) holding 5 (no such field): "x".
+        let bytes = [0x48, 0x01, 0x62, 0x03, 0x2a, 0x01, b'x'];
+        assert!(s.decode("Outer", &bytes).is_err());
+        let m = s.decode_as("Outer", &bytes, true).expect("lenient");
+        assert_eq!(m.fields[0], ("#9".to_string(), Value::Int(1)));
+        let again = m.msg("again").expect("decoded");
+        assert_eq!(
+            again.fields[0],
+            ("#5".to_string(), Value::Bytes(b"x".to_vec()))
+        );
+        // A type the schema lacks, with its own wire type.
+        let mut s = Schema::default();
+        s.add("message M { optional Missing m = 1; }")
+            .expect("parses");
+        let m = s
+            .decode_as("M", &[0x0a, 0x01, 0x08], true)
+            .expect("lenient");
+        assert_eq!(m.fields[0], ("m".to_string(), Value::Bytes(vec![0x08])));
+        assert!(s.decode("M", &[0x0a, 0x01, 0x08]).is_err());
+    }
+
+    #[test]
+    fn session_packets_are_strict_off_the_service_sequence() {
+        // Packet 1: sequence 1 (the service's) with field 124 (not in v51);
+        // packet 2: sequence 2 with a timestamp.
+        let bytes = [
+            0x0a, 0x05, 0x50, 0x01, 0xe2, 0x07, 0x00, 0x0a, 0x04, 0x50, 0x02, 0x40, 0x07,
+        ];
+        let p = perfetto_session_packets(&bytes);
+        assert_eq!(p.len(), 2);
+        assert_eq!(p[0].fields[1].0, "#124");
+        assert_eq!(p[1].u64("timestamp"), Some(7));
+        let bad = [0x0a, 0x05, 0x50, 0x02, 0xe2, 0x07, 0x00];
+        let e = std::panic::catch_unwind(|| perfetto_session_packets(&bad)).expect_err("strict");
+        let e = e.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(e.contains("field number 124 is not in the schema"), "{e}");
     }
 
     #[test]
