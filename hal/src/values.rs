@@ -22,6 +22,31 @@ impl core::fmt::Debug for DebugBits {
 // compiled to machine code in every crate that generates registers, used or
 // not.
 
+/// `R`'s `Debug` for a layout whose readable fields are all plain (`bool`
+/// or `Bits<N>`): `TITLE { field: 0x.., flag: true, .. }`, the readable
+/// fields in table order, read from the layout's field table. One function
+/// instead of a formatting chain per layout (the chain cost rustc about
+/// 0.15 s per 100 layouts in the compile race).
+#[doc(hidden)]
+pub fn debug_fields(
+    f: &mut core::fmt::Formatter<'_>,
+    title: &str,
+    raw: u64,
+    fields: &[crate::meta::FieldInfo],
+) -> core::fmt::Result {
+    let mut d = f.debug_struct(title);
+    for field in fields.iter().filter(|field| field.access.readable()) {
+        let value = raw.checked_shr(field.lsb).unwrap_or(0)
+            & u64::MAX.checked_shr(64 - field.width.min(64)).unwrap_or(0);
+        if field.width == 1 {
+            d.field(field.name, &(value != 0));
+        } else {
+            d.field(field.name, &DebugBits(value));
+        }
+    }
+    d.finish()
+}
+
 /// `W`'s `Debug`: `TITLE(0x..)`.
 #[doc(hidden)]
 pub fn debug_word(f: &mut core::fmt::Formatter<'_>, title: &str, word: u64) -> core::fmt::Result {
@@ -258,4 +283,52 @@ macro_rules! field_enum_impls {
             }
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::debug_fields;
+    use crate::meta::{AccessKind, FieldInfo};
+    use std::format;
+
+    const fn field(name: &'static str, lsb: u32, width: u32, access: AccessKind) -> FieldInfo {
+        FieldInfo {
+            name,
+            lsb,
+            width,
+            access,
+            values: &[],
+            description: "",
+            address: false,
+        }
+    }
+
+    struct Shown(u64, &'static [FieldInfo]);
+    impl core::fmt::Debug for Shown {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            debug_fields(f, "CTL", self.0, self.1)
+        }
+    }
+
+    #[test]
+    fn debug_fields_prints_the_readable_fields_from_the_table() {
+        static FIELDS: [FieldInfo; 5] = [
+            field("go", 0, 1, AccessKind::Rw),
+            field("kick", 1, 1, AccessKind::Wo),
+            field("level", 4, 8, AccessKind::Ro),
+            field("flag", 31, 1, AccessKind::Rw1c),
+            field("high", 32, 32, AccessKind::Rw),
+        ];
+        let raw = 0xdead_beef_8000_1ab3u64; // bit 12 (above `level`) set
+        assert_eq!(
+            format!("{:?}", Shown(raw, &FIELDS)),
+            "CTL { go: true, level: 0xab, flag: true, high: 0xdeadbeef }"
+        );
+        static WHOLE: [FieldInfo; 1] = [field("all", 0, 64, AccessKind::Ro)];
+        assert_eq!(
+            format!("{:?}", Shown(u64::MAX, &WHOLE)),
+            "CTL { all: 0xffffffffffffffff }"
+        );
+    }
 }

@@ -48,36 +48,33 @@ pub mod layouts {
             /// `ready` (bits 0, RO).
             #[inline]
             pub fn ready(self) -> bool {
-                ::perfregs::hal::ReadValue::get(self, READY)
+                self.0 & 0x1 != 0
             }
             /// `overflow` (bits 2, RW1C).
             #[inline]
             pub fn overflow(self) -> bool {
-                ::perfregs::hal::ReadValue::get(self, OVERFLOW)
+                self.0 & 0x4 != 0
             }
             /// `arm` (bits 3, RW1S).
             #[inline]
             pub fn arm(self) -> bool {
-                ::perfregs::hal::ReadValue::get(self, ARM)
+                self.0 & 0x8 != 0
             }
             /// `level` (bits 23:16, RW).
             #[inline]
             pub fn level(self) -> Bits<8> {
-                ::perfregs::hal::ReadValue::get(self, LEVEL)
+                Bits::truncate(self.0 >> 16u32)
             }
         }
         impl ::core::fmt::Debug for R {
             #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct("STATUS")
-                    .field("ready", &(self.0 & 0x1 != 0))
-                    .field("overflow", &(self.0 & 0x4 != 0))
-                    .field("arm", &(self.0 & 0x8 != 0))
-                    .field(
-                        "level",
-                        &::perfregs::hal::values::DebugBits(self.0 >> 16u32 & 0xff),
-                    )
-                    .finish()
+                ::perfregs::hal::values::debug_fields(
+                    f,
+                    "STATUS",
+                    self.0,
+                    <FieldLayout as ::perfregs::hal::register::Layout>::FIELDS,
+                )
             }
         }
         impl W {
@@ -91,7 +88,8 @@ pub mod layouts {
             /// `kick` (bits 1, WO).
             #[inline]
             pub fn kick(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, KICK, value)
+                ::perfregs::hal::WriteValue::insert(self, 0x2, (value as u64) << 1u32);
+                self
             }
             #[doc(hidden)]
             pub fn overflow(&mut self, _value: bool) -> &mut Self
@@ -103,7 +101,8 @@ pub mod layouts {
             /// Clear `overflow` (write-one-to-clear): writes ones to bits 2.
             #[inline]
             pub fn clear_overflow(&mut self) -> &mut Self {
-                ::perfregs::hal::WriteValue::clear(self, OVERFLOW)
+                ::perfregs::hal::WriteValue::insert(self, 0x4, 0x4);
+                self
             }
             #[doc(hidden)]
             pub fn arm(&mut self, _value: bool) -> &mut Self
@@ -115,7 +114,8 @@ pub mod layouts {
             /// Set `arm` (write-one-to-set): writes ones to bits 3.
             #[inline]
             pub fn set_arm(&mut self) -> &mut Self {
-                ::perfregs::hal::WriteValue::set_ones(self, ARM)
+                ::perfregs::hal::WriteValue::insert(self, 0x8, 0x8);
+                self
             }
             #[doc(hidden)]
             pub fn zero(&mut self, _value: Bits<4>) -> &mut Self
@@ -141,7 +141,12 @@ pub mod layouts {
             /// `level` (bits 23:16, RW).
             #[inline]
             pub fn level(&mut self, value: Bits<8>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, LEVEL, value)
+                ::perfregs::hal::WriteValue::insert(
+                    self,
+                    0xff0000,
+                    (value.get() << 16u32) & 0xff0000,
+                );
+                self
             }
         }
         /// `ready`: bits 0, RO

@@ -34,25 +34,30 @@ pub mod layouts {
             /// `value` (bits 31:0, RW-V).
             #[inline]
             pub fn value(self) -> Bits<32> {
-                ::perfregs::hal::ReadValue::get(self, VALUE)
+                Bits::truncate(self.0 >> 0u32)
             }
         }
         impl ::core::fmt::Debug for R {
             #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct("CNTn")
-                    .field(
-                        "value",
-                        &::perfregs::hal::values::DebugBits(self.0 >> 0u32 & 0xffffffff),
-                    )
-                    .finish()
+                ::perfregs::hal::values::debug_fields(
+                    f,
+                    "CNTn",
+                    self.0,
+                    <FieldLayout as ::perfregs::hal::register::Layout>::FIELDS,
+                )
             }
         }
         impl W {
             /// `value` (bits 31:0, RW-V).
             #[inline]
             pub fn value(&mut self, value: Bits<32>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, VALUE, value)
+                ::perfregs::hal::WriteValue::insert(
+                    self,
+                    0xffffffff,
+                    (value.get() << 0u32) & 0xffffffff,
+                );
+                self
             }
         }
         /** `value`: bits 31:0, RW-V
@@ -92,25 +97,30 @@ pub mod layouts {
             /// `event` (bits 7:0, RW).
             #[inline]
             pub fn event(self) -> Bits<8> {
-                ::perfregs::hal::ReadValue::get(self, EVENT)
+                Bits::truncate(self.0 >> 0u32)
             }
         }
         impl ::core::fmt::Debug for R {
             #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct("SELn")
-                    .field(
-                        "event",
-                        &::perfregs::hal::values::DebugBits(self.0 >> 0u32 & 0xff),
-                    )
-                    .finish()
+                ::perfregs::hal::values::debug_fields(
+                    f,
+                    "SELn",
+                    self.0,
+                    <FieldLayout as ::perfregs::hal::register::Layout>::FIELDS,
+                )
             }
         }
         impl W {
             /// `event` (bits 7:0, RW).
             #[inline]
             pub fn event(&mut self, value: Bits<8>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, EVENT, value)
+                ::perfregs::hal::WriteValue::insert(
+                    self,
+                    0xff,
+                    (value.get() << 0u32) & 0xff,
+                );
+                self
             }
         }
         /// `event`: bits 7:0, RW

@@ -38,47 +38,52 @@ pub mod layouts {
             /// `kernel` (bits 0, RW).
             #[inline]
             pub fn kernel(self) -> bool {
-                ::perfregs::hal::ReadValue::get(self, KERNEL)
+                self.0 & 0x1 != 0
             }
             /// `user` (bits 1, RW).
             #[inline]
             pub fn user(self) -> bool {
-                ::perfregs::hal::ReadValue::get(self, USER)
+                self.0 & 0x2 != 0
             }
             /// `level` (bits 11:8, RW).
             #[inline]
             pub fn level(self) -> Bits<4> {
-                ::perfregs::hal::ReadValue::get(self, LEVEL)
+                Bits::truncate(self.0 >> 8u32)
             }
         }
         impl ::core::fmt::Debug for R {
             #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct("WAKE")
-                    .field("kernel", &(self.0 & 0x1 != 0))
-                    .field("user", &(self.0 & 0x2 != 0))
-                    .field(
-                        "level",
-                        &::perfregs::hal::values::DebugBits(self.0 >> 8u32 & 0xf),
-                    )
-                    .finish()
+                ::perfregs::hal::values::debug_fields(
+                    f,
+                    "WAKE",
+                    self.0,
+                    <FieldLayout as ::perfregs::hal::register::Layout>::FIELDS,
+                )
             }
         }
         impl W {
             /// `kernel` (bits 0, RW).
             #[inline]
             pub fn kernel(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, KERNEL, value)
+                ::perfregs::hal::WriteValue::insert(self, 0x1, (value as u64) << 0u32);
+                self
             }
             /// `user` (bits 1, RW).
             #[inline]
             pub fn user(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, USER, value)
+                ::perfregs::hal::WriteValue::insert(self, 0x2, (value as u64) << 1u32);
+                self
             }
             /// `level` (bits 11:8, RW).
             #[inline]
             pub fn level(&mut self, value: Bits<4>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, LEVEL, value)
+                ::perfregs::hal::WriteValue::insert(
+                    self,
+                    0xf00,
+                    (value.get() << 8u32) & 0xf00,
+                );
+                self
             }
         }
         /// `kernel`: bits 0, RW

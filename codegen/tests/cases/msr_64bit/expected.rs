@@ -42,40 +42,40 @@ pub mod layouts {
             /// `core_sel` (bits 14:0, RW).
             #[inline]
             pub fn core_sel(self) -> Bits<15> {
-                ::perfregs::hal::ReadValue::get(self, CORE_SEL)
+                Bits::truncate(self.0 >> 0u32)
             }
             /// `overflow` (bits 30, RW1C).
             #[inline]
             pub fn overflow(self) -> bool {
-                ::perfregs::hal::ReadValue::get(self, OVERFLOW)
+                self.0 & 0x40000000 != 0
             }
             /// `count` (bits 39:32, RW).
             #[inline]
             pub fn count(self) -> Bits<8> {
-                ::perfregs::hal::ReadValue::get(self, COUNT)
+                Bits::truncate(self.0 >> 32u32)
             }
         }
         impl ::core::fmt::Debug for R {
             #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct("PMON_CTL")
-                    .field(
-                        "core_sel",
-                        &::perfregs::hal::values::DebugBits(self.0 >> 0u32 & 0x7fff),
-                    )
-                    .field("overflow", &(self.0 & 0x40000000 != 0))
-                    .field(
-                        "count",
-                        &::perfregs::hal::values::DebugBits(self.0 >> 32u32 & 0xff),
-                    )
-                    .finish()
+                ::perfregs::hal::values::debug_fields(
+                    f,
+                    "PMON_CTL",
+                    self.0,
+                    <FieldLayout as ::perfregs::hal::register::Layout>::FIELDS,
+                )
             }
         }
         impl W {
             /// `core_sel` (bits 14:0, RW).
             #[inline]
             pub fn core_sel(&mut self, value: Bits<15>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, CORE_SEL, value)
+                ::perfregs::hal::WriteValue::insert(
+                    self,
+                    0x7fff,
+                    (value.get() << 0u32) & 0x7fff,
+                );
+                self
             }
             #[doc(hidden)]
             pub fn overflow(&mut self, _value: bool) -> &mut Self
@@ -87,17 +87,28 @@ pub mod layouts {
             /// Clear `overflow` (write-one-to-clear): writes ones to bits 30.
             #[inline]
             pub fn clear_overflow(&mut self) -> &mut Self {
-                ::perfregs::hal::WriteValue::clear(self, OVERFLOW)
+                ::perfregs::hal::WriteValue::insert(self, 0x40000000, 0x40000000);
+                self
             }
             /// `freeze` (bits 31, WO).
             #[inline]
             pub fn freeze(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, FREEZE, value)
+                ::perfregs::hal::WriteValue::insert(
+                    self,
+                    0x80000000,
+                    (value as u64) << 31u32,
+                );
+                self
             }
             /// `count` (bits 39:32, RW).
             #[inline]
             pub fn count(&mut self, value: Bits<8>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, COUNT, value)
+                ::perfregs::hal::WriteValue::insert(
+                    self,
+                    0xff00000000,
+                    (value.get() << 32u32) & 0xff00000000,
+                );
+                self
             }
             #[doc(hidden)]
             pub fn reserved_63_40(&mut self, _value: Bits<24>) -> &mut Self

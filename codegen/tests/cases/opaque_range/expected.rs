@@ -33,20 +33,26 @@ pub mod layouts {
             /// `enable` (bits 0, RW).
             #[inline]
             pub fn enable(self) -> bool {
-                ::perfregs::hal::ReadValue::get(self, ENABLE)
+                self.0 & 0x1 != 0
             }
         }
         impl ::core::fmt::Debug for R {
             #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct("UNIT_CTL").field("enable", &(self.0 & 0x1 != 0)).finish()
+                ::perfregs::hal::values::debug_fields(
+                    f,
+                    "UNIT_CTL",
+                    self.0,
+                    <FieldLayout as ::perfregs::hal::register::Layout>::FIELDS,
+                )
             }
         }
         impl W {
             /// `enable` (bits 0, RW).
             #[inline]
             pub fn enable(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, ENABLE, value)
+                ::perfregs::hal::WriteValue::insert(self, 0x1, (value as u64) << 0u32);
+                self
             }
         }
         /// `enable`: bits 0, RW

@@ -36,36 +36,41 @@ pub mod layouts {
             /// `go` (bits 0, RW).
             #[inline]
             pub fn go(self) -> bool {
-                ::perfregs::hal::ReadValue::get(self, GO)
+                self.0 & 0x1 != 0
             }
             /// `select` (bits 7:4, RW).
             #[inline]
             pub fn select(self) -> Bits<4> {
-                ::perfregs::hal::ReadValue::get(self, SELECT)
+                Bits::truncate(self.0 >> 4u32)
             }
         }
         impl ::core::fmt::Debug for R {
             #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct("CFG")
-                    .field("go", &(self.0 & 0x1 != 0))
-                    .field(
-                        "select",
-                        &::perfregs::hal::values::DebugBits(self.0 >> 4u32 & 0xf),
-                    )
-                    .finish()
+                ::perfregs::hal::values::debug_fields(
+                    f,
+                    "CFG",
+                    self.0,
+                    <FieldLayout as ::perfregs::hal::register::Layout>::FIELDS,
+                )
             }
         }
         impl W {
             /// `go` (bits 0, RW).
             #[inline]
             pub fn go(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, GO, value)
+                ::perfregs::hal::WriteValue::insert(self, 0x1, (value as u64) << 0u32);
+                self
             }
             /// `select` (bits 7:4, RW).
             #[inline]
             pub fn select(&mut self, value: Bits<4>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, SELECT, value)
+                ::perfregs::hal::WriteValue::insert(
+                    self,
+                    0xf0,
+                    (value.get() << 4u32) & 0xf0,
+                );
+                self
             }
         }
         /// `go`: bits 0, RW
@@ -109,47 +114,52 @@ pub mod layouts {
             /// `go` (bits 0, RW).
             #[inline]
             pub fn go(self) -> bool {
-                ::perfregs::hal::ReadValue::get(self, GO)
+                self.0 & 0x1 != 0
             }
             /// `fast` (bits 2, RW).
             #[inline]
             pub fn fast(self) -> bool {
-                ::perfregs::hal::ReadValue::get(self, FAST)
+                self.0 & 0x4 != 0
             }
             /// `select` (bits 7:4, RW).
             #[inline]
             pub fn select(self) -> Bits<4> {
-                ::perfregs::hal::ReadValue::get(self, SELECT)
+                Bits::truncate(self.0 >> 4u32)
             }
         }
         impl ::core::fmt::Debug for R {
             #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct("CFG")
-                    .field("go", &(self.0 & 0x1 != 0))
-                    .field("fast", &(self.0 & 0x4 != 0))
-                    .field(
-                        "select",
-                        &::perfregs::hal::values::DebugBits(self.0 >> 4u32 & 0xf),
-                    )
-                    .finish()
+                ::perfregs::hal::values::debug_fields(
+                    f,
+                    "CFG",
+                    self.0,
+                    <FieldLayout as ::perfregs::hal::register::Layout>::FIELDS,
+                )
             }
         }
         impl W {
             /// `go` (bits 0, RW).
             #[inline]
             pub fn go(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, GO, value)
+                ::perfregs::hal::WriteValue::insert(self, 0x1, (value as u64) << 0u32);
+                self
             }
             /// `fast` (bits 2, RW).
             #[inline]
             pub fn fast(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, FAST, value)
+                ::perfregs::hal::WriteValue::insert(self, 0x4, (value as u64) << 2u32);
+                self
             }
             /// `select` (bits 7:4, RW).
             #[inline]
             pub fn select(&mut self, value: Bits<4>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, SELECT, value)
+                ::perfregs::hal::WriteValue::insert(
+                    self,
+                    0xf0,
+                    (value.get() << 4u32) & 0xf0,
+                );
+                self
             }
         }
         /// `go`: bits 0, RW

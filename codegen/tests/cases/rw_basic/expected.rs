@@ -57,12 +57,12 @@ pub mod layouts {
             /// `enable` (bits 0, RW).
             #[inline]
             pub fn enable(self) -> bool {
-                ::perfregs::hal::ReadValue::get(self, ENABLE)
+                self.0 & 0x1 != 0
             }
             /// `period` (bits 7:4, RW).
             #[inline]
             pub fn period(self) -> Bits<4> {
-                ::perfregs::hal::ReadValue::get(self, PERIOD)
+                Bits::truncate(self.0 >> 4u32)
             }
             /// `mode` (bits 9:8, RW).
             #[inline]
@@ -87,12 +87,18 @@ pub mod layouts {
             /// `enable` (bits 0, RW).
             #[inline]
             pub fn enable(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, ENABLE, value)
+                ::perfregs::hal::WriteValue::insert(self, 0x1, (value as u64) << 0u32);
+                self
             }
             /// `period` (bits 7:4, RW).
             #[inline]
             pub fn period(&mut self, value: Bits<4>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, PERIOD, value)
+                ::perfregs::hal::WriteValue::insert(
+                    self,
+                    0xf0,
+                    (value.get() << 4u32) & 0xf0,
+                );
+                self
             }
             /// `mode` (bits 9:8, RW).
             #[inline]

@@ -36,36 +36,45 @@ pub mod layouts {
             /// `value` (bits 15:0, RW).
             #[inline]
             pub fn value(self) -> Bits<16> {
-                ::perfregs::hal::ReadValue::get(self, VALUE)
+                Bits::truncate(self.0 >> 0u32)
             }
             /// `valid` (bits 31, RW).
             #[inline]
             pub fn valid(self) -> bool {
-                ::perfregs::hal::ReadValue::get(self, VALID)
+                self.0 & 0x80000000 != 0
             }
         }
         impl ::core::fmt::Debug for R {
             #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct("LIMIT_LO")
-                    .field(
-                        "value",
-                        &::perfregs::hal::values::DebugBits(self.0 >> 0u32 & 0xffff),
-                    )
-                    .field("valid", &(self.0 & 0x80000000 != 0))
-                    .finish()
+                ::perfregs::hal::values::debug_fields(
+                    f,
+                    "LIMIT_LO",
+                    self.0,
+                    <FieldLayout as ::perfregs::hal::register::Layout>::FIELDS,
+                )
             }
         }
         impl W {
             /// `value` (bits 15:0, RW).
             #[inline]
             pub fn value(&mut self, value: Bits<16>) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, VALUE, value)
+                ::perfregs::hal::WriteValue::insert(
+                    self,
+                    0xffff,
+                    (value.get() << 0u32) & 0xffff,
+                );
+                self
             }
             /// `valid` (bits 31, RW).
             #[inline]
             pub fn valid(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, VALID, value)
+                ::perfregs::hal::WriteValue::insert(
+                    self,
+                    0x80000000,
+                    (value as u64) << 31u32,
+                );
+                self
             }
         }
         /// `value`: bits 15:0, RW

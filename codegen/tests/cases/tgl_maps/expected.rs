@@ -33,20 +33,26 @@ pub mod layouts {
             /// `go` (bits 0, RW).
             #[inline]
             pub fn go(self) -> bool {
-                ::perfregs::hal::ReadValue::get(self, GO)
+                self.0 & 0x1 != 0
             }
         }
         impl ::core::fmt::Debug for R {
             #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct("MY_GT_REG").field("go", &(self.0 & 0x1 != 0)).finish()
+                ::perfregs::hal::values::debug_fields(
+                    f,
+                    "MY_GT_REG",
+                    self.0,
+                    <FieldLayout as ::perfregs::hal::register::Layout>::FIELDS,
+                )
             }
         }
         impl W {
             /// `go` (bits 0, RW).
             #[inline]
             pub fn go(&mut self, value: bool) -> &mut Self {
-                ::perfregs::hal::WriteValue::set(self, GO, value)
+                ::perfregs::hal::WriteValue::insert(self, 0x1, (value as u64) << 0u32);
+                self
             }
         }
         /// `go`: bits 0, RW
