@@ -166,7 +166,7 @@ fn workloads(current: &OsStr) -> Vec<CompletionCandidate> {
         .map(|n| {
             let help = match perfregs_session::workload::choose(n) {
                 Ok(Some(spec)) => spec.description,
-                Ok(None) => "no workload: shader-event counters stay 0".to_string(),
+                Ok(None) => perfregs_session::workload::NONE_HELP.to_string(),
                 Err(e) => e.0,
             };
             CompletionCandidate::new(n).help(Some(help.into()))

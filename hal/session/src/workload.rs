@@ -51,6 +51,9 @@ pub const NONE: &str = "none";
 /// The built-in workloads: (name, YAML text).
 pub const BUILTIN: &[(&str, &str)] = perfregs_regdefs::WORKLOADS;
 
+/// What [`NONE`] means, in a few words (a completion's or a listing's help).
+pub const NONE_HELP: &str = "no workload: shader-event counters stay 0";
+
 /// The line a tool prints when no workload is scripted.
 pub const NONE_LINE: &str = "workload: none scripted (the emulator runs no shader work): counters of shader events stay 0; clocks, timestamps and what the set's programming derives from them count";
 
