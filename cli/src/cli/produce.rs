@@ -355,6 +355,13 @@ mod live {
             set.symbol,
             if deadline.is_some() { "--duration or Ctrl-C ends" } else { "Ctrl-C ends" }
         );
+        if backend == Backend::System {
+            if let Err(looked) = perfregs_perfetto::source::producer_socket() {
+                eprintln!(
+                    "perfregs produce: no tracing service yet (no producer socket at {looked}): start traced, or `tracebox --system-sockets ...`; the data source connects when one appears"
+                );
+            }
+        }
         let mut sessions = 0u64;
         while !ended() {
             let Some(config) = source.is_enabled().then(|| source.config()).flatten() else {

@@ -116,3 +116,37 @@ fn an_emulated_stream_becomes_gpu_counter_samples_in_a_trace() {
         assert!((0.0..=100.0).contains(&v), "{v}");
     }
 }
+
+#[cfg(feature = "perfetto-data-source")]
+#[test]
+fn without_a_tracing_service_it_says_where_it_looked() {
+    // A producer socket that does not exist: the data source registers,
+    // waits for --duration, and says that no service is there.
+    let missing = std::env::temp_dir().join("perfregs-no-traced-here.sock");
+    let out = common::perfregs()
+        .args([
+            "produce",
+            "--emulate",
+            "tgl",
+            "--metric-set",
+            "RenderBasic",
+            "--duration",
+            "200ms",
+        ])
+        .env("PERFETTO_PRODUCER_SOCK_NAME", &missing)
+        .output()
+        .expect("perfregs runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains(&format!(
+            "no tracing service yet (no producer socket at $PERFETTO_PRODUCER_SOCK_NAME={})",
+            missing.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("no trace session enabled gpu.counters.perfregs"),
+        "{err}"
+    );
+}

@@ -94,6 +94,50 @@ pub enum Backend {
     InProcess,
 }
 
+/// Where the system's tracing service's producer socket is, as the SDK
+/// looks for it (Perfetto's `default_socket.cc`): `$PERFETTO_PRODUCER_SOCK_NAME`
+/// when set (an `@name` abstract socket is taken as there), else
+/// `/run/perfetto/traced-producer.sock`, else `/tmp/perfetto-producer`.
+/// `Err` lists every place looked at: no service runs (yet).
+pub fn producer_socket() -> Result<String, String> {
+    service_socket(
+        "PERFETTO_PRODUCER_SOCK_NAME",
+        "traced-producer.sock",
+        "perfetto-producer",
+    )
+}
+
+/// The same for the consumer socket (`$PERFETTO_CONSUMER_SOCK_NAME`,
+/// `/run/perfetto/traced-consumer.sock`, `/tmp/perfetto-consumer`), which a
+/// system [`Session`] uses.
+pub fn consumer_socket() -> Result<String, String> {
+    service_socket(
+        "PERFETTO_CONSUMER_SOCK_NAME",
+        "traced-consumer.sock",
+        "perfetto-consumer",
+    )
+}
+
+/// `$<var>` when set, else `/run/perfetto/<run>`, else `/tmp/<tmp>`: the
+/// one that exists, or every place looked at.
+fn service_socket(var: &str, run: &str, tmp: &str) -> Result<String, String> {
+    use std::path::Path;
+    if let Ok(v) = std::env::var(var) {
+        // `@name`: an abstract socket, which no file shows.
+        return if v.starts_with('@') || Path::new(&v).exists() {
+            Ok(v)
+        } else {
+            Err(format!("${var}={v}"))
+        };
+    }
+    let places = [format!("/run/perfetto/{run}"), format!("/tmp/{tmp}")];
+    places
+        .iter()
+        .find(|p| Path::new(p).exists())
+        .cloned()
+        .ok_or_else(|| format!("${var} (unset), {}", places.join(", ")))
+}
+
 /// What the enabled sessions asked for (their `gpu_counter_config`),
 /// merged.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,31 +9,10 @@
 mod common;
 
 use common::{counter_ids, decoded, groups, ours, specs, GPU};
-use perfregs_perfetto::source::{Backend, Session, Source, Wish};
+use perfregs_perfetto::source::{self, Backend, Session, Source, Wish};
 use perfregs_perfetto::{ClockPair, CpuClock, Value};
 use std::io::Write as _;
-use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// Where the SDK looks for a service socket: `$<var>` when set, else
-/// `/run/perfetto/<run>`, else `/tmp/<tmp>` (Perfetto's
-/// `default_socket.cc`); the one found, or every place looked at.
-fn socket(var: &str, run: &str, tmp: &str) -> Result<String, String> {
-    if let Ok(v) = std::env::var(var) {
-        // `@name`: an abstract socket, which no file shows.
-        return if v.starts_with('@') || Path::new(&v).exists() {
-            Ok(v)
-        } else {
-            Err(format!("${var}={v}"))
-        };
-    }
-    let places = [format!("/run/perfetto/{run}"), format!("/tmp/{tmp}")];
-    places
-        .iter()
-        .find(|p| Path::new(p).exists())
-        .cloned()
-        .ok_or_else(|| format!("${var} (unset), {}", places.join(", ")))
-}
 
 /// Said on stderr itself: the harness captures only `eprintln!`.
 fn loud(line: &str) {
@@ -42,16 +21,8 @@ fn loud(line: &str) {
 
 #[test]
 fn a_system_trace_gets_the_counters() {
-    let producer = socket(
-        "PERFETTO_PRODUCER_SOCK_NAME",
-        "traced-producer.sock",
-        "perfetto-producer",
-    );
-    let consumer = socket(
-        "PERFETTO_CONSUMER_SOCK_NAME",
-        "traced-consumer.sock",
-        "perfetto-consumer",
-    );
+    let producer = source::producer_socket();
+    let consumer = source::consumer_socket();
     // Registering needs no service: the SDK connects when one appears.
     let mut s = Source::register(
         Backend::System,
