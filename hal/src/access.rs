@@ -219,7 +219,8 @@ pub trait ReadValue: Copy {
     /// The raw bits.
     fn raw(self) -> u64;
 
-    /// Read one field (named getters call this).
+    /// Read one field (the named getters of enumerated fields call this;
+    /// those of plain fields read their bits themselves).
     #[inline]
     fn get<F>(self, _field: F) -> <F::Value as FieldValue>::Read
     where
@@ -241,7 +242,8 @@ pub trait WriteValue: Sized {
     /// Replace the bits under `mask` by `bits` (and, on masked registers, enable them).
     fn insert(&mut self, mask: u64, bits: u64);
 
-    /// Set one field (named setters call this).
+    /// Set one field (the named setters of enumerated fields call this;
+    /// those of plain fields insert their bits themselves).
     ///
     /// Shift, then mask, as hand-written code does: the value's truncation to
     /// its width happens in this one mask (the second mask is constant-folded).
