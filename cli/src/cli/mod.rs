@@ -21,6 +21,7 @@ pub mod record;
 pub mod reg;
 pub mod regs;
 pub mod report;
+pub mod target;
 pub mod top;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};

@@ -64,28 +64,10 @@ Needs the cargo feature perfetto-data-source (Perfetto's C++ SDK is compiled in)
 install perfregs-cli --features perfetto-data-source`. Without it the command says so (exit \
 code 1)."
 )]
-#[command(group(clap::ArgGroup::new("target").required(true).args(["device", "emulate"])))]
 pub struct ProduceArgs {
-    /// A real GPU: the DRM card (`card0`, or `0`), as `perfregs devices` lists it.
-    #[arg(long, value_name = "CARD", conflicts_with = "emulate")]
-    pub device: Option<String>,
-    /// The emulated GPU of a project.
-    #[arg(long, value_name = "PROJECT", value_parser = clap::builder::PossibleValuesParser::new(perfregs_session::oa_projects()), ignore_case = true)]
-    pub emulate: Option<String>,
-    /// The part (--gt N, --gt1, --gt2; default GT2 on a project with several parts).
+    /// The stream: `--device` or `--emulate` with its flags, and `--metric-set`.
     #[command(flatten)]
-    pub part: super::metrics::Part,
-    /// The driver the emulated kernel answers as (default: the project's first).
-    #[arg(long, value_name = "DRIVER", value_parser = ["i915", "xe"], ignore_case = true)]
-    pub driver: Option<String>,
-    /// What the emulated GPU does: a built-in workload (busy, light),
-    /// `none` (the A counters stay 0), or a YAML file of one's own
-    /// (regdefs/workloads/*.yaml show the shape); default busy.
-    #[arg(long, value_name = "NAME|FILE")]
-    pub workload: Option<String>,
-    /// The metric set (symbol or underscore name, case-insensitive).
-    #[arg(long, value_name = "SET")]
-    pub metric_set: String,
+    pub target: super::target::StreamTarget,
     /// The sampling period when the session asks for none (1ms, 100us, ...;
     /// default 1ms): the nearest timer exponent is used.
     #[arg(long, value_name = "TIME", value_parser = duration_ns)]
@@ -116,19 +98,6 @@ impl ProduceArgs {
         }
     }
 
-    /// The first flag given that only `--emulate` takes.
-    fn emulate_only(&self) -> Option<&'static str> {
-        [
-            ("--driver", self.driver.is_some()),
-            ("--workload", self.workload.is_some()),
-            ("--gt1", self.part.gt1),
-            ("--gt2", self.part.gt2),
-            ("--gt", self.part.gt.is_some()),
-        ]
-        .into_iter()
-        .find_map(|(flag, given)| given.then_some(flag))
-    }
-
     #[cfg(not(feature = "perfetto-data-source"))]
     fn go(&self) -> Result<(), Fail> {
         Err(Fail::findings(NOT_BUILT))
@@ -143,14 +112,7 @@ impl ProduceArgs {
 
     #[cfg(all(feature = "perfetto-data-source", target_os = "linux"))]
     fn go(&self) -> Result<(), Fail> {
-        if let (Some(_), Some(flag)) = (&self.device, self.emulate_only()) {
-            return Err(Fail::usage(format!(
-                "{flag} is for --emulate; with --device the card's own driver and part are used"
-            )));
-        }
-        if let (None, Some(flag)) = (&self.device, self.roots.given()) {
-            return Err(Fail::usage(format!("{flag} is for --device")));
-        }
+        self.target.check(&self.roots)?;
         live::run(self)
     }
 }
@@ -214,11 +176,11 @@ mod live {
     }
 
     fn open(a: &ProduceArgs, period: Option<NonZeroU64>) -> Result<Opened, Fail> {
-        if let Some(card) = &a.device {
+        if let Some(card) = &a.target.device {
             let o =
                 super::super::record::device::open(&super::super::record::device::DeviceOpen {
                     card,
-                    metric_set: &a.metric_set,
+                    metric_set: &a.target.metric_set,
                     exponent: None,
                     period,
                     context: None,
@@ -244,18 +206,18 @@ mod live {
                 gpu_id,
             });
         }
-        let project = a.emulate.as_deref().unwrap_or_default();
+        let project = a.target.emulate.as_deref().unwrap_or_default();
         let o = super::super::record::open_emulated(&super::super::record::EmulatedOpen {
             project: &project.to_ascii_lowercase(),
-            gt: a.part.gt().map(|g| g.0),
-            driver: a.driver.as_deref(),
+            gt: a.target.part.gt().map(|g| g.0),
+            driver: a.target.driver.as_deref(),
             unit: None,
-            metric_set: &a.metric_set,
+            metric_set: &a.target.metric_set,
             exponent: None,
             period,
             open_errno: None,
             xe_status: false,
-            workload: a.workload.as_deref(),
+            workload: a.target.workload.as_deref(),
             context: None,
             inject_contexts: None,
         })?;

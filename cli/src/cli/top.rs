@@ -43,7 +43,7 @@ const REFRESH_MIN: Duration = Duration::from_millis(50);
 const REFRESH_MAX: Duration = Duration::from_secs(10);
 
 /// `perfregs top`.
-#[derive(Debug, clap::Args)]
+#[derive(Clone, Debug, clap::Args)]
 #[command(
     about = "A live view of an OA stream: the chosen counters as values, bars and sparklines",
     long_about = "A live view of an OA stream (the emulated GPU with --emulate): the chosen \
@@ -65,28 +65,10 @@ the emulated GPU does (default busy, as `record --emulate`).\n\n\
 set's configuration added or reused, the stream read at the hardware's pace; s and S reopen it \
 with another set."
 )]
-#[command(group(clap::ArgGroup::new("target").required(true).args(["device", "emulate"])))]
 pub struct TopArgs {
-    /// A real GPU: the DRM card (`card0`, or `0`), as `perfregs devices` lists it.
-    #[arg(long, value_name = "CARD", conflicts_with = "emulate")]
-    pub device: Option<String>,
-    /// The emulated GPU of a project.
-    #[arg(long, value_name = "PROJECT", value_parser = clap::builder::PossibleValuesParser::new(perfregs_session::oa_projects()), ignore_case = true)]
-    pub emulate: Option<String>,
-    /// The part (--gt N, --gt1, --gt2; default GT2 on a project with several parts).
+    /// The stream: `--device` or `--emulate` with its flags, and `--metric-set`.
     #[command(flatten)]
-    pub part: super::metrics::Part,
-    /// The driver the emulated kernel answers as (default: the project's first).
-    #[arg(long, value_name = "DRIVER", value_parser = ["i915", "xe"], ignore_case = true)]
-    pub driver: Option<String>,
-    /// What the emulated GPU does: a built-in workload (busy, light),
-    /// `none` (the A counters stay 0), or a YAML file of one's own
-    /// (regdefs/workloads/*.yaml show the shape); default busy.
-    #[arg(long, value_name = "NAME|FILE")]
-    pub workload: Option<String>,
-    /// The metric set (symbol or underscore name, case-insensitive).
-    #[arg(long, value_name = "SET")]
-    pub metric_set: String,
+    pub target: super::target::StreamTarget,
     /// The counters shown, by name or glob, joined by `,` (default:
     /// GpuBusy and the set's *Busy counters, else its first 8).
     #[arg(long, value_name = "LIST")]
@@ -109,21 +91,6 @@ pub struct TopArgs {
     /// Where a card is found (hidden, for tests on a fake tree).
     #[command(flatten)]
     pub roots: super::record::DeviceRoots,
-}
-
-impl TopArgs {
-    /// The first flag given that only `--emulate` takes.
-    fn emulate_only(&self) -> Option<&'static str> {
-        [
-            ("--driver", self.driver.is_some()),
-            ("--workload", self.workload.is_some()),
-            ("--gt1", self.part.gt1),
-            ("--gt2", self.part.gt2),
-            ("--gt", self.part.gt.is_some()),
-        ]
-        .into_iter()
-        .find_map(|(flag, given)| given.then_some(flag))
-    }
 }
 
 /// One counter's row: its last values.
@@ -405,7 +372,7 @@ impl TopArgs {
     /// Open the stream of `set` (a name), the card's or the emulated
     /// GPU's; the model's set and rows follow it.
     fn open(&self, set: &str) -> Result<(Source, Model), Fail> {
-        match (&self.device, &self.emulate) {
+        match (&self.target.device, &self.target.emulate) {
             (Some(card), _) => self.open_device(card, set),
             (None, Some(project)) => self.open_emulated(project, set),
             (None, None) => Err(Fail::usage(
@@ -454,15 +421,15 @@ impl TopArgs {
     fn open_emulated(&self, project: &str, set: &str) -> Result<(Source, Model), Fail> {
         let o = super::record::open_emulated(&super::record::EmulatedOpen {
             project: &project.to_ascii_lowercase(),
-            gt: self.part.gt().map(|g| g.0),
-            driver: self.driver.as_deref(),
+            gt: self.target.part.gt().map(|g| g.0),
+            driver: self.target.driver.as_deref(),
             unit: None,
             metric_set: set,
             exponent: self.exponent,
             period: self.period,
             open_errno: None,
             xe_status: false,
-            workload: self.workload.as_deref(),
+            workload: self.target.workload.as_deref(),
             context: None,
             inject_contexts: None,
         })?;
@@ -564,7 +531,7 @@ impl TopArgs {
                 if self.counters.is_some() && f.message.starts_with("--counters") {
                     let without = TopArgs {
                         counters: None,
-                        ..self.clone_args()
+                        ..self.clone()
                     };
                     without.open(set.symbol).map(|(s, mut m)| {
                         m.counters_note = Some(format!("{}: default counters shown", f.message));
@@ -593,28 +560,6 @@ impl TopArgs {
                 model.error(format!("reopening {}: {}", model.set.symbol, f.message));
                 model.ended = true;
             }
-        }
-    }
-
-    fn clone_args(&self) -> TopArgs {
-        TopArgs {
-            device: self.device.clone(),
-            emulate: self.emulate.clone(),
-            part: super::metrics::Part {
-                gt1: self.part.gt1,
-                gt2: self.part.gt2,
-                gt: self.part.gt,
-            },
-            driver: self.driver.clone(),
-            workload: self.workload.clone(),
-            metric_set: self.metric_set.clone(),
-            counters: self.counters.clone(),
-            period: self.period,
-            exponent: self.exponent,
-            refresh: self.refresh,
-            iterations: self.iterations,
-            duration: self.duration,
-            roots: self.roots.clone(),
         }
     }
 }
@@ -748,15 +693,8 @@ impl TopArgs {
 
     #[cfg(target_os = "linux")]
     fn go(&self) -> Result<(), Fail> {
-        if let (Some(_), Some(flag)) = (&self.device, self.emulate_only()) {
-            return Err(Fail::usage(format!(
-                "{flag} is for --emulate; with --device the card's own driver and part are used"
-            )));
-        }
-        if let (None, Some(flag)) = (&self.device, self.roots.given()) {
-            return Err(Fail::usage(format!("{flag} is for --device")));
-        }
-        let (source, model) = self.open(&self.metric_set)?;
+        self.target.check(&self.roots)?;
+        let (source, model) = self.open(&self.target.metric_set)?;
         let deadline = self
             .duration
             .map(|d| Instant::now() + Duration::from_nanos(d.get()));
@@ -1067,7 +1005,7 @@ mod tests {
     #[test]
     fn a_device_stream_is_read_at_its_own_pace() {
         let a = args("--emulate tgl --metric-set RenderBasic --counters GpuBusy,EuActive");
-        let (source, mut model) = a.open(&a.metric_set).expect("the emulated stream");
+        let (source, mut model) = a.open(&a.target.metric_set).expect("the emulated stream");
         let Reader::Emulated { reader, .. } = source.reader else {
             panic!("--emulate opens the emulated stream");
         };
@@ -1107,10 +1045,10 @@ mod tests {
     #[test]
     fn device_and_emulate_are_exclusive() {
         let a = args("--device card0 --metric-set RenderBasic");
-        assert_eq!(a.device.as_deref(), Some("card0"));
-        assert_eq!(a.emulate_only(), None);
+        assert_eq!(a.target.device.as_deref(), Some("card0"));
+        assert_eq!(a.target.emulate_only(), None);
         let a = args("--device card0 --metric-set RenderBasic --workload busy");
-        assert_eq!(a.emulate_only(), Some("--workload"));
+        assert_eq!(a.target.emulate_only(), Some("--workload"));
         let a = args("--emulate tgl --metric-set RenderBasic --sys /tmp");
         assert_eq!(a.roots.given(), Some("--sys"));
         for line in [
