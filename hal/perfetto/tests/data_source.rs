@@ -73,6 +73,21 @@ fn event(p: &Message) -> Option<&Message> {
 }
 
 /// The packet is the sequence's descriptor event.
+/// The inline counter descriptor of packet `p` (a test failure if none).
+fn descriptor(p: &Message) -> &Message {
+    event(p)
+        .and_then(|e| e.msg("counter_descriptor"))
+        .expect("a descriptor")
+}
+
+/// The names of a descriptor's specs, in order.
+fn spec_names(d: &Message) -> Vec<&str> {
+    d.msgs("specs")
+        .iter()
+        .filter_map(|s| s.str("name"))
+        .collect()
+}
+
 fn is_descriptor(p: &Message) -> bool {
     event(p).is_some_and(|e| e.has("counter_descriptor"))
 }
@@ -158,15 +173,8 @@ fn a_session_gets_its_counters_after_the_descriptor_on_the_gpu_clock() {
     // Then the descriptor, of the chosen counters only, no later than the
     // first value.
     assert!(is_descriptor(p[1]));
-    let d = event(p[1])
-        .and_then(|e| e.msg("counter_descriptor"))
-        .expect("a descriptor");
-    let names: Vec<_> = d
-        .msgs("specs")
-        .iter()
-        .filter_map(|s| s.str("name"))
-        .collect();
-    assert_eq!(names, ["GpuTime", "SlmBytesRead"]);
+    let d = descriptor(p[1]);
+    assert_eq!(spec_names(d), ["GpuTime", "SlmBytesRead"]);
     let slm = d.msgs("specs")[1];
     assert_eq!(slm.enum_names("numerator_units"), ["BYTE"]);
     assert_eq!(slm.enum_names("denominator_units"), ["SECOND"]);
@@ -262,15 +270,7 @@ fn two_sessions_get_what_each_chose() {
         let all = stop_and_read(session);
         let p = ours(&all);
         assert_eq!(p[0].u64("sequence_flags"), Some(1));
-        let d = event(p[1])
-            .and_then(|e| e.msg("counter_descriptor"))
-            .expect("a descriptor");
-        let names: Vec<_> = d
-            .msgs("specs")
-            .iter()
-            .filter_map(|s| s.str("name"))
-            .collect();
-        assert_eq!(names, [name]);
+        assert_eq!(spec_names(descriptor(p[1])), [name]);
         let samples: Vec<_> = p[2..].iter().filter_map(|p| event(p)).collect();
         assert_eq!(samples.len(), 3);
         assert!(samples.iter().all(|e| counter_ids(e) == [id]));
@@ -303,9 +303,7 @@ fn a_cleared_state_is_written_again() {
         // Each time: the snapshot, then the descriptor (of every counter:
         // none chosen), then the sample, the loss track, the loss.
         assert!(p[k].has("clock_snapshot"));
-        let d = event(p[k + 1])
-            .and_then(|e| e.msg("counter_descriptor"))
-            .expect("a descriptor");
+        let d = descriptor(p[k + 1]);
         assert_eq!(d.msgs("specs").len(), 3);
         assert_eq!(d.msgs("blocks").len(), 2);
         assert_eq!(event(p[k + 2]).map(counter_ids), Some(vec![7]));
