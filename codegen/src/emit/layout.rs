@@ -152,6 +152,13 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
     let mut field_types = Vec::new();
     let mut getters = Vec::new();
     let mut setters = Vec::new();
+    // `R`'s `Debug`: with only plain readable fields, the HAL prints them
+    // from the field table; else a chain here, enumerated fields printed
+    // through their typed getters.
+    let all_plain = l
+        .fields
+        .iter()
+        .all(|f| !f.access.readable() || f.enum_index.is_none());
     let mut debug_fields = Vec::new();
     let mut infos = Vec::new();
     for f in &l.fields {
@@ -226,20 +233,20 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
                     #body
                 }
             });
-            // Plain fields print from the raw value (no getter instantiated
-            // per field); enumerated ones through their typed getter.
-            let shown = match f.enum_index {
-                Some(_) => quote!(self.#fname()),
-                None if fw == 1 => {
-                    let bit = hex(f.mask());
-                    quote!((self.0 & #bit != 0))
-                }
-                None => {
-                    let m = hex(f.mask() >> lsb);
-                    quote!(#hal::values::DebugBits(self.0 >> #lsb & #m))
-                }
-            };
-            debug_fields.push(quote!(.field(#fname_str, &#shown)));
+            if !all_plain {
+                // Plain fields print from the raw value (no getter
+                // instantiated per field); enumerated ones through their
+                // typed getter.
+                let shown = match f.enum_index {
+                    Some(_) => quote!(self.#fname()),
+                    None if fw == 1 => quote!((self.0 & #mask != 0)),
+                    None => {
+                        let m = hex(f.mask() >> lsb);
+                        quote!(#hal::values::DebugBits(self.0 >> #lsb & #m))
+                    }
+                };
+                debug_fields.push(quote!(.field(#fname_str, &#shown)));
+            }
         }
         if f.access.settable() {
             let body = match (plain, fw) {
@@ -320,12 +327,6 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
     let masked = l.masked.then(
         || quote!(#[diagnostic::do_not_recommend] impl #hal::register::MaskedLayout for FieldLayout {}),
     );
-    // Plain readable fields only: the HAL prints them from the field table;
-    // enumerated ones print through their typed getters.
-    let all_plain = l
-        .fields
-        .iter()
-        .all(|f| !f.access.readable() || f.enum_index.is_none());
     let debug_r = if all_plain {
         quote! {
             impl ::core::fmt::Debug for R {

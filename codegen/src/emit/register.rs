@@ -107,11 +107,6 @@ fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
     s
 }
 
-/// The HAL's type of the project of `inst` (`Tgl`).
-fn project_ty_of(inst: &InstanceIr, ir: &Ir) -> proc_macro2::Ident {
-    project_type(&ir.catalogue.projects[inst.project].name)
-}
-
 /// Register `r` on the project of `inst`; `first` is the index of its first
 /// element in the project's `REGISTERS` table.
 pub(super) fn emit_register(
@@ -160,7 +155,7 @@ pub(super) fn emit_register(
             #reexport
         };
     };
-    let project_ty = project_ty_of(inst, ir);
+    let project_ty = project_type(&ir.catalogue.projects[inst.project].name);
     let stride = hex(array.stride);
     let count = inst.count as usize;
     let infos = (first..first + count).map(|i| {
