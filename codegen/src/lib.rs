@@ -41,6 +41,7 @@ pub mod metrics;
 pub mod model;
 mod projects;
 mod resolve;
+mod restrict;
 mod sections;
 pub mod timing;
 mod validate;
@@ -66,7 +67,7 @@ pub fn compile_sources(
         .filter_map(|(n, t)| load::load_str(n, t, &mut diags))
         .collect();
     let facts = with_catalogue(&mut loaded, catalogue, &mut diags);
-    compile_loaded(loaded, diags, facts)
+    compile_loaded(loaded, diags, facts, false)
 }
 
 /// Add `catalogue` to `loaded` when no input is a catalogue, and say how
@@ -107,10 +108,74 @@ impl BuiltIn {
     /// every problem found.
     pub fn from_files(files: &[(&str, &str)]) -> Result<BuiltIn, Vec<Diagnostic>> {
         let mut diags = Diagnostics::default();
-        let loaded = files
+        let trees = files
             .iter()
-            .filter_map(|(name, text)| {
-                let mut l = load::load_str(&format!("<built-in {name}>"), text, &mut diags)?;
+            .map(|(name, text)| {
+                (
+                    name.to_string(),
+                    load::parse(&label(name), text, &mut diags),
+                )
+            })
+            .collect();
+        BuiltIn::from_trees(trees, diags)
+    }
+
+    /// The parsed form of `files` (as [`BuiltIn::from_files`] takes them),
+    /// for [`BuiltIn::from_stored`]: a build script stores it, so that a
+    /// load at every build of a user's crate skips the YAML parser. Errors
+    /// are the syntax errors of the files.
+    pub fn store(files: &[(&str, &str)]) -> Result<Vec<u8>, Vec<Diagnostic>> {
+        let mut diags = Diagnostics::default();
+        let trees: Vec<(&str, usize, Option<locate::PosIndex>)> = files
+            .iter()
+            .map(|(name, text)| {
+                (
+                    *name,
+                    text.len(),
+                    load::parse(&label(name), text, &mut diags),
+                )
+            })
+            .collect();
+        if !diags.is_empty() {
+            return Err(diags.sorted());
+        }
+        let rows: Vec<(&str, usize, &locate::PosIndex)> = trees
+            .iter()
+            .filter_map(|(name, len, index)| Some((*name, *len, index.as_ref()?)))
+            .collect();
+        Ok(locate::stored::write(&rows))
+    }
+
+    /// [`BuiltIn::from_files`], with the trees of [`BuiltIn::store`] of the
+    /// same files instead of parsing them. A store that does not read, or
+    /// does not hold these files (names and lengths), is not used: the
+    /// files are parsed, so the result is the same either way.
+    pub fn from_stored(files: &[(&str, &str)], stored: &[u8]) -> Result<BuiltIn, Vec<Diagnostic>> {
+        match read_store(files, stored) {
+            Some(texts) => BuiltIn::from_trees(
+                texts.into_iter().map(|t| (t.name, Some(t.index))).collect(),
+                Diagnostics::default(),
+            ),
+            None => BuiltIn::from_files(files),
+        }
+    }
+
+    /// Whether `stored` is a store of `files` that [`BuiltIn::from_stored`]
+    /// uses (else it parses the files).
+    pub fn store_holds(files: &[(&str, &str)], stored: &[u8]) -> bool {
+        read_store(files, stored).is_some()
+    }
+
+    /// Deserialize the trees (`None`: a text with a syntax error, already
+    /// in `diags`); only the catalogue is not external.
+    fn from_trees(
+        trees: Vec<(String, Option<locate::PosIndex>)>,
+        mut diags: Diagnostics,
+    ) -> Result<BuiltIn, Vec<Diagnostic>> {
+        let loaded = trees
+            .into_iter()
+            .filter_map(|(name, index)| {
+                let mut l = load::load_index(&label(&name), index?, &mut diags)?;
                 l.source.external = !matches!(l.doc, Document::Catalogue(_));
                 Some(l)
             })
@@ -154,6 +219,20 @@ impl BuiltIn {
     }
 }
 
+/// The trees of `stored` if it is a store of `files` (names and lengths).
+fn read_store(files: &[(&str, &str)], stored: &[u8]) -> Option<Vec<locate::stored::StoredText>> {
+    locate::stored::read(stored).filter(|texts| {
+        texts.len() == files.len()
+            && (texts.iter().zip(files))
+                .all(|(t, (name, text))| t.name == *name && t.len == text.len())
+    })
+}
+
+/// How diagnostics name a built-in file.
+fn label(name: &str) -> String {
+    format!("<built-in {name}>")
+}
+
 /// Compile a user's own descriptions (the `regdefs!` path) against the
 /// `built_in` ones (those of `perfregs-regdefs` for the proc-macro): their
 /// catalogue and, unless the user's files describe power domains,
@@ -166,6 +245,17 @@ impl BuiltIn {
 pub fn compile_user_sources(
     built_in: &BuiltIn,
     sources: &[(String, String)],
+) -> Result<Ir, Vec<Diagnostic>> {
+    compile_user_sources_inner(built_in, sources, true)
+}
+
+/// [`compile_user_sources`]; `restrict`: restrict the built-in items to the
+/// user's projects ([`restrict`]), which only the tests turn off, to show
+/// that it changes nothing but the time taken.
+fn compile_user_sources_inner(
+    built_in: &BuiltIn,
+    sources: &[(String, String)],
+    restrict: bool,
 ) -> Result<Ir, Vec<Diagnostic>> {
     let mut t = timing::Phases::start();
     let mut diags = Diagnostics::default();
@@ -197,7 +287,7 @@ pub fn compile_user_sources(
         .collect();
     loaded.extend(user);
     t.mark("copy built-in descriptions");
-    compile_loaded(loaded, diags, Facts::ProjectsOnly)
+    compile_loaded(loaded, diags, Facts::ProjectsOnly, restrict)
 }
 
 /// Compile every `*.yaml` file of a folder, or one file; the inputs must
@@ -226,7 +316,7 @@ fn compile_path_inner(path: &Path, catalogue: Option<(&str, &str)>) -> Result<Ir
         .filter_map(|f| load::load_file_as(f, &load::relative_name(path, f), &mut diags))
         .collect();
     let facts = with_catalogue(&mut loaded, catalogue, &mut diags);
-    let mut ir = compile_loaded(loaded, diags, facts)?;
+    let mut ir = compile_loaded(loaded, diags, facts, false)?;
     if path.is_dir() {
         // Every metric file of the folder belongs to a part of the catalogue.
         let files = gpu::metric_files(path).map_err(|e| {
@@ -268,10 +358,13 @@ enum Facts {
     ProjectsOnly,
 }
 
+/// `restrict`: restrict the external (built-in) items to the projects of
+/// the others ([`restrict`]).
 fn compile_loaded(
     loaded: Vec<Loaded>,
     mut diags: Diagnostics,
     facts: Facts,
+    restrict: bool,
 ) -> Result<Ir, Vec<Diagnostic>> {
     let mut t = timing::Phases::start();
     let mut catalogue = None;
@@ -310,13 +403,16 @@ fn compile_loaded(
         });
         return Err(diags.sorted());
     };
-    let blocks: Vec<resolve::RBlock> = loaded
+    let mut blocks: Vec<resolve::RBlock> = loaded
         .iter()
         .filter_map(|l| match &l.doc {
             Document::Block(b) => Some(resolve::resolve_block(&l.source, b, &cat, &mut diags)),
             Document::Catalogue(_) | Document::Devices(_) => None,
         })
         .collect();
+    if restrict {
+        restrict::restrict_external(&mut blocks);
+    }
     t.mark("catalogue and resolve");
     let devices = devices::validate(&loaded, &cat, &mut diags);
     let Some(checked) = validate::validate(&blocks, &cat, &mut diags) else {
@@ -398,6 +494,71 @@ mod tests {
         assert_eq!(names(&from_dir), names(&built_in));
         let bad = BuiltIn::from_files(&[("x.yaml", "block: [")]).expect_err("bad YAML");
         assert!(bad.iter().all(|d| d.file == "<built-in x.yaml>"), "{bad:?}");
+    }
+
+    /// The built-in descriptions load the same from their stored trees as
+    /// from their texts; a store of other files, or bytes that are not a
+    /// store, are not used (the texts are parsed).
+    #[test]
+    fn stored_built_ins_load_the_same() {
+        let files = perfregs_regdefs::FILES;
+        let from_texts = format!("{:?}", BuiltIn::from_files(files).expect("shipped files"));
+        let stored = BuiltIn::store(files).expect("shipped files parse");
+        let from_store = BuiltIn::from_stored(files, &stored).expect("stored");
+        assert_eq!(format!("{from_store:?}"), from_texts);
+        let fewer = BuiltIn::store(&files[1..]).expect("parse");
+        assert!(BuiltIn::store_holds(files, &stored));
+        for other in [&fewer[..], b"not a store", &stored[..stored.len() - 1]] {
+            assert!(!BuiltIn::store_holds(files, other));
+            let b = BuiltIn::from_stored(files, other).expect("parsed again");
+            assert_eq!(format!("{b:?}"), from_texts);
+        }
+        let bad = BuiltIn::store(&[("x.yaml", "block: [")]).expect_err("bad YAML");
+        assert!(bad.iter().all(|d| d.file == "<built-in x.yaml>"), "{bad:?}");
+    }
+
+    /// Restricting the built-in items to the user's projects changes
+    /// neither the generated code nor the diagnostics of any golden case
+    /// (each case's projects differ), nor of a file on every project.
+    #[test]
+    fn restricting_built_ins_changes_nothing() {
+        let built_in = BuiltIn::from_files(perfregs_regdefs::FILES).expect("shipped files");
+        let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
+        let mut inputs: Vec<(String, String)> = std::fs::read_dir(&cases)
+            .expect("cases")
+            .filter_map(|e| {
+                let dir = e.ok()?.path();
+                let text = std::fs::read_to_string(dir.join("input.yaml")).ok()?;
+                let case = dir.file_name()?.to_string_lossy().into_owned();
+                Some((format!("{case}/input.yaml"), text))
+            })
+            .collect();
+        assert!(inputs.len() > 10, "{} cases", inputs.len());
+        let every = "block: every\nspace: mmio\nsource: test\nregisters:\n  - { name: EVERY, \
+                     projects: \"snb+\", address: 0x2404, fields: [ { name: go, bits: 0, access: RW } ] }\n";
+        inputs.push(("every.yaml".into(), every.into()));
+        let opts = EmitOptions::for_macro(quote::quote!(::perfregs::hal));
+        for (name, text) in inputs {
+            let src = [(name.clone(), text)];
+            let restricted = compile_user_sources_inner(&built_in, &src, true);
+            assert!(name != "every.yaml" || restricted.is_ok(), "{restricted:?}");
+            let whole = compile_user_sources_inner(&built_in, &src, false);
+            let same = match (&restricted, &whole) {
+                (Ok(a), Ok(b)) => generate(a, &opts) == generate(b, &opts),
+                (Err(a), Err(b)) => format!("{a:?}") == format!("{b:?}"),
+                _ => false,
+            };
+            let summary = |r: &Result<Ir, Vec<Diagnostic>>| match r {
+                Ok(_) => "compiles".to_string(),
+                Err(d) => d.iter().map(|d| format!("{d}; ")).collect(),
+            };
+            assert!(
+                same,
+                "{name}: restricted {}, whole {}",
+                summary(&restricted),
+                summary(&whole)
+            );
+        }
     }
 
     /// `row_at` finds the row holding an address, on that project only, and

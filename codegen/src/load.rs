@@ -67,18 +67,35 @@ pub struct Loaded {
 /// read as itself. Positions are unchanged, as [`crate::locate::pos_at`]
 /// counts no column for a BOM either.
 pub fn load_str(name: &str, text: &str, diags: &mut Diagnostics) -> Option<Loaded> {
+    let index = parse(name, text, diags)?;
+    load_index(name, index, diags)
+}
+
+/// Parse one text into its tree ([`PosIndex::parse`], a leading BOM
+/// dropped as [`load_str`] says); a syntax error goes to `diags`.
+pub(crate) fn parse(name: &str, text: &str, diags: &mut Diagnostics) -> Option<PosIndex> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-    let (mut index, syntax) = PosIndex::parse(text);
-    if let Some(e) = syntax {
-        diags.push(Diagnostic {
-            code: Code::Syntax,
-            file: name.to_string(),
-            pos: e.pos,
-            item: String::new(),
-            message: e.message,
-        });
-        return None;
+    match PosIndex::parse(text) {
+        (index, None) => Some(index),
+        (_, Some(e)) => {
+            diags.push(Diagnostic {
+                code: Code::Syntax,
+                file: name.to_string(),
+                pos: e.pos,
+                item: String::new(),
+                message: e.message,
+            });
+            None
+        }
     }
+}
+
+/// [`load_str`] from the text's tree, already parsed (without a syntax error).
+pub(crate) fn load_index(
+    name: &str,
+    mut index: PosIndex,
+    diags: &mut Diagnostics,
+) -> Option<Loaded> {
     // The top-level key tells the kind. `devices:` without `registers:` or
     // `families:` is the device table.
     let catalogue = index.has_key("families") && !index.has_key("registers");

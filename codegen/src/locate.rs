@@ -9,6 +9,8 @@
 //! omitted key) falls back to its nearest present ancestor.
 
 use crate::diag::Pos;
+
+pub(crate) mod stored;
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 

@@ -104,24 +104,30 @@ pub fn regdefs(input: TokenStream) -> TokenStream {
     }
 }
 
+/// The built-in descriptions parsed, by the build script.
+static PARSED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/built_in.parsed"));
+
 /// The descriptions of `perfregs-regdefs`, loaded once per process (the
 /// compiler keeps a proc-macro loaded for a whole crate, so a crate with
-/// several `regdefs!` parses them once).
+/// several `regdefs!` loads them once) from their trees the build script
+/// parsed.
 fn built_in() -> Result<&'static perfregs_codegen::BuiltIn, String> {
     static BUILT_IN: std::sync::OnceLock<Result<perfregs_codegen::BuiltIn, String>> =
         std::sync::OnceLock::new();
     BUILT_IN
         .get_or_init(|| {
-            perfregs_codegen::BuiltIn::from_files(perfregs_regdefs::FILES).map_err(|diags| {
-                let mut s = format!(
-                    "perfregs: {} error(s) in the built-in descriptions\n",
-                    diags.len()
-                );
-                for d in diags {
-                    s += &format!("{d}\n");
-                }
-                s
-            })
+            perfregs_codegen::BuiltIn::from_stored(perfregs_regdefs::FILES, PARSED).map_err(
+                |diags| {
+                    let mut s = format!(
+                        "perfregs: {} error(s) in the built-in descriptions\n",
+                        diags.len()
+                    );
+                    for d in diags {
+                        s += &format!("{d}\n");
+                    }
+                    s
+                },
+            )
         })
         .as_ref()
         .map_err(Clone::clone)
@@ -181,4 +187,18 @@ fn expand(input: &Input) -> Result<proc_macro2::TokenStream, String> {
     };
     t.mark("macro: output tokens");
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The build script's store holds the built-in files, so the macro
+    /// loads them without the YAML parser.
+    #[test]
+    fn build_script_stored_the_built_ins() {
+        assert!(perfregs_codegen::BuiltIn::store_holds(
+            perfregs_regdefs::FILES,
+            super::PARSED
+        ));
+        assert!(super::built_in().is_ok());
+    }
 }
