@@ -380,6 +380,61 @@ impl<T, S, D, L, C, const ROW: usize> Location<T, S, D, L, C, ROW> {
     pub const NEW: Self = Location(PhantomData);
 }
 
+/// A generated register that is not an array, in a project module (where
+/// `Table` is the project's [`Table`] and `super::layouts` the field
+/// layouts): its attributes (the docs), then `NAME = Space, Domain, module,
+/// Cast, row; layout`. Gives the [`Location`] type alias and the constant
+/// of the same name, and re-exports the layout module `layout` as `module`
+/// (the register's lower-case name). The generated code is this short form
+/// because the proc-macro that writes it runs unoptimized: its time goes
+/// into every token it builds, rustc's expansion of the form into none.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! register_location {
+    ($(#[$attr:meta])* $name:ident = $space:ident, $domain:ty, $module:ident,
+     $cast:ident $(<$group:ty>)?, $row:literal; $layout:ident) => {
+        $(#[$attr])*
+        pub type $name = $crate::register::Location<
+            Table,
+            $crate::$space,
+            $domain,
+            $module::FieldLayout,
+            $crate::register::$cast $(<$group>)?,
+            $row,
+        >;
+        #[doc(hidden)]
+        pub const $name: $name = $crate::register::Location::NEW;
+        #[doc(no_inline)]
+        pub use super::layouts::$layout as $module;
+    };
+}
+
+/// One row of a project's register table ([`RegisterInfo`]), in a project
+/// module (where `super::layouts` holds the field layouts): name, block,
+/// title, space kind, address, width, reset, masked, layout module, wake
+/// domain, replication. Short for the reason [`register_location!`] gives.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! register_row {
+    ($name:literal, $block:literal, $title:literal, $space:ident, $address:literal,
+     $width:literal, $reset:literal, $masked:literal, $layout:ident, $domain:expr,
+     $replication:expr) => {
+        $crate::meta::RegisterInfo {
+            name: $name,
+            block: $block,
+            title: $title,
+            space: $crate::meta::SpaceKind::$space,
+            address: $address,
+            width: $width,
+            reset: $reset,
+            masked: $masked,
+            fields: <super::layouts::$layout::FieldLayout as $crate::register::Layout>::FIELDS,
+            domain: $domain,
+            replication: $replication,
+        }
+    };
+}
+
 impl<T: Table, S: Space, D: Domain, L: Layout, C: Cast, const ROW: usize> Register
     for Location<T, S, D, L, C, ROW>
 {

@@ -125,12 +125,32 @@ pub(super) fn emit_register(
     let name_str = r.name.as_str();
     let addr = hex(inst.address);
     let reset = hex(inst.reset);
+    let domain_ty = wake_path(ir, inst.domain, inst.domain2, opts);
+    let Some(array) = r.array else {
+        // A location (type and value of one name): the HAL's one generic
+        // `Register` impl reads name, address and reset from the table row.
+        let space = match r.space {
+            Space::Mmio => quote!(Mmio),
+            Space::Msr => quote!(Msr),
+            Space::Pci => quote!(Pci),
+        };
+        let cast = match inst.replication {
+            Some(g) => {
+                let g = group_path(ir, g, opts);
+                quote!(Multicast<#g>)
+            }
+            None => quote!(Single),
+        };
+        let row = proc_macro2::Literal::usize_unsuffixed(first);
+        return quote! {
+            #hal::register_location!(#rdoc #name = #space, #domain_ty, #module, #cast, #row; #layout);
+        };
+    };
     let space = match r.space {
         Space::Mmio => quote!(#hal::Mmio),
         Space::Msr => quote!(#hal::Msr),
         Space::Pci => quote!(#hal::Pci),
     };
-    let domain_ty = wake_path(ir, inst.domain, inst.domain2, opts);
     let cast = match inst.replication {
         Some(g) => {
             let g = group_path(ir, g, opts);
@@ -138,22 +158,10 @@ pub(super) fn emit_register(
         }
         None => quote!(#hal::register::Single),
     };
-    let first_lit = proc_macro2::Literal::usize_unsuffixed(first);
     let reexport = if layout == module {
         quote!(#[doc(no_inline)] pub use super::layouts::#layout;)
     } else {
         quote!(#[doc(no_inline)] pub use super::layouts::#layout as #module;)
-    };
-    let Some(array) = r.array else {
-        // A location (type and value of one name): the HAL's one generic
-        // `Register` impl reads name, address and reset from the table row.
-        return quote! {
-            #rdoc
-            pub type #name = #hal::register::Location<Table, #space, #domain_ty, #module::FieldLayout, #cast, #first_lit>;
-            #[doc(hidden)]
-            pub const #name: #name = #hal::register::Location::NEW;
-            #reexport
-        };
     };
     let project_ty = project_type(&ir.catalogue.projects[inst.project].name);
     let stride = hex(array.stride);
@@ -233,14 +241,7 @@ pub(super) fn register_table(ir: &Ir, p: usize, opts: &EmitOptions) -> (TokenStr
             None => quote!(None),
         };
         rows.push(quote! {
-            #hal::meta::RegisterInfo {
-                name: #name, block: #block, title: #title,
-                space: #hal::meta::SpaceKind::#space_kind,
-                address: #addr, width: #width, reset: #reset, masked: #masked,
-                fields: <super::layouts::#layout::FieldLayout as #hal::register::Layout>::FIELDS,
-                domain: #domain,
-                replication: #replication,
-            }
+            #hal::register_row!(#name, #block, #title, #space_kind, #addr, #width, #reset, #masked, #layout, #domain, #replication)
         });
     }
     let n = rows.len();

@@ -30,9 +30,7 @@ pub const PASSES: &[Pass] = &[
     arrays,
     register_clashes,
     sections::names,
-    sections::power_domains,
-    sections::replication_groups,
-    sections::steering,
+    sections::register_references,
     sections::map_rows,
     sections::register_domains,
     sections::report_formats,
@@ -70,10 +68,14 @@ pub fn validate<'a>(
 }
 
 pub(crate) fn is_upper_snake(s: &str) -> bool {
-    let t = s.replace("{n}", "0");
-    t.starts_with(|c: char| c.is_ascii_uppercase())
-        && t.chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    // `{n}` counts as a digit.
+    let rest = |t: &str| {
+        t.split("{n}").all(|part| {
+            part.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        })
+    };
+    s.starts_with(|c: char| c.is_ascii_uppercase()) && rest(s)
 }
 
 pub(crate) fn is_snake(s: &str) -> bool {
@@ -99,27 +101,35 @@ const RUST_KEYWORDS: &[&str] = &[
 /// Names have the case the generated code needs; `{n}` only and always in array names.
 fn names(blocks: &[RBlock], _: &Catalogue, d: &mut Diagnostics) {
     for b in blocks {
-        // A `BadName` at `path` about `item` unless `name` keeps `rule`.
-        let mut check = |(keeps, rule): NameRule, path: &str, name: &str, item: &str| {
+        // A `BadName` at the path `at` gives, about `item`, unless `name`
+        // keeps `rule` (paths and items are only built for a bad name).
+        let mut check = |(keeps, rule): NameRule, name: &str, at: &dyn Fn() -> (String, String)| {
             if !keeps(name) {
-                d.push(b.source.diag(Code::BadName, path, item, rule.into()));
+                let (path, item) = at();
+                d.push(b.source.diag(Code::BadName, &path, &item, rule.into()));
             }
         };
-        check(BLOCK_NAME, "block", &b.block, &b.block);
+        check(BLOCK_NAME, &b.block, &|| ("block".into(), b.block.clone()));
         for r in &b.registers {
-            check(REGISTER_NAME, &format!("{}/name", r.path), &r.name, &r.name);
+            check(REGISTER_NAME, &r.name, &|| {
+                (format!("{}/name", r.path), r.name.clone())
+            });
             for f in &r.fields {
-                let item = format!("{}.{}", r.name, f.name);
-                check(FIELD_NAME, &format!("{}/name", f.path), &f.name, &item);
+                check(FIELD_NAME, &f.name, &|| {
+                    (format!("{}/name", f.path), format!("{}.{}", r.name, f.name))
+                });
             }
         }
         for e in &b.enums {
-            check(ENUM_NAME, &format!("{}/name", e.path), &e.name, &e.name);
+            check(ENUM_NAME, &e.name, &|| {
+                (format!("{}/name", e.path), e.name.clone())
+            });
             for (i, v) in e.values.iter().enumerate() {
-                let path =
-                    format!("{}/values/{i}/name", e.path).replace("/values/values/", "/values/");
-                let item = format!("{}::{}", e.name, v.name);
-                check(ENUM_VALUE_NAME, &path, &v.name, &item);
+                check(ENUM_VALUE_NAME, &v.name, &|| {
+                    let path = format!("{}/values/{i}/name", e.path)
+                        .replace("/values/values/", "/values/");
+                    (path, format!("{}::{}", e.name, v.name))
+                });
             }
         }
     }

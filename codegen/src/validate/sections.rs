@@ -7,24 +7,28 @@ use crate::model::Space;
 use crate::projects::{Catalogue, ProjectSet};
 use crate::resolve::RBlock;
 use crate::sections::RMapRow;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// (project, register element name) -> its fields there (name and bits),
 /// over every file.
-fn register_names(blocks: &[RBlock]) -> Regs {
+fn register_names(blocks: &[RBlock]) -> Regs<'_> {
     let mut out = HashMap::new();
     for b in blocks {
         for r in &b.registers {
             let Some(projects) = r.projects else { continue };
             let max = r.array.map_or(1, |a| a.0);
             for n in 0..max.min(4096) {
-                let name = r.name.replace("{n}", &n.to_string());
+                let name = match r.array {
+                    Some(_) => Cow::Owned(r.name.replace("{n}", &n.to_string())),
+                    None => Cow::Borrowed(r.name.as_str()),
+                };
                 for p in projects.iter().filter(|&p| n < r.count_on(p)) {
                     let fields = r
                         .fields
                         .iter()
                         .filter(|f| f.projects.is_some_and(|s| s.contains(p)))
-                        .map(|f| (f.name.clone(), f.bits))
+                        .map(|f| (f.name.as_str(), f.bits))
                         .collect();
                     out.insert((p, name.clone()), fields);
                 }
@@ -86,8 +90,17 @@ pub(super) fn names(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
     }
 }
 
-/// The registers of every file by project, for the reference checks.
-type Regs = HashMap<(usize, String), Vec<(String, Option<(u32, u32)>)>>;
+/// The registers of every file by project, for the reference checks: (project,
+/// element name) -> (field name, bits) of each of its fields there.
+type Regs<'a> = HashMap<(usize, Cow<'a, str>), Vec<Field<'a>>>;
+
+/// A field's name and bits (`(msb, lsb)`, if they parsed).
+type Field<'a> = (&'a str, Option<(u32, u32)>);
+
+/// The fields of register `reg` on project `p`, if it exists there.
+fn fields_of<'r>(regs: &'r Regs, p: usize, reg: &'r str) -> Option<&'r [Field<'r>]> {
+    regs.get(&(p, Cow::Borrowed(reg))).map(Vec::as_slice)
+}
 
 /// Whether register `reg` (with field `field`, if given) exists on every
 /// project of `set`; if not, a PR125 at `(path, item)` saying `what` and
@@ -103,7 +116,7 @@ fn exists(
 ) -> bool {
     let lacking = set
         .iter()
-        .filter(|&p| match regs.get(&(p, reg.to_string())) {
+        .filter(|&p| match fields_of(regs, p, reg) {
             None => true,
             Some(fields) => field.is_some_and(|f| !fields.iter().any(|x| x.0 == f)),
         })
@@ -120,13 +133,21 @@ fn exists(
     lacking == 0
 }
 
+/// The registers that power domains, replication groups and steering name
+/// exist, with the fields they name (one map of every register for the three).
+pub(super) fn register_references(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
+    let regs = register_names(blocks);
+    power_domains(blocks, cat, &regs, d);
+    replication_groups(blocks, cat, &regs, d);
+    steering(blocks, cat, &regs, d);
+}
+
 /// A domain is always-on or has a request and an ack register that exist;
 /// the section names the request register's request bit (`request_field`),
 /// a field of every request register of the section.
-pub(super) fn power_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
-    let regs = register_names(blocks);
+fn power_domains(blocks: &[RBlock], cat: &Catalogue, regs: &Regs, d: &mut Diagnostics) {
     for b in blocks {
-        let ctx = (b, cat, &regs);
+        let ctx = (b, cat, regs);
         for x in &b.sections.domains {
             match (x.always_on, &x.request, &x.ack) {
                 (true, None, None) | (false, Some(_), Some(_)) => {}
@@ -167,8 +188,8 @@ pub(super) fn power_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnost
                 }
                 // The handshake sets and acknowledges one bit.
                 let wide = x.projects.iter().find_map(|p| {
-                    let fields = regs.get(&(p, reg.clone()))?;
-                    let (m, l) = fields.iter().find(|f| &f.0 == field)?.1?;
+                    let fields = fields_of(regs, p, reg)?;
+                    let (m, l) = fields.iter().find(|f| f.0 == field)?.1?;
                     (m != l).then_some((m, l))
                 });
                 if let Some((m, l)) = wide {
@@ -185,8 +206,7 @@ pub(super) fn power_domains(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnost
 }
 
 /// Fuse mirrors name existing registers and fields.
-pub(super) fn replication_groups(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
-    let regs = register_names(blocks);
+fn replication_groups(blocks: &[RBlock], cat: &Catalogue, regs: &Regs, d: &mut Diagnostics) {
     for b in blocks {
         for x in &b.sections.groups {
             if x.instances == 0 || x.instances > 64 {
@@ -201,7 +221,7 @@ pub(super) fn replication_groups(blocks: &[RBlock], cat: &Catalogue, d: &mut Dia
                 let at = format!("{}/fuse", x.path);
                 let what = format!("no register `{reg}` with field `{field}`");
                 exists(
-                    (b, cat, &regs),
+                    (b, cat, regs),
                     d,
                     x.projects,
                     reg,
@@ -219,10 +239,9 @@ pub(super) fn replication_groups(blocks: &[RBlock], cat: &Catalogue, d: &mut Dia
 /// a one-bit field of an existing register; each group's own selector has
 /// the section's role fields, and every group's ids fit the fields of the
 /// selector it is steered through (PR135).
-pub(super) fn steering(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) {
-    let regs = register_names(blocks);
+fn steering(blocks: &[RBlock], cat: &Catalogue, regs: &Regs, d: &mut Diagnostics) {
     for b in blocks {
-        let ctx = (b, cat, &regs);
+        let ctx = (b, cat, regs);
         for st in &b.sections.steering {
             let reg = &st.register;
             let at = format!("{}/register", st.path);
@@ -269,7 +288,7 @@ pub(super) fn steering(blocks: &[RBlock], cat: &Catalogue, d: &mut Diagnostics) 
             }
         }
     }
-    geometry(blocks, cat, &regs, d);
+    geometry(blocks, cat, regs, d);
 }
 
 /// A semaphore `(register, field)` exists on `set` and its field is one bit.
@@ -287,11 +306,7 @@ fn semaphore(
     }
     let (b, _, regs) = ctx;
     let wide = set.iter().find_map(|p| {
-        let bits = regs
-            .get(&(p, reg.clone()))?
-            .iter()
-            .find(|f| &f.0 == field)?
-            .1?;
+        let bits = fields_of(regs, p, reg)?.iter().find(|f| f.0 == field)?.1?;
         (bits.0 != bits.1).then_some(bits)
     });
     if let Some((msb, lsb)) = wide {
@@ -320,11 +335,7 @@ fn geometry(blocks: &[RBlock], cat: &Catalogue, regs: &Regs, d: &mut Diagnostics
         }
     }
     let width = |p: usize, reg: &str, field: &str| -> Option<u32> {
-        let bits = regs
-            .get(&(p, reg.to_string()))?
-            .iter()
-            .find(|f| f.0 == field)?
-            .1?;
+        let bits = fields_of(regs, p, reg)?.iter().find(|f| f.0 == field)?.1?;
         Some(bits.0.checked_sub(bits.1)? + 1)
     };
     for b in blocks {

@@ -189,7 +189,10 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "STATUS", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::status::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::register_row!(
+            "STATUS", "golden", "", Mmio, 0x2000, 32u32, 0x0, false, status,
+            Some("render"), None
+        ),
     ];
     /// [`REGISTERS`] as the table the registers' locations read.
     #[doc(hidden)]
@@ -198,25 +201,9 @@ pub mod hsw {
         type Project = ::perfregs::hal::Hsw;
         const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
     }
-    /** STATUS
-
- | | |
- |---|---|
- | MMIO offset | `0x2000` on hsw; 32 bits, reset `0x0` |
- | access | read, write, modify |
- | power domain | `render`; unicast |
- | source | golden test |
- | fields | [`STATUS`](status), defined at `access_mix/input.yaml:6:9` |*/
-    pub type STATUS = ::perfregs::hal::register::Location<
-        Table,
-        ::perfregs::hal::Mmio,
-        ::perfregs::hal::hsw::domains::Render,
-        status::FieldLayout,
-        ::perfregs::hal::register::Single,
-        0,
-    >;
-    #[doc(hidden)]
-    pub const STATUS: STATUS = ::perfregs::hal::register::Location::NEW;
-    #[doc(no_inline)]
-    pub use super::layouts::status;
+    ::perfregs::hal::register_location!(
+        #[doc =
+        " STATUS\n \n | | |\n |---|---|\n | MMIO offset | `0x2000` on hsw; 32 bits, reset `0x0` |\n | access | read, write, modify |\n | power domain | `render`; unicast |\n | source | golden test |\n | fields | [`STATUS`](status), defined at `access_mix/input.yaml:6:9` |"]
+        STATUS = Mmio, ::perfregs::hal::hsw::domains::Render, status, Single, 0; status
+    );
 }

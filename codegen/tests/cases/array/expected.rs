@@ -149,8 +149,14 @@ pub mod ivb {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 2usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL0", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL1", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3104, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::register_row!(
+            "SEL0", "golden", "", Mmio, 0x3100, 32u32, 0x0, false, seln, Some("render"),
+            None
+        ),
+        ::perfregs::hal::register_row!(
+            "SEL1", "golden", "", Mmio, 0x3104, 32u32, 0x0, false, seln, Some("render"),
+            None
+        ),
     ];
     /// [`REGISTERS`] as the table the registers' locations read.
     #[doc(hidden)]
@@ -234,13 +240,34 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 7usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CNT0", block: "golden", title: "Counter 0", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cntn::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "CNT1", block: "golden", title: "Counter 1", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3008, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cntn::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "CNT2", block: "golden", title: "Counter 2", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3010, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cntn::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL0", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3200, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL1", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3204, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL2", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x3208, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "SEL3", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x320c, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::seln::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::register_row!(
+            "CNT0", "golden", "Counter 0", Mmio, 0x3000, 32u32, 0x0, false, cntn,
+            Some("render"), None
+        ),
+        ::perfregs::hal::register_row!(
+            "CNT1", "golden", "Counter 1", Mmio, 0x3008, 32u32, 0x0, false, cntn,
+            Some("render"), None
+        ),
+        ::perfregs::hal::register_row!(
+            "CNT2", "golden", "Counter 2", Mmio, 0x3010, 32u32, 0x0, false, cntn,
+            Some("render"), None
+        ),
+        ::perfregs::hal::register_row!(
+            "SEL0", "golden", "", Mmio, 0x3200, 32u32, 0x0, false, seln, Some("render"),
+            None
+        ),
+        ::perfregs::hal::register_row!(
+            "SEL1", "golden", "", Mmio, 0x3204, 32u32, 0x0, false, seln, Some("render"),
+            None
+        ),
+        ::perfregs::hal::register_row!(
+            "SEL2", "golden", "", Mmio, 0x3208, 32u32, 0x0, false, seln, Some("render"),
+            None
+        ),
+        ::perfregs::hal::register_row!(
+            "SEL3", "golden", "", Mmio, 0x320c, 32u32, 0x0, false, seln, Some("render"),
+            None
+        ),
     ];
     /// [`REGISTERS`] as the table the registers' locations read.
     #[doc(hidden)]

@@ -144,7 +144,10 @@ pub mod ivb {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CLK_IVB", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::clk_ivb::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::register_row!(
+            "CLK_IVB", "golden", "", Mmio, 0x5000, 32u32, 0x0, false, clk_ivb,
+            Some("render"), None
+        ),
     ];
     /// [`REGISTERS`] as the table the registers' locations read.
     #[doc(hidden)]
@@ -159,27 +162,12 @@ pub mod ivb {
         #[doc(no_inline)]
         pub use super::super::enums::Speed;
     }
-    /** CLK_IVB
-
- | | |
- |---|---|
- | MMIO offset | `0x5000` on ivb; 32 bits, reset `0x0` |
- | access | read, write, modify |
- | power domain | `render`; unicast |
- | source | golden test |
- | fields | [`CLK_IVB`](clk_ivb), defined at `enum_shared/input.yaml:13:9` |*/
-    pub type CLK_IVB = ::perfregs::hal::register::Location<
-        Table,
-        ::perfregs::hal::Mmio,
-        ::perfregs::hal::ivb::domains::Render,
-        clk_ivb::FieldLayout,
-        ::perfregs::hal::register::Single,
-        0,
-    >;
-    #[doc(hidden)]
-    pub const CLK_IVB: CLK_IVB = ::perfregs::hal::register::Location::NEW;
-    #[doc(no_inline)]
-    pub use super::layouts::clk_ivb;
+    ::perfregs::hal::register_location!(
+        #[doc =
+        " CLK_IVB\n \n | | |\n |---|---|\n | MMIO offset | `0x5000` on ivb; 32 bits, reset `0x0` |\n | access | read, write, modify |\n | power domain | `render`; unicast |\n | source | golden test |\n | fields | [`CLK_IVB`](clk_ivb), defined at `enum_shared/input.yaml:13:9` |"]
+        CLK_IVB = Mmio, ::perfregs::hal::ivb::domains::Render, clk_ivb, Single, 0;
+        clk_ivb
+    );
 }
 /** Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
 
@@ -203,7 +191,10 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CLK_HSW", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x5100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::clk_hsw::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::register_row!(
+            "CLK_HSW", "golden", "", Mmio, 0x5100, 32u32, 0x0, false, clk_hsw,
+            Some("render"), None
+        ),
     ];
     /// [`REGISTERS`] as the table the registers' locations read.
     #[doc(hidden)]
@@ -218,25 +209,10 @@ pub mod hsw {
         #[doc(no_inline)]
         pub use super::super::enums::Speed;
     }
-    /** CLK_HSW
-
- | | |
- |---|---|
- | MMIO offset | `0x5100` on hsw; 32 bits, reset `0x0` |
- | access | read, write, modify |
- | power domain | `render`; unicast |
- | source | golden test |
- | fields | [`CLK_HSW`](clk_hsw), defined at `enum_shared/input.yaml:18:9` |*/
-    pub type CLK_HSW = ::perfregs::hal::register::Location<
-        Table,
-        ::perfregs::hal::Mmio,
-        ::perfregs::hal::hsw::domains::Render,
-        clk_hsw::FieldLayout,
-        ::perfregs::hal::register::Single,
-        0,
-    >;
-    #[doc(hidden)]
-    pub const CLK_HSW: CLK_HSW = ::perfregs::hal::register::Location::NEW;
-    #[doc(no_inline)]
-    pub use super::layouts::clk_hsw;
+    ::perfregs::hal::register_location!(
+        #[doc =
+        " CLK_HSW\n \n | | |\n |---|---|\n | MMIO offset | `0x5100` on hsw; 32 bits, reset `0x0` |\n | access | read, write, modify |\n | power domain | `render`; unicast |\n | source | golden test |\n | fields | [`CLK_HSW`](clk_hsw), defined at `enum_shared/input.yaml:18:9` |"]
+        CLK_HSW = Mmio, ::perfregs::hal::hsw::domains::Render, clk_hsw, Single, 0;
+        clk_hsw
+    );
 }

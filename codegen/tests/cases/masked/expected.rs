@@ -116,7 +116,9 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "WAKE", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4a188, width: 32u32, reset: 0x0, masked: true, fields: <super::layouts::wake::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::register_row!(
+            "WAKE", "golden", "", Mmio, 0x4a188, 32u32, 0x0, true, wake, None, None
+        ),
     ];
     /// [`REGISTERS`] as the table the registers' locations read.
     #[doc(hidden)]
@@ -125,25 +127,9 @@ pub mod hsw {
         type Project = ::perfregs::hal::Hsw;
         const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
     }
-    /** WAKE
-
- | | |
- |---|---|
- | MMIO offset | `0x4a188` on hsw; 32 bits, reset `0x0` |
- | access | masked: bits 31:16 enable the write of bits 15:0 (`write_masked`) |
- | power domain | none (outside every force-wake range); unicast |
- | source | golden test |
- | fields | [`WAKE`](wake), defined at `masked/input.yaml:6:9` |*/
-    pub type WAKE = ::perfregs::hal::register::Location<
-        Table,
-        ::perfregs::hal::Mmio,
-        ::perfregs::hal::power::NoDomain,
-        wake::FieldLayout,
-        ::perfregs::hal::register::Single,
-        0,
-    >;
-    #[doc(hidden)]
-    pub const WAKE: WAKE = ::perfregs::hal::register::Location::NEW;
-    #[doc(no_inline)]
-    pub use super::layouts::wake;
+    ::perfregs::hal::register_location!(
+        #[doc =
+        " WAKE\n \n | | |\n |---|---|\n | MMIO offset | `0x4a188` on hsw; 32 bits, reset `0x0` |\n | access | masked: bits 31:16 enable the write of bits 15:0 (`write_masked`) |\n | power domain | none (outside every force-wake range); unicast |\n | source | golden test |\n | fields | [`WAKE`](wake), defined at `masked/input.yaml:6:9` |"]
+        WAKE = Mmio, ::perfregs::hal::power::NoDomain, wake, Single, 0; wake
+    );
 }

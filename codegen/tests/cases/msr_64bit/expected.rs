@@ -152,7 +152,9 @@ pub mod ivt {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "PMON_CTL", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Msr, address: 0xc40, width: 64u32, reset: 0x0, masked: false, fields: <super::layouts::pmon_ctl::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::register_row!(
+            "PMON_CTL", "golden", "", Msr, 0xc40, 64u32, 0x0, false, pmon_ctl, None, None
+        ),
     ];
     /// [`REGISTERS`] as the table the registers' locations read.
     #[doc(hidden)]
@@ -161,24 +163,9 @@ pub mod ivt {
         type Project = ::perfregs::hal::Ivt;
         const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
     }
-    /** PMON_CTL
-
- | | |
- |---|---|
- | MSR | `0xc40` on ivt; 64 bits, reset `0x0` |
- | access | read, write, modify |
- | source | golden test |
- | fields | [`PMON_CTL`](pmon_ctl), defined at `msr_64bit/input.yaml:6:9` |*/
-    pub type PMON_CTL = ::perfregs::hal::register::Location<
-        Table,
-        ::perfregs::hal::Msr,
-        ::perfregs::hal::power::NoDomain,
-        pmon_ctl::FieldLayout,
-        ::perfregs::hal::register::Single,
-        0,
-    >;
-    #[doc(hidden)]
-    pub const PMON_CTL: PMON_CTL = ::perfregs::hal::register::Location::NEW;
-    #[doc(no_inline)]
-    pub use super::layouts::pmon_ctl;
+    ::perfregs::hal::register_location!(
+        #[doc =
+        " PMON_CTL\n \n | | |\n |---|---|\n | MSR | `0xc40` on ivt; 64 bits, reset `0x0` |\n | access | read, write, modify |\n | source | golden test |\n | fields | [`PMON_CTL`](pmon_ctl), defined at `msr_64bit/input.yaml:6:9` |"]
+        PMON_CTL = Msr, ::perfregs::hal::power::NoDomain, pmon_ctl, Single, 0; pmon_ctl
+    );
 }

@@ -88,7 +88,10 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "UNIT_CTL", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x1f100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::unit_ctl::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::register_row!(
+            "UNIT_CTL", "golden", "", Mmio, 0x1f100, 32u32, 0x0, false, unit_ctl,
+            Some("render"), None
+        ),
     ];
     /// [`REGISTERS`] as the table the registers' locations read.
     #[doc(hidden)]
@@ -97,25 +100,10 @@ pub mod hsw {
         type Project = ::perfregs::hal::Hsw;
         const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
     }
-    /** UNIT_CTL
-
- | | |
- |---|---|
- | MMIO offset | `0x1f100` on hsw; 32 bits, reset `0x0` |
- | access | read, write, modify |
- | power domain | `render`; unicast |
- | source | golden test |
- | fields | [`UNIT_CTL`](unit_ctl), defined at `opaque_range/input.yaml:7:9` |*/
-    pub type UNIT_CTL = ::perfregs::hal::register::Location<
-        Table,
-        ::perfregs::hal::Mmio,
-        ::perfregs::hal::hsw::domains::Render,
-        unit_ctl::FieldLayout,
-        ::perfregs::hal::register::Single,
-        0,
-    >;
-    #[doc(hidden)]
-    pub const UNIT_CTL: UNIT_CTL = ::perfregs::hal::register::Location::NEW;
-    #[doc(no_inline)]
-    pub use super::layouts::unit_ctl;
+    ::perfregs::hal::register_location!(
+        #[doc =
+        " UNIT_CTL\n \n | | |\n |---|---|\n | MMIO offset | `0x1f100` on hsw; 32 bits, reset `0x0` |\n | access | read, write, modify |\n | power domain | `render`; unicast |\n | source | golden test |\n | fields | [`UNIT_CTL`](unit_ctl), defined at `opaque_range/input.yaml:7:9` |"]
+        UNIT_CTL = Mmio, ::perfregs::hal::hsw::domains::Render, unit_ctl, Single, 0;
+        unit_ctl
+    );
 }

@@ -192,7 +192,10 @@ pub mod ivb {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CFG", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2100, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::cfg::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::register_row!(
+            "CFG", "golden", "", Mmio, 0x2100, 32u32, 0x0, false, cfg, Some("render"),
+            None
+        ),
     ];
     /// [`REGISTERS`] as the table the registers' locations read.
     #[doc(hidden)]
@@ -201,28 +204,11 @@ pub mod ivb {
         type Project = ::perfregs::hal::Ivb;
         const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
     }
-    /** CFG
-
- | | |
- |---|---|
- | MMIO offset | `0x2100` on ivb; 32 bits, reset `0x0` |
- | access | read, write, modify |
- | power domain | `render`; unicast |
- | other projects | hsw `0x2200` |
- | source | golden test |
- | fields | [`CFG`](cfg), defined at `per_project/input.yaml:6:9` |*/
-    pub type CFG = ::perfregs::hal::register::Location<
-        Table,
-        ::perfregs::hal::Mmio,
-        ::perfregs::hal::ivb::domains::Render,
-        cfg::FieldLayout,
-        ::perfregs::hal::register::Single,
-        0,
-    >;
-    #[doc(hidden)]
-    pub const CFG: CFG = ::perfregs::hal::register::Location::NEW;
-    #[doc(no_inline)]
-    pub use super::layouts::cfg;
+    ::perfregs::hal::register_location!(
+        #[doc =
+        " CFG\n \n | | |\n |---|---|\n | MMIO offset | `0x2100` on ivb; 32 bits, reset `0x0` |\n | access | read, write, modify |\n | power domain | `render`; unicast |\n | other projects | hsw `0x2200` |\n | source | golden test |\n | fields | [`CFG`](cfg), defined at `per_project/input.yaml:6:9` |"]
+        CFG = Mmio, ::perfregs::hal::ivb::domains::Render, cfg, Single, 0; cfg
+    );
 }
 /** Registers of Haswell (Gen7.5) (`hsw`): 1 described (1 with array elements).
 
@@ -246,7 +232,10 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CFG", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x2200, width: 32u32, reset: 0x4, masked: false, fields: <super::layouts::cfg_hsw::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::register_row!(
+            "CFG", "golden", "", Mmio, 0x2200, 32u32, 0x4, false, cfg_hsw,
+            Some("render"), None
+        ),
     ];
     /// [`REGISTERS`] as the table the registers' locations read.
     #[doc(hidden)]
@@ -255,26 +244,9 @@ pub mod hsw {
         type Project = ::perfregs::hal::Hsw;
         const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
     }
-    /** CFG
-
- | | |
- |---|---|
- | MMIO offset | `0x2200` on hsw; 32 bits, reset `0x4` |
- | access | read, write, modify |
- | power domain | `render`; unicast |
- | other projects | ivb `0x2100` |
- | source | golden test |
- | fields | [`CFG`](cfg), defined at `per_project/input.yaml:6:9` |*/
-    pub type CFG = ::perfregs::hal::register::Location<
-        Table,
-        ::perfregs::hal::Mmio,
-        ::perfregs::hal::hsw::domains::Render,
-        cfg::FieldLayout,
-        ::perfregs::hal::register::Single,
-        0,
-    >;
-    #[doc(hidden)]
-    pub const CFG: CFG = ::perfregs::hal::register::Location::NEW;
-    #[doc(no_inline)]
-    pub use super::layouts::cfg_hsw as cfg;
+    ::perfregs::hal::register_location!(
+        #[doc =
+        " CFG\n \n | | |\n |---|---|\n | MMIO offset | `0x2200` on hsw; 32 bits, reset `0x4` |\n | access | read, write, modify |\n | power domain | `render`; unicast |\n | other projects | ivb `0x2100` |\n | source | golden test |\n | fields | [`CFG`](cfg), defined at `per_project/input.yaml:6:9` |"]
+        CFG = Mmio, ::perfregs::hal::hsw::domains::Render, cfg, Single, 0; cfg_hsw
+    );
 }

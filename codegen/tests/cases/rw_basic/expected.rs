@@ -142,7 +142,10 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 1usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "CTL", block: "golden", title: "Control", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x1000, width: 32u32, reset: 0x10, masked: false, fields: <super::layouts::ctl::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::register_row!(
+            "CTL", "golden", "Control", Mmio, 0x1000, 32u32, 0x10, false, ctl,
+            Some("render"), None
+        ),
     ];
     /// [`REGISTERS`] as the table the registers' locations read.
     #[doc(hidden)]
@@ -157,27 +160,9 @@ pub mod hsw {
         #[doc(no_inline)]
         pub use super::super::enums::CtlMode;
     }
-    /** CTL: Control
-
- A plain read/write control register.
-
- | | |
- |---|---|
- | MMIO offset | `0x1000` on hsw; 32 bits, reset `0x10` |
- | access | read, write, modify |
- | power domain | `render`; unicast |
- | source | golden test |
- | fields | [`CTL`](ctl), defined at `rw_basic/input.yaml:6:9` |*/
-    pub type CTL = ::perfregs::hal::register::Location<
-        Table,
-        ::perfregs::hal::Mmio,
-        ::perfregs::hal::hsw::domains::Render,
-        ctl::FieldLayout,
-        ::perfregs::hal::register::Single,
-        0,
-    >;
-    #[doc(hidden)]
-    pub const CTL: CTL = ::perfregs::hal::register::Location::NEW;
-    #[doc(no_inline)]
-    pub use super::layouts::ctl;
+    ::perfregs::hal::register_location!(
+        #[doc =
+        " CTL: Control\n \n A plain read/write control register.\n \n | | |\n |---|---|\n | MMIO offset | `0x1000` on hsw; 32 bits, reset `0x10` |\n | access | read, write, modify |\n | power domain | `render`; unicast |\n | source | golden test |\n | fields | [`CTL`](ctl), defined at `rw_basic/input.yaml:6:9` |"]
+        CTL = Mmio, ::perfregs::hal::hsw::domains::Render, ctl, Single, 0; ctl
+    );
 }

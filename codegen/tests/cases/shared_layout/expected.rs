@@ -105,8 +105,14 @@ pub mod hsw {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 2usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "LIMIT_LO", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::limit_lo::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "LIMIT_HI", block: "golden", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x4004, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::limit_lo::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: None, },
+        ::perfregs::hal::register_row!(
+            "LIMIT_LO", "golden", "", Mmio, 0x4000, 32u32, 0x0, false, limit_lo,
+            Some("render"), None
+        ),
+        ::perfregs::hal::register_row!(
+            "LIMIT_HI", "golden", "", Mmio, 0x4004, 32u32, 0x0, false, limit_lo,
+            Some("render"), None
+        ),
     ];
     /// [`REGISTERS`] as the table the registers' locations read.
     #[doc(hidden)]
@@ -115,46 +121,16 @@ pub mod hsw {
         type Project = ::perfregs::hal::Hsw;
         const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
     }
-    /** LIMIT_LO
-
- | | |
- |---|---|
- | MMIO offset | `0x4000` on hsw; 32 bits, reset `0x0` |
- | access | read, write, modify |
- | power domain | `render`; unicast |
- | source | golden test |
- | fields | [`LIMIT_LO`](limit_lo), defined at `shared_layout/input.yaml:6:9` |*/
-    pub type LIMIT_LO = ::perfregs::hal::register::Location<
-        Table,
-        ::perfregs::hal::Mmio,
-        ::perfregs::hal::hsw::domains::Render,
-        limit_lo::FieldLayout,
-        ::perfregs::hal::register::Single,
-        0,
-    >;
-    #[doc(hidden)]
-    pub const LIMIT_LO: LIMIT_LO = ::perfregs::hal::register::Location::NEW;
-    #[doc(no_inline)]
-    pub use super::layouts::limit_lo;
-    /** LIMIT_HI
-
- | | |
- |---|---|
- | MMIO offset | `0x4004` on hsw; 32 bits, reset `0x0` |
- | access | read, write, modify |
- | power domain | `render`; unicast |
- | source | golden test |
- | fields | [`LIMIT_LO`](limit_hi), defined at `shared_layout/input.yaml:12:9` |*/
-    pub type LIMIT_HI = ::perfregs::hal::register::Location<
-        Table,
-        ::perfregs::hal::Mmio,
-        ::perfregs::hal::hsw::domains::Render,
-        limit_hi::FieldLayout,
-        ::perfregs::hal::register::Single,
-        1,
-    >;
-    #[doc(hidden)]
-    pub const LIMIT_HI: LIMIT_HI = ::perfregs::hal::register::Location::NEW;
-    #[doc(no_inline)]
-    pub use super::layouts::limit_lo as limit_hi;
+    ::perfregs::hal::register_location!(
+        #[doc =
+        " LIMIT_LO\n \n | | |\n |---|---|\n | MMIO offset | `0x4000` on hsw; 32 bits, reset `0x0` |\n | access | read, write, modify |\n | power domain | `render`; unicast |\n | source | golden test |\n | fields | [`LIMIT_LO`](limit_lo), defined at `shared_layout/input.yaml:6:9` |"]
+        LIMIT_LO = Mmio, ::perfregs::hal::hsw::domains::Render, limit_lo, Single, 0;
+        limit_lo
+    );
+    ::perfregs::hal::register_location!(
+        #[doc =
+        " LIMIT_HI\n \n | | |\n |---|---|\n | MMIO offset | `0x4004` on hsw; 32 bits, reset `0x0` |\n | access | read, write, modify |\n | power domain | `render`; unicast |\n | source | golden test |\n | fields | [`LIMIT_LO`](limit_hi), defined at `shared_layout/input.yaml:12:9` |"]
+        LIMIT_HI = Mmio, ::perfregs::hal::hsw::domains::Render, limit_hi, Single, 1;
+        limit_lo
+    );
 }

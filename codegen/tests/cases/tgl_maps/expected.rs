@@ -81,9 +81,18 @@ pub mod tgl {
     };
     /// Runtime description of every register (array elements expanded) of this project.
     pub static REGISTERS: [::perfregs::hal::meta::RegisterInfo; 3usize] = [
-        ::perfregs::hal::meta::RegisterInfo { name: "MY_GT_REG", block: "mine", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x9400, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::my_gt_reg::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("gt"), replication: None, },
-        ::perfregs::hal::meta::RegisterInfo { name: "MY_DSS_REG", block: "mine", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x8150, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::my_gt_reg::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: Some("render"), replication: Some(("dss", 6u32)), },
-        ::perfregs::hal::meta::RegisterInfo { name: "MY_PLAIN_REG", block: "mine", title: "", space: ::perfregs::hal::meta::SpaceKind::Mmio, address: 0x300000, width: 32u32, reset: 0x0, masked: false, fields: <super::layouts::my_gt_reg::FieldLayout as ::perfregs::hal::register::Layout>::FIELDS, domain: None, replication: None, },
+        ::perfregs::hal::register_row!(
+            "MY_GT_REG", "mine", "", Mmio, 0x9400, 32u32, 0x0, false, my_gt_reg,
+            Some("gt"), None
+        ),
+        ::perfregs::hal::register_row!(
+            "MY_DSS_REG", "mine", "", Mmio, 0x8150, 32u32, 0x0, false, my_gt_reg,
+            Some("render"), Some(("dss", 6u32))
+        ),
+        ::perfregs::hal::register_row!(
+            "MY_PLAIN_REG", "mine", "", Mmio, 0x300000, 32u32, 0x0, false, my_gt_reg,
+            None, None
+        ),
     ];
     /// [`REGISTERS`] as the table the registers' locations read.
     #[doc(hidden)]
@@ -92,67 +101,22 @@ pub mod tgl {
         type Project = ::perfregs::hal::Tgl;
         const ROWS: &'static [::perfregs::hal::meta::RegisterInfo] = &REGISTERS;
     }
-    /** MY_GT_REG
-
- | | |
- |---|---|
- | MMIO offset | `0x9400` on tgl; 32 bits, reset `0x0` |
- | access | read, write, modify |
- | power domain | `gt`; unicast |
- | source | golden case tgl_maps |
- | fields | [`MY_GT_REG`](my_gt_reg), defined at `tgl_maps/input.yaml:7:5` |*/
-    pub type MY_GT_REG = ::perfregs::hal::register::Location<
-        Table,
-        ::perfregs::hal::Mmio,
-        ::perfregs::hal::tgl::domains::Gt,
-        my_gt_reg::FieldLayout,
-        ::perfregs::hal::register::Single,
-        0,
-    >;
-    #[doc(hidden)]
-    pub const MY_GT_REG: MY_GT_REG = ::perfregs::hal::register::Location::NEW;
-    #[doc(no_inline)]
-    pub use super::layouts::my_gt_reg;
-    /** MY_DSS_REG
-
- | | |
- |---|---|
- | MMIO offset | `0x8150` on tgl; 32 bits, reset `0x0` |
- | access | read, write, modify |
- | power domain | `render`; replicated: `dss`, 6 instances (steering API) |
- | source | golden case tgl_maps |
- | fields | [`MY_GT_REG`](my_dss_reg), defined at `tgl_maps/input.yaml:8:5` |*/
-    pub type MY_DSS_REG = ::perfregs::hal::register::Location<
-        Table,
-        ::perfregs::hal::Mmio,
-        ::perfregs::hal::tgl::domains::Render,
-        my_dss_reg::FieldLayout,
-        ::perfregs::hal::register::Multicast<::perfregs::hal::tgl::groups::Dss>,
-        1,
-    >;
-    #[doc(hidden)]
-    pub const MY_DSS_REG: MY_DSS_REG = ::perfregs::hal::register::Location::NEW;
-    #[doc(no_inline)]
-    pub use super::layouts::my_gt_reg as my_dss_reg;
-    /** MY_PLAIN_REG
-
- | | |
- |---|---|
- | MMIO offset | `0x300000` on tgl; 32 bits, reset `0x0` |
- | access | read, write, modify |
- | power domain | none (outside every force-wake range); unicast |
- | source | golden case tgl_maps |
- | fields | [`MY_GT_REG`](my_plain_reg), defined at `tgl_maps/input.yaml:9:5` |*/
-    pub type MY_PLAIN_REG = ::perfregs::hal::register::Location<
-        Table,
-        ::perfregs::hal::Mmio,
-        ::perfregs::hal::power::NoDomain,
-        my_plain_reg::FieldLayout,
-        ::perfregs::hal::register::Single,
-        2,
-    >;
-    #[doc(hidden)]
-    pub const MY_PLAIN_REG: MY_PLAIN_REG = ::perfregs::hal::register::Location::NEW;
-    #[doc(no_inline)]
-    pub use super::layouts::my_gt_reg as my_plain_reg;
+    ::perfregs::hal::register_location!(
+        #[doc =
+        " MY_GT_REG\n \n | | |\n |---|---|\n | MMIO offset | `0x9400` on tgl; 32 bits, reset `0x0` |\n | access | read, write, modify |\n | power domain | `gt`; unicast |\n | source | golden case tgl_maps |\n | fields | [`MY_GT_REG`](my_gt_reg), defined at `tgl_maps/input.yaml:7:5` |"]
+        MY_GT_REG = Mmio, ::perfregs::hal::tgl::domains::Gt, my_gt_reg, Single, 0;
+        my_gt_reg
+    );
+    ::perfregs::hal::register_location!(
+        #[doc =
+        " MY_DSS_REG\n \n | | |\n |---|---|\n | MMIO offset | `0x8150` on tgl; 32 bits, reset `0x0` |\n | access | read, write, modify |\n | power domain | `render`; replicated: `dss`, 6 instances (steering API) |\n | source | golden case tgl_maps |\n | fields | [`MY_GT_REG`](my_dss_reg), defined at `tgl_maps/input.yaml:8:5` |"]
+        MY_DSS_REG = Mmio, ::perfregs::hal::tgl::domains::Render, my_dss_reg, Multicast <
+        ::perfregs::hal::tgl::groups::Dss >, 1; my_gt_reg
+    );
+    ::perfregs::hal::register_location!(
+        #[doc =
+        " MY_PLAIN_REG\n \n | | |\n |---|---|\n | MMIO offset | `0x300000` on tgl; 32 bits, reset `0x0` |\n | access | read, write, modify |\n | power domain | none (outside every force-wake range); unicast |\n | source | golden case tgl_maps |\n | fields | [`MY_GT_REG`](my_plain_reg), defined at `tgl_maps/input.yaml:9:5` |"]
+        MY_PLAIN_REG = Mmio, ::perfregs::hal::power::NoDomain, my_plain_reg, Single, 2;
+        my_gt_reg
+    );
 }
