@@ -246,24 +246,42 @@ pub fn compile_user_sources(
     built_in: &BuiltIn,
     sources: &[(String, String)],
 ) -> Result<Ir, Vec<Diagnostic>> {
+    compile_user_sources_inner(|| Ok(built_in), sources, true)
+}
+
+/// [`compile_user_sources`], with the built-in descriptions got by
+/// `built_in` (such as a first load of them) on a second thread while the
+/// user's files are parsed; its errors are returned as they are.
+pub fn compile_user_sources_loading<'b>(
+    built_in: impl FnOnce() -> Result<&'b BuiltIn, Vec<Diagnostic>> + Send,
+    sources: &[(String, String)],
+) -> Result<Ir, Vec<Diagnostic>> {
     compile_user_sources_inner(built_in, sources, true)
 }
 
-/// [`compile_user_sources`]; `restrict`: restrict the built-in items to the
-/// user's projects ([`restrict`]), which only the tests turn off, to show
-/// that it changes nothing but the time taken.
-fn compile_user_sources_inner(
-    built_in: &BuiltIn,
+/// [`compile_user_sources_loading`]; `restrict`: restrict the built-in
+/// items to the user's projects ([`restrict`]), which only the tests turn
+/// off, to show that it changes nothing but the time taken.
+fn compile_user_sources_inner<'b>(
+    built_in: impl FnOnce() -> Result<&'b BuiltIn, Vec<Diagnostic>> + Send,
     sources: &[(String, String)],
     restrict: bool,
 ) -> Result<Ir, Vec<Diagnostic>> {
     let mut t = timing::Phases::start();
     let mut diags = Diagnostics::default();
-    let user: Vec<Loaded> = sources
-        .iter()
-        .filter_map(|(n, t)| load::load_str(n, t, &mut diags))
-        .collect();
-    t.mark("load user file(s)");
+    let (user, built_in) = std::thread::scope(|s| {
+        let loading = s.spawn(built_in);
+        let user: Vec<Loaded> = sources
+            .iter()
+            .filter_map(|(n, t)| load::load_str(n, t, &mut diags))
+            .collect();
+        match loading.join() {
+            Ok(built_in) => (user, built_in),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    });
+    let built_in = built_in?;
+    t.mark("load user file(s), and the built-in ones beside");
     let own_catalogue = user.iter().any(|l| matches!(l.doc, Document::Catalogue(_)));
     let own_maps = user.iter().any(|l| match &l.doc {
         Document::Block(b) => {
@@ -540,9 +558,9 @@ mod tests {
         let opts = EmitOptions::for_macro(quote::quote!(::perfregs::hal));
         for (name, text) in inputs {
             let src = [(name.clone(), text)];
-            let restricted = compile_user_sources_inner(&built_in, &src, true);
+            let restricted = compile_user_sources_inner(|| Ok(&built_in), &src, true);
             assert!(name != "every.yaml" || restricted.is_ok(), "{restricted:?}");
-            let whole = compile_user_sources_inner(&built_in, &src, false);
+            let whole = compile_user_sources_inner(|| Ok(&built_in), &src, false);
             let same = match (&restricted, &whole) {
                 (Ok(a), Ok(b)) => generate(a, &opts) == generate(b, &opts),
                 (Err(a), Err(b)) => format!("{a:?}") == format!("{b:?}"),

@@ -16,8 +16,8 @@ pub struct SourceFile {
     /// (`oa_gen7.yaml`), so the output is the same in every checkout path.
     /// Equal to `name` for sources that are not read from a folder.
     pub rel_name: String,
-    /// Node positions.
-    pub index: PosIndex,
+    /// Node positions (shared: every item resolved from the file keeps its source).
+    pub index: std::sync::Arc<PosIndex>,
     /// A built-in description compiled beside a user's (the `regdefs!`
     /// path): its items are cross-referenced, never emitted.
     pub external: bool,
@@ -124,7 +124,7 @@ pub(crate) fn load_index(
     let source = SourceFile {
         name: name.to_string(),
         rel_name: name.to_string(),
-        index,
+        index: std::sync::Arc::new(index),
         external: false,
     };
     Some(Loaded { source, doc })

@@ -111,24 +111,13 @@ static PARSED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/built_in.parsed
 /// compiler keeps a proc-macro loaded for a whole crate, so a crate with
 /// several `regdefs!` loads them once) from their trees the build script
 /// parsed.
-fn built_in() -> Result<&'static perfregs_codegen::BuiltIn, String> {
-    static BUILT_IN: std::sync::OnceLock<Result<perfregs_codegen::BuiltIn, String>> =
-        std::sync::OnceLock::new();
+fn built_in() -> Result<&'static perfregs_codegen::BuiltIn, Vec<perfregs_codegen::diag::Diagnostic>>
+{
+    static BUILT_IN: std::sync::OnceLock<
+        Result<perfregs_codegen::BuiltIn, Vec<perfregs_codegen::diag::Diagnostic>>,
+    > = std::sync::OnceLock::new();
     BUILT_IN
-        .get_or_init(|| {
-            perfregs_codegen::BuiltIn::from_stored(perfregs_regdefs::FILES, PARSED).map_err(
-                |diags| {
-                    let mut s = format!(
-                        "perfregs: {} error(s) in the built-in descriptions\n",
-                        diags.len()
-                    );
-                    for d in diags {
-                        s += &format!("{d}\n");
-                    }
-                    s
-                },
-            )
-        })
+        .get_or_init(|| perfregs_codegen::BuiltIn::from_stored(perfregs_regdefs::FILES, PARSED))
         .as_ref()
         .map_err(Clone::clone)
 }
@@ -154,21 +143,23 @@ fn expand(input: &Input) -> Result<proc_macro2::TokenStream, String> {
     } else {
         ("<inline>".to_string(), value.clone(), None)
     };
-    // Against the built-in descriptions: user registers get the projects'
-    // wake domains and replication groups (and clash with built-in names).
-    let built_in = built_in()?;
-    t.mark("macro: built-in descriptions (first call loads them)");
-    let ir =
-        perfregs_codegen::compile_user_sources(built_in, &[(name, text)]).map_err(|diags| {
-            let mut s = format!(
-                "perfregs: {} error(s) in the register description\n",
-                diags.len()
-            );
+    // Against the built-in descriptions (loaded beside the parse of the
+    // file): user registers get the projects' wake domains and replication
+    // groups (and clash with built-in names).
+    let ir = perfregs_codegen::compile_user_sources_loading(built_in, &[(name, text)]).map_err(
+        |diags| {
+            let built_in = diags.iter().all(|d| d.file.starts_with("<built-in "));
+            let whose = match built_in {
+                true => "the built-in descriptions",
+                false => "the register description",
+            };
+            let mut s = format!("perfregs: {} error(s) in {whose}\n", diags.len());
             for d in diags {
                 s += &format!("{d}\n");
             }
             s
-        })?;
+        },
+    )?;
     t.mark("macro: compile (all phases)");
     let hal = match &input.hal {
         Some(p) => quote!(#p),

@@ -180,10 +180,11 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
         let (table, count) = register::register_table(ir, pi, opts);
         let module = format_ident!("{}", p.name);
         let mut first = 0usize;
+        let mut paths = register::TypePaths::default();
         let items: Vec<_> = regs
             .iter()
             .map(|(r, i)| {
-                let t = register::emit_register(r, i, first, ir, opts);
+                let t = register::emit_register(r, i, first, (ir, opts), &mut paths);
                 first += i.count as usize;
                 t
             })

@@ -109,12 +109,35 @@ fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
 
 /// Register `r` on the project of `inst`; `first` is the index of its first
 /// element in the project's `REGISTERS` table.
+/// The wake-domain and replication-group type paths of one project's
+/// registers, each built once (most registers share a few).
+#[derive(Default)]
+pub(super) struct TypePaths {
+    wake: std::collections::HashMap<(Option<usize>, Option<usize>), TokenStream>,
+    group: std::collections::HashMap<usize, TokenStream>,
+}
+
+impl TypePaths {
+    fn wake(&mut self, ir: &Ir, inst: &InstanceIr, opts: &EmitOptions) -> TokenStream {
+        let key = (inst.domain, inst.domain2);
+        (self.wake.entry(key))
+            .or_insert_with(|| wake_path(ir, key.0, key.1, opts))
+            .clone()
+    }
+
+    fn group(&mut self, ir: &Ir, g: usize, opts: &EmitOptions) -> TokenStream {
+        (self.group.entry(g))
+            .or_insert_with(|| group_path(ir, g, opts))
+            .clone()
+    }
+}
+
 pub(super) fn emit_register(
     r: &RegisterIr,
     inst: &InstanceIr,
     first: usize,
-    ir: &Ir,
-    opts: &EmitOptions,
+    (ir, opts): (&Ir, &EmitOptions),
+    paths: &mut TypePaths,
 ) -> TokenStream {
     let hal = &opts.hal;
     let ident = r.ident();
@@ -125,7 +148,7 @@ pub(super) fn emit_register(
     let name_str = r.name.as_str();
     let addr = hex(inst.address);
     let reset = hex(inst.reset);
-    let domain_ty = wake_path(ir, inst.domain, inst.domain2, opts);
+    let domain_ty = paths.wake(ir, inst, opts);
     let Some(array) = r.array else {
         // A location (type and value of one name): the HAL's one generic
         // `Register` impl reads name, address and reset from the table row.
@@ -136,7 +159,7 @@ pub(super) fn emit_register(
         };
         let cast = match inst.replication {
             Some(g) => {
-                let g = group_path(ir, g, opts);
+                let g = paths.group(ir, g, opts);
                 quote!(Multicast<#g>)
             }
             None => quote!(Single),
@@ -153,7 +176,7 @@ pub(super) fn emit_register(
     };
     let cast = match inst.replication {
         Some(g) => {
-            let g = group_path(ir, g, opts);
+            let g = paths.group(ir, g, opts);
             quote!(#hal::register::Multicast<#g>)
         }
         None => quote!(#hal::register::Single),
