@@ -107,23 +107,34 @@ fn field_read_type(f: &FieldIr, ir: &Ir, vty: &TokenStream) -> TokenStream {
 }
 
 /// The module doc: which registers use the layout, and the field table.
-fn layout_doc(ir: &Ir, index: usize, l: &LayoutIr) -> String {
+/// Every layout's "Used by" list (`` `REG` (tgl, dg1),`` per register, in
+/// register order), from one pass over the registers.
+pub(super) fn used_by(ir: &Ir) -> Vec<String> {
+    let mut out = vec![String::new(); ir.layouts.len()];
+    for r in &ir.registers {
+        // This register's projects per layout, in instance order.
+        let mut per: Vec<(usize, Vec<&str>)> = Vec::new();
+        for i in &r.instances {
+            let name = ir.catalogue.projects[i.project].name.as_str();
+            match per.iter_mut().find(|(l, _)| *l == i.layout) {
+                Some((_, on)) => on.push(name),
+                None => per.push((i.layout, vec![name])),
+            }
+        }
+        for (l, on) in per {
+            out[l] += &format!(" `{}` ({}),", r.name.replace("{n}", "n"), on.join(", "));
+        }
+    }
+    out
+}
+
+fn layout_doc(l: &LayoutIr, used_by: &str) -> String {
     let mut s = format!("Field layout `{}` ({} bits", l.title, l.width);
     if l.masked {
         s += ", masked: bits 31:16 enable the write of bits 15:0";
     }
     s += ").\n\nUsed by:";
-    for r in &ir.registers {
-        let on: Vec<&str> = r
-            .instances
-            .iter()
-            .filter(|i| i.layout == index)
-            .map(|i| ir.catalogue.projects[i.project].name.as_str())
-            .collect();
-        if !on.is_empty() {
-            s += &format!(" `{}` ({}),", r.name.replace("{n}", "n"), on.join(", "));
-        }
-    }
+    s += used_by;
     s.pop();
     s += ".\n";
     if !l.fields.is_empty() {
@@ -142,7 +153,7 @@ fn layout_doc(ir: &Ir, index: usize, l: &LayoutIr) -> String {
 }
 
 /// The `layouts::<name>` module of layout `index`.
-pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStream {
+pub(super) fn emit_layout(ir: &Ir, index: usize, used_by: &str, opts: &EmitOptions) -> TokenStream {
     let hal = &opts.hal;
     let l = &ir.layouts[index];
     let module = format_ident!("{}", l.name);
@@ -346,7 +357,7 @@ pub(super) fn emit_layout(ir: &Ir, index: usize, opts: &EmitOptions) -> TokenStr
             }
         }
     };
-    let mdoc = doc(&layout_doc(ir, index, l));
+    let mdoc = doc(&layout_doc(l, used_by));
     let uses = imports(l, ir, hal);
     quote! {
         #mdoc

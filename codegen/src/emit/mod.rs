@@ -100,9 +100,10 @@ pub fn emit(ir: &Ir, opts: &EmitOptions) -> TokenStream {
             used[i.layout] = true;
         }
     }
+    let used_by = layout::used_by(ir);
     let layouts: Vec<_> = (0..ir.layouts.len())
         .filter(|&i| used[i])
-        .map(|i| layout::emit_layout(ir, i, opts))
+        .map(|i| layout::emit_layout(ir, i, &used_by[i], opts))
         .collect();
     let mut project_types = Vec::new();
     let mut modules = Vec::new();
