@@ -10,6 +10,7 @@
 
 use crate::diag::Pos;
 
+mod split;
 pub(crate) mod stored;
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
@@ -265,7 +266,24 @@ impl PosIndex {
     /// (the tree then holds what was read before it). An empty text is a
     /// null document. A second document (after `---`) is an error: a
     /// description file holds one.
+    ///
+    /// A large text of the shape [`split`] describes (a long sequence of
+    /// registers last) is parsed in pieces on the machine's threads, to the
+    /// same tree.
     pub fn parse(text: &str) -> (Self, Option<SyntaxError>) {
+        if text.len() >= split::MIN_LEN {
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            if threads > 1 {
+                if let Some(index) = split::parse(text, threads) {
+                    return (index, None);
+                }
+            }
+        }
+        Self::parse_whole(text)
+    }
+
+    /// [`PosIndex::parse`] in one piece.
+    fn parse_whole(text: &str) -> (Self, Option<SyntaxError>) {
         let mut b = Builder::default();
         let mut parser = Parser::new_from_str(text);
         let mut error = None;
