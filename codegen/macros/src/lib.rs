@@ -91,7 +91,10 @@ fn is_path(s: &str) -> bool {
 /// and cargo builds proc-macros and what they run unoptimized by default.
 /// `[profile.dev.build-override] opt-level = 2` in the workspace's
 /// `Cargo.toml` optimizes them once; for 1,000 registers it took a clean
-/// build of the crate from 1.74 s to 1.41 s (`benches/compile_race`).
+/// build of the crate from 1.71 s to 1.55 s (`benches/compile_race`).
+/// Without it, the macro still skips parsing the built-in descriptions
+/// (its build script stored their trees) and parses a large file of
+/// registers in pieces on the machine's threads.
 #[proc_macro]
 pub fn regdefs(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as Input);
