@@ -51,8 +51,8 @@ pub(super) fn parse(text: &str, pieces: usize) -> Option<PosIndex> {
         }
         out
     });
-    let mut pieces = parsed.into_iter();
-    let (mut whole, ok) = pieces.next()?;
+    let mut trees = parsed.into_iter();
+    let (mut whole, ok) = trees.next()?;
     // The head: a mapping whose last entry is the sequence.
     let seq = match &whole.nodes.first()?.children {
         Children::Map(entries) => entries.last()?.value,
@@ -61,7 +61,7 @@ pub(super) fn parse(text: &str, pieces: usize) -> Option<PosIndex> {
     if !ok || !matches!(whole.nodes[seq].children, Children::Seq(_)) {
         return None;
     }
-    for ((piece, ok), &(_, lines_before)) in pieces.zip(&cuts) {
+    for ((piece, ok), &(_, lines_before)) in trees.zip(&cuts) {
         if !ok {
             return None;
         }
