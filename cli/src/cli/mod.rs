@@ -365,6 +365,11 @@ impl Fail {
         eprintln!("perfregs: {}", self.message);
         ExitCode::from(self.code)
     }
+    /// `message` on stderr after `perfregs COMMAND: `; the exit code.
+    pub fn exit_from(self, command: &str) -> ExitCode {
+        eprintln!("perfregs {command}: {}", self.message);
+        ExitCode::from(self.code)
+    }
 }
 
 impl From<perfregs_session::Error> for Fail {

@@ -91,10 +91,7 @@ impl ProduceArgs {
     pub fn run(self) -> ExitCode {
         match self.go() {
             Ok(()) => ExitCode::SUCCESS,
-            Err(f) => {
-                eprintln!("perfregs produce: {}", f.message);
-                ExitCode::from(f.code)
-            }
+            Err(f) => f.exit_from("produce"),
         }
     }
 

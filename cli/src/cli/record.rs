@@ -1272,10 +1272,7 @@ impl RecordArgs {
                 eprintln!("{line}");
                 ExitCode::SUCCESS
             }
-            Err(f) => {
-                eprintln!("perfregs record: {}", f.message);
-                ExitCode::from(f.code)
-            }
+            Err(f) => f.exit_from("record"),
         }
     }
 }

@@ -677,10 +677,7 @@ impl TopArgs {
     pub fn run(self) -> ExitCode {
         match self.go() {
             Ok(()) => ExitCode::SUCCESS,
-            Err(f) => {
-                eprintln!("perfregs top: {}", f.message);
-                ExitCode::from(f.code)
-            }
+            Err(f) => f.exit_from("top"),
         }
     }
 

@@ -109,6 +109,16 @@ fn register_doc(r: &RegisterIr, inst: &InstanceIr, ir: &Ir) -> String {
 
 /// Register `r` on the project of `inst`; `first` is the index of its first
 /// element in the project's `REGISTERS` table.
+/// The name of `space`, the same for the HAL's space type and its
+/// `meta::SpaceKind` variant.
+fn space_name(space: Space) -> TokenStream {
+    match space {
+        Space::Mmio => quote!(Mmio),
+        Space::Msr => quote!(Msr),
+        Space::Pci => quote!(Pci),
+    }
+}
+
 /// The wake-domain and replication-group type paths of one project's
 /// registers, each built once (most registers share a few).
 #[derive(Default)]
@@ -149,38 +159,25 @@ pub(super) fn emit_register(
     let addr = hex(inst.address);
     let reset = hex(inst.reset);
     let domain_ty = paths.wake(ir, inst, opts);
+    // The space and the cast as the HAL names them (`Mmio`, `Multicast<G>`).
+    let space = space_name(r.space);
+    let cast = match inst.replication {
+        Some(g) => {
+            let g = paths.group(ir, g, opts);
+            quote!(Multicast<#g>)
+        }
+        None => quote!(Single),
+    };
     let Some(array) = r.array else {
         // A location (type and value of one name): the HAL's one generic
         // `Register` impl reads name, address and reset from the table row.
-        let space = match r.space {
-            Space::Mmio => quote!(Mmio),
-            Space::Msr => quote!(Msr),
-            Space::Pci => quote!(Pci),
-        };
-        let cast = match inst.replication {
-            Some(g) => {
-                let g = paths.group(ir, g, opts);
-                quote!(Multicast<#g>)
-            }
-            None => quote!(Single),
-        };
         let row = proc_macro2::Literal::usize_unsuffixed(first);
         return quote! {
             #hal::register_location!(#rdoc #name = #space, #domain_ty, #module, #cast, #row; #layout);
         };
     };
-    let space = match r.space {
-        Space::Mmio => quote!(#hal::Mmio),
-        Space::Msr => quote!(#hal::Msr),
-        Space::Pci => quote!(#hal::Pci),
-    };
-    let cast = match inst.replication {
-        Some(g) => {
-            let g = paths.group(ir, g, opts);
-            quote!(#hal::register::Multicast<#g>)
-        }
-        None => quote!(#hal::register::Single),
-    };
+    let space = quote!(#hal::#space);
+    let cast = quote!(#hal::register::#cast);
     let reexport = if layout == module {
         quote!(#[doc(no_inline)] pub use super::layouts::#layout;)
     } else {
@@ -247,11 +244,7 @@ pub(super) fn register_table(ir: &Ir, p: usize, opts: &EmitOptions) -> (TokenStr
         let r = e.register;
         let name = e.name.as_str();
         let (block, title) = (r.block.as_str(), e.text(&r.title));
-        let space_kind = match r.space {
-            Space::Mmio => quote!(Mmio),
-            Space::Msr => quote!(Msr),
-            Space::Pci => quote!(Pci),
-        };
+        let space_kind = space_name(r.space);
         let (addr, width, reset, masked) =
             (hex(e.address), r.width, hex(e.instance.reset), r.masked);
         let layout = format_ident!("{}", e.layout.name);
